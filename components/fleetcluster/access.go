@@ -1,0 +1,106 @@
+package fleetcluster
+
+import (
+	"path"
+
+	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// SpokeAccessEntryName is the key of the access entry that GitOpsAccess adds; user entries may not use it.
+const SpokeAccessEntryName = "gitops-spoke"
+
+// roleMappings turns RoleMappings into aws-auth entries. The node role is not among them: pulumi-eks
+// writes its entry from the cluster's instance roles, so no change of these mappings can drop it.
+func roleMappings(ms []RoleMapping) eks.RoleMappingArray {
+	out := eks.RoleMappingArray{}
+	for i, m := range ms {
+		out = append(out, eks.RoleMappingArgs{
+			RoleArn:  checkedARN(index("roleMappings", i)+".roleArn", m.RoleArn, iamRoleARN),
+			Username: pulumi.String(m.Username),
+			Groups:   pulumi.ToStringArray(m.Groups),
+		})
+	}
+	return out
+}
+
+// userMappings turns UserMappings into aws-auth entries.
+func userMappings(ms []UserMapping) eks.UserMappingArray {
+	out := eks.UserMappingArray{}
+	for i, m := range ms {
+		out = append(out, eks.UserMappingArgs{
+			UserArn:  checkedARN(index("userMappings", i)+".userArn", m.UserArn, iamUserARN),
+			Username: pulumi.String(m.Username),
+			Groups:   pulumi.ToStringArray(m.Groups),
+		})
+	}
+	return out
+}
+
+// accessEntries turns AccessEntries into pulumi-eks access entries keyed by name, plus the spoke role's
+// cluster-admin entry when gitopsAccess is set.
+func (b *builder) accessEntries(spokeRoleArn pulumi.StringOutput) map[string]eks.AccessEntryArgs {
+	out := map[string]eks.AccessEntryArgs{}
+	for i, e := range b.args.AccessEntries {
+		policies := map[string]eks.AccessPolicyAssociationInput{}
+		for _, p := range e.AccessPolicies {
+			policies[path.Base(p.PolicyArn)] = eks.AccessPolicyAssociationArgs{
+				PolicyArn:   pulumi.String(p.PolicyArn),
+				AccessScope: accessScope(p.Namespaces),
+			}
+		}
+		out[e.Name] = eks.AccessEntryArgs{
+			PrincipalArn:     checkedARN(index("accessEntries", i)+".principalArn", e.PrincipalArn, iamPrincipalARN),
+			KubernetesGroups: pulumi.ToStringArray(e.KubernetesGroups),
+			AccessPolicies:   policies,
+		}
+	}
+	if b.args.GitOpsAccess != nil {
+		out[SpokeAccessEntryName] = eks.AccessEntryArgs{
+			PrincipalArn: spokeRoleArn,
+			AccessPolicies: map[string]eks.AccessPolicyAssociationInput{
+				"AmazonEKSClusterAdminPolicy": eks.AccessPolicyAssociationArgs{
+					PolicyArn:   pulumi.Sprintf("arn:%s:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy", b.partition),
+					AccessScope: accessScope(nil),
+				},
+			},
+		}
+	}
+	return out
+}
+
+// accessScope is the whole cluster, or the namespaces given.
+func accessScope(namespaces []string) awseks.AccessPolicyAssociationAccessScopeArgs {
+	if len(namespaces) == 0 {
+		return awseks.AccessPolicyAssociationAccessScopeArgs{Type: pulumi.String("cluster")}
+	}
+	return awseks.AccessPolicyAssociationAccessScopeArgs{
+		Type: pulumi.String("namespace"), Namespaces: pulumi.ToStringArray(namespaces),
+	}
+}
+
+// spokeRole builds the role the Argo CD hub assumes to manage this cluster, under SpokeRolePath, trusted by
+// the hub's role only. It has no IAM permissions: the cluster access comes from its access entry.
+// Without gitopsAccess it builds nothing and returns "".
+func (b *builder) spokeRole() (pulumi.StringOutput, error) {
+	if b.args.GitOpsAccess == nil {
+		return pulumi.String("").ToStringOutput(), nil
+	}
+	hub := checkedARN("gitopsAccess.hubRoleArn", b.args.GitOpsAccess.HubRoleArn, iamRoleARN)
+	name := roleName(b.args.ClusterName, b.args.Region, spokeRolePurpose)
+	role, err := iam.NewRole(b.ctx, childName(b.name, "gitops-spoke-role"), &iam.RoleArgs{
+		Name:        pulumi.String(name),
+		Path:        pulumi.String(SpokeRolePath),
+		Description: pulumi.Sprintf("Argo CD hub access to EKS cluster %s", b.args.ClusterName),
+		AssumeRolePolicy: hub.ApplyT(func(arn string) string {
+			return SpokeTrustPolicy(arn).JSON()
+		}).(pulumi.StringOutput),
+		Tags: b.tags(name),
+	}, b.resource()...)
+	if err != nil {
+		return pulumi.StringOutput{}, err
+	}
+	return role.Arn, nil
+}

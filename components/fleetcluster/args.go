@@ -1,0 +1,165 @@
+package fleetcluster
+
+import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+// FleetClusterArgs are the inputs of a FleetCluster. Zero values take the defaults documented on each field
+// (see withDefaults); Validate reports every problem at once before any resource is registered.
+//
+// Fields with plain Go types shape the cluster and are checked up front. Fields typed pulumi.*Input usually
+// come from other resources (a hub's role, an existing VPC); they are checked as soon as their value is known.
+type FleetClusterArgs struct {
+	// ClusterName is the EKS cluster name. Default: the component's resource name.
+	// 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
+	ClusterName string `pulumi:"clusterName,optional"`
+	// Region is the AWS region of the cluster, for example "us-east-2". Required. The component creates an
+	// aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in
+	// which case that provider wins and Region must name the provider's region (it is part of IAM role names).
+	Region string `pulumi:"region"`
+	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata
+	// key. Default: the Pulumi stack name.
+	Environment string `pulumi:"environment,optional"`
+	// Version is the Kubernetes minor version, "<major>.<minor>", for example "1.33". Default: DefaultVersion.
+	Version string `pulumi:"version,optional"`
+
+	// VpcCidr is the IPv4 CIDR of the VPC the component builds. Default: "10.0.0.0/16". It must be a network
+	// address with a prefix from /16 (the largest VPC AWS allows) to /24 (room for a public and a private
+	// subnet in up to six zones). Not allowed together with VpcId.
+	VpcCidr string `pulumi:"vpcCidr,optional"`
+	// AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3.
+	// EKS itself needs subnets in at least two zones.
+	AvailabilityZoneCount int `pulumi:"availabilityZoneCount,optional"`
+	// NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway)
+	// or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private
+	// subnets and need egress.
+	NatGatewayStrategy string `pulumi:"natGatewayStrategy,optional"`
+	// VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+	VpcId pulumi.StringInput `pulumi:"vpcId,optional"`
+	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes.
+	// Required with VpcId, not allowed without it.
+	PrivateSubnetIds pulumi.StringArrayInput `pulumi:"privateSubnetIds,optional"`
+	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+	PublicSubnetIds pulumi.StringArrayInput `pulumi:"publicSubnetIds,optional"`
+
+	// EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private
+	// endpoint is always on.
+	EndpointPublicAccess *bool `pulumi:"endpointPublicAccess,optional"`
+	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"]
+	// (the EKS default); set it to your office or CI ranges in production.
+	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
+	// EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs.
+	// Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty
+	// list turns logging off.
+	EnabledClusterLogTypes []string `pulumi:"enabledClusterLogTypes,optional"`
+	// SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates
+	// (key rotation on) on or off. Default: true.
+	SecretsEncryption *bool `pulumi:"secretsEncryption,optional"`
+
+	// NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
+	NodeGroups []NodeGroup `pulumi:"nodeGroups,optional"`
+
+	// AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or
+	// "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
+	AuthenticationMode string `pulumi:"authenticationMode,optional"`
+	// RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always
+	// kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+	RoleMappings []RoleMapping `pulumi:"roleMappings,optional"`
+	// UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+	UserMappings []UserMapping `pulumi:"userMappings,optional"`
+	// AccessEntries are EKS access entries for IAM principals.
+	AccessEntries []AccessEntry `pulumi:"accessEntries,optional"`
+	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+	GitOpsAccess *GitOpsAccess `pulumi:"gitopsAccess,optional"`
+
+	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to
+	// whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN,
+	// namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+	Addons map[string]bool `pulumi:"addons,optional"`
+	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values
+	// 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
+	Tags map[string]string `pulumi:"tags,optional"`
+}
+
+// NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component
+// creates, from a launch template that requires IMDSv2 and encrypts the root volume.
+type NodeGroup struct {
+	// Name of the node group: 1-63 letters, digits, '-' and '_', starting with a letter or digit (EKS
+	// CreateNodegroup API). Unique within the cluster.
+	Name string `pulumi:"name"`
+	// InstanceTypes are the EC2 instance types, for example ["m6i.large"]. At least one.
+	InstanceTypes []string `pulumi:"instanceTypes"`
+	// MinSize, DesiredSize and MaxSize are node counts: 0 <= min <= desired <= max and max >= 1.
+	MinSize     int `pulumi:"minSize"`
+	DesiredSize int `pulumi:"desiredSize"`
+	MaxSize     int `pulumi:"maxSize"`
+	// CapacityType is "ON_DEMAND" (default) or "SPOT".
+	CapacityType string `pulumi:"capacityType,optional"`
+	// DiskSize is the root volume size in GiB, 20-16384 (gp3 limits with room for the AMI). Default: 50.
+	DiskSize int `pulumi:"diskSize,optional"`
+	// AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+	AmiType string `pulumi:"amiType,optional"`
+	// Labels are Kubernetes labels put on the nodes.
+	Labels map[string]string `pulumi:"labels,optional"`
+	// Taints are Kubernetes taints put on the nodes.
+	Taints []Taint `pulumi:"taints,optional"`
+}
+
+// Taint is a Kubernetes node taint.
+type Taint struct {
+	// Key is the taint key: a Kubernetes qualified name.
+	Key string `pulumi:"key"`
+	// Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+	Value string `pulumi:"value,optional"`
+	// Effect is "NO_SCHEDULE", "NO_EXECUTE" or "PREFER_NO_SCHEDULE" (EKS spelling).
+	Effect string `pulumi:"effect"`
+}
+
+// RoleMapping is an aws-auth ConfigMap entry for an IAM role.
+type RoleMapping struct {
+	// RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
+	RoleArn pulumi.StringInput `pulumi:"roleArn"`
+	// Username is the Kubernetes user name the role maps to.
+	Username string `pulumi:"username"`
+	// Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry
+	// with AmazonEKSClusterAdminPolicy instead.
+	Groups []string `pulumi:"groups,optional"`
+}
+
+// UserMapping is an aws-auth ConfigMap entry for an IAM user.
+type UserMapping struct {
+	// UserArn is the IAM user ARN, "arn:<partition>:iam::<account>:user/<path><name>".
+	UserArn pulumi.StringInput `pulumi:"userArn"`
+	// Username is the Kubernetes user name the user maps to.
+	Username string `pulumi:"username"`
+	// Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+	Groups []string `pulumi:"groups,optional"`
+}
+
+// AccessEntry is an EKS access entry: an IAM principal's access to the cluster's Kubernetes API.
+type AccessEntry struct {
+	// Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters,
+	// digits, '-' and '_'. Unique within the cluster.
+	Name string `pulumi:"name"`
+	// PrincipalArn is the IAM role or user ARN.
+	PrincipalArn pulumi.StringInput `pulumi:"principalArn"`
+	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+	KubernetesGroups []string `pulumi:"kubernetesGroups,optional"`
+	// AccessPolicies are EKS access policies associated with the principal.
+	AccessPolicies []AccessPolicy `pulumi:"accessPolicies,optional"`
+}
+
+// AccessPolicy associates an EKS access policy with an access entry.
+type AccessPolicy struct {
+	// PolicyArn is an EKS access policy ARN, "arn:<partition>:eks::aws:cluster-access-policy/<Name>",
+	// for example AmazonEKSViewPolicy.
+	PolicyArn string `pulumi:"policyArn"`
+	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+	Namespaces []string `pulumi:"namespaces,optional"`
+}
+
+// GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
+type GitOpsAccess struct {
+	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke
+	// role under SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with
+	// AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn"`
+}

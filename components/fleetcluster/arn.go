@@ -1,0 +1,69 @@
+package fleetcluster
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// arnKind is a kind of ARN an input must be, with the form shown in errors.
+type arnKind struct {
+	form    string
+	pattern *regexp.Regexp
+}
+
+// IAM names: letters, digits and +=,.@_- (IAM CreateRole/CreateUser API); paths are "/" or "/.../".
+var (
+	iamRoleARN = arnKind{
+		form:    "arn:<partition>:iam::<12-digit account>:role/<path><name>",
+		pattern: regexp.MustCompile(`^arn:aws(-[a-z]+)*:iam::\d{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$`),
+	}
+	iamUserARN = arnKind{
+		form:    "arn:<partition>:iam::<12-digit account>:user/<path><name>",
+		pattern: regexp.MustCompile(`^arn:aws(-[a-z]+)*:iam::\d{12}:user/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$`),
+	}
+	iamPrincipalARN = arnKind{
+		form:    "arn:<partition>:iam::<12-digit account>:role/<name> or ...:user/<name>",
+		pattern: regexp.MustCompile(`^arn:aws(-[a-z]+)*:iam::\d{12}:(role|user)/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$`),
+	}
+	accessPolicyARN = arnKind{
+		form:    "arn:<partition>:eks::aws:cluster-access-policy/<PolicyName>",
+		pattern: regexp.MustCompile(`^arn:aws(-[a-z]+)*:eks::aws:cluster-access-policy/[A-Za-z0-9]+$`),
+	}
+)
+
+func (k arnKind) problem(v string) string {
+	return fmt.Sprintf("%q is not a valid ARN; expected %s", v, k.form)
+}
+
+// knownString returns the value of an input given as a plain pulumi.String. Values that come from other
+// resources are outputs and are checked by checkedARN once they resolve.
+func knownString(in pulumi.StringInput) (string, bool) {
+	if s, ok := in.(pulumi.String); ok {
+		return string(s), true
+	}
+	return "", false
+}
+
+// checkARN adds a problem when a known input is not of the kind; a nil input is reported as missing.
+func (ps *problems) checkARN(field string, in pulumi.StringInput, kind arnKind) {
+	if in == nil {
+		ps.add(field, "is required; expected %s", kind.form)
+		return
+	}
+	if v, ok := knownString(in); ok && !kind.pattern.MatchString(v) {
+		ps.add(field, "%s", kind.problem(v))
+	}
+}
+
+// checkedARN passes an input through, failing the output (and so every resource that uses it) when a value
+// that was unknown at validation time resolves to something other than the kind of ARN.
+func checkedARN(field string, in pulumi.StringInput, kind arnKind) pulumi.StringOutput {
+	return in.ToStringOutput().ApplyT(func(v string) (string, error) {
+		if !kind.pattern.MatchString(v) {
+			return "", fmt.Errorf("%s: %s", field, kind.problem(v))
+		}
+		return v, nil
+	}).(pulumi.StringOutput)
+}

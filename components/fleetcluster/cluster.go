@@ -1,0 +1,92 @@
+package fleetcluster
+
+import (
+	"fmt"
+
+	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/kms"
+	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// cluster builds the KMS key for secrets encryption and the pulumi-eks cluster: private endpoint on, no
+// default self-managed node group, OIDC provider on, pulumi-eks's kubectl-based VPC CNI off (the managed
+// vpc-cni add-on replaces it), and the node role kept in aws-auth through the instance roles.
+func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.StringOutput) (*eks.Cluster, error) {
+	a := b.args
+	var keyArn pulumi.StringPtrInput
+	if *a.SecretsEncryption {
+		key, err := kms.NewKey(b.ctx, childName(b.name, "secrets-key"), &kms.KeyArgs{
+			Description:       pulumi.Sprintf("Envelope encryption of Kubernetes secrets of EKS cluster %s", a.ClusterName),
+			EnableKeyRotation: pulumi.Bool(true),
+			Tags:              b.tags(a.ClusterName + "-secrets"),
+		}, b.resource()...)
+		if err != nil {
+			return nil, err
+		}
+		keyArn = key.Arn
+	}
+	mode := eks.AuthenticationMode(a.AuthenticationMode)
+	return eks.NewCluster(b.ctx, childName(b.name, "cluster"), &eks.ClusterArgs{
+		Name:                         pulumi.String(a.ClusterName),
+		Version:                      pulumi.String(a.Version),
+		VpcId:                        net.vpcID,
+		PrivateSubnetIds:             net.privateSubnets,
+		PublicSubnetIds:              net.publicSubnets,
+		NodeAssociatePublicIpAddress: ptr(false),
+		EndpointPrivateAccess:        pulumi.Bool(true),
+		EndpointPublicAccess:         pulumi.Bool(*a.EndpointPublicAccess),
+		PublicAccessCidrs:            pulumi.ToStringArray(a.PublicAccessCidrs),
+		EnabledClusterLogTypes:       pulumi.ToStringArray(a.EnabledClusterLogTypes),
+		EncryptionConfigKeyArn:       keyArn,
+		CreateOidcProvider:           pulumi.Bool(true),
+		SkipDefaultNodeGroup:         ptr(true),
+		UseDefaultVpcCni:             ptr(true),
+		AuthenticationMode:           &mode,
+		InstanceRoles:                iam.RoleArray{nodeRole},
+		RoleMappings:                 roleMappings(a.RoleMappings),
+		UserMappings:                 userMappings(a.UserMappings),
+		AccessEntries:                b.accessEntries(spokeRoleArn),
+		Tags:                         b.tags(a.ClusterName),
+	}, b.component()...)
+}
+
+// managedAddonsAndNodes installs the EKS managed add-ons around the node groups: vpc-cni before them
+// (nodes need the CNI to become Ready), coredns, kube-proxy and eks-pod-identity-agent after them (their
+// pods need nodes to run on).
+func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *iam.Role) error {
+	cni, err := b.managedAddon(cl, ManagedAddons[0], nil)
+	if err != nil {
+		return err
+	}
+	var nodes []pulumi.Resource
+	for _, ng := range b.args.NodeGroups {
+		mng, err := b.nodeGroup(cl, net, nodeRole, ng, cni)
+		if err != nil {
+			return err
+		}
+		nodes = append(nodes, mng)
+	}
+	for _, addon := range ManagedAddons[1:] {
+		if _, err := b.managedAddon(cl, addon, nodes); err != nil {
+			return fmt.Errorf("managed add-on %s: %w", addon, err)
+		}
+	}
+	return nil
+}
+
+// ManagedAddons are the EKS managed add-ons every cluster gets, in install order: vpc-cni first.
+var ManagedAddons = []string{"vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent"}
+
+// managedAddon installs an EKS managed add-on at the version EKS picks for the cluster. OVERWRITE lets the
+// managed add-on take over the self-managed copy EKS installs with every new cluster.
+func (b *builder) managedAddon(cl *eks.Cluster, addon string, after []pulumi.Resource) (*awseks.Addon, error) {
+	return awseks.NewAddon(b.ctx, childName(b.name, addon), &awseks.AddonArgs{
+		ClusterName:              cl.EksCluster.Name(),
+		AddonName:                pulumi.String(addon),
+		ResolveConflictsOnCreate: pulumi.String("OVERWRITE"),
+		ResolveConflictsOnUpdate: pulumi.String("OVERWRITE"),
+		Tags:                     b.tags(b.args.ClusterName + "-" + addon),
+	}, b.resource(pulumi.DependsOn(after))...)
+}

@@ -1,0 +1,80 @@
+package fleetcluster
+
+import (
+	"strings"
+
+	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// ClusterFacts are the plain facts of a built cluster that the GitOps Bridge metadata carries.
+type ClusterFacts struct {
+	ClusterName       string
+	Region            string
+	AccountID         string
+	VpcID             string
+	KubernetesVersion string
+	Environment       string
+}
+
+// GitOpsMetadata is the GitOps Bridge metadata of a cluster: aws_cluster_name, aws_region,
+// aws_account_id, aws_vpc_id, kubernetes_version and environment, plus for every add-on with an IRSA role
+// <addon>_iam_role_arn, <addon>_namespace and <addon>_service_account (the keys the gitops-bridge add-on
+// ApplicationSets read from the cluster secret's annotations). addonRoles maps add-on name -> role ARN.
+func GitOpsMetadata(f ClusterFacts, addonRoles map[string]string) map[string]string {
+	md := map[string]string{
+		"aws_cluster_name":   f.ClusterName,
+		"aws_region":         f.Region,
+		"aws_account_id":     f.AccountID,
+		"aws_vpc_id":         f.VpcID,
+		"kubernetes_version": f.KubernetesVersion,
+		"environment":        f.Environment,
+	}
+	for addon, arn := range addonRoles {
+		id := addonIdentities[addon]
+		md[addon+"_iam_role_arn"] = arn
+		md[addon+"_namespace"] = id.Namespace
+		md[addon+"_service_account"] = id.ServiceAccount
+	}
+	return md
+}
+
+// outputs sets the component's outputs from its children.
+func (b *builder) outputs(net network, cl *eks.Cluster, nodeRoleArn, spokeRoleArn pulumi.StringOutput,
+	addonRoles map[string]pulumi.StringOutput,
+) {
+	c, a := b.comp, b.args
+	eksCluster := cl.EksCluster
+	oidc := cl.Core.OidcProvider()
+	c.ClusterName = eksCluster.Name()
+	c.ClusterArn = eksCluster.Arn()
+	c.Endpoint = eksCluster.Endpoint()
+	c.CertificateAuthorityData = eksCluster.CertificateAuthority().Data().Elem()
+	c.OidcProviderArn = oidc.Arn()
+	c.OidcProviderUrl = oidc.Url().ApplyT(func(u string) string {
+		return "https://" + strings.TrimPrefix(u, "https://")
+	}).(pulumi.StringOutput)
+	c.VpcId = net.vpcID
+	c.PrivateSubnetIds = net.privateSubnets
+	c.PublicSubnetIds = net.publicSubnets
+	c.NodeRoleArn = nodeRoleArn
+	c.SpokeRoleArn = spokeRoleArn
+	c.Region = b.region
+	c.AccountId = b.accountID
+	c.KubernetesVersion = eksCluster.Version()
+	c.Environment = pulumi.String(a.Environment).ToStringOutput()
+	c.Kubeconfig = pulumi.ToSecret(cl.KubeconfigJson).(pulumi.StringOutput)
+	c.Addons = pulumi.ToBoolMap(a.Addons).ToBoolMapOutput()
+
+	roleArns := pulumi.StringMap{}
+	for addon, arn := range addonRoles {
+		roleArns[addon] = arn
+	}
+	c.GitOpsMetadata = pulumi.All(c.ClusterName, c.Region, c.AccountId, c.VpcId, c.KubernetesVersion,
+		roleArns.ToStringMapOutput()).ApplyT(func(v []any) map[string]string {
+		return GitOpsMetadata(ClusterFacts{
+			ClusterName: v[0].(string), Region: v[1].(string), AccountID: v[2].(string), VpcID: v[3].(string),
+			KubernetesVersion: v[4].(string), Environment: a.Environment,
+		}, v[5].(map[string]string))
+	}).(pulumi.StringMapOutput)
+}

@@ -1,0 +1,111 @@
+package fleetcluster
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/ec2"
+	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// NodeManagedPolicies are the AWS managed policies of the node role: what the kubelet, the VPC CNI, image
+// pulls from ECR and Session Manager access need (EKS node IAM role documentation).
+var NodeManagedPolicies = []string{
+	"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly",
+	"AmazonSSMManagedInstanceCore",
+}
+
+// nodeRole builds the IAM role of every managed node group of the cluster.
+func (b *builder) nodeRole() (*iam.Role, error) {
+	name := roleName(b.args.ClusterName, b.args.Region, nodeRolePurpose)
+	role, err := iam.NewRole(b.ctx, childName(b.name, "node-role"), &iam.RoleArgs{
+		Name:             pulumi.String(name),
+		Description:      pulumi.Sprintf("Nodes of EKS cluster %s", b.args.ClusterName),
+		AssumeRolePolicy: pulumi.String(NodeTrustPolicy().JSON()),
+		Tags:             b.tags(name),
+	}, b.resource()...)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range NodeManagedPolicies {
+		if err := b.attachManagedPolicy(childName(b.name, "node-role-"+p), role, p); err != nil {
+			return nil, err
+		}
+	}
+	return role, nil
+}
+
+// attachManagedPolicy attaches the AWS managed policy arn:<partition>:iam::aws:policy/<policy> to role.
+func (b *builder) attachManagedPolicy(resourceName string, role *iam.Role, policy string) error {
+	_, err := iam.NewRolePolicyAttachment(b.ctx, resourceName, &iam.RolePolicyAttachmentArgs{
+		Role:      role.Name,
+		PolicyArn: pulumi.Sprintf("arn:%s:iam::aws:policy/%s", b.partition, policy),
+	}, b.resource()...)
+	return err
+}
+
+// RootDeviceName is the block device a node's containers live on: Bottlerocket keeps them on its data
+// volume /dev/xvdb, Amazon Linux on the root volume /dev/xvda.
+func RootDeviceName(amiType string) string {
+	if strings.HasPrefix(amiType, "BOTTLEROCKET") {
+		return "/dev/xvdb"
+	}
+	return "/dev/xvda"
+}
+
+// nodeGroup builds a launch template (IMDSv2 required, encrypted gp3 volume of the group's disk size) and
+// the managed node group in the private subnets.
+func (b *builder) nodeGroup(cl *eks.Cluster, net network, nodeRole *iam.Role, ng NodeGroup,
+	cni pulumi.Resource,
+) (*eks.ManagedNodeGroup, error) {
+	lt, err := ec2.NewLaunchTemplate(b.ctx, childName(b.name, "ng-"+ng.Name), &ec2.LaunchTemplateArgs{
+		Description: pulumi.Sprintf("Node group %s of EKS cluster %s", ng.Name, b.args.ClusterName),
+		MetadataOptions: &ec2.LaunchTemplateMetadataOptionsArgs{
+			HttpEndpoint: pulumi.String("enabled"),
+			HttpTokens:   pulumi.String("required"),
+			// Two hops let pods on the node's network namespace reach IMDS through the container network.
+			HttpPutResponseHopLimit: pulumi.Int(2),
+		},
+		BlockDeviceMappings: ec2.LaunchTemplateBlockDeviceMappingArray{&ec2.LaunchTemplateBlockDeviceMappingArgs{
+			DeviceName: pulumi.String(RootDeviceName(ng.AmiType)),
+			Ebs: &ec2.LaunchTemplateBlockDeviceMappingEbsArgs{
+				VolumeSize:          pulumi.Int(ng.DiskSize),
+				VolumeType:          pulumi.String("gp3"),
+				Encrypted:           pulumi.String("true"),
+				DeleteOnTermination: pulumi.String("true"),
+			},
+		}},
+		Tags: b.tags(b.args.ClusterName + "-" + ng.Name),
+	}, b.resource()...)
+	if err != nil {
+		return nil, err
+	}
+	taints := awseks.NodeGroupTaintArray{}
+	for _, t := range ng.Taints {
+		taints = append(taints, awseks.NodeGroupTaintArgs{
+			Key: pulumi.String(t.Key), Value: pulumi.String(t.Value), Effect: pulumi.String(t.Effect),
+		})
+	}
+	return eks.NewManagedNodeGroup(b.ctx, childName(b.name, "ng-"+ng.Name), &eks.ManagedNodeGroupArgs{
+		Cluster:       cl,
+		NodeGroupName: pulumi.String(ng.Name),
+		NodeRole:      nodeRole,
+		SubnetIds:     net.privateSubnets,
+		InstanceTypes: pulumi.ToStringArray(ng.InstanceTypes),
+		CapacityType:  pulumi.String(ng.CapacityType),
+		AmiType:       pulumi.String(ng.AmiType),
+		ScalingConfig: &awseks.NodeGroupScalingConfigArgs{
+			MinSize: pulumi.Int(ng.MinSize), DesiredSize: pulumi.Int(ng.DesiredSize), MaxSize: pulumi.Int(ng.MaxSize),
+		},
+		LaunchTemplate: &awseks.NodeGroupLaunchTemplateArgs{
+			Id:      lt.ID(),
+			Version: lt.LatestVersion.ApplyT(func(v int) string { return strconv.Itoa(v) }).(pulumi.StringOutput),
+		},
+		Labels: pulumi.ToStringMap(ng.Labels),
+		Taints: taints,
+		Tags:   b.tags(b.args.ClusterName + "-" + ng.Name),
+	}, b.component(pulumi.DependsOn([]pulumi.Resource{cni}))...)
+}

@@ -1,0 +1,315 @@
+package fleetcluster
+
+import (
+	"fmt"
+	"net/netip"
+	"regexp"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+var (
+	// EKS CreateCluster: 1-100 characters, [0-9A-Za-z][A-Za-z0-9\-_]*.
+	clusterNamePattern = regexp.MustCompile(`^[0-9A-Za-z][A-Za-z0-9_-]*$`)
+	// AWS region names: a two-letter area, one or more words, a number ("us-east-1", "us-gov-west-1").
+	regionPattern = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d{1,2}$`)
+	// Kubernetes minor versions as EKS names them.
+	versionPattern = regexp.MustCompile(`^1\.\d{2}$`)
+	// EC2 instance types: "<family>.<size>" ("m6i.large", "c7gn.16xlarge", "u-6tb1.metal").
+	instanceTypePattern = regexp.MustCompile(`^[a-z0-9-]+\.[a-z0-9]+$`)
+)
+
+const (
+	maxClusterName   = 100 // EKS CreateCluster API
+	maxNodeGroupName = 63  // EKS CreateNodegroup API
+	maxRoleName      = 64  // IAM CreateRole API
+	maxTags          = 50  // AWS tagging: tags per resource
+	maxTagKey        = 128
+	maxTagValue      = 256
+	minDiskSize      = 20    // GiB: the EKS-optimized AMIs need 20 GiB
+	maxDiskSize      = 16384 // GiB: the gp3 maximum
+)
+
+// Validate checks arguments that already carry their defaults (see withDefaults) and returns a
+// *ValidationError listing every problem, or nil. explicit are the arguments as the caller gave them, to
+// tell an explicit setting from a default. Inputs that are outputs of other resources are checked when known.
+func Validate(args, explicit FleetClusterArgs) error {
+	var ps problems
+	validateIdentity(&ps, args)
+	validateNetwork(&ps, args, explicit)
+	validateEndpoint(&ps, args)
+	for i, ng := range args.NodeGroups {
+		validateNodeGroup(&ps, index("nodeGroups", i), ng)
+	}
+	checkUnique(&ps, "nodeGroups", "name", args.NodeGroups, func(n NodeGroup) string { return n.Name })
+	validateAccess(&ps, args)
+	validateAddons(&ps, args.Addons)
+	validateTags(&ps, args.Tags)
+	validateRoleNames(&ps, args)
+	return ps.err(TypeToken)
+}
+
+func validateIdentity(ps *problems, a FleetClusterArgs) {
+	if len(a.ClusterName) > maxClusterName || !clusterNamePattern.MatchString(a.ClusterName) {
+		ps.add("clusterName", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit "+
+			"(EKS CreateCluster)", a.ClusterName, maxClusterName)
+	}
+	if !regionPattern.MatchString(a.Region) {
+		ps.add("region", "%q is not an AWS region name; expected the form us-east-1", a.Region)
+	}
+	for _, msg := range validation.IsValidLabelValue(a.Environment) {
+		ps.add("environment", "%q is not usable as a Kubernetes label value (it labels the Argo CD cluster secret): %s",
+			a.Environment, msg)
+	}
+	if a.Environment == "" {
+		ps.add("environment", "must not be empty")
+	}
+	if !versionPattern.MatchString(a.Version) {
+		ps.add("version", "%q is not a Kubernetes minor version; expected the form 1.33", a.Version)
+	}
+}
+
+func validateNetwork(ps *problems, a, explicit FleetClusterArgs) {
+	if a.VpcId != nil {
+		if explicit.VpcCidr != "" || explicit.AvailabilityZoneCount != 0 || explicit.NatGatewayStrategy != "" {
+			ps.add("vpcId", "an existing VPC excludes vpcCidr, availabilityZoneCount and natGatewayStrategy, "+
+				"which shape a VPC the component builds")
+		}
+		if a.PrivateSubnetIds == nil {
+			ps.add("privateSubnetIds", "is required with vpcId: the private subnets of the existing VPC")
+		}
+		return
+	}
+	if a.PrivateSubnetIds != nil || a.PublicSubnetIds != nil {
+		ps.add("privateSubnetIds", "subnet IDs need vpcId; without it the component builds the VPC and its subnets")
+	}
+	validateVpcCidr(ps, a.VpcCidr)
+	if a.AvailabilityZoneCount < 2 || a.AvailabilityZoneCount > 6 {
+		ps.add("availabilityZoneCount", "%d is out of range; expected 2-6 (EKS needs subnets in at least two zones)",
+			a.AvailabilityZoneCount)
+	}
+	if !slices.Contains(natGatewayStrategies, a.NatGatewayStrategy) {
+		ps.add("natGatewayStrategy", "%q is not one of %s (private subnets need a NAT gateway for egress)",
+			a.NatGatewayStrategy, strings.Join(natGatewayStrategies, ", "))
+	}
+}
+
+func validateVpcCidr(ps *problems, cidr string) {
+	p, err := netip.ParsePrefix(cidr)
+	switch {
+	case err != nil:
+		ps.add("vpcCidr", "%q is not a CIDR; expected an IPv4 network such as 10.0.0.0/16", cidr)
+	case !p.Addr().Is4():
+		ps.add("vpcCidr", "%q is not IPv4; the VPC's primary CIDR must be IPv4", cidr)
+	case p.Masked() != p:
+		ps.add("vpcCidr", "%q has host bits set; expected the network address %s", cidr, p.Masked())
+	case p.Bits() < 16 || p.Bits() > 24:
+		ps.add("vpcCidr", "%q has a /%d prefix; expected /16 (largest VPC AWS allows) to /24", cidr, p.Bits())
+	}
+}
+
+func validateEndpoint(ps *problems, a FleetClusterArgs) {
+	if !*a.EndpointPublicAccess && len(a.PublicAccessCidrs) > 0 {
+		ps.add("publicAccessCidrs", "is set but endpointPublicAccess is false")
+	}
+	for i, c := range a.PublicAccessCidrs {
+		if p, err := netip.ParsePrefix(c); err != nil || !p.Addr().Is4() || p.Masked() != p {
+			ps.add(index("publicAccessCidrs", i), "%q is not an IPv4 network in CIDR form such as 203.0.113.0/24", c)
+		}
+	}
+	for i, t := range a.EnabledClusterLogTypes {
+		if !slices.Contains(ClusterLogTypes, t) {
+			ps.add(index("enabledClusterLogTypes", i), "%q is not one of %s", t, strings.Join(ClusterLogTypes, ", "))
+		}
+	}
+}
+
+func validateNodeGroup(ps *problems, field string, ng NodeGroup) {
+	if len(ng.Name) > maxNodeGroupName || !clusterNamePattern.MatchString(ng.Name) {
+		ps.add(field+".name", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit "+
+			"(EKS CreateNodegroup)", ng.Name, maxNodeGroupName)
+	}
+	if len(ng.InstanceTypes) == 0 {
+		ps.add(field+".instanceTypes", "must list at least one EC2 instance type, such as m6i.large")
+	}
+	for i, t := range ng.InstanceTypes {
+		if !instanceTypePattern.MatchString(t) {
+			ps.add(index(field+".instanceTypes", i), "%q is not an EC2 instance type such as m6i.large", t)
+		}
+	}
+	if ng.MinSize < 0 || ng.MinSize > ng.DesiredSize || ng.DesiredSize > ng.MaxSize || ng.MaxSize < 1 {
+		ps.add(field, "sizes min=%d desired=%d max=%d must satisfy 0 <= minSize <= desiredSize <= maxSize "+
+			"and maxSize >= 1 (EKS scaling config)", ng.MinSize, ng.DesiredSize, ng.MaxSize)
+	}
+	if !slices.Contains(capacityTypes, ng.CapacityType) {
+		ps.add(field+".capacityType", "%q is not one of %s", ng.CapacityType, strings.Join(capacityTypes, ", "))
+	}
+	if ng.DiskSize < minDiskSize || ng.DiskSize > maxDiskSize {
+		ps.add(field+".diskSize", "%d GiB is out of range; expected %d-%d GiB", ng.DiskSize, minDiskSize, maxDiskSize)
+	}
+	if !slices.Contains(AmiTypes, ng.AmiType) {
+		ps.add(field+".amiType", "%q is not one of %s", ng.AmiType, strings.Join(AmiTypes, ", "))
+	}
+	validateLabels(ps, field+".labels", ng.Labels)
+	for i, t := range ng.Taints {
+		tf := index(field+".taints", i)
+		for _, msg := range validation.IsQualifiedName(t.Key) {
+			ps.add(tf+".key", "%q is not a Kubernetes qualified name: %s", t.Key, msg)
+		}
+		for _, msg := range validation.IsValidLabelValue(t.Value) {
+			ps.add(tf+".value", "%q is not a valid taint value: %s", t.Value, msg)
+		}
+		if !slices.Contains(taintEffects, t.Effect) {
+			ps.add(tf+".effect", "%q is not one of %s", t.Effect, strings.Join(taintEffects, ", "))
+		}
+	}
+}
+
+func validateLabels(ps *problems, field string, labels map[string]string) {
+	for _, k := range sortedKeys(labels) {
+		for _, msg := range validation.IsQualifiedName(k) {
+			ps.add(key(field, k), "key is not a Kubernetes qualified name: %s", msg)
+		}
+		for _, msg := range validation.IsValidLabelValue(labels[k]) {
+			ps.add(key(field, k), "%q is not a valid label value: %s", labels[k], msg)
+		}
+	}
+}
+
+func validateAccess(ps *problems, a FleetClusterArgs) {
+	if !slices.Contains(authenticationModes, a.AuthenticationMode) {
+		ps.add("authenticationMode", "%q is not one of %s", a.AuthenticationMode, strings.Join(authenticationModes, ", "))
+	}
+	configMap := strings.Contains(a.AuthenticationMode, "CONFIG_MAP")
+	api := strings.HasPrefix(a.AuthenticationMode, "API")
+	if !configMap && (len(a.RoleMappings) > 0 || len(a.UserMappings) > 0) {
+		ps.add("roleMappings", "aws-auth mappings need authenticationMode CONFIG_MAP or API_AND_CONFIG_MAP, not %q",
+			a.AuthenticationMode)
+	}
+	if !api && (len(a.AccessEntries) > 0 || a.GitOpsAccess != nil) {
+		ps.add("accessEntries", "access entries (and gitopsAccess) need authenticationMode API or "+
+			"API_AND_CONFIG_MAP, not %q", a.AuthenticationMode)
+	}
+	for i, m := range a.RoleMappings {
+		f := index("roleMappings", i)
+		ps.checkARN(f+".roleArn", m.RoleArn, iamRoleARN)
+		validateMapping(ps, f, m.Username, m.Groups)
+	}
+	for i, m := range a.UserMappings {
+		f := index("userMappings", i)
+		ps.checkARN(f+".userArn", m.UserArn, iamUserARN)
+		validateMapping(ps, f, m.Username, m.Groups)
+	}
+	for i, e := range a.AccessEntries {
+		f := index("accessEntries", i)
+		if len(e.Name) > maxNodeGroupName || !clusterNamePattern.MatchString(e.Name) {
+			ps.add(f+".name", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit",
+				e.Name, maxNodeGroupName)
+		}
+		ps.checkARN(f+".principalArn", e.PrincipalArn, iamPrincipalARN)
+		for j, g := range e.KubernetesGroups {
+			if strings.HasPrefix(g, "system:") {
+				ps.add(index(f+".kubernetesGroups", j), "%q is reserved: EKS rejects groups starting with system:", g)
+			}
+		}
+		for j, p := range e.AccessPolicies {
+			pf := index(f+".accessPolicies", j)
+			if !accessPolicyARN.pattern.MatchString(p.PolicyArn) {
+				ps.add(pf+".policyArn", "%s", accessPolicyARN.problem(p.PolicyArn))
+			}
+			for k, ns := range p.Namespaces {
+				for _, msg := range validation.IsDNS1123Label(ns) {
+					ps.add(index(pf+".namespaces", k), "%q is not a Kubernetes namespace name: %s", ns, msg)
+				}
+			}
+		}
+	}
+	checkUnique(ps, "accessEntries", "name", a.AccessEntries, func(e AccessEntry) string { return e.Name })
+	for i, e := range a.AccessEntries {
+		if a.GitOpsAccess != nil && e.Name == SpokeAccessEntryName {
+			ps.add(index("accessEntries", i)+".name", "%q is reserved for the entry gitopsAccess creates", e.Name)
+		}
+	}
+	if a.GitOpsAccess != nil {
+		ps.checkARN("gitopsAccess.hubRoleArn", a.GitOpsAccess.HubRoleArn, iamRoleARN)
+	}
+}
+
+func validateMapping(ps *problems, field, username string, groups []string) {
+	if username == "" {
+		ps.add(field+".username", "must name the Kubernetes user the principal maps to")
+	}
+	for i, g := range groups {
+		if g == "system:masters" {
+			ps.add(index(field+".groups", i), "system:masters is not allowed; grant cluster admin with an "+
+				"access entry and AmazonEKSClusterAdminPolicy, which can be audited and revoked")
+		}
+	}
+}
+
+func validateAddons(ps *problems, addons map[string]bool) {
+	known := KnownAddons()
+	for _, name := range sortedKeys(addons) {
+		if !slices.Contains(known, name) {
+			ps.add(key("addons", name), "unknown add-on; known GitOps Bridge add-ons: %s", strings.Join(known, ", "))
+		}
+	}
+}
+
+func validateTags(ps *problems, tags map[string]string) {
+	if len(tags) > maxTags {
+		ps.add("tags", "has %d tags; AWS allows at most %d per resource", len(tags), maxTags)
+	}
+	for _, k := range sortedKeys(tags) {
+		switch {
+		case k == "" || len(k) > maxTagKey:
+			ps.add(key("tags", k), "key must be 1-%d characters (AWS tagging)", maxTagKey)
+		case strings.HasPrefix(strings.ToLower(k), "aws:"):
+			ps.add(key("tags", k), "keys starting with aws: are reserved for AWS")
+		}
+		if len(tags[k]) > maxTagValue {
+			ps.add(key("tags", k), "value is %d characters; AWS allows at most %d", len(tags[k]), maxTagValue)
+		}
+	}
+}
+
+// validateRoleNames checks every IAM role name the component derives from the cluster name and region.
+func validateRoleNames(ps *problems, a FleetClusterArgs) {
+	purposes := []string{nodeRolePurpose}
+	if a.GitOpsAccess != nil {
+		purposes = append(purposes, spokeRolePurpose)
+	}
+	for _, addon := range enabledAddonsWithIdentity(a.Addons) {
+		purposes = append(purposes, irsaRolePurpose(addon))
+	}
+	for _, p := range purposes {
+		if n := roleName(a.ClusterName, a.Region, p); len(n) > maxRoleName {
+			ps.add("clusterName", "derived IAM role name %q is %d characters; IAM allows %d: shorten the cluster name",
+				n, len(n), maxRoleName)
+		}
+	}
+}
+
+// checkUnique reports values of a list field that occur more than once.
+func checkUnique[T any](ps *problems, field, attr string, items []T, value func(T) string) {
+	seen := map[string]int{}
+	for i, it := range items {
+		v := value(it)
+		if first, dup := seen[v]; dup {
+			ps.add(fmt.Sprintf("%s[%d].%s", field, i, attr), "%q is already used by %s[%d]", v, field, first)
+			continue
+		}
+		seen[v] = i
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
