@@ -3,6 +3,7 @@ module github.com/gitops-fleet/pulumi-fleet
 go 1.26.8
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/pulumi/pulumi-aws/sdk/v6 v6.83.4
 	github.com/pulumi/pulumi-awsx/sdk/v2 v2.22.0
 	github.com/pulumi/pulumi-eks/sdk/v2 v2.8.1

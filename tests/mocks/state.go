@@ -1,0 +1,129 @@
+package mocks
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+
+	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// state is what a created resource reports: its inputs plus the outputs the components read.
+func (c *Cloud) state(r Resource) resource.PropertyMap {
+	s := r.Inputs.Copy()
+	set := func(k string, v any) { s[resource.PropertyKey(k)] = resource.NewPropertyValue(v) }
+	switch r.Type {
+	case "aws:iam/role:Role":
+		name, path := r.Name, "/"
+		if v, ok := s["name"]; ok && v.IsString() {
+			name = v.StringValue()
+		}
+		if v, ok := s["path"]; ok && v.IsString() {
+			path = v.StringValue()
+		}
+		set("name", name)
+		set("arn", fmt.Sprintf("arn:aws:iam::%s:role%s%s", Account, path, name))
+	case "aws:kms/key:Key":
+		set("arn", fmt.Sprintf("arn:aws:kms:%s:%s:key/%s", r.Region, Account, r.ID))
+	case "aws:ec2/launchTemplate:LaunchTemplate":
+		set("latestVersion", 1)
+	case "awsx:ec2:Vpc":
+		zones := 3
+		if v, ok := s["numberOfAvailabilityZones"]; ok && v.IsNumber() {
+			zones = int(v.NumberValue())
+		}
+		var private, public []any
+		for i := range zones {
+			private = append(private, fmt.Sprintf("subnet-%s-private-%d", r.Name, i+1))
+			public = append(public, fmt.Sprintf("subnet-%s-public-%d", r.Name, i+1))
+		}
+		set("vpcId", "vpc-"+r.Name)
+		set("privateSubnetIds", private)
+		set("publicSubnetIds", public)
+	}
+	return s
+}
+
+// eksCluster registers stand-ins for the EKS cluster and the OIDC provider that pulumi-eks's Cluster
+// creates, waits until the mock monitor knows them, and returns the component's outputs referring to them.
+func (c *Cloud) eksCluster(r Resource) (resource.PropertyMap, error) {
+	name := r.Inputs["name"].StringValue()
+	version := "1.33"
+	if v, ok := r.Inputs["version"]; ok && v.IsString() {
+		version = v.StringValue()
+	}
+	h := fnv.New64a()
+	h.Write([]byte(r.Region + "/" + name))
+	id := fmt.Sprintf("%016X", h.Sum64())
+	issuerHost := fmt.Sprintf("oidc.eks.%s.amazonaws.com/id/%s", r.Region, id)
+	endpoint := fmt.Sprintf("https://%s.gr7.%s.eks.amazonaws.com", id, r.Region)
+	caData := base64.StdEncoding.EncodeToString([]byte("mock CA of " + name))
+
+	clusterURN, clusterID, err := c.standIn("aws:eks/cluster:Cluster", r.Name+"-eksCluster", &awseks.Cluster{},
+		map[string]any{
+			"name":                 name,
+			"arn":                  fmt.Sprintf("arn:aws:eks:%s:%s:cluster/%s", r.Region, Account, name),
+			"endpoint":             endpoint,
+			"version":              version,
+			"certificateAuthority": map[string]any{"data": caData},
+			"identities":           []any{map[string]any{"oidcs": []any{map[string]any{"issuer": "https://" + issuerHost}}}},
+		})
+	if err != nil {
+		return nil, err
+	}
+	oidcURN, oidcID, err := c.standIn("aws:iam/openIdConnectProvider:OpenIdConnectProvider", r.Name+"-oidcProvider",
+		&iam.OpenIdConnectProvider{}, map[string]any{
+			"arn": fmt.Sprintf("arn:aws:iam::%s:oidc-provider/%s", Account, issuerHost),
+			"url": issuerHost,
+		})
+	if err != nil {
+		return nil, err
+	}
+	kubeconfig := map[string]any{
+		"apiVersion": "v1", "kind": "Config",
+		"clusters": []any{map[string]any{"name": "kubernetes", "cluster": map[string]any{
+			"server": endpoint, "certificate-authority-data": caData}}},
+		"users": []any{map[string]any{"name": "aws", "user": map[string]any{"exec": map[string]any{
+			"apiVersion": "client.authentication.k8s.io/v1beta1", "command": "aws",
+			"args": []any{"eks", "get-token", "--cluster-name", name, "--region", r.Region}}}}},
+	}
+	kubeconfigJSON, err := json.Marshal(kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	s := r.Inputs.Copy()
+	s["kubeconfig"] = resource.NewPropertyValue(kubeconfig)
+	s["kubeconfigJson"] = resource.NewProperty(string(kubeconfigJSON))
+	s["eksCluster"] = resource.MakeCustomResourceReference(clusterURN, clusterID, "")
+	s["core"] = resource.NewProperty(resource.PropertyMap{
+		"endpoint":     resource.NewProperty(endpoint),
+		"oidcProvider": resource.MakeCustomResourceReference(oidcURN, oidcID, ""),
+	})
+	return s, nil
+}
+
+// standIn registers a resource with the given outputs through the program's context and waits for its URN,
+// after which the mock monitor can resolve references to it.
+func (c *Cloud) standIn(typ, name string, res pulumi.CustomResource, outputs map[string]any,
+) (resource.URN, resource.ID, error) {
+	c.mu.Lock()
+	ctx := c.ctx
+	c.standIns[name] = resource.NewPropertyMapFromMap(outputs)
+	c.mu.Unlock()
+	if ctx == nil {
+		return "", "", fmt.Errorf("mocks: run programs with Cloud.Run to resolve pulumi-eks references")
+	}
+	if err := ctx.RegisterResource(typ, name, nil, res); err != nil {
+		return "", "", err
+	}
+	urns := make(chan pulumi.URN, 1)
+	res.URN().ApplyT(func(u pulumi.URN) pulumi.URN {
+		urns <- u
+		return u
+	})
+	return resource.URN(<-urns), resource.ID(name + "-id"), nil
+}
