@@ -27,6 +27,10 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		}
 		keyArn = key.Arn
 	}
+	var publicCidrs pulumi.StringArrayInput
+	if len(a.PublicAccessCidrs) > 0 {
+		publicCidrs = pulumi.ToStringArray(a.PublicAccessCidrs)
+	}
 	mode := eks.AuthenticationMode(a.AuthenticationMode)
 	return eks.NewCluster(b.ctx, childName(b.name, "cluster"), &eks.ClusterArgs{
 		Name:                         pulumi.String(a.ClusterName),
@@ -37,7 +41,7 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		NodeAssociatePublicIpAddress: ptr(false),
 		EndpointPrivateAccess:        pulumi.Bool(true),
 		EndpointPublicAccess:         pulumi.Bool(*a.EndpointPublicAccess),
-		PublicAccessCidrs:            pulumi.ToStringArray(a.PublicAccessCidrs),
+		PublicAccessCidrs:            publicCidrs,
 		EnabledClusterLogTypes:       pulumi.ToStringArray(a.EnabledClusterLogTypes),
 		EncryptionConfigKeyArn:       keyArn,
 		CreateOidcProvider:           pulumi.Bool(true),

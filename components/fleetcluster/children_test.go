@@ -1,0 +1,257 @@
+package fleetcluster
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+var componentURN = func(name string) string { return mocks.URN("", TypeToken, name) }
+
+func TestChildrenAndTheirRegion(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-2",
+		Addons: map[string]bool{"external_dns": true, "metrics_server": true}})
+
+	type child struct{ Type, Name, Region string }
+	var got []child
+	for _, r := range cloud.Resources() {
+		if r.Type == TypeToken {
+			continue
+		}
+		if r.Parent != componentURN("dev") {
+			t.Errorf("%s %s has parent %q, want the component", r.Type, r.Name, r.Parent)
+		}
+		got = append(got, child{r.Type, r.Name, r.Region})
+	}
+	want := []child{
+		{"pulumi:providers:aws", "dev-aws", "us-east-2"},
+		{"awsx:ec2:Vpc", "dev-vpc", "us-east-2"},
+		{"aws:iam/role:Role", "dev-node-role", "us-east-2"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEKSWorkerNodePolicy", "us-east-2"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEKS_CNI_Policy", "us-east-2"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEC2ContainerRegistryReadOnly", "us-east-2"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonSSMManagedInstanceCore", "us-east-2"},
+		{"aws:kms/key:Key", "dev-secrets-key", "us-east-2"},
+		{"eks:index:Cluster", "dev-cluster", "us-east-2"},
+		{"aws:eks/addon:Addon", "dev-vpc-cni", "us-east-2"},
+		{"aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-system", "us-east-2"},
+		{"eks:index:ManagedNodeGroup", "dev-ng-system", "us-east-2"},
+		{"aws:eks/addon:Addon", "dev-coredns", "us-east-2"},
+		{"aws:eks/addon:Addon", "dev-kube-proxy", "us-east-2"},
+		{"aws:eks/addon:Addon", "dev-eks-pod-identity-agent", "us-east-2"},
+		{"aws:iam/role:Role", "dev-irsa-external-dns", "us-east-2"},
+		{"aws:iam/rolePolicy:RolePolicy", "dev-irsa-external-dns", "us-east-2"},
+	}
+	// Registration is concurrent: compare as sets.
+	sortChildren := cmp.Transformer("sort", func(in []child) []child {
+		out := slices.Clone(in)
+		slices.SortFunc(out, func(a, b child) int { return strings.Compare(a.Type+a.Name, b.Type+b.Name) })
+		return out
+	})
+	if diff := cmp.Diff(want, got, sortChildren); diff != "" {
+		t.Errorf("children (-want +got):\n%s", diff)
+	}
+}
+
+func TestSecurityDefaults(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1"})
+	cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
+	got := map[string]any{}
+	for _, k := range []string{"name", "version", "endpointPrivateAccess", "endpointPublicAccess", "publicAccessCidrs",
+		"enabledClusterLogTypes", "createOidcProvider", "skipDefaultNodeGroup", "useDefaultVpcCni",
+		"authenticationMode", "nodeAssociatePublicIpAddress", "vpcId", "privateSubnetIds"} {
+		got[k] = input(cl, k)
+	}
+	want := map[string]any{
+		"name": "dev", "version": DefaultVersion,
+		"endpointPrivateAccess": true, "endpointPublicAccess": true, "publicAccessCidrs": []any{"0.0.0.0/0"},
+		"enabledClusterLogTypes": []any{"api", "audit", "authenticator", "controllerManager", "scheduler"},
+		"createOidcProvider":     true, "skipDefaultNodeGroup": true, "useDefaultVpcCni": true,
+		"authenticationMode": "API_AND_CONFIG_MAP", "nodeAssociatePublicIpAddress": false,
+		"vpcId":            "vpc-dev-vpc",
+		"privateSubnetIds": []any{"subnet-dev-vpc-private-1", "subnet-dev-vpc-private-2", "subnet-dev-vpc-private-3"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cluster inputs (-want +got):\n%s", diff)
+	}
+
+	key := mustGet(t, cloud, "aws:kms/key:Key", "dev-secrets-key")
+	if input(key, "enableKeyRotation") != true {
+		t.Error("the secrets key must rotate")
+	}
+	if got, want := input(cl, "encryptionConfigKeyArn"), "arn:aws:kms:us-east-1:"+mocks.Account+":key/dev-secrets-key-id"; got != want {
+		t.Errorf("encryptionConfigKeyArn = %v, want %v", got, want)
+	}
+
+	lt := mustGet(t, cloud, "aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-system")
+	wantMeta := map[string]any{"httpEndpoint": "enabled", "httpTokens": "required", "httpPutResponseHopLimit": float64(2)}
+	if diff := cmp.Diff(wantMeta, input(lt, "metadataOptions")); diff != "" {
+		t.Errorf("IMDS options (-want +got):\n%s", diff)
+	}
+	ebs := input(lt, "blockDeviceMappings").([]any)[0].(map[string]any)
+	if diff := cmp.Diff(map[string]any{"deviceName": "/dev/xvda", "ebs": map[string]any{
+		"volumeSize": float64(50), "volumeType": "gp3", "encrypted": "true", "deleteOnTermination": "true",
+	}}, ebs); diff != "" {
+		t.Errorf("root volume (-want +got):\n%s", diff)
+	}
+}
+
+func TestSecretsEncryptionCanBeTurnedOff(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", SecretsEncryption: ptr(false),
+		EndpointPublicAccess: ptr(false), EnabledClusterLogTypes: []string{}})
+	if len(cloud.OfType("aws:kms/key:Key")) != 0 {
+		t.Error("a KMS key was created with secretsEncryption false")
+	}
+	cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
+	if v := input(cl, "encryptionConfigKeyArn"); v != nil {
+		t.Errorf("encryptionConfigKeyArn = %v, want none", v)
+	}
+	if input(cl, "endpointPublicAccess") != false || input(cl, "publicAccessCidrs") != nil {
+		t.Errorf("public endpoint: %v %v, want off with no CIDRs", input(cl, "endpointPublicAccess"), input(cl, "publicAccessCidrs"))
+	}
+}
+
+func TestNodeGroups(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", NodeGroups: []NodeGroup{
+		{Name: "apps", InstanceTypes: []string{"m7g.large", "m6g.large"}, MinSize: 1, DesiredSize: 2, MaxSize: 5,
+			CapacityType: "SPOT", AmiType: "BOTTLEROCKET_ARM_64", DiskSize: 80,
+			Labels: map[string]string{"pool": "apps"},
+			Taints: []Taint{{Key: "dedicated", Value: "apps", Effect: "NO_SCHEDULE"}}},
+	}})
+	if _, ok := cloud.Named("eks:index:ManagedNodeGroup", "dev-ng-system"); ok {
+		t.Error("the default node group was built although node groups were given")
+	}
+	mng := mustGet(t, cloud, "eks:index:ManagedNodeGroup", "dev-ng-apps")
+	got := map[string]any{}
+	for _, k := range []string{"nodeGroupName", "instanceTypes", "capacityType", "amiType", "scalingConfig", "labels",
+		"taints", "subnetIds", "launchTemplate"} {
+		got[k] = input(mng, k)
+	}
+	want := map[string]any{
+		"nodeGroupName": "apps", "instanceTypes": []any{"m7g.large", "m6g.large"}, "capacityType": "SPOT",
+		"amiType":       "BOTTLEROCKET_ARM_64",
+		"scalingConfig": map[string]any{"minSize": float64(1), "desiredSize": float64(2), "maxSize": float64(5)},
+		"labels":        map[string]any{"pool": "apps"},
+		"taints":        []any{map[string]any{"key": "dedicated", "value": "apps", "effect": "NO_SCHEDULE"}},
+		"subnetIds":     []any{"subnet-dev-vpc-private-1", "subnet-dev-vpc-private-2", "subnet-dev-vpc-private-3"},
+		"launchTemplate": map[string]any{"id": "dev-ng-apps-id", "version": "1"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("node group inputs (-want +got):\n%s", diff)
+	}
+	if _, ok := mng.Inputs["diskSize"]; ok {
+		t.Error("diskSize must live in the launch template: EKS rejects it next to one")
+	}
+	lt := mustGet(t, cloud, "aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-apps")
+	ebs := input(lt, "blockDeviceMappings").([]any)[0].(map[string]any)
+	if ebs["deviceName"] != "/dev/xvdb" || ebs["ebs"].(map[string]any)["volumeSize"] != float64(80) {
+		t.Errorf("Bottlerocket data volume = %v, want /dev/xvdb of 80 GiB", ebs)
+	}
+}
+
+func TestExistingVpc(t *testing.T) {
+	cloud, fc := build(t, "dev", FleetClusterArgs{Region: "us-east-1", VpcId: pulumi.String("vpc-0abc"),
+		PrivateSubnetIds: pulumi.ToStringArray([]string{"subnet-a", "subnet-b"})})
+	if n := len(cloud.OfType("awsx:ec2:Vpc")); n != 0 {
+		t.Errorf("built %d VPCs with vpcId given", n)
+	}
+	cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
+	if input(cl, "vpcId") != "vpc-0abc" || !cmp.Equal(input(cl, "privateSubnetIds"), []any{"subnet-a", "subnet-b"}) {
+		t.Errorf("cluster network = %v %v", input(cl, "vpcId"), input(cl, "privateSubnetIds"))
+	}
+	if got := await[[]string](t, fc.PublicSubnetIds); len(got) != 0 {
+		t.Errorf("publicSubnetIds = %v, want none", got)
+	}
+}
+
+func TestBuiltVpcTagsSubnetsForLoadBalancers(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{ClusterName: "blue", Region: "us-east-1", VpcCidr: "10.8.0.0/16",
+		AvailabilityZoneCount: 2, NatGatewayStrategy: "OnePerAz"})
+	vpc := mustGet(t, cloud, "awsx:ec2:Vpc", "dev-vpc")
+	want := map[string]any{
+		"cidrBlock": "10.8.0.0/16", "numberOfAvailabilityZones": float64(2),
+		"natGateways": map[string]any{"strategy": "OnePerAz"}, "subnetStrategy": "Auto",
+		"subnetSpecs": []any{
+			map[string]any{"type": "Public", "tags": map[string]any{"kubernetes.io/role/elb": "1", "kubernetes.io/cluster/blue": "shared"}},
+			map[string]any{"type": "Private", "tags": map[string]any{"kubernetes.io/role/internal-elb": "1", "kubernetes.io/cluster/blue": "shared"}},
+		},
+	}
+	got := map[string]any{}
+	for k := range want {
+		got[k] = input(vpc, k)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("VPC inputs (-want +got):\n%s", diff)
+	}
+}
+
+func TestTwoRegionsInOneProgramDoNotCollide(t *testing.T) {
+	cloud := mocks.New()
+	err := cloud.Run(func(ctx *pulumi.Context) error {
+		for _, region := range []string{"us-east-1", "us-west-2"} {
+			// Same cluster name in both regions: only the region tells them apart.
+			if _, err := NewFleetCluster(ctx, "fleet-"+region, FleetClusterArgs{ClusterName: "apps", Region: region,
+				GitOpsAccess: &GitOpsAccess{HubRoleArn: pulumi.String(hubRole)},
+				Addons:       map[string]bool{"cert_manager": true}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	urns, roleNames := map[string]bool{}, map[string]bool{}
+	for _, r := range cloud.Resources() {
+		urn := r.Parent + "/" + r.Type + "::" + r.Name
+		if urns[urn] {
+			t.Errorf("two resources share %s", urn)
+		}
+		urns[urn] = true
+		if r.Type == "aws:iam/role:Role" {
+			name := input(r, "name").(string)
+			if roleNames[name] {
+				t.Errorf("two IAM roles are named %s (IAM names are global to the account)", name)
+			}
+			roleNames[name] = true
+		}
+		if r.Type != TypeToken && r.Region == "" {
+			t.Errorf("%s %s went through no regional provider", r.Type, r.Name)
+		}
+	}
+	for _, region := range []string{"us-east-1", "us-west-2"} {
+		for _, r := range cloud.Resources() {
+			if r.Parent == componentURN("fleet-"+region) && r.Region != region {
+				t.Errorf("%s of the %s cluster went to %s", r.Name, region, r.Region)
+			}
+		}
+	}
+}
+
+func TestExplicitProviderWins(t *testing.T) {
+	cloud := mocks.New()
+	err := cloud.Run(func(ctx *pulumi.Context) error {
+		prov, err := aws.NewProvider(ctx, "eu", &aws.ProviderArgs{Region: pulumi.String("eu-west-1")})
+		if err != nil {
+			return err
+		}
+		_, err = NewFleetCluster(ctx, "dev", FleetClusterArgs{Region: "eu-west-1"}, pulumi.Providers(prov))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cloud.Named("pulumi:providers:aws", "dev-aws"); ok {
+		t.Error("the component created its own provider although one was given")
+	}
+	for _, r := range cloud.Resources() {
+		if r.Parent == componentURN("dev") && r.Region != "eu-west-1" {
+			t.Errorf("%s %s went to %q, want the given provider's eu-west-1", r.Type, r.Name, r.Region)
+		}
+	}
+}
