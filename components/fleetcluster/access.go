@@ -14,7 +14,10 @@ const SpokeAccessEntryName = "gitops-spoke"
 
 // roleMappings turns RoleMappings into aws-auth entries. The node role is not among them: pulumi-eks
 // writes its entry from the cluster's instance roles, so no change of these mappings can drop it.
-func roleMappings(ms []RoleMapping) eks.RoleMappingArray {
+func roleMappings(ms []RoleMapping) eks.RoleMappingArrayInput {
+	if len(ms) == 0 {
+		return nil
+	}
 	out := eks.RoleMappingArray{}
 	for i, m := range ms {
 		out = append(out, eks.RoleMappingArgs{
@@ -27,7 +30,10 @@ func roleMappings(ms []RoleMapping) eks.RoleMappingArray {
 }
 
 // userMappings turns UserMappings into aws-auth entries.
-func userMappings(ms []UserMapping) eks.UserMappingArray {
+func userMappings(ms []UserMapping) eks.UserMappingArrayInput {
+	if len(ms) == 0 {
+		return nil
+	}
 	out := eks.UserMappingArray{}
 	for i, m := range ms {
 		out = append(out, eks.UserMappingArgs{

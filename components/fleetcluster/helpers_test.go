@@ -65,7 +65,7 @@ func plain(v resource.PropertyValue) any {
 	case v.IsResourceReference():
 		return string(v.ResourceReferenceValue().URN)
 	case v.IsArray():
-		var out []any
+		out := []any{}
 		for _, e := range v.ArrayValue() {
 			out = append(out, plain(e))
 		}

@@ -1,0 +1,119 @@
+package fleetcluster
+
+import (
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+const opsRole = "arn:aws:iam::123456789012:role/ops"
+
+// nodeRoleURN is the URN of the node role the component builds under the component named name.
+func nodeRoleURN(name string) string {
+	return mocks.URN(TypeToken, "aws:iam/role:Role", name+"-node-role")
+}
+
+func TestAwsAuthMappingsKeepTheNodeRole(t *testing.T) {
+	cases := map[string]struct {
+		reason       string
+		roleMappings []RoleMapping
+		userMappings []UserMapping
+		wantRoles    any
+		wantUsers    any
+	}{
+		"no mappings": {
+			reason:    "the node role needs no mapping of the user's",
+			wantRoles: nil, wantUsers: nil,
+		},
+		"mappings added": {
+			reason: "user mappings go next to, not instead of, the node role",
+			roleMappings: []RoleMapping{{RoleArn: pulumi.String(opsRole), Username: "ops", Groups: []string{"ops-team"}}},
+			userMappings: []UserMapping{{UserArn: pulumi.String("arn:aws:iam::123456789012:user/alice"), Username: "alice"}},
+			wantRoles:    []any{map[string]any{"roleArn": opsRole, "username": "ops", "groups": []any{"ops-team"}}},
+			wantUsers:    []any{map[string]any{"userArn": "arn:aws:iam::123456789012:user/alice", "username": "alice", "groups": []any{}}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1",
+				RoleMappings: tc.roleMappings, UserMappings: tc.userMappings})
+			cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
+			// pulumi-eks writes the aws-auth entry of every instance role itself (system:bootstrappers,
+			// system:nodes), separately from roleMappings: the node role stays whatever the mappings are.
+			if diff := cmp.Diff([]any{nodeRoleURN("dev")}, input(cl, "instanceRoles")); diff != "" {
+				t.Errorf("%s: instanceRoles (-want +got):\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.wantRoles, input(cl, "roleMappings")); diff != "" {
+				t.Errorf("%s: roleMappings (-want +got):\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.wantUsers, input(cl, "userMappings")); diff != "" {
+				t.Errorf("%s: userMappings (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestAccessEntries(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", AccessEntries: []AccessEntry{
+		{Name: "viewers", PrincipalArn: pulumi.String(opsRole), KubernetesGroups: []string{"viewers"},
+			AccessPolicies: []AccessPolicy{
+				{PolicyArn: "arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy", Namespaces: []string{"team-a"}},
+				{PolicyArn: "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminViewPolicy"},
+			}},
+	}})
+	cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
+	want := map[string]any{"viewers": map[string]any{
+		"principalArn": opsRole, "kubernetesGroups": []any{"viewers"},
+		"accessPolicies": map[string]any{
+			"AmazonEKSViewPolicy": map[string]any{
+				"policyArn":   "arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy",
+				"accessScope": map[string]any{"type": "namespace", "namespaces": []any{"team-a"}},
+			},
+			"AmazonEKSAdminViewPolicy": map[string]any{
+				"policyArn":   "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminViewPolicy",
+				"accessScope": map[string]any{"type": "cluster"},
+			},
+		},
+	}}
+	if diff := cmp.Diff(want, input(cl, "accessEntries")); diff != "" {
+		t.Errorf("accessEntries (-want +got):\n%s", diff)
+	}
+}
+
+func TestGitOpsAccessCreatesATrustedSpokeRoleWithAdminEntry(t *testing.T) {
+	cloud, fc := build(t, "spoke1", FleetClusterArgs{ClusterName: "spoke1", Region: "us-west-2",
+		GitOpsAccess: &GitOpsAccess{HubRoleArn: pulumi.String(hubRole)}})
+
+	role := mustGet(t, cloud, "aws:iam/role:Role", "spoke1-gitops-spoke-role")
+	if input(role, "name") != "spoke1-usw2-gitops-spoke" || input(role, "path") != SpokeRolePath {
+		t.Errorf("spoke role name/path = %v %v", input(role, "name"), input(role, "path"))
+	}
+	want := SpokeTrustPolicy(hubRole)
+	if diff := cmp.Diff(want, policyOf(t, role, "assumeRolePolicy")); diff != "" {
+		t.Errorf("spoke trust policy (-want +got):\n%s", diff)
+	}
+	if got := cloud.OfType("aws:iam/rolePolicy:RolePolicy"); len(got) != 0 {
+		t.Errorf("the spoke role needs no IAM permissions, got %d inline policies", len(got))
+	}
+
+	spokeArn := "arn:aws:iam::" + mocks.Account + ":role" + SpokeRolePath + "spoke1-usw2-gitops-spoke"
+	if got := await[string](t, fc.SpokeRoleArn); got != spokeArn {
+		t.Errorf("spokeRoleArn = %q, want %q", got, spokeArn)
+	}
+	cl := mustGet(t, cloud, "eks:index:Cluster", "spoke1-cluster")
+	wantEntries := map[string]any{SpokeAccessEntryName: map[string]any{
+		"principalArn": spokeArn,
+		"accessPolicies": map[string]any{"AmazonEKSClusterAdminPolicy": map[string]any{
+			"policyArn":   "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy",
+			"accessScope": map[string]any{"type": "cluster"},
+		}},
+	}}
+	if diff := cmp.Diff(wantEntries, input(cl, "accessEntries")); diff != "" {
+		t.Errorf("accessEntries (-want +got):\n%s", diff)
+	}
+	if m := input(cl, "roleMappings"); m != nil {
+		t.Errorf("gitopsAccess must not add aws-auth mappings (no system:masters), got %v", m)
+	}
+}

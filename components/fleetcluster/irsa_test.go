@@ -1,0 +1,121 @@
+package fleetcluster
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestIRSATrustPolicy(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		issuer string
+	}{
+		"issuer with scheme":    {reason: "the issuer URL EKS reports", issuer: "https://oidc.eks.us-east-1.amazonaws.com/id/ABC"},
+		"issuer without scheme": {reason: "the URL the IAM OIDC provider stores", issuer: "oidc.eks.us-east-1.amazonaws.com/id/ABC"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := IRSATrustPolicy("arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/ABC",
+				tc.issuer, "kube-system", "aws-load-balancer-controller-sa").JSON()
+			want := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow",` +
+				`"Principal":{"Federated":"arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/ABC"},` +
+				`"Action":["sts:AssumeRoleWithWebIdentity"],"Condition":{"StringEquals":{` +
+				`"oidc.eks.us-east-1.amazonaws.com/id/ABC:aud":"sts.amazonaws.com",` +
+				`"oidc.eks.us-east-1.amazonaws.com/id/ABC:sub":"system:serviceaccount:kube-system:aws-load-balancer-controller-sa"}}}]}`
+			if got != want {
+				t.Errorf("%s:\n got %s\nwant %s", tc.reason, got, want)
+			}
+		})
+	}
+}
+
+func TestIRSARolesForEnabledAddons(t *testing.T) {
+	cloud, fc := build(t, "dev", FleetClusterArgs{Region: "us-east-1", Addons: map[string]bool{
+		"aws_load_balancer_controller": true, "aws_ebs_csi_driver": true, "karpenter": true,
+		"external_dns": false, "metrics_server": true,
+	}})
+	issuer := strings.TrimPrefix(await[string](t, fc.OidcProviderUrl), "https://")
+	oidcArn := await[string](t, fc.OidcProviderArn)
+
+	var roles []string
+	for _, r := range cloud.OfType("aws:iam/role:Role") {
+		roles = append(roles, input(r, "name").(string))
+	}
+	wantRoles := []string{"dev-use1-node", "dev-use1-aws-ebs-csi-driver", "dev-use1-aws-load-balancer-controller", "dev-use1-karpenter"}
+	if diff := cmp.Diff(wantRoles, roles, cmpSorted); diff != "" {
+		t.Errorf("roles (-want +got); disabled and AWS-free add-ons get none:\n%s", diff)
+	}
+
+	for addon, purpose := range map[string]string{"aws_load_balancer_controller": "aws-load-balancer-controller",
+		"aws_ebs_csi_driver": "aws-ebs-csi-driver", "karpenter": "karpenter"} {
+		id, _ := IdentityOf(addon)
+		role := mustGet(t, cloud, "aws:iam/role:Role", "dev-irsa-"+purpose)
+		if diff := cmp.Diff(IRSATrustPolicy(oidcArn, issuer, id.Namespace, id.ServiceAccount), policyOf(t, role, "assumeRolePolicy")); diff != "" {
+			t.Errorf("%s trust policy (-want +got):\n%s", addon, diff)
+		}
+	}
+
+	ebs := mustGet(t, cloud, "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-irsa-aws-ebs-csi-driver-service-role/AmazonEBSCSIDriverPolicy")
+	if got := input(ebs, "policyArn"); got != "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy" {
+		t.Errorf("EBS CSI policy = %v", got)
+	}
+
+	karpenter := policyOf(t, mustGet(t, cloud, "aws:iam/rolePolicy:RolePolicy", "dev-irsa-karpenter"), "policy")
+	for _, st := range karpenter.Statement {
+		if st.Sid == "PassNodeRole" {
+			if diff := cmp.Diff([]string{"arn:aws:iam::" + mocks.Account + ":role/dev-use1-node"}, st.Resource); diff != "" {
+				t.Errorf("karpenter may pass only the node role (-want +got):\n%s", diff)
+			}
+			return
+		}
+	}
+	t.Error("karpenter policy has no PassNodeRole statement")
+}
+
+func TestAddonPoliciesAreScoped(t *testing.T) {
+	ctx := PolicyContext{Partition: "aws-us-gov", Region: "us-gov-west-1", AccountID: "123456789012",
+		ClusterName: "blue", NodeRoleArn: "arn:aws-us-gov:iam::123456789012:role/blue-usgovw1-node"}
+	for _, addon := range KnownAddons() {
+		id, ok := IdentityOf(addon)
+		if !ok || id.Policy == nil {
+			continue
+		}
+		t.Run(addon, func(t *testing.T) {
+			doc := id.Policy(ctx)
+			for _, st := range doc.Statement {
+				if st.Effect != "Allow" || len(st.Action) == 0 || len(st.Resource) == 0 {
+					t.Errorf("statement %q is incomplete: %+v", st.Sid, st)
+				}
+				for _, a := range st.Action {
+					if a == "*" || strings.HasSuffix(a, ":*") {
+						t.Errorf("statement %q grants a whole service: %s", st.Sid, a)
+					}
+				}
+				for _, r := range st.Resource {
+					if strings.HasPrefix(r, "arn:") && !strings.HasPrefix(r, "arn:aws-us-gov:") {
+						t.Errorf("statement %q ignores the partition: %s", st.Sid, r)
+					}
+				}
+			}
+			if strings.Contains(doc.JSON(), `"Resource":["*"]`) && !strings.Contains(doc.JSON(), `"Condition"`) &&
+				addon != "external_dns" && addon != "cert_manager" {
+				t.Errorf("%s has unconditioned Resource * statements only", addon)
+			}
+		})
+	}
+}
+
+var cmpSorted = cmp.Transformer("sorted", func(in []string) []string {
+	out := append([]string(nil), in...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+})
