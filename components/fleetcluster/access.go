@@ -13,7 +13,8 @@ import (
 const SpokeAccessEntryName = "gitops-spoke"
 
 // roleMappings turns RoleMappings into aws-auth entries. The node role is not among them: pulumi-eks
-// writes its entry from the cluster's instance roles, so no change of these mappings can drop it.
+// (createAwsAuthData, v2.8.1) writes mapRoles as these mappings followed by one system:nodes entry per
+// instance role, so no change of these mappings can drop the node role's entry.
 func roleMappings(ms []RoleMapping) eks.RoleMappingArrayInput {
 	if len(ms) == 0 {
 		return nil
