@@ -1,6 +1,7 @@
 package fleetcluster
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"path"
 
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
@@ -22,7 +23,7 @@ func roleMappings(ms []RoleMapping) eks.RoleMappingArrayInput {
 	out := eks.RoleMappingArray{}
 	for i, m := range ms {
 		out = append(out, eks.RoleMappingArgs{
-			RoleArn:  checkedARN(index("roleMappings", i)+".roleArn", m.RoleArn, iamRoleARN),
+			RoleArn:  checkedARN(problems.Index("roleMappings", i)+".roleArn", m.RoleArn, iamRoleARN),
 			Username: pulumi.String(m.Username),
 			Groups:   pulumi.ToStringArray(m.Groups),
 		})
@@ -38,7 +39,7 @@ func userMappings(ms []UserMapping) eks.UserMappingArrayInput {
 	out := eks.UserMappingArray{}
 	for i, m := range ms {
 		out = append(out, eks.UserMappingArgs{
-			UserArn:  checkedARN(index("userMappings", i)+".userArn", m.UserArn, iamUserARN),
+			UserArn:  checkedARN(problems.Index("userMappings", i)+".userArn", m.UserArn, iamUserARN),
 			Username: pulumi.String(m.Username),
 			Groups:   pulumi.ToStringArray(m.Groups),
 		})
@@ -59,7 +60,7 @@ func (b *builder) accessEntries(spokeRoleArn pulumi.StringOutput) map[string]eks
 			}
 		}
 		out[e.Name] = eks.AccessEntryArgs{
-			PrincipalArn:     checkedARN(index("accessEntries", i)+".principalArn", e.PrincipalArn, iamPrincipalARN),
+			PrincipalArn:     checkedARN(problems.Index("accessEntries", i)+".principalArn", e.PrincipalArn, iamPrincipalARN),
 			KubernetesGroups: pulumi.ToStringArray(e.KubernetesGroups),
 			AccessPolicies:   policies,
 		}

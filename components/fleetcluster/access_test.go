@@ -28,7 +28,7 @@ func TestAwsAuthMappingsKeepTheNodeRole(t *testing.T) {
 			wantRoles: nil, wantUsers: nil,
 		},
 		"mappings added": {
-			reason: "user mappings go next to, not instead of, the node role",
+			reason:       "user mappings go next to, not instead of, the node role",
 			roleMappings: []RoleMapping{{RoleArn: pulumi.String(opsRole), Username: "ops", Groups: []string{"ops-team"}}},
 			userMappings: []UserMapping{{UserArn: pulumi.String("arn:aws:iam::123456789012:user/alice"), Username: "alice"}},
 			wantRoles:    []any{map[string]any{"roleArn": opsRole, "username": "ops", "groups": []any{"ops-team"}}},

@@ -85,7 +85,7 @@ var addonIdentities = map[string]AddonIdentity{
 	},
 	"karpenter": {
 		Namespace: "karpenter", ServiceAccount: "karpenter",
-		Policy:    karpenterPolicy,
+		Policy: karpenterPolicy,
 	},
 	"aws_ebs_csi_driver": {
 		Namespace: "kube-system", ServiceAccount: "ebs-csi-controller-sa",

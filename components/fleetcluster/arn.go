@@ -2,6 +2,7 @@ package fleetcluster
 
 import (
 	"fmt"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"regexp"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -47,13 +48,13 @@ func knownString(in pulumi.StringInput) (string, bool) {
 }
 
 // checkARN adds a problem when a known input is not of the kind; a nil input is reported as missing.
-func (ps *problems) checkARN(field string, in pulumi.StringInput, kind arnKind) {
+func checkARN(ps *problems.List, field string, in pulumi.StringInput, kind arnKind) {
 	if in == nil {
-		ps.add(field, "is required; expected %s", kind.form)
+		ps.Add(field, "is required; expected %s", kind.form)
 		return
 	}
 	if v, ok := knownString(in); ok && !kind.pattern.MatchString(v) {
-		ps.add(field, "%s", kind.problem(v))
+		ps.Add(field, "%s", kind.problem(v))
 	}
 }
 

@@ -134,11 +134,11 @@ func TestNodeGroups(t *testing.T) {
 	}
 	want := map[string]any{
 		"nodeGroupName": "apps", "instanceTypes": []any{"m7g.large", "m6g.large"}, "capacityType": "SPOT",
-		"amiType":       "BOTTLEROCKET_ARM_64",
-		"scalingConfig": map[string]any{"minSize": float64(1), "desiredSize": float64(2), "maxSize": float64(5)},
-		"labels":        map[string]any{"pool": "apps"},
-		"taints":        []any{map[string]any{"key": "dedicated", "value": "apps", "effect": "NO_SCHEDULE"}},
-		"subnetIds":     []any{"subnet-dev-vpc-private-1", "subnet-dev-vpc-private-2", "subnet-dev-vpc-private-3"},
+		"amiType":        "BOTTLEROCKET_ARM_64",
+		"scalingConfig":  map[string]any{"minSize": float64(1), "desiredSize": float64(2), "maxSize": float64(5)},
+		"labels":         map[string]any{"pool": "apps"},
+		"taints":         []any{map[string]any{"key": "dedicated", "value": "apps", "effect": "NO_SCHEDULE"}},
+		"subnetIds":      []any{"subnet-dev-vpc-private-1", "subnet-dev-vpc-private-2", "subnet-dev-vpc-private-3"},
 		"launchTemplate": map[string]any{"id": "dev-ng-apps-id", "version": "1"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

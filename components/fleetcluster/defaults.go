@@ -22,9 +22,9 @@ var AmiTypes = []string{
 
 // Enumerations accepted by the arguments.
 var (
-	authenticationModes = []string{"API_AND_CONFIG_MAP", "API", "CONFIG_MAP"}
-	capacityTypes       = []string{"ON_DEMAND", "SPOT"}
-	taintEffects        = []string{"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}
+	authenticationModes  = []string{"API_AND_CONFIG_MAP", "API", "CONFIG_MAP"}
+	capacityTypes        = []string{"ON_DEMAND", "SPOT"}
+	taintEffects         = []string{"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}
 	natGatewayStrategies = []string{"Single", "OnePerAz"}
 )
 

@@ -2,6 +2,7 @@ package fleetcluster
 
 import (
 	"fmt"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -36,192 +37,192 @@ const (
 // *ValidationError listing every problem, or nil. explicit are the arguments as the caller gave them, to
 // tell an explicit setting from a default. Inputs that are outputs of other resources are checked when known.
 func Validate(args, explicit FleetClusterArgs) error {
-	var ps problems
+	var ps problems.List
 	validateIdentity(&ps, args)
 	validateNetwork(&ps, args, explicit)
 	validateEndpoint(&ps, args)
 	for i, ng := range args.NodeGroups {
-		validateNodeGroup(&ps, index("nodeGroups", i), ng)
+		validateNodeGroup(&ps, problems.Index("nodeGroups", i), ng)
 	}
 	checkUnique(&ps, "nodeGroups", "name", args.NodeGroups, func(n NodeGroup) string { return n.Name })
 	validateAccess(&ps, args)
 	validateAddons(&ps, args.Addons)
 	validateTags(&ps, args.Tags)
 	validateRoleNames(&ps, args)
-	return ps.err(TypeToken)
+	return ps.Err(TypeToken)
 }
 
-func validateIdentity(ps *problems, a FleetClusterArgs) {
+func validateIdentity(ps *problems.List, a FleetClusterArgs) {
 	if len(a.ClusterName) > maxClusterName || !clusterNamePattern.MatchString(a.ClusterName) {
-		ps.add("clusterName", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit "+
+		ps.Add("clusterName", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit "+
 			"(EKS CreateCluster)", a.ClusterName, maxClusterName)
 	}
 	if !regionPattern.MatchString(a.Region) {
-		ps.add("region", "%q is not an AWS region name; expected the form us-east-1", a.Region)
+		ps.Add("region", "%q is not an AWS region name; expected the form us-east-1", a.Region)
 	}
 	for _, msg := range validation.IsValidLabelValue(a.Environment) {
-		ps.add("environment", "%q is not usable as a Kubernetes label value (it labels the Argo CD cluster secret): %s",
+		ps.Add("environment", "%q is not usable as a Kubernetes label value (it labels the Argo CD cluster secret): %s",
 			a.Environment, msg)
 	}
 	if a.Environment == "" {
-		ps.add("environment", "must not be empty")
+		ps.Add("environment", "must not be empty")
 	}
 	if !versionPattern.MatchString(a.Version) {
-		ps.add("version", "%q is not a Kubernetes minor version; expected the form 1.33", a.Version)
+		ps.Add("version", "%q is not a Kubernetes minor version; expected the form 1.33", a.Version)
 	}
 }
 
-func validateNetwork(ps *problems, a, explicit FleetClusterArgs) {
+func validateNetwork(ps *problems.List, a, explicit FleetClusterArgs) {
 	if a.VpcId != nil {
 		if explicit.VpcCidr != "" || explicit.AvailabilityZoneCount != 0 || explicit.NatGatewayStrategy != "" {
-			ps.add("vpcId", "an existing VPC excludes vpcCidr, availabilityZoneCount and natGatewayStrategy, "+
+			ps.Add("vpcId", "an existing VPC excludes vpcCidr, availabilityZoneCount and natGatewayStrategy, "+
 				"which shape a VPC the component builds")
 		}
 		if a.PrivateSubnetIds == nil {
-			ps.add("privateSubnetIds", "is required with vpcId: the private subnets of the existing VPC")
+			ps.Add("privateSubnetIds", "is required with vpcId: the private subnets of the existing VPC")
 		}
 		return
 	}
 	if a.PrivateSubnetIds != nil || a.PublicSubnetIds != nil {
-		ps.add("privateSubnetIds", "subnet IDs need vpcId; without it the component builds the VPC and its subnets")
+		ps.Add("privateSubnetIds", "subnet IDs need vpcId; without it the component builds the VPC and its subnets")
 	}
 	validateVpcCidr(ps, a.VpcCidr)
 	if a.AvailabilityZoneCount < 2 || a.AvailabilityZoneCount > 6 {
-		ps.add("availabilityZoneCount", "%d is out of range; expected 2-6 (EKS needs subnets in at least two zones)",
+		ps.Add("availabilityZoneCount", "%d is out of range; expected 2-6 (EKS needs subnets in at least two zones)",
 			a.AvailabilityZoneCount)
 	}
 	if !slices.Contains(natGatewayStrategies, a.NatGatewayStrategy) {
-		ps.add("natGatewayStrategy", "%q is not one of %s (private subnets need a NAT gateway for egress)",
+		ps.Add("natGatewayStrategy", "%q is not one of %s (private subnets need a NAT gateway for egress)",
 			a.NatGatewayStrategy, strings.Join(natGatewayStrategies, ", "))
 	}
 }
 
-func validateVpcCidr(ps *problems, cidr string) {
+func validateVpcCidr(ps *problems.List, cidr string) {
 	p, err := netip.ParsePrefix(cidr)
 	switch {
 	case err != nil:
-		ps.add("vpcCidr", "%q is not a CIDR; expected an IPv4 network such as 10.0.0.0/16", cidr)
+		ps.Add("vpcCidr", "%q is not a CIDR; expected an IPv4 network such as 10.0.0.0/16", cidr)
 	case !p.Addr().Is4():
-		ps.add("vpcCidr", "%q is not IPv4; the VPC's primary CIDR must be IPv4", cidr)
+		ps.Add("vpcCidr", "%q is not IPv4; the VPC's primary CIDR must be IPv4", cidr)
 	case p.Masked() != p:
-		ps.add("vpcCidr", "%q has host bits set; expected the network address %s", cidr, p.Masked())
+		ps.Add("vpcCidr", "%q has host bits set; expected the network address %s", cidr, p.Masked())
 	case p.Bits() < 16 || p.Bits() > 24:
-		ps.add("vpcCidr", "%q has a /%d prefix; expected /16 (largest VPC AWS allows) to /24", cidr, p.Bits())
+		ps.Add("vpcCidr", "%q has a /%d prefix; expected /16 (largest VPC AWS allows) to /24", cidr, p.Bits())
 	}
 }
 
-func validateEndpoint(ps *problems, a FleetClusterArgs) {
+func validateEndpoint(ps *problems.List, a FleetClusterArgs) {
 	if !*a.EndpointPublicAccess && len(a.PublicAccessCidrs) > 0 {
-		ps.add("publicAccessCidrs", "is set but endpointPublicAccess is false")
+		ps.Add("publicAccessCidrs", "is set but endpointPublicAccess is false")
 	}
 	for i, c := range a.PublicAccessCidrs {
 		if p, err := netip.ParsePrefix(c); err != nil || !p.Addr().Is4() || p.Masked() != p {
-			ps.add(index("publicAccessCidrs", i), "%q is not an IPv4 network in CIDR form such as 203.0.113.0/24", c)
+			ps.Add(problems.Index("publicAccessCidrs", i), "%q is not an IPv4 network in CIDR form such as 203.0.113.0/24", c)
 		}
 	}
 	for i, t := range a.EnabledClusterLogTypes {
 		if !slices.Contains(ClusterLogTypes, t) {
-			ps.add(index("enabledClusterLogTypes", i), "%q is not one of %s", t, strings.Join(ClusterLogTypes, ", "))
+			ps.Add(problems.Index("enabledClusterLogTypes", i), "%q is not one of %s", t, strings.Join(ClusterLogTypes, ", "))
 		}
 	}
 }
 
-func validateNodeGroup(ps *problems, field string, ng NodeGroup) {
+func validateNodeGroup(ps *problems.List, field string, ng NodeGroup) {
 	if len(ng.Name) > maxNodeGroupName || !clusterNamePattern.MatchString(ng.Name) {
-		ps.add(field+".name", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit "+
+		ps.Add(field+".name", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit "+
 			"(EKS CreateNodegroup)", ng.Name, maxNodeGroupName)
 	}
 	if len(ng.InstanceTypes) == 0 {
-		ps.add(field+".instanceTypes", "must list at least one EC2 instance type, such as m6i.large")
+		ps.Add(field+".instanceTypes", "must list at least one EC2 instance type, such as m6i.large")
 	}
 	for i, t := range ng.InstanceTypes {
 		if !instanceTypePattern.MatchString(t) {
-			ps.add(index(field+".instanceTypes", i), "%q is not an EC2 instance type such as m6i.large", t)
+			ps.Add(problems.Index(field+".instanceTypes", i), "%q is not an EC2 instance type such as m6i.large", t)
 		}
 	}
 	if ng.MinSize < 0 || ng.MinSize > ng.DesiredSize || ng.DesiredSize > ng.MaxSize || ng.MaxSize < 1 {
-		ps.add(field, "sizes min=%d desired=%d max=%d must satisfy 0 <= minSize <= desiredSize <= maxSize "+
+		ps.Add(field, "sizes min=%d desired=%d max=%d must satisfy 0 <= minSize <= desiredSize <= maxSize "+
 			"and maxSize >= 1 (EKS scaling config)", ng.MinSize, ng.DesiredSize, ng.MaxSize)
 	}
 	if !slices.Contains(capacityTypes, ng.CapacityType) {
-		ps.add(field+".capacityType", "%q is not one of %s", ng.CapacityType, strings.Join(capacityTypes, ", "))
+		ps.Add(field+".capacityType", "%q is not one of %s", ng.CapacityType, strings.Join(capacityTypes, ", "))
 	}
 	if ng.DiskSize < minDiskSize || ng.DiskSize > maxDiskSize {
-		ps.add(field+".diskSize", "%d GiB is out of range; expected %d-%d GiB", ng.DiskSize, minDiskSize, maxDiskSize)
+		ps.Add(field+".diskSize", "%d GiB is out of range; expected %d-%d GiB", ng.DiskSize, minDiskSize, maxDiskSize)
 	}
 	if !slices.Contains(AmiTypes, ng.AmiType) {
-		ps.add(field+".amiType", "%q is not one of %s", ng.AmiType, strings.Join(AmiTypes, ", "))
+		ps.Add(field+".amiType", "%q is not one of %s", ng.AmiType, strings.Join(AmiTypes, ", "))
 	}
 	validateLabels(ps, field+".labels", ng.Labels)
 	for i, t := range ng.Taints {
-		tf := index(field+".taints", i)
+		tf := problems.Index(field+".taints", i)
 		for _, msg := range validation.IsQualifiedName(t.Key) {
-			ps.add(tf+".key", "%q is not a Kubernetes qualified name: %s", t.Key, msg)
+			ps.Add(tf+".key", "%q is not a Kubernetes qualified name: %s", t.Key, msg)
 		}
 		for _, msg := range validation.IsValidLabelValue(t.Value) {
-			ps.add(tf+".value", "%q is not a valid taint value: %s", t.Value, msg)
+			ps.Add(tf+".value", "%q is not a valid taint value: %s", t.Value, msg)
 		}
 		if !slices.Contains(taintEffects, t.Effect) {
-			ps.add(tf+".effect", "%q is not one of %s", t.Effect, strings.Join(taintEffects, ", "))
+			ps.Add(tf+".effect", "%q is not one of %s", t.Effect, strings.Join(taintEffects, ", "))
 		}
 	}
 }
 
-func validateLabels(ps *problems, field string, labels map[string]string) {
+func validateLabels(ps *problems.List, field string, labels map[string]string) {
 	for _, k := range sortedKeys(labels) {
 		for _, msg := range validation.IsQualifiedName(k) {
-			ps.add(key(field, k), "key is not a Kubernetes qualified name: %s", msg)
+			ps.Add(problems.Key(field, k), "key is not a Kubernetes qualified name: %s", msg)
 		}
 		for _, msg := range validation.IsValidLabelValue(labels[k]) {
-			ps.add(key(field, k), "%q is not a valid label value: %s", labels[k], msg)
+			ps.Add(problems.Key(field, k), "%q is not a valid label value: %s", labels[k], msg)
 		}
 	}
 }
 
-func validateAccess(ps *problems, a FleetClusterArgs) {
+func validateAccess(ps *problems.List, a FleetClusterArgs) {
 	if !slices.Contains(authenticationModes, a.AuthenticationMode) {
-		ps.add("authenticationMode", "%q is not one of %s", a.AuthenticationMode, strings.Join(authenticationModes, ", "))
+		ps.Add("authenticationMode", "%q is not one of %s", a.AuthenticationMode, strings.Join(authenticationModes, ", "))
 	}
 	configMap := strings.Contains(a.AuthenticationMode, "CONFIG_MAP")
 	api := strings.HasPrefix(a.AuthenticationMode, "API")
 	if !configMap && (len(a.RoleMappings) > 0 || len(a.UserMappings) > 0) {
-		ps.add("roleMappings", "aws-auth mappings need authenticationMode CONFIG_MAP or API_AND_CONFIG_MAP, not %q",
+		ps.Add("roleMappings", "aws-auth mappings need authenticationMode CONFIG_MAP or API_AND_CONFIG_MAP, not %q",
 			a.AuthenticationMode)
 	}
 	if !api && (len(a.AccessEntries) > 0 || a.GitOpsAccess != nil) {
-		ps.add("accessEntries", "access entries (and gitopsAccess) need authenticationMode API or "+
+		ps.Add("accessEntries", "access entries (and gitopsAccess) need authenticationMode API or "+
 			"API_AND_CONFIG_MAP, not %q", a.AuthenticationMode)
 	}
 	for i, m := range a.RoleMappings {
-		f := index("roleMappings", i)
-		ps.checkARN(f+".roleArn", m.RoleArn, iamRoleARN)
+		f := problems.Index("roleMappings", i)
+		checkARN(ps, f+".roleArn", m.RoleArn, iamRoleARN)
 		validateMapping(ps, f, m.Username, m.Groups)
 	}
 	for i, m := range a.UserMappings {
-		f := index("userMappings", i)
-		ps.checkARN(f+".userArn", m.UserArn, iamUserARN)
+		f := problems.Index("userMappings", i)
+		checkARN(ps, f+".userArn", m.UserArn, iamUserARN)
 		validateMapping(ps, f, m.Username, m.Groups)
 	}
 	for i, e := range a.AccessEntries {
-		f := index("accessEntries", i)
+		f := problems.Index("accessEntries", i)
 		if len(e.Name) > maxNodeGroupName || !clusterNamePattern.MatchString(e.Name) {
-			ps.add(f+".name", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit",
+			ps.Add(f+".name", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit",
 				e.Name, maxNodeGroupName)
 		}
-		ps.checkARN(f+".principalArn", e.PrincipalArn, iamPrincipalARN)
+		checkARN(ps, f+".principalArn", e.PrincipalArn, iamPrincipalARN)
 		for j, g := range e.KubernetesGroups {
 			if strings.HasPrefix(g, "system:") {
-				ps.add(index(f+".kubernetesGroups", j), "%q is reserved: EKS rejects groups starting with system:", g)
+				ps.Add(problems.Index(f+".kubernetesGroups", j), "%q is reserved: EKS rejects groups starting with system:", g)
 			}
 		}
 		for j, p := range e.AccessPolicies {
-			pf := index(f+".accessPolicies", j)
+			pf := problems.Index(f+".accessPolicies", j)
 			if !accessPolicyARN.pattern.MatchString(p.PolicyArn) {
-				ps.add(pf+".policyArn", "%s", accessPolicyARN.problem(p.PolicyArn))
+				ps.Add(pf+".policyArn", "%s", accessPolicyARN.problem(p.PolicyArn))
 			}
 			for k, ns := range p.Namespaces {
 				for _, msg := range validation.IsDNS1123Label(ns) {
-					ps.add(index(pf+".namespaces", k), "%q is not a Kubernetes namespace name: %s", ns, msg)
+					ps.Add(problems.Index(pf+".namespaces", k), "%q is not a Kubernetes namespace name: %s", ns, msg)
 				}
 			}
 		}
@@ -229,54 +230,54 @@ func validateAccess(ps *problems, a FleetClusterArgs) {
 	checkUnique(ps, "accessEntries", "name", a.AccessEntries, func(e AccessEntry) string { return e.Name })
 	for i, e := range a.AccessEntries {
 		if a.GitOpsAccess != nil && e.Name == SpokeAccessEntryName {
-			ps.add(index("accessEntries", i)+".name", "%q is reserved for the entry gitopsAccess creates", e.Name)
+			ps.Add(problems.Index("accessEntries", i)+".name", "%q is reserved for the entry gitopsAccess creates", e.Name)
 		}
 	}
 	if a.GitOpsAccess != nil {
-		ps.checkARN("gitopsAccess.hubRoleArn", a.GitOpsAccess.HubRoleArn, iamRoleARN)
+		checkARN(ps, "gitopsAccess.hubRoleArn", a.GitOpsAccess.HubRoleArn, iamRoleARN)
 	}
 }
 
-func validateMapping(ps *problems, field, username string, groups []string) {
+func validateMapping(ps *problems.List, field, username string, groups []string) {
 	if username == "" {
-		ps.add(field+".username", "must name the Kubernetes user the principal maps to")
+		ps.Add(field+".username", "must name the Kubernetes user the principal maps to")
 	}
 	for i, g := range groups {
 		if g == "system:masters" {
-			ps.add(index(field+".groups", i), "system:masters is not allowed; grant cluster admin with an "+
+			ps.Add(problems.Index(field+".groups", i), "system:masters is not allowed; grant cluster admin with an "+
 				"access entry and AmazonEKSClusterAdminPolicy, which can be audited and revoked")
 		}
 	}
 }
 
-func validateAddons(ps *problems, addons map[string]bool) {
+func validateAddons(ps *problems.List, addons map[string]bool) {
 	known := KnownAddons()
 	for _, name := range sortedKeys(addons) {
 		if !slices.Contains(known, name) {
-			ps.add(key("addons", name), "unknown add-on; known GitOps Bridge add-ons: %s", strings.Join(known, ", "))
+			ps.Add(problems.Key("addons", name), "unknown add-on; known GitOps Bridge add-ons: %s", strings.Join(known, ", "))
 		}
 	}
 }
 
-func validateTags(ps *problems, tags map[string]string) {
+func validateTags(ps *problems.List, tags map[string]string) {
 	if len(tags) > maxTags {
-		ps.add("tags", "has %d tags; AWS allows at most %d per resource", len(tags), maxTags)
+		ps.Add("tags", "has %d tags; AWS allows at most %d per resource", len(tags), maxTags)
 	}
 	for _, k := range sortedKeys(tags) {
 		switch {
 		case k == "" || len(k) > maxTagKey:
-			ps.add(key("tags", k), "key must be 1-%d characters (AWS tagging)", maxTagKey)
+			ps.Add(problems.Key("tags", k), "key must be 1-%d characters (AWS tagging)", maxTagKey)
 		case strings.HasPrefix(strings.ToLower(k), "aws:"):
-			ps.add(key("tags", k), "keys starting with aws: are reserved for AWS")
+			ps.Add(problems.Key("tags", k), "keys starting with aws: are reserved for AWS")
 		}
 		if len(tags[k]) > maxTagValue {
-			ps.add(key("tags", k), "value is %d characters; AWS allows at most %d", len(tags[k]), maxTagValue)
+			ps.Add(problems.Key("tags", k), "value is %d characters; AWS allows at most %d", len(tags[k]), maxTagValue)
 		}
 	}
 }
 
 // validateRoleNames checks every IAM role name the component derives from the cluster name and region.
-func validateRoleNames(ps *problems, a FleetClusterArgs) {
+func validateRoleNames(ps *problems.List, a FleetClusterArgs) {
 	purposes := []string{nodeRolePurpose}
 	if a.GitOpsAccess != nil {
 		purposes = append(purposes, spokeRolePurpose)
@@ -286,19 +287,19 @@ func validateRoleNames(ps *problems, a FleetClusterArgs) {
 	}
 	for _, p := range purposes {
 		if n := roleName(a.ClusterName, a.Region, p); len(n) > maxRoleName {
-			ps.add("clusterName", "derived IAM role name %q is %d characters; IAM allows %d: shorten the cluster name",
+			ps.Add("clusterName", "derived IAM role name %q is %d characters; IAM allows %d: shorten the cluster name",
 				n, len(n), maxRoleName)
 		}
 	}
 }
 
 // checkUnique reports values of a list field that occur more than once.
-func checkUnique[T any](ps *problems, field, attr string, items []T, value func(T) string) {
+func checkUnique[T any](ps *problems.List, field, attr string, items []T, value func(T) string) {
 	seen := map[string]int{}
 	for i, it := range items {
 		v := value(it)
 		if first, dup := seen[v]; dup {
-			ps.add(fmt.Sprintf("%s[%d].%s", field, i, attr), "%q is already used by %s[%d]", v, field, first)
+			ps.Add(fmt.Sprintf("%s[%d].%s", field, i, attr), "%q is already used by %s[%d]", v, field, first)
 			continue
 		}
 		seen[v] = i
@@ -313,3 +314,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// ValidationError is the error Validate and NewFleetCluster return for invalid inputs.
+type ValidationError = problems.Error

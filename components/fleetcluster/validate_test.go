@@ -129,8 +129,10 @@ func TestValidateRules(t *testing.T) {
 		},
 		"node group name": {
 			reason: "EKS node group names are 1-63 characters",
-			mutate: func(a *FleetClusterArgs) { a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.Name = strings.Repeat("n", 64) })} },
-			field:  "nodeGroups[0].name", want: "1-63",
+			mutate: func(a *FleetClusterArgs) {
+				a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.Name = strings.Repeat("n", 64) })}
+			},
+			field: "nodeGroups[0].name", want: "1-63",
 		},
 		"node group duplicate": {
 			reason: "node group names are unique within a cluster",
@@ -139,13 +141,17 @@ func TestValidateRules(t *testing.T) {
 		},
 		"instance types empty": {
 			reason: "a node group needs an instance type",
-			mutate: func(a *FleetClusterArgs) { a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.InstanceTypes = nil })} },
-			field:  "nodeGroups[0].instanceTypes", want: "at least one",
+			mutate: func(a *FleetClusterArgs) {
+				a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.InstanceTypes = nil })}
+			},
+			field: "nodeGroups[0].instanceTypes", want: "at least one",
 		},
 		"instance type format": {
 			reason: "instance types are <family>.<size>",
-			mutate: func(a *FleetClusterArgs) { a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.InstanceTypes = []string{"large"} })} },
-			field:  "nodeGroups[0].instanceTypes[0]", want: "not an EC2 instance type",
+			mutate: func(a *FleetClusterArgs) {
+				a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.InstanceTypes = []string{"large"} })}
+			},
+			field: "nodeGroups[0].instanceTypes[0]", want: "not an EC2 instance type",
 		},
 		"sizes min above desired": {
 			reason: "0 <= min <= desired <= max",
@@ -166,8 +172,10 @@ func TestValidateRules(t *testing.T) {
 		},
 		"capacity type": {
 			reason: "ON_DEMAND or SPOT",
-			mutate: func(a *FleetClusterArgs) { a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.CapacityType = "spot" })} },
-			field:  "nodeGroups[0].capacityType", want: "ON_DEMAND, SPOT",
+			mutate: func(a *FleetClusterArgs) {
+				a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.CapacityType = "spot" })}
+			},
+			field: "nodeGroups[0].capacityType", want: "ON_DEMAND, SPOT",
 		},
 		"disk size": {
 			reason: "root volumes are 20-16384 GiB",
@@ -176,8 +184,10 @@ func TestValidateRules(t *testing.T) {
 		},
 		"ami type": {
 			reason: "AMI types are an EKS enum",
-			mutate: func(a *FleetClusterArgs) { a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.AmiType = "AL2_x86_64" })} },
-			field:  "nodeGroups[0].amiType", want: "not one of AL2023",
+			mutate: func(a *FleetClusterArgs) {
+				a.NodeGroups = []NodeGroup{ng(func(n *NodeGroup) { n.AmiType = "AL2_x86_64" })}
+			},
+			field: "nodeGroups[0].amiType", want: "not one of AL2023",
 		},
 		"node label key": {
 			reason: "labels are Kubernetes labels",
