@@ -9,7 +9,6 @@ import (
 var regionWords = map[string]string{
 	"east": "e", "west": "w", "north": "n", "south": "s", "central": "c",
 	"northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw",
-	"gov": "gov", "iso": "iso", "isob": "isob",
 }
 
 // RegionCode is the short form of an AWS region used in IAM role names, which are global to an account:
