@@ -1,9 +1,9 @@
 package fleetcluster
 
 import (
-	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"path"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"

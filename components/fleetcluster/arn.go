@@ -2,9 +2,9 @@ package fleetcluster
 
 import (
 	"fmt"
-	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"regexp"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

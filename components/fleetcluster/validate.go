@@ -2,12 +2,12 @@ package fleetcluster
 
 import (
 	"fmt"
-	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -53,10 +53,7 @@ func Validate(args, explicit FleetClusterArgs) error {
 }
 
 func validateIdentity(ps *problems.List, a FleetClusterArgs) {
-	if len(a.ClusterName) > maxClusterName || !clusterNamePattern.MatchString(a.ClusterName) {
-		ps.Add("clusterName", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit "+
-			"(EKS CreateCluster)", a.ClusterName, maxClusterName)
-	}
+	checkName(ps, "clusterName", a.ClusterName, maxClusterName, " (EKS CreateCluster)")
 	if !regionPattern.MatchString(a.Region) {
 		ps.Add("region", "%q is not an AWS region name; expected the form us-east-1", a.Region)
 	}
@@ -128,10 +125,7 @@ func validateEndpoint(ps *problems.List, a FleetClusterArgs) {
 }
 
 func validateNodeGroup(ps *problems.List, field string, ng NodeGroup) {
-	if len(ng.Name) > maxNodeGroupName || !clusterNamePattern.MatchString(ng.Name) {
-		ps.Add(field+".name", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit "+
-			"(EKS CreateNodegroup)", ng.Name, maxNodeGroupName)
-	}
+	checkName(ps, field+".name", ng.Name, maxNodeGroupName, " (EKS CreateNodegroup)")
 	if len(ng.InstanceTypes) == 0 {
 		ps.Add(field+".instanceTypes", "must list at least one EC2 instance type, such as m6i.large")
 	}
@@ -205,9 +199,9 @@ func validateAccess(ps *problems.List, a FleetClusterArgs) {
 	}
 	for i, e := range a.AccessEntries {
 		f := problems.Index("accessEntries", i)
-		if len(e.Name) > maxNodeGroupName || !clusterNamePattern.MatchString(e.Name) {
-			ps.Add(f+".name", "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit",
-				e.Name, maxNodeGroupName)
+		checkName(ps, f+".name", e.Name, maxNodeGroupName, "")
+		if a.GitOpsAccess != nil && e.Name == SpokeAccessEntryName {
+			ps.Add(f+".name", "%q is reserved for the entry gitopsAccess creates", e.Name)
 		}
 		checkARN(ps, f+".principalArn", e.PrincipalArn, iamPrincipalARN)
 		for j, g := range e.KubernetesGroups {
@@ -228,11 +222,6 @@ func validateAccess(ps *problems.List, a FleetClusterArgs) {
 		}
 	}
 	checkUnique(ps, "accessEntries", "name", a.AccessEntries, func(e AccessEntry) string { return e.Name })
-	for i, e := range a.AccessEntries {
-		if a.GitOpsAccess != nil && e.Name == SpokeAccessEntryName {
-			ps.Add(problems.Index("accessEntries", i)+".name", "%q is reserved for the entry gitopsAccess creates", e.Name)
-		}
-	}
 	if a.GitOpsAccess != nil {
 		checkARN(ps, "gitopsAccess.hubRoleArn", a.GitOpsAccess.HubRoleArn, iamRoleARN)
 	}
@@ -290,6 +279,15 @@ func validateRoleNames(ps *problems.List, a FleetClusterArgs) {
 			ps.Add("clusterName", "derived IAM role name %q is %d characters; IAM allows %d: shorten the cluster name",
 				n, len(n), maxRoleName)
 		}
+	}
+}
+
+// checkName reports a name that is not 1-max letters, digits, '-' and '_' starting with a letter or digit,
+// the EKS rule for cluster and node group names; source names the rule's origin in the message.
+func checkName(ps *problems.List, field, name string, max int, source string) {
+	if len(name) > max || !clusterNamePattern.MatchString(name) {
+		ps.Add(field, "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit%s",
+			name, max, source)
 	}
 }
 

@@ -48,7 +48,7 @@ func TestAnnotations(t *testing.T) {
 			want:   cluster,
 		},
 		"repositories": {
-			reason: "gitops-bridge reads repo coordinates from every cluster secret; revision defaults to HEAD",
+			reason:  "gitops-bridge reads repo coordinates from every cluster secret; revision defaults to HEAD",
 			addonsR: addons, workloadsR: workloads,
 			want: map[string]string{"aws_cluster_name": "blue", "aws_region": "us-east-1",
 				"addons_repo_url": "https://github.com/acme/addons", "addons_repo_basepath": "addons/",

@@ -3,7 +3,6 @@ package mocks
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 	"sync"
 
@@ -45,7 +44,6 @@ type Cloud struct {
 	resources []Resource
 	regions   map[string]string // aws provider ID -> region
 	standIns  map[string]resource.PropertyMap
-	invokes   []pulumi.MockCallArgs
 }
 
 // New returns an empty Cloud.
@@ -95,13 +93,6 @@ func (c *Cloud) Named(typ, name string) (Resource, bool) {
 		}
 	}
 	return Resource{}, false
-}
-
-// Invokes returns the invokes the program made.
-func (c *Cloud) Invokes() []pulumi.MockCallArgs {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.invokes)
 }
 
 // URN returns the URN the mock monitor gives a resource (parentType is "" for top-level resources).
@@ -173,7 +164,6 @@ func (c *Cloud) regionOf(r Resource) string {
 // Call implements pulumi.MockResourceMonitor: the invokes of the components.
 func (c *Cloud) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
 	c.mu.Lock()
-	c.invokes = append(c.invokes, args)
 	region := c.regions[providerID(args.Provider)]
 	c.mu.Unlock()
 	switch args.Token {
