@@ -3,6 +3,7 @@ package fleetcluster
 import (
 	"path"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
@@ -89,7 +90,7 @@ func accessScope(namespaces []string) awseks.AccessPolicyAssociationAccessScopeA
 	}
 }
 
-// spokeRole builds the role the Argo CD hub assumes to manage this cluster, under SpokeRolePath, trusted by
+// spokeRole builds the role the Argo CD hub assumes to manage this cluster, under clusterinfo.SpokeRolePath, trusted by
 // the hub's role only. It has no IAM permissions: the cluster access comes from its access entry.
 // Without gitopsAccess it builds nothing and returns "".
 func (b *builder) spokeRole() (pulumi.StringOutput, error) {
@@ -100,7 +101,7 @@ func (b *builder) spokeRole() (pulumi.StringOutput, error) {
 	name := roleName(b.args.ClusterName, b.args.Region, spokeRolePurpose)
 	role, err := iam.NewRole(b.ctx, childName(b.name, "gitops-spoke-role"), &iam.RoleArgs{
 		Name:        pulumi.String(name),
-		Path:        pulumi.String(SpokeRolePath),
+		Path:        pulumi.String(clusterinfo.SpokeRolePath),
 		Description: pulumi.Sprintf("Argo CD hub access to EKS cluster %s", b.args.ClusterName),
 		AssumeRolePolicy: hub.ApplyT(func(arn string) string {
 			return SpokeTrustPolicy(arn).JSON()

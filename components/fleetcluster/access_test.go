@@ -3,6 +3,7 @@ package fleetcluster
 import (
 	"testing"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -87,7 +88,7 @@ func TestGitOpsAccessCreatesATrustedSpokeRoleWithAdminEntry(t *testing.T) {
 		GitOpsAccess: &GitOpsAccess{HubRoleArn: pulumi.String(hubRole)}})
 
 	role := mustGet(t, cloud, "aws:iam/role:Role", "spoke1-gitops-spoke-role")
-	if input(role, "name") != "spoke1-usw2-gitops-spoke" || input(role, "path") != SpokeRolePath {
+	if input(role, "name") != "spoke1-usw2-gitops-spoke" || input(role, "path") != clusterinfo.SpokeRolePath {
 		t.Errorf("spoke role name/path = %v %v", input(role, "name"), input(role, "path"))
 	}
 	want := SpokeTrustPolicy(hubRole)
@@ -98,7 +99,7 @@ func TestGitOpsAccessCreatesATrustedSpokeRoleWithAdminEntry(t *testing.T) {
 		t.Errorf("the spoke role needs no IAM permissions, got %d inline policies", len(got))
 	}
 
-	spokeArn := "arn:aws:iam::" + mocks.Account + ":role" + SpokeRolePath + "spoke1-usw2-gitops-spoke"
+	spokeArn := "arn:aws:iam::" + mocks.Account + ":role" + clusterinfo.SpokeRolePath + "spoke1-usw2-gitops-spoke"
 	if got := await[string](t, fc.SpokeRoleArn); got != spokeArn {
 		t.Errorf("spokeRoleArn = %q, want %q", got, spokeArn)
 	}

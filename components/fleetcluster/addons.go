@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
 )
 
 // AddonIdentity is what an add-on that calls AWS APIs needs: the service account its controller runs as
@@ -16,7 +18,7 @@ type AddonIdentity struct {
 	// ManagedPolicies are AWS managed policy names, attached as arn:<partition>:iam::aws:policy/<name>.
 	ManagedPolicies []string
 	// Policy builds the inline least-privilege policy, or is nil when managed policies suffice.
-	Policy func(PolicyContext) PolicyDocument
+	Policy func(PolicyContext) iampolicy.Document
 }
 
 // PolicyContext carries the facts an add-on policy is scoped by.
@@ -49,37 +51,37 @@ var addonIdentities = map[string]AddonIdentity{
 	},
 	"external_dns": {
 		Namespace: "external-dns", ServiceAccount: "external-dns-sa",
-		Policy: func(c PolicyContext) PolicyDocument {
-			return policy(
-				allow("ChangeRecords", []string{"route53:ChangeResourceRecordSets"},
+		Policy: func(c PolicyContext) iampolicy.Document {
+			return iampolicy.New(
+				iampolicy.Allow("ChangeRecords", []string{"route53:ChangeResourceRecordSets"},
 					[]string{c.arn("route53", "", "", "hostedzone/*")}),
-				allow("ListZones", []string{"route53:ListHostedZones", "route53:ListResourceRecordSets",
+				iampolicy.Allow("ListZones", []string{"route53:ListHostedZones", "route53:ListResourceRecordSets",
 					"route53:ListTagsForResource"}, []string{"*"}),
 			)
 		},
 	},
 	"cert_manager": {
 		Namespace: "cert-manager", ServiceAccount: "cert-manager",
-		Policy: func(c PolicyContext) PolicyDocument {
-			return policy(
-				allow("GetChange", []string{"route53:GetChange"}, []string{c.arn("route53", "", "", "change/*")}),
-				allow("ChangeRecords", []string{"route53:ChangeResourceRecordSets", "route53:ListResourceRecordSets"},
+		Policy: func(c PolicyContext) iampolicy.Document {
+			return iampolicy.New(
+				iampolicy.Allow("GetChange", []string{"route53:GetChange"}, []string{c.arn("route53", "", "", "change/*")}),
+				iampolicy.Allow("ChangeRecords", []string{"route53:ChangeResourceRecordSets", "route53:ListResourceRecordSets"},
 					[]string{c.arn("route53", "", "", "hostedzone/*")}),
-				allow("FindZones", []string{"route53:ListHostedZonesByName"}, []string{"*"}),
+				iampolicy.Allow("FindZones", []string{"route53:ListHostedZonesByName"}, []string{"*"}),
 			)
 		},
 	},
 	"external_secrets": {
 		Namespace: "external-secrets", ServiceAccount: "external-secrets-sa",
-		Policy: func(c PolicyContext) PolicyDocument {
-			return policy(
-				allow("ReadSecrets", []string{"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret",
+		Policy: func(c PolicyContext) iampolicy.Document {
+			return iampolicy.New(
+				iampolicy.Allow("ReadSecrets", []string{"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret",
 					"secretsmanager:ListSecretVersionIds", "secretsmanager:GetResourcePolicy"},
 					[]string{c.arn("secretsmanager", c.Region, c.AccountID, "secret:*")}),
-				allow("ReadParameters", []string{"ssm:GetParameter", "ssm:GetParameters", "ssm:GetParametersByPath"},
+				iampolicy.Allow("ReadParameters", []string{"ssm:GetParameter", "ssm:GetParameters", "ssm:GetParametersByPath"},
 					[]string{c.arn("ssm", c.Region, c.AccountID, "parameter/*")}),
-				allow("ListSecrets", []string{"secretsmanager:ListSecrets"}, []string{"*"}).
-					when("StringEquals", "aws:RequestedRegion", c.Region),
+				iampolicy.Allow("ListSecrets", []string{"secretsmanager:ListSecrets"}, []string{"*"}).
+					When("StringEquals", "aws:RequestedRegion", c.Region),
 			)
 		},
 	},
@@ -101,25 +103,25 @@ var addonIdentities = map[string]AddonIdentity{
 	},
 	"aws_for_fluentbit": {
 		Namespace: "kube-system", ServiceAccount: "aws-for-fluent-bit-sa",
-		Policy: func(c PolicyContext) PolicyDocument {
+		Policy: func(c PolicyContext) iampolicy.Document {
 			group := c.arn("logs", c.Region, c.AccountID, "log-group:/aws/eks/"+c.ClusterName+"/*")
-			return policy(allow("WriteClusterLogs", []string{"logs:CreateLogGroup", "logs:CreateLogStream",
+			return iampolicy.New(iampolicy.Allow("WriteClusterLogs", []string{"logs:CreateLogGroup", "logs:CreateLogStream",
 				"logs:DescribeLogStreams", "logs:PutLogEvents", "logs:PutRetentionPolicy"},
 				[]string{group, group + ":log-stream:*"}))
 		},
 	},
 	"velero": {
 		Namespace: "velero", ServiceAccount: "velero-server",
-		Policy: func(c PolicyContext) PolicyDocument {
+		Policy: func(c PolicyContext) iampolicy.Document {
 			// Backups go to S3 buckets named "<cluster>-velero-*" (the convention this policy is scoped to).
 			buckets := c.arn("s3", "", "", c.ClusterName+"-velero-*")
-			return policy(
-				allow("Snapshots", []string{"ec2:DescribeVolumes", "ec2:DescribeSnapshots", "ec2:CreateTags",
+			return iampolicy.New(
+				iampolicy.Allow("Snapshots", []string{"ec2:DescribeVolumes", "ec2:DescribeSnapshots", "ec2:CreateTags",
 					"ec2:CreateVolume", "ec2:CreateSnapshot", "ec2:DeleteSnapshot"}, []string{"*"}).
-					when("StringEquals", "aws:RequestedRegion", c.Region),
-				allow("BackupObjects", []string{"s3:GetObject", "s3:DeleteObject", "s3:PutObject",
+					When("StringEquals", "aws:RequestedRegion", c.Region),
+				iampolicy.Allow("BackupObjects", []string{"s3:GetObject", "s3:DeleteObject", "s3:PutObject",
 					"s3:AbortMultipartUpload", "s3:ListMultipartUploadParts"}, []string{buckets + "/*"}),
-				allow("BackupBuckets", []string{"s3:ListBucket"}, []string{buckets}),
+				iampolicy.Allow("BackupBuckets", []string{"s3:ListBucket"}, []string{buckets}),
 			)
 		},
 	},
@@ -153,7 +155,7 @@ func enabledAddonsWithIdentity(addons map[string]bool) []string {
 // loadBalancerControllerPolicy follows the AWS Load Balancer Controller's published IAM policy: reads are
 // open, and everything that creates, changes or deletes is tied to the controller's
 // `elbv2.k8s.aws/cluster` tag.
-func loadBalancerControllerPolicy(c PolicyContext) PolicyDocument {
+func loadBalancerControllerPolicy(c PolicyContext) iampolicy.Document {
 	const clusterTag = "elbv2.k8s.aws/cluster"
 	sg := c.arn("ec2", "*", "*", "security-group/*")
 	elb := []string{
@@ -161,10 +163,10 @@ func loadBalancerControllerPolicy(c PolicyContext) PolicyDocument {
 		c.arn("elasticloadbalancing", "*", "*", "loadbalancer/net/*/*"),
 		c.arn("elasticloadbalancing", "*", "*", "loadbalancer/app/*/*"),
 	}
-	return policy(
-		allow("ServiceLinkedRole", []string{"iam:CreateServiceLinkedRole"}, []string{"*"}).
-			when("StringEquals", "iam:AWSServiceName", "elasticloadbalancing.amazonaws.com"),
-		allow("Describe", []string{
+	return iampolicy.New(
+		iampolicy.Allow("ServiceLinkedRole", []string{"iam:CreateServiceLinkedRole"}, []string{"*"}).
+			When("StringEquals", "iam:AWSServiceName", "elasticloadbalancing.amazonaws.com"),
+		iampolicy.Allow("Describe", []string{
 			"ec2:DescribeAccountAttributes", "ec2:DescribeAddresses", "ec2:DescribeAvailabilityZones",
 			"ec2:DescribeInternetGateways", "ec2:DescribeVpcs", "ec2:DescribeVpcPeeringConnections",
 			"ec2:DescribeSubnets", "ec2:DescribeSecurityGroups", "ec2:DescribeInstances",
@@ -176,22 +178,22 @@ func loadBalancerControllerPolicy(c PolicyContext) PolicyDocument {
 			"shield:GetSubscriptionState", "shield:DescribeProtection", "shield:CreateProtection",
 			"shield:DeleteProtection",
 		}, []string{"*"}),
-		allow("CreateSecurityGroup", []string{"ec2:CreateSecurityGroup"}, []string{"*"}),
-		allow("TagNewSecurityGroup", []string{"ec2:CreateTags"}, []string{sg}).
-			when("StringEquals", "ec2:CreateAction", "CreateSecurityGroup").
-			when("Null", "aws:RequestTag/"+clusterTag, "false"),
-		allow("ManageOwnSecurityGroups", []string{"ec2:CreateTags", "ec2:DeleteTags",
+		iampolicy.Allow("CreateSecurityGroup", []string{"ec2:CreateSecurityGroup"}, []string{"*"}),
+		iampolicy.Allow("TagNewSecurityGroup", []string{"ec2:CreateTags"}, []string{sg}).
+			When("StringEquals", "ec2:CreateAction", "CreateSecurityGroup").
+			When("Null", "aws:RequestTag/"+clusterTag, "false"),
+		iampolicy.Allow("ManageOwnSecurityGroups", []string{"ec2:CreateTags", "ec2:DeleteTags",
 			"ec2:AuthorizeSecurityGroupIngress", "ec2:RevokeSecurityGroupIngress", "ec2:DeleteSecurityGroup"},
 			[]string{sg}).
-			when("Null", "aws:ResourceTag/"+clusterTag, "false"),
-		allow("CreateLoadBalancers", []string{"elasticloadbalancing:CreateLoadBalancer",
+			When("Null", "aws:ResourceTag/"+clusterTag, "false"),
+		iampolicy.Allow("CreateLoadBalancers", []string{"elasticloadbalancing:CreateLoadBalancer",
 			"elasticloadbalancing:CreateTargetGroup"}, []string{"*"}).
-			when("Null", "aws:RequestTag/"+clusterTag, "false"),
-		allow("TagLoadBalancers", []string{"elasticloadbalancing:AddTags"}, elb).
-			when("StringEquals", "elasticloadbalancing:CreateAction",
+			When("Null", "aws:RequestTag/"+clusterTag, "false"),
+		iampolicy.Allow("TagLoadBalancers", []string{"elasticloadbalancing:AddTags"}, elb).
+			When("StringEquals", "elasticloadbalancing:CreateAction",
 				[]string{"CreateTargetGroup", "CreateLoadBalancer"}).
-			when("Null", "aws:RequestTag/"+clusterTag, "false"),
-		allow("ManageOwnLoadBalancers", []string{
+			When("Null", "aws:RequestTag/"+clusterTag, "false"),
+		iampolicy.Allow("ManageOwnLoadBalancers", []string{
 			"elasticloadbalancing:AddTags", "elasticloadbalancing:RemoveTags",
 			"elasticloadbalancing:ModifyLoadBalancerAttributes", "elasticloadbalancing:SetIpAddressType",
 			"elasticloadbalancing:SetSecurityGroups", "elasticloadbalancing:SetSubnets",
@@ -199,8 +201,8 @@ func loadBalancerControllerPolicy(c PolicyContext) PolicyDocument {
 			"elasticloadbalancing:ModifyTargetGroupAttributes", "elasticloadbalancing:DeleteTargetGroup",
 			"elasticloadbalancing:RegisterTargets", "elasticloadbalancing:DeregisterTargets",
 		}, elb).
-			when("Null", "aws:ResourceTag/"+clusterTag, "false"),
-		allow("ManageListeners", []string{
+			When("Null", "aws:ResourceTag/"+clusterTag, "false"),
+		iampolicy.Allow("ManageListeners", []string{
 			"elasticloadbalancing:CreateListener", "elasticloadbalancing:DeleteListener",
 			"elasticloadbalancing:CreateRule", "elasticloadbalancing:DeleteRule",
 			"elasticloadbalancing:ModifyListener", "elasticloadbalancing:ModifyRule",
@@ -213,39 +215,39 @@ func loadBalancerControllerPolicy(c PolicyContext) PolicyDocument {
 // karpenterPolicy follows Karpenter's controller policy (IRSA form, without the interruption queue):
 // instances, fleets and launch templates may only be created and deleted with this cluster's
 // `kubernetes.io/cluster/<name>: owned` tag, and only the cluster's node role may be passed to them.
-func karpenterPolicy(c PolicyContext) PolicyDocument {
+func karpenterPolicy(c PolicyContext) iampolicy.Document {
 	owned := "aws:RequestTag/kubernetes.io/cluster/" + c.ClusterName
 	ec2 := func(resource string) string { return c.arn("ec2", c.Region, "*", resource) }
 	tagged := []string{ec2("fleet/*"), ec2("instance/*"), ec2("volume/*"), ec2("network-interface/*"),
 		ec2("launch-template/*"), ec2("spot-instances-request/*")}
-	return policy(
-		allow("LaunchFromSharedResources", []string{"ec2:RunInstances", "ec2:CreateFleet"},
+	return iampolicy.New(
+		iampolicy.Allow("LaunchFromSharedResources", []string{"ec2:RunInstances", "ec2:CreateFleet"},
 			[]string{c.arn("ec2", c.Region, "", "image/*"), c.arn("ec2", c.Region, "", "snapshot/*"),
 				ec2("security-group/*"), ec2("subnet/*"), ec2("capacity-reservation/*")}),
-		allow("LaunchOwnedResources", []string{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"},
+		iampolicy.Allow("LaunchOwnedResources", []string{"ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"},
 			tagged).
-			when("StringEquals", owned, "owned").
-			when("StringLike", "aws:RequestTag/karpenter.sh/nodepool", "*"),
-		allow("TagOnCreate", []string{"ec2:CreateTags"}, tagged).
-			when("StringEquals", owned, "owned").
-			when("StringEquals", "ec2:CreateAction", []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"}),
-		allow("DeleteOwned", []string{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"},
+			When("StringEquals", owned, "owned").
+			When("StringLike", "aws:RequestTag/karpenter.sh/nodepool", "*"),
+		iampolicy.Allow("TagOnCreate", []string{"ec2:CreateTags"}, tagged).
+			When("StringEquals", owned, "owned").
+			When("StringEquals", "ec2:CreateAction", []string{"RunInstances", "CreateFleet", "CreateLaunchTemplate"}),
+		iampolicy.Allow("DeleteOwned", []string{"ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"},
 			[]string{ec2("instance/*"), ec2("launch-template/*")}).
-			when("StringEquals", "aws:ResourceTag/kubernetes.io/cluster/"+c.ClusterName, "owned"),
-		allow("RegionalReads", []string{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages",
+			When("StringEquals", "aws:ResourceTag/kubernetes.io/cluster/"+c.ClusterName, "owned"),
+		iampolicy.Allow("RegionalReads", []string{"ec2:DescribeAvailabilityZones", "ec2:DescribeImages",
 			"ec2:DescribeInstances", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes",
 			"ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory",
 			"ec2:DescribeSubnets", "ec2:DescribeCapacityReservations"}, []string{"*"}).
-			when("StringEquals", "aws:RequestedRegion", c.Region),
-		allow("ReadAMIParameters", []string{"ssm:GetParameter"},
+			When("StringEquals", "aws:RequestedRegion", c.Region),
+		iampolicy.Allow("ReadAMIParameters", []string{"ssm:GetParameter"},
 			[]string{c.arn("ssm", c.Region, "", "parameter/aws/service/*")}),
-		allow("ReadPricing", []string{"pricing:GetProducts"}, []string{"*"}),
-		allow("PassNodeRole", []string{"iam:PassRole"}, []string{c.NodeRoleArn}).
-			when("StringEquals", "iam:PassedToService", "ec2.amazonaws.com"),
-		allow("ManageInstanceProfiles", []string{"iam:CreateInstanceProfile", "iam:TagInstanceProfile",
+		iampolicy.Allow("ReadPricing", []string{"pricing:GetProducts"}, []string{"*"}),
+		iampolicy.Allow("PassNodeRole", []string{"iam:PassRole"}, []string{c.NodeRoleArn}).
+			When("StringEquals", "iam:PassedToService", "ec2.amazonaws.com"),
+		iampolicy.Allow("ManageInstanceProfiles", []string{"iam:CreateInstanceProfile", "iam:TagInstanceProfile",
 			"iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile",
 			"iam:GetInstanceProfile"}, []string{c.arn("iam", "", c.AccountID, "instance-profile/*")}),
-		allow("DiscoverEndpoint", []string{"eks:DescribeCluster"},
+		iampolicy.Allow("DiscoverEndpoint", []string{"eks:DescribeCluster"},
 			[]string{c.arn("eks", c.Region, c.AccountID, "cluster/"+c.ClusterName)}),
 	)
 }

@@ -159,7 +159,7 @@ type AccessPolicy struct {
 // GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 type GitOpsAccess struct {
 	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke
-	// role under SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with
+	// role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with
 	// AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
 	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn"`
 }

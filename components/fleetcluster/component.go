@@ -1,6 +1,7 @@
 package fleetcluster
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -47,6 +48,11 @@ type FleetCluster struct {
 	// GitOpsMetadata holds the GitOps Bridge metadata keys (see GitOpsMetadata), ready to become the
 	// annotations of the cluster's Argo CD cluster secret.
 	GitOpsMetadata pulumi.StringMapOutput `pulumi:"gitopsMetadata"`
+	// ClusterInfo gathers the facts above that GitOpsBridge's `cluster` input takes, so a FleetCluster
+	// registers into Argo CD with no glue: clusterName, environment, server (the endpoint),
+	// certificateAuthorityData, region, accountId, kubernetesVersion, kubeconfig (secret), spokeRoleArn,
+	// gitopsMetadata and addons.
+	ClusterInfo clusterinfo.ClusterInfoOutput `pulumi:"clusterInfo"`
 }
 
 // NewFleetCluster validates args, then registers a FleetCluster and its children. A validation error
@@ -88,5 +94,6 @@ func NewFleetCluster(ctx *pulumi.Context, name string, args FleetClusterArgs,
 		"kubeconfig":               comp.Kubeconfig,
 		"addons":                   comp.Addons,
 		"gitopsMetadata":           comp.GitOpsMetadata,
+		"clusterInfo":              comp.ClusterInfo,
 	})
 }

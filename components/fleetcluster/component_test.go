@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -61,5 +62,36 @@ func TestKubeconfigIsSecretAndHasNoToken(t *testing.T) {
 	kc := await[string](t, fc.Kubeconfig)
 	if !strings.Contains(kc, "get-token") || strings.Contains(kc, `"token"`) {
 		t.Errorf("kubeconfig should authenticate with aws eks get-token and carry no token: %s", kc)
+	}
+}
+
+func TestClusterInfoGathersTheFacts(t *testing.T) {
+	_, fc := build(t, "spoke1", FleetClusterArgs{
+		Region: "us-west-2", Environment: "dev", Addons: map[string]bool{"external_dns": true},
+		GitOpsAccess: &GitOpsAccess{HubRoleArn: pulumi.String("arn:aws:iam::123456789012:role/gitops-fleet/hub/hub")},
+	})
+	got := await[clusterinfo.ClusterInfo](t, fc.ClusterInfo)
+	want := clusterinfo.ClusterInfo{
+		ClusterName:              await[string](t, fc.ClusterName),
+		Environment:              "dev",
+		Server:                   await[string](t, fc.Endpoint),
+		CertificateAuthorityData: await[string](t, fc.CertificateAuthorityData),
+		Region:                   "us-west-2",
+		AccountId:                mocks.Account,
+		KubernetesVersion:        DefaultVersion,
+		Kubeconfig:               await[string](t, fc.Kubeconfig),
+		SpokeRoleArn:             await[string](t, fc.SpokeRoleArn),
+		GitOpsMetadata:           await[map[string]string](t, fc.GitOpsMetadata),
+		Addons:                   map[string]bool{"external_dns": true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("clusterInfo is not the component's own outputs (-want +got):\n%s", diff)
+	}
+	if got.SpokeRoleArn == "" || got.GitOpsMetadata["external_dns_iam_role_arn"] == "" {
+		t.Errorf("clusterInfo lacks the spoke role or the add-on metadata: %+v", got)
+	}
+	fields := clusterinfo.FieldsOf(fc.ClusterInfo)
+	if !pulumi.IsSecret(fields.Kubeconfig) || pulumi.IsSecret(fields.ClusterName) || pulumi.IsSecret(fields.GitOpsMetadata) {
+		t.Error("only the kubeconfig of clusterInfo should be secret")
 	}
 }

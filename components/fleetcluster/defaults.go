@@ -6,10 +6,6 @@ const TypeToken = "fleet:index:FleetCluster"
 // DefaultVersion is the Kubernetes version used when FleetClusterArgs.Version is empty.
 const DefaultVersion = "1.33"
 
-// SpokeRolePath is the IAM path of the spoke roles that GitOpsAccess creates. The Argo CD hub's management
-// role may assume only roles under this path, so it cannot assume arbitrary roles of a spoke account.
-const SpokeRolePath = "/gitops-fleet/spoke/"
-
 // ClusterLogTypes are the five EKS control-plane log types, all enabled by default.
 var ClusterLogTypes = []string{"api", "audit", "authenticator", "controllerManager", "scheduler"}
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -85,9 +86,9 @@ func plain(v resource.PropertyValue) any {
 func input(r mocks.Resource, key string) any { return plain(r.Inputs[resource.PropertyKey(key)]) }
 
 // policyOf decodes an IAM policy document input.
-func policyOf(t *testing.T, r mocks.Resource, key string) PolicyDocument {
+func policyOf(t *testing.T, r mocks.Resource, key string) iampolicy.Document {
 	t.Helper()
-	var doc PolicyDocument
+	var doc iampolicy.Document
 	s, _ := input(r, key).(string)
 	if err := json.Unmarshal([]byte(s), &doc); err != nil {
 		t.Fatalf("%s.%s is not a policy document: %v (%q)", r.Name, key, err, s)

@@ -3,6 +3,7 @@ package fleetcluster
 import (
 	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -77,4 +78,17 @@ func (b *builder) outputs(net network, cl *eks.Cluster, nodeRoleArn, spokeRoleAr
 			KubernetesVersion: v[4].(string), Environment: a.Environment,
 		}, v[5].(map[string]string))
 	}).(pulumi.StringMapOutput)
+	c.ClusterInfo = clusterinfo.ClusterInfoArgs{
+		ClusterName:              c.ClusterName,
+		Environment:              c.Environment,
+		Server:                   c.Endpoint,
+		CertificateAuthorityData: c.CertificateAuthorityData,
+		Region:                   c.Region,
+		AccountId:                c.AccountId,
+		KubernetesVersion:        c.KubernetesVersion,
+		Kubeconfig:               c.Kubeconfig,
+		SpokeRoleArn:             c.SpokeRoleArn,
+		GitOpsMetadata:           c.GitOpsMetadata,
+		Addons:                   c.Addons,
+	}.ToClusterInfoOutput()
 }

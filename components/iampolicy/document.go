@@ -1,0 +1,67 @@
+package iampolicy
+
+import "encoding/json"
+
+// Version is the current IAM policy language version.
+const Version = "2012-10-17"
+
+// Document is an IAM policy document. Marshalled with encoding/json its text is deterministic: fields in
+// declaration order, map keys sorted.
+type Document struct {
+	Version   string      `json:"Version"`
+	Statement []Statement `json:"Statement"`
+}
+
+// Statement is one statement of a Document.
+type Statement struct {
+	Sid       string                    `json:"Sid,omitempty"`
+	Effect    string                    `json:"Effect"`
+	Principal map[string]string         `json:"Principal,omitempty"`
+	Action    []string                  `json:"Action"`
+	Resource  []string                  `json:"Resource,omitempty"`
+	Condition map[string]map[string]any `json:"Condition,omitempty"`
+}
+
+// New returns a Document of the current Version with statements.
+func New(statements ...Statement) Document {
+	return Document{Version: Version, Statement: statements}
+}
+
+// Allow is a statement that allows actions on resources.
+func Allow(sid string, actions, resources []string) Statement {
+	return Statement{Sid: sid, Effect: "Allow", Action: actions, Resource: resources}
+}
+
+// Trust is a trust-policy statement: principal (for example {"Service": "pods.eks.amazonaws.com"}) may
+// perform actions (sts:AssumeRole, ...) on the role that carries it.
+func Trust(principal map[string]string, actions ...string) Statement {
+	return Statement{Effect: "Allow", Principal: principal, Action: actions}
+}
+
+// When returns s with the condition operator(key: value) added, for example
+// When("StringEquals", "aws:SourceAccount", "123456789012").
+func (s Statement) When(operator, key string, value any) Statement {
+	cond := map[string]map[string]any{}
+	for op, kv := range s.Condition {
+		cond[op] = map[string]any{}
+		for k, v := range kv {
+			cond[op][k] = v
+		}
+	}
+	if cond[operator] == nil {
+		cond[operator] = map[string]any{}
+	}
+	cond[operator][key] = value
+	s.Condition = cond
+	return s
+}
+
+// JSON renders the document.
+func (d Document) JSON() string {
+	b, err := json.Marshal(d)
+	if err != nil {
+		// Only strings, slices and maps of them: marshalling cannot fail.
+		panic(err)
+	}
+	return string(b)
+}
