@@ -40,16 +40,16 @@ func TestAwsAuthMappingsKeepTheNodeRole(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1",
 				RoleMappings: tc.roleMappings, UserMappings: tc.userMappings})
-			cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
+			cl := cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
 			// pulumi-eks writes the aws-auth entry of every instance role itself (system:bootstrappers,
 			// system:nodes), separately from roleMappings: the node role stays whatever the mappings are.
-			if diff := cmp.Diff([]any{nodeRoleURN("dev")}, input(cl, "instanceRoles")); diff != "" {
+			if diff := cmp.Diff([]any{nodeRoleURN("dev")}, cl.Input("instanceRoles")); diff != "" {
 				t.Errorf("%s: instanceRoles (-want +got):\n%s", tc.reason, diff)
 			}
-			if diff := cmp.Diff(tc.wantRoles, input(cl, "roleMappings")); diff != "" {
+			if diff := cmp.Diff(tc.wantRoles, cl.Input("roleMappings")); diff != "" {
 				t.Errorf("%s: roleMappings (-want +got):\n%s", tc.reason, diff)
 			}
-			if diff := cmp.Diff(tc.wantUsers, input(cl, "userMappings")); diff != "" {
+			if diff := cmp.Diff(tc.wantUsers, cl.Input("userMappings")); diff != "" {
 				t.Errorf("%s: userMappings (-want +got):\n%s", tc.reason, diff)
 			}
 		})
@@ -64,7 +64,7 @@ func TestAccessEntries(t *testing.T) {
 				{PolicyArn: "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminViewPolicy"},
 			}},
 	}})
-	cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
+	cl := cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
 	want := map[string]any{"viewers": map[string]any{
 		"principalArn": opsRole, "kubernetesGroups": []any{"viewers"},
 		"accessPolicies": map[string]any{
@@ -78,7 +78,7 @@ func TestAccessEntries(t *testing.T) {
 			},
 		},
 	}}
-	if diff := cmp.Diff(want, input(cl, "accessEntries")); diff != "" {
+	if diff := cmp.Diff(want, cl.Input("accessEntries")); diff != "" {
 		t.Errorf("accessEntries (-want +got):\n%s", diff)
 	}
 }
@@ -87,9 +87,9 @@ func TestGitOpsAccessCreatesATrustedSpokeRoleWithAdminEntry(t *testing.T) {
 	cloud, fc := build(t, "spoke1", FleetClusterArgs{ClusterName: "spoke1", Region: "us-west-2",
 		GitOpsAccess: &GitOpsAccess{HubRoleArn: pulumi.String(hubRole)}})
 
-	role := mustGet(t, cloud, "aws:iam/role:Role", "spoke1-gitops-spoke-role")
-	if input(role, "name") != "spoke1-usw2-gitops-spoke" || input(role, "path") != clusterinfo.SpokeRolePath {
-		t.Errorf("spoke role name/path = %v %v", input(role, "name"), input(role, "path"))
+	role := cloud.MustGet(t, "aws:iam/role:Role", "spoke1-gitops-spoke-role")
+	if role.Input("name") != "spoke1-usw2-gitops-spoke" || role.Input("path") != clusterinfo.SpokeRolePath {
+		t.Errorf("spoke role name/path = %v %v", role.Input("name"), role.Input("path"))
 	}
 	want := SpokeTrustPolicy(hubRole)
 	if diff := cmp.Diff(want, policyOf(t, role, "assumeRolePolicy")); diff != "" {
@@ -100,10 +100,10 @@ func TestGitOpsAccessCreatesATrustedSpokeRoleWithAdminEntry(t *testing.T) {
 	}
 
 	spokeArn := "arn:aws:iam::" + mocks.Account + ":role" + clusterinfo.SpokeRolePath + "spoke1-usw2-gitops-spoke"
-	if got := await[string](t, fc.SpokeRoleArn); got != spokeArn {
+	if got := mocks.Await[string](t, fc.SpokeRoleArn); got != spokeArn {
 		t.Errorf("spokeRoleArn = %q, want %q", got, spokeArn)
 	}
-	cl := mustGet(t, cloud, "eks:index:Cluster", "spoke1-cluster")
+	cl := cloud.MustGet(t, "eks:index:Cluster", "spoke1-cluster")
 	wantEntries := map[string]any{SpokeAccessEntryName: map[string]any{
 		"principalArn": spokeArn,
 		"accessPolicies": map[string]any{"AmazonEKSClusterAdminPolicy": map[string]any{
@@ -111,10 +111,10 @@ func TestGitOpsAccessCreatesATrustedSpokeRoleWithAdminEntry(t *testing.T) {
 			"accessScope": map[string]any{"type": "cluster"},
 		}},
 	}}
-	if diff := cmp.Diff(wantEntries, input(cl, "accessEntries")); diff != "" {
+	if diff := cmp.Diff(wantEntries, cl.Input("accessEntries")); diff != "" {
 		t.Errorf("accessEntries (-want +got):\n%s", diff)
 	}
-	if m := input(cl, "roleMappings"); m != nil {
+	if m := cl.Input("roleMappings"); m != nil {
 		t.Errorf("gitopsAccess must not add aws-auth mappings (no system:masters), got %v", m)
 	}
 }

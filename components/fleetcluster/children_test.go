@@ -60,12 +60,12 @@ func TestChildrenAndTheirRegion(t *testing.T) {
 
 func TestSecurityDefaults(t *testing.T) {
 	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1"})
-	cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
+	cl := cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
 	got := map[string]any{}
 	for _, k := range []string{"name", "version", "endpointPrivateAccess", "endpointPublicAccess", "publicAccessCidrs",
 		"enabledClusterLogTypes", "createOidcProvider", "skipDefaultNodeGroup", "useDefaultVpcCni",
 		"authenticationMode", "nodeAssociatePublicIpAddress", "vpcId", "privateSubnetIds"} {
-		got[k] = input(cl, k)
+		got[k] = cl.Input(k)
 	}
 	want := map[string]any{
 		"name": "dev", "version": DefaultVersion,
@@ -80,20 +80,20 @@ func TestSecurityDefaults(t *testing.T) {
 		t.Errorf("cluster inputs (-want +got):\n%s", diff)
 	}
 
-	key := mustGet(t, cloud, "aws:kms/key:Key", "dev-secrets-key")
-	if input(key, "enableKeyRotation") != true {
+	key := cloud.MustGet(t, "aws:kms/key:Key", "dev-secrets-key")
+	if key.Input("enableKeyRotation") != true {
 		t.Error("the secrets key must rotate")
 	}
-	if got, want := input(cl, "encryptionConfigKeyArn"), "arn:aws:kms:us-east-1:"+mocks.Account+":key/dev-secrets-key-id"; got != want {
+	if got, want := cl.Input("encryptionConfigKeyArn"), "arn:aws:kms:us-east-1:"+mocks.Account+":key/dev-secrets-key-id"; got != want {
 		t.Errorf("encryptionConfigKeyArn = %v, want %v", got, want)
 	}
 
-	lt := mustGet(t, cloud, "aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-system")
+	lt := cloud.MustGet(t, "aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-system")
 	wantMeta := map[string]any{"httpEndpoint": "enabled", "httpTokens": "required", "httpPutResponseHopLimit": float64(2)}
-	if diff := cmp.Diff(wantMeta, input(lt, "metadataOptions")); diff != "" {
+	if diff := cmp.Diff(wantMeta, lt.Input("metadataOptions")); diff != "" {
 		t.Errorf("IMDS options (-want +got):\n%s", diff)
 	}
-	ebs := input(lt, "blockDeviceMappings").([]any)[0].(map[string]any)
+	ebs := lt.Input("blockDeviceMappings").([]any)[0].(map[string]any)
 	if diff := cmp.Diff(map[string]any{"deviceName": "/dev/xvda", "ebs": map[string]any{
 		"volumeSize": float64(50), "volumeType": "gp3", "encrypted": "true", "deleteOnTermination": "true",
 	}}, ebs); diff != "" {
@@ -107,12 +107,12 @@ func TestSecretsEncryptionCanBeTurnedOff(t *testing.T) {
 	if len(cloud.OfType("aws:kms/key:Key")) != 0 {
 		t.Error("a KMS key was created with secretsEncryption false")
 	}
-	cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
-	if v := input(cl, "encryptionConfigKeyArn"); v != nil {
+	cl := cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
+	if v := cl.Input("encryptionConfigKeyArn"); v != nil {
 		t.Errorf("encryptionConfigKeyArn = %v, want none", v)
 	}
-	if input(cl, "endpointPublicAccess") != false || input(cl, "publicAccessCidrs") != nil {
-		t.Errorf("public endpoint: %v %v, want off with no CIDRs", input(cl, "endpointPublicAccess"), input(cl, "publicAccessCidrs"))
+	if cl.Input("endpointPublicAccess") != false || cl.Input("publicAccessCidrs") != nil {
+		t.Errorf("public endpoint: %v %v, want off with no CIDRs", cl.Input("endpointPublicAccess"), cl.Input("publicAccessCidrs"))
 	}
 }
 
@@ -126,11 +126,11 @@ func TestNodeGroups(t *testing.T) {
 	if _, ok := cloud.Named("eks:index:ManagedNodeGroup", "dev-ng-system"); ok {
 		t.Error("the default node group was built although node groups were given")
 	}
-	mng := mustGet(t, cloud, "eks:index:ManagedNodeGroup", "dev-ng-apps")
+	mng := cloud.MustGet(t, "eks:index:ManagedNodeGroup", "dev-ng-apps")
 	got := map[string]any{}
 	for _, k := range []string{"nodeGroupName", "instanceTypes", "capacityType", "amiType", "scalingConfig", "labels",
 		"taints", "subnetIds", "launchTemplate"} {
-		got[k] = input(mng, k)
+		got[k] = mng.Input(k)
 	}
 	want := map[string]any{
 		"nodeGroupName": "apps", "instanceTypes": []any{"m7g.large", "m6g.large"}, "capacityType": "SPOT",
@@ -147,8 +147,8 @@ func TestNodeGroups(t *testing.T) {
 	if _, ok := mng.Inputs["diskSize"]; ok {
 		t.Error("diskSize must live in the launch template: EKS rejects it next to one")
 	}
-	lt := mustGet(t, cloud, "aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-apps")
-	ebs := input(lt, "blockDeviceMappings").([]any)[0].(map[string]any)
+	lt := cloud.MustGet(t, "aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-apps")
+	ebs := lt.Input("blockDeviceMappings").([]any)[0].(map[string]any)
 	if ebs["deviceName"] != "/dev/xvdb" || ebs["ebs"].(map[string]any)["volumeSize"] != float64(80) {
 		t.Errorf("Bottlerocket data volume = %v, want /dev/xvdb of 80 GiB", ebs)
 	}
@@ -160,11 +160,11 @@ func TestExistingVpc(t *testing.T) {
 	if n := len(cloud.OfType("awsx:ec2:Vpc")); n != 0 {
 		t.Errorf("built %d VPCs with vpcId given", n)
 	}
-	cl := mustGet(t, cloud, "eks:index:Cluster", "dev-cluster")
-	if input(cl, "vpcId") != "vpc-0abc" || !cmp.Equal(input(cl, "privateSubnetIds"), []any{"subnet-a", "subnet-b"}) {
-		t.Errorf("cluster network = %v %v", input(cl, "vpcId"), input(cl, "privateSubnetIds"))
+	cl := cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
+	if cl.Input("vpcId") != "vpc-0abc" || !cmp.Equal(cl.Input("privateSubnetIds"), []any{"subnet-a", "subnet-b"}) {
+		t.Errorf("cluster network = %v %v", cl.Input("vpcId"), cl.Input("privateSubnetIds"))
 	}
-	if got := await[[]string](t, fc.PublicSubnetIds); len(got) != 0 {
+	if got := mocks.Await[[]string](t, fc.PublicSubnetIds); len(got) != 0 {
 		t.Errorf("publicSubnetIds = %v, want none", got)
 	}
 }
@@ -172,7 +172,7 @@ func TestExistingVpc(t *testing.T) {
 func TestBuiltVpcTagsSubnetsForLoadBalancers(t *testing.T) {
 	cloud, _ := build(t, "dev", FleetClusterArgs{ClusterName: "blue", Region: "us-east-1", VpcCidr: "10.8.0.0/16",
 		AvailabilityZoneCount: 2, NatGatewayStrategy: "OnePerAz"})
-	vpc := mustGet(t, cloud, "awsx:ec2:Vpc", "dev-vpc")
+	vpc := cloud.MustGet(t, "awsx:ec2:Vpc", "dev-vpc")
 	want := map[string]any{
 		"cidrBlock": "10.8.0.0/16", "numberOfAvailabilityZones": float64(2),
 		"natGateways": map[string]any{"strategy": "OnePerAz"}, "subnetStrategy": "Auto",
@@ -183,7 +183,7 @@ func TestBuiltVpcTagsSubnetsForLoadBalancers(t *testing.T) {
 	}
 	got := map[string]any{}
 	for k := range want {
-		got[k] = input(vpc, k)
+		got[k] = vpc.Input(k)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("VPC inputs (-want +got):\n%s", diff)
@@ -214,7 +214,7 @@ func TestTwoRegionsInOneProgramDoNotCollide(t *testing.T) {
 		}
 		urns[urn] = true
 		if r.Type == "aws:iam/role:Role" {
-			name := input(r, "name").(string)
+			name := r.Input("name").(string)
 			if roleNames[name] {
 				t.Errorf("two IAM roles are named %s (IAM names are global to the account)", name)
 			}

@@ -14,16 +14,16 @@ func TestOutputsArePlainValues(t *testing.T) {
 	_, fc := build(t, "dev", FleetClusterArgs{Region: "us-east-2", Environment: "dev"})
 
 	got := map[string]any{
-		"clusterName":       await[string](t, fc.ClusterName),
-		"clusterArn":        await[string](t, fc.ClusterArn),
-		"region":            await[string](t, fc.Region),
-		"accountId":         await[string](t, fc.AccountId),
-		"kubernetesVersion": await[string](t, fc.KubernetesVersion),
-		"environment":       await[string](t, fc.Environment),
-		"vpcId":             await[string](t, fc.VpcId),
-		"privateSubnetIds":  await[[]string](t, fc.PrivateSubnetIds),
-		"nodeRoleArn":       await[string](t, fc.NodeRoleArn),
-		"spokeRoleArn":      await[string](t, fc.SpokeRoleArn),
+		"clusterName":       mocks.Await[string](t, fc.ClusterName),
+		"clusterArn":        mocks.Await[string](t, fc.ClusterArn),
+		"region":            mocks.Await[string](t, fc.Region),
+		"accountId":         mocks.Await[string](t, fc.AccountId),
+		"kubernetesVersion": mocks.Await[string](t, fc.KubernetesVersion),
+		"environment":       mocks.Await[string](t, fc.Environment),
+		"vpcId":             mocks.Await[string](t, fc.VpcId),
+		"privateSubnetIds":  mocks.Await[[]string](t, fc.PrivateSubnetIds),
+		"nodeRoleArn":       mocks.Await[string](t, fc.NodeRoleArn),
+		"spokeRoleArn":      mocks.Await[string](t, fc.SpokeRoleArn),
 	}
 	want := map[string]any{
 		"clusterName":       "dev",
@@ -40,16 +40,16 @@ func TestOutputsArePlainValues(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("outputs (-want +got):\n%s", diff)
 	}
-	if url := await[string](t, fc.OidcProviderUrl); !strings.HasPrefix(url, "https://oidc.eks.us-east-2.amazonaws.com/id/") {
+	if url := mocks.Await[string](t, fc.OidcProviderUrl); !strings.HasPrefix(url, "https://oidc.eks.us-east-2.amazonaws.com/id/") {
 		t.Errorf("oidcProviderUrl = %q, want the issuer URL with https://", url)
 	}
-	if arn := await[string](t, fc.OidcProviderArn); !strings.HasPrefix(arn, "arn:aws:iam::"+mocks.Account+":oidc-provider/oidc.eks.us-east-2") {
+	if arn := mocks.Await[string](t, fc.OidcProviderArn); !strings.HasPrefix(arn, "arn:aws:iam::"+mocks.Account+":oidc-provider/oidc.eks.us-east-2") {
 		t.Errorf("oidcProviderArn = %q", arn)
 	}
-	if ep := await[string](t, fc.Endpoint); !strings.HasPrefix(ep, "https://") {
+	if ep := mocks.Await[string](t, fc.Endpoint); !strings.HasPrefix(ep, "https://") {
 		t.Errorf("endpoint = %q, want an https URL", ep)
 	}
-	if ca := await[string](t, fc.CertificateAuthorityData); ca == "" {
+	if ca := mocks.Await[string](t, fc.CertificateAuthorityData); ca == "" {
 		t.Error("certificateAuthorityData is empty")
 	}
 }
@@ -59,7 +59,7 @@ func TestKubeconfigIsSecretAndHasNoToken(t *testing.T) {
 	if !pulumi.IsSecret(fc.Kubeconfig) {
 		t.Error("kubeconfig is not a secret output")
 	}
-	kc := await[string](t, fc.Kubeconfig)
+	kc := mocks.Await[string](t, fc.Kubeconfig)
 	if !strings.Contains(kc, "get-token") || strings.Contains(kc, `"token"`) {
 		t.Errorf("kubeconfig should authenticate with aws eks get-token and carry no token: %s", kc)
 	}
@@ -70,18 +70,18 @@ func TestClusterInfoGathersTheFacts(t *testing.T) {
 		Region: "us-west-2", Environment: "dev", Addons: map[string]bool{"external_dns": true},
 		GitOpsAccess: &GitOpsAccess{HubRoleArn: pulumi.String("arn:aws:iam::123456789012:role/gitops-fleet/hub/hub")},
 	})
-	got := await[clusterinfo.ClusterInfo](t, fc.ClusterInfo)
+	got := mocks.Await[clusterinfo.ClusterInfo](t, fc.ClusterInfo)
 	want := clusterinfo.ClusterInfo{
-		ClusterName:              await[string](t, fc.ClusterName),
+		ClusterName:              mocks.Await[string](t, fc.ClusterName),
 		Environment:              "dev",
-		Server:                   await[string](t, fc.Endpoint),
-		CertificateAuthorityData: await[string](t, fc.CertificateAuthorityData),
+		Server:                   mocks.Await[string](t, fc.Endpoint),
+		CertificateAuthorityData: mocks.Await[string](t, fc.CertificateAuthorityData),
 		Region:                   "us-west-2",
 		AccountId:                mocks.Account,
 		KubernetesVersion:        DefaultVersion,
-		Kubeconfig:               await[string](t, fc.Kubeconfig),
-		SpokeRoleArn:             await[string](t, fc.SpokeRoleArn),
-		GitOpsMetadata:           await[map[string]string](t, fc.GitOpsMetadata),
+		Kubeconfig:               mocks.Await[string](t, fc.Kubeconfig),
+		SpokeRoleArn:             mocks.Await[string](t, fc.SpokeRoleArn),
+		GitOpsMetadata:           mocks.Await[map[string]string](t, fc.GitOpsMetadata),
 		Addons:                   map[string]bool{"external_dns": true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

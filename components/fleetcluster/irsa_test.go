@@ -38,12 +38,12 @@ func TestIRSARolesForEnabledAddons(t *testing.T) {
 		"aws_load_balancer_controller": true, "aws_ebs_csi_driver": true, "karpenter": true,
 		"external_dns": false, "metrics_server": true,
 	}})
-	issuer := strings.TrimPrefix(await[string](t, fc.OidcProviderUrl), "https://")
-	oidcArn := await[string](t, fc.OidcProviderArn)
+	issuer := strings.TrimPrefix(mocks.Await[string](t, fc.OidcProviderUrl), "https://")
+	oidcArn := mocks.Await[string](t, fc.OidcProviderArn)
 
 	var roles []string
 	for _, r := range cloud.OfType("aws:iam/role:Role") {
-		roles = append(roles, input(r, "name").(string))
+		roles = append(roles, r.Input("name").(string))
 	}
 	wantRoles := []string{"dev-use1-node", "dev-use1-aws-ebs-csi-driver", "dev-use1-aws-load-balancer-controller", "dev-use1-karpenter"}
 	if diff := cmp.Diff(wantRoles, roles, cmpSorted); diff != "" {
@@ -53,18 +53,18 @@ func TestIRSARolesForEnabledAddons(t *testing.T) {
 	for addon, purpose := range map[string]string{"aws_load_balancer_controller": "aws-load-balancer-controller",
 		"aws_ebs_csi_driver": "aws-ebs-csi-driver", "karpenter": "karpenter"} {
 		id, _ := IdentityOf(addon)
-		role := mustGet(t, cloud, "aws:iam/role:Role", "dev-irsa-"+purpose)
+		role := cloud.MustGet(t, "aws:iam/role:Role", "dev-irsa-"+purpose)
 		if diff := cmp.Diff(IRSATrustPolicy(oidcArn, issuer, id.Namespace, id.ServiceAccount), policyOf(t, role, "assumeRolePolicy")); diff != "" {
 			t.Errorf("%s trust policy (-want +got):\n%s", addon, diff)
 		}
 	}
 
-	ebs := mustGet(t, cloud, "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-irsa-aws-ebs-csi-driver-service-role/AmazonEBSCSIDriverPolicy")
-	if got := input(ebs, "policyArn"); got != "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy" {
+	ebs := cloud.MustGet(t, "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-irsa-aws-ebs-csi-driver-service-role/AmazonEBSCSIDriverPolicy")
+	if got := ebs.Input("policyArn"); got != "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy" {
 		t.Errorf("EBS CSI policy = %v", got)
 	}
 
-	karpenter := policyOf(t, mustGet(t, cloud, "aws:iam/rolePolicy:RolePolicy", "dev-irsa-karpenter"), "policy")
+	karpenter := policyOf(t, cloud.MustGet(t, "aws:iam/rolePolicy:RolePolicy", "dev-irsa-karpenter"), "policy")
 	for _, st := range karpenter.Statement {
 		if st.Sid == "PassNodeRole" {
 			if diff := cmp.Diff([]string{"arn:aws:iam::" + mocks.Account + ":role/dev-use1-node"}, st.Resource); diff != "" {

@@ -49,10 +49,10 @@ func TestComponentMetadataAndAddonsOutputs(t *testing.T) {
 		"cert_manager_namespace":       "cert-manager",
 		"cert_manager_service_account": "cert-manager",
 	}
-	if diff := cmp.Diff(want, await[map[string]string](t, fc.GitOpsMetadata)); diff != "" {
+	if diff := cmp.Diff(want, mocks.Await[map[string]string](t, fc.GitOpsMetadata)); diff != "" {
 		t.Errorf("gitopsMetadata (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(addons, await[map[string]bool](t, fc.Addons)); diff != "" {
+	if diff := cmp.Diff(addons, mocks.Await[map[string]bool](t, fc.Addons)); diff != "" {
 		t.Errorf("addons (-want +got):\n%s", diff)
 	}
 }

@@ -5,6 +5,12 @@ import "maps"
 // SecretTypeLabel marks a Secret as an Argo CD cluster secret (Argo CD declarative setup).
 const SecretTypeLabel = "argocd.argoproj.io/secret-type"
 
+// addonLabelPrefix starts the label of every add-on: enable_<addon>.
+const addonLabelPrefix = "enable_"
+
+// AddonLabel is the label that enables or disables an add-on on a cluster: enable_<addon> (GitOps Bridge).
+func AddonLabel(addon string) string { return addonLabelPrefix + addon }
+
 // Labels are the cluster secret's labels: the Argo CD secret type, cluster_name, environment,
 // kubernetes_version and enable_<addon>: "true"|"false" for every add-on given, the labels the
 // gitops-bridge ApplicationSets select clusters by.
@@ -16,7 +22,7 @@ func Labels(clusterName, environment, kubernetesVersion string, addons map[strin
 		"kubernetes_version": kubernetesVersion,
 	}
 	for addon, on := range addons {
-		l["enable_"+addon] = map[bool]string{true: "true", false: "false"}[on]
+		l[AddonLabel(addon)] = map[bool]string{true: "true", false: "false"}[on]
 	}
 	return l
 }

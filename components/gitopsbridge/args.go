@@ -1,0 +1,84 @@
+package gitopsbridge
+
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// GitOpsBridgeArgs are the inputs of a GitOpsBridge. Exactly one of Hub and Spoke is set: Hub installs Argo
+// CD on the cluster and registers it as in-cluster; Spoke registers the cluster into a hub's Argo CD.
+type GitOpsBridgeArgs struct {
+	// Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is;
+	// for another cluster give a clusterinfo.ClusterInfoArgs. Required.
+	Cluster clusterinfo.ClusterInfoInput `pulumi:"cluster"`
+	// Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label
+	// enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
+	Addons map[string]bool `pulumi:"addons,optional"`
+	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the
+	// repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+	Metadata map[string]string `pulumi:"metadata,optional"`
+	// Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+	Namespace string `pulumi:"namespace,optional"`
+	// SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters).
+	// Default: the component's resource name.
+	SecretName string `pulumi:"secretName,optional"`
+	// AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the
+	// secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an
+	// ApplicationSet bootstraps it.
+	AddonsRepo *Repo `pulumi:"addonsRepo,optional"`
+	// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+	WorkloadsRepo *Repo `pulumi:"workloadsRepo,optional"`
+	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+	Hub *Hub `pulumi:"hub,optional"`
+	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+	Spoke *Spoke `pulumi:"spoke,optional"`
+	// Git commits the cluster secret's manifest to a GitHub repository as well.
+	Git *GitDelivery `pulumi:"git,optional"`
+}
+
+// Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
+type Hub struct {
+	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
+	ReleaseName string `pulumi:"releaseName,optional"`
+	// ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
+	ChartVersion string `pulumi:"chartVersion,optional"`
+	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
+	ChartRepository string `pulumi:"chartRepository,optional"`
+	// Values are Helm values merged over the component's (user values win, maps merged key by key).
+	Values map[string]any `pulumi:"values,optional"`
+	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server,
+	// repo server and ApplicationSet controller). Default: false.
+	HighAvailability bool `pulumi:"highAvailability,optional"`
+	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet
+	// (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+	Bootstrap []map[string]any `pulumi:"bootstrap,optional"`
+}
+
+// Spoke are the settings of spoke mode.
+type Spoke struct {
+	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a
+	// kubernetes provider for the hub is given in the resource options.
+	HubKubeconfig pulumi.StringInput `pulumi:"hubKubeconfig,optional" provider:"secret"`
+	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+	RoleArn pulumi.StringInput `pulumi:"roleArn,optional"`
+}
+
+// GitDelivery commits the cluster secret's manifest to GitHub. The token comes from the github provider's
+// configuration (`github:token`, a secret, or GITHUB_TOKEN) or from a github provider in the resource options.
+type GitDelivery struct {
+	// Owner is the GitHub user or organization. Required.
+	Owner string `pulumi:"owner"`
+	// Repository is the repository name (without owner). Required.
+	Repository string `pulumi:"repository"`
+	// Branch is the branch the manifest lands on (the pull request's base). Default: "main".
+	Branch string `pulumi:"branch,optional"`
+	// Path is the file's path in the repository, relative, ending in .yaml or .yml.
+	// Default: clusters/<environment>/<cluster name>.yaml.
+	Path string `pulumi:"path,optional"`
+	// CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
+	CommitMessage string `pulumi:"commitMessage,optional"`
+	// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+	PullRequest bool `pulumi:"pullRequest,optional"`
+	// PullRequestBranch is the branch of the pull request. Default: "gitops-fleet/<secret name>".
+	PullRequestBranch string `pulumi:"pullRequestBranch,optional"`
+}

@@ -1,0 +1,112 @@
+package gitopsbridge
+
+import (
+	"maps"
+
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/apiextensions"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// BootstrapApplicationSet is the ApplicationSet that bootstraps a repository in the gitops-bridge way: a
+// cluster generator selects the hub's own cluster secret (by its cluster_name label) and the one generated
+// Application reads the folder named by that secret's <prefix>_repo_* annotations, recursively, into the
+// hub's Argo CD namespace. The folder holds the repository's ApplicationSets, which then select clusters by
+// their enable_<addon> labels and template them from their annotations. prefix is "addons" or "workload".
+func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[string]any {
+	annotation := func(key string) string {
+		return "{{.metadata.annotations." + prefix + "_repo_" + key + "}}"
+	}
+	return map[string]any{
+		"goTemplate":        true,
+		"goTemplateOptions": []any{"missingkey=error"},
+		"syncPolicy":        map[string]any{"preserveResourcesOnDeletion": true},
+		"generators": []any{map[string]any{"clusters": map[string]any{"selector": map[string]any{
+			"matchLabels": map[string]any{SecretTypeLabel: "cluster", "cluster_name": hubClusterName},
+		}}}},
+		"template": map[string]any{
+			"metadata": map[string]any{"name": "bootstrap-" + prefix + "-{{.name}}"},
+			"spec": map[string]any{
+				"project": "default",
+				"source": map[string]any{
+					"repoURL":        annotation("url"),
+					"targetRevision": annotation("revision"),
+					"path":           annotation("basepath") + annotation("path"),
+					"directory":      map[string]any{"recurse": true},
+				},
+				"destination": map[string]any{"server": InClusterServer, "namespace": namespace},
+				"syncPolicy": map[string]any{
+					"automated":   map[string]any{"selfHeal": true},
+					"syncOptions": []any{"CreateNamespace=true"},
+				},
+			},
+		},
+	}
+}
+
+// bootstrap creates the ApplicationSets of the addons and workloads repositories and the hub.bootstrap
+// objects, through the hub's provider after Argo CD.
+func (b *builder) bootstrap(k8s pulumi.ProviderResource, after pulumi.ResourceOption) error {
+	ns := b.args.Namespace
+	for _, r := range []struct {
+		prefix, part string
+		repo         *Repo
+	}{{"addons", "addons", b.args.AddonsRepo}, {"workload", "workloads", b.args.WorkloadsRepo}} {
+		if r.repo == nil {
+			continue
+		}
+		spec := b.cluster.ClusterName.ApplyT(func(hub string) map[string]any {
+			return BootstrapApplicationSet(r.prefix, hub, ns)
+		}).(pulumi.MapOutput)
+		_, err := apiextensions.NewCustomResource(b.ctx, childName(b.name, "bootstrap-"+r.part), &apiextensions.CustomResourceArgs{
+			ApiVersion:  pulumi.String(argoAPIVersion),
+			Kind:        pulumi.String("ApplicationSet"),
+			Metadata:    &metav1.ObjectMetaArgs{Name: pulumi.String("bootstrap-" + r.part), Namespace: pulumi.String(ns)},
+			OtherFields: kubernetes.UntypedArgs{"spec": spec},
+		}, b.child(k8s, after)...)
+		if err != nil {
+			return err
+		}
+	}
+	for _, obj := range b.args.Hub.Bootstrap {
+		md := objectMetadata(obj)
+		namespace, _ := md["namespace"].(string)
+		if namespace == "" {
+			namespace = ns
+		}
+		rest := maps.Clone(obj)
+		for _, k := range []string{"apiVersion", "kind", "metadata"} {
+			delete(rest, k)
+		}
+		kind := obj["kind"].(string)
+		_, err := apiextensions.NewCustomResource(b.ctx, childName(b.name, kind+"-"+objectName(obj)), &apiextensions.CustomResourceArgs{
+			ApiVersion: pulumi.String(argoAPIVersion),
+			Kind:       pulumi.String(kind),
+			Metadata: &metav1.ObjectMetaArgs{
+				Name:        pulumi.String(objectName(obj)),
+				Namespace:   pulumi.String(namespace),
+				Labels:      stringMap(md["labels"]),
+				Annotations: stringMap(md["annotations"]),
+			},
+			OtherFields: kubernetes.UntypedArgs(rest),
+		}, b.child(k8s, after)...)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stringMap turns a map of strings from untyped metadata into an input (nil when there is none).
+func stringMap(v any) pulumi.StringMapInput {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	out := pulumi.StringMap{}
+	for k, s := range m {
+		out[k] = pulumi.Sprintf("%v", s)
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package gitopsbridge
+
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// providers are the providers given in the resource options; each wins over the one the component would create.
+type providers struct {
+	kubernetes *kubernetes.Provider
+	aws        *aws.Provider
+	github     *github.Provider
+}
+
+func explicitProviders(opts []pulumi.ResourceOption) (providers, error) {
+	ro, err := pulumi.NewResourceOptions(opts...)
+	if err != nil {
+		return providers{}, err
+	}
+	var p providers
+	for _, r := range append([]pulumi.ProviderResource{ro.Provider}, ro.Providers...) {
+		switch r := r.(type) {
+		case *kubernetes.Provider:
+			p.kubernetes = r
+		case *aws.Provider:
+			p.aws = r
+		case *github.Provider:
+			p.github = r
+		}
+	}
+	return p, nil
+}
+
+// builder registers the children of one GitOpsBridge: in hub mode the namespace, the management role, Argo
+// CD and the bootstrap; in both modes the cluster secret; then Git delivery.
+type builder struct {
+	ctx      *pulumi.Context
+	name     string
+	args     GitOpsBridgeArgs
+	comp     *GitOpsBridge
+	explicit providers
+	cluster  clusterinfo.Fields
+}
+
+func newBuilder(ctx *pulumi.Context, name string, args GitOpsBridgeArgs, comp *GitOpsBridge, explicit providers) *builder {
+	return &builder{ctx: ctx, name: name, args: args, comp: comp, explicit: explicit,
+		cluster: clusterinfo.FieldsOf(args.Cluster)}
+}
+
+func (b *builder) build() error {
+	c := b.comp
+	secret := b.secretContent()
+	c.SecretName = pulumi.String(b.args.SecretName).ToStringOutput()
+	c.SecretNamespace = pulumi.String(b.args.Namespace).ToStringOutput()
+	c.Labels, c.Annotations, c.Manifest = secret.labels, secret.annotations, secret.manifest
+	c.ArgoCdReleaseStatus = pulumi.String("").ToStringOutput()
+	c.ArgoCdNamespace = pulumi.String("").ToStringOutput()
+	c.ManagementRoleArn = pulumi.String("").ToStringOutput()
+	c.GitFileUrl = pulumi.String("").ToStringOutput()
+	c.PullRequestNumber = pulumi.Int(0).ToIntOutput()
+
+	if b.args.Hub != nil {
+		if err := b.hub(secret); err != nil {
+			return err
+		}
+	} else if err := b.spoke(secret); err != nil {
+		return err
+	}
+	if b.args.Git != nil {
+		return b.deliver(secret.manifest)
+	}
+	return nil
+}
+
+// hubProvider is the kubernetes provider of the hub, where the secret is written: the explicit one, or one
+// built from kubeconfig (kept secret) and named <name>-<part>.
+func (b *builder) hubProvider(kubeconfig pulumi.StringInput, part string) (pulumi.ProviderResource, error) {
+	if b.explicit.kubernetes != nil {
+		return b.explicit.kubernetes, nil
+	}
+	return kubernetes.NewProvider(b.ctx, childName(b.name, part), &kubernetes.ProviderArgs{
+		Kubeconfig: pulumi.ToSecret(kubeconfig).(pulumi.StringOutput),
+	}, pulumi.Parent(b.comp))
+}
+
+// child are the options of a child that goes through provider.
+func (b *builder) child(provider pulumi.ProviderResource, extra ...pulumi.ResourceOption) []pulumi.ResourceOption {
+	return append([]pulumi.ResourceOption{pulumi.Parent(b.comp), pulumi.Provider(provider)}, extra...)
+}
+
+func childName(name, part string) string { return name + "-" + part }

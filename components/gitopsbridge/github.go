@@ -1,0 +1,82 @@
+package gitopsbridge
+
+import (
+	"fmt"
+
+	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+)
+
+// deliver commits the manifest to GitHub: straight to git.branch, or with git.pullRequest on a new branch
+// with a pull request into git.branch.
+func (b *builder) deliver(manifest pulumi.StringOutput) error {
+	g, f := *b.args.Git, b.cluster
+	gh, err := b.githubProvider()
+	if err != nil {
+		return err
+	}
+	path := pulumi.String(g.Path).ToStringOutput()
+	if g.Path == "" {
+		path = pulumi.Sprintf("clusters/%s/%s.yaml", f.Environment, f.ClusterName)
+	}
+	message := pulumi.String(g.CommitMessage).ToStringOutput()
+	if g.CommitMessage == "" {
+		message = pulumi.Sprintf("Register cluster %s (%s)", f.ClusterName, f.Environment)
+	}
+	branch := pulumi.String(g.Branch).ToStringOutput()
+	var after []pulumi.Resource
+	if g.PullRequest {
+		br, err := github.NewBranch(b.ctx, childName(b.name, "branch"), &github.BranchArgs{
+			Repository:   pulumi.String(g.Repository),
+			Branch:       pulumi.String(g.PullRequestBranch),
+			SourceBranch: pulumi.String(g.Branch),
+		}, b.child(gh)...)
+		if err != nil {
+			return err
+		}
+		branch, after = br.Branch, []pulumi.Resource{br}
+	}
+	file, err := github.NewRepositoryFile(b.ctx, childName(b.name, "manifest"), &github.RepositoryFileArgs{
+		Repository:        pulumi.String(g.Repository),
+		Branch:            branch,
+		File:              path,
+		Content:           manifest,
+		CommitMessage:     message,
+		OverwriteOnCreate: pulumi.Bool(true),
+	}, b.child(gh, pulumi.DependsOn(after))...)
+	if err != nil {
+		return err
+	}
+	b.comp.GitFileUrl = pulumi.Sprintf("https://github.com/%s/%s/blob/%s/%s", g.Owner, g.Repository, file.Branch, file.File)
+	if !g.PullRequest {
+		return nil
+	}
+	pr, err := github.NewRepositoryPullRequest(b.ctx, childName(b.name, "pull-request"), &github.RepositoryPullRequestArgs{
+		Owner:          pulumi.String(g.Owner),
+		BaseRepository: pulumi.String(g.Repository),
+		BaseRef:        pulumi.String(g.Branch),
+		HeadRef:        branch,
+		Title:          message,
+		Body: pulumi.Sprintf("Adds the Argo CD cluster secret of %s to %s.\n\nOpened by %s.", f.ClusterName,
+			fmt.Sprintf("%s/%s", g.Owner, g.Repository), TypeToken),
+	}, b.child(gh, pulumi.DependsOn([]pulumi.Resource{file}))...)
+	if err != nil {
+		return err
+	}
+	b.comp.PullRequestNumber = pr.Number
+	return nil
+}
+
+// githubProvider is the explicit github provider, or one for git.owner whose token is the stack's
+// github:token (kept secret) or else GITHUB_TOKEN.
+func (b *builder) githubProvider() (pulumi.ProviderResource, error) {
+	if b.explicit.github != nil {
+		return b.explicit.github, nil
+	}
+	args := &github.ProviderArgs{Owner: pulumi.String(b.args.Git.Owner)}
+	if token := config.Get(b.ctx, "github:token"); token != "" {
+		args.Token = pulumi.ToSecret(pulumi.String(token)).(pulumi.StringOutput)
+	}
+	return github.NewProvider(b.ctx, childName(b.name, "github"), args, pulumi.Parent(b.comp))
+}

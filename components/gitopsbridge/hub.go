@@ -1,0 +1,52 @@
+package gitopsbridge
+
+import (
+	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
+	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// hub installs Argo CD on the cluster: the namespace, the management role and its Pod Identity
+// associations, the Helm release (after the associations, so Argo CD's pods start with AWS credentials),
+// the in-cluster secret, and the bootstrap objects after the chart has installed Argo CD's CRDs.
+func (b *builder) hub(secret secretContent) error {
+	h, c := *b.args.Hub, b.comp
+	k8s, err := b.hubProvider(b.cluster.Kubeconfig, "k8s")
+	if err != nil {
+		return err
+	}
+	ns, err := corev1.NewNamespace(b.ctx, childName(b.name, "namespace"), &corev1.NamespaceArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(b.args.Namespace)},
+	}, b.child(k8s)...)
+	if err != nil {
+		return err
+	}
+	values := chartValues(h)
+	roleArn, assocs, err := b.managementRole(values)
+	if err != nil {
+		return err
+	}
+	release, err := helmv3.NewRelease(b.ctx, childName(b.name, "argocd"), &helmv3.ReleaseArgs{
+		Name:           pulumi.String(h.ReleaseName),
+		Chart:          pulumi.String(ChartName),
+		Version:        pulumi.String(h.ChartVersion),
+		RepositoryOpts: &helmv3.RepositoryOptsArgs{Repo: pulumi.String(h.ChartRepository)},
+		Namespace:      ns.Metadata.Name().Elem(),
+		Values:         pulumi.ToMap(values),
+	}, b.child(k8s, pulumi.DependsOn(assocs))...)
+	if err != nil {
+		return err
+	}
+	sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}))
+	if err != nil {
+		return err
+	}
+	if err := b.bootstrap(k8s, pulumi.DependsOn([]pulumi.Resource{release, sec})); err != nil {
+		return err
+	}
+	c.ArgoCdReleaseStatus = release.Status.Status()
+	c.ArgoCdNamespace = release.Status.Namespace().Elem()
+	c.ManagementRoleArn = roleArn
+	return nil
+}

@@ -1,0 +1,314 @@
+package gitopsbridge
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"k8s.io/apimachinery/pkg/api/validate/content"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+)
+
+// ValidationError lists every invalid input of a GitOpsBridge.
+type ValidationError = problems.Error
+
+const (
+	// maxReleaseName is Helm's limit on release names (helm install: "release name ... must not be longer than 53").
+	maxReleaseName = 53
+	// argoAPIVersion is the API version of Argo CD's Application and ApplicationSet.
+	argoAPIVersion = "argoproj.io/v1alpha1"
+)
+
+var (
+	// IAM role ARNs: arn:<partition>:iam::<12-digit account>:role/<path and name>.
+	roleARNPattern = regexp.MustCompile(`^arn:aws[a-z-]*:iam::\d{12}:role/[\w+=,.@/-]+$`)
+	// GitHub account names: alphanumerics and single hyphens, at most 39 characters.
+	githubOwnerPattern = regexp.MustCompile(`^[A-Za-z0-9](-?[A-Za-z0-9]){0,38}$`)
+	// GitHub repository names: at most 100 of [A-Za-z0-9._-].
+	githubRepoPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+	// scp-like Git URLs: git@github.com:acme/addons.git.
+	scpURLPattern = regexp.MustCompile(`^[\w.-]+@[\w.-]+:[\w./~-]+$`)
+)
+
+// Validate checks arguments that carry their defaults (see withDefaults) and returns a *ValidationError
+// listing every problem, or nil. hubProvider tells whether a kubernetes provider was given in the resource
+// options (it stands in for spoke.hubKubeconfig). Facts that are outputs are checked when they resolve.
+func Validate(args GitOpsBridgeArgs, hubProvider bool) error {
+	var ps problems.List
+	validateCluster(&ps, args.Cluster)
+	for _, k := range sortedKeys(args.Addons) {
+		for _, msg := range content.IsLabelKey(AddonLabel(k)) {
+			ps.Add(problems.Key("addons", k), "label key %q is not a Kubernetes qualified name: %s", AddonLabel(k), msg)
+		}
+	}
+	checkAnnotationKeys(&ps, "metadata", args.Metadata)
+	checkAnnotationSize(&ps, "metadata", Annotations(nil, args.Metadata, args.AddonsRepo, args.WorkloadsRepo))
+	for _, msg := range content.IsDNS1123Label(args.Namespace) {
+		ps.Add("namespace", "%q is not a Kubernetes namespace name: %s", args.Namespace, msg)
+	}
+	for _, msg := range content.IsDNS1123Subdomain(args.SecretName) {
+		ps.Add("secretName", "%q is not a Kubernetes Secret name (it defaults to the resource name): %s",
+			args.SecretName, msg)
+	}
+	validateRepo(&ps, "addonsRepo", args.AddonsRepo)
+	validateRepo(&ps, "workloadsRepo", args.WorkloadsRepo)
+	switch {
+	case args.Hub != nil && args.Spoke != nil:
+		ps.Add("spoke", "excludes hub: hub installs Argo CD on this cluster, spoke registers this cluster into "+
+			"another cluster's Argo CD; set one of them")
+	case args.Hub == nil && args.Spoke == nil:
+		ps.Add("hub", "one of hub or spoke is required: hub installs Argo CD on this cluster, spoke registers "+
+			"this cluster into a hub")
+	case args.Hub != nil:
+		validateHub(&ps, *args.Hub)
+	default:
+		validateSpoke(&ps, *args.Spoke, args.Cluster, hubProvider)
+	}
+	if args.Git != nil {
+		validateGit(&ps, *args.Git)
+	}
+	return ps.Err(TypeToken)
+}
+
+func validateCluster(ps *problems.List, c clusterinfo.ClusterInfoInput) {
+	if c == nil {
+		ps.Add("cluster", "is required: the facts of the cluster to register (FleetCluster's clusterInfo output)")
+		return
+	}
+	for _, f := range clusterinfo.Missing(c) {
+		ps.Add("cluster."+f, "is required")
+	}
+	a, ok := c.(clusterinfo.ClusterInfoArgs)
+	if !ok {
+		return
+	}
+	// Facts known now are checked now; the rest when they resolve (checkSecretMetadata).
+	known := map[string]pulumi.StringInput{
+		"cluster_name": a.ClusterName, "environment": a.Environment, "kubernetes_version": a.KubernetesVersion,
+	}
+	labels := map[string]string{}
+	for k, in := range known {
+		if v, ok := knownString(in); ok {
+			labels[k] = v
+		}
+	}
+	checkLabels(ps, labels)
+}
+
+// checkLabels checks the cluster secret's labels, naming the input each came from.
+func checkLabels(ps *problems.List, labels map[string]string) {
+	for _, k := range sortedKeys(labels) {
+		for _, msg := range content.IsLabelKey(k) {
+			ps.Add(labelSource(k), "label key %q is not a Kubernetes qualified name: %s", k, msg)
+		}
+		for _, msg := range content.IsLabelValue(labels[k]) {
+			ps.Add(labelSource(k), "%q is not a Kubernetes label value (it becomes the %s label): %s",
+				labels[k], k, msg)
+		}
+	}
+}
+
+// labelSource is the input a cluster-secret label comes from.
+func labelSource(label string) string {
+	switch label {
+	case "cluster_name":
+		return "cluster.clusterName"
+	case "environment":
+		return "cluster.environment"
+	case "kubernetes_version":
+		return "cluster.kubernetesVersion"
+	}
+	if addon, ok := strings.CutPrefix(label, addonLabelPrefix); ok {
+		return problems.Key("addons", addon)
+	}
+	return "labels"
+}
+
+// checkAnnotationKeys checks that annotation keys are qualified names, matched case-insensitively as the API
+// server does (k8s.io/apimachinery ValidateAnnotations).
+func checkAnnotationKeys(ps *problems.List, field string, annotations map[string]string) {
+	for _, k := range sortedKeys(annotations) {
+		for _, msg := range content.IsLabelKey(strings.ToLower(k)) {
+			ps.Add(problems.Key(field, k), "annotation key %q is not a Kubernetes qualified name: %s", k, msg)
+		}
+	}
+}
+
+// checkAnnotationSize checks the 256 KiB limit on all annotations of an object together (keys and values).
+func checkAnnotationSize(ps *problems.List, field string, annotations map[string]string) {
+	if err := apivalidation.ValidateAnnotationsSize(annotations); err != nil {
+		ps.Add(field, "the cluster secret's annotations exceed the Kubernetes limit of %d bytes: %v",
+			apivalidation.TotalAnnotationSizeLimitB, err)
+	}
+}
+
+func validateRepo(ps *problems.List, field string, r *Repo) {
+	if r == nil {
+		return
+	}
+	if !gitURL(r.URL) {
+		ps.Add(field+".url", "%q is not a Git repository URL; expected https://host/owner/repo or git@host:owner/repo.git", r.URL)
+	}
+	if r.Path == "" {
+		ps.Add(field+".path", "is required: the folder Argo CD reads, for example bootstrap/control-plane/addons")
+	} else if !relative(r.Path) {
+		ps.Add(field+".path", "%q must be a relative path inside the repository, without ..", r.Path)
+	}
+	if r.BasePath != "" && (!relative(r.BasePath) || !strings.HasSuffix(r.BasePath, "/")) {
+		ps.Add(field+".basePath", "%q must be a relative folder ending in / (Argo CD joins it with path as "+
+			"{{basepath}}{{path}})", r.BasePath)
+	}
+}
+
+func gitURL(s string) bool {
+	if scpURLPattern.MatchString(s) {
+		return true
+	}
+	u, err := url.Parse(s)
+	return err == nil && slices.Contains([]string{"https", "http", "ssh", "git"}, u.Scheme) && u.Host != "" &&
+		strings.Trim(u.Path, "/") != ""
+}
+
+// relative tells a clean relative path that stays inside the repository.
+func relative(p string) bool {
+	clean := path.Clean(p)
+	return !path.IsAbs(p) && clean != ".." && !strings.HasPrefix(clean, "../")
+}
+
+func validateHub(ps *problems.List, h Hub) {
+	if len(h.ReleaseName) > maxReleaseName {
+		ps.Add("hub.releaseName", "%q is %d characters; Helm release names are at most %d",
+			h.ReleaseName, len(h.ReleaseName), maxReleaseName)
+	}
+	for _, msg := range content.IsDNS1123Subdomain(h.ReleaseName) {
+		ps.Add("hub.releaseName", "%q is not a Helm release name: %s", h.ReleaseName, msg)
+	}
+	if u, err := url.Parse(h.ChartRepository); err != nil || !slices.Contains([]string{"https", "http", "oci"}, u.Scheme) {
+		ps.Add("hub.chartRepository", "%q is not a Helm repository URL (https://... or oci://...)", h.ChartRepository)
+	}
+	values := chartValues(h)
+	for _, c := range awsCallers {
+		sa := serviceAccountOf(values, c.values)
+		for _, msg := range content.IsDNS1123Subdomain(sa) {
+			ps.Add("hub.values."+c.values+".serviceAccount.name", "%q is not a service account name (EKS Pod "+
+				"Identity binds the management role to it): %s", sa, msg)
+		}
+	}
+	seen := map[string]int{}
+	for i, obj := range h.Bootstrap {
+		field := problems.Index("hub.bootstrap", i)
+		validateArgoObject(ps, field, obj)
+		id := fmt.Sprint(obj["kind"], "/", objectName(obj))
+		if j, dup := seen[id]; dup {
+			ps.Add(field+".metadata.name", "%s is also hub.bootstrap[%d]; names are unique per kind", id, j)
+		} else {
+			seen[id] = i
+		}
+	}
+}
+
+func validateArgoObject(ps *problems.List, field string, obj map[string]any) {
+	if obj["apiVersion"] != argoAPIVersion {
+		ps.Add(field+".apiVersion", "%v: expected %s", obj["apiVersion"], argoAPIVersion)
+	}
+	if kind := obj["kind"]; kind != "Application" && kind != "ApplicationSet" {
+		ps.Add(field+".kind", "%v: expected Application or ApplicationSet", kind)
+	}
+	name := objectName(obj)
+	for _, msg := range content.IsDNS1123Subdomain(name) {
+		ps.Add(field+".metadata.name", "%q is not an Argo CD object name: %s", name, msg)
+	}
+	if ns, ok := objectMetadata(obj)["namespace"]; ok {
+		s, _ := ns.(string)
+		for _, msg := range content.IsDNS1123Label(s) {
+			ps.Add(field+".metadata.namespace", "%v is not a namespace name: %s", ns, msg)
+		}
+	}
+}
+
+func validateSpoke(ps *problems.List, s Spoke, cluster clusterinfo.ClusterInfoInput, hubProvider bool) {
+	if s.HubKubeconfig == nil && !hubProvider {
+		ps.Add("spoke.hubKubeconfig", "is required: the secret is written into the hub cluster (or give a "+
+			"kubernetes provider for the hub in the resource options)")
+	}
+	if s.RoleArn == nil {
+		if a, ok := cluster.(clusterinfo.ClusterInfoArgs); ok && a.SpokeRoleArn == nil {
+			ps.Add("spoke.roleArn", "is required: the cluster has no spokeRoleArn (give FleetCluster a "+
+				"gitopsAccess.hubRoleArn, or set spoke.roleArn)")
+		}
+		return
+	}
+	if v, ok := knownString(s.RoleArn); ok && !roleARNPattern.MatchString(v) {
+		ps.Add("spoke.roleArn", "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>)", v)
+	}
+}
+
+func validateGit(ps *problems.List, g GitDelivery) {
+	if !githubOwnerPattern.MatchString(g.Owner) {
+		ps.Add("git.owner", "%q is not a GitHub user or organization name (1-39 letters, digits, single hyphens)", g.Owner)
+	}
+	if !githubRepoPattern.MatchString(g.Repository) || g.Repository == "." || g.Repository == ".." {
+		ps.Add("git.repository", "%q is not a GitHub repository name (1-100 of A-Z a-z 0-9 . _ -, without the owner)",
+			g.Repository)
+	}
+	checkBranch(ps, "git.branch", g.Branch)
+	if g.Path != "" && (!relative(g.Path) || !(strings.HasSuffix(g.Path, ".yaml") || strings.HasSuffix(g.Path, ".yml"))) {
+		ps.Add("git.path", "%q must be a relative path inside the repository ending in .yaml or .yml", g.Path)
+	}
+	if g.PullRequest {
+		checkBranch(ps, "git.pullRequestBranch", g.PullRequestBranch)
+		if g.PullRequestBranch == g.Branch {
+			ps.Add("git.pullRequestBranch", "%q is the base branch; a pull request needs a branch of its own", g.Branch)
+		}
+	} else if g.PullRequestBranch != "" {
+		ps.Add("git.pullRequestBranch", "is only used with pullRequest: true")
+	}
+}
+
+// checkBranch applies the rules of git check-ref-format that a branch name can break.
+func checkBranch(ps *problems.List, field, b string) {
+	bad := b == "" || strings.HasPrefix(b, "/") || strings.HasSuffix(b, "/") || strings.HasSuffix(b, ".lock") ||
+		strings.HasPrefix(b, "-") || strings.HasSuffix(b, ".") || strings.Contains(b, "..") ||
+		strings.Contains(b, "//") || strings.Contains(b, "@{") || strings.ContainsAny(b, " ~^:?*[\\\t\n")
+	if bad {
+		ps.Add(field, "%q is not a Git branch name (git check-ref-format: no spaces, ~^:?*[\\, .., //, or @{)", b)
+	}
+}
+
+// knownString returns the value of an input given as a plain string.
+func knownString(in pulumi.StringInput) (string, bool) {
+	switch v := in.(type) {
+	case pulumi.String:
+		return string(v), true
+	case *pulumi.String:
+		if v != nil {
+			return string(*v), true
+		}
+	}
+	return "", false
+}
+
+func objectMetadata(obj map[string]any) map[string]any {
+	md, _ := obj["metadata"].(map[string]any)
+	return md
+}
+
+func objectName(obj map[string]any) string {
+	name, _ := objectMetadata(obj)["name"].(string)
+	return name
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,67 @@
+package gitopsbridge
+
+import "maps"
+
+// Service accounts of the Argo CD components that call AWS: the chart's names, set explicitly so the
+// EKS Pod Identity associations always match.
+const (
+	ApplicationControllerServiceAccount = "argocd-application-controller"
+	ApplicationSetServiceAccount        = "argocd-applicationset-controller"
+	ServerServiceAccount                = "argocd-server"
+)
+
+// awsCallers are the chart components whose pods assume spoke roles: their key in the values and the name
+// part of their Pod Identity association.
+var awsCallers = []struct{ values, part string }{
+	{"controller", "application-controller"},
+	{"applicationSet", "applicationset-controller"},
+	{"server", "server"},
+}
+
+// chartValues are the argo-cd chart values: the component's (service account names; with high availability
+// redis-ha and two replicas of the server, repo server and ApplicationSet controller, the chart's documented
+// HA setup without autoscaling), with the user's values merged over them.
+func chartValues(h Hub) map[string]any {
+	ours := map[string]any{
+		"controller":     map[string]any{"serviceAccount": map[string]any{"name": ApplicationControllerServiceAccount}},
+		"applicationSet": map[string]any{"serviceAccount": map[string]any{"name": ApplicationSetServiceAccount}},
+		"server":         map[string]any{"serviceAccount": map[string]any{"name": ServerServiceAccount}},
+	}
+	if h.HighAvailability {
+		ours = mergeValues(ours, map[string]any{
+			"redis-ha":       map[string]any{"enabled": true},
+			"controller":     map[string]any{"replicas": 1},
+			"server":         map[string]any{"replicas": 2},
+			"repoServer":     map[string]any{"replicas": 2},
+			"applicationSet": map[string]any{"replicas": 2},
+		})
+	}
+	return mergeValues(ours, h.Values)
+}
+
+// mergeValues merges over into base as Helm merges values files: maps key by key, anything else replaced.
+// Neither argument is changed.
+func mergeValues(base, over map[string]any) map[string]any {
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for k, v := range over {
+		bm, bok := out[k].(map[string]any)
+		om, ook := v.(map[string]any)
+		if bok && ook {
+			out[k] = mergeValues(bm, om)
+		} else {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// serviceAccountOf is the service account name of a chart component in the final values (a user may rename it).
+func serviceAccountOf(values map[string]any, component string) string {
+	c, _ := values[component].(map[string]any)
+	sa, _ := c["serviceAccount"].(map[string]any)
+	name, _ := sa["name"].(string)
+	return name
+}
