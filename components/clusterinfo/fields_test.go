@@ -13,7 +13,9 @@ type mocks struct{}
 func (mocks) NewResource(a pulumi.MockResourceArgs) (string, resource.PropertyMap, error) {
 	return a.Name, a.Inputs, nil
 }
-func (mocks) Call(pulumi.MockCallArgs) (resource.PropertyMap, error) { return resource.PropertyMap{}, nil }
+func (mocks) Call(pulumi.MockCallArgs) (resource.PropertyMap, error) {
+	return resource.PropertyMap{}, nil
+}
 
 func complete() ClusterInfoArgs {
 	return ClusterInfoArgs{

@@ -18,65 +18,54 @@ type secretContent struct {
 }
 
 // secretContent computes the cluster secret from the cluster's facts. Facts that were outputs are checked
-// here, when they resolve; a bad one fails the secret with the input named.
+// here, all together when they resolve; a bad one fails the secret with every bad input named.
 func (b *builder) secretContent() secretContent {
 	a, f := b.args, b.cluster
-	labels := pulumi.All(f.ClusterName, f.Environment, f.KubernetesVersion, f.Addons).ApplyT(
-		func(v []any) (map[string]string, error) {
-			addons := maps.Clone(v[3].(map[string]bool))
-			if addons == nil {
-				addons = map[string]bool{}
-			}
-			maps.Copy(addons, a.Addons)
-			l := Labels(v[0].(string), v[1].(string), v[2].(string), addons)
-			var ps problems.List
-			checkLabels(&ps, l)
-			return l, ps.Err(TypeToken)
-		}).(pulumi.StringMapOutput)
-	annotations := f.GitOpsMetadata.ApplyT(func(md map[string]string) (map[string]string, error) {
-		var ps problems.List
-		checkAnnotationKeys(&ps, "cluster.gitopsMetadata", md)
-		all := Annotations(md, a.Metadata, a.AddonsRepo, a.WorkloadsRepo)
-		checkAnnotationSize(&ps, "metadata", all)
-		return all, ps.Err(TypeToken)
-	}).(pulumi.StringMapOutput)
-
-	server, config := pulumi.String(InClusterServer).ToStringOutput(), pulumi.String(InClusterConfig()).ToStringOutput()
+	roleArn, roleField := pulumi.String("").ToStringOutput(), ""
 	if a.Spoke != nil {
-		server = f.Server
-		config = pulumi.All(f.ClusterName, b.spokeRoleArn(), f.CertificateAuthorityData).ApplyT(func(v []any) string {
-			return SpokeConfig(v[0].(string), v[1].(string), v[2].(string))
-		}).(pulumi.StringOutput)
-	}
-	s := secretContent{labels: labels, annotations: annotations}
-	cs := pulumi.All(labels, annotations, server, config, f.ClusterName).ApplyT(func(v []any) ClusterSecret {
-		return ClusterSecret{
-			Name: a.SecretName, Namespace: a.Namespace,
-			Labels: v[0].(map[string]string), Annotations: v[1].(map[string]string),
-			Server: v[2].(string), Config: v[3].(string), ClusterName: v[4].(string),
+		roleArn, roleField = f.SpokeRoleArn, "cluster.spokeRoleArn"
+		if a.Spoke.RoleArn != nil {
+			roleArn, roleField = a.Spoke.RoleArn.ToStringOutput(), "spoke.roleArn"
 		}
-	})
-	s.stringData = cs.ApplyT(func(c ClusterSecret) map[string]string { return c.StringData() }).(pulumi.StringMapOutput)
-	s.manifest = cs.ApplyT(func(c ClusterSecret) string { return c.YAML() }).(pulumi.StringOutput)
-	return s
-}
-
-// spokeRoleArn is spoke.roleArn or else the cluster's spokeRoleArn, checked when it resolves.
-func (b *builder) spokeRoleArn() pulumi.StringOutput {
-	field, arn := "spoke.roleArn", b.cluster.SpokeRoleArn
-	if b.args.Spoke.RoleArn != nil {
-		arn = b.args.Spoke.RoleArn.ToStringOutput()
-	} else {
-		field = "cluster.spokeRoleArn"
 	}
-	return arn.ApplyT(func(v string) (string, error) {
+	cs := pulumi.All(f.ClusterName, f.Environment, f.KubernetesVersion, f.Addons, f.GitOpsMetadata, f.Server,
+		f.CertificateAuthorityData, roleArn).ApplyT(func(v []any) (ClusterSecret, error) {
+		name, md := v[0].(string), v[4].(map[string]string)
+		addons := maps.Clone(v[3].(map[string]bool))
+		if addons == nil {
+			addons = map[string]bool{}
+		}
+		maps.Copy(addons, a.Addons)
+		s := ClusterSecret{
+			Name: a.SecretName, Namespace: a.Namespace, ClusterName: name,
+			Labels:      Labels(name, v[1].(string), v[2].(string), addons),
+			Annotations: Annotations(md, a.Metadata, a.AddonsRepo, a.WorkloadsRepo),
+			Server:      InClusterServer, Config: InClusterConfig(),
+		}
 		var ps problems.List
-		if !roleARNPattern.MatchString(v) {
-			ps.Add(field, "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>); a spoke needs the role "+
-				"Argo CD assumes (FleetCluster gitopsAccess.hubRoleArn, or spoke.roleArn)", v)
+		checkLabels(&ps, s.Labels)
+		checkAnnotationKeys(&ps, "cluster.gitopsMetadata", md)
+		checkAnnotationSize(&ps, "metadata", s.Annotations)
+		if a.Spoke != nil {
+			arn := v[7].(string)
+			if !roleARNPattern.MatchString(arn) {
+				ps.Add(roleField, "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>); a spoke needs the "+
+					"role Argo CD assumes (FleetCluster gitopsAccess.hubRoleArn, or spoke.roleArn)", arn)
+			}
+			s.Server, s.Config = v[5].(string), SpokeConfig(name, arn, v[6].(string))
 		}
-		return v, ps.Err(TypeToken)
-	}).(pulumi.StringOutput)
+		return s, ps.Err(TypeToken)
+	})
+	// cs holds a ClusterSecret; appliers take it as any (the SDK has no output type for it).
+	strings := func(get func(ClusterSecret) map[string]string) pulumi.StringMapOutput {
+		return cs.ApplyT(func(c any) map[string]string { return get(c.(ClusterSecret)) }).(pulumi.StringMapOutput)
+	}
+	return secretContent{
+		labels:      strings(func(c ClusterSecret) map[string]string { return c.Labels }),
+		annotations: strings(func(c ClusterSecret) map[string]string { return c.Annotations }),
+		stringData:  strings(ClusterSecret.StringData),
+		manifest:    cs.ApplyT(func(c any) string { return c.(ClusterSecret).YAML() }).(pulumi.StringOutput),
+	}
 }
 
 // clusterSecret writes the Argo CD cluster secret through provider; its data is a Pulumi secret.

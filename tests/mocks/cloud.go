@@ -29,6 +29,8 @@ type Resource struct {
 	Provider string // provider reference ("<urn>::<id>") of a custom resource
 	// Providers are the provider references a component was given, by package.
 	Providers map[string]string
+	// Dependencies are the URNs of the resources it was registered after (dependsOn).
+	Dependencies []string
 	// Region is the region of the aws provider the resource went through ("" for none).
 	Region string
 	Inputs resource.PropertyMap
@@ -121,6 +123,7 @@ func (c *Cloud) NewResource(args pulumi.MockResourceArgs) (string, resource.Prop
 	if rpc := args.RegisterRPC; rpc != nil {
 		rec.Parent = rpc.GetParent()
 		rec.Providers = maps.Clone(rpc.GetProviders())
+		rec.Dependencies = rpc.GetDependencies()
 	}
 	c.mu.Lock()
 	rec.Region = c.regionOf(rec)
