@@ -1,0 +1,100 @@
+package gitopsbridge
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/google/go-cmp/cmp"
+)
+
+const (
+	fileType   = "github:index/repositoryFile:RepositoryFile"
+	branchType = "github:index/branch:Branch"
+	prType     = "github:index/repositoryPullRequest:RepositoryPullRequest"
+)
+
+func TestGitDelivery(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		git      GitDelivery
+		want     map[string]any
+		wantPR   bool
+		wantURL  string
+		fileFrom string // the branch the file is written to
+	}{
+		"default branch": {
+			reason: "the manifest lands on main at clusters/<environment>/<cluster>.yaml",
+			git:    GitDelivery{Owner: "acme", Repository: "fleet"},
+			want: map[string]any{"repository": "fleet", "branch": "main", "file": "clusters/dev/spoke1.yaml",
+				"commitMessage": "Register cluster spoke1 (dev)", "overwriteOnCreate": true},
+			wantURL: "https://github.com/acme/fleet/blob/main/clusters/dev/spoke1.yaml",
+		},
+		"pull request": {
+			reason: "pull-request mode writes to its own branch and opens a pull request into main",
+			git: GitDelivery{Owner: "acme", Repository: "fleet", Path: "fleet/spoke1.yaml", PullRequest: true,
+				CommitMessage: "Add spoke1"},
+			want: map[string]any{"repository": "fleet", "branch": "gitops-fleet/spoke1", "file": "fleet/spoke1.yaml",
+				"commitMessage": "Add spoke1", "overwriteOnCreate": true},
+			wantPR:  true,
+			wantURL: "https://github.com/acme/fleet/blob/gitops-fleet/spoke1/fleet/spoke1.yaml",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+			args := spokeArgs()
+			args.Git = &tc.git
+			cloud, gb := build(t, "spoke1", args)
+			file := cloud.MustGet(t, fileType, "spoke1-manifest")
+			got := map[string]any{}
+			for k := range tc.want {
+				got[k] = file.Input(k)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
+			}
+			if file.Input("content") != mocks.Await[string](t, gb.Manifest) {
+				t.Error("the committed content is not the manifest output")
+			}
+			if u := mocks.Await[string](t, gb.GitFileUrl); u != tc.wantURL {
+				t.Errorf("gitFileUrl = %q, want %q", u, tc.wantURL)
+			}
+			gh := cloud.MustGet(t, "pulumi:providers:github", "spoke1-github")
+			if gh.Input("owner") != "acme" || !gh.Inputs["token"].ContainsSecrets() || gh.Input("token") != "ghp_canary" {
+				t.Errorf("the github provider should be acme's with the configured token as a secret: %v", gh.Inputs)
+			}
+			if !strings.Contains(file.Provider, "::spoke1-github::") {
+				t.Errorf("the file does not go through the github provider: %s", file.Provider)
+			}
+			prs := cloud.OfType(prType)
+			if !tc.wantPR {
+				if len(prs) != 0 || len(cloud.OfType(branchType)) != 0 || mocks.Await[int](t, gb.PullRequestNumber) != 0 {
+					t.Error("direct mode opened a branch or pull request")
+				}
+				return
+			}
+			branch := cloud.MustGet(t, branchType, "spoke1-branch")
+			if branch.Input("branch") != "gitops-fleet/spoke1" || branch.Input("sourceBranch") != "main" {
+				t.Errorf("branch = %v from %v", branch.Input("branch"), branch.Input("sourceBranch"))
+			}
+			if !slices.Contains(file.Dependencies, mocks.URN(TypeToken, branchType, "spoke1-branch")) {
+				t.Error("the file is written before its branch exists")
+			}
+			pr := cloud.MustGet(t, prType, "spoke1-pull-request")
+			wantPR := map[string]any{"owner": "acme", "baseRepository": "fleet", "baseRef": "main",
+				"headRef": "gitops-fleet/spoke1", "title": "Add spoke1"}
+			gotPR := map[string]any{}
+			for k := range wantPR {
+				gotPR[k] = pr.Input(k)
+			}
+			if diff := cmp.Diff(wantPR, gotPR); diff != "" {
+				t.Errorf("pull request (-want +got):\n%s", diff)
+			}
+			if n := mocks.Await[int](t, gb.PullRequestNumber); n == 0 || float64(n) != pr.State["number"].NumberValue() {
+				t.Errorf("pullRequestNumber = %d, want the pull request's number %v", n, pr.State["number"])
+			}
+		})
+	}
+}

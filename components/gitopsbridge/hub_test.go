@@ -1,0 +1,194 @@
+package gitopsbridge
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/google/go-cmp/cmp"
+)
+
+const (
+	releaseType     = "kubernetes:helm.sh/v3:Release"
+	associationType = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
+)
+
+func TestHelmRelease(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		hub    Hub
+		want   map[string]any
+	}{
+		"defaults": {
+			reason: "the pinned argo-cd chart from Argo Helm, service accounts named for Pod Identity",
+			want: map[string]any{
+				"name": "argo-cd", "chart": "argo-cd", "version": DefaultChartVersion, "namespace": "argocd",
+				"repositoryOpts": map[string]any{"repo": DefaultChartRepository},
+				"values": map[string]any{
+					"controller":     map[string]any{"serviceAccount": map[string]any{"name": "argocd-application-controller"}},
+					"applicationSet": map[string]any{"serviceAccount": map[string]any{"name": "argocd-applicationset-controller"}},
+					"server":         map[string]any{"serviceAccount": map[string]any{"name": "argocd-server"}},
+				},
+			},
+		},
+		"overrides and HA": {
+			reason: "version, release name and repository are overridable; user values win key by key over the HA values",
+			hub: Hub{ReleaseName: "gitops", ChartVersion: "9.0.0", ChartRepository: "oci://registry.example.com/charts",
+				HighAvailability: true,
+				Values:           map[string]any{"server": map[string]any{"replicas": 3}, "global": map[string]any{"domain": "argo.example.com"}}},
+			want: map[string]any{
+				"name": "gitops", "chart": "argo-cd", "version": "9.0.0", "namespace": "argocd",
+				"repositoryOpts": map[string]any{"repo": "oci://registry.example.com/charts"},
+				"values": map[string]any{
+					"controller": map[string]any{"replicas": 1.0,
+						"serviceAccount": map[string]any{"name": "argocd-application-controller"}},
+					"applicationSet": map[string]any{"replicas": 2.0,
+						"serviceAccount": map[string]any{"name": "argocd-applicationset-controller"}},
+					"server": map[string]any{"replicas": 3.0, "serviceAccount": map[string]any{"name": "argocd-server"}},
+					"repoServer": map[string]any{"replicas": 2.0},
+					"redis-ha":   map[string]any{"enabled": true},
+					"global":     map[string]any{"domain": "argo.example.com"},
+				},
+			},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			args := hubArgs()
+			args.Hub = &tc.hub
+			cloud, gb := build(t, "hub", args)
+			r := cloud.MustGet(t, releaseType, "hub-argocd")
+			got := map[string]any{}
+			for k := range tc.want {
+				got[k] = r.Input(k)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
+			}
+			if s := mocks.Await[string](t, gb.ArgoCdReleaseStatus); s != "deployed" {
+				t.Errorf("argocdReleaseStatus = %q", s)
+			}
+			if ns := mocks.Await[string](t, gb.ArgoCdNamespace); ns != "argocd" {
+				t.Errorf("argocdNamespace = %q", ns)
+			}
+		})
+	}
+}
+
+func TestHubOrder(t *testing.T) {
+	cloud, _ := build(t, "hub", hubArgs())
+	release := cloud.MustGet(t, releaseType, "hub-argocd")
+	for _, a := range cloud.OfType(associationType) {
+		if !slices.Contains(release.Dependencies, mocks.URN(TypeToken, associationType, a.Name)) {
+			t.Errorf("Argo CD is installed before Pod Identity association %s: its pods would start without AWS credentials", a.Name)
+		}
+	}
+	ns := cloud.MustGet(t, "kubernetes:core/v1:Namespace", "hub-namespace")
+	if ns.Input("metadata").(map[string]any)["name"] != "argocd" {
+		t.Errorf("namespace = %v", ns.Input("metadata"))
+	}
+	secret := cloud.MustGet(t, secretType, "hub-cluster-secret")
+	if !slices.Contains(secret.Dependencies, mocks.URN(TypeToken, "kubernetes:core/v1:Namespace", "hub-namespace")) {
+		t.Error("the in-cluster secret is not created after its namespace")
+	}
+	for _, r := range []mocks.Resource{release, ns, secret} {
+		if !strings.Contains(r.Provider, "pulumi:providers:kubernetes::hub-k8s::") {
+			t.Errorf("%s does not go through the hub's provider built from its kubeconfig: %q", r.Name, r.Provider)
+		}
+	}
+	k8s := cloud.MustGet(t, "pulumi:providers:kubernetes", "hub-k8s")
+	if !k8s.Inputs["kubeconfig"].ContainsSecrets() {
+		t.Error("the hub kubeconfig is not secret")
+	}
+}
+
+func TestManagementRole(t *testing.T) {
+	cloud, gb := build(t, "hub", hubArgs())
+	role := cloud.MustGet(t, "aws:iam/role:Role", "hub-argocd-management")
+	if role.Region != "us-east-1" || role.Input("path") != HubRolePath {
+		t.Errorf("role in region %q with path %v; want us-east-1 and %s", role.Region, role.Input("path"), HubRolePath)
+	}
+	trust := decode(t, role.Input("assumeRolePolicy"))
+	wantTrust := iampolicy.New(iampolicy.Trust(map[string]string{"Service": "pods.eks.amazonaws.com"},
+		"sts:AssumeRole", "sts:TagSession").
+		When("StringEquals", "aws:SourceAccount", "123456789012").
+		When("ArnEquals", "aws:SourceArn", "arn:aws:eks:us-east-1:123456789012:cluster/hub"))
+	if diff := cmp.Diff(wantTrust, trust); diff != "" {
+		t.Errorf("only EKS Pod Identity of the hub cluster may assume the role (-want +got):\n%s", diff)
+	}
+	policy := decode(t, cloud.MustGet(t, "aws:iam/rolePolicy:RolePolicy", "hub-argocd-management").Input("policy"))
+	wantPolicy := iampolicy.New(iampolicy.Allow("AssumeSpokeRoles", []string{"sts:AssumeRole", "sts:TagSession"},
+		[]string{"arn:aws:iam::*:role/gitops-fleet/spoke/*"}))
+	if diff := cmp.Diff(wantPolicy, policy); diff != "" {
+		t.Errorf("the role may assume spoke roles only (-want +got):\n%s", diff)
+	}
+	var got []string
+	for _, a := range cloud.OfType(associationType) {
+		got = append(got, a.Input("namespace").(string)+"/"+a.Input("serviceAccount").(string)+"@"+a.Input("clusterName").(string))
+		if a.Input("roleArn") != mocks.Await[string](t, gb.ManagementRoleArn) {
+			t.Errorf("%s binds %v, not the management role", a.Name, a.Input("roleArn"))
+		}
+	}
+	slices.Sort(got)
+	want := []string{"argocd/argocd-application-controller@hub", "argocd/argocd-applicationset-controller@hub", "argocd/argocd-server@hub"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Pod Identity associations (-want +got):\n%s", diff)
+	}
+}
+
+func TestRenamedServiceAccountIsBound(t *testing.T) {
+	args := hubArgs()
+	args.Hub.Values = map[string]any{"server": map[string]any{"serviceAccount": map[string]any{"name": "argo-web"}}}
+	cloud, _ := build(t, "hub", args)
+	a := cloud.MustGet(t, associationType, "hub-argocd-server")
+	if a.Input("serviceAccount") != "argo-web" {
+		t.Errorf("the association binds %v, not the service account the values name", a.Input("serviceAccount"))
+	}
+}
+
+func TestMergeValues(t *testing.T) {
+	cases := map[string]struct {
+		reason     string
+		base, over map[string]any
+		want       map[string]any
+	}{
+		"nested maps merge": {
+			reason: "maps merge key by key as Helm merges values files",
+			base:   map[string]any{"a": map[string]any{"x": 1, "y": 2}},
+			over:   map[string]any{"a": map[string]any{"y": 3}},
+			want:   map[string]any{"a": map[string]any{"x": 1, "y": 3}},
+		},
+		"scalars and lists replace": {
+			reason: "anything that is not a map on both sides is replaced",
+			base:   map[string]any{"a": []any{1}, "b": map[string]any{"x": 1}},
+			over:   map[string]any{"a": []any{2}, "b": "off"},
+			want:   map[string]any{"a": []any{2}, "b": "off"},
+		},
+		"nil": {reason: "no values merge to an empty map", want: map[string]any{}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, mergeValues(tc.base, tc.over)); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+	base := map[string]any{"a": map[string]any{"x": 1}}
+	mergeValues(base, map[string]any{"a": map[string]any{"x": 2}})
+	if base["a"].(map[string]any)["x"] != 1 {
+		t.Error("mergeValues changed its base")
+	}
+}
+
+func decode(t *testing.T, v any) iampolicy.Document {
+	t.Helper()
+	var doc iampolicy.Document
+	if err := json.Unmarshal([]byte(v.(string)), &doc); err != nil {
+		t.Fatalf("not a policy document: %v", err)
+	}
+	return doc
+}
+
