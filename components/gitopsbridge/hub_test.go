@@ -47,7 +47,7 @@ func TestHelmRelease(t *testing.T) {
 						"serviceAccount": map[string]any{"name": "argocd-application-controller"}},
 					"applicationSet": map[string]any{"replicas": 2.0,
 						"serviceAccount": map[string]any{"name": "argocd-applicationset-controller"}},
-					"server": map[string]any{"replicas": 3.0, "serviceAccount": map[string]any{"name": "argocd-server"}},
+					"server":     map[string]any{"replicas": 3.0, "serviceAccount": map[string]any{"name": "argocd-server"}},
 					"repoServer": map[string]any{"replicas": 2.0},
 					"redis-ha":   map[string]any{"enabled": true},
 					"global":     map[string]any{"domain": "argo.example.com"},
@@ -191,4 +191,3 @@ func decode(t *testing.T, v any) iampolicy.Document {
 	}
 	return doc
 }
-

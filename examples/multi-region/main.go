@@ -25,8 +25,8 @@ var addons = map[string]bool{
 func program(ctx *pulumi.Context) error {
 	cfg := config.New(ctx, "")
 	addonsRepo := &gitopsbridge.Repo{
-		URL:      cfg.Get("addonsRepoUrl"),
-		Path:     "bootstrap/control-plane/addons",
+		URL:  cfg.Get("addonsRepoUrl"),
+		Path: "bootstrap/control-plane/addons",
 	}
 	if addonsRepo.URL == "" {
 		addonsRepo.URL = "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template"
