@@ -1,7 +1,11 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test test-components
+.PHONY: all build vet test test-components schema provider
+
+COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
+VERSION ?= 0.1.0
+LDFLAGS := -X github.com/gitops-fleet/pulumi-fleet/provider.version=$(VERSION)
 
 all: build test
 
@@ -20,3 +24,12 @@ test: vet
 ## test-components: the component unit tests only
 test-components:
 	$(GO) test -count=1 ./components/...
+
+## schema: schema descriptions from the Go doc comments (zz_annotate.go), then schema.json from the provider
+schema:
+	$(GO) run ./provider/cmd/fleet-annotate $(COMPONENTS)
+	$(GO) run ./provider/cmd/fleet-schema schema.json
+
+## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION)
+provider:
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/pulumi-resource-fleet ./provider/cmd/pulumi-resource-fleet

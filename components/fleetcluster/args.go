@@ -87,10 +87,12 @@ type NodeGroup struct {
 	Name string `pulumi:"name"`
 	// InstanceTypes are the EC2 instance types, for example ["m6i.large"]. At least one.
 	InstanceTypes []string `pulumi:"instanceTypes"`
-	// MinSize, DesiredSize and MaxSize are node counts: 0 <= min <= desired <= max and max >= 1.
-	MinSize     int `pulumi:"minSize"`
+	// MinSize is the fewest nodes: 0 <= minSize <= desiredSize.
+	MinSize int `pulumi:"minSize"`
+	// DesiredSize is the node count to start with: minSize <= desiredSize <= maxSize.
 	DesiredSize int `pulumi:"desiredSize"`
-	MaxSize     int `pulumi:"maxSize"`
+	// MaxSize is the most nodes, at least 1 and at least desiredSize.
+	MaxSize int `pulumi:"maxSize"`
 	// CapacityType is "ON_DEMAND" (default) or "SPOT".
 	CapacityType string `pulumi:"capacityType,optional"`
 	// DiskSize is the root volume size in GiB, 20-16384 (gp3 limits with room for the AMI). Default: 50.

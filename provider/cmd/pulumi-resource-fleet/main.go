@@ -1,0 +1,24 @@
+// Command pulumi-resource-fleet is the fleet provider plugin: it serves FleetCluster and GitOpsBridge to the
+// Pulumi engine over gRPC.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/gitops-fleet/pulumi-fleet/provider"
+	p "github.com/pulumi/pulumi-go-provider"
+)
+
+func main() {
+	prov, err := provider.Provider()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-resource-fleet: %v\n", err)
+		os.Exit(1)
+	}
+	if err := p.RunProvider(context.Background(), provider.Name, provider.Version(), prov); err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-resource-fleet: %v\n", err)
+		os.Exit(1)
+	}
+}
