@@ -5,6 +5,8 @@ package problems
 import (
 	"fmt"
 	"strings"
+
+	perrors "github.com/pulumi/pulumi/sdk/v3/go/pulumi/errors"
 )
 
 // Problem is one invalid input: the field's path as the schema spells it ("nodeGroups[1].maxSize") and
@@ -54,3 +56,18 @@ func Index(field string, i int) string { return fmt.Sprintf("%s[%d]", field, i) 
 
 // Key is the path of a map entry: field["k"].
 func Key(field, k string) string { return fmt.Sprintf("%s[%q]", field, k) }
+
+// As lets errors.As see an *Error as Pulumi's *errors.InputPropertiesError, which a provider reports to the
+// engine as field-level input errors (InvalidArgument with one detail per property) instead of a failure.
+func (e *Error) As(target any) bool {
+	t, ok := target.(**perrors.InputPropertiesError)
+	if !ok {
+		return false
+	}
+	details := make([]perrors.InputPropertyErrorDetails, len(e.Problems))
+	for i, p := range e.Problems {
+		details[i] = perrors.InputPropertyErrorDetails{PropertyPath: p.Field, Reason: p.Message}
+	}
+	*t = perrors.NewInputPropertiesError(fmt.Sprintf("invalid %s inputs", e.Component), details...)
+	return true
+}

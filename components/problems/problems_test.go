@@ -2,7 +2,10 @@ package problems
 
 import (
 	"errors"
+	"fmt"
 	"testing"
+
+	perrors "github.com/pulumi/pulumi/sdk/v3/go/pulumi/errors"
 )
 
 func TestErr(t *testing.T) {
@@ -42,5 +45,20 @@ func TestErr(t *testing.T) {
 				t.Errorf("%s:\n got %v\nwant %s", tc.reason, err, tc.want)
 			}
 		})
+	}
+}
+
+func TestAsInputPropertiesError(t *testing.T) {
+	var l List
+	l.Add("region", "bad")
+	l.Add(Index("nodeGroups", 0)+".name", "empty")
+	var ipe *perrors.InputPropertiesError
+	if !errors.As(fmt.Errorf("wrapped: %w", l.Err("fleet:index:X")), &ipe) {
+		t.Fatal("an *Error is not seen as an InputPropertiesError")
+	}
+	want := []perrors.InputPropertyErrorDetails{{PropertyPath: "region", Reason: "bad"},
+		{PropertyPath: "nodeGroups[0].name", Reason: "empty"}}
+	if len(ipe.Errors) != 2 || ipe.Errors[0] != want[0] || ipe.Errors[1] != want[1] {
+		t.Errorf("details = %v, want %v", ipe.Errors, want)
 	}
 }
