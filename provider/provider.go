@@ -16,6 +16,11 @@ const GoImportPath = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
 // Provider is the fleet provider: FleetCluster and GitOpsBridge components with the package metadata.
 func Provider() (p.Provider, error) {
+	return build(infer.ComponentF(fleetcluster.NewFleetCluster), infer.ComponentF(gitopsbridge.NewGitOpsBridge))
+}
+
+// build is the provider serving components.
+func build(components ...infer.InferredComponent) (p.Provider, error) {
 	return infer.NewProviderBuilder().
 		WithDisplayName("Pulumi Fleet").
 		WithDescription("EKS cluster fleets with Argo CD in the GitOps Bridge pattern: FleetCluster builds a cluster " +
@@ -32,9 +37,6 @@ func Provider() (p.Provider, error) {
 			"gitopsbridge": "index",
 			"clusterinfo":  "index",
 		}).
-		WithComponents(
-			infer.ComponentF(fleetcluster.NewFleetCluster),
-			infer.ComponentF(gitopsbridge.NewGitOpsBridge),
-		).
+		WithComponents(components...).
 		Build()
 }

@@ -56,11 +56,17 @@ func New() *Cloud {
 // Run runs program against the Cloud and returns the program's error, if any.
 func (c *Cloud) Run(program pulumi.RunFunc) error {
 	return pulumi.RunErr(func(ctx *pulumi.Context) error {
-		c.mu.Lock()
-		c.ctx = ctx
-		c.mu.Unlock()
+		c.Bind(ctx)
 		return program(ctx)
 	}, pulumi.WithMocks(Project, Stack, c))
+}
+
+// Bind gives the Cloud the context of a program it did not start (a provider's Construct under
+// integration.NewServer), which it needs to register pulumi-eks's stand-ins.
+func (c *Cloud) Bind(ctx *pulumi.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ctx = ctx
 }
 
 // Resources returns the program's registrations in order, without stand-ins.

@@ -1,0 +1,77 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/provider/internal/annotate"
+	"github.com/google/go-cmp/cmp"
+	pschema "github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+)
+
+// committedSchema is the schema.json at the top of the repository.
+func committedSchema(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestSchemaIsCommitted(t *testing.T) {
+	got, err := Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(committedSchema(t)), string(got)); diff != "" {
+		t.Errorf("schema.json differs from the provider's schema; run `make schema` (-committed +provider):\n%s", diff)
+	}
+}
+
+func TestSchemaDescriptionsAreCurrent(t *testing.T) {
+	for _, dir := range []string{"fleetcluster", "gitopsbridge", "clusterinfo"} {
+		t.Run(dir, func(t *testing.T) {
+			path := filepath.Join("..", "components", dir)
+			want, err := annotate.Generate(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(path, annotate.FileName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("%s is stale; run `make schema` (-generated +committed):\n%s", annotate.FileName, diff)
+			}
+		})
+	}
+}
+
+func TestSchemaBinds(t *testing.T) {
+	var spec pschema.PackageSpec
+	if err := json.Unmarshal(committedSchema(t), &spec); err != nil {
+		t.Fatal(err)
+	}
+	pkg, diags, err := pschema.BindSpec(spec, pschema.NewNullLoader(), pschema.ValidationOptions{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("schema does not bind: %v %v", err, diags)
+	}
+	for _, token := range []string{"fleet:index:FleetCluster", "fleet:index:GitOpsBridge"} {
+		r, ok := pkg.GetResource(token)
+		if !ok || !r.IsComponent {
+			t.Errorf("%s is not a component of the package", token)
+		}
+	}
+	if pkg.Name != Name || pkg.License != "Apache-2.0" || pkg.Repository == "" {
+		t.Errorf("package metadata: name %q, license %q, repository %q", pkg.Name, pkg.License, pkg.Repository)
+	}
+	for _, lang := range []string{"go", "nodejs", "python", "csharp", "java"} {
+		if _, ok := spec.Language[lang]; !ok {
+			t.Errorf("no %s package settings", lang)
+		}
+	}
+}
