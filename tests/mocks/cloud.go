@@ -176,6 +176,9 @@ func (c *Cloud) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
 	region := c.regions[providerID(args.Provider)]
 	c.mu.Unlock()
 	switch args.Token {
+	case "pulumi:pulumi:getResource":
+		// pulumi.WithMocks answers this itself; a provider under integration.NewServer asks the Cloud.
+		return c.getResource(args.Args["urn"].StringValue())
 	case "aws:index/getCallerIdentity:getCallerIdentity":
 		return resource.NewPropertyMapFromMap(map[string]any{
 			"accountId": Account, "arn": "arn:aws:iam::" + Account + ":user/ci", "userId": "AIDAMOCK", "id": Account,
@@ -191,4 +194,21 @@ func (c *Cloud) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
 		return resource.NewPropertyMapFromMap(map[string]any{"name": region, "id": region}), nil
 	}
 	return nil, fmt.Errorf("mocks: no answer for invoke %s", args.Token)
+}
+
+// getResource answers a resource reference lookup by URN with the registration's ID and state.
+func (c *Cloud) getResource(urn string) (resource.PropertyMap, error) {
+	name := urn[strings.LastIndex(urn, "::")+2:]
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.resources {
+		if r.Name == name && strings.HasSuffix(urn, r.Type+"::"+name) {
+			return resource.PropertyMap{
+				"urn":   resource.NewProperty(urn),
+				"id":    resource.NewProperty(r.ID),
+				"state": resource.NewProperty(r.State),
+			}, nil
+		}
+	}
+	return nil, fmt.Errorf("mocks: unknown resource %s", urn)
 }
