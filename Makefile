@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test test-components schema provider
+.PHONY: all build vet test test-components schema provider bench
 
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
@@ -33,3 +33,7 @@ schema:
 ## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION)
 provider:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/pulumi-resource-fleet ./provider/cmd/pulumi-resource-fleet
+
+## bench: benchmarks (plugin cold start: exec to the first GetSchema answer, 20 runs)
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 20x -count 1 ./provider/...
