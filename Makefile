@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test test-components schema provider bench
+.PHONY: all build vet test test-components schema sdks provider bench
 
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
@@ -29,6 +29,11 @@ test-components:
 schema:
 	$(GO) run ./provider/cmd/fleet-annotate $(COMPONENTS)
 	$(GO) run ./provider/cmd/fleet-schema schema.json
+
+## sdks: the Go, TypeScript and Python SDKs under sdk/ from schema.json (Pulumi's codegen packages)
+sdks:
+	$(GO) run ./provider/cmd/fleet-sdkgen schema.json sdk
+	cd sdk/go/fleet && $(GO) mod tidy
 
 ## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION)
 provider:
