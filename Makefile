@@ -17,9 +17,10 @@ build:
 vet:
 	$(GO) vet ./...
 
-## test: vet, then every test (the README's test command; CI runs it)
+## test: vet, every Go test, then the SDK checks (the README's test command; CI runs it)
 test: vet
 	$(GO) test -count=1 ./...
+	bash tests/sdk/check.sh
 
 ## test-components: the component unit tests only
 test-components:
