@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test test-components schema sdks provider bench
+.PHONY: all build vet test test-components schema sdks provider cli bench
 
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
@@ -17,9 +17,9 @@ build:
 vet:
 	$(GO) vet ./...
 
-## test: vet, every Go test, then the SDK checks (the README's test command; CI runs it)
-test: vet
-	$(GO) test -count=1 ./...
+## test: vet, every Go test (with the real Pulumi CLI), then the SDK checks (the README's test command; CI runs it)
+test: vet cli
+	PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 ./...
 	bash tests/sdk/check.sh
 
 ## test-components: the component unit tests only
@@ -39,6 +39,12 @@ sdks:
 ## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION)
 provider:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/pulumi-resource-fleet ./provider/cmd/pulumi-resource-fleet
+
+## cli: the Pulumi CLI v$(PULUMI_VERSION) from tests/cli's tool directive (it cannot be downloaded here)
+PULUMI_VERSION := 3.259.0
+cli:
+	cd tests/cli && $(GO) build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$(PULUMI_VERSION)" \
+		-o $(CURDIR)/bin/pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 
 ## bench: benchmarks (plugin cold start: exec to the first GetSchema answer, 20 runs)
 bench:
