@@ -1,7 +1,6 @@
 package gitopsbridge
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -169,9 +168,5 @@ func TestUserAddonsWinOverTheCluster(t *testing.T) {
 	got := mocks.Await[map[string]string](t, gb.Labels)
 	if got["enable_cert_manager"] != "false" {
 		t.Errorf("addons should override cluster.addons: enable_cert_manager=%q", got["enable_cert_manager"])
-	}
-	var cfg ClusterConfig
-	if err := json.Unmarshal([]byte(SpokeConfig("a", "b", "c")), &cfg); err != nil || cfg.AWSAuthConfig == nil {
-		t.Errorf("spoke config does not round-trip: %v", err)
 	}
 }
