@@ -38,22 +38,13 @@ func (k arnKind) problem(v string) string {
 	return fmt.Sprintf("%q is not a valid ARN; expected %s", v, k.form)
 }
 
-// knownString returns the value of an input given as a plain pulumi.String. Values that come from other
-// resources are outputs and are checked by checkedARN once they resolve.
-func knownString(in pulumi.StringInput) (string, bool) {
-	if s, ok := in.(pulumi.String); ok {
-		return string(s), true
-	}
-	return "", false
-}
-
 // checkARN adds a problem when a known input is not of the kind; a nil input is reported as missing.
 func checkARN(ps *problems.List, field string, in pulumi.StringInput, kind arnKind) {
 	if in == nil {
 		ps.Add(field, "is required; expected %s", kind.form)
 		return
 	}
-	if v, ok := knownString(in); ok && !kind.pattern.MatchString(v) {
+	if v, ok := problems.Known(in); ok && !kind.pattern.MatchString(v) {
 		ps.Add(field, "%s", kind.problem(v))
 	}
 }

@@ -2,6 +2,7 @@ package fleetcluster
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -163,7 +164,7 @@ func validateNodeGroup(ps *problems.List, field string, ng NodeGroup) {
 }
 
 func validateLabels(ps *problems.List, field string, labels map[string]string) {
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		for _, msg := range validation.IsQualifiedName(k) {
 			ps.Add(problems.Key(field, k), "key is not a Kubernetes qualified name: %s", msg)
 		}
@@ -241,7 +242,7 @@ func validateMapping(ps *problems.List, field, username string, groups []string)
 
 func validateAddons(ps *problems.List, addons map[string]bool) {
 	known := KnownAddons()
-	for _, name := range sortedKeys(addons) {
+	for _, name := range slices.Sorted(maps.Keys(addons)) {
 		if !slices.Contains(known, name) {
 			ps.Add(problems.Key("addons", name), "unknown add-on; known GitOps Bridge add-ons: %s", strings.Join(known, ", "))
 		}
@@ -252,7 +253,7 @@ func validateTags(ps *problems.List, tags map[string]string) {
 	if len(tags) > maxTags {
 		ps.Add("tags", "has %d tags; AWS allows at most %d per resource", len(tags), maxTags)
 	}
-	for _, k := range sortedKeys(tags) {
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		switch {
 		case k == "" || len(k) > maxTagKey:
 			ps.Add(problems.Key("tags", k), "key must be 1-%d characters (AWS tagging)", maxTagKey)
@@ -302,15 +303,6 @@ func checkUnique[T any](ps *problems.List, field, attr string, items []T, value 
 		}
 		seen[v] = i
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // ValidationError is the error Validate and NewFleetCluster return for invalid inputs.

@@ -2,6 +2,7 @@ package gitopsbridge
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -42,7 +43,7 @@ var (
 func Validate(args GitOpsBridgeArgs, hubProvider bool) error {
 	var ps problems.List
 	validateCluster(&ps, args.Cluster)
-	for _, k := range sortedKeys(args.Addons) {
+	for _, k := range slices.Sorted(maps.Keys(args.Addons)) {
 		for _, msg := range content.IsLabelKey(AddonLabel(k)) {
 			ps.Add(problems.Key("addons", k), "label key %q is not a Kubernetes qualified name: %s", AddonLabel(k), msg)
 		}
@@ -94,7 +95,7 @@ func validateCluster(ps *problems.List, c clusterinfo.ClusterInfoInput) {
 	}
 	labels := map[string]string{}
 	for k, in := range known {
-		if v, ok := knownString(in); ok {
+		if v, ok := problems.Known(in); ok {
 			labels[k] = v
 		}
 	}
@@ -103,7 +104,7 @@ func validateCluster(ps *problems.List, c clusterinfo.ClusterInfoInput) {
 
 // checkLabels checks the cluster secret's labels, naming the input each came from.
 func checkLabels(ps *problems.List, labels map[string]string) {
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		for _, msg := range content.IsLabelKey(k) {
 			ps.Add(labelSource(k), "label key %q is not a Kubernetes qualified name: %s", k, msg)
 		}
@@ -133,7 +134,7 @@ func labelSource(label string) string {
 // checkAnnotationKeys checks that annotation keys are qualified names, matched case-insensitively as the API
 // server does (k8s.io/apimachinery ValidateAnnotations).
 func checkAnnotationKeys(ps *problems.List, field string, annotations map[string]string) {
-	for _, k := range sortedKeys(annotations) {
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		for _, msg := range content.IsLabelKey(strings.ToLower(k)) {
 			ps.Add(problems.Key(field, k), "annotation key %q is not a Kubernetes qualified name: %s", k, msg)
 		}
@@ -244,7 +245,7 @@ func validateSpoke(ps *problems.List, s Spoke, cluster clusterinfo.ClusterInfoIn
 		}
 		return
 	}
-	if v, ok := knownString(s.RoleArn); ok && !roleARNPattern.MatchString(v) {
+	if v, ok := problems.Known(s.RoleArn); ok && !roleARNPattern.MatchString(v) {
 		ps.Add("spoke.roleArn", "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>)", v)
 	}
 }
@@ -281,19 +282,6 @@ func checkBranch(ps *problems.List, field, b string) {
 	}
 }
 
-// knownString returns the value of an input given as a plain string.
-func knownString(in pulumi.StringInput) (string, bool) {
-	switch v := in.(type) {
-	case pulumi.String:
-		return string(v), true
-	case *pulumi.String:
-		if v != nil {
-			return string(*v), true
-		}
-	}
-	return "", false
-}
-
 func objectMetadata(obj map[string]any) map[string]any {
 	md, _ := obj["metadata"].(map[string]any)
 	return md
@@ -302,13 +290,4 @@ func objectMetadata(obj map[string]any) map[string]any {
 func objectName(obj map[string]any) string {
 	name, _ := objectMetadata(obj)["name"].(string)
 	return name
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

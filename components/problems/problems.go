@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	perrors "github.com/pulumi/pulumi/sdk/v3/go/pulumi/errors"
 )
 
@@ -70,4 +71,19 @@ func (e *Error) As(target any) bool {
 	}
 	*t = perrors.NewInputPropertiesError(fmt.Sprintf("invalid %s inputs", e.Component), details...)
 	return true
+}
+
+// Known returns the value of an input given as a plain string (pulumi.String or *pulumi.String), which can
+// be checked before any resource is registered. Values that come from other resources are outputs: they are
+// checked when they resolve.
+func Known(in pulumi.StringInput) (string, bool) {
+	switch v := in.(type) {
+	case pulumi.String:
+		return string(v), true
+	case *pulumi.String:
+		if v != nil {
+			return string(*v), true
+		}
+	}
+	return "", false
 }

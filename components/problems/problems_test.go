@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	perrors "github.com/pulumi/pulumi/sdk/v3/go/pulumi/errors"
 )
 
@@ -60,5 +61,28 @@ func TestAsInputPropertiesError(t *testing.T) {
 		{PropertyPath: "nodeGroups[0].name", Reason: "empty"}}
 	if len(ipe.Errors) != 2 || ipe.Errors[0] != want[0] || ipe.Errors[1] != want[1] {
 		t.Errorf("details = %v, want %v", ipe.Errors, want)
+	}
+}
+
+func TestKnown(t *testing.T) {
+	s := pulumi.String("x")
+	cases := map[string]struct {
+		reason string
+		in     pulumi.StringInput
+		want   string
+		known  bool
+	}{
+		"plain":       {reason: "a plain string is checked now", in: pulumi.String("x"), want: "x", known: true},
+		"pointer":     {reason: "a pointer to a plain string is plain too", in: &s, want: "x", known: true},
+		"nil pointer": {reason: "a nil pointer has no value", in: (*pulumi.String)(nil)},
+		"nil":         {reason: "no input has no value"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, known := Known(tc.in)
+			if got != tc.want || known != tc.known {
+				t.Errorf("%s: got (%q, %v), want (%q, %v)", tc.reason, got, known, tc.want, tc.known)
+			}
+		})
 	}
 }
