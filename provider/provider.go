@@ -23,7 +23,7 @@ func Provider() (p.Provider, error) {
 func build(components ...infer.InferredComponent) (p.Provider, error) {
 	return infer.NewProviderBuilder().
 		WithDisplayName("Pulumi Fleet").
-		WithDescription("EKS cluster fleets with Argo CD in the GitOps Bridge pattern: FleetCluster builds a cluster " +
+		WithDescription("EKS cluster fleets with Argo CD in the GitOps Bridge pattern: FleetCluster builds a cluster "+
 			"and the AWS identities of its add-ons; GitOpsBridge registers clusters into Argo CD through cluster secrets.").
 		WithKeywords("pulumi", "kubernetes", "eks", "aws", "argocd", "gitops", "category/infrastructure", "kind/component").
 		WithRepository("https://github.com/gitops-fleet/pulumi-fleet").

@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,16 +21,54 @@ import (
 
 const stampedVersion = "9.8.7"
 
-// buildPlugin compiles the plugin with a version stamp into a temporary directory.
+// binDir holds the plugin the tests and benchmarks of this package share; TestMain removes it.
+var (
+	binDir    string
+	buildOnce sync.Once
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// buildPlugin compiles the plugin with a version stamp, once for every test and benchmark of the run.
 func buildPlugin(tb testing.TB) string {
 	tb.Helper()
-	bin := filepath.Join(tb.TempDir(), "pulumi-resource-fleet")
-	cmd := exec.Command("go", "build", "-o", bin,
-		"-ldflags", "-X github.com/gitops-fleet/pulumi-fleet/provider.version="+stampedVersion, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "pulumi-resource-fleet-"); buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "pulumi-resource-fleet"),
+			"-ldflags", "-X github.com/gitops-fleet/pulumi-fleet/provider.version="+stampedVersion, ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
 	}
-	return bin
+	return filepath.Join(binDir, "pulumi-resource-fleet")
+}
+
+// checkCommittedSchema fails the test when served, a schema as the plugin answers it, is not schema.json.
+func checkCommittedSchema(t *testing.T, served []byte, source string) {
+	t.Helper()
+	got, err := provider.Normalize(served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "..", "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s gives a schema other than schema.json; run `make schema`", source)
+	}
 }
 
 // startPlugin runs the plugin as the engine does, reads the port it prints and connects to it.
@@ -78,17 +118,7 @@ func TestPluginServesInfoAndSchema(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GetSchema: %v", err)
 	}
-	got, err := provider.Normalize([]byte(resp.GetSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile(filepath.Join("..", "..", "..", "schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Error("the plugin serves a schema other than schema.json; run `make schema`")
-	}
+	checkCommittedSchema(t, []byte(resp.GetSchema()), "the plugin's GetSchema")
 	if !strings.Contains(resp.GetSchema(), `"version": "`+stampedVersion+`"`) &&
 		!strings.Contains(resp.GetSchema(), `"version":"`+stampedVersion+`"`) {
 		t.Errorf("the served schema does not carry the plugin version %s", stampedVersion)
