@@ -181,10 +181,7 @@ func TestBuiltVpcTagsSubnetsForLoadBalancers(t *testing.T) {
 			map[string]any{"type": "Private", "tags": map[string]any{"kubernetes.io/role/internal-elb": "1", "kubernetes.io/cluster/blue": "shared"}},
 		},
 	}
-	got := map[string]any{}
-	for k := range want {
-		got[k] = vpc.Input(k)
-	}
+	got := vpc.InputsLike(want)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("VPC inputs (-want +got):\n%s", diff)
 	}

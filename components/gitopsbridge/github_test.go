@@ -48,10 +48,7 @@ func TestGitDelivery(t *testing.T) {
 			args.Git = &tc.git
 			cloud, gb := build(t, "spoke1", args)
 			file := cloud.MustGet(t, fileType, "spoke1-manifest")
-			got := map[string]any{}
-			for k := range tc.want {
-				got[k] = file.Input(k)
-			}
+			got := file.InputsLike(tc.want)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
 			}
@@ -85,10 +82,7 @@ func TestGitDelivery(t *testing.T) {
 			pr := cloud.MustGet(t, prType, "spoke1-pull-request")
 			wantPR := map[string]any{"owner": "acme", "baseRepository": "fleet", "baseRef": "main",
 				"headRef": "gitops-fleet/spoke1", "title": "Add spoke1"}
-			gotPR := map[string]any{}
-			for k := range wantPR {
-				gotPR[k] = pr.Input(k)
-			}
+			gotPR := pr.InputsLike(wantPR)
 			if diff := cmp.Diff(wantPR, gotPR); diff != "" {
 				t.Errorf("pull request (-want +got):\n%s", diff)
 			}

@@ -61,10 +61,7 @@ func TestHelmRelease(t *testing.T) {
 			args.Hub = &tc.hub
 			cloud, gb := build(t, "hub", args)
 			r := cloud.MustGet(t, releaseType, "hub-argocd")
-			got := map[string]any{}
-			for k := range tc.want {
-				got[k] = r.Input(k)
-			}
+			got := r.InputsLike(tc.want)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
 			}

@@ -66,3 +66,12 @@ func Plain(v resource.PropertyValue) any {
 
 // Input is the plain value of one of the resource's inputs.
 func (r Resource) Input(key string) any { return Plain(r.Inputs[resource.PropertyKey(key)]) }
+
+// InputsLike returns the plain values of the inputs named by want's keys, to compare with want.
+func (r Resource) InputsLike(want map[string]any) map[string]any {
+	got := map[string]any{}
+	for k := range want {
+		got[k] = r.Input(k)
+	}
+	return got
+}
