@@ -44,9 +44,7 @@ func server(t *testing.T, cloud *mocks.Cloud) integration.Server {
 	return s
 }
 
-func urn(typ, name string) resource.URN {
-	return resource.URN("urn:pulumi:" + mocks.Stack + "::" + mocks.Project + "::" + typ + "::" + name)
-}
+func urn(typ, name string) resource.URN { return resource.URN(mocks.URN("", typ, name)) }
 
 func TestConstructFleetCluster(t *testing.T) {
 	cloud := mocks.New()

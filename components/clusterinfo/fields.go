@@ -80,18 +80,15 @@ func (a ClusterInfoArgs) fields() Fields {
 
 // Missing names the required facts a ClusterInfoArgs leaves nil ("clusterName", ...); outputs are never missing.
 func Missing(in ClusterInfoInput) []string {
-	var a ClusterInfoArgs
+	var a ClusterInfoArgs // no input at all misses every fact
 	switch v := in.(type) {
 	case nil:
-		return []string{"clusterName", "environment", "server", "certificateAuthorityData", "region", "accountId",
-			"kubernetesVersion", "kubeconfig"}
 	case ClusterInfoArgs:
 		a = v
 	case *ClusterInfoArgs:
-		if v == nil {
-			return Missing(nil)
+		if v != nil {
+			a = *v
 		}
-		a = *v
 	default:
 		return nil
 	}
