@@ -57,13 +57,13 @@ func (b *builder) secretContent() secretContent {
 		return s, ps.Err(TypeToken)
 	})
 	// cs holds a ClusterSecret; appliers take it as any (the SDK has no output type for it).
-	strings := func(get func(ClusterSecret) map[string]string) pulumi.StringMapOutput {
+	stringMapOf := func(get func(ClusterSecret) map[string]string) pulumi.StringMapOutput {
 		return cs.ApplyT(func(c any) map[string]string { return get(c.(ClusterSecret)) }).(pulumi.StringMapOutput)
 	}
 	return secretContent{
-		labels:      strings(func(c ClusterSecret) map[string]string { return c.Labels }),
-		annotations: strings(func(c ClusterSecret) map[string]string { return c.Annotations }),
-		stringData:  strings(ClusterSecret.StringData),
+		labels:      stringMapOf(func(c ClusterSecret) map[string]string { return c.Labels }),
+		annotations: stringMapOf(func(c ClusterSecret) map[string]string { return c.Annotations }),
+		stringData:  stringMapOf(ClusterSecret.StringData),
 		manifest:    cs.ApplyT(func(c any) string { return c.(ClusterSecret).YAML() }).(pulumi.StringOutput),
 	}
 }
