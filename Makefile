@@ -1,10 +1,11 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test test-components schema sdks provider cli bench
+.PHONY: all build vet test test-components schema sdks provider cli bench offline emulators eks demo
 
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
+STACK ?= dev
 LDFLAGS := -X github.com/gitops-fleet/pulumi-fleet/provider.version=$(VERSION)
 
 all: build test
@@ -45,6 +46,22 @@ PULUMI_VERSION := 3.259.0
 cli:
 	cd tests/cli && $(GO) build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$(PULUMI_VERSION)" \
 		-o $(CURDIR)/bin/pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+
+## emulators: the offline cloud's plugins (bin/emulator/pulumi-resource-{aws,kubernetes,github,awsx})
+emulators:
+	$(GO) build -o bin/emulator/ ./tests/emulator/cmd/...
+
+## eks: the real pulumi-eks component provider from npm (tests/emulator/eks, run as pulumi-resource-eks)
+eks: tests/emulator/eks/node_modules/.package-lock.json
+tests/emulator/eks/node_modules/.package-lock.json: tests/emulator/eks/package.json tests/emulator/eks/package-lock.json
+	cd tests/emulator/eks && npm ci --no-audit --no-fund --omit=dev
+
+## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks
+offline: cli provider emulators eks
+
+## demo: the dev fleet (examples/fleet) through the real CLI and engine on the offline cloud: preview, then up
+demo: offline
+	$(GO) run ./tests/offline/cmd/fleet-demo -stack $(STACK)
 
 ## bench: benchmarks (plugin cold start: exec to the first GetSchema answer, 20 runs)
 bench:

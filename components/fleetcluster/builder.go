@@ -100,10 +100,14 @@ func (b *builder) build() error {
 	if err := b.managedAddonsAndNodes(cl, net, nodeRole); err != nil {
 		return err
 	}
-	addonRoles, err := b.irsaRoles(cl, nodeRole.Arn)
+	oidc, err := b.oidcProvider(cl)
 	if err != nil {
 		return err
 	}
-	b.outputs(net, cl, nodeRole.Arn, spokeRoleArn, addonRoles)
+	addonRoles, err := b.irsaRoles(oidc, nodeRole.Arn)
+	if err != nil {
+		return err
+	}
+	b.outputs(net, cl, oidc, nodeRole.Arn, spokeRoleArn, addonRoles)
 	return nil
 }

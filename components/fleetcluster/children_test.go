@@ -44,6 +44,7 @@ func TestChildrenAndTheirRegion(t *testing.T) {
 		{"aws:eks/addon:Addon", "dev-coredns", "us-east-2"},
 		{"aws:eks/addon:Addon", "dev-kube-proxy", "us-east-2"},
 		{"aws:eks/addon:Addon", "dev-eks-pod-identity-agent", "us-east-2"},
+		{"aws:iam/openIdConnectProvider:OpenIdConnectProvider", "dev-oidc", "us-east-2"},
 		{"aws:iam/role:Role", "dev-irsa-external-dns", "us-east-2"},
 		{"aws:iam/rolePolicy:RolePolicy", "dev-irsa-external-dns", "us-east-2"},
 	}
@@ -71,7 +72,7 @@ func TestSecurityDefaults(t *testing.T) {
 		"name": "dev", "version": DefaultVersion,
 		"endpointPrivateAccess": true, "endpointPublicAccess": true, "publicAccessCidrs": []any{"0.0.0.0/0"},
 		"enabledClusterLogTypes": []any{"api", "audit", "authenticator", "controllerManager", "scheduler"},
-		"createOidcProvider":     true, "skipDefaultNodeGroup": true, "useDefaultVpcCni": true,
+		"createOidcProvider":     false, "skipDefaultNodeGroup": true, "useDefaultVpcCni": true,
 		"authenticationMode": "API_AND_CONFIG_MAP", "nodeAssociatePublicIpAddress": false,
 		"vpcId":            "vpc-dev-vpc",
 		"privateSubnetIds": []any{"subnet-dev-vpc-private-1", "subnet-dev-vpc-private-2", "subnet-dev-vpc-private-3"},

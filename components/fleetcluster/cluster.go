@@ -11,7 +11,7 @@ import (
 )
 
 // cluster builds the KMS key for secrets encryption and the pulumi-eks cluster: private endpoint on, no
-// default self-managed node group, OIDC provider on, pulumi-eks's kubectl-based VPC CNI off (the managed
+// default self-managed node group, pulumi-eks's OIDC provider off (see oidcProvider), pulumi-eks's kubectl-based VPC CNI off (the managed
 // vpc-cni add-on replaces it), and the node role kept in aws-auth through the instance roles.
 func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.StringOutput) (*eks.Cluster, error) {
 	a := b.args
@@ -44,7 +44,7 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		PublicAccessCidrs:            publicCidrs,
 		EnabledClusterLogTypes:       pulumi.ToStringArray(a.EnabledClusterLogTypes),
 		EncryptionConfigKeyArn:       keyArn,
-		CreateOidcProvider:           pulumi.Bool(true),
+		CreateOidcProvider:           pulumi.Bool(false),
 		SkipDefaultNodeGroup:         ptr(true),
 		UseDefaultVpcCni:             ptr(true),
 		AuthenticationMode:           &mode,

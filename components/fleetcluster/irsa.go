@@ -2,15 +2,14 @@ package fleetcluster
 
 import (
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
-	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 // irsaRoles builds an IRSA role for each enabled add-on that calls AWS, trusted by the cluster's OIDC
 // provider for the add-on's service account only, and returns add-on name -> role ARN.
-func (b *builder) irsaRoles(cl *eks.Cluster, nodeRoleArn pulumi.StringOutput) (map[string]pulumi.StringOutput, error) {
-	oidc := cl.Core.OidcProvider()
-	providerArn, issuer := oidc.Arn(), oidc.Url()
+func (b *builder) irsaRoles(oidc *iam.OpenIdConnectProvider, nodeRoleArn pulumi.StringOutput,
+) (map[string]pulumi.StringOutput, error) {
+	providerArn, issuer := oidc.Arn, oidc.Url
 	roles := map[string]pulumi.StringOutput{}
 	for _, addon := range enabledAddonsWithIdentity(b.args.Addons) {
 		id := addonIdentities[addon]

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -41,18 +42,17 @@ func GitOpsMetadata(f ClusterFacts, addonRoles map[string]string) map[string]str
 }
 
 // outputs sets the component's outputs from its children.
-func (b *builder) outputs(net network, cl *eks.Cluster, nodeRoleArn, spokeRoleArn pulumi.StringOutput,
+func (b *builder) outputs(net network, cl *eks.Cluster, oidc *iam.OpenIdConnectProvider, nodeRoleArn, spokeRoleArn pulumi.StringOutput,
 	addonRoles map[string]pulumi.StringOutput,
 ) {
 	c, a := b.comp, b.args
 	eksCluster := cl.EksCluster
-	oidc := cl.Core.OidcProvider()
 	c.ClusterName = eksCluster.Name()
 	c.ClusterArn = eksCluster.Arn()
 	c.Endpoint = eksCluster.Endpoint()
 	c.CertificateAuthorityData = eksCluster.CertificateAuthority().Data().Elem()
-	c.OidcProviderArn = oidc.Arn()
-	c.OidcProviderUrl = oidc.Url().ApplyT(func(u string) string {
+	c.OidcProviderArn = oidc.Arn
+	c.OidcProviderUrl = oidc.Url.ApplyT(func(u string) string {
 		return "https://" + strings.TrimPrefix(u, "https://")
 	}).(pulumi.StringOutput)
 	c.VpcId = net.vpcID

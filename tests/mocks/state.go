@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"strings"
 
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
-	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -27,6 +27,8 @@ func (c *Cloud) state(r Resource) resource.PropertyMap {
 		}
 		set("name", name)
 		set("arn", fmt.Sprintf("arn:aws:iam::%s:role%s%s", Account, path, name))
+	case "aws:iam/openIdConnectProvider:OpenIdConnectProvider":
+		set("arn", fmt.Sprintf("arn:aws:iam::%s:oidc-provider/%s", Account, strings.TrimPrefix(s["url"].StringValue(), "https://")))
 	case "aws:kms/key:Key":
 		set("arn", fmt.Sprintf("arn:aws:kms:%s:%s:key/%s", r.Region, Account, r.ID))
 	case "aws:ec2/launchTemplate:LaunchTemplate":
@@ -91,14 +93,6 @@ func (c *Cloud) eksCluster(r Resource) (resource.PropertyMap, error) {
 	if err != nil {
 		return nil, err
 	}
-	oidcURN, oidcID, err := c.standIn("aws:iam/openIdConnectProvider:OpenIdConnectProvider", r.Name+"-oidcProvider",
-		&iam.OpenIdConnectProvider{}, map[string]any{
-			"arn": fmt.Sprintf("arn:aws:iam::%s:oidc-provider/%s", Account, issuerHost),
-			"url": issuerHost,
-		})
-	if err != nil {
-		return nil, err
-	}
 	kubeconfig := map[string]any{
 		"apiVersion": "v1", "kind": "Config",
 		"clusters": []any{map[string]any{"name": "kubernetes", "cluster": map[string]any{
@@ -115,9 +109,11 @@ func (c *Cloud) eksCluster(r Resource) (resource.PropertyMap, error) {
 	s["kubeconfig"] = resource.NewPropertyValue(kubeconfig)
 	s["kubeconfigJson"] = resource.NewProperty(string(kubeconfigJSON))
 	s["eksCluster"] = resource.MakeCustomResourceReference(clusterURN, clusterID, "")
+	// As pulumi-eks v2.8.1 sends it: core.accessEntries holds resource references where its Go SDK expects
+	// objects, so a component that reads core fails here as it would against the real provider.
 	s["core"] = resource.NewProperty(resource.PropertyMap{
-		"endpoint":     resource.NewProperty(endpoint),
-		"oidcProvider": resource.MakeCustomResourceReference(oidcURN, oidcID, ""),
+		"endpoint":      resource.NewProperty(endpoint),
+		"accessEntries": resource.NewProperty([]resource.PropertyValue{resource.MakeCustomResourceReference(clusterURN, clusterID, "")}),
 	})
 	return s, nil
 }

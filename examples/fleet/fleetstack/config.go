@@ -1,0 +1,104 @@
+package fleetstack
+
+import (
+	"errors"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+)
+
+// Namespace is the config namespace of the example: its project name.
+const Namespace = "gitops-fleet"
+
+// Config is the fleet a stack describes.
+type Config struct {
+	// Clusters is gitops-fleet:clusters, the fleet's clusters; exactly one has role hub when any is a spoke.
+	Clusters []Cluster `json:"clusters"`
+	// Repositories is gitops-fleet:repositories, the Git repositories Argo CD bootstraps from.
+	Repositories Repositories `json:"repositories"`
+	// Git is gitops-fleet:git: when set, every cluster secret is also committed to this GitHub repository.
+	Git *Git `json:"git,omitempty"`
+}
+
+// Role is what a cluster is in the fleet.
+type Role string
+
+const (
+	// Hub runs Argo CD and manages the fleet.
+	Hub Role = "hub"
+	// Spoke is managed by the hub's Argo CD.
+	Spoke Role = "spoke"
+)
+
+// Cluster is one entry of gitops-fleet:clusters.
+type Cluster struct {
+	// Name is the cluster's name, unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2".
+	Name string `json:"name"`
+	// Region is the AWS region, one of KnownRegions, for example "us-east-2".
+	Region string `json:"region"`
+	// Environment is the GitOps Bridge environment label; default: the stack name.
+	Environment string `json:"environment,omitempty"`
+	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the CIDRs of a fleet must not overlap (they get peered or
+	// routed through a transit gateway).
+	VpcCidr string `json:"vpcCidr"`
+	// Role is hub or spoke.
+	Role Role `json:"role"`
+	// Version is the Kubernetes version; default: FleetCluster's default.
+	Version string `json:"version,omitempty"`
+	// NodeGroups are the managed node groups; default: FleetCluster's default node group.
+	NodeGroups []NodeGroup `json:"nodeGroups,omitempty"`
+	// Addons are GitOps Bridge add-ons -> enabled, for example {"metrics_server": true}.
+	Addons map[string]bool `json:"addons,omitempty"`
+}
+
+// NodeGroup is an EKS managed node group of a cluster.
+type NodeGroup struct {
+	Name          string   `json:"name"`
+	InstanceTypes []string `json:"instanceTypes,omitempty"`
+	MinSize       int      `json:"minSize"`
+	MaxSize       int      `json:"maxSize"`
+	DesiredSize   int      `json:"desiredSize"`
+}
+
+// Repositories are the GitOps repositories.
+type Repositories struct {
+	// Addons holds the add-on ApplicationSets; required.
+	Addons *Repo `json:"addons,omitempty"`
+	// Workloads holds the workload ApplicationSets; optional.
+	Workloads *Repo `json:"workloads,omitempty"`
+}
+
+// Repo is a path in a Git repository at a revision.
+type Repo struct {
+	URL      string `json:"url"`
+	Revision string `json:"revision,omitempty"`
+	BasePath string `json:"basePath,omitempty"`
+	Path     string `json:"path"`
+}
+
+// Git is where the cluster secrets are committed.
+type Git struct {
+	Owner       string `json:"owner"`
+	Repository  string `json:"repository"`
+	Branch      string `json:"branch,omitempty"`
+	PullRequest bool   `json:"pullRequest,omitempty"`
+}
+
+// Load reads the stack config; a key that is not valid JSON of its shape is an error naming it.
+func Load(ctx *pulumi.Context) (Config, error) {
+	cfg := config.New(ctx, Namespace)
+	var c Config
+	for key, dst := range map[string]any{"clusters": &c.Clusters, "repositories": &c.Repositories, "git": &c.Git} {
+		if err := cfg.TryObject(key, dst); err != nil && !isMissing(err) {
+			return Config{}, &Problems{{Key: Namespace + ":" + key, Message: err.Error()}}
+		}
+	}
+	for i := range c.Clusters {
+		if c.Clusters[i].Environment == "" {
+			c.Clusters[i].Environment = ctx.Stack()
+		}
+	}
+	return c, nil
+}
+
+func isMissing(err error) bool { return errors.Is(err, config.ErrMissingVar) }

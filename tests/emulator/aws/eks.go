@@ -1,0 +1,118 @@
+package aws
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+)
+
+// EndpointDomain is the DNS suffix of emulated EKS API servers and OIDC issuers:
+// https://<id>.gr7.<region>.eks.amazonaws.com, as EKS names them. The offline network (tests/emulator/network)
+// answers every host under it.
+const EndpointDomain = "eks.amazonaws.com"
+
+// CAData is the base64 PEM the emulated clusters report as certificateAuthority.data; set by the plugin from
+// $FLEET_EMULATOR_CA (the offline network's CA), else a placeholder.
+var CAData = base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nemulated\n-----END CERTIFICATE-----\n"))
+
+var eksCluster = emulator.Kind{
+	ID:       func(c emulator.Call) string { return emulator.Str(c.Inputs, "name") },
+	AutoName: emulator.AutoNameKey("name"),
+	Computed: func(c emulator.Call, id string) map[string]any {
+		name := emulator.Str(c.Inputs, "name")
+		host := strings.ToUpper(emulator.RandomHex(16))
+		version := emulator.Str(c.Inputs, "version")
+		if version == "" {
+			version = "1.31"
+		}
+		return map[string]any{
+			"arn":                  arn("eks", c.Scope, "cluster/"+name),
+			"endpoint":             fmt.Sprintf("https://%s.gr7.%s.%s", host, c.Scope, EndpointDomain),
+			"certificateAuthority": map[string]any{"data": CAData},
+			"identities": []any{map[string]any{"oidcs": []any{map[string]any{
+				"issuer": fmt.Sprintf("https://oidc.%s.%s/id/%s", c.Scope, EndpointDomain, host),
+			}}}},
+			"vpcConfig": withDefaults(c.Inputs, "vpcConfig", map[string]any{
+				"clusterSecurityGroupId": ec2ID("securityGroup"), "vpcId": "",
+			}),
+			"accessConfig": withDefaults(c.Inputs, "accessConfig", map[string]any{
+				"authenticationMode": "CONFIG_MAP", "bootstrapClusterCreatorAdminPermissions": true,
+			}),
+			"kubernetesNetworkConfig": withDefaults(c.Inputs, "kubernetesNetworkConfig", map[string]any{
+				"serviceIpv4Cidr": "172.20.0.0/16", "ipFamily": "ipv4",
+			}),
+			"version": version, "platformVersion": "eks.1", "status": "ACTIVE", "createdAt": created,
+			"clusterId": emulator.UUID(),
+		}
+	},
+	Replaces: []string{"name", "roleArn"},
+}
+
+var eksNodeGroup = emulator.Kind{
+	AutoName: emulator.AutoNameKey("nodeGroupName"),
+	ID: func(c emulator.Call) string {
+		return emulator.Str(c.Inputs, "clusterName") + ":" + emulator.Str(c.Inputs, "nodeGroupName")
+	},
+	Computed: func(c emulator.Call, id string) map[string]any {
+		cluster, group := emulator.Str(c.Inputs, "clusterName"), emulator.Str(c.Inputs, "nodeGroupName")
+		return map[string]any{
+			"arn":    arn("eks", c.Scope, fmt.Sprintf("nodegroup/%s/%s/%s", cluster, group, emulator.UUID())),
+			"status": "ACTIVE",
+			"resources": []any{map[string]any{"autoscalingGroups": []any{
+				map[string]any{"name": "eks-" + group + "-" + emulator.RandomHex(8)},
+			}}},
+		}
+	},
+	Replaces: []string{"clusterName", "nodeGroupName", "subnetIds", "nodeRoleArn", "instanceTypes", "amiType"},
+}
+
+var eksAddon = emulator.Kind{
+	ID: func(c emulator.Call) string {
+		return emulator.Str(c.Inputs, "clusterName") + ":" + emulator.Str(c.Inputs, "addonName")
+	},
+	Computed: func(c emulator.Call, id string) map[string]any {
+		out := map[string]any{
+			"arn": arn("eks", c.Scope, fmt.Sprintf("addon/%s/%s/%s", emulator.Str(c.Inputs, "clusterName"),
+				emulator.Str(c.Inputs, "addonName"), emulator.UUID())),
+			"createdAt": created, "modifiedAt": created,
+		}
+		if v := emulator.Str(c.Inputs, "addonVersion"); v == "" {
+			out["addonVersion"] = "v1.0.0-eksbuild.1"
+		}
+		return out
+	},
+	Replaces: []string{"clusterName", "addonName"},
+}
+
+var eksAccessEntry = emulator.Kind{
+	ID: func(c emulator.Call) string {
+		return emulator.Str(c.Inputs, "clusterName") + ":" + emulator.Str(c.Inputs, "principalArn")
+	},
+	Computed: func(c emulator.Call, id string) map[string]any {
+		out := map[string]any{
+			"accessEntryArn": arn("eks", c.Scope, fmt.Sprintf("access-entry/%s/%s", emulator.Str(c.Inputs, "clusterName"), emulator.UUID())),
+			"createdAt":      created, "modifiedAt": created, "userName": emulator.Str(c.Inputs, "principalArn"),
+		}
+		if emulator.Str(c.Inputs, "type") == "" {
+			out["type"] = "STANDARD"
+		}
+		return out
+	},
+	Replaces: []string{"clusterName", "principalArn"},
+}
+
+var eksPodIdentity = emulator.Kind{
+	ID: func(c emulator.Call) string {
+		return emulator.Str(c.Inputs, "clusterName") + ",a-" + emulator.RandomHex(9)[:17]
+	},
+	Computed: func(c emulator.Call, id string) map[string]any {
+		cluster, assoc, _ := strings.Cut(id, ",")
+		return map[string]any{
+			"associationId":  assoc,
+			"associationArn": arn("eks", c.Scope, fmt.Sprintf("podidentityassociation/%s/%s", cluster, assoc)),
+		}
+	},
+	Replaces: []string{"clusterName", "namespace", "serviceAccount"},
+}

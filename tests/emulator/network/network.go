@@ -1,0 +1,184 @@
+package network
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Suffix is the domain the network answers; CONNECT to any other host is refused (there is no internet).
+const Suffix = ".amazonaws.com"
+
+// Network is a running offline network.
+type Network struct {
+	// CAFile is the PEM of the CA that signs the host certificates.
+	CAFile string
+	// ProxyURL is the proxy's address, http://127.0.0.1:<port>.
+	ProxyURL string
+
+	ca      *x509.Certificate
+	caKey   *ecdsa.PrivateKey
+	mu      sync.Mutex
+	certs   map[string]*tls.Certificate
+	proxy   *http.Server
+	backend *http.Server
+	tlsAddr string
+}
+
+// Start starts the proxy and the TLS server on loopback ports and writes the CA to dir/ca.pem.
+func Start(dir string) (*Network, error) {
+	n := &Network{CAFile: filepath.Join(dir, "ca.pem"), certs: map[string]*tls.Certificate{}}
+	if err := n.makeCA(); err != nil {
+		return nil, err
+	}
+	tlsLn, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{GetCertificate: n.certificate, MinVersion: tls.VersionTLS12})
+	if err != nil {
+		return nil, err
+	}
+	n.tlsAddr = tlsLn.Addr().String()
+	n.backend = &http.Server{Handler: http.HandlerFunc(answer), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = n.backend.Serve(tlsLn) }()
+
+	proxyLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	n.ProxyURL = "http://" + proxyLn.Addr().String()
+	n.proxy = &http.Server{Handler: http.HandlerFunc(n.connect), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = n.proxy.Serve(proxyLn) }()
+	return n, nil
+}
+
+// Env are the variables that route the plugins' HTTPS through the network and make them trust its CA.
+func (n *Network) Env() map[string]string {
+	noProxy := "localhost,127.0.0.1,::1"
+	return map[string]string{
+		"HTTPS_PROXY": n.ProxyURL, "https_proxy": n.ProxyURL,
+		"NO_PROXY": noProxy, "no_proxy": noProxy, "no_grpc_proxy": noProxy,
+		"NODE_EXTRA_CA_CERTS": n.CAFile,
+	}
+}
+
+// Close stops both servers.
+func (n *Network) Close() error {
+	return errors.Join(n.proxy.Close(), n.backend.Close())
+}
+
+// answer is every endpoint's reply: the API server is healthy, the OIDC issuer is there.
+func answer(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain")
+	_, _ = io.WriteString(w, "ok")
+}
+
+// connect tunnels CONNECT requests for AWS hosts to the TLS server.
+func (n *Network) connect(w http.ResponseWriter, r *http.Request) {
+	host, _, err := net.SplitHostPort(r.Host)
+	if r.Method != http.MethodConnect || err != nil || !strings.HasSuffix(host, Suffix) {
+		http.Error(w, fmt.Sprintf("offline network: no route to %s", r.Host), http.StatusBadGateway)
+		return
+	}
+	upstream, err := net.Dial("tcp", n.tlsAddr)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		upstream.Close()
+		http.Error(w, "hijacking unsupported", http.StatusInternalServerError)
+		return
+	}
+	client, buf, err := hj.Hijack()
+	if err != nil {
+		upstream.Close()
+		return
+	}
+	_, _ = client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n"))
+	go func() {
+		defer upstream.Close()
+		defer client.Close()
+		if buf.Reader.Buffered() > 0 {
+			_, _ = io.CopyN(upstream, buf, int64(buf.Reader.Buffered()))
+		}
+		go func() { _, _ = io.Copy(client, upstream); client.Close() }()
+		_, _ = io.Copy(upstream, client)
+	}()
+}
+
+func (n *Network) makeCA() error {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "pulumi-fleet offline network CA"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return err
+	}
+	n.ca, err = x509.ParseCertificate(der)
+	if err != nil {
+		return err
+	}
+	n.caKey = key
+	return os.WriteFile(n.CAFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+}
+
+// certificate mints (once per name) a certificate for the host the client asked for.
+func (n *Network) certificate(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
+	name := hello.ServerName
+	if name == "" {
+		name = "localhost"
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if c, ok := n.certs[name]; ok {
+		return c, nil
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
+	if err != nil {
+		return nil, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: serial,
+		Subject:      pkix.Name{CommonName: name},
+		DNSNames:     []string{name},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, n.ca, &key.PublicKey, n.caKey)
+	if err != nil {
+		return nil, err
+	}
+	c := &tls.Certificate{Certificate: [][]byte{der, n.ca.Raw}, PrivateKey: key}
+	n.certs[name] = c
+	return c, nil
+}

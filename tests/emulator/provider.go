@@ -1,0 +1,247 @@
+package emulator
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sync"
+
+	p "github.com/pulumi/pulumi-go-provider"
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+// New returns the plugin of s. Every provider instance (one process per configured provider) reads and
+// writes the shared store from $FLEET_EMULATOR_STORE.
+func New(s Service) p.Provider {
+	e := &emulator{svc: s}
+	return p.Provider{
+		GetSchema: func(context.Context, p.GetSchemaRequest) (p.GetSchemaResponse, error) {
+			return p.GetSchemaResponse{Schema: fmt.Sprintf(`{"name":%q,"version":%q}`, s.Package, s.Version)}, nil
+		},
+		CheckConfig: func(_ context.Context, req p.CheckRequest) (p.CheckResponse, error) {
+			return p.CheckResponse{Inputs: req.Inputs}, nil
+		},
+		DiffConfig: func(_ context.Context, req p.DiffRequest) (p.DiffResponse, error) {
+			return diff(req, nil), nil
+		},
+		Configure: e.configure,
+		Invoke:    e.invoke,
+		Check:     e.check,
+		Diff: func(_ context.Context, req p.DiffRequest) (p.DiffResponse, error) {
+			return diff(req, e.kind(req.Urn.Type().String()).Replaces), nil
+		},
+		Create:    e.create,
+		Read:      e.read,
+		Update:    e.update,
+		Delete:    e.delete,
+		Construct: s.Construct,
+	}
+}
+
+type emulator struct {
+	svc Service
+
+	mu     sync.Mutex
+	config property.Map
+	scope  string
+}
+
+func (e *emulator) configure(_ context.Context, req p.ConfigureRequest) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.config = req.Args
+	if e.svc.Scope != nil {
+		e.scope = e.svc.Scope(req.Args)
+	}
+	return nil
+}
+
+func (e *emulator) kind(typ string) Kind {
+	if k, ok := e.svc.Kinds[typ]; ok {
+		return k
+	}
+	return e.svc.Default
+}
+
+func (e *emulator) newCall(typ, name string, inputs property.Map) (Call, error) {
+	store, err := StoreFromEnv()
+	if err != nil {
+		return Call{}, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return Call{Type: typ, Name: name, Scope: e.scope, Config: e.config, Inputs: inputs, Store: store}, nil
+}
+
+func (e *emulator) invoke(_ context.Context, req p.InvokeRequest) (p.InvokeResponse, error) {
+	f, ok := e.svc.Invokes[req.Token.String()]
+	if !ok {
+		return p.InvokeResponse{}, fmt.Errorf("the %s emulator does not answer %s", e.svc.Package, req.Token)
+	}
+	c, err := e.newCall(req.Token.String(), "", req.Args)
+	if err != nil {
+		return p.InvokeResponse{}, err
+	}
+	out, err := f(c)
+	if err != nil {
+		return p.InvokeResponse{}, err
+	}
+	return p.InvokeResponse{Return: Value(out).AsMap()}, nil
+}
+
+func (e *emulator) check(_ context.Context, req p.CheckRequest) (p.CheckResponse, error) {
+	k := e.kind(req.Urn.Type().String())
+	if k.AutoName == nil {
+		return p.CheckResponse{Inputs: req.Inputs}, nil
+	}
+	seed := req.RandomSeed
+	if len(seed) < 4 {
+		seed = randomBytes(4)
+	}
+	return p.CheckResponse{Inputs: k.AutoName(req.State, req.Inputs, req.Urn.Name(), hex.EncodeToString(seed[:4])[:7])}, nil
+}
+
+func (e *emulator) create(_ context.Context, req p.CreateRequest) (p.CreateResponse, error) {
+	typ := req.Urn.Type().String()
+	k := e.kind(typ)
+	c, err := e.newCall(typ, req.Urn.Name(), req.Properties)
+	if err != nil {
+		return p.CreateResponse{}, err
+	}
+	c.URN = req.Urn
+	id := ""
+	if !req.DryRun {
+		id = req.Urn.Name() + "-" + hex.EncodeToString(randomBytes(4))
+		if k.ID != nil {
+			id = k.ID(c)
+		}
+	}
+	var computed map[string]any
+	if k.Computed != nil {
+		computed = k.Computed(c, id)
+	}
+	outs := overlay(req.Properties, computed, req.DryRun)
+	if req.DryRun {
+		return p.CreateResponse{Properties: outs}, nil
+	}
+	if err := e.save(c, id, outs); err != nil {
+		return p.CreateResponse{}, err
+	}
+	return p.CreateResponse{ID: id, Properties: outs}, nil
+}
+
+func (e *emulator) update(_ context.Context, req p.UpdateRequest) (p.UpdateResponse, error) {
+	typ := req.Urn.Type().String()
+	k := e.kind(typ)
+	c, err := e.newCall(typ, req.Urn.Name(), req.Inputs)
+	if err != nil {
+		return p.UpdateResponse{}, err
+	}
+	c.URN = req.Urn
+	// Computed values the cloud already assigned (ARNs, IDs, endpoints) stay; the inputs are the new ones.
+	computed := map[string]any{}
+	if k.Computed != nil {
+		for key := range k.Computed(c, req.ID) {
+			if v, ok := req.State.GetOk(key); ok && !req.Inputs.Get(key).IsComputed() {
+				computed[key] = v
+			}
+		}
+	}
+	outs := req.Inputs
+	for key, v := range computed {
+		if _, set := req.Inputs.GetOk(key); !set {
+			outs = outs.Set(key, v.(property.Value))
+		}
+	}
+	if req.DryRun {
+		return p.UpdateResponse{Properties: outs}, nil
+	}
+	if err := e.save(c, req.ID, outs); err != nil {
+		return p.UpdateResponse{}, err
+	}
+	return p.UpdateResponse{Properties: outs}, nil
+}
+
+func (e *emulator) read(_ context.Context, req p.ReadRequest) (p.ReadResponse, error) {
+	store, err := StoreFromEnv()
+	if err != nil {
+		return p.ReadResponse{}, err
+	}
+	rec, ok, err := store.Get(e.svc.Package, req.Urn.Type().String(), req.ID)
+	if err != nil || !ok {
+		return p.ReadResponse{}, err
+	}
+	state, err := rec.Properties()
+	if err != nil {
+		return p.ReadResponse{}, err
+	}
+	return p.ReadResponse{ID: req.ID, Properties: state, Inputs: req.Inputs}, nil
+}
+
+func (e *emulator) delete(_ context.Context, req p.DeleteRequest) error {
+	store, err := StoreFromEnv()
+	if err != nil {
+		return err
+	}
+	if _, ok, err := store.Get(e.svc.Package, req.Urn.Type().String(), req.ID); err != nil || !ok {
+		return err // already gone: deleting is idempotent, as with the real providers
+	}
+	return store.Delete(e.svc.Package, req.Urn.Type().String(), req.ID)
+}
+
+func (e *emulator) save(c Call, id string, outs property.Map) error {
+	state, err := encodeState(outs)
+	if err != nil {
+		return err
+	}
+	return c.Store.Put(Record{
+		Package: e.svc.Package, Type: c.Type, URN: string(c.URN), ID: id, Scope: c.Scope, State: state,
+	})
+}
+
+// diff compares old and new inputs key by key; a change of a key in replaces replaces the resource.
+func diff(req p.DiffRequest, replaces []string) p.DiffResponse {
+	detailed := map[string]p.PropertyDiff{}
+	keys := map[string]bool{}
+	for k := range req.OldInputs.All {
+		keys[k] = true
+	}
+	for k := range req.Inputs.All {
+		keys[k] = true
+	}
+	for k := range keys {
+		if slices.Contains(req.IgnoreChanges, k) {
+			continue
+		}
+		old, hadOld := req.OldInputs.GetOk(k)
+		nu, hasNew := req.Inputs.GetOk(k)
+		kind := p.Update
+		switch {
+		case !hadOld && hasNew && !nu.IsNull():
+			kind = p.Add
+		case hadOld && !old.IsNull() && (!hasNew || nu.IsNull()):
+			kind = p.Delete
+		case old.Equals(nu) && !nu.IsComputed():
+			continue
+		}
+		if (!hadOld || old.IsNull()) && (!hasNew || nu.IsNull()) {
+			continue
+		}
+		if slices.Contains(replaces, k) {
+			kind = map[p.DiffKind]p.DiffKind{p.Add: p.AddReplace, p.Delete: p.DeleteReplace, p.Update: p.UpdateReplace}[kind]
+		}
+		detailed[k] = p.PropertyDiff{Kind: kind, InputDiff: true}
+	}
+	return p.DiffResponse{HasChanges: len(detailed) > 0, DetailedDiff: detailed}
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return b
+}
+
+// RandomHex is n random bytes in hex: the random part of generated IDs.
+func RandomHex(n int) string { return hex.EncodeToString(randomBytes(n)) }

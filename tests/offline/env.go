@@ -1,0 +1,140 @@
+package offline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/network"
+)
+
+// Passphrase encrypts the secrets of offline stacks (the passphrase secrets provider of a local backend). It
+// protects nothing real: the stacks live in an ignored work folder and hold emulated resources.
+const Passphrase = "offline-fleet"
+
+// Env is one offline run environment.
+type Env struct {
+	// Root is the repository root; Dir the run's work directory.
+	Root, Dir string
+	// Vars are the environment of the CLI and of every plugin it starts.
+	Vars map[string]string
+	// Store is the emulated cloud.
+	Store *emulator.Store
+
+	net *network.Network
+	cmd auto.PulumiCommand
+}
+
+// Needed are the files `make offline` builds, relative to the repository root.
+var Needed = []string{
+	"bin/pulumi", "bin/pulumi-resource-fleet",
+	"bin/emulator/pulumi-resource-aws", "bin/emulator/pulumi-resource-kubernetes",
+	"bin/emulator/pulumi-resource-github", "bin/emulator/pulumi-resource-awsx",
+	"tests/emulator/eks/node_modules/@pulumi/eks/cmd/provider/index.js",
+}
+
+// New prepares an Env in dir (created if needed; state from an earlier Env in the same dir is kept).
+func New(root, dir string) (*Env, error) {
+	var missing []string
+	for _, f := range Needed {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("offline run: missing %s; build them with `make offline`", strings.Join(missing, ", "))
+	}
+	for _, d := range []string{"state", "home"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	net, err := network.Start(dir)
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := auto.NewPulumiCommand(&auto.PulumiCommandOptions{Root: root, SkipVersionCheck: true})
+	if err != nil {
+		net.Close()
+		return nil, fmt.Errorf("the Pulumi CLI in %s/bin: %w", root, err)
+	}
+	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: emulator.OpenStore(filepath.Join(dir, "cloud.json"))}
+	path := strings.Join([]string{
+		filepath.Join(root, "tests/emulator/tools"), filepath.Join(root, "bin/emulator"), filepath.Join(root, "bin"),
+		os.Getenv("PATH"),
+	}, string(os.PathListSeparator))
+	e.Vars = map[string]string{
+		"PATH":                     path,
+		"PULUMI_BACKEND_URL":       "file://" + filepath.Join(dir, "state"),
+		"PULUMI_HOME":              filepath.Join(dir, "home"),
+		"PULUMI_CONFIG_PASSPHRASE": Passphrase,
+		"PULUMI_SKIP_UPDATE_CHECK": "true",
+		"PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
+		emulator.StoreEnv: filepath.Join(dir, "cloud.json"),
+		aws.CAEnv:         net.CAFile,
+	}
+	for k, v := range net.Env() {
+		e.Vars[k] = v
+	}
+	return e, nil
+}
+
+// Close stops the offline network.
+func (e *Env) Close() error { return e.net.Close() }
+
+// Stack creates or selects stack of an inline program whose Pulumi.yaml and Pulumi.<stack>.yaml are copied from
+// projectDir into the Env (so the repository's files are never written to).
+func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulumi.RunFunc) (auto.Stack, error) {
+	base := filepath.Base(projectDir)
+	work := filepath.Join(e.Dir, "projects", base+"-"+stack)
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return auto.Stack{}, err
+	}
+	for _, name := range []string{"Pulumi.yaml", "Pulumi." + stack + ".yaml"} {
+		data, err := os.ReadFile(filepath.Join(projectDir, name))
+		if errors.Is(err, os.ErrNotExist) && name != "Pulumi.yaml" {
+			continue
+		}
+		if err != nil {
+			return auto.Stack{}, err
+		}
+		dst := filepath.Join(work, name)
+		if _, err := os.Stat(dst); err == nil && name != "Pulumi.yaml" {
+			continue // keep the stack file: it holds the stack's encryption salt and config set since
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return auto.Stack{}, err
+		}
+	}
+	return auto.UpsertStackInlineSource(ctx, stack, "", program,
+		auto.WorkDir(work), auto.Pulumi(e.cmd), auto.EnvVars(e.Vars), auto.PulumiHome(e.Vars["PULUMI_HOME"]),
+		auto.SecretsProvider("passphrase"))
+}
+
+// Root finds the repository root: the nearest directory up from the working directory with a go.mod of
+// module github.com/gitops-fleet/pulumi-fleet.
+func Root() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.HasPrefix(string(data), "module github.com/gitops-fleet/pulumi-fleet\n") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the pulumi-fleet repository")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,28 @@
+package offline
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+)
+
+// PrintSummary writes one line per cluster of the fleet example's `clusters` output: name, region, role,
+// endpoint and the cluster secret's labels.
+func PrintSummary(w io.Writer, outputs auto.OutputMap) {
+	clusters, _ := outputs["clusters"].Value.(map[string]any)
+	fmt.Fprintf(w, "\nFleet: %d clusters\n", len(clusters))
+	for _, name := range slices.Sorted(maps.Keys(clusters)) {
+		c, _ := clusters[name].(map[string]any)
+		labels, _ := c["labels"].(map[string]any)
+		var ls []string
+		for _, k := range slices.Sorted(maps.Keys(labels)) {
+			ls = append(ls, fmt.Sprintf("%s=%v", k, labels[k]))
+		}
+		fmt.Fprintf(w, "  %-12s %-10s %-6s %s\n      cluster secret %v/%v: %s\n", name, c["region"], c["role"], c["endpoint"],
+			c["secretNamespace"], c["secretName"], strings.Join(ls, " "))
+	}
+}
