@@ -53,7 +53,17 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		UserMappings:                 userMappings(a.UserMappings),
 		AccessEntries:                b.accessEntries(spokeRoleArn),
 		Tags:                         b.tags(a.ClusterName),
+		ProviderCredentialOpts:       secretKubeconfig(),
 	}, b.component()...)
+}
+
+// secretKubeconfig are empty kubeconfig options (the kubeconfigs run `aws eks get-token` with the ambient AWS
+// credentials) marked secret. pulumi-eks v2.8.1 builds its kubeconfigs from these options, so the secret mark
+// reaches every copy it keeps: its kubeconfig and kubeconfigJson outputs and the inputs of the two Kubernetes
+// providers it creates. Without it those land in plaintext in the stack's state.
+func secretKubeconfig() eks.KubeconfigOptionsPtrOutput {
+	return pulumi.ToSecret(eks.KubeconfigOptionsArgs{}.ToKubeconfigOptionsOutput()).(eks.KubeconfigOptionsOutput).
+		ToKubeconfigOptionsPtrOutput()
 }
 
 // managedAddonsAndNodes installs the EKS managed add-ons around the node groups: vpc-cni before them

@@ -44,16 +44,18 @@ func run(stackName string, destroy bool) error {
 	if err != nil {
 		return err
 	}
+	// Every plugin comes from PATH on purpose; drop the engine's warning that says so for each plugin load.
+	out := offline.Quiet(os.Stdout)
 	if destroy {
-		_, err := stack.Destroy(ctx, optdestroy.ProgressStreams(os.Stdout))
+		_, err := stack.Destroy(ctx, optdestroy.ProgressStreams(out))
 		return err
 	}
 	fmt.Printf("== pulumi preview (stack %s, offline cloud, state in %s)\n", stackName, env.Vars["PULUMI_BACKEND_URL"])
-	if _, err := stack.Preview(ctx, optpreview.ProgressStreams(os.Stdout)); err != nil {
+	if _, err := stack.Preview(ctx, optpreview.ProgressStreams(out)); err != nil {
 		return err
 	}
 	fmt.Printf("\n== pulumi up (stack %s)\n", stackName)
-	res, err := stack.Up(ctx, optup.ProgressStreams(os.Stdout))
+	res, err := stack.Up(ctx, optup.ProgressStreams(out))
 	if err != nil {
 		return err
 	}
