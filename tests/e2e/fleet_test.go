@@ -1,0 +1,224 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/kubernetes"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// devClusters are the clusters of examples/fleet/Pulumi.dev.yaml and their regions.
+var devClusters = map[string]string{"hub": "us-east-1", "spoke-use2": "us-east-2", "spoke-usw2": "us-west-2"}
+
+// TestDevFleet is the user's job on the dev stack: up, then preview and refresh change nothing, the spokes are
+// registered in the hub, nothing secret is in plaintext, and destroy leaves the cloud empty.
+func TestDevFleet(t *testing.T) {
+	ctx := context.Background()
+	env := newEnv(t)
+	stack := fleetStack(t, env, "dev")
+	up, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up")))
+	if err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	clusters := clusterOutputs(t, up.Outputs)
+
+	t.Run("every cluster's AWS resources are in its region", func(t *testing.T) {
+		byCluster := map[string]int{}
+		for _, r := range records(t, env, "aws", "") {
+			owner := ownerOf(urnName(r.URN))
+			if owner == "" {
+				t.Errorf("%s %s belongs to no cluster", r.Type, urnName(r.URN))
+				continue
+			}
+			byCluster[owner]++
+			if want := devClusters[owner]; r.Scope != want {
+				t.Errorf("%s %s (cluster %s) was created in %q, want %s", r.Type, urnName(r.URN), owner, r.Scope, want)
+			}
+		}
+		eks := records(t, env, "aws", "aws:eks/cluster:Cluster")
+		for name, region := range devClusters {
+			if byCluster[name] == 0 {
+				t.Errorf("cluster %s has no AWS resources in %s", name, region)
+			}
+			if !slices.ContainsFunc(eks, func(r emulator.Record) bool { return r.ID == name && r.Scope == region }) {
+				t.Errorf("no EKS cluster %s in %s", name, region)
+			}
+		}
+	})
+
+	t.Run("preview after up expects no changes", func(t *testing.T) {
+		if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
+			t.Errorf("preview --expect-no-changes: %v", err)
+		}
+	})
+
+	t.Run("refresh changes nothing", func(t *testing.T) {
+		res, err := stack.Refresh(ctx, optrefresh.ProgressStreams(progress(t, env, "refresh")))
+		if err != nil {
+			t.Fatalf("refresh: %v", err)
+		}
+		changes := res.Summary.ResourceChanges
+		if changes == nil || len(*changes) != 1 || (*changes)["same"] == 0 {
+			t.Errorf("refresh changes = %v, want only \"same\"", changes)
+		}
+	})
+
+	t.Run("the spokes' cluster secrets are in the hub's argocd namespace with awsAuthConfig and no token", func(t *testing.T) {
+		hub := clusters["hub"].Endpoint
+		for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
+			config := clusterSecretConfig(t, env, hub, "argocd/"+spoke)
+			auth, _ := config["awsAuthConfig"].(map[string]any)
+			if auth["clusterName"] != spoke || !strings.Contains(fmt.Sprint(auth["roleARN"]), ":role/gitops-fleet/spoke/") {
+				t.Errorf("secret argocd/%s awsAuthConfig = %v, want the spoke's name and spoke role", spoke, auth)
+			}
+			for _, credential := range []string{"bearerToken", "password", "username", "keyData", "certData"} {
+				if strings.Contains(fmt.Sprint(config), credential) {
+					t.Errorf("secret argocd/%s config carries %s: %v", spoke, credential, config)
+				}
+			}
+		}
+	})
+
+	t.Run("kubeconfigs are never in plaintext in the state", func(t *testing.T) {
+		text, _ := exported(t, env, stack, false)
+		for _, marker := range []string{"get-token", "current-context", "client.authentication.k8s.io"} {
+			if n := strings.Count(text, marker); n > 0 {
+				t.Errorf("stack export has %d plaintext %q (a kubeconfig)", n, marker)
+			}
+		}
+	})
+
+	t.Run("destroy leaves no resources in the cloud or the stack", func(t *testing.T) {
+		if _, err := stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy"))); err != nil {
+			t.Fatalf("destroy: %v", err)
+		}
+		for _, pkg := range []string{"aws", "kubernetes", "github"} {
+			if left := records(t, env, pkg, ""); len(left) > 0 {
+				t.Errorf("%d %s resources left after destroy, first %s %s", len(left), pkg, left[0].Type, left[0].ID)
+			}
+		}
+		if _, dep := exported(t, env, stack, false); len(dep.Resources) != 0 {
+			t.Errorf("the stack still has %d resources", len(dep.Resources))
+		}
+	})
+}
+
+// TestProdFleetKeepsSecrets runs the prod stack (Git delivery as pull requests) with a canary GitHub token in
+// the stack config: it reaches the state, only ever encrypted.
+func TestProdFleetKeepsSecrets(t *testing.T) {
+	ctx := context.Background()
+	env := newEnv(t)
+	stack := fleetStack(t, env, "prod")
+	const canary = "ghp_CANARY0fleet0e2e0token0never0in0plaintext"
+	if err := stack.SetConfig(ctx, "github:token", auto.ConfigValue{Value: canary, Secret: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	t.Cleanup(func() { _, _ = stack.Destroy(ctx) })
+
+	text, _ := exported(t, env, stack, false)
+	if strings.Contains(text, canary) {
+		t.Error("the GitHub token is in plaintext in `pulumi stack export`")
+	}
+	if strings.Contains(text, "get-token") {
+		t.Error("a kubeconfig is in plaintext in `pulumi stack export`")
+	}
+	revealed, _ := exported(t, env, stack, true)
+	if !strings.Contains(revealed, canary) {
+		t.Error("the canary is not in the state at all (export --show-secrets), so its absence proves nothing")
+	}
+
+	prs := records(t, env, "github", "github:index/repositoryPullRequest:RepositoryPullRequest")
+	files := records(t, env, "github", "github:index/repositoryFile:RepositoryFile")
+	if len(prs) != 3 || len(files) != 3 {
+		t.Errorf("prod delivered %d files in %d pull requests, want one of each per cluster (3)", len(files), len(prs))
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f.ID, "fleet-registry/clusters/prod/") || f.Scope != "gitops-fleet" {
+			t.Errorf("file %s under owner %s, want fleet-registry/clusters/prod/<cluster>.yaml of gitops-fleet", f.ID, f.Scope)
+		}
+	}
+}
+
+// clusterOutput is one entry of the example's `clusters` output.
+type clusterOutput struct {
+	Region, Role, Endpoint string
+	Labels                 map[string]string
+}
+
+func clusterOutputs(t *testing.T, outs auto.OutputMap) map[string]clusterOutput {
+	t.Helper()
+	data, err := json.Marshal(outs["clusters"].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs map[string]clusterOutput
+	if err := json.Unmarshal(data, &cs); err != nil {
+		t.Fatal(err)
+	}
+	if got := slices.Sorted(maps.Keys(cs)); !slices.Equal(got, slices.Sorted(maps.Keys(devClusters))) {
+		t.Fatalf("clusters output has %v", got)
+	}
+	return cs
+}
+
+// ownerOf is the cluster a resource belongs to, from its name ("spoke-use2-node-role" -> "spoke-use2").
+func ownerOf(name string) string {
+	best := ""
+	for c := range devClusters {
+		if (name == c || strings.HasPrefix(name, c+"-")) && len(c) > len(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// clusterSecretConfig is the decoded `config` of the Argo CD cluster secret id in the cluster at server.
+func clusterSecretConfig(t *testing.T, env *offline.Env, server, id string) map[string]any {
+	t.Helper()
+	for _, r := range records(t, env, "kubernetes", "kubernetes:core/v1:Secret") {
+		if r.ID != id {
+			continue
+		}
+		if r.Scope != server {
+			t.Errorf("secret %s is in cluster %s, want the hub %s", id, r.Scope, server)
+		}
+		state, err := r.Plain()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := state["stringData"].(map[string]any)
+		var config map[string]any
+		if err := json.Unmarshal([]byte(fmt.Sprint(data["config"])), &config); err != nil {
+			t.Fatalf("secret %s config: %v", id, err)
+		}
+		return config
+	}
+	t.Fatalf("no secret %s in any cluster (kubernetes scopes: %v)", id, scopes(t, env))
+	return nil
+}
+
+func scopes(t *testing.T, env *offline.Env) []string {
+	var out []string
+	for _, r := range records(t, env, "kubernetes", "") {
+		if !slices.Contains(out, r.Scope) && r.Scope != kubernetes.InCluster {
+			out = append(out, r.Scope)
+		}
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// newEnv is an offline environment in a fresh temporary directory.
+func newEnv(t *testing.T) *offline.Env {
+	t.Helper()
+	root, err := offline.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := offline.New(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Close() })
+	return env
+}
+
+// fleetDir is examples/fleet.
+func fleetDir(env *offline.Env) string { return filepath.Join(env.Root, "examples", "fleet") }
+
+// fleetStack is stack of the Go fleet example.
+func fleetStack(t *testing.T, env *offline.Env, stack string) auto.Stack {
+	t.Helper()
+	s, err := env.Stack(context.Background(), fleetDir(env), stack, fleetstack.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// progress is where an operation's output goes: a log file in the env, printed when the test fails.
+func progress(t *testing.T, env *offline.Env, op string) *os.File {
+	t.Helper()
+	f, err := os.CreateTemp(env.Dir, op+"-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		f.Close()
+		if t.Failed() {
+			data, _ := os.ReadFile(f.Name())
+			t.Logf("%s output:\n%s", op, tail(string(data), 60))
+		}
+	})
+	return f
+}
+
+func tail(s string, lines int) string {
+	parts := strings.Split(s, "\n")
+	if len(parts) > lines {
+		parts = parts[len(parts)-lines:]
+	}
+	return strings.Join(parts, "\n")
+}
+
+// records are the emulated cloud's resources of pkg (and type, when not empty).
+func records(t *testing.T, env *offline.Env, pkg, typ string) []emulator.Record {
+	t.Helper()
+	all, err := env.Store.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []emulator.Record
+	for _, r := range all {
+		if r.Package == pkg && (typ == "" || r.Type == typ) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// exported is `pulumi stack export` of s (run with the CLI: the Automation API's export reveals secrets), as
+// text and as a deployment; showSecrets adds --show-secrets.
+func exported(t *testing.T, env *offline.Env, s auto.Stack, showSecrets bool) (string, apitype.DeploymentV3) {
+	t.Helper()
+	var vars []string
+	for k, v := range env.Vars {
+		vars = append(vars, k+"="+v)
+	}
+	args := []string{"stack", "export", "--stack", s.Name()}
+	if showSecrets {
+		args = append(args, "--show-secrets")
+	}
+	ws := s.Workspace()
+	out, stderr, _, err := ws.PulumiCommand().Run(context.Background(), ws.WorkDir(), nil, nil, nil, vars, args...)
+	if err != nil {
+		t.Fatalf("pulumi %s: %v\n%s", strings.Join(args, " "), err, stderr)
+	}
+	var dep apitype.UntypedDeployment
+	if err := json.Unmarshal([]byte(out), &dep); err != nil {
+		t.Fatal(err)
+	}
+	var d apitype.DeploymentV3
+	if err := json.Unmarshal(dep.Deployment, &d); err != nil {
+		t.Fatal(err)
+	}
+	return out, d
+}
+
+// urnName is the resource name at the end of a URN.
+func urnName(urn string) string { return urn[strings.LastIndex(urn, "::")+2:] }
