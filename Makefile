@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test test-components schema sdks provider cli bench offline emulators eks demo
+.PHONY: all build vet test test-components schema sdks provider cli bench offline emulators eks demo sdk-check
 
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
@@ -19,8 +19,11 @@ vet:
 	$(GO) vet ./...
 
 ## test: vet, every Go test (the e2e ones through the real CLI on the offline cloud), then the SDK checks (the README's test command; CI runs it)
-test: vet offline
+test: vet offline sdk-check
 	PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 ./...
+
+## sdk-check: build and check the generated SDKs as consumers do, and build the TypeScript and Python examples
+sdk-check:
 	bash tests/sdk/check.sh
 
 ## test-components: the component unit tests only

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the generated SDKs the way a consumer uses them: the Go SDK builds and vets; the TypeScript SDK
-# compiles with tsc against @pulumi/pulumi from npm; the Python SDK installs with pip into a virtualenv with
-# pulumi from PyPI and imports. Work happens in a copy under .work/sdk-check (ignored by git).
+# compiles with tsc against @pulumi/pulumi from npm, and examples/ts-fleet compiles against it; the Python SDK
+# installs with pip into a virtualenv with pulumi from PyPI and imports, as does examples/py-fleet. The e2e tests
+# run both examples from here (.work/sdk-check/ts-fleet, .work/sdk-check/venv). Work happens in a copy under .work/sdk-check (ignored by git).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/.work/sdk-check"
@@ -33,6 +34,16 @@ new fleet.GitOpsBridge("spoke", { cluster: spoke.clusterInfo, spoke: { hubKubeco
 TS
 npx tsc --noEmit --strict --esModuleInterop --skipLibCheck consumer/fleet.ts
 
+echo "== TypeScript example (examples/ts-fleet): npm install with the SDK built above, tsc"
+rm -rf "$work/ts-fleet" && mkdir -p "$work/ts-fleet"
+cp "$root"/examples/ts-fleet/{*.ts,package.json,tsconfig.json,Pulumi.yaml} "$work/ts-fleet/"
+cd "$work/ts-fleet"
+sed -i 's|"file:../../sdk/nodejs"|"file:../nodejs/bin"|' package.json
+# --install-links copies the SDK in, so that it and the program share one @pulumi/pulumi.
+npm install --install-links --no-audit --no-fund --loglevel=error
+npx tsc
+test -f bin/preview.js
+
 echo "== Python SDK: pip install into a virtualenv, import"
 rm -rf "$work/venv" && python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$root/sdk/python"
@@ -45,4 +56,6 @@ params = inspect.signature(fleet.GitOpsBridgeArgs.__init__).parameters
 assert {"cluster", "hub", "spoke", "git", "addons_repo"} <= set(params), params
 print("pulumi_fleet imports:", ", ".join(n for n in dir(fleet) if n[0].isupper()))
 PY
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/examples/py-fleet/requirements.txt"
+(cd "$root/examples/py-fleet" && "$work/venv/bin/python" -c 'import fleet, preview; print("examples/py-fleet imports")')
 echo "SDK checks passed"

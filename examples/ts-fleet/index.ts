@@ -1,0 +1,7 @@
+// Entry point for `pulumi up` with the Node.js language host.
+import { program } from "./fleet";
+
+const outputs = program();
+export const clusters = outputs.clusters;
+export const argocdManagementRoleArn = outputs.argocdManagementRoleArn;
+export const hubKubeconfig = outputs.hubKubeconfig;

@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// TestTypeScriptAndPythonPreviewTheSameFleet previews the dev fleet from examples/ts-fleet and examples/py-fleet
+// (Node.js and Python inline programs on the generated SDKs, built by tests/sdk/check.sh) with the same CLI and
+// plugins, and expects exactly the resource types and counts of the Go example's preview.
+func TestTypeScriptAndPythonPreviewTheSameFleet(t *testing.T) {
+	env := newEnv(t)
+	work := filepath.Join(env.Root, ".work", "sdk-check")
+	node := filepath.Join(work, "ts-fleet", "bin", "preview.js")
+	python := filepath.Join(work, "venv", "bin", "python")
+	for _, f := range []string{node, python} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%v: build the examples first with `make sdk-check`", err)
+		}
+	}
+
+	goTypes := previewTypes(t, env)
+	runs := map[string]struct {
+		dir  string
+		argv []string
+	}{
+		"ts": {filepath.Join(env.Root, "examples", "ts-fleet"), []string{"node", node}},
+		"py": {filepath.Join(env.Root, "examples", "py-fleet"), []string{python, filepath.Join(env.Root, "examples", "py-fleet", "preview.py")}},
+	}
+	for stack, run := range runs {
+		t.Run(stack, func(t *testing.T) {
+			project := projectCopy(t, env, filepath.Join(run.dir, "Pulumi.yaml"), stack)
+			cmd := exec.Command(run.argv[0], append(run.argv[1:], project, stack)...)
+			cmd.Dir = run.dir
+			cmd.Env = os.Environ()
+			for k, v := range env.Vars {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("%s: %v\n%s", strings.Join(run.argv, " "), err, tail(stderr.String(), 40))
+			}
+			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+			var got map[string]int
+			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
+				t.Fatalf("last line of output %q: %v", lines[len(lines)-1], err)
+			}
+			if diff := cmp.Diff(goTypes, got); diff != "" {
+				t.Errorf("%s preview creates other resources than the Go one (-go +%s):\n%s", stack, stack, diff)
+			}
+		})
+	}
+}
+
+// previewTypes previews the Go example on the dev config and counts the resources it would create, by type.
+func previewTypes(t *testing.T, env *offline.Env) map[string]int {
+	t.Helper()
+	project := projectCopy(t, env, filepath.Join(fleetDir(env), "Pulumi.yaml"), "go")
+	stack, err := env.Stack(context.Background(), project, "go", fleetstack.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan events.EngineEvent)
+	types := map[string]int{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range ch {
+			if e.ResourcePreEvent != nil && e.ResourcePreEvent.Metadata.Op == "create" {
+				types[e.ResourcePreEvent.Metadata.Type]++
+			}
+		}
+	}()
+	if _, err := stack.Preview(context.Background(), optpreview.EventStreams(ch),
+		optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
+		t.Fatalf("go preview: %v", err)
+	}
+	<-done
+	if len(types) == 0 {
+		t.Fatal("the Go preview creates nothing")
+	}
+	return types
+}
+
+// projectCopy is a project directory with pulumiYAML and the dev stack config as Pulumi.<stack>.yaml.
+func projectCopy(t *testing.T, env *offline.Env, pulumiYAML, stack string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for src, dst := range map[string]string{
+		pulumiYAML: "Pulumi.yaml", filepath.Join(fleetDir(env), "Pulumi.dev.yaml"): "Pulumi." + stack + ".yaml",
+	} {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dst), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
