@@ -46,7 +46,9 @@ test -f bin/preview.js
 
 echo "== Python SDK: pip install into a virtualenv, import"
 rm -rf "$work/venv" && python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install --quiet --disable-pip-version-check "$root/sdk/python"
+# From a copy: pip's build leaves build/ and *.egg-info behind in the source tree.
+rm -rf "$work/python" && cp -r "$root/sdk/python" "$work/python"
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check "$work/python"
 "$work/venv/bin/python" - <<'PY'
 import pulumi_fleet as fleet
 import inspect
