@@ -1,11 +1,14 @@
 package sdkgen
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 
+	dotnet "github.com/pulumi/pulumi-dotnet/pulumi-language-dotnet/v3/codegen"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
@@ -19,7 +22,7 @@ const tool = "pulumi-fleet"
 const GoModule = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
 // Languages are the SDK folders under sdk/, one per language.
-var Languages = []string{"go", "nodejs", "python"}
+var Languages = []string{"go", "nodejs", "python", "dotnet"}
 
 var generators = map[string]func(*pschema.Package) (map[string][]byte, error){
 	"go": func(pkg *pschema.Package) (map[string][]byte, error) {
@@ -31,6 +34,23 @@ var generators = map[string]func(*pschema.Package) (map[string][]byte, error){
 	"python": func(pkg *pschema.Package) (map[string][]byte, error) {
 		return python.GeneratePackage(tool, pkg, nil, nil)
 	},
+	// .NET's generator lives with its language host (pulumi-dotnet), not in pulumi/pkg. It always fetches the
+	// package icon with http.Get (pulumi's logo from GitHub when the schema names none), which cannot work offline
+	// and would make the SDK depend on the network; it gets the project's logo from a file: URL instead.
+	"dotnet": func(pkg *pschema.Package) (map[string][]byte, error) {
+		pkg.LogoURL = logoURL
+		return dotnet.GeneratePackage(tool, pkg, nil, nil)
+	},
+}
+
+//go:embed logo.png
+var logo embed.FS
+
+// logoURL is logo.png served by the file: protocol registered on http.DefaultTransport.
+const logoURL = "file:///logo.png"
+
+func init() {
+	http.DefaultTransport.(*http.Transport).RegisterProtocol("file", http.NewFileTransportFS(logo))
 }
 
 // Generate returns the files of one language's SDK, by path relative to its folder.
