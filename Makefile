@@ -35,7 +35,7 @@ schema:
 	$(GO) run ./provider/cmd/fleet-annotate $(COMPONENTS)
 	$(GO) run ./provider/cmd/fleet-schema schema.json
 
-## sdks: the Go, TypeScript and Python SDKs under sdk/ from schema.json (Pulumi's codegen packages)
+## sdks: the Go, TypeScript, Python and .NET SDKs under sdk/ from schema.json (Pulumi's codegen packages)
 sdks:
 	$(GO) run ./provider/cmd/fleet-sdkgen schema.json sdk
 	cd sdk/go/fleet && $(GO) mod tidy
