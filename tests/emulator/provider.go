@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 
@@ -245,3 +246,12 @@ func randomBytes(n int) []byte {
 
 // RandomHex is n random bytes in hex: the random part of generated IDs.
 func RandomHex(n int) string { return hex.EncodeToString(randomBytes(n)) }
+
+// Serve runs s as a plugin process (the engine starts it and reads its port from stdout) and exits when the
+// engine is done with it.
+func Serve(s Service) {
+	if err := p.RunProvider(context.Background(), s.Package, s.Version, New(s)); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}

@@ -3,20 +3,8 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"os"
-
-	p "github.com/pulumi/pulumi-go-provider"
-
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	emu "github.com/gitops-fleet/pulumi-fleet/tests/emulator/kubernetes"
 )
 
-func main() {
-	svc := emu.Service()
-	if err := p.RunProvider(context.Background(), svc.Package, svc.Version, emulator.New(svc)); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-}
+func main() { emulator.Serve(emu.Service()) }
