@@ -142,18 +142,15 @@ func (e *emulator) update(_ context.Context, req p.UpdateRequest) (p.UpdateRespo
 	}
 	c.URN = req.Urn
 	// Computed values the cloud already assigned (ARNs, IDs, endpoints) stay; the inputs are the new ones.
-	computed := map[string]any{}
+	outs := req.Inputs
 	if k.Computed != nil {
 		for key := range k.Computed(c, req.ID) {
-			if v, ok := req.State.GetOk(key); ok && !req.Inputs.Get(key).IsComputed() {
-				computed[key] = v
+			if _, set := req.Inputs.GetOk(key); set {
+				continue
 			}
-		}
-	}
-	outs := req.Inputs
-	for key, v := range computed {
-		if _, set := req.Inputs.GetOk(key); !set {
-			outs = outs.Set(key, v.(property.Value))
+			if v, ok := req.State.GetOk(key); ok {
+				outs = outs.Set(key, v)
+			}
 		}
 	}
 	if req.DryRun {

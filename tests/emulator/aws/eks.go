@@ -35,7 +35,7 @@ var eksCluster = emulator.Kind{
 				"issuer": fmt.Sprintf("https://oidc.%s.%s/id/%s", c.Scope, EndpointDomain, host),
 			}}}},
 			"vpcConfig": withDefaults(c.Inputs, "vpcConfig", map[string]any{
-				"clusterSecurityGroupId": ec2ID("securityGroup"), "vpcId": "",
+				"clusterSecurityGroupId": ec2ID("securityGroup"),
 			}),
 			"accessConfig": withDefaults(c.Inputs, "accessConfig", map[string]any{
 				"authenticationMode": "CONFIG_MAP", "bootstrapClusterCreatorAdminPermissions": true,

@@ -1,0 +1,58 @@
+package emulator
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/property"
+)
+
+func TestStoreKeepsRecordsAndSecrets(t *testing.T) {
+	s := OpenStore(filepath.Join(t.TempDir(), "cloud.json"))
+	state, err := encodeState(property.NewMap(map[string]property.Value{
+		"name":  property.New("hub"),
+		"token": property.New("s3cret").WithSecret(true),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := Record{Package: "aws", Type: "aws:iam/role:Role", URN: "urn:x", ID: "hub", Scope: "us-east-1", State: state}
+	if err := s.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := s.Get("aws", "aws:iam/role:Role", "hub")
+	if err != nil || !ok || got.Scope != "us-east-1" {
+		t.Fatalf("Get = %+v, %v, %v", got, ok, err)
+	}
+	props, err := got.Properties()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := props.Get("token"); !v.Secret() || v.AsString() != "s3cret" {
+		t.Errorf("token = %#v, want the secret back", v)
+	}
+	if plain, _ := got.Plain(); plain["token"] != "s3cret" {
+		t.Errorf("Plain token = %v", plain["token"])
+	}
+	if err := s.Delete("aws", "aws:iam/role:Role", "hub"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete("aws", "aws:iam/role:Role", "hub"); err == nil {
+		t.Error("deleting a missing record succeeded")
+	}
+	if all, _ := s.List(); len(all) != 0 {
+		t.Errorf("List after delete = %v", all)
+	}
+}
+
+func TestStoreCounters(t *testing.T) {
+	s := OpenStore(filepath.Join(t.TempDir(), "cloud.json"))
+	for want := 1; want <= 3; want++ {
+		if n, err := s.Next("pull/o/r"); err != nil || n != want {
+			t.Fatalf("Next = %d, %v; want %d", n, err, want)
+		}
+	}
+	if n, _ := s.Next("pull/o/other"); n != 1 {
+		t.Errorf("another counter starts at %d, want 1", n)
+	}
+}
