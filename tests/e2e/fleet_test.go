@@ -155,10 +155,9 @@ func TestProdFleetKeepsSecrets(t *testing.T) {
 	}
 }
 
-// clusterOutput is one entry of the example's `clusters` output.
+// clusterOutput is the part of one entry of the example's `clusters` output the tests read.
 type clusterOutput struct {
-	Region, Role, Endpoint string
-	Labels                 map[string]string
+	Endpoint string
 }
 
 func clusterOutputs(t *testing.T, outs auto.OutputMap) map[string]clusterOutput {

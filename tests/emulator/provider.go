@@ -17,6 +17,7 @@ import (
 // writes the shared store from $FLEET_EMULATOR_STORE.
 func New(s Service) p.Provider {
 	e := &emulator{svc: s}
+	e.store, e.storeErr = StoreFromEnv()
 	return p.Provider{
 		GetSchema: func(context.Context, p.GetSchemaRequest) (p.GetSchemaResponse, error) {
 			return p.GetSchemaResponse{Schema: fmt.Sprintf(`{"name":%q,"version":%q}`, s.Package, s.Version)}, nil
@@ -43,6 +44,9 @@ func New(s Service) p.Provider {
 
 type emulator struct {
 	svc Service
+	// store is the shared store, resolved once from the environment the engine started the plugin with.
+	store    *Store
+	storeErr error
 
 	mu     sync.Mutex
 	config property.Map
@@ -67,13 +71,12 @@ func (e *emulator) kind(typ string) Kind {
 }
 
 func (e *emulator) newCall(typ, name string, inputs property.Map) (Call, error) {
-	store, err := StoreFromEnv()
-	if err != nil {
-		return Call{}, err
+	if e.storeErr != nil {
+		return Call{}, e.storeErr
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return Call{Type: typ, Name: name, Scope: e.scope, Config: e.config, Inputs: inputs, Store: store}, nil
+	return Call{Type: typ, Name: name, Scope: e.scope, Config: e.config, Inputs: inputs, Store: e.store}, nil
 }
 
 func (e *emulator) invoke(_ context.Context, req p.InvokeRequest) (p.InvokeResponse, error) {
@@ -163,11 +166,10 @@ func (e *emulator) update(_ context.Context, req p.UpdateRequest) (p.UpdateRespo
 }
 
 func (e *emulator) read(_ context.Context, req p.ReadRequest) (p.ReadResponse, error) {
-	store, err := StoreFromEnv()
-	if err != nil {
-		return p.ReadResponse{}, err
+	if e.storeErr != nil {
+		return p.ReadResponse{}, e.storeErr
 	}
-	rec, ok, err := store.Get(e.svc.Package, req.Urn.Type().String(), req.ID)
+	rec, ok, err := e.store.Get(e.svc.Package, req.Urn.Type().String(), req.ID)
 	if err != nil || !ok {
 		return p.ReadResponse{}, err
 	}
@@ -179,14 +181,12 @@ func (e *emulator) read(_ context.Context, req p.ReadRequest) (p.ReadResponse, e
 }
 
 func (e *emulator) delete(_ context.Context, req p.DeleteRequest) error {
-	store, err := StoreFromEnv()
-	if err != nil {
-		return err
+	if e.storeErr != nil {
+		return e.storeErr
 	}
-	if _, ok, err := store.Get(e.svc.Package, req.Urn.Type().String(), req.ID); err != nil || !ok {
-		return err // already gone: deleting is idempotent, as with the real providers
-	}
-	return store.Delete(e.svc.Package, req.Urn.Type().String(), req.ID)
+	// A record already gone is no error: deleting is idempotent, as with the real providers.
+	_, err := e.store.Delete(e.svc.Package, req.Urn.Type().String(), req.ID)
+	return err
 }
 
 func (e *emulator) save(c Call, id string, outs property.Map) error {

@@ -122,16 +122,16 @@ func (s *Store) Put(rec Record) error {
 	})
 }
 
-// Delete removes the record of pkg, typ and id; deleting what does not exist is an error, as in a cloud API.
-func (s *Store) Delete(pkg, typ, id string) error {
-	return s.locked(true, func(recs *[]Record) error {
+// Delete removes the record of pkg, typ and id and reports whether there was one.
+func (s *Store) Delete(pkg, typ, id string) (found bool, err error) {
+	err = s.locked(true, func(recs *[]Record) error {
 		i := index(*recs, pkg, typ, id)
-		if i < 0 {
-			return fmt.Errorf("%s %s %q: not found", pkg, typ, id)
+		if found = i >= 0; found {
+			*recs = slices.Delete(*recs, i, i+1)
 		}
-		*recs = slices.Delete(*recs, i, i+1)
 		return nil
 	})
+	return found, err
 }
 
 // Next returns the next value of a named counter kept in the store (1, 2, ...): pull request numbers.

@@ -34,11 +34,11 @@ func TestStoreKeepsRecordsAndSecrets(t *testing.T) {
 	if plain, _ := got.Plain(); plain["token"] != "s3cret" {
 		t.Errorf("Plain token = %v", plain["token"])
 	}
-	if err := s.Delete("aws", "aws:iam/role:Role", "hub"); err != nil {
-		t.Fatal(err)
+	if found, err := s.Delete("aws", "aws:iam/role:Role", "hub"); err != nil || !found {
+		t.Fatalf("Delete = %v, %v; want the record found and removed", found, err)
 	}
-	if err := s.Delete("aws", "aws:iam/role:Role", "hub"); err == nil {
-		t.Error("deleting a missing record succeeded")
+	if found, err := s.Delete("aws", "aws:iam/role:Role", "hub"); err != nil || found {
+		t.Errorf("deleting a missing record = %v, %v; want not found, no error", found, err)
 	}
 	if all, _ := s.List(); len(all) != 0 {
 		t.Errorf("List after delete = %v", all)

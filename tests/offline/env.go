@@ -98,20 +98,25 @@ func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulum
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return auto.Stack{}, err
 	}
-	for _, name := range []string{"Pulumi.yaml", "Pulumi." + stack + ".yaml"} {
-		data, err := os.ReadFile(filepath.Join(projectDir, name))
-		if errors.Is(err, os.ErrNotExist) && name != "Pulumi.yaml" {
-			continue
-		}
-		if err != nil {
+	project, err := os.ReadFile(filepath.Join(projectDir, "Pulumi.yaml"))
+	if err != nil {
+		return auto.Stack{}, err
+	}
+	if err := os.WriteFile(filepath.Join(work, "Pulumi.yaml"), project, 0o644); err != nil {
+		return auto.Stack{}, err
+	}
+	// The stack file is copied once: afterwards it holds the stack's encryption salt and any config set since.
+	stackFile := "Pulumi." + stack + ".yaml"
+	if _, err := os.Stat(filepath.Join(work, stackFile)); errors.Is(err, os.ErrNotExist) {
+		config, err := os.ReadFile(filepath.Join(projectDir, stackFile))
+		switch {
+		case errors.Is(err, os.ErrNotExist): // a stack without config
+		case err != nil:
 			return auto.Stack{}, err
-		}
-		dst := filepath.Join(work, name)
-		if _, err := os.Stat(dst); err == nil && name != "Pulumi.yaml" {
-			continue // keep the stack file: it holds the stack's encryption salt and config set since
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			return auto.Stack{}, err
+		default:
+			if err := os.WriteFile(filepath.Join(work, stackFile), config, 0o644); err != nil {
+				return auto.Stack{}, err
+			}
 		}
 	}
 	return auto.UpsertStackInlineSource(ctx, stack, "", program,
