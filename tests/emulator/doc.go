@@ -1,10 +1,10 @@
 // Package emulator is the offline cloud the end-to-end tests and `make demo` run against: Pulumi resource
 // provider plugins (pulumi-resource-aws, -kubernetes, -github, -awsx) that answer the engine's Check, Diff,
-// Create, Read, Update, Delete and Invoke calls from a JSON store on disk instead of AWS, a Kubernetes API
+// Create, Read, Update, Delete and Invoke calls from a store on disk (one JSON file per resource) instead of AWS, a Kubernetes API
 // server or GitHub.
 //
 // It is a test double: product code never imports it. Every plugin process of a run shares the store named
-// by $FLEET_EMULATOR_STORE (a file lock serialises them), so a test can list what exists after an operation.
+// by $FLEET_EMULATOR_STORE (a directory with one file per resource), so a test can list what exists after an operation.
 // Resource IDs and ARNs are generated, ARNs carry the provider's region and the fixed account [Account].
 //
 // A [Service] describes one emulated API: its package name, the invokes it answers and the per-type

@@ -1,10 +1,14 @@
 package emulator
 
 import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"syscall"
 
@@ -70,135 +74,140 @@ func encodeState(m property.Map) (json.RawMessage, error) {
 	return protojson.Marshal(s)
 }
 
-// Store is the emulated cloud's contents: a JSON array of Records in one file, shared by every plugin process
-// of a run. Each operation takes an exclusive lock on path+".lock", reads, changes and writes the whole file.
-type Store struct{ path string }
+// Store is the emulated cloud's contents: a directory with one JSON file per Record, shared by every plugin
+// process of a run. A record is written to a temporary file and renamed into place, so readers never see half
+// of one, and each operation costs the same however many records exist (a fleet of 45 clusters holds
+// thousands). Counters, the only read-modify-write, hold an exclusive lock on the directory's ".lock" file.
+type Store struct{ dir string }
 
-// OpenStore returns the store at path (created on first write).
-func OpenStore(path string) *Store { return &Store{path: path} }
+// OpenStore returns the store in directory dir (created on first write).
+func OpenStore(dir string) *Store { return &Store{dir: dir} }
 
 // StoreFromEnv returns the store named by $FLEET_EMULATOR_STORE, or an error naming the variable.
 func StoreFromEnv() (*Store, error) {
-	path := os.Getenv(StoreEnv)
-	if path == "" {
-		return nil, fmt.Errorf("%s is not set: the emulator needs a store file", StoreEnv)
+	dir := os.Getenv(StoreEnv)
+	if dir == "" {
+		return nil, fmt.Errorf("%s is not set: the emulator needs a store directory", StoreEnv)
 	}
-	return OpenStore(path), nil
+	return OpenStore(dir), nil
 }
 
-// List returns every record.
+// List returns every record, ordered by URN, then type and ID.
 func (s *Store) List() ([]Record, error) {
+	entries, err := os.ReadDir(s.dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	var out []Record
-	err := s.locked(false, func(recs *[]Record) error {
-		out = slices.Clone(*recs)
-		return nil
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".json" || e.Name()[0] == '.' {
+			continue
+		}
+		rec, found, err := s.read(filepath.Join(s.dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if found && rec.Package != counterPackage {
+			out = append(out, rec)
+		}
+	}
+	slices.SortFunc(out, func(a, b Record) int {
+		return cmp.Or(cmp.Compare(a.URN, b.URN), cmp.Compare(a.Type, b.Type), cmp.Compare(a.ID, b.ID))
 	})
-	return out, err
+	return out, nil
 }
 
-// Get returns the record of pkg and id, if it exists.
+// Get returns the record of pkg, typ and id, if it exists.
 func (s *Store) Get(pkg, typ, id string) (Record, bool, error) {
-	var rec Record
-	var found bool
-	err := s.locked(false, func(recs *[]Record) error {
-		i := index(*recs, pkg, typ, id)
-		if found = i >= 0; found {
-			rec = (*recs)[i]
-		}
-		return nil
-	})
-	return rec, found, err
+	return s.read(s.file(pkg, typ, id))
 }
 
 // Put adds rec or replaces the record with the same package, type and ID.
 func (s *Store) Put(rec Record) error {
-	return s.locked(true, func(recs *[]Record) error {
-		if i := index(*recs, rec.Package, rec.Type, rec.ID); i >= 0 {
-			(*recs)[i] = rec
-			return nil
-		}
-		*recs = append(*recs, rec)
-		return nil
-	})
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(s.dir, ".put-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), s.file(rec.Package, rec.Type, rec.ID))
 }
 
 // Delete removes the record of pkg, typ and id and reports whether there was one.
 func (s *Store) Delete(pkg, typ, id string) (found bool, err error) {
-	err = s.locked(true, func(recs *[]Record) error {
-		i := index(*recs, pkg, typ, id)
-		if found = i >= 0; found {
-			*recs = slices.Delete(*recs, i, i+1)
-		}
-		return nil
-	})
-	return found, err
+	err = os.Remove(s.file(pkg, typ, id))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
+
+// counterPackage is the package of the records that keep counters; List leaves them out.
+const counterPackage = "counter"
 
 // Next returns the next value of a named counter kept in the store (1, 2, ...): pull request numbers.
 func (s *Store) Next(counter string) (int, error) {
-	n := 0
-	err := s.locked(true, func(recs *[]Record) error {
-		for _, r := range *recs {
-			if r.Package == "counter" && r.ID == counter {
-				_ = json.Unmarshal(r.State, &n)
-			}
-		}
-		n++
-		state, _ := json.Marshal(n)
-		rec := Record{Package: "counter", Type: "counter", ID: counter, State: state}
-		if i := index(*recs, rec.Package, rec.Type, rec.ID); i >= 0 {
-			(*recs)[i] = rec
-		} else {
-			*recs = append(*recs, rec)
-		}
-		return nil
-	})
-	return n, err
-}
-
-func index(recs []Record, pkg, typ, id string) int {
-	return slices.IndexFunc(recs, func(r Record) bool { return r.Package == pkg && r.Type == typ && r.ID == id })
-}
-
-func (s *Store) locked(write bool, f func(*[]Record) error) (err error) {
-	lock, err := os.OpenFile(s.path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return 0, err
+	}
+	lock, err := os.OpenFile(filepath.Join(s.dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer lock.Close()
-	how := syscall.LOCK_SH
-	if write {
-		how = syscall.LOCK_EX
-	}
-	if err := syscall.Flock(int(lock.Fd()), how); err != nil {
-		return err
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return 0, err
 	}
 	defer func() { _ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) }()
 
-	var recs []Record
-	data, err := os.ReadFile(s.path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return err
-	case len(data) > 0:
-		if err := json.Unmarshal(data, &recs); err != nil {
-			return fmt.Errorf("store %s: %w", s.path, err)
+	n := 0
+	rec, found, err := s.Get(counterPackage, counterPackage, counter)
+	if err != nil {
+		return 0, err
+	}
+	if found {
+		if err := json.Unmarshal(rec.State, &n); err != nil {
+			return 0, fmt.Errorf("counter %s: %w", counter, err)
 		}
 	}
-	if err := f(&recs); err != nil || !write {
-		return err
+	n++
+	state, _ := json.Marshal(n)
+	return n, s.Put(Record{Package: counterPackage, Type: counterPackage, ID: counter, State: state})
+}
+
+// file is where the record of pkg, typ and id lives: its key hashed, since IDs hold any character.
+func (s *Store) file(pkg, typ, id string) string {
+	sum := sha256.Sum256([]byte(pkg + "\x00" + typ + "\x00" + id))
+	return filepath.Join(s.dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+func (s *Store) read(path string) (Record, bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return Record{}, false, nil
 	}
-	if recs == nil {
-		recs = []Record{}
-	}
-	out, err := json.MarshalIndent(recs, "", "  ")
 	if err != nil {
-		return err
+		return Record{}, false, err
 	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, out, 0o600); err != nil {
-		return err
+	var rec Record
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return Record{}, false, fmt.Errorf("store record %s: %w", path, err)
 	}
-	return os.Rename(tmp, s.path)
+	return rec, true, nil
 }

@@ -2,13 +2,14 @@ package emulator
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/property"
 )
 
 func TestStoreKeepsRecordsAndSecrets(t *testing.T) {
-	s := OpenStore(filepath.Join(t.TempDir(), "cloud.json"))
+	s := OpenStore(filepath.Join(t.TempDir(), "cloud"))
 	state, err := encodeState(property.NewMap(map[string]property.Value{
 		"name":  property.New("hub"),
 		"token": property.New("s3cret").WithSecret(true),
@@ -46,7 +47,7 @@ func TestStoreKeepsRecordsAndSecrets(t *testing.T) {
 }
 
 func TestStoreCounters(t *testing.T) {
-	s := OpenStore(filepath.Join(t.TempDir(), "cloud.json"))
+	s := OpenStore(filepath.Join(t.TempDir(), "cloud"))
 	for want := 1; want <= 3; want++ {
 		if n, err := s.Next("pull/o/r"); err != nil || n != want {
 			t.Fatalf("Next = %d, %v; want %d", n, err, want)
@@ -54,5 +55,31 @@ func TestStoreCounters(t *testing.T) {
 	}
 	if n, _ := s.Next("pull/o/other"); n != 1 {
 		t.Errorf("another counter starts at %d, want 1", n)
+	}
+}
+
+func TestStoreListsRecordsInURNOrderWithoutCounters(t *testing.T) {
+	s := OpenStore(filepath.Join(t.TempDir(), "cloud"))
+	if all, err := s.List(); err != nil || len(all) != 0 {
+		t.Fatalf("List of a store never written = %v, %v; want empty, no error", all, err)
+	}
+	for _, urn := range []string{"urn:b", "urn:a"} {
+		if err := s.Put(Record{Package: "aws", Type: "aws:ec2/vpc:Vpc", URN: urn, ID: urn + "-id", State: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Next("pull/o/r"); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urns []string
+	for _, r := range all {
+		urns = append(urns, r.URN)
+	}
+	if want := []string{"urn:a", "urn:b"}; !slices.Equal(urns, want) {
+		t.Errorf("List URNs = %v, want %v (sorted, counters left out)", urns, want)
 	}
 }

@@ -66,7 +66,7 @@ func New(root, dir string) (*Env, error) {
 		net.Close()
 		return nil, fmt.Errorf("the Pulumi CLI in %s/bin: %w", root, err)
 	}
-	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: emulator.OpenStore(filepath.Join(dir, "cloud.json"))}
+	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: emulator.OpenStore(filepath.Join(dir, "cloud"))}
 	path := strings.Join([]string{
 		filepath.Join(root, "tests/emulator/tools"), filepath.Join(root, "bin/emulator"), filepath.Join(root, "bin"),
 		os.Getenv("PATH"),
@@ -78,7 +78,7 @@ func New(root, dir string) (*Env, error) {
 		"PULUMI_CONFIG_PASSPHRASE": Passphrase,
 		"PULUMI_SKIP_UPDATE_CHECK": "true",
 		"PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
-		emulator.StoreEnv: filepath.Join(dir, "cloud.json"),
+		emulator.StoreEnv: filepath.Join(dir, "cloud"),
 		aws.CAEnv:         net.CAFile,
 	}
 	for k, v := range net.Env() {
