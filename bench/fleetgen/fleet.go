@@ -1,0 +1,67 @@
+package fleetgen
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+)
+
+// Regions are the regions the clusters of a generated fleet take in turn: cluster i is in Regions[i%3].
+var Regions = []string{"us-east-1", "us-east-2", "us-west-2"}
+
+// MaxClusters is the largest fleet Fleet generates: VPC CIDRs are 10.<i>.0.0/16 for i in 1..MaxClusters.
+const MaxClusters = 250
+
+// Repository is the GitOps Bridge control-plane template the generated fleets bootstrap from (as
+// examples/fleet/Pulumi.dev.yaml does).
+const Repository = "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template"
+
+// Fleet returns the config of a fleet of n clusters (1 to MaxClusters): "hub" in us-east-1 with its system
+// node group, and spokes "spoke-001" ... in regions round-robin over Regions, each with the default node group.
+// Cluster i (from 0) has VPC CIDR 10.<i+1>.0.0/16. Every cluster enables the AWS Load Balancer Controller and
+// metrics-server add-ons, and every third spoke also external-dns, as the dev stack does. The result passes
+// fleetstack's Validate.
+func Fleet(n int) (fleetstack.Config, error) {
+	if n < 1 || n > MaxClusters {
+		return fleetstack.Config{}, fmt.Errorf("fleet size %d: want 1 to %d clusters", n, MaxClusters)
+	}
+	cfg := fleetstack.Config{Repositories: fleetstack.Repositories{
+		Addons:    &fleetstack.Repo{URL: Repository, Revision: "main", Path: "bootstrap/control-plane/addons"},
+		Workloads: &fleetstack.Repo{URL: Repository, Revision: "main", Path: "bootstrap/workloads"},
+	}}
+	for i := range n {
+		c := fleetstack.Cluster{
+			Name:    fmt.Sprintf("spoke-%03d", i),
+			Region:  Regions[i%len(Regions)],
+			Role:    fleetstack.Spoke,
+			VpcCidr: fmt.Sprintf("10.%d.0.0/16", i+1),
+			Addons:  map[string]bool{"aws_load_balancer_controller": true, "metrics_server": true},
+		}
+		if i == 0 {
+			c.Name, c.Role = "hub", fleetstack.Hub
+			c.NodeGroups = []fleetstack.NodeGroup{{
+				Name: "system", InstanceTypes: []string{"m6i.large"}, MinSize: 2, MaxSize: 4, DesiredSize: 2,
+			}}
+		} else if i%3 == 1 {
+			c.Addons["external_dns"] = true
+		}
+		cfg.Clusters = append(cfg.Clusters, c)
+	}
+	return cfg, nil
+}
+
+// StackFile renders cfg as the content of a Pulumi.<stack>.yaml of the gitops-fleet project, with the default
+// AWS region set to the hub's.
+func StackFile(cfg fleetstack.Config) ([]byte, error) {
+	values := map[string]any{
+		fleetstack.Namespace + ":clusters":     cfg.Clusters,
+		fleetstack.Namespace + ":repositories": cfg.Repositories,
+		"aws:region":                           Regions[0],
+	}
+	if cfg.Git != nil {
+		values[fleetstack.Namespace+":git"] = cfg.Git
+	}
+	return yaml.Marshal(map[string]any{"config": values})
+}
