@@ -16,12 +16,14 @@ import (
 const stackURN = "urn:pulumi:s::p::pulumi:pulumi:Stack::p-s"
 
 // fleetLike is a stack export in miniature: a component over a VPC and two subnets that share a name, a
-// secret input, a used and an unused provider, and a role that depends on the component.
+// secret input, a provider of a package without resources (dropped), an unused one of a package with some
+// (kept), and a role that depends on the component and on the kept and the dropped provider.
 var fleetLike = []map[string]any{
 	{"urn": stackURN, "type": "pulumi:pulumi:Stack", "custom": false},
 	{"urn": "urn:pulumi:s::p::pulumi:providers:aws::use1", "type": "pulumi:providers:aws", "custom": true, "id": "p1",
 		"inputs": map[string]any{"region": "us-east-1"}},
 	{"urn": "urn:pulumi:s::p::pulumi:providers:kubernetes::idle", "type": "pulumi:providers:kubernetes", "custom": true, "id": "p2"},
+	{"urn": "urn:pulumi:s::p::pulumi:providers:aws::spare", "type": "pulumi:providers:aws", "custom": true, "id": "p3"},
 	{"urn": "urn:pulumi:s::p::awsx:ec2:Vpc::net", "type": "awsx:ec2:Vpc", "custom": false, "parent": stackURN},
 	{"urn": "urn:pulumi:s::p::awsx:ec2:Vpc$aws:ec2/vpc:Vpc::net", "type": "aws:ec2/vpc:Vpc", "custom": true, "id": "vpc-1",
 		"parent": "urn:pulumi:s::p::awsx:ec2:Vpc::net", "provider": "urn:pulumi:s::p::pulumi:providers:aws::use1::p1",
@@ -36,7 +38,8 @@ var fleetLike = []map[string]any{
 		"parent": "urn:pulumi:s::p::awsx:ec2:Vpc::net", "provider": "urn:pulumi:s::p::pulumi:providers:aws::use1::p1"},
 	{"urn": "urn:pulumi:s::p::aws:iam/role:Role::r", "type": "aws:iam/role:Role", "custom": true, "id": "r",
 		"parent": stackURN, "provider": "urn:pulumi:s::p::pulumi:providers:aws::use1::p1",
-		"dependencies": []string{"urn:pulumi:s::p::awsx:ec2:Vpc::net"}},
+		"dependencies": []string{"urn:pulumi:s::p::awsx:ec2:Vpc::net", "urn:pulumi:s::p::pulumi:providers:aws::spare",
+			"urn:pulumi:s::p::pulumi:providers:kubernetes::idle"}},
 }
 
 func export(t *testing.T, resources []map[string]any) apitype.UntypedDeployment {
@@ -93,11 +96,12 @@ func TestProgramRegistersTheStacksCustomResourcesFlat(t *testing.T) {
 	vpc, subnet := floorURN("aws:ec2/vpc:Vpc", "net"), floorURN("aws:ec2/subnet:Subnet", "a")
 	want := []registration{
 		{Type: "pulumi:providers:aws", Name: "use1", DependsOn: []string{}},
+		{Type: "pulumi:providers:aws", Name: "spare", DependsOn: []string{}},
 		{Type: "aws:ec2/vpc:Vpc", Name: "net", Provider: prov, DependsOn: []string{}, SecretToken: true},
 		{Type: "aws:ec2/subnet:Subnet", Name: "a", Provider: prov, DependsOn: []string{vpc}},
 		{Type: "aws:ec2/subnet:Subnet", Name: "a-2", Provider: prov, DependsOn: []string{}},
 		{Type: "aws:iam/role:Role", Name: "r", Provider: prov,
-			DependsOn: []string{subnet, floorURN("aws:ec2/subnet:Subnet", "a-2"), vpc}},
+			DependsOn: []string{subnet, floorURN("aws:ec2/subnet:Subnet", "a-2"), vpc, floorURN("pulumi:providers:aws", "spare")}},
 	}
 	// The SDK registers concurrently: compare in a fixed order.
 	byName := func(a, b registration) int { return strings.Compare(a.Type+a.Name, b.Type+b.Name) }
@@ -111,7 +115,7 @@ func TestProgramRegistersTheStacksCustomResourcesFlat(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("registrations (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]int{"pulumi:providers:aws": 1, "aws:ec2/vpc:Vpc": 1, "aws:ec2/subnet:Subnet": 2,
+	if diff := cmp.Diff(map[string]int{"pulumi:providers:aws": 2, "aws:ec2/vpc:Vpc": 1, "aws:ec2/subnet:Subnet": 2,
 		"aws:iam/role:Role": 1}, Counts(plan)); diff != "" {
 		t.Errorf("Counts (-want +got):\n%s", diff)
 	}

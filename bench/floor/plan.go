@@ -9,6 +9,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 )
 
 // Resource is one custom resource (or provider) of the floor.
@@ -30,7 +31,7 @@ type Resource struct {
 }
 
 // Plan reads a stack export (`pulumi stack export --show-secrets`) and returns its custom resources in
-// deployment order (dependencies first), with only the providers they use. Secrets must be in plaintext: an
+// deployment order (dependencies first), with the providers of their packages. Secrets must be in plaintext: an
 // export without --show-secrets is an error.
 func Plan(d apitype.UntypedDeployment) ([]Resource, error) {
 	var dep apitype.DeploymentV3
@@ -39,10 +40,10 @@ func Plan(d apitype.UntypedDeployment) ([]Resource, error) {
 	}
 	children := map[string][]string{} // component URN -> custom resources under it, at any depth
 	parents := map[string]string{}
-	custom := map[string]bool{}
+	component := map[string]bool{}
 	for _, r := range dep.Resources {
 		parents[string(r.URN)] = string(r.Parent)
-		custom[string(r.URN)] = r.Custom
+		component[string(r.URN)] = !r.Custom
 	}
 	for _, r := range dep.Resources {
 		if !r.Custom {
@@ -53,20 +54,24 @@ func Plan(d apitype.UntypedDeployment) ([]Resource, error) {
 		}
 	}
 
-	used := map[string]bool{}
+	// Providers of packages with resources are kept, used or not (an unused one still configures its plugin,
+	// in the fleet as here); those of component-only packages (fleet, eks, awsx) are not.
+	packages := map[string]bool{}
 	for _, r := range dep.Resources {
-		if r.Custom && r.Provider != "" {
-			used[providerURN(r.Provider)] = true
+		if r.Custom && !isProvider(r.Type) {
+			packages[r.Type.Module().Package().String()] = true
 		}
 	}
 	var plan []Resource
+	kept := map[string]bool{}
 	names := map[string]int{} // type + name -> times seen
 	for _, r := range dep.Resources {
 		urn := string(r.URN)
-		isProvider := strings.HasPrefix(string(r.Type), "pulumi:providers:")
-		if !r.Custom || r.Delete || (isProvider && !used[urn]) {
+		provider := isProvider(r.Type)
+		if !r.Custom || r.Delete || (provider && !packages[strings.TrimPrefix(string(r.Type), "pulumi:providers:")]) {
 			continue
 		}
+		kept[urn] = true
 		inputs, err := stack.DeserializeProperties(r.Inputs, config.NopDecrypter)
 		if err != nil {
 			return nil, fmt.Errorf("inputs of %s: %w", urn, err)
@@ -78,20 +83,26 @@ func Plan(d apitype.UntypedDeployment) ([]Resource, error) {
 		}
 		var after []string
 		for _, d := range r.Dependencies {
-			if custom[string(d)] {
-				after = append(after, string(d))
-			} else {
-				after = append(after, children[string(d)]...)
+			deps := []string{string(d)}
+			if component[string(d)] {
+				deps = children[string(d)]
+			}
+			for _, u := range deps {
+				if kept[u] {
+					after = append(after, u)
+				}
 			}
 		}
 		res := Resource{URN: urn, Type: string(r.Type), Name: name, Inputs: inputs, DependsOn: after}
-		if !isProvider {
+		if !provider {
 			res.Provider = providerURN(r.Provider)
 		}
 		plan = append(plan, res)
 	}
 	return plan, nil
 }
+
+func isProvider(t tokens.Type) bool { return strings.HasPrefix(string(t), "pulumi:providers:") }
 
 // providerURN is the URN of a provider reference "<urn>::<id>".
 func providerURN(ref string) string {

@@ -102,8 +102,11 @@ func (s *Sampler) sample() {
 		s.mu.Lock()
 		p, ok := s.seen[pid]
 		if !ok {
-			p = &Process{PID: pid, Label: s.label(argvOf(pid))}
+			p = &Process{PID: pid}
 			s.seen[pid] = p
+		}
+		if !ok || isShell(p.Label) { // a wrapper script may have exec'd its program since
+			p.Label = s.label(argvOf(pid))
 		}
 		p.PeakRSS = max(p.PeakRSS, hwm)
 		p.CPU = max(p.CPU, cpu)
@@ -220,6 +223,8 @@ func Label(argv []string) string {
 	}
 	return name
 }
+
+func isShell(label string) bool { return strings.HasPrefix(label, "sh ") || strings.HasPrefix(label, "bash ") }
 
 func sortByPID(ps []Process) {
 	slices.SortFunc(ps, func(a, b Process) int { return cmp.Compare(a.PID, b.PID) })

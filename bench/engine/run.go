@@ -1,0 +1,186 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
+	"github.com/gitops-fleet/pulumi-fleet/bench/procmem"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// Impl is a program the benchmarks compare.
+type Impl string
+
+const (
+	// Fleet is examples/fleet: FleetCluster and GitOpsBridge through the Go SDK and pulumi-resource-fleet.
+	Fleet Impl = "fleet"
+	// Floor registers the fleet's custom resources directly (bench/floor).
+	Floor Impl = "floor"
+	// Peer is the fleet in TypeScript on @pulumi/eks and @pulumi/awsx, without pulumi-fleet (bench/peer).
+	Peer Impl = "peer"
+)
+
+// Impls are the programs, in the order the report lists them.
+var Impls = []Impl{Fleet, Floor, Peer}
+
+// Op is a Pulumi operation.
+type Op string
+
+// The operations measured: a preview of an empty stack, then an up that creates everything.
+const (
+	Preview Op = "preview"
+	Up      Op = "up"
+)
+
+// StackName is the stack every run uses.
+const StackName = "bench"
+
+// Result is what a child reports on the last line of its output.
+type Result struct {
+	// Seconds is the wall time of the operation alone (not the program's or the CLI's start-up before it).
+	Seconds float64 `json:"seconds"`
+	// Resources is how many resources the operation creates (or would create).
+	Resources int `json:"resources"`
+}
+
+// Run is one measured operation.
+type Run struct {
+	Impl Impl
+	Size int
+	Rep  int
+	Op   Op
+	Result
+	// Procs are the processes of the child's tree: the program, the CLI and the plugins.
+	Procs []procmem.Process
+	// PeakTree is the peak of the tree's total resident memory, in bytes.
+	PeakTree int64
+}
+
+// Runner starts the children of one benchmark session.
+type Runner struct {
+	// Root is the repository root; Work the directory runs keep their state in.
+	Root, Work string
+	// Self is the fleet-bench binary, started with Child's flags for the Go programs.
+	Self string
+	// Interval is how often the process tree is sampled.
+	Interval time.Duration
+	// Checkpoints keeps the file backend's intermediate checkpoints. Without them (the default) the engine saves
+	// the state once at the end (PULUMI_SKIP_CHECKPOINTS): the file backend rewrites the whole state after every
+	// step, which grows with the square of the stack's size and swamps what is measured, while Pulumi Cloud
+	// journals each step instead.
+	Checkpoints bool
+}
+
+// Dir is the work directory of impl at size, repetition rep.
+func (r Runner) Dir(impl Impl, size, rep int) string {
+	return filepath.Join(r.Work, fmt.Sprintf("%s-%d-r%d", impl, size, rep))
+}
+
+// PlanFile is where the fleet's up at size, repetition rep, leaves its stack export for the floor.
+func (r Runner) PlanFile(size, rep int) string {
+	return filepath.Join(r.Dir(Fleet, size, rep), "deployment.json")
+}
+
+// Prepare empties the run directory of impl at size and writes its project: Pulumi.yaml from examples/fleet and
+// a Pulumi.bench.yaml with the generated fleet of size clusters.
+func (r Runner) Prepare(impl Impl, size, rep int) error {
+	dir := r.Dir(impl, size, rep)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(projectDir(dir), 0o755); err != nil {
+		return err
+	}
+	project, err := os.ReadFile(filepath.Join(r.Root, "examples", "fleet", "Pulumi.yaml"))
+	if err != nil {
+		return err
+	}
+	cfg, err := fleetgen.Fleet(size)
+	if err != nil {
+		return err
+	}
+	stackFile, err := fleetgen.StackFile(cfg)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(projectDir(dir), "Pulumi.yaml"), project, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(projectDir(dir), "Pulumi."+StackName+".yaml"), stackFile, 0o644)
+}
+
+func projectDir(dir string) string { return filepath.Join(dir, "project") }
+
+// Measure runs op of impl at size in a child process against the offline cloud in the run's directory (state
+// from an earlier op of the same run is kept) and samples the child's process tree while it runs. plan is the
+// fleet's stack export the floor registers.
+func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, op Op, plan string) (Run, error) {
+	dir := r.Dir(impl, size, rep)
+	env, err := offline.New(r.Root, dir)
+	if err != nil {
+		return Run{}, err
+	}
+	defer env.Close()
+	var argv []string
+	switch impl {
+	case Fleet, Floor:
+		argv = []string{r.Self, "-child", string(impl), "-op", string(op), "-dir", projectDir(dir), "-plan", plan}
+	case Peer:
+		argv = []string{"node", filepath.Join(r.Root, "bench", "peer", "bin", "run.js"), string(op), projectDir(dir), StackName}
+	default:
+		return Run{}, fmt.Errorf("unknown program %q", impl)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = r.Root
+	cmd.Env = os.Environ()
+	for k, v := range env.Vars {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if !r.Checkpoints {
+		cmd.Env = append(cmd.Env, "PULUMI_SKIP_CHECKPOINTS=true")
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		return Run{}, err
+	}
+	sampler := procmem.Start(cmd.Process.Pid, r.Interval, label)
+	err = cmd.Wait()
+	procs, tree := sampler.Stop()
+	if err != nil {
+		return Run{}, fmt.Errorf("%s %s of %d clusters: %w\n%s", impl, op, size, err, tail(stderr.String(), 30))
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var res Result
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
+		return Run{}, fmt.Errorf("%s %s of %d clusters: last line of output %q: %w", impl, op, size, lines[len(lines)-1], err)
+	}
+	return Run{Impl: impl, Size: size, Rep: rep, Op: op, Result: res, Procs: procs, PeakTree: tree}, nil
+}
+
+// label names the processes of a run by their part: the program, the CLI, a plugin.
+func label(argv []string) string {
+	switch l := procmem.Label(argv); l {
+	case "fleet-bench":
+		return "program (Go)"
+	case "node run.js":
+		return "program (Node.js)"
+	case "node index.js":
+		return "pulumi-resource-eks (Node.js)"
+	default:
+		return l
+	}
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
