@@ -79,7 +79,9 @@ func (m *monitor) NewResource(args pulumi.MockResourceArgs) (string, resource.Pr
 	return args.Name + "-id", args.Inputs, nil
 }
 
-func (m *monitor) Call(pulumi.MockCallArgs) (resource.PropertyMap, error) { return resource.PropertyMap{}, nil }
+func (m *monitor) Call(pulumi.MockCallArgs) (resource.PropertyMap, error) {
+	return resource.PropertyMap{}, nil
+}
 
 func floorURN(typ, name string) string { return "urn:pulumi:test::floor::" + typ + "::" + name }
 

@@ -224,7 +224,9 @@ func Label(argv []string) string {
 	return name
 }
 
-func isShell(label string) bool { return strings.HasPrefix(label, "sh ") || strings.HasPrefix(label, "bash ") }
+func isShell(label string) bool {
+	return strings.HasPrefix(label, "sh ") || strings.HasPrefix(label, "bash ")
+}
 
 func sortByPID(ps []Process) {
 	slices.SortFunc(ps, func(a, b Process) int { return cmp.Compare(a.PID, b.PID) })

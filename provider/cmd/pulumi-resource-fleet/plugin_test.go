@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -12,10 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gitops-fleet/pulumi-fleet/bench/coldstart"
 	"github.com/gitops-fleet/pulumi-fleet/provider"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
@@ -74,31 +72,11 @@ func checkCommittedSchema(t *testing.T, served []byte, source string) {
 // startPlugin runs the plugin as the engine does, reads the port it prints and connects to it.
 func startPlugin(tb testing.TB, bin string) (pulumirpc.ResourceProviderClient, func()) {
 	tb.Helper()
-	cmd := exec.Command(bin)
-	stdout, err := cmd.StdoutPipe()
+	client, stop, err := coldstart.Start(bin, os.Stderr)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	port, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		_ = cmd.Process.Kill()
-		tb.Fatalf("reading the plugin's port: %v", err)
-	}
-	conn, err := grpc.NewClient("127.0.0.1:"+strings.TrimSpace(port),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		_ = cmd.Process.Kill()
-		tb.Fatal(err)
-	}
-	return pulumirpc.NewResourceProviderClient(conn), func() {
-		_ = conn.Close()
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}
+	return client, stop
 }
 
 func TestPluginServesInfoAndSchema(t *testing.T) {
@@ -122,20 +100,5 @@ func TestPluginServesInfoAndSchema(t *testing.T) {
 	if !strings.Contains(resp.GetSchema(), `"version": "`+stampedVersion+`"`) &&
 		!strings.Contains(resp.GetSchema(), `"version":"`+stampedVersion+`"`) {
 		t.Errorf("the served schema does not carry the plugin version %s", stampedVersion)
-	}
-}
-
-// BenchmarkColdStart measures exec of the plugin to its first GetSchema answer (target: median under 100 ms).
-func BenchmarkColdStart(b *testing.B) {
-	bin := buildPlugin(b)
-	b.ResetTimer()
-	for b.Loop() {
-		client, stop := startPlugin(b, bin)
-		if _, err := client.GetSchema(context.Background(), &pulumirpc.GetSchemaRequest{}); err != nil {
-			b.Fatal(err)
-		}
-		b.StopTimer()
-		stop()
-		b.StartTimer()
 	}
 }

@@ -1,0 +1,112 @@
+package construct
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+)
+
+// Program builds cfg with the Go components directly, as examples/fleet builds it through the SDK: the hub's
+// FleetCluster and GitOpsBridge first, then each spoke's with the hub's management role and kubeconfig.
+func Program(cfg fleetstack.Config) pulumi.RunFunc {
+	return func(ctx *pulumi.Context) error {
+		var hub *fleetcluster.FleetCluster
+		var bridge *gitopsbridge.GitOpsBridge
+		for _, role := range []fleetstack.Role{fleetstack.Hub, fleetstack.Spoke} {
+			for _, cl := range cfg.Clusters {
+				if cl.Role != role {
+					continue
+				}
+				args := fleetcluster.FleetClusterArgs{
+					ClusterName: cl.Name, Region: cl.Region, Environment: cl.Environment, VpcCidr: cl.VpcCidr,
+					Version: cl.Version, Addons: cl.Addons,
+				}
+				for _, ng := range cl.NodeGroups {
+					args.NodeGroups = append(args.NodeGroups, fleetcluster.NodeGroup{Name: ng.Name,
+						InstanceTypes: ng.InstanceTypes, MinSize: ng.MinSize, MaxSize: ng.MaxSize, DesiredSize: ng.DesiredSize})
+				}
+				b := gitopsbridge.GitOpsBridgeArgs{AddonsRepo: repo(cfg.Repositories.Addons), WorkloadsRepo: repo(cfg.Repositories.Workloads)}
+				if role == fleetstack.Hub {
+					b.Hub = &gitopsbridge.Hub{}
+				} else {
+					if hub == nil {
+						return fmt.Errorf("spoke %s: the fleet has no hub", cl.Name)
+					}
+					args.GitOpsAccess = &fleetcluster.GitOpsAccess{HubRoleArn: bridge.ManagementRoleArn}
+					b.Spoke = &gitopsbridge.Spoke{HubKubeconfig: hub.Kubeconfig}
+				}
+				c, err := fleetcluster.NewFleetCluster(ctx, cl.Name, args)
+				if err != nil {
+					return err
+				}
+				b.Cluster = c.ClusterInfo
+				gb, err := gitopsbridge.NewGitOpsBridge(ctx, cl.Name, b)
+				if err != nil {
+					return err
+				}
+				if role == fleetstack.Hub {
+					hub, bridge = c, gb
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func repo(r *fleetstack.Repo) *gitopsbridge.Repo {
+	if r == nil {
+		return nil
+	}
+	return &gitopsbridge.Repo{URL: r.URL, Revision: r.Revision, BasePath: r.BasePath, Path: r.Path}
+}
+
+// Result is the cost of building a fleet of Clusters clusters, per cluster.
+type Result struct {
+	Clusters int
+	// NsPerCluster is wall time per cluster, in nanoseconds.
+	NsPerCluster float64
+	// AllocsPerCluster and BytesPerCluster are heap allocations per cluster.
+	AllocsPerCluster, BytesPerCluster float64
+	// Resources is how many resources one build registers.
+	Resources int
+}
+
+// Measure benchmarks building a generated fleet of n clusters under mocks (testing.Benchmark decides how many
+// builds to time, at least one second's worth).
+func Measure(n int) (Result, error) {
+	cfg, err := fleetgen.Fleet(n)
+	if err != nil {
+		return Result{}, err
+	}
+	for i := range cfg.Clusters {
+		cfg.Clusters[i].Environment = mocks.Stack
+	}
+	var resources int
+	var runErr error
+	r := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			cloud := mocks.New()
+			if err := cloud.Run(Program(cfg)); err != nil {
+				runErr = err
+				b.FailNow()
+			}
+			resources = len(cloud.Resources())
+		}
+	})
+	if runErr != nil {
+		return Result{}, runErr
+	}
+	per := func(v int64) float64 { return float64(v) / float64(r.N) / float64(n) }
+	return Result{
+		Clusters: n, NsPerCluster: per(r.T.Nanoseconds()), AllocsPerCluster: per(int64(r.MemAllocs)),
+		BytesPerCluster: per(int64(r.MemBytes)), Resources: resources,
+	}, nil
+}
