@@ -1,0 +1,107 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gitops-fleet/pulumi-fleet/bench/coldstart"
+	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
+	"github.com/gitops-fleet/pulumi-fleet/bench/procmem"
+)
+
+// run is an operation that took secs, with a fleet plugin of pluginMiB when impl is the fleet.
+func run(impl engine.Impl, size int, op engine.Op, secs float64, pluginMiB int64) engine.Run {
+	procs := []procmem.Process{{PID: 1, Label: "pulumi", PeakRSS: 200 << 20, CPU: time.Second}}
+	if impl == engine.Fleet {
+		procs = append(procs, procmem.Process{PID: 2, Label: "pulumi-resource-fleet", PeakRSS: pluginMiB << 20})
+	}
+	return engine.Run{Impl: impl, Size: size, Op: op, Result: engine.Result{Seconds: secs, Resources: size * 70}, Procs: procs}
+}
+
+func session(fleet45 float64, pluginMiB int64, coldMedian time.Duration) Session {
+	var runs []engine.Run
+	for _, op := range []engine.Op{engine.Preview, engine.Up} {
+		runs = append(runs,
+			run(engine.Fleet, 3, op, 3, pluginMiB), run(engine.Floor, 3, op, 2.5, 0), run(engine.Peer, 3, op, 3.5, 0),
+			run(engine.Fleet, 45, op, fleet45, pluginMiB), run(engine.Floor, 45, op, 30, 0), run(engine.Peer, 45, op, 40, 0))
+	}
+	return Session{Date: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), Runs: runs,
+		ColdStart: coldstart.Result{Runs: 20, Min: coldMedian, Median: coldMedian, P90: coldMedian, Max: coldMedian}}
+}
+
+func TestTargets(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		s      Session
+		missed []string
+	}{
+		"all met": {"33 s is 1.1x the floor, under the peer, 11x the 3-cluster cost", session(33, 120, 40*time.Millisecond), nil},
+		"slow fleet": {"60 s at 45 is 2x the floor, 1.5x the peer and 20x the 3-cluster cost", session(60, 120, 40*time.Millisecond),
+			[]string{"preview: fleet within 1.3x of the floor at 45", "preview: fleet no slower than the peer at 45",
+				"preview: fleet at 45 clusters at most 16x", "up: fleet within 1.3x of the floor at 45",
+				"up: fleet no slower than the peer at 45", "up: fleet at 45 clusters at most 16x"}},
+		"heavy plugin, slow start": {"the plugin at 400 MiB and a 150 ms cold start", session(33, 400, 150*time.Millisecond),
+			[]string{"pulumi-resource-fleet peak memory", "plugin cold start median"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var missed []string
+			for _, target := range Targets(tc.s) {
+				if !target.Known {
+					t.Errorf("%s: %q not judged", tc.reason, target.Goal)
+				}
+				if !target.Met {
+					if target.Miss == "" {
+						t.Errorf("%s: %q missed without saying by how much", tc.reason, target.Goal)
+					}
+					missed = append(missed, target.Goal)
+				}
+			}
+			if len(missed) != len(tc.missed) {
+				t.Fatalf("%s: missed %q, want %d missed", tc.reason, missed, len(tc.missed))
+			}
+			for i, want := range tc.missed {
+				if !strings.HasPrefix(missed[i], want) {
+					t.Errorf("%s: missed[%d] = %q, want %q...", tc.reason, i, missed[i], want)
+				}
+			}
+		})
+	}
+}
+
+func TestWriteProducesReportCSVAndPlot(t *testing.T) {
+	dir := t.TempDir()
+	s := session(60, 120, 40*time.Millisecond)
+	if err := Write(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| 45 | up | 60.0 | 30.0 | 40.0 | 2.00x | 1.50x |", "**missed**: 54% over", "![wall time"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	f, err := os.ReadFile(filepath.Join(dir, CSVFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(bytes.NewReader(f)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(records) != 1+len(s.Runs) || records[0][0] != "impl" || len(records[1]) != len(csvHeader) {
+		t.Errorf("CSV has %d records (want a header and %d runs) of %d fields", len(records), len(s.Runs), len(records[1]))
+	}
+	png, err := os.ReadFile(filepath.Join(dir, PlotFile))
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("plot is not a PNG (%v)", err)
+	}
+}

@@ -1,0 +1,209 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
+)
+
+// Files are the names Write gives its outputs in the results directory.
+const (
+	MarkdownFile = "report.md"
+	CSVFile      = "results.csv"
+	PlotFile     = "walltime.png"
+)
+
+// Write writes the report, the CSV and the plot of s into dir (created if needed).
+func Write(dir string, s Session) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeCSV(filepath.Join(dir, CSVFile), s.Runs); err != nil {
+		return err
+	}
+	if err := writePlot(filepath.Join(dir, PlotFile), Rows(s.Runs)); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, MarkdownFile), []byte(Markdown(s)), 0o644)
+}
+
+// csvHeader: one row per measured operation; memory in MiB, times in seconds.
+var csvHeader = []string{"impl", "clusters", "op", "rep", "seconds", "resources", "tree_peak_mib",
+	"cli_peak_mib", "fleet_plugin_peak_mib", "eks_peak_mib", "program_peak_mib", "plugin_processes",
+	"cpu_seconds_total", "cpu_seconds_cli", "cpu_seconds_fleet_plugin", "cpu_seconds_eks", "cpu_seconds_program"}
+
+func writeCSV(path string, runs []engine.Run) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write(csvHeader)
+	for _, r := range runs {
+		row := Rows([]engine.Run{r})[0]
+		var total float64
+		plugins := 0
+		for part, d := range row.CPU {
+			total += d.Seconds()
+			if strings.HasPrefix(part, "pulumi-resource-") {
+				plugins += row.Processes[part]
+			}
+		}
+		num := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+		peak := func(part string) string { return strconv.FormatInt(row.Peak[part]>>20, 10) }
+		cpu := func(part string) string { return num(row.CPU[part].Seconds()) }
+		_ = w.Write([]string{string(r.Impl), strconv.Itoa(r.Size), string(r.Op), strconv.Itoa(r.Rep), num(r.Seconds),
+			strconv.Itoa(r.Resources), strconv.FormatInt(r.PeakTree>>20, 10), peak("pulumi CLI"),
+			peak("pulumi-resource-fleet"), peak("pulumi-resource-eks"), peak("program"), strconv.Itoa(plugins),
+			num(total), cpu("pulumi CLI"), cpu("pulumi-resource-fleet"), cpu("pulumi-resource-eks"), cpu("program")})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Markdown is the report.
+func Markdown(s Session) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	rows := Rows(s.Runs)
+	sizes := Sizes(rows)
+	m := s.Machine
+	p("# pulumi-fleet benchmarks")
+	p("")
+	p("Measured %s by `make bench` in %s on %d CPUs (%s), %.0f GiB memory; %s, Pulumi CLI %s.",
+		s.Date.UTC().Format("2006-01-02 15:04 MST"), s.Elapsed.Round(1e9), m.CPUs, m.CPUModel, m.MemoryGiB, m.GoVersion,
+		m.PulumiCLIVersion)
+	p("Generated with the figures; CSV: [%s](%s), plot: [%s](%s).", CSVFile, CSVFile, PlotFile, PlotFile)
+	p("")
+	p("## Targets")
+	p("")
+	p("| target | measured | verdict |")
+	p("|---|---|---|")
+	for _, t := range Targets(s) {
+		verdict := "not judged"
+		switch {
+		case t.Known && t.Met:
+			verdict = "met"
+		case t.Known:
+			verdict = "**missed**: " + t.Miss
+		}
+		p("| %s | %s | %s |", t.Goal, t.Measured, verdict)
+	}
+	p("")
+	p("## Real engine, offline cloud: wall time (s)")
+	p("")
+	p("Each cell is the median of its repetitions. Runs were interleaved: for each size the fleet, the floor and the")
+	p("peer ran one after another, preview then up of a new stack each, in a rotating order.")
+	p("")
+	p("| clusters | op | fleet | floor | peer | fleet/floor | fleet/peer | resources (fleet/floor/peer) |")
+	p("|---:|---|---:|---:|---:|---:|---:|---|")
+	for _, n := range sizes {
+		for _, op := range []engine.Op{engine.Preview, engine.Up} {
+			f, _ := find(rows, engine.Fleet, n, op)
+			fl, _ := find(rows, engine.Floor, n, op)
+			pe, _ := find(rows, engine.Peer, n, op)
+			p("| %d | %s | %s | %s | %s | %s | %s | %d / %d / %d |", n, op, secs(f), secs(fl), secs(pe),
+				ratio(f, fl), ratio(f, pe), f.Resources, fl.Resources, pe.Resources)
+		}
+	}
+	p("")
+	p("![wall time against fleet size](%s)", PlotFile)
+	p("")
+	if len(sizes) > 1 {
+		small, large := sizes[0], sizes[len(sizes)-1]
+		p("### Growth from %d to %d clusters (%dx the clusters)", small, large, large/small)
+		p("")
+		p("| program | preview | up |")
+		p("|---|---:|---:|")
+		for _, impl := range engine.Impls {
+			var cells []string
+			for _, op := range []engine.Op{engine.Preview, engine.Up} {
+				a, ok1 := find(rows, impl, small, op)
+				z, ok2 := find(rows, impl, large, op)
+				cell := "–"
+				if ok1 && ok2 && a.Seconds > 0 {
+					cell = fmt.Sprintf("%.1fx", z.Seconds/a.Seconds)
+				}
+				cells = append(cells, cell)
+			}
+			p("| %s | %s | %s |", impl, cells[0], cells[1])
+		}
+		p("")
+	}
+	p("## Memory and CPU by process (up)")
+	p("")
+	p("Peak resident memory (VmHWM) of the largest process of each part, in MiB, and CPU time summed over its")
+	p("processes, in seconds; sampled from /proc every 200 ms. Every provider resource runs its own plugin process.")
+	p("")
+	p("| clusters | program | part | processes | peak MiB | CPU s |")
+	p("|---:|---|---|---:|---:|---:|")
+	for _, n := range sizes {
+		for _, impl := range engine.Impls {
+			r, ok := find(rows, impl, n, engine.Up)
+			if !ok {
+				continue
+			}
+			for _, part := range Parts {
+				if r.Processes[part] == 0 {
+					continue
+				}
+				p("| %d | %s | %s | %d | %d | %.1f |", n, impl, part, r.Processes[part], r.Peak[part]>>20, r.CPU[part].Seconds())
+			}
+			p("| %d | %s | whole tree (peak of the sum) | | %d | |", n, impl, r.TreePeak>>20)
+		}
+	}
+	p("")
+	if len(s.Construct) > 0 {
+		p("## Component construction under mocks (no engine)")
+		p("")
+		p("FleetCluster + GitOpsBridge per cluster, in process against tests/mocks (`testing.Benchmark`).")
+		p("")
+		p("| clusters | time per cluster | allocations per cluster | bytes per cluster | resources per build |")
+		p("|---:|---:|---:|---:|---:|")
+		for _, c := range s.Construct {
+			p("| %d | %.2f ms | %.0f | %.1f MiB | %d |", c.Clusters, c.NsPerCluster/1e6, c.AllocsPerCluster,
+				c.BytesPerCluster/(1<<20), c.Resources)
+		}
+		p("")
+	}
+	if len(s.Profiles) > 0 || len(s.Hotspots) > 0 {
+		p("## Where the time goes (profiles at the largest size)")
+		p("")
+		for what, path := range s.Profiles {
+			p("- %s: `%s`", what, path)
+		}
+		if len(s.Hotspots) > 0 {
+			p("")
+			p("```")
+			for _, h := range s.Hotspots {
+				p("%s", h)
+			}
+			p("```")
+		}
+		p("")
+	}
+	return b.String()
+}
+
+func secs(r Row) string {
+	if r.Reps == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", r.Seconds)
+}
+
+func ratio(a, b Row) string {
+	if a.Reps == 0 || b.Reps == 0 || b.Seconds <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2fx", a.Seconds/b.Seconds)
+}
