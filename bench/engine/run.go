@@ -77,6 +77,8 @@ type Runner struct {
 	// step, which grows with the square of the stack's size and swamps what is measured, while Pulumi Cloud
 	// journals each step instead.
 	Checkpoints bool
+	// Env is added to the children's environment (profiling switches).
+	Env []string
 }
 
 // Dir is the work directory of impl at size, repetition rep.
@@ -147,6 +149,7 @@ func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, op Op, pl
 	if !r.Checkpoints {
 		cmd.Env = append(cmd.Env, "PULUMI_SKIP_CHECKPOINTS=true")
 	}
+	cmd.Env = append(cmd.Env, r.Env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {

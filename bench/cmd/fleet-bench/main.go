@@ -1,8 +1,9 @@
 // Command fleet-bench is `make bench`: it measures component construction under mocks, the plugin's cold
 // start, and preview and up of fleets of 3, 15 and 45 clusters through the real engine for the fleet, the floor
-// and the TypeScript peer, interleaved in one session, then writes the report to bench/results.
+// and the TypeScript peer, interleaved in one session; then it profiles the fleet's up at the largest size and
+// writes the report to bench/results.
 //
-// With -child it is instead one measured operation of a Go program (the engine package starts it so).
+// With -child it is instead one measured operation of a Go program (bench/engine starts it so).
 package main
 
 import (
@@ -16,29 +17,51 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gitops-fleet/pulumi-fleet/bench/coldstart"
+	"github.com/gitops-fleet/pulumi-fleet/bench/construct"
 	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
+	"github.com/gitops-fleet/pulumi-fleet/bench/report"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
+
+// options are the session's flags.
+type options struct {
+	sizes, constructSizes []int
+	reps, coldRuns        int
+	work, out             string
+	profile               bool
+}
 
 func main() {
 	child := flag.String("child", "", "run one operation of this Go program (fleet or floor) and print its result")
 	op := flag.String("op", "", "with -child: preview or up")
 	dir := flag.String("dir", "", "with -child: the project directory")
 	plan := flag.String("plan", "", "with -child: the fleet's stack export (written by the fleet's up, read by the floor)")
-	sizes := flag.String("sizes", "3,15,45", "fleet sizes (clusters), comma-separated")
-	impls := flag.String("impls", "fleet,floor,peer", "programs to compare, comma-separated")
-	work := flag.String("work", ".work/bench", "work directory (state of every run)")
+	sizes := flag.String("sizes", "3,15,45", "fleet sizes (clusters) run through the engine, comma-separated")
+	constructSizes := flag.String("construct-sizes", "1,10,100", "fleet sizes built under mocks, comma-separated")
+	reps := flag.Int("reps", 1, "repetitions of each engine operation (the report shows the median)")
+	coldRuns := flag.Int("cold-runs", 20, "plugin cold starts to time")
+	work := flag.String("work", ".work/bench", "work directory (state of every run, profiles)")
+	out := flag.String("out", "bench/results", "where the report goes")
+	profile := flag.Bool("profile", true, "profile the fleet's up at the largest size after the measured runs")
 	flag.Parse()
 
 	ctx := context.Background()
 	root, err := offline.Root()
-	if err == nil && *child != "" {
+	switch {
+	case err != nil:
+	case *child != "":
 		var res engine.Result
 		if res, err = engine.Child(ctx, root, engine.Impl(*child), engine.Op(*op), *dir, *plan); err == nil {
 			err = json.NewEncoder(os.Stdout).Encode(res)
 		}
-	} else if err == nil {
-		err = session(ctx, root, *work, *sizes, *impls)
+	default:
+		o := options{reps: *reps, coldRuns: *coldRuns, work: *work, out: *out, profile: *profile}
+		if o.sizes, err = ints("-sizes", *sizes); err == nil {
+			if o.constructSizes, err = ints("-construct-sizes", *constructSizes); err == nil {
+				err = session(ctx, root, o)
+			}
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fleet-bench:", err)
@@ -46,40 +69,79 @@ func main() {
 	}
 }
 
-func session(ctx context.Context, root, work, sizeList, implList string) error {
+func ints(flagName, list string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%s: %q is not a positive number", flagName, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func session(ctx context.Context, root string, o options) error {
+	start := time.Now()
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	work, err = filepath.Abs(work)
+	work, err := filepath.Abs(o.work)
 	if err != nil {
 		return err
 	}
-	r := engine.Runner{Root: root, Work: work, Self: self, Interval: 200 * time.Millisecond}
-	var sizes []int
-	for _, s := range strings.Split(sizeList, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			return fmt.Errorf("-sizes: %q is not a number", s)
-		}
-		sizes = append(sizes, n)
+	machine, err := describeMachine(root)
+	if err != nil {
+		return err
 	}
-	for _, n := range sizes {
-		for _, impl := range strings.Split(implList, ",") {
-			if err := r.Prepare(engine.Impl(impl), n, 0); err != nil {
-				return err
-			}
-			for _, op := range []engine.Op{engine.Preview, engine.Up} {
-				run, err := r.Measure(ctx, engine.Impl(impl), n, 0, op, r.PlanFile(n, 0))
-				if err != nil {
+	s := report.Session{Date: start, Machine: machine, Profiles: map[string]string{}}
+
+	for _, n := range o.constructSizes {
+		res, err := construct.Measure(n)
+		if err != nil {
+			return fmt.Errorf("construction of %d clusters under mocks: %w", n, err)
+		}
+		logf("construct %3d clusters: %.2f ms, %.0f allocs per cluster", n, res.NsPerCluster/1e6, res.AllocsPerCluster)
+		s.Construct = append(s.Construct, res)
+	}
+	plugin := filepath.Join(root, "bin", "pulumi-resource-fleet")
+	if s.ColdStart, err = coldstart.Measure(plugin, o.coldRuns); err != nil {
+		return fmt.Errorf("cold start of %s: %w", plugin, err)
+	}
+	logf("cold start: median %v over %d runs", s.ColdStart.Median, s.ColdStart.Runs)
+
+	r := engine.Runner{Root: root, Work: work, Self: self, Interval: 200 * time.Millisecond}
+	for _, n := range o.sizes {
+		for rep := range o.reps {
+			for i := range engine.Impls {
+				// Rotate the order each repetition; the fleet comes first in the first, for the floor's plan.
+				impl := engine.Impls[(i+len(engine.Impls)-rep%len(engine.Impls))%len(engine.Impls)]
+				if err := r.Prepare(impl, n, rep); err != nil {
 					return err
 				}
-				fmt.Printf("%-5s %-7s %3d clusters: %7.1f s, %5d resources, tree peak %d MiB\n", impl, op, n, run.Seconds, run.Resources, run.PeakTree>>20)
-				for _, p := range run.Procs {
-					fmt.Printf("    %-32s %6d MiB %7.1f s CPU\n", p.Label, p.PeakRSS>>20, p.CPU.Seconds())
+				for _, op := range []engine.Op{engine.Preview, engine.Up} {
+					run, err := r.Measure(ctx, impl, n, rep, op, r.PlanFile(n, 0))
+					if err != nil {
+						return err
+					}
+					logf("%-5s %-7s %3d clusters (rep %d): %6.1f s, %5d resources", impl, op, n, rep, run.Seconds, run.Resources)
+					s.Runs = append(s.Runs, run)
 				}
 			}
 		}
 	}
+	if o.profile {
+		if err := profileFleet(ctx, r, o.sizes[len(o.sizes)-1], &s); err != nil {
+			return err
+		}
+	}
+	s.Elapsed = time.Since(start)
+	if err := report.Write(o.out, s); err != nil {
+		return err
+	}
+	logf("report: %s", filepath.Join(o.out, report.MarkdownFile))
 	return nil
 }
+
+func logf(format string, args ...any) { fmt.Printf(format+"\n", args...) }

@@ -12,12 +12,19 @@ import (
 )
 
 func main() {
+	stopProfile, err := startProfile()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-resource-fleet: %v\n", err)
+		os.Exit(1)
+	}
+	defer stopProfile()
 	prov, err := provider.Provider()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pulumi-resource-fleet: %v\n", err)
 		os.Exit(1)
 	}
 	if err := p.RunProvider(context.Background(), provider.Name, provider.Version(), prov); err != nil {
+		stopProfile()
 		fmt.Fprintf(os.Stderr, "pulumi-resource-fleet: %v\n", err)
 		os.Exit(1)
 	}

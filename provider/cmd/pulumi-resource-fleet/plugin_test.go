@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -100,5 +101,31 @@ func TestPluginServesInfoAndSchema(t *testing.T) {
 	if !strings.Contains(resp.GetSchema(), `"version": "`+stampedVersion+`"`) &&
 		!strings.Contains(resp.GetSchema(), `"version":"`+stampedVersion+`"`) {
 		t.Errorf("the served schema does not carry the plugin version %s", stampedVersion)
+	}
+}
+
+func TestPluginWritesACPUProfileWhenStoppedLikeTheEngineDoes(t *testing.T) {
+	profile := filepath.Join(t.TempDir(), "fleet.pprof")
+	cmd := exec.Command(buildPlugin(t))
+	cmd.Env = append(os.Environ(), CPUProfileEnv+"="+profile)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil { // the port: it is serving
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("plugin exit after SIGINT: %v", err)
+	}
+	data, err := os.ReadFile(profile)
+	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b { // pprof files are gzipped protobuf
+		t.Errorf("%s is not a finished pprof profile (%d bytes, %v)", profile, len(data), err)
 	}
 }

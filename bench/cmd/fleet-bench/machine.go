@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/bench/report"
+)
+
+// describeMachine reads the CPU count and model and the memory size from /proc, and the Go and CLI versions.
+func describeMachine(root string) (report.Machine, error) {
+	m := report.Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version()}
+	if f, err := os.Open("/proc/cpuinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPUModel = strings.TrimSpace(v)
+				break
+			}
+		}
+		f.Close()
+	}
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+				m.MemoryGiB = kb / (1 << 20)
+			}
+		}
+	}
+	out, err := exec.Command(filepath.Join(root, "bin", "pulumi"), "version").Output()
+	if err != nil {
+		return m, err
+	}
+	m.PulumiCLIVersion = strings.TrimSpace(string(out))
+	return m, nil
+}
