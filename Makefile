@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test test-components schema sdks provider cli bench offline emulators eks demo sdk-check
+.PHONY: all build vet test test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
 
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
@@ -66,6 +66,13 @@ offline: cli provider emulators eks
 demo: offline
 	$(GO) run ./tests/offline/cmd/fleet-demo -stack $(STACK)
 
-## bench: benchmarks (plugin cold start: exec to the first GetSchema answer, 20 runs)
-bench:
-	$(GO) test -run '^$$' -bench . -benchtime 20x -count 1 ./provider/...
+## peer: the benchmarks' TypeScript peer (bench/peer: @pulumi/eks and @pulumi/awsx from npm, compiled with tsc)
+peer: bench/peer/bin/run.js
+bench/peer/bin/run.js: bench/peer/package.json bench/peer/package-lock.json bench/peer/fleet.ts bench/peer/run.ts
+	cd bench/peer && npm ci --no-audit --no-fund --loglevel=error && npx tsc
+
+## bench: the benchmarks (bench/cmd/fleet-bench): construction under mocks, plugin cold start, preview and up of
+## 3, 15 and 45 clusters for the fleet, the floor and the TypeScript peer, profiles; report in bench/results
+bench: offline peer
+	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
+	./bin/fleet-bench -out bench/results $(BENCHFLAGS)

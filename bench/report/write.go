@@ -139,6 +139,35 @@ func Markdown(s Session) string {
 		}
 		p("")
 	}
+	if len(sizes) > 0 {
+		large := sizes[len(sizes)-1]
+		p("## Where the CPU goes: up of %d clusters (CPU seconds by part)", large)
+		p("")
+		p("The peer runs pulumi-eks inside its program (the npm package is its implementation); the fleet runs it")
+		p("as the pulumi-resource-eks plugin, as every non-Node.js user of pulumi-eks does.")
+		p("")
+		p("| part | fleet | floor | peer |")
+		p("|---|---:|---:|---:|")
+		var totals [3]float64
+		for _, part := range Parts {
+			var cells [3]string
+			shown := false
+			for i, impl := range engine.Impls {
+				r, _ := find(rows, impl, large, engine.Up)
+				cells[i] = "–"
+				if r.Processes[part] > 0 {
+					cells[i] = fmt.Sprintf("%.1f", r.CPU[part].Seconds())
+					totals[i] += r.CPU[part].Seconds()
+					shown = true
+				}
+			}
+			if shown {
+				p("| %s | %s | %s | %s |", part, cells[0], cells[1], cells[2])
+			}
+		}
+		p("| **all** | **%.1f** | **%.1f** | **%.1f** |", totals[0], totals[1], totals[2])
+		p("")
+	}
 	p("## Memory and CPU by process (up)")
 	p("")
 	p("Peak resident memory (VmHWM) of the largest process of each part, in MiB, and CPU time summed over its")
