@@ -101,8 +101,12 @@ func Markdown(s Session) string {
 	p("")
 	p("## Real engine, offline cloud: wall time (s)")
 	p("")
-	p("Each cell is the median of its repetitions. Runs were interleaved: for each size the fleet, the floor and the")
-	p("peer ran one after another, preview then up of a new stack each, in a rotating order.")
+	reps := 0
+	for _, r := range rows {
+		reps = max(reps, r.Reps)
+	}
+	p("Each cell is the median of %d repetition(s). Runs were interleaved: for each size the fleet, the floor and the", reps)
+	p("peer ran one after another (preview, then up, of a new stack each), the order rotating with each repetition.")
 	p("")
 	p("| clusters | op | fleet | floor | peer | fleet/floor | fleet/peer | resources (fleet/floor/peer) |")
 	p("|---:|---|---:|---:|---:|---:|---:|---|")
