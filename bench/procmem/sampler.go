@@ -77,15 +77,17 @@ func (s *Sampler) Stop() (procs []Process, peakTree int64) {
 }
 
 func (s *Sampler) sample() {
+	// One read of /proc/<pid>/stat per process gives both its parent and its CPU time.
 	parents := map[int]int{}
+	cpus := map[int]time.Duration{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if ppid, err := parentOf(pid); err == nil {
-			parents[pid] = ppid
+		if ppid, cpu, err := statOf(pid); err == nil {
+			parents[pid], cpus[pid] = ppid, cpu
 		}
 	}
 	var tree int64
@@ -97,7 +99,7 @@ func (s *Sampler) sample() {
 		if err != nil {
 			continue // it exited between the listing and now
 		}
-		cpu, _ := cpuOf(pid)
+		cpu := cpus[pid]
 		tree += rss
 		s.mu.Lock()
 		p, ok := s.seen[pid]
@@ -131,27 +133,20 @@ func descends(pid, root int, parents map[int]int) bool {
 	return false
 }
 
-// parentOf reads the parent PID from /proc/<pid>/stat: "pid (comm) state ppid ...", comm may hold spaces.
-func parentOf(pid int) (int, error) {
+// statOf reads /proc/<pid>/stat ("pid (comm) state ppid ...", comm may hold spaces): the parent PID and the
+// CPU time, utime+stime (fields 4, 14 and 15 in proc(5)).
+func statOf(pid int) (ppid int, cpu time.Duration, err error) {
 	fields, err := statFields(pid)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return strconv.Atoi(fields[1])
-}
-
-// cpuOf is utime+stime (fields 14 and 15 of /proc/<pid>/stat, proc(5)).
-func cpuOf(pid int) (time.Duration, error) {
-	fields, err := statFields(pid)
-	if err != nil {
-		return 0, err
-	}
+	ppid, err = strconv.Atoi(fields[1])
 	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
 	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: bad utime or stime", pid)
+	if err != nil || err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("/proc/%d/stat: bad ppid, utime or stime", pid)
 	}
-	return time.Duration(utime+stime) * time.Second / ticksPerSecond, nil
+	return ppid, time.Duration(utime+stime) * time.Second / ticksPerSecond, nil
 }
 
 // statFields are the fields of /proc/<pid>/stat after "(comm)": fields[0] is the state (field 3 in proc(5)).
