@@ -91,9 +91,9 @@ func (r Runner) PlanFile(size, rep int) string {
 	return filepath.Join(r.Dir(Fleet, size, rep), "deployment.json")
 }
 
-// Prepare empties the run directory of impl at size and writes its project: Pulumi.yaml from examples/fleet and
+// prepare empties the run directory of impl at size and writes its project: Pulumi.yaml from examples/fleet and
 // a Pulumi.bench.yaml with the generated fleet of size clusters.
-func (r Runner) Prepare(impl Impl, size, rep int) error {
+func (r Runner) prepare(impl Impl, size, rep int) error {
 	dir := r.Dir(impl, size, rep)
 	if err := os.RemoveAll(dir); err != nil {
 		return err
@@ -121,16 +121,36 @@ func (r Runner) Prepare(impl Impl, size, rep int) error {
 
 func projectDir(dir string) string { return filepath.Join(dir, "project") }
 
-// Measure runs op of impl at size in a child process against the offline cloud in the run's directory (state
-// from an earlier op of the same run is kept) and samples the child's process tree while it runs. plan is the
-// fleet's stack export the floor registers.
-func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, op Op, plan string) (Run, error) {
+// Ops are the operations Measure runs on each new stack, in order.
+var Ops = []Op{Preview, Up}
+
+// Measure runs each of Ops of impl at size on a new stack against a new offline cloud in the run's directory
+// (emptied first), each in a child process whose process tree is sampled while it runs. plan is the fleet's
+// stack export the floor registers.
+func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, plan string) ([]Run, error) {
+	if err := r.prepare(impl, size, rep); err != nil {
+		return nil, err
+	}
 	dir := r.Dir(impl, size, rep)
 	env, err := offline.New(r.Root, dir)
 	if err != nil {
-		return Run{}, err
+		return nil, err
 	}
 	defer env.Close()
+	var runs []Run
+	for _, op := range Ops {
+		run, err := r.measure(ctx, env, impl, size, rep, op, plan)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, run)
+	}
+	return runs, nil
+}
+
+// measure runs op in a child with env's environment and samples the child's process tree.
+func (r Runner) measure(ctx context.Context, env *offline.Env, impl Impl, size, rep int, op Op, plan string) (Run, error) {
+	dir := r.Dir(impl, size, rep)
 	var argv []string
 	switch impl {
 	case Fleet, Floor:
@@ -156,7 +176,7 @@ func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, op Op, pl
 		return Run{}, err
 	}
 	sampler := procmem.Start(cmd.Process.Pid, r.Interval, label)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	procs, tree := sampler.Stop()
 	if err != nil {
 		return Run{}, fmt.Errorf("%s %s of %d clusters: %w\n%s", impl, op, size, err, tail(stderr.String(), 30))

@@ -25,7 +25,7 @@ func run(impl engine.Impl, size int, op engine.Op, secs float64, pluginMiB int64
 
 func session(fleet45 float64, pluginMiB int64, coldMedian time.Duration) Session {
 	var runs []engine.Run
-	for _, op := range []engine.Op{engine.Preview, engine.Up} {
+	for _, op := range engine.Ops {
 		runs = append(runs,
 			run(engine.Fleet, 3, op, 3, pluginMiB), run(engine.Floor, 3, op, 2.5, 0), run(engine.Peer, 3, op, 3.5, 0),
 			run(engine.Fleet, 45, op, fleet45, pluginMiB), run(engine.Floor, 45, op, 30, 0), run(engine.Peer, 45, op, 40, 0))

@@ -33,7 +33,7 @@ func Targets(s Session) []Target {
 	var out []Target
 	if len(sizes) > 0 {
 		small, large := sizes[0], sizes[len(sizes)-1]
-		for _, op := range []engine.Op{engine.Preview, engine.Up} {
+		for _, op := range engine.Ops {
 			out = append(out, ratioTarget(rows, op, large, engine.Floor, Limits.FloorRatio))
 			for _, n := range sizes {
 				out = append(out, ratioTarget(rows, op, n, engine.Peer, Limits.PeerRatio))
@@ -41,7 +41,7 @@ func Targets(s Session) []Target {
 			out = append(out, growthTarget(rows, op, small, large))
 		}
 		var peak int64
-		for _, op := range []engine.Op{engine.Preview, engine.Up} {
+		for _, op := range engine.Ops {
 			if r, ok := find(rows, engine.Fleet, large, op); ok {
 				peak = max(peak, r.Peak["pulumi-resource-fleet"])
 			}

@@ -111,7 +111,7 @@ func Markdown(s Session) string {
 	p("| clusters | op | fleet | floor | peer | fleet/floor | fleet/peer | resources (fleet/floor/peer) |")
 	p("|---:|---|---:|---:|---:|---:|---:|---|")
 	for _, n := range sizes {
-		for _, op := range []engine.Op{engine.Preview, engine.Up} {
+		for _, op := range engine.Ops {
 			f, _ := find(rows, engine.Fleet, n, op)
 			fl, _ := find(rows, engine.Floor, n, op)
 			pe, _ := find(rows, engine.Peer, n, op)
@@ -130,7 +130,7 @@ func Markdown(s Session) string {
 		p("|---|---:|---:|")
 		for _, impl := range engine.Impls {
 			var cells []string
-			for _, op := range []engine.Op{engine.Preview, engine.Up} {
+			for _, op := range engine.Ops {
 				a, ok1 := find(rows, impl, small, op)
 				z, ok2 := find(rows, impl, large, op)
 				cell := "–"

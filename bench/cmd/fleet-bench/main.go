@@ -117,17 +117,14 @@ func session(ctx context.Context, root string, o options) error {
 			for i := range engine.Impls {
 				// Rotate the order each repetition; the fleet comes first in the first, for the floor's plan.
 				impl := engine.Impls[(i+len(engine.Impls)-rep%len(engine.Impls))%len(engine.Impls)]
-				if err := r.Prepare(impl, n, rep); err != nil {
+				runs, err := r.Measure(ctx, impl, n, rep, r.PlanFile(n, 0))
+				if err != nil {
 					return err
 				}
-				for _, op := range []engine.Op{engine.Preview, engine.Up} {
-					run, err := r.Measure(ctx, impl, n, rep, op, r.PlanFile(n, 0))
-					if err != nil {
-						return err
-					}
-					logf("%-5s %-7s %3d clusters (rep %d): %6.1f s, %5d resources", impl, op, n, rep, run.Seconds, run.Resources)
-					s.Runs = append(s.Runs, run)
+				for _, run := range runs {
+					logf("%-5s %-7s %3d clusters (rep %d): %6.1f s, %5d resources", impl, run.Op, n, rep, run.Seconds, run.Resources)
 				}
+				s.Runs = append(s.Runs, runs...)
 			}
 		}
 	}

@@ -27,14 +27,9 @@ func profileFleet(ctx context.Context, r engine.Runner, size int, s *report.Sess
 	r.Env = append(r.Env, "PULUMI_FLEET_CPU_PROFILE="+pprofFile,
 		"FLEET_EKS_NODE_FLAGS=--cpu-prof --cpu-prof-dir="+filepath.Join(dir, "node")+
 			" --require="+filepath.Join(r.Root, "tests", "emulator", "tools", "exit-on-signal.js"))
-	if err := r.Prepare(engine.Fleet, size, rep); err != nil {
-		return err
-	}
-	for _, op := range []engine.Op{engine.Preview, engine.Up} {
-		// The up's profile replaces the preview's: the plugin writes one file per run.
-		if _, err := r.Measure(ctx, engine.Fleet, size, rep, op, r.PlanFile(size, rep)); err != nil {
-			return fmt.Errorf("profiled run: %w", err)
-		}
+	// The up's pprof profile replaces the preview's: the plugin writes one file per process.
+	if _, err := r.Measure(ctx, engine.Fleet, size, rep, r.PlanFile(size, rep)); err != nil {
+		return fmt.Errorf("profiled run: %w", err)
 	}
 	rel := func(p string) string {
 		if r, err := filepath.Rel(r.Root, p); err == nil {
