@@ -71,9 +71,15 @@ type FleetClusterArgs struct {
 	GitOpsAccess *GitOpsAccess `pulumi:"gitopsAccess,optional"`
 
 	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to
-	// whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN,
-	// namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+	// whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads
+	// (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the
+	// upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's
+	// and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS
+	// managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
 	Addons map[string]bool `pulumi:"addons,optional"`
+	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is
+	// not enabled is rejected.
+	AddonSettings *AddonSettings `pulumi:"addonSettings,optional"`
 	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values
 	// 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
 	Tags map[string]string `pulumi:"tags,optional"`
@@ -164,4 +170,82 @@ type GitOpsAccess struct {
 	// role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with
 	// AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
 	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn"`
+}
+
+// AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
+type AddonSettings struct {
+	// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+	AwsForFluentbit *FluentBitSettings `pulumi:"awsForFluentbit,optional"`
+	// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without
+	// zones cert-manager gets no Route 53 record access (HTTP01 still works).
+	CertManager *CertManagerSettings `pulumi:"certManager,optional"`
+	// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled:
+	// its ApplicationSet reads external_dns_domain_filters with no default.
+	ExternalDns *ExternalDNSSettings `pulumi:"externalDns,optional"`
+	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+	ExternalSecrets *ExternalSecretsSettings `pulumi:"externalSecrets,optional"`
+	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+	Velero *VeleroSettings `pulumi:"velero,optional"`
+	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when
+	// aws_privateca_issuer is enabled.
+	AwsPrivatecaIssuer *PrivateCAIssuerSettings `pulumi:"awsPrivatecaIssuer,optional"`
+}
+
+// FluentBitSettings are the settings of aws_for_fluentbit.
+type FluentBitSettings struct {
+	// LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it
+	// (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs
+	// CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's
+	// /aws/eks/<cluster>/cluster.
+	LogGroupName string `pulumi:"logGroupName,optional"`
+	// RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts
+	// (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192,
+	// 2557, 2922, 3288, 3653). Default: 90.
+	RetentionInDays int `pulumi:"retentionInDays,optional"`
+}
+
+// CertManagerSettings are the settings of cert_manager.
+type CertManagerSettings struct {
+	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits)
+	// where cert-manager may write TXT records for DNS01 challenges.
+	HostedZoneIds []string `pulumi:"hostedZoneIds,optional"`
+}
+
+// ExternalDNSSettings are the settings of external_dns.
+type ExternalDNSSettings struct {
+	// HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+	HostedZoneIds []string `pulumi:"hostedZoneIds"`
+	// DomainFilters limit external-dns to these domains ("example.com"), written as
+	// external_dns_domain_filters. At least one.
+	DomainFilters []string `pulumi:"domainFilters"`
+	// Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+	Policy string `pulumi:"policy,optional"`
+}
+
+// ExternalSecretsSettings are the settings of external_secrets.
+type ExternalSecretsSettings struct {
+	// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may
+	// read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+	SecretsPrefix string `pulumi:"secretsPrefix,optional"`
+	// KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>").
+	// Default: any key of the region, used through Secrets Manager or SSM only.
+	KmsKeyArns []string `pulumi:"kmsKeyArns,optional"`
+}
+
+// VeleroSettings are the settings of velero.
+type VeleroSettings struct {
+	// BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters,
+	// digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming
+	// rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access
+	// blocked and object ownership enforced, named <cluster>-velero-<random>.
+	BucketName string `pulumi:"bucketName,optional"`
+	// BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+	BucketPrefix string `pulumi:"bucketPrefix,optional"`
+}
+
+// PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
+type PrivateCAIssuerSettings struct {
+	// CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use
+	// ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+	CertificateAuthorityArns []string `pulumi:"certificateAuthorityArns"`
 }

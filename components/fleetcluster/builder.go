@@ -14,6 +14,8 @@ type builder struct {
 	name string
 	args FleetClusterArgs
 	comp *FleetCluster
+	// settings are args.AddonSettings with the defaults of the enabled add-ons.
+	settings AddonSettings
 
 	// aws is the provider every AWS child uses; partition and account are read through it.
 	aws       pulumi.ProviderResource
@@ -25,7 +27,8 @@ type builder struct {
 func newBuilder(ctx *pulumi.Context, name string, args FleetClusterArgs, comp *FleetCluster,
 	opts []pulumi.ResourceOption,
 ) (*builder, error) {
-	b := &builder{ctx: ctx, name: name, args: args, comp: comp}
+	b := &builder{ctx: ctx, name: name, args: args, comp: comp,
+		settings: withAddonDefaults(args.AddonSettings, args.ClusterName, args.Addons)}
 	prov, err := regionalProvider(ctx, name, args.Region, comp, opts)
 	if err != nil {
 		return nil, err
@@ -97,17 +100,18 @@ func (b *builder) build() error {
 	if err != nil {
 		return err
 	}
-	if err := b.managedAddonsAndNodes(cl, net, nodeRole); err != nil {
+	nodes, err := b.managedAddonsAndNodes(cl, net, nodeRole)
+	if err != nil {
 		return err
 	}
 	oidc, err := b.oidcProvider(cl)
 	if err != nil {
 		return err
 	}
-	addonRoles, err := b.irsaRoles(oidc, nodeRole.Arn)
+	addonKeys, err := b.addonIdentities(oidc, nodeRole, cl.EksCluster.Name(), nodes)
 	if err != nil {
 		return err
 	}
-	b.outputs(net, cl, oidc, nodeRole.Arn, spokeRoleArn, addonRoles)
+	b.outputs(net, cl, oidc, nodeRole.Arn, spokeRoleArn, addonKeys)
 	return nil
 }

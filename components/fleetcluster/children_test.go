@@ -15,7 +15,7 @@ var componentURN = func(name string) string { return mocks.URN("", TypeToken, na
 
 func TestChildrenAndTheirRegion(t *testing.T) {
 	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-2",
-		Addons: map[string]bool{"external_dns": true, "metrics_server": true}})
+		Addons: map[string]bool{"external_dns": true, "metrics_server": true}, AddonSettings: dnsSettings})
 
 	type child struct{ Type, Name, Region string }
 	var got []child

@@ -69,25 +69,26 @@ func secretKubeconfig() eks.KubeconfigOptionsPtrOutput {
 // managedAddonsAndNodes installs the EKS managed add-ons around the node groups: vpc-cni before them
 // (nodes need the CNI to become Ready), coredns, kube-proxy and eks-pod-identity-agent after them (their
 // pods need nodes to run on).
-func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *iam.Role) error {
-	cni, err := b.managedAddon(cl, ManagedAddons[0], nil)
+// It returns the node groups, which add-ons with pods wait for.
+func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *iam.Role) ([]pulumi.Resource, error) {
+	cni, err := b.managedAddon(cl.EksCluster.Name(), ManagedAddons[0], nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var nodes []pulumi.Resource
 	for _, ng := range b.args.NodeGroups {
 		mng, err := b.nodeGroup(cl, net, nodeRole, ng, cni)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		nodes = append(nodes, mng)
 	}
 	for _, addon := range ManagedAddons[1:] {
-		if _, err := b.managedAddon(cl, addon, nodes); err != nil {
-			return fmt.Errorf("managed add-on %s: %w", addon, err)
+		if _, err := b.managedAddon(cl.EksCluster.Name(), addon, nodes); err != nil {
+			return nil, fmt.Errorf("managed add-on %s: %w", addon, err)
 		}
 	}
-	return nil
+	return nodes, nil
 }
 
 // ManagedAddons are the EKS managed add-ons every cluster gets, in install order: vpc-cni first.
@@ -95,10 +96,19 @@ var ManagedAddons = []string{"vpc-cni", "coredns", "kube-proxy", "eks-pod-identi
 
 // managedAddon installs an EKS managed add-on at the version EKS picks for the cluster. OVERWRITE lets the
 // managed add-on take over the self-managed copy EKS installs with every new cluster.
-func (b *builder) managedAddon(cl *eks.Cluster, addon string, after []pulumi.Resource) (*awseks.Addon, error) {
+func (b *builder) managedAddon(cluster pulumi.StringOutput, addon string, after []pulumi.Resource) (*awseks.Addon, error) {
+	return b.managedAddonWithRole(cluster, addon, nil, after)
+}
+
+// managedAddonWithRole installs an EKS managed add-on whose service account assumes roleArn (IRSA), or none
+// when roleArn is nil.
+func (b *builder) managedAddonWithRole(cluster pulumi.StringOutput, addon string, roleArn pulumi.StringInput,
+	after []pulumi.Resource,
+) (*awseks.Addon, error) {
 	return awseks.NewAddon(b.ctx, childName(b.name, addon), &awseks.AddonArgs{
-		ClusterName:              cl.EksCluster.Name(),
+		ClusterName:              cluster,
 		AddonName:                pulumi.String(addon),
+		ServiceAccountRoleArn:    roleArn,
 		ResolveConflictsOnCreate: pulumi.String("OVERWRITE"),
 		ResolveConflictsOnUpdate: pulumi.String("OVERWRITE"),
 		Tags:                     b.tags(b.args.ClusterName + "-" + addon),

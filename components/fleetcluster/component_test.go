@@ -67,7 +67,7 @@ func TestKubeconfigIsSecretAndHasNoToken(t *testing.T) {
 
 func TestClusterInfoGathersTheFacts(t *testing.T) {
 	_, fc := build(t, "spoke1", FleetClusterArgs{
-		Region: "us-west-2", Environment: "dev", Addons: map[string]bool{"external_dns": true},
+		Region: "us-west-2", Environment: "dev", Addons: map[string]bool{"external_dns": true}, AddonSettings: dnsSettings,
 		GitOpsAccess: &GitOpsAccess{HubRoleArn: pulumi.String("arn:aws:iam::123456789012:role/gitops-fleet/hub/hub")},
 	})
 	got := mocks.Await[clusterinfo.ClusterInfo](t, fc.ClusterInfo)

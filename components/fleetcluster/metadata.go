@@ -1,8 +1,10 @@
 package fleetcluster
 
 import (
+	"maps"
 	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
@@ -19,31 +21,26 @@ type ClusterFacts struct {
 	Environment       string
 }
 
-// GitOpsMetadata is the GitOps Bridge metadata of a cluster: aws_cluster_name, aws_region,
-// aws_account_id, aws_vpc_id, kubernetes_version and environment, plus for every add-on with an IRSA role
-// <addon>_iam_role_arn, <addon>_namespace and <addon>_service_account (the keys the gitops-bridge add-on
-// ApplicationSets read from the cluster secret's annotations). addonRoles maps add-on name -> role ARN.
-func GitOpsMetadata(f ClusterFacts, addonRoles map[string]string) map[string]string {
+// GitOpsMetadata is the GitOps Bridge metadata of a cluster: the cluster keys (addons.ClusterKeys:
+// aws_cluster_name, aws_region, aws_account_id, aws_vpc_id, kubernetes_version, environment) and the enabled
+// add-ons' keys (addons.Addon.Keys: <addon>_iam_role_arn, <addon>_namespace, the service accounts, and the
+// keys of the add-on's resources and settings), the annotations the GitOps Bridge ApplicationSets read.
+func GitOpsMetadata(f ClusterFacts, addonKeys map[string]string) map[string]string {
 	md := map[string]string{
-		"aws_cluster_name":   f.ClusterName,
-		"aws_region":         f.Region,
-		"aws_account_id":     f.AccountID,
-		"aws_vpc_id":         f.VpcID,
-		"kubernetes_version": f.KubernetesVersion,
-		"environment":        f.Environment,
+		addons.ClusterNameKey:       f.ClusterName,
+		addons.RegionKey:            f.Region,
+		addons.AccountIDKey:         f.AccountID,
+		addons.VpcIDKey:             f.VpcID,
+		addons.KubernetesVersionKey: f.KubernetesVersion,
+		addons.EnvironmentKey:       f.Environment,
 	}
-	for addon, arn := range addonRoles {
-		id := addonIdentities[addon]
-		md[addon+"_iam_role_arn"] = arn
-		md[addon+"_namespace"] = id.Namespace
-		md[addon+"_service_account"] = id.ServiceAccount
-	}
+	maps.Copy(md, addonKeys)
 	return md
 }
 
 // outputs sets the component's outputs from its children.
 func (b *builder) outputs(net network, cl *eks.Cluster, oidc *iam.OpenIdConnectProvider, nodeRoleArn, spokeRoleArn pulumi.StringOutput,
-	addonRoles map[string]pulumi.StringOutput,
+	addonKeys pulumi.StringMapOutput,
 ) {
 	c, a := b.comp, b.args
 	eksCluster := cl.EksCluster
@@ -65,14 +62,9 @@ func (b *builder) outputs(net network, cl *eks.Cluster, oidc *iam.OpenIdConnectP
 	c.KubernetesVersion = eksCluster.Version()
 	c.Environment = pulumi.String(a.Environment).ToStringOutput()
 	c.Kubeconfig = pulumi.ToSecret(cl.KubeconfigJson).(pulumi.StringOutput)
-	c.Addons = pulumi.ToBoolMap(a.Addons).ToBoolMapOutput()
-
-	roleArns := pulumi.StringMap{}
-	for addon, arn := range addonRoles {
-		roleArns[addon] = arn
-	}
+	c.Addons = pulumi.ToBoolMap(addonsWithImplied(a.Addons)).ToBoolMapOutput()
 	c.GitOpsMetadata = pulumi.All(c.ClusterName, c.Region, c.AccountId, c.VpcId, c.KubernetesVersion,
-		roleArns.ToStringMapOutput()).ApplyT(func(v []any) map[string]string {
+		addonKeys).ApplyT(func(v []any) map[string]string {
 		return GitOpsMetadata(ClusterFacts{
 			ClusterName: v[0].(string), Region: v[1].(string), AccountID: v[2].(string), VpcID: v[3].(string),
 			KubernetesVersion: v[4].(string), Environment: a.Environment,

@@ -12,7 +12,7 @@ func TestGitOpsMetadata(t *testing.T) {
 		KubernetesVersion: "1.33", Environment: "prod"}
 	cases := map[string]struct {
 		reason string
-		roles  map[string]string
+		keys   map[string]string
 		want   map[string]string
 	}{
 		"cluster facts only": {
@@ -22,7 +22,8 @@ func TestGitOpsMetadata(t *testing.T) {
 		},
 		"add-on roles": {
 			reason: "add-on charts read their role, namespace and service account from the annotations",
-			roles:  map[string]string{"external_dns": "arn:aws:iam::123456789012:role/blue-use2-external-dns"},
+			keys: map[string]string{"external_dns_iam_role_arn": "arn:aws:iam::123456789012:role/blue-use2-external-dns",
+				"external_dns_namespace": "external-dns", "external_dns_service_account": "external-dns-sa"},
 			want: map[string]string{"aws_cluster_name": "blue", "aws_region": "us-east-2", "aws_account_id": "123456789012",
 				"aws_vpc_id": "vpc-1", "kubernetes_version": "1.33", "environment": "prod",
 				"external_dns_iam_role_arn":    "arn:aws:iam::123456789012:role/blue-use2-external-dns",
@@ -32,7 +33,7 @@ func TestGitOpsMetadata(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, GitOpsMetadata(facts, tc.roles)); diff != "" {
+			if diff := cmp.Diff(tc.want, GitOpsMetadata(facts, tc.keys)); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
 			}
 		})

@@ -1,7 +1,6 @@
 package fleetcluster
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -66,28 +65,6 @@ func TestRootDeviceName(t *testing.T) {
 	for ami, want := range cases {
 		if got := RootDeviceName(ami); got != want {
 			t.Errorf("RootDeviceName(%s) = %s, want %s", ami, got, want)
-		}
-	}
-}
-
-func TestKnownAddons(t *testing.T) {
-	known := KnownAddons()
-	if !slices.IsSorted(known) {
-		t.Error("KnownAddons is not sorted")
-	}
-	for _, name := range []string{"aws_load_balancer_controller", "external_dns", "cert_manager", "karpenter",
-		"external_secrets", "aws_ebs_csi_driver", "velero", "metrics_server", "argo_rollouts"} {
-		if !slices.Contains(known, name) {
-			t.Errorf("%s is not known", name)
-		}
-	}
-	if _, ok := IdentityOf("metrics_server"); ok {
-		t.Error("metrics_server needs no AWS identity")
-	}
-	for _, name := range known {
-		if id, ok := IdentityOf(name); ok && (id.Namespace == "" || id.ServiceAccount == "" ||
-			(id.Policy == nil && len(id.ManagedPolicies) == 0)) {
-			t.Errorf("%s has an incomplete identity: %+v", name, id)
 		}
 	}
 }

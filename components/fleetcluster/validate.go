@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -47,7 +48,7 @@ func Validate(args, explicit FleetClusterArgs) error {
 	}
 	checkUnique(&ps, "nodeGroups", "name", args.NodeGroups, func(n NodeGroup) string { return n.Name })
 	validateAccess(&ps, args)
-	validateAddons(&ps, args.Addons)
+	validateAddons(&ps, args)
 	validateTags(&ps, args.Tags)
 	validateRoleNames(&ps, args)
 	return ps.Err(TypeToken)
@@ -240,15 +241,6 @@ func validateMapping(ps *problems.List, field, username string, groups []string)
 	}
 }
 
-func validateAddons(ps *problems.List, addons map[string]bool) {
-	known := KnownAddons()
-	for _, name := range slices.Sorted(maps.Keys(addons)) {
-		if !slices.Contains(known, name) {
-			ps.Add(problems.Key("addons", name), "unknown add-on; known GitOps Bridge add-ons: %s", strings.Join(known, ", "))
-		}
-	}
-}
-
 func validateTags(ps *problems.List, tags map[string]string) {
 	if len(tags) > maxTags {
 		ps.Add("tags", "has %d tags; AWS allows at most %d per resource", len(tags), maxTags)
@@ -272,8 +264,13 @@ func validateRoleNames(ps *problems.List, a FleetClusterArgs) {
 	if a.GitOpsAccess != nil {
 		purposes = append(purposes, spokeRolePurpose)
 	}
-	for _, addon := range enabledAddonsWithIdentity(a.Addons) {
-		purposes = append(purposes, irsaRolePurpose(addon))
+	for _, addon := range enabledAddons(a.Addons) {
+		if addon.Identity != nil || addon.Needs(addons.InterruptionQueue) {
+			purposes = append(purposes, irsaRolePurpose(addon.Name))
+		}
+		if addon.Needs(addons.NodeInstanceProfile) {
+			purposes = append(purposes, irsaRolePurpose(addon.Name)+"-node")
+		}
 	}
 	for _, p := range purposes {
 		if n := roleName(a.ClusterName, a.Region, p); len(n) > maxRoleName {

@@ -16,7 +16,7 @@ type Document struct {
 type Statement struct {
 	Sid       string                    `json:"Sid,omitempty"`
 	Effect    string                    `json:"Effect"`
-	Principal map[string]string         `json:"Principal,omitempty"`
+	Principal map[string]any            `json:"Principal,omitempty"`
 	Action    []string                  `json:"Action"`
 	Resource  []string                  `json:"Resource,omitempty"`
 	Condition map[string]map[string]any `json:"Condition,omitempty"`
@@ -35,7 +35,11 @@ func Allow(sid string, actions, resources []string) Statement {
 // Trust is a trust-policy statement: principal (for example {"Service": "pods.eks.amazonaws.com"}) may
 // perform actions (sts:AssumeRole, ...) on the role that carries it.
 func Trust(principal map[string]string, actions ...string) Statement {
-	return Statement{Effect: "Allow", Principal: principal, Action: actions}
+	p := map[string]any{}
+	for k, v := range principal {
+		p[k] = v
+	}
+	return Statement{Effect: "Allow", Principal: p, Action: actions}
 }
 
 // When returns s with the condition operator(key: value) added, for example

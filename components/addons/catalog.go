@@ -1,0 +1,220 @@
+package addons
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
+)
+
+// sa is the single service account of most add-ons, written as <prefix>_service_account.
+func sa(name string) []ServiceAccount { return []ServiceAccount{{Key: "service_account", Name: name}} }
+
+// csi are the controller and node service accounts of a CSI driver: both call AWS, and the template
+// writes both into the chart values (<prefix>_controller_service_account, <prefix>_node_service_account).
+func csi(controller, node string) []ServiceAccount {
+	return []ServiceAccount{{Key: "controller_service_account", Name: controller}, {Key: "node_service_account", Name: node}}
+}
+
+// aws is the prefix of the template's ApplicationSets for add-ons that call AWS.
+const aws = "aws/"
+
+// existsClusterName is the extra requirement of the aws/ cert-manager and Velero sets.
+var existsClusterName = []Requirement{{Key: ClusterNameKey, Operator: "Exists"}}
+
+// catalog is the contract, keyed by GitOps Bridge name. Namespaces and service accounts are the defaults of
+// aws-ia/terraform-aws-eks-blueprints-addons (main.tf, commit d78fb74, 2026-07-07), whose gitops_metadata
+// output the template was written against; ApplicationSet files, charts and reads are the template's.
+var catalog = map[string]Addon{
+	// AWS add-ons with an IRSA role.
+	"aws_cloudwatch_metrics": {
+		ApplicationSet: aws + "addons-aws-cloudwatch-metrics-appset.yaml", Chart: "aws-cloudwatch-metrics",
+		Reads: []string{ClusterNameKey},
+		Identity: &Identity{Namespace: "amazon-cloudwatch", ServiceAccounts: sa("aws-cloudwatch-metrics"),
+			ManagedPolicies: []string{"CloudWatchAgentServerPolicy"},
+			Source:          "CloudWatch agent on EKS: the CloudWatchAgentServerPolicy managed policy (Amazon CloudWatch User Guide)"},
+	},
+	"aws_ebs_csi_driver": {
+		ApplicationSet: aws + "addons-aws-csi-ebs-resources-appset.yaml", Chart: "aws-ebs-csi-classes",
+		SelectLabel: EnableLabel("aws_ebs_csi_resources"), Implies: []string{"aws_ebs_csi_resources"},
+		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("ebs-csi-controller-sa"),
+			ManagedPolicies: []string{"service-role/AmazonEBSCSIDriverPolicy"},
+			Source:          "Amazon EKS User Guide, Amazon EBS CSI driver: the AmazonEBSCSIDriverPolicy managed policy"},
+		Resources: []Resource{ManagedAddon},
+	},
+	"aws_efs_csi_driver": {
+		ApplicationSet: aws + "addons-aws-csi-efs-driver-appset.yaml", Chart: "aws-efs-csi-driver",
+		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: csi("efs-csi-controller-sa", "efs-csi-node-sa"),
+			ManagedPolicies: []string{"service-role/AmazonEFSCSIDriverPolicy"},
+			Source:          "Amazon EKS User Guide, Amazon EFS CSI driver: AmazonEFSCSIDriverPolicy, trusted by efs-csi-* service accounts"},
+	},
+	"aws_fsx_csi_driver": {
+		ApplicationSet: aws + "addons-aws-csi-fsx-driver-appset.yaml", Chart: "aws-fsx-csi-driver",
+		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: csi("aws-fsx-csi-controller-sa", "aws-fsx-csi-node-sa"),
+			Policy: fsxCSIDriverPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_fsx_csi_driver policy"},
+	},
+	"aws_for_fluentbit": {
+		ApplicationSet: aws + "addons-aws-fluentbit-appset.yaml", Chart: "aws-for-fluent-bit",
+		Reads: []string{RegionKey},
+		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("aws-for-fluent-bit-sa"),
+			Policy: fluentBitPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_for_fluentbit policy, scoped to its own log group"},
+		Resources: []Resource{LogGroup},
+	},
+	"aws_gateway_api_controller": {
+		ApplicationSet: aws + "addons-aws-gateway-api-controller-appset.yaml", Chart: "aws-gateway-controller-chart",
+		Reads: []string{AccountIDKey, RegionKey, VpcIDKey},
+		Identity: &Identity{Namespace: "aws-application-networking-system", ServiceAccounts: sa("gateway-api-controller"),
+			Policy: gatewayAPIControllerPolicy, Source: "aws/aws-application-networking-k8s files/controller-installation/recommended-inline-policy.json (commit 9753815)"},
+	},
+	"aws_load_balancer_controller": {
+		ApplicationSet: aws + "addons-aws-load-balancer-controller-appset.yaml", Chart: "aws-load-balancer-controller",
+		Reads: []string{ClusterNameKey, VpcIDKey},
+		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("aws-load-balancer-controller-sa"),
+			Policy: loadBalancerControllerPolicy, Source: LoadBalancerControllerPolicySource},
+	},
+	"aws_node_termination_handler": {
+		ApplicationSet: aws + "addons-aws-node-termination-handler-appset.yaml", Chart: "aws-node-termination-handler",
+		Reads: []string{RegionKey},
+		Identity: &Identity{Namespace: "aws-node-termination-handler", ServiceAccounts: sa("aws-node-termination-handler-sa"),
+			Policy: nodeTerminationHandlerPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_node_termination_handler policy and queue"},
+		Resources: []Resource{InterruptionQueue},
+	},
+	"aws_privateca_issuer": {
+		ApplicationSet: aws + "addons-aws-oss-privateca-issuer-appset.yaml", Chart: "aws-privateca-issuer",
+		Identity: &Identity{Namespace: "cert-manager", ServiceAccounts: sa("aws-privateca-issuer-sa"),
+			Policy: privateCAIssuerPolicy, Source: "cert-manager/aws-privateca-issuer README (IAM policy), scoped to the given CAs"},
+	},
+	"cert_manager": {
+		ApplicationSet: aws + "addons-aws-oss-cert-manager-appset.yaml", Chart: "cert-manager",
+		Requires: existsClusterName,
+		Identity: &Identity{Namespace: "cert-manager", ServiceAccounts: sa("cert-manager"),
+			Policy: certManagerPolicy, Source: "cert-manager docs, ACME DNS01 Route53 (IAM policy with the TXT-only condition)"},
+	},
+	"cluster_autoscaler": {
+		ApplicationSet: aws + "addons-aws-oss-cluster-autoscaler-appset.yaml", Chart: "cluster-autoscaler",
+		Reads: []string{ClusterNameKey, RegionKey},
+		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("cluster-autoscaler-sa"),
+			Policy: clusterAutoscalerPolicy, Source: "kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/README.md (IAM policy)"},
+	},
+	"external_dns": {
+		ApplicationSet: aws + "addons-aws-oss-external-dns-appset.yaml", Chart: "external-dns", GoTemplate: true,
+		Reads: []string{ClusterNameKey, ExternalDNSDomainFiltersKey}, ReadsWithDefault: []string{ExternalDNSPolicyKey},
+		Identity: &Identity{Namespace: "external-dns", ServiceAccounts: sa("external-dns-sa"),
+			Policy: externalDNSPolicy, Source: "kubernetes-sigs/external-dns docs/tutorials/aws.md (IAM policy), scoped to the given zones"},
+		SettingKeys: []string{ExternalDNSDomainFiltersKey, ExternalDNSPolicyKey},
+	},
+	"external_secrets": {
+		ApplicationSet: aws + "addons-aws-oss-external-secrets-appset.yaml", Chart: "external-secrets",
+		Identity: &Identity{Namespace: "external-secrets", ServiceAccounts: sa("external-secrets-sa"),
+			Policy: externalSecretsPolicy, Source: "external-secrets docs, AWS Secrets Manager and Parameter Store providers (IAM policy), scoped to a name prefix"},
+	},
+	"karpenter": {
+		ApplicationSet: aws + "addons-aws-oss-karpenter-appset.yaml", Chart: "karpenter",
+		Reads: []string{ClusterNameKey},
+		Identity: &Identity{Namespace: "karpenter", ServiceAccounts: sa("karpenter"),
+			Policy: karpenterPolicy, Source: KarpenterPolicySource},
+		Resources: []Resource{InterruptionQueue, NodeInstanceProfile},
+	},
+	"velero": {
+		ApplicationSet: aws + "addons-aws-oss-velero-appset.yaml", Chart: "velero",
+		Requires: existsClusterName, Reads: []string{RegionKey},
+		Identity: &Identity{Namespace: "velero", ServiceAccounts: sa("velero-server"),
+			Policy: veleroPolicy, Source: "vmware-tanzu/velero-plugin-for-aws README (IAM policy), scoped to the backup bucket and account"},
+		Resources: []Resource{BackupBucket},
+	},
+
+	// AWS Controllers for Kubernetes: each manages one service's resources, so its published recommendation
+	// (config/iam/recommended-policy-arn or recommended-inline-policy of each controller) is that service's access.
+	"ack_apigatewayv2":      ack("apigatewayv2", "AmazonAPIGatewayAdministrator", "AmazonAPIGatewayInvokeFullAccess"),
+	"ack_dynamodb":          ack("dynamodb", "AmazonDynamoDBFullAccess"),
+	"ack_emrcontainers":     ackInline("emrcontainers", emrContainersControllerPolicy),
+	"ack_eventbridge":       ack("eventbridge", "AmazonEventBridgeFullAccess"),
+	"ack_prometheusservice": ackInline("prometheusservice", prometheusServiceControllerPolicy),
+	"ack_rds":               ack("rds", "AmazonRDSFullAccess"),
+	"ack_s3":                ack("s3", "AmazonS3FullAccess"),
+	"ack_sfn":               ack("sfn", "AWSStepFunctionsFullAccess"),
+
+	// Add-ons that call no AWS API of their own: the label is all they need.
+	"aws_secrets_store_csi_driver_provider": oss(aws+"addons-aws-secrets-store-csi-driver-provider-appset.yaml", "secrets-store-csi-driver-provider-aws"),
+	"argocd":                                oss("oss/addons-argo-cd-appset.yaml", "argo-cd"),
+	"argo_events":                           oss("oss/addons-argo-events-appset.yaml", "argo-events"),
+	"argo_rollouts":                         oss("oss/addons-argo-rollouts-appset.yaml", "argo-rollouts"),
+	"argo_workflows":                        goOSS("oss/addons-argo-workflows-appset.yaml", "argo-workflows", "argo_workflows_namespace"),
+	"cluster_proportional_autoscaler":       oss("oss/addons-cluster-proportional-autoscaler-appset.yaml", "cluster-proportional-autoscaler"),
+	"gatekeeper":                            oss("oss/addons-gatekeeper-appset.yaml", "gatekeeper"),
+	"gpu_operator":                          oss("oss/addons-gpu-operator-appset.yaml", "gpu-operator"),
+	"ingress_nginx":                         goOSS("oss/addons-ingress-nginx-appset.yaml", "ingress-nginx", "ingress_nginx_service_type"),
+	"keda":                                  oss("oss/addons-keda-appset.yaml", "keda"),
+	"kube_prometheus_stack":                 oss("oss/addons-kube-prometheus-stack-appset.yaml", "kube-prometheus-stack"),
+	"kyverno":                               oss("oss/addons-kyverno-appset.yaml", "kyverno"),
+	"metrics_server":                        oss("oss/addons-metrics-server-appset.yaml", "metrics-server"),
+	"prometheus_adapter":                    oss("oss/addons-prometheus-adapter-appset.yaml", "prometheus-adapter"),
+	"secrets_store_csi_driver":              oss("oss/addons-secrets-store-csi-driver-appset.yaml", "secrets-store-csi-driver"),
+	"vpa":                                   oss("oss/addons-vpa-appset.yaml", "vpa"),
+}
+
+// Alternatives are ApplicationSets of the template that select on the same enable label as a catalogue
+// row but install another flavour, and must not select a FleetCluster: the OSS cert-manager (no IAM role)
+// requires aws_cluster_name not to exist.
+var Alternatives = map[string]Addon{
+	"cert_manager": {Name: "cert_manager", ApplicationSet: "oss/addons-cert-manager-appset.yaml", Chart: "cert-manager",
+		Requires: []Requirement{{Key: ClusterNameKey, Operator: "DoesNotExist"}}},
+}
+
+// NotOffered are add-ons of the template FleetCluster does not offer, with the reason.
+var NotOffered = map[string]string{
+	"aws_crossplane_provider":          "Crossplane's AWS provider manages arbitrary AWS resources: its permissions are the user's choice, not a least-privilege default",
+	"aws_crossplane_upbound_provider":  "as aws_crossplane_provider",
+	"fargate_fluentbit":                "FleetCluster creates no Fargate profiles",
+	"aws_argocd":                       "Argo CD on the hub is installed by GitOpsBridge, not by an ApplicationSet",
+	"aws_argocd_ingress":               "as aws_argocd",
+	"aws_argo_workflows_ingress":       "needs an ingress host name and certificate that FleetCluster does not manage",
+	"crossplane":                       "no AWS identity of its own; enable it with the Crossplane providers you choose",
+	"crossplane_helm_provider":         "as crossplane",
+	"crossplane_kubernetes_provider":   "as crossplane",
+}
+
+func oss(set, chart string) Addon { return Addon{ApplicationSet: set, Chart: chart} }
+
+// goOSS is a Go-template set that reads an optional annotation through a default.
+func goOSS(set, chart, optional string) Addon {
+	return Addon{ApplicationSet: set, Chart: chart, GoTemplate: true, ReadsWithDefault: []string{optional}}
+}
+
+// ack is an ACK controller with its recommended managed policies, in ack-system as ack-<service>
+// (terraform-aws-eks-ack-addons a67416f defaults).
+func ack(service string, policies ...string) Addon {
+	a := ackInline(service, nil)
+	a.Identity.ManagedPolicies = policies
+	a.Identity.Source = "aws-controllers-k8s/" + service + "-controller config/iam/recommended-policy-arn"
+	return a
+}
+
+func ackInline(service string, policy func(PolicyContext) iampolicy.Document) Addon {
+	return Addon{
+		ApplicationSet: aws + "ack/addons-aws-ack-" + service + "-appset.yaml", Chart: service + "-chart",
+		Reads: []string{RegionKey},
+		Identity: &Identity{Namespace: "ack-system", ServiceAccounts: sa("ack-" + service), Policy: policy,
+			Source: "aws-controllers-k8s/" + service + "-controller config/iam/recommended-inline-policy"},
+	}
+}
+
+// Lookup returns the contract row of an add-on.
+func Lookup(name string) (Addon, bool) {
+	a, ok := catalog[name]
+	a.Name = name
+	return a, ok
+}
+
+// Names lists every add-on name FleetCluster accepts, sorted.
+func Names() []string { return slices.Sorted(maps.Keys(catalog)) }
+
+// All returns every row, sorted by name.
+func All() []Addon {
+	var out []Addon
+	for _, n := range Names() {
+		a, _ := Lookup(n)
+		out = append(out, a)
+	}
+	return out
+}

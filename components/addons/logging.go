@@ -1,0 +1,16 @@
+package addons
+
+import "github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
+
+// fluentBitPolicy follows terraform-aws-eks-blueprints-addons' aws_for_fluentbit policy, scoped to the
+// add-on's own log group and the groups below it (the template's logGroupTemplate writes workload logs to
+// <group>/workload/<namespace>), never the control plane's /aws/eks/<cluster>/cluster.
+func fluentBitPolicy(c PolicyContext) iampolicy.Document {
+	group := c.regional("logs", "log-group:"+c.LogGroupName)
+	below := c.regional("logs", "log-group:"+c.LogGroupName+"/*")
+	return iampolicy.New(
+		iampolicy.Allow("PutLogEvents", []string{"logs:PutLogEvents"}, []string{group + ":log-stream:*", below + ":log-stream:*"}),
+		iampolicy.Allow("CreateCWLogs", []string{"logs:CreateLogGroup", "logs:CreateLogStream", "logs:DescribeLogGroups",
+			"logs:DescribeLogStreams", "logs:PutRetentionPolicy"}, []string{group, group + ":*", below}),
+	)
+}
