@@ -38,10 +38,10 @@ func (b *builder) secretContent() secretContent {
 		maps.Copy(addons, a.Addons)
 		s := ClusterSecret{
 			Name: a.SecretName, Namespace: a.Namespace, ClusterName: name,
-			Labels:      Labels(name, v[1].(string), v[2].(string), addons),
 			Annotations: Annotations(md, a.Metadata, a.AddonsRepo, a.WorkloadsRepo),
 			Server:      InClusterServer, Config: InClusterConfig(),
 		}
+		s.Labels = Labels(name, v[1].(string), v[2].(string), addons, s.Annotations)
 		var ps problems.List
 		checkLabels(&ps, s.Labels)
 		checkAnnotationKeys(&ps, "cluster.gitopsMetadata", md)

@@ -29,7 +29,8 @@ func TestClusterSecret(t *testing.T) {
 				return a
 			},
 			wantLabels: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "hub", "environment": "dev",
-				"kubernetes_version": "1.33", "enable_cert_manager": "false", "enable_karpenter": "true"},
+				"kubernetes_version": "1.33", "enable_cert_manager": "false", "enable_karpenter": "true",
+				"aws_cluster_name": "hub"},
 			wantAnnotations: map[string]string{"aws_cluster_name": "hub", "aws_region": "us-east-1", "team": "platform",
 				"addons_repo_url": "https://github.com/acme/addons", "addons_repo_basepath": "argocd/",
 				"addons_repo_path": "bootstrap/addons", "addons_repo_revision": "HEAD"},
@@ -40,7 +41,7 @@ func TestClusterSecret(t *testing.T) {
 			reason: "a spoke is reached at its endpoint by assuming its role, TLS verified against its CA",
 			args:   spokeArgs,
 			wantLabels: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "spoke1", "environment": "dev",
-				"kubernetes_version": "1.33", "enable_cert_manager": "true"},
+				"kubernetes_version": "1.33", "enable_cert_manager": "true", "aws_cluster_name": "spoke1"},
 			wantAnnotations: map[string]string{"aws_cluster_name": "spoke1", "aws_region": "us-west-2"},
 			wantData: map[string]string{"name": "spoke1", "server": "https://spoke1.gr7.us-west-2.eks.amazonaws.com",
 				"config": `{"awsAuthConfig":{"clusterName":"spoke1","roleARN":"` + spokeRoleArn + `"},` +

@@ -1,28 +1,37 @@
 package gitopsbridge
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+)
 
 // SecretTypeLabel marks a Secret as an Argo CD cluster secret (Argo CD declarative setup).
 const SecretTypeLabel = "argocd.argoproj.io/secret-type"
 
-// addonLabelPrefix starts the label of every add-on: enable_<addon>.
-const addonLabelPrefix = "enable_"
-
 // AddonLabel is the label that enables or disables an add-on on a cluster: enable_<addon> (GitOps Bridge).
-func AddonLabel(addon string) string { return addonLabelPrefix + addon }
+func AddonLabel(addon string) string { return addons.EnableLabel(addon) }
 
-// Labels are the cluster secret's labels: the Argo CD secret type, cluster_name, environment,
-// kubernetes_version and enable_<addon>: "true"|"false" for every add-on given, the labels the
-// gitops-bridge ApplicationSets select clusters by.
-func Labels(clusterName, environment, kubernetesVersion string, addons map[string]bool) map[string]string {
+// Labels are the cluster secret's labels, the ones the GitOps Bridge ApplicationSets select clusters by: the
+// Argo CD secret type, cluster_name, environment, kubernetes_version, enable_<addon>: "true"|"false" for every
+// add-on given, and the metadata keys that selectors test too (addons.LabelKeys: aws_cluster_name, which the
+// aws/ cert-manager and Velero sets require and the OSS cert-manager set requires absent).
+func Labels(clusterName, environment, kubernetesVersion string, enabled map[string]bool,
+	metadata map[string]string,
+) map[string]string {
 	l := map[string]string{
 		SecretTypeLabel:      "cluster",
 		"cluster_name":       clusterName,
 		"environment":        environment,
 		"kubernetes_version": kubernetesVersion,
 	}
-	for addon, on := range addons {
+	for addon, on := range enabled {
 		l[AddonLabel(addon)] = map[bool]string{true: "true", false: "false"}[on]
+	}
+	for _, k := range addons.LabelKeys {
+		if v, ok := metadata[k]; ok {
+			l[k] = v
+		}
 	}
 	return l
 }

@@ -9,13 +9,20 @@ import (
 func TestLabels(t *testing.T) {
 	cases := map[string]struct {
 		reason string
-		addons map[string]bool
-		want   map[string]string
+		addons   map[string]bool
+		metadata map[string]string
+		want     map[string]string
 	}{
 		"no add-ons": {
 			reason: "the secret type and cluster facts are always there",
 			want: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "blue", "environment": "prod",
 				"kubernetes_version": "1.33"},
+		},
+		"aws cluster name": {
+			reason: "the aws/ cert-manager and Velero ApplicationSets require the label aws_cluster_name to exist",
+			metadata: map[string]string{"aws_cluster_name": "blue-eks", "aws_region": "us-east-1"},
+			want: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "blue", "environment": "prod",
+				"kubernetes_version": "1.33", "aws_cluster_name": "blue-eks"},
 		},
 		"enabled and disabled": {
 			reason: "disabled add-ons are labelled false so ApplicationSets can select on it",
@@ -26,7 +33,7 @@ func TestLabels(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, Labels("blue", "prod", "1.33", tc.addons)); diff != "" {
+			if diff := cmp.Diff(tc.want, Labels("blue", "prod", "1.33", tc.addons, tc.metadata)); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
 			}
 		})

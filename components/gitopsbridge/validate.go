@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -124,8 +125,10 @@ func labelSource(label string) string {
 		return "cluster.environment"
 	case "kubernetes_version":
 		return "cluster.kubernetesVersion"
+	case addons.ClusterNameKey:
+		return "cluster.gitopsMetadata." + addons.ClusterNameKey
 	}
-	if addon, ok := strings.CutPrefix(label, addonLabelPrefix); ok {
+	if addon, ok := strings.CutPrefix(label, addons.EnableLabel("")); ok {
 		return problems.Key("addons", addon)
 	}
 	return "labels"
