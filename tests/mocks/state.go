@@ -31,6 +31,15 @@ func (c *Cloud) state(r Resource) resource.PropertyMap {
 		set("arn", fmt.Sprintf("arn:aws:iam::%s:oidc-provider/%s", Account, strings.TrimPrefix(s["url"].StringValue(), "https://")))
 	case "aws:kms/key:Key":
 		set("arn", fmt.Sprintf("arn:aws:kms:%s:%s:key/%s", r.Region, Account, r.ID))
+	case "aws:sqs/queue:Queue":
+		name := s["name"].StringValue()
+		set("arn", fmt.Sprintf("arn:aws:sqs:%s:%s:%s", r.Region, Account, name))
+		set("url", fmt.Sprintf("https://sqs.%s.amazonaws.com/%s/%s", r.Region, Account, name))
+	case "aws:s3/bucketV2:BucketV2":
+		if v, ok := s["bucketPrefix"]; ok && v.IsString() {
+			set("bucket", v.StringValue()+"mock")
+		}
+		set("arn", "arn:aws:s3:::"+s["bucket"].StringValue())
 	case "aws:ec2/launchTemplate:LaunchTemplate":
 		set("latestVersion", 1)
 	case "awsx:ec2:Vpc":

@@ -1,0 +1,115 @@
+package fleetcluster
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestValidateAddonRules(t *testing.T) {
+	on := func(names ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	dns := func(mut func(*ExternalDNSSettings)) *AddonSettings {
+		s := ExternalDNSSettings{HostedZoneIds: []string{"Z0123456789"}, DomainFilters: []string{"example.com"}}
+		mut(&s)
+		return &AddonSettings{ExternalDns: &s}
+	}
+	cases := map[string]struct {
+		reason   string
+		addons   map[string]bool
+		settings *AddonSettings
+		cluster  string
+		field    string
+		want     string
+	}{
+		"unknown add-on": {reason: "names outside the contract install nothing",
+			addons: on("nope"), field: `addons["nope"]`, want: "known GitOps Bridge add-ons"},
+		"not offered": {reason: "template add-ons FleetCluster leaves out say why",
+			addons: on("fargate_fluentbit"), field: `addons["fargate_fluentbit"]`, want: "Fargate"},
+		"cluster name as label": {reason: "aws_cluster_name is a label too: at most 63 characters",
+			cluster: strings.Repeat("a", 64), field: "clusterName", want: "aws_cluster_name"},
+		"settings of a disabled add-on": {reason: "a setting that does nothing is a mistake",
+			settings: &AddonSettings{Velero: &VeleroSettings{BucketName: "acme-backups"}},
+			field:    "addonSettings.velero", want: "velero is not enabled"},
+		"external-dns needs settings": {reason: "its ApplicationSet reads external_dns_domain_filters with no default",
+			addons: on("external_dns"), field: "addonSettings.externalDns", want: "required"},
+		"external-dns zone form": {reason: "Route 53 zone IDs start with Z",
+			addons: on("external_dns"), settings: dns(func(s *ExternalDNSSettings) { s.HostedZoneIds = []string{"example.com"} }),
+			field: "addonSettings.externalDns.hostedZoneIds[0]", want: "hosted zone ID"},
+		"external-dns needs a zone": {reason: "its role is scoped to the zones given",
+			addons: on("external_dns"), settings: dns(func(s *ExternalDNSSettings) { s.HostedZoneIds = nil }),
+			field: "addonSettings.externalDns.hostedZoneIds", want: "at least one"},
+		"external-dns domain": {reason: "domain filters are DNS names",
+			addons: on("external_dns"), settings: dns(func(s *ExternalDNSSettings) { s.DomainFilters = []string{"Example Com"} }),
+			field: "addonSettings.externalDns.domainFilters[0]", want: "domain name"},
+		"external-dns policy": {reason: "upsert-only or sync",
+			addons: on("external_dns"), settings: dns(func(s *ExternalDNSSettings) { s.Policy = "create-only" }),
+			field: "addonSettings.externalDns.policy", want: "upsert-only"},
+		"cert-manager zone form": {reason: "Route 53 zone IDs start with Z",
+			addons: on("cert_manager"), settings: &AddonSettings{CertManager: &CertManagerSettings{HostedZoneIds: []string{"/hostedzone/Z1"}}},
+			field: "addonSettings.certManager.hostedZoneIds[0]", want: "hosted zone ID"},
+		"bucket name charset": {reason: "S3 refuses upper-case bucket names",
+			addons: on("velero"), settings: &AddonSettings{Velero: &VeleroSettings{BucketName: "Acme_Backups"}},
+			field: "addonSettings.velero.bucketName", want: "S3 bucket naming rules"},
+		"bucket name as IP": {reason: "S3 refuses names formatted as IP addresses",
+			addons: on("velero"), settings: &AddonSettings{Velero: &VeleroSettings{BucketName: "192.168.5.4"}},
+			field: "addonSettings.velero.bucketName", want: "IP address"},
+		"bucket prefix slash": {reason: "Velero joins the prefix to the bucket",
+			addons: on("velero"), settings: &AddonSettings{Velero: &VeleroSettings{BucketPrefix: "/backups"}},
+			field: "addonSettings.velero.bucketPrefix", want: "must not start or end"},
+		"fluent bit on the control-plane group": {reason: "the control-plane log group is EKS's",
+			addons: on("aws_for_fluentbit"), settings: &AddonSettings{AwsForFluentbit: &FluentBitSettings{LogGroupName: "/aws/eks/dev/cluster"}},
+			field: "addonSettings.awsForFluentbit.logGroupName", want: "control-plane"},
+		"fluent bit retention": {reason: "CloudWatch Logs accepts a fixed set of retentions",
+			addons: on("aws_for_fluentbit"), settings: &AddonSettings{AwsForFluentbit: &FluentBitSettings{RetentionInDays: 10}},
+			field: "addonSettings.awsForFluentbit.retentionInDays", want: "90"},
+		"secrets prefix charset": {reason: "Secrets Manager names",
+			addons: on("external_secrets"), settings: &AddonSettings{ExternalSecrets: &ExternalSecretsSettings{SecretsPrefix: "dev secrets"}},
+			field: "addonSettings.externalSecrets.secretsPrefix", want: "letters, digits"},
+		"kms key arn": {reason: "customer keys are KMS key ARNs",
+			addons: on("external_secrets"), settings: &AddonSettings{ExternalSecrets: &ExternalSecretsSettings{KmsKeyArns: []string{"alias/x"}}},
+			field: "addonSettings.externalSecrets.kmsKeyArns[0]", want: "arn:<partition>:kms"},
+		"private CA required": {reason: "the issuer's role is limited to named CAs",
+			addons: on("aws_privateca_issuer"), field: "addonSettings.awsPrivatecaIssuer", want: "required"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			args := validArgs()
+			args.Addons, args.AddonSettings, args.ClusterName = tc.addons, tc.settings, tc.cluster
+			err := Validate(withDefaults(args, "dev", "test"), args)
+			var verr *ValidationError
+			if !errors.As(err, &verr) {
+				t.Fatalf("%s: want a *ValidationError, got %v", tc.reason, err)
+			}
+			for _, p := range verr.Problems {
+				if p.Field == tc.field && strings.Contains(p.Message, tc.want) {
+					return
+				}
+			}
+			t.Errorf("%s: no problem at %s containing %q in:\n%v", tc.reason, tc.field, tc.want, err)
+		})
+	}
+}
+
+func TestValidateAcceptsEveryAddon(t *testing.T) {
+	args := validArgs()
+	args.Addons = map[string]bool{}
+	for _, n := range KnownAddons() {
+		args.Addons[n] = true
+	}
+	args.AddonSettings = &AddonSettings{
+		ExternalDns:        &ExternalDNSSettings{HostedZoneIds: []string{"Z1"}, DomainFilters: []string{"example.com"}, Policy: "sync"},
+		CertManager:        &CertManagerSettings{HostedZoneIds: []string{"Z1"}},
+		AwsPrivatecaIssuer: &PrivateCAIssuerSettings{CertificateAuthorityArns: []string{"arn:aws:acm-pca:us-west-2:111122223333:certificate-authority/abc"}},
+		Velero:             &VeleroSettings{BucketName: "acme-backups.eu"},
+		AwsForFluentbit:    &FluentBitSettings{RetentionInDays: 30},
+	}
+	if err := Validate(withDefaults(args, "dev", "test"), args); err != nil {
+		t.Errorf("every add-on of the catalogue with valid settings: %v", err)
+	}
+}
