@@ -163,15 +163,15 @@ var Alternatives = map[string]Addon{
 
 // NotOffered are add-ons of the template FleetCluster does not offer, with the reason.
 var NotOffered = map[string]string{
-	"aws_crossplane_provider":          "Crossplane's AWS provider manages arbitrary AWS resources: its permissions are the user's choice, not a least-privilege default",
-	"aws_crossplane_upbound_provider":  "as aws_crossplane_provider",
-	"fargate_fluentbit":                "FleetCluster creates no Fargate profiles",
-	"aws_argocd":                       "Argo CD on the hub is installed by GitOpsBridge, not by an ApplicationSet",
-	"aws_argocd_ingress":               "as aws_argocd",
-	"aws_argo_workflows_ingress":       "needs an ingress host name and certificate that FleetCluster does not manage",
-	"crossplane":                       "no AWS identity of its own; enable it with the Crossplane providers you choose",
-	"crossplane_helm_provider":         "as crossplane",
-	"crossplane_kubernetes_provider":   "as crossplane",
+	"aws_crossplane_provider":         "Crossplane's AWS provider manages arbitrary AWS resources: its permissions are the user's choice, not a least-privilege default",
+	"aws_crossplane_upbound_provider": "as aws_crossplane_provider",
+	"fargate_fluentbit":               "FleetCluster creates no Fargate profiles",
+	"aws_argocd":                      "Argo CD on the hub is installed by GitOpsBridge, not by an ApplicationSet",
+	"aws_argocd_ingress":              "as aws_argocd",
+	"aws_argo_workflows_ingress":      "needs an ingress host name and certificate that FleetCluster does not manage",
+	"crossplane":                      "no AWS identity of its own; enable it with the Crossplane providers you choose",
+	"crossplane_helm_provider":        "as crossplane",
+	"crossplane_kubernetes_provider":  "as crossplane",
 }
 
 func oss(set, chart string) Addon { return Addon{ApplicationSet: set, Chart: chart} }

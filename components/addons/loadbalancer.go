@@ -22,7 +22,9 @@ func loadBalancerControllerPolicy(c PolicyContext) iampolicy.Document {
 		return out
 	}
 	ownedLBs := elb("targetgroup/*/*", "loadbalancer/net/*/*", "loadbalancer/app/*/*")
-	allow := func(actions []string, resources []string) iampolicy.Statement { return iampolicy.Allow("", actions, resources) }
+	allow := func(actions []string, resources []string) iampolicy.Statement {
+		return iampolicy.Allow("", actions, resources)
+	}
 	return iampolicy.New(
 		allow([]string{"iam:CreateServiceLinkedRole"}, all).
 			When("StringEquals", "iam:AWSServiceName", "elasticloadbalancing.amazonaws.com"),

@@ -45,7 +45,9 @@ const (
 )
 
 // defaultLogGroupName is Fluent Bit's log group when none is given.
-func defaultLogGroupName(cluster string) string { return fmt.Sprintf("/aws/eks/%s/aws-fluentbit-logs", cluster) }
+func defaultLogGroupName(cluster string) string {
+	return fmt.Sprintf("/aws/eks/%s/aws-fluentbit-logs", cluster)
+}
 
 // controlPlaneLogGroup is the group EKS writes control-plane logs to; no add-on may write or shorten it.
 func controlPlaneLogGroup(cluster string) string { return fmt.Sprintf("/aws/eks/%s/cluster", cluster) }

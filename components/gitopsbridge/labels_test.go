@@ -8,7 +8,7 @@ import (
 
 func TestLabels(t *testing.T) {
 	cases := map[string]struct {
-		reason string
+		reason   string
 		addons   map[string]bool
 		metadata map[string]string
 		want     map[string]string
@@ -19,7 +19,7 @@ func TestLabels(t *testing.T) {
 				"kubernetes_version": "1.33"},
 		},
 		"aws cluster name": {
-			reason: "the aws/ cert-manager and Velero ApplicationSets require the label aws_cluster_name to exist",
+			reason:   "the aws/ cert-manager and Velero ApplicationSets require the label aws_cluster_name to exist",
 			metadata: map[string]string{"aws_cluster_name": "blue-eks", "aws_region": "us-east-1"},
 			want: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "blue", "environment": "prod",
 				"kubernetes_version": "1.33", "aws_cluster_name": "blue-eks"},

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"k8s.io/apimachinery/pkg/api/validate/content"
