@@ -20,6 +20,38 @@ func (x *AccessPolicy) Annotate(a infer.Annotator) {
 	a.Describe(&x.Namespaces, "Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.")
 }
 
+// Annotate gives AddonSettings its schema descriptions.
+func (x *AddonSettings) Annotate(a infer.Annotator) {
+	a.Describe(x, "AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.")
+	a.Describe(&x.AwsForFluentbit, "AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.")
+	a.Describe(&x.CertManager, "CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).")
+	a.Describe(&x.ExternalDns, "ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.")
+	a.Describe(&x.ExternalSecrets, "ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.")
+	a.Describe(&x.Velero, "Velero sets the backup bucket. Optional: without it FleetCluster creates one.")
+	a.Describe(&x.AwsPrivatecaIssuer, "AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.")
+}
+
+// Annotate gives CertManagerSettings its schema descriptions.
+func (x *CertManagerSettings) Annotate(a infer.Annotator) {
+	a.Describe(x, "CertManagerSettings are the settings of cert_manager.")
+	a.Describe(&x.HostedZoneIds, "HostedZoneIds are the Route 53 hosted zones (\"Z\" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.")
+}
+
+// Annotate gives ExternalDNSSettings its schema descriptions.
+func (x *ExternalDNSSettings) Annotate(a infer.Annotator) {
+	a.Describe(x, "ExternalDNSSettings are the settings of external_dns.")
+	a.Describe(&x.HostedZoneIds, "HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.")
+	a.Describe(&x.DomainFilters, "DomainFilters limit external-dns to these domains (\"example.com\"), written as external_dns_domain_filters. At least one.")
+	a.Describe(&x.Policy, "Policy is external-dns's record policy: \"upsert-only\" (default: never deletes) or \"sync\".")
+}
+
+// Annotate gives ExternalSecretsSettings its schema descriptions.
+func (x *ExternalSecretsSettings) Annotate(a infer.Annotator) {
+	a.Describe(x, "ExternalSecretsSettings are the settings of external_secrets.")
+	a.Describe(&x.SecretsPrefix, "SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: \"<cluster>/\". At most 512 characters of letters, digits and /_+=.@-.")
+	a.Describe(&x.KmsKeyArns, "KmsKeyArns are the customer-managed KMS keys of those secrets (\"arn:<partition>:kms:<region>:<account>:key/<id>\"). Default: any key of the region, used through Secrets Manager or SSM only.")
+}
+
 // Annotate gives FleetCluster its schema descriptions.
 func (x *FleetCluster) Annotate(a infer.Annotator) {
 	a.Describe(x, "FleetCluster is one EKS cluster with its network, nodes, access and add-on identities. Its outputs are plain values (no resource references) so that programs in every language can use them.")
@@ -67,8 +99,16 @@ func (x *FleetClusterArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.UserMappings, "UserMappings are extra IAM user entries of the aws-auth ConfigMap.")
 	a.Describe(&x.AccessEntries, "AccessEntries are EKS access entries for IAM principals.")
 	a.Describe(&x.GitOpsAccess, "GitOpsAccess lets an Argo CD hub manage this cluster. Optional.")
-	a.Describe(&x.Addons, "Addons maps GitOps Bridge add-on names (KnownAddons, for example \"aws_load_balancer_controller\") to whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN, namespace and service account are written into GitOpsMetadata. Unknown names are rejected.")
+	a.Describe(&x.Addons, "Addons maps GitOps Bridge add-on names (KnownAddons, for example \"aws_load_balancer_controller\") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.")
+	a.Describe(&x.AddonSettings, "AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.")
 	a.Describe(&x.Tags, "Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with \"aws:\" (AWS tagging rules).")
+}
+
+// Annotate gives FluentBitSettings its schema descriptions.
+func (x *FluentBitSettings) Annotate(a infer.Annotator) {
+	a.Describe(x, "FluentBitSettings are the settings of aws_for_fluentbit.")
+	a.Describe(&x.LogGroupName, "LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.")
+	a.Describe(&x.RetentionInDays, "RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.")
 }
 
 // Annotate gives GitOpsAccess its schema descriptions.
@@ -90,6 +130,12 @@ func (x *NodeGroup) Annotate(a infer.Annotator) {
 	a.Describe(&x.AmiType, "AmiType is the EKS AMI type, one of AmiTypes. Default: \"AL2023_x86_64_STANDARD\".")
 	a.Describe(&x.Labels, "Labels are Kubernetes labels put on the nodes.")
 	a.Describe(&x.Taints, "Taints are Kubernetes taints put on the nodes.")
+}
+
+// Annotate gives PrivateCAIssuerSettings its schema descriptions.
+func (x *PrivateCAIssuerSettings) Annotate(a infer.Annotator) {
+	a.Describe(x, "PrivateCAIssuerSettings are the settings of aws_privateca_issuer.")
+	a.Describe(&x.CertificateAuthorityArns, "CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use (\"arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>\"). At least one.")
 }
 
 // Annotate gives RoleMapping its schema descriptions.
@@ -114,4 +160,11 @@ func (x *UserMapping) Annotate(a infer.Annotator) {
 	a.Describe(&x.UserArn, "UserArn is the IAM user ARN, \"arn:<partition>:iam::<account>:user/<path><name>\".")
 	a.Describe(&x.Username, "Username is the Kubernetes user name the user maps to.")
 	a.Describe(&x.Groups, "Groups are Kubernetes groups; \"system:masters\" is rejected as for RoleMapping.")
+}
+
+// Annotate gives VeleroSettings its schema descriptions.
+func (x *VeleroSettings) Annotate(a infer.Annotator) {
+	a.Describe(x, "VeleroSettings are the settings of velero.")
+	a.Describe(&x.BucketName, "BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.")
+	a.Describe(&x.BucketPrefix, "BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.")
 }

@@ -170,11 +170,17 @@ namespace GitOpsFleet.Fleet
             set => _accessEntries = value;
         }
 
+        /// <summary>
+        /// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        /// </summary>
+        [Input("addonSettings")]
+        public Input<Inputs.AddonSettingsArgs>? AddonSettings { get; set; }
+
         [Input("addons")]
         private InputMap<bool>? _addons;
 
         /// <summary>
-        /// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN, namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+        /// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
         /// </summary>
         public InputMap<bool> Addons
         {

@@ -116,6 +116,7 @@ export class FleetCluster extends pulumi.ComponentResource {
                 throw new Error("Missing required property 'region'");
             }
             resourceInputs["accessEntries"] = args?.accessEntries;
+            resourceInputs["addonSettings"] = args?.addonSettings;
             resourceInputs["addons"] = args?.addons;
             resourceInputs["authenticationMode"] = args?.authenticationMode;
             resourceInputs["availabilityZoneCount"] = args?.availabilityZoneCount;
@@ -184,7 +185,11 @@ export interface FleetClusterArgs {
      */
     accessEntries?: pulumi.Input<pulumi.Input<inputs.AccessEntryArgs>[] | undefined>;
     /**
-     * Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN, namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+     * AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+     */
+    addonSettings?: pulumi.Input<inputs.AddonSettingsArgs | undefined>;
+    /**
+     * Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
      */
     addons?: pulumi.Input<{[key: string]: boolean} | undefined>;
     /**

@@ -75,7 +75,9 @@ func NewFleetCluster(ctx *pulumi.Context,
 type fleetClusterArgs struct {
 	// AccessEntries are EKS access entries for IAM principals.
 	AccessEntries []AccessEntry `pulumi:"accessEntries"`
-	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN, namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+	AddonSettings *AddonSettings `pulumi:"addonSettings"`
+	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
 	Addons map[string]bool `pulumi:"addons"`
 	// AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
 	AuthenticationMode *string `pulumi:"authenticationMode"`
@@ -123,7 +125,9 @@ type fleetClusterArgs struct {
 type FleetClusterArgs struct {
 	// AccessEntries are EKS access entries for IAM principals.
 	AccessEntries AccessEntryArrayInput
-	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN, namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+	AddonSettings AddonSettingsPtrInput
+	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
 	Addons pulumi.BoolMapInput
 	// AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
 	AuthenticationMode *string

@@ -249,6 +249,381 @@ func (o AccessPolicyArrayOutput) Index(i pulumi.IntInput) AccessPolicyOutput {
 	}).(AccessPolicyOutput)
 }
 
+// AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
+type AddonSettings struct {
+	// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+	AwsForFluentbit *FluentBitSettings `pulumi:"awsForFluentbit"`
+	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+	AwsPrivatecaIssuer *PrivateCAIssuerSettings `pulumi:"awsPrivatecaIssuer"`
+	// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+	CertManager *CertManagerSettings `pulumi:"certManager"`
+	// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+	ExternalDns *ExternalDNSSettings `pulumi:"externalDns"`
+	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+	ExternalSecrets *ExternalSecretsSettings `pulumi:"externalSecrets"`
+	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+	Velero *VeleroSettings `pulumi:"velero"`
+}
+
+// AddonSettingsInput is an input type that accepts AddonSettingsArgs and AddonSettingsOutput values.
+// You can construct a concrete instance of `AddonSettingsInput` via:
+//
+//	AddonSettingsArgs{...}
+type AddonSettingsInput interface {
+	pulumi.Input
+
+	ToAddonSettingsOutput() AddonSettingsOutput
+	ToAddonSettingsOutputWithContext(context.Context) AddonSettingsOutput
+}
+
+// AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
+type AddonSettingsArgs struct {
+	// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+	AwsForFluentbit FluentBitSettingsPtrInput `pulumi:"awsForFluentbit"`
+	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+	AwsPrivatecaIssuer PrivateCAIssuerSettingsPtrInput `pulumi:"awsPrivatecaIssuer"`
+	// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+	CertManager CertManagerSettingsPtrInput `pulumi:"certManager"`
+	// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+	ExternalDns ExternalDNSSettingsPtrInput `pulumi:"externalDns"`
+	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+	ExternalSecrets ExternalSecretsSettingsPtrInput `pulumi:"externalSecrets"`
+	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+	Velero VeleroSettingsPtrInput `pulumi:"velero"`
+}
+
+func (AddonSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AddonSettings)(nil)).Elem()
+}
+
+func (i AddonSettingsArgs) ToAddonSettingsOutput() AddonSettingsOutput {
+	return i.ToAddonSettingsOutputWithContext(context.Background())
+}
+
+func (i AddonSettingsArgs) ToAddonSettingsOutputWithContext(ctx context.Context) AddonSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AddonSettingsOutput)
+}
+
+func (i AddonSettingsArgs) ToAddonSettingsPtrOutput() AddonSettingsPtrOutput {
+	return i.ToAddonSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i AddonSettingsArgs) ToAddonSettingsPtrOutputWithContext(ctx context.Context) AddonSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AddonSettingsOutput).ToAddonSettingsPtrOutputWithContext(ctx)
+}
+
+// AddonSettingsPtrInput is an input type that accepts AddonSettingsArgs, AddonSettingsPtr and AddonSettingsPtrOutput values.
+// You can construct a concrete instance of `AddonSettingsPtrInput` via:
+//
+//	        AddonSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type AddonSettingsPtrInput interface {
+	pulumi.Input
+
+	ToAddonSettingsPtrOutput() AddonSettingsPtrOutput
+	ToAddonSettingsPtrOutputWithContext(context.Context) AddonSettingsPtrOutput
+}
+
+type addonSettingsPtrType AddonSettingsArgs
+
+func AddonSettingsPtr(v *AddonSettingsArgs) AddonSettingsPtrInput {
+	return (*addonSettingsPtrType)(v)
+}
+
+func (*addonSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AddonSettings)(nil)).Elem()
+}
+
+func (i *addonSettingsPtrType) ToAddonSettingsPtrOutput() AddonSettingsPtrOutput {
+	return i.ToAddonSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *addonSettingsPtrType) ToAddonSettingsPtrOutputWithContext(ctx context.Context) AddonSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AddonSettingsPtrOutput)
+}
+
+// AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
+type AddonSettingsOutput struct{ *pulumi.OutputState }
+
+func (AddonSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AddonSettings)(nil)).Elem()
+}
+
+func (o AddonSettingsOutput) ToAddonSettingsOutput() AddonSettingsOutput {
+	return o
+}
+
+func (o AddonSettingsOutput) ToAddonSettingsOutputWithContext(ctx context.Context) AddonSettingsOutput {
+	return o
+}
+
+func (o AddonSettingsOutput) ToAddonSettingsPtrOutput() AddonSettingsPtrOutput {
+	return o.ToAddonSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o AddonSettingsOutput) ToAddonSettingsPtrOutputWithContext(ctx context.Context) AddonSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AddonSettings) *AddonSettings {
+		return &v
+	}).(AddonSettingsPtrOutput)
+}
+
+// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+func (o AddonSettingsOutput) AwsForFluentbit() FluentBitSettingsPtrOutput {
+	return o.ApplyT(func(v AddonSettings) *FluentBitSettings { return v.AwsForFluentbit }).(FluentBitSettingsPtrOutput)
+}
+
+// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+func (o AddonSettingsOutput) AwsPrivatecaIssuer() PrivateCAIssuerSettingsPtrOutput {
+	return o.ApplyT(func(v AddonSettings) *PrivateCAIssuerSettings { return v.AwsPrivatecaIssuer }).(PrivateCAIssuerSettingsPtrOutput)
+}
+
+// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+func (o AddonSettingsOutput) CertManager() CertManagerSettingsPtrOutput {
+	return o.ApplyT(func(v AddonSettings) *CertManagerSettings { return v.CertManager }).(CertManagerSettingsPtrOutput)
+}
+
+// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+func (o AddonSettingsOutput) ExternalDns() ExternalDNSSettingsPtrOutput {
+	return o.ApplyT(func(v AddonSettings) *ExternalDNSSettings { return v.ExternalDns }).(ExternalDNSSettingsPtrOutput)
+}
+
+// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+func (o AddonSettingsOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutput {
+	return o.ApplyT(func(v AddonSettings) *ExternalSecretsSettings { return v.ExternalSecrets }).(ExternalSecretsSettingsPtrOutput)
+}
+
+// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+func (o AddonSettingsOutput) Velero() VeleroSettingsPtrOutput {
+	return o.ApplyT(func(v AddonSettings) *VeleroSettings { return v.Velero }).(VeleroSettingsPtrOutput)
+}
+
+type AddonSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (AddonSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AddonSettings)(nil)).Elem()
+}
+
+func (o AddonSettingsPtrOutput) ToAddonSettingsPtrOutput() AddonSettingsPtrOutput {
+	return o
+}
+
+func (o AddonSettingsPtrOutput) ToAddonSettingsPtrOutputWithContext(ctx context.Context) AddonSettingsPtrOutput {
+	return o
+}
+
+func (o AddonSettingsPtrOutput) Elem() AddonSettingsOutput {
+	return o.ApplyT(func(v *AddonSettings) AddonSettings {
+		if v != nil {
+			return *v
+		}
+		var ret AddonSettings
+		return ret
+	}).(AddonSettingsOutput)
+}
+
+// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+func (o AddonSettingsPtrOutput) AwsForFluentbit() FluentBitSettingsPtrOutput {
+	return o.ApplyT(func(v *AddonSettings) *FluentBitSettings {
+		if v == nil {
+			return nil
+		}
+		return v.AwsForFluentbit
+	}).(FluentBitSettingsPtrOutput)
+}
+
+// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+func (o AddonSettingsPtrOutput) AwsPrivatecaIssuer() PrivateCAIssuerSettingsPtrOutput {
+	return o.ApplyT(func(v *AddonSettings) *PrivateCAIssuerSettings {
+		if v == nil {
+			return nil
+		}
+		return v.AwsPrivatecaIssuer
+	}).(PrivateCAIssuerSettingsPtrOutput)
+}
+
+// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+func (o AddonSettingsPtrOutput) CertManager() CertManagerSettingsPtrOutput {
+	return o.ApplyT(func(v *AddonSettings) *CertManagerSettings {
+		if v == nil {
+			return nil
+		}
+		return v.CertManager
+	}).(CertManagerSettingsPtrOutput)
+}
+
+// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+func (o AddonSettingsPtrOutput) ExternalDns() ExternalDNSSettingsPtrOutput {
+	return o.ApplyT(func(v *AddonSettings) *ExternalDNSSettings {
+		if v == nil {
+			return nil
+		}
+		return v.ExternalDns
+	}).(ExternalDNSSettingsPtrOutput)
+}
+
+// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+func (o AddonSettingsPtrOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutput {
+	return o.ApplyT(func(v *AddonSettings) *ExternalSecretsSettings {
+		if v == nil {
+			return nil
+		}
+		return v.ExternalSecrets
+	}).(ExternalSecretsSettingsPtrOutput)
+}
+
+// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+func (o AddonSettingsPtrOutput) Velero() VeleroSettingsPtrOutput {
+	return o.ApplyT(func(v *AddonSettings) *VeleroSettings {
+		if v == nil {
+			return nil
+		}
+		return v.Velero
+	}).(VeleroSettingsPtrOutput)
+}
+
+// CertManagerSettings are the settings of cert_manager.
+type CertManagerSettings struct {
+	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+	HostedZoneIds []string `pulumi:"hostedZoneIds"`
+}
+
+// CertManagerSettingsInput is an input type that accepts CertManagerSettingsArgs and CertManagerSettingsOutput values.
+// You can construct a concrete instance of `CertManagerSettingsInput` via:
+//
+//	CertManagerSettingsArgs{...}
+type CertManagerSettingsInput interface {
+	pulumi.Input
+
+	ToCertManagerSettingsOutput() CertManagerSettingsOutput
+	ToCertManagerSettingsOutputWithContext(context.Context) CertManagerSettingsOutput
+}
+
+// CertManagerSettings are the settings of cert_manager.
+type CertManagerSettingsArgs struct {
+	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+	HostedZoneIds pulumi.StringArrayInput `pulumi:"hostedZoneIds"`
+}
+
+func (CertManagerSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CertManagerSettings)(nil)).Elem()
+}
+
+func (i CertManagerSettingsArgs) ToCertManagerSettingsOutput() CertManagerSettingsOutput {
+	return i.ToCertManagerSettingsOutputWithContext(context.Background())
+}
+
+func (i CertManagerSettingsArgs) ToCertManagerSettingsOutputWithContext(ctx context.Context) CertManagerSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CertManagerSettingsOutput)
+}
+
+func (i CertManagerSettingsArgs) ToCertManagerSettingsPtrOutput() CertManagerSettingsPtrOutput {
+	return i.ToCertManagerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i CertManagerSettingsArgs) ToCertManagerSettingsPtrOutputWithContext(ctx context.Context) CertManagerSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CertManagerSettingsOutput).ToCertManagerSettingsPtrOutputWithContext(ctx)
+}
+
+// CertManagerSettingsPtrInput is an input type that accepts CertManagerSettingsArgs, CertManagerSettingsPtr and CertManagerSettingsPtrOutput values.
+// You can construct a concrete instance of `CertManagerSettingsPtrInput` via:
+//
+//	        CertManagerSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type CertManagerSettingsPtrInput interface {
+	pulumi.Input
+
+	ToCertManagerSettingsPtrOutput() CertManagerSettingsPtrOutput
+	ToCertManagerSettingsPtrOutputWithContext(context.Context) CertManagerSettingsPtrOutput
+}
+
+type certManagerSettingsPtrType CertManagerSettingsArgs
+
+func CertManagerSettingsPtr(v *CertManagerSettingsArgs) CertManagerSettingsPtrInput {
+	return (*certManagerSettingsPtrType)(v)
+}
+
+func (*certManagerSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**CertManagerSettings)(nil)).Elem()
+}
+
+func (i *certManagerSettingsPtrType) ToCertManagerSettingsPtrOutput() CertManagerSettingsPtrOutput {
+	return i.ToCertManagerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *certManagerSettingsPtrType) ToCertManagerSettingsPtrOutputWithContext(ctx context.Context) CertManagerSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CertManagerSettingsPtrOutput)
+}
+
+// CertManagerSettings are the settings of cert_manager.
+type CertManagerSettingsOutput struct{ *pulumi.OutputState }
+
+func (CertManagerSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CertManagerSettings)(nil)).Elem()
+}
+
+func (o CertManagerSettingsOutput) ToCertManagerSettingsOutput() CertManagerSettingsOutput {
+	return o
+}
+
+func (o CertManagerSettingsOutput) ToCertManagerSettingsOutputWithContext(ctx context.Context) CertManagerSettingsOutput {
+	return o
+}
+
+func (o CertManagerSettingsOutput) ToCertManagerSettingsPtrOutput() CertManagerSettingsPtrOutput {
+	return o.ToCertManagerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o CertManagerSettingsOutput) ToCertManagerSettingsPtrOutputWithContext(ctx context.Context) CertManagerSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CertManagerSettings) *CertManagerSettings {
+		return &v
+	}).(CertManagerSettingsPtrOutput)
+}
+
+// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+func (o CertManagerSettingsOutput) HostedZoneIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v CertManagerSettings) []string { return v.HostedZoneIds }).(pulumi.StringArrayOutput)
+}
+
+type CertManagerSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (CertManagerSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CertManagerSettings)(nil)).Elem()
+}
+
+func (o CertManagerSettingsPtrOutput) ToCertManagerSettingsPtrOutput() CertManagerSettingsPtrOutput {
+	return o
+}
+
+func (o CertManagerSettingsPtrOutput) ToCertManagerSettingsPtrOutputWithContext(ctx context.Context) CertManagerSettingsPtrOutput {
+	return o
+}
+
+func (o CertManagerSettingsPtrOutput) Elem() CertManagerSettingsOutput {
+	return o.ApplyT(func(v *CertManagerSettings) CertManagerSettings {
+		if v != nil {
+			return *v
+		}
+		var ret CertManagerSettings
+		return ret
+	}).(CertManagerSettingsOutput)
+}
+
+// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+func (o CertManagerSettingsPtrOutput) HostedZoneIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *CertManagerSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.HostedZoneIds
+	}).(pulumi.StringArrayOutput)
+}
+
 // ClusterInfo are the facts of a cluster that registering it into Argo CD needs. The kubeconfig is a secret; the other facts are not.
 type ClusterInfo struct {
 	// AccountId is the 12-digit AWS account of the cluster.
@@ -392,6 +767,502 @@ func (o ClusterInfoOutput) Server() pulumi.StringOutput {
 // SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
 func (o ClusterInfoOutput) SpokeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterInfo) *string { return v.SpokeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// ExternalDNSSettings are the settings of external_dns.
+type ExternalDNSSettings struct {
+	// DomainFilters limit external-dns to these domains ("example.com"), written as external_dns_domain_filters. At least one.
+	DomainFilters []string `pulumi:"domainFilters"`
+	// HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+	HostedZoneIds []string `pulumi:"hostedZoneIds"`
+	// Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+	Policy *string `pulumi:"policy"`
+}
+
+// ExternalDNSSettingsInput is an input type that accepts ExternalDNSSettingsArgs and ExternalDNSSettingsOutput values.
+// You can construct a concrete instance of `ExternalDNSSettingsInput` via:
+//
+//	ExternalDNSSettingsArgs{...}
+type ExternalDNSSettingsInput interface {
+	pulumi.Input
+
+	ToExternalDNSSettingsOutput() ExternalDNSSettingsOutput
+	ToExternalDNSSettingsOutputWithContext(context.Context) ExternalDNSSettingsOutput
+}
+
+// ExternalDNSSettings are the settings of external_dns.
+type ExternalDNSSettingsArgs struct {
+	// DomainFilters limit external-dns to these domains ("example.com"), written as external_dns_domain_filters. At least one.
+	DomainFilters pulumi.StringArrayInput `pulumi:"domainFilters"`
+	// HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+	HostedZoneIds pulumi.StringArrayInput `pulumi:"hostedZoneIds"`
+	// Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+	Policy pulumi.StringPtrInput `pulumi:"policy"`
+}
+
+func (ExternalDNSSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ExternalDNSSettings)(nil)).Elem()
+}
+
+func (i ExternalDNSSettingsArgs) ToExternalDNSSettingsOutput() ExternalDNSSettingsOutput {
+	return i.ToExternalDNSSettingsOutputWithContext(context.Background())
+}
+
+func (i ExternalDNSSettingsArgs) ToExternalDNSSettingsOutputWithContext(ctx context.Context) ExternalDNSSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ExternalDNSSettingsOutput)
+}
+
+func (i ExternalDNSSettingsArgs) ToExternalDNSSettingsPtrOutput() ExternalDNSSettingsPtrOutput {
+	return i.ToExternalDNSSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ExternalDNSSettingsArgs) ToExternalDNSSettingsPtrOutputWithContext(ctx context.Context) ExternalDNSSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ExternalDNSSettingsOutput).ToExternalDNSSettingsPtrOutputWithContext(ctx)
+}
+
+// ExternalDNSSettingsPtrInput is an input type that accepts ExternalDNSSettingsArgs, ExternalDNSSettingsPtr and ExternalDNSSettingsPtrOutput values.
+// You can construct a concrete instance of `ExternalDNSSettingsPtrInput` via:
+//
+//	        ExternalDNSSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ExternalDNSSettingsPtrInput interface {
+	pulumi.Input
+
+	ToExternalDNSSettingsPtrOutput() ExternalDNSSettingsPtrOutput
+	ToExternalDNSSettingsPtrOutputWithContext(context.Context) ExternalDNSSettingsPtrOutput
+}
+
+type externalDNSSettingsPtrType ExternalDNSSettingsArgs
+
+func ExternalDNSSettingsPtr(v *ExternalDNSSettingsArgs) ExternalDNSSettingsPtrInput {
+	return (*externalDNSSettingsPtrType)(v)
+}
+
+func (*externalDNSSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ExternalDNSSettings)(nil)).Elem()
+}
+
+func (i *externalDNSSettingsPtrType) ToExternalDNSSettingsPtrOutput() ExternalDNSSettingsPtrOutput {
+	return i.ToExternalDNSSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *externalDNSSettingsPtrType) ToExternalDNSSettingsPtrOutputWithContext(ctx context.Context) ExternalDNSSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ExternalDNSSettingsPtrOutput)
+}
+
+// ExternalDNSSettings are the settings of external_dns.
+type ExternalDNSSettingsOutput struct{ *pulumi.OutputState }
+
+func (ExternalDNSSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ExternalDNSSettings)(nil)).Elem()
+}
+
+func (o ExternalDNSSettingsOutput) ToExternalDNSSettingsOutput() ExternalDNSSettingsOutput {
+	return o
+}
+
+func (o ExternalDNSSettingsOutput) ToExternalDNSSettingsOutputWithContext(ctx context.Context) ExternalDNSSettingsOutput {
+	return o
+}
+
+func (o ExternalDNSSettingsOutput) ToExternalDNSSettingsPtrOutput() ExternalDNSSettingsPtrOutput {
+	return o.ToExternalDNSSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ExternalDNSSettingsOutput) ToExternalDNSSettingsPtrOutputWithContext(ctx context.Context) ExternalDNSSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ExternalDNSSettings) *ExternalDNSSettings {
+		return &v
+	}).(ExternalDNSSettingsPtrOutput)
+}
+
+// DomainFilters limit external-dns to these domains ("example.com"), written as external_dns_domain_filters. At least one.
+func (o ExternalDNSSettingsOutput) DomainFilters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ExternalDNSSettings) []string { return v.DomainFilters }).(pulumi.StringArrayOutput)
+}
+
+// HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+func (o ExternalDNSSettingsOutput) HostedZoneIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ExternalDNSSettings) []string { return v.HostedZoneIds }).(pulumi.StringArrayOutput)
+}
+
+// Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+func (o ExternalDNSSettingsOutput) Policy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ExternalDNSSettings) *string { return v.Policy }).(pulumi.StringPtrOutput)
+}
+
+type ExternalDNSSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ExternalDNSSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ExternalDNSSettings)(nil)).Elem()
+}
+
+func (o ExternalDNSSettingsPtrOutput) ToExternalDNSSettingsPtrOutput() ExternalDNSSettingsPtrOutput {
+	return o
+}
+
+func (o ExternalDNSSettingsPtrOutput) ToExternalDNSSettingsPtrOutputWithContext(ctx context.Context) ExternalDNSSettingsPtrOutput {
+	return o
+}
+
+func (o ExternalDNSSettingsPtrOutput) Elem() ExternalDNSSettingsOutput {
+	return o.ApplyT(func(v *ExternalDNSSettings) ExternalDNSSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ExternalDNSSettings
+		return ret
+	}).(ExternalDNSSettingsOutput)
+}
+
+// DomainFilters limit external-dns to these domains ("example.com"), written as external_dns_domain_filters. At least one.
+func (o ExternalDNSSettingsPtrOutput) DomainFilters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ExternalDNSSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.DomainFilters
+	}).(pulumi.StringArrayOutput)
+}
+
+// HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+func (o ExternalDNSSettingsPtrOutput) HostedZoneIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ExternalDNSSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.HostedZoneIds
+	}).(pulumi.StringArrayOutput)
+}
+
+// Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+func (o ExternalDNSSettingsPtrOutput) Policy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ExternalDNSSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Policy
+	}).(pulumi.StringPtrOutput)
+}
+
+// ExternalSecretsSettings are the settings of external_secrets.
+type ExternalSecretsSettings struct {
+	// KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
+	KmsKeyArns []string `pulumi:"kmsKeyArns"`
+	// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+	SecretsPrefix *string `pulumi:"secretsPrefix"`
+}
+
+// ExternalSecretsSettingsInput is an input type that accepts ExternalSecretsSettingsArgs and ExternalSecretsSettingsOutput values.
+// You can construct a concrete instance of `ExternalSecretsSettingsInput` via:
+//
+//	ExternalSecretsSettingsArgs{...}
+type ExternalSecretsSettingsInput interface {
+	pulumi.Input
+
+	ToExternalSecretsSettingsOutput() ExternalSecretsSettingsOutput
+	ToExternalSecretsSettingsOutputWithContext(context.Context) ExternalSecretsSettingsOutput
+}
+
+// ExternalSecretsSettings are the settings of external_secrets.
+type ExternalSecretsSettingsArgs struct {
+	// KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
+	KmsKeyArns pulumi.StringArrayInput `pulumi:"kmsKeyArns"`
+	// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+	SecretsPrefix pulumi.StringPtrInput `pulumi:"secretsPrefix"`
+}
+
+func (ExternalSecretsSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ExternalSecretsSettings)(nil)).Elem()
+}
+
+func (i ExternalSecretsSettingsArgs) ToExternalSecretsSettingsOutput() ExternalSecretsSettingsOutput {
+	return i.ToExternalSecretsSettingsOutputWithContext(context.Background())
+}
+
+func (i ExternalSecretsSettingsArgs) ToExternalSecretsSettingsOutputWithContext(ctx context.Context) ExternalSecretsSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ExternalSecretsSettingsOutput)
+}
+
+func (i ExternalSecretsSettingsArgs) ToExternalSecretsSettingsPtrOutput() ExternalSecretsSettingsPtrOutput {
+	return i.ToExternalSecretsSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ExternalSecretsSettingsArgs) ToExternalSecretsSettingsPtrOutputWithContext(ctx context.Context) ExternalSecretsSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ExternalSecretsSettingsOutput).ToExternalSecretsSettingsPtrOutputWithContext(ctx)
+}
+
+// ExternalSecretsSettingsPtrInput is an input type that accepts ExternalSecretsSettingsArgs, ExternalSecretsSettingsPtr and ExternalSecretsSettingsPtrOutput values.
+// You can construct a concrete instance of `ExternalSecretsSettingsPtrInput` via:
+//
+//	        ExternalSecretsSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ExternalSecretsSettingsPtrInput interface {
+	pulumi.Input
+
+	ToExternalSecretsSettingsPtrOutput() ExternalSecretsSettingsPtrOutput
+	ToExternalSecretsSettingsPtrOutputWithContext(context.Context) ExternalSecretsSettingsPtrOutput
+}
+
+type externalSecretsSettingsPtrType ExternalSecretsSettingsArgs
+
+func ExternalSecretsSettingsPtr(v *ExternalSecretsSettingsArgs) ExternalSecretsSettingsPtrInput {
+	return (*externalSecretsSettingsPtrType)(v)
+}
+
+func (*externalSecretsSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ExternalSecretsSettings)(nil)).Elem()
+}
+
+func (i *externalSecretsSettingsPtrType) ToExternalSecretsSettingsPtrOutput() ExternalSecretsSettingsPtrOutput {
+	return i.ToExternalSecretsSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *externalSecretsSettingsPtrType) ToExternalSecretsSettingsPtrOutputWithContext(ctx context.Context) ExternalSecretsSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ExternalSecretsSettingsPtrOutput)
+}
+
+// ExternalSecretsSettings are the settings of external_secrets.
+type ExternalSecretsSettingsOutput struct{ *pulumi.OutputState }
+
+func (ExternalSecretsSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ExternalSecretsSettings)(nil)).Elem()
+}
+
+func (o ExternalSecretsSettingsOutput) ToExternalSecretsSettingsOutput() ExternalSecretsSettingsOutput {
+	return o
+}
+
+func (o ExternalSecretsSettingsOutput) ToExternalSecretsSettingsOutputWithContext(ctx context.Context) ExternalSecretsSettingsOutput {
+	return o
+}
+
+func (o ExternalSecretsSettingsOutput) ToExternalSecretsSettingsPtrOutput() ExternalSecretsSettingsPtrOutput {
+	return o.ToExternalSecretsSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ExternalSecretsSettingsOutput) ToExternalSecretsSettingsPtrOutputWithContext(ctx context.Context) ExternalSecretsSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ExternalSecretsSettings) *ExternalSecretsSettings {
+		return &v
+	}).(ExternalSecretsSettingsPtrOutput)
+}
+
+// KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
+func (o ExternalSecretsSettingsOutput) KmsKeyArns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ExternalSecretsSettings) []string { return v.KmsKeyArns }).(pulumi.StringArrayOutput)
+}
+
+// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+func (o ExternalSecretsSettingsOutput) SecretsPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ExternalSecretsSettings) *string { return v.SecretsPrefix }).(pulumi.StringPtrOutput)
+}
+
+type ExternalSecretsSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ExternalSecretsSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ExternalSecretsSettings)(nil)).Elem()
+}
+
+func (o ExternalSecretsSettingsPtrOutput) ToExternalSecretsSettingsPtrOutput() ExternalSecretsSettingsPtrOutput {
+	return o
+}
+
+func (o ExternalSecretsSettingsPtrOutput) ToExternalSecretsSettingsPtrOutputWithContext(ctx context.Context) ExternalSecretsSettingsPtrOutput {
+	return o
+}
+
+func (o ExternalSecretsSettingsPtrOutput) Elem() ExternalSecretsSettingsOutput {
+	return o.ApplyT(func(v *ExternalSecretsSettings) ExternalSecretsSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ExternalSecretsSettings
+		return ret
+	}).(ExternalSecretsSettingsOutput)
+}
+
+// KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
+func (o ExternalSecretsSettingsPtrOutput) KmsKeyArns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ExternalSecretsSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.KmsKeyArns
+	}).(pulumi.StringArrayOutput)
+}
+
+// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+func (o ExternalSecretsSettingsPtrOutput) SecretsPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ExternalSecretsSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SecretsPrefix
+	}).(pulumi.StringPtrOutput)
+}
+
+// FluentBitSettings are the settings of aws_for_fluentbit.
+type FluentBitSettings struct {
+	// LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.
+	LogGroupName *string `pulumi:"logGroupName"`
+	// RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
+	RetentionInDays *int `pulumi:"retentionInDays"`
+}
+
+// FluentBitSettingsInput is an input type that accepts FluentBitSettingsArgs and FluentBitSettingsOutput values.
+// You can construct a concrete instance of `FluentBitSettingsInput` via:
+//
+//	FluentBitSettingsArgs{...}
+type FluentBitSettingsInput interface {
+	pulumi.Input
+
+	ToFluentBitSettingsOutput() FluentBitSettingsOutput
+	ToFluentBitSettingsOutputWithContext(context.Context) FluentBitSettingsOutput
+}
+
+// FluentBitSettings are the settings of aws_for_fluentbit.
+type FluentBitSettingsArgs struct {
+	// LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.
+	LogGroupName pulumi.StringPtrInput `pulumi:"logGroupName"`
+	// RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
+	RetentionInDays pulumi.IntPtrInput `pulumi:"retentionInDays"`
+}
+
+func (FluentBitSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FluentBitSettings)(nil)).Elem()
+}
+
+func (i FluentBitSettingsArgs) ToFluentBitSettingsOutput() FluentBitSettingsOutput {
+	return i.ToFluentBitSettingsOutputWithContext(context.Background())
+}
+
+func (i FluentBitSettingsArgs) ToFluentBitSettingsOutputWithContext(ctx context.Context) FluentBitSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FluentBitSettingsOutput)
+}
+
+func (i FluentBitSettingsArgs) ToFluentBitSettingsPtrOutput() FluentBitSettingsPtrOutput {
+	return i.ToFluentBitSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i FluentBitSettingsArgs) ToFluentBitSettingsPtrOutputWithContext(ctx context.Context) FluentBitSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FluentBitSettingsOutput).ToFluentBitSettingsPtrOutputWithContext(ctx)
+}
+
+// FluentBitSettingsPtrInput is an input type that accepts FluentBitSettingsArgs, FluentBitSettingsPtr and FluentBitSettingsPtrOutput values.
+// You can construct a concrete instance of `FluentBitSettingsPtrInput` via:
+//
+//	        FluentBitSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type FluentBitSettingsPtrInput interface {
+	pulumi.Input
+
+	ToFluentBitSettingsPtrOutput() FluentBitSettingsPtrOutput
+	ToFluentBitSettingsPtrOutputWithContext(context.Context) FluentBitSettingsPtrOutput
+}
+
+type fluentBitSettingsPtrType FluentBitSettingsArgs
+
+func FluentBitSettingsPtr(v *FluentBitSettingsArgs) FluentBitSettingsPtrInput {
+	return (*fluentBitSettingsPtrType)(v)
+}
+
+func (*fluentBitSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**FluentBitSettings)(nil)).Elem()
+}
+
+func (i *fluentBitSettingsPtrType) ToFluentBitSettingsPtrOutput() FluentBitSettingsPtrOutput {
+	return i.ToFluentBitSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *fluentBitSettingsPtrType) ToFluentBitSettingsPtrOutputWithContext(ctx context.Context) FluentBitSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FluentBitSettingsPtrOutput)
+}
+
+// FluentBitSettings are the settings of aws_for_fluentbit.
+type FluentBitSettingsOutput struct{ *pulumi.OutputState }
+
+func (FluentBitSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FluentBitSettings)(nil)).Elem()
+}
+
+func (o FluentBitSettingsOutput) ToFluentBitSettingsOutput() FluentBitSettingsOutput {
+	return o
+}
+
+func (o FluentBitSettingsOutput) ToFluentBitSettingsOutputWithContext(ctx context.Context) FluentBitSettingsOutput {
+	return o
+}
+
+func (o FluentBitSettingsOutput) ToFluentBitSettingsPtrOutput() FluentBitSettingsPtrOutput {
+	return o.ToFluentBitSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o FluentBitSettingsOutput) ToFluentBitSettingsPtrOutputWithContext(ctx context.Context) FluentBitSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v FluentBitSettings) *FluentBitSettings {
+		return &v
+	}).(FluentBitSettingsPtrOutput)
+}
+
+// LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.
+func (o FluentBitSettingsOutput) LogGroupName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FluentBitSettings) *string { return v.LogGroupName }).(pulumi.StringPtrOutput)
+}
+
+// RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
+func (o FluentBitSettingsOutput) RetentionInDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v FluentBitSettings) *int { return v.RetentionInDays }).(pulumi.IntPtrOutput)
+}
+
+type FluentBitSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (FluentBitSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**FluentBitSettings)(nil)).Elem()
+}
+
+func (o FluentBitSettingsPtrOutput) ToFluentBitSettingsPtrOutput() FluentBitSettingsPtrOutput {
+	return o
+}
+
+func (o FluentBitSettingsPtrOutput) ToFluentBitSettingsPtrOutputWithContext(ctx context.Context) FluentBitSettingsPtrOutput {
+	return o
+}
+
+func (o FluentBitSettingsPtrOutput) Elem() FluentBitSettingsOutput {
+	return o.ApplyT(func(v *FluentBitSettings) FluentBitSettings {
+		if v != nil {
+			return *v
+		}
+		var ret FluentBitSettings
+		return ret
+	}).(FluentBitSettingsOutput)
+}
+
+// LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.
+func (o FluentBitSettingsPtrOutput) LogGroupName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *FluentBitSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LogGroupName
+	}).(pulumi.StringPtrOutput)
+}
+
+// RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
+func (o FluentBitSettingsPtrOutput) RetentionInDays() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *FluentBitSettings) *int {
+		if v == nil {
+			return nil
+		}
+		return v.RetentionInDays
+	}).(pulumi.IntPtrOutput)
 }
 
 // GitDelivery commits the cluster secret's manifest to GitHub. The token comes from the github provider's configuration (`github:token`, a secret, or GITHUB_TOKEN) or from a github provider in the resource options.
@@ -1204,6 +2075,146 @@ func (o NodeGroupArrayOutput) Index(i pulumi.IntInput) NodeGroupOutput {
 	}).(NodeGroupOutput)
 }
 
+// PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
+type PrivateCAIssuerSettings struct {
+	// CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+	CertificateAuthorityArns []string `pulumi:"certificateAuthorityArns"`
+}
+
+// PrivateCAIssuerSettingsInput is an input type that accepts PrivateCAIssuerSettingsArgs and PrivateCAIssuerSettingsOutput values.
+// You can construct a concrete instance of `PrivateCAIssuerSettingsInput` via:
+//
+//	PrivateCAIssuerSettingsArgs{...}
+type PrivateCAIssuerSettingsInput interface {
+	pulumi.Input
+
+	ToPrivateCAIssuerSettingsOutput() PrivateCAIssuerSettingsOutput
+	ToPrivateCAIssuerSettingsOutputWithContext(context.Context) PrivateCAIssuerSettingsOutput
+}
+
+// PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
+type PrivateCAIssuerSettingsArgs struct {
+	// CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+	CertificateAuthorityArns pulumi.StringArrayInput `pulumi:"certificateAuthorityArns"`
+}
+
+func (PrivateCAIssuerSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PrivateCAIssuerSettings)(nil)).Elem()
+}
+
+func (i PrivateCAIssuerSettingsArgs) ToPrivateCAIssuerSettingsOutput() PrivateCAIssuerSettingsOutput {
+	return i.ToPrivateCAIssuerSettingsOutputWithContext(context.Background())
+}
+
+func (i PrivateCAIssuerSettingsArgs) ToPrivateCAIssuerSettingsOutputWithContext(ctx context.Context) PrivateCAIssuerSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrivateCAIssuerSettingsOutput)
+}
+
+func (i PrivateCAIssuerSettingsArgs) ToPrivateCAIssuerSettingsPtrOutput() PrivateCAIssuerSettingsPtrOutput {
+	return i.ToPrivateCAIssuerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i PrivateCAIssuerSettingsArgs) ToPrivateCAIssuerSettingsPtrOutputWithContext(ctx context.Context) PrivateCAIssuerSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrivateCAIssuerSettingsOutput).ToPrivateCAIssuerSettingsPtrOutputWithContext(ctx)
+}
+
+// PrivateCAIssuerSettingsPtrInput is an input type that accepts PrivateCAIssuerSettingsArgs, PrivateCAIssuerSettingsPtr and PrivateCAIssuerSettingsPtrOutput values.
+// You can construct a concrete instance of `PrivateCAIssuerSettingsPtrInput` via:
+//
+//	        PrivateCAIssuerSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type PrivateCAIssuerSettingsPtrInput interface {
+	pulumi.Input
+
+	ToPrivateCAIssuerSettingsPtrOutput() PrivateCAIssuerSettingsPtrOutput
+	ToPrivateCAIssuerSettingsPtrOutputWithContext(context.Context) PrivateCAIssuerSettingsPtrOutput
+}
+
+type privateCAIssuerSettingsPtrType PrivateCAIssuerSettingsArgs
+
+func PrivateCAIssuerSettingsPtr(v *PrivateCAIssuerSettingsArgs) PrivateCAIssuerSettingsPtrInput {
+	return (*privateCAIssuerSettingsPtrType)(v)
+}
+
+func (*privateCAIssuerSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PrivateCAIssuerSettings)(nil)).Elem()
+}
+
+func (i *privateCAIssuerSettingsPtrType) ToPrivateCAIssuerSettingsPtrOutput() PrivateCAIssuerSettingsPtrOutput {
+	return i.ToPrivateCAIssuerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *privateCAIssuerSettingsPtrType) ToPrivateCAIssuerSettingsPtrOutputWithContext(ctx context.Context) PrivateCAIssuerSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PrivateCAIssuerSettingsPtrOutput)
+}
+
+// PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
+type PrivateCAIssuerSettingsOutput struct{ *pulumi.OutputState }
+
+func (PrivateCAIssuerSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PrivateCAIssuerSettings)(nil)).Elem()
+}
+
+func (o PrivateCAIssuerSettingsOutput) ToPrivateCAIssuerSettingsOutput() PrivateCAIssuerSettingsOutput {
+	return o
+}
+
+func (o PrivateCAIssuerSettingsOutput) ToPrivateCAIssuerSettingsOutputWithContext(ctx context.Context) PrivateCAIssuerSettingsOutput {
+	return o
+}
+
+func (o PrivateCAIssuerSettingsOutput) ToPrivateCAIssuerSettingsPtrOutput() PrivateCAIssuerSettingsPtrOutput {
+	return o.ToPrivateCAIssuerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o PrivateCAIssuerSettingsOutput) ToPrivateCAIssuerSettingsPtrOutputWithContext(ctx context.Context) PrivateCAIssuerSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PrivateCAIssuerSettings) *PrivateCAIssuerSettings {
+		return &v
+	}).(PrivateCAIssuerSettingsPtrOutput)
+}
+
+// CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+func (o PrivateCAIssuerSettingsOutput) CertificateAuthorityArns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v PrivateCAIssuerSettings) []string { return v.CertificateAuthorityArns }).(pulumi.StringArrayOutput)
+}
+
+type PrivateCAIssuerSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (PrivateCAIssuerSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PrivateCAIssuerSettings)(nil)).Elem()
+}
+
+func (o PrivateCAIssuerSettingsPtrOutput) ToPrivateCAIssuerSettingsPtrOutput() PrivateCAIssuerSettingsPtrOutput {
+	return o
+}
+
+func (o PrivateCAIssuerSettingsPtrOutput) ToPrivateCAIssuerSettingsPtrOutputWithContext(ctx context.Context) PrivateCAIssuerSettingsPtrOutput {
+	return o
+}
+
+func (o PrivateCAIssuerSettingsPtrOutput) Elem() PrivateCAIssuerSettingsOutput {
+	return o.ApplyT(func(v *PrivateCAIssuerSettings) PrivateCAIssuerSettings {
+		if v != nil {
+			return *v
+		}
+		var ret PrivateCAIssuerSettings
+		return ret
+	}).(PrivateCAIssuerSettingsOutput)
+}
+
+// CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+func (o PrivateCAIssuerSettingsPtrOutput) CertificateAuthorityArns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *PrivateCAIssuerSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.CertificateAuthorityArns
+	}).(pulumi.StringArrayOutput)
+}
+
 // Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
 type Repo struct {
 	// BasePath is the folder that holds everything of this repository's kind, for example "addons/".
@@ -1914,12 +2925,181 @@ func (o UserMappingArrayOutput) Index(i pulumi.IntInput) UserMappingOutput {
 	}).(UserMappingOutput)
 }
 
+// VeleroSettings are the settings of velero.
+type VeleroSettings struct {
+	// BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.
+	BucketName *string `pulumi:"bucketName"`
+	// BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+	BucketPrefix *string `pulumi:"bucketPrefix"`
+}
+
+// VeleroSettingsInput is an input type that accepts VeleroSettingsArgs and VeleroSettingsOutput values.
+// You can construct a concrete instance of `VeleroSettingsInput` via:
+//
+//	VeleroSettingsArgs{...}
+type VeleroSettingsInput interface {
+	pulumi.Input
+
+	ToVeleroSettingsOutput() VeleroSettingsOutput
+	ToVeleroSettingsOutputWithContext(context.Context) VeleroSettingsOutput
+}
+
+// VeleroSettings are the settings of velero.
+type VeleroSettingsArgs struct {
+	// BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.
+	BucketName pulumi.StringPtrInput `pulumi:"bucketName"`
+	// BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+	BucketPrefix pulumi.StringPtrInput `pulumi:"bucketPrefix"`
+}
+
+func (VeleroSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*VeleroSettings)(nil)).Elem()
+}
+
+func (i VeleroSettingsArgs) ToVeleroSettingsOutput() VeleroSettingsOutput {
+	return i.ToVeleroSettingsOutputWithContext(context.Background())
+}
+
+func (i VeleroSettingsArgs) ToVeleroSettingsOutputWithContext(ctx context.Context) VeleroSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VeleroSettingsOutput)
+}
+
+func (i VeleroSettingsArgs) ToVeleroSettingsPtrOutput() VeleroSettingsPtrOutput {
+	return i.ToVeleroSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i VeleroSettingsArgs) ToVeleroSettingsPtrOutputWithContext(ctx context.Context) VeleroSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VeleroSettingsOutput).ToVeleroSettingsPtrOutputWithContext(ctx)
+}
+
+// VeleroSettingsPtrInput is an input type that accepts VeleroSettingsArgs, VeleroSettingsPtr and VeleroSettingsPtrOutput values.
+// You can construct a concrete instance of `VeleroSettingsPtrInput` via:
+//
+//	        VeleroSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type VeleroSettingsPtrInput interface {
+	pulumi.Input
+
+	ToVeleroSettingsPtrOutput() VeleroSettingsPtrOutput
+	ToVeleroSettingsPtrOutputWithContext(context.Context) VeleroSettingsPtrOutput
+}
+
+type veleroSettingsPtrType VeleroSettingsArgs
+
+func VeleroSettingsPtr(v *VeleroSettingsArgs) VeleroSettingsPtrInput {
+	return (*veleroSettingsPtrType)(v)
+}
+
+func (*veleroSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**VeleroSettings)(nil)).Elem()
+}
+
+func (i *veleroSettingsPtrType) ToVeleroSettingsPtrOutput() VeleroSettingsPtrOutput {
+	return i.ToVeleroSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *veleroSettingsPtrType) ToVeleroSettingsPtrOutputWithContext(ctx context.Context) VeleroSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VeleroSettingsPtrOutput)
+}
+
+// VeleroSettings are the settings of velero.
+type VeleroSettingsOutput struct{ *pulumi.OutputState }
+
+func (VeleroSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VeleroSettings)(nil)).Elem()
+}
+
+func (o VeleroSettingsOutput) ToVeleroSettingsOutput() VeleroSettingsOutput {
+	return o
+}
+
+func (o VeleroSettingsOutput) ToVeleroSettingsOutputWithContext(ctx context.Context) VeleroSettingsOutput {
+	return o
+}
+
+func (o VeleroSettingsOutput) ToVeleroSettingsPtrOutput() VeleroSettingsPtrOutput {
+	return o.ToVeleroSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o VeleroSettingsOutput) ToVeleroSettingsPtrOutputWithContext(ctx context.Context) VeleroSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v VeleroSettings) *VeleroSettings {
+		return &v
+	}).(VeleroSettingsPtrOutput)
+}
+
+// BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.
+func (o VeleroSettingsOutput) BucketName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VeleroSettings) *string { return v.BucketName }).(pulumi.StringPtrOutput)
+}
+
+// BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+func (o VeleroSettingsOutput) BucketPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v VeleroSettings) *string { return v.BucketPrefix }).(pulumi.StringPtrOutput)
+}
+
+type VeleroSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (VeleroSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**VeleroSettings)(nil)).Elem()
+}
+
+func (o VeleroSettingsPtrOutput) ToVeleroSettingsPtrOutput() VeleroSettingsPtrOutput {
+	return o
+}
+
+func (o VeleroSettingsPtrOutput) ToVeleroSettingsPtrOutputWithContext(ctx context.Context) VeleroSettingsPtrOutput {
+	return o
+}
+
+func (o VeleroSettingsPtrOutput) Elem() VeleroSettingsOutput {
+	return o.ApplyT(func(v *VeleroSettings) VeleroSettings {
+		if v != nil {
+			return *v
+		}
+		var ret VeleroSettings
+		return ret
+	}).(VeleroSettingsOutput)
+}
+
+// BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.
+func (o VeleroSettingsPtrOutput) BucketName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VeleroSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.BucketName
+	}).(pulumi.StringPtrOutput)
+}
+
+// BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+func (o VeleroSettingsPtrOutput) BucketPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VeleroSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.BucketPrefix
+	}).(pulumi.StringPtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccessEntryInput)(nil)).Elem(), AccessEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccessEntryArrayInput)(nil)).Elem(), AccessEntryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccessPolicyInput)(nil)).Elem(), AccessPolicyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccessPolicyArrayInput)(nil)).Elem(), AccessPolicyArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AddonSettingsInput)(nil)).Elem(), AddonSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AddonSettingsPtrInput)(nil)).Elem(), AddonSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsInput)(nil)).Elem(), CertManagerSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsPtrInput)(nil)).Elem(), CertManagerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterInfoInput)(nil)).Elem(), ClusterInfoArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ExternalDNSSettingsInput)(nil)).Elem(), ExternalDNSSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ExternalDNSSettingsPtrInput)(nil)).Elem(), ExternalDNSSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ExternalSecretsSettingsInput)(nil)).Elem(), ExternalSecretsSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ExternalSecretsSettingsPtrInput)(nil)).Elem(), ExternalSecretsSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FluentBitSettingsInput)(nil)).Elem(), FluentBitSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FluentBitSettingsPtrInput)(nil)).Elem(), FluentBitSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GitDeliveryInput)(nil)).Elem(), GitDeliveryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GitDeliveryPtrInput)(nil)).Elem(), GitDeliveryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GitOpsAccessInput)(nil)).Elem(), GitOpsAccessArgs{})
@@ -1928,6 +3108,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*HubPtrInput)(nil)).Elem(), HubArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeGroupInput)(nil)).Elem(), NodeGroupArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeGroupArrayInput)(nil)).Elem(), NodeGroupArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PrivateCAIssuerSettingsInput)(nil)).Elem(), PrivateCAIssuerSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PrivateCAIssuerSettingsPtrInput)(nil)).Elem(), PrivateCAIssuerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepoInput)(nil)).Elem(), RepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepoPtrInput)(nil)).Elem(), RepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RoleMappingInput)(nil)).Elem(), RoleMappingArgs{})
@@ -1938,11 +3120,23 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintArrayInput)(nil)).Elem(), TaintArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UserMappingInput)(nil)).Elem(), UserMappingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UserMappingArrayInput)(nil)).Elem(), UserMappingArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VeleroSettingsInput)(nil)).Elem(), VeleroSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VeleroSettingsPtrInput)(nil)).Elem(), VeleroSettingsArgs{})
 	pulumi.RegisterOutputType(AccessEntryOutput{})
 	pulumi.RegisterOutputType(AccessEntryArrayOutput{})
 	pulumi.RegisterOutputType(AccessPolicyOutput{})
 	pulumi.RegisterOutputType(AccessPolicyArrayOutput{})
+	pulumi.RegisterOutputType(AddonSettingsOutput{})
+	pulumi.RegisterOutputType(AddonSettingsPtrOutput{})
+	pulumi.RegisterOutputType(CertManagerSettingsOutput{})
+	pulumi.RegisterOutputType(CertManagerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ClusterInfoOutput{})
+	pulumi.RegisterOutputType(ExternalDNSSettingsOutput{})
+	pulumi.RegisterOutputType(ExternalDNSSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ExternalSecretsSettingsOutput{})
+	pulumi.RegisterOutputType(ExternalSecretsSettingsPtrOutput{})
+	pulumi.RegisterOutputType(FluentBitSettingsOutput{})
+	pulumi.RegisterOutputType(FluentBitSettingsPtrOutput{})
 	pulumi.RegisterOutputType(GitDeliveryOutput{})
 	pulumi.RegisterOutputType(GitDeliveryPtrOutput{})
 	pulumi.RegisterOutputType(GitOpsAccessOutput{})
@@ -1951,6 +3145,8 @@ func init() {
 	pulumi.RegisterOutputType(HubPtrOutput{})
 	pulumi.RegisterOutputType(NodeGroupOutput{})
 	pulumi.RegisterOutputType(NodeGroupArrayOutput{})
+	pulumi.RegisterOutputType(PrivateCAIssuerSettingsOutput{})
+	pulumi.RegisterOutputType(PrivateCAIssuerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(RepoOutput{})
 	pulumi.RegisterOutputType(RepoPtrOutput{})
 	pulumi.RegisterOutputType(RoleMappingOutput{})
@@ -1961,4 +3157,6 @@ func init() {
 	pulumi.RegisterOutputType(TaintArrayOutput{})
 	pulumi.RegisterOutputType(UserMappingOutput{})
 	pulumi.RegisterOutputType(UserMappingArrayOutput{})
+	pulumi.RegisterOutputType(VeleroSettingsOutput{})
+	pulumi.RegisterOutputType(VeleroSettingsPtrOutput{})
 }

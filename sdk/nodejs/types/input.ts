@@ -42,6 +42,46 @@ export interface AccessPolicyArgs {
 }
 
 /**
+ * AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
+ */
+export interface AddonSettingsArgs {
+    /**
+     * AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+     */
+    awsForFluentbit?: pulumi.Input<inputs.FluentBitSettingsArgs | undefined>;
+    /**
+     * AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+     */
+    awsPrivatecaIssuer?: pulumi.Input<inputs.PrivateCAIssuerSettingsArgs | undefined>;
+    /**
+     * CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+     */
+    certManager?: pulumi.Input<inputs.CertManagerSettingsArgs | undefined>;
+    /**
+     * ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+     */
+    externalDns?: pulumi.Input<inputs.ExternalDNSSettingsArgs | undefined>;
+    /**
+     * ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+     */
+    externalSecrets?: pulumi.Input<inputs.ExternalSecretsSettingsArgs | undefined>;
+    /**
+     * Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+     */
+    velero?: pulumi.Input<inputs.VeleroSettingsArgs | undefined>;
+}
+
+/**
+ * CertManagerSettings are the settings of cert_manager.
+ */
+export interface CertManagerSettingsArgs {
+    /**
+     * HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+     */
+    hostedZoneIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
  * ClusterInfo are the facts of a cluster that registering it into Argo CD needs. The kubeconfig is a secret; the other facts are not.
  */
 export interface ClusterInfoArgs {
@@ -89,6 +129,52 @@ export interface ClusterInfoArgs {
      * SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
      */
     spokeRoleArn?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * ExternalDNSSettings are the settings of external_dns.
+ */
+export interface ExternalDNSSettingsArgs {
+    /**
+     * DomainFilters limit external-dns to these domains ("example.com"), written as external_dns_domain_filters. At least one.
+     */
+    domainFilters: pulumi.Input<pulumi.Input<string>[]>;
+    /**
+     * HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+     */
+    hostedZoneIds: pulumi.Input<pulumi.Input<string>[]>;
+    /**
+     * Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+     */
+    policy?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * ExternalSecretsSettings are the settings of external_secrets.
+ */
+export interface ExternalSecretsSettingsArgs {
+    /**
+     * KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
+     */
+    kmsKeyArns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+     */
+    secretsPrefix?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * FluentBitSettings are the settings of aws_for_fluentbit.
+ */
+export interface FluentBitSettingsArgs {
+    /**
+     * LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.
+     */
+    logGroupName?: pulumi.Input<string | undefined>;
+    /**
+     * RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
+     */
+    retentionInDays?: pulumi.Input<number | undefined>;
 }
 
 /**
@@ -212,6 +298,16 @@ export interface NodeGroupArgs {
 }
 
 /**
+ * PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
+ */
+export interface PrivateCAIssuerSettingsArgs {
+    /**
+     * CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+     */
+    certificateAuthorityArns: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/**
  * Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
  */
 export interface RepoArgs {
@@ -299,4 +395,18 @@ export interface UserMappingArgs {
      * Username is the Kubernetes user name the user maps to.
      */
     username: pulumi.Input<string>;
+}
+
+/**
+ * VeleroSettings are the settings of velero.
+ */
+export interface VeleroSettingsArgs {
+    /**
+     * BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.
+     */
+    bucketName?: pulumi.Input<string | undefined>;
+    /**
+     * BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+     */
+    bucketPrefix?: pulumi.Input<string | undefined>;
 }

@@ -19,8 +19,18 @@ __all__ = [
     'AccessEntryArgsDict',
     'AccessPolicyArgs',
     'AccessPolicyArgsDict',
+    'AddonSettingsArgs',
+    'AddonSettingsArgsDict',
+    'CertManagerSettingsArgs',
+    'CertManagerSettingsArgsDict',
     'ClusterInfoArgs',
     'ClusterInfoArgsDict',
+    'ExternalDNSSettingsArgs',
+    'ExternalDNSSettingsArgsDict',
+    'ExternalSecretsSettingsArgs',
+    'ExternalSecretsSettingsArgsDict',
+    'FluentBitSettingsArgs',
+    'FluentBitSettingsArgsDict',
     'GitDeliveryArgs',
     'GitDeliveryArgsDict',
     'GitOpsAccessArgs',
@@ -29,6 +39,8 @@ __all__ = [
     'HubArgsDict',
     'NodeGroupArgs',
     'NodeGroupArgsDict',
+    'PrivateCAIssuerSettingsArgs',
+    'PrivateCAIssuerSettingsArgsDict',
     'RepoArgs',
     'RepoArgsDict',
     'RoleMappingArgs',
@@ -39,6 +51,8 @@ __all__ = [
     'TaintArgsDict',
     'UserMappingArgs',
     'UserMappingArgsDict',
+    'VeleroSettingsArgs',
+    'VeleroSettingsArgsDict',
 ]
 
 class AccessEntryArgsDict(TypedDict):
@@ -184,6 +198,174 @@ class AccessPolicyArgs:
     @namespaces.setter
     def namespaces(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "namespaces", value)
+
+
+class AddonSettingsArgsDict(TypedDict):
+    """
+    AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
+    """
+    aws_for_fluentbit: NotRequired[pulumi.Input[Optional['FluentBitSettingsArgsDict']]]
+    """
+    AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+    """
+    aws_privateca_issuer: NotRequired[pulumi.Input[Optional['PrivateCAIssuerSettingsArgsDict']]]
+    """
+    AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+    """
+    cert_manager: NotRequired[pulumi.Input[Optional['CertManagerSettingsArgsDict']]]
+    """
+    CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+    """
+    external_dns: NotRequired[pulumi.Input[Optional['ExternalDNSSettingsArgsDict']]]
+    """
+    ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+    """
+    external_secrets: NotRequired[pulumi.Input[Optional['ExternalSecretsSettingsArgsDict']]]
+    """
+    ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+    """
+    velero: NotRequired[pulumi.Input[Optional['VeleroSettingsArgsDict']]]
+    """
+    Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+    """
+
+@pulumi.input_type
+class AddonSettingsArgs:
+    def __init__(__self__, *,
+                 aws_for_fluentbit: pulumi.Input[Optional['FluentBitSettingsArgs']] = None,
+                 aws_privateca_issuer: pulumi.Input[Optional['PrivateCAIssuerSettingsArgs']] = None,
+                 cert_manager: pulumi.Input[Optional['CertManagerSettingsArgs']] = None,
+                 external_dns: pulumi.Input[Optional['ExternalDNSSettingsArgs']] = None,
+                 external_secrets: pulumi.Input[Optional['ExternalSecretsSettingsArgs']] = None,
+                 velero: pulumi.Input[Optional['VeleroSettingsArgs']] = None):
+        """
+        AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
+
+        :param pulumi.Input['FluentBitSettingsArgs'] aws_for_fluentbit: AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+        :param pulumi.Input['PrivateCAIssuerSettingsArgs'] aws_privateca_issuer: AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+        :param pulumi.Input['CertManagerSettingsArgs'] cert_manager: CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+        :param pulumi.Input['ExternalDNSSettingsArgs'] external_dns: ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+        :param pulumi.Input['ExternalSecretsSettingsArgs'] external_secrets: ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+        :param pulumi.Input['VeleroSettingsArgs'] velero: Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+        """
+        if aws_for_fluentbit is not None:
+            pulumi.set(__self__, "aws_for_fluentbit", aws_for_fluentbit)
+        if aws_privateca_issuer is not None:
+            pulumi.set(__self__, "aws_privateca_issuer", aws_privateca_issuer)
+        if cert_manager is not None:
+            pulumi.set(__self__, "cert_manager", cert_manager)
+        if external_dns is not None:
+            pulumi.set(__self__, "external_dns", external_dns)
+        if external_secrets is not None:
+            pulumi.set(__self__, "external_secrets", external_secrets)
+        if velero is not None:
+            pulumi.set(__self__, "velero", velero)
+
+    @_builtins.property
+    @pulumi.getter(name="awsForFluentbit")
+    def aws_for_fluentbit(self) -> pulumi.Input[Optional['FluentBitSettingsArgs']]:
+        """
+        AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
+        """
+        return pulumi.get(self, "aws_for_fluentbit")
+
+    @aws_for_fluentbit.setter
+    def aws_for_fluentbit(self, value: pulumi.Input[Optional['FluentBitSettingsArgs']]):
+        pulumi.set(self, "aws_for_fluentbit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="awsPrivatecaIssuer")
+    def aws_privateca_issuer(self) -> pulumi.Input[Optional['PrivateCAIssuerSettingsArgs']]:
+        """
+        AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+        """
+        return pulumi.get(self, "aws_privateca_issuer")
+
+    @aws_privateca_issuer.setter
+    def aws_privateca_issuer(self, value: pulumi.Input[Optional['PrivateCAIssuerSettingsArgs']]):
+        pulumi.set(self, "aws_privateca_issuer", value)
+
+    @_builtins.property
+    @pulumi.getter(name="certManager")
+    def cert_manager(self) -> pulumi.Input[Optional['CertManagerSettingsArgs']]:
+        """
+        CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+        """
+        return pulumi.get(self, "cert_manager")
+
+    @cert_manager.setter
+    def cert_manager(self, value: pulumi.Input[Optional['CertManagerSettingsArgs']]):
+        pulumi.set(self, "cert_manager", value)
+
+    @_builtins.property
+    @pulumi.getter(name="externalDns")
+    def external_dns(self) -> pulumi.Input[Optional['ExternalDNSSettingsArgs']]:
+        """
+        ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+        """
+        return pulumi.get(self, "external_dns")
+
+    @external_dns.setter
+    def external_dns(self, value: pulumi.Input[Optional['ExternalDNSSettingsArgs']]):
+        pulumi.set(self, "external_dns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="externalSecrets")
+    def external_secrets(self) -> pulumi.Input[Optional['ExternalSecretsSettingsArgs']]:
+        """
+        ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+        """
+        return pulumi.get(self, "external_secrets")
+
+    @external_secrets.setter
+    def external_secrets(self, value: pulumi.Input[Optional['ExternalSecretsSettingsArgs']]):
+        pulumi.set(self, "external_secrets", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def velero(self) -> pulumi.Input[Optional['VeleroSettingsArgs']]:
+        """
+        Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+        """
+        return pulumi.get(self, "velero")
+
+    @velero.setter
+    def velero(self, value: pulumi.Input[Optional['VeleroSettingsArgs']]):
+        pulumi.set(self, "velero", value)
+
+
+class CertManagerSettingsArgsDict(TypedDict):
+    """
+    CertManagerSettings are the settings of cert_manager.
+    """
+    hosted_zone_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+    """
+
+@pulumi.input_type
+class CertManagerSettingsArgs:
+    def __init__(__self__, *,
+                 hosted_zone_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        CertManagerSettings are the settings of cert_manager.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hosted_zone_ids: HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+        """
+        if hosted_zone_ids is not None:
+            pulumi.set(__self__, "hosted_zone_ids", hosted_zone_ids)
+
+    @_builtins.property
+    @pulumi.getter(name="hostedZoneIds")
+    def hosted_zone_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+        """
+        return pulumi.get(self, "hosted_zone_ids")
+
+    @hosted_zone_ids.setter
+    def hosted_zone_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "hosted_zone_ids", value)
 
 
 class ClusterInfoArgsDict(TypedDict):
@@ -410,6 +592,186 @@ class ClusterInfoArgs:
     @spoke_role_arn.setter
     def spoke_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "spoke_role_arn", value)
+
+
+class ExternalDNSSettingsArgsDict(TypedDict):
+    """
+    ExternalDNSSettings are the settings of external_dns.
+    """
+    domain_filters: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    DomainFilters limit external-dns to these domains ("example.com"), written as external_dns_domain_filters. At least one.
+    """
+    hosted_zone_ids: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+    """
+    policy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+    """
+
+@pulumi.input_type
+class ExternalDNSSettingsArgs:
+    def __init__(__self__, *,
+                 domain_filters: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 hosted_zone_ids: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 policy: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        ExternalDNSSettings are the settings of external_dns.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] domain_filters: DomainFilters limit external-dns to these domains ("example.com"), written as external_dns_domain_filters. At least one.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hosted_zone_ids: HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+        :param pulumi.Input[_builtins.str] policy: Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+        """
+        pulumi.set(__self__, "domain_filters", domain_filters)
+        pulumi.set(__self__, "hosted_zone_ids", hosted_zone_ids)
+        if policy is not None:
+            pulumi.set(__self__, "policy", policy)
+
+    @_builtins.property
+    @pulumi.getter(name="domainFilters")
+    def domain_filters(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        DomainFilters limit external-dns to these domains ("example.com"), written as external_dns_domain_filters. At least one.
+        """
+        return pulumi.get(self, "domain_filters")
+
+    @domain_filters.setter
+    def domain_filters(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "domain_filters", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hostedZoneIds")
+    def hosted_zone_ids(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        HostedZoneIds are the Route 53 hosted zones external-dns may change records in. At least one.
+        """
+        return pulumi.get(self, "hosted_zone_ids")
+
+    @hosted_zone_ids.setter
+    def hosted_zone_ids(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "hosted_zone_ids", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def policy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Policy is external-dns's record policy: "upsert-only" (default: never deletes) or "sync".
+        """
+        return pulumi.get(self, "policy")
+
+    @policy.setter
+    def policy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "policy", value)
+
+
+class ExternalSecretsSettingsArgsDict(TypedDict):
+    """
+    ExternalSecretsSettings are the settings of external_secrets.
+    """
+    kms_key_arns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
+    """
+    secrets_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+    """
+
+@pulumi.input_type
+class ExternalSecretsSettingsArgs:
+    def __init__(__self__, *,
+                 kms_key_arns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 secrets_prefix: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        ExternalSecretsSettings are the settings of external_secrets.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] kms_key_arns: KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
+        :param pulumi.Input[_builtins.str] secrets_prefix: SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+        """
+        if kms_key_arns is not None:
+            pulumi.set(__self__, "kms_key_arns", kms_key_arns)
+        if secrets_prefix is not None:
+            pulumi.set(__self__, "secrets_prefix", secrets_prefix)
+
+    @_builtins.property
+    @pulumi.getter(name="kmsKeyArns")
+    def kms_key_arns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
+        """
+        return pulumi.get(self, "kms_key_arns")
+
+    @kms_key_arns.setter
+    def kms_key_arns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "kms_key_arns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretsPrefix")
+    def secrets_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+        """
+        return pulumi.get(self, "secrets_prefix")
+
+    @secrets_prefix.setter
+    def secrets_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "secrets_prefix", value)
+
+
+class FluentBitSettingsArgsDict(TypedDict):
+    """
+    FluentBitSettings are the settings of aws_for_fluentbit.
+    """
+    log_group_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.
+    """
+    retention_in_days: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
+    """
+
+@pulumi.input_type
+class FluentBitSettingsArgs:
+    def __init__(__self__, *,
+                 log_group_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 retention_in_days: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        FluentBitSettings are the settings of aws_for_fluentbit.
+
+        :param pulumi.Input[_builtins.str] log_group_name: LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.
+        :param pulumi.Input[_builtins.int] retention_in_days: RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
+        """
+        if log_group_name is not None:
+            pulumi.set(__self__, "log_group_name", log_group_name)
+        if retention_in_days is not None:
+            pulumi.set(__self__, "retention_in_days", retention_in_days)
+
+    @_builtins.property
+    @pulumi.getter(name="logGroupName")
+    def log_group_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        LogGroupName is the CloudWatch Logs group FleetCluster creates; workload logs go to groups below it (<name>/workload/<namespace>). 1-512 characters of letters, digits and _-./# (CloudWatch Logs CreateLogGroup). Default: /aws/eks/<cluster>/aws-fluentbit-logs. It may not be the control plane's /aws/eks/<cluster>/cluster.
+        """
+        return pulumi.get(self, "log_group_name")
+
+    @log_group_name.setter
+    def log_group_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "log_group_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="retentionInDays")
+    def retention_in_days(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
+        """
+        return pulumi.get(self, "retention_in_days")
+
+    @retention_in_days.setter
+    def retention_in_days(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "retention_in_days", value)
 
 
 class GitDeliveryArgsDict(TypedDict):
@@ -940,6 +1302,39 @@ class NodeGroupArgs:
         pulumi.set(self, "taints", value)
 
 
+class PrivateCAIssuerSettingsArgsDict(TypedDict):
+    """
+    PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
+    """
+    certificate_authority_arns: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+    """
+
+@pulumi.input_type
+class PrivateCAIssuerSettingsArgs:
+    def __init__(__self__, *,
+                 certificate_authority_arns: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        """
+        PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] certificate_authority_arns: CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+        """
+        pulumi.set(__self__, "certificate_authority_arns", certificate_authority_arns)
+
+    @_builtins.property
+    @pulumi.getter(name="certificateAuthorityArns")
+    def certificate_authority_arns(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
+        """
+        return pulumi.get(self, "certificate_authority_arns")
+
+    @certificate_authority_arns.setter
+    def certificate_authority_arns(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "certificate_authority_arns", value)
+
+
 class RepoArgsDict(TypedDict):
     """
     Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
@@ -1300,5 +1695,59 @@ class UserMappingArgs:
     @groups.setter
     def groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "groups", value)
+
+
+class VeleroSettingsArgsDict(TypedDict):
+    """
+    VeleroSettings are the settings of velero.
+    """
+    bucket_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.
+    """
+    bucket_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+    """
+
+@pulumi.input_type
+class VeleroSettingsArgs:
+    def __init__(__self__, *,
+                 bucket_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 bucket_prefix: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        VeleroSettings are the settings of velero.
+
+        :param pulumi.Input[_builtins.str] bucket_name: BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.
+        :param pulumi.Input[_builtins.str] bucket_prefix: BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+        """
+        if bucket_name is not None:
+            pulumi.set(__self__, "bucket_name", bucket_name)
+        if bucket_prefix is not None:
+            pulumi.set(__self__, "bucket_prefix", bucket_prefix)
+
+    @_builtins.property
+    @pulumi.getter(name="bucketName")
+    def bucket_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        BucketName is an existing S3 bucket in the cluster's account for the backups: 3-63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit, not an IP address (S3 bucket naming rules). Default: FleetCluster creates a bucket, encrypted (SSE-S3), versioned, with all public access blocked and object ownership enforced, named <cluster>-velero-<random>.
+        """
+        return pulumi.get(self, "bucket_name")
+
+    @bucket_name.setter
+    def bucket_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "bucket_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="bucketPrefix")
+    def bucket_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
+        """
+        return pulumi.get(self, "bucket_prefix")
+
+    @bucket_prefix.setter
+    def bucket_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "bucket_prefix", value)
 
 

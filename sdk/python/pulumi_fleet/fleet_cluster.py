@@ -23,6 +23,7 @@ class FleetClusterArgs:
     def __init__(__self__, *,
                  region: _builtins.str,
                  access_entries: pulumi.Input[Optional[Sequence[pulumi.Input['AccessEntryArgs']]]] = None,
+                 addon_settings: pulumi.Input[Optional['AddonSettingsArgs']] = None,
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  authentication_mode: Optional[_builtins.str] = None,
                  availability_zone_count: Optional[_builtins.int] = None,
@@ -48,7 +49,8 @@ class FleetClusterArgs:
 
         :param _builtins.str region: Region is the AWS region of the cluster, for example "us-east-2". Required. The component creates an aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in which case that provider wins and Region must name the provider's region (it is part of IAM role names).
         :param pulumi.Input[Sequence[pulumi.Input['AccessEntryArgs']]] access_entries: AccessEntries are EKS access entries for IAM principals.
-        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN, namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+        :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
         :param _builtins.str authentication_mode: AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
@@ -72,6 +74,8 @@ class FleetClusterArgs:
         pulumi.set(__self__, "region", region)
         if access_entries is not None:
             pulumi.set(__self__, "access_entries", access_entries)
+        if addon_settings is not None:
+            pulumi.set(__self__, "addon_settings", addon_settings)
         if addons is not None:
             pulumi.set(__self__, "addons", addons)
         if authentication_mode is not None:
@@ -138,10 +142,22 @@ class FleetClusterArgs:
         pulumi.set(self, "access_entries", value)
 
     @_builtins.property
+    @pulumi.getter(name="addonSettings")
+    def addon_settings(self) -> pulumi.Input[Optional['AddonSettingsArgs']]:
+        """
+        AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        """
+        return pulumi.get(self, "addon_settings")
+
+    @addon_settings.setter
+    def addon_settings(self, value: pulumi.Input[Optional['AddonSettingsArgs']]):
+        pulumi.set(self, "addon_settings", value)
+
+    @_builtins.property
     @pulumi.getter
     def addons(self) -> pulumi.Input[Optional[Mapping[str, _builtins.bool]]]:
         """
-        Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN, namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+        Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
         """
         return pulumi.get(self, "addons")
 
@@ -385,6 +401,7 @@ class FleetCluster(pulumi.ComponentResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_entries: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AccessEntryArgs', 'AccessEntryArgsDict']]]]] = None,
+                 addon_settings: pulumi.Input[Optional[Union['AddonSettingsArgs', 'AddonSettingsArgsDict']]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  authentication_mode: Optional[_builtins.str] = None,
                  availability_zone_count: Optional[_builtins.int] = None,
@@ -413,7 +430,8 @@ class FleetCluster(pulumi.ComponentResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AccessEntryArgs', 'AccessEntryArgsDict']]]] access_entries: AccessEntries are EKS access entries for IAM principals.
-        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Enabled add-ons that call AWS get an IRSA role; their role ARN, namespace and service account are written into GitOpsMetadata. Unknown names are rejected.
+        :param pulumi.Input[Union['AddonSettingsArgs', 'AddonSettingsArgsDict']] addon_settings: AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
         :param _builtins.str authentication_mode: AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
@@ -460,6 +478,7 @@ class FleetCluster(pulumi.ComponentResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_entries: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AccessEntryArgs', 'AccessEntryArgsDict']]]]] = None,
+                 addon_settings: pulumi.Input[Optional[Union['AddonSettingsArgs', 'AddonSettingsArgsDict']]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  authentication_mode: Optional[_builtins.str] = None,
                  availability_zone_count: Optional[_builtins.int] = None,
@@ -493,6 +512,7 @@ class FleetCluster(pulumi.ComponentResource):
             __props__ = FleetClusterArgs.__new__(FleetClusterArgs)
 
             __props__.__dict__["access_entries"] = access_entries
+            __props__.__dict__["addon_settings"] = addon_settings
             __props__.__dict__["addons"] = addons
             __props__.__dict__["authentication_mode"] = authentication_mode
             __props__.__dict__["availability_zone_count"] = availability_zone_count
