@@ -29,7 +29,7 @@ var catalog = map[string]Addon{
 	// AWS add-ons with an IRSA role.
 	"aws_cloudwatch_metrics": {
 		ApplicationSet: aws + "addons-aws-cloudwatch-metrics-appset.yaml", Chart: "aws-cloudwatch-metrics",
-		Reads: []string{ClusterNameKey},
+		Reads: irsaReads("aws_cloudwatch_metrics", ClusterNameKey),
 		Identity: &Identity{Namespace: "amazon-cloudwatch", ServiceAccounts: sa("aws-cloudwatch-metrics"),
 			ManagedPolicies: []string{"CloudWatchAgentServerPolicy"},
 			Source:          "CloudWatch agent on EKS: the CloudWatchAgentServerPolicy managed policy (Amazon CloudWatch User Guide)"},
@@ -44,80 +44,88 @@ var catalog = map[string]Addon{
 	},
 	"aws_efs_csi_driver": {
 		ApplicationSet: aws + "addons-aws-csi-efs-driver-appset.yaml", Chart: "aws-efs-csi-driver",
+		Reads: []string{"aws_efs_csi_driver_iam_role_arn", "aws_efs_csi_driver_namespace", "aws_efs_csi_driver_controller_service_account",
+			"aws_efs_csi_driver_node_service_account"},
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: csi("efs-csi-controller-sa", "efs-csi-node-sa"),
 			ManagedPolicies: []string{"service-role/AmazonEFSCSIDriverPolicy"},
 			Source:          "Amazon EKS User Guide, Amazon EFS CSI driver: AmazonEFSCSIDriverPolicy, trusted by efs-csi-* service accounts"},
 	},
 	"aws_fsx_csi_driver": {
 		ApplicationSet: aws + "addons-aws-csi-fsx-driver-appset.yaml", Chart: "aws-fsx-csi-driver",
+		Reads: []string{"aws_fsx_csi_driver_iam_role_arn", "aws_fsx_csi_driver_namespace", "aws_fsx_csi_driver_controller_service_account",
+			"aws_fsx_csi_driver_node_service_account"},
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: csi("aws-fsx-csi-controller-sa", "aws-fsx-csi-node-sa"),
 			Policy: fsxCSIDriverPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_fsx_csi_driver policy"},
 	},
 	"aws_for_fluentbit": {
 		ApplicationSet: aws + "addons-aws-fluentbit-appset.yaml", Chart: "aws-for-fluent-bit",
-		Reads: []string{RegionKey},
+		Reads: irsaReads("aws_for_fluentbit", "aws_for_fluentbit_log_group_name", RegionKey),
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("aws-for-fluent-bit-sa"),
 			Policy: fluentBitPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_for_fluentbit policy, scoped to its own log group"},
 		Resources: []Resource{LogGroup},
 	},
 	"aws_gateway_api_controller": {
 		ApplicationSet: aws + "addons-aws-gateway-api-controller-appset.yaml", Chart: "aws-gateway-controller-chart",
-		Reads: []string{AccountIDKey, RegionKey, VpcIDKey},
+		Reads: irsaReads("aws_gateway_api_controller", AccountIDKey, RegionKey, VpcIDKey),
 		Identity: &Identity{Namespace: "aws-application-networking-system", ServiceAccounts: sa("gateway-api-controller"),
 			Policy: gatewayAPIControllerPolicy, Source: "aws/aws-application-networking-k8s files/controller-installation/recommended-inline-policy.json (commit 9753815)"},
 	},
 	"aws_load_balancer_controller": {
 		ApplicationSet: aws + "addons-aws-load-balancer-controller-appset.yaml", Chart: "aws-load-balancer-controller",
-		Reads: []string{ClusterNameKey, VpcIDKey},
+		Reads: irsaReads("aws_load_balancer_controller", ClusterNameKey, VpcIDKey),
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("aws-load-balancer-controller-sa"),
 			Policy: loadBalancerControllerPolicy, Source: LoadBalancerControllerPolicySource},
 	},
 	"aws_node_termination_handler": {
 		ApplicationSet: aws + "addons-aws-node-termination-handler-appset.yaml", Chart: "aws-node-termination-handler",
-		Reads: []string{RegionKey},
+		Reads: irsaReads("aws_node_termination_handler", "aws_node_termination_handler_sqs_queue_url", RegionKey),
 		Identity: &Identity{Namespace: "aws-node-termination-handler", ServiceAccounts: sa("aws-node-termination-handler-sa"),
 			Policy: nodeTerminationHandlerPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_node_termination_handler policy and queue"},
 		Resources: []Resource{InterruptionQueue},
 	},
 	"aws_privateca_issuer": {
 		ApplicationSet: aws + "addons-aws-oss-privateca-issuer-appset.yaml", Chart: "aws-privateca-issuer",
+		Reads: irsaReads("aws_privateca_issuer"),
 		Identity: &Identity{Namespace: "cert-manager", ServiceAccounts: sa("aws-privateca-issuer-sa"),
 			Policy: privateCAIssuerPolicy, Source: "cert-manager/aws-privateca-issuer README (IAM policy), scoped to the given CAs"},
 	},
 	"cert_manager": {
 		ApplicationSet: aws + "addons-aws-oss-cert-manager-appset.yaml", Chart: "cert-manager",
+		Reads:    irsaReads("cert_manager"),
 		Requires: existsClusterName,
 		Identity: &Identity{Namespace: "cert-manager", ServiceAccounts: sa("cert-manager"),
 			Policy: certManagerPolicy, Source: "cert-manager docs, ACME DNS01 Route53 (IAM policy with the TXT-only condition)"},
 	},
 	"cluster_autoscaler": {
 		ApplicationSet: aws + "addons-aws-oss-cluster-autoscaler-appset.yaml", Chart: "cluster-autoscaler",
-		Reads: []string{ClusterNameKey, RegionKey},
+		Reads: irsaReads("cluster_autoscaler", ClusterNameKey, RegionKey),
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("cluster-autoscaler-sa"),
 			Policy: clusterAutoscalerPolicy, Source: "kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/README.md (IAM policy)"},
 	},
 	"external_dns": {
 		ApplicationSet: aws + "addons-aws-oss-external-dns-appset.yaml", Chart: "external-dns", GoTemplate: true,
-		Reads: []string{ClusterNameKey, ExternalDNSDomainFiltersKey}, ReadsWithDefault: []string{ExternalDNSPolicyKey},
+		Reads: irsaReads("external_dns", ClusterNameKey, ExternalDNSDomainFiltersKey), ReadsWithDefault: []string{ExternalDNSPolicyKey},
 		Identity: &Identity{Namespace: "external-dns", ServiceAccounts: sa("external-dns-sa"),
 			Policy: externalDNSPolicy, Source: "kubernetes-sigs/external-dns docs/tutorials/aws.md (IAM policy), scoped to the given zones"},
 		SettingKeys: []string{ExternalDNSDomainFiltersKey, ExternalDNSPolicyKey},
 	},
 	"external_secrets": {
 		ApplicationSet: aws + "addons-aws-oss-external-secrets-appset.yaml", Chart: "external-secrets",
+		Reads: irsaReads("external_secrets"),
 		Identity: &Identity{Namespace: "external-secrets", ServiceAccounts: sa("external-secrets-sa"),
 			Policy: externalSecretsPolicy, Source: "external-secrets docs, AWS Secrets Manager and Parameter Store providers (IAM policy), scoped to a name prefix"},
 	},
 	"karpenter": {
 		ApplicationSet: aws + "addons-aws-oss-karpenter-appset.yaml", Chart: "karpenter",
-		Reads: []string{ClusterNameKey},
+		Reads: irsaReads("karpenter", ClusterNameKey, "karpenter_sqs_queue_name"),
 		Identity: &Identity{Namespace: "karpenter", ServiceAccounts: sa("karpenter"),
 			Policy: karpenterPolicy, Source: KarpenterPolicySource},
 		Resources: []Resource{InterruptionQueue, NodeInstanceProfile},
 	},
 	"velero": {
 		ApplicationSet: aws + "addons-aws-oss-velero-appset.yaml", Chart: "velero",
-		Requires: existsClusterName, Reads: []string{RegionKey},
+		Requires: existsClusterName,
+		Reads:    irsaReads("velero", "velero_backup_s3_bucket_name", "velero_backup_s3_bucket_prefix", RegionKey),
 		Identity: &Identity{Namespace: "velero", ServiceAccounts: sa("velero-server"),
 			Policy: veleroPolicy, Source: "vmware-tanzu/velero-plugin-for-aws README (IAM policy), scoped to the backup bucket and account"},
 		Resources: []Resource{BackupBucket},
@@ -174,6 +182,12 @@ var NotOffered = map[string]string{
 	"crossplane_kubernetes_provider":  "as crossplane",
 }
 
+// irsaReads are the keys an aws/ ApplicationSet reads for an IRSA add-on, <prefix>_iam_role_arn, _namespace and
+// _service_account, and the further keys it reads.
+func irsaReads(prefix string, more ...string) []string {
+	return append([]string{prefix + IAMRoleArnSuffix, prefix + NamespaceSuffix, prefix + "_service_account"}, more...)
+}
+
 func oss(set, chart string) Addon { return Addon{ApplicationSet: set, Chart: chart} }
 
 // goOSS is a Go-template set that reads an optional annotation through a default.
@@ -193,7 +207,7 @@ func ack(service string, policies ...string) Addon {
 func ackInline(service string, policy func(PolicyContext) iampolicy.Document) Addon {
 	return Addon{
 		ApplicationSet: aws + "ack/addons-aws-ack-" + service + "-appset.yaml", Chart: service + "-chart",
-		Reads: []string{RegionKey},
+		Reads: irsaReads("ack_"+service, RegionKey),
 		Identity: &Identity{Namespace: "ack-system", ServiceAccounts: sa("ack-" + service), Policy: policy,
 			Source: "aws-controllers-k8s/" + service + "-controller config/iam/recommended-inline-policy"},
 	}

@@ -3,6 +3,8 @@ SDK, as a `pulumi package add` user would: the hub first, then every spoke with 
 role and kubeconfig. Config checks live in the Go example (fleetstack.Validate); this one checks only what it
 needs to build."""
 
+import re
+
 import pulumi
 import pulumi_fleet as fleet
 
@@ -19,6 +21,15 @@ def _node_groups(specs):
                                 max_size=g["maxSize"], desired_size=g["desiredSize"]) for g in specs or []] or None
 
 
+def _snake(value):
+    """Stack config keys are the schema's camelCase; the SDK's input dictionaries take snake_case keys."""
+    if isinstance(value, dict):
+        return {re.sub(r"(?<!^)(?=[A-Z])", "_", k).lower(): _snake(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_snake(v) for v in value]
+    return value
+
+
 def program():
     """The Pulumi program: builds the fleet and exports clusters, argocdManagementRoleArn and hubKubeconfig."""
     cfg = pulumi.Config("gitops-fleet")
@@ -33,7 +44,7 @@ def program():
         return fleet.FleetClusterArgs(
             region=c["region"], cluster_name=c["name"], environment=c.get("environment", pulumi.get_stack()),
             vpc_cidr=c["vpcCidr"], version=c.get("version"), node_groups=_node_groups(c.get("nodeGroups")),
-            addons=c.get("addons"), **extra)
+            addons=c.get("addons"), addon_settings=_snake(c.get("addonSettings")), **extra)
 
     def bridge_args(cluster, **extra):
         delivery = None

@@ -14,6 +14,7 @@ interface Cluster {
     version?: string;
     nodeGroups?: { name: string; instanceTypes: string[]; minSize: number; maxSize: number; desiredSize: number }[];
     addons?: Record<string, boolean>;
+    addonSettings?: fleet.types.input.AddonSettingsArgs;
 }
 
 interface Repo { url: string; revision?: string; basePath?: string; path: string }
@@ -44,6 +45,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         version: c.version,
         nodeGroups: c.nodeGroups,
         addons: c.addons,
+        addonSettings: c.addonSettings,
     });
 
     const summary: Record<string, pulumi.Input<any>> = {};

@@ -3,6 +3,7 @@ package fleetstack
 import (
 	"errors"
 
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
@@ -49,6 +50,9 @@ type Cluster struct {
 	NodeGroups []NodeGroup `json:"nodeGroups,omitempty"`
 	// Addons are GitOps Bridge add-ons -> enabled, for example {"metrics_server": true}.
 	Addons map[string]bool `json:"addons,omitempty"`
+	// AddonSettings are FleetCluster's addonSettings (external-dns zones and domains, Velero's bucket, ...),
+	// in the schema's camelCase keys.
+	AddonSettings *fleet.AddonSettings `json:"addonSettings,omitempty"`
 }
 
 // NodeGroup is an EKS managed node group of a cluster.

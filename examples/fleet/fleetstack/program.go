@@ -76,6 +76,10 @@ func clusterArgs(cl Cluster, access fleet.GitOpsAccessPtrInput) *fleet.FleetClus
 	if cl.Version != "" {
 		args.Version = pulumi.StringRef(cl.Version)
 	}
+	if cl.AddonSettings != nil {
+		// The SDK registers AddonSettingsOutput for its plain type, so the config value becomes an input as it is.
+		args.AddonSettings = pulumi.ToOutput(*cl.AddonSettings).(fleet.AddonSettingsOutput).ToAddonSettingsPtrOutput()
+	}
 	var groups fleet.NodeGroupArray
 	for _, ng := range cl.NodeGroups {
 		groups = append(groups, fleet.NodeGroupArgs{

@@ -85,6 +85,54 @@ var kinds = map[string]emulator.Kind{
 			return out
 		},
 	},
+	"aws:sqs/queue:Queue": {
+		AutoName: emulator.AutoNameKey("name"),
+		ID: func(c emulator.Call) string {
+			return fmt.Sprintf("https://sqs.%s.amazonaws.com/%s/%s", c.Scope, Account, emulator.Str(c.Inputs, "name"))
+		},
+		Computed: func(c emulator.Call, id string) map[string]any {
+			return map[string]any{"arn": arn("sqs", c.Scope, emulator.Str(c.Inputs, "name")), "url": id}
+		},
+		Replaces: []string{"name"},
+	},
+	"aws:s3/bucketV2:BucketV2": {
+		// A bucket named by bucketPrefix gets a random suffix, as the real provider's does.
+		AutoName: func(olds, news property.Map, name, suffix string) property.Map {
+			if v, ok := news.GetOk("bucket"); ok && !v.IsNull() {
+				return news
+			}
+			if v, ok := olds.GetOk("bucket"); ok && !v.IsNull() {
+				return news.Set("bucket", v)
+			}
+			prefix := emulator.Str(news, "bucketPrefix")
+			if prefix == "" {
+				prefix = name + "-"
+			}
+			return news.Set("bucket", property.New(prefix+suffix))
+		},
+		ID: func(c emulator.Call) string { return emulator.Str(c.Inputs, "bucket") },
+		Computed: func(c emulator.Call, id string) map[string]any {
+			return map[string]any{"arn": "arn:aws:s3:::" + id, "bucketDomainName": id + ".s3.amazonaws.com",
+				"region": c.Scope}
+		},
+		Replaces: []string{"bucket", "bucketPrefix"},
+	},
+	"aws:cloudwatch/logGroup:LogGroup": {
+		AutoName: emulator.AutoNameKey("name"),
+		ID:       func(c emulator.Call) string { return emulator.Str(c.Inputs, "name") },
+		Computed: func(c emulator.Call, id string) map[string]any {
+			return map[string]any{"arn": arn("logs", c.Scope, "log-group:"+id)}
+		},
+		Replaces: []string{"name"},
+	},
+	"aws:cloudwatch/eventRule:EventRule": {
+		AutoName: emulator.AutoNameKey("name"),
+		ID:       func(c emulator.Call) string { return emulator.Str(c.Inputs, "name") },
+		Computed: func(c emulator.Call, id string) map[string]any {
+			return map[string]any{"arn": arn("events", c.Scope, "rule/"+id)}
+		},
+		Replaces: []string{"name"},
+	},
 	"aws:eks/cluster:Cluster":                               eksCluster,
 	"aws:eks/nodeGroup:NodeGroup":                           eksNodeGroup,
 	"aws:eks/addon:Addon":                                   eksAddon,
