@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
+.PHONY: all build vet test contract test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
 
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
@@ -14,13 +14,20 @@ all: build test
 build:
 	$(GO) build ./...
 
-## vet: static checks
+## vet: static checks (the product module and the contract test module)
 vet:
 	$(GO) vet ./...
+	cd tests/contract && $(GO) vet ./...
 
 ## test: vet, every Go test (the e2e ones through the real CLI on the offline cloud), then the SDK checks (the README's test command; CI runs it)
 test: vet offline sdk-check
 	PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 ./...
+	$(MAKE) contract
+
+## contract: the add-on contract test (tests/contract, its own module): Argo CD v3.5.7's own ApplicationSet code over
+## the hub's cluster secrets after `up` of a fleet with every add-on of the catalogue, on the offline cloud
+contract: offline
+	cd tests/contract && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 ./...
 
 ## sdk-check: build and check the generated SDKs as consumers do, and build the TypeScript and Python examples
 sdk-check:

@@ -1,0 +1,179 @@
+package contract
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// everyAddon is the spoke that enables every add-on of the catalogue; its environment is prod so that the
+// template's environment overlays (merge generator) take part.
+const everyAddon = "spoke-all"
+
+// catalogueSettings are the settings the catalogue's add-ons require, in the stack config's camelCase.
+var catalogueSettings = map[string]any{
+	"externalDns": map[string]any{"hostedZoneIds": []string{"Z0CONTRACT0000000000"}, "domainFilters": []string{"apps.example.com"}},
+	"certManager": map[string]any{"hostedZoneIds": []string{"Z0CONTRACT0000000000"}},
+	"awsPrivatecaIssuer": map[string]any{"certificateAuthorityArns": []string{
+		"arn:aws:acm-pca:us-east-2:111122223333:certificate-authority/0f1e2d3c-aaaa-bbbb-cccc-000000000000"}},
+}
+
+// fleetConfig is the stack config of the contract fleet: a hub with a few add-ons and a spoke with all of them.
+func fleetConfig() map[string]any {
+	all := map[string]bool{}
+	for _, n := range addons.Names() {
+		all[n] = true
+	}
+	repo := map[string]any{"url": "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+		"revision": "main", "path": "bootstrap/control-plane/addons"}
+	return map[string]any{"config": map[string]any{
+		"aws:region":                "us-east-1",
+		"gitops-fleet:repositories": map[string]any{"addons": repo},
+		"gitops-fleet:clusters": []any{
+			map[string]any{"name": "hub", "region": "us-east-1", "role": "hub", "vpcCidr": "10.10.0.0/16",
+				"addons": map[string]bool{"aws_load_balancer_controller": true, "metrics_server": true, "argocd": false}},
+			map[string]any{"name": everyAddon, "region": "us-east-2", "role": "spoke", "environment": "prod",
+				"vpcCidr": "10.20.0.0/16", "addons": all, "addonSettings": catalogueSettings},
+		},
+	}}
+}
+
+// upContractFleet runs `up` of the contract fleet on a fresh offline cloud and returns it.
+func upContractFleet(t *testing.T) *offline.Env {
+	t.Helper()
+	root, err := offline.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := offline.New(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Close() })
+	project := filepath.Join(t.TempDir(), "fleet")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pulumiYAML, err := os.ReadFile(filepath.Join(root, "examples", "fleet", "Pulumi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stackYAML, err := yaml.Marshal(fleetConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"Pulumi.yaml": pulumiYAML, "Pulumi.contract.yaml": stackYAML} {
+		if err := os.WriteFile(filepath.Join(project, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	s, err := env.Stack(ctx, project, "contract", fleetstack.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.Create(filepath.Join(env.Dir, "up.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	if _, err := s.Up(ctx, optup.ProgressStreams(log)); err != nil {
+		data, _ := os.ReadFile(log.Name())
+		t.Fatalf("up: %v\n%s", err, tailOf(string(data), 80))
+	}
+	return env
+}
+
+// clusterSecrets are the Argo CD cluster secrets the emulated hub holds, as the API server would return them
+// (stringData folded into data).
+func clusterSecrets(t *testing.T, env *offline.Env) []corev1.Secret {
+	t.Helper()
+	all, err := env.Store.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []corev1.Secret
+	for _, r := range all {
+		if r.Type != "kubernetes:core/v1:Secret" {
+			continue
+		}
+		s := secretOf(t, r)
+		if s.Labels["argocd.argoproj.io/secret-type"] == "cluster" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func secretOf(t *testing.T, r emulator.Record) corev1.Secret {
+	t.Helper()
+	state, err := r.Plain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := state["metadata"].(map[string]any)
+	strings := func(v any) map[string]string {
+		out := map[string]string{}
+		m, _ := v.(map[string]any)
+		for k, x := range m {
+			out[k], _ = x.(string)
+		}
+		return out
+	}
+	s := corev1.Secret{
+		ObjectMeta: metav1.ObjectMeta{Name: md["name"].(string), Namespace: md["namespace"].(string),
+			Labels: strings(md["labels"]), Annotations: strings(md["annotations"])},
+		Data: map[string][]byte{},
+	}
+	for k, v := range strings(state["stringData"]) {
+		s.Data[k] = []byte(v)
+	}
+	return s
+}
+
+// iamRoles are the emulated cloud's IAM roles by ARN, with their trust policies.
+func iamRoles(t *testing.T, env *offline.Env) map[string]string {
+	t.Helper()
+	all, err := env.Store.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, r := range all {
+		if r.Type != "aws:iam/role:Role" {
+			continue
+		}
+		state, err := r.Plain()
+		if err != nil {
+			t.Fatal(err)
+		}
+		arn, _ := state["arn"].(string)
+		out[arn], _ = state["assumeRolePolicy"].(string)
+	}
+	return out
+}
+
+func tailOf(s string, n int) string {
+	lines := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '\n' {
+			lines++
+			if lines > n {
+				return s[i+1:]
+			}
+		}
+	}
+	return s
+}
+
