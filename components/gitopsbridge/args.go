@@ -49,6 +49,9 @@ type Hub struct {
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server,
 	// repo server and ApplicationSet controller). Default: false.
 	HighAvailability bool `pulumi:"highAvailability,optional"`
+	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume
+	// (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+	SpokeAccountIds []string `pulumi:"spokeAccountIds,optional"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet
 	// (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap []map[string]any `pulumi:"bootstrap,optional"`

@@ -108,19 +108,38 @@ func TestManagementRole(t *testing.T) {
 	if role.Region != "us-east-1" || role.Input("path") != HubRolePath {
 		t.Errorf("role in region %q with path %v; want us-east-1 and %s", role.Region, role.Input("path"), HubRolePath)
 	}
-	trust := decode(t, role.Input("assumeRolePolicy"))
-	wantTrust := iampolicy.New(iampolicy.Trust(map[string]string{"Service": "pods.eks.amazonaws.com"},
-		"sts:AssumeRole", "sts:TagSession").
-		When("StringEquals", "aws:SourceAccount", "123456789012").
-		When("ArnEquals", "aws:SourceArn", "arn:aws:eks:us-east-1:123456789012:cluster/hub"))
-	if diff := cmp.Diff(wantTrust, trust); diff != "" {
-		t.Errorf("only EKS Pod Identity of the hub cluster may assume the role (-want +got):\n%s", diff)
+	// The EKS User Guide's Pod Identity trust policy, conditioned on the session tags of this cluster, Argo CD's
+	// namespace and the three Argo CD service accounts that call AWS.
+	wantTrust := `{"Version":"2012-10-17","Statement":[{"Sid":"AllowEksAuthToAssumeRoleForPodIdentity","Effect":"Allow",` +
+		`"Principal":{"Service":"pods.eks.amazonaws.com"},"Action":["sts:AssumeRole","sts:TagSession"],` +
+		`"Condition":{"StringEquals":{"aws:RequestTag/eks-cluster-arn":["arn:aws:eks:us-east-1:123456789012:cluster/hub"],` +
+		`"aws:RequestTag/kubernetes-namespace":["argocd"],"aws:RequestTag/kubernetes-service-account":` +
+		`["argocd-application-controller","argocd-applicationset-controller","argocd-server"]}}}]}`
+	if got := role.Input("assumeRolePolicy"); got != wantTrust {
+		t.Errorf("only Argo CD's service accounts on the hub cluster may assume the role:\n got %s\nwant %s", got, wantTrust)
 	}
-	policy := decode(t, cloud.MustGet(t, "aws:iam/rolePolicy:RolePolicy", "hub-argocd-management").Input("policy"))
-	wantPolicy := iampolicy.New(iampolicy.Allow("AssumeSpokeRoles", []string{"sts:AssumeRole", "sts:TagSession"},
-		[]string{"arn:aws:iam::*:role/gitops-fleet/spoke/*"}))
-	if diff := cmp.Diff(wantPolicy, policy); diff != "" {
-		t.Errorf("the role may assume spoke roles only (-want +got):\n%s", diff)
+	cases := map[string]struct {
+		reason   string
+		accounts []string
+		want     string
+	}{
+		"hub account by default": {reason: "a single-account fleet reaches spoke roles of its own account only",
+			want: `["123456789012"]`},
+		"listed accounts": {reason: "a cross-account fleet lists its accounts", accounts: []string{"111111111111", "222222222222"},
+			want: `["111111111111","222222222222"]`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			args := hubArgs()
+			args.Hub.SpokeAccountIds = tc.accounts
+			cloud, _ := build(t, "hub", args)
+			got := cloud.MustGet(t, "aws:iam/rolePolicy:RolePolicy", "hub-argocd-management").Input("policy")
+			want := `{"Version":"2012-10-17","Statement":[{"Sid":"AssumeSpokeRoles","Effect":"Allow","Action":["sts:AssumeRole","sts:TagSession"],` +
+				`"Resource":["arn:aws:iam::*:role/gitops-fleet/spoke/*"],"Condition":{"StringEquals":{"aws:ResourceAccount":` + tc.want + `}}}]}`
+			if got != want {
+				t.Errorf("%s:\n got %s\nwant %s", tc.reason, got, want)
+			}
+		})
 	}
 	var got []string
 	for _, a := range cloud.OfType(associationType) {

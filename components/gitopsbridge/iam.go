@@ -14,21 +14,28 @@ import (
 // HubRolePath is the IAM path of the Argo CD management roles.
 const HubRolePath = "/gitops-fleet/hub/"
 
-// ManagementTrustPolicy lets EKS Pod Identity hand the management role to pods of one cluster: the
-// pods.eks.amazonaws.com principal, with sts:TagSession (Pod Identity tags sessions), limited to the cluster
-// by aws:SourceAccount and aws:SourceArn.
-func ManagementTrustPolicy(accountID, clusterArn string) iampolicy.Document {
-	return iampolicy.New(iampolicy.Trust(map[string]string{"Service": "pods.eks.amazonaws.com"},
-		"sts:AssumeRole", "sts:TagSession").
-		When("StringEquals", "aws:SourceAccount", accountID).
-		When("ArnEquals", "aws:SourceArn", clusterArn))
+// ManagementTrustPolicy is the trust policy the Amazon EKS User Guide gives for EKS Pod Identity roles ("Create
+// IAM role with trust policy required by EKS Pod Identity", pod-id-role.html): the pods.eks.amazonaws.com
+// principal with sts:AssumeRole and sts:TagSession, conditioned on the session tags Pod Identity sets
+// (pod-id-abac.html): eks-cluster-arn (this cluster), kubernetes-namespace (Argo CD's) and
+// kubernetes-service-account (the Argo CD components that call AWS), as Argo CD's EKS cluster documentation
+// recommends for its management role.
+func ManagementTrustPolicy(clusterArn, namespace string, serviceAccounts []string) iampolicy.Document {
+	st := iampolicy.Trust(map[string]string{"Service": "pods.eks.amazonaws.com"}, "sts:AssumeRole", "sts:TagSession").
+		When("StringEquals", "aws:RequestTag/eks-cluster-arn", []string{clusterArn}).
+		When("StringEquals", "aws:RequestTag/kubernetes-namespace", []string{namespace}).
+		When("StringEquals", "aws:RequestTag/kubernetes-service-account", serviceAccounts)
+	st.Sid = "AllowEksAuthToAssumeRoleForPodIdentity"
+	return iampolicy.New(st)
 }
 
 // ManagementPolicy lets the management role assume spoke roles, and only those: roles under
-// clusterinfo.SpokeRolePath in any account of the partition.
-func ManagementPolicy(partition string) iampolicy.Document {
+// clusterinfo.SpokeRolePath, in the fleet's accounts only (aws:ResourceAccount), so a spoke-path role in an
+// account outside the fleet is out of reach even if it trusts the hub.
+func ManagementPolicy(partition string, accounts []string) iampolicy.Document {
 	return iampolicy.New(iampolicy.Allow("AssumeSpokeRoles", []string{"sts:AssumeRole", "sts:TagSession"},
-		[]string{fmt.Sprintf("arn:%s:iam::*:role%s*", partition, clusterinfo.SpokeRolePath)}))
+		[]string{fmt.Sprintf("arn:%s:iam::*:role%s*", partition, clusterinfo.SpokeRolePath)}).
+		When("StringEquals", "aws:ResourceAccount", accounts))
 }
 
 // managementRole creates the Argo CD management role and binds it with EKS Pod Identity to the service
@@ -41,12 +48,17 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []
 	opts := b.child(prov)
 	f := b.cluster
 	partition := aws.GetPartitionOutput(b.ctx, aws.GetPartitionOutputArgs{}, pulumi.Provider(prov)).Partition()
+	var accounts []string
+	for _, c := range awsCallers {
+		accounts = append(accounts, serviceAccountOf(values, c.values))
+	}
+	namespace := b.args.Namespace
 	role, err := iam.NewRole(b.ctx, childName(b.name, "argocd-management"), &iam.RoleArgs{
 		Path:        pulumi.String(HubRolePath),
 		Description: pulumi.Sprintf("Argo CD on %s: assumes GitOps spoke roles under %s", f.ClusterName, clusterinfo.SpokeRolePath),
 		AssumeRolePolicy: pulumi.All(partition, f.Region, f.AccountId, f.ClusterName).ApplyT(func(v []any) string {
 			arn := fmt.Sprintf("arn:%s:eks:%s:%s:cluster/%s", v[0], v[1], v[2], v[3])
-			return ManagementTrustPolicy(v[2].(string), arn).JSON()
+			return ManagementTrustPolicy(arn, namespace, accounts).JSON()
 		}).(pulumi.StringOutput),
 	}, opts...)
 	if err != nil {
@@ -54,8 +66,8 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []
 	}
 	_, err = iam.NewRolePolicy(b.ctx, childName(b.name, "argocd-management"), &iam.RolePolicyArgs{
 		Role: role.Name,
-		Policy: partition.ApplyT(func(p string) string {
-			return ManagementPolicy(p).JSON()
+		Policy: pulumi.All(partition, f.AccountId).ApplyT(func(v []any) string {
+			return ManagementPolicy(v[0].(string), spokeAccounts(b.args.Hub.SpokeAccountIds, v[1].(string))).JSON()
 		}).(pulumi.StringOutput),
 	}, opts...)
 	if err != nil {
@@ -76,6 +88,14 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []
 		assocs = append(assocs, a)
 	}
 	return role.Arn, assocs, nil
+}
+
+// spokeAccounts are the accounts the management role may assume spoke roles in: the given ones, or the hub's.
+func spokeAccounts(given []string, hubAccount string) []string {
+	if len(given) > 0 {
+		return given
+	}
+	return []string{hubAccount}
 }
 
 // awsProvider is the aws provider of the hub's region: the explicit one, or one for cluster.region.

@@ -156,8 +156,12 @@ func validateRepo(ps *problems.List, field string, r *Repo) {
 	if r == nil {
 		return
 	}
-	if !gitURL(r.URL) {
+	switch {
+	case !gitURL(r.URL):
 		ps.Add(field+".url", "%q is not a Git repository URL; expected https://host/owner/repo or git@host:owner/repo.git", r.URL)
+	case hasCredentials(r.URL):
+		ps.Add(field+".url", "holds credentials (user:token@); they would be copied into the cluster secret's "+
+			"annotations, Git and the Pulumi state: give Argo CD a repository credential secret instead")
 	}
 	if r.Path == "" {
 		ps.Add(field+".path", "is required: the folder Argo CD reads, for example bootstrap/control-plane/addons")
@@ -179,13 +183,32 @@ func gitURL(s string) bool {
 		strings.Trim(u.Path, "/") != ""
 }
 
+// hasCredentials tells a URL that carries a secret in its user information: a password, or any user name of
+// an http(s) URL (GitHub and GitLab take a token as the user name). ssh://git@host/... names no secret.
+func hasCredentials(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return false
+	}
+	_, hasPassword := u.User.Password()
+	return hasPassword || u.Scheme == "https" || u.Scheme == "http"
+}
+
 // relative tells a clean relative path that stays inside the repository.
 func relative(p string) bool {
 	clean := path.Clean(p)
 	return !path.IsAbs(p) && clean != ".." && !strings.HasPrefix(clean, "../")
 }
 
+// accountIDPattern is an AWS account ID: 12 digits.
+var accountIDPattern = regexp.MustCompile(`^\d{12}$`)
+
 func validateHub(ps *problems.List, h Hub) {
+	for i, a := range h.SpokeAccountIds {
+		if !accountIDPattern.MatchString(a) {
+			ps.Add(problems.Index("hub.spokeAccountIds", i), "%q is not an AWS account ID (12 digits)", a)
+		}
+	}
 	if len(h.ReleaseName) > maxReleaseName {
 		ps.Add("hub.releaseName", "%q is %d characters; Helm release names are at most %d",
 			h.ReleaseName, len(h.ReleaseName), maxReleaseName)
@@ -195,6 +218,9 @@ func validateHub(ps *problems.List, h Hub) {
 	}
 	if u, err := url.Parse(h.ChartRepository); err != nil || !slices.Contains([]string{"https", "http", "oci"}, u.Scheme) {
 		ps.Add("hub.chartRepository", "%q is not a Helm repository URL (https://... or oci://...)", h.ChartRepository)
+	} else if hasCredentials(h.ChartRepository) {
+		ps.Add("hub.chartRepository", "holds credentials (user:token@), which would land in the Pulumi state; "+
+			"pass repository credentials through hub.values instead")
 	}
 	values := chartValues(h)
 	for _, c := range awsCallers {

@@ -103,6 +103,15 @@ func TestValidation(t *testing.T) {
 			args:   func(a *GitOpsBridgeArgs) { a.Hub.ReleaseName = "Argo CD" },
 			fields: []string{"hub.releaseName"},
 		},
+		"repository credentials": {
+			reason: "a token in a repository URL would reach annotations, Git and the state",
+			args: func(a *GitOpsBridgeArgs) {
+				a.AddonsRepo = &Repo{URL: "https://ci:ghp_secret@github.com/acme/addons", Path: "bootstrap"}
+				a.WorkloadsRepo = &Repo{URL: "https://ghp_secret@github.com/acme/apps", Path: "apps"}
+				a.Hub.ChartRepository = "https://user:pass@charts.example.com"
+			},
+			fields: []string{"addonsRepo.url", "workloadsRepo.url", "hub.chartRepository"},
+		},
 		"chart repository": {
 			reason: "the chart repository is an https or oci URL",
 			args:   func(a *GitOpsBridgeArgs) { a.Hub.ChartRepository = "argoproj.github.io/argo-helm" },
