@@ -123,12 +123,15 @@ type Taint struct {
 
 // RoleMapping is an aws-auth ConfigMap entry for an IAM role.
 type RoleMapping struct {
-	// RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
+	// RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth
+	// compares it with the ARN derived from the role session, which has no path. The cluster's node role is
+	// refused (its entry is FleetCluster's).
 	RoleArn pulumi.StringInput `pulumi:"roleArn"`
-	// Username is the Kubernetes user name the role maps to.
+	// Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves
+	// (system:, eks:, aws:, amazon:, iam:).
 	Username string `pulumi:"username"`
-	// Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry
-	// with AmazonEKSClusterAdminPolicy instead.
+	// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:,
+	// iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
 	Groups []string `pulumi:"groups,optional"`
 }
 
@@ -136,9 +139,9 @@ type RoleMapping struct {
 type UserMapping struct {
 	// UserArn is the IAM user ARN, "arn:<partition>:iam::<account>:user/<path><name>".
 	UserArn pulumi.StringInput `pulumi:"userArn"`
-	// Username is the Kubernetes user name the user maps to.
+	// Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
 	Username string `pulumi:"username"`
-	// Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
 	Groups []string `pulumi:"groups,optional"`
 }
 
@@ -149,7 +152,8 @@ type AccessEntry struct {
 	Name string `pulumi:"name"`
 	// PrincipalArn is the IAM role or user ARN.
 	PrincipalArn pulumi.StringInput `pulumi:"principalArn"`
-	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects
+	// groups starting with system:, eks:, aws:, amazon: or iam:.
 	KubernetesGroups []string `pulumi:"kubernetesGroups,optional"`
 	// AccessPolicies are EKS access policies associated with the principal.
 	AccessPolicies []AccessPolicy `pulumi:"accessPolicies,optional"`

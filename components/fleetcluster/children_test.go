@@ -90,9 +90,9 @@ func TestSecurityDefaults(t *testing.T) {
 	}
 
 	lt := cloud.MustGet(t, "aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-system")
-	wantMeta := map[string]any{"httpEndpoint": "enabled", "httpTokens": "required", "httpPutResponseHopLimit": float64(2)}
+	wantMeta := map[string]any{"httpEndpoint": "enabled", "httpTokens": "required", "httpPutResponseHopLimit": float64(1)}
 	if diff := cmp.Diff(wantMeta, lt.Input("metadataOptions")); diff != "" {
-		t.Errorf("IMDS options (-want +got):\n%s", diff)
+		t.Errorf("IMDSv2 only, one hop so pods cannot reach the node role (-want +got):\n%s", diff)
 	}
 	ebs := lt.Input("blockDeviceMappings").([]any)[0].(map[string]any)
 	if diff := cmp.Diff(map[string]any{"deviceName": "/dev/xvda", "ebs": map[string]any{

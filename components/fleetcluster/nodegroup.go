@@ -66,8 +66,11 @@ func (b *builder) nodeGroup(cl *eks.Cluster, net network, nodeRole *iam.Role, ng
 		MetadataOptions: &ec2.LaunchTemplateMetadataOptionsArgs{
 			HttpEndpoint: pulumi.String("enabled"),
 			HttpTokens:   pulumi.String("required"),
-			// Two hops let pods on the node's network namespace reach IMDS through the container network.
-			HttpPutResponseHopLimit: pulumi.Int(2),
+			// One hop: only the node itself reaches IMDS, so pods cannot take the node role's credentials
+			// (EKS best practices, "Restrict access to the instance profile assigned to the worker node").
+			// Add-ons get their region and VPC from the GitOps Bridge metadata (aws_region, aws_vpc_id) and
+			// their credentials from IRSA.
+			HttpPutResponseHopLimit: pulumi.Int(1),
 		},
 		BlockDeviceMappings: ec2.LaunchTemplateBlockDeviceMappingArray{&ec2.LaunchTemplateBlockDeviceMappingArgs{
 			DeviceName: pulumi.String(RootDeviceName(ng.AmiType)),

@@ -189,9 +189,13 @@ func validateAccess(ps *problems.List, a FleetClusterArgs) {
 		ps.Add("accessEntries", "access entries (and gitopsAccess) need authenticationMode API or "+
 			"API_AND_CONFIG_MAP, not %q", a.AuthenticationMode)
 	}
+	nodeRole := roleName(a.ClusterName, a.Region, nodeRolePurpose)
 	for i, m := range a.RoleMappings {
 		f := problems.Index("roleMappings", i)
 		checkARN(ps, f+".roleArn", m.RoleArn, iamRoleARN)
+		if v, ok := problems.Known(m.RoleArn); ok && iamRoleARN.pattern.MatchString(v) {
+			checkMappedRole(ps, f+".roleArn", v, nodeRole)
+		}
 		validateMapping(ps, f, m.Username, m.Groups)
 	}
 	for i, m := range a.UserMappings {
@@ -207,8 +211,8 @@ func validateAccess(ps *problems.List, a FleetClusterArgs) {
 		}
 		checkARN(ps, f+".principalArn", e.PrincipalArn, iamPrincipalARN)
 		for j, g := range e.KubernetesGroups {
-			if strings.HasPrefix(g, "system:") {
-				ps.Add(problems.Index(f+".kubernetesGroups", j), "%q is reserved: EKS rejects groups starting with system:", g)
+			if p, ok := reservedPrefix(g); ok {
+				ps.Add(problems.Index(f+".kubernetesGroups", j), "%q is reserved: EKS rejects groups starting with %s", g, p)
 			}
 		}
 		for j, p := range e.AccessPolicies {
@@ -229,15 +233,47 @@ func validateAccess(ps *problems.List, a FleetClusterArgs) {
 	}
 }
 
+// reservedPrefixes are the user name and group prefixes EKS reserves for itself (EKS access entries: "can't
+// start with system:, eks:, aws:, amazon:, or iam:"); an aws-auth mapping into them impersonates EKS or the
+// control plane (system:masters, system:nodes, eks:...).
+var reservedPrefixes = []string{"system:", "eks:", "aws:", "amazon:", "iam:"}
+
+func reservedPrefix(name string) (string, bool) {
+	for _, p := range reservedPrefixes {
+		if strings.HasPrefix(strings.ToLower(name), p) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
 func validateMapping(ps *problems.List, field, username string, groups []string) {
 	if username == "" {
 		ps.Add(field+".username", "must name the Kubernetes user the principal maps to")
 	}
+	if p, ok := reservedPrefix(username); ok {
+		ps.Add(field+".username", "%q starts with %s, which EKS reserves; map to a user name of your own", username, p)
+	}
 	for i, g := range groups {
-		if g == "system:masters" {
-			ps.Add(problems.Index(field+".groups", i), "system:masters is not allowed; grant cluster admin with an "+
-				"access entry and AmazonEKSClusterAdminPolicy, which can be audited and revoked")
+		if p, ok := reservedPrefix(g); ok {
+			ps.Add(problems.Index(field+".groups", i), "%q starts with %s, which EKS reserves (system:masters is "+
+				"cluster admin: grant that with an access entry and AmazonEKSClusterAdminPolicy, which can be audited "+
+				"and revoked)", g, p)
 		}
+	}
+}
+
+// checkMappedRole refuses aws-auth role mappings that cannot work or take over the nodes' entry: a role ARN with
+// a path (aws-auth compares the ARN the authenticator derives from the session, which has no path) and the
+// cluster's node role (pulumi-eks writes its system:nodes entry from the instance roles).
+func checkMappedRole(ps *problems.List, field, arn, nodeRole string) {
+	resource := arn[strings.Index(arn, ":role/")+len(":role/"):]
+	switch {
+	case strings.Contains(resource, "/"):
+		ps.Add(field, "%q has a path; aws-auth matches role ARNs without it: map arn:...:role/%s", arn,
+			resource[strings.LastIndex(resource, "/")+1:])
+	case resource == nodeRole:
+		ps.Add(field, "%q is the cluster's node role, whose entry FleetCluster keeps itself", arn)
 	}
 }
 

@@ -251,7 +251,44 @@ func TestValidateRules(t *testing.T) {
 				a.RoleMappings = []RoleMapping{{RoleArn: pulumi.String("arn:aws:iam::123456789012:role/ops"), Username: "ops",
 					Groups: []string{"system:masters"}}}
 			},
-			field: "roleMappings[0].groups[0]", want: "system:masters is not allowed",
+			field: "roleMappings[0].groups[0]", want: "cluster admin",
+		},
+		"reserved group prefix": {
+			reason: "EKS reserves eks:, aws:, amazon: and iam: as well as system:",
+			mutate: func(a *FleetClusterArgs) {
+				a.RoleMappings = []RoleMapping{{RoleArn: pulumi.String("arn:aws:iam::123456789012:role/ops"), Username: "ops",
+					Groups: []string{"eks:podsecuritypolicy:authenticated"}}}
+			},
+			field: "roleMappings[0].groups[0]", want: "eks:",
+		},
+		"reserved user name": {
+			reason: "a user name in system: impersonates the control plane",
+			mutate: func(a *FleetClusterArgs) {
+				a.UserMappings = []UserMapping{{UserArn: pulumi.String("arn:aws:iam::123456789012:user/ops"), Username: "system:kube-scheduler"}}
+			},
+			field: "userMappings[0].username", want: "system:",
+		},
+		"role with a path": {
+			reason: "aws-auth matches role ARNs without their path",
+			mutate: func(a *FleetClusterArgs) {
+				a.RoleMappings = []RoleMapping{{RoleArn: pulumi.String("arn:aws:iam::123456789012:role/teams/ops"), Username: "ops"}}
+			},
+			field: "roleMappings[0].roleArn", want: "role/ops",
+		},
+		"node role mapping": {
+			reason: "the node role's entry is FleetCluster's own",
+			mutate: func(a *FleetClusterArgs) {
+				a.RoleMappings = []RoleMapping{{RoleArn: pulumi.String("arn:aws:iam::123456789012:role/dev-usw2-node"), Username: "ops"}}
+			},
+			field: "roleMappings[0].roleArn", want: "node role",
+		},
+		"reserved access entry group": {
+			reason: "EKS rejects access entry groups in amazon:",
+			mutate: func(a *FleetClusterArgs) {
+				a.AccessEntries = []AccessEntry{{Name: "ops", PrincipalArn: pulumi.String("arn:aws:iam::123456789012:role/ops"),
+					KubernetesGroups: []string{"amazon:ops"}}}
+			},
+			field: "accessEntries[0].kubernetesGroups[0]", want: "amazon:",
 		},
 		"access entry principal": {
 			reason: "access entries name an IAM role or user",
@@ -385,7 +422,7 @@ func TestValidateAcceptsValidInputs(t *testing.T) {
 					n.Labels = map[string]string{"node.kubernetes.io/pool": "apps"}
 					n.Taints = []Taint{{Key: "dedicated", Value: "apps", Effect: "NO_SCHEDULE"}}
 				})},
-				RoleMappings: []RoleMapping{{RoleArn: pulumi.String("arn:aws-us-gov:iam::123456789012:role/team/ops"),
+				RoleMappings: []RoleMapping{{RoleArn: pulumi.String("arn:aws-us-gov:iam::123456789012:role/ops"),
 					Username: "ops", Groups: []string{"ops"}}},
 				UserMappings: []UserMapping{{UserArn: pulumi.String("arn:aws-us-gov:iam::123456789012:user/alice"),
 					Username: "alice"}},
