@@ -40,11 +40,13 @@ type FleetClusterArgs struct {
 	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
 	PublicSubnetIds pulumi.StringArrayInput `pulumi:"publicSubnetIds,optional"`
 
-	// EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private
-	// endpoint is always on.
+	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when
+	// PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint
+	// is always on.
 	EndpointPublicAccess *bool `pulumi:"endpointPublicAccess,optional"`
-	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"]
-	// (the EKS default); set it to your office or CI ranges in production.
+	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI,
+	// office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is
+	// true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
 	// EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs.
 	// Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty

@@ -70,7 +70,7 @@ func TestSecurityDefaults(t *testing.T) {
 	}
 	want := map[string]any{
 		"name": "dev", "version": DefaultVersion,
-		"endpointPrivateAccess": true, "endpointPublicAccess": true, "publicAccessCidrs": []any{"0.0.0.0/0"},
+		"endpointPrivateAccess": true, "endpointPublicAccess": false, "publicAccessCidrs": nil,
 		"enabledClusterLogTypes": []any{"api", "audit", "authenticator", "controllerManager", "scheduler"},
 		"createOidcProvider":     false, "skipDefaultNodeGroup": true, "useDefaultVpcCni": true,
 		"authenticationMode": "API_AND_CONFIG_MAP", "nodeAssociatePublicIpAddress": false,
@@ -78,7 +78,12 @@ func TestSecurityDefaults(t *testing.T) {
 		"privateSubnetIds": []any{"subnet-dev-vpc-private-1", "subnet-dev-vpc-private-2", "subnet-dev-vpc-private-3"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("cluster inputs (-want +got):\n%s", diff)
+		t.Errorf("cluster inputs; private endpoint only, as no public CIDRs are named (-want +got):\n%s", diff)
+	}
+	cloud, _ = build(t, "dev", FleetClusterArgs{Region: "us-east-1", PublicAccessCidrs: []string{"203.0.113.0/24"}})
+	cl = cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
+	if cl.Input("endpointPublicAccess") != true || !cmp.Equal(cl.Input("publicAccessCidrs"), []any{"203.0.113.0/24"}) {
+		t.Errorf("named CIDRs turn the public endpoint on for them only: %v %v", cl.Input("endpointPublicAccess"), cl.Input("publicAccessCidrs"))
 	}
 
 	key := cloud.MustGet(t, "aws:kms/key:Key", "dev-secrets-key")

@@ -61,10 +61,7 @@ func withDefaults(args FleetClusterArgs, name, stack string) FleetClusterArgs {
 		}
 	}
 	if a.EndpointPublicAccess == nil {
-		a.EndpointPublicAccess = ptr(true)
-	}
-	if a.PublicAccessCidrs == nil && *a.EndpointPublicAccess {
-		a.PublicAccessCidrs = []string{"0.0.0.0/0"}
+		a.EndpointPublicAccess = ptr(len(a.PublicAccessCidrs) > 0)
 	}
 	if a.EnabledClusterLogTypes == nil {
 		a.EnabledClusterLogTypes = append([]string(nil), ClusterLogTypes...)

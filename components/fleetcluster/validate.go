@@ -114,6 +114,10 @@ func validateEndpoint(ps *problems.List, a FleetClusterArgs) {
 	if !*a.EndpointPublicAccess && len(a.PublicAccessCidrs) > 0 {
 		ps.Add("publicAccessCidrs", "is set but endpointPublicAccess is false")
 	}
+	if *a.EndpointPublicAccess && len(a.PublicAccessCidrs) == 0 {
+		ps.Add("publicAccessCidrs", "is required when endpointPublicAccess is true: name the networks that may reach "+
+			"the public API endpoint, such as 203.0.113.0/24 (0.0.0.0/0, the whole internet, only when given explicitly)")
+	}
 	for i, c := range a.PublicAccessCidrs {
 		if p, err := netip.ParsePrefix(c); err != nil || !p.Addr().Is4() || p.Masked() != p {
 			ps.Add(problems.Index("publicAccessCidrs", i), "%q is not an IPv4 network in CIDR form such as 203.0.113.0/24", c)

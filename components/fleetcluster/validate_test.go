@@ -122,6 +122,11 @@ func TestValidateRules(t *testing.T) {
 			},
 			field: "publicAccessCidrs", want: "endpointPublicAccess is false",
 		},
+		"public endpoint without CIDRs": {
+			reason: "a public endpoint names who may reach it; the whole internet only explicitly",
+			mutate: func(a *FleetClusterArgs) { a.EndpointPublicAccess = ptr(true) },
+			field:  "publicAccessCidrs", want: "required when endpointPublicAccess is true",
+		},
 		"log types": {
 			reason: "EKS knows five log types",
 			mutate: func(a *FleetClusterArgs) { a.EnabledClusterLogTypes = []string{"api", "kubelet"} },

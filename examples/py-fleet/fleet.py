@@ -44,7 +44,8 @@ def program():
         return fleet.FleetClusterArgs(
             region=c["region"], cluster_name=c["name"], environment=c.get("environment", pulumi.get_stack()),
             vpc_cidr=c["vpcCidr"], version=c.get("version"), node_groups=_node_groups(c.get("nodeGroups")),
-            addons=c.get("addons"), addon_settings=_snake(c.get("addonSettings")), **extra)
+            addons=c.get("addons"), addon_settings=_snake(c.get("addonSettings")),
+            public_access_cidrs=c.get("publicAccessCidrs"), **extra)
 
     def bridge_args(cluster, **extra):
         delivery = None

@@ -15,6 +15,7 @@ interface Cluster {
     nodeGroups?: { name: string; instanceTypes: string[]; minSize: number; maxSize: number; desiredSize: number }[];
     addons?: Record<string, boolean>;
     addonSettings?: fleet.types.input.AddonSettingsArgs;
+    publicAccessCidrs?: string[];
 }
 
 interface Repo { url: string; revision?: string; basePath?: string; path: string }
@@ -46,6 +47,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         nodeGroups: c.nodeGroups,
         addons: c.addons,
         addonSettings: c.addonSettings,
+        publicAccessCidrs: c.publicAccessCidrs,
     });
 
     const summary: Record<string, pulumi.Input<any>> = {};

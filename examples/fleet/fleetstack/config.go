@@ -42,6 +42,9 @@ type Cluster struct {
 	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the CIDRs of a fleet must not overlap (they get peered or
 	// routed through a transit gateway).
 	VpcCidr string `json:"vpcCidr"`
+	// PublicAccessCidrs are the networks that may reach the cluster's public API endpoint (CI, office, and for
+	// spokes the hub's NAT gateway addresses); without them the endpoint is private (FleetCluster's default).
+	PublicAccessCidrs []string `json:"publicAccessCidrs,omitempty"`
 	// Role is hub or spoke.
 	Role Role `json:"role"`
 	// Version is the Kubernetes version; default: FleetCluster's default.

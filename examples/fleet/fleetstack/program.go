@@ -73,6 +73,9 @@ func clusterArgs(cl Cluster, access fleet.GitOpsAccessPtrInput) *fleet.FleetClus
 		Addons:       pulumi.ToBoolMap(cl.Addons),
 		GitopsAccess: access,
 	}
+	if len(cl.PublicAccessCidrs) > 0 {
+		args.PublicAccessCidrs = pulumi.ToStringArray(cl.PublicAccessCidrs)
+	}
 	if cl.Version != "" {
 		args.Version = pulumi.StringRef(cl.Version)
 	}
