@@ -55,6 +55,12 @@ type FleetClusterArgs struct {
 	// SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates
 	// (key rotation on) on or off. Default: true.
 	SecretsEncryption *bool `pulumi:"secretsEncryption,optional"`
+	// SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key
+	// ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and
+	// nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its
+	// session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that
+	// would lock its writer out).
+	SecretsKeyAdministratorArns []string `pulumi:"secretsKeyAdministratorArns,optional"`
 
 	// NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
 	NodeGroups []NodeGroup `pulumi:"nodeGroups,optional"`

@@ -37,6 +37,7 @@ func TestChildrenAndTheirRegion(t *testing.T) {
 		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEC2ContainerRegistryReadOnly", "us-east-2"},
 		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonSSMManagedInstanceCore", "us-east-2"},
 		{"aws:kms/key:Key", "dev-secrets-key", "us-east-2"},
+		{"aws:kms/keyPolicy:KeyPolicy", "dev-secrets-key", "us-east-2"},
 		{"eks:index:Cluster", "dev-cluster", "us-east-2"},
 		{"aws:eks/addon:Addon", "dev-vpc-cni", "us-east-2"},
 		{"aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-system", "us-east-2"},
@@ -80,11 +81,6 @@ func TestSecurityDefaults(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("cluster inputs; private endpoint only, as no public CIDRs are named (-want +got):\n%s", diff)
 	}
-	cloud, _ = build(t, "dev", FleetClusterArgs{Region: "us-east-1", PublicAccessCidrs: []string{"203.0.113.0/24"}})
-	cl = cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
-	if cl.Input("endpointPublicAccess") != true || !cmp.Equal(cl.Input("publicAccessCidrs"), []any{"203.0.113.0/24"}) {
-		t.Errorf("named CIDRs turn the public endpoint on for them only: %v %v", cl.Input("endpointPublicAccess"), cl.Input("publicAccessCidrs"))
-	}
 
 	key := cloud.MustGet(t, "aws:kms/key:Key", "dev-secrets-key")
 	if key.Input("enableKeyRotation") != true {
@@ -104,6 +100,50 @@ func TestSecurityDefaults(t *testing.T) {
 		"volumeSize": float64(50), "volumeType": "gp3", "encrypted": "true", "deleteOnTermination": "true",
 	}}, ebs); diff != "" {
 		t.Errorf("root volume (-want +got):\n%s", diff)
+	}
+}
+
+func TestPublicEndpointOnlyForNamedCidrs(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", PublicAccessCidrs: []string{"203.0.113.0/24"}})
+	cl := cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
+	if cl.Input("endpointPublicAccess") != true || !cmp.Equal(cl.Input("publicAccessCidrs"), []any{"203.0.113.0/24"}) {
+		t.Errorf("named CIDRs turn the public endpoint on for them only: %v %v", cl.Input("endpointPublicAccess"), cl.Input("publicAccessCidrs"))
+	}
+}
+
+func TestSecretsKeyPolicy(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		admins []string
+		want   string
+	}{
+		"deployer by default": {reason: "the principal that deploys administers the key, and nobody else",
+			want: `"arn:aws:iam::` + mocks.Account + `:user/ci"`},
+		"named administrators": {reason: "administrators given replace the deployer",
+			admins: []string{"arn:aws:iam::" + mocks.Account + ":role/platform-admin"},
+			want:   `["arn:aws:iam::` + mocks.Account + `:role/platform-admin"]`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", SecretsKeyAdministratorArns: tc.admins})
+			kp := cloud.MustGet(t, "aws:kms/keyPolicy:KeyPolicy", "dev-secrets-key")
+			if kp.Input("keyId") != "dev-secrets-key-id" {
+				t.Errorf("policy of key %v", kp.Input("keyId"))
+			}
+			admins := tc.want
+			if !strings.HasPrefix(admins, "[") {
+				admins = "[" + admins + "]"
+			}
+			want := `{"Version":"2012-10-17","Statement":[{"Sid":"KeyAdministrators","Effect":"Allow","Principal":{"AWS":` + admins + `},` +
+				`"Action":["kms:Create*","kms:Describe*","kms:Enable*","kms:List*","kms:Put*","kms:Update*","kms:Revoke*",` +
+				`"kms:Disable*","kms:Get*","kms:Delete*","kms:TagResource","kms:UntagResource","kms:ScheduleKeyDeletion",` +
+				`"kms:CancelKeyDeletion","kms:RotateKeyOnDemand"],"Resource":["*"]},` +
+				`{"Sid":"ClusterUse","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::` + mocks.Account + `:role/dev-cluster-eksRole"},` +
+				`"Action":["kms:Encrypt","kms:Decrypt","kms:ListGrants","kms:DescribeKey"],"Resource":["*"]}]}`
+			if got := kp.Input("policy"); got != want {
+				t.Errorf("%s; no statement delegates to the account root:\n got %s\nwant %s", tc.reason, got, want)
+			}
+		})
 	}
 }
 

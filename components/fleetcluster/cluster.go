@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/kms"
 	"github.com/pulumi/pulumi-eks/sdk/v2/go/eks"
@@ -16,8 +17,10 @@ import (
 func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.StringOutput) (*eks.Cluster, error) {
 	a := b.args
 	var keyArn pulumi.StringPtrInput
+	var key *kms.Key
 	if *a.SecretsEncryption {
-		key, err := kms.NewKey(b.ctx, childName(b.name, "secrets-key"), &kms.KeyArgs{
+		var err error
+		key, err = kms.NewKey(b.ctx, childName(b.name, "secrets-key"), &kms.KeyArgs{
 			Description:       pulumi.Sprintf("Envelope encryption of Kubernetes secrets of EKS cluster %s", a.ClusterName),
 			EnableKeyRotation: pulumi.Bool(true),
 			Tags:              b.tags(a.ClusterName + "-secrets"),
@@ -32,7 +35,7 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		publicCidrs = pulumi.ToStringArray(a.PublicAccessCidrs)
 	}
 	mode := eks.AuthenticationMode(a.AuthenticationMode)
-	return eks.NewCluster(b.ctx, childName(b.name, "cluster"), &eks.ClusterArgs{
+	cl, err := eks.NewCluster(b.ctx, childName(b.name, "cluster"), &eks.ClusterArgs{
 		Name:                         pulumi.String(a.ClusterName),
 		Version:                      pulumi.String(a.Version),
 		VpcId:                        net.vpcID,
@@ -55,6 +58,29 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		Tags:                         b.tags(a.ClusterName),
 		ProviderCredentialOpts:       secretKubeconfig(),
 	}, b.component()...)
+	if err != nil || key == nil {
+		return cl, err
+	}
+	return cl, b.secretsKeyPolicy(key, cl)
+}
+
+// secretsKeyPolicy sets the key's explicit policy (SecretsKeyPolicy) once the cluster exists: it names the
+// cluster's role, which pulumi-eks creates with the cluster, so it is a separate kms.KeyPolicy rather than the
+// key's own policy. Until then the key has KMS's default policy, which EKS's CreateCluster uses.
+func (b *builder) secretsKeyPolicy(key *kms.Key, cl *eks.Cluster) error {
+	admins := pulumi.ToStringArray(b.args.SecretsKeyAdministratorArns).ToStringArrayOutput()
+	if len(b.args.SecretsKeyAdministratorArns) == 0 {
+		caller := aws.GetCallerIdentityOutput(b.ctx, aws.GetCallerIdentityOutputArgs{}, pulumi.Provider(b.aws)).Arn()
+		issuer := iam.GetSessionContextOutput(b.ctx, iam.GetSessionContextOutputArgs{Arn: caller}, pulumi.Provider(b.aws)).IssuerArn()
+		admins = pulumi.StringArray{issuer}.ToStringArrayOutput()
+	}
+	_, err := kms.NewKeyPolicy(b.ctx, childName(b.name, "secrets-key"), &kms.KeyPolicyArgs{
+		KeyId: key.KeyId,
+		Policy: pulumi.All(admins, cl.EksCluster.RoleArn()).ApplyT(func(v []any) string {
+			return SecretsKeyPolicy(v[0].([]string), v[1].(string)).JSON()
+		}).(pulumi.StringOutput),
+	}, b.resource()...)
+	return err
 }
 
 // secretKubeconfig are empty kubeconfig options (the kubeconfigs run `aws eks get-token` with the ambient AWS

@@ -35,3 +35,22 @@ func IRSATrustPolicy(oidcProviderArn, issuerURL, namespace string, serviceAccoun
 		When("StringEquals", issuer+":sub", sub).
 		When("StringEquals", issuer+":aud", "sts.amazonaws.com"))
 }
+
+// keyAdministratorActions are what the KMS default key policy lets key administrators do (AWS KMS Developer
+// Guide, "Default key policy": "Allows key administrators to administer the KMS key"), CreateGrant included,
+// which EKS needs from the principal that creates or updates an encrypted cluster.
+var keyAdministratorActions = []string{"kms:Create*", "kms:Describe*", "kms:Enable*", "kms:List*", "kms:Put*",
+	"kms:Update*", "kms:Revoke*", "kms:Disable*", "kms:Get*", "kms:Delete*", "kms:TagResource", "kms:UntagResource",
+	"kms:ScheduleKeyDeletion", "kms:CancelKeyDeletion", "kms:RotateKeyOnDemand"}
+
+// SecretsKeyPolicy is the explicit policy of the secrets encryption key: its administrators administer it, and
+// the EKS cluster role encrypts and decrypts with it (the permissions terraform-aws-eks grants the cluster role:
+// Encrypt, Decrypt, ListGrants, DescribeKey). No statement delegates to the account's IAM policies.
+func SecretsKeyPolicy(administrators []string, clusterRoleArn string) iampolicy.Document {
+	admins := iampolicy.Allow("KeyAdministrators", keyAdministratorActions, []string{"*"})
+	admins.Principal = map[string]any{"AWS": administrators}
+	use := iampolicy.Allow("ClusterUse", []string{"kms:Encrypt", "kms:Decrypt", "kms:ListGrants", "kms:DescribeKey"},
+		[]string{"*"})
+	use.Principal = map[string]any{"AWS": clusterRoleArn}
+	return iampolicy.New(admins, use)
+}

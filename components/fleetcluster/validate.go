@@ -43,6 +43,14 @@ func Validate(args, explicit FleetClusterArgs) error {
 	validateIdentity(&ps, args)
 	validateNetwork(&ps, args, explicit)
 	validateEndpoint(&ps, args)
+	for i, arn := range args.SecretsKeyAdministratorArns {
+		if !iamPrincipalARN.pattern.MatchString(arn) {
+			ps.Add(problems.Index("secretsKeyAdministratorArns", i), "%s", iamPrincipalARN.problem(arn))
+		}
+	}
+	if len(args.SecretsKeyAdministratorArns) > 0 && !*args.SecretsEncryption {
+		ps.Add("secretsKeyAdministratorArns", "is set but secretsEncryption is false: there is no key to administer")
+	}
 	for i, ng := range args.NodeGroups {
 		validateNodeGroup(&ps, problems.Index("nodeGroups", i), ng)
 	}

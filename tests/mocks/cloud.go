@@ -183,6 +183,9 @@ func (c *Cloud) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
 		return resource.NewPropertyMapFromMap(map[string]any{
 			"accountId": Account, "arn": "arn:aws:iam::" + Account + ":user/ci", "userId": "AIDAMOCK", "id": Account,
 		}), nil
+	case "aws:iam/getSessionContext:getSessionContext":
+		arn := args.Args["arn"].StringValue()
+		return resource.NewPropertyMapFromMap(map[string]any{"arn": arn, "issuerArn": arn, "id": arn}), nil
 	case "aws:index/getPartition:getPartition":
 		return resource.NewPropertyMapFromMap(map[string]any{
 			"partition": "aws", "dnsSuffix": "amazonaws.com", "reverseDnsPrefix": "com.amazonaws", "id": "aws",

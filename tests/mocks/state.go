@@ -31,6 +31,7 @@ func (c *Cloud) state(r Resource) resource.PropertyMap {
 		set("arn", fmt.Sprintf("arn:aws:iam::%s:oidc-provider/%s", Account, strings.TrimPrefix(s["url"].StringValue(), "https://")))
 	case "aws:kms/key:Key":
 		set("arn", fmt.Sprintf("arn:aws:kms:%s:%s:key/%s", r.Region, Account, r.ID))
+		set("keyId", r.ID)
 	case "aws:sqs/queue:Queue":
 		name := s["name"].StringValue()
 		set("arn", fmt.Sprintf("arn:aws:sqs:%s:%s:%s", r.Region, Account, name))
@@ -94,6 +95,7 @@ func (c *Cloud) eksCluster(r Resource) (resource.PropertyMap, error) {
 		map[string]any{
 			"name":                 name,
 			"arn":                  fmt.Sprintf("arn:aws:eks:%s:%s:cluster/%s", r.Region, Account, name),
+			"roleArn":              fmt.Sprintf("arn:aws:iam::%s:role/%s-eksRole", Account, r.Name),
 			"endpoint":             endpoint,
 			"version":              version,
 			"certificateAuthority": map[string]any{"data": caData},

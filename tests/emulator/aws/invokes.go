@@ -17,6 +17,11 @@ var invokes = map[string]emulator.InvokeFunc{
 			"arn": fmt.Sprintf("arn:aws:iam::%s:user/fleet-emulator", Account),
 		}, nil
 	},
+	// The caller is an IAM user, so the session's issuer is the caller itself (IAM GetSessionContext).
+	"aws:iam/getSessionContext:getSessionContext": func(c emulator.Call) (map[string]any, error) {
+		arn := emulator.Str(c.Inputs, "arn")
+		return map[string]any{"id": arn, "arn": arn, "issuerArn": arn}, nil
+	},
 	"aws:index/getPartition:getPartition": func(emulator.Call) (map[string]any, error) {
 		return map[string]any{"id": "aws", "partition": "aws", "dnsSuffix": "amazonaws.com", "reverseDnsPrefix": "com.amazonaws"}, nil
 	},
