@@ -9,7 +9,7 @@ func (x *AccessEntry) Annotate(a infer.Annotator) {
 	a.Describe(x, "AccessEntry is an EKS access entry: an IAM principal's access to the cluster's Kubernetes API.")
 	a.Describe(&x.Name, "Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters, digits, '-' and '_'. Unique within the cluster.")
 	a.Describe(&x.PrincipalArn, "PrincipalArn is the IAM role or user ARN.")
-	a.Describe(&x.KubernetesGroups, "KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).")
+	a.Describe(&x.KubernetesGroups, "KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.")
 	a.Describe(&x.AccessPolicies, "AccessPolicies are EKS access policies associated with the principal.")
 }
 
@@ -89,10 +89,11 @@ func (x *FleetClusterArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.VpcId, "VpcId selects an existing VPC (\"vpc-...\"); then no VPC is built and PrivateSubnetIds is required.")
 	a.Describe(&x.PrivateSubnetIds, "PrivateSubnetIds are the existing private subnets (\"subnet-...\") for the control plane and nodes. Required with VpcId, not allowed without it.")
 	a.Describe(&x.PublicSubnetIds, "PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.")
-	a.Describe(&x.EndpointPublicAccess, "EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private endpoint is always on.")
-	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: [\"0.0.0.0/0\"] (the EKS default); set it to your office or CI ranges in production.")
+	a.Describe(&x.EndpointPublicAccess, "EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.")
+	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; \"0.0.0.0/0\" (the whole internet, EKS's own default) must be given explicitly.")
 	a.Describe(&x.EnabledClusterLogTypes, "EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, [\"api\",\"audit\",\"authenticator\",\"controllerManager\",\"scheduler\"]. An explicit empty list turns logging off.")
 	a.Describe(&x.SecretsEncryption, "SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.")
+	a.Describe(&x.SecretsKeyAdministratorArns, "SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key (\"arn:<partition>:iam::<account>:role/<name>\"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).")
 	a.Describe(&x.NodeGroups, "NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.")
 	a.Describe(&x.AuthenticationMode, "AuthenticationMode is how the cluster authenticates IAM principals: \"CONFIG_MAP\", \"API\" or \"API_AND_CONFIG_MAP\" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.")
 	a.Describe(&x.RoleMappings, "RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.")
@@ -141,9 +142,9 @@ func (x *PrivateCAIssuerSettings) Annotate(a infer.Annotator) {
 // Annotate gives RoleMapping its schema descriptions.
 func (x *RoleMapping) Annotate(a infer.Annotator) {
 	a.Describe(x, "RoleMapping is an aws-auth ConfigMap entry for an IAM role.")
-	a.Describe(&x.RoleArn, "RoleArn is the IAM role ARN, \"arn:<partition>:iam::<account>:role/<path><name>\".")
-	a.Describe(&x.Username, "Username is the Kubernetes user name the role maps to.")
-	a.Describe(&x.Groups, "Groups are Kubernetes groups. \"system:masters\" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.")
+	a.Describe(&x.RoleArn, "RoleArn is the IAM role ARN without a path, \"arn:<partition>:iam::<account>:role/<name>\": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).")
+	a.Describe(&x.Username, "Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).")
+	a.Describe(&x.Groups, "Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.")
 }
 
 // Annotate gives Taint its schema descriptions.
@@ -158,8 +159,8 @@ func (x *Taint) Annotate(a infer.Annotator) {
 func (x *UserMapping) Annotate(a infer.Annotator) {
 	a.Describe(x, "UserMapping is an aws-auth ConfigMap entry for an IAM user.")
 	a.Describe(&x.UserArn, "UserArn is the IAM user ARN, \"arn:<partition>:iam::<account>:user/<path><name>\".")
-	a.Describe(&x.Username, "Username is the Kubernetes user name the user maps to.")
-	a.Describe(&x.Groups, "Groups are Kubernetes groups; \"system:masters\" is rejected as for RoleMapping.")
+	a.Describe(&x.Username, "Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.")
+	a.Describe(&x.Groups, "Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.")
 }
 
 // Annotate gives VeleroSettings its schema descriptions.

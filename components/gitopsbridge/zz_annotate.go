@@ -54,6 +54,7 @@ func (x *Hub) Annotate(a infer.Annotator) {
 	a.Describe(&x.ChartRepository, "ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).")
 	a.Describe(&x.Values, "Values are Helm values merged over the component's (user values win, maps merged key by key).")
 	a.Describe(&x.HighAvailability, "HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.")
+	a.Describe(&x.SpokeAccountIds, "SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.")
 	a.Describe(&x.Bootstrap, "Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.")
 }
 

@@ -219,7 +219,7 @@ namespace GitOpsFleet.Fleet
         }
 
         /// <summary>
-        /// EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private endpoint is always on.
+        /// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
         /// </summary>
         [Input("endpointPublicAccess")]
         public bool? EndpointPublicAccess { get; set; }
@@ -270,7 +270,7 @@ namespace GitOpsFleet.Fleet
         private InputList<string>? _publicAccessCidrs;
 
         /// <summary>
-        /// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"] (the EKS default); set it to your office or CI ranges in production.
+        /// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
         /// </summary>
         public InputList<string> PublicAccessCidrs
         {
@@ -313,6 +313,18 @@ namespace GitOpsFleet.Fleet
         /// </summary>
         [Input("secretsEncryption")]
         public bool? SecretsEncryption { get; set; }
+
+        [Input("secretsKeyAdministratorArns")]
+        private InputList<string>? _secretsKeyAdministratorArns;
+
+        /// <summary>
+        /// SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:&lt;partition&gt;:iam::&lt;account&gt;:role/&lt;name&gt;"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
+        /// </summary>
+        public InputList<string> SecretsKeyAdministratorArns
+        {
+            get => _secretsKeyAdministratorArns ?? (_secretsKeyAdministratorArns = new InputList<string>());
+            set => _secretsKeyAdministratorArns = value;
+        }
 
         [Input("tags")]
         private InputMap<string>? _tags;

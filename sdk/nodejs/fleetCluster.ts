@@ -133,6 +133,7 @@ export class FleetCluster extends pulumi.ComponentResource {
             resourceInputs["region"] = args?.region;
             resourceInputs["roleMappings"] = args?.roleMappings;
             resourceInputs["secretsEncryption"] = args?.secretsEncryption;
+            resourceInputs["secretsKeyAdministratorArns"] = args?.secretsKeyAdministratorArns;
             resourceInputs["tags"] = args?.tags;
             resourceInputs["userMappings"] = args?.userMappings;
             resourceInputs["version"] = args?.version;
@@ -209,7 +210,7 @@ export interface FleetClusterArgs {
      */
     enabledClusterLogTypes?: pulumi.Input<string[] | undefined>;
     /**
-     * EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private endpoint is always on.
+     * EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
      */
     endpointPublicAccess?: boolean;
     /**
@@ -233,7 +234,7 @@ export interface FleetClusterArgs {
      */
     privateSubnetIds?: pulumi.Input<string[] | undefined>;
     /**
-     * PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"] (the EKS default); set it to your office or CI ranges in production.
+     * PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
      */
     publicAccessCidrs?: pulumi.Input<string[] | undefined>;
     /**
@@ -252,6 +253,10 @@ export interface FleetClusterArgs {
      * SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
      */
     secretsEncryption?: boolean;
+    /**
+     * SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
+     */
+    secretsKeyAdministratorArns?: pulumi.Input<string[] | undefined>;
     /**
      * Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
      */

@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _kubernetesGroups;
 
         /// <summary>
-        /// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+        /// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
         /// </summary>
         public InputList<string> KubernetesGroups
         {

@@ -52,6 +52,18 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("releaseName")]
         public Input<string>? ReleaseName { get; set; }
 
+        [Input("spokeAccountIds")]
+        private InputList<string>? _spokeAccountIds;
+
+        /// <summary>
+        /// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+        /// </summary>
+        public InputList<string> SpokeAccountIds
+        {
+            get => _spokeAccountIds ?? (_spokeAccountIds = new InputList<string>());
+            set => _spokeAccountIds = value;
+        }
+
         [Input("values")]
         private InputMap<object>? _values;
 

@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _groups;
 
         /// <summary>
-        /// Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.
+        /// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
         /// </summary>
         public InputList<string> Groups
         {
@@ -29,13 +29,13 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// RoleArn is the IAM role ARN, "arn:&lt;partition&gt;:iam::&lt;account&gt;:role/&lt;path&gt;&lt;name&gt;".
+        /// RoleArn is the IAM role ARN without a path, "arn:&lt;partition&gt;:iam::&lt;account&gt;:role/&lt;name&gt;": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
         /// </summary>
         [Input("roleArn", required: true)]
         public Input<string> RoleArn { get; set; } = null!;
 
         /// <summary>
-        /// Username is the Kubernetes user name the role maps to.
+        /// Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
         /// </summary>
         [Input("username", required: true)]
         public Input<string> Username { get; set; } = null!;

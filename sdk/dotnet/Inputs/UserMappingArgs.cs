@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _groups;
 
         /// <summary>
-        /// Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+        /// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
         /// </summary>
         public InputList<string> Groups
         {
@@ -35,7 +35,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string> UserArn { get; set; } = null!;
 
         /// <summary>
-        /// Username is the Kubernetes user name the user maps to.
+        /// Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
         /// </summary>
         [Input("username", required: true)]
         public Input<string> Username { get; set; } = null!;

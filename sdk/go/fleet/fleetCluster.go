@@ -87,7 +87,7 @@ type fleetClusterArgs struct {
 	ClusterName *string `pulumi:"clusterName"`
 	// EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
 	EnabledClusterLogTypes []string `pulumi:"enabledClusterLogTypes"`
-	// EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private endpoint is always on.
+	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
 	EndpointPublicAccess *bool `pulumi:"endpointPublicAccess"`
 	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
 	Environment *string `pulumi:"environment"`
@@ -99,7 +99,7 @@ type fleetClusterArgs struct {
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
 	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
 	PrivateSubnetIds []string `pulumi:"privateSubnetIds"`
-	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"] (the EKS default); set it to your office or CI ranges in production.
+	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
 	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
 	PublicSubnetIds []string `pulumi:"publicSubnetIds"`
@@ -109,6 +109,8 @@ type fleetClusterArgs struct {
 	RoleMappings []RoleMapping `pulumi:"roleMappings"`
 	// SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
 	SecretsEncryption *bool `pulumi:"secretsEncryption"`
+	// SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
+	SecretsKeyAdministratorArns []string `pulumi:"secretsKeyAdministratorArns"`
 	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
 	Tags map[string]string `pulumi:"tags"`
 	// UserMappings are extra IAM user entries of the aws-auth ConfigMap.
@@ -137,7 +139,7 @@ type FleetClusterArgs struct {
 	ClusterName *string
 	// EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
 	EnabledClusterLogTypes pulumi.StringArrayInput
-	// EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private endpoint is always on.
+	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
 	EndpointPublicAccess *bool
 	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
 	Environment *string
@@ -149,7 +151,7 @@ type FleetClusterArgs struct {
 	NodeGroups NodeGroupArrayInput
 	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
 	PrivateSubnetIds pulumi.StringArrayInput
-	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"] (the EKS default); set it to your office or CI ranges in production.
+	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
 	PublicAccessCidrs pulumi.StringArrayInput
 	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
 	PublicSubnetIds pulumi.StringArrayInput
@@ -159,6 +161,8 @@ type FleetClusterArgs struct {
 	RoleMappings RoleMappingArrayInput
 	// SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
 	SecretsEncryption *bool
+	// SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
+	SecretsKeyAdministratorArns pulumi.StringArrayInput
 	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
 	Tags pulumi.StringMapInput
 	// UserMappings are extra IAM user entries of the aws-auth ConfigMap.

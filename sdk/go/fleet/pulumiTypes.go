@@ -17,7 +17,7 @@ var _ = internal.GetEnvOrDefault
 type AccessEntry struct {
 	// AccessPolicies are EKS access policies associated with the principal.
 	AccessPolicies []AccessPolicy `pulumi:"accessPolicies"`
-	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
 	KubernetesGroups []string `pulumi:"kubernetesGroups"`
 	// Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters, digits, '-' and '_'. Unique within the cluster.
 	Name string `pulumi:"name"`
@@ -40,7 +40,7 @@ type AccessEntryInput interface {
 type AccessEntryArgs struct {
 	// AccessPolicies are EKS access policies associated with the principal.
 	AccessPolicies AccessPolicyArrayInput `pulumi:"accessPolicies"`
-	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
 	KubernetesGroups pulumi.StringArrayInput `pulumi:"kubernetesGroups"`
 	// Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters, digits, '-' and '_'. Unique within the cluster.
 	Name pulumi.StringInput `pulumi:"name"`
@@ -105,7 +105,7 @@ func (o AccessEntryOutput) AccessPolicies() AccessPolicyArrayOutput {
 	return o.ApplyT(func(v AccessEntry) []AccessPolicy { return v.AccessPolicies }).(AccessPolicyArrayOutput)
 }
 
-// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
 func (o AccessEntryOutput) KubernetesGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v AccessEntry) []string { return v.KubernetesGroups }).(pulumi.StringArrayOutput)
 }
@@ -1671,6 +1671,8 @@ type Hub struct {
 	HighAvailability *bool `pulumi:"highAvailability"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName *string `pulumi:"releaseName"`
+	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+	SpokeAccountIds []string `pulumi:"spokeAccountIds"`
 	// Values are Helm values merged over the component's (user values win, maps merged key by key).
 	Values map[string]interface{} `pulumi:"values"`
 }
@@ -1698,6 +1700,8 @@ type HubArgs struct {
 	HighAvailability pulumi.BoolPtrInput `pulumi:"highAvailability"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName pulumi.StringPtrInput `pulumi:"releaseName"`
+	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+	SpokeAccountIds pulumi.StringArrayInput `pulumi:"spokeAccountIds"`
 	// Values are Helm values merged over the component's (user values win, maps merged key by key).
 	Values pulumi.MapInput `pulumi:"values"`
 }
@@ -1805,6 +1809,11 @@ func (o HubOutput) ReleaseName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ReleaseName }).(pulumi.StringPtrOutput)
 }
 
+// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+func (o HubOutput) SpokeAccountIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.SpokeAccountIds }).(pulumi.StringArrayOutput)
+}
+
 // Values are Helm values merged over the component's (user values win, maps merged key by key).
 func (o HubOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v Hub) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
@@ -1882,6 +1891,16 @@ func (o HubPtrOutput) ReleaseName() pulumi.StringPtrOutput {
 		}
 		return v.ReleaseName
 	}).(pulumi.StringPtrOutput)
+}
+
+// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+func (o HubPtrOutput) SpokeAccountIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
+		if v == nil {
+			return nil
+		}
+		return v.SpokeAccountIds
+	}).(pulumi.StringArrayOutput)
 }
 
 // Values are Helm values merged over the component's (user values win, maps merged key by key).
@@ -2414,11 +2433,11 @@ func (o RepoPtrOutput) Url() pulumi.StringPtrOutput {
 
 // RoleMapping is an aws-auth ConfigMap entry for an IAM role.
 type RoleMapping struct {
-	// Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.
+	// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
 	Groups []string `pulumi:"groups"`
-	// RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
+	// RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
 	RoleArn string `pulumi:"roleArn"`
-	// Username is the Kubernetes user name the role maps to.
+	// Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
 	Username string `pulumi:"username"`
 }
 
@@ -2435,11 +2454,11 @@ type RoleMappingInput interface {
 
 // RoleMapping is an aws-auth ConfigMap entry for an IAM role.
 type RoleMappingArgs struct {
-	// Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.
+	// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
 	Groups pulumi.StringArrayInput `pulumi:"groups"`
-	// RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
+	// RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
 	RoleArn pulumi.StringInput `pulumi:"roleArn"`
-	// Username is the Kubernetes user name the role maps to.
+	// Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
 	Username pulumi.StringInput `pulumi:"username"`
 }
 
@@ -2495,17 +2514,17 @@ func (o RoleMappingOutput) ToRoleMappingOutputWithContext(ctx context.Context) R
 	return o
 }
 
-// Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.
+// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
 func (o RoleMappingOutput) Groups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v RoleMapping) []string { return v.Groups }).(pulumi.StringArrayOutput)
 }
 
-// RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
+// RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
 func (o RoleMappingOutput) RoleArn() pulumi.StringOutput {
 	return o.ApplyT(func(v RoleMapping) string { return v.RoleArn }).(pulumi.StringOutput)
 }
 
-// Username is the Kubernetes user name the role maps to.
+// Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
 func (o RoleMappingOutput) Username() pulumi.StringOutput {
 	return o.ApplyT(func(v RoleMapping) string { return v.Username }).(pulumi.StringOutput)
 }
@@ -2809,11 +2828,11 @@ func (o TaintArrayOutput) Index(i pulumi.IntInput) TaintOutput {
 
 // UserMapping is an aws-auth ConfigMap entry for an IAM user.
 type UserMapping struct {
-	// Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
 	Groups []string `pulumi:"groups"`
 	// UserArn is the IAM user ARN, "arn:<partition>:iam::<account>:user/<path><name>".
 	UserArn string `pulumi:"userArn"`
-	// Username is the Kubernetes user name the user maps to.
+	// Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
 	Username string `pulumi:"username"`
 }
 
@@ -2830,11 +2849,11 @@ type UserMappingInput interface {
 
 // UserMapping is an aws-auth ConfigMap entry for an IAM user.
 type UserMappingArgs struct {
-	// Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
 	Groups pulumi.StringArrayInput `pulumi:"groups"`
 	// UserArn is the IAM user ARN, "arn:<partition>:iam::<account>:user/<path><name>".
 	UserArn pulumi.StringInput `pulumi:"userArn"`
-	// Username is the Kubernetes user name the user maps to.
+	// Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
 	Username pulumi.StringInput `pulumi:"username"`
 }
 
@@ -2890,7 +2909,7 @@ func (o UserMappingOutput) ToUserMappingOutputWithContext(ctx context.Context) U
 	return o
 }
 
-// Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
 func (o UserMappingOutput) Groups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v UserMapping) []string { return v.Groups }).(pulumi.StringArrayOutput)
 }
@@ -2900,7 +2919,7 @@ func (o UserMappingOutput) UserArn() pulumi.StringOutput {
 	return o.ApplyT(func(v UserMapping) string { return v.UserArn }).(pulumi.StringOutput)
 }
 
-// Username is the Kubernetes user name the user maps to.
+// Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
 func (o UserMappingOutput) Username() pulumi.StringOutput {
 	return o.ApplyT(func(v UserMapping) string { return v.Username }).(pulumi.StringOutput)
 }

@@ -14,7 +14,7 @@ export interface AccessEntryArgs {
      */
     accessPolicies?: pulumi.Input<pulumi.Input<inputs.AccessPolicyArgs>[] | undefined>;
     /**
-     * KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+     * KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
      */
     kubernetesGroups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -246,6 +246,10 @@ export interface HubArgs {
      */
     releaseName?: pulumi.Input<string | undefined>;
     /**
+     * SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+     */
+    spokeAccountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * Values are Helm values merged over the component's (user values win, maps merged key by key).
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
@@ -334,15 +338,15 @@ export interface RepoArgs {
  */
 export interface RoleMappingArgs {
     /**
-     * Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.
+     * Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
      */
     groups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
+     * RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
      */
     roleArn: pulumi.Input<string>;
     /**
-     * Username is the Kubernetes user name the role maps to.
+     * Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
      */
     username: pulumi.Input<string>;
 }
@@ -384,7 +388,7 @@ export interface TaintArgs {
  */
 export interface UserMappingArgs {
     /**
-     * Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+     * Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
      */
     groups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -392,7 +396,7 @@ export interface UserMappingArgs {
      */
     userArn: pulumi.Input<string>;
     /**
-     * Username is the Kubernetes user name the user maps to.
+     * Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
      */
     username: pulumi.Input<string>;
 }

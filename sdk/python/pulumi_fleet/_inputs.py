@@ -73,7 +73,7 @@ class AccessEntryArgsDict(TypedDict):
     """
     kubernetes_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+    KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
     """
 
 @pulumi.input_type
@@ -89,7 +89,7 @@ class AccessEntryArgs:
         :param pulumi.Input[_builtins.str] name: Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters, digits, '-' and '_'. Unique within the cluster.
         :param pulumi.Input[_builtins.str] principal_arn: PrincipalArn is the IAM role or user ARN.
         :param pulumi.Input[Sequence[pulumi.Input['AccessPolicyArgs']]] access_policies: AccessPolicies are EKS access policies associated with the principal.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] kubernetes_groups: KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] kubernetes_groups: KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "principal_arn", principal_arn)
@@ -138,7 +138,7 @@ class AccessEntryArgs:
     @pulumi.getter(name="kubernetesGroups")
     def kubernetes_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own).
+        KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
         """
         return pulumi.get(self, "kubernetes_groups")
 
@@ -983,6 +983,10 @@ class HubArgsDict(TypedDict):
     """
     ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
     """
+    spoke_account_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+    """
     values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
     Values are Helm values merged over the component's (user values win, maps merged key by key).
@@ -996,6 +1000,7 @@ class HubArgs:
                  chart_version: pulumi.Input[Optional[_builtins.str]] = None,
                  high_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 spoke_account_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
         Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
@@ -1005,6 +1010,7 @@ class HubArgs:
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
         :param pulumi.Input[_builtins.str] release_name: ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] spoke_account_ids: SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values merged over the component's (user values win, maps merged key by key).
         """
         if bootstrap is not None:
@@ -1017,6 +1023,8 @@ class HubArgs:
             pulumi.set(__self__, "high_availability", high_availability)
         if release_name is not None:
             pulumi.set(__self__, "release_name", release_name)
+        if spoke_account_ids is not None:
+            pulumi.set(__self__, "spoke_account_ids", spoke_account_ids)
         if values is not None:
             pulumi.set(__self__, "values", values)
 
@@ -1079,6 +1087,18 @@ class HubArgs:
     @release_name.setter
     def release_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "release_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="spokeAccountIds")
+    def spoke_account_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+        """
+        return pulumi.get(self, "spoke_account_ids")
+
+    @spoke_account_ids.setter
+    def spoke_account_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "spoke_account_ids", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1433,15 +1453,15 @@ class RoleMappingArgsDict(TypedDict):
     """
     role_arn: pulumi.Input[_builtins.str]
     """
-    RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
+    RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
     """
     username: pulumi.Input[_builtins.str]
     """
-    Username is the Kubernetes user name the role maps to.
+    Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
     """
     groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.
+    Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
     """
 
 @pulumi.input_type
@@ -1453,9 +1473,9 @@ class RoleMappingArgs:
         """
         RoleMapping is an aws-auth ConfigMap entry for an IAM role.
 
-        :param pulumi.Input[_builtins.str] role_arn: RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
-        :param pulumi.Input[_builtins.str] username: Username is the Kubernetes user name the role maps to.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.
+        :param pulumi.Input[_builtins.str] role_arn: RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
+        :param pulumi.Input[_builtins.str] username: Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
         """
         pulumi.set(__self__, "role_arn", role_arn)
         pulumi.set(__self__, "username", username)
@@ -1466,7 +1486,7 @@ class RoleMappingArgs:
     @pulumi.getter(name="roleArn")
     def role_arn(self) -> pulumi.Input[_builtins.str]:
         """
-        RoleArn is the IAM role ARN, "arn:<partition>:iam::<account>:role/<path><name>".
+        RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
         """
         return pulumi.get(self, "role_arn")
 
@@ -1478,7 +1498,7 @@ class RoleMappingArgs:
     @pulumi.getter
     def username(self) -> pulumi.Input[_builtins.str]:
         """
-        Username is the Kubernetes user name the role maps to.
+        Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
         """
         return pulumi.get(self, "username")
 
@@ -1490,7 +1510,7 @@ class RoleMappingArgs:
     @pulumi.getter
     def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Groups are Kubernetes groups. "system:masters" is rejected: grant admin through an access entry with AmazonEKSClusterAdminPolicy instead.
+        Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
         """
         return pulumi.get(self, "groups")
 
@@ -1635,11 +1655,11 @@ class UserMappingArgsDict(TypedDict):
     """
     username: pulumi.Input[_builtins.str]
     """
-    Username is the Kubernetes user name the user maps to.
+    Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
     """
     groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+    Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
     """
 
 @pulumi.input_type
@@ -1652,8 +1672,8 @@ class UserMappingArgs:
         UserMapping is an aws-auth ConfigMap entry for an IAM user.
 
         :param pulumi.Input[_builtins.str] user_arn: UserArn is the IAM user ARN, "arn:<partition>:iam::<account>:user/<path><name>".
-        :param pulumi.Input[_builtins.str] username: Username is the Kubernetes user name the user maps to.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+        :param pulumi.Input[_builtins.str] username: Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
         """
         pulumi.set(__self__, "user_arn", user_arn)
         pulumi.set(__self__, "username", username)
@@ -1676,7 +1696,7 @@ class UserMappingArgs:
     @pulumi.getter
     def username(self) -> pulumi.Input[_builtins.str]:
         """
-        Username is the Kubernetes user name the user maps to.
+        Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
         """
         return pulumi.get(self, "username")
 
@@ -1688,7 +1708,7 @@ class UserMappingArgs:
     @pulumi.getter
     def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Groups are Kubernetes groups; "system:masters" is rejected as for RoleMapping.
+        Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
         """
         return pulumi.get(self, "groups")
 

@@ -39,6 +39,7 @@ class FleetClusterArgs:
                  public_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  role_mappings: pulumi.Input[Optional[Sequence[pulumi.Input['RoleMappingArgs']]]] = None,
                  secrets_encryption: Optional[_builtins.bool] = None,
+                 secrets_key_administrator_arns: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  user_mappings: pulumi.Input[Optional[Sequence[pulumi.Input['UserMappingArgs']]]] = None,
                  version: Optional[_builtins.str] = None,
@@ -55,16 +56,17 @@ class FleetClusterArgs:
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
         :param pulumi.Input[Sequence[_builtins.str]] enabled_cluster_log_types: EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
-        :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private endpoint is always on.
+        :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
         :param _builtins.str environment: Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
         :param pulumi.Input['GitOpsAccessArgs'] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
         :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
-        :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"] (the EKS default); set it to your office or CI ranges in production.
+        :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
         :param pulumi.Input[Sequence[_builtins.str]] public_subnet_ids: PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
         :param pulumi.Input[Sequence[pulumi.Input['RoleMappingArgs']]] role_mappings: RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
         :param _builtins.bool secrets_encryption: SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
+        :param pulumi.Input[Sequence[_builtins.str]] secrets_key_administrator_arns: SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
         :param pulumi.Input[Sequence[pulumi.Input['UserMappingArgs']]] user_mappings: UserMappings are extra IAM user entries of the aws-auth ConfigMap.
         :param _builtins.str version: Version is the Kubernetes minor version, "<major>.<minor>", for example "1.33". Default: DefaultVersion.
@@ -106,6 +108,8 @@ class FleetClusterArgs:
             pulumi.set(__self__, "role_mappings", role_mappings)
         if secrets_encryption is not None:
             pulumi.set(__self__, "secrets_encryption", secrets_encryption)
+        if secrets_key_administrator_arns is not None:
+            pulumi.set(__self__, "secrets_key_administrator_arns", secrets_key_administrator_arns)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
         if user_mappings is not None:
@@ -217,7 +221,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="endpointPublicAccess")
     def endpoint_public_access(self) -> Optional[_builtins.bool]:
         """
-        EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private endpoint is always on.
+        EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
         """
         return pulumi.get(self, "endpoint_public_access")
 
@@ -289,7 +293,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="publicAccessCidrs")
     def public_access_cidrs(self) -> pulumi.Input[Optional[Sequence[_builtins.str]]]:
         """
-        PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"] (the EKS default); set it to your office or CI ranges in production.
+        PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
         """
         return pulumi.get(self, "public_access_cidrs")
 
@@ -332,6 +336,18 @@ class FleetClusterArgs:
     @secrets_encryption.setter
     def secrets_encryption(self, value: Optional[_builtins.bool]):
         pulumi.set(self, "secrets_encryption", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretsKeyAdministratorArns")
+    def secrets_key_administrator_arns(self) -> pulumi.Input[Optional[Sequence[_builtins.str]]]:
+        """
+        SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
+        """
+        return pulumi.get(self, "secrets_key_administrator_arns")
+
+    @secrets_key_administrator_arns.setter
+    def secrets_key_administrator_arns(self, value: pulumi.Input[Optional[Sequence[_builtins.str]]]):
+        pulumi.set(self, "secrets_key_administrator_arns", value)
 
     @_builtins.property
     @pulumi.getter
@@ -418,6 +434,7 @@ class FleetCluster(pulumi.ComponentResource):
                  region: Optional[_builtins.str] = None,
                  role_mappings: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RoleMappingArgs', 'RoleMappingArgsDict']]]]] = None,
                  secrets_encryption: Optional[_builtins.bool] = None,
+                 secrets_key_administrator_arns: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  user_mappings: pulumi.Input[Optional[Sequence[pulumi.Input[Union['UserMappingArgs', 'UserMappingArgsDict']]]]] = None,
                  version: Optional[_builtins.str] = None,
@@ -436,17 +453,18 @@ class FleetCluster(pulumi.ComponentResource):
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
         :param pulumi.Input[Sequence[_builtins.str]] enabled_cluster_log_types: EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
-        :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: true. The private endpoint is always on.
+        :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
         :param _builtins.str environment: Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
         :param pulumi.Input[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
         :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
-        :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint. Default: ["0.0.0.0/0"] (the EKS default); set it to your office or CI ranges in production.
+        :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
         :param pulumi.Input[Sequence[_builtins.str]] public_subnet_ids: PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
         :param _builtins.str region: Region is the AWS region of the cluster, for example "us-east-2". Required. The component creates an aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in which case that provider wins and Region must name the provider's region (it is part of IAM role names).
         :param pulumi.Input[Sequence[pulumi.Input[Union['RoleMappingArgs', 'RoleMappingArgsDict']]]] role_mappings: RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
         :param _builtins.bool secrets_encryption: SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
+        :param pulumi.Input[Sequence[_builtins.str]] secrets_key_administrator_arns: SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
         :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
         :param pulumi.Input[Sequence[pulumi.Input[Union['UserMappingArgs', 'UserMappingArgsDict']]]] user_mappings: UserMappings are extra IAM user entries of the aws-auth ConfigMap.
         :param _builtins.str version: Version is the Kubernetes minor version, "<major>.<minor>", for example "1.33". Default: DefaultVersion.
@@ -495,6 +513,7 @@ class FleetCluster(pulumi.ComponentResource):
                  region: Optional[_builtins.str] = None,
                  role_mappings: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RoleMappingArgs', 'RoleMappingArgsDict']]]]] = None,
                  secrets_encryption: Optional[_builtins.bool] = None,
+                 secrets_key_administrator_arns: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  user_mappings: pulumi.Input[Optional[Sequence[pulumi.Input[Union['UserMappingArgs', 'UserMappingArgsDict']]]]] = None,
                  version: Optional[_builtins.str] = None,
@@ -531,6 +550,7 @@ class FleetCluster(pulumi.ComponentResource):
             __props__.__dict__["region"] = region
             __props__.__dict__["role_mappings"] = role_mappings
             __props__.__dict__["secrets_encryption"] = secrets_encryption
+            __props__.__dict__["secrets_key_administrator_arns"] = secrets_key_administrator_arns
             __props__.__dict__["tags"] = tags
             __props__.__dict__["user_mappings"] = user_mappings
             __props__.__dict__["version"] = version
