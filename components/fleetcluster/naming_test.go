@@ -74,7 +74,7 @@ func TestWithDefaults(t *testing.T) {
 	want := FleetClusterArgs{
 		ClusterName: "dev", Region: "us-east-1", Environment: "staging", Version: DefaultVersion,
 		VpcCidr: "10.0.0.0/16", AvailabilityZoneCount: 3, NatGatewayStrategy: "Single",
-		EndpointPublicAccess: ptr(false),
+		EndpointPublicAccess:   ptr(false),
 		EnabledClusterLogTypes: ClusterLogTypes, SecretsEncryption: ptr(true),
 		AuthenticationMode: "API_AND_CONFIG_MAP",
 		NodeGroups:         []NodeGroup{{Name: "apps", CapacityType: "ON_DEMAND", DiskSize: 50, AmiType: "AL2023_x86_64_STANDARD"}},

@@ -176,4 +176,3 @@ func tailOf(s string, n int) string {
 	}
 	return s
 }
-
