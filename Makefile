@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test contract test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
+.PHONY: all build vet test contract docs test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
 
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
@@ -41,6 +41,10 @@ test-components:
 schema:
 	$(GO) run ./provider/cmd/fleet-annotate $(COMPONENTS)
 	$(GO) run ./provider/cmd/fleet-schema schema.json
+
+## docs: the README's add-on table from the contract table (components/addons)
+docs:
+	$(GO) run ./provider/cmd/fleet-docs README.md
 
 ## sdks: the Go, TypeScript, Python and .NET SDKs under sdk/ from schema.json (Pulumi's codegen packages)
 sdks:

@@ -1,6 +1,7 @@
 package addons
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -129,5 +130,21 @@ func TestLabel(t *testing.T) {
 	}
 	if !strings.HasPrefix(EnableLabel("x"), "enable_") {
 		t.Error("EnableLabel")
+	}
+}
+
+func TestREADMETable(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- addons:begin (make docs) -->\n", "<!-- addons:end -->"
+	readme := string(data)
+	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no add-on table between %q and %q", begin, end)
+	}
+	if got := readme[i+len(begin) : j]; got != Table() {
+		t.Errorf("the README's add-on table differs from the contract table; run `make docs`")
 	}
 }
