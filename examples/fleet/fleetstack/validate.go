@@ -3,6 +3,7 @@ package fleetstack
 import (
 	"fmt"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -77,6 +78,12 @@ func (c Config) Validate() error {
 	if c.Repositories.Addons == nil || c.Repositories.Addons.URL == "" {
 		ps.add(Namespace+":repositories.addons.url", "set the Git repository of the add-on ApplicationSets")
 	}
+	for name, r := range map[string]*Repo{"addons": c.Repositories.Addons, "workloads": c.Repositories.Workloads} {
+		if u, err := url.Parse(urlOf(r)); err == nil && u.User != nil && (u.Scheme == "https" || u.Scheme == "http") {
+			ps.add(Namespace+":repositories."+name+".url", "holds credentials (user:token@), which would reach the "+
+				"cluster secrets, Git and the state; give Argo CD a repository credential secret instead")
+		}
+	}
 	if g := c.Git; g != nil {
 		if g.Owner == "" {
 			ps.add(Namespace+":git.owner", "set the GitHub owner (user or organisation) of the repository")
@@ -86,4 +93,11 @@ func (c Config) Validate() error {
 		}
 	}
 	return ps.err()
+}
+
+func urlOf(r *Repo) string {
+	if r == nil {
+		return ""
+	}
+	return r.URL
 }

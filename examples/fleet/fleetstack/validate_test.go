@@ -39,6 +39,8 @@ func TestValidate(t *testing.T) {
 		{"too small", func(c *Config) { c.Clusters[0].VpcCidr = "10.10.0.0/25" }, []string{"gitops-fleet:clusters[0].vpcCidr"}},
 		{"overlap", func(c *Config) { c.Clusters[2].VpcCidr = "10.10.128.0/17" }, []string{"gitops-fleet:clusters[2].vpcCidr"}},
 		{"no addons repo", func(c *Config) { c.Repositories.Addons = nil }, []string{"gitops-fleet:repositories.addons.url"}},
+		{"token in repo URL", func(c *Config) { c.Repositories.Addons.URL = "https://ci:ghp_x@github.com/acme/addons" },
+			[]string{"gitops-fleet:repositories.addons.url"}},
 		{"git without owner and repository", func(c *Config) { c.Git = &Git{} },
 			[]string{"gitops-fleet:git.owner", "gitops-fleet:git.repository"}},
 		{"all at once", func(c *Config) {
