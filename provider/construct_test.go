@@ -54,6 +54,10 @@ func TestConstructFleetCluster(t *testing.T) {
 			"region":      property.New("us-west-2"),
 			"environment": property.New("dev"),
 			"addons":      property.New(map[string]property.Value{"external_dns": property.New(true)}),
+			"addonSettings": property.New(map[string]property.Value{"externalDns": property.New(map[string]property.Value{
+				"hostedZoneIds": property.New([]property.Value{property.New("Z0123456789")}),
+				"domainFilters": property.New([]property.Value{property.New("apps.example.com")}),
+			})}),
 			"nodeGroups": property.New([]property.Value{property.New(map[string]property.Value{
 				"name": property.New("general"), "instanceTypes": property.New([]property.Value{property.New("m7i.large")}),
 				"minSize": property.New(1.0), "desiredSize": property.New(2.0), "maxSize": property.New(3.0),

@@ -2,6 +2,7 @@ package fleetgen
 
 import (
 	"fmt"
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
 	"sigs.k8s.io/yaml"
 
@@ -46,6 +47,9 @@ func Fleet(n int) (fleetstack.Config, error) {
 			}}
 		} else if i%3 == 1 {
 			c.Addons["external_dns"] = true
+			c.AddonSettings = &fleet.AddonSettings{ExternalDns: &fleet.ExternalDNSSettings{
+				HostedZoneIds: []string{"Z0BENCH0000000000000"}, DomainFilters: []string{c.Name + ".example.com"},
+			}}
 		}
 		cfg.Clusters = append(cfg.Clusters, c)
 	}
