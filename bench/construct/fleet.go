@@ -1,7 +1,10 @@
 package construct
 
 import (
+	"encoding/json"
+
 	"fmt"
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -12,6 +15,20 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 )
+
+// addonSettings converts the stack config's add-on settings (the Go SDK's type) to the component's: the two
+// have the same fields, so a JSON round trip (field names match case-insensitively) does it.
+func addonSettings(s *fleet.AddonSettings) (*fleetcluster.AddonSettings, error) {
+	if s == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	var out fleetcluster.AddonSettings
+	return &out, json.Unmarshal(data, &out)
+}
 
 // Program builds cfg with the Go components directly, as examples/fleet builds it through the SDK: the hub's
 // FleetCluster and GitOpsBridge first, then each spoke's with the hub's management role and kubeconfig.
@@ -28,6 +45,11 @@ func Program(cfg fleetstack.Config) pulumi.RunFunc {
 					ClusterName: cl.Name, Region: cl.Region, Environment: cl.Environment, VpcCidr: cl.VpcCidr,
 					Version: cl.Version, Addons: cl.Addons,
 				}
+				settings, err := addonSettings(cl.AddonSettings)
+				if err != nil {
+					return fmt.Errorf("%s: addonSettings: %w", cl.Name, err)
+				}
+				args.AddonSettings = settings
 				for _, ng := range cl.NodeGroups {
 					args.NodeGroups = append(args.NodeGroups, fleetcluster.NodeGroup{Name: ng.Name,
 						InstanceTypes: ng.InstanceTypes, MinSize: ng.MinSize, MaxSize: ng.MaxSize, DesiredSize: ng.DesiredSize})
