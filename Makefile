@@ -1,8 +1,11 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test contract docs test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
+.PHONY: all build vet test contract docs java test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
 
+# pulumi-java v1.16.0 and the pulumi v3.182.0 modules it needs are missing from the Go checksum database; their hashes
+# are pinned by provider/java/go.sum instead.
+JAVA_GO := GONOSUMDB=github.com/pulumi $(GO)
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
 STACK ?= dev
@@ -22,6 +25,7 @@ vet:
 ## test: vet, every Go test (the e2e ones through the real CLI on the offline cloud), then the SDK checks (the README's test command; CI runs it)
 test: vet offline sdk-check
 	PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 ./...
+	cd provider/java && $(JAVA_GO) test -count=1 ./...
 	$(MAKE) contract
 
 ## contract: the add-on contract test (tests/contract, its own module): Argo CD v3.5.7's own ApplicationSet code over
@@ -46,10 +50,12 @@ schema:
 docs:
 	$(GO) run ./provider/cmd/fleet-docs README.md
 
-## sdks: the Go, TypeScript, Python and .NET SDKs under sdk/ from schema.json (Pulumi's codegen packages)
+## sdks: the Go, TypeScript, Python and .NET SDKs under sdk/ from schema.json (Pulumi's codegen packages), and the
+## Java SDK with pulumi-java's generator from its own tool module (provider/java)
 sdks:
 	$(GO) run ./provider/cmd/fleet-sdkgen schema.json sdk
 	cd sdk/go/fleet && $(GO) mod tidy
+	cd provider/java && $(JAVA_GO) run ./cmd/fleet-javagen $(CURDIR)/schema.json $(CURDIR)/sdk/java
 
 ## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION)
 provider:
@@ -70,8 +76,13 @@ eks: tests/emulator/eks/node_modules/.package-lock.json
 tests/emulator/eks/node_modules/.package-lock.json: tests/emulator/eks/package.json tests/emulator/eks/package-lock.json
 	cd tests/emulator/eks && npm ci --no-audit --no-fund --omit=dev
 
-## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks
-offline: cli provider emulators eks
+## java: pulumi-java's language host bin/pulumi-language-java (from provider/java's tool directive), which runs Java
+## programs and generates the Java SDK for `pulumi package add`
+java:
+	cd provider/java && $(JAVA_GO) build -o $(CURDIR)/bin/ github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java
+
+## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks, the Java language host
+offline: cli provider emulators eks java
 
 ## demo: the dev fleet (examples/fleet) through the real CLI and engine on the offline cloud: preview, then up
 demo: offline

@@ -24,11 +24,12 @@ func languages() map[string]any {
 			"packageReferences":    map[string]string{"Pulumi": "3.*"},
 			"respectSchemaVersion": true,
 		},
+		// Java: no Gradle build (there is none on the build machines); fleet-javagen writes a Maven pom.xml.
 		"java": map[string]any{
 			"basePackage": "com.gitopsfleet",
-			"buildFiles":  "gradle",
+			"buildFiles":  "none",
 			"dependencies": map[string]string{
-				"com.pulumi:pulumi": "1.16.0",
+				"com.pulumi:pulumi": "1.20.0",
 			},
 		},
 	}

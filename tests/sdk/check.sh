@@ -2,7 +2,7 @@
 # Checks the generated SDKs the way a consumer uses them: the Go SDK builds and vets; the TypeScript SDK
 # compiles with tsc against @pulumi/pulumi from npm, and examples/ts-fleet compiles against it; the Python SDK
 # installs with pip into a virtualenv with pulumi from PyPI and imports, as does examples/py-fleet. The e2e tests
-# run both examples from here (.work/sdk-check/ts-fleet, .work/sdk-check/venv). Work happens in a copy under .work/sdk-check (ignored by git).
+# run both examples from here (.work/sdk-check/ts-fleet, .work/sdk-check/venv). The Java SDK compiles with Maven. Work happens in a copy under .work/sdk-check (ignored by git).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/.work/sdk-check"
@@ -60,4 +60,11 @@ print("pulumi_fleet imports:", ", ".join(n for n in dir(fleet) if n[0].isupper()
 PY
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/examples/py-fleet/requirements.txt"
 (cd "$root/examples/py-fleet" && "$work/venv/bin/python" -c 'import fleet, preview; print("examples/py-fleet imports")')
+echo "== Java SDK: mvn package against com.pulumi:pulumi from Maven Central"
+rm -rf "$work/java" && cp -r "$root/sdk/java" "$work/java" && rm -rf "$work/java/target"
+(cd "$work/java" && mvn -B -q --no-transfer-progress package -DskipTests)
+test -f "$work/java/target/fleet-0.0.1.jar"
+jar tf "$work/java/target/fleet-0.0.1.jar" | grep -q 'com/gitopsfleet/fleet/FleetCluster.class'
+echo "sdk/java: target/fleet-0.0.1.jar with com.gitopsfleet.fleet.FleetCluster"
+
 echo "SDK checks passed"
