@@ -21,7 +21,7 @@ func Provider() (p.Provider, error) {
 
 // build is the provider serving components.
 func build(components ...infer.InferredComponent) (p.Provider, error) {
-	return infer.NewProviderBuilder().
+	prov, err := infer.NewProviderBuilder().
 		WithDisplayName("Pulumi Fleet").
 		WithDescription("EKS cluster fleets with Argo CD in the GitOps Bridge pattern: FleetCluster builds a cluster "+
 			"and the AWS identities of its add-ons; GitOpsBridge registers clusters into Argo CD through cluster secrets.").
@@ -39,4 +39,8 @@ func build(components ...infer.InferredComponent) (p.Provider, error) {
 		}).
 		WithComponents(components...).
 		Build()
+	return withWholeUnknowns(prov, map[tokens.Type][]string{
+		fleetcluster.TypeToken: objectInputsOf(fleetcluster.FleetClusterArgs{}),
+		gitopsbridge.TypeToken: objectInputsOf(gitopsbridge.GitOpsBridgeArgs{}),
+	}), err
 }

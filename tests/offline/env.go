@@ -39,6 +39,7 @@ var Needed = []string{
 	"bin/emulator/pulumi-resource-aws", "bin/emulator/pulumi-resource-kubernetes",
 	"bin/emulator/pulumi-resource-github", "bin/emulator/pulumi-resource-awsx",
 	"tests/emulator/eks/node_modules/@pulumi/eks/cmd/provider/index.js",
+	"bin/pulumi-language-java",
 }
 
 // New prepares an Env in dir (created if needed; state from an earlier Env in the same dir is kept).
@@ -122,6 +123,24 @@ func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulum
 	return auto.UpsertStackInlineSource(ctx, stack, "", program,
 		auto.WorkDir(work), auto.Pulumi(e.cmd), auto.EnvVars(e.Vars), auto.PulumiHome(e.Vars["PULUMI_HOME"]),
 		auto.SecretsProvider("passphrase"))
+}
+
+// LocalStack creates or selects stack of the Pulumi project in dir, run by the project's own runtime (its
+// language host on PATH), as `pulumi up` in that directory does.
+func (e *Env) LocalStack(ctx context.Context, dir, stack string) (auto.Stack, error) {
+	return auto.UpsertStackLocalSource(ctx, stack, dir,
+		auto.Pulumi(e.cmd), auto.EnvVars(e.Vars), auto.PulumiHome(e.Vars["PULUMI_HOME"]),
+		auto.SecretsProvider("passphrase"))
+}
+
+// Run runs the CLI with args in dir, with the Env's variables, and returns its output.
+func (e *Env) Run(ctx context.Context, dir string, args ...string) (string, error) {
+	var vars []string
+	for k, v := range e.Vars {
+		vars = append(vars, k+"="+v)
+	}
+	stdout, stderr, _, err := e.cmd.Run(ctx, dir, nil, nil, nil, vars, args...)
+	return stdout + stderr, err
 }
 
 // Root finds the repository root: the nearest directory up from the working directory with a go.mod of

@@ -1,0 +1,90 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+)
+
+// TestJavaProjectWithPackageAdd is the path a Java user takes: a copy of examples/java-fleet (a Maven project,
+// runtime java, with the dev stack config), `pulumi package add` of the built pulumi-resource-fleet, which has the
+// Java language host generate the SDK into sdks/fleet, then preview and up of the project directory through the
+// real CLI and pulumi-language-java (Maven compiles and runs the program), which must create exactly the Go
+// example's resource types and counts, then a preview that expects no changes, then destroy.
+func TestJavaProjectWithPackageAdd(t *testing.T) {
+	env := newEnv(t)
+	ctx := context.Background()
+	goTypes := previewTypes(t, env)
+
+	dir := filepath.Join(t.TempDir(), "java-fleet")
+	src := filepath.Join(env.Root, "examples", "java-fleet")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	config, err := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.dev.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.dev.yaml"), config, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	out, err := env.Run(ctx, dir, "package", "add", filepath.Join(env.Root, "bin", "pulumi-resource-fleet"))
+	if err != nil {
+		t.Fatalf("pulumi package add: %v\n%s", err, tail(out, 40))
+	}
+	for _, f := range []string{"sdks/fleet/src/main/java/com/gitopsfleet/fleet/FleetCluster.java",
+		"sdks/fleet/src/main/java/com/gitopsfleet/fleet/inputs/AddonSettingsArgs.java"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("pulumi package add did not generate %s: %v\n%s", f, err, tail(out, 20))
+		}
+	}
+	project, _ := os.ReadFile(filepath.Join(dir, "Pulumi.yaml"))
+	if !strings.Contains(string(project), "packages:") || !strings.Contains(string(project), "fleet") {
+		t.Errorf("pulumi package add did not record the package in Pulumi.yaml:\n%s", project)
+	}
+
+	stack, err := env.LocalStack(ctx, dir, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan events.EngineEvent)
+	types := map[string]int{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range ch {
+			if e.ResourcePreEvent != nil && e.ResourcePreEvent.Metadata.Op == "create" {
+				types[e.ResourcePreEvent.Metadata.Type]++
+			}
+		}
+	}()
+	if _, err := stack.Preview(ctx, optpreview.EventStreams(ch), optpreview.ProgressStreams(progress(t, env, "java-preview"))); err != nil {
+		t.Fatalf("java preview: %v", err)
+	}
+	<-done
+	if diff := cmp.Diff(goTypes, types); diff != "" {
+		t.Errorf("the Java preview creates other resources than the Go one (-go +java):\n%s", diff)
+	}
+	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "java-up"))); err != nil {
+		t.Fatalf("java up: %v", err)
+	}
+	if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(),
+		optpreview.ProgressStreams(progress(t, env, "java-preview-again"))); err != nil {
+		t.Errorf("a second preview of the Java fleet plans changes: %v", err)
+	}
+	if _, err := stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "java-destroy"))); err != nil {
+		t.Fatalf("java destroy: %v", err)
+	}
+	if left := records(t, env, "aws", ""); len(left) != 0 {
+		t.Errorf("destroy left %d AWS resources in the emulated cloud", len(left))
+	}
+}
