@@ -52,20 +52,12 @@ func fleetConfig() map[string]any {
 // upContractFleet runs `up` of the contract fleet on a fresh offline cloud and returns it.
 func upContractFleet(t *testing.T) *offline.Env {
 	t.Helper()
-	root, err := offline.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := offline.New(root, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = env.Close() })
+	env := offline.ForTest(t)
 	project := filepath.Join(t.TempDir(), "fleet")
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	pulumiYAML, err := os.ReadFile(filepath.Join(root, "examples", "fleet", "Pulumi.yaml"))
+	pulumiYAML, err := os.ReadFile(filepath.Join(env.Root, "examples", "fleet", "Pulumi.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

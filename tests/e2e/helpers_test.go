@@ -17,19 +17,7 @@ import (
 )
 
 // newEnv is an offline environment in a fresh temporary directory.
-func newEnv(t *testing.T) *offline.Env {
-	t.Helper()
-	root, err := offline.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := offline.New(root, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = env.Close() })
-	return env
-}
+func newEnv(t *testing.T) *offline.Env { return offline.ForTest(t) }
 
 // fleetDir is examples/fleet.
 func fleetDir(env *offline.Env) string { return filepath.Join(env.Root, "examples", "fleet") }

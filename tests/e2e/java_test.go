@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
@@ -56,21 +55,7 @@ func TestJavaProjectWithPackageAdd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch := make(chan events.EngineEvent)
-	types := map[string]int{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for e := range ch {
-			if e.ResourcePreEvent != nil && e.ResourcePreEvent.Metadata.Op == "create" {
-				types[e.ResourcePreEvent.Metadata.Type]++
-			}
-		}
-	}()
-	if _, err := stack.Preview(ctx, optpreview.EventStreams(ch), optpreview.ProgressStreams(progress(t, env, "java-preview"))); err != nil {
-		t.Fatalf("java preview: %v", err)
-	}
-	<-done
+	types := previewCreates(t, env, stack, "java-preview")
 	if diff := cmp.Diff(goTypes, types); diff != "" {
 		t.Errorf("the Java preview creates other resources than the Go one (-go +java):\n%s", diff)
 	}

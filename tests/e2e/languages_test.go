@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 
@@ -74,6 +75,16 @@ func previewTypes(t *testing.T, env *offline.Env) map[string]int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	types := previewCreates(t, env, stack, "preview")
+	if len(types) == 0 {
+		t.Fatal("the Go preview creates nothing")
+	}
+	return types
+}
+
+// previewCreates previews stack and counts the resources it would create, by type.
+func previewCreates(t *testing.T, env *offline.Env, stack auto.Stack, op string, opts ...optpreview.Option) map[string]int {
+	t.Helper()
 	ch := make(chan events.EngineEvent)
 	types := map[string]int{}
 	done := make(chan struct{})
@@ -85,14 +96,11 @@ func previewTypes(t *testing.T, env *offline.Env) map[string]int {
 			}
 		}
 	}()
-	if _, err := stack.Preview(context.Background(), optpreview.EventStreams(ch),
-		optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
-		t.Fatalf("go preview: %v", err)
+	opts = append(opts, optpreview.EventStreams(ch), optpreview.ProgressStreams(progress(t, env, op)))
+	if _, err := stack.Preview(context.Background(), opts...); err != nil {
+		t.Fatalf("%s: %v", op, err)
 	}
 	<-done
-	if len(types) == 0 {
-		t.Fatal("the Go preview creates nothing")
-	}
 	return types
 }
 

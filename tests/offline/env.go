@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -161,4 +162,19 @@ func Root() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// ForTest is an Env in a fresh temporary directory of t, closed when t ends.
+func ForTest(t testing.TB) *Env {
+	t.Helper()
+	root, err := Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := New(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = env.Close() })
+	return env
 }
