@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
@@ -93,7 +95,8 @@ func New(root, dir string) (*Env, error) {
 func (e *Env) Close() error { return e.net.Close() }
 
 // Stack creates or selects stack of an inline program whose Pulumi.yaml and Pulumi.<stack>.yaml are copied from
-// projectDir into the Env (so the repository's files are never written to).
+// projectDir into the Env on every call (so the repository's files are never written to, and an edit of the stack
+// file shows in the next run; see syncStackFile).
 func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulumi.RunFunc) (auto.Stack, error) {
 	base := filepath.Base(projectDir)
 	work := filepath.Join(e.Dir, "projects", base+"-"+stack)
@@ -107,23 +110,41 @@ func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulum
 	if err := os.WriteFile(filepath.Join(work, "Pulumi.yaml"), project, 0o644); err != nil {
 		return auto.Stack{}, err
 	}
-	// The stack file is copied once: afterwards it holds the stack's encryption salt and any config set since.
-	stackFile := "Pulumi." + stack + ".yaml"
-	if _, err := os.Stat(filepath.Join(work, stackFile)); errors.Is(err, os.ErrNotExist) {
-		config, err := os.ReadFile(filepath.Join(projectDir, stackFile))
-		switch {
-		case errors.Is(err, os.ErrNotExist): // a stack without config
-		case err != nil:
-			return auto.Stack{}, err
-		default:
-			if err := os.WriteFile(filepath.Join(work, stackFile), config, 0o644); err != nil {
-				return auto.Stack{}, err
-			}
-		}
+	if err := syncStackFile(filepath.Join(projectDir, "Pulumi."+stack+".yaml"), filepath.Join(work, "Pulumi."+stack+".yaml")); err != nil {
+		return auto.Stack{}, err
 	}
 	return auto.UpsertStackInlineSource(ctx, stack, "", program,
 		auto.WorkDir(work), auto.Pulumi(e.cmd), auto.EnvVars(e.Vars), auto.PulumiHome(e.Vars["PULUMI_HOME"]),
 		auto.SecretsProvider("passphrase"))
+}
+
+// syncStackFile makes dst the project's stack file src, so that every run applies the file as it is now (an edit
+// shows in the next run), keeping only the encryption salt dst gained when the stack was created: the stack's
+// secrets are encrypted with it. Config set in dst since (pulumi config set) is replaced. A missing src is a
+// stack without config.
+func syncStackFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	}
+	var project, old struct {
+		EncryptionSalt string `json:"encryptionsalt"`
+	}
+	if err := yaml.Unmarshal(data, &project); err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	if prev, err := os.ReadFile(dst); err == nil && project.EncryptionSalt == "" {
+		if err := yaml.Unmarshal(prev, &old); err != nil {
+			return fmt.Errorf("%s: %w", dst, err)
+		}
+		if old.EncryptionSalt != "" {
+			data = append(bytes.TrimRight(data, "\n"), []byte("\nencryptionsalt: "+old.EncryptionSalt+"\n")...)
+		}
+	}
+	return os.WriteFile(dst, data, 0o644)
 }
 
 // LocalStack creates or selects stack of the Pulumi project in dir, run by the project's own runtime (its
