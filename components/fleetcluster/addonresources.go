@@ -68,11 +68,8 @@ func (b *builder) addonResources(a addons.Addon, nodeRole *iam.Role) (addonFacts
 			f.keys[a.Name+addons.NodeRoleNameSuffix], f.keys[a.Name+addons.InstanceProfileKeySuffix] = nodeRole.Name, ip.Name
 		}
 	}
-	if a.Name == "external_dns" {
-		dns := s.ExternalDns
-		filters, _ := json.Marshal(dns.DomainFilters)
-		f.keys[addons.ExternalDNSDomainFiltersKey] = pulumi.String(filters)
-		f.keys[addons.ExternalDNSPolicyKey] = pulumi.String(dns.Policy)
+	for k, v := range s.metadata(a.Name) {
+		f.keys[k] = pulumi.String(v)
 	}
 	return f, nil
 }

@@ -1,7 +1,6 @@
 package fleetcluster
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
@@ -34,67 +33,6 @@ func addonsWithImplied(enabled map[string]bool) map[string]bool {
 		for _, implied := range a.Implies {
 			out[implied] = true
 		}
-	}
-	return out
-}
-
-// Default add-on settings (terraform-aws-eks-blueprints-addons defaults where it has one).
-const (
-	defaultLogRetentionDays  = 90
-	defaultExternalDNSPolicy = "upsert-only"
-)
-
-// defaultLogGroupName is Fluent Bit's log group when none is given.
-func defaultLogGroupName(cluster string) string {
-	return fmt.Sprintf("/aws/eks/%s/aws-fluentbit-logs", cluster)
-}
-
-// controlPlaneLogGroup is the group EKS writes control-plane logs to; no add-on may write or shorten it.
-func controlPlaneLogGroup(cluster string) string { return fmt.Sprintf("/aws/eks/%s/cluster", cluster) }
-
-// withAddonDefaults fills the defaults of the settings of enabled add-ons. s may be nil.
-func withAddonDefaults(s *AddonSettings, cluster string, enabled map[string]bool) AddonSettings {
-	var out AddonSettings
-	if s != nil {
-		out = *s
-	}
-	if enabled["aws_for_fluentbit"] {
-		fb := FluentBitSettings{}
-		if out.AwsForFluentbit != nil {
-			fb = *out.AwsForFluentbit
-		}
-		if fb.LogGroupName == "" {
-			fb.LogGroupName = defaultLogGroupName(cluster)
-		}
-		if fb.RetentionInDays == 0 {
-			fb.RetentionInDays = defaultLogRetentionDays
-		}
-		out.AwsForFluentbit = &fb
-	}
-	if enabled["external_secrets"] {
-		es := ExternalSecretsSettings{}
-		if out.ExternalSecrets != nil {
-			es = *out.ExternalSecrets
-		}
-		if es.SecretsPrefix == "" {
-			es.SecretsPrefix = cluster + "/"
-		}
-		out.ExternalSecrets = &es
-	}
-	if enabled["velero"] {
-		v := VeleroSettings{}
-		if out.Velero != nil {
-			v = *out.Velero
-		}
-		if v.BucketPrefix == "" {
-			v.BucketPrefix = cluster
-		}
-		out.Velero = &v
-	}
-	if out.ExternalDns != nil && out.ExternalDns.Policy == "" {
-		dns := *out.ExternalDns
-		dns.Policy = defaultExternalDNSPolicy
-		out.ExternalDns = &dns
 	}
 	return out
 }

@@ -81,16 +81,7 @@ func (b *builder) irsaRole(a addons.Addon, oidc *iam.OpenIdConnectProvider, node
 			NodeRoleArn: v[3].(string), QueueArn: v[4].(string), LogGroupName: v[5].(string),
 			BucketName: v[6].(string), BucketPrefix: v[7].(string),
 		}
-		switch {
-		case a.Name == "external_dns" && s.ExternalDns != nil:
-			c.HostedZoneIDs = s.ExternalDns.HostedZoneIds
-		case a.Name == "cert_manager" && s.CertManager != nil:
-			c.HostedZoneIDs = s.CertManager.HostedZoneIds
-		case a.Name == "external_secrets":
-			c.SecretsPrefix, c.KMSKeyArns = s.ExternalSecrets.SecretsPrefix, s.ExternalSecrets.KmsKeyArns
-		case a.Name == "aws_privateca_issuer" && s.AwsPrivatecaIssuer != nil:
-			c.CertificateAuthorityArns = s.AwsPrivatecaIssuer.CertificateAuthorityArns
-		}
+		s.scope(a.Name, &c)
 		return id.Policy(c).JSON()
 	}).(pulumi.StringOutput)
 	_, err = iam.NewRolePolicy(b.ctx, childName(b.name, "irsa-"+purpose), &iam.RolePolicyArgs{
