@@ -3,7 +3,7 @@ GO ?= go
 
 .PHONY: all build vet test contract docs java test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
 
-# pulumi-java v1.16.0 and the pulumi v3.182.0 modules it needs are missing from the Go checksum database; their hashes
+# pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
 JAVA_GO := GONOSUMDB=github.com/pulumi $(GO)
 COMPONENTS := components/fleetcluster components/gitopsbridge components/clusterinfo

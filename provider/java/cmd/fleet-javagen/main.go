@@ -1,5 +1,5 @@
 // Command fleet-javagen generates sdk/java from schema.json with pulumi-java's own generator
-// (github.com/pulumi/pulumi-java/pkg/codegen/java, v1.16.0) and writes its Maven build (pom.xml), since the
+// (github.com/pulumi/pulumi-java/pkg/codegen/java, v1.22.0) and writes its Maven build (pom.xml), since the
 // generator only writes Gradle builds and this machine has Maven, not Gradle.
 //
 //	fleet-javagen <schema.json> <out dir>
