@@ -135,21 +135,23 @@ var bucketNameUnsafe = regexp.MustCompile(`[^a-z0-9-]+`)
 
 // backupBucket creates Velero's bucket: named <cluster>-velero-<random> (bucket names are global; S3 allows a
 // prefix of at most 37 characters), SSE-S3 encryption, versioning, every public access blocked, and bucket
-// owner enforced (no ACLs). It returns the bucket name.
+// owner enforced (no ACLs). It returns the bucket name. The bucket and its settings are retained when velero is
+// disabled or the stack destroyed (RetainOnDelete): they hold the backups, and deleting a bucket that is not
+// empty would fail the update anyway.
 func (b *builder) backupBucket(a addons.Addon) (pulumi.StringOutput, error) {
 	prefix := strings.Trim(bucketNameUnsafe.ReplaceAllString(strings.ToLower(b.args.ClusterName), "-"), "-")
 	if len(prefix) > 29 {
 		prefix = strings.Trim(prefix[:29], "-")
 	}
 	prefix += "-velero-"
+	opts := b.resource(pulumi.RetainOnDelete(true))
 	bucket, err := s3.NewBucketV2(b.ctx, b.addonChild(a, "bucket"), &s3.BucketV2Args{
 		BucketPrefix: pulumi.String(prefix),
 		Tags:         b.tags(b.args.ClusterName + "-velero"),
-	}, b.resource()...)
+	}, opts...)
 	if err != nil {
 		return pulumi.StringOutput{}, err
 	}
-	opts := b.resource()
 	if _, err := s3.NewBucketPublicAccessBlock(b.ctx, b.addonChild(a, "bucket"), &s3.BucketPublicAccessBlockArgs{
 		Bucket: bucket.ID(), BlockPublicAcls: pulumi.Bool(true), BlockPublicPolicy: pulumi.Bool(true),
 		IgnorePublicAcls: pulumi.Bool(true), RestrictPublicBuckets: pulumi.Bool(true),

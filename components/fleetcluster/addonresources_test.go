@@ -105,3 +105,20 @@ func TestInterruptionQueuePolicy(t *testing.T) {
 		t.Errorf("Karpenter's KarpenterInterruptionQueuePolicy:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestBackupBucketIsRetained(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", Addons: map[string]bool{"velero": true}})
+	var types []string
+	for _, r := range cloud.Resources() {
+		if r.RetainOnDelete {
+			types = append(types, r.Type)
+		}
+	}
+	want := []string{"aws:s3/bucketOwnershipControls:BucketOwnershipControls", "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock",
+		"aws:s3/bucketServerSideEncryptionConfigurationV2:BucketServerSideEncryptionConfigurationV2",
+		"aws:s3/bucketV2:BucketV2", "aws:s3/bucketVersioningV2:BucketVersioningV2"}
+	slices.Sort(types)
+	if !slices.Equal(want, types) {
+		t.Errorf("the backups outlive disabling velero or destroying the stack: retained %v, want %v", types, want)
+	}
+}

@@ -106,9 +106,12 @@ func TestDevFleet(t *testing.T) {
 			t.Fatalf("destroy: %v", err)
 		}
 		for _, pkg := range []string{"aws", "kubernetes", "github"} {
-			if left := records(t, env, pkg, ""); len(left) > 0 {
+			if left := notRetained(records(t, env, pkg, "")); len(left) > 0 {
 				t.Errorf("%d %s resources left after destroy, first %s %s", len(left), pkg, left[0].Type, left[0].ID)
 			}
+		}
+		if kept := len(records(t, env, "aws", "aws:s3/bucketV2:BucketV2")); kept != 2 {
+			t.Errorf("the two spokes' Velero buckets hold backups and are retained; %d are left", kept)
 		}
 		if _, dep := exported(t, env, stack, false); len(dep.Resources) != 0 {
 			t.Errorf("the stack still has %d resources", len(dep.Resources))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,3 +104,19 @@ func exported(t *testing.T, env *offline.Env, s auto.Stack, showSecrets bool) (s
 
 // urnName is the resource name at the end of a URN.
 func urnName(urn string) string { return urn[strings.LastIndex(urn, "::")+2:] }
+
+// retainedTypes are the types FleetCluster retains on delete: Velero's bucket and its settings hold backups.
+var retainedTypes = []string{"aws:s3/bucketV2:BucketV2", "aws:s3/bucketVersioningV2:BucketVersioningV2",
+	"aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock", "aws:s3/bucketOwnershipControls:BucketOwnershipControls",
+	"aws:s3/bucketServerSideEncryptionConfigurationV2:BucketServerSideEncryptionConfigurationV2"}
+
+// notRetained are the records of types FleetCluster does not retain on delete.
+func notRetained(rs []emulator.Record) []emulator.Record {
+	var out []emulator.Record
+	for _, r := range rs {
+		if !slices.Contains(retainedTypes, r.Type) {
+			out = append(out, r)
+		}
+	}
+	return out
+}

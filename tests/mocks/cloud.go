@@ -37,6 +37,8 @@ type Resource struct {
 	State  resource.PropertyMap
 	// StandIn marks resources the Cloud registered itself to back pulumi-eks's references.
 	StandIn bool
+	// RetainOnDelete is the resource option: deleting the resource leaves it in the cloud.
+	RetainOnDelete bool
 }
 
 // Cloud is a pulumi.MockResourceMonitor; create it with New and run programs with Run.
@@ -130,6 +132,7 @@ func (c *Cloud) NewResource(args pulumi.MockResourceArgs) (string, resource.Prop
 		rec.Parent = rpc.GetParent()
 		rec.Providers = maps.Clone(rpc.GetProviders())
 		rec.Dependencies = rpc.GetDependencies()
+		rec.RetainOnDelete = rpc.GetRetainOnDelete()
 	}
 	c.mu.Lock()
 	rec.Region = c.regionOf(rec)
