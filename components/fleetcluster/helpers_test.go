@@ -2,6 +2,8 @@ package fleetcluster
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
@@ -40,3 +42,19 @@ func policyOf(t *testing.T, r mocks.Resource, key string) iampolicy.Document {
 var dnsSettings = &AddonSettings{ExternalDns: &ExternalDNSSettings{
 	HostedZoneIds: []string{"Z0123456789ABCDEFGHIJ"}, DomainFilters: []string{"example.com"},
 }}
+
+// expectProblem validates args (with their defaults) and expects a problem at field whose message contains want.
+func expectProblem(t *testing.T, args FleetClusterArgs, field, want, reason string) {
+	t.Helper()
+	err := Validate(withDefaults(args, "dev", "test"), args)
+	var verr *ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("%s: want a *ValidationError, got %v", reason, err)
+	}
+	for _, p := range verr.Problems {
+		if p.Field == field && strings.Contains(p.Message, want) {
+			return
+		}
+	}
+	t.Errorf("%s: no problem at %s containing %q in:\n%v", reason, field, want, err)
+}

@@ -1,7 +1,6 @@
 package fleetcluster
 
 import (
-	"errors"
 	"strings"
 	"testing"
 )
@@ -81,17 +80,7 @@ func TestValidateAddonRules(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			args := validArgs()
 			args.Addons, args.AddonSettings, args.ClusterName = tc.addons, tc.settings, tc.cluster
-			err := Validate(withDefaults(args, "dev", "test"), args)
-			var verr *ValidationError
-			if !errors.As(err, &verr) {
-				t.Fatalf("%s: want a *ValidationError, got %v", tc.reason, err)
-			}
-			for _, p := range verr.Problems {
-				if p.Field == tc.field && strings.Contains(p.Message, tc.want) {
-					return
-				}
-			}
-			t.Errorf("%s: no problem at %s containing %q in:\n%v", tc.reason, tc.field, tc.want, err)
+			expectProblem(t, args, tc.field, tc.want, tc.reason)
 		})
 	}
 }
