@@ -1,7 +1,6 @@
 package fleetcluster
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
