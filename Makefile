@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test contract docs java test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
+.PHONY: all build vet test contract docs java demo-notice test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -85,8 +85,13 @@ java:
 offline: cli provider emulators eks java
 
 ## demo: the dev fleet (examples/fleet) through the real CLI and engine on the offline cloud: preview, then up
-demo: offline
+demo: demo-notice offline
 	$(GO) run ./tests/offline/cmd/fleet-demo -stack $(STACK)
+
+demo-notice:
+	@echo "make demo: building what an offline run needs (the Pulumi CLI $(PULUMI_VERSION) from source, the fleet plugin,"
+	@echo "  the offline cloud's plugins, pulumi-eks from npm, pulumi-java's language host). On a fresh machine the first"
+	@echo "  run downloads and compiles for about 15-20 minutes on 2 cores; later runs take under a minute."
 
 ## peer: the benchmarks' TypeScript peer (bench/peer: @pulumi/eks and @pulumi/awsx from npm, compiled with tsc)
 peer: bench/peer/bin/run.js
