@@ -40,14 +40,12 @@ func TestWholeUnknowns(t *testing.T) {
 			if got.Secret() != tc.want.Secret() {
 				t.Errorf("%s: secret %v, want %v (a secret field keeps the whole value secret)", tc.reason, got.Secret(), tc.want.Secret())
 			}
-			if !sameDeps(got.Dependencies(), tc.want.Dependencies()) {
+			if !slices.Equal(got.Dependencies(), tc.want.Dependencies()) {
 				t.Errorf("%s: dependencies %v, want %v", tc.reason, got.Dependencies(), tc.want.Dependencies())
 			}
 		})
 	}
 }
-
-func sameDeps(a, b []resourceurn.URN) bool { return slices.Equal(a, b) }
 
 func TestObjectInputsOf(t *testing.T) {
 	if got := objectInputsOf(gitopsbridge.GitOpsBridgeArgs{}); !slices.Equal(got, []string{"cluster"}) {

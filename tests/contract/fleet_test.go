@@ -82,7 +82,7 @@ func upContractFleet(t *testing.T) *offline.Env {
 	defer log.Close()
 	if _, err := s.Up(ctx, optup.ProgressStreams(log)); err != nil {
 		data, _ := os.ReadFile(log.Name())
-		t.Fatalf("up: %v\n%s", err, tailOf(string(data), 80))
+		t.Fatalf("up: %v\n%s", err, offline.Tail(string(data), 80))
 	}
 	return env
 }
@@ -154,17 +154,4 @@ func iamRoles(t *testing.T, env *offline.Env) map[string]string {
 		out[arn], _ = state["assumeRolePolicy"].(string)
 	}
 	return out
-}
-
-func tailOf(s string, n int) string {
-	lines := 0
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '\n' {
-			lines++
-			if lines > n {
-				return s[i+1:]
-			}
-		}
-	}
-	return s
 }

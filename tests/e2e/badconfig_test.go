@@ -12,6 +12,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // TestBadStackConfigFailsBeforeAnyResource breaks the dev config one way at a time. `preview` fails naming the
@@ -96,6 +98,6 @@ func checkConfigError(t *testing.T, op string, err error, key, want string) {
 		t.Fatalf("%s succeeded", op)
 	}
 	if msg := err.Error(); !strings.Contains(msg, key+": ") || !strings.Contains(msg, want) {
-		t.Errorf("%s failed with\n%s\nwant %q about %s", op, tail(msg, 15), want, key)
+		t.Errorf("%s failed with\n%s\nwant %q about %s", op, offline.Tail(msg, 15), want, key)
 	}
 }

@@ -44,18 +44,10 @@ func progress(t *testing.T, env *offline.Env, op string) *os.File {
 		f.Close()
 		if t.Failed() {
 			data, _ := os.ReadFile(f.Name())
-			t.Logf("%s output:\n%s", op, tail(string(data), 60))
+			t.Logf("%s output:\n%s", op, offline.Tail(string(data), 60))
 		}
 	})
 	return f
-}
-
-func tail(s string, lines int) string {
-	parts := strings.Split(s, "\n")
-	if len(parts) > lines {
-		parts = parts[len(parts)-lines:]
-	}
-	return strings.Join(parts, "\n")
 }
 
 // records are the emulated cloud's resources of pkg (and type, when not empty).
@@ -78,16 +70,11 @@ func records(t *testing.T, env *offline.Env, pkg, typ string) []emulator.Record 
 // text and as a deployment; showSecrets adds --show-secrets.
 func exported(t *testing.T, env *offline.Env, s auto.Stack, showSecrets bool) (string, apitype.DeploymentV3) {
 	t.Helper()
-	var vars []string
-	for k, v := range env.Vars {
-		vars = append(vars, k+"="+v)
-	}
 	args := []string{"stack", "export", "--stack", s.Name()}
 	if showSecrets {
 		args = append(args, "--show-secrets")
 	}
-	ws := s.Workspace()
-	out, stderr, _, err := ws.PulumiCommand().Run(context.Background(), ws.WorkDir(), nil, nil, nil, vars, args...)
+	out, stderr, err := env.Run(context.Background(), s.Workspace().WorkDir(), args...)
 	if err != nil {
 		t.Fatalf("pulumi %s: %v\n%s", strings.Join(args, " "), err, stderr)
 	}

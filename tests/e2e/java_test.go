@@ -11,6 +11,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // TestJavaProjectWithPackageAdd is the path a Java user takes: a copy of examples/java-fleet (a Maven project,
@@ -36,14 +38,15 @@ func TestJavaProjectWithPackageAdd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	out, err := env.Run(ctx, dir, "package", "add", filepath.Join(env.Root, "bin", "pulumi-resource-fleet"))
+	stdout, stderr, err := env.Run(ctx, dir, "package", "add", filepath.Join(env.Root, "bin", "pulumi-resource-fleet"))
+	out := stdout + stderr
 	if err != nil {
-		t.Fatalf("pulumi package add: %v\n%s", err, tail(out, 40))
+		t.Fatalf("pulumi package add: %v\n%s", err, offline.Tail(out, 40))
 	}
 	for _, f := range []string{"sdks/fleet/src/main/java/com/gitopsfleet/fleet/FleetCluster.java",
 		"sdks/fleet/src/main/java/com/gitopsfleet/fleet/inputs/AddonSettingsArgs.java"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Errorf("pulumi package add did not generate %s: %v\n%s", f, err, tail(out, 20))
+			t.Errorf("pulumi package add did not generate %s: %v\n%s", f, err, offline.Tail(out, 20))
 		}
 	}
 	project, _ := os.ReadFile(filepath.Join(dir, "Pulumi.yaml"))

@@ -53,7 +53,7 @@ func TestTypeScriptAndPythonPreviewTheSameFleet(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
-				t.Fatalf("%s: %v\n%s", strings.Join(run.argv, " "), err, tail(stderr.String(), 40))
+				t.Fatalf("%s: %v\n%s", strings.Join(run.argv, " "), err, offline.Tail(stderr.String(), 40))
 			}
 			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 			var got map[string]int

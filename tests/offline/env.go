@@ -155,14 +155,23 @@ func (e *Env) LocalStack(ctx context.Context, dir, stack string) (auto.Stack, er
 		auto.SecretsProvider("passphrase"))
 }
 
-// Run runs the CLI with args in dir, with the Env's variables, and returns its output.
-func (e *Env) Run(ctx context.Context, dir string, args ...string) (string, error) {
+// Run runs the CLI with args in dir, with the Env's variables, and returns its standard output and error.
+func (e *Env) Run(ctx context.Context, dir string, args ...string) (stdout, stderr string, err error) {
 	var vars []string
 	for k, v := range e.Vars {
 		vars = append(vars, k+"="+v)
 	}
-	stdout, stderr, _, err := e.cmd.Run(ctx, dir, nil, nil, nil, vars, args...)
-	return stdout + stderr, err
+	stdout, stderr, _, err = e.cmd.Run(ctx, dir, nil, nil, nil, vars, args...)
+	return stdout, stderr, err
+}
+
+// Tail is the last n lines of s, for error messages that quote a long output.
+func Tail(s string, n int) string {
+	parts := strings.Split(s, "\n")
+	if len(parts) > n {
+		parts = parts[len(parts)-n:]
+	}
+	return strings.Join(parts, "\n")
 }
 
 // Root finds the repository root: the nearest directory up from the working directory with a go.mod of
