@@ -24,7 +24,7 @@ import (
 // program's context, which it needs for pulumi-eks's stand-ins; GitOpsBridge is served as it is.
 func server(t *testing.T, cloud *mocks.Cloud) integration.Server {
 	t.Helper()
-	prov, err := build(
+	prov, err := build([]infer.InferredComponent{
 		infer.ComponentF(func(ctx *pulumi.Context, name string, args fleetcluster.FleetClusterArgs,
 			opts ...pulumi.ResourceOption,
 		) (*fleetcluster.FleetCluster, error) {
@@ -32,7 +32,7 @@ func server(t *testing.T, cloud *mocks.Cloud) integration.Server {
 			return fleetcluster.NewFleetCluster(ctx, name, args, opts...)
 		}),
 		infer.ComponentF(gitopsbridge.NewGitOpsBridge),
-	)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

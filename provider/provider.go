@@ -1,8 +1,10 @@
 package provider
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
@@ -14,17 +16,23 @@ const Name = "fleet"
 // GoImportPath is the import path of the generated Go SDK.
 const GoImportPath = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
-// Provider is the fleet provider: FleetCluster and GitOpsBridge components with the package metadata.
+// Provider is the fleet provider: the Fleet, FleetCluster and GitOpsBridge components and Fleet's
+// ClusterLedger resource, with the package metadata.
 func Provider() (p.Provider, error) {
-	return build(infer.ComponentF(fleetcluster.NewFleetCluster), infer.ComponentF(gitopsbridge.NewGitOpsBridge))
+	return build([]infer.InferredComponent{
+		infer.ComponentF(fleet.NewFleet),
+		infer.ComponentF(fleetcluster.NewFleetCluster),
+		infer.ComponentF(gitopsbridge.NewGitOpsBridge),
+	}, infer.Resource(ledger.ClusterLedger{}))
 }
 
-// build is the provider serving components.
-func build(components ...infer.InferredComponent) (p.Provider, error) {
+// build is the provider serving components and resources.
+func build(components []infer.InferredComponent, resources ...infer.InferredResource) (p.Provider, error) {
 	prov, err := infer.NewProviderBuilder().
 		WithDisplayName("Pulumi Fleet").
-		WithDescription("EKS cluster fleets with Argo CD in the GitOps Bridge pattern: FleetCluster builds a cluster "+
-			"and the AWS identities of its add-ons; GitOpsBridge registers clusters into Argo CD through cluster secrets.").
+		WithDescription("EKS cluster fleets with Argo CD in the GitOps Bridge pattern: Fleet builds a whole "+
+			"multi-region fleet from typed data; FleetCluster builds a cluster and the AWS identities of its add-ons; "+
+			"GitOpsBridge registers clusters into Argo CD through cluster secrets.").
 		WithKeywords("pulumi", "kubernetes", "eks", "aws", "argocd", "gitops", "category/infrastructure", "kind/component").
 		WithRepository("https://github.com/gitops-fleet/pulumi-fleet").
 		WithHomepage("https://github.com/gitops-fleet/pulumi-fleet").
@@ -33,11 +41,14 @@ func build(components ...infer.InferredComponent) (p.Provider, error) {
 		WithGoImportPath(GoImportPath).
 		WithLanguageMap(languages()).
 		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{
+			"fleet":        "index",
 			"fleetcluster": "index",
+			"ledger":       "index",
 			"gitopsbridge": "index",
 			"clusterinfo":  "index",
 		}).
 		WithComponents(components...).
+		WithResources(resources...).
 		Build()
 	return withWholeUnknowns(prov, map[tokens.Type][]string{
 		fleetcluster.TypeToken: objectInputsOf(fleetcluster.FleetClusterArgs{}),

@@ -352,3 +352,9 @@ func checkUnique[T any](ps *problems.List, field, attr string, items []T, value 
 
 // ValidationError is the error Validate and NewFleetCluster return for invalid inputs.
 type ValidationError = problems.Error
+
+// Check validates args as NewFleetCluster does for a component named name in stack, with the defaults
+// applied, and registers nothing: Fleet checks all its clusters with it before building any.
+func Check(args FleetClusterArgs, name, stack string) error {
+	return Validate(withDefaults(args, name, stack), args)
+}

@@ -320,3 +320,9 @@ func objectName(obj map[string]any) string {
 	name, _ := objectMetadata(obj)["name"].(string)
 	return name
 }
+
+// Check validates args as NewGitOpsBridge does for a component named name, with the defaults applied, and
+// registers nothing. hubProvider tells whether a kubernetes provider for the hub will be given.
+func Check(args GitOpsBridgeArgs, name string, hubProvider bool) error {
+	return Validate(withDefaults(args, name), hubProvider)
+}

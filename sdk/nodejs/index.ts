@@ -5,6 +5,16 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { ClusterLedgerArgs } from "./clusterLedger";
+export type ClusterLedger = import("./clusterLedger").ClusterLedger;
+export const ClusterLedger: typeof import("./clusterLedger").ClusterLedger = null as any;
+utilities.lazyLoad(exports, ["ClusterLedger"], () => require("./clusterLedger"));
+
+export { FleetArgs } from "./fleet";
+export type Fleet = import("./fleet").Fleet;
+export const Fleet: typeof import("./fleet").Fleet = null as any;
+utilities.lazyLoad(exports, ["Fleet"], () => require("./fleet"));
+
 export { FleetClusterArgs } from "./fleetCluster";
 export type FleetCluster = import("./fleetCluster").FleetCluster;
 export const FleetCluster: typeof import("./fleetCluster").FleetCluster = null as any;
@@ -32,6 +42,10 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "fleet:index:ClusterLedger":
+                return new ClusterLedger(name, <any>undefined, { urn })
+            case "fleet:index:Fleet":
+                return new Fleet(name, <any>undefined, { urn })
             case "fleet:index:FleetCluster":
                 return new FleetCluster(name, <any>undefined, { urn })
             case "fleet:index:GitOpsBridge":

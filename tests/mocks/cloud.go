@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -145,6 +146,8 @@ func (c *Cloud) NewResource(args pulumi.MockResourceArgs) (string, resource.Prop
 		rec.StandIn, rec.State = true, standIn
 	case args.TypeToken == "eks:index:Cluster":
 		rec.State, err = c.eksCluster(rec)
+	case args.TypeToken == ledger.TypeToken:
+		rec.State, err = clusterLedger(rec)
 	default:
 		rec.State = c.state(rec)
 	}

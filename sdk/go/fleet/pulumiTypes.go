@@ -624,6 +624,260 @@ func (o CertManagerSettingsPtrOutput) HostedZoneIds() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
+// ClusterDefaults are what every cluster inherits unless it sets its own.
+type ClusterDefaults struct {
+	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+	Addons map[string]bool `pulumi:"addons"`
+	// AssumeRoleArn is the default role of the clusters' aws providers.
+	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
+	// Environment is the default GitOps Bridge environment. Default: the stack name.
+	Environment *string `pulumi:"environment"`
+	// NodeGroups are the default managed node groups.
+	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
+	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
+	// Tags are added to every cluster's AWS resources.
+	Tags map[string]string `pulumi:"tags"`
+	// Version is the default Kubernetes minor version.
+	Version *string `pulumi:"version"`
+}
+
+// ClusterDefaultsInput is an input type that accepts ClusterDefaultsArgs and ClusterDefaultsOutput values.
+// You can construct a concrete instance of `ClusterDefaultsInput` via:
+//
+//	ClusterDefaultsArgs{...}
+type ClusterDefaultsInput interface {
+	pulumi.Input
+
+	ToClusterDefaultsOutput() ClusterDefaultsOutput
+	ToClusterDefaultsOutputWithContext(context.Context) ClusterDefaultsOutput
+}
+
+// ClusterDefaults are what every cluster inherits unless it sets its own.
+type ClusterDefaultsArgs struct {
+	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+	Addons pulumi.BoolMapInput `pulumi:"addons"`
+	// AssumeRoleArn is the default role of the clusters' aws providers.
+	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
+	// Environment is the default GitOps Bridge environment. Default: the stack name.
+	Environment pulumi.StringPtrInput `pulumi:"environment"`
+	// NodeGroups are the default managed node groups.
+	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
+	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+	PublicAccessCidrs pulumi.StringArrayInput `pulumi:"publicAccessCidrs"`
+	// Tags are added to every cluster's AWS resources.
+	Tags pulumi.StringMapInput `pulumi:"tags"`
+	// Version is the default Kubernetes minor version.
+	Version pulumi.StringPtrInput `pulumi:"version"`
+}
+
+func (ClusterDefaultsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClusterDefaults)(nil)).Elem()
+}
+
+func (i ClusterDefaultsArgs) ToClusterDefaultsOutput() ClusterDefaultsOutput {
+	return i.ToClusterDefaultsOutputWithContext(context.Background())
+}
+
+func (i ClusterDefaultsArgs) ToClusterDefaultsOutputWithContext(ctx context.Context) ClusterDefaultsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClusterDefaultsOutput)
+}
+
+func (i ClusterDefaultsArgs) ToClusterDefaultsPtrOutput() ClusterDefaultsPtrOutput {
+	return i.ToClusterDefaultsPtrOutputWithContext(context.Background())
+}
+
+func (i ClusterDefaultsArgs) ToClusterDefaultsPtrOutputWithContext(ctx context.Context) ClusterDefaultsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClusterDefaultsOutput).ToClusterDefaultsPtrOutputWithContext(ctx)
+}
+
+// ClusterDefaultsPtrInput is an input type that accepts ClusterDefaultsArgs, ClusterDefaultsPtr and ClusterDefaultsPtrOutput values.
+// You can construct a concrete instance of `ClusterDefaultsPtrInput` via:
+//
+//	        ClusterDefaultsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ClusterDefaultsPtrInput interface {
+	pulumi.Input
+
+	ToClusterDefaultsPtrOutput() ClusterDefaultsPtrOutput
+	ToClusterDefaultsPtrOutputWithContext(context.Context) ClusterDefaultsPtrOutput
+}
+
+type clusterDefaultsPtrType ClusterDefaultsArgs
+
+func ClusterDefaultsPtr(v *ClusterDefaultsArgs) ClusterDefaultsPtrInput {
+	return (*clusterDefaultsPtrType)(v)
+}
+
+func (*clusterDefaultsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClusterDefaults)(nil)).Elem()
+}
+
+func (i *clusterDefaultsPtrType) ToClusterDefaultsPtrOutput() ClusterDefaultsPtrOutput {
+	return i.ToClusterDefaultsPtrOutputWithContext(context.Background())
+}
+
+func (i *clusterDefaultsPtrType) ToClusterDefaultsPtrOutputWithContext(ctx context.Context) ClusterDefaultsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClusterDefaultsPtrOutput)
+}
+
+// ClusterDefaults are what every cluster inherits unless it sets its own.
+type ClusterDefaultsOutput struct{ *pulumi.OutputState }
+
+func (ClusterDefaultsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClusterDefaults)(nil)).Elem()
+}
+
+func (o ClusterDefaultsOutput) ToClusterDefaultsOutput() ClusterDefaultsOutput {
+	return o
+}
+
+func (o ClusterDefaultsOutput) ToClusterDefaultsOutputWithContext(ctx context.Context) ClusterDefaultsOutput {
+	return o
+}
+
+func (o ClusterDefaultsOutput) ToClusterDefaultsPtrOutput() ClusterDefaultsPtrOutput {
+	return o.ToClusterDefaultsPtrOutputWithContext(context.Background())
+}
+
+func (o ClusterDefaultsOutput) ToClusterDefaultsPtrOutputWithContext(ctx context.Context) ClusterDefaultsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClusterDefaults) *ClusterDefaults {
+		return &v
+	}).(ClusterDefaultsPtrOutput)
+}
+
+// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+func (o ClusterDefaultsOutput) Addons() pulumi.BoolMapOutput {
+	return o.ApplyT(func(v ClusterDefaults) map[string]bool { return v.Addons }).(pulumi.BoolMapOutput)
+}
+
+// AssumeRoleArn is the default role of the clusters' aws providers.
+func (o ClusterDefaultsOutput) AssumeRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterDefaults) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// Environment is the default GitOps Bridge environment. Default: the stack name.
+func (o ClusterDefaultsOutput) Environment() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterDefaults) *string { return v.Environment }).(pulumi.StringPtrOutput)
+}
+
+// NodeGroups are the default managed node groups.
+func (o ClusterDefaultsOutput) NodeGroups() NodeGroupArrayOutput {
+	return o.ApplyT(func(v ClusterDefaults) []NodeGroup { return v.NodeGroups }).(NodeGroupArrayOutput)
+}
+
+// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+func (o ClusterDefaultsOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClusterDefaults) []string { return v.PublicAccessCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Tags are added to every cluster's AWS resources.
+func (o ClusterDefaultsOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ClusterDefaults) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
+}
+
+// Version is the default Kubernetes minor version.
+func (o ClusterDefaultsOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterDefaults) *string { return v.Version }).(pulumi.StringPtrOutput)
+}
+
+type ClusterDefaultsPtrOutput struct{ *pulumi.OutputState }
+
+func (ClusterDefaultsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClusterDefaults)(nil)).Elem()
+}
+
+func (o ClusterDefaultsPtrOutput) ToClusterDefaultsPtrOutput() ClusterDefaultsPtrOutput {
+	return o
+}
+
+func (o ClusterDefaultsPtrOutput) ToClusterDefaultsPtrOutputWithContext(ctx context.Context) ClusterDefaultsPtrOutput {
+	return o
+}
+
+func (o ClusterDefaultsPtrOutput) Elem() ClusterDefaultsOutput {
+	return o.ApplyT(func(v *ClusterDefaults) ClusterDefaults {
+		if v != nil {
+			return *v
+		}
+		var ret ClusterDefaults
+		return ret
+	}).(ClusterDefaultsOutput)
+}
+
+// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+func (o ClusterDefaultsPtrOutput) Addons() pulumi.BoolMapOutput {
+	return o.ApplyT(func(v *ClusterDefaults) map[string]bool {
+		if v == nil {
+			return nil
+		}
+		return v.Addons
+	}).(pulumi.BoolMapOutput)
+}
+
+// AssumeRoleArn is the default role of the clusters' aws providers.
+func (o ClusterDefaultsPtrOutput) AssumeRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClusterDefaults) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AssumeRoleArn
+	}).(pulumi.StringPtrOutput)
+}
+
+// Environment is the default GitOps Bridge environment. Default: the stack name.
+func (o ClusterDefaultsPtrOutput) Environment() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClusterDefaults) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Environment
+	}).(pulumi.StringPtrOutput)
+}
+
+// NodeGroups are the default managed node groups.
+func (o ClusterDefaultsPtrOutput) NodeGroups() NodeGroupArrayOutput {
+	return o.ApplyT(func(v *ClusterDefaults) []NodeGroup {
+		if v == nil {
+			return nil
+		}
+		return v.NodeGroups
+	}).(NodeGroupArrayOutput)
+}
+
+// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+func (o ClusterDefaultsPtrOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ClusterDefaults) []string {
+		if v == nil {
+			return nil
+		}
+		return v.PublicAccessCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Tags are added to every cluster's AWS resources.
+func (o ClusterDefaultsPtrOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ClusterDefaults) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Tags
+	}).(pulumi.StringMapOutput)
+}
+
+// Version is the default Kubernetes minor version.
+func (o ClusterDefaultsPtrOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClusterDefaults) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Version
+	}).(pulumi.StringPtrOutput)
+}
+
 // ClusterInfo are the facts of a cluster that registering it into Argo CD needs. The kubeconfig is a secret; the other facts are not.
 type ClusterInfo struct {
 	// AccountId is the 12-digit AWS account of the cluster.
@@ -767,6 +1021,323 @@ func (o ClusterInfoOutput) Server() pulumi.StringOutput {
 // SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
 func (o ClusterInfoOutput) SpokeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterInfo) *string { return v.SpokeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// ClusterSpec is one cluster of the fleet.
+type ClusterSpec struct {
+	// AddonSettings are FleetCluster's add-on settings for this cluster.
+	AddonSettings *AddonSettings `pulumi:"addonSettings"`
+	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+	Addons map[string]bool `pulumi:"addons"`
+	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
+	AllowReplacement *bool `pulumi:"allowReplacement"`
+	// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
+	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
+	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+	Environment *string `pulumi:"environment"`
+	// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
+	Name string `pulumi:"name"`
+	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
+	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
+	Region string `pulumi:"region"`
+	// Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
+	Role string `pulumi:"role"`
+	// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+	Tags map[string]string `pulumi:"tags"`
+	// Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
+	Version *string `pulumi:"version"`
+	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
+	VpcCidr *string `pulumi:"vpcCidr"`
+}
+
+// ClusterSpecInput is an input type that accepts ClusterSpecArgs and ClusterSpecOutput values.
+// You can construct a concrete instance of `ClusterSpecInput` via:
+//
+//	ClusterSpecArgs{...}
+type ClusterSpecInput interface {
+	pulumi.Input
+
+	ToClusterSpecOutput() ClusterSpecOutput
+	ToClusterSpecOutputWithContext(context.Context) ClusterSpecOutput
+}
+
+// ClusterSpec is one cluster of the fleet.
+type ClusterSpecArgs struct {
+	// AddonSettings are FleetCluster's add-on settings for this cluster.
+	AddonSettings AddonSettingsPtrInput `pulumi:"addonSettings"`
+	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+	Addons pulumi.BoolMapInput `pulumi:"addons"`
+	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
+	AllowReplacement pulumi.BoolPtrInput `pulumi:"allowReplacement"`
+	// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
+	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
+	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+	Environment pulumi.StringPtrInput `pulumi:"environment"`
+	// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
+	Name pulumi.StringInput `pulumi:"name"`
+	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+	PublicAccessCidrs pulumi.StringArrayInput `pulumi:"publicAccessCidrs"`
+	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
+	Region pulumi.StringInput `pulumi:"region"`
+	// Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
+	Role pulumi.StringInput `pulumi:"role"`
+	// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+	Tags pulumi.StringMapInput `pulumi:"tags"`
+	// Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
+	Version pulumi.StringPtrInput `pulumi:"version"`
+	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
+	VpcCidr pulumi.StringPtrInput `pulumi:"vpcCidr"`
+}
+
+func (ClusterSpecArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClusterSpec)(nil)).Elem()
+}
+
+func (i ClusterSpecArgs) ToClusterSpecOutput() ClusterSpecOutput {
+	return i.ToClusterSpecOutputWithContext(context.Background())
+}
+
+func (i ClusterSpecArgs) ToClusterSpecOutputWithContext(ctx context.Context) ClusterSpecOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClusterSpecOutput)
+}
+
+// ClusterSpecArrayInput is an input type that accepts ClusterSpecArray and ClusterSpecArrayOutput values.
+// You can construct a concrete instance of `ClusterSpecArrayInput` via:
+//
+//	ClusterSpecArray{ ClusterSpecArgs{...} }
+type ClusterSpecArrayInput interface {
+	pulumi.Input
+
+	ToClusterSpecArrayOutput() ClusterSpecArrayOutput
+	ToClusterSpecArrayOutputWithContext(context.Context) ClusterSpecArrayOutput
+}
+
+type ClusterSpecArray []ClusterSpecInput
+
+func (ClusterSpecArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClusterSpec)(nil)).Elem()
+}
+
+func (i ClusterSpecArray) ToClusterSpecArrayOutput() ClusterSpecArrayOutput {
+	return i.ToClusterSpecArrayOutputWithContext(context.Background())
+}
+
+func (i ClusterSpecArray) ToClusterSpecArrayOutputWithContext(ctx context.Context) ClusterSpecArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClusterSpecArrayOutput)
+}
+
+// ClusterSpec is one cluster of the fleet.
+type ClusterSpecOutput struct{ *pulumi.OutputState }
+
+func (ClusterSpecOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClusterSpec)(nil)).Elem()
+}
+
+func (o ClusterSpecOutput) ToClusterSpecOutput() ClusterSpecOutput {
+	return o
+}
+
+func (o ClusterSpecOutput) ToClusterSpecOutputWithContext(ctx context.Context) ClusterSpecOutput {
+	return o
+}
+
+// AddonSettings are FleetCluster's add-on settings for this cluster.
+func (o ClusterSpecOutput) AddonSettings() AddonSettingsPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *AddonSettings { return v.AddonSettings }).(AddonSettingsPtrOutput)
+}
+
+// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+func (o ClusterSpecOutput) Addons() pulumi.BoolMapOutput {
+	return o.ApplyT(func(v ClusterSpec) map[string]bool { return v.Addons }).(pulumi.BoolMapOutput)
+}
+
+// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
+func (o ClusterSpecOutput) AllowReplacement() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *bool { return v.AllowReplacement }).(pulumi.BoolPtrOutput)
+}
+
+// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
+func (o ClusterSpecOutput) AssumeRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+func (o ClusterSpecOutput) Environment() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *string { return v.Environment }).(pulumi.StringPtrOutput)
+}
+
+// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
+func (o ClusterSpecOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSpec) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+func (o ClusterSpecOutput) NodeGroups() NodeGroupArrayOutput {
+	return o.ApplyT(func(v ClusterSpec) []NodeGroup { return v.NodeGroups }).(NodeGroupArrayOutput)
+}
+
+// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+func (o ClusterSpecOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClusterSpec) []string { return v.PublicAccessCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
+func (o ClusterSpecOutput) Region() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSpec) string { return v.Region }).(pulumi.StringOutput)
+}
+
+// Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
+func (o ClusterSpecOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSpec) string { return v.Role }).(pulumi.StringOutput)
+}
+
+// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+func (o ClusterSpecOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ClusterSpec) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
+}
+
+// Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
+func (o ClusterSpecOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *string { return v.Version }).(pulumi.StringPtrOutput)
+}
+
+// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
+func (o ClusterSpecOutput) VpcCidr() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *string { return v.VpcCidr }).(pulumi.StringPtrOutput)
+}
+
+type ClusterSpecArrayOutput struct{ *pulumi.OutputState }
+
+func (ClusterSpecArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClusterSpec)(nil)).Elem()
+}
+
+func (o ClusterSpecArrayOutput) ToClusterSpecArrayOutput() ClusterSpecArrayOutput {
+	return o
+}
+
+func (o ClusterSpecArrayOutput) ToClusterSpecArrayOutputWithContext(ctx context.Context) ClusterSpecArrayOutput {
+	return o
+}
+
+func (o ClusterSpecArrayOutput) Index(i pulumi.IntInput) ClusterSpecOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClusterSpec {
+		return vs[0].([]ClusterSpec)[vs[1].(int)]
+	}).(ClusterSpecOutput)
+}
+
+// ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
+type ClusterSummary struct {
+	// ClusterArn is the EKS cluster ARN.
+	ClusterArn string `pulumi:"clusterArn"`
+	// Endpoint is the Kubernetes API server URL.
+	Endpoint string `pulumi:"endpoint"`
+	// Environment is the cluster's GitOps Bridge environment.
+	Environment string `pulumi:"environment"`
+	// KubernetesVersion is the control plane's Kubernetes version ("1.33").
+	KubernetesVersion string `pulumi:"kubernetesVersion"`
+	// Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).
+	Labels map[string]string `pulumi:"labels"`
+	// Region is the cluster's AWS region.
+	Region string `pulumi:"region"`
+	// Role is "hub" or "spoke".
+	Role string `pulumi:"role"`
+	// SecretName is the name of the cluster's Argo CD cluster secret on the hub.
+	SecretName string `pulumi:"secretName"`
+	// SecretNamespace is the namespace of that secret.
+	SecretNamespace string `pulumi:"secretNamespace"`
+	// VpcCidr is the VPC's CIDR, given or allocated from the pool.
+	VpcCidr string `pulumi:"vpcCidr"`
+}
+
+// ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
+type ClusterSummaryOutput struct{ *pulumi.OutputState }
+
+func (ClusterSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClusterSummary)(nil)).Elem()
+}
+
+func (o ClusterSummaryOutput) ToClusterSummaryOutput() ClusterSummaryOutput {
+	return o
+}
+
+func (o ClusterSummaryOutput) ToClusterSummaryOutputWithContext(ctx context.Context) ClusterSummaryOutput {
+	return o
+}
+
+// ClusterArn is the EKS cluster ARN.
+func (o ClusterSummaryOutput) ClusterArn() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.ClusterArn }).(pulumi.StringOutput)
+}
+
+// Endpoint is the Kubernetes API server URL.
+func (o ClusterSummaryOutput) Endpoint() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.Endpoint }).(pulumi.StringOutput)
+}
+
+// Environment is the cluster's GitOps Bridge environment.
+func (o ClusterSummaryOutput) Environment() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.Environment }).(pulumi.StringOutput)
+}
+
+// KubernetesVersion is the control plane's Kubernetes version ("1.33").
+func (o ClusterSummaryOutput) KubernetesVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.KubernetesVersion }).(pulumi.StringOutput)
+}
+
+// Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).
+func (o ClusterSummaryOutput) Labels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ClusterSummary) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
+}
+
+// Region is the cluster's AWS region.
+func (o ClusterSummaryOutput) Region() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.Region }).(pulumi.StringOutput)
+}
+
+// Role is "hub" or "spoke".
+func (o ClusterSummaryOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.Role }).(pulumi.StringOutput)
+}
+
+// SecretName is the name of the cluster's Argo CD cluster secret on the hub.
+func (o ClusterSummaryOutput) SecretName() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.SecretName }).(pulumi.StringOutput)
+}
+
+// SecretNamespace is the namespace of that secret.
+func (o ClusterSummaryOutput) SecretNamespace() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.SecretNamespace }).(pulumi.StringOutput)
+}
+
+// VpcCidr is the VPC's CIDR, given or allocated from the pool.
+func (o ClusterSummaryOutput) VpcCidr() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.VpcCidr }).(pulumi.StringOutput)
+}
+
+type ClusterSummaryMapOutput struct{ *pulumi.OutputState }
+
+func (ClusterSummaryMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]ClusterSummary)(nil)).Elem()
+}
+
+func (o ClusterSummaryMapOutput) ToClusterSummaryMapOutput() ClusterSummaryMapOutput {
+	return o
+}
+
+func (o ClusterSummaryMapOutput) ToClusterSummaryMapOutputWithContext(ctx context.Context) ClusterSummaryMapOutput {
+	return o
+}
+
+func (o ClusterSummaryMapOutput) MapIndex(k pulumi.StringInput) ClusterSummaryOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ClusterSummary {
+		return vs[0].(map[string]ClusterSummary)[vs[1].(string)]
+	}).(ClusterSummaryOutput)
 }
 
 // ExternalDNSSettings are the settings of external_dns.
@@ -1913,6 +2484,142 @@ func (o HubPtrOutput) Values() pulumi.MapOutput {
 	}).(pulumi.MapOutput)
 }
 
+// LedgerEntry is what identifies one cluster.
+type LedgerEntry struct {
+	// AllowReplacement lets a change of the above through.
+	AllowReplacement *bool `pulumi:"allowReplacement"`
+	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
+	// Name is the cluster's name.
+	Name string `pulumi:"name"`
+	// Region is the cluster's AWS region.
+	Region string `pulumi:"region"`
+	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+	VpcCidr *string `pulumi:"vpcCidr"`
+}
+
+// LedgerEntryInput is an input type that accepts LedgerEntryArgs and LedgerEntryOutput values.
+// You can construct a concrete instance of `LedgerEntryInput` via:
+//
+//	LedgerEntryArgs{...}
+type LedgerEntryInput interface {
+	pulumi.Input
+
+	ToLedgerEntryOutput() LedgerEntryOutput
+	ToLedgerEntryOutputWithContext(context.Context) LedgerEntryOutput
+}
+
+// LedgerEntry is what identifies one cluster.
+type LedgerEntryArgs struct {
+	// AllowReplacement lets a change of the above through.
+	AllowReplacement pulumi.BoolPtrInput `pulumi:"allowReplacement"`
+	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
+	// Name is the cluster's name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Region is the cluster's AWS region.
+	Region pulumi.StringInput `pulumi:"region"`
+	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+	VpcCidr pulumi.StringPtrInput `pulumi:"vpcCidr"`
+}
+
+func (LedgerEntryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerEntry)(nil)).Elem()
+}
+
+func (i LedgerEntryArgs) ToLedgerEntryOutput() LedgerEntryOutput {
+	return i.ToLedgerEntryOutputWithContext(context.Background())
+}
+
+func (i LedgerEntryArgs) ToLedgerEntryOutputWithContext(ctx context.Context) LedgerEntryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerEntryOutput)
+}
+
+// LedgerEntryArrayInput is an input type that accepts LedgerEntryArray and LedgerEntryArrayOutput values.
+// You can construct a concrete instance of `LedgerEntryArrayInput` via:
+//
+//	LedgerEntryArray{ LedgerEntryArgs{...} }
+type LedgerEntryArrayInput interface {
+	pulumi.Input
+
+	ToLedgerEntryArrayOutput() LedgerEntryArrayOutput
+	ToLedgerEntryArrayOutputWithContext(context.Context) LedgerEntryArrayOutput
+}
+
+type LedgerEntryArray []LedgerEntryInput
+
+func (LedgerEntryArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerEntry)(nil)).Elem()
+}
+
+func (i LedgerEntryArray) ToLedgerEntryArrayOutput() LedgerEntryArrayOutput {
+	return i.ToLedgerEntryArrayOutputWithContext(context.Background())
+}
+
+func (i LedgerEntryArray) ToLedgerEntryArrayOutputWithContext(ctx context.Context) LedgerEntryArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LedgerEntryArrayOutput)
+}
+
+// LedgerEntry is what identifies one cluster.
+type LedgerEntryOutput struct{ *pulumi.OutputState }
+
+func (LedgerEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LedgerEntry)(nil)).Elem()
+}
+
+func (o LedgerEntryOutput) ToLedgerEntryOutput() LedgerEntryOutput {
+	return o
+}
+
+func (o LedgerEntryOutput) ToLedgerEntryOutputWithContext(ctx context.Context) LedgerEntryOutput {
+	return o
+}
+
+// AllowReplacement lets a change of the above through.
+func (o LedgerEntryOutput) AllowReplacement() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v LedgerEntry) *bool { return v.AllowReplacement }).(pulumi.BoolPtrOutput)
+}
+
+// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+func (o LedgerEntryOutput) AssumeRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerEntry) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// Name is the cluster's name.
+func (o LedgerEntryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerEntry) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Region is the cluster's AWS region.
+func (o LedgerEntryOutput) Region() pulumi.StringOutput {
+	return o.ApplyT(func(v LedgerEntry) string { return v.Region }).(pulumi.StringOutput)
+}
+
+// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+func (o LedgerEntryOutput) VpcCidr() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerEntry) *string { return v.VpcCidr }).(pulumi.StringPtrOutput)
+}
+
+type LedgerEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (LedgerEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]LedgerEntry)(nil)).Elem()
+}
+
+func (o LedgerEntryArrayOutput) ToLedgerEntryArrayOutput() LedgerEntryArrayOutput {
+	return o
+}
+
+func (o LedgerEntryArrayOutput) ToLedgerEntryArrayOutputWithContext(ctx context.Context) LedgerEntryArrayOutput {
+	return o
+}
+
+func (o LedgerEntryArrayOutput) Index(i pulumi.IntInput) LedgerEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerEntry {
+		return vs[0].([]LedgerEntry)[vs[1].(int)]
+	}).(LedgerEntryOutput)
+}
+
 // NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.
 type NodeGroup struct {
 	// AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
@@ -2429,6 +3136,70 @@ func (o RepoPtrOutput) Url() pulumi.StringPtrOutput {
 		}
 		return &v.Url
 	}).(pulumi.StringPtrOutput)
+}
+
+// Repositories are the GitOps repositories of the fleet.
+type Repositories struct {
+	// Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
+	Addons Repo `pulumi:"addons"`
+	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+	Workloads *Repo `pulumi:"workloads"`
+}
+
+// RepositoriesInput is an input type that accepts RepositoriesArgs and RepositoriesOutput values.
+// You can construct a concrete instance of `RepositoriesInput` via:
+//
+//	RepositoriesArgs{...}
+type RepositoriesInput interface {
+	pulumi.Input
+
+	ToRepositoriesOutput() RepositoriesOutput
+	ToRepositoriesOutputWithContext(context.Context) RepositoriesOutput
+}
+
+// Repositories are the GitOps repositories of the fleet.
+type RepositoriesArgs struct {
+	// Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
+	Addons RepoInput `pulumi:"addons"`
+	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+	Workloads RepoPtrInput `pulumi:"workloads"`
+}
+
+func (RepositoriesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Repositories)(nil)).Elem()
+}
+
+func (i RepositoriesArgs) ToRepositoriesOutput() RepositoriesOutput {
+	return i.ToRepositoriesOutputWithContext(context.Background())
+}
+
+func (i RepositoriesArgs) ToRepositoriesOutputWithContext(ctx context.Context) RepositoriesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepositoriesOutput)
+}
+
+// Repositories are the GitOps repositories of the fleet.
+type RepositoriesOutput struct{ *pulumi.OutputState }
+
+func (RepositoriesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Repositories)(nil)).Elem()
+}
+
+func (o RepositoriesOutput) ToRepositoriesOutput() RepositoriesOutput {
+	return o
+}
+
+func (o RepositoriesOutput) ToRepositoriesOutputWithContext(ctx context.Context) RepositoriesOutput {
+	return o
+}
+
+// Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
+func (o RepositoriesOutput) Addons() RepoOutput {
+	return o.ApplyT(func(v Repositories) Repo { return v.Addons }).(RepoOutput)
+}
+
+// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+func (o RepositoriesOutput) Workloads() RepoPtrOutput {
+	return o.ApplyT(func(v Repositories) *Repo { return v.Workloads }).(RepoPtrOutput)
 }
 
 // RoleMapping is an aws-auth ConfigMap entry for an IAM role.
@@ -3112,7 +3883,11 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AddonSettingsPtrInput)(nil)).Elem(), AddonSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsInput)(nil)).Elem(), CertManagerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsPtrInput)(nil)).Elem(), CertManagerSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsInput)(nil)).Elem(), ClusterDefaultsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsPtrInput)(nil)).Elem(), ClusterDefaultsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterInfoInput)(nil)).Elem(), ClusterInfoArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecInput)(nil)).Elem(), ClusterSpecArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecArrayInput)(nil)).Elem(), ClusterSpecArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ExternalDNSSettingsInput)(nil)).Elem(), ExternalDNSSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ExternalDNSSettingsPtrInput)(nil)).Elem(), ExternalDNSSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ExternalSecretsSettingsInput)(nil)).Elem(), ExternalSecretsSettingsArgs{})
@@ -3125,12 +3900,15 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GitOpsAccessPtrInput)(nil)).Elem(), GitOpsAccessArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HubInput)(nil)).Elem(), HubArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HubPtrInput)(nil)).Elem(), HubArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerEntryInput)(nil)).Elem(), LedgerEntryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LedgerEntryArrayInput)(nil)).Elem(), LedgerEntryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeGroupInput)(nil)).Elem(), NodeGroupArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeGroupArrayInput)(nil)).Elem(), NodeGroupArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateCAIssuerSettingsInput)(nil)).Elem(), PrivateCAIssuerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateCAIssuerSettingsPtrInput)(nil)).Elem(), PrivateCAIssuerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepoInput)(nil)).Elem(), RepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepoPtrInput)(nil)).Elem(), RepoArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoriesInput)(nil)).Elem(), RepositoriesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RoleMappingInput)(nil)).Elem(), RoleMappingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RoleMappingArrayInput)(nil)).Elem(), RoleMappingArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokeInput)(nil)).Elem(), SpokeArgs{})
@@ -3149,7 +3927,13 @@ func init() {
 	pulumi.RegisterOutputType(AddonSettingsPtrOutput{})
 	pulumi.RegisterOutputType(CertManagerSettingsOutput{})
 	pulumi.RegisterOutputType(CertManagerSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ClusterDefaultsOutput{})
+	pulumi.RegisterOutputType(ClusterDefaultsPtrOutput{})
 	pulumi.RegisterOutputType(ClusterInfoOutput{})
+	pulumi.RegisterOutputType(ClusterSpecOutput{})
+	pulumi.RegisterOutputType(ClusterSpecArrayOutput{})
+	pulumi.RegisterOutputType(ClusterSummaryOutput{})
+	pulumi.RegisterOutputType(ClusterSummaryMapOutput{})
 	pulumi.RegisterOutputType(ExternalDNSSettingsOutput{})
 	pulumi.RegisterOutputType(ExternalDNSSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ExternalSecretsSettingsOutput{})
@@ -3162,12 +3946,15 @@ func init() {
 	pulumi.RegisterOutputType(GitOpsAccessPtrOutput{})
 	pulumi.RegisterOutputType(HubOutput{})
 	pulumi.RegisterOutputType(HubPtrOutput{})
+	pulumi.RegisterOutputType(LedgerEntryOutput{})
+	pulumi.RegisterOutputType(LedgerEntryArrayOutput{})
 	pulumi.RegisterOutputType(NodeGroupOutput{})
 	pulumi.RegisterOutputType(NodeGroupArrayOutput{})
 	pulumi.RegisterOutputType(PrivateCAIssuerSettingsOutput{})
 	pulumi.RegisterOutputType(PrivateCAIssuerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(RepoOutput{})
 	pulumi.RegisterOutputType(RepoPtrOutput{})
+	pulumi.RegisterOutputType(RepositoriesOutput{})
 	pulumi.RegisterOutputType(RoleMappingOutput{})
 	pulumi.RegisterOutputType(RoleMappingArrayOutput{})
 	pulumi.RegisterOutputType(SpokeOutput{})

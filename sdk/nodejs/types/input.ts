@@ -82,6 +82,40 @@ export interface CertManagerSettingsArgs {
 }
 
 /**
+ * ClusterDefaults are what every cluster inherits unless it sets its own.
+ */
+export interface ClusterDefaultsArgs {
+    /**
+     * Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+     */
+    addons?: pulumi.Input<{[key: string]: pulumi.Input<boolean>} | undefined>;
+    /**
+     * AssumeRoleArn is the default role of the clusters' aws providers.
+     */
+    assumeRoleArn?: pulumi.Input<string | undefined>;
+    /**
+     * Environment is the default GitOps Bridge environment. Default: the stack name.
+     */
+    environment?: pulumi.Input<string | undefined>;
+    /**
+     * NodeGroups are the default managed node groups.
+     */
+    nodeGroups?: pulumi.Input<pulumi.Input<inputs.NodeGroupArgs>[] | undefined>;
+    /**
+     * PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+     */
+    publicAccessCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Tags are added to every cluster's AWS resources.
+     */
+    tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Version is the default Kubernetes minor version.
+     */
+    version?: pulumi.Input<string | undefined>;
+}
+
+/**
  * ClusterInfo are the facts of a cluster that registering it into Argo CD needs. The kubeconfig is a secret; the other facts are not.
  */
 export interface ClusterInfoArgs {
@@ -129,6 +163,64 @@ export interface ClusterInfoArgs {
      * SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
      */
     spokeRoleArn?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * ClusterSpec is one cluster of the fleet.
+ */
+export interface ClusterSpecArgs {
+    /**
+     * AddonSettings are FleetCluster's add-on settings for this cluster.
+     */
+    addonSettings?: pulumi.Input<inputs.AddonSettingsArgs | undefined>;
+    /**
+     * Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+     */
+    addons?: pulumi.Input<{[key: string]: pulumi.Input<boolean>} | undefined>;
+    /**
+     * AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
+     */
+    allowReplacement?: pulumi.Input<boolean | undefined>;
+    /**
+     * AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
+     */
+    assumeRoleArn?: pulumi.Input<string | undefined>;
+    /**
+     * Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+     */
+    environment?: pulumi.Input<string | undefined>;
+    /**
+     * Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+     */
+    nodeGroups?: pulumi.Input<pulumi.Input<inputs.NodeGroupArgs>[] | undefined>;
+    /**
+     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+     */
+    publicAccessCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
+     */
+    region: pulumi.Input<string>;
+    /**
+     * Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
+     */
+    role: pulumi.Input<string>;
+    /**
+     * Tags are added to the cluster's AWS resources, merged over defaults.tags.
+     */
+    tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
+     */
+    version?: pulumi.Input<string | undefined>;
+    /**
+     * VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
+     */
+    vpcCidr?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -256,6 +348,32 @@ export interface HubArgs {
 }
 
 /**
+ * LedgerEntry is what identifies one cluster.
+ */
+export interface LedgerEntryArgs {
+    /**
+     * AllowReplacement lets a change of the above through.
+     */
+    allowReplacement?: pulumi.Input<boolean | undefined>;
+    /**
+     * AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+     */
+    assumeRoleArn?: pulumi.Input<string | undefined>;
+    /**
+     * Name is the cluster's name.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Region is the cluster's AWS region.
+     */
+    region: pulumi.Input<string>;
+    /**
+     * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+     */
+    vpcCidr?: pulumi.Input<string | undefined>;
+}
+
+/**
  * NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.
  */
 export interface NodeGroupArgs {
@@ -331,6 +449,20 @@ export interface RepoArgs {
      * URL of the repository, for example "https://github.com/acme/gitops-addons".
      */
     url: pulumi.Input<string>;
+}
+
+/**
+ * Repositories are the GitOps repositories of the fleet.
+ */
+export interface RepositoriesArgs {
+    /**
+     * Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
+     */
+    addons: pulumi.Input<inputs.RepoArgs>;
+    /**
+     * Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+     */
+    workloads?: pulumi.Input<inputs.RepoArgs | undefined>;
 }
 
 /**

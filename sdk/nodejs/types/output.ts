@@ -55,3 +55,75 @@ export interface ClusterInfo {
     spokeRoleArn?: string;
 }
 
+/**
+ * ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
+ */
+export interface ClusterSummary {
+    /**
+     * ClusterArn is the EKS cluster ARN.
+     */
+    clusterArn: string;
+    /**
+     * Endpoint is the Kubernetes API server URL.
+     */
+    endpoint: string;
+    /**
+     * Environment is the cluster's GitOps Bridge environment.
+     */
+    environment: string;
+    /**
+     * KubernetesVersion is the control plane's Kubernetes version ("1.33").
+     */
+    kubernetesVersion: string;
+    /**
+     * Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).
+     */
+    labels: {[key: string]: string};
+    /**
+     * Region is the cluster's AWS region.
+     */
+    region: string;
+    /**
+     * Role is "hub" or "spoke".
+     */
+    role: string;
+    /**
+     * SecretName is the name of the cluster's Argo CD cluster secret on the hub.
+     */
+    secretName: string;
+    /**
+     * SecretNamespace is the namespace of that secret.
+     */
+    secretNamespace: string;
+    /**
+     * VpcCidr is the VPC's CIDR, given or allocated from the pool.
+     */
+    vpcCidr: string;
+}
+
+/**
+ * LedgerEntry is what identifies one cluster.
+ */
+export interface LedgerEntry {
+    /**
+     * AllowReplacement lets a change of the above through.
+     */
+    allowReplacement?: boolean;
+    /**
+     * AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+     */
+    assumeRoleArn?: string;
+    /**
+     * Name is the cluster's name.
+     */
+    name: string;
+    /**
+     * Region is the cluster's AWS region.
+     */
+    region: string;
+    /**
+     * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+     */
+    vpcCidr?: string;
+}
+

@@ -6,6 +6,8 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .cluster_ledger import *
+from .fleet import *
 from .fleet_cluster import *
 from .git_ops_bridge import *
 from .provider import *
@@ -19,6 +21,8 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_fleet",
   "classes": {
+   "fleet:index:ClusterLedger": "ClusterLedger",
+   "fleet:index:Fleet": "Fleet",
    "fleet:index:FleetCluster": "FleetCluster",
    "fleet:index:GitOpsBridge": "GitOpsBridge"
   }

@@ -23,8 +23,12 @@ __all__ = [
     'AddonSettingsArgsDict',
     'CertManagerSettingsArgs',
     'CertManagerSettingsArgsDict',
+    'ClusterDefaultsArgs',
+    'ClusterDefaultsArgsDict',
     'ClusterInfoArgs',
     'ClusterInfoArgsDict',
+    'ClusterSpecArgs',
+    'ClusterSpecArgsDict',
     'ExternalDNSSettingsArgs',
     'ExternalDNSSettingsArgsDict',
     'ExternalSecretsSettingsArgs',
@@ -37,12 +41,16 @@ __all__ = [
     'GitOpsAccessArgsDict',
     'HubArgs',
     'HubArgsDict',
+    'LedgerEntryArgs',
+    'LedgerEntryArgsDict',
     'NodeGroupArgs',
     'NodeGroupArgsDict',
     'PrivateCAIssuerSettingsArgs',
     'PrivateCAIssuerSettingsArgsDict',
     'RepoArgs',
     'RepoArgsDict',
+    'RepositoriesArgs',
+    'RepositoriesArgsDict',
     'RoleMappingArgs',
     'RoleMappingArgsDict',
     'SpokeArgs',
@@ -368,6 +376,160 @@ class CertManagerSettingsArgs:
         pulumi.set(self, "hosted_zone_ids", value)
 
 
+class ClusterDefaultsArgsDict(TypedDict):
+    """
+    ClusterDefaults are what every cluster inherits unless it sets its own.
+    """
+    addons: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]]
+    """
+    Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+    """
+    assume_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AssumeRoleArn is the default role of the clusters' aws providers.
+    """
+    environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Environment is the default GitOps Bridge environment. Default: the stack name.
+    """
+    node_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgsDict']]]]]
+    """
+    NodeGroups are the default managed node groups.
+    """
+    public_access_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+    """
+    tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Tags are added to every cluster's AWS resources.
+    """
+    version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Version is the default Kubernetes minor version.
+    """
+
+@pulumi.input_type
+class ClusterDefaultsArgs:
+    def __init__(__self__, *,
+                 addons: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]] = None,
+                 assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 environment: pulumi.Input[Optional[_builtins.str]] = None,
+                 node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
+                 public_access_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 version: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        ClusterDefaults are what every cluster inherits unless it sets its own.
+
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the default role of the clusters' aws providers.
+        :param pulumi.Input[_builtins.str] environment: Environment is the default GitOps Bridge environment. Default: the stack name.
+        :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the default managed node groups.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to every cluster's AWS resources.
+        :param pulumi.Input[_builtins.str] version: Version is the default Kubernetes minor version.
+        """
+        if addons is not None:
+            pulumi.set(__self__, "addons", addons)
+        if assume_role_arn is not None:
+            pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if environment is not None:
+            pulumi.set(__self__, "environment", environment)
+        if node_groups is not None:
+            pulumi.set(__self__, "node_groups", node_groups)
+        if public_access_cidrs is not None:
+            pulumi.set(__self__, "public_access_cidrs", public_access_cidrs)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def addons(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]:
+        """
+        Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+        """
+        return pulumi.get(self, "addons")
+
+    @addons.setter
+    def addons(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]):
+        pulumi.set(self, "addons", value)
+
+    @_builtins.property
+    @pulumi.getter(name="assumeRoleArn")
+    def assume_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AssumeRoleArn is the default role of the clusters' aws providers.
+        """
+        return pulumi.get(self, "assume_role_arn")
+
+    @assume_role_arn.setter
+    def assume_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "assume_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Environment is the default GitOps Bridge environment. Default: the stack name.
+        """
+        return pulumi.get(self, "environment")
+
+    @environment.setter
+    def environment(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "environment", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeGroups")
+    def node_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]:
+        """
+        NodeGroups are the default managed node groups.
+        """
+        return pulumi.get(self, "node_groups")
+
+    @node_groups.setter
+    def node_groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]):
+        pulumi.set(self, "node_groups", value)
+
+    @_builtins.property
+    @pulumi.getter(name="publicAccessCidrs")
+    def public_access_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+        """
+        return pulumi.get(self, "public_access_cidrs")
+
+    @public_access_cidrs.setter
+    def public_access_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "public_access_cidrs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Tags are added to every cluster's AWS resources.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Version is the default Kubernetes minor version.
+        """
+        return pulumi.get(self, "version")
+
+    @version.setter
+    def version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "version", value)
+
+
 class ClusterInfoArgsDict(TypedDict):
     """
     ClusterInfo are the facts of a cluster that registering it into Argo CD needs. The kubeconfig is a secret; the other facts are not.
@@ -592,6 +754,277 @@ class ClusterInfoArgs:
     @spoke_role_arn.setter
     def spoke_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "spoke_role_arn", value)
+
+
+class ClusterSpecArgsDict(TypedDict):
+    """
+    ClusterSpec is one cluster of the fleet.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
+    """
+    region: pulumi.Input[_builtins.str]
+    """
+    Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
+    """
+    role: pulumi.Input[_builtins.str]
+    """
+    Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
+    """
+    addon_settings: NotRequired[pulumi.Input[Optional['AddonSettingsArgsDict']]]
+    """
+    AddonSettings are FleetCluster's add-on settings for this cluster.
+    """
+    addons: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]]
+    """
+    Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+    """
+    allow_replacement: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
+    """
+    assume_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
+    """
+    environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+    """
+    node_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgsDict']]]]]
+    """
+    NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+    """
+    public_access_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+    """
+    tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Tags are added to the cluster's AWS resources, merged over defaults.tags.
+    """
+    version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
+    """
+    vpc_cidr: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
+    """
+
+@pulumi.input_type
+class ClusterSpecArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 region: pulumi.Input[_builtins.str],
+                 role: pulumi.Input[_builtins.str],
+                 addon_settings: pulumi.Input[Optional['AddonSettingsArgs']] = None,
+                 addons: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]] = None,
+                 allow_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
+                 assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 environment: pulumi.Input[Optional[_builtins.str]] = None,
+                 node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
+                 public_access_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 version: pulumi.Input[Optional[_builtins.str]] = None,
+                 vpc_cidr: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        ClusterSpec is one cluster of the fleet.
+
+        :param pulumi.Input[_builtins.str] name: Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
+        :param pulumi.Input[_builtins.str] region: Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
+        :param pulumi.Input[_builtins.str] role: Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
+        :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are FleetCluster's add-on settings for this cluster.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+        :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
+        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
+        :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+        :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags.
+        :param pulumi.Input[_builtins.str] version: Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
+        :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "region", region)
+        pulumi.set(__self__, "role", role)
+        if addon_settings is not None:
+            pulumi.set(__self__, "addon_settings", addon_settings)
+        if addons is not None:
+            pulumi.set(__self__, "addons", addons)
+        if allow_replacement is not None:
+            pulumi.set(__self__, "allow_replacement", allow_replacement)
+        if assume_role_arn is not None:
+            pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if environment is not None:
+            pulumi.set(__self__, "environment", environment)
+        if node_groups is not None:
+            pulumi.set(__self__, "node_groups", node_groups)
+        if public_access_cidrs is not None:
+            pulumi.set(__self__, "public_access_cidrs", public_access_cidrs)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+        if vpc_cidr is not None:
+            pulumi.set(__self__, "vpc_cidr", vpc_cidr)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> pulumi.Input[_builtins.str]:
+        """
+        Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
+        """
+        return pulumi.get(self, "region")
+
+    @region.setter
+    def region(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "region", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> pulumi.Input[_builtins.str]:
+        """
+        Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
+        """
+        return pulumi.get(self, "role")
+
+    @role.setter
+    def role(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "role", value)
+
+    @_builtins.property
+    @pulumi.getter(name="addonSettings")
+    def addon_settings(self) -> pulumi.Input[Optional['AddonSettingsArgs']]:
+        """
+        AddonSettings are FleetCluster's add-on settings for this cluster.
+        """
+        return pulumi.get(self, "addon_settings")
+
+    @addon_settings.setter
+    def addon_settings(self, value: pulumi.Input[Optional['AddonSettingsArgs']]):
+        pulumi.set(self, "addon_settings", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def addons(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]:
+        """
+        Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+        """
+        return pulumi.get(self, "addons")
+
+    @addons.setter
+    def addons(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]):
+        pulumi.set(self, "addons", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowReplacement")
+    def allow_replacement(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
+        """
+        return pulumi.get(self, "allow_replacement")
+
+    @allow_replacement.setter
+    def allow_replacement(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_replacement", value)
+
+    @_builtins.property
+    @pulumi.getter(name="assumeRoleArn")
+    def assume_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
+        """
+        return pulumi.get(self, "assume_role_arn")
+
+    @assume_role_arn.setter
+    def assume_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "assume_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+        """
+        return pulumi.get(self, "environment")
+
+    @environment.setter
+    def environment(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "environment", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeGroups")
+    def node_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]:
+        """
+        NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+        """
+        return pulumi.get(self, "node_groups")
+
+    @node_groups.setter
+    def node_groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]):
+        pulumi.set(self, "node_groups", value)
+
+    @_builtins.property
+    @pulumi.getter(name="publicAccessCidrs")
+    def public_access_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+        """
+        return pulumi.get(self, "public_access_cidrs")
+
+    @public_access_cidrs.setter
+    def public_access_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "public_access_cidrs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Tags are added to the cluster's AWS resources, merged over defaults.tags.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
+        """
+        return pulumi.get(self, "version")
+
+    @version.setter
+    def version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "version", value)
+
+    @_builtins.property
+    @pulumi.getter(name="vpcCidr")
+    def vpc_cidr(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
+        """
+        return pulumi.get(self, "vpc_cidr")
+
+    @vpc_cidr.setter
+    def vpc_cidr(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "vpc_cidr", value)
 
 
 class ExternalDNSSettingsArgsDict(TypedDict):
@@ -1113,6 +1546,118 @@ class HubArgs:
         pulumi.set(self, "values", value)
 
 
+class LedgerEntryArgsDict(TypedDict):
+    """
+    LedgerEntry is what identifies one cluster.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the cluster's name.
+    """
+    region: pulumi.Input[_builtins.str]
+    """
+    Region is the cluster's AWS region.
+    """
+    allow_replacement: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    AllowReplacement lets a change of the above through.
+    """
+    assume_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+    """
+    vpc_cidr: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+    """
+
+@pulumi.input_type
+class LedgerEntryArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 region: pulumi.Input[_builtins.str],
+                 allow_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
+                 assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 vpc_cidr: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        LedgerEntry is what identifies one cluster.
+
+        :param pulumi.Input[_builtins.str] name: Name is the cluster's name.
+        :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region.
+        :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of the above through.
+        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "region", region)
+        if allow_replacement is not None:
+            pulumi.set(__self__, "allow_replacement", allow_replacement)
+        if assume_role_arn is not None:
+            pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if vpc_cidr is not None:
+            pulumi.set(__self__, "vpc_cidr", vpc_cidr)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the cluster's name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> pulumi.Input[_builtins.str]:
+        """
+        Region is the cluster's AWS region.
+        """
+        return pulumi.get(self, "region")
+
+    @region.setter
+    def region(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "region", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowReplacement")
+    def allow_replacement(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        AllowReplacement lets a change of the above through.
+        """
+        return pulumi.get(self, "allow_replacement")
+
+    @allow_replacement.setter
+    def allow_replacement(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_replacement", value)
+
+    @_builtins.property
+    @pulumi.getter(name="assumeRoleArn")
+    def assume_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        """
+        return pulumi.get(self, "assume_role_arn")
+
+    @assume_role_arn.setter
+    def assume_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "assume_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="vpcCidr")
+    def vpc_cidr(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        """
+        return pulumi.get(self, "vpc_cidr")
+
+    @vpc_cidr.setter
+    def vpc_cidr(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "vpc_cidr", value)
+
+
 class NodeGroupArgsDict(TypedDict):
     """
     NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.
@@ -1445,6 +1990,59 @@ class RepoArgs:
     @revision.setter
     def revision(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "revision", value)
+
+
+class RepositoriesArgsDict(TypedDict):
+    """
+    Repositories are the GitOps repositories of the fleet.
+    """
+    addons: pulumi.Input['RepoArgsDict']
+    """
+    Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
+    """
+    workloads: NotRequired[pulumi.Input[Optional['RepoArgsDict']]]
+    """
+    Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+    """
+
+@pulumi.input_type
+class RepositoriesArgs:
+    def __init__(__self__, *,
+                 addons: pulumi.Input['RepoArgs'],
+                 workloads: pulumi.Input[Optional['RepoArgs']] = None):
+        """
+        Repositories are the GitOps repositories of the fleet.
+
+        :param pulumi.Input['RepoArgs'] addons: Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
+        :param pulumi.Input['RepoArgs'] workloads: Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+        """
+        pulumi.set(__self__, "addons", addons)
+        if workloads is not None:
+            pulumi.set(__self__, "workloads", workloads)
+
+    @_builtins.property
+    @pulumi.getter
+    def addons(self) -> pulumi.Input['RepoArgs']:
+        """
+        Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
+        """
+        return pulumi.get(self, "addons")
+
+    @addons.setter
+    def addons(self, value: pulumi.Input['RepoArgs']):
+        pulumi.set(self, "addons", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def workloads(self) -> pulumi.Input[Optional['RepoArgs']]:
+        """
+        Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+        """
+        return pulumi.get(self, "workloads")
+
+    @workloads.setter
+    def workloads(self, value: pulumi.Input[Optional['RepoArgs']]):
+        pulumi.set(self, "workloads", value)
 
 
 class RoleMappingArgsDict(TypedDict):

@@ -16,6 +16,8 @@ from . import _utilities
 
 __all__ = [
     'ClusterInfo',
+    'ClusterSummary',
+    'LedgerEntry',
 ]
 
 @pulumi.output_type
@@ -179,5 +181,243 @@ class ClusterInfo(dict):
         SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
         """
         return pulumi.get(self, "spoke_role_arn")
+
+
+@pulumi.output_type
+class ClusterSummary(dict):
+    """
+    ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "clusterArn":
+            suggest = "cluster_arn"
+        elif key == "kubernetesVersion":
+            suggest = "kubernetes_version"
+        elif key == "secretName":
+            suggest = "secret_name"
+        elif key == "secretNamespace":
+            suggest = "secret_namespace"
+        elif key == "vpcCidr":
+            suggest = "vpc_cidr"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ClusterSummary. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ClusterSummary.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ClusterSummary.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 cluster_arn: _builtins.str,
+                 endpoint: _builtins.str,
+                 environment: _builtins.str,
+                 kubernetes_version: _builtins.str,
+                 labels: Mapping[str, _builtins.str],
+                 region: _builtins.str,
+                 role: _builtins.str,
+                 secret_name: _builtins.str,
+                 secret_namespace: _builtins.str,
+                 vpc_cidr: _builtins.str):
+        """
+        ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
+
+        :param _builtins.str cluster_arn: ClusterArn is the EKS cluster ARN.
+        :param _builtins.str endpoint: Endpoint is the Kubernetes API server URL.
+        :param _builtins.str environment: Environment is the cluster's GitOps Bridge environment.
+        :param _builtins.str kubernetes_version: KubernetesVersion is the control plane's Kubernetes version ("1.33").
+        :param Mapping[str, _builtins.str] labels: Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).
+        :param _builtins.str region: Region is the cluster's AWS region.
+        :param _builtins.str role: Role is "hub" or "spoke".
+        :param _builtins.str secret_name: SecretName is the name of the cluster's Argo CD cluster secret on the hub.
+        :param _builtins.str secret_namespace: SecretNamespace is the namespace of that secret.
+        :param _builtins.str vpc_cidr: VpcCidr is the VPC's CIDR, given or allocated from the pool.
+        """
+        pulumi.set(__self__, "cluster_arn", cluster_arn)
+        pulumi.set(__self__, "endpoint", endpoint)
+        pulumi.set(__self__, "environment", environment)
+        pulumi.set(__self__, "kubernetes_version", kubernetes_version)
+        pulumi.set(__self__, "labels", labels)
+        pulumi.set(__self__, "region", region)
+        pulumi.set(__self__, "role", role)
+        pulumi.set(__self__, "secret_name", secret_name)
+        pulumi.set(__self__, "secret_namespace", secret_namespace)
+        pulumi.set(__self__, "vpc_cidr", vpc_cidr)
+
+    @_builtins.property
+    @pulumi.getter(name="clusterArn")
+    def cluster_arn(self) -> _builtins.str:
+        """
+        ClusterArn is the EKS cluster ARN.
+        """
+        return pulumi.get(self, "cluster_arn")
+
+    @_builtins.property
+    @pulumi.getter
+    def endpoint(self) -> _builtins.str:
+        """
+        Endpoint is the Kubernetes API server URL.
+        """
+        return pulumi.get(self, "endpoint")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> _builtins.str:
+        """
+        Environment is the cluster's GitOps Bridge environment.
+        """
+        return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter(name="kubernetesVersion")
+    def kubernetes_version(self) -> _builtins.str:
+        """
+        KubernetesVersion is the control plane's Kubernetes version ("1.33").
+        """
+        return pulumi.get(self, "kubernetes_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, _builtins.str]:
+        """
+        Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).
+        """
+        return pulumi.get(self, "labels")
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> _builtins.str:
+        """
+        Region is the cluster's AWS region.
+        """
+        return pulumi.get(self, "region")
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        Role is "hub" or "spoke".
+        """
+        return pulumi.get(self, "role")
+
+    @_builtins.property
+    @pulumi.getter(name="secretName")
+    def secret_name(self) -> _builtins.str:
+        """
+        SecretName is the name of the cluster's Argo CD cluster secret on the hub.
+        """
+        return pulumi.get(self, "secret_name")
+
+    @_builtins.property
+    @pulumi.getter(name="secretNamespace")
+    def secret_namespace(self) -> _builtins.str:
+        """
+        SecretNamespace is the namespace of that secret.
+        """
+        return pulumi.get(self, "secret_namespace")
+
+    @_builtins.property
+    @pulumi.getter(name="vpcCidr")
+    def vpc_cidr(self) -> _builtins.str:
+        """
+        VpcCidr is the VPC's CIDR, given or allocated from the pool.
+        """
+        return pulumi.get(self, "vpc_cidr")
+
+
+@pulumi.output_type
+class LedgerEntry(dict):
+    """
+    LedgerEntry is what identifies one cluster.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "allowReplacement":
+            suggest = "allow_replacement"
+        elif key == "assumeRoleArn":
+            suggest = "assume_role_arn"
+        elif key == "vpcCidr":
+            suggest = "vpc_cidr"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LedgerEntry. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LedgerEntry.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LedgerEntry.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 region: _builtins.str,
+                 allow_replacement: Optional[_builtins.bool] = None,
+                 assume_role_arn: Optional[_builtins.str] = None,
+                 vpc_cidr: Optional[_builtins.str] = None):
+        """
+        LedgerEntry is what identifies one cluster.
+
+        :param _builtins.str name: Name is the cluster's name.
+        :param _builtins.str region: Region is the cluster's AWS region.
+        :param _builtins.bool allow_replacement: AllowReplacement lets a change of the above through.
+        :param _builtins.str assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        :param _builtins.str vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "region", region)
+        if allow_replacement is not None:
+            pulumi.set(__self__, "allow_replacement", allow_replacement)
+        if assume_role_arn is not None:
+            pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if vpc_cidr is not None:
+            pulumi.set(__self__, "vpc_cidr", vpc_cidr)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name is the cluster's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> _builtins.str:
+        """
+        Region is the cluster's AWS region.
+        """
+        return pulumi.get(self, "region")
+
+    @_builtins.property
+    @pulumi.getter(name="allowReplacement")
+    def allow_replacement(self) -> Optional[_builtins.bool]:
+        """
+        AllowReplacement lets a change of the above through.
+        """
+        return pulumi.get(self, "allow_replacement")
+
+    @_builtins.property
+    @pulumi.getter(name="assumeRoleArn")
+    def assume_role_arn(self) -> Optional[_builtins.str]:
+        """
+        AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        """
+        return pulumi.get(self, "assume_role_arn")
+
+    @_builtins.property
+    @pulumi.getter(name="vpcCidr")
+    def vpc_cidr(self) -> Optional[_builtins.str]:
+        """
+        VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        """
+        return pulumi.get(self, "vpc_cidr")
 
 

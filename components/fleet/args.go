@@ -1,0 +1,100 @@
+package fleet
+
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+)
+
+// FleetArgs are the inputs of a Fleet: its clusters and what they share. The shape is the stack config of
+// examples/fleet, so a program can pass the config as it is.
+type FleetArgs struct {
+	// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+	Clusters []ClusterSpec `pulumi:"clusters"`
+	// Defaults are settings every cluster inherits unless it sets its own.
+	Defaults *ClusterDefaults `pulumi:"defaults,optional"`
+	// CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr.
+	// Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when
+	// clusters are added or removed.
+	CidrPool string `pulumi:"cidrPool,optional"`
+	// CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
+	CidrPrefixLength int `pulumi:"cidrPrefixLength,optional"`
+	// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
+	Repositories Repositories `pulumi:"repositories"`
+	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+	Git *gitopsbridge.GitDelivery `pulumi:"git,optional"`
+	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the
+	// GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn.
+	Argocd *gitopsbridge.Hub `pulumi:"argocd,optional"`
+}
+
+// Repositories are the GitOps repositories of the fleet.
+type Repositories struct {
+	// Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
+	Addons *gitopsbridge.Repo `pulumi:"addons"`
+	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+	Workloads *gitopsbridge.Repo `pulumi:"workloads,optional"`
+}
+
+// Hub and Spoke are the values of ClusterSpec.Role.
+const (
+	// Hub runs Argo CD and manages the fleet.
+	Hub = "hub"
+	// Spoke is managed by the hub's Argo CD.
+	Spoke = "spoke"
+)
+
+// ClusterSpec is one cluster of the fleet.
+type ClusterSpec struct {
+	// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a
+	// DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
+	Name string `pulumi:"name"`
+	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
+	Region string `pulumi:"region"`
+	// Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
+	Role string `pulumi:"role"`
+	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+	Environment string `pulumi:"environment,optional"`
+	// Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default.
+	// Raising it upgrades the control plane, then the managed add-ons, then the node groups.
+	Version string `pulumi:"version,optional"`
+	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from
+	// cidrPool and kept in the ClusterLedger.
+	VpcCidr string `pulumi:"vpcCidr,optional"`
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default:
+	// defaults.publicAccessCidrs; without any the endpoint is private.
+	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
+	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+	NodeGroups []fleetcluster.NodeGroup `pulumi:"nodeGroups,optional"`
+	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+	Addons map[string]bool `pulumi:"addons,optional"`
+	// AddonSettings are FleetCluster's add-on settings for this cluster.
+	AddonSettings *fleetcluster.AddonSettings `pulumi:"addonSettings,optional"`
+	// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws
+	// provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient
+	// credentials.
+	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
+	// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+	Tags map[string]string `pulumi:"tags,optional"`
+	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a
+	// change replaces the EKS cluster and its VPC (and everything on them); without this flag the
+	// ClusterLedger refuses it before any resource is touched. Default: false.
+	AllowReplacement bool `pulumi:"allowReplacement,optional"`
+}
+
+// ClusterDefaults are what every cluster inherits unless it sets its own.
+type ClusterDefaults struct {
+	// Environment is the default GitOps Bridge environment. Default: the stack name.
+	Environment string `pulumi:"environment,optional"`
+	// Version is the default Kubernetes minor version.
+	Version string `pulumi:"version,optional"`
+	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
+	// NodeGroups are the default managed node groups.
+	NodeGroups []fleetcluster.NodeGroup `pulumi:"nodeGroups,optional"`
+	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+	Addons map[string]bool `pulumi:"addons,optional"`
+	// AssumeRoleArn is the default role of the clusters' aws providers.
+	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
+	// Tags are added to every cluster's AWS resources.
+	Tags map[string]string `pulumi:"tags,optional"`
+}

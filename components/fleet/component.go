@@ -1,0 +1,144 @@
+package fleet
+
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each
+// a FleetCluster registered through a GitOpsBridge.
+type Fleet struct {
+	pulumi.ResourceState
+
+	// Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint,
+	// and the name, namespace and labels of its Argo CD cluster secret.
+	Clusters ClusterSummaryMapOutput `pulumi:"clusters"`
+	// Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.
+	Kubeconfigs pulumi.StringMapOutput `pulumi:"kubeconfigs" provider:"secret"`
+	// HubKubeconfig is the hub's kubeconfig, a secret.
+	HubKubeconfig pulumi.StringOutput `pulumi:"hubKubeconfig" provider:"secret"`
+	// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+	ArgocdManagementRoleArn pulumi.StringOutput `pulumi:"argocdManagementRoleArn"`
+	// VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).
+	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
+}
+
+// NewFleet validates the whole fleet, records it in its ClusterLedger (which allocates missing VPC CIDRs
+// and refuses replacements), then builds the hub and every spoke. A validation error (*problems.Error) lists
+// every problem at its field path and leaves nothing registered; a refused replacement leaves only the
+// unchanged ledger.
+func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.ResourceOption) (*Fleet, error) {
+	a := withDefaults(args, ctx.Stack())
+	if err := Validate(a, ctx.Stack()); err != nil {
+		return nil, err
+	}
+	comp := &Fleet{}
+	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
+		return nil, err
+	}
+	cidrs, err := record(ctx, name, comp, ledgerArgs(a))
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: cidrs, providers: newProviders(ctx, comp, a)}
+	if err := b.build(); err != nil {
+		return nil, err
+	}
+	return comp, ctx.RegisterResourceOutputs(comp, pulumi.Map{
+		"clusters":                comp.Clusters,
+		"kubeconfigs":             comp.Kubeconfigs,
+		"hubKubeconfig":           comp.HubKubeconfig,
+		"argocdManagementRoleArn": comp.ArgocdManagementRoleArn,
+		"vpcCidrs":                comp.VpcCidrs,
+	})
+}
+
+// builder registers the clusters of a validated fleet: the hub first, then the spokes.
+type builder struct {
+	ctx       *pulumi.Context
+	comp      *Fleet
+	args      FleetArgs
+	cidrs     map[string]string
+	providers *providers
+}
+
+func (b *builder) build() error {
+	summaries := ClusterSummaryMap{}
+	kubeconfigs := pulumi.StringMap{}
+	hubSpec, _ := hubOf(b.args)
+	b.comp.ArgocdManagementRoleArn = pulumi.String("").ToStringOutput()
+	b.comp.HubKubeconfig = pulumi.ToSecret(pulumi.String("")).(pulumi.StringOutput)
+	var hubRole pulumi.StringInput
+	if hubSpec.Name != "" {
+		hub, bridge, err := b.cluster(hubSpec, nil)
+		if err != nil {
+			return err
+		}
+		hubRole = bridge.ManagementRoleArn
+		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
+		b.comp.HubKubeconfig = pulumi.ToSecret(hub.Kubeconfig).(pulumi.StringOutput)
+		summaries[hubSpec.Name] = b.summary(hubSpec, hub, bridge)
+		kubeconfigs[hubSpec.Name] = hub.Kubeconfig
+	}
+	for _, c := range b.args.Clusters {
+		if c.Role != Spoke {
+			continue
+		}
+		cl, bridge, err := b.cluster(c, hubRole)
+		if err != nil {
+			return err
+		}
+		summaries[c.Name] = b.summary(c, cl, bridge)
+		kubeconfigs[c.Name] = cl.Kubeconfig
+	}
+	b.comp.Clusters = summaries.ToClusterSummaryMapOutput()
+	b.comp.Kubeconfigs = pulumi.ToSecret(kubeconfigs.ToStringMapOutput()).(pulumi.StringMapOutput)
+	b.comp.VpcCidrs = pulumi.ToStringMap(b.cidrs).ToStringMapOutput()
+	return nil
+}
+
+// cluster builds one cluster and its registration: a hub when hubRole is nil, else a spoke whose
+// FleetCluster trusts hubRole.
+func (b *builder) cluster(c ClusterSpec, hubRole pulumi.StringInput) (*fleetcluster.FleetCluster, *gitopsbridge.GitOpsBridge, error) {
+	awsProv, err := b.providers.aws(c.Region, c.AssumeRoleArn)
+	if err != nil {
+		return nil, nil, err
+	}
+	cl, err := fleetcluster.NewFleetCluster(b.ctx, c.Name, clusterArgs(c, b.cidrs[c.Name], hubRole),
+		pulumi.Parent(b.comp), pulumi.Providers(awsProv))
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.Role == Hub {
+		if err := b.providers.setHub(cl.Kubeconfig); err != nil {
+			return nil, nil, err
+		}
+	}
+	args := bridgeArgs(b.args, c, hubSettings(b.args))
+	args.Cluster = cl.ClusterInfo
+	bridgeProviders := []pulumi.ProviderResource{awsProv, b.providers.hub}
+	if gh, err := b.providers.github(); err != nil {
+		return nil, nil, err
+	} else if gh != nil {
+		bridgeProviders = append(bridgeProviders, gh)
+	}
+	bridge, err := gitopsbridge.NewGitOpsBridge(b.ctx, c.Name, args, pulumi.Parent(b.comp),
+		pulumi.Providers(bridgeProviders...))
+	return cl, bridge, err
+}
+
+func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *gitopsbridge.GitOpsBridge) ClusterSummaryArgs {
+	return ClusterSummaryArgs{
+		Region:            pulumi.String(c.Region),
+		Role:              pulumi.String(c.Role),
+		Environment:       pulumi.String(c.Environment),
+		KubernetesVersion: cl.KubernetesVersion,
+		VpcCidr:           pulumi.String(b.cidrs[c.Name]),
+		ClusterArn:        cl.ClusterArn,
+		Endpoint:          cl.Endpoint,
+		SecretName:        bridge.SecretName,
+		SecretNamespace:   bridge.SecretNamespace,
+		Labels:            bridge.Labels,
+	}
+}

@@ -1,0 +1,102 @@
+package fleet_test
+
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// build runs a Fleet under mocks.
+func build(t *testing.T, args FleetArgs) (*mocks.Cloud, *Fleet) {
+	t.Helper()
+	cloud := mocks.New()
+	var f *Fleet
+	err := cloud.Run(func(ctx *pulumi.Context) error {
+		var err error
+		f, err = NewFleet(ctx, "fleet", args)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("NewFleet: %v", err)
+	}
+	return cloud, f
+}
+
+func TestFleetSharesProvidersAndBuildsTheHubFirst(t *testing.T) {
+	cloud, f := build(t, DevFleet())
+	var awsNames, k8sNames []string
+	for _, r := range cloud.OfType("pulumi:providers:aws") {
+		awsNames = append(awsNames, r.Name)
+	}
+	for _, r := range cloud.OfType("pulumi:providers:kubernetes") {
+		k8sNames = append(k8sNames, r.Name)
+	}
+	if !slices.Equal(awsNames, []string{"aws-us-east-1", "aws-us-east-2"}) {
+		t.Errorf("aws providers %v: want one per region, shared by the two us-east-2 spokes", awsNames)
+	}
+	if !slices.Equal(k8sNames, []string{"hub-k8s"}) {
+		t.Errorf("kubernetes providers %v: want the hub's only", k8sNames)
+	}
+	for _, name := range []string{"hub", "spoke-a", "spoke-b"} {
+		s := cloud.MustGet(t, "kubernetes:core/v1:Secret", name+"-cluster-secret")
+		if !strings.Contains(s.Provider, "pulumi:providers:kubernetes::hub-k8s::") {
+			t.Errorf("%s's cluster secret went through %s, not the hub provider", name, s.Provider)
+		}
+	}
+	order := map[string]int{}
+	for i, r := range cloud.Resources() {
+		if _, seen := order[r.Type+"/"+r.Name]; !seen {
+			order[r.Type+"/"+r.Name] = i
+		}
+	}
+	if order[ledger.TypeToken+"/fleet-ledger"] > order["pulumi:providers:aws/aws-us-east-1"] ||
+		order["fleet:index:FleetCluster/hub"] > order["fleet:index:FleetCluster/spoke-a"] {
+		t.Errorf("registration order: want the ledger first, then the hub before the spokes: %v", order)
+	}
+	if _, ok := cloud.Named("aws:iam/role:Role", "hub-gitops-spoke-role"); ok {
+		t.Error("the hub got a spoke role")
+	}
+	cloud.MustGet(t, "aws:iam/role:Role", "spoke-b-gitops-spoke-role")
+
+	cidrs := map[string]string{}
+	for _, name := range []string{"hub", "spoke-a", "spoke-b"} {
+		cidrs[name], _ = cloud.MustGet(t, "awsx:ec2:Vpc", name+"-vpc").Input("cidrBlock").(string)
+	}
+	want := map[string]string{"hub": "10.0.0.0/16", "spoke-a": "10.20.0.0/16", "spoke-b": "10.1.0.0/16"}
+	if !maps.Equal(cidrs, want) {
+		t.Errorf("VPC CIDRs %v, want %v (given, or the pool's free blocks in order)", cidrs, want)
+	}
+	if got := mocks.Await[map[string]string](t, f.VpcCidrs); !maps.Equal(got, want) {
+		t.Errorf("vpcCidrs output %v, want %v", got, want)
+	}
+	summary := mocks.Await[map[string]ClusterSummary](t, f.Clusters)
+	if s := summary["spoke-b"]; s.Role != Spoke || s.Region != "us-east-2" || s.SecretName != "spoke-b" ||
+		s.Labels["environment"] != "test" || s.VpcCidr != "10.1.0.0/16" {
+		t.Errorf("clusters[spoke-b] = %+v", s)
+	}
+	if len(mocks.Await[map[string]string](t, f.Kubeconfigs)) != 3 {
+		t.Error("want a kubeconfig per cluster")
+	}
+}
+
+func TestFleetWithInvalidInputsRegistersNothing(t *testing.T) {
+	cloud := mocks.New()
+	args := DevFleet()
+	args.Clusters[2].VpcCidr = "10.20.0.0/16"
+	err := cloud.Run(func(ctx *pulumi.Context) error {
+		_, err := NewFleet(ctx, "fleet", args)
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "clusters[2].vpcCidr") {
+		t.Fatalf("want the overlap at clusters[2].vpcCidr, got %v", err)
+	}
+	if n := len(cloud.Resources()); n != 0 {
+		t.Errorf("%d resources registered", n)
+	}
+}

@@ -1,0 +1,76 @@
+package fleet
+
+import (
+	"strings"
+
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
+	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+)
+
+// providers are the fleet's shared providers: one aws provider per (region, assume role), one Kubernetes
+// provider for the hub (Argo CD and every cluster secret), one github provider for Git delivery. Each provider
+// is a plugin process, so sharing them keeps a large fleet's run small.
+type providers struct {
+	ctx    *pulumi.Context
+	parent pulumi.Resource
+	args   FleetArgs
+	byKey  map[string]*aws.Provider
+	hub    *kubernetes.Provider
+	gh     *github.Provider
+}
+
+func newProviders(ctx *pulumi.Context, parent pulumi.Resource, args FleetArgs) *providers {
+	return &providers{ctx: ctx, parent: parent, args: args, byKey: map[string]*aws.Provider{}}
+}
+
+// aws is the provider of region with role (the ambient credentials when role is ""), named aws-<region> or
+// aws-<region>-<account>-<role name>.
+func (p *providers) aws(region, role string) (*aws.Provider, error) {
+	name := "aws-" + region
+	if role != "" {
+		name += "-" + accountOf(role) + "-" + role[strings.LastIndex(role, "/")+1:]
+	}
+	if prov, ok := p.byKey[name]; ok {
+		return prov, nil
+	}
+	args := &aws.ProviderArgs{Region: pulumi.String(region)}
+	if role != "" {
+		args.AssumeRole = &aws.ProviderAssumeRoleArgs{
+			RoleArn:     pulumi.String(role),
+			SessionName: pulumi.String("gitops-fleet"),
+		}
+	}
+	prov, err := aws.NewProvider(p.ctx, name, args, pulumi.Parent(p.parent))
+	if err != nil {
+		return nil, err
+	}
+	p.byKey[name] = prov
+	return prov, nil
+}
+
+// setHub creates the hub's Kubernetes provider from its kubeconfig (kept secret).
+func (p *providers) setHub(kubeconfig pulumi.StringOutput) error {
+	prov, err := kubernetes.NewProvider(p.ctx, "hub-k8s", &kubernetes.ProviderArgs{
+		Kubeconfig: pulumi.ToSecret(kubeconfig).(pulumi.StringOutput),
+	}, pulumi.Parent(p.parent))
+	p.hub = prov
+	return err
+}
+
+// github is the provider of Git delivery (nil without git): owner git.owner, token the stack's github:token
+// (kept secret) or else GITHUB_TOKEN.
+func (p *providers) github() (*github.Provider, error) {
+	if p.args.Git == nil || p.gh != nil {
+		return p.gh, nil
+	}
+	args := &github.ProviderArgs{Owner: pulumi.String(p.args.Git.Owner)}
+	if token := config.Get(p.ctx, "github:token"); token != "" {
+		args.Token = pulumi.ToSecret(pulumi.String(token)).(pulumi.StringOutput)
+	}
+	prov, err := github.NewProvider(p.ctx, "github", args, pulumi.Parent(p.parent))
+	p.gh = prov
+	return prov, err
+}

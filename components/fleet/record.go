@@ -1,0 +1,55 @@
+package fleet
+
+import (
+	"fmt"
+	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
+)
+
+// ledgerResource is a ClusterLedger as the program sees it.
+type ledgerResource struct {
+	pulumi.CustomResourceState
+	// VpcCidrs are cluster name -> VPC CIDR.
+	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
+}
+
+// record registers the fleet's ClusterLedger and waits for its answer (the ledger is served by this
+// plugin, in preview too): the VPC CIDR of every cluster, or the ledger's refusal. Nothing else of the
+// fleet is registered before it answers, so a refused change touches nothing.
+func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledger.ClusterLedgerArgs) (map[string]string, error) {
+	clusters := pulumi.Array{}
+	for _, e := range args.Clusters {
+		clusters = append(clusters, pulumi.Map{
+			"name":             pulumi.String(e.Name),
+			"region":           pulumi.String(e.Region),
+			"assumeRoleArn":    pulumi.String(e.AssumeRoleArn),
+			"vpcCidr":          pulumi.String(e.VpcCidr),
+			"allowReplacement": pulumi.Bool(e.AllowReplacement),
+		})
+	}
+	var l ledgerResource
+	err := ctx.RegisterResource(ledger.TypeToken, name+"-ledger", pulumi.Map{
+		"cidrPool":         pulumi.String(args.CidrPool),
+		"cidrPrefixLength": pulumi.Int(args.CidrPrefixLength),
+		"clusters":         clusters,
+	}, &l, pulumi.Parent(parent))
+	if err != nil {
+		return nil, err
+	}
+	res, err := internals.UnsafeAwaitOutput(ctx.Context(), l.VpcCidrs)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := res.Value.(map[string]string)
+	if !res.Known || !ok {
+		return nil, fmt.Errorf("%s %s-ledger: VPC CIDRs unknown in this run", ledger.TypeToken, name)
+	}
+	for _, e := range args.Clusters {
+		if m[e.Name] == "" {
+			return nil, fmt.Errorf("%s %s-ledger: no VPC CIDR for cluster %q", ledger.TypeToken, name, e.Name)
+		}
+	}
+	return m, nil
+}

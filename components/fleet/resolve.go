@@ -1,0 +1,157 @@
+package fleet
+
+import (
+	"maps"
+	"regexp"
+	"slices"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// roleARNPattern matches an IAM role ARN, arn:<partition>:iam::<account>:role/<path><name>; group 1 is the account.
+var roleARNPattern = regexp.MustCompile(`^arn:aws[a-z-]*:iam::(\d{12}):role/[\w+=,.@/-]{1,512}$`)
+
+// Defaults of FleetArgs.
+const (
+	DefaultCidrPool         = "10.0.0.0/8"
+	DefaultCidrPrefixLength = 16
+)
+
+// withDefaults returns a copy of args with the fleet-wide defaults in every cluster: environment, version,
+// public access CIDRs, node groups, assume role, merged add-ons and tags. VPC CIDRs stay as given (the
+// ClusterLedger allocates the missing ones).
+func withDefaults(args FleetArgs, stack string) FleetArgs {
+	a := args
+	if a.CidrPool == "" {
+		a.CidrPool = DefaultCidrPool
+	}
+	if a.CidrPrefixLength == 0 {
+		a.CidrPrefixLength = DefaultCidrPrefixLength
+	}
+	d := ClusterDefaults{}
+	if a.Defaults != nil {
+		d = *a.Defaults
+	}
+	if d.Environment == "" {
+		d.Environment = stack
+	}
+	a.Clusters = make([]ClusterSpec, len(args.Clusters))
+	for i, c := range args.Clusters {
+		c.Environment = or(c.Environment, d.Environment)
+		c.Version = or(c.Version, d.Version)
+		c.AssumeRoleArn = or(c.AssumeRoleArn, d.AssumeRoleArn)
+		if c.PublicAccessCidrs == nil {
+			c.PublicAccessCidrs = slices.Clone(d.PublicAccessCidrs)
+		}
+		if c.NodeGroups == nil {
+			c.NodeGroups = slices.Clone(d.NodeGroups)
+		}
+		c.Addons = merged(d.Addons, c.Addons)
+		c.Tags = merged(d.Tags, c.Tags)
+		a.Clusters[i] = c
+	}
+	return a
+}
+
+func or(v, dflt string) string {
+	if v == "" {
+		return dflt
+	}
+	return v
+}
+
+// merged is over laid on base; nil when both are empty.
+func merged[V any](base, over map[string]V) map[string]V {
+	if len(base) == 0 && len(over) == 0 {
+		return nil
+	}
+	m := maps.Clone(base)
+	if m == nil {
+		m = map[string]V{}
+	}
+	maps.Copy(m, over)
+	return m
+}
+
+// clusterArgs are the FleetCluster inputs of a cluster (with defaults applied) at its VPC CIDR. hubRoleArn
+// is the hub's Argo CD management role for a spoke, nil for the hub.
+func clusterArgs(c ClusterSpec, vpcCidr string, hubRoleArn pulumi.StringInput) fleetcluster.FleetClusterArgs {
+	args := fleetcluster.FleetClusterArgs{
+		ClusterName:       c.Name,
+		Region:            c.Region,
+		Environment:       c.Environment,
+		Version:           c.Version,
+		VpcCidr:           vpcCidr,
+		PublicAccessCidrs: c.PublicAccessCidrs,
+		NodeGroups:        c.NodeGroups,
+		Addons:            c.Addons,
+		AddonSettings:     c.AddonSettings,
+		Tags:              c.Tags,
+	}
+	if hubRoleArn != nil {
+		args.GitOpsAccess = &fleetcluster.GitOpsAccess{HubRoleArn: hubRoleArn}
+	}
+	return args
+}
+
+// bridgeArgs are the GitOpsBridge inputs of a cluster: hub mode with the fleet's Argo CD settings, or spoke
+// mode (the hub is reached through the fleet's hub Kubernetes provider).
+func bridgeArgs(a FleetArgs, c ClusterSpec, hubSettings *gitopsbridge.Hub) gitopsbridge.GitOpsBridgeArgs {
+	args := gitopsbridge.GitOpsBridgeArgs{
+		AddonsRepo:    a.Repositories.Addons,
+		WorkloadsRepo: a.Repositories.Workloads,
+		Git:           a.Git,
+	}
+	if c.Role == Hub {
+		args.Hub = hubSettings
+	} else {
+		args.Spoke = &gitopsbridge.Spoke{}
+	}
+	return args
+}
+
+// hubSettings are the fleet's Argo CD settings. Without spokeAccountIds, when every cluster names an
+// assumeRoleArn, the management role may assume spoke roles in the accounts of those roles; otherwise
+// GitOpsBridge's default (the hub's own account) applies.
+func hubSettings(a FleetArgs) *gitopsbridge.Hub {
+	h := gitopsbridge.Hub{}
+	if a.Argocd != nil {
+		h = *a.Argocd
+	}
+	if len(h.SpokeAccountIds) > 0 {
+		return &h
+	}
+	var accounts []string
+	for _, c := range a.Clusters {
+		acct := accountOf(c.AssumeRoleArn)
+		if acct == "" {
+			return &h
+		}
+		if !slices.Contains(accounts, acct) {
+			accounts = append(accounts, acct)
+		}
+	}
+	h.SpokeAccountIds = accounts
+	return &h
+}
+
+// accountOf is the account of an IAM role ARN, "" when arn is not one.
+func accountOf(arn string) string {
+	m := roleARNPattern.FindStringSubmatch(arn)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// hubOf is the fleet's hub cluster.
+func hubOf(a FleetArgs) (ClusterSpec, bool) {
+	for _, c := range a.Clusters {
+		if c.Role == Hub {
+			return c, true
+		}
+	}
+	return ClusterSpec{}, false
+}

@@ -1,0 +1,219 @@
+package fleet
+
+import (
+	"errors"
+	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
+	"net/netip"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// TypeToken is the type of the Fleet component.
+const TypeToken = "fleet:index:Fleet"
+
+// placeholderRole stands in for the hub's management role (an output) while a spoke's FleetCluster
+// inputs are checked.
+var placeholderRole = pulumi.String("arn:aws:iam::000000000000:role/gitops-fleet-placeholder")
+
+// Validate checks a fleet that carries its defaults (withDefaults) as a whole and returns a *problems.Error
+// listing every problem, each at its field path ("clusters[1].vpcCidr"), or nil: the fleet rules (clusters,
+// one hub, unique names, non-overlapping VPC CIDRs, a pool with room for the clusters without one, the
+// repositories, cross-account roles) and every cluster's FleetCluster and GitOpsBridge rules.
+func Validate(a FleetArgs, stack string) error {
+	var ps problems.List
+	if len(a.Clusters) == 0 {
+		ps.Add("clusters", "list at least one cluster")
+	}
+	validatePool(&ps, a)
+	names := map[string]int{}
+	hubs := 0
+	for i, c := range a.Clusters {
+		field := problems.Index("clusters", i)
+		if errs := validation.IsDNS1123Label(c.Name); len(errs) > 0 {
+			ps.Add(field+".name", "%q is not a DNS-1123 label: %s", c.Name, strings.Join(errs, "; "))
+		} else if j, dup := names[c.Name]; dup {
+			ps.Add(field+".name", "%q is also the name of clusters[%d]; names must be unique", c.Name, j)
+		} else {
+			names[c.Name] = i
+		}
+		switch c.Role {
+		case Hub:
+			if hubs++; hubs > 1 {
+				ps.Add(field+".role", "a second hub; a fleet has one hub, which runs Argo CD for all")
+			}
+		case Spoke:
+		default:
+			ps.Add(field+".role", "%q: want %q or %q", c.Role, Hub, Spoke)
+		}
+		if c.AssumeRoleArn != "" && accountOf(c.AssumeRoleArn) == "" {
+			ps.Add(field+".assumeRoleArn", "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>)", c.AssumeRoleArn)
+		}
+		validateCluster(&ps, field, c, stack)
+	}
+	if hubs == 0 {
+		for i, c := range a.Clusters {
+			if c.Role == Spoke {
+				ps.Add(problems.Index("clusters", i)+".role", "spoke %q has no hub to register into; give one cluster role hub", c.Name)
+			}
+		}
+	}
+	validateOverlaps(&ps, a)
+	validateAccounts(&ps, a)
+	if a.Repositories.Addons == nil {
+		ps.Add("repositories.addons", "is required: the Git repository of the add-on ApplicationSets")
+	}
+	validateBridge(&ps, a)
+	return ps.Err(TypeToken)
+}
+
+// validateCluster adds the FleetCluster problems of cluster c at field (its VPC CIDR is checked when given).
+func validateCluster(ps *problems.List, field string, c ClusterSpec, stack string) {
+	cidr := c.VpcCidr
+	if cidr == "" {
+		cidr = "10.0.0.0/16" // allocated: in the pool, checked by validatePool
+	}
+	var hubRole pulumi.StringInput
+	if c.Role == Spoke {
+		hubRole = placeholderRole
+	}
+	adopt(ps, field, fleetcluster.Check(clusterArgs(c, cidr, hubRole), c.Name, stack), map[string]string{
+		"clusterName": "name",
+	})
+}
+
+// validateBridge adds the GitOpsBridge problems of the fleet's repositories, Git delivery and Argo CD settings.
+func validateBridge(ps *problems.List, a FleetArgs) {
+	hub, ok := hubOf(a)
+	if !ok {
+		return
+	}
+	args := bridgeArgs(a, hub, hubSettings(a))
+	args.Cluster = clusterinfo.ClusterInfoOutput{} // the cluster's facts are checked by FleetCluster
+	adopt(ps, "", gitopsbridge.Check(args, hub.Name, true), map[string]string{
+		"addonsRepo":    "repositories.addons",
+		"workloadsRepo": "repositories.workloads",
+		"hub":           "argocd",
+	})
+}
+
+// adopt adds the problems of a component's *problems.Error under prefix, renaming the first path element
+// by rename (a component's field -> the fleet's).
+func adopt(ps *problems.List, prefix string, err error, rename map[string]string) {
+	var pe *problems.Error
+	if !errors.As(err, &pe) {
+		if err != nil {
+			ps.Add(strings.TrimSuffix(prefix, "."), "%v", err)
+		}
+		return
+	}
+	for _, p := range pe.Problems {
+		f := p.Field
+		head, rest, _ := strings.Cut(f, ".")
+		head, index, _ := strings.Cut(head, "[")
+		if r, ok := rename[head]; ok {
+			head = r
+		}
+		f = head
+		if index != "" {
+			f += "[" + index
+		}
+		if rest != "" {
+			f += "." + rest
+		}
+		if prefix != "" {
+			f = prefix + "." + f
+		}
+		ps.Add(f, "%s", p.Message)
+	}
+}
+
+// validatePool checks cidrPool and cidrPrefixLength, and that the pool has room for every cluster without
+// a vpcCidr (as for a new fleet; the ledger keeps earlier allocations).
+func validatePool(ps *problems.List, a FleetArgs) {
+	p, err := netip.ParsePrefix(a.CidrPool)
+	switch {
+	case err != nil || !p.Addr().Is4():
+		ps.Add("cidrPool", "%q is not an IPv4 CIDR such as 10.0.0.0/8", a.CidrPool)
+		return
+	case p != p.Masked():
+		ps.Add("cidrPool", "%q has host bits set; the network is %s", a.CidrPool, p.Masked())
+		return
+	}
+	if a.CidrPrefixLength < 16 || a.CidrPrefixLength > 24 {
+		ps.Add("cidrPrefixLength", "%d: want 16 to 24 (the VPC sizes FleetCluster accepts)", a.CidrPrefixLength)
+		return
+	}
+	if a.CidrPrefixLength < p.Bits() {
+		ps.Add("cidrPrefixLength", "/%d blocks do not fit in cidrPool %s", a.CidrPrefixLength, a.CidrPool)
+		return
+	}
+	if _, err := ledger.Record(ledgerArgs(a), nil); err != nil {
+		var pe *problems.Error
+		if errors.As(err, &pe) {
+			for _, q := range pe.Problems {
+				ps.Add(q.Field, "%s", q.Message)
+			}
+		}
+	}
+}
+
+// validateOverlaps reports given VPC CIDRs that overlap another cluster's.
+func validateOverlaps(ps *problems.List, a FleetArgs) {
+	type seen struct {
+		i int
+		p netip.Prefix
+	}
+	var cidrs []seen
+	for i, c := range a.Clusters {
+		p, err := netip.ParsePrefix(c.VpcCidr)
+		if c.VpcCidr == "" || err != nil || p != p.Masked() {
+			continue // missing (allocated) or malformed (FleetCluster reports it)
+		}
+		for _, q := range cidrs {
+			if p.Overlaps(q.p) {
+				ps.Add(problems.Index("clusters", i)+".vpcCidr", "%s overlaps clusters[%d].vpcCidr %s (%s); the "+
+					"fleet's networks must not overlap (they get peered or routed through a transit gateway)",
+					p, q.i, q.p, a.Clusters[q.i].Name)
+			}
+		}
+		cidrs = append(cidrs, seen{i, p})
+	}
+}
+
+// validateAccounts asks for argocd.spokeAccountIds when some clusters assume roles and others do not: the
+// management role's accounts cannot be derived then.
+func validateAccounts(ps *problems.List, a FleetArgs) {
+	if a.Argocd != nil && len(a.Argocd.SpokeAccountIds) > 0 {
+		return
+	}
+	with, without := 0, 0
+	for _, c := range a.Clusters {
+		if c.AssumeRoleArn != "" {
+			with++
+		} else {
+			without++
+		}
+	}
+	if with > 0 && without > 0 {
+		ps.Add("argocd.spokeAccountIds", "is required when only some clusters set assumeRoleArn: list every "+
+			"account the hub's Argo CD manages clusters in (the hub's own included)")
+	}
+}
+
+// ledgerArgs are the ClusterLedger inputs of a fleet that carries its defaults.
+func ledgerArgs(a FleetArgs) ledger.ClusterLedgerArgs {
+	l := ledger.ClusterLedgerArgs{CidrPool: a.CidrPool, CidrPrefixLength: a.CidrPrefixLength}
+	for _, c := range a.Clusters {
+		l.Clusters = append(l.Clusters, ledger.LedgerEntry{
+			Name: c.Name, Region: c.Region, AssumeRoleArn: c.AssumeRoleArn, VpcCidr: c.VpcCidr,
+			AllowReplacement: c.AllowReplacement,
+		})
+	}
+	return l
+}

@@ -1,0 +1,105 @@
+package fleet
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+)
+
+func TestValidateAcceptsTheDevFleet(t *testing.T) {
+	if err := Validate(withDefaults(DevFleet(), "dev"), "dev"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateReportsEveryProblemAtItsField(t *testing.T) {
+	cases := map[string]struct {
+		edit  func(*FleetArgs)
+		field string
+		want  string
+	}{
+		"no clusters":      {func(a *FleetArgs) { a.Clusters = nil }, "clusters", "at least one"},
+		"a second hub":     {func(a *FleetArgs) { a.Clusters[2].Role = Hub }, "clusters[2].role", "a second hub"},
+		"an unknown role":  {func(a *FleetArgs) { a.Clusters[1].Role = "edge" }, "clusters[1].role", `want "hub" or "spoke"`},
+		"no hub":           {func(a *FleetArgs) { a.Clusters[0].Role = Spoke }, "clusters[1].role", "no hub"},
+		"a duplicate name": {func(a *FleetArgs) { a.Clusters[2].Name = "spoke-a" }, "clusters[2].name", "also the name of clusters[1]"},
+		"a name that is no label": {
+			func(a *FleetArgs) { a.Clusters[1].Name = "Spoke_A" }, "clusters[1].name", "DNS-1123"},
+		"overlapping CIDRs": {
+			func(a *FleetArgs) { a.Clusters[2].VpcCidr = "10.20.128.0/17" }, "clusters[2].vpcCidr", "overlaps clusters[1].vpcCidr"},
+		"a FleetCluster rule, at the cluster's path": {
+			func(a *FleetArgs) {
+				ng := a.Defaults.NodeGroups[0]
+				ng.MaxSize = 0
+				a.Clusters[1].NodeGroups = []fleetcluster.NodeGroup{ng}
+			}, "clusters[1].nodeGroups[0]", "maxSize >= 1"},
+		"a malformed vpcCidr": {func(a *FleetArgs) { a.Clusters[1].VpcCidr = "10.20.0.1/16" }, "clusters[1].vpcCidr", "10.20.0.0/16"},
+		"an unknown add-on":   {func(a *FleetArgs) { a.Defaults.Addons["argo_rollouts_x"] = true }, "clusters[0].addons", ""},
+		"no add-on repository": {
+			func(a *FleetArgs) { a.Repositories.Addons = nil }, "repositories.addons", "required"},
+		"a repository with credentials": {
+			func(a *FleetArgs) {
+				a.Repositories.Addons = &gitopsbridge.Repo{URL: "https://me:tok@github.com/acme/addons", Path: "addons"}
+			}, "repositories.addons.url", "credential"},
+		"a bad assume role": {
+			func(a *FleetArgs) { a.Clusters[2].AssumeRoleArn = "deployer" }, "clusters[2].assumeRoleArn", "not an IAM role ARN"},
+		"some clusters in other accounts": {
+			func(a *FleetArgs) { a.Clusters[2].AssumeRoleArn = "arn:aws:iam::210987654321:role/deployer" },
+			"argocd.spokeAccountIds", "every account"},
+		"a pool too small": {
+			func(a *FleetArgs) { a.CidrPool = "10.0.0.0/16" }, "clusters[2].vpcCidr", "no free /16"},
+		"a bad pool": {func(a *FleetArgs) { a.CidrPool = "10.0.0.1/8" }, "cidrPool", "host bits"},
+		"a bad prefix length": {
+			func(a *FleetArgs) { a.CidrPrefixLength = 28 }, "cidrPrefixLength", "16 to 24"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			a := DevFleet()
+			tc.edit(&a)
+			err := Validate(withDefaults(a, "dev"), "dev")
+			var pe *problems.Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("want a *problems.Error, got %v", err)
+			}
+			for _, p := range pe.Problems {
+				if strings.HasPrefix(p.Field, tc.field) && strings.Contains(p.Message, tc.want) {
+					return
+				}
+			}
+			t.Errorf("no problem at %s containing %q in:\n%v", tc.field, tc.want, err)
+		})
+	}
+}
+
+func TestValidateReportsAllAtOnce(t *testing.T) {
+	a := DevFleet()
+	a.Clusters[1].Role = "edge"
+	a.Clusters[2].VpcCidr = "10.20.0.0/16"
+	a.Repositories.Addons = nil
+	var pe *problems.Error
+	if !errors.As(Validate(withDefaults(a, "dev"), "dev"), &pe) || len(pe.Problems) < 3 {
+		t.Fatalf("want at least three problems (role, overlap, repository), got %v", pe)
+	}
+}
+
+func TestWithDefaults(t *testing.T) {
+	a := withDefaults(DevFleet(), "dev")
+	hub, spokeB := a.Clusters[0], a.Clusters[2]
+	if hub.Version != "1.33" || spokeB.Version != "1.32" {
+		t.Errorf("versions: hub %q (want the default 1.33), spoke-b %q (want its own 1.32)", hub.Version, spokeB.Version)
+	}
+	if !hub.Addons["metrics_server"] || !hub.Addons["aws_ebs_csi_driver"] || spokeB.Addons["metrics_server"] {
+		t.Errorf("add-ons: the cluster's entry wins over the default: hub %v, spoke-b %v", hub.Addons, spokeB.Addons)
+	}
+	if hub.Environment != "dev" || len(spokeB.NodeGroups) != 1 || spokeB.Tags["team"] != "platform" ||
+		len(spokeB.PublicAccessCidrs) != 1 {
+		t.Errorf("inherited settings missing: %+v", spokeB)
+	}
+	if a.CidrPool != DefaultCidrPool || a.CidrPrefixLength != DefaultCidrPrefixLength {
+		t.Errorf("pool defaults: %s /%d", a.CidrPool, a.CidrPrefixLength)
+	}
+}

@@ -1,0 +1,135 @@
+package ledger
+
+import (
+	"context"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"github.com/pulumi/pulumi-go-provider/infer"
+)
+
+// TypeToken is the type of the ClusterLedger resource.
+const TypeToken = "fleet:index:ClusterLedger"
+
+// ClusterLedger is the fleet's record of what identifies each cluster: its region, account role and VPC CIDR.
+// A change of any of them replaces the EKS cluster and its VPC, so the ledger refuses it (in preview and in
+// up, before any other resource of the fleet is registered) unless the cluster sets allowReplacement. It also
+// allocates the VPC CIDRs of clusters that give none, from the pool, and keeps every allocation for as long
+// as its cluster stays in the fleet. It lives only in the stack's state; it calls no cloud API.
+type ClusterLedger struct{}
+
+// Annotate gives ClusterLedger its schema description.
+func (l *ClusterLedger) Annotate(a infer.Annotator) {
+	a.Describe(l, "ClusterLedger is a Fleet's record of what identifies each cluster (region, account role, VPC "+
+		"CIDR). It refuses a change that would replace a cluster unless the cluster sets allowReplacement, and "+
+		"allocates and keeps the VPC CIDRs of clusters that give none. Fleet creates it; it calls no cloud API.")
+}
+
+// ClusterLedgerArgs are the inputs of a ClusterLedger.
+type ClusterLedgerArgs struct {
+	// CidrPool is the IPv4 network VPC CIDRs are allocated from.
+	CidrPool string `pulumi:"cidrPool"`
+	// CidrPrefixLength is the prefix length of an allocated VPC CIDR.
+	CidrPrefixLength int `pulumi:"cidrPrefixLength"`
+	// Clusters are the fleet's clusters, in the fleet's order.
+	Clusters []LedgerEntry `pulumi:"clusters"`
+}
+
+// LedgerEntry is what identifies one cluster.
+type LedgerEntry struct {
+	// Name is the cluster's name.
+	Name string `pulumi:"name"`
+	// Region is the cluster's AWS region.
+	Region string `pulumi:"region"`
+	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
+	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+	VpcCidr string `pulumi:"vpcCidr,optional"`
+	// AllowReplacement lets a change of the above through.
+	AllowReplacement bool `pulumi:"allowReplacement,optional"`
+}
+
+// ClusterLedgerState is the ledger as recorded: its inputs and every cluster's VPC CIDR.
+type ClusterLedgerState struct {
+	ClusterLedgerArgs
+	// VpcCidrs are cluster name -> VPC CIDR, given or allocated.
+	VpcCidrs map[string]string `pulumi:"vpcCidrs"`
+}
+
+// Create records a new fleet: every missing CIDR is allocated.
+func (ClusterLedger) Create(_ context.Context, req infer.CreateRequest[ClusterLedgerArgs],
+) (infer.CreateResponse[ClusterLedgerState], error) {
+	state, err := Record(req.Inputs, nil)
+	return infer.CreateResponse[ClusterLedgerState]{ID: "ledger", Output: state}, err
+}
+
+// Update records a changed fleet against the previous record: allocations are kept, changes of identity
+// are refused unless allowed.
+func (ClusterLedger) Update(_ context.Context, req infer.UpdateRequest[ClusterLedgerArgs, ClusterLedgerState],
+) (infer.UpdateResponse[ClusterLedgerState], error) {
+	state, err := Record(req.Inputs, &req.State)
+	return infer.UpdateResponse[ClusterLedgerState]{Output: state}, err
+}
+
+// Record is the ledger for args given the previous record (nil for a new fleet): the VPC CIDR of each
+// cluster (given, kept from previous, or the first free block of the pool, in the order of args.Clusters),
+// or an error listing every refused change and every cluster the pool has no room for.
+func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedgerState, error) {
+	var ps problems.List
+	cidrs := map[string]string{}
+	old := map[string]LedgerEntry{}
+	if previous != nil {
+		for _, e := range previous.Clusters {
+			old[e.Name] = e
+		}
+	}
+	var taken []string
+	for _, e := range args.Clusters {
+		switch {
+		case e.VpcCidr != "":
+			cidrs[e.Name] = e.VpcCidr
+		case previous != nil && previous.VpcCidrs[e.Name] != "":
+			cidrs[e.Name] = previous.VpcCidrs[e.Name]
+		default:
+			continue
+		}
+		taken = append(taken, cidrs[e.Name])
+	}
+	for i, e := range args.Clusters {
+		if cidrs[e.Name] != "" {
+			continue
+		}
+		block, ok := freeBlock(args.CidrPool, args.CidrPrefixLength, taken)
+		if !ok {
+			ps.Add(problems.Index("clusters", i)+".vpcCidr", "cidrPool %s has no free /%d left for cluster %q; "+
+				"give it a vpcCidr or a larger cidrPool", args.CidrPool, args.CidrPrefixLength, e.Name)
+			continue
+		}
+		cidrs[e.Name] = block
+		taken = append(taken, block)
+	}
+	for i, e := range args.Clusters {
+		was, ok := old[e.Name]
+		if !ok || e.AllowReplacement {
+			continue
+		}
+		field := problems.Index("clusters", i)
+		refuse := func(attr, from, to string) {
+			ps.Add(field+"."+attr, "changing cluster %q from %q to %q replaces its EKS cluster and VPC and "+
+				"everything on them; keep %q, or set %s.allowReplacement: true to replace the cluster",
+				e.Name, from, to, from, field)
+		}
+		if was.Region != e.Region {
+			refuse("region", was.Region, e.Region)
+		}
+		if was.AssumeRoleArn != e.AssumeRoleArn {
+			refuse("assumeRoleArn", was.AssumeRoleArn, e.AssumeRoleArn)
+		}
+		if prev := previous.VpcCidrs[e.Name]; prev != "" && prev != cidrs[e.Name] {
+			refuse("vpcCidr", prev, cidrs[e.Name])
+		}
+	}
+	if err := ps.Err(TypeToken); err != nil {
+		return ClusterLedgerState{}, err
+	}
+	return ClusterLedgerState{ClusterLedgerArgs: args, VpcCidrs: cidrs}, nil
+}

@@ -1,0 +1,130 @@
+package ledger
+
+import (
+	"errors"
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+)
+
+func entries(es ...LedgerEntry) ClusterLedgerArgs {
+	return ClusterLedgerArgs{CidrPool: "10.0.0.0/8", CidrPrefixLength: 16, Clusters: es}
+}
+
+func entry(name, region, cidr string) LedgerEntry {
+	return LedgerEntry{Name: name, Region: region, VpcCidr: cidr}
+}
+
+func TestRecordAllocates(t *testing.T) {
+	first, err := Record(entries(entry("hub", "us-east-1", ""), entry("a", "us-east-2", "10.0.0.0/16"),
+		entry("b", "us-west-2", "")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"hub": "10.1.0.0/16", "a": "10.0.0.0/16", "b": "10.2.0.0/16"}
+	if !maps.Equal(first.VpcCidrs, want) {
+		t.Fatalf("a new fleet: got %v, want %v (given CIDRs first, then the free blocks in order)", first.VpcCidrs, want)
+	}
+
+	cases := map[string]struct {
+		reason string
+		args   ClusterLedgerArgs
+		want   map[string]string
+	}{
+		"add one in front": {
+			reason: "a new cluster listed first takes a free block; nobody moves",
+			args: entries(entry("c", "eu-west-1", ""), entry("hub", "us-east-1", ""),
+				entry("a", "us-east-2", "10.0.0.0/16"), entry("b", "us-west-2", "")),
+			want: map[string]string{"c": "10.3.0.0/16", "hub": "10.1.0.0/16", "a": "10.0.0.0/16", "b": "10.2.0.0/16"},
+		},
+		"remove one": {
+			reason: "removing the hub frees its block; b keeps its own",
+			args:   entries(entry("a", "us-east-2", "10.0.0.0/16"), entry("b", "us-west-2", "")),
+			want:   map[string]string{"a": "10.0.0.0/16", "b": "10.2.0.0/16"},
+		},
+		"pin the allocation": {
+			reason: "writing the allocated CIDR into the config changes nothing",
+			args: entries(entry("hub", "us-east-1", "10.1.0.0/16"), entry("a", "us-east-2", "10.0.0.0/16"),
+				entry("b", "us-west-2", "")),
+			want: want,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := Record(tc.args, &first)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.reason, err)
+			}
+			if !maps.Equal(got.VpcCidrs, tc.want) {
+				t.Errorf("%s: got %v, want %v", tc.reason, got.VpcCidrs, tc.want)
+			}
+		})
+	}
+}
+
+func TestRecordRefusesReplacements(t *testing.T) {
+	previous, err := Record(entries(entry("hub", "us-east-1", ""), entry("a", "us-east-2", "10.50.0.0/16")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		reason string
+		args   ClusterLedgerArgs
+		field  string // "" when the change is let through
+	}{
+		"new vpcCidr": {
+			reason: "a new CIDR replaces the VPC and the cluster",
+			args:   entries(entry("hub", "us-east-1", ""), entry("a", "us-east-2", "10.60.0.0/16")),
+			field:  "clusters[1].vpcCidr",
+		},
+		"new CIDR for an allocated one": {
+			reason: "a CIDR given for a cluster whose CIDR was allocated is a change too",
+			args:   entries(entry("hub", "us-east-1", "10.99.0.0/16"), entry("a", "us-east-2", "10.50.0.0/16")),
+			field:  "clusters[0].vpcCidr",
+		},
+		"new region": {
+			reason: "a new region replaces everything",
+			args:   entries(entry("hub", "us-east-1", ""), entry("a", "eu-west-1", "10.50.0.0/16")),
+			field:  "clusters[1].region",
+		},
+		"new account role": {
+			reason: "another account is another cluster",
+			args: entries(entry("hub", "us-east-1", ""), LedgerEntry{Name: "a", Region: "us-east-2",
+				VpcCidr: "10.50.0.0/16", AssumeRoleArn: "arn:aws:iam::210987654321:role/deployer"}),
+			field: "clusters[1].assumeRoleArn",
+		},
+		"allowed": {
+			reason: "allowReplacement lets the change through",
+			args: entries(entry("hub", "us-east-1", ""), LedgerEntry{Name: "a", Region: "us-east-2",
+				VpcCidr: "10.60.0.0/16", AllowReplacement: true}),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Record(tc.args, &previous)
+			if tc.field == "" {
+				if err != nil {
+					t.Fatalf("%s: %v", tc.reason, err)
+				}
+				return
+			}
+			var pe *problems.Error
+			if !errors.As(err, &pe) || len(pe.Problems) != 1 || pe.Problems[0].Field != tc.field ||
+				!strings.Contains(pe.Problems[0].Message, "allowReplacement: true") {
+				t.Errorf("%s: want one problem at %s naming allowReplacement, got %v", tc.reason, tc.field, err)
+			}
+		})
+	}
+}
+
+func TestRecordReportsAFullPool(t *testing.T) {
+	args := entries(entry("a", "us-east-1", ""), entry("b", "us-east-1", ""), entry("c", "us-east-1", ""))
+	args.CidrPool = "10.0.0.0/15"
+	_, err := Record(args, nil)
+	var pe *problems.Error
+	if !errors.As(err, &pe) || len(pe.Problems) != 1 || pe.Problems[0].Field != "clusters[2].vpcCidr" {
+		t.Errorf("two /16 blocks for three clusters: want one problem at clusters[2].vpcCidr, got %v", err)
+	}
+}
