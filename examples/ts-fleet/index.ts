@@ -3,5 +3,6 @@ import { program } from "./fleet";
 
 const outputs = program();
 export const clusters = outputs.clusters;
+export const vpcCidrs = outputs.vpcCidrs;
 export const argocdManagementRoleArn = outputs.argocdManagementRoleArn;
 export const hubKubeconfig = outputs.hubKubeconfig;

@@ -17,8 +17,9 @@ import (
 )
 
 // TestBadStackConfigFailsBeforeAnyResource breaks the dev config one way at a time. `preview` fails naming the
-// config key and leaves no state at all; `up` fails the same way with the cloud still empty, and the stack holds
-// only Pulumi's root pulumi:pulumi:Stack (which the SDK registers before the program runs).
+// Fleet's input and leaves no state at all; `up` fails the same way with the cloud still empty, and the stack
+// holds only Pulumi's root pulumi:pulumi:Stack (which the SDK registers before the program runs) and the default
+// fleet provider the engine started to construct the Fleet.
 func TestBadStackConfigFailsBeforeAnyResource(t *testing.T) {
 	env := newEnv(t)
 	dev, err := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.dev.yaml"))
@@ -32,15 +33,15 @@ func TestBadStackConfigFailsBeforeAnyResource(t *testing.T) {
 		want    string
 	}{
 		{"invalid CIDR", func(cs []map[string]any) { cs[1]["vpcCidr"] = "10.20.0.0/33" },
-			"gitops-fleet:clusters[1].vpcCidr", "not an IPv4 CIDR"},
+			"clusters[1].vpcCidr", "not a CIDR"},
 		{"overlapping CIDRs", func(cs []map[string]any) { cs[2]["vpcCidr"] = "10.20.128.0/17" },
-			"gitops-fleet:clusters[2].vpcCidr", "overlaps clusters[1].vpcCidr"},
-		{"unknown region", func(cs []map[string]any) { cs[1]["region"] = "us-east-7" },
-			"gitops-fleet:clusters[1].region", "not an AWS region"},
+			"clusters[2].vpcCidr", "overlaps clusters[1].vpcCidr"},
+		{"malformed region", func(cs []map[string]any) { cs[1]["region"] = "useast2" },
+			"clusters[1].region", "not an AWS region"},
 		{"spoke with no hub", func(cs []map[string]any) { cs[0]["role"] = "spoke" },
-			"gitops-fleet:clusters[1].role", "no hub to register into"},
+			"clusters[1].role", "no hub to register into"},
 		{"duplicate names", func(cs []map[string]any) { cs[2]["name"] = "spoke-use2" },
-			"gitops-fleet:clusters[2].name", "also the name of clusters[1]"},
+			"clusters[2].name", "also the name of clusters[1]"},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +85,8 @@ func TestBadStackConfigFailsBeforeAnyResource(t *testing.T) {
 			}
 			_, dep := exported(t, env, stack, false)
 			for _, r := range dep.Resources {
-				if r.Type != "pulumi:pulumi:Stack" {
+				// The root stack, and the default provider the engine started to construct the Fleet: no cloud resource.
+				if r.Type != "pulumi:pulumi:Stack" && r.Type != "pulumi:providers:fleet" {
 					t.Errorf("after the failed up the stack holds %s %s", r.Type, r.URN)
 				}
 			}
@@ -97,7 +99,7 @@ func checkConfigError(t *testing.T, op string, err error, key, want string) {
 	if err == nil {
 		t.Fatalf("%s succeeded", op)
 	}
-	if msg := err.Error(); !strings.Contains(msg, key+": ") || !strings.Contains(msg, want) {
+	if msg := err.Error(); !strings.Contains(msg, "property "+key+" ") || !strings.Contains(msg, want) {
 		t.Errorf("%s failed with\n%s\nwant %q about %s", op, offline.Tail(msg, 15), want, key)
 	}
 }

@@ -19,6 +19,21 @@ type Config struct {
 	Repositories Repositories `json:"repositories"`
 	// Git is gitops-fleet:git: when set, every cluster secret is also committed to this GitHub repository.
 	Git *Git `json:"git,omitempty"`
+	// Defaults is gitops-fleet:defaults, what every cluster inherits unless it sets its own (Fleet's defaults).
+	Defaults *Defaults `json:"defaults,omitempty"`
+	// CidrPool is gitops-fleet:cidrPool, where VPC CIDRs of clusters without one are allocated (Fleet's cidrPool).
+	CidrPool string `json:"cidrPool,omitempty"`
+}
+
+// Defaults are Fleet's defaults: each applies to every cluster that does not set its own.
+type Defaults struct {
+	Environment       string            `json:"environment,omitempty"`
+	Version           string            `json:"version,omitempty"`
+	PublicAccessCidrs []string          `json:"publicAccessCidrs,omitempty"`
+	NodeGroups        []NodeGroup       `json:"nodeGroups,omitempty"`
+	Addons            map[string]bool   `json:"addons,omitempty"`
+	AssumeRoleArn     string            `json:"assumeRoleArn,omitempty"`
+	Tags              map[string]string `json:"tags,omitempty"`
 }
 
 // Role is what a cluster is in the fleet.
@@ -35,13 +50,13 @@ const (
 type Cluster struct {
 	// Name is the cluster's name, unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2".
 	Name string `json:"name"`
-	// Region is the AWS region, one of KnownRegions, for example "us-east-2".
+	// Region is the AWS region, for example "us-east-2".
 	Region string `json:"region"`
-	// Environment is the GitOps Bridge environment label; default: the stack name.
+	// Environment is the GitOps Bridge environment label; default: defaults.environment, else the stack name.
 	Environment string `json:"environment,omitempty"`
 	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the CIDRs of a fleet must not overlap (they get peered or
-	// routed through a transit gateway).
-	VpcCidr string `json:"vpcCidr"`
+	// routed through a transit gateway). Default: allocated from cidrPool, and kept.
+	VpcCidr string `json:"vpcCidr,omitempty"`
 	// PublicAccessCidrs are the networks that may reach the cluster's public API endpoint (CI, office, and for
 	// spokes the hub's NAT gateway addresses); without them the endpoint is private (FleetCluster's default).
 	PublicAccessCidrs []string `json:"publicAccessCidrs,omitempty"`
@@ -56,6 +71,12 @@ type Cluster struct {
 	// AddonSettings are FleetCluster's addonSettings (external-dns zones and domains, Velero's bucket, ...),
 	// in the schema's camelCase keys.
 	AddonSettings *fleet.AddonSettings `json:"addonSettings,omitempty"`
+	// AssumeRoleArn is the role the cluster's aws provider assumes (a cluster in another account).
+	AssumeRoleArn string `json:"assumeRoleArn,omitempty"`
+	// Tags are added to the cluster's AWS resources.
+	Tags map[string]string `json:"tags,omitempty"`
+	// AllowReplacement lets a change of region, account role or VPC CIDR replace this cluster.
+	AllowReplacement bool `json:"allowReplacement,omitempty"`
 }
 
 // NodeGroup is an EKS managed node group of a cluster.
@@ -65,6 +86,8 @@ type NodeGroup struct {
 	MinSize       int      `json:"minSize"`
 	MaxSize       int      `json:"maxSize"`
 	DesiredSize   int      `json:"desiredSize"`
+	// DiskSize is the root volume in GiB; default: FleetCluster's.
+	DiskSize int `json:"diskSize,omitempty"`
 }
 
 // Repositories are the GitOps repositories.
@@ -95,16 +118,13 @@ type Git struct {
 func Load(ctx *pulumi.Context) (Config, error) {
 	cfg := config.New(ctx, Namespace)
 	var c Config
-	for key, dst := range map[string]any{"clusters": &c.Clusters, "repositories": &c.Repositories, "git": &c.Git} {
+	for key, dst := range map[string]any{"clusters": &c.Clusters, "repositories": &c.Repositories, "git": &c.Git,
+		"defaults": &c.Defaults} {
 		if err := cfg.TryObject(key, dst); err != nil && !isMissing(err) {
 			return Config{}, &Problems{{Key: Namespace + ":" + key, Message: err.Error()}}
 		}
 	}
-	for i := range c.Clusters {
-		if c.Clusters[i].Environment == "" {
-			c.Clusters[i].Environment = ctx.Stack()
-		}
-	}
+	c.CidrPool = cfg.Get("cidrPool")
 	return c, nil
 }
 
