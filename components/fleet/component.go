@@ -15,9 +15,9 @@ type Fleet struct {
 	// and the name, namespace and labels of its Argo CD cluster secret.
 	Clusters ClusterSummaryMapOutput `pulumi:"clusters"`
 	// Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.
-	Kubeconfigs pulumi.StringMapOutput `pulumi:"kubeconfigs" provider:"secret"`
+	Kubeconfigs pulumi.StringMapOutput `pulumi:"kubeconfigs"`
 	// HubKubeconfig is the hub's kubeconfig, a secret.
-	HubKubeconfig pulumi.StringOutput `pulumi:"hubKubeconfig" provider:"secret"`
+	HubKubeconfig pulumi.StringOutput `pulumi:"hubKubeconfig"`
 	// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
 	ArgocdManagementRoleArn pulumi.StringOutput `pulumi:"argocdManagementRoleArn"`
 	// VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).

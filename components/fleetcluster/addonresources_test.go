@@ -88,7 +88,7 @@ func TestEBSCSIDriverIsAManagedAddon(t *testing.T) {
 	if got := addon.Input("serviceAccountRoleArn"); got != "arn:aws:iam::"+mocks.Account+":role/dev-use1-aws-ebs-csi-driver" {
 		t.Errorf("the managed add-on's controller assumes the driver's IRSA role, got %v", got)
 	}
-	if !slices.Contains(addon.Dependencies, mocks.URN("fleet:index:FleetCluster", "eks:index:ManagedNodeGroup", "dev-ng-system")) {
+	if !slices.Contains(addon.Dependencies, mocks.URN("fleet:index:FleetCluster", "aws:eks/nodeGroup:NodeGroup", "dev-ng-system")) {
 		t.Errorf("the driver's pods need nodes: %v", addon.Dependencies)
 	}
 	want := map[string]bool{"aws_ebs_csi_driver": true, "aws_ebs_csi_resources": true}

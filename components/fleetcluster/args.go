@@ -117,6 +117,9 @@ type NodeGroup struct {
 	Labels map[string]string `pulumi:"labels,optional"`
 	// Taints are Kubernetes taints put on the nodes.
 	Taints []Taint `pulumi:"taints,optional"`
+	// MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or
+	// launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+	MaxUnavailablePercentage int `pulumi:"maxUnavailablePercentage,optional"`
 }
 
 // Taint is a Kubernetes node taint.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	awsemulator "github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
@@ -41,7 +42,7 @@ func TestChildrenAndTheirRegion(t *testing.T) {
 		{"eks:index:Cluster", "dev-cluster", "us-east-2"},
 		{"aws:eks/addon:Addon", "dev-vpc-cni", "us-east-2"},
 		{"aws:ec2/launchTemplate:LaunchTemplate", "dev-ng-system", "us-east-2"},
-		{"eks:index:ManagedNodeGroup", "dev-ng-system", "us-east-2"},
+		{"aws:eks/nodeGroup:NodeGroup", "dev-ng-system", "us-east-2"},
 		{"aws:eks/addon:Addon", "dev-coredns", "us-east-2"},
 		{"aws:eks/addon:Addon", "dev-kube-proxy", "us-east-2"},
 		{"aws:eks/addon:Addon", "dev-eks-pod-identity-agent", "us-east-2"},
@@ -169,13 +170,13 @@ func TestNodeGroups(t *testing.T) {
 			Labels: map[string]string{"pool": "apps"},
 			Taints: []Taint{{Key: "dedicated", Value: "apps", Effect: "NO_SCHEDULE"}}},
 	}})
-	if _, ok := cloud.Named("eks:index:ManagedNodeGroup", "dev-ng-system"); ok {
+	if _, ok := cloud.Named("aws:eks/nodeGroup:NodeGroup", "dev-ng-system"); ok {
 		t.Error("the default node group was built although node groups were given")
 	}
-	mng := cloud.MustGet(t, "eks:index:ManagedNodeGroup", "dev-ng-apps")
+	mng := cloud.MustGet(t, "aws:eks/nodeGroup:NodeGroup", "dev-ng-apps")
 	got := map[string]any{}
 	for _, k := range []string{"nodeGroupName", "instanceTypes", "capacityType", "amiType", "scalingConfig", "labels",
-		"taints", "subnetIds", "launchTemplate"} {
+		"taints", "subnetIds", "launchTemplate", "version", "updateConfig", "clusterName", "nodeRoleArn"} {
 		got[k] = mng.Input(k)
 	}
 	want := map[string]any{
@@ -186,6 +187,10 @@ func TestNodeGroups(t *testing.T) {
 		"taints":         []any{map[string]any{"key": "dedicated", "value": "apps", "effect": "NO_SCHEDULE"}},
 		"subnetIds":      []any{"subnet-dev-vpc-private-1", "subnet-dev-vpc-private-2", "subnet-dev-vpc-private-3"},
 		"launchTemplate": map[string]any{"id": "dev-ng-apps-id", "version": "1"},
+		"version":        DefaultVersion,
+		"updateConfig":   map[string]any{"maxUnavailablePercentage": float64(33)},
+		"clusterName":    "dev",
+		"nodeRoleArn":    "arn:aws:iam::" + mocks.Account + ":role/dev-use1-node",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("node group inputs (-want +got):\n%s", diff)
@@ -295,6 +300,30 @@ func TestExplicitProviderWins(t *testing.T) {
 	for _, r := range cloud.Resources() {
 		if r.Parent == componentURN("dev") && r.Region != "eu-west-1" {
 			t.Errorf("%s %s went to %q, want the given provider's eu-west-1", r.Type, r.Name, r.Region)
+		}
+	}
+}
+
+// TestUpgradeOrder checks the dependencies that order an upgrade: every managed add-on at the default version
+// for the cluster's Kubernetes version, the node agents before the node groups, coredns after them.
+func TestUpgradeOrder(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", Version: "1.34"})
+	group := mocks.URN("fleet:index:FleetCluster", "aws:eks/nodeGroup:NodeGroup", "dev-ng-system")
+	ng := cloud.MustGet(t, "aws:eks/nodeGroup:NodeGroup", "dev-ng-system")
+	if ng.Input("version") != "1.34" {
+		t.Errorf("node group version %v, want the cluster's 1.34", ng.Input("version"))
+	}
+	for _, addon := range append(slices.Clone(NodeAgentAddons), WorkloadAddons...) {
+		a := cloud.MustGet(t, "aws:eks/addon:Addon", "dev-"+addon)
+		if want := awsemulator.DefaultAddonVersion(addon, "1.34"); a.Input("addonVersion") != want {
+			t.Errorf("%s at %v, want the default for 1.34, %s", addon, a.Input("addonVersion"), want)
+		}
+		agentURN := mocks.URN("fleet:index:FleetCluster", "aws:eks/addon:Addon", "dev-"+addon)
+		switch before := slices.Contains(NodeAgentAddons, addon); {
+		case before && !slices.Contains(ng.Dependencies, agentURN):
+			t.Errorf("the node group does not wait for %s: %v", addon, ng.Dependencies)
+		case !before && !slices.Contains(a.Dependencies, group):
+			t.Errorf("%s does not wait for the node group: %v", addon, a.Dependencies)
 		}
 	}
 }

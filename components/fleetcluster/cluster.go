@@ -92,24 +92,31 @@ func secretKubeconfig() eks.KubeconfigOptionsPtrOutput {
 		ToKubeconfigOptionsPtrOutput()
 }
 
-// managedAddonsAndNodes installs the EKS managed add-ons around the node groups: vpc-cni before them
-// (nodes need the CNI to become Ready), coredns, kube-proxy and eks-pod-identity-agent after them (their
-// pods need nodes to run on).
+// managedAddonsAndNodes installs the EKS managed add-ons around the node groups. The node agents (vpc-cni,
+// kube-proxy, eks-pod-identity-agent: DaemonSets, healthy with no nodes, and nodes need the CNI to become Ready)
+// come before the node groups; coredns, whose Deployment EKS reports DEGRADED until its pods run, after them.
+// Every add-on is pinned to the default version EKS lists for the cluster's Kubernetes version and depends on
+// the cluster, and the node groups on the node agents, so raising the version updates the control plane, then
+// the node agents, then the node groups (kubelets never newer than their kube-proxy's API server), then coredns.
 // It returns the node groups, which add-ons with pods wait for.
 func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *iam.Role) ([]pulumi.Resource, error) {
-	cni, err := b.managedAddon(cl.EksCluster.Name(), ManagedAddons[0], nil)
-	if err != nil {
-		return nil, err
+	var agents []pulumi.Resource
+	for _, addon := range NodeAgentAddons {
+		a, err := b.managedAddon(cl.EksCluster.Name(), addon, nil)
+		if err != nil {
+			return nil, fmt.Errorf("managed add-on %s: %w", addon, err)
+		}
+		agents = append(agents, a)
 	}
 	var nodes []pulumi.Resource
 	for _, ng := range b.args.NodeGroups {
-		mng, err := b.nodeGroup(cl, net, nodeRole, ng, cni)
+		mng, err := b.nodeGroup(cl, net, nodeRole, ng, agents)
 		if err != nil {
 			return nil, err
 		}
 		nodes = append(nodes, mng)
 	}
-	for _, addon := range ManagedAddons[1:] {
+	for _, addon := range WorkloadAddons {
 		if _, err := b.managedAddon(cl.EksCluster.Name(), addon, nodes); err != nil {
 			return nil, fmt.Errorf("managed add-on %s: %w", addon, err)
 		}
@@ -117,23 +124,32 @@ func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *
 	return nodes, nil
 }
 
-// ManagedAddons are the EKS managed add-ons every cluster gets, in install order: vpc-cni first.
-var ManagedAddons = []string{"vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent"}
+// NodeAgentAddons are the EKS managed add-ons every cluster gets before its node groups, in install order.
+var NodeAgentAddons = []string{"vpc-cni", "kube-proxy", "eks-pod-identity-agent"}
 
-// managedAddon installs an EKS managed add-on at the version EKS picks for the cluster. OVERWRITE lets the
-// managed add-on take over the self-managed copy EKS installs with every new cluster.
+// WorkloadAddons are the EKS managed add-ons every cluster gets after its node groups (their pods need nodes).
+var WorkloadAddons = []string{"coredns"}
+
+// managedAddon installs an EKS managed add-on at the default version for the cluster's Kubernetes version.
+// OVERWRITE lets the managed add-on take over the self-managed copy EKS installs with every new cluster.
 func (b *builder) managedAddon(cluster pulumi.StringOutput, addon string, after []pulumi.Resource) (*awseks.Addon, error) {
 	return b.managedAddonWithRole(cluster, addon, nil, after)
 }
 
 // managedAddonWithRole installs an EKS managed add-on whose service account assumes roleArn (IRSA), or none
-// when roleArn is nil.
+// when roleArn is nil, at the default version EKS lists for the cluster's Kubernetes version
+// (aws.eks.getAddonVersion, DescribeAddonVersions), so a version change upgrades it.
 func (b *builder) managedAddonWithRole(cluster pulumi.StringOutput, addon string, roleArn pulumi.StringInput,
 	after []pulumi.Resource,
 ) (*awseks.Addon, error) {
+	version := awseks.GetAddonVersionOutput(b.ctx, awseks.GetAddonVersionOutputArgs{
+		AddonName:         pulumi.String(addon),
+		KubernetesVersion: pulumi.String(b.args.Version),
+	}, pulumi.Provider(b.aws)).Version()
 	return awseks.NewAddon(b.ctx, childName(b.name, addon), &awseks.AddonArgs{
 		ClusterName:              cluster,
 		AddonName:                pulumi.String(addon),
+		AddonVersion:             version,
 		ServiceAccountRoleArn:    roleArn,
 		ResolveConflictsOnCreate: pulumi.String("OVERWRITE"),
 		ResolveConflictsOnUpdate: pulumi.String("OVERWRITE"),

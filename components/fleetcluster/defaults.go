@@ -88,6 +88,9 @@ func withDefaults(args FleetClusterArgs, name, stack string) FleetClusterArgs {
 		if ng.AmiType == "" {
 			ng.AmiType = "AL2023_x86_64_STANDARD"
 		}
+		if ng.MaxUnavailablePercentage == 0 {
+			ng.MaxUnavailablePercentage = 33
+		}
 	}
 	return a
 }

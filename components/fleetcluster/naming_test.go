@@ -77,7 +77,8 @@ func TestWithDefaults(t *testing.T) {
 		EndpointPublicAccess:   ptr(false),
 		EnabledClusterLogTypes: ClusterLogTypes, SecretsEncryption: ptr(true),
 		AuthenticationMode: "API_AND_CONFIG_MAP",
-		NodeGroups:         []NodeGroup{{Name: "apps", CapacityType: "ON_DEMAND", DiskSize: 50, AmiType: "AL2023_x86_64_STANDARD"}},
+		NodeGroups: []NodeGroup{{Name: "apps", CapacityType: "ON_DEMAND", DiskSize: 50, AmiType: "AL2023_x86_64_STANDARD",
+			MaxUnavailablePercentage: 33}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)

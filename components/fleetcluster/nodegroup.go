@@ -57,10 +57,11 @@ func RootDeviceName(amiType string) string {
 }
 
 // nodeGroup builds a launch template (IMDSv2 required, encrypted gp3 volume of the group's disk size) and
-// the managed node group in the private subnets.
+// the EKS managed node group in the private subnets, at the cluster's Kubernetes version, after the node
+// agents. A version change rolls its nodes, at most maxUnavailablePercentage of them at a time.
 func (b *builder) nodeGroup(cl *eks.Cluster, net network, nodeRole *iam.Role, ng NodeGroup,
-	cni pulumi.Resource,
-) (*eks.ManagedNodeGroup, error) {
+	agents []pulumi.Resource,
+) (*awseks.NodeGroup, error) {
 	lt, err := ec2.NewLaunchTemplate(b.ctx, childName(b.name, "ng-"+ng.Name), &ec2.LaunchTemplateArgs{
 		Description: pulumi.Sprintf("Node group %s of EKS cluster %s", ng.Name, b.args.ClusterName),
 		MetadataOptions: &ec2.LaunchTemplateMetadataOptionsArgs{
@@ -92,16 +93,21 @@ func (b *builder) nodeGroup(cl *eks.Cluster, net network, nodeRole *iam.Role, ng
 			Key: pulumi.String(t.Key), Value: pulumi.String(t.Value), Effect: pulumi.String(t.Effect),
 		})
 	}
-	return eks.NewManagedNodeGroup(b.ctx, childName(b.name, "ng-"+ng.Name), &eks.ManagedNodeGroupArgs{
-		Cluster:       cl,
+	name := childName(b.name, "ng-"+ng.Name)
+	return awseks.NewNodeGroup(b.ctx, name, &awseks.NodeGroupArgs{
+		ClusterName:   cl.EksCluster.Name(),
 		NodeGroupName: pulumi.String(ng.Name),
-		NodeRole:      nodeRole,
+		NodeRoleArn:   nodeRole.Arn,
 		SubnetIds:     net.privateSubnets,
+		Version:       pulumi.String(b.args.Version),
 		InstanceTypes: pulumi.ToStringArray(ng.InstanceTypes),
 		CapacityType:  pulumi.String(ng.CapacityType),
 		AmiType:       pulumi.String(ng.AmiType),
 		ScalingConfig: &awseks.NodeGroupScalingConfigArgs{
 			MinSize: pulumi.Int(ng.MinSize), DesiredSize: pulumi.Int(ng.DesiredSize), MaxSize: pulumi.Int(ng.MaxSize),
+		},
+		UpdateConfig: &awseks.NodeGroupUpdateConfigArgs{
+			MaxUnavailablePercentage: pulumi.Int(ng.MaxUnavailablePercentage),
 		},
 		LaunchTemplate: &awseks.NodeGroupLaunchTemplateArgs{
 			Id:      lt.ID(),
@@ -110,5 +116,19 @@ func (b *builder) nodeGroup(cl *eks.Cluster, net network, nodeRole *iam.Role, ng
 		Labels: pulumi.ToStringMap(ng.Labels),
 		Taints: taints,
 		Tags:   b.tags(b.args.ClusterName + "-" + ng.Name),
-	}, b.component(pulumi.DependsOn([]pulumi.Resource{cni}))...)
+	}, b.resource(
+		// Node groups join through the cluster's aws-auth entry and access entries, which pulumi-eks writes.
+		pulumi.DependsOn(append([]pulumi.Resource{cl}, agents...)),
+		// Earlier versions registered the group through pulumi-eks's ManagedNodeGroup component.
+		pulumi.Aliases([]pulumi.Alias{{ParentURN: managedNodeGroupURN(b.comp.URN(), name)}}),
+	)...)
+}
+
+// managedNodeGroupURN is the URN of the pulumi-eks ManagedNodeGroup component named name under parent.
+func managedNodeGroupURN(parent pulumi.URNOutput, name string) pulumi.URNOutput {
+	return parent.ApplyT(func(u pulumi.URN) pulumi.URN {
+		s := string(u)
+		i := strings.LastIndex(s, "::")
+		return pulumi.URN(s[:i] + "$eks:index:ManagedNodeGroup::" + name)
+	}).(pulumi.URNOutput)
 }

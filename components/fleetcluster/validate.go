@@ -161,6 +161,9 @@ func validateNodeGroup(ps *problems.List, field string, ng NodeGroup) {
 	if !slices.Contains(AmiTypes, ng.AmiType) {
 		ps.Add(field+".amiType", "%q is not one of %s", ng.AmiType, strings.Join(AmiTypes, ", "))
 	}
+	if ng.MaxUnavailablePercentage < 1 || ng.MaxUnavailablePercentage > 100 {
+		ps.Add(field+".maxUnavailablePercentage", "%d: want 1 to 100 (EKS node group update config)", ng.MaxUnavailablePercentage)
+	}
 	validateLabels(ps, field+".labels", ng.Labels)
 	for i, t := range ng.Taints {
 		tf := problems.Index(field+".taints", i)

@@ -131,6 +131,7 @@ func (x *NodeGroup) Annotate(a infer.Annotator) {
 	a.Describe(&x.AmiType, "AmiType is the EKS AMI type, one of AmiTypes. Default: \"AL2023_x86_64_STANDARD\".")
 	a.Describe(&x.Labels, "Labels are Kubernetes labels put on the nodes.")
 	a.Describe(&x.Taints, "Taints are Kubernetes taints put on the nodes.")
+	a.Describe(&x.MaxUnavailablePercentage, "MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.")
 }
 
 // Annotate gives PrivateCAIssuerSettings its schema descriptions.

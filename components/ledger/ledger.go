@@ -70,6 +70,12 @@ func (ClusterLedger) Update(_ context.Context, req infer.UpdateRequest[ClusterLe
 	return infer.UpdateResponse[ClusterLedgerState]{Output: state}, err
 }
 
+// WireDependencies keeps the VPC CIDRs known in previews: they follow from the inputs alone, which Fleet
+// gives as plain values, so a preview plans the clusters at their real CIDRs.
+func (ClusterLedger) WireDependencies(f infer.FieldSelector, args *ClusterLedgerArgs, state *ClusterLedgerState) {
+	f.OutputField(&state.VpcCidrs).AlwaysKnown()
+}
+
 // Record is the ledger for args given the previous record (nil for a new fleet): the VPC CIDR of each
 // cluster (given, kept from previous, or the first free block of the pool, in the order of args.Clusters),
 // or an error listing every refused change and every cluster the pool has no room for.

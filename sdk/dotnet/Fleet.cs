@@ -64,11 +64,6 @@ namespace GitOpsFleet.Fleet
             var defaultOptions = new ComponentResourceOptions
             {
                 Version = Utilities.Version,
-                AdditionalSecretOutputs =
-                {
-                    "hubKubeconfig",
-                    "kubeconfigs",
-                },
             };
             var merged = ComponentResourceOptions.Merge(defaultOptions, options);
             // Override the ID if one was specified for consistency with other language SDKs.

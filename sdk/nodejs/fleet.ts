@@ -81,8 +81,6 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        const secretOpts = { additionalSecretOutputs: ["hubKubeconfig", "kubeconfigs"] };
-        opts = pulumi.mergeOptions(opts, secretOpts);
         super(Fleet.__pulumiType, name, resourceInputs, opts, true /*remote*/);
     }
 }

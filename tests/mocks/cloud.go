@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
+	awsemulator "github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -195,6 +196,11 @@ func (c *Cloud) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
 	case "aws:index/getPartition:getPartition":
 		return resource.NewPropertyMapFromMap(map[string]any{
 			"partition": "aws", "dnsSuffix": "amazonaws.com", "reverseDnsPrefix": "com.amazonaws", "id": "aws",
+		}), nil
+	case "aws:eks/getAddonVersion:getAddonVersion":
+		addon, k8s := args.Args["addonName"].StringValue(), args.Args["kubernetesVersion"].StringValue()
+		return resource.NewPropertyMapFromMap(map[string]any{
+			"id": addon, "addonName": addon, "kubernetesVersion": k8s, "version": awsemulator.DefaultAddonVersion(addon, k8s),
 		}), nil
 	case "aws:index/getRegion:getRegion":
 		if region == "" {

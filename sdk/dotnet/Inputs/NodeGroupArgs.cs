@@ -71,6 +71,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<int> MaxSize { get; set; } = null!;
 
         /// <summary>
+        /// MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+        /// </summary>
+        [Input("maxUnavailablePercentage")]
+        public Input<int>? MaxUnavailablePercentage { get; set; }
+
+        /// <summary>
         /// MinSize is the fewest nodes: 0 &lt;= minSize &lt;= desiredSize.
         /// </summary>
         [Input("minSize", required: true)]

@@ -41,11 +41,6 @@ func NewFleet(ctx *pulumi.Context,
 	if args.Repositories == nil {
 		return nil, errors.New("invalid value for required argument 'Repositories'")
 	}
-	secrets := pulumi.AdditionalSecretOutputs([]string{
-		"hubKubeconfig",
-		"kubeconfigs",
-	})
-	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Fleet
 	err := ctx.RegisterRemoteComponentResource("fleet:index:Fleet", name, args, &resource, opts...)

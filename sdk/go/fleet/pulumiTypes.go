@@ -2636,6 +2636,8 @@ type NodeGroup struct {
 	Labels map[string]string `pulumi:"labels"`
 	// MaxSize is the most nodes, at least 1 and at least desiredSize.
 	MaxSize int `pulumi:"maxSize"`
+	// MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+	MaxUnavailablePercentage *int `pulumi:"maxUnavailablePercentage"`
 	// MinSize is the fewest nodes: 0 <= minSize <= desiredSize.
 	MinSize int `pulumi:"minSize"`
 	// Name of the node group: 1-63 letters, digits, '-' and '_', starting with a letter or digit (EKS CreateNodegroup API). Unique within the cluster.
@@ -2671,6 +2673,8 @@ type NodeGroupArgs struct {
 	Labels pulumi.StringMapInput `pulumi:"labels"`
 	// MaxSize is the most nodes, at least 1 and at least desiredSize.
 	MaxSize pulumi.IntInput `pulumi:"maxSize"`
+	// MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+	MaxUnavailablePercentage pulumi.IntPtrInput `pulumi:"maxUnavailablePercentage"`
 	// MinSize is the fewest nodes: 0 <= minSize <= desiredSize.
 	MinSize pulumi.IntInput `pulumi:"minSize"`
 	// Name of the node group: 1-63 letters, digits, '-' and '_', starting with a letter or digit (EKS CreateNodegroup API). Unique within the cluster.
@@ -2764,6 +2768,11 @@ func (o NodeGroupOutput) Labels() pulumi.StringMapOutput {
 // MaxSize is the most nodes, at least 1 and at least desiredSize.
 func (o NodeGroupOutput) MaxSize() pulumi.IntOutput {
 	return o.ApplyT(func(v NodeGroup) int { return v.MaxSize }).(pulumi.IntOutput)
+}
+
+// MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+func (o NodeGroupOutput) MaxUnavailablePercentage() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v NodeGroup) *int { return v.MaxUnavailablePercentage }).(pulumi.IntPtrOutput)
 }
 
 // MinSize is the fewest nodes: 0 <= minSize <= desiredSize.

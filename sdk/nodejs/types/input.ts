@@ -406,6 +406,10 @@ export interface NodeGroupArgs {
      */
     maxSize: pulumi.Input<number>;
     /**
+     * MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+     */
+    maxUnavailablePercentage?: pulumi.Input<number | undefined>;
+    /**
      * MinSize is the fewest nodes: 0 <= minSize <= desiredSize.
      */
     minSize: pulumi.Input<number>;

@@ -1698,6 +1698,10 @@ class NodeGroupArgsDict(TypedDict):
     """
     Labels are Kubernetes labels put on the nodes.
     """
+    max_unavailable_percentage: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+    """
     taints: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TaintArgsDict']]]]]
     """
     Taints are Kubernetes taints put on the nodes.
@@ -1715,6 +1719,7 @@ class NodeGroupArgs:
                  capacity_type: pulumi.Input[Optional[_builtins.str]] = None,
                  disk_size: pulumi.Input[Optional[_builtins.int]] = None,
                  labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 max_unavailable_percentage: pulumi.Input[Optional[_builtins.int]] = None,
                  taints: pulumi.Input[Optional[Sequence[pulumi.Input['TaintArgs']]]] = None):
         """
         NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.
@@ -1728,6 +1733,7 @@ class NodeGroupArgs:
         :param pulumi.Input[_builtins.str] capacity_type: CapacityType is "ON_DEMAND" (default) or "SPOT".
         :param pulumi.Input[_builtins.int] disk_size: DiskSize is the root volume size in GiB, 20-16384 (gp3 limits with room for the AMI). Default: 50.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are Kubernetes labels put on the nodes.
+        :param pulumi.Input[_builtins.int] max_unavailable_percentage: MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
         :param pulumi.Input[Sequence[pulumi.Input['TaintArgs']]] taints: Taints are Kubernetes taints put on the nodes.
         """
         pulumi.set(__self__, "desired_size", desired_size)
@@ -1743,6 +1749,8 @@ class NodeGroupArgs:
             pulumi.set(__self__, "disk_size", disk_size)
         if labels is not None:
             pulumi.set(__self__, "labels", labels)
+        if max_unavailable_percentage is not None:
+            pulumi.set(__self__, "max_unavailable_percentage", max_unavailable_percentage)
         if taints is not None:
             pulumi.set(__self__, "taints", taints)
 
@@ -1853,6 +1861,18 @@ class NodeGroupArgs:
     @labels.setter
     def labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "labels", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxUnavailablePercentage")
+    def max_unavailable_percentage(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+        """
+        return pulumi.get(self, "max_unavailable_percentage")
+
+    @max_unavailable_percentage.setter
+    def max_unavailable_percentage(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "max_unavailable_percentage", value)
 
     @_builtins.property
     @pulumi.getter

@@ -221,8 +221,6 @@ class Fleet(pulumi.ComponentResource):
             __props__.__dict__["hub_kubeconfig"] = None
             __props__.__dict__["kubeconfigs"] = None
             __props__.__dict__["vpc_cidrs"] = None
-        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["hubKubeconfig", "kubeconfigs"])
-        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Fleet, __self__).__init__(
             'fleet:index:Fleet',
             resource_name,

@@ -44,6 +44,18 @@ var invokes = map[string]emulator.InvokeFunc{
 		return map[string]any{"id": c.Scope, "names": names, "zoneIds": ids, "groupNames": []any{c.Scope}}, nil
 	},
 	"aws:iam/getPolicyDocument:getPolicyDocument": policyDocument,
+	"aws:eks/getAddonVersion:getAddonVersion": func(c emulator.Call) (map[string]any, error) {
+		addon, k8s := emulator.Str(c.Inputs, "addonName"), emulator.Str(c.Inputs, "kubernetesVersion")
+		return map[string]any{"id": addon, "addonName": addon, "kubernetesVersion": k8s,
+			"version": DefaultAddonVersion(addon, k8s)}, nil
+	},
+}
+
+// DefaultAddonVersion is the version the emulated EKS lists as an add-on's default for a Kubernetes version
+// (DescribeAddonVersions): v<kubernetes version>.0-eksbuild.1 for every add-on, so that a new Kubernetes
+// version gives every add-on a new version.
+func DefaultAddonVersion(addon, kubernetesVersion string) string {
+	return "v" + kubernetesVersion + ".0-eksbuild.1"
 }
 
 // abbreviation is the zone-ID prefix of a region: us-east-1 -> use1.

@@ -130,6 +130,21 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * MaxUnavailablePercentage is how many of the group&#39;s nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+     * 
+     */
+    @Import(name="maxUnavailablePercentage")
+    private @Nullable Output<Integer> maxUnavailablePercentage;
+
+    /**
+     * @return MaxUnavailablePercentage is how many of the group&#39;s nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+     * 
+     */
+    public Optional<Output<Integer>> maxUnavailablePercentage() {
+        return Optional.ofNullable(this.maxUnavailablePercentage);
+    }
+
+    /**
      * MinSize is the fewest nodes: 0 &lt;= minSize &lt;= desiredSize.
      * 
      */
@@ -184,6 +199,7 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
         this.instanceTypes = $.instanceTypes;
         this.labels = $.labels;
         this.maxSize = $.maxSize;
+        this.maxUnavailablePercentage = $.maxUnavailablePercentage;
         this.minSize = $.minSize;
         this.name = $.name;
         this.taints = $.taints;
@@ -362,6 +378,27 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder maxSize(Integer maxSize) {
             return maxSize(Output.of(maxSize));
+        }
+
+        /**
+         * @param maxUnavailablePercentage MaxUnavailablePercentage is how many of the group&#39;s nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maxUnavailablePercentage(@Nullable Output<Integer> maxUnavailablePercentage) {
+            $.maxUnavailablePercentage = maxUnavailablePercentage;
+            return this;
+        }
+
+        /**
+         * @param maxUnavailablePercentage MaxUnavailablePercentage is how many of the group&#39;s nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maxUnavailablePercentage(Integer maxUnavailablePercentage) {
+            return maxUnavailablePercentage(Output.of(maxUnavailablePercentage));
         }
 
         /**
