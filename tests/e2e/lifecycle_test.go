@@ -1,0 +1,365 @@
+package e2e
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// lifecycle is a fleet stack whose config a test edits between runs, as a user edits Pulumi.<stack>.yaml.
+type lifecycle struct {
+	t     *testing.T
+	env   *offline.Env
+	dir   string // the project: Pulumi.yaml and Pulumi.day2.yaml
+	stack auto.Stack
+	cfg   map[string]any
+}
+
+// step is one engine event of a run: the start (pre) or end (outputs) of a resource's step.
+type step struct {
+	op, typ, urn string
+	done         bool
+}
+
+// ledgerUpdate is the Fleet's ClusterLedger recording an added or removed cluster.
+var ledgerUpdate = map[string]int{"fleet:index:ClusterLedger": 1}
+
+// plan is the operations of a run by operation and resource type (same and read are left out).
+type plan map[string]map[string]int
+
+// day2Config is a hub and one spoke with one add-on each, on Kubernetes 1.33.
+func day2Config() map[string]any {
+	repo := map[string]any{"url": "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+		"revision": "main", "path": "bootstrap/control-plane/addons"}
+	group := map[string]any{"name": "system", "instanceTypes": []string{"m6i.large"}, "minSize": 1, "desiredSize": 2, "maxSize": 3}
+	return map[string]any{
+		"aws:region":                "us-east-1",
+		"gitops-fleet:repositories": map[string]any{"addons": repo},
+		"gitops-fleet:defaults": map[string]any{"version": "1.33", "nodeGroups": []any{group},
+			"addons": map[string]bool{"metrics_server": true}},
+		"gitops-fleet:clusters": []any{
+			map[string]any{"name": "hub", "region": "us-east-1", "role": "hub"},
+			map[string]any{"name": "spoke-a", "region": "us-east-2", "role": "spoke"},
+		},
+	}
+}
+
+func newLifecycle(t *testing.T) *lifecycle {
+	env := newEnv(t)
+	l := &lifecycle{t: t, env: env, dir: t.TempDir(), cfg: day2Config()}
+	pulumiYAML, err := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(l.dir, "Pulumi.yaml"), pulumiYAML, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.sync()
+	return l
+}
+
+// clusters is the config's cluster list.
+func (l *lifecycle) clusters() []any { return l.cfg["gitops-fleet:clusters"].([]any) }
+
+// cluster is the config entry of the named cluster.
+func (l *lifecycle) cluster(name string) map[string]any {
+	for _, c := range l.clusters() {
+		if c := c.(map[string]any); c["name"] == name {
+			return c
+		}
+	}
+	l.t.Fatalf("no cluster %s in the config", name)
+	return nil
+}
+
+// sync writes the config as the stack file and selects the stack (which applies the file as it is now).
+func (l *lifecycle) sync() {
+	l.t.Helper()
+	data, err := yaml.Marshal(map[string]any{"config": l.cfg})
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(l.dir, "Pulumi.day2.yaml"), data, 0o644); err != nil {
+		l.t.Fatal(err)
+	}
+	if l.stack, err = l.env.Stack(context.Background(), l.dir, "day2", fleetstack.Run); err != nil {
+		l.t.Fatal(err)
+	}
+}
+
+// collect gathers a run's steps from its event stream.
+func collect(ch <-chan events.EngineEvent, out *[]step, done chan<- struct{}) {
+	defer close(done)
+	for e := range ch {
+		switch {
+		case e.ResourcePreEvent != nil:
+			m := e.ResourcePreEvent.Metadata
+			*out = append(*out, step{op: string(m.Op), typ: m.Type, urn: m.URN})
+		case e.ResOutputsEvent != nil:
+			m := e.ResOutputsEvent.Metadata
+			*out = append(*out, step{op: string(m.Op), typ: m.Type, urn: m.URN, done: true})
+		}
+	}
+}
+
+// preview is the plan of the current config; it fails the test when the preview fails.
+func (l *lifecycle) preview() (plan, []step) {
+	l.t.Helper()
+	l.sync()
+	var steps []step
+	ch, done := make(chan events.EngineEvent), make(chan struct{})
+	go collect(ch, &steps, done)
+	_, err := l.stack.Preview(context.Background(), optpreview.EventStreams(ch),
+		optpreview.ProgressStreams(progress(l.t, l.env, "preview")))
+	<-done
+	if err != nil {
+		l.t.Fatalf("preview: %v", err)
+	}
+	return planOf(steps), steps
+}
+
+// up applies the current config and returns its steps in the order the engine reported them.
+func (l *lifecycle) up() []step {
+	l.t.Helper()
+	l.sync()
+	var steps []step
+	ch, done := make(chan events.EngineEvent), make(chan struct{})
+	go collect(ch, &steps, done)
+	_, err := l.stack.Up(context.Background(), optup.EventStreams(ch), optup.ProgressStreams(progress(l.t, l.env, "up")))
+	<-done
+	if err != nil {
+		l.t.Fatalf("up: %v", err)
+	}
+	return steps
+}
+
+// settled checks that a preview of the current config plans no change.
+func (l *lifecycle) settled() {
+	l.t.Helper()
+	l.sync()
+	if _, err := l.stack.Preview(context.Background(), optpreview.ExpectNoChanges(),
+		optpreview.ProgressStreams(progress(l.t, l.env, "preview-no-changes"))); err != nil {
+		l.t.Fatalf("preview --expect-no-changes after up: %v", err)
+	}
+}
+
+// planOf counts the pre-events of steps by operation and type, leaving out same and read.
+func planOf(steps []step) plan {
+	p := plan{}
+	for _, s := range steps {
+		if s.done || s.op == "same" || s.op == "read" {
+			continue
+		}
+		if p[s.op] == nil {
+			p[s.op] = map[string]int{}
+		}
+		p[s.op][s.typ]++
+	}
+	return p
+}
+
+// urns are the URNs of the pre-events of steps with operation op.
+func urns(steps []step, op string) []string {
+	var out []string
+	for _, s := range steps {
+		if !s.done && s.op == op {
+			out = append(out, s.urn)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// of tells whether urn belongs to the named cluster: its FleetCluster or GitOpsBridge, or a child of either.
+func of(urn, cluster string) bool {
+	return strings.HasSuffix(urn, "::"+cluster) || strings.Contains(urn, "::"+cluster+"-") ||
+		strings.HasSuffix(urn, "::"+cluster+"-cluster-secret")
+}
+
+// first is the index of the first event of steps matching the type, URN suffix and doneness; -1 for none.
+func first(steps []step, typ, suffix string, done bool) int {
+	return slices.IndexFunc(steps, func(s step) bool {
+		return s.typ == typ && strings.HasSuffix(s.urn, suffix) && s.done == done
+	})
+}
+
+// last is the index of the last such event; -1 for none.
+func last(steps []step, typ, suffix string, done bool) int {
+	for i := len(steps) - 1; i >= 0; i-- {
+		if s := steps[i]; s.typ == typ && strings.HasSuffix(s.urn, suffix) && s.done == done {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestDay2 drives one fleet through the changes its users make, each previewed (the exact plan by operation
+// and type) before `up` and settled (`preview --expect-no-changes`) after.
+func TestDay2(t *testing.T) {
+	l := newLifecycle(t)
+	l.up()
+	l.settled()
+
+	t.Run("add a spoke: only its resources and its secret in the hub", func(t *testing.T) {
+		l.t = t
+		l.cfg["gitops-fleet:clusters"] = append(l.clusters(),
+			map[string]any{"name": "spoke-b", "region": "us-west-2", "role": "spoke"})
+		p, steps := l.preview()
+		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"create", "update"}) ||
+			!maps.Equal(p["update"], ledgerUpdate) {
+			t.Errorf("operations %v, want creates and the ledger's update only: %v", ops, p)
+		}
+		created := urns(steps, "create")
+		for _, u := range created {
+			if !of(u, "spoke-b") && !strings.HasSuffix(u, "pulumi:providers:aws::aws-us-west-2") {
+				t.Errorf("adding spoke-b creates %s", u)
+			}
+		}
+		if !slices.ContainsFunc(created, func(u string) bool { return strings.HasSuffix(u, "::spoke-b-cluster-secret") }) {
+			t.Error("the plan has no cluster secret for spoke-b")
+		}
+		if got := urns(l.up(), "create"); !slices.Equal(got, created) {
+			t.Errorf("up created other resources than planned:\n%s", cmp.Diff(created, got))
+		}
+		l.settled()
+	})
+
+	t.Run("toggle an add-on: its identity and the secret's labels and annotations", func(t *testing.T) {
+		l.t = t
+		l.cluster("spoke-b")["addons"] = map[string]bool{"external_secrets": true}
+		p, steps := l.preview()
+		want := plan{
+			"create": {"aws:iam/role:Role": 1, "aws:iam/rolePolicy:RolePolicy": 1},
+			"update": {"kubernetes:core/v1:Secret": 1},
+		}
+		if diff := cmp.Diff(want, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		for _, u := range append(urns(steps, "create"), urns(steps, "update")...) {
+			if !of(u, "spoke-b") {
+				t.Errorf("enabling external_secrets on spoke-b touches %s", u)
+			}
+		}
+		l.up()
+		l.settled()
+	})
+
+	t.Run("resize a node group: one in-place update", func(t *testing.T) {
+		l.t = t
+		l.cluster("spoke-a")["nodeGroups"] = []any{map[string]any{"name": "system", "instanceTypes": []string{"m6i.large"},
+			"minSize": 1, "desiredSize": 3, "maxSize": 5}}
+		p, _ := l.preview()
+		if diff := cmp.Diff(plan{"update": {"aws:eks/nodeGroup:NodeGroup": 1}}, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		l.up()
+		l.settled()
+	})
+
+	t.Run("upgrade Kubernetes: control plane, then add-ons, then node groups", func(t *testing.T) {
+		l.t = t
+		l.cluster("spoke-a")["version"] = "1.34"
+		p, _ := l.preview()
+		want := plan{"update": {
+			"aws:eks/cluster:Cluster":     1,
+			"aws:eks/addon:Addon":         4,
+			"aws:eks/nodeGroup:NodeGroup": 1,
+			"eks:index:Cluster":           1, // pulumi-eks's component: its version input
+			"kubernetes:core/v1:Secret":   1, // kubernetes_version label and annotation
+		}}
+		if diff := cmp.Diff(want, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		steps := l.up()
+		controlPlane := last(steps, "aws:eks/cluster:Cluster", "::spoke-a-cluster-eksCluster", true)
+		group := first(steps, "aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", false)
+		groupDone := last(steps, "aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", true)
+		if controlPlane < 0 || group < 0 {
+			t.Fatalf("no control plane or node group update in the events")
+		}
+		for _, agent := range []string{"vpc-cni", "kube-proxy", "eks-pod-identity-agent"} {
+			start := first(steps, "aws:eks/addon:Addon", "::spoke-a-"+agent, false)
+			end := last(steps, "aws:eks/addon:Addon", "::spoke-a-"+agent, true)
+			if !(controlPlane < start && end < group) {
+				t.Errorf("%s updated at events %d-%d: want after the control plane (%d) and before the node group (%d)",
+					agent, start, end, controlPlane, group)
+			}
+		}
+		if coredns := first(steps, "aws:eks/addon:Addon", "::spoke-a-coredns", false); coredns < groupDone {
+			t.Errorf("coredns updated at event %d, before the node group finished (%d): its pods need the nodes", coredns, groupDone)
+		}
+		for _, s := range steps {
+			if strings.Contains(s.op, "replace") || s.op == "delete" {
+				t.Errorf("the upgrade %ss %s", s.op, s.urn)
+			}
+		}
+		l.settled()
+	})
+
+	t.Run("a refused replacement: a new vpcCidr changes nothing", func(t *testing.T) {
+		l.t = t
+		l.cluster("spoke-a")["vpcCidr"] = "10.99.0.0/16"
+		l.sync()
+		_, err := l.stack.Preview(context.Background(), optpreview.ProgressStreams(progress(t, l.env, "preview-refused")))
+		if err == nil || !strings.Contains(err.Error(), "clusters[1].vpcCidr") || !strings.Contains(err.Error(), "allowReplacement") {
+			t.Fatalf("want the ledger to refuse clusters[1].vpcCidr naming allowReplacement, got %v", err)
+		}
+		_, err = l.stack.Up(context.Background(), optup.ProgressStreams(progress(t, l.env, "up-refused")))
+		if err == nil {
+			t.Fatal("up of a new vpcCidr succeeded")
+		}
+		delete(l.cluster("spoke-a"), "vpcCidr")
+		l.settled()
+	})
+
+	t.Run("remove a spoke: its hub secret goes before its cluster, and nothing of it stays", func(t *testing.T) {
+		l.t = t
+		l.cfg["gitops-fleet:clusters"] = l.clusters()[:2]
+		p, steps := l.preview()
+		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
+			!maps.Equal(p["update"], ledgerUpdate) {
+			t.Errorf("operations %v, want deletes and the ledger's update only: %v", ops, p)
+		}
+		for _, u := range urns(steps, "delete") {
+			if !of(u, "spoke-b") && !strings.HasSuffix(u, "pulumi:providers:aws::aws-us-west-2") {
+				t.Errorf("removing spoke-b deletes %s", u)
+			}
+		}
+		steps = l.up()
+		secret := last(steps, "kubernetes:core/v1:Secret", "::spoke-b-cluster-secret", true)
+		cluster := first(steps, "aws:eks/cluster:Cluster", "::spoke-b-cluster-eksCluster", false)
+		if secret < 0 || cluster < 0 || secret > cluster {
+			t.Errorf("the hub secret was deleted at event %d, the EKS cluster's delete began at %d", secret, cluster)
+		}
+		_, dep := exported(t, l.env, l.stack, false)
+		for _, r := range dep.Resources {
+			if of(string(r.URN), "spoke-b") {
+				t.Errorf("the state still holds %s", r.URN)
+			}
+		}
+		all, err := l.env.Store.List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range all {
+			if r.Scope == "us-west-2" {
+				t.Errorf("the cloud still holds %s %s in us-west-2", r.Type, r.ID)
+			}
+		}
+		l.settled()
+	})
+}
