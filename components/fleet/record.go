@@ -15,6 +15,16 @@ type ledgerResource struct {
 	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
 }
 
+// PluginVersion is the version of the fleet plugin serving Fleet (set by the provider); the ledger's provider
+// loads that version. Empty: the engine's choice (the newest installed).
+var PluginVersion string
+
+// ledgerProvider is the fleet provider of the ledger: an explicit one, child of the Fleet, so that the ledger is
+// served by the same plugin whatever SDK (and SDK version) the program uses.
+type ledgerProvider struct {
+	pulumi.ProviderResourceState
+}
+
 // record registers the fleet's ClusterLedger and waits for its answer (the ledger is served by this
 // plugin, in preview too): the VPC CIDR of every cluster, or the ledger's refusal. Nothing else of the
 // fleet is registered before it answers, so a refused change touches nothing.
@@ -29,12 +39,20 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 			"allowReplacement": pulumi.Bool(e.AllowReplacement),
 		})
 	}
+	var prov ledgerProvider
+	provOpts := []pulumi.ResourceOption{pulumi.Parent(parent)}
+	if PluginVersion != "" {
+		provOpts = append(provOpts, pulumi.Version(PluginVersion))
+	}
+	if err := ctx.RegisterResource("pulumi:providers:fleet", name+"-ledger", pulumi.Map{}, &prov, provOpts...); err != nil {
+		return nil, err
+	}
 	var l ledgerResource
 	err := ctx.RegisterResource(ledger.TypeToken, name+"-ledger", pulumi.Map{
 		"cidrPool":         pulumi.String(args.CidrPool),
 		"cidrPrefixLength": pulumi.Int(args.CidrPrefixLength),
 		"clusters":         clusters,
-	}, &l, pulumi.Parent(parent))
+	}, &l, pulumi.Parent(parent), pulumi.Provider(&prov))
 	if err != nil {
 		return nil, err
 	}

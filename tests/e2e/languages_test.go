@@ -42,6 +42,33 @@ func TestTypeScriptAndPythonPreviewTheSameFleet(t *testing.T) {
 		"py": {filepath.Join(env.Root, "examples", "py-fleet"), []string{python, filepath.Join(env.Root, "examples", "py-fleet", "preview.py")}},
 	}
 	for stack, run := range runs {
+		t.Run(stack+" refuses what Go refuses", func(t *testing.T) {
+			project := projectCopy(t, env, filepath.Join(run.dir, "Pulumi.yaml"), stack+"bad")
+			stackFile := filepath.Join(project, "Pulumi."+stack+"bad.yaml")
+			data, err := os.ReadFile(stackFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// spoke-usw2 gets spoke-use2's CIDR: the Fleet's overlap rule, the same error as in Go.
+			bad := strings.Replace(string(data), "vpcCidr: 10.30.0.0/16", "vpcCidr: 10.20.0.0/16", 1)
+			if bad == string(data) {
+				t.Fatal("the dev stack file has no vpcCidr 10.30.0.0/16 to break")
+			}
+			if err := os.WriteFile(stackFile, []byte(bad), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(run.argv[0], append(run.argv[1:], project, stack+"bad")...)
+			cmd.Dir = run.dir
+			cmd.Env = os.Environ()
+			for k, v := range env.Vars {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+			out, err := cmd.CombinedOutput()
+			want := "property clusters[2].vpcCidr with value '{10.20.0.0/16}' has a problem: 10.20.0.0/16 overlaps clusters[1].vpcCidr"
+			if err == nil || !strings.Contains(string(out), want) {
+				t.Errorf("want the preview to fail with %q, got %v:\n%s", want, err, offline.Tail(string(out), 20))
+			}
+		})
 		t.Run(stack, func(t *testing.T) {
 			project := projectCopy(t, env, filepath.Join(run.dir, "Pulumi.yaml"), stack)
 			cmd := exec.Command(run.argv[0], append(run.argv[1:], project, stack)...)
