@@ -19,7 +19,6 @@ const GoImportPath = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 // Provider is the fleet provider: the Fleet, FleetCluster and GitOpsBridge components and Fleet's
 // ClusterLedger resource, with the package metadata.
 func Provider() (p.Provider, error) {
-	fleet.PluginVersion = Version()
 	return build([]infer.InferredComponent{
 		infer.ComponentF(fleet.NewFleet),
 		infer.ComponentF(fleetcluster.NewFleetCluster),

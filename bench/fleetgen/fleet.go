@@ -23,7 +23,7 @@ const Repository = "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-co
 // node group, and spokes "spoke-001" ... in regions round-robin over Regions, each with the default node group.
 // Cluster i (from 0) has VPC CIDR 10.<i+1>.0.0/16. Every cluster enables the AWS Load Balancer Controller and
 // metrics-server add-ons, and every third spoke also external-dns, as the dev stack does. The result passes
-// fleetstack's Validate.
+// Fleet's validation (fleet.Check).
 func Fleet(n int) (fleetstack.Config, error) {
 	if n < 1 || n > MaxClusters {
 		return fleetstack.Config{}, fmt.Errorf("fleet size %d: want 1 to %d clusters", n, MaxClusters)

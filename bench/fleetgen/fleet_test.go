@@ -1,13 +1,28 @@
 package fleetgen
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 )
+
+// check runs Fleet's validation over the config as the plugin receives it (its JSON, the schema's shape).
+func check(cfg fleetstack.Config) error {
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		return err
+	}
+	var args fleet.FleetArgs
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return err
+	}
+	return fleet.Check(args, "bench")
+}
 
 func TestFleetIsValidAndSpreadOverRegions(t *testing.T) {
 	cases := map[string]struct {
@@ -26,8 +41,8 @@ func TestFleetIsValidAndSpreadOverRegions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := cfg.Validate(); err != nil {
-				t.Fatalf("%s: generated config fails Validate: %v", tc.reason, err)
+			if err := check(cfg); err != nil {
+				t.Fatalf("%s: Fleet refuses the generated config: %v", tc.reason, err)
 			}
 			got := map[string]int{}
 			hubs := 0

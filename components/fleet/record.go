@@ -15,12 +15,12 @@ type ledgerResource struct {
 	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
 }
 
-// PluginVersion is the version of the fleet plugin serving Fleet (set by the provider); the ledger's provider
-// loads that version. Empty: the engine's choice (the newest installed).
-var PluginVersion string
-
 // ledgerProvider is the fleet provider of the ledger: an explicit one, child of the Fleet, so that the ledger is
-// served by the same plugin whatever SDK (and SDK version) the program uses.
+// served by the same plugin process whatever SDK (and SDK version) the program uses. It carries no version: a
+// versioned provider in the state would make the engine pin the program's unversioned default provider (the Go
+// SDK's) to that version in the next run, renaming it. The engine fills in the version of the program's own fleet
+// provider from the second run on (Java, TypeScript, Python SDKs carry one); that is no change to the ledger, so
+// the version is ignored.
 type ledgerProvider struct {
 	pulumi.ProviderResourceState
 }
@@ -40,11 +40,8 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 		})
 	}
 	var prov ledgerProvider
-	provOpts := []pulumi.ResourceOption{pulumi.Parent(parent)}
-	if PluginVersion != "" {
-		provOpts = append(provOpts, pulumi.Version(PluginVersion))
-	}
-	if err := ctx.RegisterResource("pulumi:providers:fleet", name+"-ledger", pulumi.Map{}, &prov, provOpts...); err != nil {
+	if err := ctx.RegisterResource("pulumi:providers:fleet", name+"-ledger", pulumi.Map{}, &prov, pulumi.Parent(parent),
+		pulumi.IgnoreChanges([]string{"version"})); err != nil {
 		return nil, err
 	}
 	var l ledgerResource

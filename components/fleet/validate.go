@@ -217,3 +217,8 @@ func ledgerArgs(a FleetArgs) ledger.ClusterLedgerArgs {
 	}
 	return l
 }
+
+// Check validates args as NewFleet does in stack, with the defaults applied, and registers nothing.
+func Check(args FleetArgs, stack string) error {
+	return Validate(withDefaults(args, stack), stack)
+}

@@ -43,7 +43,7 @@ func TestJavaProjectWithPackageAdd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("pulumi package add: %v\n%s", err, offline.Tail(out, 40))
 	}
-	for _, f := range []string{"sdks/fleet/src/main/java/com/gitopsfleet/fleet/FleetCluster.java",
+	for _, f := range []string{"sdks/fleet/src/main/java/com/gitopsfleet/fleet/Fleet.java",
 		"sdks/fleet/src/main/java/com/gitopsfleet/fleet/inputs/AddonSettingsArgs.java"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("pulumi package add did not generate %s: %v\n%s", f, err, offline.Tail(out, 20))

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,6 +109,9 @@ func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulum
 	if err != nil {
 		return auto.Stack{}, err
 	}
+	if project, err = e.withPlugins(project); err != nil {
+		return auto.Stack{}, err
+	}
 	if err := os.WriteFile(filepath.Join(work, "Pulumi.yaml"), project, 0o644); err != nil {
 		return auto.Stack{}, err
 	}
@@ -116,6 +121,29 @@ func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulum
 	return auto.UpsertStackInlineSource(ctx, stack, "", program,
 		auto.WorkDir(work), auto.Pulumi(e.cmd), auto.EnvVars(e.Vars), auto.PulumiHome(e.Vars["PULUMI_HOME"]),
 		auto.SecretsProvider("passphrase"))
+}
+
+// Plugins are the resource plugins of an offline run by name, in directories relative to the repository root:
+// the offline cloud's, the real pulumi-eks (through its wrapper) and the fleet plugin.
+var Plugins = map[string]string{
+	"aws": "bin/emulator", "kubernetes": "bin/emulator", "github": "bin/emulator", "awsx": "bin/emulator",
+	"eks": "tests/emulator/tools", "fleet": "bin",
+}
+
+// withPlugins is the project file with the offline run's resource plugins as project plugins (`plugins.providers`,
+// name and directory). The engine takes them before any other, and without the "using ... from $PATH" warning it
+// prints for plugins it finds on PATH, so a run shows every warning it counts.
+func (e *Env) withPlugins(project []byte) ([]byte, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(project, &doc); err != nil {
+		return nil, err
+	}
+	var providers []any
+	for _, name := range slices.Sorted(maps.Keys(Plugins)) {
+		providers = append(providers, map[string]any{"name": name, "path": filepath.Join(e.Root, Plugins[name])})
+	}
+	doc["plugins"] = map[string]any{"providers": providers}
+	return yaml.Marshal(doc)
 }
 
 // syncStackFile makes dst the project's stack file src, so that every run applies the file as it is now (an edit

@@ -44,8 +44,9 @@ func run(stackName string, destroy bool) error {
 	if err != nil {
 		return err
 	}
-	// Every plugin comes from PATH on purpose; drop the engine's warning that says so for each plugin load.
-	out := offline.Quiet(os.Stdout)
+	// The plugins are project plugins (offline.Plugins): the engine has no warning about them, so every warning
+	// the run counts is shown.
+	out := os.Stdout
 	if destroy {
 		_, err := stack.Destroy(ctx, optdestroy.ProgressStreams(out))
 		return err

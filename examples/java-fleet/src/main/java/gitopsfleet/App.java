@@ -1,23 +1,20 @@
 package gitopsfleet;
 
-import com.gitopsfleet.fleet.FleetCluster;
-import com.gitopsfleet.fleet.FleetClusterArgs;
-import com.gitopsfleet.fleet.GitOpsBridge;
-import com.gitopsfleet.fleet.GitOpsBridgeArgs;
-import com.gitopsfleet.fleet.inputs.ClusterInfoArgs;
+import com.gitopsfleet.fleet.Fleet;
+import com.gitopsfleet.fleet.FleetArgs;
+import com.gitopsfleet.fleet.inputs.ClusterDefaultsArgs;
+import com.gitopsfleet.fleet.inputs.ClusterSpecArgs;
 import com.gitopsfleet.fleet.inputs.GitDeliveryArgs;
-import com.gitopsfleet.fleet.inputs.GitOpsAccessArgs;
-import com.gitopsfleet.fleet.inputs.HubArgs;
 import com.gitopsfleet.fleet.inputs.NodeGroupArgs;
 import com.gitopsfleet.fleet.inputs.RepoArgs;
-import com.gitopsfleet.fleet.inputs.SpokeArgs;
+import com.gitopsfleet.fleet.inputs.RepositoriesArgs;
+import com.gitopsfleet.fleet.outputs.ClusterSummary;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.pulumi.Context;
 import com.pulumi.Pulumi;
-import com.pulumi.core.Output;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,9 +23,9 @@ import java.util.Map;
 
 /**
  * The fleet of examples/fleet (same stack config, namespace gitops-fleet) written against the Java SDK that
- * `pulumi package add` generates: the hub first, then every spoke with the hub's Argo CD management role and
- * kubeconfig. Config checks live in the Go example (fleetstack.Validate) and in the components; this program
- * checks only what it needs to build.
+ * `pulumi package add` generates: the stack config becomes the input of one Fleet, which checks the whole fleet
+ * before it registers anything. Java has no untyped inputs, so the config's JSON is read into the SDK's builders
+ * field by field, as the schema names them.
  */
 public final class App {
     public static void main(String[] args) {
@@ -37,123 +34,129 @@ public final class App {
 
     static void stack(Context ctx) {
         var cfg = ctx.config("gitops-fleet");
-        JsonArray clusters = JsonParser.parseString(cfg.require("clusters")).getAsJsonArray();
-        JsonObject repos = JsonParser.parseString(cfg.require("repositories")).getAsJsonObject();
-        JsonObject git = cfg.get("git").map(s -> JsonParser.parseString(s).getAsJsonObject()).orElse(null);
-
-        JsonObject hubSpec = null;
-        for (JsonElement e : clusters) {
-            if ("hub".equals(e.getAsJsonObject().get("role").getAsString())) {
-                if (hubSpec != null) {
-                    throw new IllegalArgumentException("gitops-fleet:clusters: want exactly one cluster with role hub");
-                }
-                hubSpec = e.getAsJsonObject();
-            }
-        }
-        if (hubSpec == null) {
-            throw new IllegalArgumentException("gitops-fleet:clusters: want exactly one cluster with role hub, found none");
-        }
-
-        Map<String, Output<Map<String, Object>>> summary = new LinkedHashMap<>();
-        var hub = new FleetCluster(str(hubSpec, "name"), clusterArgs(ctx, hubSpec).build());
-        var argocd = new GitOpsBridge(str(hubSpec, "name"),
-            bridgeArgs(hub, repos, git).hub(HubArgs.builder().build()).build());
-        summary.put(str(hubSpec, "name"), clusterSummary(hubSpec, hub, argocd));
-
-        for (JsonElement e : clusters) {
-            JsonObject spec = e.getAsJsonObject();
-            if (!"spoke".equals(str(spec, "role"))) {
-                continue;
-            }
-            var spoke = new FleetCluster(str(spec, "name"), clusterArgs(ctx, spec)
-                .gitopsAccess(GitOpsAccessArgs.builder().hubRoleArn(argocd.managementRoleArn()).build())
-                .build());
-            var registration = new GitOpsBridge(str(spec, "name"), bridgeArgs(spoke, repos, git)
-                .spoke(SpokeArgs.builder().hubKubeconfig(hub.kubeconfig()).build())
-                .build());
-            summary.put(str(spec, "name"), clusterSummary(spec, spoke, registration));
-        }
-        ctx.export("clusters", Output.all(new ArrayList<>(summary.values())).applyValue(values -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            int i = 0;
-            for (String name : summary.keySet()) {
-                out.put(name, values.get(i++));
-            }
-            return out;
-        }));
-        ctx.export("argocdManagementRoleArn", argocd.managementRoleArn());
-        ctx.export("hubKubeconfig", Output.ofSecret(hub.kubeconfig()));
+        var args = FleetArgs.builder()
+            .clusters(clusters(JsonParser.parseString(cfg.require("clusters")).getAsJsonArray()))
+            .repositories(repositories(JsonParser.parseString(cfg.require("repositories")).getAsJsonObject()));
+        cfg.get("defaults").map(s -> defaults(JsonParser.parseString(s).getAsJsonObject())).ifPresent(args::defaults);
+        cfg.get("git").map(s -> git(JsonParser.parseString(s).getAsJsonObject())).ifPresent(args::git);
+        cfg.get("cidrPool").ifPresent(args::cidrPool);
+        var fleet = new Fleet("fleet", args.build());
+        // Stack outputs hold plain values: the SDK's ClusterSummary becomes a map.
+        ctx.export("clusters", fleet.clusters().applyValue(App::plain));
+        ctx.export("vpcCidrs", fleet.vpcCidrs());
+        ctx.export("argocdManagementRoleArn", fleet.argocdManagementRoleArn());
+        ctx.export("hubKubeconfig", fleet.hubKubeconfig());
     }
 
-    static FleetClusterArgs.Builder clusterArgs(Context ctx, JsonObject c) {
-        var args = FleetClusterArgs.builder()
-            .region(str(c, "region"))
-            .clusterName(str(c, "name"))
-            .environment(c.has("environment") ? str(c, "environment") : ctx.stackName())
-            .vpcCidr(str(c, "vpcCidr"));
-        if (c.has("version")) {
-            args.version(str(c, "version"));
-        }
-        if (c.has("publicAccessCidrs")) {
-            args.publicAccessCidrs(strings(c.getAsJsonArray("publicAccessCidrs")));
-        }
-        if (c.has("addons")) {
-            Map<String, Boolean> addons = new LinkedHashMap<>();
-            c.getAsJsonObject("addons").entrySet().forEach(a -> addons.put(a.getKey(), a.getValue().getAsBoolean()));
-            args.addons(addons);
-        }
-        if (c.has("addonSettings")) {
-            args.addonSettings(AddonSettings.of(c.getAsJsonObject("addonSettings")));
-        }
-        if (c.has("nodeGroups")) {
-            List<NodeGroupArgs> groups = new ArrayList<>();
-            for (JsonElement g : c.getAsJsonArray("nodeGroups")) {
-                JsonObject ng = g.getAsJsonObject();
-                groups.add(NodeGroupArgs.builder()
-                    .name(str(ng, "name"))
-                    .instanceTypes(strings(ng.getAsJsonArray("instanceTypes")))
-                    .minSize(ng.get("minSize").getAsInt())
-                    .maxSize(ng.get("maxSize").getAsInt())
-                    .desiredSize(ng.get("desiredSize").getAsInt())
-                    .build());
-            }
-            args.nodeGroups(groups);
-        }
-        return args;
+    static Map<String, Map<String, Object>> plain(Map<String, ClusterSummary> clusters) {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        clusters.forEach((name, c) -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("region", c.region());
+            m.put("role", c.role());
+            m.put("environment", c.environment());
+            m.put("kubernetesVersion", c.kubernetesVersion());
+            m.put("vpcCidr", c.vpcCidr());
+            m.put("clusterArn", c.clusterArn());
+            m.put("endpoint", c.endpoint());
+            m.put("secretName", c.secretName());
+            m.put("secretNamespace", c.secretNamespace());
+            m.put("labels", c.labels());
+            out.put(name, m);
+        });
+        return out;
     }
 
-    static GitOpsBridgeArgs.Builder bridgeArgs(FleetCluster c, JsonObject repos, JsonObject git) {
-        var args = GitOpsBridgeArgs.builder()
-            .cluster(ClusterInfoArgs.builder()
-                .clusterName(c.clusterName())
-                .environment(c.environment())
-                .server(c.endpoint())
-                .certificateAuthorityData(c.certificateAuthorityData())
-                .region(c.region())
-                .accountId(c.accountId())
-                .kubernetesVersion(c.kubernetesVersion())
-                .kubeconfig(c.kubeconfig())
-                .spokeRoleArn(c.spokeRoleArn())
-                .gitopsMetadata(c.gitopsMetadata())
-                .addons(c.addons())
-                .build());
-        if (repos.has("addons")) {
-            args.addonsRepo(repo(repos.getAsJsonObject("addons")));
+    static List<ClusterSpecArgs> clusters(JsonArray specs) {
+        List<ClusterSpecArgs> out = new ArrayList<>();
+        for (JsonElement e : specs) {
+            JsonObject c = e.getAsJsonObject();
+            var args = ClusterSpecArgs.builder().name(str(c, "name")).region(str(c, "region")).role(str(c, "role"));
+            if (c.has("environment")) {
+                args.environment(str(c, "environment"));
+            }
+            if (c.has("version")) {
+                args.version(str(c, "version"));
+            }
+            if (c.has("vpcCidr")) {
+                args.vpcCidr(str(c, "vpcCidr"));
+            }
+            if (c.has("publicAccessCidrs")) {
+                args.publicAccessCidrs(strings(c.getAsJsonArray("publicAccessCidrs")));
+            }
+            if (c.has("nodeGroups")) {
+                args.nodeGroups(nodeGroups(c.getAsJsonArray("nodeGroups")));
+            }
+            if (c.has("addons")) {
+                args.addons(addons(c.getAsJsonObject("addons")));
+            }
+            if (c.has("addonSettings")) {
+                args.addonSettings(AddonSettings.of(c.getAsJsonObject("addonSettings")));
+            }
+            if (c.has("assumeRoleArn")) {
+                args.assumeRoleArn(str(c, "assumeRoleArn"));
+            }
+            if (c.has("tags")) {
+                args.tags(tags(c.getAsJsonObject("tags")));
+            }
+            if (c.has("allowReplacement")) {
+                args.allowReplacement(c.get("allowReplacement").getAsBoolean());
+            }
+            out.add(args.build());
         }
+        return out;
+    }
+
+    static ClusterDefaultsArgs defaults(JsonObject d) {
+        var args = ClusterDefaultsArgs.builder();
+        if (d.has("environment")) {
+            args.environment(str(d, "environment"));
+        }
+        if (d.has("version")) {
+            args.version(str(d, "version"));
+        }
+        if (d.has("publicAccessCidrs")) {
+            args.publicAccessCidrs(strings(d.getAsJsonArray("publicAccessCidrs")));
+        }
+        if (d.has("nodeGroups")) {
+            args.nodeGroups(nodeGroups(d.getAsJsonArray("nodeGroups")));
+        }
+        if (d.has("addons")) {
+            args.addons(addons(d.getAsJsonObject("addons")));
+        }
+        if (d.has("assumeRoleArn")) {
+            args.assumeRoleArn(str(d, "assumeRoleArn"));
+        }
+        if (d.has("tags")) {
+            args.tags(tags(d.getAsJsonObject("tags")));
+        }
+        return args.build();
+    }
+
+    static List<NodeGroupArgs> nodeGroups(JsonArray specs) {
+        List<NodeGroupArgs> groups = new ArrayList<>();
+        for (JsonElement g : specs) {
+            JsonObject ng = g.getAsJsonObject();
+            var args = NodeGroupArgs.builder()
+                .name(str(ng, "name"))
+                .instanceTypes(strings(ng.getAsJsonArray("instanceTypes")))
+                .minSize(ng.get("minSize").getAsInt())
+                .maxSize(ng.get("maxSize").getAsInt())
+                .desiredSize(ng.get("desiredSize").getAsInt());
+            if (ng.has("diskSize")) {
+                args.diskSize(ng.get("diskSize").getAsInt());
+            }
+            groups.add(args.build());
+        }
+        return groups;
+    }
+
+    static RepositoriesArgs repositories(JsonObject repos) {
+        var args = RepositoriesArgs.builder().addons(repo(repos.getAsJsonObject("addons")));
         if (repos.has("workloads")) {
-            args.workloadsRepo(repo(repos.getAsJsonObject("workloads")));
+            args.workloads(repo(repos.getAsJsonObject("workloads")));
         }
-        if (git != null) {
-            var delivery = GitDeliveryArgs.builder().owner(str(git, "owner")).repository(str(git, "repository"));
-            if (git.has("branch")) {
-                delivery.branch(str(git, "branch"));
-            }
-            if (git.has("pullRequest")) {
-                delivery.pullRequest(git.get("pullRequest").getAsBoolean());
-            }
-            args.git(delivery.build());
-        }
-        return args;
+        return args.build();
     }
 
     static RepoArgs repo(JsonObject r) {
@@ -167,15 +170,27 @@ public final class App {
         return args.build();
     }
 
-    static Output<Map<String, Object>> clusterSummary(JsonObject spec, FleetCluster c, GitOpsBridge b) {
-        return Output.tuple(c.endpoint(), b.labels()).applyValue(t -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("region", str(spec, "region"));
-            out.put("role", str(spec, "role"));
-            out.put("endpoint", t.t1);
-            out.put("labels", t.t2);
-            return out;
-        });
+    static GitDeliveryArgs git(JsonObject git) {
+        var delivery = GitDeliveryArgs.builder().owner(str(git, "owner")).repository(str(git, "repository"));
+        if (git.has("branch")) {
+            delivery.branch(str(git, "branch"));
+        }
+        if (git.has("pullRequest")) {
+            delivery.pullRequest(git.get("pullRequest").getAsBoolean());
+        }
+        return delivery.build();
+    }
+
+    static Map<String, Boolean> addons(JsonObject o) {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        o.entrySet().forEach(a -> out.put(a.getKey(), a.getValue().getAsBoolean()));
+        return out;
+    }
+
+    static Map<String, String> tags(JsonObject o) {
+        Map<String, String> out = new LinkedHashMap<>();
+        o.entrySet().forEach(a -> out.put(a.getKey(), a.getValue().getAsString()));
+        return out;
     }
 
     static String str(JsonObject o, String key) {
