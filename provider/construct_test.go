@@ -69,7 +69,7 @@ func TestConstructFleetCluster(t *testing.T) {
 	}
 	for typ, name := range map[string]string{
 		"awsx:ec2:Vpc": "apps-vpc", "eks:index:Cluster": "apps-cluster",
-		"eks:index:ManagedNodeGroup": "apps-ng-general", "aws:iam/role:Role": "apps-irsa-external-dns",
+		"aws:eks/nodeGroup:NodeGroup": "apps-ng-general", "aws:iam/role:Role": "apps-irsa-external-dns",
 	} {
 		r := cloud.MustGet(t, typ, name)
 		if r.Region != "us-west-2" {

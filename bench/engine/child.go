@@ -51,27 +51,25 @@ func Child(ctx context.Context, root string, impl Impl, op Op, projectDir, plan 
 		return Result{}, err
 	}
 	start := time.Now()
-	var creates int
-	switch op {
+	var changed int
+	switch op.Verb() {
 	case Preview:
 		res, err := stack.Preview(ctx)
 		if err != nil {
 			return Result{}, err
 		}
-		creates = res.ChangeSummary["create"]
+		changed = changes(res.ChangeSummary)
 	case Up:
 		res, err := stack.Up(ctx)
 		if err != nil {
 			return Result{}, err
 		}
 		if res.Summary.ResourceChanges != nil {
-			creates = (*res.Summary.ResourceChanges)["create"]
+			changed = changes(*res.Summary.ResourceChanges)
 		}
-	default:
-		return Result{}, fmt.Errorf("unknown operation %q", op)
 	}
-	result := Result{Seconds: time.Since(start).Seconds(), Resources: creates}
-	if impl == Fleet && op == Up {
+	result := Result{Seconds: time.Since(start).Seconds(), Resources: changed}
+	if impl == Fleet && op.Verb() == Up {
 		export, err := stack.Export(ctx)
 		if err != nil {
 			return Result{}, err
@@ -85,4 +83,15 @@ func Child(ctx context.Context, root string, impl Impl, op Op, projectDir, plan 
 		}
 	}
 	return result, nil
+}
+
+// changes counts the resources an operation creates, updates, replaces or deletes: every entry but "same".
+func changes[M ~map[K]int, K ~string](summary M) int {
+	n := 0
+	for op, count := range summary {
+		if op != "same" {
+			n += count
+		}
+	}
+	return n
 }

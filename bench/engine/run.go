@@ -8,11 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
 	"github.com/gitops-fleet/pulumi-fleet/bench/procmem"
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -40,6 +42,50 @@ const (
 	Up      Op = "up"
 )
 
+// The change loop, run on the stack the up made: enabling one add-on on one spoke (fleetgen.WithToggledAddon),
+// then adding one spoke (fleetgen.WithAddedSpoke), each a preview then an up.
+const (
+	TogglePreview Op = "toggle-preview"
+	ToggleUp      Op = "toggle-up"
+	AddPreview    Op = "add-preview"
+	AddUp         Op = "add-up"
+)
+
+// ChangeOps are the change loop's operations, in order, after Ops.
+var ChangeOps = []Op{TogglePreview, ToggleUp, AddPreview, AddUp}
+
+// Verb is the Pulumi operation op runs: preview or up.
+func (op Op) Verb() Op {
+	if op == Preview || op == TogglePreview || op == AddPreview {
+		return Preview
+	}
+	return Up
+}
+
+// change is the config edit an operation runs on (nil for the new stack's config).
+func (op Op) change() func(fleetstack.Config) fleetstack.Config {
+	switch op {
+	case TogglePreview, ToggleUp:
+		return fleetgen.WithToggledAddon
+	case AddPreview, AddUp:
+		return func(c fleetstack.Config) fleetstack.Config {
+			return fleetgen.WithAddedSpoke(fleetgen.WithToggledAddon(c))
+		}
+	}
+	return nil
+}
+
+// PlanFor is the fleet's stack export the floor registers for op: the one the fleet's up of the same config left.
+func PlanFor(plan string, op Op) string {
+	switch op {
+	case TogglePreview, ToggleUp:
+		return strings.TrimSuffix(plan, ".json") + "-toggle.json"
+	case AddPreview, AddUp:
+		return strings.TrimSuffix(plan, ".json") + "-add.json"
+	}
+	return plan
+}
+
 // StackName is the stack every run uses.
 const StackName = "bench"
 
@@ -47,7 +93,7 @@ const StackName = "bench"
 type Result struct {
 	// Seconds is the wall time of the operation alone (not the program's or the CLI's start-up before it).
 	Seconds float64 `json:"seconds"`
-	// Resources is how many resources the operation creates (or would create).
+	// Resources is how many resources the operation changes (or would change): creates on a new stack.
 	Resources int `json:"resources"`
 }
 
@@ -94,9 +140,17 @@ func (r Runner) PlanFile(size, rep int) string {
 // prepare empties the run directory of impl at size and writes its project: Pulumi.yaml from examples/fleet and
 // a Pulumi.bench.yaml with the generated fleet of size clusters.
 func (r Runner) prepare(impl Impl, size, rep int) error {
+	return r.writeProject(impl, size, rep, nil, true)
+}
+
+// writeProject writes the project of impl at size (after emptying the run directory when fresh), its stack
+// file with the generated fleet edited by change (when not nil).
+func (r Runner) writeProject(impl Impl, size, rep int, change func(fleetstack.Config) fleetstack.Config, fresh bool) error {
 	dir := r.Dir(impl, size, rep)
-	if err := os.RemoveAll(dir); err != nil {
-		return err
+	if fresh {
+		if err := os.RemoveAll(dir); err != nil {
+			return err
+		}
 	}
 	if err := os.MkdirAll(projectDir(dir), 0o755); err != nil {
 		return err
@@ -108,6 +162,9 @@ func (r Runner) prepare(impl Impl, size, rep int) error {
 	cfg, err := fleetgen.Fleet(size)
 	if err != nil {
 		return err
+	}
+	if change != nil {
+		cfg = change(cfg)
 	}
 	stackFile, err := fleetgen.StackFile(cfg)
 	if err != nil {
@@ -121,12 +178,13 @@ func (r Runner) prepare(impl Impl, size, rep int) error {
 
 func projectDir(dir string) string { return filepath.Join(dir, "project") }
 
-// Ops are the operations Measure runs on each new stack, in order.
+// Ops are the operations Measure runs on each new stack, in order (then ChangeOps).
 var Ops = []Op{Preview, Up}
 
 // Measure runs each of Ops of impl at size on a new stack against a new offline cloud in the run's directory
-// (emptied first), each in a child process whose process tree is sampled while it runs. plan is the fleet's
-// stack export the floor registers.
+// (emptied first), then each of ChangeOps on that stack (the stack file rewritten for each change), each in a
+// child process whose process tree is sampled while it runs. plan is the fleet's stack export the floor
+// registers (PlanFor each operation).
 func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, plan string) ([]Run, error) {
 	if err := r.prepare(impl, size, rep); err != nil {
 		return nil, err
@@ -138,8 +196,13 @@ func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, plan stri
 	}
 	defer env.Close()
 	var runs []Run
-	for _, op := range Ops {
-		run, err := r.measure(ctx, env, impl, size, rep, op, plan)
+	for _, op := range append(slices.Clone(Ops), ChangeOps...) {
+		if change := op.change(); change != nil {
+			if err := r.writeProject(impl, size, rep, change, false); err != nil {
+				return nil, err
+			}
+		}
+		run, err := r.measure(ctx, env, impl, size, rep, op, PlanFor(plan, op))
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +219,7 @@ func (r Runner) measure(ctx context.Context, env *offline.Env, impl Impl, size, 
 	case Fleet, Floor:
 		argv = []string{r.Self, "-child", string(impl), "-op", string(op), "-dir", projectDir(dir), "-plan", plan}
 	case Peer:
-		argv = []string{"node", filepath.Join(r.Root, "bench", "peer", "bin", "run.js"), string(op), projectDir(dir), StackName}
+		argv = []string{"node", filepath.Join(r.Root, "bench", "peer", "bin", "run.js"), string(op.Verb()), projectDir(dir), StackName}
 	default:
 		return Run{}, fmt.Errorf("unknown program %q", impl)
 	}

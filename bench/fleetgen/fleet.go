@@ -2,11 +2,13 @@ package fleetgen
 
 import (
 	"fmt"
-	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+	"maps"
+	"slices"
 
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 )
 
 // Regions are the regions the clusters of a generated fleet take in turn: cluster i is in Regions[i%3].
@@ -68,4 +70,30 @@ func StackFile(cfg fleetstack.Config) ([]byte, error) {
 		values[fleetstack.Namespace+":git"] = cfg.Git
 	}
 	return yaml.Marshal(map[string]any{"config": values})
+}
+
+// ToggledAddon is the add-on the change loop enables on one spoke.
+const ToggledAddon = "external_secrets"
+
+// WithToggledAddon is cfg with ToggledAddon enabled on its first spoke (the hub when there is none).
+func WithToggledAddon(cfg fleetstack.Config) fleetstack.Config {
+	out := cfg
+	out.Clusters = slices.Clone(cfg.Clusters)
+	i := min(1, len(out.Clusters)-1)
+	c := out.Clusters[i]
+	c.Addons = maps.Clone(c.Addons)
+	c.Addons[ToggledAddon] = true
+	out.Clusters[i] = c
+	return out
+}
+
+// WithAddedSpoke is cfg with one more spoke, "spoke-new", in the first region, in the next free /16.
+func WithAddedSpoke(cfg fleetstack.Config) fleetstack.Config {
+	out := cfg
+	out.Clusters = append(slices.Clone(cfg.Clusters), fleetstack.Cluster{
+		Name: "spoke-new", Region: Regions[0], Role: fleetstack.Spoke,
+		VpcCidr: fmt.Sprintf("10.%d.0.0/16", len(cfg.Clusters)+1),
+		Addons:  map[string]bool{"aws_load_balancer_controller": true, "metrics_server": true},
+	})
+	return out
 }

@@ -94,3 +94,22 @@ func TestStackFileRoundTrips(t *testing.T) {
 		t.Errorf("stack file does not carry the fleet:\n%s", data)
 	}
 }
+
+func TestChangesAreValidAndSmall(t *testing.T) {
+	cfg, err := Fleet(15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toggled, added := WithToggledAddon(cfg), WithAddedSpoke(WithToggledAddon(cfg))
+	for name, c := range map[string]fleetstack.Config{"toggled": toggled, "added": added} {
+		if err := check(c); err != nil {
+			t.Errorf("%s: Fleet refuses it: %v", name, err)
+		}
+	}
+	if !toggled.Clusters[1].Addons[ToggledAddon] || cfg.Clusters[1].Addons[ToggledAddon] {
+		t.Error("the toggle must enable the add-on on the first spoke and leave the original config alone")
+	}
+	if len(added.Clusters) != 16 || len(cfg.Clusters) != 15 {
+		t.Errorf("the added fleet has %d clusters, the original %d", len(added.Clusters), len(cfg.Clusters))
+	}
+}

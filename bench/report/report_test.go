@@ -20,7 +20,8 @@ func run(impl engine.Impl, size int, op engine.Op, secs float64, pluginMiB int64
 	if impl == engine.Fleet {
 		procs = append(procs, procmem.Process{PID: 2, Label: "pulumi-resource-fleet", PeakRSS: pluginMiB << 20})
 	}
-	return engine.Run{Impl: impl, Size: size, Op: op, Result: engine.Result{Seconds: secs, Resources: size * 70}, Procs: procs}
+	return engine.Run{Impl: impl, Size: size, Op: op, Result: engine.Result{Seconds: secs, Resources: size * 70}, Procs: procs,
+		PeakTree: int64(size) * 60 << 20}
 }
 
 func session(fleet45 float64, pluginMiB int64, coldMedian time.Duration) Session {
@@ -29,6 +30,9 @@ func session(fleet45 float64, pluginMiB int64, coldMedian time.Duration) Session
 		runs = append(runs,
 			run(engine.Fleet, 3, op, 3, pluginMiB), run(engine.Floor, 3, op, 2.5, 0), run(engine.Peer, 3, op, 3.5, 0),
 			run(engine.Fleet, 45, op, fleet45, pluginMiB), run(engine.Floor, 45, op, 30, 0), run(engine.Peer, 45, op, 40, 0))
+	}
+	for _, op := range engine.ChangeOps {
+		runs = append(runs, run(engine.Fleet, 45, op, 5, pluginMiB), run(engine.Peer, 45, op, 6, 0))
 	}
 	return Session{Date: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC), Runs: runs,
 		ColdStart: coldstart.Result{Runs: 20, Min: coldMedian, Median: coldMedian, P90: coldMedian, Max: coldMedian}}

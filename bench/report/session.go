@@ -124,11 +124,9 @@ func Rows(runs []engine.Run) []Row {
 	return rows
 }
 
+// opOrder is op's place in a run: Ops, then ChangeOps.
 func opOrder(op engine.Op) int {
-	if op == engine.Preview {
-		return 0
-	}
-	return 1
+	return slices.Index(append(slices.Clone(engine.Ops), engine.ChangeOps...), op)
 }
 
 func median[T cmp.Ordered](vs []T) T {

@@ -21,12 +21,14 @@ type Target struct {
 var Limits = struct {
 	FloorRatio, PeerRatio, Growth float64
 	ColdStart                     time.Duration
-	PluginPeak                    int64
-}{FloorRatio: 1.3, PeerRatio: 1.0, Growth: 16, ColdStart: 100 * time.Millisecond, PluginPeak: 300 << 20}
+	PluginPeak, TreePeak          int64
+}{FloorRatio: 1.3, PeerRatio: 1.0, Growth: 16, ColdStart: 100 * time.Millisecond, PluginPeak: 300 << 20,
+	TreePeak: 5 << 30}
 
 // Targets judges the session against Limits: for each operation, fleet/floor at the largest size, fleet/peer at
 // every size and the fleet's growth from the smallest to the largest size; then the plugin's cold start median
-// and its peak memory at the largest size.
+// and its peak memory at the largest size, the fleet's whole-tree peak memory there, and the change loop against
+// the peer at the largest size.
 func Targets(s Session) []Target {
 	rows := Rows(s.Runs)
 	sizes := Sizes(rows)
@@ -51,7 +53,12 @@ func Targets(s Session) []Target {
 		if t.Known && !t.Met {
 			t.Miss = fmt.Sprintf("%s over", mib(peak-Limits.PluginPeak))
 		}
-		out = append(out, t)
+		out = append(out, t, treePeakTarget(rows, large))
+		for _, op := range engine.ChangeOps {
+			if _, ok := find(rows, engine.Fleet, large, op); ok {
+				out = append(out, ratioTarget(rows, op, large, engine.Peer, Limits.PeerRatio))
+			}
+		}
 	}
 	cs := s.ColdStart
 	t := Target{Goal: fmt.Sprintf("plugin cold start median under %d ms", Limits.ColdStart.Milliseconds()),
@@ -79,6 +86,22 @@ func ratioTarget(rows []Row, op engine.Op, size int, other engine.Impl, limit fl
 	if !t.Met {
 		t.Miss = fmt.Sprintf("%.0f%% over (%.1f s slower than %.1fx would allow)", (ratio/limit-1)*100,
 			f.Seconds-limit*o.Seconds, limit)
+	}
+	return t
+}
+
+// treePeakTarget judges the fleet's whole-tree peak memory (program, CLI and every plugin) over its runs at size.
+func treePeakTarget(rows []Row, size int) Target {
+	var peak int64
+	for _, r := range rows {
+		if r.Impl == engine.Fleet && r.Size == size {
+			peak = max(peak, r.TreePeak)
+		}
+	}
+	t := Target{Goal: fmt.Sprintf("whole-tree peak memory of the fleet at %d clusters at most %d GiB", size, Limits.TreePeak>>30),
+		Measured: mib(peak), Known: peak > 0, Met: peak > 0 && peak <= Limits.TreePeak}
+	if t.Known && !t.Met {
+		t.Miss = fmt.Sprintf("%s over", mib(peak-Limits.TreePeak))
 	}
 	return t
 }

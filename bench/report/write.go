@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
+	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
 )
 
 // Files are the names Write gives its outputs in the results directory.
@@ -143,6 +144,7 @@ func Markdown(s Session) string {
 		}
 		p("")
 	}
+	writeChangeLoop(p, rows, sizes)
 	if len(sizes) > 0 {
 		large := sizes[len(sizes)-1]
 		p("## Where the CPU goes: up of %d clusters (CPU seconds by part)", large)
@@ -239,4 +241,32 @@ func ratio(a, b Row) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2fx", a.Seconds/b.Seconds)
+}
+
+// writeChangeLoop writes the change loop's table: each change's preview and up on the stack the full up made,
+// with the resources each changes and the whole tree's peak memory.
+func writeChangeLoop(p func(string, ...any), rows []Row, sizes []int) {
+	if len(sizes) == 0 {
+		return
+	}
+	if _, ok := find(rows, engine.Fleet, sizes[len(sizes)-1], engine.ChangeOps[0]); !ok {
+		return
+	}
+	p("## The change loop: wall time (s) and whole-tree peak memory (MiB)")
+	p("")
+	p("On the stack the up made: `toggle` enables %s on the first spoke, `add` then adds one spoke; each is a", fleetgen.ToggledAddon)
+	p("preview, then an up. Changes are the resources the operation creates, updates or deletes.")
+	p("")
+	p("| clusters | op | fleet | floor | peer | fleet/peer | changes (fleet/floor/peer) | peak MiB (fleet/floor/peer) |")
+	p("|---:|---|---:|---:|---:|---:|---|---|")
+	for _, n := range sizes {
+		for _, op := range engine.ChangeOps {
+			f, _ := find(rows, engine.Fleet, n, op)
+			fl, _ := find(rows, engine.Floor, n, op)
+			pe, _ := find(rows, engine.Peer, n, op)
+			p("| %d | %s | %s | %s | %s | %s | %d / %d / %d | %d / %d / %d |", n, op, secs(f), secs(fl), secs(pe),
+				ratio(f, pe), f.Resources, fl.Resources, pe.Resources, f.TreePeak>>20, fl.TreePeak>>20, pe.TreePeak>>20)
+		}
+	}
+	p("")
 }
