@@ -1,5 +1,5 @@
-// Command pulumi-resource-fleet is the fleet provider plugin: it serves FleetCluster and GitOpsBridge to the
-// Pulumi engine over gRPC.
+// Command pulumi-resource-fleet is the fleet provider plugin: it serves Fleet, FleetCluster, GitOpsBridge and
+// the ClusterLedger to the Pulumi engine over gRPC.
 package main
 
 import (
