@@ -12,10 +12,11 @@ import (
 )
 
 // Pprof is the top n functions by flat CPU of a pprof profile, as `go tool pprof -top` prints them.
-func Pprof(binary, profile string, n int) ([]string, error) {
-	out, err := exec.Command("go", "tool", "pprof", "-top", fmt.Sprintf("-nodecount=%d", n), binary, profile).CombinedOutput()
+func Pprof(binary string, profiles []string, n int) ([]string, error) {
+	args := append([]string{"tool", "pprof", "-top", fmt.Sprintf("-nodecount=%d", n), binary}, profiles...)
+	out, err := exec.Command("go", args...).CombinedOutput()
 	if err != nil {
-		return nil, fmt.Errorf("go tool pprof %s: %w\n%s", profile, err, out)
+		return nil, fmt.Errorf("go tool pprof %s: %w\n%s", strings.Join(profiles, " "), err, out)
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	for i, l := range lines { // skip the header up to the column titles

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -98,5 +99,27 @@ func TestFleetWithInvalidInputsRegistersNothing(t *testing.T) {
 	}
 	if n := len(cloud.Resources()); n != 0 {
 		t.Errorf("%d resources registered", n)
+	}
+}
+
+func TestFleetWithGitDeliveryWritesNoSecret(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	args := DevFleet()
+	args.Clusters[2].Environment = "staging"
+	args.Git = &gitopsbridge.GitDelivery{Owner: "acme", Repository: "fleet-registry", PullRequest: true}
+	cloud, _ := build(t, args)
+	if n := len(cloud.OfType("kubernetes:core/v1:Secret")); n != 0 {
+		t.Errorf("%d cluster secrets written into the hub; with Git delivery they come from the registry", n)
+	}
+	var apps []string
+	for _, a := range cloud.OfType("kubernetes:argoproj.io/v1alpha1:Application") {
+		apps = append(apps, a.Input("metadata").(map[string]any)["name"].(string))
+	}
+	slices.Sort(apps)
+	if want := []string{"cluster-registry-staging", "cluster-registry-test"}; !slices.Equal(apps, want) {
+		t.Errorf("registry Applications %v, want one per environment of the fleet %v", apps, want)
+	}
+	if n := len(cloud.OfType("pulumi:providers:github")); n != 1 {
+		t.Errorf("%d github providers, want the fleet's one", n)
 	}
 }

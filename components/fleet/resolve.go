@@ -112,13 +112,21 @@ func bridgeArgs(a FleetArgs, c ClusterSpec, hubSettings *gitopsbridge.Hub) gitop
 	return args
 }
 
-// hubSettings are the fleet's Argo CD settings. Without spokeAccountIds, when every cluster names an
+// hubSettings are the fleet's Argo CD settings. With Git delivery and no registryEnvironments, the hub syncs
+// the registry folder of every environment of the fleet. Without spokeAccountIds, when every cluster names an
 // assumeRoleArn, the management role may assume spoke roles in the accounts of those roles; otherwise
 // GitOpsBridge's default (the hub's own account) applies.
 func hubSettings(a FleetArgs) *gitopsbridge.Hub {
 	h := gitopsbridge.Hub{}
 	if a.Argocd != nil {
 		h = *a.Argocd
+	}
+	if a.Git != nil && len(h.RegistryEnvironments) == 0 {
+		for _, c := range a.Clusters {
+			if !slices.Contains(h.RegistryEnvironments, c.Environment) {
+				h.RegistryEnvironments = append(h.RegistryEnvironments, c.Environment)
+			}
+		}
 	}
 	if len(h.SpokeAccountIds) > 0 {
 		return &h

@@ -52,6 +52,10 @@ type Hub struct {
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume
 	// (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 	SpokeAccountIds []string `pulumi:"spokeAccountIds,optional"`
+	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry
+	// repository with Git delivery: one Application per environment syncs clusters/<environment>/ of
+	// git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+	RegistryEnvironments []string `pulumi:"registryEnvironments,optional"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet
 	// (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap []map[string]any `pulumi:"bootstrap,optional"`

@@ -62,12 +62,17 @@ func (b *builder) build() error {
 	c.GitFileUrl = pulumi.String("").ToStringOutput()
 	c.PullRequestNumber = pulumi.Int(0).ToIntOutput()
 
-	if b.args.Hub != nil {
+	// With Git delivery, Git is the source of truth: the hub's registry Applications bring every cluster
+	// secret (the hub's own included) from the registry repository, so Pulumi writes none into the hub.
+	switch {
+	case b.args.Hub != nil:
 		if err := b.hub(secret); err != nil {
 			return err
 		}
-	} else if err := b.spoke(secret); err != nil {
-		return err
+	case b.args.Git == nil:
+		if err := b.spoke(secret); err != nil {
+			return err
+		}
 	}
 	if b.args.Git != nil {
 		return b.deliver(secret.manifest)

@@ -9,7 +9,8 @@ import (
 
 // hub installs Argo CD on the cluster: the namespace, the management role and its Pod Identity
 // associations, the Helm release (after the associations, so Argo CD's pods start with AWS credentials),
-// the in-cluster secret, and the bootstrap objects after the chart has installed Argo CD's CRDs.
+// the in-cluster secret (or, with Git delivery, the registry Applications that sync the cluster secrets from
+// Git), and the bootstrap objects after the chart has installed Argo CD's CRDs.
 func (b *builder) hub(secret secretContent) error {
 	h, c := *b.args.Hub, b.comp
 	k8s, err := b.hubProvider(b.cluster.Kubeconfig, "k8s")
@@ -38,11 +39,17 @@ func (b *builder) hub(secret secretContent) error {
 	if err != nil {
 		return err
 	}
-	sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}))
-	if err != nil {
+	var registration []pulumi.Resource
+	if b.args.Git == nil {
+		sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}))
+		if err != nil {
+			return err
+		}
+		registration = append(registration, sec)
+	} else if registration, err = b.registry(k8s, pulumi.DependsOn([]pulumi.Resource{release})); err != nil {
 		return err
 	}
-	if err := b.bootstrap(k8s, pulumi.DependsOn([]pulumi.Resource{release, sec})); err != nil {
+	if err := b.bootstrap(k8s, pulumi.DependsOn(append([]pulumi.Resource{release}, registration...))); err != nil {
 		return err
 	}
 	c.ArgoCdReleaseStatus = release.Status.Status()

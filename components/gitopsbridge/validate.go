@@ -204,6 +204,11 @@ func relative(p string) bool {
 var accountIDPattern = regexp.MustCompile(`^\d{12}$`)
 
 func validateHub(ps *problems.List, h Hub) {
+	for i, env := range h.RegistryEnvironments {
+		for _, msg := range content.IsDNS1123Label(env) {
+			ps.Add(problems.Index("hub.registryEnvironments", i), "%q is not an environment name: %s", env, msg)
+		}
+	}
 	for i, a := range h.SpokeAccountIds {
 		if !accountIDPattern.MatchString(a) {
 			ps.Add(problems.Index("hub.spokeAccountIds", i), "%q is not an AWS account ID (12 digits)", a)

@@ -55,6 +55,7 @@ func (x *Hub) Annotate(a infer.Annotator) {
 	a.Describe(&x.Values, "Values are Helm values merged over the component's (user values win, maps merged key by key).")
 	a.Describe(&x.HighAvailability, "HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.")
 	a.Describe(&x.SpokeAccountIds, "SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.")
+	a.Describe(&x.RegistryEnvironments, "RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.")
 	a.Describe(&x.Bootstrap, "Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.")
 }
 

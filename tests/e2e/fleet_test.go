@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/google/go-cmp/cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -155,6 +156,27 @@ func TestProdFleetKeepsSecrets(t *testing.T) {
 		if !strings.HasPrefix(f.ID, "fleet-registry/clusters/prod/") || f.Scope != "gitops-fleet" {
 			t.Errorf("file %s under owner %s, want fleet-registry/clusters/prod/<cluster>.yaml of gitops-fleet", f.ID, f.Scope)
 		}
+	}
+
+	// Git is the source of truth: no cluster secret is written into the hub (a closed pull request registers
+	// nothing); the hub's registry Application syncs the merged ones from clusters/prod/ of the registry.
+	if secrets := records(t, env, "kubernetes", "kubernetes:core/v1:Secret"); len(secrets) != 0 {
+		t.Errorf("Pulumi wrote %d secrets into the hub, first %s", len(secrets), secrets[0].ID)
+	}
+	apps := records(t, env, "kubernetes", "kubernetes:argoproj.io/v1alpha1:Application")
+	if len(apps) != 1 {
+		t.Fatalf("want one registry Application on the hub, got %d", len(apps))
+	}
+	state, err := apps[0].Plain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := state["spec"].(map[string]any)
+	source, _ := spec["source"].(map[string]any)
+	want := map[string]any{"repoURL": "https://github.com/gitops-fleet/fleet-registry.git", "targetRevision": "main",
+		"path": "clusters/prod"}
+	if diff := cmp.Diff(want, source); diff != "" || !strings.HasSuffix(apps[0].ID, "cluster-registry-prod") {
+		t.Errorf("registry Application %s source (-want +got):\n%s", apps[0].ID, diff)
 	}
 }
 

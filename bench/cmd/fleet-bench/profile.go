@@ -23,11 +23,11 @@ func profileFleet(ctx context.Context, r engine.Runner, size int, s *report.Sess
 	if err := os.MkdirAll(filepath.Join(dir, "node"), 0o755); err != nil {
 		return err
 	}
-	pprofFile := filepath.Join(dir, "pulumi-resource-fleet.pprof")
-	r.Env = append(r.Env, "PULUMI_FLEET_CPU_PROFILE="+pprofFile,
+	pprofFiles := filepath.Join(dir, "pulumi-resource-fleet.*.pprof")
+	r.Env = append(r.Env, "PULUMI_FLEET_CPU_PROFILE="+filepath.Join(dir, "pulumi-resource-fleet.{pid}.pprof"),
 		"FLEET_EKS_NODE_FLAGS=--cpu-prof --cpu-prof-dir="+filepath.Join(dir, "node")+
 			" --require="+filepath.Join(r.Root, "tests", "emulator", "tools", "exit-on-signal.js"))
-	// The up's pprof profile replaces the preview's: the plugin writes one file per process.
+	// Every plugin process writes a file of its own; pprof merges them.
 	if _, err := r.Measure(ctx, engine.Fleet, size, rep, r.PlanFile(size, rep)); err != nil {
 		return fmt.Errorf("profiled run: %w", err)
 	}
@@ -37,13 +37,17 @@ func profileFleet(ctx context.Context, r engine.Runner, size int, s *report.Sess
 		}
 		return p
 	}
-	s.Profiles["pulumi-resource-fleet, fleet up (pprof; `go tool pprof bin/pulumi-resource-fleet <file>`)"] = rel(pprofFile)
+	profiles, err := filepath.Glob(pprofFiles)
+	if err != nil || len(profiles) == 0 {
+		return fmt.Errorf("profiled run: no %s (%v)", pprofFiles, err)
+	}
+	s.Profiles["pulumi-resource-fleet, fleet runs (pprof, one file per process; `go tool pprof bin/pulumi-resource-fleet <files>`)"] = rel(pprofFiles)
 	s.Profiles["pulumi-resource-eks (Node.js), fleet preview and up (V8 .cpuprofile; Chrome DevTools)"] = rel(filepath.Join(dir, "node"))
-	top, err := hotspots.Pprof(filepath.Join(r.Root, "bin", "pulumi-resource-fleet"), pprofFile, 12)
+	top, err := hotspots.Pprof(filepath.Join(r.Root, "bin", "pulumi-resource-fleet"), profiles, 12)
 	if err != nil {
 		return err
 	}
-	s.Hotspots = append(s.Hotspots, fmt.Sprintf("pulumi-resource-fleet, fleet up of %d clusters (go tool pprof -top):", size))
+	s.Hotspots = append(s.Hotspots, fmt.Sprintf("pulumi-resource-fleet, fleet runs of %d clusters, every process (go tool pprof -top):", size))
 	s.Hotspots = append(s.Hotspots, top...)
 	v8, err := hotspots.V8(filepath.Join(dir, "node"), 15)
 	if err != nil {

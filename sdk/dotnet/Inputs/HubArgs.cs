@@ -46,6 +46,18 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("highAvailability")]
         public Input<bool>? HighAvailability { get; set; }
 
+        [Input("registryEnvironments")]
+        private InputList<string>? _registryEnvironments;
+
+        /// <summary>
+        /// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/&lt;environment&gt;/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+        /// </summary>
+        public InputList<string> RegistryEnvironments
+        {
+            get => _registryEnvironments ?? (_registryEnvironments = new InputList<string>());
+            set => _registryEnvironments = value;
+        }
+
         /// <summary>
         /// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
         /// </summary>

@@ -2240,6 +2240,8 @@ type Hub struct {
 	ChartVersion *string `pulumi:"chartVersion"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability *bool `pulumi:"highAvailability"`
+	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+	RegistryEnvironments []string `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName *string `pulumi:"releaseName"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
@@ -2269,6 +2271,8 @@ type HubArgs struct {
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability pulumi.BoolPtrInput `pulumi:"highAvailability"`
+	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+	RegistryEnvironments pulumi.StringArrayInput `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName pulumi.StringPtrInput `pulumi:"releaseName"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
@@ -2375,6 +2379,11 @@ func (o HubOutput) HighAvailability() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Hub) *bool { return v.HighAvailability }).(pulumi.BoolPtrOutput)
 }
 
+// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+func (o HubOutput) RegistryEnvironments() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.RegistryEnvironments }).(pulumi.StringArrayOutput)
+}
+
 // ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 func (o HubOutput) ReleaseName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ReleaseName }).(pulumi.StringPtrOutput)
@@ -2452,6 +2461,16 @@ func (o HubPtrOutput) HighAvailability() pulumi.BoolPtrOutput {
 		}
 		return v.HighAvailability
 	}).(pulumi.BoolPtrOutput)
+}
+
+// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+func (o HubPtrOutput) RegistryEnvironments() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
+		if v == nil {
+			return nil
+		}
+		return v.RegistryEnvironments
+	}).(pulumi.StringArrayOutput)
 }
 
 // ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".

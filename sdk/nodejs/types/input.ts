@@ -334,6 +334,10 @@ export interface HubArgs {
      */
     highAvailability?: pulumi.Input<boolean | undefined>;
     /**
+     * RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+     */
+    registryEnvironments?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
      */
     releaseName?: pulumi.Input<string | undefined>;

@@ -1412,6 +1412,10 @@ class HubArgsDict(TypedDict):
     """
     HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
     """
+    registry_environments: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+    """
     release_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
@@ -1432,6 +1436,7 @@ class HubArgs:
                  chart_repository: pulumi.Input[Optional[_builtins.str]] = None,
                  chart_version: pulumi.Input[Optional[_builtins.str]] = None,
                  high_availability: pulumi.Input[Optional[_builtins.bool]] = None,
+                 registry_environments: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
                  spoke_account_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
@@ -1442,6 +1447,7 @@ class HubArgs:
         :param pulumi.Input[_builtins.str] chart_repository: ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registry_environments: RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
         :param pulumi.Input[_builtins.str] release_name: ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] spoke_account_ids: SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values merged over the component's (user values win, maps merged key by key).
@@ -1454,6 +1460,8 @@ class HubArgs:
             pulumi.set(__self__, "chart_version", chart_version)
         if high_availability is not None:
             pulumi.set(__self__, "high_availability", high_availability)
+        if registry_environments is not None:
+            pulumi.set(__self__, "registry_environments", registry_environments)
         if release_name is not None:
             pulumi.set(__self__, "release_name", release_name)
         if spoke_account_ids is not None:
@@ -1508,6 +1516,18 @@ class HubArgs:
     @high_availability.setter
     def high_availability(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "high_availability", value)
+
+    @_builtins.property
+    @pulumi.getter(name="registryEnvironments")
+    def registry_environments(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
+        """
+        return pulumi.get(self, "registry_environments")
+
+    @registry_environments.setter
+    def registry_environments(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "registry_environments", value)
 
     @_builtins.property
     @pulumi.getter(name="releaseName")

@@ -84,6 +84,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/&lt;environment&gt;/ of git.repository at git.branch. Default: the hub&#39;s own environment. Ignored without git. DNS-1123 labels.
+     * 
+     */
+    @Import(name="registryEnvironments")
+    private @Nullable Output<List<String>> registryEnvironments;
+
+    /**
+     * @return RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/&lt;environment&gt;/ of git.repository at git.branch. Default: the hub&#39;s own environment. Ignored without git. DNS-1123 labels.
+     * 
+     */
+    public Optional<Output<List<String>>> registryEnvironments() {
+        return Optional.ofNullable(this.registryEnvironments);
+    }
+
+    /**
      * ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: &#34;argo-cd&#34;.
      * 
      */
@@ -135,6 +150,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         this.chartRepository = $.chartRepository;
         this.chartVersion = $.chartVersion;
         this.highAvailability = $.highAvailability;
+        this.registryEnvironments = $.registryEnvironments;
         this.releaseName = $.releaseName;
         this.spokeAccountIds = $.spokeAccountIds;
         this.values = $.values;
@@ -250,6 +266,37 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder highAvailability(Boolean highAvailability) {
             return highAvailability(Output.of(highAvailability));
+        }
+
+        /**
+         * @param registryEnvironments RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/&lt;environment&gt;/ of git.repository at git.branch. Default: the hub&#39;s own environment. Ignored without git. DNS-1123 labels.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder registryEnvironments(@Nullable Output<List<String>> registryEnvironments) {
+            $.registryEnvironments = registryEnvironments;
+            return this;
+        }
+
+        /**
+         * @param registryEnvironments RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/&lt;environment&gt;/ of git.repository at git.branch. Default: the hub&#39;s own environment. Ignored without git. DNS-1123 labels.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder registryEnvironments(List<String> registryEnvironments) {
+            return registryEnvironments(Output.of(registryEnvironments));
+        }
+
+        /**
+         * @param registryEnvironments RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/&lt;environment&gt;/ of git.repository at git.branch. Default: the hub&#39;s own environment. Ignored without git. DNS-1123 labels.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder registryEnvironments(String... registryEnvironments) {
+            return registryEnvironments(List.of(registryEnvironments));
         }
 
         /**

@@ -1,0 +1,68 @@
+package gitopsbridge
+
+import (
+	"fmt"
+
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/apiextensions"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// RegistryApplicationName is the name of the registry Application of an environment.
+func RegistryApplicationName(environment string) string { return "cluster-registry-" + environment }
+
+// RegistryPath is the folder of the registry repository that holds an environment's cluster secrets: where
+// Git delivery commits them by default (clusters/<environment>/<cluster>.yaml).
+func RegistryPath(environment string) string { return "clusters/" + environment }
+
+// RegistryApplication is the spec of the Argo CD Application (argoproj.io/v1alpha1) that syncs an environment's
+// cluster secrets from the registry repository into the hub's Argo CD namespace: a merged pull request registers
+// a cluster, a removed file unregisters it (prune), and an edit on the hub is put back (selfHeal).
+func RegistryApplication(g GitDelivery, environment, namespace string) map[string]any {
+	return map[string]any{
+		"project": "default",
+		"source": map[string]any{
+			"repoURL":        fmt.Sprintf("https://github.com/%s/%s.git", g.Owner, g.Repository),
+			"targetRevision": g.Branch,
+			"path":           RegistryPath(environment),
+		},
+		"destination": map[string]any{"server": InClusterServer, "namespace": namespace},
+		"syncPolicy":  map[string]any{"automated": map[string]any{"prune": true, "selfHeal": true}},
+	}
+}
+
+// registry creates the hub's registry Applications, one per environment of hub.registryEnvironments (default:
+// the hub's own), through the hub's provider after Argo CD.
+func (b *builder) registry(k8s pulumi.ProviderResource, after pulumi.ResourceOption) ([]pulumi.Resource, error) {
+	var out []pulumi.Resource
+	if len(b.args.Hub.RegistryEnvironments) == 0 {
+		app, err := b.registryApplication(k8s, after, "registry", b.cluster.Environment)
+		return append(out, app), err
+	}
+	for _, env := range b.args.Hub.RegistryEnvironments {
+		app, err := b.registryApplication(k8s, after, "registry-"+env, pulumi.String(env).ToStringOutput())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, app)
+	}
+	return out, nil
+}
+
+func (b *builder) registryApplication(k8s pulumi.ProviderResource, after pulumi.ResourceOption, part string,
+	environment pulumi.StringOutput,
+) (pulumi.Resource, error) {
+	g, ns := *b.args.Git, b.args.Namespace
+	return apiextensions.NewCustomResource(b.ctx, childName(b.name, part), &apiextensions.CustomResourceArgs{
+		ApiVersion: pulumi.String(argoAPIVersion),
+		Kind:       pulumi.String("Application"),
+		Metadata: &metav1.ObjectMetaArgs{
+			Name:      environment.ApplyT(RegistryApplicationName).(pulumi.StringOutput),
+			Namespace: pulumi.String(ns),
+		},
+		OtherFields: kubernetes.UntypedArgs{"spec": environment.ApplyT(func(env string) map[string]any {
+			return RegistryApplication(g, env, ns)
+		}).(pulumi.MapOutput)},
+	}, b.child(k8s, after)...)
+}
