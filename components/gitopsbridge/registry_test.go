@@ -31,7 +31,7 @@ func TestGitIsTheSourceOfTruth(t *testing.T) {
 		"hub, git": {reason: "with git the hub syncs its environment's folder instead", name: "hub",
 			args: with(hubArgs(), pr, nil), wantApps: map[string]string{"cluster-registry-dev": "clusters/dev"}},
 		"hub, git, environments": {reason: "one Application per registry environment", name: "hub",
-			args: with(hubArgs(), pr, []string{"dev", "prod"}),
+			args:     with(hubArgs(), pr, []string{"dev", "prod"}),
 			wantApps: map[string]string{"cluster-registry-dev": "clusters/dev", "cluster-registry-prod": "clusters/prod"}},
 	}
 	for name, tc := range cases {
