@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test contract docs java demo-notice test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
+.PHONY: all build vet test contract workflows docs java demo-notice test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -27,6 +27,12 @@ test: vet offline sdk-check
 	PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 ./...
 	cd provider/java && $(JAVA_GO) test -count=1 ./...
 	$(MAKE) contract
+	$(MAKE) workflows
+
+## workflows: the fleet's GitHub Actions pipeline (examples/fleet/.github/workflows) through actionlint v1.7.12 and
+## the checks of what each workflow does (tests/workflows, its own module)
+workflows:
+	cd tests/workflows && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 ## contract: the add-on contract test (tests/contract, its own module): Argo CD v3.5.7's own ApplicationSet code over
 ## the hub's cluster secrets after `up` of a fleet with every add-on of the catalogue, on the offline cloud

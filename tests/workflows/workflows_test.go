@@ -1,0 +1,159 @@
+package workflows
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/rhysd/actionlint"
+)
+
+const dir = "../../examples/fleet/.github/workflows"
+
+// parse reads and parses a workflow of the pipeline.
+func parse(t *testing.T, name string) *actionlint.Workflow {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, errs := actionlint.Parse(data)
+	if len(errs) > 0 {
+		t.Fatalf("%s: %v", name, errs)
+	}
+	return w
+}
+
+// pulumiSteps are the pulumi/actions steps of a job, as their inputs.
+func pulumiSteps(job *actionlint.Job) []map[string]string {
+	var out []map[string]string
+	for _, s := range job.Steps {
+		a, ok := s.Exec.(*actionlint.ExecAction)
+		if !ok || a.Uses == nil || len(a.Uses.Value) < len("pulumi/actions@") || a.Uses.Value[:15] != "pulumi/actions@" {
+			continue
+		}
+		in := map[string]string{}
+		for k, v := range a.Inputs {
+			in[k] = v.Value.Value
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+func events(w *actionlint.Workflow) []string {
+	var out []string
+	for _, e := range w.On {
+		out = append(out, e.EventName())
+	}
+	slices.Sort(out)
+	return out
+}
+
+func matrixStacks(t *testing.T, job *actionlint.Job) []string {
+	t.Helper()
+	if job.Strategy == nil || job.Strategy.Matrix == nil || job.Strategy.Matrix.Rows["stack"] == nil {
+		t.Fatal("no stack matrix")
+	}
+	var out []string
+	for _, v := range job.Strategy.Matrix.Rows["stack"].Values {
+		out = append(out, v.(*actionlint.RawYAMLString).Value)
+	}
+	return out
+}
+
+func TestActionlintFindsNothing(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.yml"))
+	if err != nil || len(files) != 3 {
+		t.Fatalf("want the three workflows, got %v (%v)", files, err)
+	}
+	var out bytes.Buffer
+	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := l.LintFiles(files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) > 0 {
+		t.Errorf("actionlint:\n%s", out.String())
+	}
+}
+
+func TestActionlintCatchesABrokenWorkflow(t *testing.T) {
+	var out bytes.Buffer
+	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := []byte("on: push\njobs:\n  up:\n    runs-on: ubuntu-latest\n    needs: [missing]\n    steps:\n      - run: echo ${{ matrix.nope }}\n")
+	errs, err := l.Lint("broken.yml", broken, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) == 0 {
+		t.Error("actionlint accepted a job that needs a missing job: the lint proves nothing")
+	}
+}
+
+func TestPreviewOnPullRequest(t *testing.T) {
+	w := parse(t, "preview.yml")
+	if !slices.Equal(events(w), []string{"pull_request"}) {
+		t.Errorf("events %v, want pull_request", events(w))
+	}
+	job := w.Jobs["preview"]
+	if stacks := matrixStacks(t, job); !slices.Equal(stacks, []string{"dev", "prod"}) {
+		t.Errorf("stacks %v, want dev and prod", stacks)
+	}
+	steps := pulumiSteps(job)
+	if len(steps) != 1 || steps[0]["command"] != "preview" || steps[0]["comment-on-pr"] != "true" ||
+		steps[0]["work-dir"] != "examples/fleet" {
+		t.Errorf("want one pulumi preview of examples/fleet commenting on the pull request, got %v", steps)
+	}
+}
+
+func TestDeployDevThenApprovedProd(t *testing.T) {
+	w := parse(t, "deploy.yml")
+	if !slices.Equal(events(w), []string{"push"}) {
+		t.Errorf("events %v, want push (merge to main)", events(w))
+	}
+	dev, prod := w.Jobs["dev"], w.Jobs["prod"]
+	if dev == nil || prod == nil {
+		t.Fatal("want jobs dev and prod")
+	}
+	if len(prod.Needs) != 1 || prod.Needs[0].Value != "dev" {
+		t.Errorf("prod must wait for dev, needs %v", prod.Needs)
+	}
+	if prod.Environment == nil || prod.Environment.Name.Value != "production" {
+		t.Error("prod must run in the production environment, whose reviewers approve it")
+	}
+	for name, job := range map[string]*actionlint.Job{"dev": dev, "prod": prod} {
+		steps := pulumiSteps(job)
+		if len(steps) != 1 || steps[0]["command"] != "up" || steps[0]["stack-name"] != "${{ vars.PULUMI_ORG }}/"+name {
+			t.Errorf("%s: want one pulumi up of stack %s, got %v", name, name, steps)
+		}
+	}
+}
+
+func TestDriftCheckFailsAndReports(t *testing.T) {
+	w := parse(t, "drift.yml")
+	if ev := events(w); !slices.Contains(ev, "schedule") {
+		t.Errorf("events %v, want a schedule", ev)
+	}
+	job := w.Jobs["drift"]
+	if stacks := matrixStacks(t, job); !slices.Equal(stacks, []string{"dev", "prod"}) {
+		t.Errorf("stacks %v, want dev and prod", stacks)
+	}
+	steps := pulumiSteps(job)
+	if len(steps) != 1 || steps[0]["command"] != "preview" || steps[0]["refresh"] != "true" ||
+		steps[0]["expect-no-changes"] != "true" {
+		t.Errorf("want one pulumi preview --refresh --expect-no-changes, got %v", steps)
+	}
+	last := job.Steps[len(job.Steps)-1]
+	if last.If == nil || last.If.Value != "failure()" {
+		t.Error("the last step must report the drift when the preview fails")
+	}
+}
