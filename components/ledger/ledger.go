@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"net/netip"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi-go-provider/infer"
@@ -113,6 +114,7 @@ func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedger
 		cidrs[e.Name] = block
 		taken = append(taken, block)
 	}
+	checkOverlaps(&ps, args.Clusters, cidrs)
 	for i, e := range args.Clusters {
 		was, ok := old[e.Name]
 		if !ok || e.AllowReplacement {
@@ -138,4 +140,22 @@ func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedger
 		return ClusterLedgerState{}, err
 	}
 	return ClusterLedgerState{ClusterLedgerArgs: args, VpcCidrs: cidrs}, nil
+}
+
+// checkOverlaps reports a cluster whose VPC CIDR overlaps an earlier cluster's: a given CIDR can collide with one
+// the ledger allocated in an earlier run, which no check of the config alone can see.
+func checkOverlaps(ps *problems.List, clusters []LedgerEntry, cidrs map[string]string) {
+	for i, e := range clusters {
+		p, err := netip.ParsePrefix(cidrs[e.Name])
+		if err != nil {
+			continue
+		}
+		for _, before := range clusters[:i] {
+			q, err := netip.ParsePrefix(cidrs[before.Name])
+			if err == nil && p.Overlaps(q) {
+				ps.Add(problems.Index("clusters", i)+".vpcCidr", "%s overlaps %s, the VPC CIDR of cluster %q; the "+
+					"fleet's networks must not overlap", p, q, before.Name)
+			}
+		}
+	}
 }

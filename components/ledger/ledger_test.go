@@ -73,6 +73,7 @@ func TestRecordRefusesReplacements(t *testing.T) {
 		reason string
 		args   ClusterLedgerArgs
 		field  string // "" when the change is let through
+		want   string // the message, when not the refusal of a replacement
 	}{
 		"new vpcCidr": {
 			reason: "a new CIDR replaces the VPC and the cluster",
@@ -95,6 +96,13 @@ func TestRecordRefusesReplacements(t *testing.T) {
 				VpcCidr: "10.50.0.0/16", AssumeRoleArn: "arn:aws:iam::210987654321:role/deployer"}),
 			field: "clusters[1].assumeRoleArn",
 		},
+		"a given CIDR on an allocated one": {
+			reason: "a new cluster given the block the ledger allocated to the hub overlaps it",
+			args: entries(entry("hub", "us-east-1", ""), entry("a", "us-east-2", "10.50.0.0/16"),
+				entry("b", "us-west-2", "10.0.0.0/16")),
+			field: "clusters[2].vpcCidr",
+			want:  "overlaps 10.0.0.0/16, the VPC CIDR of cluster \"hub\"",
+		},
 		"allowed": {
 			reason: "allowReplacement lets the change through",
 			args: entries(entry("hub", "us-east-1", ""), LedgerEntry{Name: "a", Region: "us-east-2",
@@ -110,10 +118,14 @@ func TestRecordRefusesReplacements(t *testing.T) {
 				}
 				return
 			}
+			want := tc.want
+			if want == "" {
+				want = "allowReplacement: true"
+			}
 			var pe *problems.Error
 			if !errors.As(err, &pe) || len(pe.Problems) != 1 || pe.Problems[0].Field != tc.field ||
-				!strings.Contains(pe.Problems[0].Message, "allowReplacement: true") {
-				t.Errorf("%s: want one problem at %s naming allowReplacement, got %v", tc.reason, tc.field, err)
+				!strings.Contains(pe.Problems[0].Message, want) {
+				t.Errorf("%s: want one problem at %s saying %q, got %v", tc.reason, tc.field, want, err)
 			}
 		})
 	}
