@@ -69,23 +69,23 @@ func (b *builder) build() error {
 	hubSpec, _ := hubOf(b.args)
 	b.comp.ArgocdManagementRoleArn = pulumi.String("").ToStringOutput()
 	b.comp.HubKubeconfig = pulumi.ToSecret(pulumi.String("")).(pulumi.StringOutput)
-	var hubRole pulumi.StringInput
+	var spokesHub *hub
 	if hubSpec.Name != "" {
-		hub, bridge, err := b.cluster(hubSpec, nil)
+		hubCluster, bridge, err := b.cluster(hubSpec, nil)
 		if err != nil {
 			return err
 		}
-		hubRole = bridge.ManagementRoleArn
+		spokesHub = hubOfSpokes(hubCluster, bridge)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
-		b.comp.HubKubeconfig = pulumi.ToSecret(hub.Kubeconfig).(pulumi.StringOutput)
-		summaries[hubSpec.Name] = b.summary(hubSpec, hub, bridge)
-		kubeconfigs[hubSpec.Name] = hub.Kubeconfig
+		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
+		summaries[hubSpec.Name] = b.summary(hubSpec, hubCluster, bridge)
+		kubeconfigs[hubSpec.Name] = hubCluster.Kubeconfig
 	}
 	for _, c := range b.args.Clusters {
 		if c.Role != Spoke {
 			continue
 		}
-		cl, bridge, err := b.cluster(c, hubRole)
+		cl, bridge, err := b.cluster(c, spokesHub)
 		if err != nil {
 			return err
 		}
@@ -98,14 +98,27 @@ func (b *builder) build() error {
 	return nil
 }
 
-// cluster builds one cluster and its registration: a hub when hubRole is nil, else a spoke whose
-// FleetCluster trusts hubRole.
-func (b *builder) cluster(c ClusterSpec, hubRole pulumi.StringInput) (*fleetcluster.FleetCluster, *gitopsbridge.GitOpsBridge, error) {
+// hubOfSpokes is what every spoke takes from the hub: Argo CD's management role, and the hub's NAT addresses as
+// /32 networks, which may reach the spokes' public API endpoints.
+func hubOfSpokes(cl *fleetcluster.FleetCluster, bridge *gitopsbridge.GitOpsBridge) *hub {
+	egress := cl.NatPublicIps.ApplyT(func(ips []string) []string {
+		out := make([]string, len(ips))
+		for i, ip := range ips {
+			out[i] = ip + "/32"
+		}
+		return out
+	}).(pulumi.StringArrayOutput)
+	return &hub{roleArn: bridge.ManagementRoleArn, egress: egress}
+}
+
+// cluster builds one cluster and its registration: a hub when h is nil, else a spoke whose FleetCluster trusts
+// the hub's role and lets the hub's networks reach its API server.
+func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *gitopsbridge.GitOpsBridge, error) {
 	awsProv, err := b.providers.aws(c.Region, c.AssumeRoleArn)
 	if err != nil {
 		return nil, nil, err
 	}
-	cl, err := fleetcluster.NewFleetCluster(b.ctx, c.Name, clusterArgs(c, b.cidrs[c.Name], hubRole),
+	cl, err := fleetcluster.NewFleetCluster(b.ctx, c.Name, clusterArgs(c, b.cidrs[c.Name], h),
 		pulumi.Parent(b.comp), pulumi.Providers(awsProv))
 	if err != nil {
 		return nil, nil, err

@@ -75,9 +75,16 @@ func merged[V any](base, over map[string]V) map[string]V {
 	return m
 }
 
-// clusterArgs are the FleetCluster inputs of a cluster (with defaults applied) at its VPC CIDR. hubRoleArn
-// is the hub's Argo CD management role for a spoke, nil for the hub.
-func clusterArgs(c ClusterSpec, vpcCidr string, hubRoleArn pulumi.StringInput) fleetcluster.FleetClusterArgs {
+// hub is what a spoke's FleetCluster takes from the hub: Argo CD's management role and the networks the hub's
+// Argo CD calls from (its NAT addresses as /32).
+type hub struct {
+	roleArn pulumi.StringInput
+	egress  pulumi.StringArrayInput
+}
+
+// clusterArgs are the FleetCluster inputs of a cluster (with defaults applied) at its VPC CIDR; h is the hub
+// for a spoke, nil for the hub.
+func clusterArgs(c ClusterSpec, vpcCidr string, h *hub) fleetcluster.FleetClusterArgs {
 	args := fleetcluster.FleetClusterArgs{
 		ClusterName:       c.Name,
 		Region:            c.Region,
@@ -90,8 +97,8 @@ func clusterArgs(c ClusterSpec, vpcCidr string, hubRoleArn pulumi.StringInput) f
 		AddonSettings:     c.AddonSettings,
 		Tags:              c.Tags,
 	}
-	if hubRoleArn != nil {
-		args.GitOpsAccess = &fleetcluster.GitOpsAccess{HubRoleArn: hubRoleArn}
+	if h != nil {
+		args.GitOpsAccess = &fleetcluster.GitOpsAccess{HubRoleArn: h.roleArn, HubEgressCidrs: h.egress}
 	}
 	return args
 }

@@ -78,11 +78,11 @@ func validateCluster(ps *problems.List, field string, c ClusterSpec, stack strin
 	if cidr == "" {
 		cidr = "10.0.0.0/16" // allocated: in the pool, checked by validatePool
 	}
-	var hubRole pulumi.StringInput
+	var h *hub
 	if c.Role == Spoke {
-		hubRole = placeholderRole
+		h = &hub{roleArn: placeholderRole, egress: pulumi.StringArray{}}
 	}
-	adopt(ps, field, fleetcluster.Check(clusterArgs(c, cidr, hubRole), c.Name, stack), map[string]string{
+	adopt(ps, field, fleetcluster.Check(clusterArgs(c, cidr, h), c.Name, stack), map[string]string{
 		"clusterName": "name",
 	})
 }

@@ -41,8 +41,8 @@ type FleetClusterArgs struct {
 	PublicSubnetIds pulumi.StringArrayInput `pulumi:"publicSubnetIds,optional"`
 
 	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when
-	// PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint
-	// is always on.
+	// PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a
+	// cluster is private unless its callers are named. The private endpoint is always on.
 	EndpointPublicAccess *bool `pulumi:"endpointPublicAccess,optional"`
 	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI,
 	// office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is
@@ -185,6 +185,11 @@ type GitOpsAccess struct {
 	// role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with
 	// AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
 	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn"`
+	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT
+	// gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the
+	// public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit
+	// endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+	HubEgressCidrs pulumi.StringArrayInput `pulumi:"hubEgressCidrs,optional"`
 }
 
 // AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.

@@ -112,6 +112,36 @@ func TestPublicEndpointOnlyForNamedCidrs(t *testing.T) {
 	}
 }
 
+// TestHubEgressReachesTheEndpoint: the hub's NAT addresses join the public access CIDRs and open the endpoint
+// for them; an empty list (a hub in an existing VPC) must not open it to EKS's default 0.0.0.0/0.
+func TestHubEgressReachesTheEndpoint(t *testing.T) {
+	off := false
+	cases := map[string]struct {
+		given      []string
+		hub        []string
+		explicit   *bool
+		wantPublic bool
+		wantCidrs  any
+	}{
+		"hub only":       {hub: []string{"198.51.100.10/32"}, wantPublic: true, wantCidrs: []any{"198.51.100.10/32"}},
+		"given and hub":  {given: []string{"203.0.113.0/24"}, hub: []string{"198.51.100.10/32", "203.0.113.0/24"}, wantPublic: true, wantCidrs: []any{"203.0.113.0/24", "198.51.100.10/32"}},
+		"empty hub list": {hub: []string{}, wantPublic: false, wantCidrs: []any{}},
+		"turned off":     {hub: []string{"198.51.100.10/32"}, explicit: &off, wantPublic: false, wantCidrs: nil},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", PublicAccessCidrs: tc.given,
+				EndpointPublicAccess: tc.explicit, GitOpsAccess: &GitOpsAccess{
+					HubRoleArn: pulumi.String("arn:aws:iam::" + mocks.Account + ":role/hub"), HubEgressCidrs: pulumi.ToStringArray(tc.hub)}})
+			cl := cloud.MustGet(t, "eks:index:Cluster", "dev-cluster")
+			if cl.Input("endpointPublicAccess") != tc.wantPublic || !cmp.Equal(cl.Input("publicAccessCidrs"), tc.wantCidrs) {
+				t.Errorf("public endpoint %v for %v, want %v for %v", cl.Input("endpointPublicAccess"),
+					cl.Input("publicAccessCidrs"), tc.wantPublic, tc.wantCidrs)
+			}
+		})
+	}
+}
+
 func TestSecretsKeyPolicy(t *testing.T) {
 	cases := map[string]struct {
 		reason string

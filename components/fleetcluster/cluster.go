@@ -2,6 +2,7 @@ package fleetcluster
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
@@ -30,10 +31,7 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		}
 		keyArn = key.Arn
 	}
-	var publicCidrs pulumi.StringArrayInput
-	if len(a.PublicAccessCidrs) > 0 {
-		publicCidrs = pulumi.ToStringArray(a.PublicAccessCidrs)
-	}
+	publicAccess, publicCidrs := b.endpointAccess()
 	mode := eks.AuthenticationMode(a.AuthenticationMode)
 	cl, err := eks.NewCluster(b.ctx, childName(b.name, "cluster"), &eks.ClusterArgs{
 		Name:                         pulumi.String(a.ClusterName),
@@ -43,7 +41,7 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		PublicSubnetIds:              net.publicSubnets,
 		NodeAssociatePublicIpAddress: ptr(false),
 		EndpointPrivateAccess:        pulumi.Bool(true),
-		EndpointPublicAccess:         pulumi.Bool(*a.EndpointPublicAccess),
+		EndpointPublicAccess:         publicAccess,
 		PublicAccessCidrs:            publicCidrs,
 		EnabledClusterLogTypes:       pulumi.ToStringArray(a.EnabledClusterLogTypes),
 		EncryptionConfigKeyArn:       keyArn,
@@ -62,6 +60,39 @@ func (b *builder) cluster(net network, nodeRole *iam.Role, spokeRoleArn pulumi.S
 		return cl, err
 	}
 	return cl, b.secretsKeyPolicy(key, cl)
+}
+
+// endpointAccess is whether the API server's public endpoint is on and who may reach it. With
+// gitopsAccess.hubEgressCidrs and the endpoint not turned off: the given publicAccessCidrs plus the hub's, and
+// on only when that list is not empty (an empty list must not open the endpoint to EKS's default 0.0.0.0/0).
+func (b *builder) endpointAccess() (pulumi.BoolPtrInput, pulumi.StringArrayInput) {
+	a := b.args
+	var given pulumi.StringArrayInput
+	if len(a.PublicAccessCidrs) > 0 {
+		given = pulumi.ToStringArray(a.PublicAccessCidrs)
+	}
+	if !hubEgress(a) || !*a.EndpointPublicAccess {
+		return pulumi.Bool(*a.EndpointPublicAccess), given
+	}
+	cidrs := pulumi.All(pulumi.ToStringArray(a.PublicAccessCidrs), a.GitOpsAccess.HubEgressCidrs).ApplyT(
+		func(v []any) []string { return PublicAccessCidrs(v[0].([]string), v[1].([]string)) }).(pulumi.StringArrayOutput)
+	on := cidrs.ApplyT(func(c []string) bool { return len(c) > 0 }).(pulumi.BoolOutput)
+	return on, cidrs
+}
+
+// hubEgress tells whether the hub's egress CIDRs are given.
+func hubEgress(a FleetClusterArgs) bool { return a.GitOpsAccess != nil && a.GitOpsAccess.HubEgressCidrs != nil }
+
+// PublicAccessCidrs are the networks allowed to reach the public endpoint: given, then the hub's egress CIDRs
+// not already listed.
+func PublicAccessCidrs(given, hubEgress []string) []string {
+	out := slices.Clone(given)
+	for _, c := range hubEgress {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // secretsKeyPolicy sets the key's explicit policy (SecretsKeyPolicy) once the cluster exists: it names the

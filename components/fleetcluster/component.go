@@ -26,6 +26,9 @@ type FleetCluster struct {
 	VpcId pulumi.StringOutput `pulumi:"vpcId"`
 	// PrivateSubnetIds are the subnets of the control plane's network interfaces and the nodes.
 	PrivateSubnetIds pulumi.StringArrayOutput `pulumi:"privateSubnetIds"`
+	// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the
+	// internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+	NatPublicIps pulumi.StringArrayOutput `pulumi:"natPublicIps"`
 	// PublicSubnetIds are the subnets for internet-facing load balancers (empty for an existing VPC given
 	// without public subnets).
 	PublicSubnetIds pulumi.StringArrayOutput `pulumi:"publicSubnetIds"`
@@ -85,6 +88,7 @@ func NewFleetCluster(ctx *pulumi.Context, name string, args FleetClusterArgs,
 		"vpcId":                    comp.VpcId,
 		"privateSubnetIds":         comp.PrivateSubnetIds,
 		"publicSubnetIds":          comp.PublicSubnetIds,
+		"natPublicIps":             comp.NatPublicIps,
 		"nodeRoleArn":              comp.NodeRoleArn,
 		"spokeRoleArn":             comp.SpokeRoleArn,
 		"region":                   comp.Region,

@@ -61,7 +61,7 @@ func withDefaults(args FleetClusterArgs, name, stack string) FleetClusterArgs {
 		}
 	}
 	if a.EndpointPublicAccess == nil {
-		a.EndpointPublicAccess = ptr(len(a.PublicAccessCidrs) > 0)
+		a.EndpointPublicAccess = ptr(len(a.PublicAccessCidrs) > 0 || hubEgress(a))
 	}
 	if a.EnabledClusterLogTypes == nil {
 		a.EnabledClusterLogTypes = append([]string(nil), ClusterLogTypes...)

@@ -55,6 +55,7 @@ func (b *builder) outputs(net network, cl *eks.Cluster, oidc *iam.OpenIdConnectP
 	c.VpcId = net.vpcID
 	c.PrivateSubnetIds = net.privateSubnets
 	c.PublicSubnetIds = net.publicSubnets
+	c.NatPublicIps = net.natIPs
 	c.NodeRoleArn = nodeRoleArn
 	c.SpokeRoleArn = spokeRoleArn
 	c.Region = b.region

@@ -1,6 +1,7 @@
 package fleetcluster
 
 import (
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/ec2"
 	awsxec2 "github.com/pulumi/pulumi-awsx/sdk/v2/go/awsx/ec2"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -10,6 +11,8 @@ type network struct {
 	vpcID          pulumi.StringOutput
 	privateSubnets pulumi.StringArrayOutput
 	publicSubnets  pulumi.StringArrayOutput
+	// natIPs are the NAT gateways' public addresses (none for an existing VPC).
+	natIPs pulumi.StringArrayOutput
 }
 
 // SubnetTags are the tags that let the AWS Load Balancer Controller and EKS find a cluster's subnets:
@@ -35,6 +38,7 @@ func (b *builder) network() (network, error) {
 			vpcID:          a.VpcId.ToStringOutput(),
 			privateSubnets: a.PrivateSubnetIds.ToStringArrayOutput(),
 			publicSubnets:  public,
+			natIPs:         pulumi.StringArray{}.ToStringArrayOutput(),
 		}, nil
 	}
 	cidr, zones := a.VpcCidr, a.AvailabilityZoneCount
@@ -55,5 +59,13 @@ func (b *builder) network() (network, error) {
 	if err != nil {
 		return network{}, err
 	}
-	return network{vpcID: vpc.VpcId, privateSubnets: vpc.PrivateSubnetIds, publicSubnets: vpc.PublicSubnetIds}, nil
+	natIPs := vpc.Eips.ApplyT(func(eips []*ec2.Eip) pulumi.StringArrayOutput {
+		ips := pulumi.StringArray{}
+		for _, e := range eips {
+			ips = append(ips, e.PublicIp)
+		}
+		return ips.ToStringArrayOutput()
+	}).(pulumi.StringArrayOutput)
+	return network{vpcID: vpc.VpcId, privateSubnets: vpc.PrivateSubnetIds, publicSubnets: vpc.PublicSubnetIds,
+		natIPs: natIPs}, nil
 }

@@ -122,7 +122,7 @@ func validateEndpoint(ps *problems.List, a FleetClusterArgs) {
 	if !*a.EndpointPublicAccess && len(a.PublicAccessCidrs) > 0 {
 		ps.Add("publicAccessCidrs", "is set but endpointPublicAccess is false")
 	}
-	if *a.EndpointPublicAccess && len(a.PublicAccessCidrs) == 0 {
+	if *a.EndpointPublicAccess && len(a.PublicAccessCidrs) == 0 && !hubEgress(a) {
 		ps.Add("publicAccessCidrs", "is required when endpointPublicAccess is true: name the networks that may reach "+
 			"the public API endpoint, such as 203.0.113.0/24 (0.0.0.0/0, the whole internet, only when given explicitly)")
 	}

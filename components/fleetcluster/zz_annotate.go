@@ -63,6 +63,7 @@ func (x *FleetCluster) Annotate(a infer.Annotator) {
 	a.Describe(&x.OidcProviderUrl, "OidcProviderUrl is the cluster's OIDC issuer URL (\"https://oidc.eks.<region>.amazonaws.com/id/<id>\").")
 	a.Describe(&x.VpcId, "VpcId is the VPC the cluster runs in (built or given).")
 	a.Describe(&x.PrivateSubnetIds, "PrivateSubnetIds are the subnets of the control plane's network interfaces and the nodes.")
+	a.Describe(&x.NatPublicIps, "NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet (\"198.51.100.10\"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.")
 	a.Describe(&x.PublicSubnetIds, "PublicSubnetIds are the subnets for internet-facing load balancers (empty for an existing VPC given without public subnets).")
 	a.Describe(&x.NodeRoleArn, "NodeRoleArn is the IAM role of the managed node groups.")
 	a.Describe(&x.SpokeRoleArn, "SpokeRoleArn is the role the Argo CD hub assumes to manage this cluster; \"\" without gitopsAccess.")
@@ -89,7 +90,7 @@ func (x *FleetClusterArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.VpcId, "VpcId selects an existing VPC (\"vpc-...\"); then no VPC is built and PrivateSubnetIds is required.")
 	a.Describe(&x.PrivateSubnetIds, "PrivateSubnetIds are the existing private subnets (\"subnet-...\") for the control plane and nodes. Required with VpcId, not allowed without it.")
 	a.Describe(&x.PublicSubnetIds, "PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.")
-	a.Describe(&x.EndpointPublicAccess, "EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.")
+	a.Describe(&x.EndpointPublicAccess, "EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.")
 	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; \"0.0.0.0/0\" (the whole internet, EKS's own default) must be given explicitly.")
 	a.Describe(&x.EnabledClusterLogTypes, "EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, [\"api\",\"audit\",\"authenticator\",\"controllerManager\",\"scheduler\"]. An explicit empty list turns logging off.")
 	a.Describe(&x.SecretsEncryption, "SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.")
@@ -116,6 +117,7 @@ func (x *FluentBitSettings) Annotate(a infer.Annotator) {
 func (x *GitOpsAccess) Annotate(a infer.Annotator) {
 	a.Describe(x, "GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.")
 	a.Describe(&x.HubRoleArn, "HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.")
+	a.Describe(&x.HubEgressCidrs, "HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).")
 }
 
 // Annotate gives NodeGroup its schema descriptions.

@@ -83,6 +83,12 @@ namespace GitOpsFleet.Fleet
         public Output<string> KubernetesVersion { get; private set; } = null!;
 
         /// <summary>
+        /// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+        /// </summary>
+        [Output("natPublicIps")]
+        public Output<ImmutableArray<string>> NatPublicIps { get; private set; } = null!;
+
+        /// <summary>
         /// NodeRoleArn is the IAM role of the managed node groups.
         /// </summary>
         [Output("nodeRoleArn")]
@@ -219,7 +225,7 @@ namespace GitOpsFleet.Fleet
         }
 
         /// <summary>
-        /// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+        /// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
         /// </summary>
         [Input("endpointPublicAccess")]
         public bool? EndpointPublicAccess { get; set; }

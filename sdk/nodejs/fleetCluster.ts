@@ -69,6 +69,10 @@ export class FleetCluster extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly kubernetesVersion: pulumi.Output<string>;
     /**
+     * NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+     */
+    declare public /*out*/ readonly natPublicIps: pulumi.Output<string[]>;
+    /**
      * NodeRoleArn is the IAM role of the managed node groups.
      */
     declare public /*out*/ readonly nodeRoleArn: pulumi.Output<string>;
@@ -147,6 +151,7 @@ export class FleetCluster extends pulumi.ComponentResource {
             resourceInputs["gitopsMetadata"] = undefined /*out*/;
             resourceInputs["kubeconfig"] = undefined /*out*/;
             resourceInputs["kubernetesVersion"] = undefined /*out*/;
+            resourceInputs["natPublicIps"] = undefined /*out*/;
             resourceInputs["nodeRoleArn"] = undefined /*out*/;
             resourceInputs["oidcProviderArn"] = undefined /*out*/;
             resourceInputs["oidcProviderUrl"] = undefined /*out*/;
@@ -163,6 +168,7 @@ export class FleetCluster extends pulumi.ComponentResource {
             resourceInputs["gitopsMetadata"] = undefined /*out*/;
             resourceInputs["kubeconfig"] = undefined /*out*/;
             resourceInputs["kubernetesVersion"] = undefined /*out*/;
+            resourceInputs["natPublicIps"] = undefined /*out*/;
             resourceInputs["nodeRoleArn"] = undefined /*out*/;
             resourceInputs["oidcProviderArn"] = undefined /*out*/;
             resourceInputs["oidcProviderUrl"] = undefined /*out*/;
@@ -210,7 +216,7 @@ export interface FleetClusterArgs {
      */
     enabledClusterLogTypes?: pulumi.Input<string[] | undefined>;
     /**
-     * EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+     * EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
      */
     endpointPublicAccess?: boolean;
     /**

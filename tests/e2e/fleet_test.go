@@ -93,6 +93,39 @@ func TestDevFleet(t *testing.T) {
 		}
 	})
 
+	t.Run("the hub's Argo CD may reach every spoke's API endpoint", func(t *testing.T) {
+		var hubIPs []string
+		for _, r := range records(t, env, "aws", "aws:ec2/eip:Eip") {
+			if r.Scope == devClusters["hub"] {
+				state, err := r.Plain()
+				if err != nil {
+					t.Fatal(err)
+				}
+				hubIPs = append(hubIPs, fmt.Sprint(state["publicIp"])+"/32")
+			}
+		}
+		if len(hubIPs) == 0 {
+			t.Fatal("the hub has no NAT addresses")
+		}
+		for _, r := range records(t, env, "aws", "aws:eks/cluster:Cluster") {
+			if r.ID == "hub" {
+				continue
+			}
+			state, err := r.Plain()
+			if err != nil {
+				t.Fatal(err)
+			}
+			vpc, _ := state["vpcConfig"].(map[string]any)
+			cidrs := fmt.Sprint(vpc["publicAccessCidrs"])
+			for _, ip := range hubIPs {
+				if vpc["endpointPublicAccess"] != true || !strings.Contains(cidrs, ip) {
+					t.Errorf("spoke %s: public endpoint %v for %s, want on for the hub's %s", r.ID,
+						vpc["endpointPublicAccess"], cidrs, ip)
+				}
+			}
+		}
+	})
+
 	t.Run("kubeconfigs are never in plaintext in the state", func(t *testing.T) {
 		text, _ := exported(t, env, stack, false)
 		for _, marker := range []string{"get-token", "current-context", "client.authentication.k8s.io"} {

@@ -38,6 +38,8 @@ type FleetCluster struct {
 	Kubeconfig pulumi.StringOutput `pulumi:"kubeconfig"`
 	// KubernetesVersion is the control plane's Kubernetes version ("1.33").
 	KubernetesVersion pulumi.StringOutput `pulumi:"kubernetesVersion"`
+	// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+	NatPublicIps pulumi.StringArrayOutput `pulumi:"natPublicIps"`
 	// NodeRoleArn is the IAM role of the managed node groups.
 	NodeRoleArn pulumi.StringOutput `pulumi:"nodeRoleArn"`
 	// OidcProviderArn is the IAM OIDC provider of the cluster, for IRSA trust policies.
@@ -87,7 +89,7 @@ type fleetClusterArgs struct {
 	ClusterName *string `pulumi:"clusterName"`
 	// EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
 	EnabledClusterLogTypes []string `pulumi:"enabledClusterLogTypes"`
-	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
 	EndpointPublicAccess *bool `pulumi:"endpointPublicAccess"`
 	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
 	Environment *string `pulumi:"environment"`
@@ -139,7 +141,7 @@ type FleetClusterArgs struct {
 	ClusterName *string
 	// EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
 	EnabledClusterLogTypes pulumi.StringArrayInput
-	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
 	EndpointPublicAccess *bool
 	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
 	Environment *string
@@ -315,6 +317,11 @@ func (o FleetClusterOutput) Kubeconfig() pulumi.StringOutput {
 // KubernetesVersion is the control plane's Kubernetes version ("1.33").
 func (o FleetClusterOutput) KubernetesVersion() pulumi.StringOutput {
 	return o.ApplyT(func(v *FleetCluster) pulumi.StringOutput { return v.KubernetesVersion }).(pulumi.StringOutput)
+}
+
+// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+func (o FleetClusterOutput) NatPublicIps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *FleetCluster) pulumi.StringArrayOutput { return v.NatPublicIps }).(pulumi.StringArrayOutput)
 }
 
 // NodeRoleArn is the IAM role of the managed node groups.

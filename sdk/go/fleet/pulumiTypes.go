@@ -2092,6 +2092,8 @@ func (o GitDeliveryPtrOutput) Repository() pulumi.StringPtrOutput {
 
 // GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 type GitOpsAccess struct {
+	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+	HubEgressCidrs []string `pulumi:"hubEgressCidrs"`
 	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
 	HubRoleArn string `pulumi:"hubRoleArn"`
 }
@@ -2109,6 +2111,8 @@ type GitOpsAccessInput interface {
 
 // GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 type GitOpsAccessArgs struct {
+	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+	HubEgressCidrs pulumi.StringArrayInput `pulumi:"hubEgressCidrs"`
 	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
 	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn"`
 }
@@ -2191,6 +2195,11 @@ func (o GitOpsAccessOutput) ToGitOpsAccessPtrOutputWithContext(ctx context.Conte
 	}).(GitOpsAccessPtrOutput)
 }
 
+// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+func (o GitOpsAccessOutput) HubEgressCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GitOpsAccess) []string { return v.HubEgressCidrs }).(pulumi.StringArrayOutput)
+}
+
 // HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
 func (o GitOpsAccessOutput) HubRoleArn() pulumi.StringOutput {
 	return o.ApplyT(func(v GitOpsAccess) string { return v.HubRoleArn }).(pulumi.StringOutput)
@@ -2218,6 +2227,16 @@ func (o GitOpsAccessPtrOutput) Elem() GitOpsAccessOutput {
 		var ret GitOpsAccess
 		return ret
 	}).(GitOpsAccessOutput)
+}
+
+// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+func (o GitOpsAccessPtrOutput) HubEgressCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GitOpsAccess) []string {
+		if v == nil {
+			return nil
+		}
+		return v.HubEgressCidrs
+	}).(pulumi.StringArrayOutput)
 }
 
 // HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.

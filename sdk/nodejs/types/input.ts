@@ -308,6 +308,10 @@ export interface GitDeliveryArgs {
  */
 export interface GitOpsAccessArgs {
     /**
+     * HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+     */
+    hubEgressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
      */
     hubRoleArn: pulumi.Input<string>;

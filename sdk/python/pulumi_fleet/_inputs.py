@@ -1367,17 +1367,25 @@ class GitOpsAccessArgsDict(TypedDict):
     """
     HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
     """
+    hub_egress_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+    """
 
 @pulumi.input_type
 class GitOpsAccessArgs:
     def __init__(__self__, *,
-                 hub_role_arn: pulumi.Input[_builtins.str]):
+                 hub_role_arn: pulumi.Input[_builtins.str],
+                 hub_egress_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 
         :param pulumi.Input[_builtins.str] hub_role_arn: HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hub_egress_cidrs: HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
         """
         pulumi.set(__self__, "hub_role_arn", hub_role_arn)
+        if hub_egress_cidrs is not None:
+            pulumi.set(__self__, "hub_egress_cidrs", hub_egress_cidrs)
 
     @_builtins.property
     @pulumi.getter(name="hubRoleArn")
@@ -1390,6 +1398,18 @@ class GitOpsAccessArgs:
     @hub_role_arn.setter
     def hub_role_arn(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "hub_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hubEgressCidrs")
+    def hub_egress_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+        """
+        return pulumi.get(self, "hub_egress_cidrs")
+
+    @hub_egress_cidrs.setter
+    def hub_egress_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "hub_egress_cidrs", value)
 
 
 class HubArgsDict(TypedDict):

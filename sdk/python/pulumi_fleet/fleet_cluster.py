@@ -56,7 +56,7 @@ class FleetClusterArgs:
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
         :param pulumi.Input[Sequence[_builtins.str]] enabled_cluster_log_types: EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
-        :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+        :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
         :param _builtins.str environment: Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
         :param pulumi.Input['GitOpsAccessArgs'] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
@@ -221,7 +221,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="endpointPublicAccess")
     def endpoint_public_access(self) -> Optional[_builtins.bool]:
         """
-        EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+        EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
         """
         return pulumi.get(self, "endpoint_public_access")
 
@@ -453,7 +453,7 @@ class FleetCluster(pulumi.ComponentResource):
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
         :param pulumi.Input[Sequence[_builtins.str]] enabled_cluster_log_types: EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
-        :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+        :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
         :param _builtins.str environment: Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
         :param pulumi.Input[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
@@ -564,6 +564,7 @@ class FleetCluster(pulumi.ComponentResource):
             __props__.__dict__["gitops_metadata"] = None
             __props__.__dict__["kubeconfig"] = None
             __props__.__dict__["kubernetes_version"] = None
+            __props__.__dict__["nat_public_ips"] = None
             __props__.__dict__["node_role_arn"] = None
             __props__.__dict__["oidc_provider_arn"] = None
             __props__.__dict__["oidc_provider_url"] = None
@@ -662,6 +663,14 @@ class FleetCluster(pulumi.ComponentResource):
         KubernetesVersion is the control plane's Kubernetes version ("1.33").
         """
         return pulumi.get(self, "kubernetes_version")
+
+    @_builtins.property
+    @pulumi.getter(name="natPublicIps")
+    def nat_public_ips(self) -> pulumi.Output[Sequence[_builtins.str]]:
+        """
+        NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+        """
+        return pulumi.get(self, "nat_public_ips")
 
     @_builtins.property
     @pulumi.getter(name="nodeRoleArn")

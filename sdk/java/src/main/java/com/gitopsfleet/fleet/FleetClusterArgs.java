@@ -132,14 +132,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+     * EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
      * 
      */
     @Import(name="endpointPublicAccess")
     private @Nullable Boolean endpointPublicAccess;
 
     /**
-     * @return EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+     * @return EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
      * 
      */
     public Optional<Boolean> endpointPublicAccess() {
@@ -571,7 +571,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param endpointPublicAccess EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs are given, so a cluster is private unless its callers are named. The private endpoint is always on.
+         * @param endpointPublicAccess EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
          * 
          * @return builder
          * 

@@ -7,7 +7,10 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.String;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 
 /**
@@ -17,6 +20,21 @@ import java.util.Objects;
 public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final GitOpsAccessArgs Empty = new GitOpsAccessArgs();
+
+    /**
+     * HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+     * 
+     */
+    @Import(name="hubEgressCidrs")
+    private @Nullable Output<List<String>> hubEgressCidrs;
+
+    /**
+     * @return HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+     * 
+     */
+    public Optional<Output<List<String>>> hubEgressCidrs() {
+        return Optional.ofNullable(this.hubEgressCidrs);
+    }
 
     /**
      * HubRoleArn is the Argo CD hub&#39;s management role (GitOpsBridge&#39;s output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
@@ -36,6 +54,7 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
     private GitOpsAccessArgs() {}
 
     private GitOpsAccessArgs(GitOpsAccessArgs $) {
+        this.hubEgressCidrs = $.hubEgressCidrs;
         this.hubRoleArn = $.hubRoleArn;
     }
 
@@ -55,6 +74,37 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(GitOpsAccessArgs defaults) {
             $ = new GitOpsAccessArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hubEgressCidrs(@Nullable Output<List<String>> hubEgressCidrs) {
+            $.hubEgressCidrs = hubEgressCidrs;
+            return this;
+        }
+
+        /**
+         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hubEgressCidrs(List<String> hubEgressCidrs) {
+            return hubEgressCidrs(Output.of(hubEgressCidrs));
+        }
+
+        /**
+         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hubEgressCidrs(String... hubEgressCidrs) {
+            return hubEgressCidrs(List.of(hubEgressCidrs));
         }
 
         /**
