@@ -81,7 +81,9 @@ func (b *builder) endpointAccess() (pulumi.BoolPtrInput, pulumi.StringArrayInput
 }
 
 // hubEgress tells whether the hub's egress CIDRs are given.
-func hubEgress(a FleetClusterArgs) bool { return a.GitOpsAccess != nil && a.GitOpsAccess.HubEgressCidrs != nil }
+func hubEgress(a FleetClusterArgs) bool {
+	return a.GitOpsAccess != nil && a.GitOpsAccess.HubEgressCidrs != nil
+}
 
 // PublicAccessCidrs are the networks allowed to reach the public endpoint: given, then the hub's egress CIDRs
 // not already listed.
