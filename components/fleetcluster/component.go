@@ -27,7 +27,8 @@ type FleetCluster struct {
 	// PrivateSubnetIds are the subnets of the control plane's network interfaces and the nodes.
 	PrivateSubnetIds pulumi.StringArrayOutput `pulumi:"privateSubnetIds"`
 	// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the
-	// internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+	// internet ("198.51.100.10"); empty for an existing VPC. A hub's addresses, as /32, are its spokes'
+	// gitopsAccess.hubEgressCidrs.
 	NatPublicIps pulumi.StringArrayOutput `pulumi:"natPublicIps"`
 	// PublicSubnetIds are the subnets for internet-facing load balancers (empty for an existing VPC given
 	// without public subnets).

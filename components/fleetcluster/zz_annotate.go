@@ -63,7 +63,7 @@ func (x *FleetCluster) Annotate(a infer.Annotator) {
 	a.Describe(&x.OidcProviderUrl, "OidcProviderUrl is the cluster's OIDC issuer URL (\"https://oidc.eks.<region>.amazonaws.com/id/<id>\").")
 	a.Describe(&x.VpcId, "VpcId is the VPC the cluster runs in (built or given).")
 	a.Describe(&x.PrivateSubnetIds, "PrivateSubnetIds are the subnets of the control plane's network interfaces and the nodes.")
-	a.Describe(&x.NatPublicIps, "NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet (\"198.51.100.10\"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.")
+	a.Describe(&x.NatPublicIps, "NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet (\"198.51.100.10\"); empty for an existing VPC. A hub's addresses, as /32, are its spokes' gitopsAccess.hubEgressCidrs.")
 	a.Describe(&x.PublicSubnetIds, "PublicSubnetIds are the subnets for internet-facing load balancers (empty for an existing VPC given without public subnets).")
 	a.Describe(&x.NodeRoleArn, "NodeRoleArn is the IAM role of the managed node groups.")
 	a.Describe(&x.SpokeRoleArn, "SpokeRoleArn is the role the Argo CD hub assumes to manage this cluster; \"\" without gitopsAccess.")

@@ -83,7 +83,7 @@ namespace GitOpsFleet.Fleet
         public Output<string> KubernetesVersion { get; private set; } = null!;
 
         /// <summary>
-        /// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+        /// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's addresses, as /32, are its spokes' gitopsAccess.hubEgressCidrs.
         /// </summary>
         [Output("natPublicIps")]
         public Output<ImmutableArray<string>> NatPublicIps { get; private set; } = null!;

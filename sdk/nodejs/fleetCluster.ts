@@ -69,7 +69,7 @@ export class FleetCluster extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly kubernetesVersion: pulumi.Output<string>;
     /**
-     * NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+     * NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's addresses, as /32, are its spokes' gitopsAccess.hubEgressCidrs.
      */
     declare public /*out*/ readonly natPublicIps: pulumi.Output<string[]>;
     /**

@@ -38,7 +38,7 @@ type FleetCluster struct {
 	Kubeconfig pulumi.StringOutput `pulumi:"kubeconfig"`
 	// KubernetesVersion is the control plane's Kubernetes version ("1.33").
 	KubernetesVersion pulumi.StringOutput `pulumi:"kubernetesVersion"`
-	// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+	// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's addresses, as /32, are its spokes' gitopsAccess.hubEgressCidrs.
 	NatPublicIps pulumi.StringArrayOutput `pulumi:"natPublicIps"`
 	// NodeRoleArn is the IAM role of the managed node groups.
 	NodeRoleArn pulumi.StringOutput `pulumi:"nodeRoleArn"`
@@ -319,7 +319,7 @@ func (o FleetClusterOutput) KubernetesVersion() pulumi.StringOutput {
 	return o.ApplyT(func(v *FleetCluster) pulumi.StringOutput { return v.KubernetesVersion }).(pulumi.StringOutput)
 }
 
-// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+// NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's addresses, as /32, are its spokes' gitopsAccess.hubEgressCidrs.
 func (o FleetClusterOutput) NatPublicIps() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *FleetCluster) pulumi.StringArrayOutput { return v.NatPublicIps }).(pulumi.StringArrayOutput)
 }

@@ -668,7 +668,7 @@ class FleetCluster(pulumi.ComponentResource):
     @pulumi.getter(name="natPublicIps")
     def nat_public_ips(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's go to its spokes' gitopsAccess.hubEgressCidrs.
+        NatPublicIps are the public IPv4 addresses of the built VPC's NAT gateways, the cluster's egress to the internet ("198.51.100.10"); empty for an existing VPC. A hub's addresses, as /32, are its spokes' gitopsAccess.hubEgressCidrs.
         """
         return pulumi.get(self, "nat_public_ips")
 

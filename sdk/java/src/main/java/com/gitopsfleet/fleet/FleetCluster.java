@@ -177,14 +177,14 @@ public class FleetCluster extends com.pulumi.resources.ComponentResource {
         return this.kubernetesVersion;
     }
     /**
-     * NatPublicIps are the public IPv4 addresses of the built VPC&#39;s NAT gateways, the cluster&#39;s egress to the internet (&#34;198.51.100.10&#34;); empty for an existing VPC. A hub&#39;s go to its spokes&#39; gitopsAccess.hubEgressCidrs.
+     * NatPublicIps are the public IPv4 addresses of the built VPC&#39;s NAT gateways, the cluster&#39;s egress to the internet (&#34;198.51.100.10&#34;); empty for an existing VPC. A hub&#39;s addresses, as /32, are its spokes&#39; gitopsAccess.hubEgressCidrs.
      * 
      */
     @Export(name="natPublicIps", refs={List.class,String.class}, tree="[0,1]")
     private Output<List<String>> natPublicIps;
 
     /**
-     * @return NatPublicIps are the public IPv4 addresses of the built VPC&#39;s NAT gateways, the cluster&#39;s egress to the internet (&#34;198.51.100.10&#34;); empty for an existing VPC. A hub&#39;s go to its spokes&#39; gitopsAccess.hubEgressCidrs.
+     * @return NatPublicIps are the public IPv4 addresses of the built VPC&#39;s NAT gateways, the cluster&#39;s egress to the internet (&#34;198.51.100.10&#34;); empty for an existing VPC. A hub&#39;s addresses, as /32, are its spokes&#39; gitopsAccess.hubEgressCidrs.
      * 
      */
     public Output<List<String>> natPublicIps() {
