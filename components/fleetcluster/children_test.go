@@ -125,7 +125,7 @@ func TestHubEgressReachesTheEndpoint(t *testing.T) {
 	}{
 		"hub only":       {hub: []string{"198.51.100.10/32"}, wantPublic: true, wantCidrs: []any{"198.51.100.10/32"}},
 		"given and hub":  {given: []string{"203.0.113.0/24"}, hub: []string{"198.51.100.10/32", "203.0.113.0/24"}, wantPublic: true, wantCidrs: []any{"203.0.113.0/24", "198.51.100.10/32"}},
-		"empty hub list": {hub: []string{}, wantPublic: false, wantCidrs: []any{}},
+		"empty hub list": {hub: []string{}, wantPublic: false, wantCidrs: nil},
 		"turned off":     {hub: []string{"198.51.100.10/32"}, explicit: &off, wantPublic: false, wantCidrs: nil},
 	}
 	for name, tc := range cases {

@@ -86,10 +86,10 @@ func hubEgress(a FleetClusterArgs) bool {
 }
 
 // PublicAccessCidrs are the networks allowed to reach the public endpoint: given, then the hub's egress CIDRs
-// not already listed.
+// not already listed; nil (the input left out, as for a private cluster) when there are none.
 func PublicAccessCidrs(given, hubEgress []string) []string {
-	out := slices.Clone(given)
-	for _, c := range hubEgress {
+	var out []string
+	for _, c := range append(slices.Clone(given), hubEgress...) {
 		if !slices.Contains(out, c) {
 			out = append(out, c)
 		}
