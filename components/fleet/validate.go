@@ -2,13 +2,13 @@ package fleet
 
 import (
 	"errors"
-	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	"net/netip"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -30,7 +30,7 @@ func Validate(a FleetArgs, stack string) error {
 	if len(a.Clusters) == 0 {
 		ps.Add("clusters", "list at least one cluster")
 	}
-	validatePool(&ps, a)
+	validateNetworks(&ps, a)
 	names := map[string]int{}
 	hubs := 0
 	for i, c := range a.Clusters {
@@ -63,7 +63,6 @@ func Validate(a FleetArgs, stack string) error {
 			}
 		}
 	}
-	validateOverlaps(&ps, a)
 	validateAccounts(&ps, a)
 	if a.Repositories.Addons == nil {
 		ps.Add("repositories.addons", "is required: the Git repository of the add-on ApplicationSets")
@@ -93,7 +92,7 @@ func validateBridge(ps *problems.List, a FleetArgs) {
 	if !ok {
 		return
 	}
-	args := bridgeArgs(a, hub, hubSettings(a))
+	args := bridgeArgs(a, hub)
 	args.Cluster = clusterinfo.ClusterInfoOutput{} // the cluster's facts are checked by FleetCluster
 	adopt(ps, "", gitopsbridge.Check(args, hub.Name, true), map[string]string{
 		"addonsRepo":    "repositories.addons",
@@ -133,24 +132,16 @@ func adopt(ps *problems.List, prefix string, err error, rename map[string]string
 	}
 }
 
-// validatePool checks cidrPool and cidrPrefixLength, and that the pool has room for every cluster without
-// a vpcCidr (as for a new fleet; the ledger keeps earlier allocations).
-func validatePool(ps *problems.List, a FleetArgs) {
-	p, err := netip.ParsePrefix(a.CidrPool)
-	switch {
-	case err != nil || !p.Addr().Is4():
-		ps.Add("cidrPool", "%q is not an IPv4 CIDR such as 10.0.0.0/8", a.CidrPool)
-		return
-	case p != p.Masked():
-		ps.Add("cidrPool", "%q has host bits set; the network is %s", a.CidrPool, p.Masked())
-		return
-	}
-	if a.CidrPrefixLength < 16 || a.CidrPrefixLength > 24 {
-		ps.Add("cidrPrefixLength", "%d: want 16 to 24 (the VPC sizes FleetCluster accepts)", a.CidrPrefixLength)
-		return
-	}
-	if a.CidrPrefixLength < p.Bits() {
-		ps.Add("cidrPrefixLength", "/%d blocks do not fit in cidrPool %s", a.CidrPrefixLength, a.CidrPool)
+// validateNetworks checks cidrPool and cidrPrefixLength, then records the fleet in a new ledger: that reports
+// overlapping VPC CIDRs and clusters without one the pool has no room for (the ledger keeps earlier
+// allocations). With a bad pool only the given CIDRs are compared.
+func validateNetworks(ps *problems.List, a FleetArgs) {
+	if !validatePool(ps, a) {
+		names, given := make([]string, len(a.Clusters)), make([]string, len(a.Clusters))
+		for i, c := range a.Clusters {
+			names[i], given[i] = c.Name, c.VpcCidr
+		}
+		ledger.CheckOverlaps(ps, names, given)
 		return
 	}
 	if _, err := ledger.Record(ledgerArgs(a), nil); err != nil {
@@ -160,29 +151,6 @@ func validatePool(ps *problems.List, a FleetArgs) {
 				ps.Add(q.Field, "%s", q.Message)
 			}
 		}
-	}
-}
-
-// validateOverlaps reports given VPC CIDRs that overlap another cluster's.
-func validateOverlaps(ps *problems.List, a FleetArgs) {
-	type seen struct {
-		i int
-		p netip.Prefix
-	}
-	var cidrs []seen
-	for i, c := range a.Clusters {
-		p, err := netip.ParsePrefix(c.VpcCidr)
-		if c.VpcCidr == "" || err != nil || p != p.Masked() {
-			continue // missing (allocated) or malformed (FleetCluster reports it)
-		}
-		for _, q := range cidrs {
-			if p.Overlaps(q.p) {
-				ps.Add(problems.Index("clusters", i)+".vpcCidr", "%s overlaps clusters[%d].vpcCidr %s (%s); the "+
-					"fleet's networks must not overlap (they get peered or routed through a transit gateway)",
-					p, q.i, q.p, a.Clusters[q.i].Name)
-			}
-		}
-		cidrs = append(cidrs, seen{i, p})
 	}
 }
 
@@ -204,6 +172,24 @@ func validateAccounts(ps *problems.List, a FleetArgs) {
 		ps.Add("argocd.spokeAccountIds", "is required when only some clusters set assumeRoleArn: list every "+
 			"account the hub's Argo CD manages clusters in (the hub's own included)")
 	}
+}
+
+// validatePool checks cidrPool and cidrPrefixLength and tells whether blocks can be allocated from them.
+func validatePool(ps *problems.List, a FleetArgs) bool {
+	p, err := netip.ParsePrefix(a.CidrPool)
+	switch {
+	case err != nil || !p.Addr().Is4():
+		ps.Add("cidrPool", "%q is not an IPv4 CIDR such as 10.0.0.0/8", a.CidrPool)
+	case p != p.Masked():
+		ps.Add("cidrPool", "%q has host bits set; the network is %s", a.CidrPool, p.Masked())
+	case a.CidrPrefixLength < 16 || a.CidrPrefixLength > 24:
+		ps.Add("cidrPrefixLength", "%d: want 16 to 24 (the VPC sizes FleetCluster accepts)", a.CidrPrefixLength)
+	case a.CidrPrefixLength < p.Bits():
+		ps.Add("cidrPrefixLength", "/%d blocks do not fit in cidrPool %s", a.CidrPrefixLength, a.CidrPool)
+	default:
+		return true
+	}
+	return false
 }
 
 // ledgerArgs are the ClusterLedger inputs of a fleet that carries its defaults.

@@ -114,7 +114,14 @@ func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedger
 		cidrs[e.Name] = block
 		taken = append(taken, block)
 	}
-	checkOverlaps(&ps, args.Clusters, cidrs)
+	names, final := make([]string, len(args.Clusters)), make([]string, len(args.Clusters))
+	for i, e := range args.Clusters {
+		names[i], final[i] = e.Name, cidrs[e.Name]
+		if e.VpcCidr != "" {
+			final[i] = e.VpcCidr
+		}
+	}
+	CheckOverlaps(&ps, names, final)
 	for i, e := range args.Clusters {
 		was, ok := old[e.Name]
 		if !ok || e.AllowReplacement {
@@ -142,20 +149,28 @@ func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedger
 	return ClusterLedgerState{ClusterLedgerArgs: args, VpcCidrs: cidrs}, nil
 }
 
-// checkOverlaps reports a cluster whose VPC CIDR overlaps an earlier cluster's: a given CIDR can collide with one
-// the ledger allocated in an earlier run, which no check of the config alone can see.
-func checkOverlaps(ps *problems.List, clusters []LedgerEntry, cidrs map[string]string) {
-	for i, e := range clusters {
-		p, err := netip.ParsePrefix(cidrs[e.Name])
-		if err != nil {
+// CheckOverlaps adds a problem at clusters[i].vpcCidr for each cluster whose VPC CIDR (cidrs[i], "" for none)
+// overlaps an earlier cluster's, naming it (names[j]). Malformed CIDRs are left to FleetCluster's checks. Fleet
+// runs it over the given CIDRs; Record over the given and the allocated ones, since a given CIDR can collide with
+// one the ledger allocated in an earlier run, which no check of the config alone can see.
+func CheckOverlaps(ps *problems.List, names, cidrs []string) {
+	type seen struct {
+		i int
+		p netip.Prefix
+	}
+	var earlier []seen
+	for i, c := range cidrs {
+		p, err := netip.ParsePrefix(c)
+		if err != nil || p != p.Masked() {
 			continue
 		}
-		for _, before := range clusters[:i] {
-			q, err := netip.ParsePrefix(cidrs[before.Name])
-			if err == nil && p.Overlaps(q) {
-				ps.Add(problems.Index("clusters", i)+".vpcCidr", "%s overlaps %s, the VPC CIDR of cluster %q; the "+
-					"fleet's networks must not overlap", p, q, before.Name)
+		for _, q := range earlier {
+			if p.Overlaps(q.p) {
+				ps.Add(problems.Index("clusters", i)+".vpcCidr", "%s overlaps clusters[%d].vpcCidr %s (%s); the "+
+					"fleet's networks must not overlap (they get peered or routed through a transit gateway)",
+					p, q.i, q.p, names[q.i])
 			}
 		}
+		earlier = append(earlier, seen{i, p})
 	}
 }

@@ -101,7 +101,7 @@ func TestRecordRefusesReplacements(t *testing.T) {
 			args: entries(entry("hub", "us-east-1", ""), entry("a", "us-east-2", "10.50.0.0/16"),
 				entry("b", "us-west-2", "10.0.0.0/16")),
 			field: "clusters[2].vpcCidr",
-			want:  "overlaps 10.0.0.0/16, the VPC CIDR of cluster \"hub\"",
+			want:  "10.0.0.0/16 overlaps clusters[0].vpcCidr 10.0.0.0/16 (hub)",
 		},
 		"allowed": {
 			reason: "allowReplacement lets the change through",
