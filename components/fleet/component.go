@@ -128,7 +128,7 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 			return nil, nil, err
 		}
 	}
-	args := bridgeArgs(b.args, c, hubSettings(b.args))
+	args := bridgeArgs(b.args, c)
 	args.Cluster = cl.ClusterInfo
 	bridgeProviders := []pulumi.ProviderResource{awsProv, b.providers.hub}
 	if gh, err := b.providers.github(); err != nil {

@@ -1,7 +1,6 @@
 package fleet_test
 
 import (
-	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	"maps"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )

@@ -3,11 +3,11 @@ package fleet
 import (
 	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
 
 // providers are the fleet's shared providers: one aws provider per (region, assume role), one Kubernetes
@@ -60,17 +60,12 @@ func (p *providers) setHub(kubeconfig pulumi.StringOutput) error {
 	return err
 }
 
-// github is the provider of Git delivery (nil without git): owner git.owner, token the stack's github:token
-// (kept secret) or else GITHUB_TOKEN.
+// github is the provider of Git delivery (nil without git), GitOpsBridge's for git.owner.
 func (p *providers) github() (*github.Provider, error) {
 	if p.args.Git == nil || p.gh != nil {
 		return p.gh, nil
 	}
-	args := &github.ProviderArgs{Owner: pulumi.String(p.args.Git.Owner)}
-	if token := config.Get(p.ctx, "github:token"); token != "" {
-		args.Token = pulumi.ToSecret(pulumi.String(token)).(pulumi.StringOutput)
-	}
-	prov, err := github.NewProvider(p.ctx, "github", args, pulumi.Parent(p.parent))
+	prov, err := gitopsbridge.NewGitHubProvider(p.ctx, "github", p.args.Git.Owner, pulumi.Parent(p.parent))
 	p.gh = prov
 	return prov, err
 }

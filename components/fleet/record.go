@@ -2,8 +2,8 @@ package fleet
 
 import (
 	"fmt"
-	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
 )

@@ -20,8 +20,8 @@ const (
 )
 
 // withDefaults returns a copy of args with the fleet-wide defaults in every cluster: environment, version,
-// public access CIDRs, node groups, assume role, merged add-ons and tags. VPC CIDRs stay as given (the
-// ClusterLedger allocates the missing ones).
+// public access CIDRs, node groups, assume role, merged add-ons and tags; and with the hub's Argo CD settings
+// (hubSettings). VPC CIDRs stay as given (the ClusterLedger allocates the missing ones).
 func withDefaults(args FleetArgs, stack string) FleetArgs {
 	a := args
 	if a.CidrPool == "" {
@@ -52,6 +52,7 @@ func withDefaults(args FleetArgs, stack string) FleetArgs {
 		c.Tags = merged(d.Tags, c.Tags)
 		a.Clusters[i] = c
 	}
+	a.Argocd = hubSettings(a)
 	return a
 }
 
@@ -62,7 +63,7 @@ func or(v, dflt string) string {
 	return v
 }
 
-// merged is over laid on base; nil when both are empty.
+// merged is base with over's entries laid on top; nil when both are empty.
 func merged[V any](base, over map[string]V) map[string]V {
 	if len(base) == 0 && len(over) == 0 {
 		return nil
@@ -103,16 +104,16 @@ func clusterArgs(c ClusterSpec, vpcCidr string, h *hub) fleetcluster.FleetCluste
 	return args
 }
 
-// bridgeArgs are the GitOpsBridge inputs of a cluster: hub mode with the fleet's Argo CD settings, or spoke
-// mode (the hub is reached through the fleet's hub Kubernetes provider).
-func bridgeArgs(a FleetArgs, c ClusterSpec, hubSettings *gitopsbridge.Hub) gitopsbridge.GitOpsBridgeArgs {
+// bridgeArgs are the GitOpsBridge inputs of a cluster of a fleet that carries its defaults: hub mode with the
+// fleet's Argo CD settings, or spoke mode (the hub is reached through the fleet's hub Kubernetes provider).
+func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 	args := gitopsbridge.GitOpsBridgeArgs{
 		AddonsRepo:    a.Repositories.Addons,
 		WorkloadsRepo: a.Repositories.Workloads,
 		Git:           a.Git,
 	}
 	if c.Role == Hub {
-		args.Hub = hubSettings
+		args.Hub = a.Argocd
 	} else {
 		args.Spoke = &gitopsbridge.Spoke{}
 	}

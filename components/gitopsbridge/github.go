@@ -68,15 +68,20 @@ func (b *builder) deliver(manifest pulumi.StringOutput) error {
 	return nil
 }
 
-// githubProvider is the explicit github provider, or one for git.owner whose token is the stack's
-// github:token (kept secret) or else GITHUB_TOKEN.
+// githubProvider is the explicit github provider, or one for git.owner (NewGitHubProvider).
 func (b *builder) githubProvider() (pulumi.ProviderResource, error) {
 	if b.explicit.github != nil {
 		return b.explicit.github, nil
 	}
-	args := &github.ProviderArgs{Owner: pulumi.String(b.args.Git.Owner)}
-	if token := config.Get(b.ctx, "github:token"); token != "" {
+	return NewGitHubProvider(b.ctx, childName(b.name, "github"), b.args.Git.Owner, pulumi.Parent(b.comp))
+}
+
+// NewGitHubProvider is the github provider Git delivery commits through: for owner, with the stack's
+// github:token (kept secret) as its token, or else GITHUB_TOKEN. Fleet shares one among its clusters.
+func NewGitHubProvider(ctx *pulumi.Context, name, owner string, opts ...pulumi.ResourceOption) (*github.Provider, error) {
+	args := &github.ProviderArgs{Owner: pulumi.String(owner)}
+	if token := config.Get(ctx, "github:token"); token != "" {
 		args.Token = pulumi.ToSecret(pulumi.String(token)).(pulumi.StringOutput)
 	}
-	return github.NewProvider(b.ctx, childName(b.name, "github"), args, pulumi.Parent(b.comp))
+	return github.NewProvider(ctx, name, args, opts...)
 }

@@ -35,11 +35,11 @@ func RegistryApplication(g GitDelivery, environment, namespace string) map[strin
 // registry creates the hub's registry Applications, one per environment of hub.registryEnvironments (default:
 // the hub's own), through the hub's provider after Argo CD.
 func (b *builder) registry(k8s pulumi.ProviderResource, after pulumi.ResourceOption) ([]pulumi.Resource, error) {
-	var out []pulumi.Resource
 	if len(b.args.Hub.RegistryEnvironments) == 0 {
 		app, err := b.registryApplication(k8s, after, "registry", b.cluster.Environment)
-		return append(out, app), err
+		return []pulumi.Resource{app}, err
 	}
+	var out []pulumi.Resource
 	for _, env := range b.args.Hub.RegistryEnvironments {
 		app, err := b.registryApplication(k8s, after, "registry-"+env, pulumi.String(env).ToStringOutput())
 		if err != nil {
