@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
@@ -112,23 +111,11 @@ func previewTypes(t *testing.T, env *offline.Env) map[string]int {
 // previewCreates previews stack and counts the resources it would create, by type.
 func previewCreates(t *testing.T, env *offline.Env, stack auto.Stack, op string, opts ...optpreview.Option) map[string]int {
 	t.Helper()
-	ch := make(chan events.EngineEvent)
-	types := map[string]int{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for e := range ch {
-			if e.ResourcePreEvent != nil && e.ResourcePreEvent.Metadata.Op == "create" {
-				types[e.ResourcePreEvent.Metadata.Type]++
-			}
-		}
-	}()
-	opts = append(opts, optpreview.EventStreams(ch), optpreview.ProgressStreams(progress(t, env, op)))
-	if _, err := stack.Preview(context.Background(), opts...); err != nil {
-		t.Fatalf("%s: %v", op, err)
+	creates := planOf(previewSteps(t, env, stack, op, opts...))["create"]
+	if creates == nil {
+		creates = map[string]int{}
 	}
-	<-done
-	return types
+	return creates
 }
 
 // projectCopy is a project directory with pulumiYAML and the dev stack config as Pulumi.<stack>.yaml.

@@ -120,16 +120,24 @@ func collect(ch <-chan events.EngineEvent, out *[]step, done chan<- struct{}) {
 func (l *lifecycle) preview() (plan, []step) {
 	l.t.Helper()
 	l.sync()
+	steps := previewSteps(l.t, l.env, l.stack, "preview")
+	return planOf(steps), steps
+}
+
+// previewSteps previews stack (its output logged as op) and returns its steps; it fails the test when the
+// preview fails.
+func previewSteps(t *testing.T, env *offline.Env, stack auto.Stack, op string, opts ...optpreview.Option) []step {
+	t.Helper()
 	var steps []step
 	ch, done := make(chan events.EngineEvent), make(chan struct{})
 	go collect(ch, &steps, done)
-	_, err := l.stack.Preview(context.Background(), optpreview.EventStreams(ch),
-		optpreview.ProgressStreams(progress(l.t, l.env, "preview")))
+	opts = append(opts, optpreview.EventStreams(ch), optpreview.ProgressStreams(progress(t, env, op)))
+	_, err := stack.Preview(context.Background(), opts...)
 	<-done
 	if err != nil {
-		l.t.Fatalf("preview: %v", err)
+		t.Fatalf("%s: %v", op, err)
 	}
-	return planOf(steps), steps
+	return steps
 }
 
 // up applies the current config and returns its steps in the order the engine reported them.
