@@ -187,15 +187,15 @@ func TestMergeValues(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, mergeValues(tc.base, tc.over)); diff != "" {
+			if diff := cmp.Diff(tc.want, MergeValues(tc.base, tc.over)); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
 			}
 		})
 	}
 	base := map[string]any{"a": map[string]any{"x": 1}}
-	mergeValues(base, map[string]any{"a": map[string]any{"x": 2}})
+	MergeValues(base, map[string]any{"a": map[string]any{"x": 2}})
 	if base["a"].(map[string]any)["x"] != 1 {
-		t.Error("mergeValues changed its base")
+		t.Error("MergeValues changed its base")
 	}
 }
 

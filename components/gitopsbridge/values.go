@@ -28,7 +28,7 @@ func chartValues(h Hub) map[string]any {
 		"server":         map[string]any{"serviceAccount": map[string]any{"name": ServerServiceAccount}},
 	}
 	if h.HighAvailability {
-		ours = mergeValues(ours, map[string]any{
+		ours = MergeValues(ours, map[string]any{
 			"redis-ha":       map[string]any{"enabled": true},
 			"controller":     map[string]any{"replicas": 1},
 			"server":         map[string]any{"replicas": 2},
@@ -36,12 +36,12 @@ func chartValues(h Hub) map[string]any {
 			"applicationSet": map[string]any{"replicas": 2},
 		})
 	}
-	return mergeValues(ours, h.Values)
+	return MergeValues(ours, h.Values)
 }
 
-// mergeValues merges over into base as Helm merges values files: maps key by key, anything else replaced.
+// MergeValues merges over into base as Helm merges values files: maps key by key, anything else replaced.
 // Neither argument is changed.
-func mergeValues(base, over map[string]any) map[string]any {
+func MergeValues(base, over map[string]any) map[string]any {
 	out := maps.Clone(base)
 	if out == nil {
 		out = map[string]any{}
@@ -50,7 +50,7 @@ func mergeValues(base, over map[string]any) map[string]any {
 		bm, bok := out[k].(map[string]any)
 		om, ook := v.(map[string]any)
 		if bok && ook {
-			out[k] = mergeValues(bm, om)
+			out[k] = MergeValues(bm, om)
 		} else {
 			out[k] = v
 		}

@@ -1,0 +1,78 @@
+package delivery
+
+import (
+	"fmt"
+)
+
+const (
+	// argoAPIVersion is Argo CD's Application API version.
+	argoAPIVersion = "argoproj.io/v1alpha1"
+	// inClusterServer is the Argo CD destination of the hub itself.
+	inClusterServer = "https://kubernetes.default.svc"
+	// AuthorizedStageAnnotation lets a Kargo Stage's argocd-update step act on an Application; its value is
+	// "<project>:<stage>" (Kargo's AnnotationKeyAuthorizedStage).
+	AuthorizedStageAnnotation = "kargo.akuity.io/authorized-stage"
+	// HealthCheckKey is the argocd-cm key of a resource health check in Lua for group pulumi.com, kind Stack
+	// (Argo CD's resource.customizations.health.<group>_<kind>).
+	HealthCheckKey = "resource.customizations.health.pulumi.com_Stack"
+)
+
+// HealthCheck is the Lua health check of pulumi.com/v1 Stacks for argocd-cm, after PKO's documented mapping of
+// the Stack's conditions (docs/argocd-health-checks.md, PKO 2.7 or later): Stalled=True is Degraded,
+// Reconciling=True is Progressing, Ready=True is Healthy; a Stack without conditions is Progressing. Argo CD's
+// health, and Kargo's verification of a promotion with it, wait for Ready.
+const HealthCheck = `hs = { status = "Progressing", message = "Waiting for the Pulumi Kubernetes Operator to reconcile the Stack" }
+if obj.status == nil or obj.status.conditions == nil then
+  return hs
+end
+local found = {}
+for _, c in ipairs(obj.status.conditions) do
+  if c.status == "True" then
+    found[c.type] = c.message or ""
+  end
+end
+if found["Stalled"] ~= nil then
+  hs.status = "Degraded"
+  hs.message = found["Stalled"]
+elseif found["Reconciling"] ~= nil then
+  hs.status = "Progressing"
+  hs.message = found["Reconciling"]
+elseif found["Ready"] ~= nil then
+  hs.status = "Healthy"
+  hs.message = found["Ready"]
+end
+return hs
+`
+
+// ApplicationName is the Argo CD Application of a stage: "<project>-<stage>".
+func ApplicationName(project, stage string) string { return project + "-" + stage }
+
+// ManifestsRepoURL is the https URL of the manifests repository.
+func ManifestsRepoURL(m Manifests) string {
+	return fmt.Sprintf("https://github.com/%s/%s.git", m.Owner, m.Repository)
+}
+
+// Application is the Argo CD Application of a stage: it syncs <path>/<stage>/ of the manifests repository at
+// its branch into namespace, automated with selfHeal and without prune (a Stack is deleted only on purpose).
+// The annotation kargo.akuity.io/authorized-stage lets the stage's argocd-update step sync it.
+func Application(a StackDeliveryArgs, stage string) map[string]any {
+	return map[string]any{
+		"apiVersion": argoAPIVersion,
+		"kind":       "Application",
+		"metadata": map[string]any{
+			"name":        ApplicationName(a.Project, stage),
+			"namespace":   a.ArgocdNamespace,
+			"annotations": map[string]any{AuthorizedStageAnnotation: a.Project + ":" + stage},
+		},
+		"spec": map[string]any{
+			"project": "default",
+			"source": map[string]any{
+				"repoURL":        ManifestsRepoURL(a.Manifests),
+				"targetRevision": a.Manifests.Branch,
+				"path":           a.Manifests.Path + "/" + stage,
+			},
+			"destination": map[string]any{"server": inClusterServer, "namespace": a.Namespace},
+			"syncPolicy":  map[string]any{"automated": map[string]any{"prune": false, "selfHeal": true}},
+		},
+	}
+}

@@ -1,0 +1,209 @@
+package delivery
+
+import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+// StackDeliveryArgs are the inputs of a StackDelivery.
+type StackDeliveryArgs struct {
+	// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a
+	// kubernetes provider is given in the resource options.
+	Kubeconfig pulumi.StringInput `pulumi:"kubeconfig,optional" provider:"secret"`
+	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go
+	// there. Default: "argocd".
+	ArgocdNamespace string `pulumi:"argocdNamespace,optional"`
+	// Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO
+	// reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+	Namespace string `pulumi:"namespace,optional"`
+	// Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label.
+	// Default: the resource name.
+	Project string `pulumi:"project,optional"`
+	// Program is the Git repository of the Pulumi program the Stacks run. Required.
+	Program Program `pulumi:"program"`
+	// Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's
+	// promotions update. Required.
+	Manifests Manifests `pulumi:"manifests"`
+	// Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+	Stages []Stage `pulumi:"stages"`
+	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state".
+	// Default: none (Pulumi Cloud).
+	Backend string `pulumi:"backend,optional"`
+	// PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret
+	// "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN
+	// of type Secret to it.
+	PulumiAccessToken pulumi.StringInput `pulumi:"pulumiAccessToken,optional" provider:"secret"`
+	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+	EnvRefs map[string]EnvRef `pulumi:"envRefs,optional"`
+	// Operator installs the Pulumi Kubernetes Operator. Default: the chart DefaultOperatorChartVersion.
+	Operator *Operator `pulumi:"operator,optional"`
+	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token
+	// signing key have no default.
+	Kargo *Kargo `pulumi:"kargo,optional"`
+}
+
+// Program is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
+type Program struct {
+	// RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
+	RepoUrl string `pulumi:"repoUrl"`
+	// RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
+	RepoDir string `pulumi:"repoDir,optional"`
+	// Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow.
+	// Default: "main".
+	Branch string `pulumi:"branch,optional"`
+	// IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default:
+	// [RepoDir] when set, else every path. The manifests path is always excluded when the program and the
+	// manifests share a repository, so a promotion's own commit makes no Freight.
+	IncludePaths []string `pulumi:"includePaths,optional"`
+	// Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern
+	// ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
+	Interval string `pulumi:"interval,optional"`
+}
+
+// Manifests is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and
+// preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or
+// GITHUB_TOKEN) or a github provider in the resource options.
+type Manifests struct {
+	// Owner is the GitHub user or organization. Required.
+	Owner string `pulumi:"owner"`
+	// Repository is the repository name (without owner). Required.
+	Repository string `pulumi:"repository"`
+	// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+	Branch string `pulumi:"branch,optional"`
+	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
+	Path string `pulumi:"path,optional"`
+	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of
+	// to Branch: nothing is delivered before the pull request is merged.
+	PullRequest bool `pulumi:"pullRequest,optional"`
+	// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+	PullRequestBranch string `pulumi:"pullRequestBranch,optional"`
+}
+
+// Stage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application
+// that syncs that Stack.
+type Stage struct {
+	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
+	Name string `pulumi:"name"`
+	// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages;
+	// the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+	From string `pulumi:"from,optional"`
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi
+	// Cloud or the stack name for a self-managed backend. Required.
+	Stack string `pulumi:"stack"`
+	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule);
+	// with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+	StackName string `pulumi:"stackName,optional"`
+	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved
+	// only by promotions. Exactly one of commit and branch.
+	Commit string `pulumi:"commit,optional"`
+	// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one
+	// of commit and branch; a promotion pins the commit.
+	Branch string `pulumi:"branch,optional"`
+	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's
+	// promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+	AutoPromotion *bool `pulumi:"autoPromotion,optional"`
+	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount
+	// that Kargo maps these OIDC claims to.
+	Approvers *Approvers `pulumi:"approvers,optional"`
+	// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged
+	// (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull
+	// request.
+	PullRequest bool `pulumi:"pullRequest,optional"`
+	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs
+	// pulumi preview of the program branch's head against the same stack. Default: false.
+	Preview bool `pulumi:"preview,optional"`
+	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the
+	// repository.
+	Config map[string]string `pulumi:"config,optional"`
+	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+	EnvRefs map[string]EnvRef `pulumi:"envRefs,optional"`
+	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and
+	// bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+	ServiceAccountName string `pulumi:"serviceAccountName,optional"`
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+	ClusterRoles []string `pulumi:"clusterRoles,optional"`
+	// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
+	Refresh *bool `pulumi:"refresh,optional"`
+	// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds,
+	// at least 60 (PKO's minimum). Default: 600.
+	ResyncFrequencySeconds int `pulumi:"resyncFrequencySeconds,optional"`
+	// ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed
+	// (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
+	ContinueResyncOnCommitMatch *bool `pulumi:"continueResyncOnCommitMatch,optional"`
+	// DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize).
+	// Default: false: removing a stage from delivery leaves its infrastructure.
+	DestroyOnFinalize bool `pulumi:"destroyOnFinalize,optional"`
+}
+
+// Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount
+// (annotation rbac.kargo.akuity.io/claims). At least one entry.
+type Approvers struct {
+	// Groups are values of the groups claim.
+	Groups []string `pulumi:"groups,optional"`
+	// Emails are values of the email claim.
+	Emails []string `pulumi:"emails,optional"`
+	// Subjects are values of the sub claim.
+	Subjects []string `pulumi:"subjects,optional"`
+}
+
+// EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret
+// with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and
+// files, which a delivered Stack must not depend on; they are refused.
+type EnvRef struct {
+	// Type is "Secret" or "Literal".
+	Type string `pulumi:"type"`
+	// Secret is the Secret and key in the Stack's namespace (type Secret).
+	Secret *SecretRef `pulumi:"secret,optional"`
+	// Literal is the value (type Literal).
+	Literal *LiteralRef `pulumi:"literal,optional"`
+}
+
+// SecretRef is a key of a Secret in the Stack's namespace.
+type SecretRef struct {
+	// Name is the Secret's name. Required.
+	Name string `pulumi:"name"`
+	// Key is the key within the Secret. Required.
+	Key string `pulumi:"key"`
+}
+
+// LiteralRef is a literal value.
+type LiteralRef struct {
+	// Value is the value. Required.
+	Value string `pulumi:"value"`
+}
+
+// Operator installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
+type Operator struct {
+	// Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+	Existing bool `pulumi:"existing,optional"`
+	// ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator).
+	// Default: DefaultOperatorChartVersion. Preview Stacks need 2.3 or later.
+	ChartVersion string `pulumi:"chartVersion,optional"`
+	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+	Namespace string `pulumi:"namespace,optional"`
+	// Values are Helm values of the chart.
+	Values map[string]any `pulumi:"values,optional"`
+}
+
+// Kargo installs Kargo from its OCI Helm chart, and cert-manager when asked.
+type Kargo struct {
+	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are
+	// not needed. Default: false.
+	Existing bool `pulumi:"existing,optional"`
+	// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: DefaultKargoChartVersion.
+	ChartVersion string `pulumi:"chartVersion,optional"`
+	// Namespace is Kargo's namespace. Default: "kargo".
+	Namespace string `pulumi:"namespace,optional"`
+	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret).
+	// Required unless existing.
+	AdminPasswordHash pulumi.StringInput `pulumi:"adminPasswordHash,optional" provider:"secret"`
+	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required
+	// unless existing.
+	TokenSigningKey pulumi.StringInput `pulumi:"tokenSigningKey,optional" provider:"secret"`
+	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met:
+	// "install" installs the cert-manager chart (DefaultCertManagerChartVersion, namespace cert-manager)
+	// before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+	CertManager string `pulumi:"certManager,optional"`
+	// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program)
+	// with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+	GitToken pulumi.StringInput `pulumi:"gitToken,optional" provider:"secret"`
+	// Values are Helm values of the chart, merged over the component's.
+	Values map[string]any `pulumi:"values,optional"`
+}

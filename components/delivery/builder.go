@@ -1,0 +1,110 @@
+package delivery
+
+import (
+	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// providers are the providers given in the resource options; each wins over the one the component would create.
+type providers struct {
+	kubernetes *kubernetes.Provider
+	github     *github.Provider
+}
+
+func explicitProviders(opts []pulumi.ResourceOption) (providers, error) {
+	ro, err := pulumi.NewResourceOptions(opts...)
+	if err != nil {
+		return providers{}, err
+	}
+	var p providers
+	for _, r := range append([]pulumi.ProviderResource{ro.Provider}, ro.Providers...) {
+		switch r := r.(type) {
+		case *kubernetes.Provider:
+			p.kubernetes = r
+		case *github.Provider:
+			p.github = r
+		}
+	}
+	return p, nil
+}
+
+// builder registers the children of one StackDelivery, in this order: the charts (cert-manager, PKO, Kargo),
+// the Stacks' namespace, access token Secret, ServiceAccounts and bindings, the Stack health check in
+// argocd-cm, the manifests in Git, the Applications, then Kargo's Project, ProjectConfig, credentials,
+// Warehouse and Stages along the chain, and the approvers' RBAC.
+type builder struct {
+	ctx      *pulumi.Context
+	name     string
+	args     StackDeliveryArgs
+	links    []link
+	comp     *StackDelivery
+	explicit providers
+	k8s      pulumi.ProviderResource
+}
+
+func (b *builder) build() error {
+	k8s, err := b.hubProvider()
+	if err != nil {
+		return err
+	}
+	b.k8s = k8s
+	charts, err := b.install()
+	if err != nil {
+		return err
+	}
+	stacks, err := b.stackPrerequisites()
+	if err != nil {
+		return err
+	}
+	files, err := b.deliver()
+	if err != nil {
+		return err
+	}
+	apps, err := b.applications(charts.operator, stacks, files)
+	if err != nil {
+		return err
+	}
+	if err := b.kargo(charts.kargo, apps); err != nil {
+		return err
+	}
+	b.outputs()
+	return nil
+}
+
+// outputs sets the outputs that are known from the inputs.
+func (b *builder) outputs() {
+	a, c := b.args, b.comp
+	var stages pulumi.StringArray
+	stackNames, appNames := pulumi.StringMap{}, pulumi.StringMap{}
+	for _, l := range b.links {
+		stages = append(stages, pulumi.String(l.Name))
+		stackNames[l.Name] = pulumi.String(l.StackName)
+		appNames[l.Name] = pulumi.String(ApplicationName(a.Project, l.Name))
+	}
+	c.Project = pulumi.String(a.Project).ToStringOutput()
+	c.Stages = stages.ToStringArrayOutput()
+	c.StackNames = stackNames.ToStringMapOutput()
+	c.ApplicationNames = appNames.ToStringMapOutput()
+}
+
+// hubProvider is the explicit kubernetes provider, or one built from kubeconfig (kept secret).
+func (b *builder) hubProvider() (pulumi.ProviderResource, error) {
+	if b.explicit.kubernetes != nil {
+		return b.explicit.kubernetes, nil
+	}
+	return kubernetes.NewProvider(b.ctx, childName(b.name, "hub"), &kubernetes.ProviderArgs{
+		Kubeconfig: pulumi.ToSecret(b.args.Kubeconfig).(pulumi.StringOutput),
+	}, pulumi.Parent(b.comp))
+}
+
+// child are the options of a child that goes through provider after the given resources.
+func (b *builder) child(provider pulumi.ProviderResource, after ...pulumi.Resource) []pulumi.ResourceOption {
+	opts := []pulumi.ResourceOption{pulumi.Parent(b.comp), pulumi.Provider(provider)}
+	if len(after) > 0 {
+		opts = append(opts, pulumi.DependsOn(after))
+	}
+	return opts
+}
+
+func childName(name, part string) string { return name + "-" + part }

@@ -1,0 +1,66 @@
+package delivery
+
+import (
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1
+// Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.
+type StackDelivery struct {
+	pulumi.ResourceState
+
+	// Project is the Kargo Project (and its namespace).
+	Project pulumi.StringOutput `pulumi:"project"`
+	// Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
+	Stages pulumi.StringArrayOutput `pulumi:"stages"`
+	// StackNames are the Stack objects' names by stage.
+	StackNames pulumi.StringMapOutput `pulumi:"stackNames"`
+	// ApplicationNames are the Argo CD Applications' names by stage.
+	ApplicationNames pulumi.StringMapOutput `pulumi:"applicationNames"`
+	// Manifests are the Stack manifests (YAML, sorted keys) by file path in the manifests repository.
+	Manifests pulumi.StringMapOutput `pulumi:"manifests"`
+	// ManifestUrls are the GitHub URLs of the stages' stack.yaml files, by stage.
+	ManifestUrls pulumi.StringMapOutput `pulumi:"manifestUrls"`
+	// PullRequestNumber is the number of the pull request that adds the manifests; 0 unless
+	// manifests.pullRequest.
+	PullRequestNumber pulumi.IntOutput `pulumi:"pullRequestNumber"`
+	// OperatorReleaseStatus is the PKO Helm release's status ("deployed"); "" with operator.existing.
+	OperatorReleaseStatus pulumi.StringOutput `pulumi:"operatorReleaseStatus"`
+	// KargoReleaseStatus is the Kargo Helm release's status ("deployed"); "" with kargo.existing.
+	KargoReleaseStatus pulumi.StringOutput `pulumi:"kargoReleaseStatus"`
+}
+
+// NewStackDelivery validates args, then registers a StackDelivery and its children. A validation error
+// (*ValidationError) lists every problem and leaves nothing registered.
+func NewStackDelivery(ctx *pulumi.Context, name string, args StackDeliveryArgs,
+	opts ...pulumi.ResourceOption,
+) (*StackDelivery, error) {
+	a := withDefaults(args, name)
+	explicit, err := explicitProviders(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := Validate(a, explicit.kubernetes != nil); err != nil {
+		return nil, err
+	}
+	links, _ := chain(a.Stages) // Validate checked the chain
+	comp := &StackDelivery{}
+	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
+		return nil, err
+	}
+	b := &builder{ctx: ctx, name: name, args: a, links: links, comp: comp, explicit: explicit}
+	if err := b.build(); err != nil {
+		return nil, err
+	}
+	return comp, ctx.RegisterResourceOutputs(comp, pulumi.Map{
+		"project":               comp.Project,
+		"stages":                comp.Stages,
+		"stackNames":            comp.StackNames,
+		"applicationNames":      comp.ApplicationNames,
+		"manifests":             comp.Manifests,
+		"manifestUrls":          comp.ManifestUrls,
+		"pullRequestNumber":     comp.PullRequestNumber,
+		"operatorReleaseStatus": comp.OperatorReleaseStatus,
+		"kargoReleaseStatus":    comp.KargoReleaseStatus,
+	})
+}

@@ -1,0 +1,110 @@
+package delivery
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+const (
+	// TypeToken is the component's type token.
+	TypeToken = "fleet:index:StackDelivery"
+
+	// OperatorChart is PKO v2's Helm chart (an OCI artifact).
+	OperatorChart = "oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator"
+	// DefaultOperatorChartVersion is the PKO chart the objects were written against.
+	DefaultOperatorChartVersion = "2.9.0"
+	// KargoChart is Kargo's Helm chart (an OCI artifact).
+	KargoChart = "oci://ghcr.io/akuity/kargo-charts/kargo"
+	// DefaultKargoChartVersion is the Kargo chart the objects were written against.
+	DefaultKargoChartVersion = "1.11.2"
+	// CertManagerChartRepository and CertManagerChart are Jetstack's cert-manager chart.
+	CertManagerChartRepository = "https://charts.jetstack.io"
+	CertManagerChart           = "cert-manager"
+	// DefaultCertManagerChartVersion is the cert-manager chart installed for Kargo.
+	DefaultCertManagerChartVersion = "v1.19.1"
+
+	// CertManagerInstall and CertManagerPresent are the values of kargo.certManager.
+	CertManagerInstall = "install"
+	CertManagerPresent = "present"
+
+	defaultNamespace       = "fleet-stacks"
+	defaultArgoCDNamespace = "argocd"
+	defaultOperatorNS      = "pulumi-kubernetes-operator"
+	defaultKargoNS         = "kargo"
+	defaultCertManagerNS   = "cert-manager"
+	defaultManifestsPath   = "stacks"
+	defaultBranch          = "main"
+	defaultInterval        = "5m0s"
+	defaultResync          = 600
+	// AccessTokenSecret is the Secret (key accessTokenKey) the pulumiAccessToken input is written to.
+	AccessTokenSecret = "pulumi-access-token"
+	accessTokenKey    = "accessToken"
+	accessTokenEnv    = "PULUMI_ACCESS_TOKEN"
+)
+
+// withDefaults fills every optional input that has a default; stage defaults need the stage's position.
+func withDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
+	a := args
+	a.ArgocdNamespace = or(a.ArgocdNamespace, defaultArgoCDNamespace)
+	a.Namespace = or(a.Namespace, defaultNamespace)
+	a.Project = or(a.Project, name)
+	p := &a.Program
+	p.Branch = or(p.Branch, defaultBranch)
+	p.Interval = or(p.Interval, defaultInterval)
+	if len(p.IncludePaths) == 0 && p.RepoDir != "" {
+		p.IncludePaths = []string{p.RepoDir}
+	}
+	m := &a.Manifests
+	m.Branch = or(m.Branch, defaultBranch)
+	m.Path = or(m.Path, defaultManifestsPath)
+	m.PullRequestBranch = or(m.PullRequestBranch, "gitops-fleet/"+a.Project+"-stacks")
+	op := Operator{}
+	if a.Operator != nil {
+		op = *a.Operator
+	}
+	op.ChartVersion = or(op.ChartVersion, DefaultOperatorChartVersion)
+	op.Namespace = or(op.Namespace, defaultOperatorNS)
+	a.Operator = &op
+	k := Kargo{}
+	if a.Kargo != nil {
+		k = *a.Kargo
+	}
+	k.ChartVersion = or(k.ChartVersion, DefaultKargoChartVersion)
+	k.Namespace = or(k.Namespace, defaultKargoNS)
+	a.Kargo = &k
+	a.Stages = slices.Clone(a.Stages)
+	for i := range a.Stages {
+		s := &a.Stages[i]
+		s.StackName = or(s.StackName, a.Project+"-"+s.Name)
+		s.ServiceAccountName = or(s.ServiceAccountName, s.StackName)
+		if s.AutoPromotion == nil {
+			s.AutoPromotion = ptr(i == 0)
+		}
+		if s.Refresh == nil {
+			s.Refresh = ptr(true)
+		}
+		if s.ContinueResyncOnCommitMatch == nil {
+			s.ContinueResyncOnCommitMatch = ptr(true)
+		}
+		if s.ResyncFrequencySeconds == 0 {
+			s.ResyncFrequencySeconds = defaultResync
+		}
+	}
+	return a
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// sscanVersion reads "<major>.<minor>" from the front of a version like "2.9.0" or "v2.9.0"; n counts the
+// numbers read.
+func sscanVersion(v string, major, minor *int) (int, error) {
+	return fmt.Sscanf(strings.TrimPrefix(v, "v"), "%d.%d", major, minor)
+}

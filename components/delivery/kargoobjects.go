@@ -1,0 +1,110 @@
+package delivery
+
+import (
+	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
+	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// kargo creates the Project after Kargo, then in its namespace the ProjectConfig, the git credentials, the
+// Warehouse, the Stages along the chain (each after its upstream and its Application) and the approvers' RBAC.
+func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resource) error {
+	a := b.args
+	project, err := b.custom("project", kargoAPIVersion, "Project", Project(a), release)
+	if err != nil {
+		return err
+	}
+	inProject := []pulumi.Resource{project}
+	if _, err := b.custom("project-config", kargoAPIVersion, "ProjectConfig", ProjectConfig(a), inProject); err != nil {
+		return err
+	}
+	var creds []pulumi.Resource
+	if a.Kargo.GitToken != nil {
+		sec, err := corev1.NewSecret(b.ctx, childName(b.name, "git-credentials"), &corev1.SecretArgs{
+			Metadata: &metav1.ObjectMetaArgs{
+				Name:      pulumi.String("git-credentials"),
+				Namespace: pulumi.String(a.Project),
+				Labels:    pulumi.StringMap{CredentialTypeLabel: pulumi.String("git")},
+			},
+			StringData: pulumi.StringMap{
+				"repoURL":        pulumi.String("https://github.com/"),
+				"repoURLIsRegex": pulumi.String("false"),
+				"username":       pulumi.String("kargo"),
+				"password":       pulumi.ToSecret(a.Kargo.GitToken).(pulumi.StringOutput),
+			},
+		}, b.child(b.k8s, project)...)
+		if err != nil {
+			return err
+		}
+		creds = append(creds, sec)
+	}
+	warehouse, err := b.custom("warehouse", kargoAPIVersion, "Warehouse", Warehouse(a), append(inProject, creds...))
+	if err != nil {
+		return err
+	}
+	var previous pulumi.Resource
+	for _, l := range b.links {
+		after := []pulumi.Resource{warehouse, apps[l.Name]}
+		if previous != nil {
+			after = append(after, previous)
+		}
+		stage, err := b.custom(l.Name+"-stage", kargoAPIVersion, "Stage", KargoStage(a, l), after)
+		if err != nil {
+			return err
+		}
+		previous = stage
+		if l.Approvers != nil {
+			if err := b.approvers(l.Stage, stage); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// approvers lets the stage's approvers promote into it: a ServiceAccount Kargo maps their OIDC claims to, a
+// Role granting promote on the Stage, and the RoleBinding between them, in the project's namespace.
+func (b *builder) approvers(s Stage, stage pulumi.Resource) error {
+	a, name := b.args, PromoterName(s.Name)
+	claims, err := Claims(*s.Approvers)
+	if err != nil {
+		return err
+	}
+	sa, err := corev1.NewServiceAccount(b.ctx, childName(b.name, name+"-sa"), &corev1.ServiceAccountArgs{
+		Metadata: &metav1.ObjectMetaArgs{
+			Name:        pulumi.String(name),
+			Namespace:   pulumi.String(a.Project),
+			Annotations: pulumi.StringMap{ClaimsAnnotation: pulumi.String(claims)},
+		},
+	}, b.child(b.k8s, stage)...)
+	if err != nil {
+		return err
+	}
+	var rules rbacv1.PolicyRuleArray
+	for _, r := range PromoterRules(s.Name) {
+		rules = append(rules, rbacv1.PolicyRuleArgs{
+			ApiGroups: pulumi.ToStringArray(r.APIGroups), Resources: pulumi.ToStringArray(r.Resources),
+			Verbs: pulumi.ToStringArray(r.Verbs), ResourceNames: pulumi.ToStringArray(r.ResourceNames),
+		})
+	}
+	role, err := rbacv1.NewRole(b.ctx, childName(b.name, name+"-role"), &rbacv1.RoleArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(name), Namespace: pulumi.String(a.Project)},
+		Rules:    rules,
+	}, b.child(b.k8s, stage)...)
+	if err != nil {
+		return err
+	}
+	_, err = rbacv1.NewRoleBinding(b.ctx, childName(b.name, name+"-binding"), &rbacv1.RoleBindingArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(name), Namespace: pulumi.String(a.Project)},
+		RoleRef: rbacv1.RoleRefArgs{
+			ApiGroup: pulumi.String("rbac.authorization.k8s.io"),
+			Kind:     pulumi.String("Role"),
+			Name:     pulumi.String(name),
+		},
+		Subjects: rbacv1.SubjectArray{rbacv1.SubjectArgs{
+			Kind: pulumi.String("ServiceAccount"), Name: pulumi.String(name), Namespace: pulumi.String(a.Project),
+		}},
+	}, b.child(b.k8s, sa, role)...)
+	return err
+}

@@ -1,0 +1,96 @@
+package delivery
+
+import (
+	"maps"
+
+	"sigs.k8s.io/yaml"
+)
+
+const (
+	// StackAPIVersion and StackKind are PKO's Stack.
+	StackAPIVersion = "pulumi.com/v1"
+	StackKind       = "Stack"
+)
+
+// StackObject is the pulumi.com/v1 Stack of a stage (PKO v2's StackSpec): the stage's pinned commit (or
+// branch), the workspace's ServiceAccount, envRefs and the resync settings. With preview it is the stage's
+// preview Stack instead: "<stackName>-preview", following the program branch with preview: true.
+func StackObject(a StackDeliveryArgs, s Stage, preview bool) map[string]any {
+	spec := map[string]any{
+		"stack":                       s.Stack,
+		"projectRepo":                 a.Program.RepoUrl,
+		"serviceAccountName":          s.ServiceAccountName,
+		"refresh":                     *s.Refresh,
+		"resyncFrequencySeconds":      s.ResyncFrequencySeconds,
+		"continueResyncOnCommitMatch": *s.ContinueResyncOnCommitMatch,
+		"destroyOnFinalize":           s.DestroyOnFinalize,
+	}
+	name := s.StackName
+	switch {
+	case preview:
+		name += previewSuffix
+		spec["branch"] = a.Program.Branch
+		spec["preview"] = true
+		spec["destroyOnFinalize"] = false
+	case s.Commit != "":
+		spec["commit"] = s.Commit
+	default:
+		spec["branch"] = s.Branch
+	}
+	if a.Program.RepoDir != "" {
+		spec["repoDir"] = a.Program.RepoDir
+	}
+	if a.Backend != "" {
+		spec["backend"] = a.Backend
+	}
+	if len(s.Config) > 0 {
+		spec["config"] = s.Config
+	}
+	if refs := envRefs(a, s); len(refs) > 0 {
+		spec["envRefs"] = refs
+	}
+	return map[string]any{
+		"apiVersion": StackAPIVersion,
+		"kind":       StackKind,
+		"metadata":   map[string]any{"name": name, "namespace": a.Namespace},
+		"spec":       spec,
+	}
+}
+
+// envRefs are the Stack's spec.envRefs: PULUMI_ACCESS_TOKEN from the access token Secret when
+// pulumiAccessToken is set, then the top-level envRefs, then the stage's.
+func envRefs(a StackDeliveryArgs, s Stage) map[string]any {
+	all := map[string]EnvRef{}
+	if a.PulumiAccessToken != nil {
+		all[accessTokenEnv] = EnvRef{Type: "Secret", Secret: &SecretRef{Name: AccessTokenSecret, Key: accessTokenKey}}
+	}
+	maps.Copy(all, a.EnvRefs)
+	maps.Copy(all, s.EnvRefs)
+	out := map[string]any{}
+	for k, r := range all {
+		ref := map[string]any{"type": r.Type}
+		if r.Secret != nil {
+			ref["secret"] = map[string]any{"name": r.Secret.Name, "key": r.Secret.Key}
+		}
+		if r.Literal != nil {
+			ref["literal"] = map[string]any{"value": r.Literal.Value}
+		}
+		out[k] = ref
+	}
+	return out
+}
+
+// Manifest is an object as YAML with sorted keys: the text committed to the manifests repository.
+func Manifest(object map[string]any) (string, error) {
+	b, err := yaml.Marshal(object)
+	return string(b), err
+}
+
+// StackPath is the file of a stage's Stack in the manifests repository: <path>/<stage>/stack.yaml, or
+// preview-stack.yaml for its preview Stack. Kargo's yaml-update step edits spec.commit in stack.yaml.
+func StackPath(m Manifests, stage string, preview bool) string {
+	if preview {
+		return m.Path + "/" + stage + "/preview-stack.yaml"
+	}
+	return m.Path + "/" + stage + "/stack.yaml"
+}

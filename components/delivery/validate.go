@@ -1,0 +1,232 @@
+package delivery
+
+import (
+	"maps"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"k8s.io/apimachinery/pkg/api/validate/content"
+)
+
+// ValidationError lists every invalid input of a StackDelivery.
+type ValidationError = problems.Error
+
+const (
+	// maxStackName is PKO's CRD rule on Stack objects: "size(self.metadata.name) <= 42".
+	maxStackName = 42
+	// minResync is PKO's minimum resyncFrequencySeconds (lower values are treated as 60).
+	minResync = 60
+	// previewSuffix names a stage's preview Stack.
+	previewSuffix = "-preview"
+)
+
+var (
+	// A full Git commit SHA: 40 hex digits.
+	commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	// Kargo's Warehouse interval pattern.
+	intervalPattern = regexp.MustCompile(`^([0-9]+(\.[0-9]+)?(s|m|h))+$`)
+	// GitHub account and repository names.
+	githubOwnerPattern = regexp.MustCompile(`^[A-Za-z0-9](-?[A-Za-z0-9]){0,38}$`)
+	githubRepoPattern  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+	// A Pulumi stack reference: <stack>, <project>/<stack> or <org>/<project>/<stack>.
+	stackPattern = regexp.MustCompile(`^[\w.-]+(/[\w.-]+){0,2}$`)
+	// An environment variable name.
+	envPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+// Validate checks arguments that carry their defaults (see withDefaults) and returns a *ValidationError
+// listing every problem, or nil. hubProvider tells whether a kubernetes provider was given in the resource
+// options (it stands in for kubeconfig).
+func Validate(a StackDeliveryArgs, hubProvider bool) error {
+	var ps problems.List
+	if a.Kubeconfig == nil && !hubProvider {
+		ps.Add("kubeconfig", "is required (the hub's kubeconfig, Fleet's hubKubeconfig output) unless a kubernetes "+
+			"provider is given in the resource options")
+	}
+	label(&ps, "argocdNamespace", a.ArgocdNamespace, "a Kubernetes namespace name")
+	label(&ps, "namespace", a.Namespace, "a Kubernetes namespace name")
+	label(&ps, "project", a.Project, "a Kargo Project name (it defaults to the resource name)")
+	validateProgram(&ps, a.Program)
+	validateManifests(&ps, a.Manifests)
+	validateEnvRefs(&ps, "envRefs", a.EnvRefs)
+	validateOperator(&ps, *a.Operator, a.Stages)
+	validateKargo(&ps, *a.Kargo)
+	validateStages(&ps, a.Stages)
+	return ps.Err(TypeToken)
+}
+
+func label(ps *problems.List, field, v, what string) {
+	for _, msg := range content.IsDNS1123Label(v) {
+		ps.Add(field, "%q is not %s: %s", v, what, msg)
+	}
+}
+
+func validateProgram(ps *problems.List, p Program) {
+	if u, err := url.Parse(p.RepoUrl); p.RepoUrl == "" || err != nil || u.Scheme != "https" || u.Host == "" {
+		ps.Add("program.repoUrl", "%q is not an https Git URL (https://github.com/<owner>/<repository>.git)", p.RepoUrl)
+	}
+	relative(ps, "program.repoDir", p.RepoDir)
+	for i, ip := range p.IncludePaths {
+		relative(ps, problems.Index("program.includePaths", i), ip)
+	}
+	if !intervalPattern.MatchString(p.Interval) {
+		ps.Add("program.interval", "%q is not a Kargo interval like \"5m0s\" (^([0-9]+(\\.[0-9]+)?(s|m|h))+$)", p.Interval)
+	}
+}
+
+// relative refuses absolute paths, paths that leave the repository and trailing slashes.
+func relative(ps *problems.List, field, p string) {
+	if p == "" {
+		return
+	}
+	if path.IsAbs(p) || p != path.Clean(p) || p == "." || strings.HasPrefix(p, "..") {
+		ps.Add(field, "%q is not a clean relative path inside the repository (like \"examples/fleet\")", p)
+	}
+}
+
+func validateManifests(ps *problems.List, m Manifests) {
+	if !githubOwnerPattern.MatchString(m.Owner) {
+		ps.Add("manifests.owner", "%q is not a GitHub user or organization name", m.Owner)
+	}
+	if !githubRepoPattern.MatchString(m.Repository) {
+		ps.Add("manifests.repository", "%q is not a GitHub repository name (1-100 of A-Za-z0-9._-)", m.Repository)
+	}
+	if m.Path == "" {
+		return
+	}
+	relative(ps, "manifests.path", m.Path)
+}
+
+func validateEnvRefs(ps *problems.List, field string, refs map[string]EnvRef) {
+	for _, k := range slices.Sorted(maps.Keys(refs)) {
+		f, r := problems.Key(field, k), refs[k]
+		if !envPattern.MatchString(k) {
+			ps.Add(f, "%q is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)", k)
+		}
+		switch r.Type {
+		case "Secret":
+			if r.Secret == nil || r.Secret.Name == "" || r.Secret.Key == "" {
+				ps.Add(f+".secret", "type Secret needs secret.name and secret.key (a key of a Secret in the Stack's namespace)")
+			}
+			if r.Literal != nil {
+				ps.Add(f+".literal", "is only for type Literal")
+			}
+		case "Literal":
+			if r.Literal == nil {
+				ps.Add(f+".literal", "type Literal needs literal.value")
+			}
+			if r.Secret != nil {
+				ps.Add(f+".secret", "is only for type Secret")
+			}
+		default:
+			ps.Add(f+".type", "%q is not allowed: Secret or Literal (PKO's Env and FS read the operator's own "+
+				"environment and files)", r.Type)
+		}
+	}
+}
+
+func validateOperator(ps *problems.List, op Operator, stages []Stage) {
+	label(ps, "operator.namespace", op.Namespace, "a Kubernetes namespace name")
+	if op.Existing {
+		return
+	}
+	if !slices.ContainsFunc(stages, func(s Stage) bool { return s.Preview }) {
+		return
+	}
+	// preview: true exists from PKO 2.3.
+	var major, minor int
+	if n, _ := sscanVersion(op.ChartVersion, &major, &minor); n == 2 && (major < 2 || major == 2 && minor < 3) {
+		ps.Add("operator.chartVersion", "%q has no preview Stacks (stages[].preview needs PKO 2.3 or later)", op.ChartVersion)
+	}
+}
+
+func validateKargo(ps *problems.List, k Kargo) {
+	label(ps, "kargo.namespace", k.Namespace, "a Kubernetes namespace name")
+	if k.Existing {
+		return
+	}
+	if k.AdminPasswordHash == nil {
+		ps.Add("kargo.adminPasswordHash", "is required to install Kargo: the bcrypt hash of the admin password "+
+			"(a secret), or set kargo.existing")
+	} else if v, ok := problems.Known(k.AdminPasswordHash); ok && !strings.HasPrefix(v, "$2") {
+		ps.Add("kargo.adminPasswordHash", "is not a bcrypt hash (it starts with $2a$, $2b$ or $2y$)")
+	}
+	if k.TokenSigningKey == nil {
+		ps.Add("kargo.tokenSigningKey", "is required to install Kargo: the key that signs admin tokens (a secret), "+
+			"or set kargo.existing")
+	}
+	if k.CertManager != CertManagerInstall && k.CertManager != CertManagerPresent {
+		ps.Add("kargo.certManager", "%q: Kargo needs cert-manager; say %q to install it or %q if the hub has it",
+			k.CertManager, CertManagerInstall, CertManagerPresent)
+	}
+}
+
+func validateStages(ps *problems.List, stages []Stage) {
+	if len(stages) == 0 {
+		ps.Add("stages", "needs at least one stage (for example dev, qa, prod)")
+		return
+	}
+	names, stackNames := map[string]int{}, map[string]string{}
+	unique := true
+	for i, s := range stages {
+		f := problems.Index("stages", i)
+		label(ps, f+".name", s.Name, "a Kargo Stage name")
+		j, dup := names[s.Name]
+		if dup {
+			ps.Add(f+".name", "%q is also the name of stages[%d]", s.Name, j)
+			unique = false
+		}
+		names[s.Name] = i
+		// The Stack's and ServiceAccount's names derive from the stage's: a bad name is reported once.
+		derived := !dup && len(content.IsDNS1123Label(s.Name)) == 0
+		if !stackPattern.MatchString(s.Stack) {
+			ps.Add(f+".stack", "%q is not a Pulumi stack (<org>/<project>/<stack>, or <stack> for a self-managed backend)", s.Stack)
+		}
+		objects := []string{s.StackName}
+		if s.Preview {
+			objects = append(objects, s.StackName+previewSuffix)
+		}
+		for _, n := range objects {
+			if !derived {
+				break
+			}
+			for _, msg := range content.IsDNS1123Subdomain(n) {
+				ps.Add(f+".stackName", "%q is not a Kubernetes object name: %s", n, msg)
+			}
+			if len(n) > maxStackName {
+				ps.Add(f+".stackName", "%q has %d characters; PKO allows Stack names of at most %d (it defaults "+
+					"to <project>-<name>; preview Stacks add %q)", n, len(n), maxStackName, previewSuffix)
+			}
+			if other, dup := stackNames[n]; dup {
+				ps.Add(f+".stackName", "%q is also a Stack of stage %q", n, other)
+			}
+			stackNames[n] = s.Name
+		}
+		switch {
+		case (s.Commit == "") == (s.Branch == ""):
+			ps.Add(f+".commit", "exactly one of commit and branch is required: a pinned commit (recommended; "+
+				"promotions move it) or a branch to follow")
+		case s.Commit != "" && !commitPattern.MatchString(s.Commit):
+			ps.Add(f+".commit", "%q is not a full commit SHA (40 lowercase hex digits)", s.Commit)
+		}
+		if s.ResyncFrequencySeconds < minResync {
+			ps.Add(f+".resyncFrequencySeconds", "%d is below PKO's minimum of %d seconds", s.ResyncFrequencySeconds, minResync)
+		}
+		if derived {
+			label(ps, f+".serviceAccountName", s.ServiceAccountName, "a ServiceAccount name")
+		}
+		if a := s.Approvers; a != nil && len(a.Groups)+len(a.Emails)+len(a.Subjects) == 0 {
+			ps.Add(f+".approvers", "names nobody: give groups, emails or subjects")
+		}
+		validateEnvRefs(ps, f+".envRefs", s.EnvRefs)
+	}
+	if unique {
+		if _, err := chain(stages); err != nil {
+			ps.Add("stages", "%v", err)
+		}
+	}
+}

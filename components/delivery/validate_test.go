@@ -1,0 +1,142 @@
+package delivery
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// TestValidate: every rule reports the field's path and the allowed form, all problems at once, and a bad
+// delivery registers nothing.
+func TestValidate(t *testing.T) {
+	cases := map[string]struct {
+		edit func(*StackDeliveryArgs)
+		want map[string]string // field -> part of its message
+	}{
+		"valid": {edit: func(*StackDeliveryArgs) {}},
+		"stack name over 42": {
+			edit: func(a *StackDeliveryArgs) { a.Project = "fleet-of-the-platform-team-in-europe-west" },
+			want: map[string]string{"stages[0].stackName": `"fleet-of-the-platform-team-in-europe-west-dev" has 45`,
+				"stages[1].stackName": "at most 42", "stages[2].stackName": "-prod-preview\" has 54"},
+		},
+		"preview Stack name over 42": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[2].StackName = "fleet-production-eu-central-1-stack" },
+			want: map[string]string{"stages[2].stackName": `"fleet-production-eu-central-1-stack-preview" has 43`},
+		},
+		"stage names": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[0].Name = "Dev"; a.Stages[2].Name = "qa" },
+			want: map[string]string{"stages[0].name": "not a Kargo Stage name", "stages[2].name": "also the name of stages[1]"},
+		},
+		"commit xor branch": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[0].Branch = "main"; a.Stages[1].Commit = "" },
+			want: map[string]string{"stages[0].commit": "exactly one of commit and branch",
+				"stages[1].commit": "exactly one of commit and branch"},
+		},
+		"short commit": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[0].Commit = "1a2b3c4" },
+			want: map[string]string{"stages[0].commit": "40 lowercase hex digits"},
+		},
+		"resync below 60": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[1].ResyncFrequencySeconds = 30 },
+			want: map[string]string{"stages[1].resyncFrequencySeconds": "minimum of 60 seconds"},
+		},
+		"envRefs of type Env and FS": {
+			edit: func(a *StackDeliveryArgs) {
+				a.EnvRefs = map[string]EnvRef{"AWS_REGION": {Type: "Env"}}
+				a.Stages[0].EnvRefs = map[string]EnvRef{"TOKEN": {Type: "FS"}, "X": {Type: "Secret"}}
+			},
+			want: map[string]string{`envRefs["AWS_REGION"].type`: "Secret or Literal",
+				`stages[0].envRefs["TOKEN"].type`: "Secret or Literal", `stages[0].envRefs["X"].secret`: "secret.name and secret.key"},
+		},
+		"a cycle": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[1].From = "prod" },
+			want: map[string]string{"stages": "cycle"},
+		},
+		"a fork": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[2].From = "dev" },
+			want: map[string]string{"stages": `"qa" and "prod" both follow "dev"`},
+		},
+		"no first stage": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[0].From = "prod" },
+			want: map[string]string{"stages": "no stage takes Freight from the Warehouse"},
+		},
+		"unknown upstream": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[1].From = "staging" },
+			want: map[string]string{"stages": `"staging", which is not a stage`},
+		},
+		"no stages": {
+			edit: func(a *StackDeliveryArgs) { a.Stages = nil },
+			want: map[string]string{"stages": "at least one stage"},
+		},
+		"kargo without its secrets": {
+			edit: func(a *StackDeliveryArgs) { a.Kargo = &Kargo{} },
+			want: map[string]string{"kargo.adminPasswordHash": "is required", "kargo.tokenSigningKey": "is required",
+				"kargo.certManager": "needs cert-manager"},
+		},
+		"kargo existing needs nothing": {
+			edit: func(a *StackDeliveryArgs) { a.Kargo = &Kargo{Existing: true} },
+		},
+		"a password, not its hash": {
+			edit: func(a *StackDeliveryArgs) { a.Kargo.AdminPasswordHash = pulumi.String("hunter2") },
+			want: map[string]string{"kargo.adminPasswordHash": "not a bcrypt hash"},
+		},
+		"preview needs PKO 2.3": {
+			edit: func(a *StackDeliveryArgs) { a.Operator = &Operator{ChartVersion: "2.2.0"} },
+			want: map[string]string{"operator.chartVersion": "PKO 2.3 or later"},
+		},
+		"repositories": {
+			edit: func(a *StackDeliveryArgs) {
+				a.Program.RepoUrl = "git@github.com:acme/platform.git"
+				a.Program.RepoDir = "/examples/fleet"
+				a.Program.Interval = "5 minutes"
+				a.Manifests.Owner = "acme inc"
+				a.Manifests.Path = "deploy/stacks/"
+			},
+			want: map[string]string{"program.repoUrl": "https Git URL", "program.repoDir": "relative path",
+				"program.includePaths[0]": "relative path", "program.interval": "Kargo interval",
+				"manifests.owner": "GitHub user", "manifests.path": "relative path"},
+		},
+		"no hub": {
+			edit: func(a *StackDeliveryArgs) { a.Kubeconfig = nil },
+			want: map[string]string{"kubeconfig": "is required"},
+		},
+		"stack": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[0].Stack = "acme/fleet/dev/extra" },
+			want: map[string]string{"stages[0].stack": "not a Pulumi stack"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			a := threeStages()
+			tc.edit(&a)
+			cloud, _, err := run("fleet", a)
+			if len(tc.want) == 0 {
+				if err != nil {
+					t.Fatalf("valid delivery refused: %v", err)
+				}
+				return
+			}
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %v is not a *ValidationError", err)
+			}
+			got := map[string]string{}
+			for _, p := range ve.Problems {
+				got[p.Field] += p.Message + "; "
+			}
+			for field, part := range tc.want {
+				if !strings.Contains(got[field], part) {
+					t.Errorf("%s: %q does not say %q (all: %v)", field, got[field], part, got)
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Errorf("problems at %d fields, want %d: %v", len(got), len(tc.want), got)
+			}
+			if n := len(cloud.Resources()); n != 0 {
+				t.Errorf("%d resources registered for a bad delivery", n)
+			}
+		})
+	}
+}
