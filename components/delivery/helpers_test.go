@@ -21,7 +21,7 @@ func threeStages() StackDeliveryArgs {
 		Kubeconfig:        pulumi.String(hubKubeconfig),
 		Project:           "fleet",
 		Program:           Program{RepoUrl: "https://github.com/acme/platform.git", RepoDir: "examples/fleet"},
-		Manifests:         Manifests{Owner: "acme", Repository: "platform", Path: "deploy/stacks"},
+		Manifests:         Manifests{Owner: "acme", Repository: "platform", Path: "deploy/stacks", PullRequest: true},
 		PulumiAccessToken: pulumi.String("pul-canary"),
 		Stages: []Stage{
 			{Name: "dev", Stack: "acme/fleet/dev", Commit: commitA},
@@ -46,20 +46,20 @@ func run(name string, args StackDeliveryArgs) (*mocks.Cloud, *StackDelivery, err
 	return cloud, d, err
 }
 
-// nameOf is the metadata.name of a Kubernetes object's inputs, else its resource name.
+// nameOf is the metadata.name of a Kubernetes object's inputs, a Helm release's name, else its resource name.
 func nameOf(r mocks.Resource) string {
 	if md, ok := r.Input("metadata").(map[string]any); ok {
 		if n, ok := md["name"].(string); ok {
 			return n
 		}
 	}
+	if n, ok := r.Input("name").(string); ok {
+		return n
+	}
 	return r.Name
 }
 
-// kindOf is the short kind of a registration: the kind of a custom object, else the type's last part.
+// kindOf is the short kind of a registration: its type's last part.
 func kindOf(r mocks.Resource) string {
-	if k, ok := r.Input("kind").(string); ok {
-		return k
-	}
 	return r.Type[strings.LastIndex(r.Type, ":")+1:]
 }

@@ -1,0 +1,181 @@
+package delivery
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+)
+
+// TestObjects: the three-stage delivery registers exactly these objects on the hub and in GitHub.
+func TestObjects(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	cloud, d, err := run("fleet", threeStages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range cloud.Resources() {
+		if r.Custom && !strings.HasPrefix(r.Type, "pulumi:providers:") {
+			got = append(got, kindOf(r)+" "+nameOf(r))
+		}
+	}
+	want := []string{
+		"Namespace pulumi-kubernetes-operator", "Release pulumi-kubernetes-operator",
+		"Namespace cert-manager", "Release cert-manager", "Namespace kargo", "Release kargo",
+		"Namespace fleet-stacks", "Secret pulumi-access-token",
+		"ServiceAccount fleet-dev", "ClusterRoleBinding fleet-stacks:fleet-dev:system:auth-delegator",
+		"ServiceAccount fleet-qa", "ClusterRoleBinding fleet-stacks:fleet-qa:system:auth-delegator",
+		"ServiceAccount fleet-prod", "ClusterRoleBinding fleet-stacks:fleet-prod:system:auth-delegator",
+		"Branch fleet-branch", "RepositoryFile fleet-dev-stack", "RepositoryFile fleet-qa-stack",
+		"RepositoryFile fleet-prod-stack", "RepositoryFile fleet-prod-preview-stack",
+		"RepositoryPullRequest fleet-pull-request",
+		"ConfigMapPatch argocd-cm",
+		"Application fleet-dev", "Application fleet-qa", "Application fleet-prod",
+		"Project fleet", "ProjectConfig fleet", "Secret git-credentials", "Warehouse program",
+		"Stage dev", "Stage qa", "Stage prod",
+		"ServiceAccount qa-promoter", "Role qa-promoter", "RoleBinding qa-promoter",
+		"ServiceAccount prod-promoter", "Role prod-promoter", "RoleBinding prod-promoter",
+	}
+	if diff := cmp.Diff(sorted(want), sorted(got)); diff != "" {
+		t.Errorf("objects (-want +got):\n%s", diff)
+	}
+	if got := mocks.Await[[]string](t, d.Stages.ToStringArrayOutput()); !slices.Equal(got, []string{"dev", "qa", "prod"}) {
+		t.Errorf("stages output %v", got)
+	}
+	files := mocks.Await[map[string]string](t, d.Manifests.ToStringMapOutput())
+	if got := slices.Sorted(mapKeys(files)); !slices.Equal(got, []string{"deploy/stacks/dev/stack.yaml",
+		"deploy/stacks/prod/preview-stack.yaml", "deploy/stacks/prod/stack.yaml", "deploy/stacks/qa/stack.yaml"}) {
+		t.Errorf("manifest files %v", got)
+	}
+}
+
+// TestOrder: each object is registered after what it needs on a real hub: CRDs from the charts, Kargo after
+// cert-manager, Applications after the health check, the workspace's RBAC and their manifests, Kargo's objects
+// after the Project, and each Stage after its upstream and its Application.
+func TestOrder(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	cloud, _, err := run("fleet", threeStages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := map[string][]string{ // resource name -> resource names it depends on
+		"fleet-kargo":                     {"fleet-cert-manager"},
+		"fleet-dev-application":           {"fleet-stack-health", "fleet-pulumi-kubernetes-operator", "fleet-dev-sa", "fleet-dev-system:auth-delegator", "fleet-access-token", "fleet-dev-stack"},
+		"fleet-prod-application":          {"fleet-prod-stack", "fleet-prod-preview-stack", "fleet-prod-sa"},
+		"fleet-project":                   {"fleet-kargo"},
+		"fleet-project-config":            {"fleet-project"},
+		"fleet-git-credentials":           {"fleet-project"},
+		"fleet-warehouse":                 {"fleet-project", "fleet-git-credentials"},
+		"fleet-dev-stage":                 {"fleet-warehouse", "fleet-dev-application"},
+		"fleet-qa-stage":                  {"fleet-dev-stage", "fleet-qa-application"},
+		"fleet-prod-stage":                {"fleet-qa-stage", "fleet-prod-application"},
+		"fleet-prod-promoter-binding":     {"fleet-prod-promoter-sa", "fleet-prod-promoter-role"},
+		"fleet-prod-promoter-role":        {"fleet-prod-stage"},
+		"fleet-dev-stack":                 {"fleet-branch"},
+		"fleet-pull-request":              {"fleet-dev-stack", "fleet-qa-stack", "fleet-prod-stack", "fleet-prod-preview-stack"},
+		"fleet-dev-system:auth-delegator": {"fleet-dev-sa"},
+	}
+	byName := map[string]mocks.Resource{}
+	for _, r := range cloud.Resources() {
+		byName[r.Name] = r
+	}
+	for name, deps := range after {
+		r, ok := byName[name]
+		if !ok {
+			t.Errorf("%s is not registered", name)
+			continue
+		}
+		for _, d := range deps {
+			if !slices.ContainsFunc(r.Dependencies, func(u string) bool { return strings.HasSuffix(u, "::"+d) }) {
+				t.Errorf("%s is not registered after %s (depends on %v)", name, d, r.Dependencies)
+			}
+		}
+	}
+}
+
+// TestPromotion: a promotion modelled as a new commit for one stage changes only that stage's manifest, and in it
+// only spec.commit.
+func TestPromotion(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	before, _, err := run("fleet", threeStages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	promoted := threeStages()
+	promoted.Stages[1].Commit = commitB
+	after, _, err := run("fleet", promoted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := map[string]mocks.Resource{}
+	for _, r := range before.Resources() {
+		old[r.Name] = r
+	}
+	var changed []string
+	for _, r := range after.Resources() {
+		if !r.Inputs.DeepEquals(old[r.Name].Inputs) {
+			changed = append(changed, r.Name)
+		}
+	}
+	if !slices.Equal(changed, []string{"fleet-qa-stack"}) {
+		t.Fatalf("changed resources %v, want only fleet-qa-stack", changed)
+	}
+	var was, is map[string]any
+	mustYAML(t, old["fleet-qa-stack"].Input("content").(string), &was)
+	r, _ := after.Named("github:index/repositoryFile:RepositoryFile", "fleet-qa-stack")
+	mustYAML(t, r.Input("content").(string), &is)
+	if diff := cmp.Diff(was, is); !strings.Contains(diff, commitB) || strings.Count(diff, "\n-") != 1 {
+		t.Errorf("qa's manifest changed beyond spec.commit:\n%s", diff)
+	}
+}
+
+// TestExisting: with PKO and Kargo already installed no chart is installed, and nothing waits for one; without
+// pullRequest the manifests go straight to the branch.
+func TestExisting(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	a := threeStages()
+	a.Operator, a.Kargo, a.Manifests.PullRequest = &Operator{Existing: true}, &Kargo{Existing: true}, false
+	cloud, d, err := run("fleet", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{"kubernetes:helm.sh/v3:Release", "github:index/branch:Branch",
+		"github:index/repositoryPullRequest:RepositoryPullRequest", "kubernetes:core/v1:Secret"} {
+		for _, r := range cloud.OfType(typ) {
+			if nameOf(r) != AccessTokenSecret {
+				t.Errorf("%s %s registered", typ, nameOf(r))
+			}
+		}
+	}
+	for _, f := range cloud.OfType("github:index/repositoryFile:RepositoryFile") {
+		if f.Input("branch") != "main" {
+			t.Errorf("%s goes to branch %v, want main", f.Name, f.Input("branch"))
+		}
+	}
+	if s := mocks.Await[string](t, d.KargoReleaseStatus); s != "" {
+		t.Errorf("kargoReleaseStatus %q with kargo.existing", s)
+	}
+}
+
+func mustYAML(t *testing.T, text string, into any) {
+	t.Helper()
+	if err := yaml.Unmarshal([]byte(text), into); err != nil {
+		t.Fatalf("%v in %s", err, text)
+	}
+}
+
+func sorted(s []string) []string { return slices.Sorted(slices.Values(s)) }
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package delivery
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestObjectSpecs: each object as PKO, Kargo and Argo CD spell it (PKO v2.9.0 StackSpec, Kargo v1.11.2
+// api/v1alpha1 and promotion step schemas, Argo CD's Application).
+func TestObjectSpecs(t *testing.T) {
+	a := withDefaults(threeStages(), "fleet")
+	links, err := chain(a.Stages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		got  map[string]any
+		want string
+	}{
+		"prod's Stack: pinned commit, workspace identity, token from a Secret, drift correction": {
+			got: StackObject(a, links[2].Stage, false),
+			want: `
+apiVersion: pulumi.com/v1
+kind: Stack
+metadata: {name: fleet-prod, namespace: fleet-stacks}
+spec:
+  stack: acme/fleet/prod
+  projectRepo: https://github.com/acme/platform.git
+  repoDir: examples/fleet
+  commit: "1111111111111111111111111111111111111111"
+  serviceAccountName: fleet-prod
+  envRefs:
+    PULUMI_ACCESS_TOKEN: {type: Secret, secret: {name: pulumi-access-token, key: accessToken}}
+  refresh: true
+  resyncFrequencySeconds: 600
+  continueResyncOnCommitMatch: true
+  destroyOnFinalize: false`,
+		},
+		"prod's preview Stack follows the branch with preview: true": {
+			got: StackObject(a, links[2].Stage, true),
+			want: `
+apiVersion: pulumi.com/v1
+kind: Stack
+metadata: {name: fleet-prod-preview, namespace: fleet-stacks}
+spec:
+  stack: acme/fleet/prod
+  projectRepo: https://github.com/acme/platform.git
+  repoDir: examples/fleet
+  branch: main
+  preview: true
+  serviceAccountName: fleet-prod
+  envRefs:
+    PULUMI_ACCESS_TOKEN: {type: Secret, secret: {name: pulumi-access-token, key: accessToken}}
+  refresh: true
+  resyncFrequencySeconds: 600
+  continueResyncOnCommitMatch: true
+  destroyOnFinalize: false`,
+		},
+		"the Warehouse watches the program and not the manifests in the same repository": {
+			got: Warehouse(a),
+			want: `
+metadata: {name: program, namespace: fleet}
+spec:
+  interval: 5m0s
+  freightCreationPolicy: Automatic
+  subscriptions:
+  - git:
+      repoURL: https://github.com/acme/platform.git
+      branch: main
+      commitSelectionStrategy: NewestFromBranch
+      discoveryLimit: 20
+      includePaths: [examples/fleet]
+      excludePaths: [deploy/stacks]`,
+		},
+		"dev auto-promotes; qa and prod are gates": {
+			got: ProjectConfig(a),
+			want: `
+metadata: {name: fleet, namespace: fleet}
+spec:
+  promotionPolicies:
+  - {stage: dev, autoPromotionEnabled: true}
+  - {stage: qa, autoPromotionEnabled: false}
+  - {stage: prod, autoPromotionEnabled: false}`,
+		},
+		"dev takes Freight from the Warehouse and pushes its promotion": {
+			got: KargoStage(a, links[0]),
+			want: `
+metadata: {name: dev, namespace: fleet}
+spec:
+  requestedFreight:
+  - origin: {kind: Warehouse, name: program}
+    sources: {direct: true}
+  promotionTemplate:
+    spec:
+      vars:
+      - {name: programRepo, value: "https://github.com/acme/platform.git"}
+      - {name: manifestsRepo, value: "https://github.com/acme/platform.git"}
+      steps:
+      - uses: git-clone
+        as: clone
+        config:
+          repoURL: ${{ vars.manifestsRepo }}
+          checkout: [{branch: main, path: ./out}]
+      - uses: yaml-update
+        as: update
+        config:
+          path: ./out/deploy/stacks/dev/stack.yaml
+          updates: [{key: spec.commit, value: "${{ commitFrom(vars.programRepo).ID }}"}]
+      - uses: git-commit
+        as: commit
+        config: {path: ./out, message: "Promote dev to ${{ commitFrom(vars.programRepo).ID }}"}
+      - uses: git-push
+        as: push
+        config: {path: ./out}
+      - uses: argocd-update
+        as: sync
+        config:
+          apps:
+          - name: fleet-dev
+            namespace: argocd
+            sources: [{repoURL: "${{ vars.manifestsRepo }}", desiredRevision: "${{ outputs.commit.commit }}"}]`,
+		},
+		"prod takes qa's Freight and promotes through a reviewed pull request": {
+			got: KargoStage(a, links[2]),
+			want: `
+metadata: {name: prod, namespace: fleet}
+spec:
+  requestedFreight:
+  - origin: {kind: Warehouse, name: program}
+    sources: {stages: [qa]}
+  promotionTemplate:
+    spec:
+      vars:
+      - {name: programRepo, value: "https://github.com/acme/platform.git"}
+      - {name: manifestsRepo, value: "https://github.com/acme/platform.git"}
+      steps:
+      - uses: git-clone
+        as: clone
+        config:
+          repoURL: ${{ vars.manifestsRepo }}
+          checkout: [{branch: main, path: ./out}]
+      - uses: yaml-update
+        as: update
+        config:
+          path: ./out/deploy/stacks/prod/stack.yaml
+          updates: [{key: spec.commit, value: "${{ commitFrom(vars.programRepo).ID }}"}]
+      - uses: git-commit
+        as: commit
+        config: {path: ./out, message: "Promote prod to ${{ commitFrom(vars.programRepo).ID }}"}
+      - uses: git-push
+        as: push
+        config: {path: ./out, generateTargetBranch: true}
+      - uses: git-open-pr
+        as: open-pr
+        config:
+          repoURL: ${{ vars.manifestsRepo }}
+          sourceBranch: ${{ outputs.push.branch }}
+          targetBranch: main
+          title: "Promote prod to ${{ commitFrom(vars.programRepo).ID }}"
+      - uses: git-wait-for-pr
+        as: wait-for-pr
+        config: {repoURL: "${{ vars.manifestsRepo }}", prNumber: "${{ outputs['open-pr'].pr.id }}"}
+      - uses: argocd-update
+        as: sync
+        config:
+          apps:
+          - name: fleet-prod
+            namespace: argocd
+            sources: [{repoURL: "${{ vars.manifestsRepo }}", desiredRevision: "${{ outputs['wait-for-pr'].commit }}"}]`,
+		},
+		"qa's Application syncs its folder and lets qa's Stage update it": {
+			got: Application(a, "qa"),
+			want: `
+apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: fleet-qa
+  namespace: argocd
+  annotations: {kargo.akuity.io/authorized-stage: "fleet:qa"}
+spec:
+  project: default
+  source: {repoURL: "https://github.com/acme/platform.git", targetRevision: main, path: deploy/stacks/qa}
+  destination: {server: "https://kubernetes.default.svc", namespace: fleet-stacks}
+  syncPolicy: {automated: {prune: false, selfHeal: true}}`,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var want map[string]any
+			mustYAML(t, tc.want, &want)
+			got := roundTrip(t, tc.got)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestClaims: the approvers' claims annotation uses Kargo's claim names.
+func TestClaims(t *testing.T) {
+	got, err := Claims(Approvers{Groups: []string{"platform-leads"}, Emails: []string{"oncall@acme.dev"}})
+	if err != nil || got != `{"email":["oncall@acme.dev"],"groups":["platform-leads"]}` {
+		t.Errorf("Claims = %s, %v", got, err)
+	}
+}
+
+// roundTrip is an object as its manifest reads back: the YAML a consumer parses.
+func roundTrip(t *testing.T, object map[string]any) map[string]any {
+	t.Helper()
+	text, err := Manifest(object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	mustYAML(t, text, &out)
+	return out
+}
