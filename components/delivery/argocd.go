@@ -48,7 +48,7 @@ return hs
 func ApplicationName(project, stage string) string { return project + "-" + stage }
 
 // ManifestsRepoURL is the https URL of the manifests repository.
-func ManifestsRepoURL(m Manifests) string {
+func ManifestsRepoURL(m ManifestsRepository) string {
 	return fmt.Sprintf("https://github.com/%s/%s.git", m.Owner, m.Repository)
 }
 

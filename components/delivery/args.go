@@ -17,12 +17,12 @@ type StackDeliveryArgs struct {
 	// Default: the resource name.
 	Project string `pulumi:"project,optional"`
 	// Program is the Git repository of the Pulumi program the Stacks run. Required.
-	Program Program `pulumi:"program"`
+	Program ProgramRepository `pulumi:"program"`
 	// Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's
 	// promotions update. Required.
-	Manifests Manifests `pulumi:"manifests"`
+	Manifests ManifestsRepository `pulumi:"manifests"`
 	// Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
-	Stages []Stage `pulumi:"stages"`
+	Stages []DeliveryStage `pulumi:"stages"`
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state".
 	// Default: none (Pulumi Cloud).
 	Backend string `pulumi:"backend,optional"`
@@ -32,15 +32,15 @@ type StackDeliveryArgs struct {
 	PulumiAccessToken pulumi.StringInput `pulumi:"pulumiAccessToken,optional" provider:"secret"`
 	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs,optional"`
-	// Operator installs the Pulumi Kubernetes Operator. Default: the chart DefaultOperatorChartVersion.
-	Operator *Operator `pulumi:"operator,optional"`
+	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
+	Operator *OperatorInstall `pulumi:"operator,optional"`
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token
 	// signing key have no default.
-	Kargo *Kargo `pulumi:"kargo,optional"`
+	Kargo *KargoInstall `pulumi:"kargo,optional"`
 }
 
-// Program is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
-type Program struct {
+// ProgramRepository is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
+type ProgramRepository struct {
 	// RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
 	RepoUrl string `pulumi:"repoUrl"`
 	// RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
@@ -57,10 +57,10 @@ type Program struct {
 	Interval string `pulumi:"interval,optional"`
 }
 
-// Manifests is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and
+// ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and
 // preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or
 // GITHUB_TOKEN) or a github provider in the resource options.
-type Manifests struct {
+type ManifestsRepository struct {
 	// Owner is the GitHub user or organization. Required.
 	Owner string `pulumi:"owner"`
 	// Repository is the repository name (without owner). Required.
@@ -76,9 +76,9 @@ type Manifests struct {
 	PullRequestBranch string `pulumi:"pullRequestBranch,optional"`
 }
 
-// Stage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application
+// DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application
 // that syncs that Stack.
-type Stage struct {
+type DeliveryStage struct {
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name string `pulumi:"name"`
 	// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages;
@@ -150,31 +150,31 @@ type EnvRef struct {
 	// Type is "Secret" or "Literal".
 	Type string `pulumi:"type"`
 	// Secret is the Secret and key in the Stack's namespace (type Secret).
-	Secret *SecretRef `pulumi:"secret,optional"`
+	Secret *EnvSecret `pulumi:"secret,optional"`
 	// Literal is the value (type Literal).
-	Literal *LiteralRef `pulumi:"literal,optional"`
+	Literal *EnvLiteral `pulumi:"literal,optional"`
 }
 
-// SecretRef is a key of a Secret in the Stack's namespace.
-type SecretRef struct {
+// EnvSecret is a key of a Secret in the Stack's namespace.
+type EnvSecret struct {
 	// Name is the Secret's name. Required.
 	Name string `pulumi:"name"`
 	// Key is the key within the Secret. Required.
 	Key string `pulumi:"key"`
 }
 
-// LiteralRef is a literal value.
-type LiteralRef struct {
+// EnvLiteral is a literal value.
+type EnvLiteral struct {
 	// Value is the value. Required.
 	Value string `pulumi:"value"`
 }
 
-// Operator installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
-type Operator struct {
+// OperatorInstall installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
+type OperatorInstall struct {
 	// Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
 	Existing bool `pulumi:"existing,optional"`
 	// ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator).
-	// Default: DefaultOperatorChartVersion. Preview Stacks need 2.3 or later.
+	// Default: "2.9.0". Preview Stacks need 2.3 or later.
 	ChartVersion string `pulumi:"chartVersion,optional"`
 	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
 	Namespace string `pulumi:"namespace,optional"`
@@ -182,12 +182,12 @@ type Operator struct {
 	Values map[string]any `pulumi:"values,optional"`
 }
 
-// Kargo installs Kargo from its OCI Helm chart, and cert-manager when asked.
-type Kargo struct {
+// KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
+type KargoInstall struct {
 	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are
 	// not needed. Default: false.
 	Existing bool `pulumi:"existing,optional"`
-	// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: DefaultKargoChartVersion.
+	// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
 	ChartVersion string `pulumi:"chartVersion,optional"`
 	// Namespace is Kargo's namespace. Default: "kargo".
 	Namespace string `pulumi:"namespace,optional"`
@@ -198,7 +198,7 @@ type Kargo struct {
 	// unless existing.
 	TokenSigningKey pulumi.StringInput `pulumi:"tokenSigningKey,optional" provider:"secret"`
 	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met:
-	// "install" installs the cert-manager chart (DefaultCertManagerChartVersion, namespace cert-manager)
+	// "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager)
 	// before Kargo; "present" states that cert-manager is already installed. Required unless existing.
 	CertManager string `pulumi:"certManager,optional"`
 	// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program)

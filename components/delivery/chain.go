@@ -7,12 +7,12 @@ import (
 
 // link is a stage and the stage it promotes Freight from ("" for the first, which takes it from the Warehouse).
 type link struct {
-	Stage
+	DeliveryStage
 	upstream string
 }
 
 // upstreamOf is the stage stages[i] takes Freight from: its from, else the stage before it; "" for the first.
-func upstreamOf(stages []Stage, i int) string {
+func upstreamOf(stages []DeliveryStage, i int) string {
 	switch {
 	case stages[i].From != "":
 		return stages[i].From
@@ -26,7 +26,7 @@ func upstreamOf(stages []Stage, i int) string {
 // chain orders the stages from the one that takes Freight from the Warehouse to the last, each after its
 // upstream. It returns an error unless the stages form one chain: exactly one first stage, every from naming
 // another stage, no stage followed by two, no cycle.
-func chain(stages []Stage) ([]link, error) {
+func chain(stages []DeliveryStage) ([]link, error) {
 	byName, next := map[string]int{}, map[string]string{}
 	for i, s := range stages {
 		byName[s.Name] = i
@@ -52,7 +52,7 @@ func chain(stages []Stage) ([]link, error) {
 	}
 	var out []link
 	for name, up := first, ""; name != ""; name, up = next[name], name {
-		out = append(out, link{Stage: stages[byName[name]], upstream: up})
+		out = append(out, link{DeliveryStage: stages[byName[name]], upstream: up})
 	}
 	if len(out) != len(stages) {
 		var lost []string

@@ -8,14 +8,14 @@ import (
 // TestChain: stages run from the first along from, whatever their order in the list.
 func TestChain(t *testing.T) {
 	cases := map[string]struct {
-		stages []Stage
+		stages []DeliveryStage
 		want   []string // name<-upstream
 	}{
-		"in list order": {stages: []Stage{{Name: "dev"}, {Name: "qa"}, {Name: "prod"}},
+		"in list order": {stages: []DeliveryStage{{Name: "dev"}, {Name: "qa"}, {Name: "prod"}},
 			want: []string{"dev<-", "qa<-dev", "prod<-qa"}},
-		"from reorders": {stages: []Stage{{Name: "dev"}, {Name: "prod", From: "qa"}, {Name: "qa", From: "dev"}},
+		"from reorders": {stages: []DeliveryStage{{Name: "dev"}, {Name: "prod", From: "qa"}, {Name: "qa", From: "dev"}},
 			want: []string{"dev<-", "qa<-dev", "prod<-qa"}},
-		"one stage": {stages: []Stage{{Name: "prod"}}, want: []string{"prod<-"}},
+		"one stage": {stages: []DeliveryStage{{Name: "prod"}}, want: []string{"prod<-"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

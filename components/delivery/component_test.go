@@ -138,7 +138,7 @@ func TestPromotion(t *testing.T) {
 func TestExisting(t *testing.T) {
 	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
 	a := threeStages()
-	a.Operator, a.Kargo, a.Manifests.PullRequest = &Operator{Existing: true}, &Kargo{Existing: true}, false
+	a.Operator, a.Kargo, a.Manifests.PullRequest = &OperatorInstall{Existing: true}, &KargoInstall{Existing: true}, false
 	cloud, d, err := run("fleet", a)
 	if err != nil {
 		t.Fatal(err)

@@ -59,14 +59,14 @@ func withDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 	m.Branch = or(m.Branch, defaultBranch)
 	m.Path = or(m.Path, defaultManifestsPath)
 	m.PullRequestBranch = or(m.PullRequestBranch, "gitops-fleet/"+a.Project+"-stacks")
-	op := Operator{}
+	op := OperatorInstall{}
 	if a.Operator != nil {
 		op = *a.Operator
 	}
 	op.ChartVersion = or(op.ChartVersion, DefaultOperatorChartVersion)
 	op.Namespace = or(op.Namespace, defaultOperatorNS)
 	a.Operator = &op
-	k := Kargo{}
+	k := KargoInstall{}
 	if a.Kargo != nil {
 		k = *a.Kargo
 	}

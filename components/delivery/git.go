@@ -37,7 +37,7 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 			if preview && !l.Preview {
 				continue
 			}
-			text, err := Manifest(StackObject(a, l.Stage, preview))
+			text, err := Manifest(StackObject(a, l.DeliveryStage, preview))
 			if err != nil {
 				return nil, err
 			}

@@ -20,16 +20,16 @@ func threeStages() StackDeliveryArgs {
 	return StackDeliveryArgs{
 		Kubeconfig:        pulumi.String(hubKubeconfig),
 		Project:           "fleet",
-		Program:           Program{RepoUrl: "https://github.com/acme/platform.git", RepoDir: "examples/fleet"},
-		Manifests:         Manifests{Owner: "acme", Repository: "platform", Path: "deploy/stacks", PullRequest: true},
+		Program:           ProgramRepository{RepoUrl: "https://github.com/acme/platform.git", RepoDir: "examples/fleet"},
+		Manifests:         ManifestsRepository{Owner: "acme", Repository: "platform", Path: "deploy/stacks", PullRequest: true},
 		PulumiAccessToken: pulumi.String("pul-canary"),
-		Stages: []Stage{
+		Stages: []DeliveryStage{
 			{Name: "dev", Stack: "acme/fleet/dev", Commit: commitA},
 			{Name: "qa", Stack: "acme/fleet/qa", Commit: commitA, Approvers: &Approvers{Groups: []string{"platform"}}},
 			{Name: "prod", Stack: "acme/fleet/prod", Commit: commitA, PullRequest: true, Preview: true,
 				Approvers: &Approvers{Groups: []string{"platform-leads"}, Emails: []string{"oncall@acme.dev"}}},
 		},
-		Kargo: &Kargo{AdminPasswordHash: pulumi.String(passwordHash), TokenSigningKey: pulumi.String("signing-canary"),
+		Kargo: &KargoInstall{AdminPasswordHash: pulumi.String(passwordHash), TokenSigningKey: pulumi.String("signing-canary"),
 			CertManager: CertManagerInstall, GitToken: pulumi.String("ghp_kargo_canary")},
 	}
 }

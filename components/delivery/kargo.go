@@ -91,7 +91,7 @@ func KargoStage(a StackDeliveryArgs, l link) map[string]any {
 					map[string]any{"name": programVar, "value": a.Program.RepoUrl},
 					map[string]any{"name": manifestsVar, "value": ManifestsRepoURL(a.Manifests)},
 				},
-				"steps": PromotionSteps(a, l.Stage),
+				"steps": PromotionSteps(a, l.DeliveryStage),
 			}},
 		},
 	}
@@ -101,7 +101,7 @@ func KargoStage(a StackDeliveryArgs, l link) map[string]any {
 // stage's stack.yaml to the Freight's commit, git-commit, then git-push to the branch, or with pullRequest
 // git-push to a generated branch, git-open-pr and git-wait-for-pr; last argocd-update of the stage's
 // Application to the commit that landed.
-func PromotionSteps(a StackDeliveryArgs, s Stage) []any {
+func PromotionSteps(a StackDeliveryArgs, s DeliveryStage) []any {
 	commit := fmt.Sprintf("${{ commitFrom(vars.%s).ID }}", programVar)
 	steps := []any{
 		step("git-clone", "clone", map[string]any{

@@ -55,7 +55,7 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 		}
 		previous = stage
 		if l.Approvers != nil {
-			if err := b.approvers(l.Stage, stage); err != nil {
+			if err := b.approvers(l.DeliveryStage, stage); err != nil {
 				return err
 			}
 		}
@@ -65,7 +65,7 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 
 // approvers lets the stage's approvers promote into it: a ServiceAccount Kargo maps their OIDC claims to, a
 // Role granting promote on the Stage, and the RoleBinding between them, in the project's namespace.
-func (b *builder) approvers(s Stage, stage pulumi.Resource) error {
+func (b *builder) approvers(s DeliveryStage, stage pulumi.Resource) error {
 	a, name := b.args, PromoterName(s.Name)
 	claims, err := Claims(*s.Approvers)
 	if err != nil {

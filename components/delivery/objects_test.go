@@ -19,7 +19,7 @@ func TestObjectSpecs(t *testing.T) {
 		want string
 	}{
 		"prod's Stack: pinned commit, workspace identity, token from a Secret, drift correction": {
-			got: StackObject(a, links[2].Stage, false),
+			got: StackObject(a, links[2].DeliveryStage, false),
 			want: `
 apiVersion: pulumi.com/v1
 kind: Stack
@@ -38,7 +38,7 @@ spec:
   destroyOnFinalize: false`,
 		},
 		"prod's preview Stack follows the branch with preview: true": {
-			got: StackObject(a, links[2].Stage, true),
+			got: StackObject(a, links[2].DeliveryStage, true),
 			want: `
 apiVersion: pulumi.com/v1
 kind: Stack

@@ -15,7 +15,7 @@ const (
 // StackObject is the pulumi.com/v1 Stack of a stage (PKO v2's StackSpec): the stage's pinned commit (or
 // branch), the workspace's ServiceAccount, envRefs and the resync settings. With preview it is the stage's
 // preview Stack instead: "<stackName>-preview", following the program branch with preview: true.
-func StackObject(a StackDeliveryArgs, s Stage, preview bool) map[string]any {
+func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]any {
 	spec := map[string]any{
 		"stack":                       s.Stack,
 		"projectRepo":                 a.Program.RepoUrl,
@@ -59,10 +59,10 @@ func StackObject(a StackDeliveryArgs, s Stage, preview bool) map[string]any {
 
 // envRefs are the Stack's spec.envRefs: PULUMI_ACCESS_TOKEN from the access token Secret when
 // pulumiAccessToken is set, then the top-level envRefs, then the stage's.
-func envRefs(a StackDeliveryArgs, s Stage) map[string]any {
+func envRefs(a StackDeliveryArgs, s DeliveryStage) map[string]any {
 	all := map[string]EnvRef{}
 	if a.PulumiAccessToken != nil {
-		all[accessTokenEnv] = EnvRef{Type: "Secret", Secret: &SecretRef{Name: AccessTokenSecret, Key: accessTokenKey}}
+		all[accessTokenEnv] = EnvRef{Type: "Secret", Secret: &EnvSecret{Name: AccessTokenSecret, Key: accessTokenKey}}
 	}
 	maps.Copy(all, a.EnvRefs)
 	maps.Copy(all, s.EnvRefs)
@@ -88,7 +88,7 @@ func Manifest(object map[string]any) (string, error) {
 
 // StackPath is the file of a stage's Stack in the manifests repository: <path>/<stage>/stack.yaml, or
 // preview-stack.yaml for its preview Stack. Kargo's yaml-update step edits spec.commit in stack.yaml.
-func StackPath(m Manifests, stage string, preview bool) string {
+func StackPath(m ManifestsRepository, stage string, preview bool) string {
 	if preview {
 		return m.Path + "/" + stage + "/preview-stack.yaml"
 	}

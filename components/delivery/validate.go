@@ -65,7 +65,7 @@ func label(ps *problems.List, field, v, what string) {
 	}
 }
 
-func validateProgram(ps *problems.List, p Program) {
+func validateProgram(ps *problems.List, p ProgramRepository) {
 	if u, err := url.Parse(p.RepoUrl); p.RepoUrl == "" || err != nil || u.Scheme != "https" || u.Host == "" {
 		ps.Add("program.repoUrl", "%q is not an https Git URL (https://github.com/<owner>/<repository>.git)", p.RepoUrl)
 	}
@@ -88,7 +88,7 @@ func relative(ps *problems.List, field, p string) {
 	}
 }
 
-func validateManifests(ps *problems.List, m Manifests) {
+func validateManifests(ps *problems.List, m ManifestsRepository) {
 	if !githubOwnerPattern.MatchString(m.Owner) {
 		ps.Add("manifests.owner", "%q is not a GitHub user or organization name", m.Owner)
 	}
@@ -129,12 +129,12 @@ func validateEnvRefs(ps *problems.List, field string, refs map[string]EnvRef) {
 	}
 }
 
-func validateOperator(ps *problems.List, op Operator, stages []Stage) {
+func validateOperator(ps *problems.List, op OperatorInstall, stages []DeliveryStage) {
 	label(ps, "operator.namespace", op.Namespace, "a Kubernetes namespace name")
 	if op.Existing {
 		return
 	}
-	if !slices.ContainsFunc(stages, func(s Stage) bool { return s.Preview }) {
+	if !slices.ContainsFunc(stages, func(s DeliveryStage) bool { return s.Preview }) {
 		return
 	}
 	// preview: true exists from PKO 2.3.
@@ -144,7 +144,7 @@ func validateOperator(ps *problems.List, op Operator, stages []Stage) {
 	}
 }
 
-func validateKargo(ps *problems.List, k Kargo) {
+func validateKargo(ps *problems.List, k KargoInstall) {
 	label(ps, "kargo.namespace", k.Namespace, "a Kubernetes namespace name")
 	if k.Existing {
 		return
@@ -165,7 +165,7 @@ func validateKargo(ps *problems.List, k Kargo) {
 	}
 }
 
-func validateStages(ps *problems.List, stages []Stage) {
+func validateStages(ps *problems.List, stages []DeliveryStage) {
 	if len(stages) == 0 {
 		ps.Add("stages", "needs at least one stage (for example dev, qa, prod)")
 		return

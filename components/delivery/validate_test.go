@@ -71,19 +71,19 @@ func TestValidate(t *testing.T) {
 			want: map[string]string{"stages": "at least one stage"},
 		},
 		"kargo without its secrets": {
-			edit: func(a *StackDeliveryArgs) { a.Kargo = &Kargo{} },
+			edit: func(a *StackDeliveryArgs) { a.Kargo = &KargoInstall{} },
 			want: map[string]string{"kargo.adminPasswordHash": "is required", "kargo.tokenSigningKey": "is required",
 				"kargo.certManager": "needs cert-manager"},
 		},
 		"kargo existing needs nothing": {
-			edit: func(a *StackDeliveryArgs) { a.Kargo = &Kargo{Existing: true} },
+			edit: func(a *StackDeliveryArgs) { a.Kargo = &KargoInstall{Existing: true} },
 		},
 		"a password, not its hash": {
 			edit: func(a *StackDeliveryArgs) { a.Kargo.AdminPasswordHash = pulumi.String("hunter2") },
 			want: map[string]string{"kargo.adminPasswordHash": "not a bcrypt hash"},
 		},
 		"preview needs PKO 2.3": {
-			edit: func(a *StackDeliveryArgs) { a.Operator = &Operator{ChartVersion: "2.2.0"} },
+			edit: func(a *StackDeliveryArgs) { a.Operator = &OperatorInstall{ChartVersion: "2.2.0"} },
 			want: map[string]string{"operator.chartVersion": "PKO 2.3 or later"},
 		},
 		"repositories": {
