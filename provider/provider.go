@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -16,13 +17,14 @@ const Name = "fleet"
 // GoImportPath is the import path of the generated Go SDK.
 const GoImportPath = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
-// Provider is the fleet provider: the Fleet, FleetCluster and GitOpsBridge components and Fleet's
-// ClusterLedger resource, with the package metadata.
+// Provider is the fleet provider: the Fleet, FleetCluster, GitOpsBridge and StackDelivery components and
+// Fleet's ClusterLedger resource, with the package metadata.
 func Provider() (p.Provider, error) {
 	return build([]infer.InferredComponent{
 		infer.ComponentF(fleet.NewFleet),
 		infer.ComponentF(fleetcluster.NewFleetCluster),
 		infer.ComponentF(gitopsbridge.NewGitOpsBridge),
+		infer.ComponentF(delivery.NewStackDelivery),
 	}, infer.Resource(ledger.ClusterLedger{}))
 }
 
@@ -32,7 +34,8 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 		WithDisplayName("Pulumi Fleet").
 		WithDescription("EKS cluster fleets with Argo CD in the GitOps Bridge pattern: Fleet builds a whole "+
 			"multi-region fleet from typed data; FleetCluster builds a cluster and the AWS identities of its add-ons; "+
-			"GitOpsBridge registers clusters into Argo CD through cluster secrets.").
+			"GitOpsBridge registers clusters into Argo CD through cluster secrets; StackDelivery delivers the fleet's own "+
+			"stacks by GitOps (Pulumi Kubernetes Operator, Argo CD, Kargo).").
 		WithKeywords("pulumi", "kubernetes", "eks", "aws", "argocd", "gitops", "category/infrastructure", "kind/component").
 		WithRepository("https://github.com/gitops-fleet/pulumi-fleet").
 		WithHomepage("https://github.com/gitops-fleet/pulumi-fleet").
@@ -46,6 +49,7 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 			"ledger":       "index",
 			"gitopsbridge": "index",
 			"clusterinfo":  "index",
+			"delivery":     "index",
 		}).
 		WithComponents(components...).
 		WithResources(resources...).

@@ -30,6 +30,11 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { StackDeliveryArgs } from "./stackDelivery";
+export type StackDelivery = import("./stackDelivery").StackDelivery;
+export const StackDelivery: typeof import("./stackDelivery").StackDelivery = null as any;
+utilities.lazyLoad(exports, ["StackDelivery"], () => require("./stackDelivery"));
+
 
 // Export sub-modules:
 import * as types from "./types";
@@ -50,6 +55,8 @@ const _module = {
                 return new FleetCluster(name, <any>undefined, { urn })
             case "fleet:index:GitOpsBridge":
                 return new GitOpsBridge(name, <any>undefined, { urn })
+            case "fleet:index:StackDelivery":
+                return new StackDelivery(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

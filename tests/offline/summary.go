@@ -26,3 +26,19 @@ func PrintSummary(w io.Writer, outputs auto.OutputMap) {
 			c["secretNamespace"], c["secretName"], strings.Join(ls, " "))
 	}
 }
+
+// PrintDelivery writes the delivery of the fleet's own stacks when the example has one (deliveryStages): per
+// stage in promotion order its Argo CD Application and the Stack manifest it syncs.
+func PrintDelivery(w io.Writer, outputs auto.OutputMap) {
+	stages, _ := outputs["deliveryStages"].Value.([]any)
+	if len(stages) == 0 {
+		return
+	}
+	apps, _ := outputs["deliveryApplications"].Value.(map[string]any)
+	urls, _ := outputs["deliveryManifestUrls"].Value.(map[string]any)
+	fmt.Fprintf(w, "\nDelivery: %d stages, promoted by Kargo in this order\n", len(stages))
+	for _, s := range stages {
+		name, _ := s.(string)
+		fmt.Fprintf(w, "  %-6s Argo CD Application %v syncs %v\n", name, apps[name], urls[name])
+	}
+}

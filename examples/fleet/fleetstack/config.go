@@ -21,6 +21,8 @@ type Config struct {
 	Git *Git `json:"git,omitempty"`
 	// Defaults is gitops-fleet:defaults, what every cluster inherits unless it sets its own (Fleet's defaults).
 	Defaults *Defaults `json:"defaults,omitempty"`
+	// Delivery is gitops-fleet:delivery: when set, the fleet's own stacks are delivered by GitOps from the hub.
+	Delivery *Delivery `json:"delivery,omitempty"`
 	// CidrPool is gitops-fleet:cidrPool, where VPC CIDRs of clusters without one are allocated (Fleet's cidrPool).
 	CidrPool string `json:"cidrPool,omitempty"`
 }
@@ -119,7 +121,7 @@ func Load(ctx *pulumi.Context) (Config, error) {
 	cfg := config.New(ctx, Namespace)
 	var c Config
 	for key, dst := range map[string]any{"clusters": &c.Clusters, "repositories": &c.Repositories, "git": &c.Git,
-		"defaults": &c.Defaults} {
+		"defaults": &c.Defaults, "delivery": &c.Delivery} {
 		if err := cfg.TryObject(key, dst); err != nil && !isMissing(err) {
 			return Config{}, &Problems{{Key: Namespace + ":" + key, Message: err.Error()}}
 		}

@@ -12,7 +12,8 @@ import (
 // before registering anything and builds the hub, then the spokes.
 //
 // Stack outputs: clusters (name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint,
-// cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn and hubKubeconfig (secret).
+// cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn and hubKubeconfig (secret); with
+// gitops-fleet:delivery also deliveryStages, deliveryApplications and deliveryManifestUrls.
 func Run(ctx *pulumi.Context) error {
 	cfg, err := Load(ctx)
 	if err != nil {
@@ -30,6 +31,16 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("vpcCidrs", f.VpcCidrs)
 	ctx.Export("argocdManagementRoleArn", f.ArgocdManagementRoleArn)
 	ctx.Export("hubKubeconfig", f.HubKubeconfig)
+	if cfg.Delivery == nil {
+		return nil
+	}
+	d, err := deliver(ctx, *cfg.Delivery, f)
+	if err != nil {
+		return err
+	}
+	ctx.Export("deliveryStages", d.Stages)
+	ctx.Export("deliveryApplications", d.ApplicationNames)
+	ctx.Export("deliveryManifestUrls", d.ManifestUrls)
 	return nil
 }
 

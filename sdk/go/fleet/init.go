@@ -29,6 +29,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &FleetCluster{}
 	case "fleet:index:GitOpsBridge":
 		r = &GitOpsBridge{}
+	case "fleet:index:StackDelivery":
+		r = &StackDelivery{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

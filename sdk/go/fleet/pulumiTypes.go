@@ -484,6 +484,184 @@ func (o AddonSettingsPtrOutput) Velero() VeleroSettingsPtrOutput {
 	}).(VeleroSettingsPtrOutput)
 }
 
+// Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
+type Approvers struct {
+	// Emails are values of the email claim.
+	Emails []string `pulumi:"emails"`
+	// Groups are values of the groups claim.
+	Groups []string `pulumi:"groups"`
+	// Subjects are values of the sub claim.
+	Subjects []string `pulumi:"subjects"`
+}
+
+// ApproversInput is an input type that accepts ApproversArgs and ApproversOutput values.
+// You can construct a concrete instance of `ApproversInput` via:
+//
+//	ApproversArgs{...}
+type ApproversInput interface {
+	pulumi.Input
+
+	ToApproversOutput() ApproversOutput
+	ToApproversOutputWithContext(context.Context) ApproversOutput
+}
+
+// Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
+type ApproversArgs struct {
+	// Emails are values of the email claim.
+	Emails pulumi.StringArrayInput `pulumi:"emails"`
+	// Groups are values of the groups claim.
+	Groups pulumi.StringArrayInput `pulumi:"groups"`
+	// Subjects are values of the sub claim.
+	Subjects pulumi.StringArrayInput `pulumi:"subjects"`
+}
+
+func (ApproversArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Approvers)(nil)).Elem()
+}
+
+func (i ApproversArgs) ToApproversOutput() ApproversOutput {
+	return i.ToApproversOutputWithContext(context.Background())
+}
+
+func (i ApproversArgs) ToApproversOutputWithContext(ctx context.Context) ApproversOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ApproversOutput)
+}
+
+func (i ApproversArgs) ToApproversPtrOutput() ApproversPtrOutput {
+	return i.ToApproversPtrOutputWithContext(context.Background())
+}
+
+func (i ApproversArgs) ToApproversPtrOutputWithContext(ctx context.Context) ApproversPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ApproversOutput).ToApproversPtrOutputWithContext(ctx)
+}
+
+// ApproversPtrInput is an input type that accepts ApproversArgs, ApproversPtr and ApproversPtrOutput values.
+// You can construct a concrete instance of `ApproversPtrInput` via:
+//
+//	        ApproversArgs{...}
+//
+//	or:
+//
+//	        nil
+type ApproversPtrInput interface {
+	pulumi.Input
+
+	ToApproversPtrOutput() ApproversPtrOutput
+	ToApproversPtrOutputWithContext(context.Context) ApproversPtrOutput
+}
+
+type approversPtrType ApproversArgs
+
+func ApproversPtr(v *ApproversArgs) ApproversPtrInput {
+	return (*approversPtrType)(v)
+}
+
+func (*approversPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Approvers)(nil)).Elem()
+}
+
+func (i *approversPtrType) ToApproversPtrOutput() ApproversPtrOutput {
+	return i.ToApproversPtrOutputWithContext(context.Background())
+}
+
+func (i *approversPtrType) ToApproversPtrOutputWithContext(ctx context.Context) ApproversPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ApproversPtrOutput)
+}
+
+// Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
+type ApproversOutput struct{ *pulumi.OutputState }
+
+func (ApproversOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Approvers)(nil)).Elem()
+}
+
+func (o ApproversOutput) ToApproversOutput() ApproversOutput {
+	return o
+}
+
+func (o ApproversOutput) ToApproversOutputWithContext(ctx context.Context) ApproversOutput {
+	return o
+}
+
+func (o ApproversOutput) ToApproversPtrOutput() ApproversPtrOutput {
+	return o.ToApproversPtrOutputWithContext(context.Background())
+}
+
+func (o ApproversOutput) ToApproversPtrOutputWithContext(ctx context.Context) ApproversPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Approvers) *Approvers {
+		return &v
+	}).(ApproversPtrOutput)
+}
+
+// Emails are values of the email claim.
+func (o ApproversOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Approvers) []string { return v.Emails }).(pulumi.StringArrayOutput)
+}
+
+// Groups are values of the groups claim.
+func (o ApproversOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Approvers) []string { return v.Groups }).(pulumi.StringArrayOutput)
+}
+
+// Subjects are values of the sub claim.
+func (o ApproversOutput) Subjects() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Approvers) []string { return v.Subjects }).(pulumi.StringArrayOutput)
+}
+
+type ApproversPtrOutput struct{ *pulumi.OutputState }
+
+func (ApproversPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Approvers)(nil)).Elem()
+}
+
+func (o ApproversPtrOutput) ToApproversPtrOutput() ApproversPtrOutput {
+	return o
+}
+
+func (o ApproversPtrOutput) ToApproversPtrOutputWithContext(ctx context.Context) ApproversPtrOutput {
+	return o
+}
+
+func (o ApproversPtrOutput) Elem() ApproversOutput {
+	return o.ApplyT(func(v *Approvers) Approvers {
+		if v != nil {
+			return *v
+		}
+		var ret Approvers
+		return ret
+	}).(ApproversOutput)
+}
+
+// Emails are values of the email claim.
+func (o ApproversPtrOutput) Emails() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Approvers) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Emails
+	}).(pulumi.StringArrayOutput)
+}
+
+// Groups are values of the groups claim.
+func (o ApproversPtrOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Approvers) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Groups
+	}).(pulumi.StringArrayOutput)
+}
+
+// Subjects are values of the sub claim.
+func (o ApproversPtrOutput) Subjects() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Approvers) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Subjects
+	}).(pulumi.StringArrayOutput)
+}
+
 // CertManagerSettings are the settings of cert_manager.
 type CertManagerSettings struct {
 	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
@@ -1338,6 +1516,676 @@ func (o ClusterSummaryMapOutput) MapIndex(k pulumi.StringInput) ClusterSummaryOu
 	return pulumi.All(o, k).ApplyT(func(vs []interface{}) ClusterSummary {
 		return vs[0].(map[string]ClusterSummary)[vs[1].(string)]
 	}).(ClusterSummaryOutput)
+}
+
+// DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
+type DeliveryStage struct {
+	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+	Approvers *Approvers `pulumi:"approvers"`
+	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+	AutoPromotion *bool `pulumi:"autoPromotion"`
+	// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+	Branch *string `pulumi:"branch"`
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+	ClusterRoles []string `pulumi:"clusterRoles"`
+	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+	Commit *string `pulumi:"commit"`
+	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
+	Config map[string]string `pulumi:"config"`
+	// ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
+	ContinueResyncOnCommitMatch *bool `pulumi:"continueResyncOnCommitMatch"`
+	// DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
+	DestroyOnFinalize *bool `pulumi:"destroyOnFinalize"`
+	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+	EnvRefs map[string]EnvRef `pulumi:"envRefs"`
+	// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+	From *string `pulumi:"from"`
+	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
+	Name string `pulumi:"name"`
+	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+	Preview *bool `pulumi:"preview"`
+	// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+	PullRequest *bool `pulumi:"pullRequest"`
+	// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
+	Refresh *bool `pulumi:"refresh"`
+	// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
+	ResyncFrequencySeconds *int `pulumi:"resyncFrequencySeconds"`
+	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+	ServiceAccountName *string `pulumi:"serviceAccountName"`
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+	Stack string `pulumi:"stack"`
+	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+	StackName *string `pulumi:"stackName"`
+}
+
+// DeliveryStageInput is an input type that accepts DeliveryStageArgs and DeliveryStageOutput values.
+// You can construct a concrete instance of `DeliveryStageInput` via:
+//
+//	DeliveryStageArgs{...}
+type DeliveryStageInput interface {
+	pulumi.Input
+
+	ToDeliveryStageOutput() DeliveryStageOutput
+	ToDeliveryStageOutputWithContext(context.Context) DeliveryStageOutput
+}
+
+// DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
+type DeliveryStageArgs struct {
+	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+	Approvers ApproversPtrInput `pulumi:"approvers"`
+	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+	AutoPromotion pulumi.BoolPtrInput `pulumi:"autoPromotion"`
+	// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+	Branch pulumi.StringPtrInput `pulumi:"branch"`
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+	ClusterRoles pulumi.StringArrayInput `pulumi:"clusterRoles"`
+	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+	Commit pulumi.StringPtrInput `pulumi:"commit"`
+	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
+	Config pulumi.StringMapInput `pulumi:"config"`
+	// ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
+	ContinueResyncOnCommitMatch pulumi.BoolPtrInput `pulumi:"continueResyncOnCommitMatch"`
+	// DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
+	DestroyOnFinalize pulumi.BoolPtrInput `pulumi:"destroyOnFinalize"`
+	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+	EnvRefs EnvRefMapInput `pulumi:"envRefs"`
+	// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+	From pulumi.StringPtrInput `pulumi:"from"`
+	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+	Preview pulumi.BoolPtrInput `pulumi:"preview"`
+	// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+	PullRequest pulumi.BoolPtrInput `pulumi:"pullRequest"`
+	// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
+	Refresh pulumi.BoolPtrInput `pulumi:"refresh"`
+	// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
+	ResyncFrequencySeconds pulumi.IntPtrInput `pulumi:"resyncFrequencySeconds"`
+	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+	ServiceAccountName pulumi.StringPtrInput `pulumi:"serviceAccountName"`
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+	Stack pulumi.StringInput `pulumi:"stack"`
+	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+	StackName pulumi.StringPtrInput `pulumi:"stackName"`
+}
+
+func (DeliveryStageArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeliveryStage)(nil)).Elem()
+}
+
+func (i DeliveryStageArgs) ToDeliveryStageOutput() DeliveryStageOutput {
+	return i.ToDeliveryStageOutputWithContext(context.Background())
+}
+
+func (i DeliveryStageArgs) ToDeliveryStageOutputWithContext(ctx context.Context) DeliveryStageOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DeliveryStageOutput)
+}
+
+// DeliveryStageArrayInput is an input type that accepts DeliveryStageArray and DeliveryStageArrayOutput values.
+// You can construct a concrete instance of `DeliveryStageArrayInput` via:
+//
+//	DeliveryStageArray{ DeliveryStageArgs{...} }
+type DeliveryStageArrayInput interface {
+	pulumi.Input
+
+	ToDeliveryStageArrayOutput() DeliveryStageArrayOutput
+	ToDeliveryStageArrayOutputWithContext(context.Context) DeliveryStageArrayOutput
+}
+
+type DeliveryStageArray []DeliveryStageInput
+
+func (DeliveryStageArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DeliveryStage)(nil)).Elem()
+}
+
+func (i DeliveryStageArray) ToDeliveryStageArrayOutput() DeliveryStageArrayOutput {
+	return i.ToDeliveryStageArrayOutputWithContext(context.Background())
+}
+
+func (i DeliveryStageArray) ToDeliveryStageArrayOutputWithContext(ctx context.Context) DeliveryStageArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DeliveryStageArrayOutput)
+}
+
+// DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
+type DeliveryStageOutput struct{ *pulumi.OutputState }
+
+func (DeliveryStageOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeliveryStage)(nil)).Elem()
+}
+
+func (o DeliveryStageOutput) ToDeliveryStageOutput() DeliveryStageOutput {
+	return o
+}
+
+func (o DeliveryStageOutput) ToDeliveryStageOutputWithContext(ctx context.Context) DeliveryStageOutput {
+	return o
+}
+
+// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+func (o DeliveryStageOutput) Approvers() ApproversPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *Approvers { return v.Approvers }).(ApproversPtrOutput)
+}
+
+// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+func (o DeliveryStageOutput) AutoPromotion() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *bool { return v.AutoPromotion }).(pulumi.BoolPtrOutput)
+}
+
+// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+func (o DeliveryStageOutput) Branch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.Branch }).(pulumi.StringPtrOutput)
+}
+
+// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+func (o DeliveryStageOutput) ClusterRoles() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DeliveryStage) []string { return v.ClusterRoles }).(pulumi.StringArrayOutput)
+}
+
+// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+func (o DeliveryStageOutput) Commit() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.Commit }).(pulumi.StringPtrOutput)
+}
+
+// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
+func (o DeliveryStageOutput) Config() pulumi.StringMapOutput {
+	return o.ApplyT(func(v DeliveryStage) map[string]string { return v.Config }).(pulumi.StringMapOutput)
+}
+
+// ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
+func (o DeliveryStageOutput) ContinueResyncOnCommitMatch() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *bool { return v.ContinueResyncOnCommitMatch }).(pulumi.BoolPtrOutput)
+}
+
+// DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
+func (o DeliveryStageOutput) DestroyOnFinalize() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *bool { return v.DestroyOnFinalize }).(pulumi.BoolPtrOutput)
+}
+
+// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+func (o DeliveryStageOutput) EnvRefs() EnvRefMapOutput {
+	return o.ApplyT(func(v DeliveryStage) map[string]EnvRef { return v.EnvRefs }).(EnvRefMapOutput)
+}
+
+// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+func (o DeliveryStageOutput) From() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.From }).(pulumi.StringPtrOutput)
+}
+
+// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
+func (o DeliveryStageOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DeliveryStage) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+func (o DeliveryStageOutput) Preview() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *bool { return v.Preview }).(pulumi.BoolPtrOutput)
+}
+
+// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+func (o DeliveryStageOutput) PullRequest() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *bool { return v.PullRequest }).(pulumi.BoolPtrOutput)
+}
+
+// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
+func (o DeliveryStageOutput) Refresh() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *bool { return v.Refresh }).(pulumi.BoolPtrOutput)
+}
+
+// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
+func (o DeliveryStageOutput) ResyncFrequencySeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *int { return v.ResyncFrequencySeconds }).(pulumi.IntPtrOutput)
+}
+
+// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+func (o DeliveryStageOutput) ServiceAccountName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.ServiceAccountName }).(pulumi.StringPtrOutput)
+}
+
+// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+func (o DeliveryStageOutput) Stack() pulumi.StringOutput {
+	return o.ApplyT(func(v DeliveryStage) string { return v.Stack }).(pulumi.StringOutput)
+}
+
+// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+func (o DeliveryStageOutput) StackName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.StackName }).(pulumi.StringPtrOutput)
+}
+
+type DeliveryStageArrayOutput struct{ *pulumi.OutputState }
+
+func (DeliveryStageArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DeliveryStage)(nil)).Elem()
+}
+
+func (o DeliveryStageArrayOutput) ToDeliveryStageArrayOutput() DeliveryStageArrayOutput {
+	return o
+}
+
+func (o DeliveryStageArrayOutput) ToDeliveryStageArrayOutputWithContext(ctx context.Context) DeliveryStageArrayOutput {
+	return o
+}
+
+func (o DeliveryStageArrayOutput) Index(i pulumi.IntInput) DeliveryStageOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DeliveryStage {
+		return vs[0].([]DeliveryStage)[vs[1].(int)]
+	}).(DeliveryStageOutput)
+}
+
+// EnvLiteral is a literal value.
+type EnvLiteral struct {
+	// Value is the value. Required.
+	Value string `pulumi:"value"`
+}
+
+// EnvLiteralInput is an input type that accepts EnvLiteralArgs and EnvLiteralOutput values.
+// You can construct a concrete instance of `EnvLiteralInput` via:
+//
+//	EnvLiteralArgs{...}
+type EnvLiteralInput interface {
+	pulumi.Input
+
+	ToEnvLiteralOutput() EnvLiteralOutput
+	ToEnvLiteralOutputWithContext(context.Context) EnvLiteralOutput
+}
+
+// EnvLiteral is a literal value.
+type EnvLiteralArgs struct {
+	// Value is the value. Required.
+	Value pulumi.StringInput `pulumi:"value"`
+}
+
+func (EnvLiteralArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvLiteral)(nil)).Elem()
+}
+
+func (i EnvLiteralArgs) ToEnvLiteralOutput() EnvLiteralOutput {
+	return i.ToEnvLiteralOutputWithContext(context.Background())
+}
+
+func (i EnvLiteralArgs) ToEnvLiteralOutputWithContext(ctx context.Context) EnvLiteralOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvLiteralOutput)
+}
+
+func (i EnvLiteralArgs) ToEnvLiteralPtrOutput() EnvLiteralPtrOutput {
+	return i.ToEnvLiteralPtrOutputWithContext(context.Background())
+}
+
+func (i EnvLiteralArgs) ToEnvLiteralPtrOutputWithContext(ctx context.Context) EnvLiteralPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvLiteralOutput).ToEnvLiteralPtrOutputWithContext(ctx)
+}
+
+// EnvLiteralPtrInput is an input type that accepts EnvLiteralArgs, EnvLiteralPtr and EnvLiteralPtrOutput values.
+// You can construct a concrete instance of `EnvLiteralPtrInput` via:
+//
+//	        EnvLiteralArgs{...}
+//
+//	or:
+//
+//	        nil
+type EnvLiteralPtrInput interface {
+	pulumi.Input
+
+	ToEnvLiteralPtrOutput() EnvLiteralPtrOutput
+	ToEnvLiteralPtrOutputWithContext(context.Context) EnvLiteralPtrOutput
+}
+
+type envLiteralPtrType EnvLiteralArgs
+
+func EnvLiteralPtr(v *EnvLiteralArgs) EnvLiteralPtrInput {
+	return (*envLiteralPtrType)(v)
+}
+
+func (*envLiteralPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnvLiteral)(nil)).Elem()
+}
+
+func (i *envLiteralPtrType) ToEnvLiteralPtrOutput() EnvLiteralPtrOutput {
+	return i.ToEnvLiteralPtrOutputWithContext(context.Background())
+}
+
+func (i *envLiteralPtrType) ToEnvLiteralPtrOutputWithContext(ctx context.Context) EnvLiteralPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvLiteralPtrOutput)
+}
+
+// EnvLiteral is a literal value.
+type EnvLiteralOutput struct{ *pulumi.OutputState }
+
+func (EnvLiteralOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvLiteral)(nil)).Elem()
+}
+
+func (o EnvLiteralOutput) ToEnvLiteralOutput() EnvLiteralOutput {
+	return o
+}
+
+func (o EnvLiteralOutput) ToEnvLiteralOutputWithContext(ctx context.Context) EnvLiteralOutput {
+	return o
+}
+
+func (o EnvLiteralOutput) ToEnvLiteralPtrOutput() EnvLiteralPtrOutput {
+	return o.ToEnvLiteralPtrOutputWithContext(context.Background())
+}
+
+func (o EnvLiteralOutput) ToEnvLiteralPtrOutputWithContext(ctx context.Context) EnvLiteralPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EnvLiteral) *EnvLiteral {
+		return &v
+	}).(EnvLiteralPtrOutput)
+}
+
+// Value is the value. Required.
+func (o EnvLiteralOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvLiteral) string { return v.Value }).(pulumi.StringOutput)
+}
+
+type EnvLiteralPtrOutput struct{ *pulumi.OutputState }
+
+func (EnvLiteralPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnvLiteral)(nil)).Elem()
+}
+
+func (o EnvLiteralPtrOutput) ToEnvLiteralPtrOutput() EnvLiteralPtrOutput {
+	return o
+}
+
+func (o EnvLiteralPtrOutput) ToEnvLiteralPtrOutputWithContext(ctx context.Context) EnvLiteralPtrOutput {
+	return o
+}
+
+func (o EnvLiteralPtrOutput) Elem() EnvLiteralOutput {
+	return o.ApplyT(func(v *EnvLiteral) EnvLiteral {
+		if v != nil {
+			return *v
+		}
+		var ret EnvLiteral
+		return ret
+	}).(EnvLiteralOutput)
+}
+
+// Value is the value. Required.
+func (o EnvLiteralPtrOutput) Value() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EnvLiteral) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Value
+	}).(pulumi.StringPtrOutput)
+}
+
+// EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
+type EnvRef struct {
+	// Literal is the value (type Literal).
+	Literal *EnvLiteral `pulumi:"literal"`
+	// Secret is the Secret and key in the Stack's namespace (type Secret).
+	Secret *EnvSecret `pulumi:"secret"`
+	// Type is "Secret" or "Literal".
+	Type string `pulumi:"type"`
+}
+
+// EnvRefInput is an input type that accepts EnvRefArgs and EnvRefOutput values.
+// You can construct a concrete instance of `EnvRefInput` via:
+//
+//	EnvRefArgs{...}
+type EnvRefInput interface {
+	pulumi.Input
+
+	ToEnvRefOutput() EnvRefOutput
+	ToEnvRefOutputWithContext(context.Context) EnvRefOutput
+}
+
+// EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
+type EnvRefArgs struct {
+	// Literal is the value (type Literal).
+	Literal EnvLiteralPtrInput `pulumi:"literal"`
+	// Secret is the Secret and key in the Stack's namespace (type Secret).
+	Secret EnvSecretPtrInput `pulumi:"secret"`
+	// Type is "Secret" or "Literal".
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (EnvRefArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvRef)(nil)).Elem()
+}
+
+func (i EnvRefArgs) ToEnvRefOutput() EnvRefOutput {
+	return i.ToEnvRefOutputWithContext(context.Background())
+}
+
+func (i EnvRefArgs) ToEnvRefOutputWithContext(ctx context.Context) EnvRefOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvRefOutput)
+}
+
+// EnvRefMapInput is an input type that accepts EnvRefMap and EnvRefMapOutput values.
+// You can construct a concrete instance of `EnvRefMapInput` via:
+//
+//	EnvRefMap{ "key": EnvRefArgs{...} }
+type EnvRefMapInput interface {
+	pulumi.Input
+
+	ToEnvRefMapOutput() EnvRefMapOutput
+	ToEnvRefMapOutputWithContext(context.Context) EnvRefMapOutput
+}
+
+type EnvRefMap map[string]EnvRefInput
+
+func (EnvRefMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]EnvRef)(nil)).Elem()
+}
+
+func (i EnvRefMap) ToEnvRefMapOutput() EnvRefMapOutput {
+	return i.ToEnvRefMapOutputWithContext(context.Background())
+}
+
+func (i EnvRefMap) ToEnvRefMapOutputWithContext(ctx context.Context) EnvRefMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvRefMapOutput)
+}
+
+// EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
+type EnvRefOutput struct{ *pulumi.OutputState }
+
+func (EnvRefOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvRef)(nil)).Elem()
+}
+
+func (o EnvRefOutput) ToEnvRefOutput() EnvRefOutput {
+	return o
+}
+
+func (o EnvRefOutput) ToEnvRefOutputWithContext(ctx context.Context) EnvRefOutput {
+	return o
+}
+
+// Literal is the value (type Literal).
+func (o EnvRefOutput) Literal() EnvLiteralPtrOutput {
+	return o.ApplyT(func(v EnvRef) *EnvLiteral { return v.Literal }).(EnvLiteralPtrOutput)
+}
+
+// Secret is the Secret and key in the Stack's namespace (type Secret).
+func (o EnvRefOutput) Secret() EnvSecretPtrOutput {
+	return o.ApplyT(func(v EnvRef) *EnvSecret { return v.Secret }).(EnvSecretPtrOutput)
+}
+
+// Type is "Secret" or "Literal".
+func (o EnvRefOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvRef) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type EnvRefMapOutput struct{ *pulumi.OutputState }
+
+func (EnvRefMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]EnvRef)(nil)).Elem()
+}
+
+func (o EnvRefMapOutput) ToEnvRefMapOutput() EnvRefMapOutput {
+	return o
+}
+
+func (o EnvRefMapOutput) ToEnvRefMapOutputWithContext(ctx context.Context) EnvRefMapOutput {
+	return o
+}
+
+func (o EnvRefMapOutput) MapIndex(k pulumi.StringInput) EnvRefOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) EnvRef {
+		return vs[0].(map[string]EnvRef)[vs[1].(string)]
+	}).(EnvRefOutput)
+}
+
+// EnvSecret is a key of a Secret in the Stack's namespace.
+type EnvSecret struct {
+	// Key is the key within the Secret. Required.
+	Key string `pulumi:"key"`
+	// Name is the Secret's name. Required.
+	Name string `pulumi:"name"`
+}
+
+// EnvSecretInput is an input type that accepts EnvSecretArgs and EnvSecretOutput values.
+// You can construct a concrete instance of `EnvSecretInput` via:
+//
+//	EnvSecretArgs{...}
+type EnvSecretInput interface {
+	pulumi.Input
+
+	ToEnvSecretOutput() EnvSecretOutput
+	ToEnvSecretOutputWithContext(context.Context) EnvSecretOutput
+}
+
+// EnvSecret is a key of a Secret in the Stack's namespace.
+type EnvSecretArgs struct {
+	// Key is the key within the Secret. Required.
+	Key pulumi.StringInput `pulumi:"key"`
+	// Name is the Secret's name. Required.
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+func (EnvSecretArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvSecret)(nil)).Elem()
+}
+
+func (i EnvSecretArgs) ToEnvSecretOutput() EnvSecretOutput {
+	return i.ToEnvSecretOutputWithContext(context.Background())
+}
+
+func (i EnvSecretArgs) ToEnvSecretOutputWithContext(ctx context.Context) EnvSecretOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvSecretOutput)
+}
+
+func (i EnvSecretArgs) ToEnvSecretPtrOutput() EnvSecretPtrOutput {
+	return i.ToEnvSecretPtrOutputWithContext(context.Background())
+}
+
+func (i EnvSecretArgs) ToEnvSecretPtrOutputWithContext(ctx context.Context) EnvSecretPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvSecretOutput).ToEnvSecretPtrOutputWithContext(ctx)
+}
+
+// EnvSecretPtrInput is an input type that accepts EnvSecretArgs, EnvSecretPtr and EnvSecretPtrOutput values.
+// You can construct a concrete instance of `EnvSecretPtrInput` via:
+//
+//	        EnvSecretArgs{...}
+//
+//	or:
+//
+//	        nil
+type EnvSecretPtrInput interface {
+	pulumi.Input
+
+	ToEnvSecretPtrOutput() EnvSecretPtrOutput
+	ToEnvSecretPtrOutputWithContext(context.Context) EnvSecretPtrOutput
+}
+
+type envSecretPtrType EnvSecretArgs
+
+func EnvSecretPtr(v *EnvSecretArgs) EnvSecretPtrInput {
+	return (*envSecretPtrType)(v)
+}
+
+func (*envSecretPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnvSecret)(nil)).Elem()
+}
+
+func (i *envSecretPtrType) ToEnvSecretPtrOutput() EnvSecretPtrOutput {
+	return i.ToEnvSecretPtrOutputWithContext(context.Background())
+}
+
+func (i *envSecretPtrType) ToEnvSecretPtrOutputWithContext(ctx context.Context) EnvSecretPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvSecretPtrOutput)
+}
+
+// EnvSecret is a key of a Secret in the Stack's namespace.
+type EnvSecretOutput struct{ *pulumi.OutputState }
+
+func (EnvSecretOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvSecret)(nil)).Elem()
+}
+
+func (o EnvSecretOutput) ToEnvSecretOutput() EnvSecretOutput {
+	return o
+}
+
+func (o EnvSecretOutput) ToEnvSecretOutputWithContext(ctx context.Context) EnvSecretOutput {
+	return o
+}
+
+func (o EnvSecretOutput) ToEnvSecretPtrOutput() EnvSecretPtrOutput {
+	return o.ToEnvSecretPtrOutputWithContext(context.Background())
+}
+
+func (o EnvSecretOutput) ToEnvSecretPtrOutputWithContext(ctx context.Context) EnvSecretPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EnvSecret) *EnvSecret {
+		return &v
+	}).(EnvSecretPtrOutput)
+}
+
+// Key is the key within the Secret. Required.
+func (o EnvSecretOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvSecret) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// Name is the Secret's name. Required.
+func (o EnvSecretOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvSecret) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type EnvSecretPtrOutput struct{ *pulumi.OutputState }
+
+func (EnvSecretPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnvSecret)(nil)).Elem()
+}
+
+func (o EnvSecretPtrOutput) ToEnvSecretPtrOutput() EnvSecretPtrOutput {
+	return o
+}
+
+func (o EnvSecretPtrOutput) ToEnvSecretPtrOutputWithContext(ctx context.Context) EnvSecretPtrOutput {
+	return o
+}
+
+func (o EnvSecretPtrOutput) Elem() EnvSecretOutput {
+	return o.ApplyT(func(v *EnvSecret) EnvSecret {
+		if v != nil {
+			return *v
+		}
+		var ret EnvSecret
+		return ret
+	}).(EnvSecretOutput)
+}
+
+// Key is the key within the Secret. Required.
+func (o EnvSecretPtrOutput) Key() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EnvSecret) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Key
+	}).(pulumi.StringPtrOutput)
+}
+
+// Name is the Secret's name. Required.
+func (o EnvSecretPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EnvSecret) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
 }
 
 // ExternalDNSSettings are the settings of external_dns.
@@ -2522,6 +3370,279 @@ func (o HubPtrOutput) Values() pulumi.MapOutput {
 	}).(pulumi.MapOutput)
 }
 
+// KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
+type KargoInstall struct {
+	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+	AdminPasswordHash *string `pulumi:"adminPasswordHash"`
+	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+	CertManager *string `pulumi:"certManager"`
+	// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
+	ChartVersion *string `pulumi:"chartVersion"`
+	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
+	Existing *bool `pulumi:"existing"`
+	// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+	GitToken *string `pulumi:"gitToken"`
+	// Namespace is Kargo's namespace. Default: "kargo".
+	Namespace *string `pulumi:"namespace"`
+	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+	TokenSigningKey *string `pulumi:"tokenSigningKey"`
+	// Values are Helm values of the chart, merged over the component's.
+	Values map[string]interface{} `pulumi:"values"`
+}
+
+// KargoInstallInput is an input type that accepts KargoInstallArgs and KargoInstallOutput values.
+// You can construct a concrete instance of `KargoInstallInput` via:
+//
+//	KargoInstallArgs{...}
+type KargoInstallInput interface {
+	pulumi.Input
+
+	ToKargoInstallOutput() KargoInstallOutput
+	ToKargoInstallOutputWithContext(context.Context) KargoInstallOutput
+}
+
+// KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
+type KargoInstallArgs struct {
+	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+	AdminPasswordHash pulumi.StringPtrInput `pulumi:"adminPasswordHash"`
+	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+	CertManager pulumi.StringPtrInput `pulumi:"certManager"`
+	// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
+	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
+	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
+	Existing pulumi.BoolPtrInput `pulumi:"existing"`
+	// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+	GitToken pulumi.StringPtrInput `pulumi:"gitToken"`
+	// Namespace is Kargo's namespace. Default: "kargo".
+	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+	TokenSigningKey pulumi.StringPtrInput `pulumi:"tokenSigningKey"`
+	// Values are Helm values of the chart, merged over the component's.
+	Values pulumi.MapInput `pulumi:"values"`
+}
+
+func (KargoInstallArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*KargoInstall)(nil)).Elem()
+}
+
+func (i KargoInstallArgs) ToKargoInstallOutput() KargoInstallOutput {
+	return i.ToKargoInstallOutputWithContext(context.Background())
+}
+
+func (i KargoInstallArgs) ToKargoInstallOutputWithContext(ctx context.Context) KargoInstallOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KargoInstallOutput)
+}
+
+func (i KargoInstallArgs) ToKargoInstallPtrOutput() KargoInstallPtrOutput {
+	return i.ToKargoInstallPtrOutputWithContext(context.Background())
+}
+
+func (i KargoInstallArgs) ToKargoInstallPtrOutputWithContext(ctx context.Context) KargoInstallPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KargoInstallOutput).ToKargoInstallPtrOutputWithContext(ctx)
+}
+
+// KargoInstallPtrInput is an input type that accepts KargoInstallArgs, KargoInstallPtr and KargoInstallPtrOutput values.
+// You can construct a concrete instance of `KargoInstallPtrInput` via:
+//
+//	        KargoInstallArgs{...}
+//
+//	or:
+//
+//	        nil
+type KargoInstallPtrInput interface {
+	pulumi.Input
+
+	ToKargoInstallPtrOutput() KargoInstallPtrOutput
+	ToKargoInstallPtrOutputWithContext(context.Context) KargoInstallPtrOutput
+}
+
+type kargoInstallPtrType KargoInstallArgs
+
+func KargoInstallPtr(v *KargoInstallArgs) KargoInstallPtrInput {
+	return (*kargoInstallPtrType)(v)
+}
+
+func (*kargoInstallPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**KargoInstall)(nil)).Elem()
+}
+
+func (i *kargoInstallPtrType) ToKargoInstallPtrOutput() KargoInstallPtrOutput {
+	return i.ToKargoInstallPtrOutputWithContext(context.Background())
+}
+
+func (i *kargoInstallPtrType) ToKargoInstallPtrOutputWithContext(ctx context.Context) KargoInstallPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KargoInstallPtrOutput)
+}
+
+// KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
+type KargoInstallOutput struct{ *pulumi.OutputState }
+
+func (KargoInstallOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*KargoInstall)(nil)).Elem()
+}
+
+func (o KargoInstallOutput) ToKargoInstallOutput() KargoInstallOutput {
+	return o
+}
+
+func (o KargoInstallOutput) ToKargoInstallOutputWithContext(ctx context.Context) KargoInstallOutput {
+	return o
+}
+
+func (o KargoInstallOutput) ToKargoInstallPtrOutput() KargoInstallPtrOutput {
+	return o.ToKargoInstallPtrOutputWithContext(context.Background())
+}
+
+func (o KargoInstallOutput) ToKargoInstallPtrOutputWithContext(ctx context.Context) KargoInstallPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v KargoInstall) *KargoInstall {
+		return &v
+	}).(KargoInstallPtrOutput)
+}
+
+// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+func (o KargoInstallOutput) AdminPasswordHash() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *string { return v.AdminPasswordHash }).(pulumi.StringPtrOutput)
+}
+
+// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+func (o KargoInstallOutput) CertManager() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *string { return v.CertManager }).(pulumi.StringPtrOutput)
+}
+
+// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
+func (o KargoInstallOutput) ChartVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *string { return v.ChartVersion }).(pulumi.StringPtrOutput)
+}
+
+// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
+func (o KargoInstallOutput) Existing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *bool { return v.Existing }).(pulumi.BoolPtrOutput)
+}
+
+// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+func (o KargoInstallOutput) GitToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *string { return v.GitToken }).(pulumi.StringPtrOutput)
+}
+
+// Namespace is Kargo's namespace. Default: "kargo".
+func (o KargoInstallOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+func (o KargoInstallOutput) TokenSigningKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *string { return v.TokenSigningKey }).(pulumi.StringPtrOutput)
+}
+
+// Values are Helm values of the chart, merged over the component's.
+func (o KargoInstallOutput) Values() pulumi.MapOutput {
+	return o.ApplyT(func(v KargoInstall) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
+}
+
+type KargoInstallPtrOutput struct{ *pulumi.OutputState }
+
+func (KargoInstallPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**KargoInstall)(nil)).Elem()
+}
+
+func (o KargoInstallPtrOutput) ToKargoInstallPtrOutput() KargoInstallPtrOutput {
+	return o
+}
+
+func (o KargoInstallPtrOutput) ToKargoInstallPtrOutputWithContext(ctx context.Context) KargoInstallPtrOutput {
+	return o
+}
+
+func (o KargoInstallPtrOutput) Elem() KargoInstallOutput {
+	return o.ApplyT(func(v *KargoInstall) KargoInstall {
+		if v != nil {
+			return *v
+		}
+		var ret KargoInstall
+		return ret
+	}).(KargoInstallOutput)
+}
+
+// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+func (o KargoInstallPtrOutput) AdminPasswordHash() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AdminPasswordHash
+	}).(pulumi.StringPtrOutput)
+}
+
+// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+func (o KargoInstallPtrOutput) CertManager() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CertManager
+	}).(pulumi.StringPtrOutput)
+}
+
+// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
+func (o KargoInstallPtrOutput) ChartVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ChartVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
+func (o KargoInstallPtrOutput) Existing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Existing
+	}).(pulumi.BoolPtrOutput)
+}
+
+// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+func (o KargoInstallPtrOutput) GitToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.GitToken
+	}).(pulumi.StringPtrOutput)
+}
+
+// Namespace is Kargo's namespace. Default: "kargo".
+func (o KargoInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Namespace
+	}).(pulumi.StringPtrOutput)
+}
+
+// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+func (o KargoInstallPtrOutput) TokenSigningKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TokenSigningKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Values are Helm values of the chart, merged over the component's.
+func (o KargoInstallPtrOutput) Values() pulumi.MapOutput {
+	return o.ApplyT(func(v *KargoInstall) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Values
+	}).(pulumi.MapOutput)
+}
+
 // LedgerEntry is what identifies one cluster.
 type LedgerEntry struct {
 	// AllowReplacement lets a change of the above through.
@@ -2656,6 +3777,106 @@ func (o LedgerEntryArrayOutput) Index(i pulumi.IntInput) LedgerEntryOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerEntry {
 		return vs[0].([]LedgerEntry)[vs[1].(int)]
 	}).(LedgerEntryOutput)
+}
+
+// ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
+type ManifestsRepository struct {
+	// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+	Branch *string `pulumi:"branch"`
+	// Owner is the GitHub user or organization. Required.
+	Owner string `pulumi:"owner"`
+	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
+	Path *string `pulumi:"path"`
+	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+	PullRequest *bool `pulumi:"pullRequest"`
+	// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+	PullRequestBranch *string `pulumi:"pullRequestBranch"`
+	// Repository is the repository name (without owner). Required.
+	Repository string `pulumi:"repository"`
+}
+
+// ManifestsRepositoryInput is an input type that accepts ManifestsRepositoryArgs and ManifestsRepositoryOutput values.
+// You can construct a concrete instance of `ManifestsRepositoryInput` via:
+//
+//	ManifestsRepositoryArgs{...}
+type ManifestsRepositoryInput interface {
+	pulumi.Input
+
+	ToManifestsRepositoryOutput() ManifestsRepositoryOutput
+	ToManifestsRepositoryOutputWithContext(context.Context) ManifestsRepositoryOutput
+}
+
+// ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
+type ManifestsRepositoryArgs struct {
+	// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+	Branch pulumi.StringPtrInput `pulumi:"branch"`
+	// Owner is the GitHub user or organization. Required.
+	Owner pulumi.StringInput `pulumi:"owner"`
+	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
+	Path pulumi.StringPtrInput `pulumi:"path"`
+	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+	PullRequest pulumi.BoolPtrInput `pulumi:"pullRequest"`
+	// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+	PullRequestBranch pulumi.StringPtrInput `pulumi:"pullRequestBranch"`
+	// Repository is the repository name (without owner). Required.
+	Repository pulumi.StringInput `pulumi:"repository"`
+}
+
+func (ManifestsRepositoryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManifestsRepository)(nil)).Elem()
+}
+
+func (i ManifestsRepositoryArgs) ToManifestsRepositoryOutput() ManifestsRepositoryOutput {
+	return i.ToManifestsRepositoryOutputWithContext(context.Background())
+}
+
+func (i ManifestsRepositoryArgs) ToManifestsRepositoryOutputWithContext(ctx context.Context) ManifestsRepositoryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManifestsRepositoryOutput)
+}
+
+// ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
+type ManifestsRepositoryOutput struct{ *pulumi.OutputState }
+
+func (ManifestsRepositoryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManifestsRepository)(nil)).Elem()
+}
+
+func (o ManifestsRepositoryOutput) ToManifestsRepositoryOutput() ManifestsRepositoryOutput {
+	return o
+}
+
+func (o ManifestsRepositoryOutput) ToManifestsRepositoryOutputWithContext(ctx context.Context) ManifestsRepositoryOutput {
+	return o
+}
+
+// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+func (o ManifestsRepositoryOutput) Branch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManifestsRepository) *string { return v.Branch }).(pulumi.StringPtrOutput)
+}
+
+// Owner is the GitHub user or organization. Required.
+func (o ManifestsRepositoryOutput) Owner() pulumi.StringOutput {
+	return o.ApplyT(func(v ManifestsRepository) string { return v.Owner }).(pulumi.StringOutput)
+}
+
+// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
+func (o ManifestsRepositoryOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManifestsRepository) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+func (o ManifestsRepositoryOutput) PullRequest() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ManifestsRepository) *bool { return v.PullRequest }).(pulumi.BoolPtrOutput)
+}
+
+// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+func (o ManifestsRepositoryOutput) PullRequestBranch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManifestsRepository) *string { return v.PullRequestBranch }).(pulumi.StringPtrOutput)
+}
+
+// Repository is the repository name (without owner). Required.
+func (o ManifestsRepositoryOutput) Repository() pulumi.StringOutput {
+	return o.ApplyT(func(v ManifestsRepository) string { return v.Repository }).(pulumi.StringOutput)
 }
 
 // NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.
@@ -2848,6 +4069,203 @@ func (o NodeGroupArrayOutput) Index(i pulumi.IntInput) NodeGroupOutput {
 	}).(NodeGroupOutput)
 }
 
+// OperatorInstall installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
+type OperatorInstall struct {
+	// ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
+	ChartVersion *string `pulumi:"chartVersion"`
+	// Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+	Existing *bool `pulumi:"existing"`
+	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+	Namespace *string `pulumi:"namespace"`
+	// Values are Helm values of the chart.
+	Values map[string]interface{} `pulumi:"values"`
+}
+
+// OperatorInstallInput is an input type that accepts OperatorInstallArgs and OperatorInstallOutput values.
+// You can construct a concrete instance of `OperatorInstallInput` via:
+//
+//	OperatorInstallArgs{...}
+type OperatorInstallInput interface {
+	pulumi.Input
+
+	ToOperatorInstallOutput() OperatorInstallOutput
+	ToOperatorInstallOutputWithContext(context.Context) OperatorInstallOutput
+}
+
+// OperatorInstall installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
+type OperatorInstallArgs struct {
+	// ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
+	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
+	// Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+	Existing pulumi.BoolPtrInput `pulumi:"existing"`
+	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+	// Values are Helm values of the chart.
+	Values pulumi.MapInput `pulumi:"values"`
+}
+
+func (OperatorInstallArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*OperatorInstall)(nil)).Elem()
+}
+
+func (i OperatorInstallArgs) ToOperatorInstallOutput() OperatorInstallOutput {
+	return i.ToOperatorInstallOutputWithContext(context.Background())
+}
+
+func (i OperatorInstallArgs) ToOperatorInstallOutputWithContext(ctx context.Context) OperatorInstallOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OperatorInstallOutput)
+}
+
+func (i OperatorInstallArgs) ToOperatorInstallPtrOutput() OperatorInstallPtrOutput {
+	return i.ToOperatorInstallPtrOutputWithContext(context.Background())
+}
+
+func (i OperatorInstallArgs) ToOperatorInstallPtrOutputWithContext(ctx context.Context) OperatorInstallPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OperatorInstallOutput).ToOperatorInstallPtrOutputWithContext(ctx)
+}
+
+// OperatorInstallPtrInput is an input type that accepts OperatorInstallArgs, OperatorInstallPtr and OperatorInstallPtrOutput values.
+// You can construct a concrete instance of `OperatorInstallPtrInput` via:
+//
+//	        OperatorInstallArgs{...}
+//
+//	or:
+//
+//	        nil
+type OperatorInstallPtrInput interface {
+	pulumi.Input
+
+	ToOperatorInstallPtrOutput() OperatorInstallPtrOutput
+	ToOperatorInstallPtrOutputWithContext(context.Context) OperatorInstallPtrOutput
+}
+
+type operatorInstallPtrType OperatorInstallArgs
+
+func OperatorInstallPtr(v *OperatorInstallArgs) OperatorInstallPtrInput {
+	return (*operatorInstallPtrType)(v)
+}
+
+func (*operatorInstallPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**OperatorInstall)(nil)).Elem()
+}
+
+func (i *operatorInstallPtrType) ToOperatorInstallPtrOutput() OperatorInstallPtrOutput {
+	return i.ToOperatorInstallPtrOutputWithContext(context.Background())
+}
+
+func (i *operatorInstallPtrType) ToOperatorInstallPtrOutputWithContext(ctx context.Context) OperatorInstallPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OperatorInstallPtrOutput)
+}
+
+// OperatorInstall installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
+type OperatorInstallOutput struct{ *pulumi.OutputState }
+
+func (OperatorInstallOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OperatorInstall)(nil)).Elem()
+}
+
+func (o OperatorInstallOutput) ToOperatorInstallOutput() OperatorInstallOutput {
+	return o
+}
+
+func (o OperatorInstallOutput) ToOperatorInstallOutputWithContext(ctx context.Context) OperatorInstallOutput {
+	return o
+}
+
+func (o OperatorInstallOutput) ToOperatorInstallPtrOutput() OperatorInstallPtrOutput {
+	return o.ToOperatorInstallPtrOutputWithContext(context.Background())
+}
+
+func (o OperatorInstallOutput) ToOperatorInstallPtrOutputWithContext(ctx context.Context) OperatorInstallPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OperatorInstall) *OperatorInstall {
+		return &v
+	}).(OperatorInstallPtrOutput)
+}
+
+// ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
+func (o OperatorInstallOutput) ChartVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OperatorInstall) *string { return v.ChartVersion }).(pulumi.StringPtrOutput)
+}
+
+// Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+func (o OperatorInstallOutput) Existing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OperatorInstall) *bool { return v.Existing }).(pulumi.BoolPtrOutput)
+}
+
+// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+func (o OperatorInstallOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OperatorInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// Values are Helm values of the chart.
+func (o OperatorInstallOutput) Values() pulumi.MapOutput {
+	return o.ApplyT(func(v OperatorInstall) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
+}
+
+type OperatorInstallPtrOutput struct{ *pulumi.OutputState }
+
+func (OperatorInstallPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OperatorInstall)(nil)).Elem()
+}
+
+func (o OperatorInstallPtrOutput) ToOperatorInstallPtrOutput() OperatorInstallPtrOutput {
+	return o
+}
+
+func (o OperatorInstallPtrOutput) ToOperatorInstallPtrOutputWithContext(ctx context.Context) OperatorInstallPtrOutput {
+	return o
+}
+
+func (o OperatorInstallPtrOutput) Elem() OperatorInstallOutput {
+	return o.ApplyT(func(v *OperatorInstall) OperatorInstall {
+		if v != nil {
+			return *v
+		}
+		var ret OperatorInstall
+		return ret
+	}).(OperatorInstallOutput)
+}
+
+// ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
+func (o OperatorInstallPtrOutput) ChartVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *OperatorInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ChartVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+func (o OperatorInstallPtrOutput) Existing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OperatorInstall) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Existing
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+func (o OperatorInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *OperatorInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Namespace
+	}).(pulumi.StringPtrOutput)
+}
+
+// Values are Helm values of the chart.
+func (o OperatorInstallPtrOutput) Values() pulumi.MapOutput {
+	return o.ApplyT(func(v *OperatorInstall) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Values
+	}).(pulumi.MapOutput)
+}
+
 // PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
 type PrivateCAIssuerSettings struct {
 	// CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
@@ -2986,6 +4404,97 @@ func (o PrivateCAIssuerSettingsPtrOutput) CertificateAuthorityArns() pulumi.Stri
 		}
 		return v.CertificateAuthorityArns
 	}).(pulumi.StringArrayOutput)
+}
+
+// ProgramRepository is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
+type ProgramRepository struct {
+	// Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
+	Branch *string `pulumi:"branch"`
+	// IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
+	IncludePaths []string `pulumi:"includePaths"`
+	// Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
+	Interval *string `pulumi:"interval"`
+	// RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
+	RepoDir *string `pulumi:"repoDir"`
+	// RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
+	RepoUrl string `pulumi:"repoUrl"`
+}
+
+// ProgramRepositoryInput is an input type that accepts ProgramRepositoryArgs and ProgramRepositoryOutput values.
+// You can construct a concrete instance of `ProgramRepositoryInput` via:
+//
+//	ProgramRepositoryArgs{...}
+type ProgramRepositoryInput interface {
+	pulumi.Input
+
+	ToProgramRepositoryOutput() ProgramRepositoryOutput
+	ToProgramRepositoryOutputWithContext(context.Context) ProgramRepositoryOutput
+}
+
+// ProgramRepository is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
+type ProgramRepositoryArgs struct {
+	// Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
+	Branch pulumi.StringPtrInput `pulumi:"branch"`
+	// IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
+	IncludePaths pulumi.StringArrayInput `pulumi:"includePaths"`
+	// Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
+	Interval pulumi.StringPtrInput `pulumi:"interval"`
+	// RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
+	RepoDir pulumi.StringPtrInput `pulumi:"repoDir"`
+	// RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
+	RepoUrl pulumi.StringInput `pulumi:"repoUrl"`
+}
+
+func (ProgramRepositoryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProgramRepository)(nil)).Elem()
+}
+
+func (i ProgramRepositoryArgs) ToProgramRepositoryOutput() ProgramRepositoryOutput {
+	return i.ToProgramRepositoryOutputWithContext(context.Background())
+}
+
+func (i ProgramRepositoryArgs) ToProgramRepositoryOutputWithContext(ctx context.Context) ProgramRepositoryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProgramRepositoryOutput)
+}
+
+// ProgramRepository is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
+type ProgramRepositoryOutput struct{ *pulumi.OutputState }
+
+func (ProgramRepositoryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProgramRepository)(nil)).Elem()
+}
+
+func (o ProgramRepositoryOutput) ToProgramRepositoryOutput() ProgramRepositoryOutput {
+	return o
+}
+
+func (o ProgramRepositoryOutput) ToProgramRepositoryOutputWithContext(ctx context.Context) ProgramRepositoryOutput {
+	return o
+}
+
+// Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
+func (o ProgramRepositoryOutput) Branch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProgramRepository) *string { return v.Branch }).(pulumi.StringPtrOutput)
+}
+
+// IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
+func (o ProgramRepositoryOutput) IncludePaths() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ProgramRepository) []string { return v.IncludePaths }).(pulumi.StringArrayOutput)
+}
+
+// Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
+func (o ProgramRepositoryOutput) Interval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProgramRepository) *string { return v.Interval }).(pulumi.StringPtrOutput)
+}
+
+// RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
+func (o ProgramRepositoryOutput) RepoDir() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProgramRepository) *string { return v.RepoDir }).(pulumi.StringPtrOutput)
+}
+
+// RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
+func (o ProgramRepositoryOutput) RepoUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v ProgramRepository) string { return v.RepoUrl }).(pulumi.StringOutput)
 }
 
 // Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
@@ -3928,6 +5437,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccessPolicyArrayInput)(nil)).Elem(), AccessPolicyArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AddonSettingsInput)(nil)).Elem(), AddonSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AddonSettingsPtrInput)(nil)).Elem(), AddonSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ApproversInput)(nil)).Elem(), ApproversArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ApproversPtrInput)(nil)).Elem(), ApproversArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsInput)(nil)).Elem(), CertManagerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsPtrInput)(nil)).Elem(), CertManagerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsInput)(nil)).Elem(), ClusterDefaultsArgs{})
@@ -3935,6 +5446,14 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterInfoInput)(nil)).Elem(), ClusterInfoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecInput)(nil)).Elem(), ClusterSpecArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecArrayInput)(nil)).Elem(), ClusterSpecArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DeliveryStageInput)(nil)).Elem(), DeliveryStageArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DeliveryStageArrayInput)(nil)).Elem(), DeliveryStageArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvLiteralInput)(nil)).Elem(), EnvLiteralArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvLiteralPtrInput)(nil)).Elem(), EnvLiteralArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvRefInput)(nil)).Elem(), EnvRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvRefMapInput)(nil)).Elem(), EnvRefMap{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvSecretInput)(nil)).Elem(), EnvSecretArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvSecretPtrInput)(nil)).Elem(), EnvSecretArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ExternalDNSSettingsInput)(nil)).Elem(), ExternalDNSSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ExternalDNSSettingsPtrInput)(nil)).Elem(), ExternalDNSSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ExternalSecretsSettingsInput)(nil)).Elem(), ExternalSecretsSettingsArgs{})
@@ -3947,12 +5466,18 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GitOpsAccessPtrInput)(nil)).Elem(), GitOpsAccessArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HubInput)(nil)).Elem(), HubArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HubPtrInput)(nil)).Elem(), HubArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*KargoInstallInput)(nil)).Elem(), KargoInstallArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*KargoInstallPtrInput)(nil)).Elem(), KargoInstallArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerEntryInput)(nil)).Elem(), LedgerEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerEntryArrayInput)(nil)).Elem(), LedgerEntryArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManifestsRepositoryInput)(nil)).Elem(), ManifestsRepositoryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeGroupInput)(nil)).Elem(), NodeGroupArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeGroupArrayInput)(nil)).Elem(), NodeGroupArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OperatorInstallInput)(nil)).Elem(), OperatorInstallArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OperatorInstallPtrInput)(nil)).Elem(), OperatorInstallArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateCAIssuerSettingsInput)(nil)).Elem(), PrivateCAIssuerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateCAIssuerSettingsPtrInput)(nil)).Elem(), PrivateCAIssuerSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProgramRepositoryInput)(nil)).Elem(), ProgramRepositoryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepoInput)(nil)).Elem(), RepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepoPtrInput)(nil)).Elem(), RepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoriesInput)(nil)).Elem(), RepositoriesArgs{})
@@ -3972,6 +5497,8 @@ func init() {
 	pulumi.RegisterOutputType(AccessPolicyArrayOutput{})
 	pulumi.RegisterOutputType(AddonSettingsOutput{})
 	pulumi.RegisterOutputType(AddonSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ApproversOutput{})
+	pulumi.RegisterOutputType(ApproversPtrOutput{})
 	pulumi.RegisterOutputType(CertManagerSettingsOutput{})
 	pulumi.RegisterOutputType(CertManagerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ClusterDefaultsOutput{})
@@ -3981,6 +5508,14 @@ func init() {
 	pulumi.RegisterOutputType(ClusterSpecArrayOutput{})
 	pulumi.RegisterOutputType(ClusterSummaryOutput{})
 	pulumi.RegisterOutputType(ClusterSummaryMapOutput{})
+	pulumi.RegisterOutputType(DeliveryStageOutput{})
+	pulumi.RegisterOutputType(DeliveryStageArrayOutput{})
+	pulumi.RegisterOutputType(EnvLiteralOutput{})
+	pulumi.RegisterOutputType(EnvLiteralPtrOutput{})
+	pulumi.RegisterOutputType(EnvRefOutput{})
+	pulumi.RegisterOutputType(EnvRefMapOutput{})
+	pulumi.RegisterOutputType(EnvSecretOutput{})
+	pulumi.RegisterOutputType(EnvSecretPtrOutput{})
 	pulumi.RegisterOutputType(ExternalDNSSettingsOutput{})
 	pulumi.RegisterOutputType(ExternalDNSSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ExternalSecretsSettingsOutput{})
@@ -3993,12 +5528,18 @@ func init() {
 	pulumi.RegisterOutputType(GitOpsAccessPtrOutput{})
 	pulumi.RegisterOutputType(HubOutput{})
 	pulumi.RegisterOutputType(HubPtrOutput{})
+	pulumi.RegisterOutputType(KargoInstallOutput{})
+	pulumi.RegisterOutputType(KargoInstallPtrOutput{})
 	pulumi.RegisterOutputType(LedgerEntryOutput{})
 	pulumi.RegisterOutputType(LedgerEntryArrayOutput{})
+	pulumi.RegisterOutputType(ManifestsRepositoryOutput{})
 	pulumi.RegisterOutputType(NodeGroupOutput{})
 	pulumi.RegisterOutputType(NodeGroupArrayOutput{})
+	pulumi.RegisterOutputType(OperatorInstallOutput{})
+	pulumi.RegisterOutputType(OperatorInstallPtrOutput{})
 	pulumi.RegisterOutputType(PrivateCAIssuerSettingsOutput{})
 	pulumi.RegisterOutputType(PrivateCAIssuerSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ProgramRepositoryOutput{})
 	pulumi.RegisterOutputType(RepoOutput{})
 	pulumi.RegisterOutputType(RepoPtrOutput{})
 	pulumi.RegisterOutputType(RepositoriesOutput{})

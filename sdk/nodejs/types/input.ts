@@ -72,6 +72,24 @@ export interface AddonSettingsArgs {
 }
 
 /**
+ * Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
+ */
+export interface ApproversArgs {
+    /**
+     * Emails are values of the email claim.
+     */
+    emails?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Groups are values of the groups claim.
+     */
+    groups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Subjects are values of the sub claim.
+     */
+    subjects?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
  * CertManagerSettings are the settings of cert_manager.
  */
 export interface CertManagerSettingsArgs {
@@ -224,6 +242,126 @@ export interface ClusterSpecArgs {
 }
 
 /**
+ * DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
+ */
+export interface DeliveryStageArgs {
+    /**
+     * Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+     */
+    approvers?: pulumi.Input<inputs.ApproversArgs | undefined>;
+    /**
+     * AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+     */
+    autoPromotion?: pulumi.Input<boolean | undefined>;
+    /**
+     * Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+     */
+    branch?: pulumi.Input<string | undefined>;
+    /**
+     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+     */
+    clusterRoles?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+     */
+    commit?: pulumi.Input<string | undefined>;
+    /**
+     * Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
+     */
+    config?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
+     */
+    continueResyncOnCommitMatch?: pulumi.Input<boolean | undefined>;
+    /**
+     * DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
+     */
+    destroyOnFinalize?: pulumi.Input<boolean | undefined>;
+    /**
+     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+     */
+    envRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
+    /**
+     * From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+     */
+    from?: pulumi.Input<string | undefined>;
+    /**
+     * Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+     */
+    preview?: pulumi.Input<boolean | undefined>;
+    /**
+     * PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+     */
+    pullRequest?: pulumi.Input<boolean | undefined>;
+    /**
+     * Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
+     */
+    refresh?: pulumi.Input<boolean | undefined>;
+    /**
+     * ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
+     */
+    resyncFrequencySeconds?: pulumi.Input<number | undefined>;
+    /**
+     * ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+     */
+    serviceAccountName?: pulumi.Input<string | undefined>;
+    /**
+     * Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+     */
+    stack: pulumi.Input<string>;
+    /**
+     * StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+     */
+    stackName?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * EnvLiteral is a literal value.
+ */
+export interface EnvLiteralArgs {
+    /**
+     * Value is the value. Required.
+     */
+    value: pulumi.Input<string>;
+}
+
+/**
+ * EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
+ */
+export interface EnvRefArgs {
+    /**
+     * Literal is the value (type Literal).
+     */
+    literal?: pulumi.Input<inputs.EnvLiteralArgs | undefined>;
+    /**
+     * Secret is the Secret and key in the Stack's namespace (type Secret).
+     */
+    secret?: pulumi.Input<inputs.EnvSecretArgs | undefined>;
+    /**
+     * Type is "Secret" or "Literal".
+     */
+    type: pulumi.Input<string>;
+}
+
+/**
+ * EnvSecret is a key of a Secret in the Stack's namespace.
+ */
+export interface EnvSecretArgs {
+    /**
+     * Key is the key within the Secret. Required.
+     */
+    key: pulumi.Input<string>;
+    /**
+     * Name is the Secret's name. Required.
+     */
+    name: pulumi.Input<string>;
+}
+
+/**
  * ExternalDNSSettings are the settings of external_dns.
  */
 export interface ExternalDNSSettingsArgs {
@@ -356,6 +494,44 @@ export interface HubArgs {
 }
 
 /**
+ * KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
+ */
+export interface KargoInstallArgs {
+    /**
+     * AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+     */
+    adminPasswordHash?: pulumi.Input<string | undefined>;
+    /**
+     * CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+     */
+    certManager?: pulumi.Input<string | undefined>;
+    /**
+     * ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
+     */
+    chartVersion?: pulumi.Input<string | undefined>;
+    /**
+     * Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
+     */
+    existing?: pulumi.Input<boolean | undefined>;
+    /**
+     * GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+     */
+    gitToken?: pulumi.Input<string | undefined>;
+    /**
+     * Namespace is Kargo's namespace. Default: "kargo".
+     */
+    namespace?: pulumi.Input<string | undefined>;
+    /**
+     * TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+     */
+    tokenSigningKey?: pulumi.Input<string | undefined>;
+    /**
+     * Values are Helm values of the chart, merged over the component's.
+     */
+    values?: pulumi.Input<{[key: string]: any} | undefined>;
+}
+
+/**
  * LedgerEntry is what identifies one cluster.
  */
 export interface LedgerEntryArgs {
@@ -379,6 +555,36 @@ export interface LedgerEntryArgs {
      * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
      */
     vpcCidr?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
+ */
+export interface ManifestsRepositoryArgs {
+    /**
+     * Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+     */
+    branch?: pulumi.Input<string | undefined>;
+    /**
+     * Owner is the GitHub user or organization. Required.
+     */
+    owner: pulumi.Input<string>;
+    /**
+     * Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
+     */
+    path?: pulumi.Input<string | undefined>;
+    /**
+     * PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+     */
+    pullRequest?: pulumi.Input<boolean | undefined>;
+    /**
+     * PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+     */
+    pullRequestBranch?: pulumi.Input<string | undefined>;
+    /**
+     * Repository is the repository name (without owner). Required.
+     */
+    repository: pulumi.Input<string>;
 }
 
 /**
@@ -432,6 +638,28 @@ export interface NodeGroupArgs {
 }
 
 /**
+ * OperatorInstall installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
+ */
+export interface OperatorInstallArgs {
+    /**
+     * ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
+     */
+    chartVersion?: pulumi.Input<string | undefined>;
+    /**
+     * Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+     */
+    existing?: pulumi.Input<boolean | undefined>;
+    /**
+     * Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+     */
+    namespace?: pulumi.Input<string | undefined>;
+    /**
+     * Values are Helm values of the chart.
+     */
+    values?: pulumi.Input<{[key: string]: any} | undefined>;
+}
+
+/**
  * PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
  */
 export interface PrivateCAIssuerSettingsArgs {
@@ -439,6 +667,32 @@ export interface PrivateCAIssuerSettingsArgs {
      * CertificateAuthorityArns are the AWS Private CA certificate authorities the issuer may use ("arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>"). At least one.
      */
     certificateAuthorityArns: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/**
+ * ProgramRepository is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
+ */
+export interface ProgramRepositoryArgs {
+    /**
+     * Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
+     */
+    branch?: pulumi.Input<string | undefined>;
+    /**
+     * IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
+     */
+    includePaths?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
+     */
+    interval?: pulumi.Input<string | undefined>;
+    /**
+     * RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
+     */
+    repoDir?: pulumi.Input<string | undefined>;
+    /**
+     * RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
+     */
+    repoUrl: pulumi.Input<string>;
 }
 
 /**

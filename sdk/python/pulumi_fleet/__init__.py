@@ -11,6 +11,7 @@ from .fleet import *
 from .fleet_cluster import *
 from .git_ops_bridge import *
 from .provider import *
+from .stack_delivery import *
 from ._inputs import *
 from . import outputs
 _utilities.register(
@@ -24,7 +25,8 @@ _utilities.register(
    "fleet:index:ClusterLedger": "ClusterLedger",
    "fleet:index:Fleet": "Fleet",
    "fleet:index:FleetCluster": "FleetCluster",
-   "fleet:index:GitOpsBridge": "GitOpsBridge"
+   "fleet:index:GitOpsBridge": "GitOpsBridge",
+   "fleet:index:StackDelivery": "StackDelivery"
   }
  }
 ]

@@ -21,6 +21,8 @@ __all__ = [
     'AccessPolicyArgsDict',
     'AddonSettingsArgs',
     'AddonSettingsArgsDict',
+    'ApproversArgs',
+    'ApproversArgsDict',
     'CertManagerSettingsArgs',
     'CertManagerSettingsArgsDict',
     'ClusterDefaultsArgs',
@@ -29,6 +31,14 @@ __all__ = [
     'ClusterInfoArgsDict',
     'ClusterSpecArgs',
     'ClusterSpecArgsDict',
+    'DeliveryStageArgs',
+    'DeliveryStageArgsDict',
+    'EnvLiteralArgs',
+    'EnvLiteralArgsDict',
+    'EnvRefArgs',
+    'EnvRefArgsDict',
+    'EnvSecretArgs',
+    'EnvSecretArgsDict',
     'ExternalDNSSettingsArgs',
     'ExternalDNSSettingsArgsDict',
     'ExternalSecretsSettingsArgs',
@@ -41,12 +51,20 @@ __all__ = [
     'GitOpsAccessArgsDict',
     'HubArgs',
     'HubArgsDict',
+    'KargoInstallArgs',
+    'KargoInstallArgsDict',
     'LedgerEntryArgs',
     'LedgerEntryArgsDict',
+    'ManifestsRepositoryArgs',
+    'ManifestsRepositoryArgsDict',
     'NodeGroupArgs',
     'NodeGroupArgsDict',
+    'OperatorInstallArgs',
+    'OperatorInstallArgsDict',
     'PrivateCAIssuerSettingsArgs',
     'PrivateCAIssuerSettingsArgsDict',
+    'ProgramRepositoryArgs',
+    'ProgramRepositoryArgsDict',
     'RepoArgs',
     'RepoArgsDict',
     'RepositoriesArgs',
@@ -340,6 +358,80 @@ class AddonSettingsArgs:
     @velero.setter
     def velero(self, value: pulumi.Input[Optional['VeleroSettingsArgs']]):
         pulumi.set(self, "velero", value)
+
+
+class ApproversArgsDict(TypedDict):
+    """
+    Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
+    """
+    emails: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Emails are values of the email claim.
+    """
+    groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Groups are values of the groups claim.
+    """
+    subjects: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Subjects are values of the sub claim.
+    """
+
+@pulumi.input_type
+class ApproversArgs:
+    def __init__(__self__, *,
+                 emails: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 subjects: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: Emails are values of the email claim.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are values of the groups claim.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] subjects: Subjects are values of the sub claim.
+        """
+        if emails is not None:
+            pulumi.set(__self__, "emails", emails)
+        if groups is not None:
+            pulumi.set(__self__, "groups", groups)
+        if subjects is not None:
+            pulumi.set(__self__, "subjects", subjects)
+
+    @_builtins.property
+    @pulumi.getter
+    def emails(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Emails are values of the email claim.
+        """
+        return pulumi.get(self, "emails")
+
+    @emails.setter
+    def emails(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "emails", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Groups are values of the groups claim.
+        """
+        return pulumi.get(self, "groups")
+
+    @groups.setter
+    def groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "groups", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def subjects(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Subjects are values of the sub claim.
+        """
+        return pulumi.get(self, "subjects")
+
+    @subjects.setter
+    def subjects(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "subjects", value)
 
 
 class CertManagerSettingsArgsDict(TypedDict):
@@ -1027,6 +1119,536 @@ class ClusterSpecArgs:
         pulumi.set(self, "vpc_cidr", value)
 
 
+class DeliveryStageArgsDict(TypedDict):
+    """
+    DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
+    """
+    stack: pulumi.Input[_builtins.str]
+    """
+    Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+    """
+    approvers: NotRequired[pulumi.Input[Optional['ApproversArgsDict']]]
+    """
+    Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+    """
+    auto_promotion: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+    """
+    branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+    """
+    cluster_roles: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+    """
+    commit: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+    """
+    config: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
+    """
+    continue_resync_on_commit_match: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
+    """
+    destroy_on_finalize: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
+    """
+    env_refs: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgsDict']]]]]
+    """
+    EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+    """
+    from_: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+    """
+    preview: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+    """
+    pull_request: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+    """
+    refresh: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
+    """
+    resync_frequency_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
+    """
+    service_account_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+    """
+    stack_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+    """
+
+@pulumi.input_type
+class DeliveryStageArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 stack: pulumi.Input[_builtins.str],
+                 approvers: pulumi.Input[Optional['ApproversArgs']] = None,
+                 auto_promotion: pulumi.Input[Optional[_builtins.bool]] = None,
+                 branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 cluster_roles: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 commit: pulumi.Input[Optional[_builtins.str]] = None,
+                 config: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 continue_resync_on_commit_match: pulumi.Input[Optional[_builtins.bool]] = None,
+                 destroy_on_finalize: pulumi.Input[Optional[_builtins.bool]] = None,
+                 env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]] = None,
+                 from_: pulumi.Input[Optional[_builtins.str]] = None,
+                 preview: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pull_request: pulumi.Input[Optional[_builtins.bool]] = None,
+                 refresh: pulumi.Input[Optional[_builtins.bool]] = None,
+                 resync_frequency_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 stack_name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
+
+        :param pulumi.Input[_builtins.str] name: Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
+        :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+        :param pulumi.Input['ApproversArgs'] approvers: Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+        :param pulumi.Input[_builtins.bool] auto_promotion: AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+        :param pulumi.Input[_builtins.str] branch: Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+        :param pulumi.Input[_builtins.str] commit: Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] config: Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
+        :param pulumi.Input[_builtins.bool] continue_resync_on_commit_match: ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
+        :param pulumi.Input[_builtins.bool] destroy_on_finalize: DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+        :param pulumi.Input[_builtins.str] from_: From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+        :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+        :param pulumi.Input[_builtins.bool] pull_request: PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+        :param pulumi.Input[_builtins.bool] refresh: Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
+        :param pulumi.Input[_builtins.int] resync_frequency_seconds: ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
+        :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+        :param pulumi.Input[_builtins.str] stack_name: StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "stack", stack)
+        if approvers is not None:
+            pulumi.set(__self__, "approvers", approvers)
+        if auto_promotion is not None:
+            pulumi.set(__self__, "auto_promotion", auto_promotion)
+        if branch is not None:
+            pulumi.set(__self__, "branch", branch)
+        if cluster_roles is not None:
+            pulumi.set(__self__, "cluster_roles", cluster_roles)
+        if commit is not None:
+            pulumi.set(__self__, "commit", commit)
+        if config is not None:
+            pulumi.set(__self__, "config", config)
+        if continue_resync_on_commit_match is not None:
+            pulumi.set(__self__, "continue_resync_on_commit_match", continue_resync_on_commit_match)
+        if destroy_on_finalize is not None:
+            pulumi.set(__self__, "destroy_on_finalize", destroy_on_finalize)
+        if env_refs is not None:
+            pulumi.set(__self__, "env_refs", env_refs)
+        if from_ is not None:
+            pulumi.set(__self__, "from_", from_)
+        if preview is not None:
+            pulumi.set(__self__, "preview", preview)
+        if pull_request is not None:
+            pulumi.set(__self__, "pull_request", pull_request)
+        if refresh is not None:
+            pulumi.set(__self__, "refresh", refresh)
+        if resync_frequency_seconds is not None:
+            pulumi.set(__self__, "resync_frequency_seconds", resync_frequency_seconds)
+        if service_account_name is not None:
+            pulumi.set(__self__, "service_account_name", service_account_name)
+        if stack_name is not None:
+            pulumi.set(__self__, "stack_name", stack_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def stack(self) -> pulumi.Input[_builtins.str]:
+        """
+        Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+        """
+        return pulumi.get(self, "stack")
+
+    @stack.setter
+    def stack(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "stack", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def approvers(self) -> pulumi.Input[Optional['ApproversArgs']]:
+        """
+        Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+        """
+        return pulumi.get(self, "approvers")
+
+    @approvers.setter
+    def approvers(self, value: pulumi.Input[Optional['ApproversArgs']]):
+        pulumi.set(self, "approvers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="autoPromotion")
+    def auto_promotion(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+        """
+        return pulumi.get(self, "auto_promotion")
+
+    @auto_promotion.setter
+    def auto_promotion(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "auto_promotion", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+        """
+        return pulumi.get(self, "branch")
+
+    @branch.setter
+    def branch(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "branch", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clusterRoles")
+    def cluster_roles(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+        """
+        return pulumi.get(self, "cluster_roles")
+
+    @cluster_roles.setter
+    def cluster_roles(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "cluster_roles", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def commit(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+        """
+        return pulumi.get(self, "commit")
+
+    @commit.setter
+    def commit(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "commit", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
+        """
+        return pulumi.get(self, "config")
+
+    @config.setter
+    def config(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "config", value)
+
+    @_builtins.property
+    @pulumi.getter(name="continueResyncOnCommitMatch")
+    def continue_resync_on_commit_match(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
+        """
+        return pulumi.get(self, "continue_resync_on_commit_match")
+
+    @continue_resync_on_commit_match.setter
+    def continue_resync_on_commit_match(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "continue_resync_on_commit_match", value)
+
+    @_builtins.property
+    @pulumi.getter(name="destroyOnFinalize")
+    def destroy_on_finalize(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
+        """
+        return pulumi.get(self, "destroy_on_finalize")
+
+    @destroy_on_finalize.setter
+    def destroy_on_finalize(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "destroy_on_finalize", value)
+
+    @_builtins.property
+    @pulumi.getter(name="envRefs")
+    def env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
+        """
+        EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+        """
+        return pulumi.get(self, "env_refs")
+
+    @env_refs.setter
+    def env_refs(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]):
+        pulumi.set(self, "env_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="from")
+    def from_(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+        """
+        return pulumi.get(self, "from_")
+
+    @from_.setter
+    def from_(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "from_", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def preview(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+        """
+        return pulumi.get(self, "preview")
+
+    @preview.setter
+    def preview(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "preview", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pullRequest")
+    def pull_request(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+        """
+        return pulumi.get(self, "pull_request")
+
+    @pull_request.setter
+    def pull_request(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "pull_request", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def refresh(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
+        """
+        return pulumi.get(self, "refresh")
+
+    @refresh.setter
+    def refresh(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "refresh", value)
+
+    @_builtins.property
+    @pulumi.getter(name="resyncFrequencySeconds")
+    def resync_frequency_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
+        """
+        return pulumi.get(self, "resync_frequency_seconds")
+
+    @resync_frequency_seconds.setter
+    def resync_frequency_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "resync_frequency_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccountName")
+    def service_account_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+        """
+        return pulumi.get(self, "service_account_name")
+
+    @service_account_name.setter
+    def service_account_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "service_account_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="stackName")
+    def stack_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+        """
+        return pulumi.get(self, "stack_name")
+
+    @stack_name.setter
+    def stack_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "stack_name", value)
+
+
+class EnvLiteralArgsDict(TypedDict):
+    """
+    EnvLiteral is a literal value.
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    Value is the value. Required.
+    """
+
+@pulumi.input_type
+class EnvLiteralArgs:
+    def __init__(__self__, *,
+                 value: pulumi.Input[_builtins.str]):
+        """
+        EnvLiteral is a literal value.
+
+        :param pulumi.Input[_builtins.str] value: Value is the value. Required.
+        """
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        Value is the value. Required.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
+
+
+class EnvRefArgsDict(TypedDict):
+    """
+    EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    Type is "Secret" or "Literal".
+    """
+    literal: NotRequired[pulumi.Input[Optional['EnvLiteralArgsDict']]]
+    """
+    Literal is the value (type Literal).
+    """
+    secret: NotRequired[pulumi.Input[Optional['EnvSecretArgsDict']]]
+    """
+    Secret is the Secret and key in the Stack's namespace (type Secret).
+    """
+
+@pulumi.input_type
+class EnvRefArgs:
+    def __init__(__self__, *,
+                 type: pulumi.Input[_builtins.str],
+                 literal: pulumi.Input[Optional['EnvLiteralArgs']] = None,
+                 secret: pulumi.Input[Optional['EnvSecretArgs']] = None):
+        """
+        EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
+
+        :param pulumi.Input[_builtins.str] type: Type is "Secret" or "Literal".
+        :param pulumi.Input['EnvLiteralArgs'] literal: Literal is the value (type Literal).
+        :param pulumi.Input['EnvSecretArgs'] secret: Secret is the Secret and key in the Stack's namespace (type Secret).
+        """
+        pulumi.set(__self__, "type", type)
+        if literal is not None:
+            pulumi.set(__self__, "literal", literal)
+        if secret is not None:
+            pulumi.set(__self__, "secret", secret)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        Type is "Secret" or "Literal".
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def literal(self) -> pulumi.Input[Optional['EnvLiteralArgs']]:
+        """
+        Literal is the value (type Literal).
+        """
+        return pulumi.get(self, "literal")
+
+    @literal.setter
+    def literal(self, value: pulumi.Input[Optional['EnvLiteralArgs']]):
+        pulumi.set(self, "literal", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def secret(self) -> pulumi.Input[Optional['EnvSecretArgs']]:
+        """
+        Secret is the Secret and key in the Stack's namespace (type Secret).
+        """
+        return pulumi.get(self, "secret")
+
+    @secret.setter
+    def secret(self, value: pulumi.Input[Optional['EnvSecretArgs']]):
+        pulumi.set(self, "secret", value)
+
+
+class EnvSecretArgsDict(TypedDict):
+    """
+    EnvSecret is a key of a Secret in the Stack's namespace.
+    """
+    key: pulumi.Input[_builtins.str]
+    """
+    Key is the key within the Secret. Required.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the Secret's name. Required.
+    """
+
+@pulumi.input_type
+class EnvSecretArgs:
+    def __init__(__self__, *,
+                 key: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str]):
+        """
+        EnvSecret is a key of a Secret in the Stack's namespace.
+
+        :param pulumi.Input[_builtins.str] key: Key is the key within the Secret. Required.
+        :param pulumi.Input[_builtins.str] name: Name is the Secret's name. Required.
+        """
+        pulumi.set(__self__, "key", key)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[_builtins.str]:
+        """
+        Key is the key within the Secret. Required.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the Secret's name. Required.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+
 class ExternalDNSSettingsArgsDict(TypedDict):
     """
     ExternalDNSSettings are the settings of external_dns.
@@ -1586,6 +2208,180 @@ class HubArgs:
         pulumi.set(self, "values", value)
 
 
+class KargoInstallArgsDict(TypedDict):
+    """
+    KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
+    """
+    admin_password_hash: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+    """
+    cert_manager: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+    """
+    chart_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
+    """
+    existing: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
+    """
+    git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+    """
+    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Namespace is Kargo's namespace. Default: "kargo".
+    """
+    token_signing_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+    """
+    values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Values are Helm values of the chart, merged over the component's.
+    """
+
+@pulumi.input_type
+class KargoInstallArgs:
+    def __init__(__self__, *,
+                 admin_password_hash: pulumi.Input[Optional[_builtins.str]] = None,
+                 cert_manager: pulumi.Input[Optional[_builtins.str]] = None,
+                 chart_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 existing: pulumi.Input[Optional[_builtins.bool]] = None,
+                 git_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 namespace: pulumi.Input[Optional[_builtins.str]] = None,
+                 token_signing_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
+        """
+        KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
+
+        :param pulumi.Input[_builtins.str] admin_password_hash: AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+        :param pulumi.Input[_builtins.str] cert_manager: CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+        :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
+        :param pulumi.Input[_builtins.bool] existing: Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
+        :param pulumi.Input[_builtins.str] git_token: GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+        :param pulumi.Input[_builtins.str] namespace: Namespace is Kargo's namespace. Default: "kargo".
+        :param pulumi.Input[_builtins.str] token_signing_key: TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart, merged over the component's.
+        """
+        if admin_password_hash is not None:
+            pulumi.set(__self__, "admin_password_hash", admin_password_hash)
+        if cert_manager is not None:
+            pulumi.set(__self__, "cert_manager", cert_manager)
+        if chart_version is not None:
+            pulumi.set(__self__, "chart_version", chart_version)
+        if existing is not None:
+            pulumi.set(__self__, "existing", existing)
+        if git_token is not None:
+            pulumi.set(__self__, "git_token", git_token)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+        if token_signing_key is not None:
+            pulumi.set(__self__, "token_signing_key", token_signing_key)
+        if values is not None:
+            pulumi.set(__self__, "values", values)
+
+    @_builtins.property
+    @pulumi.getter(name="adminPasswordHash")
+    def admin_password_hash(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+        """
+        return pulumi.get(self, "admin_password_hash")
+
+    @admin_password_hash.setter
+    def admin_password_hash(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "admin_password_hash", value)
+
+    @_builtins.property
+    @pulumi.getter(name="certManager")
+    def cert_manager(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+        """
+        return pulumi.get(self, "cert_manager")
+
+    @cert_manager.setter
+    def cert_manager(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cert_manager", value)
+
+    @_builtins.property
+    @pulumi.getter(name="chartVersion")
+    def chart_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
+        """
+        return pulumi.get(self, "chart_version")
+
+    @chart_version.setter
+    def chart_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chart_version", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def existing(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
+        """
+        return pulumi.get(self, "existing")
+
+    @existing.setter
+    def existing(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "existing", value)
+
+    @_builtins.property
+    @pulumi.getter(name="gitToken")
+    def git_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+        """
+        return pulumi.get(self, "git_token")
+
+    @git_token.setter
+    def git_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "git_token", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Namespace is Kargo's namespace. Default: "kargo".
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tokenSigningKey")
+    def token_signing_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+        """
+        return pulumi.get(self, "token_signing_key")
+
+    @token_signing_key.setter
+    def token_signing_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "token_signing_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def values(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Values are Helm values of the chart, merged over the component's.
+        """
+        return pulumi.get(self, "values")
+
+    @values.setter
+    def values(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "values", value)
+
+
 class LedgerEntryArgsDict(TypedDict):
     """
     LedgerEntry is what identifies one cluster.
@@ -1696,6 +2492,138 @@ class LedgerEntryArgs:
     @vpc_cidr.setter
     def vpc_cidr(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "vpc_cidr", value)
+
+
+class ManifestsRepositoryArgsDict(TypedDict):
+    """
+    ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
+    """
+    owner: pulumi.Input[_builtins.str]
+    """
+    Owner is the GitHub user or organization. Required.
+    """
+    repository: pulumi.Input[_builtins.str]
+    """
+    Repository is the repository name (without owner). Required.
+    """
+    branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+    """
+    path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
+    """
+    pull_request: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+    """
+    pull_request_branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+    """
+
+@pulumi.input_type
+class ManifestsRepositoryArgs:
+    def __init__(__self__, *,
+                 owner: pulumi.Input[_builtins.str],
+                 repository: pulumi.Input[_builtins.str],
+                 branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 path: pulumi.Input[Optional[_builtins.str]] = None,
+                 pull_request: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pull_request_branch: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
+
+        :param pulumi.Input[_builtins.str] owner: Owner is the GitHub user or organization. Required.
+        :param pulumi.Input[_builtins.str] repository: Repository is the repository name (without owner). Required.
+        :param pulumi.Input[_builtins.str] branch: Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+        :param pulumi.Input[_builtins.str] path: Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
+        :param pulumi.Input[_builtins.bool] pull_request: PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+        :param pulumi.Input[_builtins.str] pull_request_branch: PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+        """
+        pulumi.set(__self__, "owner", owner)
+        pulumi.set(__self__, "repository", repository)
+        if branch is not None:
+            pulumi.set(__self__, "branch", branch)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+        if pull_request is not None:
+            pulumi.set(__self__, "pull_request", pull_request)
+        if pull_request_branch is not None:
+            pulumi.set(__self__, "pull_request_branch", pull_request_branch)
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> pulumi.Input[_builtins.str]:
+        """
+        Owner is the GitHub user or organization. Required.
+        """
+        return pulumi.get(self, "owner")
+
+    @owner.setter
+    def owner(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "owner", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def repository(self) -> pulumi.Input[_builtins.str]:
+        """
+        Repository is the repository name (without owner). Required.
+        """
+        return pulumi.get(self, "repository")
+
+    @repository.setter
+    def repository(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "repository", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+        """
+        return pulumi.get(self, "branch")
+
+    @branch.setter
+    def branch(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "branch", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
+        """
+        return pulumi.get(self, "path")
+
+    @path.setter
+    def path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "path", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pullRequest")
+    def pull_request(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+        """
+        return pulumi.get(self, "pull_request")
+
+    @pull_request.setter
+    def pull_request(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "pull_request", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pullRequestBranch")
+    def pull_request_branch(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+        """
+        return pulumi.get(self, "pull_request_branch")
+
+    @pull_request_branch.setter
+    def pull_request_branch(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "pull_request_branch", value)
 
 
 class NodeGroupArgsDict(TypedDict):
@@ -1927,6 +2855,100 @@ class NodeGroupArgs:
         pulumi.set(self, "taints", value)
 
 
+class OperatorInstallArgsDict(TypedDict):
+    """
+    OperatorInstall installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
+    """
+    chart_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
+    """
+    existing: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+    """
+    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+    """
+    values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Values are Helm values of the chart.
+    """
+
+@pulumi.input_type
+class OperatorInstallArgs:
+    def __init__(__self__, *,
+                 chart_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 existing: pulumi.Input[Optional[_builtins.bool]] = None,
+                 namespace: pulumi.Input[Optional[_builtins.str]] = None,
+                 values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
+        """
+        OperatorInstall installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
+
+        :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
+        :param pulumi.Input[_builtins.bool] existing: Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+        :param pulumi.Input[_builtins.str] namespace: Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart.
+        """
+        if chart_version is not None:
+            pulumi.set(__self__, "chart_version", chart_version)
+        if existing is not None:
+            pulumi.set(__self__, "existing", existing)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+        if values is not None:
+            pulumi.set(__self__, "values", values)
+
+    @_builtins.property
+    @pulumi.getter(name="chartVersion")
+    def chart_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
+        """
+        return pulumi.get(self, "chart_version")
+
+    @chart_version.setter
+    def chart_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chart_version", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def existing(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
+        """
+        return pulumi.get(self, "existing")
+
+    @existing.setter
+    def existing(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "existing", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def values(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Values are Helm values of the chart.
+        """
+        return pulumi.get(self, "values")
+
+    @values.setter
+    def values(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "values", value)
+
+
 class PrivateCAIssuerSettingsArgsDict(TypedDict):
     """
     PrivateCAIssuerSettings are the settings of aws_privateca_issuer.
@@ -1958,6 +2980,119 @@ class PrivateCAIssuerSettingsArgs:
     @certificate_authority_arns.setter
     def certificate_authority_arns(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
         pulumi.set(self, "certificate_authority_arns", value)
+
+
+class ProgramRepositoryArgsDict(TypedDict):
+    """
+    ProgramRepository is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
+    """
+    repo_url: pulumi.Input[_builtins.str]
+    """
+    RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
+    """
+    branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
+    """
+    include_paths: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
+    """
+    interval: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
+    """
+    repo_dir: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
+    """
+
+@pulumi.input_type
+class ProgramRepositoryArgs:
+    def __init__(__self__, *,
+                 repo_url: pulumi.Input[_builtins.str],
+                 branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 include_paths: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 interval: pulumi.Input[Optional[_builtins.str]] = None,
+                 repo_dir: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        ProgramRepository is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
+
+        :param pulumi.Input[_builtins.str] repo_url: RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
+        :param pulumi.Input[_builtins.str] branch: Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] include_paths: IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
+        :param pulumi.Input[_builtins.str] interval: Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
+        :param pulumi.Input[_builtins.str] repo_dir: RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
+        """
+        pulumi.set(__self__, "repo_url", repo_url)
+        if branch is not None:
+            pulumi.set(__self__, "branch", branch)
+        if include_paths is not None:
+            pulumi.set(__self__, "include_paths", include_paths)
+        if interval is not None:
+            pulumi.set(__self__, "interval", interval)
+        if repo_dir is not None:
+            pulumi.set(__self__, "repo_dir", repo_dir)
+
+    @_builtins.property
+    @pulumi.getter(name="repoUrl")
+    def repo_url(self) -> pulumi.Input[_builtins.str]:
+        """
+        RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
+        """
+        return pulumi.get(self, "repo_url")
+
+    @repo_url.setter
+    def repo_url(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "repo_url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
+        """
+        return pulumi.get(self, "branch")
+
+    @branch.setter
+    def branch(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "branch", value)
+
+    @_builtins.property
+    @pulumi.getter(name="includePaths")
+    def include_paths(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
+        """
+        return pulumi.get(self, "include_paths")
+
+    @include_paths.setter
+    def include_paths(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "include_paths", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def interval(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
+        """
+        return pulumi.get(self, "interval")
+
+    @interval.setter
+    def interval(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "interval", value)
+
+    @_builtins.property
+    @pulumi.getter(name="repoDir")
+    def repo_dir(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
+        """
+        return pulumi.get(self, "repo_dir")
+
+    @repo_dir.setter
+    def repo_dir(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "repo_dir", value)
 
 
 class RepoArgsDict(TypedDict):

@@ -20,7 +20,7 @@ import (
 )
 
 func main() {
-	stackName := flag.String("stack", "dev", "stack of examples/fleet to run (dev or prod)")
+	stackName := flag.String("stack", "dev", "stack of examples/fleet to run (dev, qa, prod or delivery)")
 	destroy := flag.Bool("destroy", false, "destroy the stack instead of updating it")
 	flag.Parse()
 	if err := run(*stackName, *destroy); err != nil {
@@ -44,6 +44,9 @@ func run(stackName string, destroy bool) error {
 	if err != nil {
 		return err
 	}
+	if err := offline.SetDeliverySecrets(ctx, stack); err != nil {
+		return err
+	}
 	// The plugins are project plugins (offline.Plugins): the engine has no warning about them, so every warning
 	// the run counts is shown.
 	out := os.Stdout
@@ -61,5 +64,6 @@ func run(stackName string, destroy bool) error {
 		return err
 	}
 	offline.PrintSummary(os.Stdout, res.Outputs)
+	offline.PrintDelivery(os.Stdout, res.Outputs)
 	return nil
 }

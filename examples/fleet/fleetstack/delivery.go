@@ -1,0 +1,70 @@
+package fleetstack
+
+import (
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+)
+
+// Delivery is gitops-fleet:delivery: the fleet's own stacks delivered by GitOps from the hub (StackDelivery's
+// inputs, in the schema's camelCase keys). Its secrets are config secrets of their own:
+// gitops-fleet:kargoAdminPasswordHash and gitops-fleet:kargoTokenSigningKey (required to install Kargo), and
+// gitops-fleet:pulumiAccessToken and gitops-fleet:kargoGitToken (optional).
+type Delivery struct {
+	Project   string                    `json:"project,omitempty"`
+	Namespace string                    `json:"namespace,omitempty"`
+	Backend   string                    `json:"backend,omitempty"`
+	Program   fleet.ProgramRepository   `json:"program"`
+	Manifests fleet.ManifestsRepository `json:"manifests"`
+	Stages    []fleet.DeliveryStage     `json:"stages"`
+	Operator  *fleet.OperatorInstall    `json:"operator,omitempty"`
+	Kargo     *fleet.KargoInstall       `json:"kargo,omitempty"`
+}
+
+// deliver creates the StackDelivery of the config on the hub after the fleet (Argo CD runs there then).
+func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet) (*fleet.StackDelivery, error) {
+	cfg := config.New(ctx, Namespace)
+	args := &fleet.StackDeliveryArgs{
+		Kubeconfig: f.HubKubeconfig,
+		Program:    pulumi.ToOutput(d.Program).(fleet.ProgramRepositoryOutput),
+		Manifests:  pulumi.ToOutput(d.Manifests).(fleet.ManifestsRepositoryOutput),
+		Stages:     pulumi.ToOutput(d.Stages).(fleet.DeliveryStageArrayOutput),
+	}
+	for field, v := range map[**string]string{&args.Project: d.Project, &args.Namespace: d.Namespace, &args.Backend: d.Backend} {
+		if v != "" {
+			*field = &v
+		}
+	}
+	if d.Operator != nil {
+		args.Operator = pulumi.ToOutput(*d.Operator).(fleet.OperatorInstallOutput).ToOperatorInstallPtrOutput()
+	}
+	if token, ok := secret(cfg, "pulumiAccessToken"); ok {
+		args.PulumiAccessToken = token
+	}
+	k := fleet.KargoInstall{}
+	if d.Kargo != nil {
+		k = *d.Kargo
+	}
+	kargo := fleet.KargoInstallArgs{
+		Existing: pulumi.BoolPtrFromPtr(k.Existing), ChartVersion: pulumi.StringPtrFromPtr(k.ChartVersion),
+		Namespace: pulumi.StringPtrFromPtr(k.Namespace), CertManager: pulumi.StringPtrFromPtr(k.CertManager),
+		Values: pulumi.ToMap(k.Values),
+	}
+	for field, key := range map[*pulumi.StringPtrInput]string{&kargo.AdminPasswordHash: "kargoAdminPasswordHash",
+		&kargo.TokenSigningKey: "kargoTokenSigningKey", &kargo.GitToken: "kargoGitToken"} {
+		if v, ok := secret(cfg, key); ok {
+			*field = v
+		}
+	}
+	args.Kargo = kargo
+	return fleet.NewStackDelivery(ctx, "delivery", args, pulumi.DependsOn([]pulumi.Resource{f}))
+}
+
+// secret is the config secret key, when it is set.
+func secret(cfg *config.Config, key string) (pulumi.StringOutput, bool) {
+	if cfg.Get(key) == "" {
+		return pulumi.StringOutput{}, false
+	}
+	return cfg.RequireSecret(key), true
+}
