@@ -24,7 +24,8 @@ import (
 type lifecycle struct {
 	t     *testing.T
 	env   *offline.Env
-	dir   string // the project: Pulumi.yaml and Pulumi.day2.yaml
+	dir   string // the project: Pulumi.yaml and Pulumi.<name>.yaml
+	name  string // the stack's name
 	stack auto.Stack
 	cfg   map[string]any
 }
@@ -58,9 +59,12 @@ func day2Config() map[string]any {
 	}
 }
 
-func newLifecycle(t *testing.T) *lifecycle {
+func newLifecycle(t *testing.T) *lifecycle { return newLifecycleOf(t, "day2", day2Config()) }
+
+// newLifecycleOf is a stack of the fleet example named name with the config cfg.
+func newLifecycleOf(t *testing.T, name string, cfg map[string]any) *lifecycle {
 	env := newEnv(t)
-	l := &lifecycle{t: t, env: env, dir: t.TempDir(), cfg: day2Config()}
+	l := &lifecycle{t: t, env: env, dir: t.TempDir(), name: name, cfg: cfg}
 	pulumiYAML, err := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -86,17 +90,21 @@ func (l *lifecycle) cluster(name string) map[string]any {
 	return nil
 }
 
-// sync writes the config as the stack file and selects the stack (which applies the file as it is now).
+// sync writes the config as the stack file and selects the stack (which applies the file as it is now), then
+// sets the delivery's config secrets when the config has a delivery.
 func (l *lifecycle) sync() {
 	l.t.Helper()
 	data, err := yaml.Marshal(map[string]any{"config": l.cfg})
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(l.dir, "Pulumi.day2.yaml"), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(l.dir, "Pulumi."+l.name+".yaml"), data, 0o644); err != nil {
 		l.t.Fatal(err)
 	}
-	if l.stack, err = l.env.Stack(context.Background(), l.dir, "day2", fleetstack.Run); err != nil {
+	if l.stack, err = l.env.Stack(context.Background(), l.dir, l.name, fleetstack.Run); err != nil {
+		l.t.Fatal(err)
+	}
+	if err := offline.SetDeliverySecrets(context.Background(), l.stack); err != nil {
 		l.t.Fatal(err)
 	}
 }

@@ -1,0 +1,211 @@
+package e2e
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+const (
+	fileType    = "github:index/repositoryFile:RepositoryFile"
+	releaseType = "kubernetes:helm.sh/v3:Release"
+	promoted    = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432"
+)
+
+// TestDelivery: the fleet example's delivery stack (examples/fleet/Pulumi.delivery.yaml) on the offline cloud:
+// a management hub with Argo CD, PKO and Kargo delivering the fleet program's dev, qa and prod stacks. After `up`
+// a preview plans no change, the Stack manifests are in the emulated GitHub and the objects on the emulated hub;
+// a promotion of qa to a new commit changes qa's manifest and nothing else.
+func TestDelivery(t *testing.T) {
+	l := newLifecycleOf(t, "delivery", stackFileConfig(t, "delivery"))
+	steps := l.up()
+	l.settled()
+
+	// Each product's objects wait for its chart: Kargo after cert-manager, the Project after Kargo, the
+	// Applications after PKO (its Stack CRD) and the Stages after their Applications, dev before qa before prod.
+	order := [][2]string{
+		{"::delivery-cert-manager", "::delivery-kargo"},
+		{"::delivery-kargo", "::delivery-project"},
+		{"::delivery-pulumi-kubernetes-operator", "::delivery-dev-application"},
+		{"::delivery-stack-health", "::delivery-prod-application"},
+		{"::delivery-qa-application", "::delivery-qa-stage"},
+		{"::delivery-dev-stage", "::delivery-qa-stage"},
+		{"::delivery-qa-stage", "::delivery-prod-stage"},
+	}
+	for _, o := range order {
+		done, start := lastDone(steps, o[0]), firstStart(steps, o[1])
+		if done < 0 || start < 0 || start < done {
+			t.Errorf("%s starts (event %d) before %s is created (event %d)", o[1], start, o[0], done)
+		}
+	}
+
+	// The hub: four charts, one Application per stage that its Kargo Stage may update, the Stack health check.
+	charts := map[string]string{}
+	for _, r := range records(t, l.env, "kubernetes", releaseType) {
+		s := plain(t, r)
+		charts[s["name"].(string)] = s["chart"].(string) + "@" + s["version"].(string)
+	}
+	wantCharts := map[string]string{
+		"argo-cd":                    "argo-cd@" + chartVersionOf(t, charts["argo-cd"]),
+		"pulumi-kubernetes-operator": "oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator@2.9.0",
+		"cert-manager":               "cert-manager@v1.19.1",
+		"kargo":                      "oci://ghcr.io/akuity/kargo-charts/kargo@1.11.2",
+	}
+	if diff := cmp.Diff(wantCharts, charts); diff != "" {
+		t.Errorf("Helm releases on the hub (-want +got):\n%s", diff)
+	}
+	apps := map[string]string{}
+	for _, r := range records(t, l.env, "kubernetes", "kubernetes:argoproj.io/v1alpha1:Application") {
+		md := plain(t, r)["metadata"].(map[string]any)
+		an, _ := md["annotations"].(map[string]any)
+		apps[md["name"].(string)], _ = an["kargo.akuity.io/authorized-stage"].(string)
+	}
+	if diff := cmp.Diff(map[string]string{"fleet-dev": "fleet:dev", "fleet-qa": "fleet:qa", "fleet-prod": "fleet:prod"}, apps); diff != "" {
+		t.Errorf("Applications and their authorized stages (-want +got):\n%s", diff)
+	}
+	kinds := map[string]int{}
+	for _, r := range records(t, l.env, "kubernetes", "") {
+		if strings.HasPrefix(r.Type, "kubernetes:kargo.akuity.io/") {
+			kinds[r.Type[strings.LastIndex(r.Type, ":")+1:]]++
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"Project": 1, "ProjectConfig": 1, "Warehouse": 1, "Stage": 3}, kinds); diff != "" {
+		t.Errorf("Kargo objects (-want +got):\n%s", diff)
+	}
+	patches := records(t, l.env, "kubernetes", "kubernetes:core/v1:ConfigMapPatch")
+	if len(patches) != 1 || !strings.Contains(string(patches[0].State), "resource.customizations.health.pulumi.com_Stack") {
+		t.Errorf("argocd-cm patches %v, want the pulumi.com/Stack health check", patches)
+	}
+
+	// GitHub: one Stack manifest per stage pinned to its commit, and prod's preview Stack.
+	before := stackFiles(t, l)
+	if got := slices.Sorted(maps.Keys(before)); !slices.Equal(got, []string{
+		"pulumi-fleet/deploy/stacks/dev/stack.yaml", "pulumi-fleet/deploy/stacks/prod/preview-stack.yaml",
+		"pulumi-fleet/deploy/stacks/prod/stack.yaml", "pulumi-fleet/deploy/stacks/qa/stack.yaml"}) {
+		t.Fatalf("manifest files %v", got)
+	}
+	for _, stage := range []string{"dev", "qa", "prod"} {
+		spec := before["pulumi-fleet/deploy/stacks/"+stage+"/stack.yaml"]["spec"].(map[string]any)
+		if spec["commit"] != "81d3a29597266e2c6dee3d95e1a055caf008a79d" || spec["stack"] != "gitops-fleet/gitops-fleet/"+stage {
+			t.Errorf("%s's Stack runs %v at %v", stage, spec["stack"], spec["commit"])
+		}
+	}
+
+	// The secrets stay secret in the state.
+	text, _ := exported(t, l.env, l.stack, false)
+	for key, v := range offline.DeliverySecrets {
+		if strings.Contains(text, v) {
+			t.Errorf("%s is in plaintext in `pulumi stack export`", key)
+		}
+	}
+
+	t.Run("promote qa to a new commit: only qa's manifest changes", func(t *testing.T) {
+		l.t = t
+		stages := l.cfg[offline.DeliveryConfigKey].(map[string]any)["stages"].([]any)
+		stages[1].(map[string]any)["commit"] = promoted
+		p, steps := l.preview()
+		if diff := cmp.Diff(plan{"update": {fileType: 1}}, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		if u := urns(steps, "update"); len(u) != 1 || !strings.HasSuffix(u[0], "::delivery-qa-stack") {
+			t.Errorf("promoting qa updates %v", u)
+		}
+		l.up()
+		l.settled()
+		after := stackFiles(t, l)
+		for file, obj := range before {
+			diff := cmp.Diff(obj, after[file])
+			switch {
+			case strings.Contains(file, "/qa/") && (!strings.Contains(diff, promoted) || strings.Count(diff, "\n-") != 1):
+				t.Errorf("qa's manifest changed beyond spec.commit:\n%s", diff)
+			case !strings.Contains(file, "/qa/") && diff != "":
+				t.Errorf("%s changed:\n%s", file, diff)
+			}
+		}
+	})
+}
+
+// stackFileConfig is the config of examples/fleet/Pulumi.<stack>.yaml.
+func stackFileConfig(t *testing.T, stack string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(offlineRoot(t), "examples", "fleet", "Pulumi."+stack+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Config map[string]any `json:"config"`
+	}
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	return file.Config
+}
+
+func offlineRoot(t *testing.T) string {
+	t.Helper()
+	root, err := offline.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// stackFiles are the Stack manifests in the emulated GitHub, parsed, by repository/path.
+func stackFiles(t *testing.T, l *lifecycle) map[string]map[string]any {
+	t.Helper()
+	out := map[string]map[string]any{}
+	for _, r := range records(t, l.env, "github", fileType) {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(plain(t, r)["content"].(string)), &obj); err != nil {
+			t.Fatal(err)
+		}
+		if obj["apiVersion"] != "pulumi.com/v1" || obj["kind"] != "Stack" {
+			t.Errorf("%s is a %v %v, not a pulumi.com/v1 Stack", r.ID, obj["apiVersion"], obj["kind"])
+		}
+		out[r.ID] = obj
+	}
+	return out
+}
+
+func plain(t *testing.T, r emulator.Record) map[string]any {
+	t.Helper()
+	s, err := r.Plain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// chartVersionOf is the version of a "chart@version" pair.
+func chartVersionOf(t *testing.T, pair string) string {
+	t.Helper()
+	_, v, ok := strings.Cut(pair, "@")
+	if !ok {
+		t.Errorf("no Argo CD release on the hub")
+	}
+	return v
+}
+
+// lastDone and firstStart are the indexes of the last completion and the first start of the resource whose URN
+// ends in suffix; -1 for none.
+func lastDone(steps []step, suffix string) int {
+	for i := len(steps) - 1; i >= 0; i-- {
+		if steps[i].done && strings.HasSuffix(steps[i].urn, suffix) {
+			return i
+		}
+	}
+	return -1
+}
+
+func firstStart(steps []step, suffix string) int {
+	return slices.IndexFunc(steps, func(s step) bool { return !s.done && strings.HasSuffix(s.urn, suffix) })
+}
