@@ -34,8 +34,9 @@ test: vet offline sdk-check
 workflows:
 	cd tests/workflows && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-## contract: the add-on contract test (tests/contract, its own module): Argo CD v3.5.7's own ApplicationSet code over
-## the hub's cluster secrets after `up` of a fleet with every add-on of the catalogue, on the offline cloud
+## contract: the contract tests against Argo CD v3.5.7's own code (tests/contract, its own module): its ApplicationSet
+## code over the hub's cluster secrets after `up` of a fleet with every add-on of the catalogue, on the offline cloud;
+## its settings manager and Lua VM over StackDelivery's pulumi.com/Stack health check
 contract: offline
 	cd tests/contract && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 ./...
 

@@ -33,7 +33,7 @@ func TestSchemaIsCommitted(t *testing.T) {
 }
 
 func TestSchemaDescriptionsAreCurrent(t *testing.T) {
-	for _, dir := range []string{"fleetcluster", "gitopsbridge", "clusterinfo"} {
+	for _, dir := range []string{"fleet", "delivery", "ledger", "fleetcluster", "gitopsbridge", "clusterinfo"} {
 		t.Run(dir, func(t *testing.T) {
 			path := filepath.Join("..", "components", dir)
 			want, err := annotate.Generate(path)
@@ -60,7 +60,7 @@ func TestSchemaBinds(t *testing.T) {
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("schema does not bind: %v %v", err, diags)
 	}
-	for _, token := range []string{"fleet:index:FleetCluster", "fleet:index:GitOpsBridge"} {
+	for _, token := range []string{"fleet:index:Fleet", "fleet:index:FleetCluster", "fleet:index:GitOpsBridge", "fleet:index:StackDelivery"} {
 		r, ok := pkg.GetResource(token)
 		if !ok || !r.IsComponent {
 			t.Errorf("%s is not a component of the package", token)
