@@ -12,6 +12,8 @@ const (
 	// AuthorizedStageAnnotation lets a Kargo Stage's argocd-update step act on an Application; its value is
 	// "<project>:<stage>" (Kargo's AnnotationKeyAuthorizedStage).
 	AuthorizedStageAnnotation = "kargo.akuity.io/authorized-stage"
+	// ResourcesFinalizer makes Argo CD delete an Application's resources before the Application itself.
+	ResourcesFinalizer = "resources-finalizer.argocd.argoproj.io"
 	// HealthCheckKey is the argocd-cm key of a resource health check in Lua for group pulumi.com, kind Stack
 	// (Argo CD's resource.customizations.health.<group>_<kind>).
 	HealthCheckKey = "resource.customizations.health.pulumi.com_Stack"
@@ -54,7 +56,9 @@ func ManifestsRepoURL(m ManifestsRepository) string {
 
 // Application is the Argo CD Application of a stage: it syncs <path>/<stage>/ of the manifests repository at
 // its branch into namespace, automated with selfHeal and without prune (a Stack is deleted only on purpose).
-// The annotation kargo.akuity.io/authorized-stage lets the stage's argocd-update step sync it.
+// The annotation kargo.akuity.io/authorized-stage lets the stage's argocd-update step sync it. Argo CD's
+// resources finalizer deletes the Stack object with the Application, so removing a stage stops PKO from running
+// its stack (the stack's resources stay unless destroyOnFinalize).
 func Application(a StackDeliveryArgs, stage string) map[string]any {
 	return map[string]any{
 		"apiVersion": argoAPIVersion,
@@ -63,6 +67,7 @@ func Application(a StackDeliveryArgs, stage string) map[string]any {
 			"name":        ApplicationName(a.Project, stage),
 			"namespace":   a.ArgocdNamespace,
 			"annotations": map[string]any{AuthorizedStageAnnotation: a.Project + ":" + stage},
+			"finalizers":  []any{ResourcesFinalizer},
 		},
 		"spec": map[string]any{
 			"project": "default",

@@ -9,7 +9,7 @@ import (
 )
 
 // custom creates a custom object of apiVersion and kind through the hub's provider after the given resources:
-// object holds metadata (name, namespace, annotations) and any top-level fields (spec).
+// object holds metadata (name, namespace, annotations, finalizers) and any top-level fields (spec).
 func (b *builder) custom(part, apiVersion, kind string, object map[string]any, after []pulumi.Resource,
 ) (pulumi.Resource, error) {
 	md := object["metadata"].(map[string]any)
@@ -19,6 +19,13 @@ func (b *builder) custom(part, apiVersion, kind string, object map[string]any, a
 	}
 	if an, ok := md["annotations"].(map[string]any); ok {
 		meta.Annotations = pulumi.ToStringMap(toStrings(an))
+	}
+	if fin, ok := md["finalizers"].([]any); ok {
+		var fs pulumi.StringArray
+		for _, f := range fin {
+			fs = append(fs, pulumi.String(f.(string)))
+		}
+		meta.Finalizers = fs
 	}
 	fields := kubernetes.UntypedArgs{}
 	for k, v := range object {

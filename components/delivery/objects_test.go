@@ -178,6 +178,7 @@ metadata:
   name: fleet-qa
   namespace: argocd
   annotations: {kargo.akuity.io/authorized-stage: "fleet:qa"}
+  finalizers: [resources-finalizer.argocd.argoproj.io]
 spec:
   project: default
   source: {repoURL: "https://github.com/acme/platform.git", targetRevision: main, path: deploy/stacks/qa}

@@ -132,6 +132,60 @@ func TestDelivery(t *testing.T) {
 			}
 		}
 	})
+
+	// A stage's own objects: what adding one creates and removing it deletes.
+	stageObjects := map[string]int{
+		"kubernetes:core/v1:ServiceAccount":                          1,
+		"kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1,
+		fileType: 1,
+		"kubernetes:argoproj.io/v1alpha1:Application": 1,
+		"kubernetes:kargo.akuity.io/v1alpha1:Stage":   1,
+	}
+	policies := map[string]int{"kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig": 1}
+
+	t.Run("add a stage after prod: its objects and the ProjectConfig's policy, nothing else", func(t *testing.T) {
+		l.t = t
+		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		d["stages"] = append(d["stages"].([]any), map[string]any{"name": "dr", "stack": "gitops-fleet/gitops-fleet/dr",
+			"commit": promoted})
+		p, steps := l.preview()
+		if diff := cmp.Diff(plan{"create": stageObjects, "update": policies}, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		for _, u := range urns(steps, "create") {
+			if !strings.Contains(u, "::delivery-dr-") {
+				t.Errorf("adding dr creates %s", u)
+			}
+		}
+		l.up()
+		l.settled()
+		if _, ok := stackFiles(t, l)["pulumi-fleet/deploy/stacks/dr/stack.yaml"]; !ok {
+			t.Error("no Stack manifest for dr in GitHub")
+		}
+	})
+
+	t.Run("remove it: its Stage first, then its Application, then its manifest and workspace identity", func(t *testing.T) {
+		l.t = t
+		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		d["stages"] = d["stages"].([]any)[:3]
+		p, _ := l.preview()
+		if diff := cmp.Diff(plan{"delete": stageObjects, "update": policies}, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		steps := l.up()
+		stage, app := lastDone(steps, "::delivery-dr-stage"), firstStart(steps, "::delivery-dr-application")
+		appDone := lastDone(steps, "::delivery-dr-application")
+		file, sa := firstStart(steps, "::delivery-dr-stack"), firstStart(steps, "::delivery-dr-sa")
+		if stage < 0 || app < stage || file < appDone || sa < appDone {
+			t.Errorf("delete order: Stage done %d, Application %d-%d, manifest %d, ServiceAccount %d", stage, app, appDone, file, sa)
+		}
+		l.settled()
+		for _, r := range records(t, l.env, "", "") {
+			if strings.Contains(r.URN, "::delivery-dr-") {
+				t.Errorf("%s of dr is left in the emulated cloud", r.URN)
+			}
+		}
+	})
 }
 
 // stackFileConfig is the config of examples/fleet/Pulumi.<stack>.yaml.

@@ -50,7 +50,7 @@ func progress(t *testing.T, env *offline.Env, op string) *os.File {
 	return f
 }
 
-// records are the emulated cloud's resources of pkg (and type, when not empty).
+// records are the emulated cloud's resources of pkg and type (each, when not empty).
 func records(t *testing.T, env *offline.Env, pkg, typ string) []emulator.Record {
 	t.Helper()
 	all, err := env.Store.List()
@@ -59,7 +59,7 @@ func records(t *testing.T, env *offline.Env, pkg, typ string) []emulator.Record 
 	}
 	var out []emulator.Record
 	for _, r := range all {
-		if r.Package == pkg && (typ == "" || r.Type == typ) {
+		if (pkg == "" || r.Package == pkg) && (typ == "" || r.Type == typ) {
 			out = append(out, r)
 		}
 	}
