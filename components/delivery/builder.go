@@ -1,33 +1,10 @@
 package delivery
 
 import (
-	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
-
-// providers are the providers given in the resource options; each wins over the one the component would create.
-type providers struct {
-	kubernetes *kubernetes.Provider
-	github     *github.Provider
-}
-
-func explicitProviders(opts []pulumi.ResourceOption) (providers, error) {
-	ro, err := pulumi.NewResourceOptions(opts...)
-	if err != nil {
-		return providers{}, err
-	}
-	var p providers
-	for _, r := range append([]pulumi.ProviderResource{ro.Provider}, ro.Providers...) {
-		switch r := r.(type) {
-		case *kubernetes.Provider:
-			p.kubernetes = r
-		case *github.Provider:
-			p.github = r
-		}
-	}
-	return p, nil
-}
 
 // builder registers the children of one StackDelivery, in this order: the charts (cert-manager, PKO, Kargo),
 // the Stacks' namespace, access token Secret, ServiceAccounts and bindings, the Stack health check in
@@ -39,7 +16,7 @@ type builder struct {
 	args     StackDeliveryArgs
 	links    []link
 	comp     *StackDelivery
-	explicit providers
+	explicit gitopsbridge.Providers
 	k8s      pulumi.ProviderResource
 }
 
@@ -90,8 +67,8 @@ func (b *builder) outputs() {
 
 // hubProvider is the explicit kubernetes provider, or one built from kubeconfig (kept secret).
 func (b *builder) hubProvider() (pulumi.ProviderResource, error) {
-	if b.explicit.kubernetes != nil {
-		return b.explicit.kubernetes, nil
+	if b.explicit.Kubernetes != nil {
+		return b.explicit.Kubernetes, nil
 	}
 	return kubernetes.NewProvider(b.ctx, childName(b.name, "hub"), &kubernetes.ProviderArgs{
 		Kubeconfig: pulumi.ToSecret(b.args.Kubeconfig).(pulumi.StringOutput),

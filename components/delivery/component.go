@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -36,11 +37,11 @@ func NewStackDelivery(ctx *pulumi.Context, name string, args StackDeliveryArgs,
 	opts ...pulumi.ResourceOption,
 ) (*StackDelivery, error) {
 	a := withDefaults(args, name)
-	explicit, err := explicitProviders(opts)
+	explicit, err := gitopsbridge.ExplicitProviders(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := Validate(a, explicit.kubernetes != nil); err != nil {
+	if err := Validate(a, explicit.Kubernetes != nil); err != nil {
 		return nil, err
 	}
 	links, _ := chain(a.Stages) // Validate checked the chain

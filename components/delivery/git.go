@@ -88,8 +88,8 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 
 // githubProvider is the explicit github provider, or one for manifests.owner.
 func (b *builder) githubProvider() (pulumi.ProviderResource, error) {
-	if b.explicit.github != nil {
-		return b.explicit.github, nil
+	if b.explicit.GitHub != nil {
+		return b.explicit.GitHub, nil
 	}
 	return gitopsbridge.NewGitHubProvider(b.ctx, childName(b.name, "github"), b.args.Manifests.Owner, pulumi.Parent(b.comp))
 }

@@ -8,27 +8,29 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// providers are the providers given in the resource options; each wins over the one the component would create.
-type providers struct {
-	kubernetes *kubernetes.Provider
-	aws        *aws.Provider
-	github     *github.Provider
+// Providers are the providers given in a component's resource options (provider and providers), by package;
+// each wins over the one the component would create. GitOpsBridge and StackDelivery read them.
+type Providers struct {
+	Kubernetes *kubernetes.Provider
+	AWS        *aws.Provider
+	GitHub     *github.Provider
 }
 
-func explicitProviders(opts []pulumi.ResourceOption) (providers, error) {
+// ExplicitProviders are the providers of opts.
+func ExplicitProviders(opts []pulumi.ResourceOption) (Providers, error) {
 	ro, err := pulumi.NewResourceOptions(opts...)
 	if err != nil {
-		return providers{}, err
+		return Providers{}, err
 	}
-	var p providers
+	var p Providers
 	for _, r := range append([]pulumi.ProviderResource{ro.Provider}, ro.Providers...) {
 		switch r := r.(type) {
 		case *kubernetes.Provider:
-			p.kubernetes = r
+			p.Kubernetes = r
 		case *aws.Provider:
-			p.aws = r
+			p.AWS = r
 		case *github.Provider:
-			p.github = r
+			p.GitHub = r
 		}
 	}
 	return p, nil
@@ -41,11 +43,11 @@ type builder struct {
 	name     string
 	args     GitOpsBridgeArgs
 	comp     *GitOpsBridge
-	explicit providers
+	explicit Providers
 	cluster  clusterinfo.Fields
 }
 
-func newBuilder(ctx *pulumi.Context, name string, args GitOpsBridgeArgs, comp *GitOpsBridge, explicit providers) *builder {
+func newBuilder(ctx *pulumi.Context, name string, args GitOpsBridgeArgs, comp *GitOpsBridge, explicit Providers) *builder {
 	return &builder{ctx: ctx, name: name, args: args, comp: comp, explicit: explicit,
 		cluster: clusterinfo.FieldsOf(args.Cluster)}
 }
@@ -83,8 +85,8 @@ func (b *builder) build() error {
 // hubProvider is the kubernetes provider of the hub, where the secret is written: the explicit one, or one
 // built from kubeconfig (kept secret) and named <name>-<part>.
 func (b *builder) hubProvider(kubeconfig pulumi.StringInput, part string) (pulumi.ProviderResource, error) {
-	if b.explicit.kubernetes != nil {
-		return b.explicit.kubernetes, nil
+	if b.explicit.Kubernetes != nil {
+		return b.explicit.Kubernetes, nil
 	}
 	return kubernetes.NewProvider(b.ctx, childName(b.name, part), &kubernetes.ProviderArgs{
 		Kubeconfig: pulumi.ToSecret(kubeconfig).(pulumi.StringOutput),

@@ -39,11 +39,11 @@ func NewGitOpsBridge(ctx *pulumi.Context, name string, args GitOpsBridgeArgs,
 	opts ...pulumi.ResourceOption,
 ) (*GitOpsBridge, error) {
 	a := withDefaults(args, name)
-	explicit, err := explicitProviders(opts)
+	explicit, err := ExplicitProviders(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := Validate(a, explicit.kubernetes != nil); err != nil {
+	if err := Validate(a, explicit.Kubernetes != nil); err != nil {
 		return nil, err
 	}
 	comp := &GitOpsBridge{}

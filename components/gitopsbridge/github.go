@@ -70,8 +70,8 @@ func (b *builder) deliver(manifest pulumi.StringOutput) error {
 
 // githubProvider is the explicit github provider, or one for git.owner (NewGitHubProvider).
 func (b *builder) githubProvider() (pulumi.ProviderResource, error) {
-	if b.explicit.github != nil {
-		return b.explicit.github, nil
+	if b.explicit.GitHub != nil {
+		return b.explicit.GitHub, nil
 	}
 	return NewGitHubProvider(b.ctx, childName(b.name, "github"), b.args.Git.Owner, pulumi.Parent(b.comp))
 }

@@ -100,8 +100,8 @@ func spokeAccounts(given []string, hubAccount string) []string {
 
 // awsProvider is the aws provider of the hub's region: the explicit one, or one for cluster.region.
 func (b *builder) awsProvider() (pulumi.ProviderResource, error) {
-	if b.explicit.aws != nil {
-		return b.explicit.aws, nil
+	if b.explicit.AWS != nil {
+		return b.explicit.AWS, nil
 	}
 	return aws.NewProvider(b.ctx, childName(b.name, "aws"), &aws.ProviderArgs{Region: b.cluster.Region},
 		pulumi.Parent(b.comp))
