@@ -201,8 +201,9 @@ type KargoInstall struct {
 	// "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager)
 	// before Kargo; "present" states that cert-manager is already installed. Required unless existing.
 	CertManager string `pulumi:"certManager,optional"`
-	// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program)
-	// with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+	// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a
+	// secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the
+	// project namespace: "git-manifests", and "git-program" when the program lives in another repository.
 	GitToken pulumi.StringInput `pulumi:"gitToken,optional" provider:"secret"`
 	// Values are Helm values of the chart, merged over the component's.
 	Values map[string]any `pulumi:"values,optional"`

@@ -21,6 +21,25 @@ const (
 	manifestsVar = "manifestsRepo"
 )
 
+// gitUsername is the user name of Kargo's git credentials: GitHub takes any with a token as the password.
+const gitUsername = "kargo"
+
+// GitCredential is a Kargo git credential Secret (label kargo.akuity.io/cred-type: git) for one repository URL.
+type GitCredential struct {
+	Name, RepoURL string
+}
+
+// GitCredentials are the repositories Kargo needs kargo.gitToken for: the manifests repository it pushes
+// promotions to ("git-manifests"), and the program repository its Warehouse reads ("git-program") when that is
+// another one. Kargo matches a credential to a repository by its exact URL.
+func GitCredentials(a StackDeliveryArgs) []GitCredential {
+	out := []GitCredential{{Name: "git-manifests", RepoURL: ManifestsRepoURL(a.Manifests)}}
+	if !sameRepo(a.Program.RepoUrl, ManifestsRepoURL(a.Manifests)) {
+		out = append(out, GitCredential{Name: "git-program", RepoURL: a.Program.RepoUrl})
+	}
+	return out
+}
+
 // Project is the Kargo Project (cluster-scoped; Kargo creates its namespace of the same name).
 func Project(a StackDeliveryArgs) map[string]any {
 	return map[string]any{"metadata": map[string]any{"name": a.Project}}

@@ -21,23 +21,24 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 	}
 	var creds []pulumi.Resource
 	if a.Kargo.GitToken != nil {
-		sec, err := corev1.NewSecret(b.ctx, childName(b.name, "git-credentials"), &corev1.SecretArgs{
-			Metadata: &metav1.ObjectMetaArgs{
-				Name:      pulumi.String("git-credentials"),
-				Namespace: pulumi.String(a.Project),
-				Labels:    pulumi.StringMap{CredentialTypeLabel: pulumi.String("git")},
-			},
-			StringData: pulumi.StringMap{
-				"repoURL":        pulumi.String("https://github.com/"),
-				"repoURLIsRegex": pulumi.String("false"),
-				"username":       pulumi.String("kargo"),
-				"password":       pulumi.ToSecret(a.Kargo.GitToken).(pulumi.StringOutput),
-			},
-		}, b.child(b.k8s, project)...)
-		if err != nil {
-			return err
+		for _, c := range GitCredentials(a) {
+			sec, err := corev1.NewSecret(b.ctx, childName(b.name, c.Name), &corev1.SecretArgs{
+				Metadata: &metav1.ObjectMetaArgs{
+					Name:      pulumi.String(c.Name),
+					Namespace: pulumi.String(a.Project),
+					Labels:    pulumi.StringMap{CredentialTypeLabel: pulumi.String("git")},
+				},
+				StringData: pulumi.StringMap{
+					"repoURL":  pulumi.String(c.RepoURL),
+					"username": pulumi.String(gitUsername),
+					"password": pulumi.ToSecret(a.Kargo.GitToken).(pulumi.StringOutput),
+				},
+			}, b.child(b.k8s, project)...)
+			if err != nil {
+				return err
+			}
+			creds = append(creds, sec)
 		}
-		creds = append(creds, sec)
 	}
 	warehouse, err := b.custom("warehouse", kargoAPIVersion, "Warehouse", Warehouse(a), append(inProject, creds...))
 	if err != nil {

@@ -198,6 +198,20 @@ spec:
 	}
 }
 
+// TestGitCredentials: one credential per repository Kargo reads or writes, by its exact URL.
+func TestGitCredentials(t *testing.T) {
+	a := withDefaults(threeStages(), "fleet")
+	if got := GitCredentials(a); !cmp.Equal(got, []GitCredential{{"git-manifests", "https://github.com/acme/platform.git"}}) {
+		t.Errorf("one repository: %v", got)
+	}
+	a.Program.RepoUrl = "https://github.com/acme/fleet-program.git"
+	want := []GitCredential{{"git-manifests", "https://github.com/acme/platform.git"},
+		{"git-program", "https://github.com/acme/fleet-program.git"}}
+	if got := GitCredentials(a); !cmp.Equal(got, want) {
+		t.Errorf("two repositories: %v", got)
+	}
+}
+
 // TestClaims: the approvers' claims annotation uses Kargo's claim names.
 func TestClaims(t *testing.T) {
 	got, err := Claims(Approvers{Groups: []string{"platform-leads"}, Emails: []string{"oncall@acme.dev"}})

@@ -65,7 +65,7 @@ func (x *KargoInstall) Annotate(a infer.Annotator) {
 	a.Describe(&x.AdminPasswordHash, "AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.")
 	a.Describe(&x.TokenSigningKey, "TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.")
 	a.Describe(&x.CertManager, "CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: \"install\" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; \"present\" states that cert-manager is already installed. Required unless existing.")
-	a.Describe(&x.GitToken, "GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.")
+	a.Describe(&x.GitToken, "GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: \"git-manifests\", and \"git-program\" when the program lives in another repository.")
 	a.Describe(&x.Values, "Values are Helm values of the chart, merged over the component's.")
 }
 

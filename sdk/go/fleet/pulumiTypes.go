@@ -3380,7 +3380,7 @@ type KargoInstall struct {
 	ChartVersion *string `pulumi:"chartVersion"`
 	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
 	Existing *bool `pulumi:"existing"`
-	// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+	// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
 	GitToken *string `pulumi:"gitToken"`
 	// Namespace is Kargo's namespace. Default: "kargo".
 	Namespace *string `pulumi:"namespace"`
@@ -3411,7 +3411,7 @@ type KargoInstallArgs struct {
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
 	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
 	Existing pulumi.BoolPtrInput `pulumi:"existing"`
-	// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+	// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
 	GitToken pulumi.StringPtrInput `pulumi:"gitToken"`
 	// Namespace is Kargo's namespace. Default: "kargo".
 	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
@@ -3519,7 +3519,7 @@ func (o KargoInstallOutput) Existing() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *bool { return v.Existing }).(pulumi.BoolPtrOutput)
 }
 
-// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
 func (o KargoInstallOutput) GitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.GitToken }).(pulumi.StringPtrOutput)
 }
@@ -3603,7 +3603,7 @@ func (o KargoInstallPtrOutput) Existing() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
 func (o KargoInstallPtrOutput) GitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *KargoInstall) *string {
 		if v == nil {

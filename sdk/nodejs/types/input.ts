@@ -514,7 +514,7 @@ export interface KargoInstallArgs {
      */
     existing?: pulumi.Input<boolean | undefined>;
     /**
-     * GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+     * GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
      */
     gitToken?: pulumi.Input<string | undefined>;
     /**

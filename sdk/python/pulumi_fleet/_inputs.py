@@ -2230,7 +2230,7 @@ class KargoInstallArgsDict(TypedDict):
     """
     git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+    GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
     """
     namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2263,7 +2263,7 @@ class KargoInstallArgs:
         :param pulumi.Input[_builtins.str] cert_manager: CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
         :param pulumi.Input[_builtins.bool] existing: Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
-        :param pulumi.Input[_builtins.str] git_token: GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+        :param pulumi.Input[_builtins.str] git_token: GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
         :param pulumi.Input[_builtins.str] namespace: Namespace is Kargo's namespace. Default: "kargo".
         :param pulumi.Input[_builtins.str] token_signing_key: TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart, merged over the component's.
@@ -2337,7 +2337,7 @@ class KargoInstallArgs:
     @pulumi.getter(name="gitToken")
     def git_token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+        GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
         """
         return pulumi.get(self, "git_token")
 

@@ -83,14 +83,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+     * GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: &#34;git-manifests&#34;, and &#34;git-program&#34; when the program lives in another repository.
      * 
      */
     @Import(name="gitToken")
     private @Nullable Output<String> gitToken;
 
     /**
-     * @return GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+     * @return GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: &#34;git-manifests&#34;, and &#34;git-program&#34; when the program lives in another repository.
      * 
      */
     public Optional<Output<String>> gitToken() {
@@ -258,7 +258,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitToken GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+         * @param gitToken GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: &#34;git-manifests&#34;, and &#34;git-program&#34; when the program lives in another repository.
          * 
          * @return builder
          * 
@@ -269,7 +269,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitToken GitToken is a GitHub token Kargo clones and pushes the manifests repository (and clones the program) with (a secret). When set, it is written as a Kargo git credential Secret in the project namespace.
+         * @param gitToken GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: &#34;git-manifests&#34;, and &#34;git-program&#34; when the program lives in another repository.
          * 
          * @return builder
          * 
