@@ -119,6 +119,11 @@ type DeliveryStage struct {
 	ServiceAccountName string `pulumi:"serviceAccountName,optional"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
 	ClusterRoles []string `pulumi:"clusterRoles,optional"`
+	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's
+	// Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}.
+	// The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of
+	// the stage's ServiceAccount to a deploy role) or from envRefs.
+	WorkspaceTemplate map[string]any `pulumi:"workspaceTemplate,optional"`
 	// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
 	Refresh *bool `pulumi:"refresh,optional"`
 	// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds,

@@ -198,6 +198,35 @@ spec:
 	}
 }
 
+// TestStackOptions: a stage's own settings reach its Stack as PKO spells them.
+func TestStackOptions(t *testing.T) {
+	a := threeStages()
+	a.Backend = "s3://acme-pulumi-state"
+	a.EnvRefs = map[string]EnvRef{"AWS_REGION": {Type: "Literal", Literal: &EnvLiteral{Value: "us-east-1"}}}
+	s := &a.Stages[0]
+	s.Commit, s.Branch = "", "release"
+	s.Config = map[string]string{"aws:region": "eu-west-1"}
+	s.EnvRefs = map[string]EnvRef{"AWS_REGION": {Type: "Literal", Literal: &EnvLiteral{Value: "eu-west-1"}}}
+	s.WorkspaceTemplate = map[string]any{"spec": map[string]any{"image": "pulumi/pulumi:3.259.0"}}
+	s.Refresh, s.ResyncFrequencySeconds, s.DestroyOnFinalize = ptr(false), 60, true
+	a = withDefaults(a, "fleet")
+	spec := roundTrip(t, StackObject(a, a.Stages[0], false))["spec"].(map[string]any)
+	want := map[string]any{
+		"stack": "acme/fleet/dev", "projectRepo": "https://github.com/acme/platform.git", "repoDir": "examples/fleet",
+		"branch": "release", "backend": "s3://acme-pulumi-state", "serviceAccountName": "fleet-dev",
+		"config":            map[string]any{"aws:region": "eu-west-1"},
+		"workspaceTemplate": map[string]any{"spec": map[string]any{"image": "pulumi/pulumi:3.259.0"}},
+		"envRefs": map[string]any{
+			"AWS_REGION":          map[string]any{"type": "Literal", "literal": map[string]any{"value": "eu-west-1"}},
+			"PULUMI_ACCESS_TOKEN": map[string]any{"type": "Secret", "secret": map[string]any{"name": "pulumi-access-token", "key": "accessToken"}},
+		},
+		"refresh": false, "resyncFrequencySeconds": float64(60), "continueResyncOnCommitMatch": true, "destroyOnFinalize": true,
+	}
+	if diff := cmp.Diff(want, spec); diff != "" {
+		t.Errorf("dev's Stack spec (-want +got):\n%s", diff)
+	}
+}
+
 // TestGitCredentials: one credential per repository Kargo reads or writes, by its exact URL.
 func TestGitCredentials(t *testing.T) {
 	a := withDefaults(threeStages(), "fleet")

@@ -46,6 +46,9 @@ func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]
 	if len(s.Config) > 0 {
 		spec["config"] = s.Config
 	}
+	if len(s.WorkspaceTemplate) > 0 {
+		spec["workspaceTemplate"] = s.WorkspaceTemplate
+	}
 	if refs := envRefs(a, s); len(refs) > 0 {
 		spec["envRefs"] = refs
 	}

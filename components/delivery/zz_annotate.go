@@ -29,6 +29,7 @@ func (x *DeliveryStage) Annotate(a infer.Annotator) {
 	a.Describe(&x.EnvRefs, "EnvRefs are environment variables of this Stack, merged over the top-level envRefs.")
 	a.Describe(&x.ServiceAccountName, "ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.")
 	a.Describe(&x.ClusterRoles, "ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.")
+	a.Describe(&x.WorkspaceTemplate, "WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {\"spec\": {\"image\": \"pulumi/pulumi:3.259.0\"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.")
 	a.Describe(&x.Refresh, "Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).")
 	a.Describe(&x.ResyncFrequencySeconds, "ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.")
 	a.Describe(&x.ContinueResyncOnCommitMatch, "ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.")

@@ -142,6 +142,18 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("stackName")]
         public Input<string>? StackName { get; set; }
 
+        [Input("workspaceTemplate")]
+        private InputMap<object>? _workspaceTemplate;
+
+        /// <summary>
+        /// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+        /// </summary>
+        public InputMap<object> WorkspaceTemplate
+        {
+            get => _workspaceTemplate ?? (_workspaceTemplate = new InputMap<object>());
+            set => _workspaceTemplate = value;
+        }
+
         public DeliveryStageArgs()
         {
         }

@@ -1556,6 +1556,8 @@ type DeliveryStage struct {
 	Stack string `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName *string `pulumi:"stackName"`
+	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+	WorkspaceTemplate map[string]interface{} `pulumi:"workspaceTemplate"`
 }
 
 // DeliveryStageInput is an input type that accepts DeliveryStageArgs and DeliveryStageOutput values.
@@ -1607,6 +1609,8 @@ type DeliveryStageArgs struct {
 	Stack pulumi.StringInput `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName pulumi.StringPtrInput `pulumi:"stackName"`
+	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+	WorkspaceTemplate pulumi.MapInput `pulumi:"workspaceTemplate"`
 }
 
 func (DeliveryStageArgs) ElementType() reflect.Type {
@@ -1749,6 +1753,11 @@ func (o DeliveryStageOutput) Stack() pulumi.StringOutput {
 // StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 func (o DeliveryStageOutput) StackName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.StackName }).(pulumi.StringPtrOutput)
+}
+
+// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+func (o DeliveryStageOutput) WorkspaceTemplate() pulumi.MapOutput {
+	return o.ApplyT(func(v DeliveryStage) map[string]interface{} { return v.WorkspaceTemplate }).(pulumi.MapOutput)
 }
 
 type DeliveryStageArrayOutput struct{ *pulumi.OutputState }

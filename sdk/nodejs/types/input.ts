@@ -317,6 +317,10 @@ export interface DeliveryStageArgs {
      * StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
      */
     stackName?: pulumi.Input<string | undefined>;
+    /**
+     * WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+     */
+    workspaceTemplate?: pulumi.Input<{[key: string]: any} | undefined>;
 }
 
 /**

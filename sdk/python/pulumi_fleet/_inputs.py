@@ -1195,6 +1195,10 @@ class DeliveryStageArgsDict(TypedDict):
     """
     StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
     """
+    workspace_template: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+    """
 
 @pulumi.input_type
 class DeliveryStageArgs:
@@ -1216,7 +1220,8 @@ class DeliveryStageArgs:
                  refresh: pulumi.Input[Optional[_builtins.bool]] = None,
                  resync_frequency_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
-                 stack_name: pulumi.Input[Optional[_builtins.str]] = None):
+                 stack_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 workspace_template: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
         DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
 
@@ -1238,6 +1243,7 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.int] resync_frequency_seconds: ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
         :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
         :param pulumi.Input[_builtins.str] stack_name: StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+        :param pulumi.Input[Mapping[str, Any]] workspace_template: WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "stack", stack)
@@ -1273,6 +1279,8 @@ class DeliveryStageArgs:
             pulumi.set(__self__, "service_account_name", service_account_name)
         if stack_name is not None:
             pulumi.set(__self__, "stack_name", stack_name)
+        if workspace_template is not None:
+            pulumi.set(__self__, "workspace_template", workspace_template)
 
     @_builtins.property
     @pulumi.getter
@@ -1489,6 +1497,18 @@ class DeliveryStageArgs:
     @stack_name.setter
     def stack_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "stack_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceTemplate")
+    def workspace_template(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+        """
+        return pulumi.get(self, "workspace_template")
+
+    @workspace_template.setter
+    def workspace_template(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "workspace_template", value)
 
 
 class EnvLiteralArgsDict(TypedDict):

@@ -10,6 +10,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
 import java.lang.Integer;
+import java.lang.Object;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -296,6 +297,21 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         return Optional.ofNullable(this.stackName);
     }
 
+    /**
+     * WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
+     * 
+     */
+    @Import(name="workspaceTemplate")
+    private @Nullable Output<Map<String,Object>> workspaceTemplate;
+
+    /**
+     * @return WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
+     * 
+     */
+    public Optional<Output<Map<String,Object>>> workspaceTemplate() {
+        return Optional.ofNullable(this.workspaceTemplate);
+    }
+
     private DeliveryStageArgs() {}
 
     private DeliveryStageArgs(DeliveryStageArgs $) {
@@ -317,6 +333,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         this.serviceAccountName = $.serviceAccountName;
         this.stack = $.stack;
         this.stackName = $.stackName;
+        this.workspaceTemplate = $.workspaceTemplate;
     }
 
     public static Builder builder() {
@@ -723,6 +740,27 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder stackName(String stackName) {
             return stackName(Output.of(stackName));
+        }
+
+        /**
+         * @param workspaceTemplate WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder workspaceTemplate(@Nullable Output<Map<String,Object>> workspaceTemplate) {
+            $.workspaceTemplate = workspaceTemplate;
+            return this;
+        }
+
+        /**
+         * @param workspaceTemplate WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder workspaceTemplate(Map<String,Object> workspaceTemplate) {
+            return workspaceTemplate(Output.of(workspaceTemplate));
         }
 
         public DeliveryStageArgs build() {
