@@ -52,6 +52,10 @@ type ProgramRepository struct {
 	// [RepoDir] when set, else every path. The manifests path is always excluded when the program and the
 	// manifests share a repository, so a promotion's own commit makes no Freight.
 	IncludePaths []string `pulumi:"includePaths,optional"`
+	// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret
+	// "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it.
+	// Default: none (a public repository).
+	GitToken pulumi.StringInput `pulumi:"gitToken,optional" provider:"secret"`
 	// Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern
 	// ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
 	Interval string `pulumi:"interval,optional"`

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"sigs.k8s.io/yaml"
 )
 
@@ -177,5 +178,35 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 				return
 			}
 		}
+	}
+}
+
+// TestTokens: each token input becomes its own Secret, in the Stacks' namespace or the Kargo project's, and stays
+// secret in the state.
+func TestTokens(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	a := threeStages()
+	a.Program.GitToken = pulumi.String("ghp_program_canary")
+	cloud, _, err := run("fleet", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"fleet-stacks/pulumi-access-token": "accessToken", "fleet-stacks/program-git-token": "accessToken",
+		"fleet/git-manifests": "password"}
+	got := map[string]string{}
+	for _, r := range cloud.OfType("kubernetes:core/v1:Secret") {
+		md := r.Input("metadata").(map[string]any)
+		data, whole := r.Inputs["stringData"], false
+		if data.IsSecret() {
+			data, whole = data.SecretValue().Element, true
+		}
+		for key, v := range data.ObjectValue() {
+			if whole || v.IsSecret() {
+				got[md["namespace"].(string)+"/"+md["name"].(string)] = string(key)
+			}
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("secret token keys by Secret (-want +got):\n%s", diff)
 	}
 }

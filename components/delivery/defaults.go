@@ -41,6 +41,8 @@ const (
 	AccessTokenSecret = "pulumi-access-token"
 	accessTokenKey    = "accessToken"
 	accessTokenEnv    = "PULUMI_ACCESS_TOKEN"
+	// ProgramTokenSecret is the Secret (key accessTokenKey) the program.gitToken input is written to.
+	ProgramTokenSecret = "program-git-token"
 )
 
 // withDefaults fills every optional input that has a default; stage defaults need the stage's position.

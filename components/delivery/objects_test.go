@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 // TestObjectSpecs: each object as PKO, Kargo and Argo CD spell it (PKO v2.9.0 StackSpec, Kargo v1.11.2
@@ -202,6 +203,7 @@ spec:
 func TestStackOptions(t *testing.T) {
 	a := threeStages()
 	a.Backend = "s3://acme-pulumi-state"
+	a.Program.GitToken = pulumi.String("ghp_program_canary")
 	a.EnvRefs = map[string]EnvRef{"AWS_REGION": {Type: "Literal", Literal: &EnvLiteral{Value: "us-east-1"}}}
 	s := &a.Stages[0]
 	s.Commit, s.Branch = "", "release"
@@ -220,6 +222,8 @@ func TestStackOptions(t *testing.T) {
 			"AWS_REGION":          map[string]any{"type": "Literal", "literal": map[string]any{"value": "eu-west-1"}},
 			"PULUMI_ACCESS_TOKEN": map[string]any{"type": "Secret", "secret": map[string]any{"name": "pulumi-access-token", "key": "accessToken"}},
 		},
+		"gitAuth": map[string]any{"accessToken": map[string]any{"type": "Secret",
+			"secret": map[string]any{"name": "program-git-token", "key": "accessToken"}}},
 		"refresh": false, "resyncFrequencySeconds": float64(60), "continueResyncOnCommitMatch": true, "destroyOnFinalize": true,
 	}
 	if diff := cmp.Diff(want, spec); diff != "" {

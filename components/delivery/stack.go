@@ -46,6 +46,11 @@ func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]
 	if len(s.Config) > 0 {
 		spec["config"] = s.Config
 	}
+	if a.Program.GitToken != nil {
+		spec["gitAuth"] = map[string]any{"accessToken": map[string]any{
+			"type": "Secret", "secret": map[string]any{"name": ProgramTokenSecret, "key": accessTokenKey},
+		}}
+	}
 	if len(s.WorkspaceTemplate) > 0 {
 		spec["workspaceTemplate"] = s.WorkspaceTemplate
 	}

@@ -12,7 +12,7 @@ import (
 const AuthDelegator = "system:auth-delegator"
 
 // stackPrerequisites creates what the Stacks need on the hub before Argo CD applies them: their namespace, the
-// access token Secret, and per stage the workspace's ServiceAccount with its ClusterRoleBindings. It returns
+// backend's access token and the program's Git token Secrets, and per stage the workspace's ServiceAccount with its ClusterRoleBindings. It returns
 // those of each stage, by stage, the shared ones included.
 func (b *builder) stackPrerequisites() (map[string][]pulumi.Resource, error) {
 	a := b.args
@@ -23,10 +23,17 @@ func (b *builder) stackPrerequisites() (map[string][]pulumi.Resource, error) {
 		return nil, err
 	}
 	shared := []pulumi.Resource{ns}
-	if a.PulumiAccessToken != nil {
-		sec, err := corev1.NewSecret(b.ctx, childName(b.name, "access-token"), &corev1.SecretArgs{
-			Metadata:   &metav1.ObjectMetaArgs{Name: pulumi.String(AccessTokenSecret), Namespace: pulumi.String(a.Namespace)},
-			StringData: pulumi.StringMap{accessTokenKey: pulumi.ToSecret(a.PulumiAccessToken).(pulumi.StringOutput)},
+	tokens := []struct {
+		part, name string
+		value      pulumi.StringInput
+	}{{"access-token", AccessTokenSecret, a.PulumiAccessToken}, {"program-git-token", ProgramTokenSecret, a.Program.GitToken}}
+	for _, t := range tokens {
+		if t.value == nil {
+			continue
+		}
+		sec, err := corev1.NewSecret(b.ctx, childName(b.name, t.part), &corev1.SecretArgs{
+			Metadata:   &metav1.ObjectMetaArgs{Name: pulumi.String(t.name), Namespace: pulumi.String(a.Namespace)},
+			StringData: pulumi.StringMap{accessTokenKey: pulumi.ToSecret(t.value).(pulumi.StringOutput)},
 		}, b.child(b.k8s, ns)...)
 		if err != nil {
 			return nil, err

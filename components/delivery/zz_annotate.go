@@ -97,6 +97,7 @@ func (x *ProgramRepository) Annotate(a infer.Annotator) {
 	a.Describe(&x.RepoDir, "RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.")
 	a.Describe(&x.Branch, "Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: \"main\".")
 	a.Describe(&x.IncludePaths, "IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.")
+	a.Describe(&x.GitToken, "GitToken is a token PKO clones a private program repository with (a secret): written to the Secret \"program-git-token\" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).")
 	a.Describe(&x.Interval, "Interval is how often the Warehouse looks for new commits, a duration like \"5m0s\" (Kargo's pattern ^([0-9]+(\\.[0-9]+)?(s|m|h))+$). Default: \"5m0s\".")
 }
 

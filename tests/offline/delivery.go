@@ -16,6 +16,7 @@ var DeliverySecrets = map[string]string{
 	"gitops-fleet:kargoTokenSigningKey":   "offline0token0signing0key0000000",
 	"gitops-fleet:pulumiAccessToken":      "pul-offline0access0token",
 	"gitops-fleet:kargoGitToken":          "ghp_offline0kargo0git0token",
+	"gitops-fleet:programGitToken":        "ghp_offline0program0git0token",
 	"github:token":                        "ghp_offline0pulumi0github0token",
 }
 

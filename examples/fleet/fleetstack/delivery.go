@@ -10,7 +10,7 @@ import (
 // Delivery is gitops-fleet:delivery: the fleet's own stacks delivered by GitOps from the hub (StackDelivery's
 // inputs, in the schema's camelCase keys). Its secrets are config secrets of their own:
 // gitops-fleet:kargoAdminPasswordHash and gitops-fleet:kargoTokenSigningKey (required to install Kargo), and
-// gitops-fleet:pulumiAccessToken and gitops-fleet:kargoGitToken (optional).
+// gitops-fleet:pulumiAccessToken, gitops-fleet:kargoGitToken and gitops-fleet:programGitToken (optional).
 type Delivery struct {
 	Project   string                    `json:"project,omitempty"`
 	Namespace string                    `json:"namespace,omitempty"`
@@ -27,7 +27,7 @@ func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet) (*fleet.StackDeliv
 	cfg := config.New(ctx, Namespace)
 	args := &fleet.StackDeliveryArgs{
 		Kubeconfig: f.HubKubeconfig,
-		Program:    pulumi.ToOutput(d.Program).(fleet.ProgramRepositoryOutput),
+		Program:    program(cfg, d.Program),
 		Manifests:  pulumi.ToOutput(d.Manifests).(fleet.ManifestsRepositoryOutput),
 		Stages:     pulumi.ToOutput(d.Stages).(fleet.DeliveryStageArrayOutput),
 	}
@@ -59,6 +59,20 @@ func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet) (*fleet.StackDeliv
 	}
 	args.Kargo = kargo
 	return fleet.NewStackDelivery(ctx, "delivery", args, pulumi.DependsOn([]pulumi.Resource{f}))
+}
+
+// program is the program repository of the config, with gitops-fleet:programGitToken (a secret) as its Git
+// token when set.
+func program(cfg *config.Config, p fleet.ProgramRepository) fleet.ProgramRepositoryArgs {
+	args := fleet.ProgramRepositoryArgs{
+		RepoUrl: pulumi.String(p.RepoUrl), RepoDir: pulumi.StringPtrFromPtr(p.RepoDir),
+		Branch: pulumi.StringPtrFromPtr(p.Branch), Interval: pulumi.StringPtrFromPtr(p.Interval),
+		IncludePaths: pulumi.ToStringArray(p.IncludePaths),
+	}
+	if token, ok := secret(cfg, "programGitToken"); ok {
+		args.GitToken = token
+	}
+	return args
 }
 
 // secret is the config secret key, when it is set.

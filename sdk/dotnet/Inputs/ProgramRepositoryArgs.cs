@@ -22,6 +22,22 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("branch")]
         public Input<string>? Branch { get; set; }
 
+        [Input("gitToken")]
+        private Input<string>? _gitToken;
+
+        /// <summary>
+        /// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+        /// </summary>
+        public Input<string>? GitToken
+        {
+            get => _gitToken;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _gitToken = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
+
         [Input("includePaths")]
         private InputList<string>? _includePaths;
 

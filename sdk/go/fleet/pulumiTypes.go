@@ -4419,6 +4419,8 @@ func (o PrivateCAIssuerSettingsPtrOutput) CertificateAuthorityArns() pulumi.Stri
 type ProgramRepository struct {
 	// Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
 	Branch *string `pulumi:"branch"`
+	// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+	GitToken *string `pulumi:"gitToken"`
 	// IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
 	IncludePaths []string `pulumi:"includePaths"`
 	// Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
@@ -4444,6 +4446,8 @@ type ProgramRepositoryInput interface {
 type ProgramRepositoryArgs struct {
 	// Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
+	// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+	GitToken pulumi.StringPtrInput `pulumi:"gitToken"`
 	// IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
 	IncludePaths pulumi.StringArrayInput `pulumi:"includePaths"`
 	// Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
@@ -4484,6 +4488,11 @@ func (o ProgramRepositoryOutput) ToProgramRepositoryOutputWithContext(ctx contex
 // Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
 func (o ProgramRepositoryOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ProgramRepository) *string { return v.Branch }).(pulumi.StringPtrOutput)
+}
+
+// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+func (o ProgramRepositoryOutput) GitToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProgramRepository) *string { return v.GitToken }).(pulumi.StringPtrOutput)
 }
 
 // IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.

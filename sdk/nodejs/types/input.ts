@@ -682,6 +682,10 @@ export interface ProgramRepositoryArgs {
      */
     branch?: pulumi.Input<string | undefined>;
     /**
+     * GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+     */
+    gitToken?: pulumi.Input<string | undefined>;
+    /**
      * IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
      */
     includePaths?: pulumi.Input<pulumi.Input<string>[] | undefined>;

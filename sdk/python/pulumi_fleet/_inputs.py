@@ -3014,6 +3014,10 @@ class ProgramRepositoryArgsDict(TypedDict):
     """
     Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
     """
+    git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+    """
     include_paths: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
@@ -3032,6 +3036,7 @@ class ProgramRepositoryArgs:
     def __init__(__self__, *,
                  repo_url: pulumi.Input[_builtins.str],
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 git_token: pulumi.Input[Optional[_builtins.str]] = None,
                  include_paths: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  interval: pulumi.Input[Optional[_builtins.str]] = None,
                  repo_dir: pulumi.Input[Optional[_builtins.str]] = None):
@@ -3040,6 +3045,7 @@ class ProgramRepositoryArgs:
 
         :param pulumi.Input[_builtins.str] repo_url: RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
         :param pulumi.Input[_builtins.str] branch: Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
+        :param pulumi.Input[_builtins.str] git_token: GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] include_paths: IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
         :param pulumi.Input[_builtins.str] interval: Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
         :param pulumi.Input[_builtins.str] repo_dir: RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
@@ -3047,6 +3053,8 @@ class ProgramRepositoryArgs:
         pulumi.set(__self__, "repo_url", repo_url)
         if branch is not None:
             pulumi.set(__self__, "branch", branch)
+        if git_token is not None:
+            pulumi.set(__self__, "git_token", git_token)
         if include_paths is not None:
             pulumi.set(__self__, "include_paths", include_paths)
         if interval is not None:
@@ -3077,6 +3085,18 @@ class ProgramRepositoryArgs:
     @branch.setter
     def branch(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "branch", value)
+
+    @_builtins.property
+    @pulumi.getter(name="gitToken")
+    def git_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+        """
+        return pulumi.get(self, "git_token")
+
+    @git_token.setter
+    def git_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "git_token", value)
 
     @_builtins.property
     @pulumi.getter(name="includePaths")

@@ -37,6 +37,21 @@ public final class ProgramRepositoryArgs extends com.pulumi.resources.ResourceAr
     }
 
     /**
+     * GitToken is a token PKO clones a private program repository with (a secret): written to the Secret &#34;program-git-token&#34; (key accessToken) in namespace, and every Stack&#39;s spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+     * 
+     */
+    @Import(name="gitToken")
+    private @Nullable Output<String> gitToken;
+
+    /**
+     * @return GitToken is a token PKO clones a private program repository with (a secret): written to the Secret &#34;program-git-token&#34; (key accessToken) in namespace, and every Stack&#39;s spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+     * 
+     */
+    public Optional<Output<String>> gitToken() {
+        return Optional.ofNullable(this.gitToken);
+    }
+
+    /**
      * IncludePaths are the paths whose changes make new Freight (the Warehouse&#39;s includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion&#39;s own commit makes no Freight.
      * 
      */
@@ -100,6 +115,7 @@ public final class ProgramRepositoryArgs extends com.pulumi.resources.ResourceAr
 
     private ProgramRepositoryArgs(ProgramRepositoryArgs $) {
         this.branch = $.branch;
+        this.gitToken = $.gitToken;
         this.includePaths = $.includePaths;
         this.interval = $.interval;
         this.repoDir = $.repoDir;
@@ -143,6 +159,27 @@ public final class ProgramRepositoryArgs extends com.pulumi.resources.ResourceAr
          */
         public Builder branch(String branch) {
             return branch(Output.of(branch));
+        }
+
+        /**
+         * @param gitToken GitToken is a token PKO clones a private program repository with (a secret): written to the Secret &#34;program-git-token&#34; (key accessToken) in namespace, and every Stack&#39;s spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder gitToken(@Nullable Output<String> gitToken) {
+            $.gitToken = gitToken;
+            return this;
+        }
+
+        /**
+         * @param gitToken GitToken is a token PKO clones a private program repository with (a secret): written to the Secret &#34;program-git-token&#34; (key accessToken) in namespace, and every Stack&#39;s spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder gitToken(String gitToken) {
+            return gitToken(Output.of(gitToken));
         }
 
         /**
