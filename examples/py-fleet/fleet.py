@@ -1,7 +1,8 @@
 """The fleet of examples/fleet (same stack config, namespace gitops-fleet) written against the generated Python
 SDK, as a `pulumi package add` user would: the stack config is the Fleet's input as it is, and the Fleet checks
 the whole fleet (one hub, unique names, non-overlapping CIDRs, every cluster's rules) before it registers
-anything."""
+anything. With gitops-fleet:delivery, a StackDelivery on the hub delivers the fleet's own stacks by GitOps; its
+secrets are config secrets of their own (see examples/fleet/Pulumi.delivery.yaml)."""
 
 import pulumi
 import pulumi_fleet as fleet
@@ -9,7 +10,7 @@ import pulumi_fleet as fleet
 
 def program():
     """The Pulumi program: builds the fleet and exports clusters, vpcCidrs, argocdManagementRoleArn and
-    hubKubeconfig."""
+    hubKubeconfig, and with a delivery its stages, Applications and manifest URLs."""
     cfg = pulumi.Config("gitops-fleet")
     f = fleet.Fleet("fleet", fleet.FleetArgs(
         clusters=cfg.require_object("clusters"),
@@ -22,3 +23,23 @@ def program():
     pulumi.export("vpcCidrs", f.vpc_cidrs)
     pulumi.export("argocdManagementRoleArn", f.argocd_management_role_arn)
     pulumi.export("hubKubeconfig", f.hub_kubeconfig)
+    delivery = cfg.get_object("delivery")
+    if delivery:
+        d = fleet.StackDelivery("delivery", fleet.StackDeliveryArgs(
+            kubeconfig=f.hub_kubeconfig,
+            project=delivery.get("project"),
+            namespace=delivery.get("namespace"),
+            backend=delivery.get("backend"),
+            program={**delivery["program"], "gitToken": cfg.get_secret("programGitToken")},
+            manifests=delivery["manifests"],
+            stages=delivery["stages"],
+            operator=delivery.get("operator"),
+            kargo={**delivery.get("kargo", {}),
+                   "adminPasswordHash": cfg.get_secret("kargoAdminPasswordHash"),
+                   "tokenSigningKey": cfg.get_secret("kargoTokenSigningKey"),
+                   "gitToken": cfg.get_secret("kargoGitToken")},
+            pulumi_access_token=cfg.get_secret("pulumiAccessToken"),
+        ), pulumi.ResourceOptions(depends_on=[f]))
+        pulumi.export("deliveryStages", d.stages)
+        pulumi.export("deliveryApplications", d.application_names)
+        pulumi.export("deliveryManifestUrls", d.manifest_urls)

@@ -1,9 +1,22 @@
 // The fleet of examples/fleet (same stack config, namespace gitops-fleet) written against the generated
 // TypeScript SDK, as a `pulumi package add` user would: the stack config is the Fleet's input as it is, and the
 // Fleet checks the whole fleet (one hub, unique names, non-overlapping CIDRs, every cluster's rules) before it
-// registers anything.
+// registers anything. With gitops-fleet:delivery, a StackDelivery on the hub delivers the fleet's own stacks by
+// GitOps; its secrets are config secrets of their own (see examples/fleet/Pulumi.delivery.yaml).
 import * as pulumi from "@pulumi/pulumi";
 import * as fleet from "@gitops-fleet/fleet";
+
+/** gitops-fleet:delivery: StackDelivery's inputs but the hub and the secrets. */
+interface Delivery {
+    project?: string;
+    namespace?: string;
+    backend?: string;
+    program: fleet.types.input.ProgramRepositoryArgs;
+    manifests: fleet.types.input.ManifestsRepositoryArgs;
+    stages: fleet.types.input.DeliveryStageArgs[];
+    operator?: fleet.types.input.OperatorInstallArgs;
+    kargo?: fleet.types.input.KargoInstallArgs;
+}
 
 /** The Pulumi program: returns the stack outputs. */
 export function program(): Record<string, pulumi.Input<any>> {
@@ -15,10 +28,29 @@ export function program(): Record<string, pulumi.Input<any>> {
         git: cfg.getObject<fleet.types.input.GitDeliveryArgs>("git"),
         cidrPool: cfg.get("cidrPool"),
     });
-    return {
+    const outputs: Record<string, pulumi.Input<any>> = {
         clusters: f.clusters,
         vpcCidrs: f.vpcCidrs,
         argocdManagementRoleArn: f.argocdManagementRoleArn,
         hubKubeconfig: f.hubKubeconfig,
     };
+    const delivery = cfg.getObject<Delivery>("delivery");
+    if (delivery) {
+        const d = new fleet.StackDelivery("delivery", {
+            ...delivery,
+            kubeconfig: f.hubKubeconfig,
+            pulumiAccessToken: cfg.getSecret("pulumiAccessToken"),
+            program: { ...delivery.program, gitToken: cfg.getSecret("programGitToken") },
+            kargo: {
+                ...delivery.kargo,
+                adminPasswordHash: cfg.getSecret("kargoAdminPasswordHash"),
+                tokenSigningKey: cfg.getSecret("kargoTokenSigningKey"),
+                gitToken: cfg.getSecret("kargoGitToken"),
+            },
+        }, { dependsOn: [f] });
+        outputs.deliveryStages = d.stages;
+        outputs.deliveryApplications = d.applicationNames;
+        outputs.deliveryManifestUrls = d.manifestUrls;
+    }
+    return outputs;
 }

@@ -23,7 +23,7 @@ import (
 func TestJavaProjectWithPackageAdd(t *testing.T) {
 	env := newEnv(t)
 	ctx := context.Background()
-	goTypes := previewTypes(t, env)
+	goTypes := previewTypes(t, env, "dev")
 
 	dir := filepath.Join(t.TempDir(), "java-fleet")
 	src := filepath.Join(env.Root, "examples", "java-fleet")

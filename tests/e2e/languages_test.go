@@ -18,9 +18,9 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
-// TestTypeScriptAndPythonPreviewTheSameFleet previews the dev fleet from examples/ts-fleet and examples/py-fleet
-// (Node.js and Python inline programs on the generated SDKs, built by tests/sdk/check.sh) with the same CLI and
-// plugins, and expects exactly the resource types and counts of the Go example's preview.
+// TestTypeScriptAndPythonPreviewTheSameFleet previews the dev fleet and the delivery stack from examples/ts-fleet
+// and examples/py-fleet (Node.js and Python inline programs on the generated SDKs, built by tests/sdk/check.sh)
+// with the same CLI and plugins, and expects exactly the resource types and counts of the Go example's preview.
 func TestTypeScriptAndPythonPreviewTheSameFleet(t *testing.T) {
 	env := newEnv(t)
 	work := filepath.Join(env.Root, ".work", "sdk-check")
@@ -32,7 +32,7 @@ func TestTypeScriptAndPythonPreviewTheSameFleet(t *testing.T) {
 		}
 	}
 
-	goTypes := previewTypes(t, env)
+	goTypes := map[string]map[string]int{"dev": previewTypes(t, env, "dev"), "delivery": previewTypes(t, env, "delivery")}
 	runs := map[string]struct {
 		dir  string
 		argv []string
@@ -42,7 +42,7 @@ func TestTypeScriptAndPythonPreviewTheSameFleet(t *testing.T) {
 	}
 	for stack, run := range runs {
 		t.Run(stack+" refuses what Go refuses", func(t *testing.T) {
-			project := projectCopy(t, env, filepath.Join(run.dir, "Pulumi.yaml"), stack+"bad")
+			project := projectCopy(t, env, filepath.Join(run.dir, "Pulumi.yaml"), "dev", stack+"bad")
 			stackFile := filepath.Join(project, "Pulumi."+stack+"bad.yaml")
 			data, err := os.ReadFile(stackFile)
 			if err != nil {
@@ -68,37 +68,62 @@ func TestTypeScriptAndPythonPreviewTheSameFleet(t *testing.T) {
 				t.Errorf("want the preview to fail with %q, got %v:\n%s", want, err, offline.Tail(string(out), 20))
 			}
 		})
-		t.Run(stack, func(t *testing.T) {
-			project := projectCopy(t, env, filepath.Join(run.dir, "Pulumi.yaml"), stack)
-			cmd := exec.Command(run.argv[0], append(run.argv[1:], project, stack)...)
-			cmd.Dir = run.dir
-			cmd.Env = os.Environ()
-			for k, v := range env.Vars {
-				cmd.Env = append(cmd.Env, k+"="+v)
-			}
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("%s: %v\n%s", strings.Join(run.argv, " "), err, offline.Tail(stderr.String(), 40))
-			}
-			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-			var got map[string]int
-			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
-				t.Fatalf("last line of output %q: %v", lines[len(lines)-1], err)
-			}
-			if diff := cmp.Diff(goTypes, got); diff != "" {
-				t.Errorf("%s preview creates other resources than the Go one (-go +%s):\n%s", stack, stack, diff)
-			}
-		})
+		for _, from := range []string{"dev", "delivery"} {
+			t.Run(stack+" "+from, func(t *testing.T) {
+				name := stack + from
+				project := projectCopy(t, env, filepath.Join(run.dir, "Pulumi.yaml"), from, name)
+				if from == "delivery" {
+					setSecrets(t, env, project, name)
+				}
+				cmd := exec.Command(run.argv[0], append(run.argv[1:], project, name)...)
+				cmd.Dir = run.dir
+				cmd.Env = os.Environ()
+				for k, v := range env.Vars {
+					cmd.Env = append(cmd.Env, k+"="+v)
+				}
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("%s: %v\n%s", strings.Join(run.argv, " "), err, offline.Tail(stderr.String(), 40))
+				}
+				lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+				var got map[string]int
+				if err := json.Unmarshal([]byte(lines[len(lines)-1]), &got); err != nil {
+					t.Fatalf("last line of output %q: %v", lines[len(lines)-1], err)
+				}
+				if diff := cmp.Diff(goTypes[from], got); diff != "" {
+					t.Errorf("%s preview of %s creates other resources than the Go one (-go +%s):\n%s", stack, from, stack, diff)
+				}
+			})
+		}
 	}
 }
 
-// previewTypes previews the Go example on the dev config and counts the resources it would create, by type.
-func previewTypes(t *testing.T, env *offline.Env) map[string]int {
+// setSecrets creates stack in project with the CLI and sets the delivery's config secrets on it, as a user does
+// with `pulumi config set --secret`.
+func setSecrets(t *testing.T, env *offline.Env, project, stack string) {
 	t.Helper()
-	project := projectCopy(t, env, filepath.Join(fleetDir(env), "Pulumi.yaml"), "go")
-	stack, err := env.Stack(context.Background(), project, "go", fleetstack.Run)
+	ctx := context.Background()
+	if _, stderr, err := env.Run(ctx, project, "stack", "init", stack, "--secrets-provider", "passphrase"); err != nil {
+		t.Fatalf("pulumi stack init: %v\n%s", err, stderr)
+	}
+	for key, value := range offline.DeliverySecrets {
+		if _, stderr, err := env.Run(ctx, project, "config", "set", "--secret", "--stack", stack, "--", key, value); err != nil {
+			t.Fatalf("pulumi config set --secret %s: %v\n%s", key, err, stderr)
+		}
+	}
+}
+
+// previewTypes previews the Go example on the config of stack file from (dev, delivery) and counts the resources
+// it would create, by type.
+func previewTypes(t *testing.T, env *offline.Env, from string) map[string]int {
+	t.Helper()
+	project := projectCopy(t, env, filepath.Join(fleetDir(env), "Pulumi.yaml"), from, "go"+from)
+	stack, err := env.Stack(context.Background(), project, "go"+from, fleetstack.Run)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := offline.SetDeliverySecrets(context.Background(), stack); err != nil {
 		t.Fatal(err)
 	}
 	types := previewCreates(t, env, stack, "preview")
@@ -118,12 +143,13 @@ func previewCreates(t *testing.T, env *offline.Env, stack auto.Stack, op string,
 	return creates
 }
 
-// projectCopy is a project directory with pulumiYAML and the dev stack config as Pulumi.<stack>.yaml.
-func projectCopy(t *testing.T, env *offline.Env, pulumiYAML, stack string) string {
+// projectCopy is a project directory with pulumiYAML and the config of examples/fleet's stack from as
+// Pulumi.<stack>.yaml.
+func projectCopy(t *testing.T, env *offline.Env, pulumiYAML, from, stack string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for src, dst := range map[string]string{
-		pulumiYAML: "Pulumi.yaml", filepath.Join(fleetDir(env), "Pulumi.dev.yaml"): "Pulumi." + stack + ".yaml",
+		pulumiYAML: "Pulumi.yaml", filepath.Join(fleetDir(env), "Pulumi."+from+".yaml"): "Pulumi." + stack + ".yaml",
 	} {
 		data, err := os.ReadFile(src)
 		if err != nil {
