@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/blang/semver"
+	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
@@ -21,7 +22,7 @@ import (
 )
 
 // server serves the provider over the mock cloud. FleetCluster is wrapped only to hand the cloud the
-// program's context, which it needs for pulumi-eks's stand-ins; GitOpsBridge is served as it is.
+// program's context, which it needs for pulumi-eks's stand-ins; GitOpsBridge and StackDelivery are served as they are.
 func server(t *testing.T, cloud *mocks.Cloud) integration.Server {
 	t.Helper()
 	prov, err := build([]infer.InferredComponent{
@@ -32,6 +33,7 @@ func server(t *testing.T, cloud *mocks.Cloud) integration.Server {
 			return fleetcluster.NewFleetCluster(ctx, name, args, opts...)
 		}),
 		infer.ComponentF(gitopsbridge.NewGitOpsBridge),
+		infer.ComponentF(delivery.NewStackDelivery),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +133,49 @@ func TestConstructGitOpsBridge(t *testing.T) {
 	if m := resp.State.Get("manifest").AsString(); !strings.Contains(m, "awsAuthConfig") || strings.Contains(m, `"hub":1`) {
 		t.Errorf("manifest should carry awsAuthConfig and no kubeconfig:\n%s", m)
 	}
+}
+
+// TestConstructStackDelivery: a StackDelivery from a property map, as an SDK sends it: the stages in order, and
+// the secret inputs (kubeconfig, the Kargo admin settings) still secret where they are used.
+func TestConstructStackDelivery(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	cloud := mocks.New()
+	str := func(v string) property.Value { return property.New(v) }
+	stage := func(name string) property.Value {
+		return property.New(map[string]property.Value{"name": str(name), "stack": str("acme/fleet/" + name),
+			"commit": str("1111111111111111111111111111111111111111")})
+	}
+	resp, err := server(t, cloud).Construct(p.ConstructRequest{
+		Urn: urn(delivery.TypeToken, "fleet"),
+		Inputs: property.NewMap(map[string]property.Value{
+			"kubeconfig": str(`{"clusters":[]}`).WithSecret(true),
+			"program":    property.New(map[string]property.Value{"repoUrl": str("https://github.com/acme/platform.git")}),
+			"manifests":  property.New(map[string]property.Value{"owner": str("acme"), "repository": str("deploy")}),
+			"stages":     property.New([]property.Value{stage("dev"), stage("prod")}),
+			"kargo": property.New(map[string]property.Value{
+				"adminPasswordHash": str("$2a$10$abcdefghijklmnopqrstuv").WithSecret(true),
+				"tokenSigningKey":   str("signing-canary").WithSecret(true),
+				"certManager":       str("present"),
+			}),
+		}),
+	})
+	if err != nil {
+		t.Fatalf("Construct: %v", err)
+	}
+	var stages []string
+	for _, v := range resp.State.Get("stages").AsArray().AsSlice() {
+		stages = append(stages, v.AsString())
+	}
+	if strings.Join(stages, ",") != "dev,prod" {
+		t.Errorf("stages = %v", stages)
+	}
+	if hub := cloud.MustGet(t, "pulumi:providers:kubernetes", "fleet-hub"); !hub.Inputs["kubeconfig"].ContainsSecrets() {
+		t.Error("the secret kubeconfig lost its secrecy on the way to the hub provider")
+	}
+	if kargo := cloud.MustGet(t, "kubernetes:helm.sh/v3:Release", "fleet-kargo"); !kargo.Inputs["values"].ContainsSecrets() {
+		t.Error("Kargo's admin settings are not secret in its Helm values")
+	}
+	cloud.MustGet(t, "kubernetes:kargo.akuity.io/v1alpha1:Stage", "fleet-prod-stage")
 }
 
 func TestConstructReportsInputErrors(t *testing.T) {
