@@ -31,11 +31,7 @@ func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet) (*fleet.StackDeliv
 		Manifests:  pulumi.ToOutput(d.Manifests).(fleet.ManifestsRepositoryOutput),
 		Stages:     pulumi.ToOutput(d.Stages).(fleet.DeliveryStageArrayOutput),
 	}
-	for field, v := range map[**string]string{&args.Project: d.Project, &args.Namespace: d.Namespace, &args.Backend: d.Backend} {
-		if v != "" {
-			*field = &v
-		}
-	}
+	args.Project, args.Namespace, args.Backend = optional(d.Project), optional(d.Namespace), optional(d.Backend)
 	if d.Operator != nil {
 		args.Operator = pulumi.ToOutput(*d.Operator).(fleet.OperatorInstallOutput).ToOperatorInstallPtrOutput()
 	}
@@ -51,11 +47,14 @@ func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet) (*fleet.StackDeliv
 		Namespace: pulumi.StringPtrFromPtr(k.Namespace), CertManager: pulumi.StringPtrFromPtr(k.CertManager),
 		Values: pulumi.ToMap(k.Values),
 	}
-	for field, key := range map[*pulumi.StringPtrInput]string{&kargo.AdminPasswordHash: "kargoAdminPasswordHash",
-		&kargo.TokenSigningKey: "kargoTokenSigningKey", &kargo.GitToken: "kargoGitToken"} {
-		if v, ok := secret(cfg, key); ok {
-			*field = v
-		}
+	if v, ok := secret(cfg, "kargoAdminPasswordHash"); ok {
+		kargo.AdminPasswordHash = v
+	}
+	if v, ok := secret(cfg, "kargoTokenSigningKey"); ok {
+		kargo.TokenSigningKey = v
+	}
+	if v, ok := secret(cfg, "kargoGitToken"); ok {
+		kargo.GitToken = v
 	}
 	args.Kargo = kargo
 	return fleet.NewStackDelivery(ctx, "delivery", args, pulumi.DependsOn([]pulumi.Resource{f}))
@@ -73,6 +72,14 @@ func program(cfg *config.Config, p fleet.ProgramRepository) fleet.ProgramReposit
 		args.GitToken = token
 	}
 	return args
+}
+
+// optional is nil for "", else a pointer to s.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // secret is the config secret key, when it is set.
