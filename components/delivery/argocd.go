@@ -1,14 +1,8 @@
 package delivery
 
-import (
-	"fmt"
-)
+import "github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 
 const (
-	// argoAPIVersion is Argo CD's Application API version.
-	argoAPIVersion = "argoproj.io/v1alpha1"
-	// inClusterServer is the Argo CD destination of the hub itself.
-	inClusterServer = "https://kubernetes.default.svc"
 	// AuthorizedStageAnnotation lets a Kargo Stage's argocd-update step act on an Application; its value is
 	// "<project>:<stage>" (Kargo's AnnotationKeyAuthorizedStage).
 	AuthorizedStageAnnotation = "kargo.akuity.io/authorized-stage"
@@ -49,9 +43,10 @@ return hs
 // ApplicationName is the Argo CD Application of a stage: "<project>-<stage>".
 func ApplicationName(project, stage string) string { return project + "-" + stage }
 
-// ManifestsRepoURL is the https URL of the manifests repository.
-func ManifestsRepoURL(m ManifestsRepository) string {
-	return fmt.Sprintf("https://github.com/%s/%s.git", m.Owner, m.Repository)
+// Target is where the manifests are committed.
+func (m ManifestsRepository) Target() gitopsbridge.GitHubTarget {
+	return gitopsbridge.GitHubTarget{Owner: m.Owner, Repository: m.Repository, Branch: m.Branch,
+		PullRequest: m.PullRequest, PullRequestBranch: m.PullRequestBranch}
 }
 
 // Application is the Argo CD Application of a stage: it syncs <path>/<stage>/ of the manifests repository at
@@ -61,7 +56,7 @@ func ManifestsRepoURL(m ManifestsRepository) string {
 // its stack (the stack's resources stay unless destroyOnFinalize).
 func Application(a StackDeliveryArgs, stage string) map[string]any {
 	return map[string]any{
-		"apiVersion": argoAPIVersion,
+		"apiVersion": gitopsbridge.ArgoAPIVersion,
 		"kind":       "Application",
 		"metadata": map[string]any{
 			"name":        ApplicationName(a.Project, stage),
@@ -72,11 +67,11 @@ func Application(a StackDeliveryArgs, stage string) map[string]any {
 		"spec": map[string]any{
 			"project": "default",
 			"source": map[string]any{
-				"repoURL":        ManifestsRepoURL(a.Manifests),
+				"repoURL":        a.Manifests.Target().RepoURL(),
 				"targetRevision": a.Manifests.Branch,
 				"path":           a.Manifests.Path + "/" + stage,
 			},
-			"destination": map[string]any{"server": inClusterServer, "namespace": a.Namespace},
+			"destination": map[string]any{"server": gitopsbridge.InClusterServer, "namespace": a.Namespace},
 			"syncPolicy":  map[string]any{"automated": map[string]any{"prune": false, "selfHeal": true}},
 		},
 	}

@@ -69,14 +69,15 @@ type ManifestsRepository struct {
 	Owner string `pulumi:"owner"`
 	// Repository is the repository name (without owner). Required.
 	Repository string `pulumi:"repository"`
-	// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+	// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
 	Branch string `pulumi:"branch,optional"`
 	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
 	Path string `pulumi:"path,optional"`
 	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of
 	// to Branch: nothing is delivered before the pull request is merged.
 	PullRequest bool `pulumi:"pullRequest,optional"`
-	// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+	// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default:
+	// "gitops-fleet/<project>-stacks".
 	PullRequestBranch string `pulumi:"pullRequestBranch,optional"`
 }
 

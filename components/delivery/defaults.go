@@ -60,7 +60,9 @@ func withDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 	m := &a.Manifests
 	m.Branch = or(m.Branch, defaultBranch)
 	m.Path = or(m.Path, defaultManifestsPath)
-	m.PullRequestBranch = or(m.PullRequestBranch, "gitops-fleet/"+a.Project+"-stacks")
+	if m.PullRequest {
+		m.PullRequestBranch = or(m.PullRequestBranch, "gitops-fleet/"+a.Project+"-stacks")
+	}
 	op := OperatorInstall{}
 	if a.Operator != nil {
 		op = *a.Operator

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
-	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -16,22 +15,9 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 	if err != nil {
 		return nil, err
 	}
-	branch := pulumi.String(m.Branch).ToStringOutput()
-	var after []pulumi.Resource
-	if m.PullRequest {
-		br, err := github.NewBranch(b.ctx, childName(b.name, "branch"), &github.BranchArgs{
-			Repository:   pulumi.String(m.Repository),
-			Branch:       pulumi.String(m.PullRequestBranch),
-			SourceBranch: pulumi.String(m.Branch),
-		}, b.child(gh)...)
-		if err != nil {
-			return nil, err
-		}
-		branch, after = br.Branch, []pulumi.Resource{br}
-	}
-	out := map[string][]pulumi.Resource{}
-	manifests, urls := pulumi.StringMap{}, pulumi.StringMap{}
-	var all []pulumi.Resource
+	var files []gitopsbridge.GitHubFile
+	var stages []string
+	manifests := pulumi.StringMap{}
 	for _, l := range b.links {
 		for _, preview := range []bool{false, true} {
 			if preview && !l.Preview {
@@ -46,43 +32,29 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 			if preview {
 				part = l.Name + "-preview-stack"
 			}
-			f, err := github.NewRepositoryFile(b.ctx, childName(b.name, part), &github.RepositoryFileArgs{
-				Repository:        pulumi.String(m.Repository),
-				Branch:            branch,
-				File:              pulumi.String(file),
-				Content:           pulumi.String(text),
-				CommitMessage:     pulumi.String(fmt.Sprintf("Deliver stack %s of stage %s", l.Stack, l.Name)),
-				OverwriteOnCreate: pulumi.Bool(true),
-			}, b.child(gh, after...)...)
-			if err != nil {
-				return nil, err
-			}
+			files = append(files, gitopsbridge.GitHubFile{Name: childName(b.name, part), Path: pulumi.String(file),
+				Content: pulumi.String(text), Message: pulumi.String(fmt.Sprintf("Deliver stack %s of stage %s", l.Stack, l.Name))})
+			stages = append(stages, l.Name)
 			manifests[file] = pulumi.String(text)
-			if !preview {
-				urls[l.Name] = pulumi.Sprintf("https://github.com/%s/%s/blob/%s/%s", m.Owner, m.Repository, f.Branch, f.File)
-			}
-			out[l.Name] = append(out[l.Name], f)
-			all = append(all, f)
 		}
 	}
-	c.Manifests, c.ManifestUrls = manifests.ToStringMapOutput(), urls.ToStringMapOutput()
-	c.PullRequestNumber = pulumi.Int(0).ToIntOutput()
-	if !m.PullRequest {
-		return out, nil
-	}
-	pr, err := github.NewRepositoryPullRequest(b.ctx, childName(b.name, "pull-request"), &github.RepositoryPullRequestArgs{
-		Owner:          pulumi.String(m.Owner),
-		BaseRepository: pulumi.String(m.Repository),
-		BaseRef:        pulumi.String(m.Branch),
-		HeadRef:        branch,
-		Title:          pulumi.String(fmt.Sprintf("Deliver the %s stacks by GitOps", a.Project)),
+	t := m.Target()
+	committed, number, err := gitopsbridge.Commit(b.ctx, b.name, t, files, gitopsbridge.PullRequest{
+		Title: pulumi.String(fmt.Sprintf("Deliver the %s stacks by GitOps", a.Project)),
 		Body: pulumi.String(fmt.Sprintf("Adds the Pulumi Kubernetes Operator Stacks of Kargo project %s, one folder "+
 			"per stage under %s/.\n\nOpened by %s.", a.Project, m.Path, TypeToken)),
-	}, b.child(gh, all...)...)
+	}, b.child(gh)...)
 	if err != nil {
 		return nil, err
 	}
-	c.PullRequestNumber = pr.Number
+	out, urls := map[string][]pulumi.Resource{}, pulumi.StringMap{}
+	for i, f := range committed {
+		if len(out[stages[i]]) == 0 {
+			urls[stages[i]] = t.FileURL(f) // the stage's stack.yaml comes first
+		}
+		out[stages[i]] = append(out[stages[i]], f)
+	}
+	c.Manifests, c.ManifestUrls, c.PullRequestNumber = manifests.ToStringMapOutput(), urls.ToStringMapOutput(), number
 	return out, nil
 }
 

@@ -33,8 +33,8 @@ type GitCredential struct {
 // promotions to ("git-manifests"), and the program repository its Warehouse reads ("git-program") when that is
 // another one. Kargo matches a credential to a repository by its exact URL.
 func GitCredentials(a StackDeliveryArgs) []GitCredential {
-	out := []GitCredential{{Name: "git-manifests", RepoURL: ManifestsRepoURL(a.Manifests)}}
-	if !sameRepo(a.Program.RepoUrl, ManifestsRepoURL(a.Manifests)) {
+	out := []GitCredential{{Name: "git-manifests", RepoURL: a.Manifests.Target().RepoURL()}}
+	if !sameRepo(a.Program.RepoUrl, a.Manifests.Target().RepoURL()) {
 		out = append(out, GitCredential{Name: "git-program", RepoURL: a.Program.RepoUrl})
 	}
 	return out
@@ -42,7 +42,7 @@ func GitCredentials(a StackDeliveryArgs) []GitCredential {
 
 // Project is the Kargo Project (cluster-scoped; Kargo creates its namespace of the same name).
 func Project(a StackDeliveryArgs) map[string]any {
-	return map[string]any{"metadata": map[string]any{"name": a.Project}}
+	return kargoObject("Project", map[string]any{"name": a.Project}, nil)
 }
 
 // ProjectConfig is the Project's configuration (named like the Project, in its namespace): one promotion policy
@@ -52,10 +52,8 @@ func ProjectConfig(a StackDeliveryArgs) map[string]any {
 	for _, s := range a.Stages {
 		policies = append(policies, map[string]any{"stage": s.Name, "autoPromotionEnabled": *s.AutoPromotion})
 	}
-	return map[string]any{
-		"metadata": map[string]any{"name": a.Project, "namespace": a.Project},
-		"spec":     map[string]any{"promotionPolicies": policies},
-	}
+	return kargoObject("ProjectConfig", map[string]any{"name": a.Project, "namespace": a.Project},
+		map[string]any{"promotionPolicies": policies})
 }
 
 // Warehouse watches the program repository's branch for new commits under includePaths, newest first. When
@@ -70,17 +68,14 @@ func Warehouse(a StackDeliveryArgs) map[string]any {
 	if len(a.Program.IncludePaths) > 0 {
 		git["includePaths"] = a.Program.IncludePaths
 	}
-	if sameRepo(a.Program.RepoUrl, ManifestsRepoURL(a.Manifests)) {
+	if sameRepo(a.Program.RepoUrl, a.Manifests.Target().RepoURL()) {
 		git["excludePaths"] = []string{a.Manifests.Path}
 	}
-	return map[string]any{
-		"metadata": map[string]any{"name": WarehouseName, "namespace": a.Project},
-		"spec": map[string]any{
-			"interval":              a.Program.Interval,
-			"freightCreationPolicy": "Automatic",
-			"subscriptions":         []any{map[string]any{"git": git}},
-		},
-	}
+	return kargoObject("Warehouse", map[string]any{"name": WarehouseName, "namespace": a.Project}, map[string]any{
+		"interval":              a.Program.Interval,
+		"freightCreationPolicy": "Automatic",
+		"subscriptions":         []any{map[string]any{"git": git}},
+	})
 }
 
 // sameRepo compares two https Git URLs without a trailing slash or .git, case-insensitively (GitHub's names are).
@@ -98,22 +93,28 @@ func KargoStage(a StackDeliveryArgs, l link) map[string]any {
 	if l.upstream != "" {
 		sources = map[string]any{"stages": []any{l.upstream}}
 	}
-	return map[string]any{
-		"metadata": map[string]any{"name": l.Name, "namespace": a.Project},
-		"spec": map[string]any{
-			"requestedFreight": []any{map[string]any{
-				"origin":  map[string]any{"kind": "Warehouse", "name": WarehouseName},
-				"sources": sources,
-			}},
-			"promotionTemplate": map[string]any{"spec": map[string]any{
-				"vars": []any{
-					map[string]any{"name": programVar, "value": a.Program.RepoUrl},
-					map[string]any{"name": manifestsVar, "value": ManifestsRepoURL(a.Manifests)},
-				},
-				"steps": PromotionSteps(a, l.DeliveryStage),
-			}},
-		},
+	return kargoObject("Stage", map[string]any{"name": l.Name, "namespace": a.Project}, map[string]any{
+		"requestedFreight": []any{map[string]any{
+			"origin":  map[string]any{"kind": "Warehouse", "name": WarehouseName},
+			"sources": sources,
+		}},
+		"promotionTemplate": map[string]any{"spec": map[string]any{
+			"vars": []any{
+				map[string]any{"name": programVar, "value": a.Program.RepoUrl},
+				map[string]any{"name": manifestsVar, "value": a.Manifests.Target().RepoURL()},
+			},
+			"steps": PromotionSteps(a, l.DeliveryStage),
+		}},
+	})
+}
+
+// kargoObject is a Kargo object of kind with metadata, and spec unless nil (a Project has none).
+func kargoObject(kind string, metadata, spec map[string]any) map[string]any {
+	obj := map[string]any{"apiVersion": kargoAPIVersion, "kind": kind, "metadata": metadata}
+	if spec != nil {
+		obj["spec"] = spec
 	}
+	return obj
 }
 
 // PromotionSteps are a stage's promotion: git-clone of the manifests branch, yaml-update of spec.commit in the

@@ -11,12 +11,12 @@ import (
 // Warehouse, the Stages along the chain (each after its upstream and its Application) and the approvers' RBAC.
 func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resource) error {
 	a := b.args
-	project, err := b.custom("project", kargoAPIVersion, "Project", Project(a), release)
+	project, err := b.object("project", Project(a), release)
 	if err != nil {
 		return err
 	}
 	inProject := []pulumi.Resource{project}
-	if _, err := b.custom("project-config", kargoAPIVersion, "ProjectConfig", ProjectConfig(a), inProject); err != nil {
+	if _, err := b.object("project-config", ProjectConfig(a), inProject); err != nil {
 		return err
 	}
 	var creds []pulumi.Resource
@@ -40,7 +40,7 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 			creds = append(creds, sec)
 		}
 	}
-	warehouse, err := b.custom("warehouse", kargoAPIVersion, "Warehouse", Warehouse(a), append(inProject, creds...))
+	warehouse, err := b.object("warehouse", Warehouse(a), append(inProject, creds...))
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 		if previous != nil {
 			after = append(after, previous)
 		}
-		stage, err := b.custom(l.Name+"-stage", kargoAPIVersion, "Stage", KargoStage(a, l), after)
+		stage, err := b.object(l.Name+"-stage", KargoStage(a, l), after)
 		if err != nil {
 			return err
 		}

@@ -1,52 +1,15 @@
 package delivery
 
 import (
-	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
-	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/apiextensions"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// custom creates a custom object of apiVersion and kind through the hub's provider after the given resources:
-// object holds metadata (name, namespace, annotations, finalizers) and any top-level fields (spec).
-func (b *builder) custom(part, apiVersion, kind string, object map[string]any, after []pulumi.Resource,
-) (pulumi.Resource, error) {
-	md := object["metadata"].(map[string]any)
-	meta := &metav1.ObjectMetaArgs{Name: pulumi.String(md["name"].(string))}
-	if ns, ok := md["namespace"].(string); ok {
-		meta.Namespace = pulumi.String(ns)
-	}
-	if an, ok := md["annotations"].(map[string]any); ok {
-		meta.Annotations = pulumi.ToStringMap(toStrings(an))
-	}
-	if fin, ok := md["finalizers"].([]any); ok {
-		var fs pulumi.StringArray
-		for _, f := range fin {
-			fs = append(fs, pulumi.String(f.(string)))
-		}
-		meta.Finalizers = fs
-	}
-	fields := kubernetes.UntypedArgs{}
-	for k, v := range object {
-		if k != "metadata" && k != "apiVersion" && k != "kind" {
-			fields[k] = v
-		}
-	}
-	return apiextensions.NewCustomResource(b.ctx, childName(b.name, part), &apiextensions.CustomResourceArgs{
-		ApiVersion:  pulumi.String(apiVersion),
-		Kind:        pulumi.String(kind),
-		Metadata:    meta,
-		OtherFields: fields,
-	}, b.child(b.k8s, after...)...)
-}
-
-func toStrings(m map[string]any) map[string]string {
-	out := map[string]string{}
-	for k, v := range m {
-		out[k] = v.(string)
-	}
-	return out
+// object creates an untyped Argo CD or Kargo object through the hub's provider after the given resources.
+func (b *builder) object(part string, obj map[string]any, after []pulumi.Resource) (pulumi.Resource, error) {
+	return gitopsbridge.NewObject(b.ctx, childName(b.name, part), obj, b.child(b.k8s, after...)...)
 }
 
 // applications adds the Stack health check to argocd-cm, then creates each stage's Argo CD Application after
@@ -67,7 +30,7 @@ func (b *builder) applications(operator []pulumi.Resource, prerequisites, files 
 	out := map[string]pulumi.Resource{}
 	for _, l := range b.links {
 		after := append(append(append([]pulumi.Resource{health}, operator...), prerequisites[l.Name]...), files[l.Name]...)
-		app, err := b.custom(l.Name+"-application", argoAPIVersion, "Application", Application(a, l.Name), after)
+		app, err := b.object(l.Name+"-application", Application(a, l.Name), after)
 		if err != nil {
 			return nil, err
 		}

@@ -61,6 +61,8 @@ spec:
 		"the Warehouse watches the program and not the manifests in the same repository": {
 			got: Warehouse(a),
 			want: `
+apiVersion: kargo.akuity.io/v1alpha1
+kind: Warehouse
 metadata: {name: program, namespace: fleet}
 spec:
   interval: 5m0s
@@ -77,6 +79,8 @@ spec:
 		"dev auto-promotes; qa and prod are gates": {
 			got: ProjectConfig(a),
 			want: `
+apiVersion: kargo.akuity.io/v1alpha1
+kind: ProjectConfig
 metadata: {name: fleet, namespace: fleet}
 spec:
   promotionPolicies:
@@ -87,6 +91,8 @@ spec:
 		"dev takes Freight from the Warehouse and pushes its promotion": {
 			got: KargoStage(a, links[0]),
 			want: `
+apiVersion: kargo.akuity.io/v1alpha1
+kind: Stage
 metadata: {name: dev, namespace: fleet}
 spec:
   requestedFreight:
@@ -125,6 +131,8 @@ spec:
 		"prod takes qa's Freight and promotes through a reviewed pull request": {
 			got: KargoStage(a, links[2]),
 			want: `
+apiVersion: kargo.akuity.io/v1alpha1
+kind: Stage
 metadata: {name: prod, namespace: fleet}
 spec:
   requestedFreight:

@@ -29,9 +29,6 @@ var (
 	commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	// Kargo's Warehouse interval pattern.
 	intervalPattern = regexp.MustCompile(`^([0-9]+(\.[0-9]+)?(s|m|h))+$`)
-	// GitHub account and repository names.
-	githubOwnerPattern = regexp.MustCompile(`^[A-Za-z0-9](-?[A-Za-z0-9]){0,38}$`)
-	githubRepoPattern  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
 	// A Pulumi stack reference: <stack>, <project>/<stack> or <org>/<project>/<stack>.
 	stackPattern = regexp.MustCompile(`^[\w.-]+(/[\w.-]+){0,2}$`)
 	// An environment variable name.
@@ -89,15 +86,7 @@ func relative(ps *problems.List, field, p string) {
 }
 
 func validateManifests(ps *problems.List, m ManifestsRepository) {
-	if !githubOwnerPattern.MatchString(m.Owner) {
-		ps.Add("manifests.owner", "%q is not a GitHub user or organization name", m.Owner)
-	}
-	if !githubRepoPattern.MatchString(m.Repository) {
-		ps.Add("manifests.repository", "%q is not a GitHub repository name (1-100 of A-Za-z0-9._-)", m.Repository)
-	}
-	if m.Path == "" {
-		return
-	}
+	m.Target().Validate(ps, "manifests")
 	relative(ps, "manifests.path", m.Path)
 }
 

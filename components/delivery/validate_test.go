@@ -98,6 +98,11 @@ func TestValidate(t *testing.T) {
 				"program.includePaths[0]": "relative path", "program.interval": "Kargo interval",
 				"manifests.owner": "GitHub user", "manifests.path": "relative path"},
 		},
+		"manifests branches": {
+			edit: func(a *StackDeliveryArgs) { a.Manifests.Branch, a.Manifests.PullRequestBranch = "release..1", "release..1" },
+			want: map[string]string{"manifests.branch": "not a Git branch name",
+				"manifests.pullRequestBranch": "is the base branch"},
+		},
 		"no hub": {
 			edit: func(a *StackDeliveryArgs) { a.Kubeconfig = nil },
 			want: map[string]string{"kubeconfig": "is required"},

@@ -75,10 +75,10 @@ func (x *ManifestsRepository) Annotate(a infer.Annotator) {
 	a.Describe(x, "ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.")
 	a.Describe(&x.Owner, "Owner is the GitHub user or organization. Required.")
 	a.Describe(&x.Repository, "Repository is the repository name (without owner). Required.")
-	a.Describe(&x.Branch, "Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: \"main\".")
+	a.Describe(&x.Branch, "Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: \"main\".")
 	a.Describe(&x.Path, "Path is the folder of the stage folders, relative, without a trailing slash. Default: \"stacks\".")
 	a.Describe(&x.PullRequest, "PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.")
-	a.Describe(&x.PullRequestBranch, "PullRequestBranch is the branch of that pull request. Default: \"gitops-fleet/<project>-stacks\".")
+	a.Describe(&x.PullRequestBranch, "PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: \"gitops-fleet/<project>-stacks\".")
 }
 
 // Annotate gives OperatorInstall its schema descriptions.

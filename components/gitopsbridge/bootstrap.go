@@ -1,6 +1,7 @@
 package gitopsbridge
 
 import (
+	"fmt"
 	"maps"
 
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
@@ -60,7 +61,7 @@ func (b *builder) bootstrap(k8s pulumi.ProviderResource, after pulumi.ResourceOp
 			return BootstrapApplicationSet(r.prefix, hub, ns)
 		}).(pulumi.MapOutput)
 		_, err := apiextensions.NewCustomResource(b.ctx, childName(b.name, "bootstrap-"+r.part), &apiextensions.CustomResourceArgs{
-			ApiVersion:  pulumi.String(argoAPIVersion),
+			ApiVersion:  pulumi.String(ArgoAPIVersion),
 			Kind:        pulumi.String("ApplicationSet"),
 			Metadata:    &metav1.ObjectMetaArgs{Name: pulumi.String("bootstrap-" + r.part), Namespace: pulumi.String(ns)},
 			OtherFields: kubernetes.UntypedArgs{"spec": spec},
@@ -70,32 +71,51 @@ func (b *builder) bootstrap(k8s pulumi.ProviderResource, after pulumi.ResourceOp
 		}
 	}
 	for _, obj := range b.args.Hub.Bootstrap {
-		md := objectMetadata(obj)
-		namespace, _ := md["namespace"].(string)
-		if namespace == "" {
-			namespace = ns
+		md := maps.Clone(objectMetadata(obj))
+		if ns, _ := md["namespace"].(string); ns == "" {
+			md["namespace"] = b.args.Namespace
 		}
-		rest := maps.Clone(obj)
-		for _, k := range []string{"apiVersion", "kind", "metadata"} {
-			delete(rest, k)
-		}
+		withNamespace := maps.Clone(obj)
+		withNamespace["metadata"] = md
 		kind := obj["kind"].(string)
-		_, err := apiextensions.NewCustomResource(b.ctx, childName(b.name, kind+"-"+objectName(obj)), &apiextensions.CustomResourceArgs{
-			ApiVersion: pulumi.String(argoAPIVersion),
-			Kind:       pulumi.String(kind),
-			Metadata: &metav1.ObjectMetaArgs{
-				Name:        pulumi.String(objectName(obj)),
-				Namespace:   pulumi.String(namespace),
-				Labels:      stringMap(md["labels"]),
-				Annotations: stringMap(md["annotations"]),
-			},
-			OtherFields: kubernetes.UntypedArgs(rest),
-		}, b.child(k8s, after)...)
-		if err != nil {
+		if _, err := NewObject(b.ctx, childName(b.name, kind+"-"+objectName(obj)), withNamespace, b.child(k8s, after)...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// NewObject registers an untyped Kubernetes object as a CustomResource named name: its apiVersion and kind, the
+// name, namespace, labels, annotations and finalizers of its metadata, and every other top-level field (spec)
+// as it is. GitOpsBridge's bootstrap objects and StackDelivery's Argo CD and Kargo objects go through it.
+func NewObject(ctx *pulumi.Context, name string, obj map[string]any, opts ...pulumi.ResourceOption,
+) (*apiextensions.CustomResource, error) {
+	md := objectMetadata(obj)
+	meta := &metav1.ObjectMetaArgs{
+		Name:        pulumi.String(objectName(obj)),
+		Labels:      stringMap(md["labels"]),
+		Annotations: stringMap(md["annotations"]),
+	}
+	if ns, _ := md["namespace"].(string); ns != "" {
+		meta.Namespace = pulumi.String(ns)
+	}
+	if fs, ok := md["finalizers"].([]any); ok {
+		var finalizers pulumi.StringArray
+		for _, f := range fs {
+			finalizers = append(finalizers, pulumi.String(fmt.Sprint(f)))
+		}
+		meta.Finalizers = finalizers
+	}
+	rest := maps.Clone(obj)
+	for _, k := range []string{"apiVersion", "kind", "metadata"} {
+		delete(rest, k)
+	}
+	return apiextensions.NewCustomResource(ctx, name, &apiextensions.CustomResourceArgs{
+		ApiVersion:  pulumi.String(fmt.Sprint(obj["apiVersion"])),
+		Kind:        pulumi.String(fmt.Sprint(obj["kind"])),
+		Metadata:    meta,
+		OtherFields: kubernetes.UntypedArgs(rest),
+	}, opts...)
 }
 
 // stringMap turns a map of strings from untyped metadata into an input (nil when there is none).

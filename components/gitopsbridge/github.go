@@ -24,48 +24,23 @@ func (b *builder) deliver(manifest pulumi.StringOutput) error {
 	if g.CommitMessage == "" {
 		message = pulumi.Sprintf("Register cluster %s (%s)", f.ClusterName, f.Environment)
 	}
-	branch := pulumi.String(g.Branch).ToStringOutput()
-	var after []pulumi.Resource
-	if g.PullRequest {
-		br, err := github.NewBranch(b.ctx, childName(b.name, "branch"), &github.BranchArgs{
-			Repository:   pulumi.String(g.Repository),
-			Branch:       pulumi.String(g.PullRequestBranch),
-			SourceBranch: pulumi.String(g.Branch),
-		}, b.child(gh)...)
-		if err != nil {
-			return err
-		}
-		branch, after = br.Branch, []pulumi.Resource{br}
-	}
-	file, err := github.NewRepositoryFile(b.ctx, childName(b.name, "manifest"), &github.RepositoryFileArgs{
-		Repository:        pulumi.String(g.Repository),
-		Branch:            branch,
-		File:              path,
-		Content:           manifest,
-		CommitMessage:     message,
-		OverwriteOnCreate: pulumi.Bool(true),
-	}, b.child(gh, pulumi.DependsOn(after))...)
+	t := g.Target()
+	files, number, err := Commit(b.ctx, b.name, t,
+		[]GitHubFile{{Name: childName(b.name, "manifest"), Path: path, Content: manifest, Message: message}},
+		PullRequest{Title: message, Body: pulumi.Sprintf("Adds the Argo CD cluster secret of %s to %s.\n\nOpened by %s.",
+			f.ClusterName, fmt.Sprintf("%s/%s", g.Owner, g.Repository), TypeToken)},
+		b.child(gh)...)
 	if err != nil {
 		return err
 	}
-	b.comp.GitFileUrl = pulumi.Sprintf("https://github.com/%s/%s/blob/%s/%s", g.Owner, g.Repository, file.Branch, file.File)
-	if !g.PullRequest {
-		return nil
-	}
-	pr, err := github.NewRepositoryPullRequest(b.ctx, childName(b.name, "pull-request"), &github.RepositoryPullRequestArgs{
-		Owner:          pulumi.String(g.Owner),
-		BaseRepository: pulumi.String(g.Repository),
-		BaseRef:        pulumi.String(g.Branch),
-		HeadRef:        branch,
-		Title:          message,
-		Body: pulumi.Sprintf("Adds the Argo CD cluster secret of %s to %s.\n\nOpened by %s.", f.ClusterName,
-			fmt.Sprintf("%s/%s", g.Owner, g.Repository), TypeToken),
-	}, b.child(gh, pulumi.DependsOn([]pulumi.Resource{file}))...)
-	if err != nil {
-		return err
-	}
-	b.comp.PullRequestNumber = pr.Number
+	b.comp.GitFileUrl, b.comp.PullRequestNumber = t.FileURL(files[0]), number
 	return nil
+}
+
+// Target is where the delivery commits.
+func (g GitDelivery) Target() GitHubTarget {
+	return GitHubTarget{Owner: g.Owner, Repository: g.Repository, Branch: g.Branch, PullRequest: g.PullRequest,
+		PullRequestBranch: g.PullRequestBranch}
 }
 
 // githubProvider is the explicit github provider, or one for git.owner (NewGitHubProvider).

@@ -1,8 +1,6 @@
 package gitopsbridge
 
 import (
-	"fmt"
-
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/apiextensions"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
@@ -23,7 +21,7 @@ func RegistryApplication(g GitDelivery, environment, namespace string) map[strin
 	return map[string]any{
 		"project": "default",
 		"source": map[string]any{
-			"repoURL":        fmt.Sprintf("https://github.com/%s/%s.git", g.Owner, g.Repository),
+			"repoURL":        g.Target().RepoURL(),
 			"targetRevision": g.Branch,
 			"path":           RegistryPath(environment),
 		},
@@ -55,7 +53,7 @@ func (b *builder) registryApplication(k8s pulumi.ProviderResource, after pulumi.
 ) (pulumi.Resource, error) {
 	g, ns := *b.args.Git, b.args.Namespace
 	return apiextensions.NewCustomResource(b.ctx, childName(b.name, part), &apiextensions.CustomResourceArgs{
-		ApiVersion: pulumi.String(argoAPIVersion),
+		ApiVersion: pulumi.String(ArgoAPIVersion),
 		Kind:       pulumi.String("Application"),
 		Metadata: &metav1.ObjectMetaArgs{
 			Name:      environment.ApplyT(RegistryApplicationName).(pulumi.StringOutput),

@@ -23,8 +23,8 @@ type ValidationError = problems.Error
 const (
 	// maxReleaseName is Helm's limit on release names (helm install: "release name ... must not be longer than 53").
 	maxReleaseName = 53
-	// argoAPIVersion is the API version of Argo CD's Application and ApplicationSet.
-	argoAPIVersion = "argoproj.io/v1alpha1"
+	// ArgoAPIVersion is the API version of Argo CD's Application and ApplicationSet.
+	ArgoAPIVersion = "argoproj.io/v1alpha1"
 )
 
 var (
@@ -249,8 +249,8 @@ func validateHub(ps *problems.List, h Hub) {
 }
 
 func validateArgoObject(ps *problems.List, field string, obj map[string]any) {
-	if obj["apiVersion"] != argoAPIVersion {
-		ps.Add(field+".apiVersion", "%v: expected %s", obj["apiVersion"], argoAPIVersion)
+	if obj["apiVersion"] != ArgoAPIVersion {
+		ps.Add(field+".apiVersion", "%v: expected %s", obj["apiVersion"], ArgoAPIVersion)
 	}
 	if kind := obj["kind"]; kind != "Application" && kind != "ApplicationSet" {
 		ps.Add(field+".kind", "%v: expected Application or ApplicationSet", kind)
@@ -285,24 +285,9 @@ func validateSpoke(ps *problems.List, s Spoke, cluster clusterinfo.ClusterInfoIn
 }
 
 func validateGit(ps *problems.List, g GitDelivery) {
-	if !githubOwnerPattern.MatchString(g.Owner) {
-		ps.Add("git.owner", "%q is not a GitHub user or organization name (1-39 letters, digits, single hyphens)", g.Owner)
-	}
-	if !githubRepoPattern.MatchString(g.Repository) || g.Repository == "." || g.Repository == ".." {
-		ps.Add("git.repository", "%q is not a GitHub repository name (1-100 of A-Z a-z 0-9 . _ -, without the owner)",
-			g.Repository)
-	}
-	checkBranch(ps, "git.branch", g.Branch)
+	g.Target().Validate(ps, "git")
 	if g.Path != "" && (!relative(g.Path) || !(strings.HasSuffix(g.Path, ".yaml") || strings.HasSuffix(g.Path, ".yml"))) {
 		ps.Add("git.path", "%q must be a relative path inside the repository ending in .yaml or .yml", g.Path)
-	}
-	if g.PullRequest {
-		checkBranch(ps, "git.pullRequestBranch", g.PullRequestBranch)
-		if g.PullRequestBranch == g.Branch {
-			ps.Add("git.pullRequestBranch", "%q is the base branch; a pull request needs a branch of its own", g.Branch)
-		}
-	} else if g.PullRequestBranch != "" {
-		ps.Add("git.pullRequestBranch", "is only used with pullRequest: true")
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 
 func TestValidation(t *testing.T) {
 	app := func(kind, name string) map[string]any {
-		return map[string]any{"apiVersion": argoAPIVersion, "kind": kind, "metadata": map[string]any{"name": name}}
+		return map[string]any{"apiVersion": ArgoAPIVersion, "kind": kind, "metadata": map[string]any{"name": name}}
 	}
 	cases := map[string]struct {
 		reason string

@@ -17,7 +17,7 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class ManifestsRepositoryArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+        /// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
         /// </summary>
         [Input("branch")]
         public Input<string>? Branch { get; set; }
@@ -41,7 +41,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<bool>? PullRequest { get; set; }
 
         /// <summary>
-        /// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/&lt;project&gt;-stacks".
+        /// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/&lt;project&gt;-stacks".
         /// </summary>
         [Input("pullRequestBranch")]
         public Input<string>? PullRequestBranch { get; set; }

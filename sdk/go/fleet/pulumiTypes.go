@@ -3790,7 +3790,7 @@ func (o LedgerEntryArrayOutput) Index(i pulumi.IntInput) LedgerEntryOutput {
 
 // ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
 type ManifestsRepository struct {
-	// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+	// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
 	Branch *string `pulumi:"branch"`
 	// Owner is the GitHub user or organization. Required.
 	Owner string `pulumi:"owner"`
@@ -3798,7 +3798,7 @@ type ManifestsRepository struct {
 	Path *string `pulumi:"path"`
 	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
 	PullRequest *bool `pulumi:"pullRequest"`
-	// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+	// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
 	PullRequestBranch *string `pulumi:"pullRequestBranch"`
 	// Repository is the repository name (without owner). Required.
 	Repository string `pulumi:"repository"`
@@ -3817,7 +3817,7 @@ type ManifestsRepositoryInput interface {
 
 // ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
 type ManifestsRepositoryArgs struct {
-	// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+	// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
 	// Owner is the GitHub user or organization. Required.
 	Owner pulumi.StringInput `pulumi:"owner"`
@@ -3825,7 +3825,7 @@ type ManifestsRepositoryArgs struct {
 	Path pulumi.StringPtrInput `pulumi:"path"`
 	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
 	PullRequest pulumi.BoolPtrInput `pulumi:"pullRequest"`
-	// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+	// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
 	PullRequestBranch pulumi.StringPtrInput `pulumi:"pullRequestBranch"`
 	// Repository is the repository name (without owner). Required.
 	Repository pulumi.StringInput `pulumi:"repository"`
@@ -3858,7 +3858,7 @@ func (o ManifestsRepositoryOutput) ToManifestsRepositoryOutputWithContext(ctx co
 	return o
 }
 
-// Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
 func (o ManifestsRepositoryOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ManifestsRepository) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
@@ -3878,7 +3878,7 @@ func (o ManifestsRepositoryOutput) PullRequest() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ManifestsRepository) *bool { return v.PullRequest }).(pulumi.BoolPtrOutput)
 }
 
-// PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
 func (o ManifestsRepositoryOutput) PullRequestBranch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ManifestsRepository) *string { return v.PullRequestBranch }).(pulumi.StringPtrOutput)
 }

@@ -566,7 +566,7 @@ export interface LedgerEntryArgs {
  */
 export interface ManifestsRepositoryArgs {
     /**
-     * Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+     * Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
      */
     branch?: pulumi.Input<string | undefined>;
     /**
@@ -582,7 +582,7 @@ export interface ManifestsRepositoryArgs {
      */
     pullRequest?: pulumi.Input<boolean | undefined>;
     /**
-     * PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+     * PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
      */
     pullRequestBranch?: pulumi.Input<string | undefined>;
     /**

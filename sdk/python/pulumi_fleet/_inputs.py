@@ -2528,7 +2528,7 @@ class ManifestsRepositoryArgsDict(TypedDict):
     """
     branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+    Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
     """
     path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2540,7 +2540,7 @@ class ManifestsRepositoryArgsDict(TypedDict):
     """
     pull_request_branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+    PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
     """
 
 @pulumi.input_type
@@ -2557,10 +2557,10 @@ class ManifestsRepositoryArgs:
 
         :param pulumi.Input[_builtins.str] owner: Owner is the GitHub user or organization. Required.
         :param pulumi.Input[_builtins.str] repository: Repository is the repository name (without owner). Required.
-        :param pulumi.Input[_builtins.str] branch: Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+        :param pulumi.Input[_builtins.str] branch: Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
         :param pulumi.Input[_builtins.str] path: Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
         :param pulumi.Input[_builtins.bool] pull_request: PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
-        :param pulumi.Input[_builtins.str] pull_request_branch: PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+        :param pulumi.Input[_builtins.str] pull_request_branch: PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
         """
         pulumi.set(__self__, "owner", owner)
         pulumi.set(__self__, "repository", repository)
@@ -2601,7 +2601,7 @@ class ManifestsRepositoryArgs:
     @pulumi.getter
     def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: "main".
+        Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
         """
         return pulumi.get(self, "branch")
 
@@ -2637,7 +2637,7 @@ class ManifestsRepositoryArgs:
     @pulumi.getter(name="pullRequestBranch")
     def pull_request_branch(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        PullRequestBranch is the branch of that pull request. Default: "gitops-fleet/<project>-stacks".
+        PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
         """
         return pulumi.get(self, "pull_request_branch")
 

@@ -22,14 +22,14 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
     public static final ManifestsRepositoryArgs Empty = new ManifestsRepositoryArgs();
 
     /**
-     * Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: &#34;main&#34;.
+     * Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: &#34;main&#34;.
      * 
      */
     @Import(name="branch")
     private @Nullable Output<String> branch;
 
     /**
-     * @return Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: &#34;main&#34;.
+     * @return Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: &#34;main&#34;.
      * 
      */
     public Optional<Output<String>> branch() {
@@ -82,14 +82,14 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
     }
 
     /**
-     * PullRequestBranch is the branch of that pull request. Default: &#34;gitops-fleet/&lt;project&gt;-stacks&#34;.
+     * PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: &#34;gitops-fleet/&lt;project&gt;-stacks&#34;.
      * 
      */
     @Import(name="pullRequestBranch")
     private @Nullable Output<String> pullRequestBranch;
 
     /**
-     * @return PullRequestBranch is the branch of that pull request. Default: &#34;gitops-fleet/&lt;project&gt;-stacks&#34;.
+     * @return PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: &#34;gitops-fleet/&lt;project&gt;-stacks&#34;.
      * 
      */
     public Optional<Output<String>> pullRequestBranch() {
@@ -141,7 +141,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param branch Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: &#34;main&#34;.
+         * @param branch Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: &#34;main&#34;.
          * 
          * @return builder
          * 
@@ -152,7 +152,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param branch Branch is the branch Argo CD syncs and Kargo pushes promotions to. Default: &#34;main&#34;.
+         * @param branch Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: &#34;main&#34;.
          * 
          * @return builder
          * 
@@ -225,7 +225,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param pullRequestBranch PullRequestBranch is the branch of that pull request. Default: &#34;gitops-fleet/&lt;project&gt;-stacks&#34;.
+         * @param pullRequestBranch PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: &#34;gitops-fleet/&lt;project&gt;-stacks&#34;.
          * 
          * @return builder
          * 
@@ -236,7 +236,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param pullRequestBranch PullRequestBranch is the branch of that pull request. Default: &#34;gitops-fleet/&lt;project&gt;-stacks&#34;.
+         * @param pullRequestBranch PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: &#34;gitops-fleet/&lt;project&gt;-stacks&#34;.
          * 
          * @return builder
          * 
