@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
@@ -42,7 +43,7 @@ func TestDelivery(t *testing.T) {
 		{"::delivery-qa-stage", "::delivery-prod-stage"},
 	}
 	for _, o := range order {
-		done, start := lastDone(steps, o[0]), firstStart(steps, o[1])
+		done, start := last(steps, "", o[0], true), first(steps, "", o[1], false)
 		if done < 0 || start < 0 || start < done {
 			t.Errorf("%s starts (event %d) before %s is created (event %d)", o[1], start, o[0], done)
 		}
@@ -55,7 +56,7 @@ func TestDelivery(t *testing.T) {
 		charts[s["name"].(string)] = s["chart"].(string) + "@" + s["version"].(string)
 	}
 	wantCharts := map[string]string{
-		"argo-cd":                    "argo-cd@" + chartVersionOf(t, charts["argo-cd"]),
+		"argo-cd":                    "argo-cd@" + gitopsbridge.DefaultChartVersion,
 		"pulumi-kubernetes-operator": "oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator@2.9.0",
 		"cert-manager":               "cert-manager@v1.19.1",
 		"kargo":                      "oci://ghcr.io/akuity/kargo-charts/kargo@1.11.2",
@@ -173,9 +174,9 @@ func TestDelivery(t *testing.T) {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
 		steps := l.up()
-		stage, app := lastDone(steps, "::delivery-dr-stage"), firstStart(steps, "::delivery-dr-application")
-		appDone := lastDone(steps, "::delivery-dr-application")
-		file, sa := firstStart(steps, "::delivery-dr-stack"), firstStart(steps, "::delivery-dr-sa")
+		stage, app := last(steps, "", "::delivery-dr-stage", true), first(steps, "", "::delivery-dr-application", false)
+		appDone := last(steps, "", "::delivery-dr-application", true)
+		file, sa := first(steps, "", "::delivery-dr-stack", false), first(steps, "", "::delivery-dr-sa", false)
 		if stage < 0 || app < stage || file < appDone || sa < appDone {
 			t.Errorf("delete order: Stage done %d, Application %d-%d, manifest %d, ServiceAccount %d", stage, app, appDone, file, sa)
 		}
@@ -237,29 +238,4 @@ func plain(t *testing.T, r emulator.Record) map[string]any {
 		t.Fatal(err)
 	}
 	return s
-}
-
-// chartVersionOf is the version of a "chart@version" pair.
-func chartVersionOf(t *testing.T, pair string) string {
-	t.Helper()
-	_, v, ok := strings.Cut(pair, "@")
-	if !ok {
-		t.Errorf("no Argo CD release on the hub")
-	}
-	return v
-}
-
-// lastDone and firstStart are the indexes of the last completion and the first start of the resource whose URN
-// ends in suffix; -1 for none.
-func lastDone(steps []step, suffix string) int {
-	for i := len(steps) - 1; i >= 0; i-- {
-		if steps[i].done && strings.HasSuffix(steps[i].urn, suffix) {
-			return i
-		}
-	}
-	return -1
-}
-
-func firstStart(steps []step, suffix string) int {
-	return slices.IndexFunc(steps, func(s step) bool { return !s.done && strings.HasSuffix(s.urn, suffix) })
 }

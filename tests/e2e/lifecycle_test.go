@@ -206,17 +206,20 @@ func of(urn, cluster string) bool {
 		strings.HasSuffix(urn, "::"+cluster+"-cluster-secret")
 }
 
-// first is the index of the first event of steps matching the type, URN suffix and doneness; -1 for none.
+// first is the index of the first event of steps matching the type ("" for any), URN suffix and doneness; -1
+// for none.
 func first(steps []step, typ, suffix string, done bool) int {
-	return slices.IndexFunc(steps, func(s step) bool {
-		return s.typ == typ && strings.HasSuffix(s.urn, suffix) && s.done == done
-	})
+	return slices.IndexFunc(steps, func(s step) bool { return s.matches(typ, suffix, done) })
+}
+
+func (s step) matches(typ, suffix string, done bool) bool {
+	return (typ == "" || s.typ == typ) && strings.HasSuffix(s.urn, suffix) && s.done == done
 }
 
 // last is the index of the last such event; -1 for none.
 func last(steps []step, typ, suffix string, done bool) int {
 	for i := len(steps) - 1; i >= 0; i-- {
-		if s := steps[i]; s.typ == typ && strings.HasSuffix(s.urn, suffix) && s.done == done {
+		if steps[i].matches(typ, suffix, done) {
 			return i
 		}
 	}
