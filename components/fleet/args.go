@@ -61,7 +61,9 @@ type ClusterSpec struct {
 	// cidrPool and kept in the ClusterLedger.
 	VpcCidr string `pulumi:"vpcCidr,optional"`
 	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default:
-	// defaults.publicAccessCidrs; without any the endpoint is private.
+	// defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo
+	// CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint
+	// is private without any.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
 	NodeGroups []fleetcluster.NodeGroup `pulumi:"nodeGroups,optional"`

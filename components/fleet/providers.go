@@ -26,12 +26,14 @@ func newProviders(ctx *pulumi.Context, parent pulumi.Resource, args FleetArgs) *
 	return &providers{ctx: ctx, parent: parent, args: args, byKey: map[string]*aws.Provider{}}
 }
 
-// aws is the provider of region with role (the ambient credentials when role is ""), named aws-<region> or
-// aws-<region>-<account>-<role name>.
+// aws is the provider of region with role (the ambient credentials when role is ""), named aws-<region>,
+// aws-<region>-<account>-<role name>, or for a role with a path aws-<region>-<account>-<path>-<role name> (the
+// path's segments joined by "-"), so two roles of one name under two paths get two providers.
 func (p *providers) aws(region, role string) (*aws.Provider, error) {
 	name := "aws-" + region
 	if role != "" {
-		name += "-" + accountOf(role) + "-" + role[strings.LastIndex(role, "/")+1:]
+		resource := role[strings.Index(role, ":role/")+len(":role/"):]
+		name += "-" + accountOf(role) + "-" + strings.ReplaceAll(resource, "/", "-")
 	}
 	if prov, ok := p.byKey[name]; ok {
 		return prov, nil

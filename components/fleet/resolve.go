@@ -121,7 +121,8 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 }
 
 // hubSettings are the fleet's Argo CD settings. With Git delivery and no registryEnvironments, the hub syncs
-// the registry folder of every environment of the fleet. Without spokeAccountIds, when every cluster names an
+// the registry folder of every environment of the fleet. Without fleetClusters, the add-ons and workloads
+// projects may deploy to every cluster of the fleet. Without spokeAccountIds, when every cluster names an
 // assumeRoleArn, the management role may assume spoke roles in the accounts of those roles; otherwise
 // GitOpsBridge's default (the hub's own account) applies.
 func hubSettings(a FleetArgs) *gitopsbridge.Hub {
@@ -134,6 +135,11 @@ func hubSettings(a FleetArgs) *gitopsbridge.Hub {
 			if !slices.Contains(h.RegistryEnvironments, c.Environment) {
 				h.RegistryEnvironments = append(h.RegistryEnvironments, c.Environment)
 			}
+		}
+	}
+	if len(h.FleetClusters) == 0 {
+		for _, c := range a.Clusters {
+			h.FleetClusters = append(h.FleetClusters, c.Name)
 		}
 	}
 	if len(h.SpokeAccountIds) > 0 {

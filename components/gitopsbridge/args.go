@@ -56,6 +56,17 @@ type Hub struct {
 	// repository with Git delivery: one Application per environment syncs clusters/<environment>/ of
 	// git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments []string `pulumi:"registryEnvironments,optional"`
+	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads
+	// projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets
+	// nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+	FleetClusters []string `pulumi:"fleetClusters,optional"`
+	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides
+	// their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the
+	// repositories of the GitOps Bridge control-plane template's add-ons.
+	ChartRepositories []string `pulumi:"chartRepositories,optional"`
+	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits
+	// alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
+	SignatureKeys []string `pulumi:"signatureKeys,optional"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet
 	// (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap []map[string]any `pulumi:"bootstrap,optional"`
@@ -88,4 +99,7 @@ type GitDelivery struct {
 	PullRequest bool `pulumi:"pullRequest,optional"`
 	// PullRequestBranch is the branch of the pull request. Default: "gitops-fleet/<secret name>".
 	PullRequestBranch string `pulumi:"pullRequestBranch,optional"`
+	// BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed
+	// pull requests. Default: none (the branch is left as it is).
+	BranchProtection *BranchProtection `pulumi:"branchProtection,optional"`
 }

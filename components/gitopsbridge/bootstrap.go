@@ -13,7 +13,7 @@ import (
 // BootstrapApplicationSet is the ApplicationSet that bootstraps a repository in the gitops-bridge way: a
 // cluster generator selects the hub's own cluster secret (by its cluster_name label) and the one generated
 // Application reads the folder named by that secret's <prefix>_repo_* annotations, recursively, into the
-// hub's Argo CD namespace. The folder holds the repository's ApplicationSets, which then select clusters by
+// hub's Argo CD namespace, in the repository's project (fleet-addons or fleet-workloads). The folder holds the repository's ApplicationSets, which then select clusters by
 // their enable_<addon> labels and template them from their annotations. prefix is "addons" or "workload".
 func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[string]any {
 	annotation := func(key string) string {
@@ -29,7 +29,7 @@ func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[strin
 		"template": map[string]any{
 			"metadata": map[string]any{"name": "bootstrap-" + prefix + "-{{.name}}"},
 			"spec": map[string]any{
-				"project": "default",
+				"project": map[string]string{"addons": AddonsProject, "workload": WorkloadsProject}[prefix],
 				"source": map[string]any{
 					"repoURL":        annotation("url"),
 					"targetRevision": annotation("revision"),

@@ -42,6 +42,9 @@ func withDefaults(args GitOpsBridgeArgs, name string) GitOpsBridgeArgs {
 		if h.ChartRepository == "" {
 			h.ChartRepository = DefaultChartRepository
 		}
+		if h.ChartRepositories == nil {
+			h.ChartRepositories = DefaultChartRepositories
+		}
 		a.Hub = &h
 	}
 	if args.Git != nil {

@@ -34,7 +34,11 @@ func (b *builder) deliver(manifest pulumi.StringOutput) error {
 		return err
 	}
 	b.comp.GitFileUrl, b.comp.PullRequestNumber = t.FileURL(files[0]), number
-	return nil
+	if g.BranchProtection != nil && b.args.Hub != nil {
+		// The registry branch is the fleet's: the hub's GitOpsBridge protects it once for every cluster.
+		_, err = g.BranchProtection.Protect(b.ctx, childName(b.name, "branch-protection"), g.Repository, g.Branch, b.child(gh)...)
+	}
+	return err
 }
 
 // Target is where the delivery commits.

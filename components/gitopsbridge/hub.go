@@ -1,6 +1,7 @@
 package gitopsbridge
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
@@ -8,9 +9,10 @@ import (
 )
 
 // hub installs Argo CD on the cluster: the namespace, the management role and its Pod Identity
-// associations, the Helm release (after the associations, so Argo CD's pods start with AWS credentials),
-// the in-cluster secret (or, with Git delivery, the registry Applications that sync the cluster secrets from
-// Git), and the bootstrap objects after the chart has installed Argo CD's CRDs.
+// associations, the Helm release (after the associations, so Argo CD's pods start with AWS credentials), the
+// admission guard for cluster secrets, the Argo CD projects of each path from Git, the in-cluster secret (or,
+// with Git delivery, the registry Applications that sync the cluster secrets from Git, after the guard), and the
+// bootstrap objects after the chart has installed Argo CD's CRDs.
 func (b *builder) hub(secret secretContent) error {
 	h, c := *b.args.Hub, b.comp
 	k8s, err := b.hubProvider(b.cluster.Kubeconfig, "k8s")
@@ -24,7 +26,7 @@ func (b *builder) hub(secret secretContent) error {
 		return err
 	}
 	values := chartValues(h)
-	roleArn, assocs, err := b.managementRole(values)
+	roleArn, partition, assocs, err := b.managementRole(values)
 	if err != nil {
 		return err
 	}
@@ -39,6 +41,14 @@ func (b *builder) hub(secret secretContent) error {
 	if err != nil {
 		return err
 	}
+	guard, err := b.guard(k8s, partition, serviceAccountOf(values, "controller"))
+	if err != nil {
+		return err
+	}
+	projects, err := b.projects(k8s, release)
+	if err != nil {
+		return err
+	}
 	var registration []pulumi.Resource
 	if b.args.Git == nil {
 		sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}))
@@ -46,14 +56,39 @@ func (b *builder) hub(secret secretContent) error {
 			return err
 		}
 		registration = append(registration, sec)
-	} else if registration, err = b.registry(k8s, pulumi.DependsOn([]pulumi.Resource{release})); err != nil {
+	} else if registration, err = b.registry(k8s, pulumi.DependsOn(append(append([]pulumi.Resource{release}, guard...), projects...))); err != nil {
 		return err
 	}
-	if err := b.bootstrap(k8s, pulumi.DependsOn(append([]pulumi.Resource{release}, registration...))); err != nil {
+	if err := b.bootstrap(k8s, pulumi.DependsOn(append(append([]pulumi.Resource{release}, registration...), projects...))); err != nil {
 		return err
 	}
 	c.ArgoCdReleaseStatus = release.Status.Status()
 	c.ArgoCdNamespace = release.Status.Namespace().Elem()
 	c.ManagementRoleArn = roleArn
 	return nil
+}
+
+// guard installs the admission guard for cluster secrets in Argo CD's namespace (ClusterSecretGuard).
+func (b *builder) guard(k8s pulumi.ProviderResource, partition pulumi.StringOutput, controller string) ([]pulumi.Resource, error) {
+	ns, given := b.args.Namespace, b.args.Hub.SpokeAccountIds
+	policy := pulumi.All(b.cluster.ClusterName, partition, b.cluster.AccountId).ApplyT(func(v []any) admission.Policy {
+		return ClusterSecretGuard{Namespace: ns, HubClusterName: v[0].(string), Partition: v[1].(string),
+			Accounts: spokeAccounts(given, v[2].(string)), ControllerServiceAccount: controller}.Policy()
+	}).(pulumi.AnyOutput)
+	return admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
+		b.child(k8s)...)
+}
+
+// projects creates the hub's Argo CD projects (HubProjects) after the chart that installs their CRD.
+func (b *builder) projects(k8s pulumi.ProviderResource, release pulumi.Resource) ([]pulumi.Resource, error) {
+	var out []pulumi.Resource
+	for _, p := range HubProjects(b.args) {
+		r, err := NewObject(b.ctx, childName(b.name, "project-"+p.Name), p.Object(),
+			b.child(k8s, pulumi.DependsOn([]pulumi.Resource{release}))...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }

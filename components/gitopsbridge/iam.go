@@ -39,11 +39,15 @@ func ManagementPolicy(partition string, accounts []string) iampolicy.Document {
 }
 
 // managementRole creates the Argo CD management role and binds it with EKS Pod Identity to the service
-// accounts in values. It returns the role's ARN and the associations, which Argo CD's pods need at start.
-func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []pulumi.Resource, error) {
+// accounts in values. It returns the role's ARN, the hub's partition and the associations, which Argo CD's pods
+// need at start.
+func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, pulumi.StringOutput, []pulumi.Resource, error) {
+	fail := func(err error) (pulumi.StringOutput, pulumi.StringOutput, []pulumi.Resource, error) {
+		return pulumi.StringOutput{}, pulumi.StringOutput{}, nil, err
+	}
 	prov, err := b.awsProvider()
 	if err != nil {
-		return pulumi.StringOutput{}, nil, err
+		return fail(err)
 	}
 	opts := b.child(prov)
 	f := b.cluster
@@ -62,7 +66,7 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []
 		}).(pulumi.StringOutput),
 	}, opts...)
 	if err != nil {
-		return pulumi.StringOutput{}, nil, err
+		return fail(err)
 	}
 	_, err = iam.NewRolePolicy(b.ctx, childName(b.name, "argocd-management"), &iam.RolePolicyArgs{
 		Role: role.Name,
@@ -71,7 +75,7 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []
 		}).(pulumi.StringOutput),
 	}, opts...)
 	if err != nil {
-		return pulumi.StringOutput{}, nil, err
+		return fail(err)
 	}
 	var assocs []pulumi.Resource
 	for _, c := range awsCallers {
@@ -83,11 +87,11 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []
 			RoleArn:        role.Arn,
 		}, opts...)
 		if err != nil {
-			return pulumi.StringOutput{}, nil, err
+			return fail(err)
 		}
 		assocs = append(assocs, a)
 	}
-	return role.Arn, assocs, nil
+	return role.Arn, partition, assocs, nil
 }
 
 // spokeAccounts are the accounts the management role may assume spoke roles in: the given ones, or the hub's.

@@ -15,11 +15,11 @@ func RegistryApplicationName(environment string) string { return "cluster-regist
 func RegistryPath(environment string) string { return "clusters/" + environment }
 
 // RegistryApplication is the spec of the Argo CD Application (argoproj.io/v1alpha1) that syncs an environment's
-// cluster secrets from the registry repository into the hub's Argo CD namespace: a merged pull request registers
+// cluster secrets from the registry repository into the hub's Argo CD namespace, in project fleet-registry: a merged pull request registers
 // a cluster, a removed file unregisters it (prune), and an edit on the hub is put back (selfHeal).
 func RegistryApplication(g GitDelivery, environment, namespace string) map[string]any {
 	return map[string]any{
-		"project": "default",
+		"project": RegistryProject,
 		"source": map[string]any{
 			"repoURL":        g.Target().RepoURL(),
 			"targetRevision": g.Branch,

@@ -200,6 +200,9 @@ func relative(p string) bool {
 	return !path.IsAbs(p) && clean != ".." && !strings.HasPrefix(clean, "../")
 }
 
+// gpgKeyIDPattern is a GPG key ID as Argo CD's signatureKeys take it: the 16 hex digits of a long key ID.
+var gpgKeyIDPattern = regexp.MustCompile(`^[0-9A-Fa-f]{16}$`)
+
 // accountIDPattern is an AWS account ID: 12 digits.
 var accountIDPattern = regexp.MustCompile(`^\d{12}$`)
 
@@ -224,8 +227,25 @@ func validateHub(ps *problems.List, h Hub) {
 	if u, err := url.Parse(h.ChartRepository); err != nil || !slices.Contains([]string{"https", "http", "oci"}, u.Scheme) {
 		ps.Add("hub.chartRepository", "%q is not a Helm repository URL (https://... or oci://...)", h.ChartRepository)
 	} else if hasCredentials(h.ChartRepository) {
-		ps.Add("hub.chartRepository", "holds credentials (user:token@), which would land in the Pulumi state; "+
-			"pass repository credentials through hub.values instead")
+		ps.Add("hub.chartRepository", "holds credentials (user:token@), which would land in plaintext in the Pulumi "+
+			"state and the Helm release; use a repository that needs none (a public one, or a mirror the hub reaches "+
+			"without credentials)")
+	}
+	for i, r := range h.ChartRepositories {
+		if r == "" || strings.Contains(r, "@") || strings.ContainsAny(r, " \t\n") {
+			ps.Add(problems.Index("hub.chartRepositories", i), "%q is not a chart repository URL without credentials "+
+				"(https://host/path, or host/namespace for OCI)", r)
+		}
+	}
+	for i, c := range h.FleetClusters {
+		for _, msg := range content.IsDNS1123Subdomain(c) {
+			ps.Add(problems.Index("hub.fleetClusters", i), "%q is not a cluster name: %s", c, msg)
+		}
+	}
+	for i, k := range h.SignatureKeys {
+		if !gpgKeyIDPattern.MatchString(k) {
+			ps.Add(problems.Index("hub.signatureKeys", i), "%q is not a GPG key ID (16 hex digits, as Argo CD lists them)", k)
+		}
 	}
 	values := chartValues(h)
 	for _, c := range awsCallers {
@@ -286,6 +306,13 @@ func validateSpoke(ps *problems.List, s Spoke, cluster clusterinfo.ClusterInfoIn
 
 func validateGit(ps *problems.List, g GitDelivery) {
 	g.Target().Validate(ps, "git")
+	if g.BranchProtection != nil {
+		g.BranchProtection.Validate(ps, "git.branchProtection")
+		if !g.PullRequest {
+			ps.Add("git.pullRequest", "must be true with git.branchProtection: a protected branch takes changes "+
+				"only through reviewed pull requests")
+		}
+	}
 	if g.Path != "" && (!relative(g.Path) || !(strings.HasSuffix(g.Path, ".yaml") || strings.HasSuffix(g.Path, ".yml"))) {
 		ps.Add("git.path", "%q must be a relative path inside the repository ending in .yaml or .yml", g.Path)
 	}

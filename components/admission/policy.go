@@ -1,0 +1,99 @@
+package admission
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Policy is a ValidatingAdmissionPolicy and its binding (same name, validationActions Deny) that guard one kind
+// of object in a set of namespaces. Every validation is a CEL expression that must be true for a CREATE or
+// UPDATE to be admitted; failurePolicy is Fail, so an expression that errors refuses the request too.
+type Policy struct {
+	// Name of the policy and of its binding, a DNS-1123 subdomain.
+	Name string
+	// Group, Version and Resource of the objects guarded ("" / "v1" / "secrets").
+	Group, Version, Resource string
+	// Namespaces the binding applies to (by the kubernetes.io/metadata.name label every namespace carries).
+	Namespaces []string
+	// Variables are named CEL expressions, available to the validations as variables.<name>, in order.
+	Variables []Variable
+	// Validations must all be true.
+	Validations []Validation
+}
+
+// Variable is a named CEL expression.
+type Variable struct {
+	Name, Expression string
+}
+
+// Validation is a CEL expression and the message given when it is false.
+type Validation struct {
+	Expression, Message string
+}
+
+// NamespaceNameLabel is the label the API server sets on every namespace to its name (Kubernetes 1.22+).
+const NamespaceNameLabel = "kubernetes.io/metadata.name"
+
+// Object is the ValidatingAdmissionPolicy as a Kubernetes object (admissionregistration.k8s.io/v1).
+func (p Policy) Object() map[string]any {
+	vars := make([]any, len(p.Variables))
+	for i, v := range p.Variables {
+		vars[i] = map[string]any{"name": v.Name, "expression": v.Expression}
+	}
+	vals := make([]any, len(p.Validations))
+	for i, v := range p.Validations {
+		vals[i] = map[string]any{"expression": v.Expression, "message": v.Message}
+	}
+	return map[string]any{
+		"apiVersion": "admissionregistration.k8s.io/v1",
+		"kind":       "ValidatingAdmissionPolicy",
+		"metadata":   map[string]any{"name": p.Name},
+		"spec": map[string]any{
+			"failurePolicy": "Fail",
+			"matchConstraints": map[string]any{"resourceRules": []any{map[string]any{
+				"apiGroups":   []any{p.Group},
+				"apiVersions": []any{p.Version},
+				"resources":   []any{p.Resource},
+				"operations":  []any{"CREATE", "UPDATE"},
+			}}},
+			"variables":   vars,
+			"validations": vals,
+		},
+	}
+}
+
+// Binding is the ValidatingAdmissionPolicyBinding that applies the policy, with validationActions Deny, to
+// objects in the policy's namespaces.
+func (p Policy) Binding() map[string]any {
+	namespaces := make([]any, len(p.Namespaces))
+	for i, n := range p.Namespaces {
+		namespaces[i] = n
+	}
+	return map[string]any{
+		"apiVersion": "admissionregistration.k8s.io/v1",
+		"kind":       "ValidatingAdmissionPolicyBinding",
+		"metadata":   map[string]any{"name": p.Name},
+		"spec": map[string]any{
+			"policyName":        p.Name,
+			"validationActions": []any{"Deny"},
+			"matchResources": map[string]any{"namespaceSelector": map[string]any{"matchExpressions": []any{
+				map[string]any{"key": NamespaceNameLabel, "operator": "In", "values": namespaces},
+			}}},
+		},
+	}
+}
+
+// String is s as a CEL string literal (double-quoted, escaped as Go quotes it, which CEL reads the same).
+func String(s string) string { return strconv.Quote(s) }
+
+// List is a CEL list literal of strings.
+func List(items []string) string {
+	quoted := make([]string, len(items))
+	for i, s := range items {
+		quoted[i] = String(s)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// Regex is s quoted as a CEL raw string for matches(): backslashes are kept as they are.
+func Regex(re string) string { return "r'" + re + "'" }
