@@ -49,12 +49,13 @@ func (m ManifestsRepository) Target() gitopsbridge.GitHubTarget {
 		PullRequest: m.PullRequest, PullRequestBranch: m.PullRequestBranch}
 }
 
-// Application is the Argo CD Application of a stage: it syncs <path>/<stage>/ of the manifests repository at
-// its branch into namespace, automated with selfHeal and without prune (a Stack is deleted only on purpose).
+// Application is the Argo CD Application of a stage, in the delivery's Argo CD project: it syncs <path>/<stage>/
+// of the manifests repository at its branch into the stage's namespace, automated with selfHeal and without prune (a Stack is deleted only on purpose).
 // The annotation kargo.akuity.io/authorized-stage lets the stage's argocd-update step sync it. Argo CD's
 // resources finalizer deletes the Stack object with the Application, so removing a stage stops PKO from running
 // its stack (the stack's resources stay unless destroyOnFinalize).
-func Application(a StackDeliveryArgs, stage string) map[string]any {
+func Application(a StackDeliveryArgs, s DeliveryStage) map[string]any {
+	stage := s.Name
 	return map[string]any{
 		"apiVersion": gitopsbridge.ArgoAPIVersion,
 		"kind":       "Application",
@@ -65,13 +66,13 @@ func Application(a StackDeliveryArgs, stage string) map[string]any {
 			"finalizers":  []any{ResourcesFinalizer},
 		},
 		"spec": map[string]any{
-			"project": "default",
+			"project": AppProjectName(a.Project),
 			"source": map[string]any{
 				"repoURL":        a.Manifests.Target().RepoURL(),
 				"targetRevision": a.Manifests.Branch,
-				"path":           a.Manifests.Path + "/" + stage,
+				"path":           a.Manifests.Path + "/" + s.Name,
 			},
-			"destination": map[string]any{"server": gitopsbridge.InClusterServer, "namespace": a.Namespace},
+			"destination": map[string]any{"server": gitopsbridge.InClusterServer, "namespace": s.Namespace},
 			"syncPolicy":  map[string]any{"automated": map[string]any{"prune": false, "selfHeal": true}},
 		},
 	}

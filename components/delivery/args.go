@@ -1,6 +1,9 @@
 package delivery
 
-import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
 
 // StackDeliveryArgs are the inputs of a StackDelivery.
 type StackDeliveryArgs struct {
@@ -10,8 +13,10 @@ type StackDeliveryArgs struct {
 	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go
 	// there. Default: "argocd".
 	ArgocdNamespace string `pulumi:"argocdNamespace,optional"`
-	// Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO
-	// reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+	// Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token
+	// Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code
+	// that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default:
+	// "fleet-stacks".
 	Namespace string `pulumi:"namespace,optional"`
 	// Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label.
 	// Default: the resource name.
@@ -26,9 +31,9 @@ type StackDeliveryArgs struct {
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state".
 	// Default: none (Pulumi Cloud).
 	Backend string `pulumi:"backend,optional"`
-	// PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret
-	// "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN
-	// of type Secret to it.
+	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret
+	// "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef
+	// PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
 	PulumiAccessToken pulumi.StringInput `pulumi:"pulumiAccessToken,optional" provider:"secret"`
 	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs,optional"`
@@ -52,9 +57,9 @@ type ProgramRepository struct {
 	// [RepoDir] when set, else every path. The manifests path is always excluded when the program and the
 	// manifests share a repository, so a promotion's own commit makes no Freight.
 	IncludePaths []string `pulumi:"includePaths,optional"`
-	// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret
-	// "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it.
-	// Default: none (a public repository).
+	// GitToken is a token PKO clones a private program repository with (a secret): written to a Secret
+	// "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks'
+	// spec.gitAuth.accessToken refers to. Default: none (a public repository).
 	GitToken pulumi.StringInput `pulumi:"gitToken,optional" provider:"secret"`
 	// Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern
 	// ^([0-9]+(\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
@@ -79,6 +84,13 @@ type ManifestsRepository struct {
 	// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default:
 	// "gitops-fleet/<project>-stacks".
 	PullRequestBranch string `pulumi:"pullRequestBranch,optional"`
+	// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's
+	// token cannot push past a stage's review. Every stage must then promote through a pull request
+	// (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+	BranchProtection *gitopsbridge.BranchProtection `pulumi:"branchProtection,optional"`
+	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits
+	// alone the stages' Argo CD project syncs. Default: none (no verification).
+	SignatureKeys []string `pulumi:"signatureKeys,optional"`
 }
 
 // DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application
@@ -95,6 +107,9 @@ type DeliveryStage struct {
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule);
 	// with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName string `pulumi:"stackName,optional"`
+	// Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A
+	// DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
+	Namespace string `pulumi:"namespace,optional"`
 	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved
 	// only by promotions. Exactly one of commit and branch.
 	Commit string `pulumi:"commit,optional"`
@@ -112,8 +127,13 @@ type DeliveryStage struct {
 	// request.
 	PullRequest bool `pulumi:"pullRequest,optional"`
 	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs
-	// pulumi preview of the program branch's head against the same stack. Default: false.
+	// pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never
+	// as the stage's deploy identity. Default: false.
 	Preview bool `pulumi:"preview,optional"`
+	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound
+	// to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity
+	// association to a role that can read the stack's resources). Default: "<stackName>-preview".
+	PreviewServiceAccountName string `pulumi:"previewServiceAccountName,optional"`
 	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the
 	// repository.
 	Config map[string]string `pulumi:"config,optional"`
@@ -123,7 +143,17 @@ type DeliveryStage struct {
 	// bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
 	ServiceAccountName string `pulumi:"serviceAccountName,optional"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+	// "cluster-admin" only with allowClusterAdmin.
 	ClusterRoles []string `pulumi:"clusterRoles,optional"`
+	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it
+	// runs, then owns the hub. Default: false.
+	AllowClusterAdmin bool `pulumi:"allowClusterAdmin,optional"`
+	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret
+	// "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
+	PulumiAccessToken pulumi.StringInput `pulumi:"pulumiAccessToken,optional" provider:"secret"`
+	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own
+	// Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
+	ProgramGitToken pulumi.StringInput `pulumi:"programGitToken,optional" provider:"secret"`
 	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's
 	// Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}.
 	// The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of
@@ -211,10 +241,32 @@ type KargoInstall struct {
 	// "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager)
 	// before Kargo; "present" states that cert-manager is already installed. Required unless existing.
 	CertManager string `pulumi:"certManager,optional"`
-	// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a
-	// secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the
-	// project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write
+	// access to that repository only). When set, it is written as the Kargo git credential "git-manifests"
+	// (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
 	GitToken pulumi.StringInput `pulumi:"gitToken,optional" provider:"secret"`
+	// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a
+	// secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when
+	// the program lives in another repository than the manifests. Default: none (a public program repository).
+	ProgramGitToken pulumi.StringInput `pulumi:"programGitToken,optional" provider:"secret"`
+	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which
+	// stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with
+	// approvers unless existing.
+	Oidc *KargoOidc `pulumi:"oidc,optional"`
 	// Values are Helm values of the chart, merged over the component's.
 	Values map[string]any `pulumi:"values,optional"`
+}
+
+// KargoOidc is Kargo's OpenID Connect sign-in (the chart's api.oidc; Kargo uses the authorization code flow with
+// PKCE and needs no client secret).
+type KargoOidc struct {
+	// IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+	IssuerUrl string `pulumi:"issuerUrl"`
+	// ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+	ClientId string `pulumi:"clientId"`
+	// CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+	CliClientId string `pulumi:"cliClientId,optional"`
+	// Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin
+	// account).
+	Admins *Approvers `pulumi:"admins,optional"`
 }

@@ -28,10 +28,14 @@ func TestObjects(t *testing.T) {
 	want := []string{
 		"Namespace pulumi-kubernetes-operator", "Release pulumi-kubernetes-operator",
 		"Namespace cert-manager", "Release cert-manager", "Namespace kargo", "Release kargo",
-		"Namespace fleet-stacks", "Secret pulumi-access-token",
-		"ServiceAccount fleet-dev", "ClusterRoleBinding fleet-stacks:fleet-dev:system:auth-delegator",
-		"ServiceAccount fleet-qa", "ClusterRoleBinding fleet-stacks:fleet-qa:system:auth-delegator",
-		"ServiceAccount fleet-prod", "ClusterRoleBinding fleet-stacks:fleet-prod:system:auth-delegator",
+		"Namespace fleet-stacks-dev", "Secret pulumi-access-token", "ServiceAccount fleet-dev",
+		"ClusterRoleBinding fleet-stacks-dev:fleet-dev:system:auth-delegator",
+		"Namespace fleet-stacks-qa", "Secret pulumi-access-token", "ServiceAccount fleet-qa",
+		"ClusterRoleBinding fleet-stacks-qa:fleet-qa:system:auth-delegator",
+		"Namespace fleet-stacks-prod", "Secret pulumi-access-token", "ServiceAccount fleet-prod",
+		"ClusterRoleBinding fleet-stacks-prod:fleet-prod:system:auth-delegator",
+		"ServiceAccount fleet-prod-preview", "ClusterRoleBinding fleet-stacks-prod:fleet-prod-preview:system:auth-delegator",
+		"AppProject fleet-delivery", "ValidatingAdmissionPolicy fleet-stacks", "ValidatingAdmissionPolicyBinding fleet-stacks",
 		"Branch fleet-branch", "RepositoryFile fleet-dev-stack", "RepositoryFile fleet-qa-stack",
 		"RepositoryFile fleet-prod-stack", "RepositoryFile fleet-prod-preview-stack",
 		"RepositoryPullRequest fleet-pull-request",
@@ -65,9 +69,13 @@ func TestOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := map[string][]string{ // resource name -> resource names it depends on
-		"fleet-kargo":                     {"fleet-cert-manager"},
-		"fleet-dev-application":           {"fleet-stack-health", "fleet-pulumi-kubernetes-operator", "fleet-dev-sa", "fleet-dev-system:auth-delegator", "fleet-access-token", "fleet-dev-stack"},
-		"fleet-prod-application":          {"fleet-prod-stack", "fleet-prod-preview-stack", "fleet-prod-sa"},
+		"fleet-kargo": {"fleet-cert-manager"},
+		"fleet-dev-application": {"fleet-stack-health", "fleet-pulumi-kubernetes-operator", "fleet-dev-sa",
+			"fleet-dev-system:auth-delegator", "fleet-dev-access-token", "fleet-dev-stack", "fleet-argocd-project",
+			"fleet-stacks-policy", "fleet-stacks-policy-binding"},
+		"fleet-prod-application":          {"fleet-prod-stack", "fleet-prod-preview-stack", "fleet-prod-sa", "fleet-prod-preview-sa"},
+		"fleet-stacks-policy-binding":     {"fleet-stacks-policy"},
+		"fleet-dev-sa":                    {"fleet-dev-namespace"},
 		"fleet-project":                   {"fleet-kargo"},
 		"fleet-project-config":            {"fleet-project"},
 		"fleet-git-manifests":             {"fleet-project"},
@@ -182,8 +190,8 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// TestTokens: each token input becomes its own Secret, in the Stacks' namespace or the Kargo project's, and stays
-// secret in the state.
+// TestTokens: each token input becomes a Secret of each stage's own, in the stage's namespace (or the Kargo
+// project's), and stays secret in the state.
 func TestTokens(t *testing.T) {
 	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
 	a := threeStages()
@@ -192,8 +200,11 @@ func TestTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"fleet-stacks/pulumi-access-token": "accessToken", "fleet-stacks/program-git-token": "accessToken",
-		"fleet/git-manifests": "password"}
+	want := map[string]string{"fleet/git-manifests": "password"}
+	for _, stage := range []string{"dev", "qa", "prod"} {
+		want["fleet-stacks-"+stage+"/pulumi-access-token"] = "accessToken"
+		want["fleet-stacks-"+stage+"/program-git-token"] = "accessToken"
+	}
 	got := map[string]string{}
 	for _, r := range cloud.OfType("kubernetes:core/v1:Secret") {
 		md := r.Input("metadata").(map[string]any)

@@ -82,6 +82,16 @@ func withDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 		s := &a.Stages[i]
 		s.StackName = or(s.StackName, a.Project+"-"+s.Name)
 		s.ServiceAccountName = or(s.ServiceAccountName, s.StackName)
+		s.Namespace = or(s.Namespace, a.Namespace+"-"+s.Name)
+		if s.Preview {
+			s.PreviewServiceAccountName = or(s.PreviewServiceAccountName, s.StackName+previewSuffix)
+		}
+		if s.PulumiAccessToken == nil {
+			s.PulumiAccessToken = a.PulumiAccessToken
+		}
+		if s.ProgramGitToken == nil {
+			s.ProgramGitToken = a.Program.GitToken
+		}
 		if s.AutoPromotion == nil {
 			s.AutoPromotion = ptr(i == 0)
 		}

@@ -8,7 +8,8 @@ import (
 )
 
 // deliver writes every stage's Stack manifest (and preview Stack manifest) to the manifests repository: to its
-// branch, or with pullRequest to a new branch with one pull request into it. It returns the files by stage.
+// branch, or with pullRequest to a new branch with one pull request into it; then protects the branch when
+// manifests.branchProtection says so. It returns the files by stage.
 func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 	a, m, c := b.args, b.args.Manifests, b.comp
 	gh, err := b.githubProvider()
@@ -55,6 +56,12 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 		out[stages[i]] = append(out[stages[i]], f)
 	}
 	c.Manifests, c.ManifestUrls, c.PullRequestNumber = manifests.ToStringMapOutput(), urls.ToStringMapOutput(), number
+	if m.BranchProtection != nil {
+		if _, err := m.BranchProtection.Protect(b.ctx, childName(b.name, "branch-protection"), m.Repository, m.Branch,
+			b.child(gh)...); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 

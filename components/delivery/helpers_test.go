@@ -30,7 +30,8 @@ func threeStages() StackDeliveryArgs {
 				Approvers: &Approvers{Groups: []string{"platform-leads"}, Emails: []string{"oncall@acme.dev"}}},
 		},
 		Kargo: &KargoInstall{AdminPasswordHash: pulumi.String(passwordHash), TokenSigningKey: pulumi.String("signing-canary"),
-			CertManager: CertManagerInstall, GitToken: pulumi.String("ghp_kargo_canary")},
+			CertManager: CertManagerInstall, GitToken: pulumi.String("ghp_kargo_canary"),
+			Oidc: &KargoOidc{IssuerUrl: "https://idp.acme.dev", ClientId: "kargo"}},
 	}
 }
 

@@ -46,7 +46,8 @@ func (b *builder) install() (charts, error) {
 			"tokenSigningKey": pulumi.ToSecret(k.TokenSigningKey),
 		}},
 		"controller": map[string]any{"argocd": map[string]any{"namespace": a.ArgocdNamespace}},
-	}, k.Values)
+	}, oidcValues(k.Oidc))
+	values = gitopsbridge.MergeValues(values, k.Values)
 	r, err := b.release("kargo", k.Namespace, KargoChart, k.ChartVersion, "", values, certManager)
 	if err != nil {
 		return out, err
@@ -77,4 +78,20 @@ func (b *builder) release(part, namespace, chart, version, repo string, values m
 		args.RepositoryOpts = &helmv3.RepositoryOptsArgs{Repo: pulumi.String(repo)}
 	}
 	return helmv3.NewRelease(b.ctx, childName(b.name, part), args, b.child(b.k8s, after...)...)
+}
+
+// oidcValues are the chart's api.oidc values of kargo.oidc (Kargo v1.11.2 charts/kargo/values.yaml): enabled,
+// issuerURL, clientID, cliClientID and admins.claims. None without oidc.
+func oidcValues(o *KargoOidc) map[string]any {
+	if o == nil {
+		return nil
+	}
+	oidc := map[string]any{"enabled": true, "issuerURL": o.IssuerUrl, "clientID": o.ClientId}
+	if o.CliClientId != "" {
+		oidc["cliClientID"] = o.CliClientId
+	}
+	if o.Admins != nil {
+		oidc["admins"] = map[string]any{"claims": claimsOf(*o.Admins)}
+	}
+	return map[string]any{"api": map[string]any{"oidc": oidc}}
 }

@@ -3,8 +3,9 @@ package delivery
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 const (
@@ -24,18 +25,25 @@ const (
 // gitUsername is the user name of Kargo's git credentials: GitHub takes any with a token as the password.
 const gitUsername = "kargo"
 
-// GitCredential is a Kargo git credential Secret (label kargo.akuity.io/cred-type: git) for one repository URL.
+// GitCredential is a Kargo git credential Secret (label kargo.akuity.io/cred-type: git) for one repository URL,
+// with the token it holds.
 type GitCredential struct {
 	Name, RepoURL string
+	Token         pulumi.StringInput
 }
 
-// GitCredentials are the repositories Kargo needs kargo.gitToken for: the manifests repository it pushes
-// promotions to ("git-manifests"), and the program repository its Warehouse reads ("git-program") when that is
-// another one. Kargo matches a credential to a repository by its exact URL.
+// GitCredentials are Kargo's git credentials, one per repository and purpose, so that no token does more than
+// its path needs: "git-manifests" (kargo.gitToken, which may push) for the manifests repository promotions write,
+// and "git-program" (kargo.programGitToken, read-only) for a program repository of its own that the Warehouse
+// reads. Kargo matches a credential to a repository by its exact URL. A credential whose token is not given is
+// left out.
 func GitCredentials(a StackDeliveryArgs) []GitCredential {
-	out := []GitCredential{{Name: "git-manifests", RepoURL: a.Manifests.Target().RepoURL()}}
-	if !sameRepo(a.Program.RepoUrl, a.Manifests.Target().RepoURL()) {
-		out = append(out, GitCredential{Name: "git-program", RepoURL: a.Program.RepoUrl})
+	var out []GitCredential
+	if a.Kargo.GitToken != nil {
+		out = append(out, GitCredential{Name: "git-manifests", RepoURL: a.Manifests.Target().RepoURL(), Token: a.Kargo.GitToken})
+	}
+	if a.Kargo.ProgramGitToken != nil && !sameRepo(a.Program.RepoUrl, a.Manifests.Target().RepoURL()) {
+		out = append(out, GitCredential{Name: "git-program", RepoURL: a.Program.RepoUrl, Token: a.Kargo.ProgramGitToken})
 	}
 	return out
 }
@@ -179,11 +187,15 @@ type PolicyRule struct {
 	APIGroups, Resources, Verbs, ResourceNames []string
 }
 
-// PromoterRules are the rules of a stage's approvers' Role: promote on that one Stage (Kargo's custom verb)
-// and the writes of the Promotion a promotion creates (Kargo's access-control docs).
+// PromoterRules are the rules of a stage's approvers' Role. Kargo v1.11.2's API server promotes as the caller:
+// it gets the Stage and the Freight (pkg/server/promote_to_stage_v1alpha1.go), checks promote on the Stage
+// (Kargo's custom verb, also checked by its Promotion webhook) and creates the Promotion. So: get, list and
+// watch on Stages, Freight and Promotions; promote on that one Stage; create on Promotions.
 func PromoterRules(stage string) []PolicyRule {
 	return []PolicyRule{
-		{APIGroups: []string{"kargo.akuity.io"}, Resources: []string{"promotions"}, Verbs: []string{"create", "patch", "update"}},
+		{APIGroups: []string{"kargo.akuity.io"}, Resources: []string{"freights", "promotions", "stages"},
+			Verbs: []string{"get", "list", "watch"}},
+		{APIGroups: []string{"kargo.akuity.io"}, Resources: []string{"promotions"}, Verbs: []string{"create"}},
 		{APIGroups: []string{"kargo.akuity.io"}, Resources: []string{"stages"}, Verbs: []string{"promote"},
 			ResourceNames: []string{stage}},
 	}
@@ -192,12 +204,21 @@ func PromoterRules(stage string) []PolicyRule {
 // Claims is the rbac.kargo.akuity.io/claims annotation of the approvers' ServiceAccount: a JSON object of claim
 // name -> values ("groups", "email", "sub"), keys sorted.
 func Claims(ap Approvers) (string, error) {
-	claims := map[string][]string{}
+	b, err := json.Marshal(claimsOf(ap))
+	return string(b), err
+}
+
+// claimsOf are the approvers as OIDC claim name -> values ("groups", "email", "sub"), the given ones only.
+func claimsOf(ap Approvers) map[string]any {
+	claims := map[string]any{}
 	for claim, values := range map[string][]string{"groups": ap.Groups, "email": ap.Emails, "sub": ap.Subjects} {
 		if len(values) > 0 {
-			claims[claim] = slices.Clone(values)
+			list := make([]any, len(values))
+			for i, v := range values {
+				list[i] = v
+			}
+			claims[claim] = list
 		}
 	}
-	b, err := json.Marshal(claims)
-	return string(b), err
+	return claims
 }

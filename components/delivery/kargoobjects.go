@@ -20,7 +20,7 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 		return err
 	}
 	var creds []pulumi.Resource
-	if a.Kargo.GitToken != nil {
+	{
 		for _, c := range GitCredentials(a) {
 			sec, err := corev1.NewSecret(b.ctx, childName(b.name, c.Name), &corev1.SecretArgs{
 				Metadata: &metav1.ObjectMetaArgs{
@@ -31,7 +31,7 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 				StringData: pulumi.StringMap{
 					"repoURL":  pulumi.String(c.RepoURL),
 					"username": pulumi.String(gitUsername),
-					"password": pulumi.ToSecret(a.Kargo.GitToken).(pulumi.StringOutput),
+					"password": pulumi.ToSecret(c.Token).(pulumi.StringOutput),
 				},
 			}, b.child(b.k8s, project)...)
 			if err != nil {

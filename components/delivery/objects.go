@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
@@ -12,8 +13,9 @@ func (b *builder) object(part string, obj map[string]any, after []pulumi.Resourc
 	return gitopsbridge.NewObject(b.ctx, childName(b.name, part), obj, b.child(b.k8s, after...)...)
 }
 
-// applications adds the Stack health check to argocd-cm, then creates each stage's Argo CD Application after
-// PKO (its CRD), the check, the stage's prerequisites and its manifests. It returns them by stage.
+// applications adds the Stack health check to argocd-cm, creates the delivery's Argo CD project and the Stack
+// guard, then each stage's Argo CD Application after PKO (its CRD), the check, the project, the guard, the
+// stage's prerequisites and its manifests. It returns them by stage.
 func (b *builder) applications(operator []pulumi.Resource, prerequisites, files map[string][]pulumi.Resource,
 ) (map[string]pulumi.Resource, error) {
 	a := b.args
@@ -27,10 +29,20 @@ func (b *builder) applications(operator []pulumi.Resource, prerequisites, files 
 	if err != nil {
 		return nil, err
 	}
+	project, err := b.object("argocd-project", AppProject(a).Object(), nil)
+	if err != nil {
+		return nil, err
+	}
+	guard, err := admission.Register(b.ctx, childName(b.name, "stacks"), StackPolicyName(a.Project),
+		StackGuard(a).Namespaces, pulumi.ToOutput(StackGuard(a)).(pulumi.AnyOutput), b.child(b.k8s)...)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]pulumi.Resource{}
 	for _, l := range b.links {
-		after := append(append(append([]pulumi.Resource{health}, operator...), prerequisites[l.Name]...), files[l.Name]...)
-		app, err := b.object(l.Name+"-application", Application(a, l.Name), after)
+		after := append(append(append(append([]pulumi.Resource{health, project}, guard...), operator...),
+			prerequisites[l.Name]...), files[l.Name]...)
+		app, err := b.object(l.Name+"-application", Application(a, l.DeliveryStage), after)
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ func TestObjectSpecs(t *testing.T) {
 			want: `
 apiVersion: pulumi.com/v1
 kind: Stack
-metadata: {name: fleet-prod, namespace: fleet-stacks}
+metadata: {name: fleet-prod, namespace: fleet-stacks-prod}
 spec:
   stack: acme/fleet/prod
   projectRepo: https://github.com/acme/platform.git
@@ -43,14 +43,14 @@ spec:
 			want: `
 apiVersion: pulumi.com/v1
 kind: Stack
-metadata: {name: fleet-prod-preview, namespace: fleet-stacks}
+metadata: {name: fleet-prod-preview, namespace: fleet-stacks-prod}
 spec:
   stack: acme/fleet/prod
   projectRepo: https://github.com/acme/platform.git
   repoDir: examples/fleet
   branch: main
   preview: true
-  serviceAccountName: fleet-prod
+  serviceAccountName: fleet-prod-preview
   envRefs:
     PULUMI_ACCESS_TOKEN: {type: Secret, secret: {name: pulumi-access-token, key: accessToken}}
   refresh: true
@@ -179,7 +179,7 @@ spec:
             sources: [{repoURL: "${{ vars.manifestsRepo }}", desiredRevision: "${{ outputs['wait-for-pr'].commit }}"}]`,
 		},
 		"qa's Application syncs its folder and lets qa's Stage update it": {
-			got: Application(a, "qa"),
+			got: Application(a, links[1].DeliveryStage),
 			want: `
 apiVersion: argoproj.io/v1alpha1
 kind: Application
@@ -189,9 +189,9 @@ metadata:
   annotations: {kargo.akuity.io/authorized-stage: "fleet:qa"}
   finalizers: [resources-finalizer.argocd.argoproj.io]
 spec:
-  project: default
+  project: fleet-delivery
   source: {repoURL: "https://github.com/acme/platform.git", targetRevision: main, path: deploy/stacks/qa}
-  destination: {server: "https://kubernetes.default.svc", namespace: fleet-stacks}
+  destination: {server: "https://kubernetes.default.svc", namespace: fleet-stacks-qa}
   syncPolicy: {automated: {prune: false, selfHeal: true}}`,
 		},
 	}
@@ -239,17 +239,32 @@ func TestStackOptions(t *testing.T) {
 	}
 }
 
-// TestGitCredentials: one credential per repository Kargo reads or writes, by its exact URL.
+// TestGitCredentials: one credential per repository and purpose, by its exact URL: the manifests token (which
+// may push) for the manifests only, a read-only program token for a program repository of its own.
 func TestGitCredentials(t *testing.T) {
+	write, read := pulumi.String("ghp_write"), pulumi.String("ghp_read")
+	type cred struct{ Name, RepoURL string }
+	names := func(cs []GitCredential) []cred {
+		var out []cred
+		for _, c := range cs {
+			out = append(out, cred{c.Name, c.RepoURL})
+		}
+		return out
+	}
 	a := withDefaults(threeStages(), "fleet")
-	if got := GitCredentials(a); !cmp.Equal(got, []GitCredential{{"git-manifests", "https://github.com/acme/platform.git"}}) {
+	a.Kargo.GitToken = write
+	if got := names(GitCredentials(a)); !cmp.Equal(got, []cred{{"git-manifests", "https://github.com/acme/platform.git"}}) {
 		t.Errorf("one repository: %v", got)
 	}
 	a.Program.RepoUrl = "https://github.com/acme/fleet-program.git"
-	want := []GitCredential{{"git-manifests", "https://github.com/acme/platform.git"},
-		{"git-program", "https://github.com/acme/fleet-program.git"}}
-	if got := GitCredentials(a); !cmp.Equal(got, want) {
-		t.Errorf("two repositories: %v", got)
+	if got := names(GitCredentials(a)); !cmp.Equal(got, []cred{{"git-manifests", "https://github.com/acme/platform.git"}}) {
+		t.Errorf("two repositories, no program token: the manifests token must not reach the program: %v", got)
+	}
+	a.Kargo.ProgramGitToken = read
+	got := GitCredentials(a)
+	want := []cred{{"git-manifests", "https://github.com/acme/platform.git"}, {"git-program", "https://github.com/acme/fleet-program.git"}}
+	if !cmp.Equal(names(got), want) || got[0].Token != write || got[1].Token != read {
+		t.Errorf("two repositories, two tokens: %v", got)
 	}
 }
 

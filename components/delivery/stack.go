@@ -12,9 +12,10 @@ const (
 	StackKind       = "Stack"
 )
 
-// StackObject is the pulumi.com/v1 Stack of a stage (PKO v2's StackSpec): the stage's pinned commit (or
-// branch), the workspace's ServiceAccount, envRefs and the resync settings. With preview it is the stage's
-// preview Stack instead: "<stackName>-preview", following the program branch with preview: true.
+// StackObject is the pulumi.com/v1 Stack of a stage (PKO v2's StackSpec), in the stage's namespace: the stage's
+// pinned commit (or branch), the workspace's ServiceAccount, envRefs and the resync settings. With preview it is
+// the stage's preview Stack instead: "<stackName>-preview", following the program branch with preview: true, as
+// the stage's preview ServiceAccount.
 func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]any {
 	spec := map[string]any{
 		"stack":                       s.Stack,
@@ -32,6 +33,7 @@ func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]
 		spec["branch"] = a.Program.Branch
 		spec["preview"] = true
 		spec["destroyOnFinalize"] = false
+		spec["serviceAccountName"] = s.PreviewServiceAccountName
 	case s.Commit != "":
 		spec["commit"] = s.Commit
 	default:
@@ -46,7 +48,7 @@ func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]
 	if len(s.Config) > 0 {
 		spec["config"] = s.Config
 	}
-	if a.Program.GitToken != nil {
+	if s.ProgramGitToken != nil {
 		spec["gitAuth"] = map[string]any{"accessToken": map[string]any{
 			"type": "Secret", "secret": map[string]any{"name": ProgramTokenSecret, "key": accessTokenKey},
 		}}
@@ -60,16 +62,16 @@ func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]
 	return map[string]any{
 		"apiVersion": StackAPIVersion,
 		"kind":       StackKind,
-		"metadata":   map[string]any{"name": name, "namespace": a.Namespace},
+		"metadata":   map[string]any{"name": name, "namespace": s.Namespace},
 		"spec":       spec,
 	}
 }
 
 // envRefs are the Stack's spec.envRefs: PULUMI_ACCESS_TOKEN from the access token Secret when
-// pulumiAccessToken is set, then the top-level envRefs, then the stage's.
+// the stage has a pulumiAccessToken (its own or the top-level one), then the top-level envRefs, then the stage's.
 func envRefs(a StackDeliveryArgs, s DeliveryStage) map[string]any {
 	all := map[string]EnvRef{}
-	if a.PulumiAccessToken != nil {
+	if s.PulumiAccessToken != nil {
 		all[accessTokenEnv] = EnvRef{Type: "Secret", Secret: &EnvSecret{Name: AccessTokenSecret, Key: accessTokenKey}}
 	}
 	maps.Copy(all, a.EnvRefs)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 )
@@ -48,10 +49,10 @@ func Validate(a StackDeliveryArgs, hubProvider bool) error {
 	label(&ps, "namespace", a.Namespace, "a Kubernetes namespace name")
 	label(&ps, "project", a.Project, "a Kargo Project name (it defaults to the resource name)")
 	validateProgram(&ps, a.Program)
-	validateManifests(&ps, a.Manifests)
+	validateManifests(&ps, a.Manifests, a.Stages)
 	validateEnvRefs(&ps, "envRefs", a.EnvRefs)
 	validateOperator(&ps, *a.Operator, a.Stages)
-	validateKargo(&ps, *a.Kargo)
+	validateKargo(&ps, a)
 	validateStages(&ps, a.Stages)
 	return ps.Err(TypeToken)
 }
@@ -65,6 +66,9 @@ func label(ps *problems.List, field, v, what string) {
 func validateProgram(ps *problems.List, p ProgramRepository) {
 	if u, err := url.Parse(p.RepoUrl); p.RepoUrl == "" || err != nil || u.Scheme != "https" || u.Host == "" {
 		ps.Add("program.repoUrl", "%q is not an https Git URL (https://github.com/<owner>/<repository>.git)", p.RepoUrl)
+	} else if u.User != nil {
+		ps.Add("program.repoUrl", "holds credentials (user:token@), which would be written into every Stack manifest, "+
+			"Kargo's Warehouse and the Pulumi state; give program.gitToken (PKO) and kargo.programGitToken (Kargo) instead")
 	}
 	relative(ps, "program.repoDir", p.RepoDir)
 	for i, ip := range p.IncludePaths {
@@ -85,9 +89,28 @@ func relative(ps *problems.List, field, p string) {
 	}
 }
 
-func validateManifests(ps *problems.List, m ManifestsRepository) {
+func validateManifests(ps *problems.List, m ManifestsRepository, stages []DeliveryStage) {
 	m.Target().Validate(ps, "manifests")
 	relative(ps, "manifests.path", m.Path)
+	for i, k := range m.SignatureKeys {
+		if !gitopsbridge.IsGPGKeyID(k) {
+			ps.Add(problems.Index("manifests.signatureKeys", i), "%q is not a GPG key ID (16 hex digits, as Argo CD lists them)", k)
+		}
+	}
+	if m.BranchProtection == nil {
+		return
+	}
+	m.BranchProtection.Validate(ps, "manifests.branchProtection")
+	if !m.PullRequest {
+		ps.Add("manifests.pullRequest", "must be true with manifests.branchProtection: a protected branch takes even "+
+			"the first manifests only through a reviewed pull request")
+	}
+	for i, s := range stages {
+		if !s.PullRequest {
+			ps.Add(problems.Index("stages", i)+".pullRequest", "must be true with manifests.branchProtection: Kargo "+
+				"cannot push stage %q's promotions to a protected branch, only open pull requests into it", s.Name)
+		}
+	}
 }
 
 func validateEnvRefs(ps *problems.List, field string, refs map[string]EnvRef) {
@@ -133,8 +156,27 @@ func validateOperator(ps *problems.List, op OperatorInstall, stages []DeliverySt
 	}
 }
 
-func validateKargo(ps *problems.List, k KargoInstall) {
+func validateKargo(ps *problems.List, a StackDeliveryArgs) {
+	k := *a.Kargo
 	label(ps, "kargo.namespace", k.Namespace, "a Kubernetes namespace name")
+	if k.ProgramGitToken != nil && sameRepo(a.Program.RepoUrl, a.Manifests.Target().RepoURL()) {
+		ps.Add("kargo.programGitToken", "the program lives in the manifests repository, which kargo.gitToken "+
+			"already reaches (Kargo takes one credential per repository URL); leave it out")
+	}
+	if o := k.Oidc; o != nil {
+		if u, err := url.Parse(o.IssuerUrl); err != nil || u.Scheme != "https" || u.Host == "" {
+			ps.Add("kargo.oidc.issuerUrl", "%q is not an https issuer URL (https://idp.example.com)", o.IssuerUrl)
+		}
+		if o.ClientId == "" {
+			ps.Add("kargo.oidc.clientId", "is required: the OIDC client registered for Kargo")
+		}
+	}
+	for i, s := range a.Stages {
+		if s.Approvers != nil && k.Oidc == nil && !k.Existing {
+			ps.Add(problems.Index("stages", i)+".approvers", "need kargo.oidc: Kargo maps approvers by the claims of "+
+				"people signed in with OpenID Connect, and without it nobody but the admin account can promote")
+		}
+	}
 	if k.Existing {
 		return
 	}
@@ -159,7 +201,7 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 		ps.Add("stages", "needs at least one stage (for example dev, qa, prod)")
 		return
 	}
-	names, stackNames := map[string]int{}, map[string]string{}
+	names, stackNames, namespaces := map[string]int{}, map[string]string{}, map[string]string{}
 	unique := true
 	for i, s := range stages {
 		f := problems.Index("stages", i)
@@ -207,6 +249,24 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 		}
 		if derived {
 			label(ps, f+".serviceAccountName", s.ServiceAccountName, "a ServiceAccount name")
+		}
+		if derived && s.PreviewServiceAccountName != "" {
+			label(ps, f+".previewServiceAccountName", s.PreviewServiceAccountName, "a ServiceAccount name")
+			if s.PreviewServiceAccountName == s.ServiceAccountName {
+				ps.Add(f+".previewServiceAccountName", "%q is the stage's deploy ServiceAccount; a preview Stack runs "+
+					"as an identity of its own", s.PreviewServiceAccountName)
+			}
+		}
+		if derived {
+			label(ps, f+".namespace", s.Namespace, "a Kubernetes namespace name (it defaults to <namespace>-<name>)")
+			if other, dup := namespaces[s.Namespace]; dup {
+				ps.Add(f+".namespace", "%q is also the namespace of stage %q; each stage has a namespace of its own", s.Namespace, other)
+			}
+			namespaces[s.Namespace] = s.Name
+		}
+		if slices.Contains(s.ClusterRoles, ClusterAdmin) && !s.AllowClusterAdmin {
+			ps.Add(f+".clusterRoles", "names %s: the stage's program, and whoever can change what it runs, would own "+
+				"the hub; bind narrower ClusterRoles, or set allowClusterAdmin: true", ClusterAdmin)
 		}
 		if a := s.Approvers; a != nil && len(a.Groups)+len(a.Emails)+len(a.Subjects) == 0 {
 			ps.Add(f+".approvers", "names nobody: give groups, emails or subjects")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -73,7 +74,8 @@ func TestValidate(t *testing.T) {
 		"kargo without its secrets": {
 			edit: func(a *StackDeliveryArgs) { a.Kargo = &KargoInstall{} },
 			want: map[string]string{"kargo.adminPasswordHash": "is required", "kargo.tokenSigningKey": "is required",
-				"kargo.certManager": "needs cert-manager"},
+				"kargo.certManager": "needs cert-manager", "stages[1].approvers": "need kargo.oidc",
+				"stages[2].approvers": "need kargo.oidc"},
 		},
 		"kargo existing needs nothing": {
 			edit: func(a *StackDeliveryArgs) { a.Kargo = &KargoInstall{Existing: true} },
@@ -99,13 +101,56 @@ func TestValidate(t *testing.T) {
 				"manifests.owner": "GitHub user", "manifests.path": "relative path"},
 		},
 		"manifests branches": {
-			edit: func(a *StackDeliveryArgs) { a.Manifests.Branch, a.Manifests.PullRequestBranch = "release..1", "release..1" },
+			edit: func(a *StackDeliveryArgs) {
+				a.Manifests.Branch, a.Manifests.PullRequestBranch = "release..1", "release..1"
+			},
 			want: map[string]string{"manifests.branch": "not a Git branch name",
 				"manifests.pullRequestBranch": "is the base branch"},
 		},
 		"no hub": {
 			edit: func(a *StackDeliveryArgs) { a.Kubeconfig = nil },
 			want: map[string]string{"kubeconfig": "is required"},
+		},
+		"credentials in the program URL": {
+			edit: func(a *StackDeliveryArgs) {
+				a.Program.RepoUrl = "https://x-access-token:ghp_secret@github.com/acme/platform.git"
+			},
+			want: map[string]string{"program.repoUrl": "holds credentials"},
+		},
+		"cluster-admin without allowClusterAdmin": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[2].ClusterRoles = []string{"view", "cluster-admin"} },
+			want: map[string]string{"stages[2].clusterRoles": "allowClusterAdmin"},
+		},
+		"cluster-admin allowed on purpose": {
+			edit: func(a *StackDeliveryArgs) {
+				a.Stages[2].ClusterRoles, a.Stages[2].AllowClusterAdmin = []string{"cluster-admin"}, true
+			},
+		},
+		"two stages in one namespace, a preview as the deploy identity": {
+			edit: func(a *StackDeliveryArgs) {
+				a.Stages[0].Namespace, a.Stages[1].Namespace = "stacks", "stacks"
+				a.Stages[2].PreviewServiceAccountName = "fleet-prod"
+			},
+			want: map[string]string{"stages[1].namespace": "namespace of stage \"dev\"",
+				"stages[2].previewServiceAccountName": "deploy ServiceAccount"},
+		},
+		"OIDC": {
+			edit: func(a *StackDeliveryArgs) { a.Kargo.Oidc = &KargoOidc{IssuerUrl: "http://idp"} },
+			want: map[string]string{"kargo.oidc.issuerUrl": "https issuer", "kargo.oidc.clientId": "is required"},
+		},
+		"a program token for the manifests' own repository": {
+			edit: func(a *StackDeliveryArgs) { a.Kargo.ProgramGitToken = pulumi.String("ghp_read") },
+			want: map[string]string{"kargo.programGitToken": "one credential per repository"},
+		},
+		"branch protection needs pull requests everywhere": {
+			edit: func(a *StackDeliveryArgs) {
+				a.Manifests.BranchProtection = &gitopsbridge.BranchProtection{RequiredApprovals: 7}
+				a.Manifests.PullRequest = false
+				a.Manifests.SignatureKeys = []string{"ABCDEF"}
+			},
+			want: map[string]string{"manifests.branchProtection.requiredApprovals": "1-6",
+				"manifests.pullRequest": "protected branch", "stages[0].pullRequest": "protected branch",
+				"stages[1].pullRequest": "protected branch", "manifests.signatureKeys[0]": "GPG key ID"},
 		},
 		"stack": {
 			edit: func(a *StackDeliveryArgs) { a.Stages[0].Stack = "acme/fleet/dev/extra" },

@@ -11,67 +11,93 @@ import (
 // server to check who calls it (PKO v2 docs/migration.md).
 const AuthDelegator = "system:auth-delegator"
 
-// stackPrerequisites creates what the Stacks need on the hub before Argo CD applies them: their namespace, the
-// backend's access token and the program's Git token Secrets, and per stage the workspace's ServiceAccount with its ClusterRoleBindings. It returns
-// those of each stage, by stage, the shared ones included.
+// ClusterAdmin is the ClusterRole that owns the hub; clusterRoles name it only with allowClusterAdmin.
+const ClusterAdmin = "cluster-admin"
+
+// stackPrerequisites creates what each stage's Stacks need on the hub before Argo CD applies them, in the
+// stage's own namespace: the namespace, the stage's own backend access token and program Git token Secrets, the
+// deploy ServiceAccount with its ClusterRoleBindings and, for a stage with a preview Stack, the preview
+// ServiceAccount, bound to system:auth-delegator only. Nothing is shared between stages. It returns them by stage.
 func (b *builder) stackPrerequisites() (map[string][]pulumi.Resource, error) {
-	a := b.args
-	ns, err := corev1.NewNamespace(b.ctx, childName(b.name, "namespace"), &corev1.NamespaceArgs{
-		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(a.Namespace)},
+	out := map[string][]pulumi.Resource{}
+	for _, l := range b.links {
+		res, err := b.stageWorkspace(l.DeliveryStage)
+		if err != nil {
+			return nil, err
+		}
+		out[l.Name] = res
+	}
+	return out, nil
+}
+
+func (b *builder) stageWorkspace(s DeliveryStage) ([]pulumi.Resource, error) {
+	ns, err := corev1.NewNamespace(b.ctx, childName(b.name, s.Name+"-namespace"), &corev1.NamespaceArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(s.Namespace)},
 	}, b.child(b.k8s)...)
 	if err != nil {
 		return nil, err
 	}
-	shared := []pulumi.Resource{ns}
+	res := []pulumi.Resource{ns}
 	tokens := []struct {
 		part, name string
 		value      pulumi.StringInput
-	}{{"access-token", AccessTokenSecret, a.PulumiAccessToken}, {"program-git-token", ProgramTokenSecret, a.Program.GitToken}}
+	}{{"access-token", AccessTokenSecret, s.PulumiAccessToken}, {"program-git-token", ProgramTokenSecret, s.ProgramGitToken}}
 	for _, t := range tokens {
 		if t.value == nil {
 			continue
 		}
-		sec, err := corev1.NewSecret(b.ctx, childName(b.name, t.part), &corev1.SecretArgs{
-			Metadata:   &metav1.ObjectMetaArgs{Name: pulumi.String(t.name), Namespace: pulumi.String(a.Namespace)},
+		sec, err := corev1.NewSecret(b.ctx, childName(b.name, s.Name+"-"+t.part), &corev1.SecretArgs{
+			Metadata:   &metav1.ObjectMetaArgs{Name: pulumi.String(t.name), Namespace: pulumi.String(s.Namespace)},
 			StringData: pulumi.StringMap{accessTokenKey: pulumi.ToSecret(t.value).(pulumi.StringOutput)},
 		}, b.child(b.k8s, ns)...)
 		if err != nil {
 			return nil, err
 		}
-		shared = append(shared, sec)
+		res = append(res, sec)
 	}
-	out := map[string][]pulumi.Resource{}
-	for _, l := range b.links {
-		sa, err := corev1.NewServiceAccount(b.ctx, childName(b.name, l.Name+"-sa"), &corev1.ServiceAccountArgs{
-			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(l.ServiceAccountName), Namespace: pulumi.String(a.Namespace)},
+	identities := []struct {
+		part, account string
+		roles         []string
+	}{{"sa", s.ServiceAccountName, append([]string{AuthDelegator}, s.ClusterRoles...)}}
+	if s.Preview {
+		identities = append(identities, struct {
+			part, account string
+			roles         []string
+		}{"preview-sa", s.PreviewServiceAccountName, []string{AuthDelegator}})
+	}
+	for _, id := range identities {
+		sa, err := corev1.NewServiceAccount(b.ctx, childName(b.name, s.Name+"-"+id.part), &corev1.ServiceAccountArgs{
+			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(id.account), Namespace: pulumi.String(s.Namespace)},
 		}, b.child(b.k8s, ns)...)
 		if err != nil {
 			return nil, err
 		}
-		res := append([]pulumi.Resource{sa}, shared...)
-		for _, role := range append([]string{AuthDelegator}, l.ClusterRoles...) {
-			crb, err := rbacv1.NewClusterRoleBinding(b.ctx, childName(b.name, l.Name+"-"+role),
-				&rbacv1.ClusterRoleBindingArgs{
-					Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(BindingName(a.Namespace, l.ServiceAccountName, role))},
-					RoleRef: rbacv1.RoleRefArgs{
-						ApiGroup: pulumi.String("rbac.authorization.k8s.io"),
-						Kind:     pulumi.String("ClusterRole"),
-						Name:     pulumi.String(role),
-					},
-					Subjects: rbacv1.SubjectArray{rbacv1.SubjectArgs{
-						Kind:      pulumi.String("ServiceAccount"),
-						Name:      pulumi.String(l.ServiceAccountName),
-						Namespace: pulumi.String(a.Namespace),
-					}},
-				}, b.child(b.k8s, sa)...)
+		res = append(res, sa)
+		for _, role := range id.roles {
+			part := s.Name + "-" + role
+			if id.part != "sa" {
+				part = s.Name + "-preview-" + role
+			}
+			crb, err := rbacv1.NewClusterRoleBinding(b.ctx, childName(b.name, part), &rbacv1.ClusterRoleBindingArgs{
+				Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(BindingName(s.Namespace, id.account, role))},
+				RoleRef: rbacv1.RoleRefArgs{
+					ApiGroup: pulumi.String("rbac.authorization.k8s.io"),
+					Kind:     pulumi.String("ClusterRole"),
+					Name:     pulumi.String(role),
+				},
+				Subjects: rbacv1.SubjectArray{rbacv1.SubjectArgs{
+					Kind:      pulumi.String("ServiceAccount"),
+					Name:      pulumi.String(id.account),
+					Namespace: pulumi.String(s.Namespace),
+				}},
+			}, b.child(b.k8s, sa)...)
 			if err != nil {
 				return nil, err
 			}
 			res = append(res, crb)
 		}
-		out[l.Name] = res
 	}
-	return out, nil
+	return res, nil
 }
 
 // BindingName is the ClusterRoleBinding of a Stack's ServiceAccount to role: "<namespace>:<account>:<role>".

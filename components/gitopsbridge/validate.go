@@ -203,6 +203,12 @@ func relative(p string) bool {
 // gpgKeyIDPattern is a GPG key ID as Argo CD's signatureKeys take it: the 16 hex digits of a long key ID.
 var gpgKeyIDPattern = regexp.MustCompile(`^[0-9A-Fa-f]{16}$`)
 
+// IsGPGKeyID tells a GPG key ID as Argo CD's signatureKeys take it (16 hex digits).
+func IsGPGKeyID(s string) bool { return gpgKeyIDPattern.MatchString(s) }
+
+// HasCredentials tells a URL that carries a secret in its user information (user:token@).
+func HasCredentials(s string) bool { return hasCredentials(s) }
+
 // accountIDPattern is an AWS account ID: 12 digits.
 var accountIDPattern = regexp.MustCompile(`^\d{12}$`)
 

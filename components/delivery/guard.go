@@ -1,0 +1,93 @@
+package delivery
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+)
+
+// StackPolicyName is the hub's ValidatingAdmissionPolicy (and binding) for a delivery's Stacks:
+// "<project>-stacks".
+func StackPolicyName(project string) string { return project + "-stacks" }
+
+// StackGuard is the admission guard for the pulumi.com Stacks of the stages' namespaces, whoever writes them
+// (Argo CD syncing the manifests repository, Kargo, a person): in each stage's namespace a Stack runs only that
+// stage's program (projectRepo, repoDir, stack and backend as delivered), from a pinned commit or the stage's
+// branch, as the stage's deploy ServiceAccount (its preview ServiceAccount for a preview Stack), with envRefs of
+// type Secret or Literal only, no Program or Flux source, and a workspace that cannot change its ServiceAccount,
+// mount host paths, share the host's network or process namespaces, run privileged or add capabilities. What a
+// manifests commit can still choose is the commit, which is the promotion itself.
+func StackGuard(a StackDeliveryArgs) admission.Policy {
+	var entries, namespaces []string
+	for _, s := range a.Stages {
+		branch := s.Branch
+		fields := [][2]string{
+			{"serviceAccount", s.ServiceAccountName}, {"previewServiceAccount", s.PreviewServiceAccountName},
+			{"stack", s.Stack}, {"branch", branch}, {"previewBranch", a.Program.Branch},
+		}
+		var kv []string
+		for _, f := range fields {
+			kv = append(kv, admission.String(f[0])+": "+admission.String(f[1]))
+		}
+		entries = append(entries, admission.String(s.Namespace)+": {"+strings.Join(kv, ", ")+"}")
+		namespaces = append(namespaces, s.Namespace)
+	}
+	slices.Sort(entries)
+	pod := "object.spec.?workspaceTemplate.?spec.?podTemplate.?spec"
+	containers := fmt.Sprintf("%s.?containers.orValue([]) + %s.?initContainers.orValue([])", pod, pod)
+	return admission.Policy{
+		Name:  StackPolicyName(a.Project),
+		Group: "pulumi.com", Version: "*", Resource: "stacks",
+		Namespaces: namespaces,
+		Variables: []admission.Variable{
+			{Name: "stage", Expression: "{" + strings.Join(entries, ", ") + "}[request.namespace]"},
+			{Name: "preview", Expression: "object.spec.?preview.orValue(false)"},
+		},
+		Validations: []admission.Validation{
+			{
+				Expression: fmt.Sprintf("object.spec.projectRepo == %s && object.spec.?repoDir.orValue('') == %s && object.spec.?backend.orValue('') == %s",
+					admission.String(a.Program.RepoUrl), admission.String(a.Program.RepoDir), admission.String(a.Backend)),
+				Message: "a stage's Stack runs only the delivered program: projectRepo " + a.Program.RepoUrl +
+					", its repoDir and backend",
+			},
+			{
+				Expression: "object.spec.stack == variables.stage.stack",
+				Message:    "a stage's Stack deploys only the stage's own stack",
+			},
+			{
+				Expression: "!has(object.spec.programRef) && !has(object.spec.fluxSource)",
+				Message:    "a stage's Stack takes its program from the program repository only (no programRef or fluxSource)",
+			},
+			{
+				Expression: "!has(object.spec.branch) || object.spec.branch == (variables.preview ? variables.stage.previewBranch : variables.stage.branch)",
+				Message:    "a stage's Stack pins a commit, or follows only the branch the stage is configured with",
+			},
+			{
+				Expression: "object.spec.serviceAccountName == (variables.preview ? variables.stage.previewServiceAccount : variables.stage.serviceAccount)",
+				Message:    "a stage's Stack runs as the stage's own ServiceAccount (a preview Stack as its preview ServiceAccount)",
+			},
+			{
+				Expression: "object.spec.?workspaceTemplate.?spec.?serviceAccountName.orValue(object.spec.serviceAccountName) == object.spec.serviceAccountName && !" + pod + ".?serviceAccountName.hasValue()",
+				Message:    "workspaceTemplate cannot change the workspace's ServiceAccount",
+			},
+			{
+				Expression: "!has(object.spec.envRefs) || object.spec.envRefs.all(k, object.spec.envRefs[k].type in ['Secret', 'Literal'])",
+				Message:    "envRefs are of type Secret or Literal only (Env and FS read the operator's own environment and files)",
+			},
+			{
+				Expression: pod + ".?volumes.orValue([]).all(v, !has(v.hostPath))",
+				Message:    "workspaceTemplate cannot mount host paths",
+			},
+			{
+				Expression: "!" + pod + ".?hostNetwork.orValue(false) && !" + pod + ".?hostPID.orValue(false) && !" + pod + ".?hostIPC.orValue(false)",
+				Message:    "workspaceTemplate cannot share the host's network, process or IPC namespaces",
+			},
+			{
+				Expression: "(" + containers + ").all(c, !c.?securityContext.?privileged.orValue(false) && c.?securityContext.?capabilities.?add.orValue([]).size() == 0)",
+				Message:    "workspaceTemplate cannot run a container privileged or add capabilities",
+			},
+		},
+	}
+}

@@ -1,0 +1,25 @@
+package delivery
+
+import "github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+
+// AppProjectName is the Argo CD project of a delivery's Applications: "<project>-delivery".
+func AppProjectName(project string) string { return project + "-delivery" }
+
+// AppProject is the Argo CD project of the stages' Applications: the manifests repository is its only source,
+// the stages' namespaces on the hub its only destinations, pulumi.com Stacks the only kind a sync may create (no
+// cluster-scoped kind). So a manifests commit can deliver Stacks to the stages, nothing else; what a Stack may
+// say is the Stack guard's (StackGuard).
+func AppProject(a StackDeliveryArgs) gitopsbridge.AppProject {
+	var dests []gitopsbridge.ProjectDestination
+	for _, s := range a.Stages {
+		dests = append(dests, gitopsbridge.ProjectDestination{Server: gitopsbridge.InClusterServer, Namespace: s.Namespace})
+	}
+	return gitopsbridge.AppProject{
+		Name: AppProjectName(a.Project), Namespace: a.ArgocdNamespace,
+		Description:        "Pulumi Stacks of Kargo project " + a.Project + " from " + a.Manifests.Target().RepoURL(),
+		SourceRepos:        []string{a.Manifests.Target().RepoURL()},
+		Destinations:       dests,
+		NamespaceResources: []gitopsbridge.GroupKind{{Group: "pulumi.com", Kind: StackKind}},
+		SignatureKeys:      a.Manifests.SignatureKeys,
+	}
+}
