@@ -19,16 +19,21 @@ func (x *DeliveryStage) Annotate(a infer.Annotator) {
 	a.Describe(&x.From, "From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.")
 	a.Describe(&x.Stack, "Stack is the Pulumi stack the Stack object deploys (spec.stack), \"<org>/<project>/<stack>\" for Pulumi Cloud or the stack name for a self-managed backend. Required.")
 	a.Describe(&x.StackName, "StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, \"<stackName>-preview\" must fit too. Default: \"<project>-<name>\".")
+	a.Describe(&x.Namespace, "Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: \"<namespace>-<name>\".")
 	a.Describe(&x.Commit, "Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.")
 	a.Describe(&x.Branch, "Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.")
 	a.Describe(&x.AutoPromotion, "AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.")
 	a.Describe(&x.Approvers, "Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.")
 	a.Describe(&x.PullRequest, "PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.")
-	a.Describe(&x.Preview, "Preview adds a second Stack, \"<stackName>-preview\", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.")
+	a.Describe(&x.Preview, "Preview adds a second Stack, \"<stackName>-preview\", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.")
+	a.Describe(&x.PreviewServiceAccountName, "PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: \"<stackName>-preview\".")
 	a.Describe(&x.Config, "Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.")
 	a.Describe(&x.EnvRefs, "EnvRefs are environment variables of this Stack, merged over the top-level envRefs.")
 	a.Describe(&x.ServiceAccountName, "ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.")
-	a.Describe(&x.ClusterRoles, "ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.")
+	a.Describe(&x.ClusterRoles, "ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. \"cluster-admin\" only with allowClusterAdmin.")
+	a.Describe(&x.AllowClusterAdmin, "AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.")
+	a.Describe(&x.PulumiAccessToken, "PulumiAccessToken is this stage's backend token (a secret), written to its own Secret \"pulumi-access-token\" in the stage's namespace. Default: the top-level pulumiAccessToken.")
+	a.Describe(&x.ProgramGitToken, "ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret \"program-git-token\" in the stage's namespace. Default: program.gitToken.")
 	a.Describe(&x.WorkspaceTemplate, "WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {\"spec\": {\"image\": \"pulumi/pulumi:3.259.0\"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.")
 	a.Describe(&x.Refresh, "Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).")
 	a.Describe(&x.ResyncFrequencySeconds, "ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.")
@@ -66,8 +71,19 @@ func (x *KargoInstall) Annotate(a infer.Annotator) {
 	a.Describe(&x.AdminPasswordHash, "AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.")
 	a.Describe(&x.TokenSigningKey, "TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.")
 	a.Describe(&x.CertManager, "CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: \"install\" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; \"present\" states that cert-manager is already installed. Required unless existing.")
-	a.Describe(&x.GitToken, "GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: \"git-manifests\", and \"git-program\" when the program lives in another repository.")
+	a.Describe(&x.GitToken, "GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential \"git-manifests\" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.")
+	a.Describe(&x.ProgramGitToken, "ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential \"git-program\" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).")
+	a.Describe(&x.Oidc, "Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.")
 	a.Describe(&x.Values, "Values are Helm values of the chart, merged over the component's.")
+}
+
+// Annotate gives KargoOidc its schema descriptions.
+func (x *KargoOidc) Annotate(a infer.Annotator) {
+	a.Describe(x, "KargoOidc is Kargo's OpenID Connect sign-in (the chart's api.oidc; Kargo uses the authorization code flow with PKCE and needs no client secret).")
+	a.Describe(&x.IssuerUrl, "IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.")
+	a.Describe(&x.ClientId, "ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.")
+	a.Describe(&x.CliClientId, "CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.")
+	a.Describe(&x.Admins, "Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).")
 }
 
 // Annotate gives ManifestsRepository its schema descriptions.
@@ -79,6 +95,8 @@ func (x *ManifestsRepository) Annotate(a infer.Annotator) {
 	a.Describe(&x.Path, "Path is the folder of the stage folders, relative, without a trailing slash. Default: \"stacks\".")
 	a.Describe(&x.PullRequest, "PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.")
 	a.Describe(&x.PullRequestBranch, "PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: \"gitops-fleet/<project>-stacks\".")
+	a.Describe(&x.BranchProtection, "BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.")
+	a.Describe(&x.SignatureKeys, "SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).")
 }
 
 // Annotate gives OperatorInstall its schema descriptions.
@@ -97,7 +115,7 @@ func (x *ProgramRepository) Annotate(a infer.Annotator) {
 	a.Describe(&x.RepoDir, "RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.")
 	a.Describe(&x.Branch, "Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: \"main\".")
 	a.Describe(&x.IncludePaths, "IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.")
-	a.Describe(&x.GitToken, "GitToken is a token PKO clones a private program repository with (a secret): written to the Secret \"program-git-token\" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).")
+	a.Describe(&x.GitToken, "GitToken is a token PKO clones a private program repository with (a secret): written to a Secret \"program-git-token\" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).")
 	a.Describe(&x.Interval, "Interval is how often the Warehouse looks for new commits, a duration like \"5m0s\" (Kargo's pattern ^([0-9]+(\\.[0-9]+)?(s|m|h))+$). Default: \"5m0s\".")
 }
 
@@ -120,13 +138,13 @@ func (x *StackDeliveryArgs) Annotate(a infer.Annotator) {
 	a.Describe(x, "StackDeliveryArgs are the inputs of a StackDelivery.")
 	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.")
 	a.Describe(&x.ArgocdNamespace, "ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: \"argocd\".")
-	a.Describe(&x.Namespace, "Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: \"fleet-stacks\".")
+	a.Describe(&x.Namespace, "Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, \"<namespace>-<stage>\" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: \"fleet-stacks\".")
 	a.Describe(&x.Project, "Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.")
 	a.Describe(&x.Program, "Program is the Git repository of the Pulumi program the Stacks run. Required.")
 	a.Describe(&x.Manifests, "Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.")
 	a.Describe(&x.Stages, "Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.")
 	a.Describe(&x.Backend, "Backend is the Pulumi backend URL of every Stack (spec.backend), for example \"s3://acme-pulumi-state\". Default: none (Pulumi Cloud).")
-	a.Describe(&x.PulumiAccessToken, "PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret \"pulumi-access-token\" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.")
+	a.Describe(&x.PulumiAccessToken, "PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret \"pulumi-access-token\" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.")
 	a.Describe(&x.EnvRefs, "EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.")
 	a.Describe(&x.Operator, "Operator installs the Pulumi Kubernetes Operator. Default: the chart at version \"2.9.0\".")
 	a.Describe(&x.Kargo, "Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.")

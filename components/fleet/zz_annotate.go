@@ -25,7 +25,7 @@ func (x *ClusterSpec) Annotate(a infer.Annotator) {
 	a.Describe(&x.Environment, "Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.")
 	a.Describe(&x.Version, "Version is the Kubernetes minor version, \"1.33\". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.")
 	a.Describe(&x.VpcCidr, "VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.")
-	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.")
+	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.")
 	a.Describe(&x.NodeGroups, "NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.")
 	a.Describe(&x.Addons, "Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).")
 	a.Describe(&x.AddonSettings, "AddonSettings are FleetCluster's add-on settings for this cluster.")

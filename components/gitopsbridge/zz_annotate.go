@@ -4,6 +4,14 @@ package gitopsbridge
 
 import "github.com/pulumi/pulumi-go-provider/infer"
 
+// Annotate gives BranchProtection its schema descriptions.
+func (x *BranchProtection) Annotate(a infer.Annotator) {
+	a.Describe(x, "BranchProtection protects the branch a GitOps path reads (GitHub branch protection): changes land only through pull requests with approving reviews, the rule binds administrators too, and nobody force-pushes or deletes the branch. So a token that can push to the repository (Kargo's, a CI job's) cannot write the branch Argo CD syncs past the review.")
+	a.Describe(&x.RequiredApprovals, "RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.")
+	a.Describe(&x.RequireSignedCommits, "RequireSignedCommits refuses commits without a verified signature. Default: false.")
+	a.Describe(&x.RequireCodeOwnerReviews, "RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.")
+}
+
 // Annotate gives GitDelivery its schema descriptions.
 func (x *GitDelivery) Annotate(a infer.Annotator) {
 	a.Describe(x, "GitDelivery commits the cluster secret's manifest to GitHub. The token comes from the github provider's configuration (`github:token`, a secret, or GITHUB_TOKEN) or from a github provider in the resource options.")
@@ -14,6 +22,7 @@ func (x *GitDelivery) Annotate(a infer.Annotator) {
 	a.Describe(&x.CommitMessage, "CommitMessage is the commit message. Default: \"Register cluster <cluster name> (<environment>)\".")
 	a.Describe(&x.PullRequest, "PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.")
 	a.Describe(&x.PullRequestBranch, "PullRequestBranch is the branch of the pull request. Default: \"gitops-fleet/<secret name>\".")
+	a.Describe(&x.BranchProtection, "BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).")
 }
 
 // Annotate gives GitOpsBridge its schema descriptions.
@@ -56,6 +65,9 @@ func (x *Hub) Annotate(a infer.Annotator) {
 	a.Describe(&x.HighAvailability, "HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.")
 	a.Describe(&x.SpokeAccountIds, "SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.")
 	a.Describe(&x.RegistryEnvironments, "RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.")
+	a.Describe(&x.FleetClusters, "FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.")
+	a.Describe(&x.ChartRepositories, "ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.")
+	a.Describe(&x.SignatureKeys, "SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).")
 	a.Describe(&x.Bootstrap, "Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.")
 }
 

@@ -37,7 +37,8 @@ def program():
             kargo={**delivery.get("kargo", {}),
                    "adminPasswordHash": cfg.get_secret("kargoAdminPasswordHash"),
                    "tokenSigningKey": cfg.get_secret("kargoTokenSigningKey"),
-                   "gitToken": cfg.get_secret("kargoGitToken")},
+                   "gitToken": cfg.get_secret("kargoGitToken"),
+                   "programGitToken": cfg.get_secret("kargoProgramGitToken")},
             pulumi_access_token=cfg.get_secret("pulumiAccessToken"),
         ), pulumi.ResourceOptions(depends_on=[f]))
         pulumi.export("deliveryStages", d.stages)

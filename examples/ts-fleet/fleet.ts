@@ -46,6 +46,7 @@ export function program(): Record<string, pulumi.Input<any>> {
                 adminPasswordHash: cfg.getSecret("kargoAdminPasswordHash"),
                 tokenSigningKey: cfg.getSecret("kargoTokenSigningKey"),
                 gitToken: cfg.getSecret("kargoGitToken"),
+                programGitToken: cfg.getSecret("kargoProgramGitToken"),
             },
         }, { dependsOn: [f] });
         outputs.deliveryStages = d.stages;

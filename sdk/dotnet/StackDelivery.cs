@@ -151,7 +151,7 @@ namespace GitOpsFleet.Fleet
         public Input<Inputs.ManifestsRepositoryArgs> Manifests { get; set; } = null!;
 
         /// <summary>
-        /// Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+        /// Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "&lt;namespace&gt;-&lt;stage&gt;" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
         /// </summary>
         [Input("namespace")]
         public string? Namespace { get; set; }
@@ -178,7 +178,7 @@ namespace GitOpsFleet.Fleet
         private Input<string>? _pulumiAccessToken;
 
         /// <summary>
-        /// PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+        /// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
         /// </summary>
         public Input<string>? PulumiAccessToken
         {

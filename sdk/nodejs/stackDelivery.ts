@@ -144,7 +144,7 @@ export interface StackDeliveryArgs {
      */
     manifests: pulumi.Input<inputs.ManifestsRepositoryArgs>;
     /**
-     * Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+     * Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
      */
     namespace?: string;
     /**
@@ -160,7 +160,7 @@ export interface StackDeliveryArgs {
      */
     project?: string;
     /**
-     * PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+     * PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
      */
     pulumiAccessToken?: pulumi.Input<string | undefined>;
     /**

@@ -114,6 +114,8 @@ type Git struct {
 	Repository  string `json:"repository"`
 	Branch      string `json:"branch,omitempty"`
 	PullRequest bool   `json:"pullRequest,omitempty"`
+	// BranchProtection protects the branch: registrations land only through reviewed pull requests.
+	BranchProtection *fleet.BranchProtection `json:"branchProtection,omitempty"`
 }
 
 // Load reads the stack config; a key that is not valid JSON of its shape is an error naming it.

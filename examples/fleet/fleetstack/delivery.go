@@ -10,7 +10,9 @@ import (
 // Delivery is gitops-fleet:delivery: the fleet's own stacks delivered by GitOps from the hub (StackDelivery's
 // inputs, in the schema's camelCase keys). Its secrets are config secrets of their own:
 // gitops-fleet:kargoAdminPasswordHash and gitops-fleet:kargoTokenSigningKey (required to install Kargo), and
-// gitops-fleet:pulumiAccessToken, gitops-fleet:kargoGitToken and gitops-fleet:programGitToken (optional).
+// gitops-fleet:pulumiAccessToken, gitops-fleet:kargoGitToken (the manifests repository, which Kargo pushes),
+// gitops-fleet:kargoProgramGitToken (read-only, a private program repository of its own) and
+// gitops-fleet:programGitToken (optional).
 type Delivery struct {
 	Project   string                    `json:"project,omitempty"`
 	Namespace string                    `json:"namespace,omitempty"`
@@ -46,6 +48,12 @@ func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet) (*fleet.StackDeliv
 		Existing: pulumi.BoolPtrFromPtr(k.Existing), ChartVersion: pulumi.StringPtrFromPtr(k.ChartVersion),
 		Namespace: pulumi.StringPtrFromPtr(k.Namespace), CertManager: pulumi.StringPtrFromPtr(k.CertManager),
 		Values: pulumi.ToMap(k.Values),
+	}
+	if k.Oidc != nil {
+		kargo.Oidc = pulumi.ToOutput(*k.Oidc).(fleet.KargoOidcOutput).ToKargoOidcPtrOutput()
+	}
+	if v, ok := secret(cfg, "kargoProgramGitToken"); ok {
+		kargo.ProgramGitToken = v
 	}
 	if v, ok := secret(cfg, "kargoAdminPasswordHash"); ok {
 		kargo.AdminPasswordHash = v

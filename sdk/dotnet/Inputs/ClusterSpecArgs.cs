@@ -74,7 +74,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _publicAccessCidrs;
 
         /// <summary>
-        /// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+        /// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
         /// </summary>
         public InputList<string> PublicAccessCidrs
         {

@@ -17,6 +17,12 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class DeliveryStageArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
+        /// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+        /// </summary>
+        [Input("allowClusterAdmin")]
+        public Input<bool>? AllowClusterAdmin { get; set; }
+
+        /// <summary>
         /// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
         /// </summary>
         [Input("approvers")]
@@ -38,7 +44,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _clusterRoles;
 
         /// <summary>
-        /// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+        /// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
         /// </summary>
         public InputList<string> ClusterRoles
         {
@@ -101,16 +107,60 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// Preview adds a second Stack, "&lt;stackName&gt;-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+        /// Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "&lt;namespace&gt;-&lt;name&gt;".
+        /// </summary>
+        [Input("namespace")]
+        public Input<string>? Namespace { get; set; }
+
+        /// <summary>
+        /// Preview adds a second Stack, "&lt;stackName&gt;-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
         /// </summary>
         [Input("preview")]
         public Input<bool>? Preview { get; set; }
+
+        /// <summary>
+        /// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "&lt;stackName&gt;-preview".
+        /// </summary>
+        [Input("previewServiceAccountName")]
+        public Input<string>? PreviewServiceAccountName { get; set; }
+
+        [Input("programGitToken")]
+        private Input<string>? _programGitToken;
+
+        /// <summary>
+        /// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
+        /// </summary>
+        public Input<string>? ProgramGitToken
+        {
+            get => _programGitToken;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _programGitToken = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
 
         /// <summary>
         /// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
         /// </summary>
         [Input("pullRequest")]
         public Input<bool>? PullRequest { get; set; }
+
+        [Input("pulumiAccessToken")]
+        private Input<string>? _pulumiAccessToken;
+
+        /// <summary>
+        /// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
+        /// </summary>
+        public Input<string>? PulumiAccessToken
+        {
+            get => _pulumiAccessToken;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _pulumiAccessToken = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
 
         /// <summary>
         /// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).

@@ -23,6 +23,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? Branch { get; set; }
 
         /// <summary>
+        /// BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+        /// </summary>
+        [Input("branchProtection")]
+        public Input<Inputs.BranchProtectionArgs>? BranchProtection { get; set; }
+
+        /// <summary>
         /// CommitMessage is the commit message. Default: "Register cluster &lt;cluster name&gt; (&lt;environment&gt;)".
         /// </summary>
         [Input("commitMessage")]

@@ -28,6 +28,18 @@ namespace GitOpsFleet.Fleet.Inputs
             set => _bootstrap = value;
         }
 
+        [Input("chartRepositories")]
+        private InputList<string>? _chartRepositories;
+
+        /// <summary>
+        /// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+        /// </summary>
+        public InputList<string> ChartRepositories
+        {
+            get => _chartRepositories ?? (_chartRepositories = new InputList<string>());
+            set => _chartRepositories = value;
+        }
+
         /// <summary>
         /// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
         /// </summary>
@@ -39,6 +51,18 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("chartVersion")]
         public Input<string>? ChartVersion { get; set; }
+
+        [Input("fleetClusters")]
+        private InputList<string>? _fleetClusters;
+
+        /// <summary>
+        /// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+        /// </summary>
+        public InputList<string> FleetClusters
+        {
+            get => _fleetClusters ?? (_fleetClusters = new InputList<string>());
+            set => _fleetClusters = value;
+        }
 
         /// <summary>
         /// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
@@ -63,6 +87,18 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("releaseName")]
         public Input<string>? ReleaseName { get; set; }
+
+        [Input("signatureKeys")]
+        private InputList<string>? _signatureKeys;
+
+        /// <summary>
+        /// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
+        /// </summary>
+        public InputList<string> SignatureKeys
+        {
+            get => _signatureKeys ?? (_signatureKeys = new InputList<string>());
+            set => _signatureKeys = value;
+        }
 
         [Input("spokeAccountIds")]
         private InputList<string>? _spokeAccountIds;

@@ -54,7 +54,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private Input<string>? _gitToken;
 
         /// <summary>
-        /// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+        /// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
         /// </summary>
         public Input<string>? GitToken
         {
@@ -71,6 +71,28 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("namespace")]
         public Input<string>? Namespace { get; set; }
+
+        /// <summary>
+        /// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+        /// </summary>
+        [Input("oidc")]
+        public Input<Inputs.KargoOidcArgs>? Oidc { get; set; }
+
+        [Input("programGitToken")]
+        private Input<string>? _programGitToken;
+
+        /// <summary>
+        /// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+        /// </summary>
+        public Input<string>? ProgramGitToken
+        {
+            get => _programGitToken;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _programGitToken = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
 
         [Input("tokenSigningKey")]
         private Input<string>? _tokenSigningKey;

@@ -23,6 +23,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? Branch { get; set; }
 
         /// <summary>
+        /// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+        /// </summary>
+        [Input("branchProtection")]
+        public Input<Inputs.BranchProtectionArgs>? BranchProtection { get; set; }
+
+        /// <summary>
         /// Owner is the GitHub user or organization. Required.
         /// </summary>
         [Input("owner", required: true)]
@@ -51,6 +57,18 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("repository", required: true)]
         public Input<string> Repository { get; set; } = null!;
+
+        [Input("signatureKeys")]
+        private InputList<string>? _signatureKeys;
+
+        /// <summary>
+        /// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
+        /// </summary>
+        public InputList<string> SignatureKeys
+        {
+            get => _signatureKeys ?? (_signatureKeys = new InputList<string>());
+            set => _signatureKeys = value;
+        }
 
         public ManifestsRepositoryArgs()
         {

@@ -26,7 +26,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private Input<string>? _gitToken;
 
         /// <summary>
-        /// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+        /// GitToken is a token PKO clones a private program repository with (a secret): written to a Secret "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).
         /// </summary>
         public Input<string>? GitToken
         {

@@ -662,6 +662,184 @@ func (o ApproversPtrOutput) Subjects() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
+// BranchProtection protects the branch a GitOps path reads (GitHub branch protection): changes land only through pull requests with approving reviews, the rule binds administrators too, and nobody force-pushes or deletes the branch. So a token that can push to the repository (Kargo's, a CI job's) cannot write the branch Argo CD syncs past the review.
+type BranchProtection struct {
+	// RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.
+	RequireCodeOwnerReviews *bool `pulumi:"requireCodeOwnerReviews"`
+	// RequireSignedCommits refuses commits without a verified signature. Default: false.
+	RequireSignedCommits *bool `pulumi:"requireSignedCommits"`
+	// RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.
+	RequiredApprovals *int `pulumi:"requiredApprovals"`
+}
+
+// BranchProtectionInput is an input type that accepts BranchProtectionArgs and BranchProtectionOutput values.
+// You can construct a concrete instance of `BranchProtectionInput` via:
+//
+//	BranchProtectionArgs{...}
+type BranchProtectionInput interface {
+	pulumi.Input
+
+	ToBranchProtectionOutput() BranchProtectionOutput
+	ToBranchProtectionOutputWithContext(context.Context) BranchProtectionOutput
+}
+
+// BranchProtection protects the branch a GitOps path reads (GitHub branch protection): changes land only through pull requests with approving reviews, the rule binds administrators too, and nobody force-pushes or deletes the branch. So a token that can push to the repository (Kargo's, a CI job's) cannot write the branch Argo CD syncs past the review.
+type BranchProtectionArgs struct {
+	// RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.
+	RequireCodeOwnerReviews pulumi.BoolPtrInput `pulumi:"requireCodeOwnerReviews"`
+	// RequireSignedCommits refuses commits without a verified signature. Default: false.
+	RequireSignedCommits pulumi.BoolPtrInput `pulumi:"requireSignedCommits"`
+	// RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.
+	RequiredApprovals pulumi.IntPtrInput `pulumi:"requiredApprovals"`
+}
+
+func (BranchProtectionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtection)(nil)).Elem()
+}
+
+func (i BranchProtectionArgs) ToBranchProtectionOutput() BranchProtectionOutput {
+	return i.ToBranchProtectionOutputWithContext(context.Background())
+}
+
+func (i BranchProtectionArgs) ToBranchProtectionOutputWithContext(ctx context.Context) BranchProtectionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionOutput)
+}
+
+func (i BranchProtectionArgs) ToBranchProtectionPtrOutput() BranchProtectionPtrOutput {
+	return i.ToBranchProtectionPtrOutputWithContext(context.Background())
+}
+
+func (i BranchProtectionArgs) ToBranchProtectionPtrOutputWithContext(ctx context.Context) BranchProtectionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionOutput).ToBranchProtectionPtrOutputWithContext(ctx)
+}
+
+// BranchProtectionPtrInput is an input type that accepts BranchProtectionArgs, BranchProtectionPtr and BranchProtectionPtrOutput values.
+// You can construct a concrete instance of `BranchProtectionPtrInput` via:
+//
+//	        BranchProtectionArgs{...}
+//
+//	or:
+//
+//	        nil
+type BranchProtectionPtrInput interface {
+	pulumi.Input
+
+	ToBranchProtectionPtrOutput() BranchProtectionPtrOutput
+	ToBranchProtectionPtrOutputWithContext(context.Context) BranchProtectionPtrOutput
+}
+
+type branchProtectionPtrType BranchProtectionArgs
+
+func BranchProtectionPtr(v *BranchProtectionArgs) BranchProtectionPtrInput {
+	return (*branchProtectionPtrType)(v)
+}
+
+func (*branchProtectionPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtection)(nil)).Elem()
+}
+
+func (i *branchProtectionPtrType) ToBranchProtectionPtrOutput() BranchProtectionPtrOutput {
+	return i.ToBranchProtectionPtrOutputWithContext(context.Background())
+}
+
+func (i *branchProtectionPtrType) ToBranchProtectionPtrOutputWithContext(ctx context.Context) BranchProtectionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionPtrOutput)
+}
+
+// BranchProtection protects the branch a GitOps path reads (GitHub branch protection): changes land only through pull requests with approving reviews, the rule binds administrators too, and nobody force-pushes or deletes the branch. So a token that can push to the repository (Kargo's, a CI job's) cannot write the branch Argo CD syncs past the review.
+type BranchProtectionOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtection)(nil)).Elem()
+}
+
+func (o BranchProtectionOutput) ToBranchProtectionOutput() BranchProtectionOutput {
+	return o
+}
+
+func (o BranchProtectionOutput) ToBranchProtectionOutputWithContext(ctx context.Context) BranchProtectionOutput {
+	return o
+}
+
+func (o BranchProtectionOutput) ToBranchProtectionPtrOutput() BranchProtectionPtrOutput {
+	return o.ToBranchProtectionPtrOutputWithContext(context.Background())
+}
+
+func (o BranchProtectionOutput) ToBranchProtectionPtrOutputWithContext(ctx context.Context) BranchProtectionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BranchProtection) *BranchProtection {
+		return &v
+	}).(BranchProtectionPtrOutput)
+}
+
+// RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.
+func (o BranchProtectionOutput) RequireCodeOwnerReviews() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v BranchProtection) *bool { return v.RequireCodeOwnerReviews }).(pulumi.BoolPtrOutput)
+}
+
+// RequireSignedCommits refuses commits without a verified signature. Default: false.
+func (o BranchProtectionOutput) RequireSignedCommits() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v BranchProtection) *bool { return v.RequireSignedCommits }).(pulumi.BoolPtrOutput)
+}
+
+// RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.
+func (o BranchProtectionOutput) RequiredApprovals() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BranchProtection) *int { return v.RequiredApprovals }).(pulumi.IntPtrOutput)
+}
+
+type BranchProtectionPtrOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtection)(nil)).Elem()
+}
+
+func (o BranchProtectionPtrOutput) ToBranchProtectionPtrOutput() BranchProtectionPtrOutput {
+	return o
+}
+
+func (o BranchProtectionPtrOutput) ToBranchProtectionPtrOutputWithContext(ctx context.Context) BranchProtectionPtrOutput {
+	return o
+}
+
+func (o BranchProtectionPtrOutput) Elem() BranchProtectionOutput {
+	return o.ApplyT(func(v *BranchProtection) BranchProtection {
+		if v != nil {
+			return *v
+		}
+		var ret BranchProtection
+		return ret
+	}).(BranchProtectionOutput)
+}
+
+// RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.
+func (o BranchProtectionPtrOutput) RequireCodeOwnerReviews() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtection) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RequireCodeOwnerReviews
+	}).(pulumi.BoolPtrOutput)
+}
+
+// RequireSignedCommits refuses commits without a verified signature. Default: false.
+func (o BranchProtectionPtrOutput) RequireSignedCommits() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtection) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RequireSignedCommits
+	}).(pulumi.BoolPtrOutput)
+}
+
+// RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.
+func (o BranchProtectionPtrOutput) RequiredApprovals() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BranchProtection) *int {
+		if v == nil {
+			return nil
+		}
+		return v.RequiredApprovals
+	}).(pulumi.IntPtrOutput)
+}
+
 // CertManagerSettings are the settings of cert_manager.
 type CertManagerSettings struct {
 	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
@@ -1217,7 +1395,7 @@ type ClusterSpec struct {
 	Name string `pulumi:"name"`
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
-	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
 	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
 	Region string `pulumi:"region"`
@@ -1258,7 +1436,7 @@ type ClusterSpecArgs struct {
 	Name pulumi.StringInput `pulumi:"name"`
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
 	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
-	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
 	PublicAccessCidrs pulumi.StringArrayInput `pulumi:"publicAccessCidrs"`
 	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
 	Region pulumi.StringInput `pulumi:"region"`
@@ -1359,7 +1537,7 @@ func (o ClusterSpecOutput) NodeGroups() NodeGroupArrayOutput {
 	return o.ApplyT(func(v ClusterSpec) []NodeGroup { return v.NodeGroups }).(NodeGroupArrayOutput)
 }
 
-// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
 func (o ClusterSpecOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ClusterSpec) []string { return v.PublicAccessCidrs }).(pulumi.StringArrayOutput)
 }
@@ -1520,13 +1698,15 @@ func (o ClusterSummaryMapOutput) MapIndex(k pulumi.StringInput) ClusterSummaryOu
 
 // DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
 type DeliveryStage struct {
+	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+	AllowClusterAdmin *bool `pulumi:"allowClusterAdmin"`
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
 	Approvers *Approvers `pulumi:"approvers"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
 	AutoPromotion *bool `pulumi:"autoPromotion"`
 	// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
 	Branch *string `pulumi:"branch"`
-	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
 	ClusterRoles []string `pulumi:"clusterRoles"`
 	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
 	Commit *string `pulumi:"commit"`
@@ -1542,10 +1722,18 @@ type DeliveryStage struct {
 	From *string `pulumi:"from"`
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name string `pulumi:"name"`
-	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+	// Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
+	Namespace *string `pulumi:"namespace"`
+	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
 	Preview *bool `pulumi:"preview"`
+	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+	PreviewServiceAccountName *string `pulumi:"previewServiceAccountName"`
+	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
+	ProgramGitToken *string `pulumi:"programGitToken"`
 	// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
 	PullRequest *bool `pulumi:"pullRequest"`
+	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
+	PulumiAccessToken *string `pulumi:"pulumiAccessToken"`
 	// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
 	Refresh *bool `pulumi:"refresh"`
 	// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
@@ -1573,13 +1761,15 @@ type DeliveryStageInput interface {
 
 // DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
 type DeliveryStageArgs struct {
+	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+	AllowClusterAdmin pulumi.BoolPtrInput `pulumi:"allowClusterAdmin"`
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
 	Approvers ApproversPtrInput `pulumi:"approvers"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
 	AutoPromotion pulumi.BoolPtrInput `pulumi:"autoPromotion"`
 	// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
-	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
 	ClusterRoles pulumi.StringArrayInput `pulumi:"clusterRoles"`
 	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
 	Commit pulumi.StringPtrInput `pulumi:"commit"`
@@ -1595,10 +1785,18 @@ type DeliveryStageArgs struct {
 	From pulumi.StringPtrInput `pulumi:"from"`
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+	// Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
+	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
 	Preview pulumi.BoolPtrInput `pulumi:"preview"`
+	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+	PreviewServiceAccountName pulumi.StringPtrInput `pulumi:"previewServiceAccountName"`
+	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
+	ProgramGitToken pulumi.StringPtrInput `pulumi:"programGitToken"`
 	// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
 	PullRequest pulumi.BoolPtrInput `pulumi:"pullRequest"`
+	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
+	PulumiAccessToken pulumi.StringPtrInput `pulumi:"pulumiAccessToken"`
 	// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
 	Refresh pulumi.BoolPtrInput `pulumi:"refresh"`
 	// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
@@ -1665,6 +1863,11 @@ func (o DeliveryStageOutput) ToDeliveryStageOutputWithContext(ctx context.Contex
 	return o
 }
 
+// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+func (o DeliveryStageOutput) AllowClusterAdmin() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *bool { return v.AllowClusterAdmin }).(pulumi.BoolPtrOutput)
+}
+
 // Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
 func (o DeliveryStageOutput) Approvers() ApproversPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *Approvers { return v.Approvers }).(ApproversPtrOutput)
@@ -1680,7 +1883,7 @@ func (o DeliveryStageOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
-// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
 func (o DeliveryStageOutput) ClusterRoles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v DeliveryStage) []string { return v.ClusterRoles }).(pulumi.StringArrayOutput)
 }
@@ -1720,14 +1923,34 @@ func (o DeliveryStageOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v DeliveryStage) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+// Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
+func (o DeliveryStageOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
 func (o DeliveryStageOutput) Preview() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.Preview }).(pulumi.BoolPtrOutput)
+}
+
+// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+func (o DeliveryStageOutput) PreviewServiceAccountName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.PreviewServiceAccountName }).(pulumi.StringPtrOutput)
+}
+
+// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
+func (o DeliveryStageOutput) ProgramGitToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.ProgramGitToken }).(pulumi.StringPtrOutput)
 }
 
 // PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
 func (o DeliveryStageOutput) PullRequest() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.PullRequest }).(pulumi.BoolPtrOutput)
+}
+
+// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
+func (o DeliveryStageOutput) PulumiAccessToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.PulumiAccessToken }).(pulumi.StringPtrOutput)
 }
 
 // Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
@@ -2697,6 +2920,8 @@ func (o FluentBitSettingsPtrOutput) RetentionInDays() pulumi.IntPtrOutput {
 type GitDelivery struct {
 	// Branch is the branch the manifest lands on (the pull request's base). Default: "main".
 	Branch *string `pulumi:"branch"`
+	// BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+	BranchProtection *BranchProtection `pulumi:"branchProtection"`
 	// CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
 	CommitMessage *string `pulumi:"commitMessage"`
 	// Owner is the GitHub user or organization. Required.
@@ -2726,6 +2951,8 @@ type GitDeliveryInput interface {
 type GitDeliveryArgs struct {
 	// Branch is the branch the manifest lands on (the pull request's base). Default: "main".
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
+	// BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+	BranchProtection BranchProtectionPtrInput `pulumi:"branchProtection"`
 	// CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
 	CommitMessage pulumi.StringPtrInput `pulumi:"commitMessage"`
 	// Owner is the GitHub user or organization. Required.
@@ -2823,6 +3050,11 @@ func (o GitDeliveryOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GitDelivery) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
+// BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+func (o GitDeliveryOutput) BranchProtection() BranchProtectionPtrOutput {
+	return o.ApplyT(func(v GitDelivery) *BranchProtection { return v.BranchProtection }).(BranchProtectionPtrOutput)
+}
+
 // CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
 func (o GitDeliveryOutput) CommitMessage() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GitDelivery) *string { return v.CommitMessage }).(pulumi.StringPtrOutput)
@@ -2885,6 +3117,16 @@ func (o GitDeliveryPtrOutput) Branch() pulumi.StringPtrOutput {
 		}
 		return v.Branch
 	}).(pulumi.StringPtrOutput)
+}
+
+// BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+func (o GitDeliveryPtrOutput) BranchProtection() BranchProtectionPtrOutput {
+	return o.ApplyT(func(v *GitDelivery) *BranchProtection {
+		if v == nil {
+			return nil
+		}
+		return v.BranchProtection
+	}).(BranchProtectionPtrOutput)
 }
 
 // CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
@@ -3110,16 +3352,22 @@ func (o GitOpsAccessPtrOutput) HubRoleArn() pulumi.StringPtrOutput {
 type Hub struct {
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap []map[string]interface{} `pulumi:"bootstrap"`
+	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+	ChartRepositories []string `pulumi:"chartRepositories"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 	ChartRepository *string `pulumi:"chartRepository"`
 	// ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
 	ChartVersion *string `pulumi:"chartVersion"`
+	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+	FleetClusters []string `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability *bool `pulumi:"highAvailability"`
 	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments []string `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName *string `pulumi:"releaseName"`
+	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
+	SignatureKeys []string `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 	SpokeAccountIds []string `pulumi:"spokeAccountIds"`
 	// Values are Helm values merged over the component's (user values win, maps merged key by key).
@@ -3141,16 +3389,22 @@ type HubInput interface {
 type HubArgs struct {
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap pulumi.MapArrayInput `pulumi:"bootstrap"`
+	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+	ChartRepositories pulumi.StringArrayInput `pulumi:"chartRepositories"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 	ChartRepository pulumi.StringPtrInput `pulumi:"chartRepository"`
 	// ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
+	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+	FleetClusters pulumi.StringArrayInput `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability pulumi.BoolPtrInput `pulumi:"highAvailability"`
 	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments pulumi.StringArrayInput `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName pulumi.StringPtrInput `pulumi:"releaseName"`
+	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
+	SignatureKeys pulumi.StringArrayInput `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 	SpokeAccountIds pulumi.StringArrayInput `pulumi:"spokeAccountIds"`
 	// Values are Helm values merged over the component's (user values win, maps merged key by key).
@@ -3240,6 +3494,11 @@ func (o HubOutput) Bootstrap() pulumi.MapArrayOutput {
 	return o.ApplyT(func(v Hub) []map[string]interface{} { return v.Bootstrap }).(pulumi.MapArrayOutput)
 }
 
+// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+func (o HubOutput) ChartRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.ChartRepositories }).(pulumi.StringArrayOutput)
+}
+
 // ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 func (o HubOutput) ChartRepository() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ChartRepository }).(pulumi.StringPtrOutput)
@@ -3248,6 +3507,11 @@ func (o HubOutput) ChartRepository() pulumi.StringPtrOutput {
 // ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
 func (o HubOutput) ChartVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ChartVersion }).(pulumi.StringPtrOutput)
+}
+
+// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+func (o HubOutput) FleetClusters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.FleetClusters }).(pulumi.StringArrayOutput)
 }
 
 // HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
@@ -3263,6 +3527,11 @@ func (o HubOutput) RegistryEnvironments() pulumi.StringArrayOutput {
 // ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 func (o HubOutput) ReleaseName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ReleaseName }).(pulumi.StringPtrOutput)
+}
+
+// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
+func (o HubOutput) SignatureKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.SignatureKeys }).(pulumi.StringArrayOutput)
 }
 
 // SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
@@ -3309,6 +3578,16 @@ func (o HubPtrOutput) Bootstrap() pulumi.MapArrayOutput {
 	}).(pulumi.MapArrayOutput)
 }
 
+// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+func (o HubPtrOutput) ChartRepositories() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
+		if v == nil {
+			return nil
+		}
+		return v.ChartRepositories
+	}).(pulumi.StringArrayOutput)
+}
+
 // ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 func (o HubPtrOutput) ChartRepository() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Hub) *string {
@@ -3327,6 +3606,16 @@ func (o HubPtrOutput) ChartVersion() pulumi.StringPtrOutput {
 		}
 		return v.ChartVersion
 	}).(pulumi.StringPtrOutput)
+}
+
+// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+func (o HubPtrOutput) FleetClusters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
+		if v == nil {
+			return nil
+		}
+		return v.FleetClusters
+	}).(pulumi.StringArrayOutput)
 }
 
 // HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
@@ -3359,6 +3648,16 @@ func (o HubPtrOutput) ReleaseName() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
+func (o HubPtrOutput) SignatureKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
+		if v == nil {
+			return nil
+		}
+		return v.SignatureKeys
+	}).(pulumi.StringArrayOutput)
+}
+
 // SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 func (o HubPtrOutput) SpokeAccountIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Hub) []string {
@@ -3389,10 +3688,14 @@ type KargoInstall struct {
 	ChartVersion *string `pulumi:"chartVersion"`
 	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
 	Existing *bool `pulumi:"existing"`
-	// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
 	GitToken *string `pulumi:"gitToken"`
 	// Namespace is Kargo's namespace. Default: "kargo".
 	Namespace *string `pulumi:"namespace"`
+	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+	Oidc *KargoOidc `pulumi:"oidc"`
+	// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+	ProgramGitToken *string `pulumi:"programGitToken"`
 	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
 	TokenSigningKey *string `pulumi:"tokenSigningKey"`
 	// Values are Helm values of the chart, merged over the component's.
@@ -3420,10 +3723,14 @@ type KargoInstallArgs struct {
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
 	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
 	Existing pulumi.BoolPtrInput `pulumi:"existing"`
-	// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
 	GitToken pulumi.StringPtrInput `pulumi:"gitToken"`
 	// Namespace is Kargo's namespace. Default: "kargo".
 	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+	Oidc KargoOidcPtrInput `pulumi:"oidc"`
+	// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+	ProgramGitToken pulumi.StringPtrInput `pulumi:"programGitToken"`
 	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
 	TokenSigningKey pulumi.StringPtrInput `pulumi:"tokenSigningKey"`
 	// Values are Helm values of the chart, merged over the component's.
@@ -3528,7 +3835,7 @@ func (o KargoInstallOutput) Existing() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *bool { return v.Existing }).(pulumi.BoolPtrOutput)
 }
 
-// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
 func (o KargoInstallOutput) GitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.GitToken }).(pulumi.StringPtrOutput)
 }
@@ -3536,6 +3843,16 @@ func (o KargoInstallOutput) GitToken() pulumi.StringPtrOutput {
 // Namespace is Kargo's namespace. Default: "kargo".
 func (o KargoInstallOutput) Namespace() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+func (o KargoInstallOutput) Oidc() KargoOidcPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *KargoOidc { return v.Oidc }).(KargoOidcPtrOutput)
+}
+
+// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+func (o KargoInstallOutput) ProgramGitToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v KargoInstall) *string { return v.ProgramGitToken }).(pulumi.StringPtrOutput)
 }
 
 // TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
@@ -3612,7 +3929,7 @@ func (o KargoInstallPtrOutput) Existing() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
 func (o KargoInstallPtrOutput) GitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *KargoInstall) *string {
 		if v == nil {
@@ -3629,6 +3946,26 @@ func (o KargoInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
 			return nil
 		}
 		return v.Namespace
+	}).(pulumi.StringPtrOutput)
+}
+
+// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+func (o KargoInstallPtrOutput) Oidc() KargoOidcPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *KargoOidc {
+		if v == nil {
+			return nil
+		}
+		return v.Oidc
+	}).(KargoOidcPtrOutput)
+}
+
+// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+func (o KargoInstallPtrOutput) ProgramGitToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ProgramGitToken
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -3650,6 +3987,203 @@ func (o KargoInstallPtrOutput) Values() pulumi.MapOutput {
 		}
 		return v.Values
 	}).(pulumi.MapOutput)
+}
+
+// KargoOidc is Kargo's OpenID Connect sign-in (the chart's api.oidc; Kargo uses the authorization code flow with PKCE and needs no client secret).
+type KargoOidc struct {
+	// Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).
+	Admins *Approvers `pulumi:"admins"`
+	// CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+	CliClientId *string `pulumi:"cliClientId"`
+	// ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+	ClientId string `pulumi:"clientId"`
+	// IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+	IssuerUrl string `pulumi:"issuerUrl"`
+}
+
+// KargoOidcInput is an input type that accepts KargoOidcArgs and KargoOidcOutput values.
+// You can construct a concrete instance of `KargoOidcInput` via:
+//
+//	KargoOidcArgs{...}
+type KargoOidcInput interface {
+	pulumi.Input
+
+	ToKargoOidcOutput() KargoOidcOutput
+	ToKargoOidcOutputWithContext(context.Context) KargoOidcOutput
+}
+
+// KargoOidc is Kargo's OpenID Connect sign-in (the chart's api.oidc; Kargo uses the authorization code flow with PKCE and needs no client secret).
+type KargoOidcArgs struct {
+	// Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).
+	Admins ApproversPtrInput `pulumi:"admins"`
+	// CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+	CliClientId pulumi.StringPtrInput `pulumi:"cliClientId"`
+	// ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+	ClientId pulumi.StringInput `pulumi:"clientId"`
+	// IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+	IssuerUrl pulumi.StringInput `pulumi:"issuerUrl"`
+}
+
+func (KargoOidcArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*KargoOidc)(nil)).Elem()
+}
+
+func (i KargoOidcArgs) ToKargoOidcOutput() KargoOidcOutput {
+	return i.ToKargoOidcOutputWithContext(context.Background())
+}
+
+func (i KargoOidcArgs) ToKargoOidcOutputWithContext(ctx context.Context) KargoOidcOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KargoOidcOutput)
+}
+
+func (i KargoOidcArgs) ToKargoOidcPtrOutput() KargoOidcPtrOutput {
+	return i.ToKargoOidcPtrOutputWithContext(context.Background())
+}
+
+func (i KargoOidcArgs) ToKargoOidcPtrOutputWithContext(ctx context.Context) KargoOidcPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KargoOidcOutput).ToKargoOidcPtrOutputWithContext(ctx)
+}
+
+// KargoOidcPtrInput is an input type that accepts KargoOidcArgs, KargoOidcPtr and KargoOidcPtrOutput values.
+// You can construct a concrete instance of `KargoOidcPtrInput` via:
+//
+//	        KargoOidcArgs{...}
+//
+//	or:
+//
+//	        nil
+type KargoOidcPtrInput interface {
+	pulumi.Input
+
+	ToKargoOidcPtrOutput() KargoOidcPtrOutput
+	ToKargoOidcPtrOutputWithContext(context.Context) KargoOidcPtrOutput
+}
+
+type kargoOidcPtrType KargoOidcArgs
+
+func KargoOidcPtr(v *KargoOidcArgs) KargoOidcPtrInput {
+	return (*kargoOidcPtrType)(v)
+}
+
+func (*kargoOidcPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**KargoOidc)(nil)).Elem()
+}
+
+func (i *kargoOidcPtrType) ToKargoOidcPtrOutput() KargoOidcPtrOutput {
+	return i.ToKargoOidcPtrOutputWithContext(context.Background())
+}
+
+func (i *kargoOidcPtrType) ToKargoOidcPtrOutputWithContext(ctx context.Context) KargoOidcPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KargoOidcPtrOutput)
+}
+
+// KargoOidc is Kargo's OpenID Connect sign-in (the chart's api.oidc; Kargo uses the authorization code flow with PKCE and needs no client secret).
+type KargoOidcOutput struct{ *pulumi.OutputState }
+
+func (KargoOidcOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*KargoOidc)(nil)).Elem()
+}
+
+func (o KargoOidcOutput) ToKargoOidcOutput() KargoOidcOutput {
+	return o
+}
+
+func (o KargoOidcOutput) ToKargoOidcOutputWithContext(ctx context.Context) KargoOidcOutput {
+	return o
+}
+
+func (o KargoOidcOutput) ToKargoOidcPtrOutput() KargoOidcPtrOutput {
+	return o.ToKargoOidcPtrOutputWithContext(context.Background())
+}
+
+func (o KargoOidcOutput) ToKargoOidcPtrOutputWithContext(ctx context.Context) KargoOidcPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v KargoOidc) *KargoOidc {
+		return &v
+	}).(KargoOidcPtrOutput)
+}
+
+// Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).
+func (o KargoOidcOutput) Admins() ApproversPtrOutput {
+	return o.ApplyT(func(v KargoOidc) *Approvers { return v.Admins }).(ApproversPtrOutput)
+}
+
+// CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+func (o KargoOidcOutput) CliClientId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v KargoOidc) *string { return v.CliClientId }).(pulumi.StringPtrOutput)
+}
+
+// ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+func (o KargoOidcOutput) ClientId() pulumi.StringOutput {
+	return o.ApplyT(func(v KargoOidc) string { return v.ClientId }).(pulumi.StringOutput)
+}
+
+// IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+func (o KargoOidcOutput) IssuerUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v KargoOidc) string { return v.IssuerUrl }).(pulumi.StringOutput)
+}
+
+type KargoOidcPtrOutput struct{ *pulumi.OutputState }
+
+func (KargoOidcPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**KargoOidc)(nil)).Elem()
+}
+
+func (o KargoOidcPtrOutput) ToKargoOidcPtrOutput() KargoOidcPtrOutput {
+	return o
+}
+
+func (o KargoOidcPtrOutput) ToKargoOidcPtrOutputWithContext(ctx context.Context) KargoOidcPtrOutput {
+	return o
+}
+
+func (o KargoOidcPtrOutput) Elem() KargoOidcOutput {
+	return o.ApplyT(func(v *KargoOidc) KargoOidc {
+		if v != nil {
+			return *v
+		}
+		var ret KargoOidc
+		return ret
+	}).(KargoOidcOutput)
+}
+
+// Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).
+func (o KargoOidcPtrOutput) Admins() ApproversPtrOutput {
+	return o.ApplyT(func(v *KargoOidc) *Approvers {
+		if v == nil {
+			return nil
+		}
+		return v.Admins
+	}).(ApproversPtrOutput)
+}
+
+// CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+func (o KargoOidcPtrOutput) CliClientId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoOidc) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CliClientId
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+func (o KargoOidcPtrOutput) ClientId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoOidc) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ClientId
+	}).(pulumi.StringPtrOutput)
+}
+
+// IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+func (o KargoOidcPtrOutput) IssuerUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KargoOidc) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.IssuerUrl
+	}).(pulumi.StringPtrOutput)
 }
 
 // LedgerEntry is what identifies one cluster.
@@ -3792,6 +4326,8 @@ func (o LedgerEntryArrayOutput) Index(i pulumi.IntInput) LedgerEntryOutput {
 type ManifestsRepository struct {
 	// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
 	Branch *string `pulumi:"branch"`
+	// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+	BranchProtection *BranchProtection `pulumi:"branchProtection"`
 	// Owner is the GitHub user or organization. Required.
 	Owner string `pulumi:"owner"`
 	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
@@ -3802,6 +4338,8 @@ type ManifestsRepository struct {
 	PullRequestBranch *string `pulumi:"pullRequestBranch"`
 	// Repository is the repository name (without owner). Required.
 	Repository string `pulumi:"repository"`
+	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
+	SignatureKeys []string `pulumi:"signatureKeys"`
 }
 
 // ManifestsRepositoryInput is an input type that accepts ManifestsRepositoryArgs and ManifestsRepositoryOutput values.
@@ -3819,6 +4357,8 @@ type ManifestsRepositoryInput interface {
 type ManifestsRepositoryArgs struct {
 	// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
+	// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+	BranchProtection BranchProtectionPtrInput `pulumi:"branchProtection"`
 	// Owner is the GitHub user or organization. Required.
 	Owner pulumi.StringInput `pulumi:"owner"`
 	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
@@ -3829,6 +4369,8 @@ type ManifestsRepositoryArgs struct {
 	PullRequestBranch pulumi.StringPtrInput `pulumi:"pullRequestBranch"`
 	// Repository is the repository name (without owner). Required.
 	Repository pulumi.StringInput `pulumi:"repository"`
+	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
+	SignatureKeys pulumi.StringArrayInput `pulumi:"signatureKeys"`
 }
 
 func (ManifestsRepositoryArgs) ElementType() reflect.Type {
@@ -3863,6 +4405,11 @@ func (o ManifestsRepositoryOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ManifestsRepository) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
+// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+func (o ManifestsRepositoryOutput) BranchProtection() BranchProtectionPtrOutput {
+	return o.ApplyT(func(v ManifestsRepository) *BranchProtection { return v.BranchProtection }).(BranchProtectionPtrOutput)
+}
+
 // Owner is the GitHub user or organization. Required.
 func (o ManifestsRepositoryOutput) Owner() pulumi.StringOutput {
 	return o.ApplyT(func(v ManifestsRepository) string { return v.Owner }).(pulumi.StringOutput)
@@ -3886,6 +4433,11 @@ func (o ManifestsRepositoryOutput) PullRequestBranch() pulumi.StringPtrOutput {
 // Repository is the repository name (without owner). Required.
 func (o ManifestsRepositoryOutput) Repository() pulumi.StringOutput {
 	return o.ApplyT(func(v ManifestsRepository) string { return v.Repository }).(pulumi.StringOutput)
+}
+
+// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
+func (o ManifestsRepositoryOutput) SignatureKeys() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ManifestsRepository) []string { return v.SignatureKeys }).(pulumi.StringArrayOutput)
 }
 
 // NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.
@@ -4419,7 +4971,7 @@ func (o PrivateCAIssuerSettingsPtrOutput) CertificateAuthorityArns() pulumi.Stri
 type ProgramRepository struct {
 	// Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
 	Branch *string `pulumi:"branch"`
-	// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+	// GitToken is a token PKO clones a private program repository with (a secret): written to a Secret "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).
 	GitToken *string `pulumi:"gitToken"`
 	// IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
 	IncludePaths []string `pulumi:"includePaths"`
@@ -4446,7 +4998,7 @@ type ProgramRepositoryInput interface {
 type ProgramRepositoryArgs struct {
 	// Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
-	// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+	// GitToken is a token PKO clones a private program repository with (a secret): written to a Secret "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).
 	GitToken pulumi.StringPtrInput `pulumi:"gitToken"`
 	// IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
 	IncludePaths pulumi.StringArrayInput `pulumi:"includePaths"`
@@ -4490,7 +5042,7 @@ func (o ProgramRepositoryOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ProgramRepository) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
-// GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+// GitToken is a token PKO clones a private program repository with (a secret): written to a Secret "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).
 func (o ProgramRepositoryOutput) GitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ProgramRepository) *string { return v.GitToken }).(pulumi.StringPtrOutput)
 }
@@ -5457,6 +6009,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AddonSettingsPtrInput)(nil)).Elem(), AddonSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApproversInput)(nil)).Elem(), ApproversArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ApproversPtrInput)(nil)).Elem(), ApproversArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionInput)(nil)).Elem(), BranchProtectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionPtrInput)(nil)).Elem(), BranchProtectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsInput)(nil)).Elem(), CertManagerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsPtrInput)(nil)).Elem(), CertManagerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsInput)(nil)).Elem(), ClusterDefaultsArgs{})
@@ -5486,6 +6040,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*HubPtrInput)(nil)).Elem(), HubArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KargoInstallInput)(nil)).Elem(), KargoInstallArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KargoInstallPtrInput)(nil)).Elem(), KargoInstallArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*KargoOidcInput)(nil)).Elem(), KargoOidcArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*KargoOidcPtrInput)(nil)).Elem(), KargoOidcArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerEntryInput)(nil)).Elem(), LedgerEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerEntryArrayInput)(nil)).Elem(), LedgerEntryArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ManifestsRepositoryInput)(nil)).Elem(), ManifestsRepositoryArgs{})
@@ -5517,6 +6073,8 @@ func init() {
 	pulumi.RegisterOutputType(AddonSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ApproversOutput{})
 	pulumi.RegisterOutputType(ApproversPtrOutput{})
+	pulumi.RegisterOutputType(BranchProtectionOutput{})
+	pulumi.RegisterOutputType(BranchProtectionPtrOutput{})
 	pulumi.RegisterOutputType(CertManagerSettingsOutput{})
 	pulumi.RegisterOutputType(CertManagerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ClusterDefaultsOutput{})
@@ -5548,6 +6106,8 @@ func init() {
 	pulumi.RegisterOutputType(HubPtrOutput{})
 	pulumi.RegisterOutputType(KargoInstallOutput{})
 	pulumi.RegisterOutputType(KargoInstallPtrOutput{})
+	pulumi.RegisterOutputType(KargoOidcOutput{})
+	pulumi.RegisterOutputType(KargoOidcPtrOutput{})
 	pulumi.RegisterOutputType(LedgerEntryOutput{})
 	pulumi.RegisterOutputType(LedgerEntryArrayOutput{})
 	pulumi.RegisterOutputType(ManifestsRepositoryOutput{})

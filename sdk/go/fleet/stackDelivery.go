@@ -80,7 +80,7 @@ type stackDeliveryArgs struct {
 	Kubeconfig *string `pulumi:"kubeconfig"`
 	// Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
 	Manifests ManifestsRepository `pulumi:"manifests"`
-	// Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+	// Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
 	Namespace *string `pulumi:"namespace"`
 	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
 	Operator *OperatorInstall `pulumi:"operator"`
@@ -88,7 +88,7 @@ type stackDeliveryArgs struct {
 	Program ProgramRepository `pulumi:"program"`
 	// Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
 	Project *string `pulumi:"project"`
-	// PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
 	PulumiAccessToken *string `pulumi:"pulumiAccessToken"`
 	// Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
 	Stages []DeliveryStage `pulumi:"stages"`
@@ -108,7 +108,7 @@ type StackDeliveryArgs struct {
 	Kubeconfig pulumi.StringPtrInput
 	// Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
 	Manifests ManifestsRepositoryInput
-	// Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+	// Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
 	Namespace *string
 	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
 	Operator OperatorInstallPtrInput
@@ -116,7 +116,7 @@ type StackDeliveryArgs struct {
 	Program ProgramRepositoryInput
 	// Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
 	Project *string
-	// PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
 	PulumiAccessToken pulumi.StringPtrInput
 	// Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
 	Stages DeliveryStageArrayInput

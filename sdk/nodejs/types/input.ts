@@ -90,6 +90,24 @@ export interface ApproversArgs {
 }
 
 /**
+ * BranchProtection protects the branch a GitOps path reads (GitHub branch protection): changes land only through pull requests with approving reviews, the rule binds administrators too, and nobody force-pushes or deletes the branch. So a token that can push to the repository (Kargo's, a CI job's) cannot write the branch Argo CD syncs past the review.
+ */
+export interface BranchProtectionArgs {
+    /**
+     * RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.
+     */
+    requireCodeOwnerReviews?: pulumi.Input<boolean | undefined>;
+    /**
+     * RequireSignedCommits refuses commits without a verified signature. Default: false.
+     */
+    requireSignedCommits?: pulumi.Input<boolean | undefined>;
+    /**
+     * RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.
+     */
+    requiredApprovals?: pulumi.Input<number | undefined>;
+}
+
+/**
  * CertManagerSettings are the settings of cert_manager.
  */
 export interface CertManagerSettingsArgs {
@@ -216,7 +234,7 @@ export interface ClusterSpecArgs {
      */
     nodeGroups?: pulumi.Input<pulumi.Input<inputs.NodeGroupArgs>[] | undefined>;
     /**
-     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
      */
     publicAccessCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -246,6 +264,10 @@ export interface ClusterSpecArgs {
  */
 export interface DeliveryStageArgs {
     /**
+     * AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+     */
+    allowClusterAdmin?: pulumi.Input<boolean | undefined>;
+    /**
      * Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
      */
     approvers?: pulumi.Input<inputs.ApproversArgs | undefined>;
@@ -258,7 +280,7 @@ export interface DeliveryStageArgs {
      */
     branch?: pulumi.Input<string | undefined>;
     /**
-     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
      */
     clusterRoles?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -290,13 +312,29 @@ export interface DeliveryStageArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+     * Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
+     */
+    namespace?: pulumi.Input<string | undefined>;
+    /**
+     * Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
      */
     preview?: pulumi.Input<boolean | undefined>;
+    /**
+     * PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+     */
+    previewServiceAccountName?: pulumi.Input<string | undefined>;
+    /**
+     * ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
+     */
+    programGitToken?: pulumi.Input<string | undefined>;
     /**
      * PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
      */
     pullRequest?: pulumi.Input<boolean | undefined>;
+    /**
+     * PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
+     */
+    pulumiAccessToken?: pulumi.Input<string | undefined>;
     /**
      * Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
      */
@@ -420,6 +458,10 @@ export interface GitDeliveryArgs {
      */
     branch?: pulumi.Input<string | undefined>;
     /**
+     * BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+     */
+    branchProtection?: pulumi.Input<inputs.BranchProtectionArgs | undefined>;
+    /**
      * CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
      */
     commitMessage?: pulumi.Input<string | undefined>;
@@ -468,6 +510,10 @@ export interface HubArgs {
      */
     bootstrap?: pulumi.Input<pulumi.Input<{[key: string]: any}>[] | undefined>;
     /**
+     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+     */
+    chartRepositories?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
      */
     chartRepository?: pulumi.Input<string | undefined>;
@@ -475,6 +521,10 @@ export interface HubArgs {
      * ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
      */
     chartVersion?: pulumi.Input<string | undefined>;
+    /**
+     * FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+     */
+    fleetClusters?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
      */
@@ -487,6 +537,10 @@ export interface HubArgs {
      * ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
      */
     releaseName?: pulumi.Input<string | undefined>;
+    /**
+     * SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
+     */
+    signatureKeys?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
      */
@@ -518,13 +572,21 @@ export interface KargoInstallArgs {
      */
     existing?: pulumi.Input<boolean | undefined>;
     /**
-     * GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+     * GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
      */
     gitToken?: pulumi.Input<string | undefined>;
     /**
      * Namespace is Kargo's namespace. Default: "kargo".
      */
     namespace?: pulumi.Input<string | undefined>;
+    /**
+     * Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+     */
+    oidc?: pulumi.Input<inputs.KargoOidcArgs | undefined>;
+    /**
+     * ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+     */
+    programGitToken?: pulumi.Input<string | undefined>;
     /**
      * TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
      */
@@ -533,6 +595,28 @@ export interface KargoInstallArgs {
      * Values are Helm values of the chart, merged over the component's.
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
+}
+
+/**
+ * KargoOidc is Kargo's OpenID Connect sign-in (the chart's api.oidc; Kargo uses the authorization code flow with PKCE and needs no client secret).
+ */
+export interface KargoOidcArgs {
+    /**
+     * Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).
+     */
+    admins?: pulumi.Input<inputs.ApproversArgs | undefined>;
+    /**
+     * CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+     */
+    cliClientId?: pulumi.Input<string | undefined>;
+    /**
+     * ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+     */
+    clientId: pulumi.Input<string>;
+    /**
+     * IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+     */
+    issuerUrl: pulumi.Input<string>;
 }
 
 /**
@@ -570,6 +654,10 @@ export interface ManifestsRepositoryArgs {
      */
     branch?: pulumi.Input<string | undefined>;
     /**
+     * BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+     */
+    branchProtection?: pulumi.Input<inputs.BranchProtectionArgs | undefined>;
+    /**
      * Owner is the GitHub user or organization. Required.
      */
     owner: pulumi.Input<string>;
@@ -589,6 +677,10 @@ export interface ManifestsRepositoryArgs {
      * Repository is the repository name (without owner). Required.
      */
     repository: pulumi.Input<string>;
+    /**
+     * SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
+     */
+    signatureKeys?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
 
 /**
@@ -682,7 +774,7 @@ export interface ProgramRepositoryArgs {
      */
     branch?: pulumi.Input<string | undefined>;
     /**
-     * GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+     * GitToken is a token PKO clones a private program repository with (a secret): written to a Secret "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).
      */
     gitToken?: pulumi.Input<string | undefined>;
     /**

@@ -23,6 +23,8 @@ __all__ = [
     'AddonSettingsArgsDict',
     'ApproversArgs',
     'ApproversArgsDict',
+    'BranchProtectionArgs',
+    'BranchProtectionArgsDict',
     'CertManagerSettingsArgs',
     'CertManagerSettingsArgsDict',
     'ClusterDefaultsArgs',
@@ -53,6 +55,8 @@ __all__ = [
     'HubArgsDict',
     'KargoInstallArgs',
     'KargoInstallArgsDict',
+    'KargoOidcArgs',
+    'KargoOidcArgsDict',
     'LedgerEntryArgs',
     'LedgerEntryArgsDict',
     'ManifestsRepositoryArgs',
@@ -432,6 +436,80 @@ class ApproversArgs:
     @subjects.setter
     def subjects(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "subjects", value)
+
+
+class BranchProtectionArgsDict(TypedDict):
+    """
+    BranchProtection protects the branch a GitOps path reads (GitHub branch protection): changes land only through pull requests with approving reviews, the rule binds administrators too, and nobody force-pushes or deletes the branch. So a token that can push to the repository (Kargo's, a CI job's) cannot write the branch Argo CD syncs past the review.
+    """
+    require_code_owner_reviews: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.
+    """
+    require_signed_commits: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    RequireSignedCommits refuses commits without a verified signature. Default: false.
+    """
+    required_approvals: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.
+    """
+
+@pulumi.input_type
+class BranchProtectionArgs:
+    def __init__(__self__, *,
+                 require_code_owner_reviews: pulumi.Input[Optional[_builtins.bool]] = None,
+                 require_signed_commits: pulumi.Input[Optional[_builtins.bool]] = None,
+                 required_approvals: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        BranchProtection protects the branch a GitOps path reads (GitHub branch protection): changes land only through pull requests with approving reviews, the rule binds administrators too, and nobody force-pushes or deletes the branch. So a token that can push to the repository (Kargo's, a CI job's) cannot write the branch Argo CD syncs past the review.
+
+        :param pulumi.Input[_builtins.bool] require_code_owner_reviews: RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.
+        :param pulumi.Input[_builtins.bool] require_signed_commits: RequireSignedCommits refuses commits without a verified signature. Default: false.
+        :param pulumi.Input[_builtins.int] required_approvals: RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.
+        """
+        if require_code_owner_reviews is not None:
+            pulumi.set(__self__, "require_code_owner_reviews", require_code_owner_reviews)
+        if require_signed_commits is not None:
+            pulumi.set(__self__, "require_signed_commits", require_signed_commits)
+        if required_approvals is not None:
+            pulumi.set(__self__, "required_approvals", required_approvals)
+
+    @_builtins.property
+    @pulumi.getter(name="requireCodeOwnerReviews")
+    def require_code_owner_reviews(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.
+        """
+        return pulumi.get(self, "require_code_owner_reviews")
+
+    @require_code_owner_reviews.setter
+    def require_code_owner_reviews(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "require_code_owner_reviews", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requireSignedCommits")
+    def require_signed_commits(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        RequireSignedCommits refuses commits without a verified signature. Default: false.
+        """
+        return pulumi.get(self, "require_signed_commits")
+
+    @require_signed_commits.setter
+    def require_signed_commits(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "require_signed_commits", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requiredApprovals")
+    def required_approvals(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        RequiredApprovals is the number of approving reviews a pull request needs, 1-6 (GitHub's range). Default: 1.
+        """
+        return pulumi.get(self, "required_approvals")
+
+    @required_approvals.setter
+    def required_approvals(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "required_approvals", value)
 
 
 class CertManagerSettingsArgsDict(TypedDict):
@@ -890,7 +968,7 @@ class ClusterSpecArgsDict(TypedDict):
     """
     public_access_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+    PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
     """
     tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -933,7 +1011,7 @@ class ClusterSpecArgs:
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
         :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags.
         :param pulumi.Input[_builtins.str] version: Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
         :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
@@ -1074,7 +1152,7 @@ class ClusterSpecArgs:
     @pulumi.getter(name="publicAccessCidrs")
     def public_access_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+        PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
         """
         return pulumi.get(self, "public_access_cidrs")
 
@@ -1131,6 +1209,10 @@ class DeliveryStageArgsDict(TypedDict):
     """
     Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
     """
+    allow_cluster_admin: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+    """
     approvers: NotRequired[pulumi.Input[Optional['ApproversArgsDict']]]
     """
     Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
@@ -1145,7 +1227,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     cluster_roles: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+    ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
     """
     commit: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1171,13 +1253,29 @@ class DeliveryStageArgsDict(TypedDict):
     """
     From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
     """
+    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
+    """
     preview: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+    Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
+    """
+    preview_service_account_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+    """
+    program_git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
     """
     pull_request: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+    """
+    pulumi_access_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
     """
     refresh: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -1205,6 +1303,7 @@ class DeliveryStageArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  stack: pulumi.Input[_builtins.str],
+                 allow_cluster_admin: pulumi.Input[Optional[_builtins.bool]] = None,
                  approvers: pulumi.Input[Optional['ApproversArgs']] = None,
                  auto_promotion: pulumi.Input[Optional[_builtins.bool]] = None,
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1215,8 +1314,12 @@ class DeliveryStageArgs:
                  destroy_on_finalize: pulumi.Input[Optional[_builtins.bool]] = None,
                  env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]] = None,
                  from_: pulumi.Input[Optional[_builtins.str]] = None,
+                 namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  preview: pulumi.Input[Optional[_builtins.bool]] = None,
+                 preview_service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 program_git_token: pulumi.Input[Optional[_builtins.str]] = None,
                  pull_request: pulumi.Input[Optional[_builtins.bool]] = None,
+                 pulumi_access_token: pulumi.Input[Optional[_builtins.str]] = None,
                  refresh: pulumi.Input[Optional[_builtins.bool]] = None,
                  resync_frequency_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1227,18 +1330,23 @@ class DeliveryStageArgs:
 
         :param pulumi.Input[_builtins.str] name: Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
         :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+        :param pulumi.Input[_builtins.bool] allow_cluster_admin: AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
         :param pulumi.Input['ApproversArgs'] approvers: Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
         :param pulumi.Input[_builtins.bool] auto_promotion: AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
         :param pulumi.Input[_builtins.str] branch: Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
         :param pulumi.Input[_builtins.str] commit: Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] config: Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
         :param pulumi.Input[_builtins.bool] continue_resync_on_commit_match: ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
         :param pulumi.Input[_builtins.bool] destroy_on_finalize: DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
         :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
         :param pulumi.Input[_builtins.str] from_: From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
-        :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+        :param pulumi.Input[_builtins.str] namespace: Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
+        :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
+        :param pulumi.Input[_builtins.str] preview_service_account_name: PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+        :param pulumi.Input[_builtins.str] program_git_token: ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
         :param pulumi.Input[_builtins.bool] pull_request: PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
         :param pulumi.Input[_builtins.bool] refresh: Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
         :param pulumi.Input[_builtins.int] resync_frequency_seconds: ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
         :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
@@ -1247,6 +1355,8 @@ class DeliveryStageArgs:
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "stack", stack)
+        if allow_cluster_admin is not None:
+            pulumi.set(__self__, "allow_cluster_admin", allow_cluster_admin)
         if approvers is not None:
             pulumi.set(__self__, "approvers", approvers)
         if auto_promotion is not None:
@@ -1267,10 +1377,18 @@ class DeliveryStageArgs:
             pulumi.set(__self__, "env_refs", env_refs)
         if from_ is not None:
             pulumi.set(__self__, "from_", from_)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
         if preview is not None:
             pulumi.set(__self__, "preview", preview)
+        if preview_service_account_name is not None:
+            pulumi.set(__self__, "preview_service_account_name", preview_service_account_name)
+        if program_git_token is not None:
+            pulumi.set(__self__, "program_git_token", program_git_token)
         if pull_request is not None:
             pulumi.set(__self__, "pull_request", pull_request)
+        if pulumi_access_token is not None:
+            pulumi.set(__self__, "pulumi_access_token", pulumi_access_token)
         if refresh is not None:
             pulumi.set(__self__, "refresh", refresh)
         if resync_frequency_seconds is not None:
@@ -1305,6 +1423,18 @@ class DeliveryStageArgs:
     @stack.setter
     def stack(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "stack", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowClusterAdmin")
+    def allow_cluster_admin(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+        """
+        return pulumi.get(self, "allow_cluster_admin")
+
+    @allow_cluster_admin.setter
+    def allow_cluster_admin(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_cluster_admin", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1346,7 +1476,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="clusterRoles")
     def cluster_roles(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+        ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
         """
         return pulumi.get(self, "cluster_roles")
 
@@ -1428,15 +1558,51 @@ class DeliveryStageArgs:
 
     @_builtins.property
     @pulumi.getter
+    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter
     def preview(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack. Default: false.
+        Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
         """
         return pulumi.get(self, "preview")
 
     @preview.setter
     def preview(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "preview", value)
+
+    @_builtins.property
+    @pulumi.getter(name="previewServiceAccountName")
+    def preview_service_account_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+        """
+        return pulumi.get(self, "preview_service_account_name")
+
+    @preview_service_account_name.setter
+    def preview_service_account_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "preview_service_account_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="programGitToken")
+    def program_git_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
+        """
+        return pulumi.get(self, "program_git_token")
+
+    @program_git_token.setter
+    def program_git_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "program_git_token", value)
 
     @_builtins.property
     @pulumi.getter(name="pullRequest")
@@ -1449,6 +1615,18 @@ class DeliveryStageArgs:
     @pull_request.setter
     def pull_request(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "pull_request", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pulumiAccessToken")
+    def pulumi_access_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
+        """
+        return pulumi.get(self, "pulumi_access_token")
+
+    @pulumi_access_token.setter
+    def pulumi_access_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "pulumi_access_token", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1865,6 +2043,10 @@ class GitDeliveryArgsDict(TypedDict):
     """
     Branch is the branch the manifest lands on (the pull request's base). Default: "main".
     """
+    branch_protection: NotRequired[pulumi.Input[Optional['BranchProtectionArgsDict']]]
+    """
+    BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+    """
     commit_message: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
@@ -1888,6 +2070,7 @@ class GitDeliveryArgs:
                  owner: pulumi.Input[_builtins.str],
                  repository: pulumi.Input[_builtins.str],
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 branch_protection: pulumi.Input[Optional['BranchProtectionArgs']] = None,
                  commit_message: pulumi.Input[Optional[_builtins.str]] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  pull_request: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -1898,6 +2081,7 @@ class GitDeliveryArgs:
         :param pulumi.Input[_builtins.str] owner: Owner is the GitHub user or organization. Required.
         :param pulumi.Input[_builtins.str] repository: Repository is the repository name (without owner). Required.
         :param pulumi.Input[_builtins.str] branch: Branch is the branch the manifest lands on (the pull request's base). Default: "main".
+        :param pulumi.Input['BranchProtectionArgs'] branch_protection: BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
         :param pulumi.Input[_builtins.str] commit_message: CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
         :param pulumi.Input[_builtins.str] path: Path is the file's path in the repository, relative, ending in .yaml or .yml. Default: clusters/<environment>/<cluster name>.yaml.
         :param pulumi.Input[_builtins.bool] pull_request: PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
@@ -1907,6 +2091,8 @@ class GitDeliveryArgs:
         pulumi.set(__self__, "repository", repository)
         if branch is not None:
             pulumi.set(__self__, "branch", branch)
+        if branch_protection is not None:
+            pulumi.set(__self__, "branch_protection", branch_protection)
         if commit_message is not None:
             pulumi.set(__self__, "commit_message", commit_message)
         if path is not None:
@@ -1951,6 +2137,18 @@ class GitDeliveryArgs:
     @branch.setter
     def branch(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "branch", value)
+
+    @_builtins.property
+    @pulumi.getter(name="branchProtection")
+    def branch_protection(self) -> pulumi.Input[Optional['BranchProtectionArgs']]:
+        """
+        BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+        """
+        return pulumi.get(self, "branch_protection")
+
+    @branch_protection.setter
+    def branch_protection(self, value: pulumi.Input[Optional['BranchProtectionArgs']]):
+        pulumi.set(self, "branch_protection", value)
 
     @_builtins.property
     @pulumi.getter(name="commitMessage")
@@ -2062,6 +2260,10 @@ class HubArgsDict(TypedDict):
     """
     Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
     """
+    chart_repositories: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+    """
     chart_repository: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
@@ -2069,6 +2271,10 @@ class HubArgsDict(TypedDict):
     chart_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
+    """
+    fleet_clusters: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
     """
     high_availability: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -2081,6 +2287,10 @@ class HubArgsDict(TypedDict):
     release_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
+    """
+    signature_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
     """
     spoke_account_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -2095,37 +2305,49 @@ class HubArgsDict(TypedDict):
 class HubArgs:
     def __init__(__self__, *,
                  bootstrap: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, Any]]]]] = None,
+                 chart_repositories: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  chart_repository: pulumi.Input[Optional[_builtins.str]] = None,
                  chart_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 fleet_clusters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  high_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  registry_environments: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  spoke_account_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
         Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
 
         :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, Any]]]] bootstrap: Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] chart_repositories: ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
         :param pulumi.Input[_builtins.str] chart_repository: ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fleet_clusters: FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registry_environments: RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
         :param pulumi.Input[_builtins.str] release_name: ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] spoke_account_ids: SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values merged over the component's (user values win, maps merged key by key).
         """
         if bootstrap is not None:
             pulumi.set(__self__, "bootstrap", bootstrap)
+        if chart_repositories is not None:
+            pulumi.set(__self__, "chart_repositories", chart_repositories)
         if chart_repository is not None:
             pulumi.set(__self__, "chart_repository", chart_repository)
         if chart_version is not None:
             pulumi.set(__self__, "chart_version", chart_version)
+        if fleet_clusters is not None:
+            pulumi.set(__self__, "fleet_clusters", fleet_clusters)
         if high_availability is not None:
             pulumi.set(__self__, "high_availability", high_availability)
         if registry_environments is not None:
             pulumi.set(__self__, "registry_environments", registry_environments)
         if release_name is not None:
             pulumi.set(__self__, "release_name", release_name)
+        if signature_keys is not None:
+            pulumi.set(__self__, "signature_keys", signature_keys)
         if spoke_account_ids is not None:
             pulumi.set(__self__, "spoke_account_ids", spoke_account_ids)
         if values is not None:
@@ -2142,6 +2364,18 @@ class HubArgs:
     @bootstrap.setter
     def bootstrap(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, Any]]]]]):
         pulumi.set(self, "bootstrap", value)
+
+    @_builtins.property
+    @pulumi.getter(name="chartRepositories")
+    def chart_repositories(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+        """
+        return pulumi.get(self, "chart_repositories")
+
+    @chart_repositories.setter
+    def chart_repositories(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "chart_repositories", value)
 
     @_builtins.property
     @pulumi.getter(name="chartRepository")
@@ -2166,6 +2400,18 @@ class HubArgs:
     @chart_version.setter
     def chart_version(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "chart_version", value)
+
+    @_builtins.property
+    @pulumi.getter(name="fleetClusters")
+    def fleet_clusters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+        """
+        return pulumi.get(self, "fleet_clusters")
+
+    @fleet_clusters.setter
+    def fleet_clusters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "fleet_clusters", value)
 
     @_builtins.property
     @pulumi.getter(name="highAvailability")
@@ -2202,6 +2448,18 @@ class HubArgs:
     @release_name.setter
     def release_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "release_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="signatureKeys")
+    def signature_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
+        """
+        return pulumi.get(self, "signature_keys")
+
+    @signature_keys.setter
+    def signature_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "signature_keys", value)
 
     @_builtins.property
     @pulumi.getter(name="spokeAccountIds")
@@ -2250,11 +2508,19 @@ class KargoInstallArgsDict(TypedDict):
     """
     git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+    GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
     """
     namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Namespace is Kargo's namespace. Default: "kargo".
+    """
+    oidc: NotRequired[pulumi.Input[Optional['KargoOidcArgsDict']]]
+    """
+    Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+    """
+    program_git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
     """
     token_signing_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2274,6 +2540,8 @@ class KargoInstallArgs:
                  existing: pulumi.Input[Optional[_builtins.bool]] = None,
                  git_token: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
+                 oidc: pulumi.Input[Optional['KargoOidcArgs']] = None,
+                 program_git_token: pulumi.Input[Optional[_builtins.str]] = None,
                  token_signing_key: pulumi.Input[Optional[_builtins.str]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
@@ -2283,8 +2551,10 @@ class KargoInstallArgs:
         :param pulumi.Input[_builtins.str] cert_manager: CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
         :param pulumi.Input[_builtins.bool] existing: Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
-        :param pulumi.Input[_builtins.str] git_token: GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+        :param pulumi.Input[_builtins.str] git_token: GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
         :param pulumi.Input[_builtins.str] namespace: Namespace is Kargo's namespace. Default: "kargo".
+        :param pulumi.Input['KargoOidcArgs'] oidc: Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+        :param pulumi.Input[_builtins.str] program_git_token: ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
         :param pulumi.Input[_builtins.str] token_signing_key: TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart, merged over the component's.
         """
@@ -2300,6 +2570,10 @@ class KargoInstallArgs:
             pulumi.set(__self__, "git_token", git_token)
         if namespace is not None:
             pulumi.set(__self__, "namespace", namespace)
+        if oidc is not None:
+            pulumi.set(__self__, "oidc", oidc)
+        if program_git_token is not None:
+            pulumi.set(__self__, "program_git_token", program_git_token)
         if token_signing_key is not None:
             pulumi.set(__self__, "token_signing_key", token_signing_key)
         if values is not None:
@@ -2357,7 +2631,7 @@ class KargoInstallArgs:
     @pulumi.getter(name="gitToken")
     def git_token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: "git-manifests", and "git-program" when the program lives in another repository.
+        GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
         """
         return pulumi.get(self, "git_token")
 
@@ -2376,6 +2650,30 @@ class KargoInstallArgs:
     @namespace.setter
     def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def oidc(self) -> pulumi.Input[Optional['KargoOidcArgs']]:
+        """
+        Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+        """
+        return pulumi.get(self, "oidc")
+
+    @oidc.setter
+    def oidc(self, value: pulumi.Input[Optional['KargoOidcArgs']]):
+        pulumi.set(self, "oidc", value)
+
+    @_builtins.property
+    @pulumi.getter(name="programGitToken")
+    def program_git_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+        """
+        return pulumi.get(self, "program_git_token")
+
+    @program_git_token.setter
+    def program_git_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "program_git_token", value)
 
     @_builtins.property
     @pulumi.getter(name="tokenSigningKey")
@@ -2400,6 +2698,98 @@ class KargoInstallArgs:
     @values.setter
     def values(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
         pulumi.set(self, "values", value)
+
+
+class KargoOidcArgsDict(TypedDict):
+    """
+    KargoOidc is Kargo's OpenID Connect sign-in (the chart's api.oidc; Kargo uses the authorization code flow with PKCE and needs no client secret).
+    """
+    client_id: pulumi.Input[_builtins.str]
+    """
+    ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+    """
+    issuer_url: pulumi.Input[_builtins.str]
+    """
+    IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+    """
+    admins: NotRequired[pulumi.Input[Optional['ApproversArgsDict']]]
+    """
+    Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).
+    """
+    cli_client_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+    """
+
+@pulumi.input_type
+class KargoOidcArgs:
+    def __init__(__self__, *,
+                 client_id: pulumi.Input[_builtins.str],
+                 issuer_url: pulumi.Input[_builtins.str],
+                 admins: pulumi.Input[Optional['ApproversArgs']] = None,
+                 cli_client_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        KargoOidc is Kargo's OpenID Connect sign-in (the chart's api.oidc; Kargo uses the authorization code flow with PKCE and needs no client secret).
+
+        :param pulumi.Input[_builtins.str] client_id: ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+        :param pulumi.Input[_builtins.str] issuer_url: IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+        :param pulumi.Input['ApproversArgs'] admins: Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).
+        :param pulumi.Input[_builtins.str] cli_client_id: CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+        """
+        pulumi.set(__self__, "client_id", client_id)
+        pulumi.set(__self__, "issuer_url", issuer_url)
+        if admins is not None:
+            pulumi.set(__self__, "admins", admins)
+        if cli_client_id is not None:
+            pulumi.set(__self__, "cli_client_id", cli_client_id)
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        ClientId is the client registered for Kargo's UI (api.oidc.clientID). Required.
+        """
+        return pulumi.get(self, "client_id")
+
+    @client_id.setter
+    def client_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "client_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="issuerUrl")
+    def issuer_url(self) -> pulumi.Input[_builtins.str]:
+        """
+        IssuerUrl is the identity provider's issuer, an https URL (api.oidc.issuerURL). Required.
+        """
+        return pulumi.get(self, "issuer_url")
+
+    @issuer_url.setter
+    def issuer_url(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "issuer_url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def admins(self) -> pulumi.Input[Optional['ApproversArgs']]:
+        """
+        Admins are the claims of Kargo's administrators (api.oidc.admins.claims). Default: none (only the admin account).
+        """
+        return pulumi.get(self, "admins")
+
+    @admins.setter
+    def admins(self, value: pulumi.Input[Optional['ApproversArgs']]):
+        pulumi.set(self, "admins", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cliClientId")
+    def cli_client_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        CliClientId is a separate client for the kargo CLI (api.oidc.cliClientID). Default: clientId.
+        """
+        return pulumi.get(self, "cli_client_id")
+
+    @cli_client_id.setter
+    def cli_client_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cli_client_id", value)
 
 
 class LedgerEntryArgsDict(TypedDict):
@@ -2530,6 +2920,10 @@ class ManifestsRepositoryArgsDict(TypedDict):
     """
     Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
     """
+    branch_protection: NotRequired[pulumi.Input[Optional['BranchProtectionArgsDict']]]
+    """
+    BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+    """
     path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
@@ -2542,6 +2936,10 @@ class ManifestsRepositoryArgsDict(TypedDict):
     """
     PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
     """
+    signature_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
+    """
 
 @pulumi.input_type
 class ManifestsRepositoryArgs:
@@ -2549,29 +2947,37 @@ class ManifestsRepositoryArgs:
                  owner: pulumi.Input[_builtins.str],
                  repository: pulumi.Input[_builtins.str],
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 branch_protection: pulumi.Input[Optional['BranchProtectionArgs']] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  pull_request: pulumi.Input[Optional[_builtins.bool]] = None,
-                 pull_request_branch: pulumi.Input[Optional[_builtins.str]] = None):
+                 pull_request_branch: pulumi.Input[Optional[_builtins.str]] = None,
+                 signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
 
         :param pulumi.Input[_builtins.str] owner: Owner is the GitHub user or organization. Required.
         :param pulumi.Input[_builtins.str] repository: Repository is the repository name (without owner). Required.
         :param pulumi.Input[_builtins.str] branch: Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+        :param pulumi.Input['BranchProtectionArgs'] branch_protection: BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
         :param pulumi.Input[_builtins.str] path: Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
         :param pulumi.Input[_builtins.bool] pull_request: PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
         :param pulumi.Input[_builtins.str] pull_request_branch: PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
         """
         pulumi.set(__self__, "owner", owner)
         pulumi.set(__self__, "repository", repository)
         if branch is not None:
             pulumi.set(__self__, "branch", branch)
+        if branch_protection is not None:
+            pulumi.set(__self__, "branch_protection", branch_protection)
         if path is not None:
             pulumi.set(__self__, "path", path)
         if pull_request is not None:
             pulumi.set(__self__, "pull_request", pull_request)
         if pull_request_branch is not None:
             pulumi.set(__self__, "pull_request_branch", pull_request_branch)
+        if signature_keys is not None:
+            pulumi.set(__self__, "signature_keys", signature_keys)
 
     @_builtins.property
     @pulumi.getter
@@ -2610,6 +3016,18 @@ class ManifestsRepositoryArgs:
         pulumi.set(self, "branch", value)
 
     @_builtins.property
+    @pulumi.getter(name="branchProtection")
+    def branch_protection(self) -> pulumi.Input[Optional['BranchProtectionArgs']]:
+        """
+        BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+        """
+        return pulumi.get(self, "branch_protection")
+
+    @branch_protection.setter
+    def branch_protection(self, value: pulumi.Input[Optional['BranchProtectionArgs']]):
+        pulumi.set(self, "branch_protection", value)
+
+    @_builtins.property
     @pulumi.getter
     def path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -2644,6 +3062,18 @@ class ManifestsRepositoryArgs:
     @pull_request_branch.setter
     def pull_request_branch(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "pull_request_branch", value)
+
+    @_builtins.property
+    @pulumi.getter(name="signatureKeys")
+    def signature_keys(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
+        """
+        return pulumi.get(self, "signature_keys")
+
+    @signature_keys.setter
+    def signature_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "signature_keys", value)
 
 
 class NodeGroupArgsDict(TypedDict):
@@ -3016,7 +3446,7 @@ class ProgramRepositoryArgsDict(TypedDict):
     """
     git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+    GitToken is a token PKO clones a private program repository with (a secret): written to a Secret "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).
     """
     include_paths: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -3045,7 +3475,7 @@ class ProgramRepositoryArgs:
 
         :param pulumi.Input[_builtins.str] repo_url: RepoUrl is the repository's https URL (spec.projectRepo; the Warehouse's repoURL). Required.
         :param pulumi.Input[_builtins.str] branch: Branch is the branch the Warehouse takes new commits from, and the branch preview Stacks follow. Default: "main".
-        :param pulumi.Input[_builtins.str] git_token: GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+        :param pulumi.Input[_builtins.str] git_token: GitToken is a token PKO clones a private program repository with (a secret): written to a Secret "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] include_paths: IncludePaths are the paths whose changes make new Freight (the Warehouse's includePaths). Default: [RepoDir] when set, else every path. The manifests path is always excluded when the program and the manifests share a repository, so a promotion's own commit makes no Freight.
         :param pulumi.Input[_builtins.str] interval: Interval is how often the Warehouse looks for new commits, a duration like "5m0s" (Kargo's pattern ^([0-9]+(\\.[0-9]+)?(s|m|h))+$). Default: "5m0s".
         :param pulumi.Input[_builtins.str] repo_dir: RepoDir is the directory of Pulumi.yaml in the repository (spec.repoDir). Default: the root.
@@ -3090,7 +3520,7 @@ class ProgramRepositoryArgs:
     @pulumi.getter(name="gitToken")
     def git_token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        GitToken is a token PKO clones a private program repository with (a secret): written to the Secret "program-git-token" (key accessToken) in namespace, and every Stack's spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+        GitToken is a token PKO clones a private program repository with (a secret): written to a Secret "program-git-token" (key accessToken) in each stage's namespace, which the stage's Stacks' spec.gitAuth.accessToken refers to. Default: none (a public repository).
         """
         return pulumi.get(self, "git_token")
 

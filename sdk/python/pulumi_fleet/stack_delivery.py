@@ -43,10 +43,10 @@ class StackDeliveryArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
         :param pulumi.Input['KargoInstallArgs'] kargo: Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
         :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
-        :param _builtins.str namespace: Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+        :param _builtins.str namespace: Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
         :param pulumi.Input['OperatorInstallArgs'] operator: Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
-        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
         """
         pulumi.set(__self__, "manifests", manifests)
         pulumi.set(__self__, "program", program)
@@ -170,7 +170,7 @@ class StackDeliveryArgs:
     @pulumi.getter
     def namespace(self) -> Optional[_builtins.str]:
         """
-        Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+        Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
         """
         return pulumi.get(self, "namespace")
 
@@ -206,7 +206,7 @@ class StackDeliveryArgs:
     @pulumi.getter(name="pulumiAccessToken")
     def pulumi_access_token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+        PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
         """
         return pulumi.get(self, "pulumi_access_token")
 
@@ -245,11 +245,11 @@ class StackDelivery(pulumi.ComponentResource):
         :param pulumi.Input[Union['KargoInstallArgs', 'KargoInstallArgsDict']] kargo: Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
         :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
         :param pulumi.Input[Union['ManifestsRepositoryArgs', 'ManifestsRepositoryArgsDict']] manifests: Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
-        :param _builtins.str namespace: Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack's own namespace). A DNS-1123 label. Default: "fleet-stacks".
+        :param _builtins.str namespace: Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
         :param pulumi.Input[Union['OperatorInstallArgs', 'OperatorInstallArgsDict']] operator: Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
         :param pulumi.Input[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']] program: Program is the Git repository of the Pulumi program the Stacks run. Required.
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
-        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret "pulumi-access-token" (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
         :param pulumi.Input[Sequence[pulumi.Input[Union['DeliveryStageArgs', 'DeliveryStageArgsDict']]]] stages: Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
         """
         ...

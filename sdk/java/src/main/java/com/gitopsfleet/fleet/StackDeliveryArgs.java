@@ -115,14 +115,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack&#39;s own namespace). A DNS-1123 label. Default: &#34;fleet-stacks&#34;.
+     * Namespace is the prefix of the stages&#39; namespaces: each stage&#39;s Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, &#34;&lt;namespace&gt;-&lt;stage&gt;&#34; unless the stage names one, so that code that reached one stage cannot read another&#39;s tokens or run as its identity. A DNS-1123 label. Default: &#34;fleet-stacks&#34;.
      * 
      */
     @Import(name="namespace")
     private @Nullable String namespace;
 
     /**
-     * @return Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack&#39;s own namespace). A DNS-1123 label. Default: &#34;fleet-stacks&#34;.
+     * @return Namespace is the prefix of the stages&#39; namespaces: each stage&#39;s Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, &#34;&lt;namespace&gt;-&lt;stage&gt;&#34; unless the stage names one, so that code that reached one stage cannot read another&#39;s tokens or run as its identity. A DNS-1123 label. Default: &#34;fleet-stacks&#34;.
      * 
      */
     public Optional<String> namespace() {
@@ -175,14 +175,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret &#34;pulumi-access-token&#34; (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+     * PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
      * 
      */
     @Import(name="pulumiAccessToken")
     private @Nullable Output<String> pulumiAccessToken;
 
     /**
-     * @return PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret &#34;pulumi-access-token&#34; (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+     * @return PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
      * 
      */
     public Optional<Output<String>> pulumiAccessToken() {
@@ -346,7 +346,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param namespace Namespace is where the Stack objects, their ServiceAccounts and the access token Secret live (PKO reads envRefs Secrets from the Stack&#39;s own namespace). A DNS-1123 label. Default: &#34;fleet-stacks&#34;.
+         * @param namespace Namespace is the prefix of the stages&#39; namespaces: each stage&#39;s Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, &#34;&lt;namespace&gt;-&lt;stage&gt;&#34; unless the stage names one, so that code that reached one stage cannot read another&#39;s tokens or run as its identity. A DNS-1123 label. Default: &#34;fleet-stacks&#34;.
          * 
          * @return builder
          * 
@@ -410,7 +410,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pulumiAccessToken PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret &#34;pulumi-access-token&#34; (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+         * @param pulumiAccessToken PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
          * 
          * @return builder
          * 
@@ -421,7 +421,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pulumiAccessToken PulumiAccessToken is the backend token (a secret). When set, it is written to the Secret &#34;pulumi-access-token&#34; (key accessToken) in Namespace and every Stack gets the envRef PULUMI_ACCESS_TOKEN of type Secret to it.
+         * @param pulumiAccessToken PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
          * 
          * @return builder
          * 

@@ -131,14 +131,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
      * 
      */
     @Import(name="publicAccessCidrs")
     private @Nullable Output<List<String>> publicAccessCidrs;
 
     /**
-     * @return PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+     * @return PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
      * 
      */
     public Optional<Output<List<String>>> publicAccessCidrs() {
@@ -414,7 +414,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 
@@ -425,7 +425,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 
@@ -435,7 +435,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; without any the endpoint is private.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 

@@ -28,6 +28,21 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     public static final DeliveryStageArgs Empty = new DeliveryStageArgs();
 
     /**
+     * AllowClusterAdmin lets clusterRoles name cluster-admin: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
+     * 
+     */
+    @Import(name="allowClusterAdmin")
+    private @Nullable Output<Boolean> allowClusterAdmin;
+
+    /**
+     * @return AllowClusterAdmin lets clusterRoles name cluster-admin: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> allowClusterAdmin() {
+        return Optional.ofNullable(this.allowClusterAdmin);
+    }
+
+    /**
      * Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
      * 
      */
@@ -73,14 +88,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
      * 
      */
     @Import(name="clusterRoles")
     private @Nullable Output<List<String>> clusterRoles;
 
     /**
-     * @return ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+     * @return ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
      * 
      */
     public Optional<Output<List<String>>> clusterRoles() {
@@ -193,18 +208,63 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Preview adds a second Stack, &#34;&lt;stackName&gt;-preview&#34;, with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch&#39;s head against the same stack. Default: false.
+     * Namespace is the stage&#39;s namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: &#34;&lt;namespace&gt;-&lt;name&gt;&#34;.
+     * 
+     */
+    @Import(name="namespace")
+    private @Nullable Output<String> namespace;
+
+    /**
+     * @return Namespace is the stage&#39;s namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: &#34;&lt;namespace&gt;-&lt;name&gt;&#34;.
+     * 
+     */
+    public Optional<Output<String>> namespace() {
+        return Optional.ofNullable(this.namespace);
+    }
+
+    /**
+     * Preview adds a second Stack, &#34;&lt;stackName&gt;-preview&#34;, with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch&#39;s head against the same stack, as previewServiceAccountName, never as the stage&#39;s deploy identity. Default: false.
      * 
      */
     @Import(name="preview")
     private @Nullable Output<Boolean> preview;
 
     /**
-     * @return Preview adds a second Stack, &#34;&lt;stackName&gt;-preview&#34;, with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch&#39;s head against the same stack. Default: false.
+     * @return Preview adds a second Stack, &#34;&lt;stackName&gt;-preview&#34;, with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch&#39;s head against the same stack, as previewServiceAccountName, never as the stage&#39;s deploy identity. Default: false.
      * 
      */
     public Optional<Output<Boolean>> preview() {
         return Optional.ofNullable(this.preview);
+    }
+
+    /**
+     * PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). Default: &#34;&lt;stackName&gt;-preview&#34;.
+     * 
+     */
+    @Import(name="previewServiceAccountName")
+    private @Nullable Output<String> previewServiceAccountName;
+
+    /**
+     * @return PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). Default: &#34;&lt;stackName&gt;-preview&#34;.
+     * 
+     */
+    public Optional<Output<String>> previewServiceAccountName() {
+        return Optional.ofNullable(this.previewServiceAccountName);
+    }
+
+    /**
+     * ProgramGitToken is this stage&#39;s token for a private program repository (a secret), written to its own Secret &#34;program-git-token&#34; in the stage&#39;s namespace. Default: program.gitToken.
+     * 
+     */
+    @Import(name="programGitToken")
+    private @Nullable Output<String> programGitToken;
+
+    /**
+     * @return ProgramGitToken is this stage&#39;s token for a private program repository (a secret), written to its own Secret &#34;program-git-token&#34; in the stage&#39;s namespace. Default: program.gitToken.
+     * 
+     */
+    public Optional<Output<String>> programGitToken() {
+        return Optional.ofNullable(this.programGitToken);
     }
 
     /**
@@ -220,6 +280,21 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> pullRequest() {
         return Optional.ofNullable(this.pullRequest);
+    }
+
+    /**
+     * PulumiAccessToken is this stage&#39;s backend token (a secret), written to its own Secret &#34;pulumi-access-token&#34; in the stage&#39;s namespace. Default: the top-level pulumiAccessToken.
+     * 
+     */
+    @Import(name="pulumiAccessToken")
+    private @Nullable Output<String> pulumiAccessToken;
+
+    /**
+     * @return PulumiAccessToken is this stage&#39;s backend token (a secret), written to its own Secret &#34;pulumi-access-token&#34; in the stage&#39;s namespace. Default: the top-level pulumiAccessToken.
+     * 
+     */
+    public Optional<Output<String>> pulumiAccessToken() {
+        return Optional.ofNullable(this.pulumiAccessToken);
     }
 
     /**
@@ -315,6 +390,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     private DeliveryStageArgs() {}
 
     private DeliveryStageArgs(DeliveryStageArgs $) {
+        this.allowClusterAdmin = $.allowClusterAdmin;
         this.approvers = $.approvers;
         this.autoPromotion = $.autoPromotion;
         this.branch = $.branch;
@@ -326,8 +402,12 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         this.envRefs = $.envRefs;
         this.from = $.from;
         this.name = $.name;
+        this.namespace = $.namespace;
         this.preview = $.preview;
+        this.previewServiceAccountName = $.previewServiceAccountName;
+        this.programGitToken = $.programGitToken;
         this.pullRequest = $.pullRequest;
+        this.pulumiAccessToken = $.pulumiAccessToken;
         this.refresh = $.refresh;
         this.resyncFrequencySeconds = $.resyncFrequencySeconds;
         this.serviceAccountName = $.serviceAccountName;
@@ -352,6 +432,27 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(DeliveryStageArgs defaults) {
             $ = new DeliveryStageArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param allowClusterAdmin AllowClusterAdmin lets clusterRoles name cluster-admin: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowClusterAdmin(@Nullable Output<Boolean> allowClusterAdmin) {
+            $.allowClusterAdmin = allowClusterAdmin;
+            return this;
+        }
+
+        /**
+         * @param allowClusterAdmin AllowClusterAdmin lets clusterRoles name cluster-admin: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowClusterAdmin(Boolean allowClusterAdmin) {
+            return allowClusterAdmin(Output.of(allowClusterAdmin));
         }
 
         /**
@@ -418,7 +519,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
          * 
          * @return builder
          * 
@@ -429,7 +530,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
          * 
          * @return builder
          * 
@@ -439,7 +540,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
          * 
          * @return builder
          * 
@@ -596,7 +697,28 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param preview Preview adds a second Stack, &#34;&lt;stackName&gt;-preview&#34;, with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch&#39;s head against the same stack. Default: false.
+         * @param namespace Namespace is the stage&#39;s namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: &#34;&lt;namespace&gt;-&lt;name&gt;&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder namespace(@Nullable Output<String> namespace) {
+            $.namespace = namespace;
+            return this;
+        }
+
+        /**
+         * @param namespace Namespace is the stage&#39;s namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: &#34;&lt;namespace&gt;-&lt;name&gt;&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder namespace(String namespace) {
+            return namespace(Output.of(namespace));
+        }
+
+        /**
+         * @param preview Preview adds a second Stack, &#34;&lt;stackName&gt;-preview&#34;, with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch&#39;s head against the same stack, as previewServiceAccountName, never as the stage&#39;s deploy identity. Default: false.
          * 
          * @return builder
          * 
@@ -607,13 +729,55 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param preview Preview adds a second Stack, &#34;&lt;stackName&gt;-preview&#34;, with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch&#39;s head against the same stack. Default: false.
+         * @param preview Preview adds a second Stack, &#34;&lt;stackName&gt;-preview&#34;, with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch&#39;s head against the same stack, as previewServiceAccountName, never as the stage&#39;s deploy identity. Default: false.
          * 
          * @return builder
          * 
          */
         public Builder preview(Boolean preview) {
             return preview(Output.of(preview));
+        }
+
+        /**
+         * @param previewServiceAccountName PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). Default: &#34;&lt;stackName&gt;-preview&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewServiceAccountName(@Nullable Output<String> previewServiceAccountName) {
+            $.previewServiceAccountName = previewServiceAccountName;
+            return this;
+        }
+
+        /**
+         * @param previewServiceAccountName PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). Default: &#34;&lt;stackName&gt;-preview&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewServiceAccountName(String previewServiceAccountName) {
+            return previewServiceAccountName(Output.of(previewServiceAccountName));
+        }
+
+        /**
+         * @param programGitToken ProgramGitToken is this stage&#39;s token for a private program repository (a secret), written to its own Secret &#34;program-git-token&#34; in the stage&#39;s namespace. Default: program.gitToken.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder programGitToken(@Nullable Output<String> programGitToken) {
+            $.programGitToken = programGitToken;
+            return this;
+        }
+
+        /**
+         * @param programGitToken ProgramGitToken is this stage&#39;s token for a private program repository (a secret), written to its own Secret &#34;program-git-token&#34; in the stage&#39;s namespace. Default: program.gitToken.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder programGitToken(String programGitToken) {
+            return programGitToken(Output.of(programGitToken));
         }
 
         /**
@@ -635,6 +799,27 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder pullRequest(Boolean pullRequest) {
             return pullRequest(Output.of(pullRequest));
+        }
+
+        /**
+         * @param pulumiAccessToken PulumiAccessToken is this stage&#39;s backend token (a secret), written to its own Secret &#34;pulumi-access-token&#34; in the stage&#39;s namespace. Default: the top-level pulumiAccessToken.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder pulumiAccessToken(@Nullable Output<String> pulumiAccessToken) {
+            $.pulumiAccessToken = pulumiAccessToken;
+            return this;
+        }
+
+        /**
+         * @param pulumiAccessToken PulumiAccessToken is this stage&#39;s backend token (a secret), written to its own Secret &#34;pulumi-access-token&#34; in the stage&#39;s namespace. Default: the top-level pulumiAccessToken.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder pulumiAccessToken(String pulumiAccessToken) {
+            return pulumiAccessToken(Output.of(pulumiAccessToken));
         }
 
         /**

@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.BranchProtectionArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
@@ -34,6 +35,21 @@ public final class GitDeliveryArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> branch() {
         return Optional.ofNullable(this.branch);
+    }
+
+    /**
+     * BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+     * 
+     */
+    @Import(name="branchProtection")
+    private @Nullable Output<BranchProtectionArgs> branchProtection;
+
+    /**
+     * @return BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+     * 
+     */
+    public Optional<Output<BranchProtectionArgs>> branchProtection() {
+        return Optional.ofNullable(this.branchProtection);
     }
 
     /**
@@ -130,6 +146,7 @@ public final class GitDeliveryArgs extends com.pulumi.resources.ResourceArgs {
 
     private GitDeliveryArgs(GitDeliveryArgs $) {
         this.branch = $.branch;
+        this.branchProtection = $.branchProtection;
         this.commitMessage = $.commitMessage;
         this.owner = $.owner;
         this.path = $.path;
@@ -175,6 +192,27 @@ public final class GitDeliveryArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder branch(String branch) {
             return branch(Output.of(branch));
+        }
+
+        /**
+         * @param branchProtection BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder branchProtection(@Nullable Output<BranchProtectionArgs> branchProtection) {
+            $.branchProtection = branchProtection;
+            return this;
+        }
+
+        /**
+         * @param branchProtection BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder branchProtection(BranchProtectionArgs branchProtection) {
+            return branchProtection(Output.of(branchProtection));
         }
 
         /**

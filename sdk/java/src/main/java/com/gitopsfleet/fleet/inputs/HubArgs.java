@@ -39,6 +39,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+     * 
+     */
+    @Import(name="chartRepositories")
+    private @Nullable Output<List<String>> chartRepositories;
+
+    /**
+     * @return ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+     * 
+     */
+    public Optional<Output<List<String>>> chartRepositories() {
+        return Optional.ofNullable(this.chartRepositories);
+    }
+
+    /**
      * ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
      * 
      */
@@ -66,6 +81,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> chartVersion() {
         return Optional.ofNullable(this.chartVersion);
+    }
+
+    /**
+     * FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+     * 
+     */
+    @Import(name="fleetClusters")
+    private @Nullable Output<List<String>> fleetClusters;
+
+    /**
+     * @return FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+     * 
+     */
+    public Optional<Output<List<String>>> fleetClusters() {
+        return Optional.ofNullable(this.fleetClusters);
     }
 
     /**
@@ -114,6 +144,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the hub&#39;s projects sync (Argo CD&#39;s signature verification). Default: none (no verification).
+     * 
+     */
+    @Import(name="signatureKeys")
+    private @Nullable Output<List<String>> signatureKeys;
+
+    /**
+     * @return SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the hub&#39;s projects sync (Argo CD&#39;s signature verification). Default: none (no verification).
+     * 
+     */
+    public Optional<Output<List<String>>> signatureKeys() {
+        return Optional.ofNullable(this.signatureKeys);
+    }
+
+    /**
      * SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub&#39;s own account. List every account of a cross-account fleet.
      * 
      */
@@ -147,11 +192,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
 
     private HubArgs(HubArgs $) {
         this.bootstrap = $.bootstrap;
+        this.chartRepositories = $.chartRepositories;
         this.chartRepository = $.chartRepository;
         this.chartVersion = $.chartVersion;
+        this.fleetClusters = $.fleetClusters;
         this.highAvailability = $.highAvailability;
         this.registryEnvironments = $.registryEnvironments;
         this.releaseName = $.releaseName;
+        this.signatureKeys = $.signatureKeys;
         this.spokeAccountIds = $.spokeAccountIds;
         this.values = $.values;
     }
@@ -206,6 +254,37 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder chartRepositories(@Nullable Output<List<String>> chartRepositories) {
+            $.chartRepositories = chartRepositories;
+            return this;
+        }
+
+        /**
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder chartRepositories(List<String> chartRepositories) {
+            return chartRepositories(Output.of(chartRepositories));
+        }
+
+        /**
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder chartRepositories(String... chartRepositories) {
+            return chartRepositories(List.of(chartRepositories));
+        }
+
+        /**
          * @param chartRepository ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
          * 
          * @return builder
@@ -245,6 +324,37 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder chartVersion(String chartVersion) {
             return chartVersion(Output.of(chartVersion));
+        }
+
+        /**
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder fleetClusters(@Nullable Output<List<String>> fleetClusters) {
+            $.fleetClusters = fleetClusters;
+            return this;
+        }
+
+        /**
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder fleetClusters(List<String> fleetClusters) {
+            return fleetClusters(Output.of(fleetClusters));
+        }
+
+        /**
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder fleetClusters(String... fleetClusters) {
+            return fleetClusters(List.of(fleetClusters));
         }
 
         /**
@@ -318,6 +428,37 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder releaseName(String releaseName) {
             return releaseName(Output.of(releaseName));
+        }
+
+        /**
+         * @param signatureKeys SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the hub&#39;s projects sync (Argo CD&#39;s signature verification). Default: none (no verification).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder signatureKeys(@Nullable Output<List<String>> signatureKeys) {
+            $.signatureKeys = signatureKeys;
+            return this;
+        }
+
+        /**
+         * @param signatureKeys SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the hub&#39;s projects sync (Argo CD&#39;s signature verification). Default: none (no verification).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder signatureKeys(List<String> signatureKeys) {
+            return signatureKeys(Output.of(signatureKeys));
+        }
+
+        /**
+         * @param signatureKeys SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the hub&#39;s projects sync (Argo CD&#39;s signature verification). Default: none (no verification).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder signatureKeys(String... signatureKeys) {
+            return signatureKeys(List.of(signatureKeys));
         }
 
         /**

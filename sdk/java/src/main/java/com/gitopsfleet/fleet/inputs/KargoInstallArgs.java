@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.KargoOidcArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.Boolean;
@@ -83,14 +84,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: &#34;git-manifests&#34;, and &#34;git-program&#34; when the program lives in another repository.
+     * GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only.
      * 
      */
     @Import(name="gitToken")
     private @Nullable Output<String> gitToken;
 
     /**
-     * @return GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: &#34;git-manifests&#34;, and &#34;git-program&#34; when the program lives in another repository.
+     * @return GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only.
      * 
      */
     public Optional<Output<String>> gitToken() {
@@ -110,6 +111,36 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> namespace() {
         return Optional.ofNullable(this.namespace);
+    }
+
+    /**
+     * Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing.
+     * 
+     */
+    @Import(name="oidc")
+    private @Nullable Output<KargoOidcArgs> oidc;
+
+    /**
+     * @return Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing.
+     * 
+     */
+    public Optional<Output<KargoOidcArgs>> oidc() {
+        return Optional.ofNullable(this.oidc);
+    }
+
+    /**
+     * ProgramGitToken is a read-only token Kargo&#39;s Warehouse reads a private program repository with (a secret), written as the Kargo git credential &#34;git-program&#34; for the program repository&#39;s URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+     * 
+     */
+    @Import(name="programGitToken")
+    private @Nullable Output<String> programGitToken;
+
+    /**
+     * @return ProgramGitToken is a read-only token Kargo&#39;s Warehouse reads a private program repository with (a secret), written as the Kargo git credential &#34;git-program&#34; for the program repository&#39;s URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+     * 
+     */
+    public Optional<Output<String>> programGitToken() {
+        return Optional.ofNullable(this.programGitToken);
     }
 
     /**
@@ -151,6 +182,8 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         this.existing = $.existing;
         this.gitToken = $.gitToken;
         this.namespace = $.namespace;
+        this.oidc = $.oidc;
+        this.programGitToken = $.programGitToken;
         this.tokenSigningKey = $.tokenSigningKey;
         this.values = $.values;
     }
@@ -258,7 +291,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitToken GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: &#34;git-manifests&#34;, and &#34;git-program&#34; when the program lives in another repository.
+         * @param gitToken GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only.
          * 
          * @return builder
          * 
@@ -269,7 +302,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitToken GitToken is a GitHub token Kargo clones and pushes the manifests repository and reads the program with (a secret). When set, it is written as Kargo git credentials (label kargo.akuity.io/cred-type: git) in the project namespace: &#34;git-manifests&#34;, and &#34;git-program&#34; when the program lives in another repository.
+         * @param gitToken GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only.
          * 
          * @return builder
          * 
@@ -297,6 +330,48 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder namespace(String namespace) {
             return namespace(Output.of(namespace));
+        }
+
+        /**
+         * @param oidc Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder oidc(@Nullable Output<KargoOidcArgs> oidc) {
+            $.oidc = oidc;
+            return this;
+        }
+
+        /**
+         * @param oidc Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder oidc(KargoOidcArgs oidc) {
+            return oidc(Output.of(oidc));
+        }
+
+        /**
+         * @param programGitToken ProgramGitToken is a read-only token Kargo&#39;s Warehouse reads a private program repository with (a secret), written as the Kargo git credential &#34;git-program&#34; for the program repository&#39;s URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder programGitToken(@Nullable Output<String> programGitToken) {
+            $.programGitToken = programGitToken;
+            return this;
+        }
+
+        /**
+         * @param programGitToken ProgramGitToken is a read-only token Kargo&#39;s Warehouse reads a private program repository with (a secret), written as the Kargo git credential &#34;git-program&#34; for the program repository&#39;s URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder programGitToken(String programGitToken) {
+            return programGitToken(Output.of(programGitToken));
         }
 
         /**

@@ -3,11 +3,13 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.BranchProtectionArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
 import java.lang.String;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -34,6 +36,21 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
      */
     public Optional<Output<String>> branch() {
         return Optional.ofNullable(this.branch);
+    }
+
+    /**
+     * BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+     * 
+     */
+    @Import(name="branchProtection")
+    private @Nullable Output<BranchProtectionArgs> branchProtection;
+
+    /**
+     * @return BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+     * 
+     */
+    public Optional<Output<BranchProtectionArgs>> branchProtection() {
+        return Optional.ofNullable(this.branchProtection);
     }
 
     /**
@@ -111,15 +128,32 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         return this.repository;
     }
 
+    /**
+     * SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the stages&#39; Argo CD project syncs. Default: none (no verification).
+     * 
+     */
+    @Import(name="signatureKeys")
+    private @Nullable Output<List<String>> signatureKeys;
+
+    /**
+     * @return SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the stages&#39; Argo CD project syncs. Default: none (no verification).
+     * 
+     */
+    public Optional<Output<List<String>>> signatureKeys() {
+        return Optional.ofNullable(this.signatureKeys);
+    }
+
     private ManifestsRepositoryArgs() {}
 
     private ManifestsRepositoryArgs(ManifestsRepositoryArgs $) {
         this.branch = $.branch;
+        this.branchProtection = $.branchProtection;
         this.owner = $.owner;
         this.path = $.path;
         this.pullRequest = $.pullRequest;
         this.pullRequestBranch = $.pullRequestBranch;
         this.repository = $.repository;
+        this.signatureKeys = $.signatureKeys;
     }
 
     public static Builder builder() {
@@ -159,6 +193,27 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
          */
         public Builder branch(String branch) {
             return branch(Output.of(branch));
+        }
+
+        /**
+         * @param branchProtection BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder branchProtection(@Nullable Output<BranchProtectionArgs> branchProtection) {
+            $.branchProtection = branchProtection;
+            return this;
+        }
+
+        /**
+         * @param branchProtection BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder branchProtection(BranchProtectionArgs branchProtection) {
+            return branchProtection(Output.of(branchProtection));
         }
 
         /**
@@ -264,6 +319,37 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
          */
         public Builder repository(String repository) {
             return repository(Output.of(repository));
+        }
+
+        /**
+         * @param signatureKeys SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the stages&#39; Argo CD project syncs. Default: none (no verification).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder signatureKeys(@Nullable Output<List<String>> signatureKeys) {
+            $.signatureKeys = signatureKeys;
+            return this;
+        }
+
+        /**
+         * @param signatureKeys SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the stages&#39; Argo CD project syncs. Default: none (no verification).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder signatureKeys(List<String> signatureKeys) {
+            return signatureKeys(Output.of(signatureKeys));
+        }
+
+        /**
+         * @param signatureKeys SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the stages&#39; Argo CD project syncs. Default: none (no verification).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder signatureKeys(String... signatureKeys) {
+            return signatureKeys(List.of(signatureKeys));
         }
 
         public ManifestsRepositoryArgs build() {

@@ -37,14 +37,14 @@ public final class ProgramRepositoryArgs extends com.pulumi.resources.ResourceAr
     }
 
     /**
-     * GitToken is a token PKO clones a private program repository with (a secret): written to the Secret &#34;program-git-token&#34; (key accessToken) in namespace, and every Stack&#39;s spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+     * GitToken is a token PKO clones a private program repository with (a secret): written to a Secret &#34;program-git-token&#34; (key accessToken) in each stage&#39;s namespace, which the stage&#39;s Stacks&#39; spec.gitAuth.accessToken refers to. Default: none (a public repository).
      * 
      */
     @Import(name="gitToken")
     private @Nullable Output<String> gitToken;
 
     /**
-     * @return GitToken is a token PKO clones a private program repository with (a secret): written to the Secret &#34;program-git-token&#34; (key accessToken) in namespace, and every Stack&#39;s spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+     * @return GitToken is a token PKO clones a private program repository with (a secret): written to a Secret &#34;program-git-token&#34; (key accessToken) in each stage&#39;s namespace, which the stage&#39;s Stacks&#39; spec.gitAuth.accessToken refers to. Default: none (a public repository).
      * 
      */
     public Optional<Output<String>> gitToken() {
@@ -162,7 +162,7 @@ public final class ProgramRepositoryArgs extends com.pulumi.resources.ResourceAr
         }
 
         /**
-         * @param gitToken GitToken is a token PKO clones a private program repository with (a secret): written to the Secret &#34;program-git-token&#34; (key accessToken) in namespace, and every Stack&#39;s spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+         * @param gitToken GitToken is a token PKO clones a private program repository with (a secret): written to a Secret &#34;program-git-token&#34; (key accessToken) in each stage&#39;s namespace, which the stage&#39;s Stacks&#39; spec.gitAuth.accessToken refers to. Default: none (a public repository).
          * 
          * @return builder
          * 
@@ -173,7 +173,7 @@ public final class ProgramRepositoryArgs extends com.pulumi.resources.ResourceAr
         }
 
         /**
-         * @param gitToken GitToken is a token PKO clones a private program repository with (a secret): written to the Secret &#34;program-git-token&#34; (key accessToken) in namespace, and every Stack&#39;s spec.gitAuth.accessToken refers to it. Default: none (a public repository).
+         * @param gitToken GitToken is a token PKO clones a private program repository with (a secret): written to a Secret &#34;program-git-token&#34; (key accessToken) in each stage&#39;s namespace, which the stage&#39;s Stacks&#39; spec.gitAuth.accessToken refers to. Default: none (a public repository).
          * 
          * @return builder
          * 
