@@ -26,7 +26,7 @@ func (b *builder) hub(secret secretContent) error {
 		return err
 	}
 	values := chartValues(h)
-	roleArn, partition, assocs, err := b.managementRole(values)
+	roleArn, assocs, err := b.managementRole(values)
 	if err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (b *builder) hub(secret secretContent) error {
 	if err != nil {
 		return err
 	}
-	guard, err := b.guard(k8s, partition, serviceAccountOf(values, "controller"))
+	guard, err := b.guard(k8s, serviceAccountOf(values, "controller"))
 	if err != nil {
 		return err
 	}
@@ -69,11 +69,10 @@ func (b *builder) hub(secret secretContent) error {
 }
 
 // guard installs the admission guard for cluster secrets in Argo CD's namespace (ClusterSecretGuard).
-func (b *builder) guard(k8s pulumi.ProviderResource, partition pulumi.StringOutput, controller string) ([]pulumi.Resource, error) {
-	ns, given := b.args.Namespace, b.args.Hub.SpokeAccountIds
-	policy := pulumi.All(b.cluster.ClusterName, partition, b.cluster.AccountId).ApplyT(func(v []any) admission.Policy {
-		return ClusterSecretGuard{Namespace: ns, HubClusterName: v[0].(string), Partition: v[1].(string),
-			Accounts: spokeAccounts(given, v[2].(string)), ControllerServiceAccount: controller}.Policy()
+func (b *builder) guard(k8s pulumi.ProviderResource, controller string) ([]pulumi.Resource, error) {
+	ns := b.args.Namespace
+	policy := b.cluster.ClusterName.ApplyT(func(hub string) admission.Policy {
+		return ClusterSecretGuard{Namespace: ns, HubClusterName: hub, ControllerServiceAccount: controller}.Policy()
 	}).(pulumi.AnyOutput)
 	return admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
 		b.child(k8s)...)

@@ -39,11 +39,10 @@ func ManagementPolicy(partition string, accounts []string) iampolicy.Document {
 }
 
 // managementRole creates the Argo CD management role and binds it with EKS Pod Identity to the service
-// accounts in values. It returns the role's ARN, the hub's partition and the associations, which Argo CD's pods
-// need at start.
-func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, pulumi.StringOutput, []pulumi.Resource, error) {
-	fail := func(err error) (pulumi.StringOutput, pulumi.StringOutput, []pulumi.Resource, error) {
-		return pulumi.StringOutput{}, pulumi.StringOutput{}, nil, err
+// accounts in values. It returns the role's ARN and the associations, which Argo CD's pods need at start.
+func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []pulumi.Resource, error) {
+	fail := func(err error) (pulumi.StringOutput, []pulumi.Resource, error) {
+		return pulumi.StringOutput{}, nil, err
 	}
 	prov, err := b.awsProvider()
 	if err != nil {
@@ -91,7 +90,7 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, pu
 		}
 		assocs = append(assocs, a)
 	}
-	return role.Arn, partition, assocs, nil
+	return role.Arn, assocs, nil
 }
 
 // spokeAccounts are the accounts the management role may assume spoke roles in: the given ones, or the hub's.
