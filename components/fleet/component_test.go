@@ -123,3 +123,43 @@ func TestFleetWithGitDeliveryWritesNoSecret(t *testing.T) {
 		t.Errorf("%d github providers, want the fleet's one", n)
 	}
 }
+
+// TestProvidersPerRolePath: two roles of one name under two paths are two identities, so two aws providers; a
+// role without a path keeps the name it always had.
+func TestProvidersPerRolePath(t *testing.T) {
+	args := DevFleet()
+	args.Argocd = &gitopsbridge.Hub{SpokeAccountIds: []string{"111122223333"}}
+	args.Clusters[0].AssumeRoleArn = "arn:aws:iam::111122223333:role/deploy"
+	args.Clusters[1].AssumeRoleArn = "arn:aws:iam::111122223333:role/team-a/deploy"
+	args.Clusters[2].AssumeRoleArn = "arn:aws:iam::111122223333:role/team-b/deploy"
+	cloud, _ := build(t, args)
+	var names []string
+	for _, r := range cloud.OfType("pulumi:providers:aws") {
+		names = append(names, r.Name)
+	}
+	want := []string{"aws-us-east-1-111122223333-deploy", "aws-us-east-2-111122223333-team-a-deploy",
+		"aws-us-east-2-111122223333-team-b-deploy"}
+	if !slices.Equal(names, want) {
+		t.Errorf("aws providers %v, want %v", names, want)
+	}
+}
+
+// TestAddonsProjectNamesTheFleet: the hub's add-ons project may deploy to the fleet's clusters, each by name.
+func TestAddonsProjectNamesTheFleet(t *testing.T) {
+	cloud, _ := build(t, DevFleet())
+	var dests []any
+	for _, r := range cloud.OfType("kubernetes:argoproj.io/v1alpha1:AppProject") {
+		if md, _ := r.Input("metadata").(map[string]any); md["name"] == gitopsbridge.AddonsProject {
+			dests = r.Input("spec").(map[string]any)["destinations"].([]any)
+		}
+	}
+	var names []string
+	for _, d := range dests {
+		if n, ok := d.(map[string]any)["name"].(string); ok {
+			names = append(names, n)
+		}
+	}
+	if !slices.Equal(names, []string{"hub", "spoke-a", "spoke-b"}) {
+		t.Errorf("fleet-addons destinations by name %v (all %v)", names, dests)
+	}
+}

@@ -135,14 +135,25 @@ func TestDelivery(t *testing.T) {
 	})
 
 	// A stage's own objects: what adding one creates and removing it deletes.
+	// A stage's own objects: its namespace, its own two token Secrets, its ServiceAccount and binding, its
+	// manifest, Application and Kargo Stage.
 	stageObjects := map[string]int{
+		"kubernetes:core/v1:Namespace":                               1,
+		"kubernetes:core/v1:Secret":                                  2,
 		"kubernetes:core/v1:ServiceAccount":                          1,
 		"kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1,
 		fileType: 1,
 		"kubernetes:argoproj.io/v1alpha1:Application": 1,
 		"kubernetes:kargo.akuity.io/v1alpha1:Stage":   1,
 	}
-	policies := map[string]int{"kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig": 1}
+	// What knows the stages: the ProjectConfig's policies, the Argo CD project's destinations and the Stack
+	// guard's stages and namespaces.
+	policies := map[string]int{
+		"kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig":                           1,
+		"kubernetes:argoproj.io/v1alpha1:AppProject":                                  1,
+		"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy":        1,
+		"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding": 1,
+	}
 
 	t.Run("add a stage after prod: its objects and the ProjectConfig's policy, nothing else", func(t *testing.T) {
 		l.t = t

@@ -36,8 +36,9 @@ type step struct {
 	done         bool
 }
 
-// ledgerUpdate is the Fleet's ClusterLedger recording an added or removed cluster.
-var ledgerUpdate = map[string]int{"fleet:index:ClusterLedger": 1}
+// fleetUpdate is what an added or removed cluster updates beside its own resources: the Fleet's ClusterLedger
+// recording it, and the hub's Argo CD project fleet-addons, whose destinations are the fleet's clusters by name.
+var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1}
 
 // plan is the operations of a run by operation and resource type (same and read are left out).
 type plan map[string]map[string]int
@@ -239,8 +240,8 @@ func TestDay2(t *testing.T) {
 			map[string]any{"name": "spoke-b", "region": "us-west-2", "role": "spoke"})
 		p, steps := l.preview()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"create", "update"}) ||
-			!maps.Equal(p["update"], ledgerUpdate) {
-			t.Errorf("operations %v, want creates and the ledger's update only: %v", ops, p)
+			!maps.Equal(p["update"], fleetUpdate) {
+			t.Errorf("operations %v, want creates, the ledger's update and the add-ons project's only: %v", ops, p)
 		}
 		created := urns(steps, "create")
 		for _, u := range created {
@@ -350,8 +351,8 @@ func TestDay2(t *testing.T) {
 		l.cfg["gitops-fleet:clusters"] = l.clusters()[:2]
 		p, steps := l.preview()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
-			!maps.Equal(p["update"], ledgerUpdate) {
-			t.Errorf("operations %v, want deletes and the ledger's update only: %v", ops, p)
+			!maps.Equal(p["update"], fleetUpdate) {
+			t.Errorf("operations %v, want deletes, the ledger's update and the add-ons project's only: %v", ops, p)
 		}
 		for _, u := range urns(steps, "delete") {
 			if !of(u, "spoke-b") && !strings.HasSuffix(u, "pulumi:providers:aws::aws-us-west-2") {
