@@ -22,10 +22,9 @@ func StackPolicyName(project string) string { return project + "-stacks" }
 func StackGuard(a StackDeliveryArgs) admission.Policy {
 	var entries, namespaces []string
 	for _, s := range a.Stages {
-		branch := s.Branch
 		fields := [][2]string{
 			{"serviceAccount", s.ServiceAccountName}, {"previewServiceAccount", s.PreviewServiceAccountName},
-			{"stack", s.Stack}, {"branch", branch}, {"previewBranch", a.Program.Branch},
+			{"stack", s.Stack}, {"branch", s.Branch}, {"previewBranch", a.Program.Branch},
 		}
 		var kv []string
 		for _, f := range fields {

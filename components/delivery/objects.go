@@ -33,8 +33,9 @@ func (b *builder) applications(operator []pulumi.Resource, prerequisites, files 
 	if err != nil {
 		return nil, err
 	}
-	guard, err := admission.Register(b.ctx, childName(b.name, "stacks"), StackPolicyName(a.Project),
-		StackGuard(a).Namespaces, pulumi.ToOutput(StackGuard(a)).(pulumi.AnyOutput), b.child(b.k8s)...)
+	policy := StackGuard(a)
+	guard, err := admission.Register(b.ctx, childName(b.name, "stacks"), policy.Name, policy.Namespaces,
+		pulumi.ToOutput(policy).(pulumi.AnyOutput), b.child(b.k8s)...)
 	if err != nil {
 		return nil, err
 	}
