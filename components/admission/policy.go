@@ -1,9 +1,6 @@
 package admission
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // Policy is a ValidatingAdmissionPolicy and its binding (same name, validationActions Deny) that guard one kind
 // of object in a set of namespaces. Every validation is a CEL expression that must be true for a CREATE or
@@ -85,15 +82,3 @@ func (p Policy) Binding() map[string]any {
 
 // String is s as a CEL string literal (double-quoted, escaped as Go quotes it, which CEL reads the same).
 func String(s string) string { return strconv.Quote(s) }
-
-// List is a CEL list literal of strings.
-func List(items []string) string {
-	quoted := make([]string, len(items))
-	for i, s := range items {
-		quoted[i] = String(s)
-	}
-	return "[" + strings.Join(quoted, ", ") + "]"
-}
-
-// Regex is s quoted as a CEL raw string for matches(): backslashes are kept as they are.
-func Regex(re string) string { return "r'" + re + "'" }

@@ -20,25 +20,23 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 		return err
 	}
 	var creds []pulumi.Resource
-	{
-		for _, c := range GitCredentials(a) {
-			sec, err := corev1.NewSecret(b.ctx, childName(b.name, c.Name), &corev1.SecretArgs{
-				Metadata: &metav1.ObjectMetaArgs{
-					Name:      pulumi.String(c.Name),
-					Namespace: pulumi.String(a.Project),
-					Labels:    pulumi.StringMap{CredentialTypeLabel: pulumi.String("git")},
-				},
-				StringData: pulumi.StringMap{
-					"repoURL":  pulumi.String(c.RepoURL),
-					"username": pulumi.String(gitUsername),
-					"password": pulumi.ToSecret(c.Token).(pulumi.StringOutput),
-				},
-			}, b.child(b.k8s, project)...)
-			if err != nil {
-				return err
-			}
-			creds = append(creds, sec)
+	for _, c := range GitCredentials(a) {
+		sec, err := corev1.NewSecret(b.ctx, childName(b.name, c.Name), &corev1.SecretArgs{
+			Metadata: &metav1.ObjectMetaArgs{
+				Name:      pulumi.String(c.Name),
+				Namespace: pulumi.String(a.Project),
+				Labels:    pulumi.StringMap{CredentialTypeLabel: pulumi.String("git")},
+			},
+			StringData: pulumi.StringMap{
+				"repoURL":  pulumi.String(c.RepoURL),
+				"username": pulumi.String(gitUsername),
+				"password": pulumi.ToSecret(c.Token).(pulumi.StringOutput),
+			},
+		}, b.child(b.k8s, project)...)
+		if err != nil {
+			return err
 		}
+		creds = append(creds, sec)
 	}
 	warehouse, err := b.object("warehouse", Warehouse(a), append(inProject, creds...))
 	if err != nil {

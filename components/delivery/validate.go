@@ -66,7 +66,7 @@ func label(ps *problems.List, field, v, what string) {
 func validateProgram(ps *problems.List, p ProgramRepository) {
 	if u, err := url.Parse(p.RepoUrl); p.RepoUrl == "" || err != nil || u.Scheme != "https" || u.Host == "" {
 		ps.Add("program.repoUrl", "%q is not an https Git URL (https://github.com/<owner>/<repository>.git)", p.RepoUrl)
-	} else if u.User != nil {
+	} else if gitopsbridge.HasCredentials(p.RepoUrl) {
 		ps.Add("program.repoUrl", "holds credentials (user:token@), which would be written into every Stack manifest, "+
 			"Kargo's Warehouse and the Pulumi state; give program.gitToken (PKO) and kargo.programGitToken (Kargo) instead")
 	}

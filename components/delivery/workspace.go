@@ -55,15 +55,13 @@ func (b *builder) stageWorkspace(s DeliveryStage) ([]pulumi.Resource, error) {
 		}
 		res = append(res, sec)
 	}
-	identities := []struct {
+	type identity struct {
 		part, account string
 		roles         []string
-	}{{"sa", s.ServiceAccountName, append([]string{AuthDelegator}, s.ClusterRoles...)}}
+	}
+	identities := []identity{{"sa", s.ServiceAccountName, append([]string{AuthDelegator}, s.ClusterRoles...)}}
 	if s.Preview {
-		identities = append(identities, struct {
-			part, account string
-			roles         []string
-		}{"preview-sa", s.PreviewServiceAccountName, []string{AuthDelegator}})
+		identities = append(identities, identity{"preview-sa", s.PreviewServiceAccountName, []string{AuthDelegator}})
 	}
 	for _, id := range identities {
 		sa, err := corev1.NewServiceAccount(b.ctx, childName(b.name, s.Name+"-"+id.part), &corev1.ServiceAccountArgs{
