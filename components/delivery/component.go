@@ -36,7 +36,7 @@ type StackDelivery struct {
 func NewStackDelivery(ctx *pulumi.Context, name string, args StackDeliveryArgs,
 	opts ...pulumi.ResourceOption,
 ) (*StackDelivery, error) {
-	a := withDefaults(args, name)
+	a := WithDefaults(args, name)
 	explicit, err := gitopsbridge.ExplicitProviders(opts)
 	if err != nil {
 		return nil, err

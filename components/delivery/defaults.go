@@ -45,8 +45,10 @@ const (
 	ProgramTokenSecret = "program-git-token"
 )
 
-// withDefaults fills every optional input that has a default; stage defaults need the stage's position.
-func withDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
+// WithDefaults is args with every optional input that has a default filled, as NewStackDelivery uses them (name
+// is the resource name); stage defaults need the stage's position. The objects' functions (StackObject,
+// Application, AppProject, StackGuard) take arguments with their defaults.
+func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 	a := args
 	a.ArgocdNamespace = or(a.ArgocdNamespace, defaultArgoCDNamespace)
 	a.Namespace = or(a.Namespace, defaultNamespace)

@@ -10,7 +10,7 @@ import (
 // TestObjectSpecs: each object as PKO, Kargo and Argo CD spell it (PKO v2.9.0 StackSpec, Kargo v1.11.2
 // api/v1alpha1 and promotion step schemas, Argo CD's Application).
 func TestObjectSpecs(t *testing.T) {
-	a := withDefaults(threeStages(), "fleet")
+	a := WithDefaults(threeStages(), "fleet")
 	links, err := chain(a.Stages)
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +219,7 @@ func TestStackOptions(t *testing.T) {
 	s.EnvRefs = map[string]EnvRef{"AWS_REGION": {Type: "Literal", Literal: &EnvLiteral{Value: "eu-west-1"}}}
 	s.WorkspaceTemplate = map[string]any{"spec": map[string]any{"image": "pulumi/pulumi:3.259.0"}}
 	s.Refresh, s.ResyncFrequencySeconds, s.DestroyOnFinalize = ptr(false), 60, true
-	a = withDefaults(a, "fleet")
+	a = WithDefaults(a, "fleet")
 	spec := roundTrip(t, StackObject(a, a.Stages[0], false))["spec"].(map[string]any)
 	want := map[string]any{
 		"stack": "acme/fleet/dev", "projectRepo": "https://github.com/acme/platform.git", "repoDir": "examples/fleet",
@@ -251,7 +251,7 @@ func TestGitCredentials(t *testing.T) {
 		}
 		return out
 	}
-	a := withDefaults(threeStages(), "fleet")
+	a := WithDefaults(threeStages(), "fleet")
 	a.Kargo.GitToken = write
 	if got := names(GitCredentials(a)); !cmp.Equal(got, []cred{{"git-manifests", "https://github.com/acme/platform.git"}}) {
 		t.Errorf("one repository: %v", got)

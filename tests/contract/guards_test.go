@@ -1,0 +1,235 @@
+package contract
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+)
+
+const (
+	spokeServer = "https://44B867CC592634520AE8FF08A171440B.gr7.us-east-2.eks.amazonaws.com"
+	spokeRole   = "arn:aws:iam::111122223333:role/gitops-fleet/spoke/spoke-a-use2-gitops"
+	controller  = "system:serviceaccount:argocd:" + gitopsbridge.ApplicationControllerServiceAccount
+)
+
+var (
+	secretKind     = schema.GroupVersionKind{Version: "v1", Kind: "Secret"}
+	secretResource = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+	stackKind      = schema.GroupVersionKind{Group: "pulumi.com", Version: "v1", Kind: "Stack"}
+	stackResource  = schema.GroupVersionResource{Group: "pulumi.com", Version: "v1", Resource: "stacks"}
+)
+
+// fleetSecrets are the hub's and a spoke's Argo CD cluster secrets exactly as GitOpsBridge writes them (and Git
+// delivery commits them), parsed.
+func fleetSecrets(t *testing.T) (hub, spoke map[string]any) {
+	t.Helper()
+	parse := func(s gitopsbridge.ClusterSecret) map[string]any {
+		var m map[string]any
+		if err := yaml.Unmarshal([]byte(s.YAML()), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	hub = parse(gitopsbridge.ClusterSecret{Name: "hub", Namespace: argocdNamespace, ClusterName: "hub",
+		Labels: gitopsbridge.Labels("hub", "dev", "1.33", nil, nil), Server: gitopsbridge.InClusterServer,
+		Config: gitopsbridge.InClusterConfig()})
+	spoke = parse(gitopsbridge.ClusterSecret{Name: "spoke-a", Namespace: argocdNamespace, ClusterName: "spoke-a",
+		Labels: gitopsbridge.Labels("spoke-a", "dev", "1.33", map[string]bool{"karpenter": true}, nil),
+		Server: spokeServer, Config: gitopsbridge.SpokeConfig("spoke-a", spokeRole, "Q0EgZGF0YQ==")})
+	return hub, spoke
+}
+
+// edited is a deep copy of obj with edit applied.
+func edited(t *testing.T, obj map[string]any, edit func(map[string]any)) map[string]any {
+	t.Helper()
+	raw, err := yaml.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := yaml.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	edit(out)
+	return out
+}
+
+func field(obj map[string]any, path ...string) map[string]any {
+	m := obj
+	for _, p := range path {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	return m
+}
+
+// TestClusterSecretGuard: Kubernetes v0.36.1's own admission code runs the hub's guard over what the product
+// writes (admitted) and over what an evil registry commit would make Argo CD write (refused, each with its
+// message). Argo CD's application controller writes every Git sync; a person (Pulumi's direct mode, Helm) writes
+// the rest.
+func TestClusterSecretGuard(t *testing.T) {
+	hub, spoke := fleetSecrets(t)
+	p := gitopsbridge.ClusterSecretGuard{Namespace: argocdNamespace, HubClusterName: "hub",
+		ControllerServiceAccount: gitopsbridge.ApplicationControllerServiceAccount}.Policy()
+	argocdSecret := map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata":   map[string]any{"name": "argocd-secret", "namespace": argocdNamespace},
+		"stringData": map[string]any{"admin.password": "$2a$10$evil"}}
+	cases := map[string]struct {
+		obj  map[string]any
+		user string
+		want string // "" admitted, else part of the refusal
+	}{
+		"the hub's own secret, from Git":      {obj: hub, user: controller},
+		"the hub's own secret, from Pulumi":   {obj: hub, user: "kubernetes-admin"},
+		"a spoke's secret, from Git":          {obj: spoke, user: controller},
+		"argocd-secret, from Argo CD's chart": {obj: argocdSecret, user: "kubernetes-admin"},
+		"argocd-secret, from a registry commit": {obj: argocdSecret, user: controller,
+			want: "may write only cluster secrets"},
+		"a repository credential, from a registry commit": {user: controller, want: "may write only cluster secrets",
+			obj: edited(t, spoke, func(o map[string]any) {
+				field(o, "metadata", "labels")[gitopsbridge.SecretTypeLabel] = "repository"
+			})},
+		"a cluster secret that picks its Argo CD project": {user: controller, want: "exactly name, server and config",
+			obj: edited(t, spoke, func(o map[string]any) { field(o, "stringData")["project"] = "default" })},
+		"a cluster secret without config": {user: controller, want: "exactly name, server and config",
+			obj: edited(t, spoke, func(o map[string]any) { delete(field(o, "stringData"), "config") })},
+		"a spoke pointed at the hub itself": {user: controller, want: "only the hub's own secret",
+			obj: edited(t, spoke, func(o map[string]any) { field(o, "stringData")["server"] = gitopsbridge.InClusterServer })},
+		"the hub's secret with a bearer token": {user: controller, want: "only the hub's own secret",
+			obj: edited(t, hub, func(o map[string]any) {
+				field(o, "stringData")["config"] = `{"bearerToken":"stolen","tlsClientConfig":{"insecure":false}}`
+			})},
+		"the hub's secret without TLS verification": {user: "kubernetes-admin", want: "only the hub's own secret",
+			obj: edited(t, hub, func(o map[string]any) {
+				field(o, "stringData")["config"] = `{"tlsClientConfig":{"insecure":true}}`
+			})},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ok, msg := admit(t, p, tc.obj, nil, argocdNamespace, tc.user, secretKind, secretResource)
+			switch {
+			case tc.want == "" && !ok:
+				t.Errorf("refused: %s", msg)
+			case tc.want != "" && ok:
+				t.Errorf("admitted, want refused with %q", tc.want)
+			case tc.want != "" && !strings.Contains(msg, tc.want):
+				t.Errorf("refused with %q, want %q", msg, tc.want)
+			}
+		})
+	}
+	// Outside Argo CD's namespace the guard does not apply: the binding selects that namespace only.
+	if ok, msg := admit(t, p, edited(t, argocdSecret, func(o map[string]any) { field(o, "metadata")["namespace"] = "apps" }),
+		nil, "apps", controller, secretKind, secretResource); !ok {
+		t.Errorf("a Secret in another namespace: %s", msg)
+	}
+}
+
+// deliveryArgs is a three-stage delivery with its defaults: dev follows main, qa and prod pin commits, prod has a
+// preview Stack.
+func deliveryArgs() delivery.StackDeliveryArgs {
+	return delivery.WithDefaults(delivery.StackDeliveryArgs{
+		Project:   "fleet",
+		Program:   delivery.ProgramRepository{RepoUrl: "https://github.com/acme/platform.git", RepoDir: "examples/fleet"},
+		Manifests: delivery.ManifestsRepository{Owner: "acme", Repository: "platform", Path: "deploy/stacks"},
+		Stages: []delivery.DeliveryStage{
+			{Name: "dev", Stack: "acme/fleet/dev", Branch: "main"},
+			{Name: "qa", Stack: "acme/fleet/qa", Commit: strings.Repeat("a", 40)},
+			{Name: "prod", Stack: "acme/fleet/prod", Commit: strings.Repeat("a", 40), Preview: true,
+				WorkspaceTemplate: map[string]any{"spec": map[string]any{"image": "pulumi/pulumi:3.259.0"}}},
+		},
+	}, "fleet")
+}
+
+// TestStackGuard: Kubernetes' own admission code runs StackDelivery's Stack guard over every Stack the product
+// writes and a promotion of one (admitted), and over what an evil manifests commit would make Argo CD write
+// (refused, each with its message).
+func TestStackGuard(t *testing.T) {
+	a := deliveryArgs()
+	p := delivery.StackGuard(a)
+	dev, prod := a.Stages[0], a.Stages[2]
+	prodStack := delivery.StackObject(a, prod, false)
+	spec := func(edit func(spec map[string]any)) map[string]any {
+		return edited(t, prodStack, func(o map[string]any) { edit(field(o, "spec")) })
+	}
+	pod := func(podSpec map[string]any) map[string]any {
+		return spec(func(s map[string]any) {
+			s["workspaceTemplate"] = map[string]any{"spec": map[string]any{"podTemplate": map[string]any{"spec": podSpec}}}
+		})
+	}
+	container := func(securityContext map[string]any) map[string]any {
+		return pod(map[string]any{"containers": []any{map[string]any{"name": "pulumi", "securityContext": securityContext}}})
+	}
+	cases := map[string]struct {
+		obj       map[string]any
+		namespace string
+		want      string
+	}{
+		"dev's Stack, following main": {obj: delivery.StackObject(a, dev, false)},
+		"prod's Stack":                {obj: prodStack},
+		"prod's preview Stack":        {obj: delivery.StackObject(a, prod, true)},
+		"a promotion of prod":         {obj: spec(func(s map[string]any) { s["commit"] = strings.Repeat("b", 40) })},
+		"another program": {want: "runs only the delivered program",
+			obj: spec(func(s map[string]any) { s["projectRepo"] = "https://github.com/evil/miner.git" })},
+		"another backend": {want: "runs only the delivered program",
+			obj: spec(func(s map[string]any) { s["backend"] = "s3://evil-bucket" })},
+		"another stage's stack": {want: "only the stage's own stack",
+			obj: spec(func(s map[string]any) { s["stack"] = "acme/fleet/dev" })},
+		"an inline program": {want: "program repository only",
+			obj: spec(func(s map[string]any) { s["programRef"] = map[string]any{"name": "evil"} })},
+		"a branch of the attacker's": {want: "follows only the branch",
+			obj: spec(func(s map[string]any) { delete(s, "commit"); s["branch"] = "evil" })},
+		"dev's identity in prod": {want: "the stage's own ServiceAccount",
+			obj: spec(func(s map[string]any) { s["serviceAccountName"] = dev.ServiceAccountName })},
+		"a preview as the deploy identity": {want: "the stage's own ServiceAccount",
+			obj: edited(t, delivery.StackObject(a, prod, true), func(o map[string]any) {
+				field(o, "spec")["serviceAccountName"] = prod.ServiceAccountName
+			})},
+		"a workspace that swaps its identity": {want: "cannot change the workspace's ServiceAccount",
+			obj: spec(func(s map[string]any) {
+				s["workspaceTemplate"] = map[string]any{"spec": map[string]any{"serviceAccountName": "argocd-server"}}
+			})},
+		"a pod that swaps its identity": {want: "cannot change the workspace's ServiceAccount",
+			obj: pod(map[string]any{"serviceAccountName": "argocd-server"})},
+		"the operator's environment": {want: "envRefs are of type Secret or Literal",
+			obj: spec(func(s map[string]any) {
+				s["envRefs"] = map[string]any{"AWS_SECRET_ACCESS_KEY": map[string]any{"type": "Env", "env": map[string]any{"name": "AWS_SECRET_ACCESS_KEY"}}}
+			})},
+		"the host's root": {want: "cannot mount host paths",
+			obj: pod(map[string]any{"volumes": []any{map[string]any{"name": "root", "hostPath": map[string]any{"path": "/"}}}})},
+		"the host's network": {want: "host's network", obj: pod(map[string]any{"hostNetwork": true})},
+		"a privileged container": {want: "privileged or add capabilities",
+			obj: container(map[string]any{"privileged": true})},
+		"an added capability": {want: "privileged or add capabilities",
+			obj: container(map[string]any{"capabilities": map[string]any{"add": []any{"SYS_ADMIN"}}})},
+		"an init container with privileges": {want: "privileged or add capabilities",
+			obj: pod(map[string]any{"initContainers": []any{map[string]any{"name": "x", "securityContext": map[string]any{"privileged": true}}}})},
+		"prod's Stack in dev's namespace": {namespace: dev.Namespace, want: "only the stage's own stack",
+			obj: edited(t, prodStack, func(o map[string]any) { field(o, "metadata")["namespace"] = dev.Namespace })},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ns := tc.namespace
+			if ns == "" {
+				ns = field(tc.obj, "metadata")["namespace"].(string)
+			}
+			ok, msg := admit(t, p, tc.obj, nil, ns, controller, stackKind, stackResource)
+			switch {
+			case tc.want == "" && !ok:
+				t.Errorf("refused: %s", msg)
+			case tc.want != "" && ok:
+				t.Errorf("admitted, want refused with %q", tc.want)
+			case tc.want != "" && !strings.Contains(msg, tc.want):
+				t.Errorf("refused with %q, want %q", msg, tc.want)
+			}
+		})
+	}
+}
