@@ -92,11 +92,7 @@ func relative(ps *problems.List, field, p string) {
 func validateManifests(ps *problems.List, m ManifestsRepository, stages []DeliveryStage) {
 	m.Target().Validate(ps, "manifests")
 	relative(ps, "manifests.path", m.Path)
-	for i, k := range m.SignatureKeys {
-		if !gitopsbridge.IsGPGKeyID(k) {
-			ps.Add(problems.Index("manifests.signatureKeys", i), "%q is not a GPG key ID (16 hex digits, as Argo CD lists them)", k)
-		}
-	}
+	gitopsbridge.CheckSignatureKeys(ps, "manifests.signatureKeys", m.SignatureKeys)
 	if m.BranchProtection == nil {
 		return
 	}
@@ -249,15 +245,13 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 		}
 		if derived {
 			label(ps, f+".serviceAccountName", s.ServiceAccountName, "a ServiceAccount name")
-		}
-		if derived && s.PreviewServiceAccountName != "" {
-			label(ps, f+".previewServiceAccountName", s.PreviewServiceAccountName, "a ServiceAccount name")
-			if s.PreviewServiceAccountName == s.ServiceAccountName {
-				ps.Add(f+".previewServiceAccountName", "%q is the stage's deploy ServiceAccount; a preview Stack runs "+
-					"as an identity of its own", s.PreviewServiceAccountName)
+			if s.PreviewServiceAccountName != "" {
+				label(ps, f+".previewServiceAccountName", s.PreviewServiceAccountName, "a ServiceAccount name")
+				if s.PreviewServiceAccountName == s.ServiceAccountName {
+					ps.Add(f+".previewServiceAccountName", "%q is the stage's deploy ServiceAccount; a preview Stack runs "+
+						"as an identity of its own", s.PreviewServiceAccountName)
+				}
 			}
-		}
-		if derived {
 			label(ps, f+".namespace", s.Namespace, "a Kubernetes namespace name (it defaults to <namespace>-<name>)")
 			if other, dup := namespaces[s.Namespace]; dup {
 				ps.Add(f+".namespace", "%q is also the namespace of stage %q; each stage has a namespace of its own", s.Namespace, other)

@@ -203,8 +203,14 @@ func relative(p string) bool {
 // gpgKeyIDPattern is a GPG key ID as Argo CD's signatureKeys take it: the 16 hex digits of a long key ID.
 var gpgKeyIDPattern = regexp.MustCompile(`^[0-9A-Fa-f]{16}$`)
 
-// IsGPGKeyID tells a GPG key ID as Argo CD's signatureKeys take it (16 hex digits).
-func IsGPGKeyID(s string) bool { return gpgKeyIDPattern.MatchString(s) }
+// CheckSignatureKeys reports, at field[i], each key that is not a GPG key ID as Argo CD's signatureKeys take it.
+func CheckSignatureKeys(ps *problems.List, field string, keys []string) {
+	for i, k := range keys {
+		if !gpgKeyIDPattern.MatchString(k) {
+			ps.Add(problems.Index(field, i), "%q is not a GPG key ID (16 hex digits, as Argo CD lists them)", k)
+		}
+	}
+}
 
 // HasCredentials tells a URL that carries a secret in its user information (user:token@).
 func HasCredentials(s string) bool { return hasCredentials(s) }
@@ -248,11 +254,7 @@ func validateHub(ps *problems.List, h Hub) {
 			ps.Add(problems.Index("hub.fleetClusters", i), "%q is not a cluster name: %s", c, msg)
 		}
 	}
-	for i, k := range h.SignatureKeys {
-		if !gpgKeyIDPattern.MatchString(k) {
-			ps.Add(problems.Index("hub.signatureKeys", i), "%q is not a GPG key ID (16 hex digits, as Argo CD lists them)", k)
-		}
-	}
+	CheckSignatureKeys(ps, "hub.signatureKeys", h.SignatureKeys)
 	values := chartValues(h)
 	for _, c := range awsCallers {
 		sa := serviceAccountOf(values, c.values)
