@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -132,6 +134,41 @@ func TestConstructGitOpsBridge(t *testing.T) {
 	}
 	if m := resp.State.Get("manifest").AsString(); !strings.Contains(m, "awsAuthConfig") || strings.Contains(m, `"hub":1`) {
 		t.Errorf("manifest should carry awsAuthConfig and no kubeconfig:\n%s", m)
+	}
+}
+
+// TestConstructHubRegisteredSpokes: a hub's registeredSpokes, sent by an SDK as a list of clusterInfo objects
+// (each with its secret kubeconfig), reach the admission guard as registrations of exactly what each spoke writes.
+func TestConstructHubRegisteredSpokes(t *testing.T) {
+	cloud := mocks.New()
+	info := func(name, role string) property.Value {
+		return property.New(map[string]property.Value{
+			"clusterName": property.New(name), "environment": property.New("dev"),
+			"server": property.New("https://" + name + ".example"), "certificateAuthorityData": property.New("Q0E="),
+			"region": property.New("us-east-2"), "accountId": property.New("123456789012"),
+			"kubernetesVersion": property.New("1.33"), "kubeconfig": property.New(`{"clusters":[]}`).WithSecret(true),
+			"spokeRoleArn": property.New(role),
+		})
+	}
+	role := "arn:aws:iam::123456789012:role/gitops-fleet/spoke/spoke1"
+	_, err := server(t, cloud).Construct(p.ConstructRequest{
+		Urn: urn(gitopsbridge.TypeToken, "hub"),
+		Inputs: property.NewMap(map[string]property.Value{
+			"cluster": info("hub", ""),
+			"hub": property.New(map[string]property.Value{
+				"registeredSpokes": property.New([]property.Value{info("spoke1", role)}),
+			}),
+		}),
+	})
+	if err != nil {
+		t.Fatalf("Construct: %v", err)
+	}
+	policy := cloud.MustGet(t, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "hub-cluster-secrets-policy")
+	raw, _ := json.Marshal(policy.Input("spec"))
+	for _, want := range []string{"spoke1", "https://spoke1.example", gitopsbridge.SpokeConfig("spoke1", role, "Q0E=")} {
+		if b := base64.StdEncoding.EncodeToString([]byte(want)); !strings.Contains(string(raw), b) {
+			t.Errorf("the guard does not register %q (%s): %s", want, b, raw)
+		}
 	}
 }
 

@@ -41,7 +41,9 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: cidrs, providers: newProviders(ctx, comp, a)}
+	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: cidrs, providers: newProviders(ctx, comp, a),
+		spokes: deferSpokes(ctx, a)}
+	defer b.spokes.abandon()
 	if err := b.build(); err != nil {
 		return nil, err
 	}
@@ -61,6 +63,7 @@ type builder struct {
 	args      FleetArgs
 	cidrs     map[string]string
 	providers *providers
+	spokes    *spokeFacts
 }
 
 func (b *builder) build() error {
@@ -89,6 +92,7 @@ func (b *builder) build() error {
 		if err != nil {
 			return err
 		}
+		b.spokes.built(c.Name, cl.ClusterInfo)
 		summaries[c.Name] = b.summary(c, cl, bridge)
 		kubeconfigs[c.Name] = cl.Kubeconfig
 	}
@@ -130,6 +134,9 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 	}
 	args := bridgeArgs(b.args, c)
 	args.Cluster = cl.ClusterInfo
+	if c.Role == Hub {
+		args.Hub = b.spokes.withSpokes(args.Hub)
+	}
 	bridgeProviders := []pulumi.ProviderResource{awsProv, b.providers.hub}
 	if gh, err := b.providers.github(); err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package fleet_test
 
 import (
+	"encoding/base64"
 	"maps"
 	"slices"
 	"strings"
@@ -161,5 +162,26 @@ func TestAddonsProjectNamesTheFleet(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"hub", "spoke-a", "spoke-b"}) {
 		t.Errorf("fleet-addons destinations by name %v (all %v)", names, dests)
+	}
+}
+
+// TestHubGuardAdmitsWhatTheSpokesWrite: the hub, built before its spokes, lists in its admission guard exactly the
+// data each spoke's cluster secret holds, so a Git sync may write those secrets and no other.
+func TestHubGuardAdmitsWhatTheSpokesWrite(t *testing.T) {
+	cloud, _ := build(t, DevFleet())
+	policy := cloud.MustGet(t, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "hub-cluster-secrets-policy")
+	var registered string
+	for _, v := range policy.Input("spec").(map[string]any)["variables"].([]any) {
+		if v := v.(map[string]any); v["name"] == "registered" {
+			registered = v["expression"].(string)
+		}
+	}
+	for _, spoke := range []string{"spoke-a", "spoke-b"} {
+		data := cloud.MustGet(t, "kubernetes:core/v1:Secret", spoke+"-cluster-secret").Input("stringData").(map[string]any)
+		for _, k := range []string{"name", "server", "config"} {
+			if b := base64.StdEncoding.EncodeToString([]byte(data[k].(string))); !strings.Contains(registered, b) {
+				t.Errorf("the hub's guard does not admit %s's %s %q (base64 %s): %s", spoke, k, data[k], b, registered)
+			}
+		}
 	}
 }

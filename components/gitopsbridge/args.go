@@ -60,6 +60,14 @@ type Hub struct {
 	// projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets
 	// nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
 	FleetClusters []string `pulumi:"fleetClusters,optional"`
+	// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo
+	// CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's
+	// admission guard admits from the controller only a cluster secret whose name, server and config are exactly
+	// what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the
+	// hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and
+	// spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists
+	// every spoke of the fleet.
+	RegisteredSpokes []clusterinfo.ClusterInfoInput `pulumi:"registeredSpokes,optional"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides
 	// their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the
 	// repositories of the GitOps Bridge control-plane template's add-ons.

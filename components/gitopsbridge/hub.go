@@ -2,6 +2,8 @@ package gitopsbridge
 
 import (
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
@@ -68,11 +70,34 @@ func (b *builder) hub(secret secretContent) error {
 	return nil
 }
 
-// guard installs the admission guard for cluster secrets in Argo CD's namespace (ClusterSecretGuard).
+// guard installs the admission guard for cluster secrets in Argo CD's namespace (ClusterSecretGuard), with the
+// registrations of hub.registeredSpokes; a spoke without a role ARN, or named twice, fails it with the field named.
 func (b *builder) guard(k8s pulumi.ProviderResource, controller string) ([]pulumi.Resource, error) {
 	ns := b.args.Namespace
-	policy := b.cluster.ClusterName.ApplyT(func(hub string) admission.Policy {
-		return ClusterSecretGuard{Namespace: ns, HubClusterName: hub, ControllerServiceAccount: controller}.Policy()
+	facts := []any{b.cluster.ClusterName}
+	for _, s := range b.args.Hub.RegisteredSpokes {
+		facts = append(facts, pulumi.Unsecret(s.ToClusterInfoOutput().ApplyT(func(c clusterinfo.ClusterInfo) []string {
+			return []string{c.ClusterName, c.Server, c.SpokeRoleArn, c.CertificateAuthorityData}
+		}).(pulumi.StringArrayOutput)))
+	}
+	policy := pulumi.All(facts...).ApplyT(func(v []any) (admission.Policy, error) {
+		g := ClusterSecretGuard{Namespace: ns, HubClusterName: v[0].(string), ControllerServiceAccount: controller}
+		var ps problems.List
+		seen := map[string]string{g.HubClusterName: "the hub"}
+		for i, f := range v[1:] {
+			s := f.([]string)
+			field := problems.Index("hub.registeredSpokes", i)
+			if other, dup := seen[s[0]]; dup {
+				ps.Add(field+".clusterName", "%q is also %s; a cluster is registered once", s[0], other)
+			}
+			seen[s[0]] = field
+			if !roleARNPattern.MatchString(s[2]) {
+				ps.Add(field+".spokeRoleArn", "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>): a "+
+					"registered spoke is managed through its spoke role", s[2])
+			}
+			g.Spokes = append(g.Spokes, SpokeRegistration(s[0], s[1], s[2], s[3]))
+		}
+		return g.Policy(), ps.Err(TypeToken)
 	}).(pulumi.AnyOutput)
 	return admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
 		b.child(k8s)...)

@@ -47,7 +47,13 @@ import (
 func admit(t *testing.T, p admission.Policy, obj, oldObj map[string]any, namespace, username string,
 	gvk schema.GroupVersionKind, gvr schema.GroupVersionResource) (allowed bool, message string) {
 	t.Helper()
-	policy, binding := p.Object(), p.Binding()
+	return admitWith(t, p.Object(), p.Binding(), obj, oldObj, namespace, username, gvk, gvr)
+}
+
+// admitWith is admit with the policy and binding objects as the API server stores them (binding nil: none).
+func admitWith(t *testing.T, policy, binding, obj, oldObj map[string]any, namespace, username string,
+	gvk schema.GroupVersionKind, gvr schema.GroupVersionResource) (allowed bool, message string) {
+	t.Helper()
 	vap := &admissionregistrationv1.ValidatingAdmissionPolicy{}
 	decodeStrict(t, policy, vap)
 	k8sadmissionregv1.SetObjectDefaults_ValidatingAdmissionPolicy(vap)

@@ -33,6 +33,7 @@ func TestTheBridgeHoldsForEveryAddon(t *testing.T) {
 	for _, s := range secrets {
 		checkCluster(t, s)
 	}
+	checkGuardAdmits(t, env, secrets)
 	apps := generate(t, secrets)
 	roles := iamRoles(t, env)
 

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
@@ -154,4 +156,56 @@ func iamRoles(t *testing.T, env *offline.Env) map[string]string {
 		out[arn], _ = state["assumeRolePolicy"].(string)
 	}
 	return out
+}
+
+// storedObject is the emulated hub's object of a Kubernetes type by its metadata.name, as the API server holds it.
+func storedObject(t *testing.T, env *offline.Env, typ, apiVersion, kind, name string) map[string]any {
+	t.Helper()
+	all, err := env.Store.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range all {
+		if r.Type != typ {
+			continue
+		}
+		state, err := r.Plain()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if md, _ := state["metadata"].(map[string]any); md["name"] == name {
+			return map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": md, "spec": state["spec"]}
+		}
+	}
+	t.Fatalf("no %s %s in the emulated hub", kind, name)
+	return nil
+}
+
+// checkGuardAdmits runs Kubernetes' admission code with the cluster-secret guard the hub holds after `up` over
+// each cluster secret written as Argo CD's application controller (a Git sync): every one is admitted, and the
+// spoke's, pointed at another server, is refused.
+func checkGuardAdmits(t *testing.T, env *offline.Env, secrets []corev1.Secret) {
+	t.Helper()
+	const api = "admissionregistration.k8s.io/v1"
+	policy := storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicy", api, "ValidatingAdmissionPolicy",
+		gitopsbridge.ClusterSecretPolicyName)
+	binding := storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicyBinding", api,
+		"ValidatingAdmissionPolicyBinding", gitopsbridge.ClusterSecretPolicyName)
+	asObject := func(s corev1.Secret) map[string]any {
+		s.APIVersion, s.Kind = "v1", "Secret"
+		var m map[string]any
+		decodeStrict(t, s, &m)
+		return m
+	}
+	for _, s := range secrets {
+		if ok, msg := admitWith(t, policy, binding, asObject(s), nil, s.Namespace, controller, secretKind, secretResource); !ok {
+			t.Errorf("the hub's guard refuses %s's secret from Git: %s", s.Name, msg)
+		}
+	}
+	evil := secretNamed(secrets, everyAddon)
+	evil.Data = maps.Clone(evil.Data)
+	evil.Data["server"] = []byte("https://collector.example.com")
+	if ok, _ := admitWith(t, policy, binding, asObject(evil), nil, evil.Namespace, controller, secretKind, secretResource); ok {
+		t.Errorf("the hub's guard admits %s's secret from Git pointed at another server", everyAddon)
+	}
 }

