@@ -92,7 +92,7 @@ func (b *builder) build() error {
 		if err != nil {
 			return err
 		}
-		b.spokes.built(c.Name, cl.ClusterInfo)
+		b.spokes.built(c.Name, cl)
 		summaries[c.Name] = b.summary(c, cl, bridge)
 		kubeconfigs[c.Name] = cl.Kubeconfig
 	}

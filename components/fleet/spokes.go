@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -40,9 +41,14 @@ func (f *spokeFacts) withSpokes(h *gitopsbridge.Hub) *gitopsbridge.Hub {
 	return &out
 }
 
-// built resolves a spoke's facts with its FleetCluster's clusterInfo.
-func (f *spokeFacts) built(name string, info clusterinfo.ClusterInfoOutput) {
-	f.resolve[name](info)
+// built resolves a spoke's facts with what its registration is made of: its FleetCluster's name, endpoint, CA and
+// spoke role. Only these, so that a change elsewhere in the spoke (an add-on toggled: new metadata, unknown during
+// preview) does not leave the hub's guard unknown in the plan.
+func (f *spokeFacts) built(name string, cl *fleetcluster.FleetCluster) {
+	f.resolve[name](clusterinfo.ClusterInfoArgs{
+		ClusterName: cl.ClusterName, Server: cl.Endpoint, CertificateAuthorityData: cl.CertificateAuthorityData,
+		SpokeRoleArn: cl.SpokeRoleArn,
+	}.ToClusterInfoOutput())
 	delete(f.resolve, name)
 }
 

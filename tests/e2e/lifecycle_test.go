@@ -37,8 +37,10 @@ type step struct {
 }
 
 // fleetUpdate is what an added or removed cluster updates beside its own resources: the Fleet's ClusterLedger
-// recording it, and the hub's Argo CD project fleet-addons, whose destinations are the fleet's clusters by name.
-var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1}
+// recording it, the hub's Argo CD project fleet-addons, whose destinations are the fleet's clusters by name, and
+// the hub's cluster-secret guard, which lists what each spoke's secret may hold.
+var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
+	"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1}
 
 // plan is the operations of a run by operation and resource type (same and read are left out).
 type plan map[string]map[string]int
@@ -241,7 +243,7 @@ func TestDay2(t *testing.T) {
 		p, steps := l.preview()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"create", "update"}) ||
 			!maps.Equal(p["update"], fleetUpdate) {
-			t.Errorf("operations %v, want creates, the ledger's update and the add-ons project's only: %v", ops, p)
+			t.Errorf("operations %v, want creates, and updates of the ledger, the add-ons project and the guard only: %v", ops, p)
 		}
 		created := urns(steps, "create")
 		for _, u := range created {
@@ -352,7 +354,7 @@ func TestDay2(t *testing.T) {
 		p, steps := l.preview()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
 			!maps.Equal(p["update"], fleetUpdate) {
-			t.Errorf("operations %v, want deletes, the ledger's update and the add-ons project's only: %v", ops, p)
+			t.Errorf("operations %v, want deletes, and updates of the ledger, the add-ons project and the guard only: %v", ops, p)
 		}
 		for _, u := range urns(steps, "delete") {
 			if !of(u, "spoke-b") && !strings.HasSuffix(u, "pulumi:providers:aws::aws-us-west-2") {
