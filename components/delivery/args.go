@@ -74,8 +74,15 @@ type ManifestsRepository struct {
 	Owner string `pulumi:"owner"`
 	// Repository is the repository name (without owner). Required.
 	Repository string `pulumi:"repository"`
-	// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+	// Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from.
+	// Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
 	Branch string `pulumi:"branch,optional"`
+	// StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch
+	// (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the
+	// promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and
+	// one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests
+	// repository need different prefixes. Default: "stage/".
+	StageBranchPrefix string `pulumi:"stageBranchPrefix,optional"`
 	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
 	Path string `pulumi:"path,optional"`
 	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of
@@ -84,9 +91,9 @@ type ManifestsRepository struct {
 	// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default:
 	// "gitops-fleet/<project>-stacks".
 	PullRequestBranch string `pulumi:"pullRequestBranch,optional"`
-	// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's
-	// token cannot push past a stage's review. Every stage must then promote through a pull request
-	// (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+	// BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull
+	// requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull
+	// request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
 	BranchProtection *gitopsbridge.BranchProtection `pulumi:"branchProtection,optional"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits
 	// alone the stages' Argo CD project syncs. Default: none (no verification).
@@ -110,11 +117,11 @@ type DeliveryStage struct {
 	// Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A
 	// DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
 	Namespace string `pulumi:"namespace,optional"`
-	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved
-	// only by promotions. Exactly one of commit and branch.
+	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage
+	// runs until its first promotion. Exactly one of commit and branch.
 	Commit string `pulumi:"commit,optional"`
-	// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one
-	// of commit and branch; a promotion pins the commit.
+	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of
+	// commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
 	Branch string `pulumi:"branch,optional"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's
 	// promotion policy). Default: true for the first stage, false for the others: they are approval gates.
@@ -122,9 +129,9 @@ type DeliveryStage struct {
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount
 	// that Kargo maps these OIDC claims to.
 	Approvers *Approvers `pulumi:"approvers,optional"`
-	// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged
-	// (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull
-	// request.
+	// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait
+	// for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a
+	// reviewed pull request.
 	PullRequest bool `pulumi:"pullRequest,optional"`
 	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs
 	// pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never

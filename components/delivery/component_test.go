@@ -1,6 +1,8 @@
 package delivery
 
 import (
+	"fmt"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"slices"
 	"strings"
 	"testing"
@@ -39,6 +41,7 @@ func TestObjects(t *testing.T) {
 		"Branch fleet-branch", "RepositoryFile fleet-dev-stack", "RepositoryFile fleet-qa-stack",
 		"RepositoryFile fleet-prod-stack", "RepositoryFile fleet-prod-preview-stack",
 		"RepositoryPullRequest fleet-pull-request",
+		"Branch fleet-dev-branch", "Branch fleet-qa-branch", "Branch fleet-prod-branch",
 		"ConfigMapPatch argocd-cm",
 		"Application fleet-dev", "Application fleet-qa", "Application fleet-prod",
 		"Project fleet", "ProjectConfig fleet", "Secret git-manifests", "Warehouse program",
@@ -88,6 +91,8 @@ func TestOrder(t *testing.T) {
 		"fleet-dev-stack":                 {"fleet-branch"},
 		"fleet-pull-request":              {"fleet-dev-stack", "fleet-qa-stack", "fleet-prod-stack", "fleet-prod-preview-stack"},
 		"fleet-dev-system:auth-delegator": {"fleet-dev-sa"},
+		"fleet-qa-branch":                 {"fleet-dev-stack", "fleet-qa-stack", "fleet-prod-stack"},
+		"fleet-qa-application":            {"fleet-qa-branch"},
 	}
 	byName := map[string]mocks.Resource{}
 	for _, r := range cloud.Resources() {
@@ -107,9 +112,9 @@ func TestOrder(t *testing.T) {
 	}
 }
 
-// TestPromotion: a promotion modelled as a new commit for one stage changes only that stage's manifest, and in it
-// only spec.commit.
-func TestPromotion(t *testing.T) {
+// TestTemplateChange: a new commit in the config of one stage changes only that stage's template on the manifests
+// branch, and in it only spec.commit; the stages' branches, which Kargo's promotions write, are not touched.
+func TestTemplateChange(t *testing.T) {
 	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
 	before, _, err := run("fleet", threeStages())
 	if err != nil {
@@ -156,7 +161,7 @@ func TestExisting(t *testing.T) {
 	for _, typ := range []string{"kubernetes:helm.sh/v3:Release", "github:index/branch:Branch",
 		"github:index/repositoryPullRequest:RepositoryPullRequest", "kubernetes:core/v1:Secret"} {
 		for _, r := range cloud.OfType(typ) {
-			if nameOf(r) != AccessTokenSecret {
+			if nameOf(r) != AccessTokenSecret && !strings.HasPrefix(fmt.Sprint(r.Input("branch")), "stage/") {
 				t.Errorf("%s %s registered", typ, nameOf(r))
 			}
 		}
@@ -222,5 +227,37 @@ func TestTokens(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the token key of each Secret, when secret (-want +got):\n%s", diff)
+	}
+}
+
+// TestStageBranches: every stage gets its own branch, created from the manifests branch (so it starts with the
+// templates), and with branchProtection each stage's branch is protected like the manifests branch, so that
+// Kargo's token cannot push a promotion past its pull request.
+func TestStageBranches(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	a := threeStages()
+	a.Manifests.BranchProtection = &gitopsbridge.BranchProtection{}
+	for i := range a.Stages {
+		a.Stages[i].PullRequest = true
+	}
+	cloud, _, err := run("fleet", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var protected []string
+	for _, r := range cloud.OfType("github:index/branchProtection:BranchProtection") {
+		protected = append(protected, r.Input("pattern").(string))
+	}
+	if want := []string{"main", "stage/dev", "stage/prod", "stage/qa"}; !slices.Equal(sorted(protected), want) {
+		t.Errorf("protected branches %v, want %v", sorted(protected), want)
+	}
+	for _, stage := range []string{"dev", "qa", "prod"} {
+		r, ok := cloud.Named("github:index/branch:Branch", "fleet-"+stage+"-branch")
+		if !ok {
+			t.Fatalf("no branch for %s", stage)
+		}
+		if r.Input("branch") != "stage/"+stage || r.Input("sourceBranch") != "main" || r.Input("repository") != "platform" {
+			t.Errorf("%s's branch: %v", stage, r.Inputs)
+		}
 	}
 }

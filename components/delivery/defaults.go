@@ -35,8 +35,10 @@ const (
 	defaultCertManagerNS   = "cert-manager"
 	defaultManifestsPath   = "stacks"
 	defaultBranch          = "main"
-	defaultInterval        = "5m0s"
-	defaultResync          = 600
+	// defaultStageBranchPrefix names the stages' branches, Kargo's convention (stage/<name>).
+	defaultStageBranchPrefix = "stage/"
+	defaultInterval          = "5m0s"
+	defaultResync            = 600
 	// AccessTokenSecret is the Secret (key accessTokenKey) the pulumiAccessToken input is written to.
 	AccessTokenSecret = "pulumi-access-token"
 	accessTokenKey    = "accessToken"
@@ -62,6 +64,7 @@ func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 	m := &a.Manifests
 	m.Branch = or(m.Branch, defaultBranch)
 	m.Path = or(m.Path, defaultManifestsPath)
+	m.StageBranchPrefix = or(m.StageBranchPrefix, defaultStageBranchPrefix)
 	if m.PullRequest {
 		m.PullRequestBranch = or(m.PullRequestBranch, "gitops-fleet/"+a.Project+"-stacks")
 	}

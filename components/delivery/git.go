@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -61,6 +62,45 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 			b.child(gh)...); err != nil {
 			return nil, err
 		}
+	}
+	written := make([]pulumi.Resource, len(committed))
+	for i, f := range committed {
+		written[i] = f
+	}
+	for _, l := range b.links {
+		branches, err := b.stageBranch(gh, l.Name, written)
+		if err != nil {
+			return nil, err
+		}
+		out[l.Name] = append(out[l.Name], branches...)
+	}
+	return out, nil
+}
+
+// stageBranch creates a stage's own branch from the manifests branch once the templates are committed, so that
+// without manifests.pullRequest it starts with the stage's template; with it, the templates land only when the
+// pull request is merged, and the stage runs nothing before its first promotion. Pulumi creates the branch and
+// nothing else: Kargo's promotions move it, which a refresh reads as the branch's new head, not as a change.
+// With manifests.branchProtection the stage's branch is protected too, so that Kargo's token cannot push a
+// promotion past its pull request.
+func (b *builder) stageBranch(gh pulumi.ProviderResource, stage string, committed []pulumi.Resource) ([]pulumi.Resource, error) {
+	m := b.args.Manifests
+	branch, err := github.NewBranch(b.ctx, childName(b.name, stage+"-branch"), &github.BranchArgs{
+		Repository:   pulumi.String(m.Repository),
+		Branch:       pulumi.String(StageBranch(m, stage)),
+		SourceBranch: pulumi.String(m.Branch),
+	}, b.child(gh, committed...)...)
+	if err != nil {
+		return nil, err
+	}
+	out := []pulumi.Resource{branch}
+	if m.BranchProtection != nil {
+		p, err := m.BranchProtection.Protect(b.ctx, childName(b.name, stage+"-branch-protection"), m.Repository,
+			StageBranch(m, stage), b.child(gh, branch)...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
 	}
 	return out, nil
 }

@@ -60,7 +60,7 @@ func StackGuard(a StackDeliveryArgs) admission.Policy {
 				Message:    "a stage's Stack takes its program from the program repository only (no programRef or fluxSource)",
 			},
 			{
-				Expression: "!has(object.spec.branch) || object.spec.branch == (variables.preview ? variables.stage.previewBranch : variables.stage.branch)",
+				Expression: "!has(object.spec.branch) || object.spec.branch == '' || object.spec.branch == (variables.preview ? variables.stage.previewBranch : variables.stage.branch)",
 				Message:    "a stage's Stack pins a commit, or follows only the branch the stage is configured with",
 			},
 			{

@@ -54,11 +54,13 @@ func Project(a StackDeliveryArgs) map[string]any {
 }
 
 // ProjectConfig is the Project's configuration (named like the Project, in its namespace): one promotion policy
-// per stage, with autoPromotionEnabled as stages[].autoPromotion says.
+// per stage, selected by its exact name (stageSelector; Kargo 1.11 deprecates stage), with autoPromotionEnabled
+// as stages[].autoPromotion says.
 func ProjectConfig(a StackDeliveryArgs) map[string]any {
 	var policies []any
 	for _, s := range a.Stages {
-		policies = append(policies, map[string]any{"stage": s.Name, "autoPromotionEnabled": *s.AutoPromotion})
+		policies = append(policies, map[string]any{"stageSelector": map[string]any{"name": s.Name},
+			"autoPromotionEnabled": *s.AutoPromotion})
 	}
 	return kargoObject("ProjectConfig", map[string]any{"name": a.Project, "namespace": a.Project},
 		map[string]any{"promotionPolicies": policies})
@@ -125,20 +127,32 @@ func kargoObject(kind string, metadata, spec map[string]any) map[string]any {
 	return obj
 }
 
-// PromotionSteps are a stage's promotion: git-clone of the manifests branch, yaml-update of spec.commit in the
-// stage's stack.yaml to the Freight's commit, git-commit, then git-push to the branch, or with pullRequest
-// git-push to a generated branch, git-open-pr and git-wait-for-pr; last argocd-update of the stage's
-// Application to the commit that landed.
+// PromotionSteps are a stage's promotion, which renders the stage's branch from its template: git-clone of the
+// manifests branch (./src, the templates Pulumi writes) and of the stage's branch (./out); git-clear of ./out;
+// copy of the stage's folder from ./src into ./out; yaml-update of spec.commit to the Freight's commit and of
+// spec.branch to "" in the stage's stack.yaml (PKO refuses a Stack with both); git-commit; then git-push to
+// the stage's branch, or with pullRequest git-push to a generated branch, git-open-pr into the stage's branch
+// and git-wait-for-pr; last argocd-update of the stage's Application to the commit that landed. Only the stage's
+// branch is written: a promotion leaves Pulumi's templates, and the other stages' branches, as they are.
 func PromotionSteps(a StackDeliveryArgs, s DeliveryStage) []any {
 	commit := fmt.Sprintf("${{ commitFrom(vars.%s).ID }}", programVar)
+	m, branch, dir := a.Manifests, StageBranch(a.Manifests, s.Name), StageDir(a.Manifests, s.Name)
 	steps := []any{
 		step("git-clone", "clone", map[string]any{
-			"repoURL":  "${{ vars." + manifestsVar + " }}",
-			"checkout": []any{map[string]any{"branch": a.Manifests.Branch, "path": "./out"}},
+			"repoURL": "${{ vars." + manifestsVar + " }}",
+			"checkout": []any{
+				map[string]any{"branch": m.Branch, "path": "./src"},
+				map[string]any{"branch": branch, "create": true, "path": "./out"},
+			},
 		}),
+		step("git-clear", "clear", map[string]any{"path": "./out"}),
+		step("copy", "render", map[string]any{"inPath": "./src/" + dir + "/", "outPath": "./out/" + dir + "/"}),
 		step("yaml-update", "update", map[string]any{
-			"path":    "./out/" + StackPath(a.Manifests, s.Name, false),
-			"updates": []any{map[string]any{"key": "spec.commit", "value": commit}},
+			"path": "./out/" + StackPath(m, s.Name, false),
+			"updates": []any{
+				map[string]any{"key": "spec.commit", "value": commit},
+				map[string]any{"key": "spec.branch", "value": ""},
+			},
 		}),
 		step("git-commit", "commit", map[string]any{
 			"path":    "./out",
@@ -152,7 +166,7 @@ func PromotionSteps(a StackDeliveryArgs, s DeliveryStage) []any {
 			step("git-open-pr", "open-pr", map[string]any{
 				"repoURL":      "${{ vars." + manifestsVar + " }}",
 				"sourceBranch": "${{ outputs.push.branch }}",
-				"targetBranch": a.Manifests.Branch,
+				"targetBranch": branch,
 				"title":        fmt.Sprintf("Promote %s to %s", s.Name, commit),
 			}),
 			step("git-wait-for-pr", "wait-for-pr", map[string]any{

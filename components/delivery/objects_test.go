@@ -84,11 +84,11 @@ kind: ProjectConfig
 metadata: {name: fleet, namespace: fleet}
 spec:
   promotionPolicies:
-  - {stage: dev, autoPromotionEnabled: true}
-  - {stage: qa, autoPromotionEnabled: false}
-  - {stage: prod, autoPromotionEnabled: false}`,
+  - {stageSelector: {name: dev}, autoPromotionEnabled: true}
+  - {stageSelector: {name: qa}, autoPromotionEnabled: false}
+  - {stageSelector: {name: prod}, autoPromotionEnabled: false}`,
 		},
-		"dev takes Freight from the Warehouse and pushes its promotion": {
+		"dev takes Freight from the Warehouse and pushes its promotion, rendered, to its own branch": {
 			got: KargoStage(a, links[0]),
 			want: `
 apiVersion: kargo.akuity.io/v1alpha1
@@ -108,12 +108,20 @@ spec:
         as: clone
         config:
           repoURL: ${{ vars.manifestsRepo }}
-          checkout: [{branch: main, path: ./out}]
+          checkout: [{branch: main, path: ./src}, {branch: stage/dev, create: true, path: ./out}]
+      - uses: git-clear
+        as: clear
+        config: {path: ./out}
+      - uses: copy
+        as: render
+        config: {inPath: ./src/deploy/stacks/dev/, outPath: ./out/deploy/stacks/dev/}
       - uses: yaml-update
         as: update
         config:
           path: ./out/deploy/stacks/dev/stack.yaml
-          updates: [{key: spec.commit, value: "${{ commitFrom(vars.programRepo).ID }}"}]
+          updates:
+          - {key: spec.commit, value: "${{ commitFrom(vars.programRepo).ID }}"}
+          - {key: spec.branch, value: ""}
       - uses: git-commit
         as: commit
         config: {path: ./out, message: "Promote dev to ${{ commitFrom(vars.programRepo).ID }}"}
@@ -128,7 +136,7 @@ spec:
             namespace: argocd
             sources: [{repoURL: "${{ vars.manifestsRepo }}", desiredRevision: "${{ outputs.commit.commit }}"}]`,
 		},
-		"prod takes qa's Freight and promotes through a reviewed pull request": {
+		"prod takes qa's Freight and promotes through a reviewed pull request into its own branch": {
 			got: KargoStage(a, links[2]),
 			want: `
 apiVersion: kargo.akuity.io/v1alpha1
@@ -148,12 +156,20 @@ spec:
         as: clone
         config:
           repoURL: ${{ vars.manifestsRepo }}
-          checkout: [{branch: main, path: ./out}]
+          checkout: [{branch: main, path: ./src}, {branch: stage/prod, create: true, path: ./out}]
+      - uses: git-clear
+        as: clear
+        config: {path: ./out}
+      - uses: copy
+        as: render
+        config: {inPath: ./src/deploy/stacks/prod/, outPath: ./out/deploy/stacks/prod/}
       - uses: yaml-update
         as: update
         config:
           path: ./out/deploy/stacks/prod/stack.yaml
-          updates: [{key: spec.commit, value: "${{ commitFrom(vars.programRepo).ID }}"}]
+          updates:
+          - {key: spec.commit, value: "${{ commitFrom(vars.programRepo).ID }}"}
+          - {key: spec.branch, value: ""}
       - uses: git-commit
         as: commit
         config: {path: ./out, message: "Promote prod to ${{ commitFrom(vars.programRepo).ID }}"}
@@ -165,7 +181,7 @@ spec:
         config:
           repoURL: ${{ vars.manifestsRepo }}
           sourceBranch: ${{ outputs.push.branch }}
-          targetBranch: main
+          targetBranch: stage/prod
           title: "Promote prod to ${{ commitFrom(vars.programRepo).ID }}"
       - uses: git-wait-for-pr
         as: wait-for-pr
@@ -178,7 +194,7 @@ spec:
             namespace: argocd
             sources: [{repoURL: "${{ vars.manifestsRepo }}", desiredRevision: "${{ outputs['wait-for-pr'].commit }}"}]`,
 		},
-		"qa's Application syncs its folder and lets qa's Stage update it": {
+		"qa's Application syncs its folder on its own branch and lets qa's Stage update it": {
 			got: Application(a, links[1].DeliveryStage),
 			want: `
 apiVersion: argoproj.io/v1alpha1
@@ -190,7 +206,7 @@ metadata:
   finalizers: [resources-finalizer.argocd.argoproj.io]
 spec:
   project: fleet-delivery
-  source: {repoURL: "https://github.com/acme/platform.git", targetRevision: main, path: deploy/stacks/qa}
+  source: {repoURL: "https://github.com/acme/platform.git", targetRevision: stage/qa, path: deploy/stacks/qa}
   destination: {server: "https://kubernetes.default.svc", namespace: fleet-stacks-qa}
   syncPolicy: {automated: {prune: false, selfHeal: true}}`,
 		},

@@ -96,8 +96,15 @@ func Manifest(object map[string]any) (string, error) {
 	return string(b), err
 }
 
-// StackPath is the file of a stage's Stack in the manifests repository: <path>/<stage>/stack.yaml, or
-// preview-stack.yaml for its preview Stack. Kargo's yaml-update step edits spec.commit in stack.yaml.
+// StageBranch is a stage's own branch of the manifests repository: "<stageBranchPrefix><stage>".
+func StageBranch(m ManifestsRepository, stage string) string { return m.StageBranchPrefix + stage }
+
+// StageDir is the folder of a stage's Stacks, the same on the manifests branch (the templates) and on the stage's
+// branch (rendered): <path>/<stage>.
+func StageDir(m ManifestsRepository, stage string) string { return m.Path + "/" + stage }
+
+// StackPath is the file of a stage's Stack in StageDir: stack.yaml, or preview-stack.yaml for its preview Stack.
+// A promotion renders stack.yaml on the stage's branch with the promoted commit.
 func StackPath(m ManifestsRepository, stage string, preview bool) string {
 	if preview {
 		return m.Path + "/" + stage + "/preview-stack.yaml"

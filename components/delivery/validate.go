@@ -93,6 +93,17 @@ func validateManifests(ps *problems.List, m ManifestsRepository, stages []Delive
 	m.Target().Validate(ps, "manifests")
 	relative(ps, "manifests.path", m.Path)
 	gitopsbridge.CheckSignatureKeys(ps, "manifests.signatureKeys", m.SignatureKeys)
+	for i, s := range stages {
+		b := StageBranch(m, s.Name)
+		if s.Name == "" {
+			continue // reported at the stage
+		}
+		gitopsbridge.CheckBranch(ps, "manifests.stageBranchPrefix", b)
+		if b == m.Branch || (m.PullRequest && b == m.PullRequestBranch) {
+			ps.Add(problems.Index("stages", i)+".name", "stage %q's branch %q is also the manifests' branch or pull "+
+				"request branch; choose another manifests.stageBranchPrefix", s.Name, b)
+		}
+	}
 	if m.BranchProtection == nil {
 		return
 	}

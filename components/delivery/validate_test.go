@@ -152,6 +152,14 @@ func TestValidate(t *testing.T) {
 				"manifests.pullRequest": "protected branch", "stages[0].pullRequest": "protected branch",
 				"stages[1].pullRequest": "protected branch", "manifests.signatureKeys[0]": "GPG key ID"},
 		},
+		"a stage branch prefix that is no branch name": {
+			edit: func(a *StackDeliveryArgs) { a.Manifests.StageBranchPrefix = "stage:" },
+			want: map[string]string{"manifests.stageBranchPrefix": "not a Git branch name"},
+		},
+		"a stage whose branch is the manifests branch": {
+			edit: func(a *StackDeliveryArgs) { a.Manifests.StageBranchPrefix, a.Manifests.Branch = "release-", "release-dev" },
+			want: map[string]string{"stages[0].name": "also the manifests' branch"},
+		},
 		"stack": {
 			edit: func(a *StackDeliveryArgs) { a.Stages[0].Stack = "acme/fleet/dev/extra" },
 			want: map[string]string{"stages[0].stack": "not a Pulumi stack"},

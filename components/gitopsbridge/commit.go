@@ -38,9 +38,9 @@ func (t GitHubTarget) Validate(ps *problems.List, field string) {
 		ps.Add(field+".repository", "%q is not a GitHub repository name (1-100 of A-Z a-z 0-9 . _ -, without the owner)",
 			t.Repository)
 	}
-	checkBranch(ps, field+".branch", t.Branch)
+	CheckBranch(ps, field+".branch", t.Branch)
 	if t.PullRequest {
-		checkBranch(ps, field+".pullRequestBranch", t.PullRequestBranch)
+		CheckBranch(ps, field+".pullRequestBranch", t.PullRequestBranch)
 		if t.PullRequestBranch == t.Branch {
 			ps.Add(field+".pullRequestBranch", "%q is the base branch; a pull request needs a branch of its own", t.Branch)
 		}

@@ -326,8 +326,8 @@ func validateGit(ps *problems.List, g GitDelivery) {
 	}
 }
 
-// checkBranch applies the rules of git check-ref-format that a branch name can break.
-func checkBranch(ps *problems.List, field, b string) {
+// CheckBranch applies the rules of git check-ref-format that a branch name can break.
+func CheckBranch(ps *problems.List, field, b string) {
 	bad := b == "" || strings.HasPrefix(b, "/") || strings.HasSuffix(b, "/") || strings.HasSuffix(b, ".lock") ||
 		strings.HasPrefix(b, "-") || strings.HasSuffix(b, ".") || strings.Contains(b, "..") ||
 		strings.Contains(b, "//") || strings.Contains(b, "@{") || strings.ContainsAny(b, " ~^:?*[\\\t\n")

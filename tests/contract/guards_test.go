@@ -223,6 +223,9 @@ func TestStackGuard(t *testing.T) {
 		"prod's Stack":                {obj: prodStack},
 		"prod's preview Stack":        {obj: delivery.StackObject(a, prod, true)},
 		"a promotion of prod":         {obj: spec(func(s map[string]any) { s["commit"] = strings.Repeat("b", 40) })},
+		"prod's Stack as Kargo renders it": {obj: rendered(t, a, prod, strings.Repeat("b", 40))},
+		"dev's Stack as Kargo renders it, the branch it followed replaced by the commit": {
+			obj: rendered(t, a, dev, strings.Repeat("b", 40))},
 		"another program": {want: "runs only the delivered program",
 			obj: spec(func(s map[string]any) { s["projectRepo"] = "https://github.com/evil/miner.git" })},
 		"another backend": {want: "runs only the delivered program",
@@ -278,4 +281,32 @@ func TestStackGuard(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rendered is a stage's Stack as its promotion renders it: the stage's template with the yaml-update step of its
+// promotion applied (each dotted key set, the Freight's commit expression replaced by commit).
+func rendered(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliveryStage, commit string) map[string]any {
+	t.Helper()
+	obj := edited(t, delivery.StackObject(a, s, false), func(map[string]any) {})
+	applied := 0
+	for _, st := range delivery.PromotionSteps(a, s) {
+		st := st.(map[string]any)
+		if st["uses"] != "yaml-update" {
+			continue
+		}
+		for _, u := range st["config"].(map[string]any)["updates"].([]any) {
+			u := u.(map[string]any)
+			keys := strings.Split(u["key"].(string), ".")
+			value := u["value"]
+			if v, ok := value.(string); ok && strings.Contains(v, "commitFrom(") {
+				value = commit
+			}
+			field(obj, keys[:len(keys)-1]...)[keys[len(keys)-1]] = value
+			applied++
+		}
+	}
+	if applied == 0 {
+		t.Fatalf("stage %s's promotion updates nothing", s.Name)
+	}
+	return obj
 }

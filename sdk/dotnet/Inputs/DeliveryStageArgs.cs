@@ -35,7 +35,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<bool>? AutoPromotion { get; set; }
 
         /// <summary>
-        /// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+        /// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
         /// </summary>
         [Input("branch")]
         public Input<string>? Branch { get; set; }
@@ -53,7 +53,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+        /// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
         /// </summary>
         [Input("commit")]
         public Input<string>? Commit { get; set; }
@@ -141,7 +141,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+        /// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
         /// </summary>
         [Input("pullRequest")]
         public Input<bool>? PullRequest { get; set; }

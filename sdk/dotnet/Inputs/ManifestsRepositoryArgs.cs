@@ -17,13 +17,13 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class ManifestsRepositoryArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+        /// Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
         /// </summary>
         [Input("branch")]
         public Input<string>? Branch { get; set; }
 
         /// <summary>
-        /// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+        /// BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
         /// </summary>
         [Input("branchProtection")]
         public Input<Inputs.BranchProtectionArgs>? BranchProtection { get; set; }
@@ -69,6 +69,12 @@ namespace GitOpsFleet.Fleet.Inputs
             get => _signatureKeys ?? (_signatureKeys = new InputList<string>());
             set => _signatureKeys = value;
         }
+
+        /// <summary>
+        /// StageBranchPrefix names each stage's own branch, "&lt;stageBranchPrefix&gt;&lt;stage&gt;": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
+        /// </summary>
+        [Input("stageBranchPrefix")]
+        public Input<string>? StageBranchPrefix { get; set; }
 
         public ManifestsRepositoryArgs()
         {

@@ -1749,11 +1749,11 @@ type DeliveryStage struct {
 	Approvers *Approvers `pulumi:"approvers"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
 	AutoPromotion *bool `pulumi:"autoPromotion"`
-	// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
 	Branch *string `pulumi:"branch"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
 	ClusterRoles []string `pulumi:"clusterRoles"`
-	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
 	Commit *string `pulumi:"commit"`
 	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
 	Config map[string]string `pulumi:"config"`
@@ -1775,7 +1775,7 @@ type DeliveryStage struct {
 	PreviewServiceAccountName *string `pulumi:"previewServiceAccountName"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
 	ProgramGitToken *string `pulumi:"programGitToken"`
-	// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+	// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
 	PullRequest *bool `pulumi:"pullRequest"`
 	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
 	PulumiAccessToken *string `pulumi:"pulumiAccessToken"`
@@ -1812,11 +1812,11 @@ type DeliveryStageArgs struct {
 	Approvers ApproversPtrInput `pulumi:"approvers"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
 	AutoPromotion pulumi.BoolPtrInput `pulumi:"autoPromotion"`
-	// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
 	ClusterRoles pulumi.StringArrayInput `pulumi:"clusterRoles"`
-	// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
 	Commit pulumi.StringPtrInput `pulumi:"commit"`
 	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
 	Config pulumi.StringMapInput `pulumi:"config"`
@@ -1838,7 +1838,7 @@ type DeliveryStageArgs struct {
 	PreviewServiceAccountName pulumi.StringPtrInput `pulumi:"previewServiceAccountName"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
 	ProgramGitToken pulumi.StringPtrInput `pulumi:"programGitToken"`
-	// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+	// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
 	PullRequest pulumi.BoolPtrInput `pulumi:"pullRequest"`
 	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
 	PulumiAccessToken pulumi.StringPtrInput `pulumi:"pulumiAccessToken"`
@@ -1923,7 +1923,7 @@ func (o DeliveryStageOutput) AutoPromotion() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.AutoPromotion }).(pulumi.BoolPtrOutput)
 }
 
-// Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
 func (o DeliveryStageOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
@@ -1933,7 +1933,7 @@ func (o DeliveryStageOutput) ClusterRoles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v DeliveryStage) []string { return v.ClusterRoles }).(pulumi.StringArrayOutput)
 }
 
-// Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
 func (o DeliveryStageOutput) Commit() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Commit }).(pulumi.StringPtrOutput)
 }
@@ -1988,7 +1988,7 @@ func (o DeliveryStageOutput) ProgramGitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.ProgramGitToken }).(pulumi.StringPtrOutput)
 }
 
-// PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
 func (o DeliveryStageOutput) PullRequest() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.PullRequest }).(pulumi.BoolPtrOutput)
 }
@@ -4388,9 +4388,9 @@ func (o LedgerEntryArrayOutput) Index(i pulumi.IntInput) LedgerEntryOutput {
 
 // ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
 type ManifestsRepository struct {
-	// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+	// Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
 	Branch *string `pulumi:"branch"`
-	// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+	// BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
 	BranchProtection *BranchProtection `pulumi:"branchProtection"`
 	// Owner is the GitHub user or organization. Required.
 	Owner string `pulumi:"owner"`
@@ -4404,6 +4404,8 @@ type ManifestsRepository struct {
 	Repository string `pulumi:"repository"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
 	SignatureKeys []string `pulumi:"signatureKeys"`
+	// StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
+	StageBranchPrefix *string `pulumi:"stageBranchPrefix"`
 }
 
 // ManifestsRepositoryInput is an input type that accepts ManifestsRepositoryArgs and ManifestsRepositoryOutput values.
@@ -4419,9 +4421,9 @@ type ManifestsRepositoryInput interface {
 
 // ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
 type ManifestsRepositoryArgs struct {
-	// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+	// Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
-	// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+	// BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
 	BranchProtection BranchProtectionPtrInput `pulumi:"branchProtection"`
 	// Owner is the GitHub user or organization. Required.
 	Owner pulumi.StringInput `pulumi:"owner"`
@@ -4435,6 +4437,8 @@ type ManifestsRepositoryArgs struct {
 	Repository pulumi.StringInput `pulumi:"repository"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
 	SignatureKeys pulumi.StringArrayInput `pulumi:"signatureKeys"`
+	// StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
+	StageBranchPrefix pulumi.StringPtrInput `pulumi:"stageBranchPrefix"`
 }
 
 func (ManifestsRepositoryArgs) ElementType() reflect.Type {
@@ -4464,12 +4468,12 @@ func (o ManifestsRepositoryOutput) ToManifestsRepositoryOutputWithContext(ctx co
 	return o
 }
 
-// Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+// Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
 func (o ManifestsRepositoryOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ManifestsRepository) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
-// BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+// BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
 func (o ManifestsRepositoryOutput) BranchProtection() BranchProtectionPtrOutput {
 	return o.ApplyT(func(v ManifestsRepository) *BranchProtection { return v.BranchProtection }).(BranchProtectionPtrOutput)
 }
@@ -4502,6 +4506,11 @@ func (o ManifestsRepositoryOutput) Repository() pulumi.StringOutput {
 // SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
 func (o ManifestsRepositoryOutput) SignatureKeys() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ManifestsRepository) []string { return v.SignatureKeys }).(pulumi.StringArrayOutput)
+}
+
+// StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
+func (o ManifestsRepositoryOutput) StageBranchPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManifestsRepository) *string { return v.StageBranchPrefix }).(pulumi.StringPtrOutput)
 }
 
 // NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.

@@ -276,7 +276,7 @@ export interface DeliveryStageArgs {
      */
     autoPromotion?: pulumi.Input<boolean | undefined>;
     /**
-     * Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+     * Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
      */
     branch?: pulumi.Input<string | undefined>;
     /**
@@ -284,7 +284,7 @@ export interface DeliveryStageArgs {
      */
     clusterRoles?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+     * Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
      */
     commit?: pulumi.Input<string | undefined>;
     /**
@@ -328,7 +328,7 @@ export interface DeliveryStageArgs {
      */
     programGitToken?: pulumi.Input<string | undefined>;
     /**
-     * PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+     * PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
      */
     pullRequest?: pulumi.Input<boolean | undefined>;
     /**
@@ -654,11 +654,11 @@ export interface LedgerEntryArgs {
  */
 export interface ManifestsRepositoryArgs {
     /**
-     * Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+     * Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
      */
     branch?: pulumi.Input<string | undefined>;
     /**
-     * BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+     * BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
      */
     branchProtection?: pulumi.Input<inputs.BranchProtectionArgs | undefined>;
     /**
@@ -685,6 +685,10 @@ export interface ManifestsRepositoryArgs {
      * SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
      */
     signatureKeys?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
+     */
+    stageBranchPrefix?: pulumi.Input<string | undefined>;
 }
 
 /**

@@ -1223,7 +1223,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+    Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
     """
     cluster_roles: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -1231,7 +1231,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     commit: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+    Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
     """
     config: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -1271,7 +1271,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     pull_request: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+    PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
     """
     pulumi_access_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1333,9 +1333,9 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.bool] allow_cluster_admin: AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
         :param pulumi.Input['ApproversArgs'] approvers: Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
         :param pulumi.Input[_builtins.bool] auto_promotion: AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
-        :param pulumi.Input[_builtins.str] branch: Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+        :param pulumi.Input[_builtins.str] branch: Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
-        :param pulumi.Input[_builtins.str] commit: Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+        :param pulumi.Input[_builtins.str] commit: Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] config: Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
         :param pulumi.Input[_builtins.bool] continue_resync_on_commit_match: ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
         :param pulumi.Input[_builtins.bool] destroy_on_finalize: DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
@@ -1345,7 +1345,7 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
         :param pulumi.Input[_builtins.str] preview_service_account_name: PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
         :param pulumi.Input[_builtins.str] program_git_token: ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
-        :param pulumi.Input[_builtins.bool] pull_request: PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+        :param pulumi.Input[_builtins.bool] pull_request: PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
         :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
         :param pulumi.Input[_builtins.bool] refresh: Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
         :param pulumi.Input[_builtins.int] resync_frequency_seconds: ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
@@ -1464,7 +1464,7 @@ class DeliveryStageArgs:
     @pulumi.getter
     def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+        Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
         """
         return pulumi.get(self, "branch")
 
@@ -1488,7 +1488,7 @@ class DeliveryStageArgs:
     @pulumi.getter
     def commit(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+        Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
         """
         return pulumi.get(self, "commit")
 
@@ -1608,7 +1608,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="pullRequest")
     def pull_request(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+        PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
         """
         return pulumi.get(self, "pull_request")
 
@@ -2938,11 +2938,11 @@ class ManifestsRepositoryArgsDict(TypedDict):
     """
     branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+    Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
     """
     branch_protection: NotRequired[pulumi.Input[Optional['BranchProtectionArgsDict']]]
     """
-    BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+    BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
     """
     path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2960,6 +2960,10 @@ class ManifestsRepositoryArgsDict(TypedDict):
     """
     SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
     """
+    stage_branch_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
+    """
 
 @pulumi.input_type
 class ManifestsRepositoryArgs:
@@ -2971,18 +2975,20 @@ class ManifestsRepositoryArgs:
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  pull_request: pulumi.Input[Optional[_builtins.bool]] = None,
                  pull_request_branch: pulumi.Input[Optional[_builtins.str]] = None,
-                 signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+                 signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 stage_branch_prefix: pulumi.Input[Optional[_builtins.str]] = None):
         """
         ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
 
         :param pulumi.Input[_builtins.str] owner: Owner is the GitHub user or organization. Required.
         :param pulumi.Input[_builtins.str] repository: Repository is the repository name (without owner). Required.
-        :param pulumi.Input[_builtins.str] branch: Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
-        :param pulumi.Input['BranchProtectionArgs'] branch_protection: BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+        :param pulumi.Input[_builtins.str] branch: Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
+        :param pulumi.Input['BranchProtectionArgs'] branch_protection: BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
         :param pulumi.Input[_builtins.str] path: Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
         :param pulumi.Input[_builtins.bool] pull_request: PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
         :param pulumi.Input[_builtins.str] pull_request_branch: PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
+        :param pulumi.Input[_builtins.str] stage_branch_prefix: StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
         """
         pulumi.set(__self__, "owner", owner)
         pulumi.set(__self__, "repository", repository)
@@ -2998,6 +3004,8 @@ class ManifestsRepositoryArgs:
             pulumi.set(__self__, "pull_request_branch", pull_request_branch)
         if signature_keys is not None:
             pulumi.set(__self__, "signature_keys", signature_keys)
+        if stage_branch_prefix is not None:
+            pulumi.set(__self__, "stage_branch_prefix", stage_branch_prefix)
 
     @_builtins.property
     @pulumi.getter
@@ -3027,7 +3035,7 @@ class ManifestsRepositoryArgs:
     @pulumi.getter
     def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: "main".
+        Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
         """
         return pulumi.get(self, "branch")
 
@@ -3039,7 +3047,7 @@ class ManifestsRepositoryArgs:
     @pulumi.getter(name="branchProtection")
     def branch_protection(self) -> pulumi.Input[Optional['BranchProtectionArgs']]:
         """
-        BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+        BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
         """
         return pulumi.get(self, "branch_protection")
 
@@ -3094,6 +3102,18 @@ class ManifestsRepositoryArgs:
     @signature_keys.setter
     def signature_keys(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "signature_keys", value)
+
+    @_builtins.property
+    @pulumi.getter(name="stageBranchPrefix")
+    def stage_branch_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
+        """
+        return pulumi.get(self, "stage_branch_prefix")
+
+    @stage_branch_prefix.setter
+    def stage_branch_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "stage_branch_prefix", value)
 
 
 class NodeGroupArgsDict(TypedDict):

@@ -73,14 +73,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+     * Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
      * 
      */
     @Import(name="branch")
     private @Nullable Output<String> branch;
 
     /**
-     * @return Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+     * @return Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
      * 
      */
     public Optional<Output<String>> branch() {
@@ -103,14 +103,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+     * Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
      * 
      */
     @Import(name="commit")
     private @Nullable Output<String> commit;
 
     /**
-     * @return Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+     * @return Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
      * 
      */
     public Optional<Output<String>> commit() {
@@ -268,14 +268,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+     * PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
      * 
      */
     @Import(name="pullRequest")
     private @Nullable Output<Boolean> pullRequest;
 
     /**
-     * @return PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+     * @return PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
      * 
      */
     public Optional<Output<Boolean>> pullRequest() {
@@ -498,7 +498,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param branch Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+         * @param branch Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
          * 
          * @return builder
          * 
@@ -509,7 +509,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param branch Branch makes the Stack follow a branch of the program instead of a pinned commit (spec.branch). Exactly one of commit and branch; a promotion pins the commit.
+         * @param branch Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
          * 
          * @return builder
          * 
@@ -550,7 +550,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param commit Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+         * @param commit Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
          * 
          * @return builder
          * 
@@ -561,7 +561,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param commit Commit is the program commit the Stack runs (spec.commit), a full 40-hex-digit SHA: pinned, and moved only by promotions. Exactly one of commit and branch.
+         * @param commit Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
          * 
          * @return builder
          * 
@@ -781,7 +781,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pullRequest PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+         * @param pullRequest PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
          * 
          * @return builder
          * 
@@ -792,7 +792,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pullRequest PullRequest makes a promotion open a pull request with the new commit and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to the manifests branch: the gate is a reviewed pull request.
+         * @param pullRequest PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
          * 
          * @return builder
          * 

@@ -24,14 +24,14 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
     public static final ManifestsRepositoryArgs Empty = new ManifestsRepositoryArgs();
 
     /**
-     * Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: &#34;main&#34;.
+     * Branch is the branch Pulumi writes the stages&#39; Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: &#34;main&#34;.
      * 
      */
     @Import(name="branch")
     private @Nullable Output<String> branch;
 
     /**
-     * @return Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: &#34;main&#34;.
+     * @return Branch is the branch Pulumi writes the stages&#39; Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: &#34;main&#34;.
      * 
      */
     public Optional<Output<String>> branch() {
@@ -39,14 +39,14 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
     }
 
     /**
-     * BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+     * BranchProtection protects Branch and every stage&#39;s branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
      * 
      */
     @Import(name="branchProtection")
     private @Nullable Output<BranchProtectionArgs> branchProtection;
 
     /**
-     * @return BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+     * @return BranchProtection protects Branch and every stage&#39;s branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
      * 
      */
     public Optional<Output<BranchProtectionArgs>> branchProtection() {
@@ -143,6 +143,21 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         return Optional.ofNullable(this.signatureKeys);
     }
 
+    /**
+     * StageBranchPrefix names each stage&#39;s own branch, &#34;&lt;stageBranchPrefix&gt;&lt;stage&gt;&#34;: Pulumi creates it from Branch (so it starts with the stage&#39;s template), Kargo&#39;s promotions write it (the template rendered with the promoted commit), and the stage&#39;s Application follows it. So Pulumi and Kargo never write the same file, and one stage&#39;s promotion does not move another stage&#39;s revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: &#34;stage/&#34;.
+     * 
+     */
+    @Import(name="stageBranchPrefix")
+    private @Nullable Output<String> stageBranchPrefix;
+
+    /**
+     * @return StageBranchPrefix names each stage&#39;s own branch, &#34;&lt;stageBranchPrefix&gt;&lt;stage&gt;&#34;: Pulumi creates it from Branch (so it starts with the stage&#39;s template), Kargo&#39;s promotions write it (the template rendered with the promoted commit), and the stage&#39;s Application follows it. So Pulumi and Kargo never write the same file, and one stage&#39;s promotion does not move another stage&#39;s revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: &#34;stage/&#34;.
+     * 
+     */
+    public Optional<Output<String>> stageBranchPrefix() {
+        return Optional.ofNullable(this.stageBranchPrefix);
+    }
+
     private ManifestsRepositoryArgs() {}
 
     private ManifestsRepositoryArgs(ManifestsRepositoryArgs $) {
@@ -154,6 +169,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         this.pullRequestBranch = $.pullRequestBranch;
         this.repository = $.repository;
         this.signatureKeys = $.signatureKeys;
+        this.stageBranchPrefix = $.stageBranchPrefix;
     }
 
     public static Builder builder() {
@@ -175,7 +191,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param branch Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: &#34;main&#34;.
+         * @param branch Branch is the branch Pulumi writes the stages&#39; Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: &#34;main&#34;.
          * 
          * @return builder
          * 
@@ -186,7 +202,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param branch Branch is the branch Argo CD syncs and Kargo pushes promotions to, a Git branch name. Default: &#34;main&#34;.
+         * @param branch Branch is the branch Pulumi writes the stages&#39; Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: &#34;main&#34;.
          * 
          * @return builder
          * 
@@ -196,7 +212,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param branchProtection BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+         * @param branchProtection BranchProtection protects Branch and every stage&#39;s branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
          * 
          * @return builder
          * 
@@ -207,7 +223,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param branchProtection BranchProtection protects Branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
+         * @param branchProtection BranchProtection protects Branch and every stage&#39;s branch on GitHub: changes land only through reviewed pull requests, so Kargo&#39;s token cannot push past a stage&#39;s review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
          * 
          * @return builder
          * 
@@ -350,6 +366,27 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
          */
         public Builder signatureKeys(String... signatureKeys) {
             return signatureKeys(List.of(signatureKeys));
+        }
+
+        /**
+         * @param stageBranchPrefix StageBranchPrefix names each stage&#39;s own branch, &#34;&lt;stageBranchPrefix&gt;&lt;stage&gt;&#34;: Pulumi creates it from Branch (so it starts with the stage&#39;s template), Kargo&#39;s promotions write it (the template rendered with the promoted commit), and the stage&#39;s Application follows it. So Pulumi and Kargo never write the same file, and one stage&#39;s promotion does not move another stage&#39;s revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: &#34;stage/&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stageBranchPrefix(@Nullable Output<String> stageBranchPrefix) {
+            $.stageBranchPrefix = stageBranchPrefix;
+            return this;
+        }
+
+        /**
+         * @param stageBranchPrefix StageBranchPrefix names each stage&#39;s own branch, &#34;&lt;stageBranchPrefix&gt;&lt;stage&gt;&#34;: Pulumi creates it from Branch (so it starts with the stage&#39;s template), Kargo&#39;s promotions write it (the template rendered with the promoted commit), and the stage&#39;s Application follows it. So Pulumi and Kargo never write the same file, and one stage&#39;s promotion does not move another stage&#39;s revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: &#34;stage/&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stageBranchPrefix(String stageBranchPrefix) {
+            return stageBranchPrefix(Output.of(stageBranchPrefix));
         }
 
         public ManifestsRepositoryArgs build() {
