@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -17,15 +20,19 @@ import (
 )
 
 const (
-	fileType    = "github:index/repositoryFile:RepositoryFile"
+	fileType   = "github:index/repositoryFile:RepositoryFile"
+	branchType = "github:index/branch:Branch"
+	// kargoHead is the head of a stage's branch after the simulated Kargo promotion.
+	kargoHead   = "0123456789abcdef0123456789abcdef01234567"
 	releaseType = "kubernetes:helm.sh/v3:Release"
 	promoted    = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432"
 )
 
 // TestDelivery: the fleet example's delivery stack (examples/fleet/Pulumi.delivery.yaml) on the offline cloud:
 // a management hub with Argo CD, PKO and Kargo delivering the fleet program's dev, qa and prod stacks. After `up`
-// a preview plans no change, the Stack manifests are in the emulated GitHub and the objects on the emulated hub;
-// a promotion of qa to a new commit changes qa's manifest and nothing else.
+// a preview plans no change, the Stack templates are in the emulated GitHub and the objects on the emulated hub;
+// a Kargo promotion (a push to a stage's branch) survives a refresh and an up; a new commit in a stage's config
+// changes that stage's template and nothing else.
 func TestDelivery(t *testing.T) {
 	l := newLifecycleOf(t, "delivery", stackFileConfig(t, "delivery"))
 	steps := l.up()
@@ -109,7 +116,32 @@ func TestDelivery(t *testing.T) {
 		}
 	}
 
-	t.Run("promote qa to a new commit: only qa's manifest changes", func(t *testing.T) {
+	t.Run("a Kargo promotion of qa survives a refresh and an up", func(t *testing.T) {
+		l.t = t
+		branch := kargoPromotes(t, l, "qa", promoted)
+		res, err := l.stack.Refresh(context.Background(), optrefresh.ProgressStreams(progress(t, l.env, "refresh")))
+		if err != nil {
+			t.Fatalf("refresh: %v", err)
+		}
+		if c := res.Summary.ResourceChanges; c == nil || len(*c) != 1 || (*c)["same"] == 0 {
+			t.Errorf("refresh after the promotion changes %v, want only \"same\"", c)
+		}
+		if text, _ := exported(t, l.env, l.stack, false); !strings.Contains(text, kargoHead) {
+			t.Error("the refresh did not read qa's branch at Kargo's promotion")
+		}
+		l.settled()
+		if p := planOf(l.up()); len(p) != 0 {
+			t.Errorf("up after the promotion plans %v", p)
+		}
+		if got := plain(t, l.record("github", branchType, branch.ID))["sha"]; got != kargoHead {
+			t.Errorf("qa's branch is at %v after up, not at Kargo's promotion %s", got, kargoHead)
+		}
+		if diff := cmp.Diff(before, stackFiles(t, l)); diff != "" {
+			t.Errorf("the templates changed:\n%s", diff)
+		}
+	})
+
+	t.Run("a new commit in qa's config changes only qa's template", func(t *testing.T) {
 		l.t = t
 		stages := l.cfg[offline.DeliveryConfigKey].(map[string]any)["stages"].([]any)
 		stages[1].(map[string]any)["commit"] = promoted
@@ -142,7 +174,8 @@ func TestDelivery(t *testing.T) {
 		"kubernetes:core/v1:Secret":                                  2,
 		"kubernetes:core/v1:ServiceAccount":                          1,
 		"kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1,
-		fileType: 1,
+		fileType:   1,
+		branchType: 1,
 		"kubernetes:argoproj.io/v1alpha1:Application": 1,
 		"kubernetes:kargo.akuity.io/v1alpha1:Stage":   1,
 	}
@@ -249,4 +282,42 @@ func plain(t *testing.T, r emulator.Record) map[string]any {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// kargoPromotes does to the emulated GitHub what Kargo's promotion of stage to commit does: it pushes a commit to
+// the stage's own branch, which moves the branch's head (what the github provider reads on refresh). The rendered
+// file is not a Pulumi resource; no file Pulumi writes is touched. It returns the branch's record.
+func kargoPromotes(t *testing.T, l *lifecycle, stage, commit string) emulator.Record {
+	t.Helper()
+	for _, r := range records(t, l.env, "github", branchType) {
+		var state map[string]any
+		if err := json.Unmarshal(r.State, &state); err != nil {
+			t.Fatal(err)
+		}
+		if state["branch"] != "stage/"+stage {
+			continue
+		}
+		state["sha"], state["etag"] = kargoHead, "W/\""+commit+"\""
+		raw, err := json.Marshal(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.State = raw
+		if err := l.env.Store.Put(r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	t.Fatalf("no branch stage/%s in the emulated GitHub", stage)
+	return emulator.Record{}
+}
+
+// record is the emulated cloud's record of pkg, typ and id.
+func (l *lifecycle) record(pkg, typ, id string) emulator.Record {
+	l.t.Helper()
+	r, ok, err := l.env.Store.Get(pkg, typ, id)
+	if err != nil || !ok {
+		l.t.Fatalf("no %s %s: %v", typ, id, err)
+	}
+	return r
 }
