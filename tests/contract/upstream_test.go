@@ -1,0 +1,312 @@
+package contract
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/xeipuuv/gojsonschema"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+)
+
+// upstreamDir is ../shared/upstream beside the repository: the CRDs and schemas of the versions the product pins
+// (its SOURCES.md names each file's tag and commit). The tests that read it skip without it.
+func upstreamDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "upstream"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "SOURCES.md")); err != nil {
+		t.Skipf("the upstream CRDs and schemas are not here (%s): this test runs in the workplace only", dir)
+	}
+	return dir
+}
+
+// crdFiles are the upstream CRDs of the objects the product writes, as the product pins them.
+var crdFiles = []string{
+	"pko-v2.9.0/pulumi.com_stacks.yaml",
+	"argo-cd-chart-10.1.1/crd-application.yaml", "argo-cd-chart-10.1.1/crd-appproject.yaml",
+	"argo-cd-chart-10.1.1/crd-applicationset.yaml",
+	"kargo-v1.11.2/crds/kargo.akuity.io_projects.yaml", "kargo-v1.11.2/crds/kargo.akuity.io_projectconfigs.yaml",
+	"kargo-v1.11.2/crds/kargo.akuity.io_warehouses.yaml", "kargo-v1.11.2/crds/kargo.akuity.io_stages.yaml",
+}
+
+// helmLine is a line of a Helm template (the Argo CD chart's CRDs are templates): dropped before parsing.
+var helmLine = regexp.MustCompile(`(?m)^.*\{\{.*\}\}.*$\n?`)
+
+// loadCRDs reads the upstream CRDs by "<group>/<version>/<kind>" to the internal validation of that version.
+func loadCRDs(t *testing.T, dir string) map[string]*apiextensions.JSONSchemaProps {
+	t.Helper()
+	out := map[string]*apiextensions.JSONSchemaProps{}
+	for _, f := range crdFiles {
+		raw, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.UnmarshalStrict(helmLine.ReplaceAll(raw, nil), &crd); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, v := range crd.Spec.Versions {
+			var internal apiextensions.CustomResourceValidation
+			if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(
+				v.Schema, &internal, nil); err != nil {
+				t.Fatal(err)
+			}
+			out[crd.Spec.Group+"/"+v.Name+"/"+crd.Spec.Names.Kind] = internal.OpenAPIV3Schema
+		}
+	}
+	return out
+}
+
+// validateCR checks obj as the API server checks a custom resource on create: against its CRD's schema
+// (types, formats, enums, required fields), with no field the schema does not know (what the API server
+// would prune, an error here), and the CRD's CEL rules. It returns every problem.
+func validateCR(t *testing.T, schemas map[string]*apiextensions.JSONSchemaProps, obj map[string]any) []string {
+	t.Helper()
+	apiVersion, _ := obj["apiVersion"].(string)
+	kind, _ := obj["kind"].(string)
+	group, version, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		group, version = "", apiVersion
+	}
+	props := schemas[group+"/"+version+"/"+kind]
+	if props == nil {
+		return []string{fmt.Sprintf("no upstream CRD for %s %s", apiVersion, kind)}
+	}
+	structural, err := structuralschema.NewStructural(props)
+	if err != nil {
+		t.Fatalf("%s %s: %v", apiVersion, kind, err)
+	}
+	var problems []string
+	pruned := structuralpruning.PruneWithOptions(deepCopy(t, obj), structural, true,
+		structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	for _, p := range pruned {
+		problems = append(problems, "unknown field "+p)
+	}
+	validator, _, err := apiservervalidation.NewSchemaValidator(props)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range apiservervalidation.ValidateCustomResource(nil, obj, validator) {
+		problems = append(problems, e.Error())
+	}
+	errs, _ := cel.NewValidator(structural, true, celconfig.PerCallLimit).Validate(context.Background(), nil,
+		structural, obj, nil, celconfig.RuntimeCELCostBudget)
+	for _, e := range errs {
+		problems = append(problems, e.Error())
+	}
+	return problems
+}
+
+// validateStep checks a promotion step's config as Kargo v1.11.2 does (gojsonschema, its library) against the
+// step's schema: with its expressions evaluated to values of the types the schema asks for.
+func validateStep(t *testing.T, dir string, step map[string]any) []string {
+	t.Helper()
+	uses, _ := step["uses"].(string)
+	path := filepath.Join(dir, "kargo-v1.11.2", "schemas", uses+"-config.json")
+	if _, err := os.Stat(path); err != nil {
+		return []string{fmt.Sprintf("step %q has no schema in Kargo v1.11.2", uses)}
+	}
+	abs, _ := filepath.Abs(path)
+	config := evaluated(step["config"])
+	res, err := gojsonschema.Validate(gojsonschema.NewReferenceLoader("file://"+abs), gojsonschema.NewGoLoader(config))
+	if err != nil {
+		t.Fatalf("%s: %v", uses, err)
+	}
+	var problems []string
+	for _, e := range res.Errors() {
+		problems = append(problems, fmt.Sprintf("%s: %s", uses, e))
+	}
+	return problems
+}
+
+// evaluated is a step's config with each "${{ ... }}" expression replaced by what Kargo would evaluate it to:
+// a PR number (an integer) for prNumber, a 40-hex-digit commit or a branch name otherwise.
+func evaluated(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			if s, ok := x.(string); ok && k == "prNumber" && strings.HasPrefix(s, "${{") {
+				out[k] = 42
+				continue
+			}
+			out[k] = evaluated(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = evaluated(x)
+		}
+		return out
+	case string:
+		if strings.Contains(v, "${{") {
+			return regexp.MustCompile(`\$\{\{[^}]*\}\}`).ReplaceAllString(v, strings.Repeat("a", 40))
+		}
+		return v
+	default:
+		return v
+	}
+}
+
+func deepCopy(t *testing.T, obj map[string]any) map[string]any {
+	t.Helper()
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// deliveryObjects are the custom resources a StackDelivery registers on the hub (each as registered) and the
+// Stacks it commits to GitHub (each as committed), by a name for the report.
+func deliveryObjects(t *testing.T, a delivery.StackDeliveryArgs) map[string]map[string]any {
+	t.Helper()
+	return objectsOf(t, func(ctx *pulumi.Context) error {
+		_, err := delivery.NewStackDelivery(ctx, "fleet", a)
+		return err
+	})
+}
+
+// objectsOf runs program under mocks and returns the custom resources it registers and the YAML it commits.
+func objectsOf(t *testing.T, program pulumi.RunFunc) map[string]map[string]any {
+	t.Helper()
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_contract"}`)
+	cloud := mocks.New()
+	if err := cloud.Run(program); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, r := range cloud.Resources() {
+		switch {
+		case r.Type == "github:index/repositoryFile:RepositoryFile":
+			var obj map[string]any
+			if err := yaml.Unmarshal([]byte(r.Input("content").(string)), &obj); err != nil {
+				t.Fatal(err)
+			}
+			if obj["kind"] != "Secret" { // a cluster secret: core, no CRD
+				out["file "+r.Input("file").(string)] = obj
+			}
+		case strings.HasPrefix(r.Type, "kubernetes:") && strings.Contains(r.Type, ".") &&
+			!strings.Contains(r.Type, "k8s.io/") && !strings.HasPrefix(r.Type, "kubernetes:helm.sh/"):
+			obj := map[string]any{}
+			for _, k := range []string{"apiVersion", "kind", "metadata", "spec"} {
+				if v := r.Input(k); v != nil {
+					obj[k] = v
+				}
+			}
+			out[r.Type+" "+r.Name] = obj
+		}
+	}
+	return out
+}
+
+// TestDeliveryObjectsMatchUpstream: every custom resource StackDelivery writes (on the hub and in Git) passes the
+// upstream CRD of the version the product pins, as the API server checks it (no unknown or missing field, CEL
+// rules), and every promotion step's config passes Kargo's schema for the step.
+func TestDeliveryObjectsMatchUpstream(t *testing.T) {
+	dir := upstreamDir(t)
+	schemas := loadCRDs(t, dir)
+	a := deliveryArgs()
+	a.Kubeconfig = pulumi.String(`{"apiVersion":"v1","kind":"Config"}`)
+	a.PulumiAccessToken = pulumi.String("pul-contract")
+	a.Manifests.PullRequest = true
+	a.Stages[1].Approvers = &delivery.Approvers{Groups: []string{"platform"}}
+	a.Kargo = &delivery.KargoInstall{AdminPasswordHash: pulumi.String("$2a$10$contract"),
+		TokenSigningKey: pulumi.String("signing"), CertManager: delivery.CertManagerInstall,
+		GitToken: pulumi.String("ghp_kargo"), Oidc: &delivery.KargoOidc{IssuerUrl: "https://idp.acme.dev", ClientId: "kargo"}}
+	objects := deliveryObjects(t, a)
+	kinds := map[string]int{}
+	for name, obj := range objects {
+		kinds[fmt.Sprint(obj["kind"])]++
+		for _, p := range validateCR(t, schemas, obj) {
+			t.Errorf("%s: %s", name, p)
+		}
+		if obj["kind"] != "Stage" {
+			continue
+		}
+		steps := obj["spec"].(map[string]any)["promotionTemplate"].(map[string]any)["spec"].(map[string]any)["steps"].([]any)
+		for _, s := range steps {
+			for _, p := range validateStep(t, dir, s.(map[string]any)) {
+				t.Errorf("%s: %s", name, p)
+			}
+		}
+	}
+	for _, k := range []string{"Stack", "Application", "AppProject", "Project", "ProjectConfig", "Warehouse", "Stage"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s among the objects checked (%v)", k, kinds)
+		}
+	}
+	// The checks themselves refuse what the API server and Kargo would refuse.
+	stack := objects["file deploy/stacks/prod/stack.yaml"]
+	evil := deepCopy(t, stack)
+	evil["spec"].(map[string]any)["comit"] = "typo"
+	delete(evil["spec"].(map[string]any), "stack")
+	if p := validateCR(t, schemas, evil); !slices.ContainsFunc(p, func(s string) bool { return strings.Contains(s, "comit") }) ||
+		!slices.ContainsFunc(p, func(s string) bool { return strings.Contains(s, "stack") && strings.Contains(s, "Required") }) {
+		t.Errorf("a Stack with an unknown field and no stack passes: %v", p)
+	}
+	if p := validateStep(t, dir, map[string]any{"uses": "git-clone", "config": map[string]any{"repoURL": "x"}}); len(p) == 0 {
+		t.Error("a git-clone step without checkout passes Kargo's schema")
+	}
+}
+
+// TestBridgeObjectsMatchUpstream: every Argo CD object a hub's GitOpsBridge writes with Git delivery (its
+// projects, registry Applications and bootstrap ApplicationSet) passes chart 10.1.1's CRDs as the API server
+// checks them.
+func TestBridgeObjectsMatchUpstream(t *testing.T) {
+	schemas := loadCRDs(t, upstreamDir(t))
+	objects := objectsOf(t, func(ctx *pulumi.Context) error {
+		_, err := gitopsbridge.NewGitOpsBridge(ctx, "hub", gitopsbridge.GitOpsBridgeArgs{
+			Cluster: clusterinfo.ClusterInfoArgs{
+				ClusterName: pulumi.String("hub"), Environment: pulumi.String("prod"),
+				Server: pulumi.String(spokeServer), CertificateAuthorityData: pulumi.String("Q0E="),
+				Region: pulumi.String("us-east-1"), AccountId: pulumi.String("111122223333"),
+				KubernetesVersion: pulumi.String("1.33"), Kubeconfig: pulumi.String(`{"apiVersion":"v1","kind":"Config"}`),
+			},
+			AddonsRepo: &gitopsbridge.Repo{URL: "https://github.com/acme/addons", Path: "bootstrap/control-plane/addons",
+				Revision: strings.Repeat("e", 40)},
+			Hub: &gitopsbridge.Hub{FleetClusters: []string{"spoke-a"}, SignatureKeys: []string{"0123456789ABCDEF"}},
+			Git: &gitopsbridge.GitDelivery{Owner: "acme", Repository: "registry"},
+		})
+		return err
+	})
+	kinds := map[string]int{}
+	for name, obj := range objects {
+		kinds[fmt.Sprint(obj["kind"])]++
+		for _, p := range validateCR(t, schemas, obj) {
+			t.Errorf("%s: %s", name, p)
+		}
+	}
+	for _, k := range []string{"AppProject", "Application", "ApplicationSet"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s among the objects checked (%v)", k, kinds)
+		}
+	}
+}
