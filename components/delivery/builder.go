@@ -53,16 +53,18 @@ func (b *builder) build() error {
 func (b *builder) outputs() {
 	a, c := b.args, b.comp
 	var stages pulumi.StringArray
-	stackNames, appNames := pulumi.StringMap{}, pulumi.StringMap{}
+	stackNames, appNames, branches := pulumi.StringMap{}, pulumi.StringMap{}, pulumi.StringMap{}
 	for _, l := range b.links {
 		stages = append(stages, pulumi.String(l.Name))
 		stackNames[l.Name] = pulumi.String(l.StackName)
 		appNames[l.Name] = pulumi.String(ApplicationName(a.Project, l.Name))
+		branches[l.Name] = pulumi.String(StageBranch(a.Manifests, l.Name))
 	}
 	c.Project = pulumi.String(a.Project).ToStringOutput()
 	c.Stages = stages.ToStringArrayOutput()
 	c.StackNames = stackNames.ToStringMapOutput()
 	c.ApplicationNames = appNames.ToStringMapOutput()
+	c.StageBranches = branches.ToStringMapOutput()
 }
 
 // hubProvider is the explicit kubernetes provider, or one built from kubeconfig (kept secret).

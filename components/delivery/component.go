@@ -20,8 +20,11 @@ type StackDelivery struct {
 	ApplicationNames pulumi.StringMapOutput `pulumi:"applicationNames"`
 	// Manifests are the Stack manifests (YAML, sorted keys) by file path in the manifests repository.
 	Manifests pulumi.StringMapOutput `pulumi:"manifests"`
-	// ManifestUrls are the GitHub URLs of the stages' stack.yaml files, by stage.
+	// ManifestUrls are the GitHub URLs of the stages' stack.yaml templates on the manifests branch, by stage.
 	ManifestUrls pulumi.StringMapOutput `pulumi:"manifestUrls"`
+	// StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders
+	// each promotion and what the stage's Application syncs.
+	StageBranches pulumi.StringMapOutput `pulumi:"stageBranches"`
 	// PullRequestNumber is the number of the pull request that adds the manifests; 0 unless
 	// manifests.pullRequest.
 	PullRequestNumber pulumi.IntOutput `pulumi:"pullRequestNumber"`
@@ -60,6 +63,7 @@ func NewStackDelivery(ctx *pulumi.Context, name string, args StackDeliveryArgs,
 		"applicationNames":      comp.ApplicationNames,
 		"manifests":             comp.Manifests,
 		"manifestUrls":          comp.ManifestUrls,
+		"stageBranches":         comp.StageBranches,
 		"pullRequestNumber":     comp.PullRequestNumber,
 		"operatorReleaseStatus": comp.OperatorReleaseStatus,
 		"kargoReleaseStatus":    comp.KargoReleaseStatus,

@@ -44,3 +44,4 @@ def program():
         pulumi.export("deliveryStages", d.stages)
         pulumi.export("deliveryApplications", d.application_names)
         pulumi.export("deliveryManifestUrls", d.manifest_urls)
+        pulumi.export("deliveryStageBranches", d.stage_branches)

@@ -52,6 +52,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         outputs.deliveryStages = d.stages;
         outputs.deliveryApplications = d.applicationNames;
         outputs.deliveryManifestUrls = d.manifestUrls;
+        outputs.deliveryStageBranches = d.stageBranches;
     }
     return outputs;
 }

@@ -29,7 +29,7 @@ namespace GitOpsFleet.Fleet
         public Output<string> KargoReleaseStatus { get; private set; } = null!;
 
         /// <summary>
-        /// ManifestUrls are the GitHub URLs of the stages' stack.yaml files, by stage.
+        /// ManifestUrls are the GitHub URLs of the stages' stack.yaml templates on the manifests branch, by stage.
         /// </summary>
         [Output("manifestUrls")]
         public Output<ImmutableDictionary<string, string>> ManifestUrls { get; private set; } = null!;
@@ -63,6 +63,12 @@ namespace GitOpsFleet.Fleet
         /// </summary>
         [Output("stackNames")]
         public Output<ImmutableDictionary<string, string>> StackNames { get; private set; } = null!;
+
+        /// <summary>
+        /// StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
+        /// </summary>
+        [Output("stageBranches")]
+        public Output<ImmutableDictionary<string, string>> StageBranches { get; private set; } = null!;
 
         /// <summary>
         /// Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.

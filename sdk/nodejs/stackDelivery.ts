@@ -33,7 +33,7 @@ export class StackDelivery extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly kargoReleaseStatus: pulumi.Output<string>;
     /**
-     * ManifestUrls are the GitHub URLs of the stages' stack.yaml files, by stage.
+     * ManifestUrls are the GitHub URLs of the stages' stack.yaml templates on the manifests branch, by stage.
      */
     declare public /*out*/ readonly manifestUrls: pulumi.Output<{[key: string]: string}>;
     /**
@@ -56,6 +56,10 @@ export class StackDelivery extends pulumi.ComponentResource {
      * StackNames are the Stack objects' names by stage.
      */
     declare public /*out*/ readonly stackNames: pulumi.Output<{[key: string]: string}>;
+    /**
+     * StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
+     */
+    declare public /*out*/ readonly stageBranches: pulumi.Output<{[key: string]: string}>;
     /**
      * Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
      */
@@ -99,6 +103,7 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["operatorReleaseStatus"] = undefined /*out*/;
             resourceInputs["pullRequestNumber"] = undefined /*out*/;
             resourceInputs["stackNames"] = undefined /*out*/;
+            resourceInputs["stageBranches"] = undefined /*out*/;
         } else {
             resourceInputs["applicationNames"] = undefined /*out*/;
             resourceInputs["kargoReleaseStatus"] = undefined /*out*/;
@@ -108,6 +113,7 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["project"] = undefined /*out*/;
             resourceInputs["pullRequestNumber"] = undefined /*out*/;
             resourceInputs["stackNames"] = undefined /*out*/;
+            resourceInputs["stageBranches"] = undefined /*out*/;
             resourceInputs["stages"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);

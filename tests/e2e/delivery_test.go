@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,9 +102,17 @@ func TestDelivery(t *testing.T) {
 		"pulumi-fleet/deploy/stacks/prod/stack.yaml", "pulumi-fleet/deploy/stacks/qa/stack.yaml"}) {
 		t.Fatalf("manifest files %v", got)
 	}
-	for _, stage := range []string{"dev", "qa", "prod"} {
+	// Each stage starts at a commit of this repository that has its stack file (qa's is newer); checked where
+	// the clone has the history.
+	shallow, _ := exec.Command("git", "-C", offlineRoot(t), "rev-parse", "--is-shallow-repository").Output()
+	for stage, commit := range map[string]string{"dev": "81d3a29597266e2c6dee3d95e1a055caf008a79d",
+		"qa": "bb2dff323eab3e53353294aee548319934be8859", "prod": "81d3a29597266e2c6dee3d95e1a055caf008a79d"} {
+		if err := exec.Command("git", "-C", offlineRoot(t), "cat-file", "-e",
+			commit+":examples/fleet/Pulumi."+stage+".yaml").Run(); err != nil && strings.TrimSpace(string(shallow)) == "false" {
+			t.Errorf("%s starts at %s, which has no examples/fleet/Pulumi.%s.yaml: %v", stage, commit, stage, err)
+		}
 		spec := before["pulumi-fleet/deploy/stacks/"+stage+"/stack.yaml"]["spec"].(map[string]any)
-		if spec["commit"] != "81d3a29597266e2c6dee3d95e1a055caf008a79d" || spec["stack"] != "gitops-fleet/gitops-fleet/"+stage {
+		if spec["commit"] != commit || spec["stack"] != "gitops-fleet/gitops-fleet/"+stage {
 			t.Errorf("%s's Stack runs %v at %v", stage, spec["stack"], spec["commit"])
 		}
 	}

@@ -28,7 +28,7 @@ func PrintSummary(w io.Writer, outputs auto.OutputMap) {
 }
 
 // PrintDelivery writes the delivery of the fleet's own stacks when the example has one (deliveryStages): per
-// stage in promotion order its Argo CD Application and the Stack manifest it syncs.
+// stage in promotion order its Stack template, the branch Kargo renders it into and the Application that syncs it.
 func PrintDelivery(w io.Writer, outputs auto.OutputMap) {
 	stages, _ := outputs["deliveryStages"].Value.([]any)
 	if len(stages) == 0 {
@@ -36,9 +36,11 @@ func PrintDelivery(w io.Writer, outputs auto.OutputMap) {
 	}
 	apps, _ := outputs["deliveryApplications"].Value.(map[string]any)
 	urls, _ := outputs["deliveryManifestUrls"].Value.(map[string]any)
+	branches, _ := outputs["deliveryStageBranches"].Value.(map[string]any)
 	fmt.Fprintf(w, "\nDelivery: %d stages, promoted by Kargo in this order\n", len(stages))
 	for _, s := range stages {
 		name, _ := s.(string)
-		fmt.Fprintf(w, "  %-6s Argo CD Application %v syncs %v\n", name, apps[name], urls[name])
+		fmt.Fprintf(w, "  %-6s template %v\n         rendered by Kargo into branch %v, which Argo CD Application %v syncs\n",
+			name, urls[name], branches[name], apps[name])
 	}
 }

@@ -13,7 +13,8 @@ import (
 //
 // Stack outputs: clusters (name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint,
 // cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn and hubKubeconfig (secret); with
-// gitops-fleet:delivery also deliveryStages, deliveryApplications and deliveryManifestUrls.
+// gitops-fleet:delivery also deliveryStages, deliveryApplications,
+// deliveryManifestUrls and deliveryStageBranches.
 func Run(ctx *pulumi.Context) error {
 	cfg, err := Load(ctx)
 	if err != nil {
@@ -41,6 +42,7 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("deliveryStages", d.Stages)
 	ctx.Export("deliveryApplications", d.ApplicationNames)
 	ctx.Export("deliveryManifestUrls", d.ManifestUrls)
+	ctx.Export("deliveryStageBranches", d.StageBranches)
 	return nil
 }
 

@@ -20,7 +20,7 @@ type StackDelivery struct {
 	ApplicationNames pulumi.StringMapOutput `pulumi:"applicationNames"`
 	// KargoReleaseStatus is the Kargo Helm release's status ("deployed"); "" with kargo.existing.
 	KargoReleaseStatus pulumi.StringOutput `pulumi:"kargoReleaseStatus"`
-	// ManifestUrls are the GitHub URLs of the stages' stack.yaml files, by stage.
+	// ManifestUrls are the GitHub URLs of the stages' stack.yaml templates on the manifests branch, by stage.
 	ManifestUrls pulumi.StringMapOutput `pulumi:"manifestUrls"`
 	// Manifests are the Stack manifests (YAML, sorted keys) by file path in the manifests repository.
 	Manifests pulumi.StringMapOutput `pulumi:"manifests"`
@@ -32,6 +32,8 @@ type StackDelivery struct {
 	PullRequestNumber pulumi.IntOutput `pulumi:"pullRequestNumber"`
 	// StackNames are the Stack objects' names by stage.
 	StackNames pulumi.StringMapOutput `pulumi:"stackNames"`
+	// StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
+	StageBranches pulumi.StringMapOutput `pulumi:"stageBranches"`
 	// Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
 	Stages pulumi.StringArrayOutput `pulumi:"stages"`
 }
@@ -219,7 +221,7 @@ func (o StackDeliveryOutput) KargoReleaseStatus() pulumi.StringOutput {
 	return o.ApplyT(func(v *StackDelivery) pulumi.StringOutput { return v.KargoReleaseStatus }).(pulumi.StringOutput)
 }
 
-// ManifestUrls are the GitHub URLs of the stages' stack.yaml files, by stage.
+// ManifestUrls are the GitHub URLs of the stages' stack.yaml templates on the manifests branch, by stage.
 func (o StackDeliveryOutput) ManifestUrls() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *StackDelivery) pulumi.StringMapOutput { return v.ManifestUrls }).(pulumi.StringMapOutput)
 }
@@ -247,6 +249,11 @@ func (o StackDeliveryOutput) PullRequestNumber() pulumi.IntOutput {
 // StackNames are the Stack objects' names by stage.
 func (o StackDeliveryOutput) StackNames() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *StackDelivery) pulumi.StringMapOutput { return v.StackNames }).(pulumi.StringMapOutput)
+}
+
+// StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
+func (o StackDeliveryOutput) StageBranches() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *StackDelivery) pulumi.StringMapOutput { return v.StageBranches }).(pulumi.StringMapOutput)
 }
 
 // Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.

@@ -323,6 +323,7 @@ class StackDelivery(pulumi.ComponentResource):
             __props__.__dict__["operator_release_status"] = None
             __props__.__dict__["pull_request_number"] = None
             __props__.__dict__["stack_names"] = None
+            __props__.__dict__["stage_branches"] = None
         super(StackDelivery, __self__).__init__(
             'fleet:index:StackDelivery',
             resource_name,
@@ -350,7 +351,7 @@ class StackDelivery(pulumi.ComponentResource):
     @pulumi.getter(name="manifestUrls")
     def manifest_urls(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        ManifestUrls are the GitHub URLs of the stages' stack.yaml files, by stage.
+        ManifestUrls are the GitHub URLs of the stages' stack.yaml templates on the manifests branch, by stage.
         """
         return pulumi.get(self, "manifest_urls")
 
@@ -393,6 +394,14 @@ class StackDelivery(pulumi.ComponentResource):
         StackNames are the Stack objects' names by stage.
         """
         return pulumi.get(self, "stack_names")
+
+    @_builtins.property
+    @pulumi.getter(name="stageBranches")
+    def stage_branches(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+        """
+        StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
+        """
+        return pulumi.get(self, "stage_branches")
 
     @_builtins.property
     @pulumi.getter

@@ -50,14 +50,14 @@ public class StackDelivery extends com.pulumi.resources.ComponentResource {
         return this.kargoReleaseStatus;
     }
     /**
-     * ManifestUrls are the GitHub URLs of the stages&#39; stack.yaml files, by stage.
+     * ManifestUrls are the GitHub URLs of the stages&#39; stack.yaml templates on the manifests branch, by stage.
      * 
      */
     @Export(name="manifestUrls", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output<Map<String,String>> manifestUrls;
 
     /**
-     * @return ManifestUrls are the GitHub URLs of the stages&#39; stack.yaml files, by stage.
+     * @return ManifestUrls are the GitHub URLs of the stages&#39; stack.yaml templates on the manifests branch, by stage.
      * 
      */
     public Output<Map<String,String>> manifestUrls() {
@@ -132,6 +132,20 @@ public class StackDelivery extends com.pulumi.resources.ComponentResource {
      */
     public Output<Map<String,String>> stackNames() {
         return this.stackNames;
+    }
+    /**
+     * StageBranches are the stages&#39; own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage&#39;s Application syncs.
+     * 
+     */
+    @Export(name="stageBranches", refs={Map.class,String.class}, tree="[0,1,1]")
+    private Output<Map<String,String>> stageBranches;
+
+    /**
+     * @return StageBranches are the stages&#39; own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage&#39;s Application syncs.
+     * 
+     */
+    public Output<Map<String,String>> stageBranches() {
+        return this.stageBranches;
     }
     /**
      * Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
