@@ -157,7 +157,9 @@ func TestValidate(t *testing.T) {
 			want: map[string]string{"manifests.stageBranchPrefix": "not a Git branch name"},
 		},
 		"a stage whose branch is the manifests branch": {
-			edit: func(a *StackDeliveryArgs) { a.Manifests.StageBranchPrefix, a.Manifests.Branch = "release-", "release-dev" },
+			edit: func(a *StackDeliveryArgs) {
+				a.Manifests.StageBranchPrefix, a.Manifests.Branch = "release-", "release-dev"
+			},
 			want: map[string]string{"stages[0].name": "also the manifests' branch"},
 		},
 		"stack": {

@@ -219,10 +219,10 @@ func TestStackGuard(t *testing.T) {
 		namespace string
 		want      string
 	}{
-		"dev's Stack, following main": {obj: delivery.StackObject(a, dev, false)},
-		"prod's Stack":                {obj: prodStack},
-		"prod's preview Stack":        {obj: delivery.StackObject(a, prod, true)},
-		"a promotion of prod":         {obj: spec(func(s map[string]any) { s["commit"] = strings.Repeat("b", 40) })},
+		"dev's Stack, following main":      {obj: delivery.StackObject(a, dev, false)},
+		"prod's Stack":                     {obj: prodStack},
+		"prod's preview Stack":             {obj: delivery.StackObject(a, prod, true)},
+		"a promotion of prod":              {obj: spec(func(s map[string]any) { s["commit"] = strings.Repeat("b", 40) })},
 		"prod's Stack as Kargo renders it": {obj: rendered(t, a, prod, strings.Repeat("b", 40))},
 		"dev's Stack as Kargo renders it, the branch it followed replaced by the commit": {
 			obj: rendered(t, a, dev, strings.Repeat("b", 40))},
