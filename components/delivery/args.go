@@ -26,7 +26,9 @@ type StackDeliveryArgs struct {
 	// Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's
 	// promotions update. Required.
 	Manifests ManifestsRepository `pulumi:"manifests"`
-	// Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+	// Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from
+	// the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least
+	// one; at least one stage takes Freight from the Warehouse; no cycle.
 	Stages []DeliveryStage `pulumi:"stages"`
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state".
 	// Default: none (Pulumi Cloud).
@@ -105,12 +107,24 @@ type ManifestsRepository struct {
 type DeliveryStage struct {
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name string `pulumi:"name"`
-	// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages;
-	// the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
-	From string `pulumi:"from,optional"`
+	// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its
+	// Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for
+	// its approvers; the stages after it take the Freight it passed). Default: "update".
+	Kind string `pulumi:"kind,optional"`
+	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages):
+	// two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in
+	// stages, none for the first, which takes Freight from the Warehouse.
+	From []string `pulumi:"from,optional"`
+	// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second
+	// first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+	Direct bool `pulumi:"direct,optional"`
+	// AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's
+	// sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates)
+	// or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
+	AvailabilityStrategy string `pulumi:"availabilityStrategy,optional"`
 	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi
-	// Cloud or the stack name for a self-managed backend. Required.
-	Stack string `pulumi:"stack"`
+	// Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+	Stack string `pulumi:"stack,optional"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule);
 	// with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName string `pulumi:"stackName,optional"`
@@ -124,7 +138,8 @@ type DeliveryStage struct {
 	// commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
 	Branch string `pulumi:"branch,optional"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's
-	// promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+	// promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for
+	// the others: a person promotes into them.
 	AutoPromotion *bool `pulumi:"autoPromotion,optional"`
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount
 	// that Kargo maps these OIDC claims to.
@@ -277,3 +292,14 @@ type KargoOidc struct {
 	// account).
 	Admins *Approvers `pulumi:"admins,optional"`
 }
+
+// The kinds of stage (stages[].kind).
+const (
+	// KindUpdate is a stage with a Stack that runs pulumi up of the promoted commit.
+	KindUpdate = "update"
+	// KindGate is a stage that deploys nothing: its promotion is the approval.
+	KindGate = "gate"
+)
+
+// deploys says whether the stage has a Stack, its workspace and its Application (every kind but a gate).
+func (s DeliveryStage) deploys() bool { return s.Kind != KindGate }

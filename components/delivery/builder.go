@@ -56,6 +56,9 @@ func (b *builder) outputs() {
 	stackNames, appNames, branches := pulumi.StringMap{}, pulumi.StringMap{}, pulumi.StringMap{}
 	for _, l := range b.links {
 		stages = append(stages, pulumi.String(l.Name))
+		if !l.deploys() {
+			continue
+		}
 		stackNames[l.Name] = pulumi.String(l.StackName)
 		appNames[l.Name] = pulumi.String(ApplicationName(a.Project, l.Name))
 		branches[l.Name] = pulumi.String(StageBranch(a.Manifests, l.Name))

@@ -47,7 +47,7 @@ func NewStackDelivery(ctx *pulumi.Context, name string, args StackDeliveryArgs,
 	if err := Validate(a, explicit.Kubernetes != nil); err != nil {
 		return nil, err
 	}
-	links, _ := chain(a.Stages) // Validate checked the chain
+	links, _ := graph(a.Stages) // Validate checked the graph
 	comp := &StackDelivery{}
 	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
 		return nil, err

@@ -261,3 +261,86 @@ func TestStageBranches(t *testing.T) {
 		}
 	}
 }
+
+// seedStages are seed 004's update stages and gates without its preview stages: dev and dev2 side by side from
+// the Warehouse, two approval gates after both, qa after both gates (All), prod after qa.
+func seedStages() StackDeliveryArgs {
+	a := threeStages()
+	a.Manifests.PullRequest = false
+	a.Stages = []DeliveryStage{
+		{Name: "dev", Stack: "acme/fleet/dev", Commit: commitA},
+		{Name: "dev2", Stack: "acme/fleet/dev2", Commit: commitA, Direct: true},
+		{Name: "approvalgateqa", Kind: KindGate, From: []string{"dev", "dev2"}, Approvers: &Approvers{Groups: []string{"qa"}}},
+		{Name: "approvalgateqasec", Kind: KindGate, From: []string{"dev", "dev2"},
+			Approvers: &Approvers{Groups: []string{"security"}}},
+		{Name: "qa", Stack: "acme/fleet/qa", Commit: commitA, From: []string{"approvalgateqa", "approvalgateqasec"},
+			AvailabilityStrategy: "All", AutoPromotion: ptr(true)},
+		{Name: "prod", Stack: "acme/fleet/prod", Commit: commitA, From: []string{"qa"}},
+	}
+	return a
+}
+
+// TestStageGraph: a graph of stages becomes Kargo's graph (fan-out from the Warehouse, fan-in with All), each Stage
+// after every stage it takes Freight from; a gate is a Stage with no promotion template and nothing else: no
+// Stack template, branch, namespace, ServiceAccount or Application.
+func TestStageGraph(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	cloud, d, err := run("fleet", seedStages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stage := func(name string) mocks.Resource {
+		r, ok := cloud.Named("kubernetes:kargo.akuity.io/v1alpha1:Stage", "fleet-"+name+"-stage")
+		if !ok {
+			t.Fatalf("no Stage %s", name)
+		}
+		return r
+	}
+	sources := func(name string) map[string]any {
+		rf := stage(name).Input("spec").(map[string]any)["requestedFreight"].([]any)
+		return rf[0].(map[string]any)["sources"].(map[string]any)
+	}
+	for name, want := range map[string]map[string]any{
+		"dev":               {"direct": true},
+		"dev2":              {"direct": true},
+		"approvalgateqa":    {"stages": []any{"dev", "dev2"}},
+		"approvalgateqasec": {"stages": []any{"dev", "dev2"}},
+		"qa":                {"stages": []any{"approvalgateqa", "approvalgateqasec"}, "availabilityStrategy": "All"},
+		"prod":              {"stages": []any{"qa"}},
+	} {
+		if diff := cmp.Diff(want, sources(name)); diff != "" {
+			t.Errorf("%s's sources (-want +got):\n%s", name, diff)
+		}
+	}
+	for _, gate := range []string{"approvalgateqa", "approvalgateqasec"} {
+		if _, ok := stage(gate).Input("spec").(map[string]any)["promotionTemplate"]; ok {
+			t.Errorf("gate %s has a promotion template", gate)
+		}
+		for _, r := range cloud.Resources() {
+			if strings.Contains(r.Name, "-"+gate+"-") && !strings.HasSuffix(r.Name, "-stage") &&
+				!strings.Contains(r.Name, "-promoter") {
+				t.Errorf("gate %s has %s %s", gate, r.Type, r.Name)
+			}
+		}
+		if !slices.ContainsFunc(stage("qa").Dependencies, func(u string) bool { return strings.HasSuffix(u, "::fleet-"+gate+"-stage") }) {
+			t.Errorf("qa's Stage is not registered after %s's", gate)
+		}
+	}
+	if got := mocks.Await[[]string](t, d.Stages.ToStringArrayOutput()); !slices.Equal(got,
+		[]string{"dev", "dev2", "approvalgateqa", "approvalgateqasec", "qa", "prod"}) {
+		t.Errorf("stages in graph order %v", got)
+	}
+	if got := mocks.Await[map[string]string](t, d.ApplicationNames.ToStringMapOutput()); len(got) != 4 {
+		t.Errorf("Applications %v, want the four update stages'", got)
+	}
+	var policies []string
+	cfg, _ := cloud.Named("kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig", "fleet-project-config")
+	for _, p := range cfg.Input("spec").(map[string]any)["promotionPolicies"].([]any) {
+		p := p.(map[string]any)
+		policies = append(policies, fmt.Sprintf("%v=%v", p["stageSelector"].(map[string]any)["name"], p["autoPromotionEnabled"]))
+	}
+	if want := []string{"dev=true", "dev2=true", "approvalgateqa=false", "approvalgateqasec=false", "qa=true",
+		"prod=false"}; !slices.Equal(policies, want) {
+		t.Errorf("promotion policies %v, want %v", policies, want)
+	}
+}

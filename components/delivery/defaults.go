@@ -85,6 +85,14 @@ func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 	a.Stages = slices.Clone(a.Stages)
 	for i := range a.Stages {
 		s := &a.Stages[i]
+		s.Kind = or(s.Kind, KindUpdate)
+		if s.AutoPromotion == nil {
+			direct, ups := sourcesOf(a.Stages, i)
+			s.AutoPromotion = ptr(s.deploys() && direct && len(ups) == 0)
+		}
+		if !s.deploys() {
+			continue // a gate has no Stack, workspace or tokens
+		}
 		s.StackName = or(s.StackName, a.Project+"-"+s.Name)
 		s.ServiceAccountName = or(s.ServiceAccountName, s.StackName)
 		s.Namespace = or(s.Namespace, a.Namespace+"-"+s.Name)
@@ -96,9 +104,6 @@ func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 		}
 		if s.ProgramGitToken == nil {
 			s.ProgramGitToken = a.Program.GitToken
-		}
-		if s.AutoPromotion == nil {
-			s.AutoPromotion = ptr(i == 0)
 		}
 		if s.Refresh == nil {
 			s.Refresh = ptr(true)

@@ -21,6 +21,9 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 	var stages []string
 	manifests := pulumi.StringMap{}
 	for _, l := range b.links {
+		if !l.deploys() {
+			continue
+		}
 		for _, preview := range []bool{false, true} {
 			if preview && !l.Preview {
 				continue
@@ -68,6 +71,9 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 		written[i] = f
 	}
 	for _, l := range b.links {
+		if !l.deploys() {
+			continue
+		}
 		branches, err := b.stageBranch(gh, l.Name, written)
 		if err != nil {
 			return nil, err

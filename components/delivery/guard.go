@@ -22,6 +22,9 @@ func StackPolicyName(project string) string { return project + "-stacks" }
 func StackGuard(a StackDeliveryArgs) admission.Policy {
 	var entries, namespaces []string
 	for _, s := range a.Stages {
+		if !s.deploys() {
+			continue
+		}
 		fields := [][2]string{
 			{"serviceAccount", s.ServiceAccountName}, {"previewServiceAccount", s.PreviewServiceAccountName},
 			{"stack", s.Stack}, {"branch", s.Branch}, {"previewBranch", a.Program.Branch},

@@ -96,26 +96,41 @@ func sameRepo(x, y string) bool {
 	return norm(x) == norm(y)
 }
 
-// KargoStage is the Kargo Stage of l: it requests the Warehouse's Freight directly (the first stage) or from its
-// upstream stage, and promotes it by writing the Freight's commit into the stage's Stack manifest.
+// KargoStage is the Kargo Stage of l: it requests the Warehouse's Freight directly and/or from its upstream
+// stages (with availabilityStrategy when given), and an update stage promotes it by rendering the stage's branch
+// (PromotionSteps). A gate has no promotion template: promoting into it is the approval, and its Freight is
+// then available to the stages after it.
 func KargoStage(a StackDeliveryArgs, l link) map[string]any {
-	sources := map[string]any{"direct": true}
-	if l.upstream != "" {
-		sources = map[string]any{"stages": []any{l.upstream}}
+	sources := map[string]any{}
+	if l.direct {
+		sources["direct"] = true
 	}
-	return kargoObject("Stage", map[string]any{"name": l.Name, "namespace": a.Project}, map[string]any{
+	if len(l.upstreams) > 0 {
+		ups := make([]any, len(l.upstreams))
+		for i, u := range l.upstreams {
+			ups[i] = u
+		}
+		sources["stages"] = ups
+	}
+	if l.AvailabilityStrategy != "" {
+		sources["availabilityStrategy"] = l.AvailabilityStrategy
+	}
+	spec := map[string]any{
 		"requestedFreight": []any{map[string]any{
 			"origin":  map[string]any{"kind": "Warehouse", "name": WarehouseName},
 			"sources": sources,
 		}},
-		"promotionTemplate": map[string]any{"spec": map[string]any{
+	}
+	if l.deploys() {
+		spec["promotionTemplate"] = map[string]any{"spec": map[string]any{
 			"vars": []any{
 				map[string]any{"name": programVar, "value": a.Program.RepoUrl},
 				map[string]any{"name": manifestsVar, "value": a.Manifests.Target().RepoURL()},
 			},
 			"steps": PromotionSteps(a, l.DeliveryStage),
-		}},
-	})
+		}}
+	}
+	return kargoObject("Stage", map[string]any{"name": l.Name, "namespace": a.Project}, spec)
 }
 
 // kargoObject is a Kargo object of kind with metadata, and spec unless nil (a Project has none).

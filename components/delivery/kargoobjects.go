@@ -8,7 +8,7 @@ import (
 )
 
 // kargo creates the Project after Kargo, then in its namespace the ProjectConfig, the git credentials, the
-// Warehouse, the Stages along the chain (each after its upstream and its Application) and the approvers' RBAC.
+// Warehouse, the Stages in graph order (each after its upstream stages and its Application) and the approvers' RBAC.
 func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resource) error {
 	a := b.args
 	project, err := b.object("project", Project(a), release)
@@ -42,17 +42,20 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 	if err != nil {
 		return err
 	}
-	var previous pulumi.Resource
-	for _, l := range b.links {
-		after := []pulumi.Resource{warehouse, apps[l.Name]}
-		if previous != nil {
-			after = append(after, previous)
+	stages := map[string]pulumi.Resource{}
+	for _, l := range b.links { // in graph order: every upstream first
+		after := []pulumi.Resource{warehouse}
+		if app, ok := apps[l.Name]; ok {
+			after = append(after, app)
+		}
+		for _, u := range l.upstreams {
+			after = append(after, stages[u])
 		}
 		stage, err := b.object(l.Name+"-stage", KargoStage(a, l), after)
 		if err != nil {
 			return err
 		}
-		previous = stage
+		stages[l.Name] = stage
 		if l.Approvers != nil {
 			if err := b.approvers(l.DeliveryStage, stage); err != nil {
 				return err

@@ -41,6 +41,9 @@ func (b *builder) applications(operator []pulumi.Resource, prerequisites, files 
 	}
 	out := map[string]pulumi.Resource{}
 	for _, l := range b.links {
+		if !l.deploys() {
+			continue
+		}
 		after := append(append(append(append([]pulumi.Resource{health, project}, guard...), operator...),
 			prerequisites[l.Name]...), files[l.Name]...)
 		app, err := b.object(l.Name+"-application", Application(a, l.DeliveryStage), after)

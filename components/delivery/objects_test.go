@@ -11,9 +11,9 @@ import (
 // api/v1alpha1 and promotion step schemas, Argo CD's Application).
 func TestObjectSpecs(t *testing.T) {
 	a := WithDefaults(threeStages(), "fleet")
-	links, err := chain(a.Stages)
-	if err != nil {
-		t.Fatal(err)
+	links, problems := graph(a.Stages)
+	if problems != nil {
+		t.Fatal(problems)
 	}
 	cases := map[string]struct {
 		got  map[string]any

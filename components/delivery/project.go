@@ -12,6 +12,9 @@ func AppProjectName(project string) string { return project + "-delivery" }
 func AppProject(a StackDeliveryArgs) gitopsbridge.AppProject {
 	var dests []gitopsbridge.ProjectDestination
 	for _, s := range a.Stages {
+		if !s.deploys() {
+			continue
+		}
 		dests = append(dests, gitopsbridge.ProjectDestination{Server: gitopsbridge.InClusterServer, Namespace: s.Namespace})
 	}
 	return gitopsbridge.AppProject{

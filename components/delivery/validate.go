@@ -219,6 +219,19 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 			unique = false
 		}
 		names[s.Name] = i
+		validateSources(ps, f, stages, i)
+		if a := s.Approvers; a != nil && len(a.Groups)+len(a.Emails)+len(a.Subjects) == 0 {
+			ps.Add(f+".approvers", "names nobody: give groups, emails or subjects")
+		}
+		switch s.Kind {
+		case KindUpdate:
+		case KindGate:
+			validateGate(ps, f, s)
+			continue
+		default:
+			ps.Add(f+".kind", "%q is not a kind of stage: \"update\" or \"gate\"", s.Kind)
+			continue
+		}
 		// The Stack's and ServiceAccount's names derive from the stage's: a bad name is reported once.
 		derived := !dup && len(content.IsDNS1123Label(s.Name)) == 0
 		if !stackPattern.MatchString(s.Stack) {
@@ -273,14 +286,50 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 			ps.Add(f+".clusterRoles", "names %s: the stage's program, and whoever can change what it runs, would own "+
 				"the hub; bind narrower ClusterRoles, or set allowClusterAdmin: true", ClusterAdmin)
 		}
-		if a := s.Approvers; a != nil && len(a.Groups)+len(a.Emails)+len(a.Subjects) == 0 {
-			ps.Add(f+".approvers", "names nobody: give groups, emails or subjects")
-		}
 		validateEnvRefs(ps, f+".envRefs", s.EnvRefs)
 	}
 	if unique {
-		if _, err := chain(stages); err != nil {
-			ps.Add("stages", "%v", err)
+		_, problems := graph(stages)
+		for _, p := range problems {
+			ps.Add("stages", "%s", p)
+		}
+	}
+}
+
+// validateSources checks stages[i]'s availabilityStrategy: Kargo's values, and only where there is a choice (two
+// or more sources). The graph itself is checked once for all stages (graph).
+func validateSources(ps *problems.List, f string, stages []DeliveryStage, i int) {
+	s := stages[i]
+	if s.AvailabilityStrategy == "" {
+		return
+	}
+	if s.AvailabilityStrategy != "All" && s.AvailabilityStrategy != "OneOf" {
+		ps.Add(f+".availabilityStrategy", "%q is not one of Kargo's: \"All\" or \"OneOf\"", s.AvailabilityStrategy)
+	}
+	direct, ups := sourcesOf(stages, i)
+	n := len(ups)
+	if direct {
+		n++
+	}
+	if n < 2 {
+		ps.Add(f+".availabilityStrategy", "needs two or more sources (from, direct); stage %q has %d", s.Name, n)
+	}
+}
+
+// validateGate refuses what only a stage that deploys takes: a gate has no Stack, workspace or Application.
+func validateGate(ps *problems.List, f string, s DeliveryStage) {
+	for _, c := range []struct {
+		field string
+		set   bool
+	}{
+		{"stack", s.Stack != ""}, {"commit", s.Commit != ""}, {"branch", s.Branch != ""}, {"preview", s.Preview},
+		{"stackName", s.StackName != ""}, {"namespace", s.Namespace != ""},
+		{"serviceAccountName", s.ServiceAccountName != ""}, {"config", len(s.Config) > 0},
+		{"envRefs", len(s.EnvRefs) > 0}, {"clusterRoles", len(s.ClusterRoles) > 0},
+		{"workspaceTemplate", len(s.WorkspaceTemplate) > 0}, {"pullRequest", s.PullRequest},
+	} {
+		if c.set {
+			ps.Add(f+"."+c.field, "is set, but a gate deploys nothing: its promotion is the approval (kind: gate)")
 		}
 	}
 }

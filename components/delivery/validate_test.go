@@ -52,20 +52,24 @@ func TestValidate(t *testing.T) {
 				`stages[0].envRefs["TOKEN"].type`: "Secret or Literal", `stages[0].envRefs["X"].secret`: "secret.name and secret.key"},
 		},
 		"a cycle": {
-			edit: func(a *StackDeliveryArgs) { a.Stages[1].From = "prod" },
+			edit: func(a *StackDeliveryArgs) { a.Stages[1].From = []string{"prod"} },
 			want: map[string]string{"stages": "cycle"},
 		},
-		"a fork": {
-			edit: func(a *StackDeliveryArgs) { a.Stages[2].From = "dev" },
-			want: map[string]string{"stages": `"qa" and "prod" both follow "dev"`},
-		},
 		"no first stage": {
-			edit: func(a *StackDeliveryArgs) { a.Stages[0].From = "prod" },
+			edit: func(a *StackDeliveryArgs) { a.Stages[0].From = []string{"prod"} },
 			want: map[string]string{"stages": "no stage takes Freight from the Warehouse"},
 		},
 		"unknown upstream": {
-			edit: func(a *StackDeliveryArgs) { a.Stages[1].From = "staging" },
+			edit: func(a *StackDeliveryArgs) { a.Stages[1].From = []string{"staging"} },
 			want: map[string]string{"stages": `"staging", which is not a stage`},
+		},
+		"a gate with a Stack, an unknown kind, a strategy with one source": {
+			edit: func(a *StackDeliveryArgs) {
+				a.Stages[1].Kind = KindGate
+				a.Stages[2].Kind, a.Stages[2].AvailabilityStrategy = "deploy", "All"
+			},
+			want: map[string]string{"stages[1].stack": "a gate deploys nothing", "stages[1].commit": "a gate deploys nothing",
+				"stages[2].kind": `"update" or "gate"`, "stages[2].availabilityStrategy": "two or more sources"},
 		},
 		"no stages": {
 			edit: func(a *StackDeliveryArgs) { a.Stages = nil },

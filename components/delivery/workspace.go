@@ -21,6 +21,9 @@ const ClusterAdmin = "cluster-admin"
 func (b *builder) stackPrerequisites() (map[string][]pulumi.Resource, error) {
 	out := map[string][]pulumi.Resource{}
 	for _, l := range b.links {
+		if !l.deploys() {
+			continue
+		}
 		res, err := b.stageWorkspace(l.DeliveryStage)
 		if err != nil {
 			return nil, err

@@ -200,7 +200,7 @@ namespace GitOpsFleet.Fleet
         private InputList<Inputs.DeliveryStageArgs>? _stages;
 
         /// <summary>
-        /// Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+        /// Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
         /// </summary>
         public InputList<Inputs.DeliveryStageArgs> Stages
         {

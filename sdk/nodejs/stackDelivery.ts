@@ -170,7 +170,7 @@ export interface StackDeliveryArgs {
      */
     pulumiAccessToken?: pulumi.Input<string | undefined>;
     /**
-     * Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+     * Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
      */
     stages: pulumi.Input<pulumi.Input<inputs.DeliveryStageArgs>[]>;
 }

@@ -242,16 +242,33 @@ func TestDeliveryObjectsMatchUpstream(t *testing.T) {
 		TokenSigningKey: pulumi.String("signing"), CertManager: delivery.CertManagerInstall,
 		GitToken: pulumi.String("ghp_kargo"), Oidc: &delivery.KargoOidc{IssuerUrl: "https://idp.acme.dev", ClientId: "kargo"}}
 	objects := deliveryObjects(t, a)
+	// And a graph: two first stages, two approval gates after both, qa after both gates (All).
+	g := a
+	g.Project = "graph"
+	g.Stages = []delivery.DeliveryStage{
+		{Name: "dev", Stack: "acme/fleet/dev", Commit: strings.Repeat("a", 40)},
+		{Name: "dev2", Stack: "acme/fleet/dev2", Commit: strings.Repeat("a", 40), Direct: true},
+		{Name: "gate-qa", Kind: delivery.KindGate, From: []string{"dev", "dev2"},
+			Approvers: &delivery.Approvers{Groups: []string{"qa"}}},
+		{Name: "gate-sec", Kind: delivery.KindGate, From: []string{"dev", "dev2"}},
+		{Name: "qa", Stack: "acme/fleet/qa", Commit: strings.Repeat("a", 40), From: []string{"gate-qa", "gate-sec"},
+			AvailabilityStrategy: "All"},
+	}
+	for name, obj := range deliveryObjects(t, g) {
+		objects["graph "+name] = obj
+	}
 	kinds := map[string]int{}
 	for name, obj := range objects {
 		kinds[fmt.Sprint(obj["kind"])]++
 		for _, p := range validateCR(t, schemas, obj) {
 			t.Errorf("%s: %s", name, p)
 		}
-		if obj["kind"] != "Stage" {
+		spec, _ := obj["spec"].(map[string]any)
+		template, _ := spec["promotionTemplate"].(map[string]any)
+		if obj["kind"] != "Stage" || template == nil { // a gate has no promotion
 			continue
 		}
-		steps := obj["spec"].(map[string]any)["promotionTemplate"].(map[string]any)["spec"].(map[string]any)["steps"].([]any)
+		steps := template["spec"].(map[string]any)["steps"].([]any)
 		for _, s := range steps {
 			for _, p := range validateStep(t, dir, s.(map[string]any)) {
 				t.Errorf("%s: %s", name, p)

@@ -29,10 +29,16 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<Inputs.ApproversArgs>? Approvers { get; set; }
 
         /// <summary>
-        /// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+        /// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
         /// </summary>
         [Input("autoPromotion")]
         public Input<bool>? AutoPromotion { get; set; }
+
+        /// <summary>
+        /// AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
+        /// </summary>
+        [Input("availabilityStrategy")]
+        public Input<string>? AvailabilityStrategy { get; set; }
 
         /// <summary>
         /// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
@@ -82,6 +88,12 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("destroyOnFinalize")]
         public Input<bool>? DestroyOnFinalize { get; set; }
 
+        /// <summary>
+        /// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+        /// </summary>
+        [Input("direct")]
+        public Input<bool>? Direct { get; set; }
+
         [Input("envRefs")]
         private InputMap<Inputs.EnvRefArgs>? _envRefs;
 
@@ -94,11 +106,23 @@ namespace GitOpsFleet.Fleet.Inputs
             set => _envRefs = value;
         }
 
-        /// <summary>
-        /// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
-        /// </summary>
         [Input("from")]
-        public Input<string>? From { get; set; }
+        private InputList<string>? _from;
+
+        /// <summary>
+        /// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
+        /// </summary>
+        public InputList<string> From
+        {
+            get => _from ?? (_from = new InputList<string>());
+            set => _from = value;
+        }
+
+        /// <summary>
+        /// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+        /// </summary>
+        [Input("kind")]
+        public Input<string>? Kind { get; set; }
 
         /// <summary>
         /// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
@@ -181,10 +205,10 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? ServiceAccountName { get; set; }
 
         /// <summary>
-        /// Stack is the Pulumi stack the Stack object deploys (spec.stack), "&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+        /// Stack is the Pulumi stack the Stack object deploys (spec.stack), "&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
         /// </summary>
-        [Input("stack", required: true)]
-        public Input<string> Stack { get; set; } = null!;
+        [Input("stack")]
+        public Input<string>? Stack { get; set; }
 
         /// <summary>
         /// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "&lt;stackName&gt;-preview" must fit too. Default: "&lt;project&gt;-&lt;name&gt;".

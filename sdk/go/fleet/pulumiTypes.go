@@ -1747,8 +1747,10 @@ type DeliveryStage struct {
 	AllowClusterAdmin *bool `pulumi:"allowClusterAdmin"`
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
 	Approvers *Approvers `pulumi:"approvers"`
-	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
 	AutoPromotion *bool `pulumi:"autoPromotion"`
+	// AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
+	AvailabilityStrategy *string `pulumi:"availabilityStrategy"`
 	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
 	Branch *string `pulumi:"branch"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
@@ -1761,10 +1763,14 @@ type DeliveryStage struct {
 	ContinueResyncOnCommitMatch *bool `pulumi:"continueResyncOnCommitMatch"`
 	// DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
 	DestroyOnFinalize *bool `pulumi:"destroyOnFinalize"`
+	// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+	Direct *bool `pulumi:"direct"`
 	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs"`
-	// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
-	From *string `pulumi:"from"`
+	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
+	From []string `pulumi:"from"`
+	// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+	Kind *string `pulumi:"kind"`
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name string `pulumi:"name"`
 	// Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
@@ -1785,8 +1791,8 @@ type DeliveryStage struct {
 	ResyncFrequencySeconds *int `pulumi:"resyncFrequencySeconds"`
 	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
 	ServiceAccountName *string `pulumi:"serviceAccountName"`
-	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
-	Stack string `pulumi:"stack"`
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+	Stack *string `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName *string `pulumi:"stackName"`
 	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
@@ -1810,8 +1816,10 @@ type DeliveryStageArgs struct {
 	AllowClusterAdmin pulumi.BoolPtrInput `pulumi:"allowClusterAdmin"`
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
 	Approvers ApproversPtrInput `pulumi:"approvers"`
-	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
 	AutoPromotion pulumi.BoolPtrInput `pulumi:"autoPromotion"`
+	// AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
+	AvailabilityStrategy pulumi.StringPtrInput `pulumi:"availabilityStrategy"`
 	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
@@ -1824,10 +1832,14 @@ type DeliveryStageArgs struct {
 	ContinueResyncOnCommitMatch pulumi.BoolPtrInput `pulumi:"continueResyncOnCommitMatch"`
 	// DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
 	DestroyOnFinalize pulumi.BoolPtrInput `pulumi:"destroyOnFinalize"`
+	// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+	Direct pulumi.BoolPtrInput `pulumi:"direct"`
 	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
 	EnvRefs EnvRefMapInput `pulumi:"envRefs"`
-	// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
-	From pulumi.StringPtrInput `pulumi:"from"`
+	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
+	From pulumi.StringArrayInput `pulumi:"from"`
+	// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+	Kind pulumi.StringPtrInput `pulumi:"kind"`
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
@@ -1848,8 +1860,8 @@ type DeliveryStageArgs struct {
 	ResyncFrequencySeconds pulumi.IntPtrInput `pulumi:"resyncFrequencySeconds"`
 	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
 	ServiceAccountName pulumi.StringPtrInput `pulumi:"serviceAccountName"`
-	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
-	Stack pulumi.StringInput `pulumi:"stack"`
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+	Stack pulumi.StringPtrInput `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName pulumi.StringPtrInput `pulumi:"stackName"`
 	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
@@ -1918,9 +1930,14 @@ func (o DeliveryStageOutput) Approvers() ApproversPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *Approvers { return v.Approvers }).(ApproversPtrOutput)
 }
 
-// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
 func (o DeliveryStageOutput) AutoPromotion() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.AutoPromotion }).(pulumi.BoolPtrOutput)
+}
+
+// AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
+func (o DeliveryStageOutput) AvailabilityStrategy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.AvailabilityStrategy }).(pulumi.StringPtrOutput)
 }
 
 // Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
@@ -1953,14 +1970,24 @@ func (o DeliveryStageOutput) DestroyOnFinalize() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.DestroyOnFinalize }).(pulumi.BoolPtrOutput)
 }
 
+// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+func (o DeliveryStageOutput) Direct() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *bool { return v.Direct }).(pulumi.BoolPtrOutput)
+}
+
 // EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
 func (o DeliveryStageOutput) EnvRefs() EnvRefMapOutput {
 	return o.ApplyT(func(v DeliveryStage) map[string]EnvRef { return v.EnvRefs }).(EnvRefMapOutput)
 }
 
-// From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
-func (o DeliveryStageOutput) From() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v DeliveryStage) *string { return v.From }).(pulumi.StringPtrOutput)
+// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
+func (o DeliveryStageOutput) From() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DeliveryStage) []string { return v.From }).(pulumi.StringArrayOutput)
+}
+
+// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+func (o DeliveryStageOutput) Kind() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.Kind }).(pulumi.StringPtrOutput)
 }
 
 // Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
@@ -2013,9 +2040,9 @@ func (o DeliveryStageOutput) ServiceAccountName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.ServiceAccountName }).(pulumi.StringPtrOutput)
 }
 
-// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
-func (o DeliveryStageOutput) Stack() pulumi.StringOutput {
-	return o.ApplyT(func(v DeliveryStage) string { return v.Stack }).(pulumi.StringOutput)
+// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+func (o DeliveryStageOutput) Stack() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.Stack }).(pulumi.StringPtrOutput)
 }
 
 // StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".

@@ -92,7 +92,7 @@ type stackDeliveryArgs struct {
 	Project *string `pulumi:"project"`
 	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
 	PulumiAccessToken *string `pulumi:"pulumiAccessToken"`
-	// Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+	// Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
 	Stages []DeliveryStage `pulumi:"stages"`
 }
 
@@ -120,7 +120,7 @@ type StackDeliveryArgs struct {
 	Project *string
 	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
 	PulumiAccessToken pulumi.StringPtrInput
-	// Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+	// Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
 	Stages DeliveryStageArrayInput
 }
 

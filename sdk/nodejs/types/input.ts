@@ -272,9 +272,13 @@ export interface DeliveryStageArgs {
      */
     approvers?: pulumi.Input<inputs.ApproversArgs | undefined>;
     /**
-     * AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+     * AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
      */
     autoPromotion?: pulumi.Input<boolean | undefined>;
+    /**
+     * AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
+     */
+    availabilityStrategy?: pulumi.Input<string | undefined>;
     /**
      * Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
      */
@@ -300,13 +304,21 @@ export interface DeliveryStageArgs {
      */
     destroyOnFinalize?: pulumi.Input<boolean | undefined>;
     /**
+     * Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+     */
+    direct?: pulumi.Input<boolean | undefined>;
+    /**
      * EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
      */
     envRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
     /**
-     * From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+     * From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
      */
-    from?: pulumi.Input<string | undefined>;
+    from?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+     */
+    kind?: pulumi.Input<string | undefined>;
     /**
      * Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
      */
@@ -348,9 +360,9 @@ export interface DeliveryStageArgs {
      */
     serviceAccountName?: pulumi.Input<string | undefined>;
     /**
-     * Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
+     * Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
      */
-    stack: pulumi.Input<string>;
+    stack?: pulumi.Input<string | undefined>;
     /**
      * StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
      */

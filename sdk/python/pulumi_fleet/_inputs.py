@@ -1205,10 +1205,6 @@ class DeliveryStageArgsDict(TypedDict):
     """
     Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
     """
-    stack: pulumi.Input[_builtins.str]
-    """
-    Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
-    """
     allow_cluster_admin: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
@@ -1219,7 +1215,11 @@ class DeliveryStageArgsDict(TypedDict):
     """
     auto_promotion: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+    AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
+    """
+    availability_strategy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
     """
     branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1245,13 +1245,21 @@ class DeliveryStageArgsDict(TypedDict):
     """
     DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
     """
+    direct: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+    """
     env_refs: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgsDict']]]]]
     """
     EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
     """
-    from_: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    from_: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+    From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
+    """
+    kind: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
     """
     namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1289,6 +1297,10 @@ class DeliveryStageArgsDict(TypedDict):
     """
     ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
     """
+    stack: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+    """
     stack_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
@@ -1302,18 +1314,20 @@ class DeliveryStageArgsDict(TypedDict):
 class DeliveryStageArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
-                 stack: pulumi.Input[_builtins.str],
                  allow_cluster_admin: pulumi.Input[Optional[_builtins.bool]] = None,
                  approvers: pulumi.Input[Optional['ApproversArgs']] = None,
                  auto_promotion: pulumi.Input[Optional[_builtins.bool]] = None,
+                 availability_strategy: pulumi.Input[Optional[_builtins.str]] = None,
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
                  cluster_roles: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  commit: pulumi.Input[Optional[_builtins.str]] = None,
                  config: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  continue_resync_on_commit_match: pulumi.Input[Optional[_builtins.bool]] = None,
                  destroy_on_finalize: pulumi.Input[Optional[_builtins.bool]] = None,
+                 direct: pulumi.Input[Optional[_builtins.bool]] = None,
                  env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]] = None,
-                 from_: pulumi.Input[Optional[_builtins.str]] = None,
+                 from_: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 kind: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  preview: pulumi.Input[Optional[_builtins.bool]] = None,
                  preview_service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1323,24 +1337,27 @@ class DeliveryStageArgs:
                  refresh: pulumi.Input[Optional[_builtins.bool]] = None,
                  resync_frequency_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 stack: pulumi.Input[Optional[_builtins.str]] = None,
                  stack_name: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_template: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
         DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
 
         :param pulumi.Input[_builtins.str] name: Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
-        :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
         :param pulumi.Input[_builtins.bool] allow_cluster_admin: AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
         :param pulumi.Input['ApproversArgs'] approvers: Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
-        :param pulumi.Input[_builtins.bool] auto_promotion: AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+        :param pulumi.Input[_builtins.bool] auto_promotion: AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
+        :param pulumi.Input[_builtins.str] availability_strategy: AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
         :param pulumi.Input[_builtins.str] branch: Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
         :param pulumi.Input[_builtins.str] commit: Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] config: Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
         :param pulumi.Input[_builtins.bool] continue_resync_on_commit_match: ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
         :param pulumi.Input[_builtins.bool] destroy_on_finalize: DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
+        :param pulumi.Input[_builtins.bool] direct: Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
         :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
-        :param pulumi.Input[_builtins.str] from_: From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] from_: From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
+        :param pulumi.Input[_builtins.str] kind: Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
         :param pulumi.Input[_builtins.str] namespace: Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
         :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
         :param pulumi.Input[_builtins.str] preview_service_account_name: PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
@@ -1350,17 +1367,19 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.bool] refresh: Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
         :param pulumi.Input[_builtins.int] resync_frequency_seconds: ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
         :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+        :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
         :param pulumi.Input[_builtins.str] stack_name: StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
         :param pulumi.Input[Mapping[str, Any]] workspace_template: WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
         """
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "stack", stack)
         if allow_cluster_admin is not None:
             pulumi.set(__self__, "allow_cluster_admin", allow_cluster_admin)
         if approvers is not None:
             pulumi.set(__self__, "approvers", approvers)
         if auto_promotion is not None:
             pulumi.set(__self__, "auto_promotion", auto_promotion)
+        if availability_strategy is not None:
+            pulumi.set(__self__, "availability_strategy", availability_strategy)
         if branch is not None:
             pulumi.set(__self__, "branch", branch)
         if cluster_roles is not None:
@@ -1373,10 +1392,14 @@ class DeliveryStageArgs:
             pulumi.set(__self__, "continue_resync_on_commit_match", continue_resync_on_commit_match)
         if destroy_on_finalize is not None:
             pulumi.set(__self__, "destroy_on_finalize", destroy_on_finalize)
+        if direct is not None:
+            pulumi.set(__self__, "direct", direct)
         if env_refs is not None:
             pulumi.set(__self__, "env_refs", env_refs)
         if from_ is not None:
             pulumi.set(__self__, "from_", from_)
+        if kind is not None:
+            pulumi.set(__self__, "kind", kind)
         if namespace is not None:
             pulumi.set(__self__, "namespace", namespace)
         if preview is not None:
@@ -1395,6 +1418,8 @@ class DeliveryStageArgs:
             pulumi.set(__self__, "resync_frequency_seconds", resync_frequency_seconds)
         if service_account_name is not None:
             pulumi.set(__self__, "service_account_name", service_account_name)
+        if stack is not None:
+            pulumi.set(__self__, "stack", stack)
         if stack_name is not None:
             pulumi.set(__self__, "stack_name", stack_name)
         if workspace_template is not None:
@@ -1411,18 +1436,6 @@ class DeliveryStageArgs:
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
-
-    @_builtins.property
-    @pulumi.getter
-    def stack(self) -> pulumi.Input[_builtins.str]:
-        """
-        Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required.
-        """
-        return pulumi.get(self, "stack")
-
-    @stack.setter
-    def stack(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "stack", value)
 
     @_builtins.property
     @pulumi.getter(name="allowClusterAdmin")
@@ -1452,13 +1465,25 @@ class DeliveryStageArgs:
     @pulumi.getter(name="autoPromotion")
     def auto_promotion(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+        AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
         """
         return pulumi.get(self, "auto_promotion")
 
     @auto_promotion.setter
     def auto_promotion(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "auto_promotion", value)
+
+    @_builtins.property
+    @pulumi.getter(name="availabilityStrategy")
+    def availability_strategy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
+        """
+        return pulumi.get(self, "availability_strategy")
+
+    @availability_strategy.setter
+    def availability_strategy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "availability_strategy", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1533,6 +1558,18 @@ class DeliveryStageArgs:
         pulumi.set(self, "destroy_on_finalize", value)
 
     @_builtins.property
+    @pulumi.getter
+    def direct(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+        """
+        return pulumi.get(self, "direct")
+
+    @direct.setter
+    def direct(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "direct", value)
+
+    @_builtins.property
     @pulumi.getter(name="envRefs")
     def env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
         """
@@ -1546,15 +1583,27 @@ class DeliveryStageArgs:
 
     @_builtins.property
     @pulumi.getter(name="from")
-    def from_(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def from_(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+        From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
         """
         return pulumi.get(self, "from_")
 
     @from_.setter
-    def from_(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def from_(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "from_", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+        """
+        return pulumi.get(self, "kind")
+
+    @kind.setter
+    def kind(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "kind", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1663,6 +1712,18 @@ class DeliveryStageArgs:
     @service_account_name.setter
     def service_account_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "service_account_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def stack(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+        """
+        return pulumi.get(self, "stack")
+
+    @stack.setter
+    def stack(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "stack", value)
 
     @_builtins.property
     @pulumi.getter(name="stackName")

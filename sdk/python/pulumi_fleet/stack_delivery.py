@@ -37,7 +37,7 @@ class StackDeliveryArgs:
 
         :param pulumi.Input['ManifestsRepositoryArgs'] manifests: Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
         :param pulumi.Input['ProgramRepositoryArgs'] program: Program is the Git repository of the Pulumi program the Stacks run. Required.
-        :param pulumi.Input[Sequence[pulumi.Input['DeliveryStageArgs']]] stages: Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+        :param pulumi.Input[Sequence[pulumi.Input['DeliveryStageArgs']]] stages: Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
         :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
         :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
@@ -98,7 +98,7 @@ class StackDeliveryArgs:
     @pulumi.getter
     def stages(self) -> pulumi.Input[Sequence[pulumi.Input['DeliveryStageArgs']]]:
         """
-        Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+        Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
         """
         return pulumi.get(self, "stages")
 
@@ -250,7 +250,7 @@ class StackDelivery(pulumi.ComponentResource):
         :param pulumi.Input[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']] program: Program is the Git repository of the Pulumi program the Stacks run. Required.
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
         :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['DeliveryStageArgs', 'DeliveryStageArgsDict']]]] stages: Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DeliveryStageArgs', 'DeliveryStageArgsDict']]]] stages: Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
         """
         ...
     @overload

@@ -190,14 +190,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+     * Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
      * 
      */
     @Import(name="stages", required=true)
     private Output<List<DeliveryStageArgs>> stages;
 
     /**
-     * @return Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+     * @return Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
      * 
      */
     public Output<List<DeliveryStageArgs>> stages() {
@@ -431,7 +431,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stages Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+         * @param stages Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
          * 
          * @return builder
          * 
@@ -442,7 +442,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stages Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+         * @param stages Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
          * 
          * @return builder
          * 
@@ -452,7 +452,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stages Stages are the promotion stages in order (for example dev, qa, prod); each has one Stack. At least one.
+         * @param stages Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
          * 
          * @return builder
          * 

@@ -58,18 +58,33 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig&#39;s promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+     * AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig&#39;s promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
      * 
      */
     @Import(name="autoPromotion")
     private @Nullable Output<Boolean> autoPromotion;
 
     /**
-     * @return AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig&#39;s promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+     * @return AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig&#39;s promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
      * 
      */
     public Optional<Output<Boolean>> autoPromotion() {
         return Optional.ofNullable(this.autoPromotion);
+    }
+
+    /**
+     * AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo&#39;s sources.availabilityStrategy): &#34;All&#34; (verified in every upstream stage, for example both approval gates) or &#34;OneOf&#34; (in any). Only with two or more sources. Default: Kargo&#39;s, &#34;OneOf&#34;.
+     * 
+     */
+    @Import(name="availabilityStrategy")
+    private @Nullable Output<String> availabilityStrategy;
+
+    /**
+     * @return AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo&#39;s sources.availabilityStrategy): &#34;All&#34; (verified in every upstream stage, for example both approval gates) or &#34;OneOf&#34; (in any). Only with two or more sources. Default: Kargo&#39;s, &#34;OneOf&#34;.
+     * 
+     */
+    public Optional<Output<String>> availabilityStrategy() {
+        return Optional.ofNullable(this.availabilityStrategy);
     }
 
     /**
@@ -163,6 +178,21 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+     * 
+     */
+    @Import(name="direct")
+    private @Nullable Output<Boolean> direct;
+
+    /**
+     * @return Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+     * 
+     */
+    public Optional<Output<Boolean>> direct() {
+        return Optional.ofNullable(this.direct);
+    }
+
+    /**
      * EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
      * 
      */
@@ -178,18 +208,33 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+     * From are the stages whose verified Freight this stage promotes (Kargo&#39;s requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
      * 
      */
     @Import(name="from")
-    private @Nullable Output<String> from;
+    private @Nullable Output<List<String>> from;
 
     /**
-     * @return From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+     * @return From are the stages whose verified Freight this stage promotes (Kargo&#39;s requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
      * 
      */
-    public Optional<Output<String>> from() {
+    public Optional<Output<List<String>>> from() {
         return Optional.ofNullable(this.from);
+    }
+
+    /**
+     * Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
+     * 
+     */
+    @Import(name="kind")
+    private @Nullable Output<String> kind;
+
+    /**
+     * @return Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
+     * 
+     */
+    public Optional<Output<String>> kind() {
+        return Optional.ofNullable(this.kind);
     }
 
     /**
@@ -343,18 +388,18 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required.
+     * Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
      * 
      */
-    @Import(name="stack", required=true)
-    private Output<String> stack;
+    @Import(name="stack")
+    private @Nullable Output<String> stack;
 
     /**
-     * @return Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required.
+     * @return Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
      * 
      */
-    public Output<String> stack() {
-        return this.stack;
+    public Optional<Output<String>> stack() {
+        return Optional.ofNullable(this.stack);
     }
 
     /**
@@ -393,14 +438,17 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         this.allowClusterAdmin = $.allowClusterAdmin;
         this.approvers = $.approvers;
         this.autoPromotion = $.autoPromotion;
+        this.availabilityStrategy = $.availabilityStrategy;
         this.branch = $.branch;
         this.clusterRoles = $.clusterRoles;
         this.commit = $.commit;
         this.config = $.config;
         this.continueResyncOnCommitMatch = $.continueResyncOnCommitMatch;
         this.destroyOnFinalize = $.destroyOnFinalize;
+        this.direct = $.direct;
         this.envRefs = $.envRefs;
         this.from = $.from;
+        this.kind = $.kind;
         this.name = $.name;
         this.namespace = $.namespace;
         this.preview = $.preview;
@@ -477,7 +525,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param autoPromotion AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig&#39;s promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+         * @param autoPromotion AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig&#39;s promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
          * 
          * @return builder
          * 
@@ -488,13 +536,34 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param autoPromotion AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig&#39;s promotion policy). Default: true for the first stage, false for the others: they are approval gates.
+         * @param autoPromotion AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig&#39;s promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
          * 
          * @return builder
          * 
          */
         public Builder autoPromotion(Boolean autoPromotion) {
             return autoPromotion(Output.of(autoPromotion));
+        }
+
+        /**
+         * @param availabilityStrategy AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo&#39;s sources.availabilityStrategy): &#34;All&#34; (verified in every upstream stage, for example both approval gates) or &#34;OneOf&#34; (in any). Only with two or more sources. Default: Kargo&#39;s, &#34;OneOf&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder availabilityStrategy(@Nullable Output<String> availabilityStrategy) {
+            $.availabilityStrategy = availabilityStrategy;
+            return this;
+        }
+
+        /**
+         * @param availabilityStrategy AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo&#39;s sources.availabilityStrategy): &#34;All&#34; (verified in every upstream stage, for example both approval gates) or &#34;OneOf&#34; (in any). Only with two or more sources. Default: Kargo&#39;s, &#34;OneOf&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder availabilityStrategy(String availabilityStrategy) {
+            return availabilityStrategy(Output.of(availabilityStrategy));
         }
 
         /**
@@ -634,6 +703,27 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param direct Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder direct(@Nullable Output<Boolean> direct) {
+            $.direct = direct;
+            return this;
+        }
+
+        /**
+         * @param direct Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder direct(Boolean direct) {
+            return direct(Output.of(direct));
+        }
+
+        /**
          * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
          * 
          * @return builder
@@ -655,24 +745,55 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param from From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+         * @param from From are the stages whose verified Freight this stage promotes (Kargo&#39;s requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
          * 
          * @return builder
          * 
          */
-        public Builder from(@Nullable Output<String> from) {
+        public Builder from(@Nullable Output<List<String>> from) {
             $.from = from;
             return this;
         }
 
         /**
-         * @param from From is the stage whose verified Freight this stage promotes. Default: the stage before it in stages; the first stage takes Freight directly from the Warehouse. The stages form one chain without cycles.
+         * @param from From are the stages whose verified Freight this stage promotes (Kargo&#39;s requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
          * 
          * @return builder
          * 
          */
-        public Builder from(String from) {
+        public Builder from(List<String> from) {
             return from(Output.of(from));
+        }
+
+        /**
+         * @param from From are the stages whose verified Freight this stage promotes (Kargo&#39;s requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder from(String... from) {
+            return from(List.of(from));
+        }
+
+        /**
+         * @param kind Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder kind(@Nullable Output<String> kind) {
+            $.kind = kind;
+            return this;
+        }
+
+        /**
+         * @param kind Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder kind(String kind) {
+            return kind(Output.of(kind));
         }
 
         /**
@@ -886,18 +1007,18 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stack Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required.
+         * @param stack Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
          * 
          * @return builder
          * 
          */
-        public Builder stack(Output<String> stack) {
+        public Builder stack(@Nullable Output<String> stack) {
             $.stack = stack;
             return this;
         }
 
         /**
-         * @param stack Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required.
+         * @param stack Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
          * 
          * @return builder
          * 
@@ -951,9 +1072,6 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         public DeliveryStageArgs build() {
             if ($.name == null) {
                 throw new MissingRequiredPropertyException("DeliveryStageArgs", "name");
-            }
-            if ($.stack == null) {
-                throw new MissingRequiredPropertyException("DeliveryStageArgs", "stack");
             }
             return $;
         }
