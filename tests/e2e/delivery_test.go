@@ -240,6 +240,57 @@ func TestDelivery(t *testing.T) {
 			}
 		}
 	})
+
+	stagesOf := func() []any { return l.cfg[offline.DeliveryConfigKey].(map[string]any)["stages"].([]any) }
+	stageType, policyConfig := "kubernetes:kargo.akuity.io/v1alpha1:Stage", "kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig"
+	t.Run("add an approval gate before prod: its Stage and approvers, prod's sources, nothing that deploys", func(t *testing.T) {
+		l.t = t
+		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		d["stages"] = append(stagesOf(), map[string]any{"name": "approve-prod", "kind": "gate", "from": []any{"qa"},
+			"approvers": map[string]any{"groups": []any{"change-board"}}})
+		stagesOf()[2].(map[string]any)["from"] = []any{"approve-prod"}
+		p, steps := l.preview()
+		want := plan{
+			"create": {stageType: 1, "kubernetes:core/v1:ServiceAccount": 1, "kubernetes:rbac.authorization.k8s.io/v1:Role": 1,
+				"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": 1},
+			"update": {stageType: 1, policyConfig: 1},
+		}
+		if diff := cmp.Diff(want, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		if u := urns(steps, "update"); !slices.ContainsFunc(u, func(s string) bool { return strings.HasSuffix(s, "::delivery-prod-stage") }) {
+			t.Errorf("adding the gate updates %v, not prod's Stage", u)
+		}
+		l.up()
+		l.settled()
+	})
+
+	t.Run("add a second dev stage and make qa a fan-in of both (All)", func(t *testing.T) {
+		l.t = t
+		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		d["stages"] = append(stagesOf(), map[string]any{"name": "dev2", "stack": "gitops-fleet/gitops-fleet/dev2",
+			"commit": promoted, "direct": true})
+		qa := stagesOf()[1].(map[string]any)
+		qa["from"], qa["availabilityStrategy"] = []any{"dev", "dev2"}, "All"
+		p, _ := l.preview()
+		update := maps.Clone(policies)
+		update[stageType] = 1 // qa's sources
+		if diff := cmp.Diff(plan{"create": stageObjects, "update": update}, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		l.up()
+		l.settled()
+		for _, r := range records(t, l.env, "kubernetes", stageType) {
+			s := plain(t, r)
+			if s["metadata"].(map[string]any)["name"] != "qa" {
+				continue
+			}
+			src := s["spec"].(map[string]any)["requestedFreight"].([]any)[0].(map[string]any)["sources"]
+			if diff := cmp.Diff(map[string]any{"stages": []any{"dev", "dev2"}, "availabilityStrategy": "All"}, src); diff != "" {
+				t.Errorf("qa's sources on the hub (-want +got):\n%s", diff)
+			}
+		}
+	})
 }
 
 // stackFileConfig is the config of examples/fleet/Pulumi.<stack>.yaml.
