@@ -1,9 +1,10 @@
 // Package delivery is StackDelivery (fleet:index:StackDelivery): the fleet's own Pulumi stacks delivered by
-// GitOps on the hub. The Pulumi Kubernetes Operator (PKO v2) reconciles one pulumi.com/v1 Stack per stage, Argo
-// CD syncs each stage's Stack manifest from Git (one Application per stage, with PKO's Stack health check in
-// argocd-cm), and Kargo promotes a commit of the Pulumi program from stage to stage (a Warehouse on the program
-// repository, Stages chained from the first, promotion steps that write spec.commit into the stage's manifest,
-// approval gates as RBAC). Pulumi writes the initial manifests to GitHub; from then on Git is the source of truth.
+// GitOps on the hub. The Pulumi Kubernetes Operator (PKO v2) reconciles one pulumi.com/v1 Stack per update
+// stage, Argo CD syncs each stage's Stack from the stage's own branch (one Application per stage, with PKO's Stack
+// health check in argocd-cm), and Kargo promotes a commit of the Pulumi program through a graph of stages (a
+// Warehouse on the program repository; update stages and approval gates; fan-out and fan-in). Pulumi writes each
+// stage's Stack template on the manifests branch and creates the stage's branch; Kargo's promotions render the
+// template with the promoted commit into that branch. Pulumi and Kargo never write the same thing.
 //
 // The objects are written against PKO v2.9.0 (operator/api/pulumi/shared/stack_types.go), Kargo v1.11.2
 // (api/v1alpha1 and the promotion step schemas of pkg/promotion/runner/builtin/schemas) and Argo CD v3
