@@ -108,9 +108,16 @@ type DeliveryStage struct {
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name string `pulumi:"name"`
 	// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its
-	// Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for
-	// its approvers; the stages after it take the Freight it passed). Default: "update".
+	// Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against
+	// target's stack; target then takes Freight from it, and promotes it on its own by default once it is
+	// verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its
+	// approvers; the stages after it take the Freight it passed). Default: "update".
 	Kind string `pulumi:"kind,optional"`
+	// Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default,
+	// runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a
+	// read-only identity), and takes the target's settings where it sets none. Required for kind preview, and
+	// only for it; the target cannot also have preview: true (both would be its preview Stack).
+	Target string `pulumi:"target,optional"`
 	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages):
 	// two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in
 	// stages, none for the first, which takes Freight from the Warehouse.
@@ -297,9 +304,15 @@ type KargoOidc struct {
 const (
 	// KindUpdate is a stage with a Stack that runs pulumi up of the promoted commit.
 	KindUpdate = "update"
+	// KindPreview is a stage with a Stack that runs pulumi preview of the promoted commit for its target.
+	KindPreview = "preview"
 	// KindGate is a stage that deploys nothing: its promotion is the approval.
 	KindGate = "gate"
 )
 
-// deploys says whether the stage has a Stack, its workspace and its Application (every kind but a gate).
+// deploys says whether the stage has a Stack, a branch and an Application (every kind but a gate).
 func (s DeliveryStage) deploys() bool { return s.Kind != KindGate }
+
+// ownsWorkspace says whether the stage has a namespace, tokens and ServiceAccounts of its own (an update stage;
+// a preview stage runs in its target's).
+func (s DeliveryStage) ownsWorkspace() bool { return s.Kind == KindUpdate }

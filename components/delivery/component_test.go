@@ -262,27 +262,29 @@ func TestStageBranches(t *testing.T) {
 	}
 }
 
-// seedStages are seed 004's update stages and gates without its preview stages: dev and dev2 side by side from
-// the Warehouse, two approval gates after both, qa after both gates (All), prod after qa.
+// seedStages are seed 004's pipeline: a gate before the dev environments; for each of dev and dev2 a preview
+// stage, which the update stage follows on its own; two approval gates after both; a QA preview after both gates
+// (All), qa after it, prod after qa.
 func seedStages() StackDeliveryArgs {
 	a := threeStages()
 	a.Manifests.PullRequest = false
+	dev := []string{"dev", "dev2"}
+	gates := []string{"approvalgateqa", "approvalgateqasec"}
 	a.Stages = []DeliveryStage{
-		{Name: "dev", Stack: "acme/fleet/dev", Commit: commitA},
-		{Name: "dev2", Stack: "acme/fleet/dev2", Commit: commitA, Direct: true},
-		{Name: "approvalgateqa", Kind: KindGate, From: []string{"dev", "dev2"}, Approvers: &Approvers{Groups: []string{"qa"}}},
-		{Name: "approvalgateqasec", Kind: KindGate, From: []string{"dev", "dev2"},
-			Approvers: &Approvers{Groups: []string{"security"}}},
-		{Name: "qa", Stack: "acme/fleet/qa", Commit: commitA, From: []string{"approvalgateqa", "approvalgateqasec"},
-			AvailabilityStrategy: "All", AutoPromotion: ptr(true)},
+		{Name: "approvalgatedev", Kind: KindGate, Approvers: &Approvers{Groups: []string{"dev-leads"}}},
+		{Name: "devpreview", Kind: KindPreview, Target: "dev"},
+		{Name: "dev", Stack: "acme/fleet/dev", Commit: commitA, From: []string{"devpreview"}},
+		{Name: "dev2preview", Kind: KindPreview, Target: "dev2", From: []string{"approvalgatedev"}},
+		{Name: "dev2", Stack: "acme/fleet/dev2", Commit: commitA, From: []string{"dev2preview"}},
+		{Name: "approvalgateqa", Kind: KindGate, From: dev, Approvers: &Approvers{Groups: []string{"qa"}}},
+		{Name: "approvalgateqasec", Kind: KindGate, From: dev, Approvers: &Approvers{Groups: []string{"security"}}},
+		{Name: "qapreview", Kind: KindPreview, Target: "qa", From: gates, AvailabilityStrategy: "All"},
+		{Name: "qa", Stack: "acme/fleet/qa", Commit: commitA, From: []string{"qapreview"}},
 		{Name: "prod", Stack: "acme/fleet/prod", Commit: commitA, From: []string{"qa"}},
 	}
 	return a
 }
 
-// TestStageGraph: a graph of stages becomes Kargo's graph (fan-out from the Warehouse, fan-in with All), each Stage
-// after every stage it takes Freight from; a gate is a Stage with no promotion template and nothing else: no
-// Stack template, branch, namespace, ServiceAccount or Application.
 func TestStageGraph(t *testing.T) {
 	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
 	cloud, d, err := run("fleet", seedStages())
@@ -301,18 +303,22 @@ func TestStageGraph(t *testing.T) {
 		return rf[0].(map[string]any)["sources"].(map[string]any)
 	}
 	for name, want := range map[string]map[string]any{
-		"dev":               {"direct": true},
-		"dev2":              {"direct": true},
+		"approvalgatedev":   {"direct": true},
+		"devpreview":        {"stages": []any{"approvalgatedev"}},
+		"dev":               {"stages": []any{"devpreview"}},
+		"dev2preview":       {"stages": []any{"approvalgatedev"}},
+		"dev2":              {"stages": []any{"dev2preview"}},
 		"approvalgateqa":    {"stages": []any{"dev", "dev2"}},
 		"approvalgateqasec": {"stages": []any{"dev", "dev2"}},
-		"qa":                {"stages": []any{"approvalgateqa", "approvalgateqasec"}, "availabilityStrategy": "All"},
+		"qapreview":         {"stages": []any{"approvalgateqa", "approvalgateqasec"}, "availabilityStrategy": "All"},
+		"qa":                {"stages": []any{"qapreview"}},
 		"prod":              {"stages": []any{"qa"}},
 	} {
 		if diff := cmp.Diff(want, sources(name)); diff != "" {
 			t.Errorf("%s's sources (-want +got):\n%s", name, diff)
 		}
 	}
-	for _, gate := range []string{"approvalgateqa", "approvalgateqasec"} {
+	for _, gate := range []string{"approvalgatedev", "approvalgateqa", "approvalgateqasec"} {
 		if _, ok := stage(gate).Input("spec").(map[string]any)["promotionTemplate"]; ok {
 			t.Errorf("gate %s has a promotion template", gate)
 		}
@@ -322,16 +328,36 @@ func TestStageGraph(t *testing.T) {
 				t.Errorf("gate %s has %s %s", gate, r.Type, r.Name)
 			}
 		}
-		if !slices.ContainsFunc(stage("qa").Dependencies, func(u string) bool { return strings.HasSuffix(u, "::fleet-"+gate+"-stage") }) {
-			t.Errorf("qa's Stage is not registered after %s's", gate)
+	}
+	for _, gate := range []string{"approvalgateqa", "approvalgateqasec"} {
+		if !slices.ContainsFunc(stage("qapreview").Dependencies, func(u string) bool { return strings.HasSuffix(u, "::fleet-"+gate+"-stage") }) {
+			t.Errorf("qapreview's Stage is not registered after %s's", gate)
 		}
 	}
-	if got := mocks.Await[[]string](t, d.Stages.ToStringArrayOutput()); !slices.Equal(got,
-		[]string{"dev", "dev2", "approvalgateqa", "approvalgateqasec", "qa", "prod"}) {
+	if got := mocks.Await[[]string](t, d.Stages.ToStringArrayOutput()); !slices.Equal(got, []string{"approvalgatedev",
+		"devpreview", "dev", "dev2preview", "dev2", "approvalgateqa", "approvalgateqasec", "qapreview", "qa", "prod"}) {
 		t.Errorf("stages in graph order %v", got)
 	}
-	if got := mocks.Await[map[string]string](t, d.ApplicationNames.ToStringMapOutput()); len(got) != 4 {
-		t.Errorf("Applications %v, want the four update stages'", got)
+	if got := mocks.Await[map[string]string](t, d.ApplicationNames.ToStringMapOutput()); len(got) != 7 {
+		t.Errorf("Applications %v, want the seven update and preview stages'", got)
+	}
+	// A preview stage's Stack previews its target's stack, in its namespace, as its preview ServiceAccount, which
+	// the target's workspace creates; its Application waits for that workspace.
+	var preview map[string]any
+	file, _ := cloud.Named("github:index/repositoryFile:RepositoryFile", "fleet-devpreview-stack")
+	mustYAML(t, file.Input("content").(string), &preview)
+	spec := preview["spec"].(map[string]any)
+	if md := preview["metadata"].(map[string]any); md["name"] != "fleet-dev-preview" || md["namespace"] != "fleet-stacks-dev" ||
+		spec["preview"] != true || spec["stack"] != "acme/fleet/dev" || spec["serviceAccountName"] != "fleet-dev-preview" ||
+		spec["commit"] != commitA {
+		t.Errorf("devpreview's Stack: %v", preview)
+	}
+	if _, ok := cloud.Named("kubernetes:core/v1:ServiceAccount", "fleet-dev-preview-sa"); !ok {
+		t.Error("dev's workspace has no preview ServiceAccount for devpreview")
+	}
+	app, _ := cloud.Named("kubernetes:argoproj.io/v1alpha1:Application", "fleet-devpreview-application")
+	if !slices.ContainsFunc(app.Dependencies, func(u string) bool { return strings.HasSuffix(u, "::fleet-dev-preview-sa") }) {
+		t.Errorf("devpreview's Application does not wait for dev's preview ServiceAccount: %v", app.Dependencies)
 	}
 	var policies []string
 	cfg, _ := cloud.Named("kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig", "fleet-project-config")
@@ -339,8 +365,8 @@ func TestStageGraph(t *testing.T) {
 		p := p.(map[string]any)
 		policies = append(policies, fmt.Sprintf("%v=%v", p["stageSelector"].(map[string]any)["name"], p["autoPromotionEnabled"]))
 	}
-	if want := []string{"dev=true", "dev2=true", "approvalgateqa=false", "approvalgateqasec=false", "qa=true",
-		"prod=false"}; !slices.Equal(policies, want) {
+	if want := []string{"approvalgatedev=false", "devpreview=true", "dev=true", "dev2preview=true", "dev2=true",
+		"approvalgateqa=false", "approvalgateqasec=false", "qapreview=true", "qa=true", "prod=false"}; !slices.Equal(policies, want) {
 		t.Errorf("promotion policies %v, want %v", policies, want)
 	}
 }

@@ -83,20 +83,26 @@ func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 	k.Namespace = or(k.Namespace, defaultKargoNS)
 	a.Kargo = &k
 	a.Stages = slices.Clone(a.Stages)
+	previews := map[string]string{} // target -> its preview stage
 	for i := range a.Stages {
 		s := &a.Stages[i]
 		s.Kind = or(s.Kind, KindUpdate)
-		if s.AutoPromotion == nil {
-			direct, ups := sourcesOf(a.Stages, i)
-			s.AutoPromotion = ptr(s.deploys() && direct && len(ups) == 0)
+		if s.Kind == KindPreview && s.Target != "" {
+			previews[s.Target] = s.Name
 		}
-		if !s.deploys() {
-			continue // a gate has no Stack, workspace or tokens
+	}
+	for i := range a.Stages {
+		s := &a.Stages[i]
+		if s.AutoPromotion == nil {
+			s.AutoPromotion = ptr(autoPromotes(a.Stages, i, previews))
+		}
+		if !s.ownsWorkspace() {
+			continue // a gate has no Stack; a preview stage takes its target's (below)
 		}
 		s.StackName = or(s.StackName, a.Project+"-"+s.Name)
 		s.ServiceAccountName = or(s.ServiceAccountName, s.StackName)
 		s.Namespace = or(s.Namespace, a.Namespace+"-"+s.Name)
-		if s.Preview {
+		if s.Preview || previews[s.Name] != "" {
 			s.PreviewServiceAccountName = or(s.PreviewServiceAccountName, s.StackName+previewSuffix)
 		}
 		if s.PulumiAccessToken == nil {
@@ -115,7 +121,69 @@ func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 			s.ResyncFrequencySeconds = defaultResync
 		}
 	}
+	for i := range a.Stages {
+		if s := &a.Stages[i]; s.Kind == KindPreview {
+			if t := slices.IndexFunc(a.Stages, func(t DeliveryStage) bool {
+				return t.Name == s.Target && t.Kind == KindUpdate
+			}); t >= 0 {
+				previewDefaults(s, a.Stages[t])
+			}
+		}
+	}
 	return a
+}
+
+// previewDefaults fills a preview stage from its target: the target's stack and namespace, a Stack named
+// "<target's stackName>-preview" run as the target's preview ServiceAccount, and the target's program commit,
+// settings and tokens where the preview stage gives none.
+func previewDefaults(s *DeliveryStage, t DeliveryStage) {
+	s.Stack = or(s.Stack, t.Stack)
+	s.Namespace = or(s.Namespace, t.Namespace)
+	s.StackName = or(s.StackName, t.StackName+previewSuffix)
+	s.ServiceAccountName = or(s.ServiceAccountName, t.PreviewServiceAccountName)
+	if s.Commit == "" && s.Branch == "" {
+		s.Commit, s.Branch = t.Commit, t.Branch
+	}
+	if len(s.Config) == 0 {
+		s.Config = t.Config
+	}
+	if len(s.EnvRefs) == 0 {
+		s.EnvRefs = t.EnvRefs
+	}
+	if len(s.WorkspaceTemplate) == 0 {
+		s.WorkspaceTemplate = t.WorkspaceTemplate
+	}
+	if s.PulumiAccessToken == nil {
+		s.PulumiAccessToken = t.PulumiAccessToken
+	}
+	if s.ProgramGitToken == nil {
+		s.ProgramGitToken = t.ProgramGitToken
+	}
+	if s.Refresh == nil {
+		s.Refresh = t.Refresh
+	}
+	if s.ContinueResyncOnCommitMatch == nil {
+		s.ContinueResyncOnCommitMatch = t.ContinueResyncOnCommitMatch
+	}
+	if s.ResyncFrequencySeconds == 0 {
+		s.ResyncFrequencySeconds = t.ResyncFrequencySeconds
+	}
+}
+
+// autoPromotes is stages[i]'s default autoPromotion: on for a preview stage, for an update stage that takes
+// Freight from the Warehouse only, and for an update stage that takes it only from its own preview stage (seed
+// 004: the preview verifies, then the update follows); off for the rest, gates included.
+func autoPromotes(stages []DeliveryStage, i int, previews map[string]string) bool {
+	s := stages[i]
+	direct, ups := sourcesOf(stages, i)
+	switch s.Kind {
+	case KindPreview:
+		return true
+	case KindUpdate:
+		return (direct && len(ups) == 0) || (!direct && len(ups) == 1 && ups[0] == previews[s.Name])
+	default:
+		return false
+	}
 }
 
 func or(v, def string) string {

@@ -22,7 +22,7 @@ func StackPolicyName(project string) string { return project + "-stacks" }
 func StackGuard(a StackDeliveryArgs) admission.Policy {
 	var entries, namespaces []string
 	for _, s := range a.Stages {
-		if !s.deploys() {
+		if !s.ownsWorkspace() { // a preview stage's Stack is in its target's namespace, under its entry
 			continue
 		}
 		fields := [][2]string{

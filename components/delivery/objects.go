@@ -44,8 +44,12 @@ func (b *builder) applications(operator []pulumi.Resource, prerequisites, files 
 		if !l.deploys() {
 			continue
 		}
+		workspace := l.Name
+		if l.Kind == KindPreview {
+			workspace = l.Target
+		}
 		after := append(append(append(append([]pulumi.Resource{health, project}, guard...), operator...),
-			prerequisites[l.Name]...), files[l.Name]...)
+			prerequisites[workspace]...), files[l.Name]...)
 		app, err := b.object(l.Name+"-application", Application(a, l.DeliveryStage), after)
 		if err != nil {
 			return nil, err

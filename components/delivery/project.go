@@ -12,7 +12,7 @@ func AppProjectName(project string) string { return project + "-delivery" }
 func AppProject(a StackDeliveryArgs) gitopsbridge.AppProject {
 	var dests []gitopsbridge.ProjectDestination
 	for _, s := range a.Stages {
-		if !s.deploys() {
+		if !s.ownsWorkspace() { // a gate deploys nothing; a preview stage deploys to its target's namespace
 			continue
 		}
 		dests = append(dests, gitopsbridge.ProjectDestination{Server: gitopsbridge.InClusterServer, Namespace: s.Namespace})

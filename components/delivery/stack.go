@@ -39,6 +39,10 @@ func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]
 	default:
 		spec["branch"] = s.Branch
 	}
+	if s.Kind == KindPreview { // a preview stage's Stack: pulumi preview of the promoted commit, never an update
+		spec["preview"] = true
+		spec["destroyOnFinalize"] = false
+	}
 	if a.Program.RepoDir != "" {
 		spec["repoDir"] = a.Program.RepoDir
 	}

@@ -223,13 +223,20 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 		if a := s.Approvers; a != nil && len(a.Groups)+len(a.Emails)+len(a.Subjects) == 0 {
 			ps.Add(f+".approvers", "names nobody: give groups, emails or subjects")
 		}
+		if s.Target != "" && s.Kind != KindPreview {
+			ps.Add(f+".target", "is only for kind preview: the update stage a preview stage previews")
+		}
 		switch s.Kind {
 		case KindUpdate:
+		case KindPreview:
+			if !validatePreview(ps, f, stages, s) {
+				continue
+			}
 		case KindGate:
 			validateGate(ps, f, s)
 			continue
 		default:
-			ps.Add(f+".kind", "%q is not a kind of stage: \"update\" or \"gate\"", s.Kind)
+			ps.Add(f+".kind", "%q is not a kind of stage: \"update\", \"preview\" or \"gate\"", s.Kind)
 			continue
 		}
 		// The Stack's and ServiceAccount's names derive from the stage's: a bad name is reported once.
@@ -277,10 +284,12 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 				}
 			}
 			label(ps, f+".namespace", s.Namespace, "a Kubernetes namespace name (it defaults to <namespace>-<name>)")
-			if other, dup := namespaces[s.Namespace]; dup {
+			if other, dup := namespaces[s.Namespace]; dup && s.ownsWorkspace() {
 				ps.Add(f+".namespace", "%q is also the namespace of stage %q; each stage has a namespace of its own", s.Namespace, other)
 			}
-			namespaces[s.Namespace] = s.Name
+			if s.ownsWorkspace() {
+				namespaces[s.Namespace] = s.Name
+			}
 		}
 		if slices.Contains(s.ClusterRoles, ClusterAdmin) && !s.AllowClusterAdmin {
 			ps.Add(f+".clusterRoles", "names %s: the stage's program, and whoever can change what it runs, would own "+
@@ -332,4 +341,33 @@ func validateGate(ps *problems.List, f string, s DeliveryStage) {
 			ps.Add(f+"."+c.field, "is set, but a gate deploys nothing: its promotion is the approval (kind: gate)")
 		}
 	}
+}
+
+// validatePreview checks a preview stage against its target: an update stage without preview: true, whose stack,
+// namespace and preview ServiceAccount the preview stage's Stack uses (the Stack guard admits no other). It
+// reports whether the target was found, so that the Stack's own checks are worth running.
+func validatePreview(ps *problems.List, f string, stages []DeliveryStage, s DeliveryStage) bool {
+	if s.Target == "" {
+		ps.Add(f+".target", "is required for a preview stage: the update stage whose stack it previews")
+		return false
+	}
+	t := slices.IndexFunc(stages, func(t DeliveryStage) bool { return t.Name == s.Target })
+	if t < 0 || stages[t].Kind != KindUpdate {
+		ps.Add(f+".target", "%q is not an update stage", s.Target)
+		return false
+	}
+	target, tf := stages[t], problems.Index("stages", t)
+	if target.Preview {
+		ps.Add(tf+".preview", "is true, but stage %q previews %q already; keep one of them", s.Name, target.Name)
+	}
+	for _, c := range []struct{ field, got, want string }{
+		{"stack", s.Stack, target.Stack}, {"namespace", s.Namespace, target.Namespace},
+		{"serviceAccountName", s.ServiceAccountName, target.PreviewServiceAccountName},
+	} {
+		if c.got != c.want {
+			ps.Add(f+"."+c.field, "%q is not the target's %q: a preview runs against its target's stack, in its "+
+				"namespace, as its preview ServiceAccount; leave it out", c.got, c.want)
+		}
+	}
+	return true
 }

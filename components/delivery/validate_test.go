@@ -69,7 +69,7 @@ func TestValidate(t *testing.T) {
 				a.Stages[2].Kind, a.Stages[2].AvailabilityStrategy = "deploy", "All"
 			},
 			want: map[string]string{"stages[1].stack": "a gate deploys nothing", "stages[1].commit": "a gate deploys nothing",
-				"stages[2].kind": `"update" or "gate"`, "stages[2].availabilityStrategy": "two or more sources"},
+				"stages[2].kind": `"preview" or "gate"`, "stages[2].availabilityStrategy": "two or more sources"},
 		},
 		"no stages": {
 			edit: func(a *StackDeliveryArgs) { a.Stages = nil },
@@ -165,6 +165,19 @@ func TestValidate(t *testing.T) {
 				a.Manifests.StageBranchPrefix, a.Manifests.Branch = "release-", "release-dev"
 			},
 			want: map[string]string{"stages[0].name": "also the manifests' branch"},
+		},
+		"preview stages without a target, of a gate, of a stage with its own preview, on another stack": {
+			edit: func(a *StackDeliveryArgs) {
+				a.Stages = append(a.Stages,
+					DeliveryStage{Name: "p1", Kind: KindPreview},
+					DeliveryStage{Name: "gate", Kind: KindGate, From: []string{"prod"}},
+					DeliveryStage{Name: "p2", Kind: KindPreview, Target: "gate", From: []string{"prod"}},
+					DeliveryStage{Name: "p3", Kind: KindPreview, Target: "prod", Stack: "acme/fleet/other", From: []string{"prod"}})
+				a.Stages[0].Target = "prod"
+			},
+			want: map[string]string{"stages[3].target": "required for a preview stage", "stages[5].target": `"gate" is not an update stage`,
+				"stages[2].preview": `"p3" previews "prod" already`, "stages[6].stack": `is not the target's "acme/fleet/prod"`,
+				"stages[0].target": "only for kind preview", "stages[6].stackName": `"fleet-prod-preview" is also a Stack of stage "prod"`},
 		},
 		"stack": {
 			edit: func(a *StackDeliveryArgs) { a.Stages[0].Stack = "acme/fleet/dev/extra" },

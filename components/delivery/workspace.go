@@ -21,7 +21,7 @@ const ClusterAdmin = "cluster-admin"
 func (b *builder) stackPrerequisites() (map[string][]pulumi.Resource, error) {
 	out := map[string][]pulumi.Resource{}
 	for _, l := range b.links {
-		if !l.deploys() {
+		if !l.ownsWorkspace() {
 			continue
 		}
 		res, err := b.stageWorkspace(l.DeliveryStage)
@@ -63,7 +63,7 @@ func (b *builder) stageWorkspace(s DeliveryStage) ([]pulumi.Resource, error) {
 		roles         []string
 	}
 	identities := []identity{{"sa", s.ServiceAccountName, append([]string{AuthDelegator}, s.ClusterRoles...)}}
-	if s.Preview {
+	if s.PreviewServiceAccountName != "" { // preview: true, or a preview stage targets it
 		identities = append(identities, identity{"preview-sa", s.PreviewServiceAccountName, []string{AuthDelegator}})
 	}
 	for _, id := range identities {

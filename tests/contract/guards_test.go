@@ -310,3 +310,48 @@ func rendered(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliverySta
 	}
 	return obj
 }
+
+// TestStackGuardPreviewStage: a preview stage's Stack, as Kargo renders it, runs in its target's namespace as the
+// target's preview ServiceAccount and is admitted; the same Stack as the target's deploy identity, or running an
+// update instead of a preview as the preview identity, is refused.
+func TestStackGuardPreviewStage(t *testing.T) {
+	a := delivery.WithDefaults(delivery.StackDeliveryArgs{
+		Project:   "fleet",
+		Program:   delivery.ProgramRepository{RepoUrl: "https://github.com/acme/platform.git", RepoDir: "examples/fleet"},
+		Manifests: delivery.ManifestsRepository{Owner: "acme", Repository: "platform", Path: "deploy/stacks"},
+		Stages: []delivery.DeliveryStage{
+			{Name: "dev", Stack: "acme/fleet/dev", Branch: "main"},
+			{Name: "qapreview", Kind: delivery.KindPreview, Target: "qa"},
+			{Name: "qa", Stack: "acme/fleet/qa", Commit: strings.Repeat("a", 40), From: []string{"qapreview"}},
+		},
+	}, "fleet")
+	p := delivery.StackGuard(a)
+	preview, qa := a.Stages[1], a.Stages[2]
+	stack := rendered(t, a, preview, strings.Repeat("b", 40))
+	cases := map[string]struct {
+		obj  map[string]any
+		want string
+	}{
+		"qapreview's Stack as Kargo renders it": {obj: stack},
+		"as qa's deploy identity": {want: "the stage's own ServiceAccount",
+			obj: edited(t, stack, func(o map[string]any) { field(o, "spec")["serviceAccountName"] = qa.ServiceAccountName })},
+		"an update as the preview identity": {want: "the stage's own ServiceAccount",
+			obj: edited(t, stack, func(o map[string]any) { delete(field(o, "spec"), "preview") })},
+	}
+	if ns := field(stack, "metadata")["namespace"]; ns != qa.Namespace {
+		t.Fatalf("qapreview's Stack is in %v, not in qa's namespace %s", ns, qa.Namespace)
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ok, msg := admit(t, p, tc.obj, nil, qa.Namespace, controller, stackKind, stackResource)
+			switch {
+			case tc.want == "" && !ok:
+				t.Errorf("refused: %s", msg)
+			case tc.want != "" && ok:
+				t.Errorf("admitted, want refused with %q", tc.want)
+			case tc.want != "" && !strings.Contains(msg, tc.want):
+				t.Errorf("refused with %q, want %q", msg, tc.want)
+			}
+		})
+	}
+}

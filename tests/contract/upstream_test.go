@@ -246,7 +246,8 @@ func TestDeliveryObjectsMatchUpstream(t *testing.T) {
 	g := a
 	g.Project = "graph"
 	g.Stages = []delivery.DeliveryStage{
-		{Name: "dev", Stack: "acme/fleet/dev", Commit: strings.Repeat("a", 40)},
+		{Name: "devpreview", Kind: delivery.KindPreview, Target: "dev"},
+		{Name: "dev", Stack: "acme/fleet/dev", Commit: strings.Repeat("a", 40), From: []string{"devpreview"}},
 		{Name: "dev2", Stack: "acme/fleet/dev2", Commit: strings.Repeat("a", 40), Direct: true},
 		{Name: "gate-qa", Kind: delivery.KindGate, From: []string{"dev", "dev2"},
 			Approvers: &delivery.Approvers{Groups: []string{"qa"}}},

@@ -119,7 +119,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+        /// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
         /// </summary>
         [Input("kind")]
         public Input<string>? Kind { get; set; }
@@ -215,6 +215,12 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("stackName")]
         public Input<string>? StackName { get; set; }
+
+        /// <summary>
+        /// Target is the update stage a preview stage previews. Its Stack, "&lt;target's stackName&gt;-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+        /// </summary>
+        [Input("target")]
+        public Input<string>? Target { get; set; }
 
         [Input("workspaceTemplate")]
         private InputMap<object>? _workspaceTemplate;

@@ -1769,7 +1769,7 @@ type DeliveryStage struct {
 	EnvRefs map[string]EnvRef `pulumi:"envRefs"`
 	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
 	From []string `pulumi:"from"`
-	// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+	// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
 	Kind *string `pulumi:"kind"`
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name string `pulumi:"name"`
@@ -1795,6 +1795,8 @@ type DeliveryStage struct {
 	Stack *string `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName *string `pulumi:"stackName"`
+	// Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+	Target *string `pulumi:"target"`
 	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
 	WorkspaceTemplate map[string]interface{} `pulumi:"workspaceTemplate"`
 }
@@ -1838,7 +1840,7 @@ type DeliveryStageArgs struct {
 	EnvRefs EnvRefMapInput `pulumi:"envRefs"`
 	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
 	From pulumi.StringArrayInput `pulumi:"from"`
-	// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+	// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
 	Kind pulumi.StringPtrInput `pulumi:"kind"`
 	// Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
 	Name pulumi.StringInput `pulumi:"name"`
@@ -1864,6 +1866,8 @@ type DeliveryStageArgs struct {
 	Stack pulumi.StringPtrInput `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName pulumi.StringPtrInput `pulumi:"stackName"`
+	// Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+	Target pulumi.StringPtrInput `pulumi:"target"`
 	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
 	WorkspaceTemplate pulumi.MapInput `pulumi:"workspaceTemplate"`
 }
@@ -1985,7 +1989,7 @@ func (o DeliveryStageOutput) From() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v DeliveryStage) []string { return v.From }).(pulumi.StringArrayOutput)
 }
 
-// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+// Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
 func (o DeliveryStageOutput) Kind() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Kind }).(pulumi.StringPtrOutput)
 }
@@ -2048,6 +2052,11 @@ func (o DeliveryStageOutput) Stack() pulumi.StringPtrOutput {
 // StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 func (o DeliveryStageOutput) StackName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.StackName }).(pulumi.StringPtrOutput)
+}
+
+// Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+func (o DeliveryStageOutput) Target() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.Target }).(pulumi.StringPtrOutput)
 }
 
 // WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.

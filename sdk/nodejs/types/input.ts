@@ -316,7 +316,7 @@ export interface DeliveryStageArgs {
      */
     from?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+     * Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
      */
     kind?: pulumi.Input<string | undefined>;
     /**
@@ -367,6 +367,10 @@ export interface DeliveryStageArgs {
      * StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
      */
     stackName?: pulumi.Input<string | undefined>;
+    /**
+     * Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+     */
+    target?: pulumi.Input<string | undefined>;
     /**
      * WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
      */

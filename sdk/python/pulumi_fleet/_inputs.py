@@ -1259,7 +1259,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     kind: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+    Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
     """
     namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1305,6 +1305,10 @@ class DeliveryStageArgsDict(TypedDict):
     """
     StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
     """
+    target: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+    """
     workspace_template: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
     WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
@@ -1339,6 +1343,7 @@ class DeliveryStageArgs:
                  service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
                  stack: pulumi.Input[Optional[_builtins.str]] = None,
                  stack_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 target: pulumi.Input[Optional[_builtins.str]] = None,
                  workspace_template: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
         DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
@@ -1357,7 +1362,7 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.bool] direct: Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
         :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] from_: From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
-        :param pulumi.Input[_builtins.str] kind: Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+        :param pulumi.Input[_builtins.str] kind: Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
         :param pulumi.Input[_builtins.str] namespace: Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
         :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
         :param pulumi.Input[_builtins.str] preview_service_account_name: PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
@@ -1369,6 +1374,7 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
         :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
         :param pulumi.Input[_builtins.str] stack_name: StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+        :param pulumi.Input[_builtins.str] target: Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
         :param pulumi.Input[Mapping[str, Any]] workspace_template: WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
         """
         pulumi.set(__self__, "name", name)
@@ -1422,6 +1428,8 @@ class DeliveryStageArgs:
             pulumi.set(__self__, "stack", stack)
         if stack_name is not None:
             pulumi.set(__self__, "stack_name", stack_name)
+        if target is not None:
+            pulumi.set(__self__, "target", target)
         if workspace_template is not None:
             pulumi.set(__self__, "workspace_template", workspace_template)
 
@@ -1597,7 +1605,7 @@ class DeliveryStageArgs:
     @pulumi.getter
     def kind(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
+        Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
         """
         return pulumi.get(self, "kind")
 
@@ -1736,6 +1744,18 @@ class DeliveryStageArgs:
     @stack_name.setter
     def stack_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "stack_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def target(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+        """
+        return pulumi.get(self, "target")
+
+    @target.setter
+    def target(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "target", value)
 
     @_builtins.property
     @pulumi.getter(name="workspaceTemplate")

@@ -223,14 +223,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
+     * Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application), &#34;preview&#34; (a Stack with preview: true that runs pulumi preview of the promoted commit against target&#39;s stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
      * 
      */
     @Import(name="kind")
     private @Nullable Output<String> kind;
 
     /**
-     * @return Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
+     * @return Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application), &#34;preview&#34; (a Stack with preview: true that runs pulumi preview of the promoted commit against target&#39;s stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
      * 
      */
     public Optional<Output<String>> kind() {
@@ -418,6 +418,21 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Target is the update stage a preview stage previews. Its Stack, &#34;&lt;target&#39;s stackName&gt;-preview&#34; by default, runs in the target&#39;s namespace, against the target&#39;s stack, as the target&#39;s preview ServiceAccount (a read-only identity), and takes the target&#39;s settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+     * 
+     */
+    @Import(name="target")
+    private @Nullable Output<String> target;
+
+    /**
+     * @return Target is the update stage a preview stage previews. Its Stack, &#34;&lt;target&#39;s stackName&gt;-preview&#34; by default, runs in the target&#39;s namespace, against the target&#39;s stack, as the target&#39;s preview ServiceAccount (a read-only identity), and takes the target&#39;s settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+     * 
+     */
+    public Optional<Output<String>> target() {
+        return Optional.ofNullable(this.target);
+    }
+
+    /**
      * WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
      * 
      */
@@ -461,6 +476,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         this.serviceAccountName = $.serviceAccountName;
         this.stack = $.stack;
         this.stackName = $.stackName;
+        this.target = $.target;
         this.workspaceTemplate = $.workspaceTemplate;
     }
 
@@ -776,7 +792,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kind Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
+         * @param kind Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application), &#34;preview&#34; (a Stack with preview: true that runs pulumi preview of the promoted commit against target&#39;s stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
          * 
          * @return builder
          * 
@@ -787,7 +803,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kind Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
+         * @param kind Kind is what the stage is: &#34;update&#34; (a Stack that runs pulumi up of the promoted commit, with its Application), &#34;preview&#34; (a Stack with preview: true that runs pulumi preview of the promoted commit against target&#39;s stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or &#34;gate&#34; (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: &#34;update&#34;.
          * 
          * @return builder
          * 
@@ -1046,6 +1062,27 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder stackName(String stackName) {
             return stackName(Output.of(stackName));
+        }
+
+        /**
+         * @param target Target is the update stage a preview stage previews. Its Stack, &#34;&lt;target&#39;s stackName&gt;-preview&#34; by default, runs in the target&#39;s namespace, against the target&#39;s stack, as the target&#39;s preview ServiceAccount (a read-only identity), and takes the target&#39;s settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder target(@Nullable Output<String> target) {
+            $.target = target;
+            return this;
+        }
+
+        /**
+         * @param target Target is the update stage a preview stage previews. Its Stack, &#34;&lt;target&#39;s stackName&gt;-preview&#34; by default, runs in the target&#39;s namespace, against the target&#39;s stack, as the target&#39;s preview ServiceAccount (a read-only identity), and takes the target&#39;s settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder target(String target) {
+            return target(Output.of(target));
         }
 
         /**
