@@ -265,6 +265,39 @@ func TestDelivery(t *testing.T) {
 		l.settled()
 	})
 
+	t.Run("add a preview stage for qa: its Stack, branch, Application and Stage, and qa's preview identity", func(t *testing.T) {
+		l.t = t
+		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		d["stages"] = append(stagesOf(), map[string]any{"name": "qapreview", "kind": "preview", "target": "qa",
+			"from": []any{"dev"}})
+		stagesOf()[1].(map[string]any)["from"] = []any{"qapreview"}
+		p, steps := l.preview()
+		want := plan{
+			"create": {fileType: 1, branchType: 1, "kubernetes:argoproj.io/v1alpha1:Application": 1, stageType: 1,
+				"kubernetes:core/v1:ServiceAccount": 1, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1},
+			"update": {stageType: 1, policyConfig: 1, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1},
+		}
+		if diff := cmp.Diff(want, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		for _, u := range urns(steps, "create") {
+			if !strings.Contains(u, "::delivery-qapreview-") && !strings.HasSuffix(u, "::delivery-qa-preview-sa") &&
+				!strings.Contains(u, "::delivery-qa-preview-system:auth-delegator") {
+				t.Errorf("adding qapreview creates %s", u)
+			}
+		}
+		l.up()
+		l.settled()
+		var stack map[string]any
+		if err := yaml.Unmarshal([]byte(plain(t, l.record("github", fileType, "pulumi-fleet/deploy/stacks/qapreview/stack.yaml"))["content"].(string)), &stack); err != nil {
+			t.Fatal(err)
+		}
+		md, spec := stack["metadata"].(map[string]any), stack["spec"].(map[string]any)
+		if md["namespace"] != "fleet-stacks-qa" || spec["preview"] != true || spec["stack"] != "gitops-fleet/gitops-fleet/qa" {
+			t.Errorf("qapreview's Stack: %v", stack)
+		}
+	})
+
 	t.Run("add a second dev stage and make qa a fan-in of both (All)", func(t *testing.T) {
 		l.t = t
 		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
