@@ -44,6 +44,8 @@ type StackDeliveryArgs struct {
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token
 	// signing key have no default.
 	Kargo *KargoInstall `pulumi:"kargo,optional"`
+	// Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
+	Rollouts *RolloutsInstall `pulumi:"rollouts,optional"`
 }
 
 // ProgramRepository is the Git repository of the Pulumi program the Stacks run, which Kargo's Warehouse watches.
@@ -196,6 +198,9 @@ type DeliveryStage struct {
 	// ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed
 	// (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
 	ContinueResyncOnCommitMatch *bool `pulumi:"continueResyncOnCommitMatch,optional"`
+	// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may
+	// take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
+	Verification *Verification `pulumi:"verification,optional"`
 	// DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize).
 	// Default: false: removing a stage from delivery leaves its infrastructure.
 	DestroyOnFinalize bool `pulumi:"destroyOnFinalize,optional"`
@@ -316,3 +321,43 @@ func (s DeliveryStage) deploys() bool { return s.Kind != KindGate }
 // ownsWorkspace says whether the stage has a namespace, tokens and ServiceAccounts of its own (an update stage;
 // a preview stage runs in its target's).
 func (s DeliveryStage) ownsWorkspace() bool { return s.Kind == KindUpdate }
+
+// Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo
+// Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's
+// commit. The stages after it take only verified Freight.
+type Verification struct {
+	// Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's
+	// kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level
+	// pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for
+	// self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the
+	// Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+	Provider string `pulumi:"provider"`
+	// TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds,
+	// 60-86400. Default: 900.
+	TimeoutSeconds int `pulumi:"timeoutSeconds,optional"`
+}
+
+// RolloutsInstall installs Argo Rollouts, whose AnalysisRuns Kargo verifies stages with, from the Argo Helm
+// repository.
+type RolloutsInstall struct {
+	// Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+	Existing bool `pulumi:"existing,optional"`
+	// ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose
+	// AnalysisTemplate the templates are written against).
+	ChartVersion string `pulumi:"chartVersion,optional"`
+	// Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+	Namespace string `pulumi:"namespace,optional"`
+	// KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default:
+	// "registry.k8s.io/kubectl:v1.33.0".
+	KubectlImage string `pulumi:"kubectlImage,optional"`
+	// Values are Helm values of the chart.
+	Values map[string]any `pulumi:"values,optional"`
+}
+
+// The verification providers (stages[].verification.provider).
+const (
+	// VerifyPulumiCloud verifies with the Pulumi Cloud REST API.
+	VerifyPulumiCloud = "pulumiCloud"
+	// VerifyStackStatus verifies with PKO's Stack status.
+	VerifyStackStatus = "stackStatus"
+)

@@ -18,6 +18,8 @@ type builder struct {
 	comp     *StackDelivery
 	explicit gitopsbridge.Providers
 	k8s      pulumi.ProviderResource
+	// workspaces are each update stage's workspace objects (stackPrerequisites), by stage.
+	workspaces map[string][]pulumi.Resource
 }
 
 func (b *builder) build() error {
@@ -34,6 +36,7 @@ func (b *builder) build() error {
 	if err != nil {
 		return err
 	}
+	b.workspaces = stacks
 	files, err := b.deliver()
 	if err != nil {
 		return err

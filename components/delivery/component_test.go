@@ -370,3 +370,93 @@ func TestStageGraph(t *testing.T) {
 		t.Errorf("promotion policies %v, want %v", policies, want)
 	}
 }
+
+// TestVerification: verified stages get their provider's AnalysisTemplate in the Kargo project and a
+// spec.verification with the Freight's commit; Argo Rollouts is installed first; pulumiCloud's token is a Secret
+// in the project; stackStatus's Job may read Stacks in the verified stages' namespaces only.
+func TestVerification(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	a := seedStages()
+	for i, s := range a.Stages {
+		switch s.Name {
+		case "devpreview", "dev":
+			a.Stages[i].Verification = &Verification{Provider: VerifyPulumiCloud}
+		case "qapreview", "qa":
+			a.Stages[i].Verification = &Verification{Provider: VerifyStackStatus, TimeoutSeconds: 600}
+		}
+	}
+	cloud, _, err := run("fleet", a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rollouts, ok := cloud.Named("kubernetes:helm.sh/v3:Release", "fleet-argo-rollouts")
+	if !ok || rollouts.Input("version") != DefaultRolloutsChartVersion || rollouts.Input("chart") != RolloutsChart {
+		t.Fatalf("Argo Rollouts release: %v", rollouts.Inputs)
+	}
+	stageSpec := func(name string) map[string]any {
+		r, _ := cloud.Named("kubernetes:kargo.akuity.io/v1alpha1:Stage", "fleet-"+name+"-stage")
+		return r.Input("spec").(map[string]any)
+	}
+	args := func(name string) map[string]any {
+		out := map[string]any{}
+		v, ok := stageSpec(name)["verification"].(map[string]any)
+		if !ok {
+			return nil
+		}
+		for _, x := range v["args"].([]any) {
+			out[x.(map[string]any)["name"].(string)] = x.(map[string]any)["value"]
+		}
+		out["template"] = v["analysisTemplates"].([]any)[0].(map[string]any)["name"]
+		return out
+	}
+	commit := `${{ commitFrom("https://github.com/acme/platform.git").ID }}`
+	for name, want := range map[string]map[string]any{
+		"dev": {"template": PulumiCloudTemplate, "commit": commit, "stack": "acme/fleet/dev", "kind": "update",
+			"timeout": "900", "polls": "30"},
+		"devpreview": {"template": PulumiCloudTemplate, "commit": commit, "stack": "acme/fleet/dev", "kind": "preview",
+			"timeout": "900", "polls": "30"},
+		"qa": {"template": StackStatusTemplate, "commit": commit, "stack-name": "fleet-qa", "namespace": "fleet-stacks-qa",
+			"timeout": "600"},
+		"qapreview": {"template": StackStatusTemplate, "commit": commit, "stack-name": "fleet-qa-preview",
+			"namespace": "fleet-stacks-qa", "timeout": "600"},
+		"prod": nil,
+	} {
+		if diff := cmp.Diff(want, args(name)); diff != "" {
+			t.Errorf("%s's verification (-want +got):\n%s", name, diff)
+		}
+	}
+	for _, name := range []string{PulumiCloudTemplate, StackStatusTemplate} {
+		tmpl, ok := cloud.Named("kubernetes:argoproj.io/v1alpha1:AnalysisTemplate", "fleet-"+name+"-analysis")
+		if !ok || tmpl.Input("metadata").(map[string]any)["namespace"] != "fleet" {
+			t.Fatalf("AnalysisTemplate %s: %v", name, tmpl.Inputs)
+		}
+		if !slices.ContainsFunc(tmpl.Dependencies, func(u string) bool { return strings.HasSuffix(u, "::fleet-argo-rollouts") }) {
+			t.Errorf("AnalysisTemplate %s is not registered after Argo Rollouts (its CRD)", name)
+		}
+		for _, stage := range []string{"dev", "qa"} {
+			r, _ := cloud.Named("kubernetes:kargo.akuity.io/v1alpha1:Stage", "fleet-"+stage+"-stage")
+			if !slices.ContainsFunc(r.Dependencies, func(u string) bool { return strings.HasSuffix(u, "::"+tmpl.Name) }) {
+				t.Errorf("Stage %s is not registered after %s", stage, tmpl.Name)
+			}
+		}
+	}
+	token, ok := cloud.Named("kubernetes:core/v1:Secret", "fleet-"+PulumiAPITokenSecret)
+	if !ok || token.Input("metadata").(map[string]any)["namespace"] != "fleet" || !token.Inputs["stringData"].ContainsSecrets() {
+		t.Errorf("the Pulumi API token Secret in the project: %v", token.Inputs)
+	}
+	var readable []string
+	for _, r := range cloud.OfType("kubernetes:rbac.authorization.k8s.io/v1:Role") {
+		md := r.Input("metadata").(map[string]any)
+		if md["name"] == "fleet-"+StackReaderName {
+			readable = append(readable, md["namespace"].(string))
+			rules := r.Input("rules").([]any)
+			if diff := cmp.Diff([]any{map[string]any{"apiGroups": []any{"pulumi.com"}, "resources": []any{"stacks"},
+				"verbs": []any{"get", "list", "watch"}}}, rules); diff != "" {
+				t.Errorf("the stack reader's rules (-want +got):\n%s", diff)
+			}
+		}
+	}
+	if !slices.Equal(readable, []string{"fleet-stacks-qa"}) {
+		t.Errorf("the stack-status Job may read Stacks in %v, want qa's namespace only", readable)
+	}
+}

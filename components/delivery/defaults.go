@@ -18,6 +18,15 @@ const (
 	KargoChart = "oci://ghcr.io/akuity/kargo-charts/kargo"
 	// DefaultKargoChartVersion is the Kargo chart the objects were written against.
 	DefaultKargoChartVersion = "1.11.2"
+	// RolloutsChart, RolloutsChartRepository and DefaultRolloutsChartVersion are Argo Rollouts' chart: 2.41.1
+	// installs Argo Rollouts v1.9.1 (argo-helm release argo-rollouts-2.41.1).
+	RolloutsChart               = "argo-rollouts"
+	RolloutsChartRepository     = "https://argoproj.github.io/argo-helm"
+	DefaultRolloutsChartVersion = "2.41.1"
+	// DefaultKubectlImage is the image of stackStatus verification's Job.
+	DefaultKubectlImage  = "registry.k8s.io/kubectl:v1.33.0"
+	defaultRolloutsNS    = "argo-rollouts"
+	defaultVerifyTimeout = 900
 	// CertManagerChartRepository and CertManagerChart are Jetstack's cert-manager chart.
 	CertManagerChartRepository = "https://charts.jetstack.io"
 	CertManagerChart           = "cert-manager"
@@ -80,6 +89,14 @@ func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 		k = *a.Kargo
 	}
 	k.ChartVersion = or(k.ChartVersion, DefaultKargoChartVersion)
+	r := RolloutsInstall{}
+	if a.Rollouts != nil {
+		r = *a.Rollouts
+	}
+	r.ChartVersion = or(r.ChartVersion, DefaultRolloutsChartVersion)
+	r.Namespace = or(r.Namespace, defaultRolloutsNS)
+	r.KubectlImage = or(r.KubectlImage, DefaultKubectlImage)
+	a.Rollouts = &r
 	k.Namespace = or(k.Namespace, defaultKargoNS)
 	a.Kargo = &k
 	a.Stages = slices.Clone(a.Stages)
@@ -95,6 +112,11 @@ func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 		s := &a.Stages[i]
 		if s.AutoPromotion == nil {
 			s.AutoPromotion = ptr(autoPromotes(a.Stages, i, previews))
+		}
+		if v := s.Verification; v != nil && v.TimeoutSeconds == 0 {
+			c := *v
+			c.TimeoutSeconds = defaultVerifyTimeout
+			s.Verification = &c
 		}
 		if !s.ownsWorkspace() {
 			continue // a gate has no Stack; a preview stage takes its target's (below)

@@ -121,6 +121,9 @@ func KargoStage(a StackDeliveryArgs, l link) map[string]any {
 			"sources": sources,
 		}},
 	}
+	if l.deploys() && l.Verification != nil {
+		spec["verification"] = StageVerification(a, l.DeliveryStage)
+	}
 	if l.deploys() {
 		spec["promotionTemplate"] = map[string]any{"spec": map[string]any{
 			"vars": []any{

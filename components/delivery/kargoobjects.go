@@ -42,9 +42,13 @@ func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resour
 	if err != nil {
 		return err
 	}
+	verification, err := b.verification(project)
+	if err != nil {
+		return err
+	}
 	stages := map[string]pulumi.Resource{}
 	for _, l := range b.links { // in graph order: every upstream first
-		after := []pulumi.Resource{warehouse}
+		after := append([]pulumi.Resource{warehouse}, verification...)
 		if app, ok := apps[l.Name]; ok {
 			after = append(after, app)
 		}

@@ -54,6 +54,7 @@ func Validate(a StackDeliveryArgs, hubProvider bool) error {
 	validateOperator(&ps, *a.Operator, a.Stages)
 	validateKargo(&ps, a)
 	validateStages(&ps, a.Stages)
+	validateVerification(&ps, a)
 	return ps.Err(TypeToken)
 }
 
@@ -336,6 +337,7 @@ func validateGate(ps *problems.List, f string, s DeliveryStage) {
 		{"serviceAccountName", s.ServiceAccountName != ""}, {"config", len(s.Config) > 0},
 		{"envRefs", len(s.EnvRefs) > 0}, {"clusterRoles", len(s.ClusterRoles) > 0},
 		{"workspaceTemplate", len(s.WorkspaceTemplate) > 0}, {"pullRequest", s.PullRequest},
+		{"verification", s.Verification != nil},
 	} {
 		if c.set {
 			ps.Add(f+"."+c.field, "is set, but a gate deploys nothing: its promotion is the approval (kind: gate)")
@@ -370,4 +372,37 @@ func validatePreview(ps *problems.List, f string, stages []DeliveryStage, s Deli
 		}
 	}
 	return true
+}
+
+// validateVerification checks the stages' verification: a known provider and timeout; pulumiCloud needs the
+// Pulumi Cloud backend, a stack as <org>/<project>/<stack> and the top-level pulumiAccessToken, which its
+// AnalysisTemplate reads from the project's Secret.
+func validateVerification(ps *problems.List, a StackDeliveryArgs) {
+	for i, s := range a.Stages {
+		v := s.Verification
+		if v == nil || !s.deploys() {
+			continue
+		}
+		f := problems.Index("stages", i) + ".verification"
+		switch v.Provider {
+		case VerifyPulumiCloud:
+			if a.Backend != "" {
+				ps.Add(f+".provider", "pulumiCloud reads Pulumi Cloud, but backend is %q; verify a self-managed "+
+					"backend with stackStatus", a.Backend)
+			}
+			if strings.Count(s.Stack, "/") != 2 {
+				ps.Add(f+".provider", "pulumiCloud reads the stack by <org>/<project>/<stack>; stack %q is not one", s.Stack)
+			}
+			if a.PulumiAccessToken == nil {
+				ps.Add(f+".provider", "pulumiCloud needs the top-level pulumiAccessToken, which its AnalysisTemplate "+
+					"reads from the Secret %s in the Kargo project", PulumiAPITokenSecret)
+			}
+		case VerifyStackStatus:
+		default:
+			ps.Add(f+".provider", "%q is not a verification provider: %q or %q", v.Provider, VerifyPulumiCloud, VerifyStackStatus)
+		}
+		if v.TimeoutSeconds < 60 || v.TimeoutSeconds > 86400 {
+			ps.Add(f+".timeoutSeconds", "%d is not between 60 and 86400 seconds", v.TimeoutSeconds)
+		}
+	}
 }

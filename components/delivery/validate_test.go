@@ -179,6 +179,19 @@ func TestValidate(t *testing.T) {
 				"stages[2].preview": `"p3" previews "prod" already`, "stages[6].stack": `is not the target's "acme/fleet/prod"`,
 				"stages[0].target": "only for kind preview", "stages[6].stackName": `"fleet-prod-preview" is also a Stack of stage "prod"`},
 		},
+		"verification: an unknown provider, a short timeout, pulumiCloud with a self-managed backend and no token, a gate's": {
+			edit: func(a *StackDeliveryArgs) {
+				a.Backend, a.PulumiAccessToken = "s3://acme-state", nil
+				a.Stages[0].Verification = &Verification{Provider: "datadog", TimeoutSeconds: 10}
+				a.Stages[1].Verification = &Verification{Provider: VerifyPulumiCloud}
+				a.Stages = append(a.Stages, DeliveryStage{Name: "gate", Kind: KindGate,
+					Verification: &Verification{Provider: VerifyStackStatus}})
+			},
+			want: map[string]string{"stages[0].verification.provider": `"datadog" is not a verification provider`,
+				"stages[0].verification.timeoutSeconds": "10 is not between 60 and 86400",
+				"stages[1].verification.provider":       "backend is \"s3://acme-state\"; verify a self-managed backend with stackStatus",
+				"stages[3].verification":                "a gate deploys nothing"},
+		},
 		"stack": {
 			edit: func(a *StackDeliveryArgs) { a.Stages[0].Stack = "acme/fleet/dev/extra" },
 			want: map[string]string{"stages[0].stack": "not a Pulumi stack"},

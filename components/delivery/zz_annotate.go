@@ -42,6 +42,7 @@ func (x *DeliveryStage) Annotate(a infer.Annotator) {
 	a.Describe(&x.Refresh, "Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).")
 	a.Describe(&x.ResyncFrequencySeconds, "ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.")
 	a.Describe(&x.ContinueResyncOnCommitMatch, "ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.")
+	a.Describe(&x.Verification, "Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.")
 	a.Describe(&x.DestroyOnFinalize, "DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.")
 }
 
@@ -124,6 +125,16 @@ func (x *ProgramRepository) Annotate(a infer.Annotator) {
 	a.Describe(&x.Interval, "Interval is how often the Warehouse looks for new commits, a duration like \"5m0s\" (Kargo's pattern ^([0-9]+(\\.[0-9]+)?(s|m|h))+$). Default: \"5m0s\".")
 }
 
+// Annotate gives RolloutsInstall its schema descriptions.
+func (x *RolloutsInstall) Annotate(a infer.Annotator) {
+	a.Describe(x, "RolloutsInstall installs Argo Rollouts, whose AnalysisRuns Kargo verifies stages with, from the Argo Helm repository.")
+	a.Describe(&x.Existing, "Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.")
+	a.Describe(&x.ChartVersion, "ChartVersion is the argo-rollouts chart version. Default: \"2.41.1\" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).")
+	a.Describe(&x.Namespace, "Namespace is Argo Rollouts' namespace. Default: \"argo-rollouts\".")
+	a.Describe(&x.KubectlImage, "KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: \"registry.k8s.io/kubectl:v1.33.0\".")
+	a.Describe(&x.Values, "Values are Helm values of the chart.")
+}
+
 // Annotate gives StackDelivery its schema descriptions.
 func (x *StackDelivery) Annotate(a infer.Annotator) {
 	a.Describe(x, "StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.")
@@ -154,4 +165,12 @@ func (x *StackDeliveryArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.EnvRefs, "EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.")
 	a.Describe(&x.Operator, "Operator installs the Pulumi Kubernetes Operator. Default: the chart at version \"2.9.0\".")
 	a.Describe(&x.Kargo, "Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.")
+	a.Describe(&x.Rollouts, "Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version \"2.41.1\".")
+}
+
+// Annotate gives Verification its schema descriptions.
+func (x *Verification) Annotate(a infer.Annotator) {
+	a.Describe(x, "Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's commit. The stages after it take only verified Freight.")
+	a.Describe(&x.Provider, "Provider is \"pulumiCloud\" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret \"pulumi-api-token\" in the project) or \"stackStatus\" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.")
+	a.Describe(&x.TimeoutSeconds, "TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.")
 }

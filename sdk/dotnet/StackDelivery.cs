@@ -196,6 +196,12 @@ namespace GitOpsFleet.Fleet
             }
         }
 
+        /// <summary>
+        /// Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
+        /// </summary>
+        [Input("rollouts")]
+        public Input<Inputs.RolloutsInstallArgs>? Rollouts { get; set; }
+
         [Input("stages", required: true)]
         private InputList<Inputs.DeliveryStageArgs>? _stages;
 

@@ -96,6 +96,7 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["program"] = args?.program;
             resourceInputs["project"] = args?.project;
             resourceInputs["pulumiAccessToken"] = args?.pulumiAccessToken ? pulumi.secret(args.pulumiAccessToken) : undefined;
+            resourceInputs["rollouts"] = args?.rollouts;
             resourceInputs["stages"] = args?.stages;
             resourceInputs["applicationNames"] = undefined /*out*/;
             resourceInputs["kargoReleaseStatus"] = undefined /*out*/;
@@ -169,6 +170,10 @@ export interface StackDeliveryArgs {
      * PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
      */
     pulumiAccessToken?: pulumi.Input<string | undefined>;
+    /**
+     * Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
+     */
+    rollouts?: pulumi.Input<inputs.RolloutsInstallArgs | undefined>;
     /**
      * Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
      */

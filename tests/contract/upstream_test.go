@@ -49,6 +49,7 @@ var crdFiles = []string{
 	"argo-cd-chart-10.1.1/crd-applicationset.yaml",
 	"kargo-v1.11.2/crds/kargo.akuity.io_projects.yaml", "kargo-v1.11.2/crds/kargo.akuity.io_projectconfigs.yaml",
 	"kargo-v1.11.2/crds/kargo.akuity.io_warehouses.yaml", "kargo-v1.11.2/crds/kargo.akuity.io_stages.yaml",
+	"argo-rollouts-v1.9.1/analysis-template-crd.yaml",
 }
 
 // helmLine is a line of a Helm template (the Argo CD chart's CRDs are templates): dropped before parsing.
@@ -246,8 +247,10 @@ func TestDeliveryObjectsMatchUpstream(t *testing.T) {
 	g := a
 	g.Project = "graph"
 	g.Stages = []delivery.DeliveryStage{
-		{Name: "devpreview", Kind: delivery.KindPreview, Target: "dev"},
-		{Name: "dev", Stack: "acme/fleet/dev", Commit: strings.Repeat("a", 40), From: []string{"devpreview"}},
+		{Name: "devpreview", Kind: delivery.KindPreview, Target: "dev",
+			Verification: &delivery.Verification{Provider: delivery.VerifyPulumiCloud}},
+		{Name: "dev", Stack: "acme/fleet/dev", Commit: strings.Repeat("a", 40), From: []string{"devpreview"},
+			Verification: &delivery.Verification{Provider: delivery.VerifyStackStatus}},
 		{Name: "dev2", Stack: "acme/fleet/dev2", Commit: strings.Repeat("a", 40), Direct: true},
 		{Name: "gate-qa", Kind: delivery.KindGate, From: []string{"dev", "dev2"},
 			Approvers: &delivery.Approvers{Groups: []string{"qa"}}},
@@ -276,7 +279,8 @@ func TestDeliveryObjectsMatchUpstream(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"Stack", "Application", "AppProject", "Project", "ProjectConfig", "Warehouse", "Stage"} {
+	for _, k := range []string{"Stack", "Application", "AppProject", "Project", "ProjectConfig", "Warehouse", "Stage",
+		"AnalysisTemplate"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s among the objects checked (%v)", k, kinds)
 		}

@@ -222,6 +222,12 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("target")]
         public Input<string>? Target { get; set; }
 
+        /// <summary>
+        /// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
+        /// </summary>
+        [Input("verification")]
+        public Input<Inputs.VerificationArgs>? Verification { get; set; }
+
         [Input("workspaceTemplate")]
         private InputMap<object>? _workspaceTemplate;
 

@@ -1797,6 +1797,8 @@ type DeliveryStage struct {
 	StackName *string `pulumi:"stackName"`
 	// Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
 	Target *string `pulumi:"target"`
+	// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
+	Verification *Verification `pulumi:"verification"`
 	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
 	WorkspaceTemplate map[string]interface{} `pulumi:"workspaceTemplate"`
 }
@@ -1868,6 +1870,8 @@ type DeliveryStageArgs struct {
 	StackName pulumi.StringPtrInput `pulumi:"stackName"`
 	// Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
 	Target pulumi.StringPtrInput `pulumi:"target"`
+	// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
+	Verification VerificationPtrInput `pulumi:"verification"`
 	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
 	WorkspaceTemplate pulumi.MapInput `pulumi:"workspaceTemplate"`
 }
@@ -2057,6 +2061,11 @@ func (o DeliveryStageOutput) StackName() pulumi.StringPtrOutput {
 // Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
 func (o DeliveryStageOutput) Target() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Target }).(pulumi.StringPtrOutput)
+}
+
+// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
+func (o DeliveryStageOutput) Verification() VerificationPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *Verification { return v.Verification }).(VerificationPtrOutput)
 }
 
 // WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
@@ -5555,6 +5564,222 @@ func (o RoleMappingArrayOutput) Index(i pulumi.IntInput) RoleMappingOutput {
 	}).(RoleMappingOutput)
 }
 
+// RolloutsInstall installs Argo Rollouts, whose AnalysisRuns Kargo verifies stages with, from the Argo Helm repository.
+type RolloutsInstall struct {
+	// ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).
+	ChartVersion *string `pulumi:"chartVersion"`
+	// Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+	Existing *bool `pulumi:"existing"`
+	// KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
+	KubectlImage *string `pulumi:"kubectlImage"`
+	// Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+	Namespace *string `pulumi:"namespace"`
+	// Values are Helm values of the chart.
+	Values map[string]interface{} `pulumi:"values"`
+}
+
+// RolloutsInstallInput is an input type that accepts RolloutsInstallArgs and RolloutsInstallOutput values.
+// You can construct a concrete instance of `RolloutsInstallInput` via:
+//
+//	RolloutsInstallArgs{...}
+type RolloutsInstallInput interface {
+	pulumi.Input
+
+	ToRolloutsInstallOutput() RolloutsInstallOutput
+	ToRolloutsInstallOutputWithContext(context.Context) RolloutsInstallOutput
+}
+
+// RolloutsInstall installs Argo Rollouts, whose AnalysisRuns Kargo verifies stages with, from the Argo Helm repository.
+type RolloutsInstallArgs struct {
+	// ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).
+	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
+	// Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+	Existing pulumi.BoolPtrInput `pulumi:"existing"`
+	// KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
+	KubectlImage pulumi.StringPtrInput `pulumi:"kubectlImage"`
+	// Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+	// Values are Helm values of the chart.
+	Values pulumi.MapInput `pulumi:"values"`
+}
+
+func (RolloutsInstallArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RolloutsInstall)(nil)).Elem()
+}
+
+func (i RolloutsInstallArgs) ToRolloutsInstallOutput() RolloutsInstallOutput {
+	return i.ToRolloutsInstallOutputWithContext(context.Background())
+}
+
+func (i RolloutsInstallArgs) ToRolloutsInstallOutputWithContext(ctx context.Context) RolloutsInstallOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RolloutsInstallOutput)
+}
+
+func (i RolloutsInstallArgs) ToRolloutsInstallPtrOutput() RolloutsInstallPtrOutput {
+	return i.ToRolloutsInstallPtrOutputWithContext(context.Background())
+}
+
+func (i RolloutsInstallArgs) ToRolloutsInstallPtrOutputWithContext(ctx context.Context) RolloutsInstallPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RolloutsInstallOutput).ToRolloutsInstallPtrOutputWithContext(ctx)
+}
+
+// RolloutsInstallPtrInput is an input type that accepts RolloutsInstallArgs, RolloutsInstallPtr and RolloutsInstallPtrOutput values.
+// You can construct a concrete instance of `RolloutsInstallPtrInput` via:
+//
+//	        RolloutsInstallArgs{...}
+//
+//	or:
+//
+//	        nil
+type RolloutsInstallPtrInput interface {
+	pulumi.Input
+
+	ToRolloutsInstallPtrOutput() RolloutsInstallPtrOutput
+	ToRolloutsInstallPtrOutputWithContext(context.Context) RolloutsInstallPtrOutput
+}
+
+type rolloutsInstallPtrType RolloutsInstallArgs
+
+func RolloutsInstallPtr(v *RolloutsInstallArgs) RolloutsInstallPtrInput {
+	return (*rolloutsInstallPtrType)(v)
+}
+
+func (*rolloutsInstallPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RolloutsInstall)(nil)).Elem()
+}
+
+func (i *rolloutsInstallPtrType) ToRolloutsInstallPtrOutput() RolloutsInstallPtrOutput {
+	return i.ToRolloutsInstallPtrOutputWithContext(context.Background())
+}
+
+func (i *rolloutsInstallPtrType) ToRolloutsInstallPtrOutputWithContext(ctx context.Context) RolloutsInstallPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RolloutsInstallPtrOutput)
+}
+
+// RolloutsInstall installs Argo Rollouts, whose AnalysisRuns Kargo verifies stages with, from the Argo Helm repository.
+type RolloutsInstallOutput struct{ *pulumi.OutputState }
+
+func (RolloutsInstallOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RolloutsInstall)(nil)).Elem()
+}
+
+func (o RolloutsInstallOutput) ToRolloutsInstallOutput() RolloutsInstallOutput {
+	return o
+}
+
+func (o RolloutsInstallOutput) ToRolloutsInstallOutputWithContext(ctx context.Context) RolloutsInstallOutput {
+	return o
+}
+
+func (o RolloutsInstallOutput) ToRolloutsInstallPtrOutput() RolloutsInstallPtrOutput {
+	return o.ToRolloutsInstallPtrOutputWithContext(context.Background())
+}
+
+func (o RolloutsInstallOutput) ToRolloutsInstallPtrOutputWithContext(ctx context.Context) RolloutsInstallPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RolloutsInstall) *RolloutsInstall {
+		return &v
+	}).(RolloutsInstallPtrOutput)
+}
+
+// ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).
+func (o RolloutsInstallOutput) ChartVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RolloutsInstall) *string { return v.ChartVersion }).(pulumi.StringPtrOutput)
+}
+
+// Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+func (o RolloutsInstallOutput) Existing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v RolloutsInstall) *bool { return v.Existing }).(pulumi.BoolPtrOutput)
+}
+
+// KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
+func (o RolloutsInstallOutput) KubectlImage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RolloutsInstall) *string { return v.KubectlImage }).(pulumi.StringPtrOutput)
+}
+
+// Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+func (o RolloutsInstallOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RolloutsInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// Values are Helm values of the chart.
+func (o RolloutsInstallOutput) Values() pulumi.MapOutput {
+	return o.ApplyT(func(v RolloutsInstall) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
+}
+
+type RolloutsInstallPtrOutput struct{ *pulumi.OutputState }
+
+func (RolloutsInstallPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RolloutsInstall)(nil)).Elem()
+}
+
+func (o RolloutsInstallPtrOutput) ToRolloutsInstallPtrOutput() RolloutsInstallPtrOutput {
+	return o
+}
+
+func (o RolloutsInstallPtrOutput) ToRolloutsInstallPtrOutputWithContext(ctx context.Context) RolloutsInstallPtrOutput {
+	return o
+}
+
+func (o RolloutsInstallPtrOutput) Elem() RolloutsInstallOutput {
+	return o.ApplyT(func(v *RolloutsInstall) RolloutsInstall {
+		if v != nil {
+			return *v
+		}
+		var ret RolloutsInstall
+		return ret
+	}).(RolloutsInstallOutput)
+}
+
+// ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).
+func (o RolloutsInstallPtrOutput) ChartVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RolloutsInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ChartVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+func (o RolloutsInstallPtrOutput) Existing() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *RolloutsInstall) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Existing
+	}).(pulumi.BoolPtrOutput)
+}
+
+// KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
+func (o RolloutsInstallPtrOutput) KubectlImage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RolloutsInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.KubectlImage
+	}).(pulumi.StringPtrOutput)
+}
+
+// Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+func (o RolloutsInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RolloutsInstall) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Namespace
+	}).(pulumi.StringPtrOutput)
+}
+
+// Values are Helm values of the chart.
+func (o RolloutsInstallPtrOutput) Values() pulumi.MapOutput {
+	return o.ApplyT(func(v *RolloutsInstall) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Values
+	}).(pulumi.MapOutput)
+}
+
 // Spoke are the settings of spoke mode.
 type Spoke struct {
 	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
@@ -6109,6 +6334,165 @@ func (o VeleroSettingsPtrOutput) BucketPrefix() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's commit. The stages after it take only verified Freight.
+type Verification struct {
+	// Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+	Provider string `pulumi:"provider"`
+	// TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.
+	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
+}
+
+// VerificationInput is an input type that accepts VerificationArgs and VerificationOutput values.
+// You can construct a concrete instance of `VerificationInput` via:
+//
+//	VerificationArgs{...}
+type VerificationInput interface {
+	pulumi.Input
+
+	ToVerificationOutput() VerificationOutput
+	ToVerificationOutputWithContext(context.Context) VerificationOutput
+}
+
+// Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's commit. The stages after it take only verified Freight.
+type VerificationArgs struct {
+	// Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+	Provider pulumi.StringInput `pulumi:"provider"`
+	// TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.
+	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
+}
+
+func (VerificationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Verification)(nil)).Elem()
+}
+
+func (i VerificationArgs) ToVerificationOutput() VerificationOutput {
+	return i.ToVerificationOutputWithContext(context.Background())
+}
+
+func (i VerificationArgs) ToVerificationOutputWithContext(ctx context.Context) VerificationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VerificationOutput)
+}
+
+func (i VerificationArgs) ToVerificationPtrOutput() VerificationPtrOutput {
+	return i.ToVerificationPtrOutputWithContext(context.Background())
+}
+
+func (i VerificationArgs) ToVerificationPtrOutputWithContext(ctx context.Context) VerificationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VerificationOutput).ToVerificationPtrOutputWithContext(ctx)
+}
+
+// VerificationPtrInput is an input type that accepts VerificationArgs, VerificationPtr and VerificationPtrOutput values.
+// You can construct a concrete instance of `VerificationPtrInput` via:
+//
+//	        VerificationArgs{...}
+//
+//	or:
+//
+//	        nil
+type VerificationPtrInput interface {
+	pulumi.Input
+
+	ToVerificationPtrOutput() VerificationPtrOutput
+	ToVerificationPtrOutputWithContext(context.Context) VerificationPtrOutput
+}
+
+type verificationPtrType VerificationArgs
+
+func VerificationPtr(v *VerificationArgs) VerificationPtrInput {
+	return (*verificationPtrType)(v)
+}
+
+func (*verificationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Verification)(nil)).Elem()
+}
+
+func (i *verificationPtrType) ToVerificationPtrOutput() VerificationPtrOutput {
+	return i.ToVerificationPtrOutputWithContext(context.Background())
+}
+
+func (i *verificationPtrType) ToVerificationPtrOutputWithContext(ctx context.Context) VerificationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VerificationPtrOutput)
+}
+
+// Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's commit. The stages after it take only verified Freight.
+type VerificationOutput struct{ *pulumi.OutputState }
+
+func (VerificationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Verification)(nil)).Elem()
+}
+
+func (o VerificationOutput) ToVerificationOutput() VerificationOutput {
+	return o
+}
+
+func (o VerificationOutput) ToVerificationOutputWithContext(ctx context.Context) VerificationOutput {
+	return o
+}
+
+func (o VerificationOutput) ToVerificationPtrOutput() VerificationPtrOutput {
+	return o.ToVerificationPtrOutputWithContext(context.Background())
+}
+
+func (o VerificationOutput) ToVerificationPtrOutputWithContext(ctx context.Context) VerificationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Verification) *Verification {
+		return &v
+	}).(VerificationPtrOutput)
+}
+
+// Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+func (o VerificationOutput) Provider() pulumi.StringOutput {
+	return o.ApplyT(func(v Verification) string { return v.Provider }).(pulumi.StringOutput)
+}
+
+// TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.
+func (o VerificationOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Verification) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type VerificationPtrOutput struct{ *pulumi.OutputState }
+
+func (VerificationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Verification)(nil)).Elem()
+}
+
+func (o VerificationPtrOutput) ToVerificationPtrOutput() VerificationPtrOutput {
+	return o
+}
+
+func (o VerificationPtrOutput) ToVerificationPtrOutputWithContext(ctx context.Context) VerificationPtrOutput {
+	return o
+}
+
+func (o VerificationPtrOutput) Elem() VerificationOutput {
+	return o.ApplyT(func(v *Verification) Verification {
+		if v != nil {
+			return *v
+		}
+		var ret Verification
+		return ret
+	}).(VerificationOutput)
+}
+
+// Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+func (o VerificationPtrOutput) Provider() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Verification) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Provider
+	}).(pulumi.StringPtrOutput)
+}
+
+// TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.
+func (o VerificationPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Verification) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AccessEntryInput)(nil)).Elem(), AccessEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AccessEntryArrayInput)(nil)).Elem(), AccessEntryArray{})
@@ -6167,6 +6551,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoriesInput)(nil)).Elem(), RepositoriesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RoleMappingInput)(nil)).Elem(), RoleMappingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RoleMappingArrayInput)(nil)).Elem(), RoleMappingArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RolloutsInstallInput)(nil)).Elem(), RolloutsInstallArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RolloutsInstallPtrInput)(nil)).Elem(), RolloutsInstallArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokeInput)(nil)).Elem(), SpokeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokePtrInput)(nil)).Elem(), SpokeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintInput)(nil)).Elem(), TaintArgs{})
@@ -6175,6 +6561,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*UserMappingArrayInput)(nil)).Elem(), UserMappingArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VeleroSettingsInput)(nil)).Elem(), VeleroSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VeleroSettingsPtrInput)(nil)).Elem(), VeleroSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VerificationInput)(nil)).Elem(), VerificationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VerificationPtrInput)(nil)).Elem(), VerificationArgs{})
 	pulumi.RegisterOutputType(AccessEntryOutput{})
 	pulumi.RegisterOutputType(AccessEntryArrayOutput{})
 	pulumi.RegisterOutputType(AccessPolicyOutput{})
@@ -6234,6 +6622,8 @@ func init() {
 	pulumi.RegisterOutputType(RepositoriesOutput{})
 	pulumi.RegisterOutputType(RoleMappingOutput{})
 	pulumi.RegisterOutputType(RoleMappingArrayOutput{})
+	pulumi.RegisterOutputType(RolloutsInstallOutput{})
+	pulumi.RegisterOutputType(RolloutsInstallPtrOutput{})
 	pulumi.RegisterOutputType(SpokeOutput{})
 	pulumi.RegisterOutputType(SpokePtrOutput{})
 	pulumi.RegisterOutputType(TaintOutput{})
@@ -6242,4 +6632,6 @@ func init() {
 	pulumi.RegisterOutputType(UserMappingArrayOutput{})
 	pulumi.RegisterOutputType(VeleroSettingsOutput{})
 	pulumi.RegisterOutputType(VeleroSettingsPtrOutput{})
+	pulumi.RegisterOutputType(VerificationOutput{})
+	pulumi.RegisterOutputType(VerificationPtrOutput{})
 }

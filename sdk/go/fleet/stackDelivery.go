@@ -92,6 +92,8 @@ type stackDeliveryArgs struct {
 	Project *string `pulumi:"project"`
 	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
 	PulumiAccessToken *string `pulumi:"pulumiAccessToken"`
+	// Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
+	Rollouts *RolloutsInstall `pulumi:"rollouts"`
 	// Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
 	Stages []DeliveryStage `pulumi:"stages"`
 }
@@ -120,6 +122,8 @@ type StackDeliveryArgs struct {
 	Project *string
 	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
 	PulumiAccessToken pulumi.StringPtrInput
+	// Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
+	Rollouts RolloutsInstallPtrInput
 	// Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
 	Stages DeliveryStageArrayInput
 }

@@ -372,6 +372,10 @@ export interface DeliveryStageArgs {
      */
     target?: pulumi.Input<string | undefined>;
     /**
+     * Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
+     */
+    verification?: pulumi.Input<inputs.VerificationArgs | undefined>;
+    /**
      * WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
      */
     workspaceTemplate?: pulumi.Input<{[key: string]: any} | undefined>;
@@ -874,6 +878,32 @@ export interface RoleMappingArgs {
 }
 
 /**
+ * RolloutsInstall installs Argo Rollouts, whose AnalysisRuns Kargo verifies stages with, from the Argo Helm repository.
+ */
+export interface RolloutsInstallArgs {
+    /**
+     * ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).
+     */
+    chartVersion?: pulumi.Input<string | undefined>;
+    /**
+     * Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+     */
+    existing?: pulumi.Input<boolean | undefined>;
+    /**
+     * KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
+     */
+    kubectlImage?: pulumi.Input<string | undefined>;
+    /**
+     * Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+     */
+    namespace?: pulumi.Input<string | undefined>;
+    /**
+     * Values are Helm values of the chart.
+     */
+    values?: pulumi.Input<{[key: string]: any} | undefined>;
+}
+
+/**
  * Spoke are the settings of spoke mode.
  */
 export interface SpokeArgs {
@@ -935,4 +965,18 @@ export interface VeleroSettingsArgs {
      * BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
      */
     bucketPrefix?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's commit. The stages after it take only verified Freight.
+ */
+export interface VerificationArgs {
+    /**
+     * Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+     */
+    provider: pulumi.Input<string>;
+    /**
+     * TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.
+     */
+    timeoutSeconds?: pulumi.Input<number | undefined>;
 }

@@ -75,6 +75,8 @@ __all__ = [
     'RepositoriesArgsDict',
     'RoleMappingArgs',
     'RoleMappingArgsDict',
+    'RolloutsInstallArgs',
+    'RolloutsInstallArgsDict',
     'SpokeArgs',
     'SpokeArgsDict',
     'TaintArgs',
@@ -83,6 +85,8 @@ __all__ = [
     'UserMappingArgsDict',
     'VeleroSettingsArgs',
     'VeleroSettingsArgsDict',
+    'VerificationArgs',
+    'VerificationArgsDict',
 ]
 
 class AccessEntryArgsDict(TypedDict):
@@ -1309,6 +1313,10 @@ class DeliveryStageArgsDict(TypedDict):
     """
     Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
     """
+    verification: NotRequired[pulumi.Input[Optional['VerificationArgsDict']]]
+    """
+    Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
+    """
     workspace_template: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
     WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
@@ -1344,6 +1352,7 @@ class DeliveryStageArgs:
                  stack: pulumi.Input[Optional[_builtins.str]] = None,
                  stack_name: pulumi.Input[Optional[_builtins.str]] = None,
                  target: pulumi.Input[Optional[_builtins.str]] = None,
+                 verification: pulumi.Input[Optional['VerificationArgs']] = None,
                  workspace_template: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
         DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
@@ -1375,6 +1384,7 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
         :param pulumi.Input[_builtins.str] stack_name: StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
         :param pulumi.Input[_builtins.str] target: Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
+        :param pulumi.Input['VerificationArgs'] verification: Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
         :param pulumi.Input[Mapping[str, Any]] workspace_template: WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
         """
         pulumi.set(__self__, "name", name)
@@ -1430,6 +1440,8 @@ class DeliveryStageArgs:
             pulumi.set(__self__, "stack_name", stack_name)
         if target is not None:
             pulumi.set(__self__, "target", target)
+        if verification is not None:
+            pulumi.set(__self__, "verification", verification)
         if workspace_template is not None:
             pulumi.set(__self__, "workspace_template", workspace_template)
 
@@ -1756,6 +1768,18 @@ class DeliveryStageArgs:
     @target.setter
     def target(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "target", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def verification(self) -> pulumi.Input[Optional['VerificationArgs']]:
+        """
+        Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
+        """
+        return pulumi.get(self, "verification")
+
+    @verification.setter
+    def verification(self, value: pulumi.Input[Optional['VerificationArgs']]):
+        pulumi.set(self, "verification", value)
 
     @_builtins.property
     @pulumi.getter(name="workspaceTemplate")
@@ -3903,6 +3927,120 @@ class RoleMappingArgs:
         pulumi.set(self, "groups", value)
 
 
+class RolloutsInstallArgsDict(TypedDict):
+    """
+    RolloutsInstall installs Argo Rollouts, whose AnalysisRuns Kargo verifies stages with, from the Argo Helm repository.
+    """
+    chart_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).
+    """
+    existing: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+    """
+    kubectl_image: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
+    """
+    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+    """
+    values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Values are Helm values of the chart.
+    """
+
+@pulumi.input_type
+class RolloutsInstallArgs:
+    def __init__(__self__, *,
+                 chart_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 existing: pulumi.Input[Optional[_builtins.bool]] = None,
+                 kubectl_image: pulumi.Input[Optional[_builtins.str]] = None,
+                 namespace: pulumi.Input[Optional[_builtins.str]] = None,
+                 values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
+        """
+        RolloutsInstall installs Argo Rollouts, whose AnalysisRuns Kargo verifies stages with, from the Argo Helm repository.
+
+        :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).
+        :param pulumi.Input[_builtins.bool] existing: Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+        :param pulumi.Input[_builtins.str] kubectl_image: KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
+        :param pulumi.Input[_builtins.str] namespace: Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart.
+        """
+        if chart_version is not None:
+            pulumi.set(__self__, "chart_version", chart_version)
+        if existing is not None:
+            pulumi.set(__self__, "existing", existing)
+        if kubectl_image is not None:
+            pulumi.set(__self__, "kubectl_image", kubectl_image)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+        if values is not None:
+            pulumi.set(__self__, "values", values)
+
+    @_builtins.property
+    @pulumi.getter(name="chartVersion")
+    def chart_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        ChartVersion is the argo-rollouts chart version. Default: "2.41.1" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).
+        """
+        return pulumi.get(self, "chart_version")
+
+    @chart_version.setter
+    def chart_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chart_version", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def existing(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
+        """
+        return pulumi.get(self, "existing")
+
+    @existing.setter
+    def existing(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "existing", value)
+
+    @_builtins.property
+    @pulumi.getter(name="kubectlImage")
+    def kubectl_image(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
+        """
+        return pulumi.get(self, "kubectl_image")
+
+    @kubectl_image.setter
+    def kubectl_image(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "kubectl_image", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def values(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Values are Helm values of the chart.
+        """
+        return pulumi.get(self, "values")
+
+    @values.setter
+    def values(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "values", value)
+
+
 class SpokeArgsDict(TypedDict):
     """
     Spoke are the settings of spoke mode.
@@ -4153,5 +4291,58 @@ class VeleroSettingsArgs:
     @bucket_prefix.setter
     def bucket_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "bucket_prefix", value)
+
+
+class VerificationArgsDict(TypedDict):
+    """
+    Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's commit. The stages after it take only verified Freight.
+    """
+    provider: pulumi.Input[_builtins.str]
+    """
+    Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+    """
+    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.
+    """
+
+@pulumi.input_type
+class VerificationArgs:
+    def __init__(__self__, *,
+                 provider: pulumi.Input[_builtins.str],
+                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's commit. The stages after it take only verified Freight.
+
+        :param pulumi.Input[_builtins.str] provider: Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+        :param pulumi.Input[_builtins.int] timeout_seconds: TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.
+        """
+        pulumi.set(__self__, "provider", provider)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def provider(self) -> pulumi.Input[_builtins.str]:
+        """
+        Provider is "pulumiCloud" (seed 004's: the Pulumi Cloud REST API's latest update of the stack has the stage's kind, update or preview, succeeded, at the Freight's commit, git.head; it needs the top-level pulumiAccessToken, written to the Secret "pulumi-api-token" in the project) or "stackStatus" (for self-managed backends: PKO's status.lastUpdate.lastSuccessfulCommit of the stage's Stack becomes the Freight's commit, waited for by a Job with kubectl that may only read the stage's Stacks). Required.
+        """
+        return pulumi.get(self, "provider")
+
+    @provider.setter
+    def provider(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "provider", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        TimeoutSeconds is how long verification waits for the stack to reach the Freight's commit, in seconds, 60-86400. Default: 900.
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "timeout_seconds", value)
 
 

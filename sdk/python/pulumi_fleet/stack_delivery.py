@@ -31,7 +31,8 @@ class StackDeliveryArgs:
                  namespace: Optional[_builtins.str] = None,
                  operator: pulumi.Input[Optional['OperatorInstallArgs']] = None,
                  project: Optional[_builtins.str] = None,
-                 pulumi_access_token: pulumi.Input[Optional[_builtins.str]] = None):
+                 pulumi_access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollouts: pulumi.Input[Optional['RolloutsInstallArgs']] = None):
         """
         The set of arguments for constructing a StackDelivery resource.
 
@@ -47,6 +48,7 @@ class StackDeliveryArgs:
         :param pulumi.Input['OperatorInstallArgs'] operator: Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
         :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+        :param pulumi.Input['RolloutsInstallArgs'] rollouts: Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
         """
         pulumi.set(__self__, "manifests", manifests)
         pulumi.set(__self__, "program", program)
@@ -69,6 +71,8 @@ class StackDeliveryArgs:
             pulumi.set(__self__, "project", project)
         if pulumi_access_token is not None:
             pulumi.set(__self__, "pulumi_access_token", pulumi_access_token)
+        if rollouts is not None:
+            pulumi.set(__self__, "rollouts", rollouts)
 
     @_builtins.property
     @pulumi.getter
@@ -214,6 +218,18 @@ class StackDeliveryArgs:
     def pulumi_access_token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "pulumi_access_token", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def rollouts(self) -> pulumi.Input[Optional['RolloutsInstallArgs']]:
+        """
+        Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
+        """
+        return pulumi.get(self, "rollouts")
+
+    @rollouts.setter
+    def rollouts(self, value: pulumi.Input[Optional['RolloutsInstallArgs']]):
+        pulumi.set(self, "rollouts", value)
+
 
 @pulumi.type_token("fleet:index:StackDelivery")
 class StackDelivery(pulumi.ComponentResource):
@@ -232,6 +248,7 @@ class StackDelivery(pulumi.ComponentResource):
                  program: pulumi.Input[Optional[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']]] = None,
                  project: Optional[_builtins.str] = None,
                  pulumi_access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollouts: pulumi.Input[Optional[Union['RolloutsInstallArgs', 'RolloutsInstallArgsDict']]] = None,
                  stages: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DeliveryStageArgs', 'DeliveryStageArgsDict']]]]] = None,
                  __props__=None):
         """
@@ -250,6 +267,7 @@ class StackDelivery(pulumi.ComponentResource):
         :param pulumi.Input[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']] program: Program is the Git repository of the Pulumi program the Stacks run. Required.
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
         :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+        :param pulumi.Input[Union['RolloutsInstallArgs', 'RolloutsInstallArgsDict']] rollouts: Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
         :param pulumi.Input[Sequence[pulumi.Input[Union['DeliveryStageArgs', 'DeliveryStageArgsDict']]]] stages: Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
         """
         ...
@@ -287,6 +305,7 @@ class StackDelivery(pulumi.ComponentResource):
                  program: pulumi.Input[Optional[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']]] = None,
                  project: Optional[_builtins.str] = None,
                  pulumi_access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollouts: pulumi.Input[Optional[Union['RolloutsInstallArgs', 'RolloutsInstallArgsDict']]] = None,
                  stages: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DeliveryStageArgs', 'DeliveryStageArgsDict']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -314,6 +333,7 @@ class StackDelivery(pulumi.ComponentResource):
             __props__.__dict__["program"] = program
             __props__.__dict__["project"] = project
             __props__.__dict__["pulumi_access_token"] = None if pulumi_access_token is None else pulumi.Output.secret(pulumi_access_token)
+            __props__.__dict__["rollouts"] = rollouts
             if stages is None and not opts.urn:
                 raise TypeError("Missing required property 'stages'")
             __props__.__dict__["stages"] = stages

@@ -9,6 +9,7 @@ import com.gitopsfleet.fleet.inputs.KargoInstallArgs;
 import com.gitopsfleet.fleet.inputs.ManifestsRepositoryArgs;
 import com.gitopsfleet.fleet.inputs.OperatorInstallArgs;
 import com.gitopsfleet.fleet.inputs.ProgramRepositoryArgs;
+import com.gitopsfleet.fleet.inputs.RolloutsInstallArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
@@ -190,6 +191,21 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version &#34;2.41.1&#34;.
+     * 
+     */
+    @Import(name="rollouts")
+    private @Nullable Output<RolloutsInstallArgs> rollouts;
+
+    /**
+     * @return Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version &#34;2.41.1&#34;.
+     * 
+     */
+    public Optional<Output<RolloutsInstallArgs>> rollouts() {
+        return Optional.ofNullable(this.rollouts);
+    }
+
+    /**
      * Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
      * 
      */
@@ -218,6 +234,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         this.program = $.program;
         this.project = $.project;
         this.pulumiAccessToken = $.pulumiAccessToken;
+        this.rollouts = $.rollouts;
         this.stages = $.stages;
     }
 
@@ -428,6 +445,27 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder pulumiAccessToken(String pulumiAccessToken) {
             return pulumiAccessToken(Output.of(pulumiAccessToken));
+        }
+
+        /**
+         * @param rollouts Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version &#34;2.41.1&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rollouts(@Nullable Output<RolloutsInstallArgs> rollouts) {
+            $.rollouts = rollouts;
+            return this;
+        }
+
+        /**
+         * @param rollouts Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version &#34;2.41.1&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder rollouts(RolloutsInstallArgs rollouts) {
+            return rollouts(Output.of(rollouts));
         }
 
         /**

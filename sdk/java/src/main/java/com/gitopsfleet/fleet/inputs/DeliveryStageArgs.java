@@ -5,6 +5,7 @@ package com.gitopsfleet.fleet.inputs;
 
 import com.gitopsfleet.fleet.inputs.ApproversArgs;
 import com.gitopsfleet.fleet.inputs.EnvRefArgs;
+import com.gitopsfleet.fleet.inputs.VerificationArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
@@ -433,6 +434,21 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Verification makes Kargo verify the stage&#39;s Freight after each promotion before the stages after it may take it. Default: none (Argo CD&#39;s health of the stage&#39;s Application only). Not for gates.
+     * 
+     */
+    @Import(name="verification")
+    private @Nullable Output<VerificationArgs> verification;
+
+    /**
+     * @return Verification makes Kargo verify the stage&#39;s Freight after each promotion before the stages after it may take it. Default: none (Argo CD&#39;s health of the stage&#39;s Application only). Not for gates.
+     * 
+     */
+    public Optional<Output<VerificationArgs>> verification() {
+        return Optional.ofNullable(this.verification);
+    }
+
+    /**
      * WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
      * 
      */
@@ -477,6 +493,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         this.stack = $.stack;
         this.stackName = $.stackName;
         this.target = $.target;
+        this.verification = $.verification;
         this.workspaceTemplate = $.workspaceTemplate;
     }
 
@@ -1083,6 +1100,27 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder target(String target) {
             return target(Output.of(target));
+        }
+
+        /**
+         * @param verification Verification makes Kargo verify the stage&#39;s Freight after each promotion before the stages after it may take it. Default: none (Argo CD&#39;s health of the stage&#39;s Application only). Not for gates.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder verification(@Nullable Output<VerificationArgs> verification) {
+            $.verification = verification;
+            return this;
+        }
+
+        /**
+         * @param verification Verification makes Kargo verify the stage&#39;s Freight after each promotion before the stages after it may take it. Default: none (Argo CD&#39;s health of the stage&#39;s Application only). Not for gates.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder verification(VerificationArgs verification) {
+            return verification(Output.of(verification));
         }
 
         /**
