@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/argoproj/argo-cd/v3 v3.5.7
+	github.com/argoproj/argo-rollouts v1.9.1
 	github.com/gitops-fleet/pulumi-fleet v0.0.0
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 	github.com/sirupsen/logrus v1.9.4
@@ -39,6 +40,7 @@ require (
 	github.com/ProtonMail/go-crypto v1.4.1 // indirect
 	github.com/agext/levenshtein v1.2.3 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
+	github.com/antonmedv/expr v1.15.5 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/argoproj/argo-cd/gitops-engine v0.7.1-0.20250908182407-97ad5b59a627 // indirect
 	github.com/argoproj/pkg/v2 v2.0.1 // indirect
