@@ -57,8 +57,15 @@ func (b *builder) outputs() {
 	a, c := b.args, b.comp
 	var stages pulumi.StringArray
 	stackNames, appNames, branches := pulumi.StringMap{}, pulumi.StringMap{}, pulumi.StringMap{}
+	kinds, sources := pulumi.StringMap{}, pulumi.StringArrayMap{}
 	for _, l := range b.links {
 		stages = append(stages, pulumi.String(l.Name))
+		kinds[l.Name] = pulumi.String(l.Kind)
+		var src []string
+		if l.direct {
+			src = append(src, WarehouseSource)
+		}
+		sources[l.Name] = pulumi.ToStringArray(append(src, l.upstreams...))
 		if !l.deploys() {
 			continue
 		}
@@ -71,6 +78,8 @@ func (b *builder) outputs() {
 	c.StackNames = stackNames.ToStringMapOutput()
 	c.ApplicationNames = appNames.ToStringMapOutput()
 	c.StageBranches = branches.ToStringMapOutput()
+	c.StageKinds = kinds.ToStringMapOutput()
+	c.StageSources = sources.ToStringArrayMapOutput()
 }
 
 // hubProvider is the explicit kubernetes provider, or one built from kubeconfig (kept secret).

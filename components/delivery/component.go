@@ -25,6 +25,11 @@ type StackDelivery struct {
 	// StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders
 	// each promotion and what the stage's Application syncs.
 	StageBranches pulumi.StringMapOutput `pulumi:"stageBranches"`
+	// StageKinds are the stages' kinds ("update", "preview" or "gate"), by stage.
+	StageKinds pulumi.StringMapOutput `pulumi:"stageKinds"`
+	// StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream
+	// stages, in that order. With stages (in graph order) they draw the graph.
+	StageSources pulumi.StringArrayMapOutput `pulumi:"stageSources"`
 	// PullRequestNumber is the number of the pull request that adds the manifests; 0 unless
 	// manifests.pullRequest.
 	PullRequestNumber pulumi.IntOutput `pulumi:"pullRequestNumber"`
@@ -64,6 +69,8 @@ func NewStackDelivery(ctx *pulumi.Context, name string, args StackDeliveryArgs,
 		"manifests":             comp.Manifests,
 		"manifestUrls":          comp.ManifestUrls,
 		"stageBranches":         comp.StageBranches,
+		"stageKinds":            comp.StageKinds,
+		"stageSources":          comp.StageSources,
 		"pullRequestNumber":     comp.PullRequestNumber,
 		"operatorReleaseStatus": comp.OperatorReleaseStatus,
 		"kargoReleaseStatus":    comp.KargoReleaseStatus,

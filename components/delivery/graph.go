@@ -5,6 +5,10 @@ import (
 	"slices"
 )
 
+// WarehouseSource stands for the Warehouse among a stage's sources (stageSources): a stage name is a DNS-1123
+// label, so it cannot be one.
+const WarehouseSource = "Warehouse"
+
 // link is a stage with where it takes Freight from: the Warehouse (direct) and the upstream stages.
 type link struct {
 	DeliveryStage

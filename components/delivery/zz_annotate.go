@@ -145,6 +145,8 @@ func (x *StackDelivery) Annotate(a infer.Annotator) {
 	a.Describe(&x.Manifests, "Manifests are the Stack manifests (YAML, sorted keys) by file path in the manifests repository.")
 	a.Describe(&x.ManifestUrls, "ManifestUrls are the GitHub URLs of the stages' stack.yaml templates on the manifests branch, by stage.")
 	a.Describe(&x.StageBranches, "StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.")
+	a.Describe(&x.StageKinds, "StageKinds are the stages' kinds (\"update\", \"preview\" or \"gate\"), by stage.")
+	a.Describe(&x.StageSources, "StageSources are where each stage takes Freight from, by stage: \"Warehouse\" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.")
 	a.Describe(&x.PullRequestNumber, "PullRequestNumber is the number of the pull request that adds the manifests; 0 unless manifests.pullRequest.")
 	a.Describe(&x.OperatorReleaseStatus, "OperatorReleaseStatus is the PKO Helm release's status (\"deployed\"); \"\" with operator.existing.")
 	a.Describe(&x.KargoReleaseStatus, "KargoReleaseStatus is the Kargo Helm release's status (\"deployed\"); \"\" with kargo.existing.")

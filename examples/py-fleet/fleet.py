@@ -45,3 +45,5 @@ def program():
         pulumi.export("deliveryApplications", d.application_names)
         pulumi.export("deliveryManifestUrls", d.manifest_urls)
         pulumi.export("deliveryStageBranches", d.stage_branches)
+        pulumi.export("deliveryStageKinds", d.stage_kinds)
+        pulumi.export("deliveryStageSources", d.stage_sources)

@@ -53,6 +53,8 @@ export function program(): Record<string, pulumi.Input<any>> {
         outputs.deliveryApplications = d.applicationNames;
         outputs.deliveryManifestUrls = d.manifestUrls;
         outputs.deliveryStageBranches = d.stageBranches;
+        outputs.deliveryStageKinds = d.stageKinds;
+        outputs.deliveryStageSources = d.stageSources;
     }
     return outputs;
 }

@@ -71,6 +71,18 @@ namespace GitOpsFleet.Fleet
         public Output<ImmutableDictionary<string, string>> StageBranches { get; private set; } = null!;
 
         /// <summary>
+        /// StageKinds are the stages' kinds ("update", "preview" or "gate"), by stage.
+        /// </summary>
+        [Output("stageKinds")]
+        public Output<ImmutableDictionary<string, string>> StageKinds { get; private set; } = null!;
+
+        /// <summary>
+        /// StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
+        /// </summary>
+        [Output("stageSources")]
+        public Output<ImmutableDictionary<string, ImmutableArray<string>>> StageSources { get; private set; } = null!;
+
+        /// <summary>
         /// Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
         /// </summary>
         [Output("stages")]

@@ -61,6 +61,14 @@ export class StackDelivery extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly stageBranches: pulumi.Output<{[key: string]: string}>;
     /**
+     * StageKinds are the stages' kinds ("update", "preview" or "gate"), by stage.
+     */
+    declare public /*out*/ readonly stageKinds: pulumi.Output<{[key: string]: string}>;
+    /**
+     * StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
+     */
+    declare public /*out*/ readonly stageSources: pulumi.Output<{[key: string]: string[]}>;
+    /**
      * Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
      */
     declare public readonly stages: pulumi.Output<string[]>;
@@ -105,6 +113,8 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["pullRequestNumber"] = undefined /*out*/;
             resourceInputs["stackNames"] = undefined /*out*/;
             resourceInputs["stageBranches"] = undefined /*out*/;
+            resourceInputs["stageKinds"] = undefined /*out*/;
+            resourceInputs["stageSources"] = undefined /*out*/;
         } else {
             resourceInputs["applicationNames"] = undefined /*out*/;
             resourceInputs["kargoReleaseStatus"] = undefined /*out*/;
@@ -115,6 +125,8 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["pullRequestNumber"] = undefined /*out*/;
             resourceInputs["stackNames"] = undefined /*out*/;
             resourceInputs["stageBranches"] = undefined /*out*/;
+            resourceInputs["stageKinds"] = undefined /*out*/;
+            resourceInputs["stageSources"] = undefined /*out*/;
             resourceInputs["stages"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);

@@ -37,10 +37,20 @@ func PrintDelivery(w io.Writer, outputs auto.OutputMap) {
 	apps, _ := outputs["deliveryApplications"].Value.(map[string]any)
 	urls, _ := outputs["deliveryManifestUrls"].Value.(map[string]any)
 	branches, _ := outputs["deliveryStageBranches"].Value.(map[string]any)
+	kinds, _ := outputs["deliveryStageKinds"].Value.(map[string]any)
+	sources, _ := outputs["deliveryStageSources"].Value.(map[string]any)
 	fmt.Fprintf(w, "\nDelivery: %d stages, promoted by Kargo in this order\n", len(stages))
 	for _, s := range stages {
 		name, _ := s.(string)
-		fmt.Fprintf(w, "  %-6s template %v\n         rendered by Kargo into branch %v, which Argo CD Application %v syncs\n",
-			name, urls[name], branches[name], apps[name])
+		var from []string
+		src, _ := sources[name].([]any)
+		for _, x := range src {
+			from = append(from, fmt.Sprint(x))
+		}
+		fmt.Fprintf(w, "  %-18s %-7v <- %s\n", name, kinds[name], strings.Join(from, ", "))
+		if apps[name] != nil {
+			fmt.Fprintf(w, "      template %v\n      rendered by Kargo into branch %v, which Argo CD Application %v syncs\n",
+				urls[name], branches[name], apps[name])
+		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // Stack outputs: clusters (name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint,
 // cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn and hubKubeconfig (secret); with
 // gitops-fleet:delivery also deliveryStages, deliveryApplications,
-// deliveryManifestUrls and deliveryStageBranches.
+// deliveryManifestUrls, deliveryStageBranches, deliveryStageKinds and deliveryStageSources.
 func Run(ctx *pulumi.Context) error {
 	cfg, err := Load(ctx)
 	if err != nil {
@@ -43,6 +43,8 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("deliveryApplications", d.ApplicationNames)
 	ctx.Export("deliveryManifestUrls", d.ManifestUrls)
 	ctx.Export("deliveryStageBranches", d.StageBranches)
+	ctx.Export("deliveryStageKinds", d.StageKinds)
+	ctx.Export("deliveryStageSources", d.StageSources)
 	return nil
 }
 

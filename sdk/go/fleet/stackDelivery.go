@@ -34,6 +34,10 @@ type StackDelivery struct {
 	StackNames pulumi.StringMapOutput `pulumi:"stackNames"`
 	// StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
 	StageBranches pulumi.StringMapOutput `pulumi:"stageBranches"`
+	// StageKinds are the stages' kinds ("update", "preview" or "gate"), by stage.
+	StageKinds pulumi.StringMapOutput `pulumi:"stageKinds"`
+	// StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
+	StageSources pulumi.StringArrayMapOutput `pulumi:"stageSources"`
 	// Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
 	Stages pulumi.StringArrayOutput `pulumi:"stages"`
 }
@@ -258,6 +262,16 @@ func (o StackDeliveryOutput) StackNames() pulumi.StringMapOutput {
 // StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
 func (o StackDeliveryOutput) StageBranches() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *StackDelivery) pulumi.StringMapOutput { return v.StageBranches }).(pulumi.StringMapOutput)
+}
+
+// StageKinds are the stages' kinds ("update", "preview" or "gate"), by stage.
+func (o StackDeliveryOutput) StageKinds() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *StackDelivery) pulumi.StringMapOutput { return v.StageKinds }).(pulumi.StringMapOutput)
+}
+
+// StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
+func (o StackDeliveryOutput) StageSources() pulumi.StringArrayMapOutput {
+	return o.ApplyT(func(v *StackDelivery) pulumi.StringArrayMapOutput { return v.StageSources }).(pulumi.StringArrayMapOutput)
 }
 
 // Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.

@@ -344,6 +344,8 @@ class StackDelivery(pulumi.ComponentResource):
             __props__.__dict__["pull_request_number"] = None
             __props__.__dict__["stack_names"] = None
             __props__.__dict__["stage_branches"] = None
+            __props__.__dict__["stage_kinds"] = None
+            __props__.__dict__["stage_sources"] = None
         super(StackDelivery, __self__).__init__(
             'fleet:index:StackDelivery',
             resource_name,
@@ -422,6 +424,22 @@ class StackDelivery(pulumi.ComponentResource):
         StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
         """
         return pulumi.get(self, "stage_branches")
+
+    @_builtins.property
+    @pulumi.getter(name="stageKinds")
+    def stage_kinds(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+        """
+        StageKinds are the stages' kinds ("update", "preview" or "gate"), by stage.
+        """
+        return pulumi.get(self, "stage_kinds")
+
+    @_builtins.property
+    @pulumi.getter(name="stageSources")
+    def stage_sources(self) -> pulumi.Output[Mapping[str, Sequence[_builtins.str]]]:
+        """
+        StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
+        """
+        return pulumi.get(self, "stage_sources")
 
     @_builtins.property
     @pulumi.getter

@@ -148,6 +148,34 @@ public class StackDelivery extends com.pulumi.resources.ComponentResource {
         return this.stageBranches;
     }
     /**
+     * StageKinds are the stages&#39; kinds (&#34;update&#34;, &#34;preview&#34; or &#34;gate&#34;), by stage.
+     * 
+     */
+    @Export(name="stageKinds", refs={Map.class,String.class}, tree="[0,1,1]")
+    private Output<Map<String,String>> stageKinds;
+
+    /**
+     * @return StageKinds are the stages&#39; kinds (&#34;update&#34;, &#34;preview&#34; or &#34;gate&#34;), by stage.
+     * 
+     */
+    public Output<Map<String,String>> stageKinds() {
+        return this.stageKinds;
+    }
+    /**
+     * StageSources are where each stage takes Freight from, by stage: &#34;Warehouse&#34; (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
+     * 
+     */
+    @Export(name="stageSources", refs={Map.class,String.class,List.class}, tree="[0,1,[2,1]]")
+    private Output<Map<String,List<String>>> stageSources;
+
+    /**
+     * @return StageSources are where each stage takes Freight from, by stage: &#34;Warehouse&#34; (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
+     * 
+     */
+    public Output<Map<String,List<String>>> stageSources() {
+        return this.stageSources;
+    }
+    /**
      * Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
      * 
      */
