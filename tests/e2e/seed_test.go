@@ -1,0 +1,60 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDeliverySeed: seed 004's pipeline (examples/fleet/Pulumi.delivery-seed.yaml) on the offline cloud: after `up`
+// a preview plans no change; the hub holds Kargo's graph as the seed draws it (gates, preview stages their
+// targets follow, the QA preview after both QA gates with All), Argo Rollouts, the pulumiCloud AnalysisTemplate
+// and its token Secret in the project, and a verification on every stage but the gates.
+func TestDeliverySeed(t *testing.T) {
+	l := newLifecycleOf(t, "delivery-seed", stackFileConfig(t, "delivery-seed"))
+	l.up()
+	l.settled()
+
+	sources, verified := map[string]any{}, map[string]bool{}
+	for _, r := range records(t, l.env, "kubernetes", "kubernetes:kargo.akuity.io/v1alpha1:Stage") {
+		s := plain(t, r)
+		name := s["metadata"].(map[string]any)["name"].(string)
+		spec := s["spec"].(map[string]any)
+		sources[name] = spec["requestedFreight"].([]any)[0].(map[string]any)["sources"]
+		_, verified[name] = spec["verification"]
+	}
+	stages := func(names ...any) map[string]any { return map[string]any{"stages": names} }
+	want := map[string]any{
+		"approvalgatedev": map[string]any{"direct": true},
+		"devpreview":      stages("approvalgatedev"), "dev": stages("devpreview"),
+		"dev2preview": stages("approvalgatedev"), "dev2": stages("dev2preview"),
+		"approvalgateqa": stages("dev", "dev2"), "approvalgateqasec": stages("dev", "dev2"),
+		"qapreview": map[string]any{"stages": []any{"approvalgateqa", "approvalgateqasec"}, "availabilityStrategy": "All"},
+		"qa":        stages("qapreview"), "prod": stages("qa"),
+	}
+	if diff := cmp.Diff(want, sources); diff != "" {
+		t.Errorf("the Kargo graph on the hub (-want +got):\n%s", diff)
+	}
+	for name := range want {
+		gate := name == "approvalgatedev" || name == "approvalgateqa" || name == "approvalgateqasec"
+		if verified[name] == gate {
+			t.Errorf("stage %s: verification %v", name, verified[name])
+		}
+	}
+	kinds := map[string]int{}
+	for _, r := range records(t, l.env, "kubernetes", "") {
+		md, _ := plain(t, r)["metadata"].(map[string]any)
+		switch {
+		case r.Type == "kubernetes:argoproj.io/v1alpha1:AnalysisTemplate" && md["namespace"] == "fleet-seed":
+			kinds["AnalysisTemplate "+md["name"].(string)]++
+		case r.Type == "kubernetes:core/v1:Secret" && md["namespace"] == "fleet-seed" && md["name"] == "pulumi-api-token":
+			kinds["Secret pulumi-api-token"]++
+		case r.Type == releaseType && plain(t, r)["chart"] == "argo-rollouts":
+			kinds["Release "+plain(t, r)["version"].(string)]++
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"AnalysisTemplate pulumi-cloud": 1, "Secret pulumi-api-token": 1,
+		"Release 2.41.1": 1}, kinds); diff != "" {
+		t.Errorf("verification on the hub (-want +got):\n%s", diff)
+	}
+}
