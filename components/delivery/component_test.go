@@ -460,3 +460,50 @@ func TestVerification(t *testing.T) {
 		t.Errorf("the stack-status Job may read Stacks in %v, want qa's namespace only", readable)
 	}
 }
+
+// TestPromotionWritesOnlyItsBranch: a stage's promotion reads the templates and writes only its own branch, which
+// only its own Application follows, so promoting one stage never moves the revision another stage's argocd-update
+// waits for (akuity/kargo PR #2980's failure mode with one branch for every stage).
+func TestPromotionWritesOnlyItsBranch(t *testing.T) {
+	a := WithDefaults(seedStages(), "fleet")
+	links, problems := graph(a.Stages)
+	if problems != nil {
+		t.Fatal(problems)
+	}
+	followed := map[string]string{} // branch -> stage whose Application follows it
+	for _, l := range links {
+		if !l.deploys() {
+			continue
+		}
+		branch := Application(a, l.DeliveryStage)["spec"].(map[string]any)["source"].(map[string]any)["targetRevision"].(string)
+		if other, dup := followed[branch]; dup || branch == a.Manifests.Branch {
+			t.Errorf("%s's Application follows %s, as %q does (or the templates' branch)", l.Name, branch, other)
+		}
+		followed[branch] = l.Name
+		written := map[string]bool{}
+		var checkouts map[string]string // path -> branch
+		for _, st := range PromotionSteps(a, l.DeliveryStage) {
+			st := st.(map[string]any)
+			cfg := st["config"].(map[string]any)
+			switch st["uses"] {
+			case "git-clone":
+				checkouts = map[string]string{}
+				for _, c := range cfg["checkout"].([]any) {
+					c := c.(map[string]any)
+					checkouts[c["path"].(string)] = c["branch"].(string)
+				}
+			case "git-commit", "git-clear":
+				written[checkouts[cfg["path"].(string)]] = true
+			case "git-push":
+				if cfg["generateTargetBranch"] != true {
+					written[checkouts[cfg["path"].(string)]] = true
+				}
+			case "git-open-pr":
+				written[cfg["targetBranch"].(string)] = true
+			}
+		}
+		if len(written) != 1 || !written[branch] {
+			t.Errorf("%s's promotion writes %v, want its own branch %s only", l.Name, written, branch)
+		}
+	}
+}

@@ -308,6 +308,13 @@ func rendered(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliverySta
 	if applied == 0 {
 		t.Fatalf("stage %s's promotion updates nothing", s.Name)
 	}
+	// PKO v2.9.0 runs a Stack's program from exactly one of commit and branch (operator/internal/controller/
+	// pulumi/git.go, NewGitSource: `only one of "commit" or "branch" should be specified`), else stalls it.
+	spec := field(obj, "spec")
+	commitSet, branchSet := spec["commit"] != nil && spec["commit"] != "", spec["branch"] != nil && spec["branch"] != ""
+	if commitSet == branchSet {
+		t.Errorf("stage %s's rendered Stack has commit %v and branch %v: PKO refuses it", s.Name, spec["commit"], spec["branch"])
+	}
 	return obj
 }
 
