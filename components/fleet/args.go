@@ -23,7 +23,8 @@ type FleetArgs struct {
 	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
 	Git *gitopsbridge.GitDelivery `pulumi:"git,optional"`
 	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the
-	// GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn.
+	// GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters
+	// to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
 	Argocd *gitopsbridge.Hub `pulumi:"argocd,optional"`
 }
 

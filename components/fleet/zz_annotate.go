@@ -68,7 +68,7 @@ func (x *FleetArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.CidrPrefixLength, "CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.")
 	a.Describe(&x.Repositories, "Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.")
 	a.Describe(&x.Git, "Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).")
-	a.Describe(&x.Argocd, "Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn.")
+	a.Describe(&x.Argocd, "Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).")
 }
 
 // Annotate gives Repositories its schema descriptions.

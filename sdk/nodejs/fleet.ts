@@ -90,7 +90,7 @@ export class Fleet extends pulumi.ComponentResource {
  */
 export interface FleetArgs {
     /**
-     * Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn.
+     * Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
      */
     argocd?: pulumi.Input<inputs.HubArgs | undefined>;
     /**

@@ -162,14 +162,7 @@ func TestClusterSecretGuard(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			ok, msg := admit(t, p, tc.obj, nil, argocdNamespace, tc.user, secretKind, secretResource)
-			switch {
-			case tc.want == "" && !ok:
-				t.Errorf("refused: %s", msg)
-			case tc.want != "" && ok:
-				t.Errorf("admitted, want refused with %q", tc.want)
-			case tc.want != "" && !strings.Contains(msg, tc.want):
-				t.Errorf("refused with %q, want %q", msg, tc.want)
-			}
+			expectAdmission(t, ok, msg, tc.want)
 		})
 	}
 	// Outside Argo CD's namespace the guard does not apply: the binding selects that namespace only.
@@ -271,14 +264,7 @@ func TestStackGuard(t *testing.T) {
 				ns = field(tc.obj, "metadata")["namespace"].(string)
 			}
 			ok, msg := admit(t, p, tc.obj, nil, ns, controller, stackKind, stackResource)
-			switch {
-			case tc.want == "" && !ok:
-				t.Errorf("refused: %s", msg)
-			case tc.want != "" && ok:
-				t.Errorf("admitted, want refused with %q", tc.want)
-			case tc.want != "" && !strings.Contains(msg, tc.want):
-				t.Errorf("refused with %q, want %q", msg, tc.want)
-			}
+			expectAdmission(t, ok, msg, tc.want)
 		})
 	}
 }
@@ -351,14 +337,20 @@ func TestStackGuardPreviewStage(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			ok, msg := admit(t, p, tc.obj, nil, qa.Namespace, controller, stackKind, stackResource)
-			switch {
-			case tc.want == "" && !ok:
-				t.Errorf("refused: %s", msg)
-			case tc.want != "" && ok:
-				t.Errorf("admitted, want refused with %q", tc.want)
-			case tc.want != "" && !strings.Contains(msg, tc.want):
-				t.Errorf("refused with %q, want %q", msg, tc.want)
-			}
+			expectAdmission(t, ok, msg, tc.want)
 		})
+	}
+}
+
+// expectAdmission checks an admission decision: admitted when want is "", else refused with a message holding want.
+func expectAdmission(t *testing.T, ok bool, msg, want string) {
+	t.Helper()
+	switch {
+	case want == "" && !ok:
+		t.Errorf("refused: %s", msg)
+	case want != "" && ok:
+		t.Errorf("admitted, want refused with %q", want)
+	case want != "" && !strings.Contains(msg, want):
+		t.Errorf("refused with %q, want %q", msg, want)
 	}
 }

@@ -51,7 +51,7 @@ func NewFleet(ctx *pulumi.Context,
 }
 
 type fleetArgs struct {
-	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn.
+	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
 	Argocd *Hub `pulumi:"argocd"`
 	// CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
 	CidrPool *string `pulumi:"cidrPool"`
@@ -69,7 +69,7 @@ type fleetArgs struct {
 
 // The set of arguments for constructing a Fleet resource.
 type FleetArgs struct {
-	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn.
+	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
 	Argocd HubPtrInput
 	// CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
 	CidrPool *string

@@ -24,14 +24,14 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
     public static final FleetArgs Empty = new FleetArgs();
 
     /**
-     * Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn.
+     * Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
      * 
      */
     @Import(name="argocd")
     private @Nullable Output<HubArgs> argocd;
 
     /**
-     * @return Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn.
+     * @return Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
      * 
      */
     public Optional<Output<HubArgs>> argocd() {
@@ -159,7 +159,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param argocd Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn.
+         * @param argocd Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
          * 
          * @return builder
          * 
@@ -170,7 +170,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param argocd Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn.
+         * @param argocd Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
          * 
          * @return builder
          * 
