@@ -322,6 +322,15 @@ func (s DeliveryStage) deploys() bool { return s.Kind != KindGate }
 // a preview stage runs in its target's).
 func (s DeliveryStage) ownsWorkspace() bool { return s.Kind == KindUpdate }
 
+// workspaceStage is the stage whose workspace (namespace, tokens, ServiceAccounts) the stage's Stacks run in: its
+// own, or a preview stage's target's.
+func (s DeliveryStage) workspaceStage() string {
+	if s.Kind == KindPreview {
+		return s.Target
+	}
+	return s.Name
+}
+
 // Verification is how Kargo verifies a stage's Freight once promoted (the Stage's spec.verification): an Argo
 // Rollouts AnalysisTemplate of the provider in the Kargo project, run with the stage's stack and the Freight's
 // commit. The stages after it take only verified Freight.

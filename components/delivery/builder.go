@@ -32,16 +32,14 @@ func (b *builder) build() error {
 	if err != nil {
 		return err
 	}
-	stacks, err := b.stackPrerequisites()
-	if err != nil {
+	if b.workspaces, err = b.stackPrerequisites(); err != nil {
 		return err
 	}
-	b.workspaces = stacks
 	files, err := b.deliver()
 	if err != nil {
 		return err
 	}
-	apps, err := b.applications(charts.operator, stacks, files)
+	apps, err := b.applications(charts.operator, files)
 	if err != nil {
 		return err
 	}

@@ -15,8 +15,8 @@ func (b *builder) object(part string, obj map[string]any, after []pulumi.Resourc
 
 // applications adds the Stack health check to argocd-cm, creates the delivery's Argo CD project and the Stack
 // guard, then each stage's Argo CD Application after PKO (its CRD), the check, the project, the guard, the
-// stage's prerequisites and its manifests. It returns them by stage.
-func (b *builder) applications(operator []pulumi.Resource, prerequisites, files map[string][]pulumi.Resource,
+// workspace the stage's Stacks run in (b.workspaces) and its manifests. It returns them by stage.
+func (b *builder) applications(operator []pulumi.Resource, files map[string][]pulumi.Resource,
 ) (map[string]pulumi.Resource, error) {
 	a := b.args
 	health, err := corev1.NewConfigMapPatch(b.ctx, childName(b.name, "stack-health"), &corev1.ConfigMapPatchArgs{
@@ -44,12 +44,8 @@ func (b *builder) applications(operator []pulumi.Resource, prerequisites, files 
 		if !l.deploys() {
 			continue
 		}
-		workspace := l.Name
-		if l.Kind == KindPreview {
-			workspace = l.Target
-		}
 		after := append(append(append(append([]pulumi.Resource{health, project}, guard...), operator...),
-			prerequisites[workspace]...), files[l.Name]...)
+			b.workspaces[l.workspaceStage()]...), files[l.Name]...)
 		app, err := b.object(l.Name+"-application", Application(a, l.DeliveryStage), after)
 		if err != nil {
 			return nil, err

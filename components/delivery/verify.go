@@ -195,10 +195,7 @@ func (b *builder) stackReader(after []pulumi.Resource) ([]pulumi.Resource, error
 			continue
 		}
 		readable[s.Namespace] = true
-		owner := s.Name
-		if s.Kind == KindPreview {
-			owner = s.Target
-		}
+		owner := s.workspaceStage()
 		ws := b.workspaces[owner]
 		role, err := rbacv1.NewRole(b.ctx, childName(b.name, owner+"-"+StackReaderName+"-role"), &rbacv1.RoleArgs{
 			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(a.Project + "-" + StackReaderName),
