@@ -1,10 +1,6 @@
 package addons
 
-import (
-	"slices"
-
-	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
-)
+import "slices"
 
 // TemplateRepository is the GitOps Bridge control-plane template whose ApplicationSets are the contract:
 // gitops-bridge-dev/gitops-bridge-argocd-control-plane-template, folder bootstrap/control-plane/addons, as
@@ -43,6 +39,11 @@ type Addon struct {
 	Resources []Resource
 	// SettingKeys are metadata keys FleetCluster writes from the add-on's settings (external_dns_domain_filters).
 	SettingKeys []string
+	// Version is the application version the ApplicationSet installs at TemplateRepository's commit (the
+	// appVersion of its addonChartVersion; for Velero the velero-plugin-for-aws version its values install,
+	// whose AWS calls the policy covers): the default of FleetCluster's addonVersions. "" for add-ons with no
+	// identity.
+	Version string
 }
 
 // Requirement is a label selector requirement (Kubernetes LabelSelectorRequirement).
@@ -52,8 +53,9 @@ type Requirement struct {
 	Values   []string
 }
 
-// Identity is the IRSA role of an add-on's controller. The ApplicationSets put <prefix>_iam_role_arn into the
-// service account annotation eks.amazonaws.com/role-arn, so the identity is IRSA.
+// Identity is the IAM role of an add-on's controller. The ApplicationSets put <prefix>_iam_role_arn into the
+// service account annotation eks.amazonaws.com/role-arn (IRSA); FleetCluster may bind the same role with EKS
+// Pod Identity as well (see PodIdentity).
 type Identity struct {
 	// Namespace is the controller's namespace, written as <prefix>_namespace.
 	Namespace string
@@ -63,12 +65,11 @@ type Identity struct {
 	ServiceAccounts []ServiceAccount
 	// KeyPrefix is the prefix of the metadata keys. Default: the add-on name.
 	KeyPrefix string
-	// ManagedPolicies are AWS managed policy names, attached as arn:<partition>:iam::aws:policy/<name>.
-	ManagedPolicies []string
-	// Policy builds the inline policy, nil when managed policies are the published recommendation.
-	Policy func(PolicyContext) iampolicy.Document
-	// Source is the upstream document (and version) Policy or ManagedPolicies follow.
-	Source string
+	// Policies are the add-on's policies, one per range of its versions over which upstream publishes the same
+	// document, oldest first and disjoint. FleetCluster takes the one covering the installed version.
+	Policies []Policy
+	// PodIdentity says from which version the add-on takes EKS Pod Identity credentials.
+	PodIdentity PodIdentitySupport
 }
 
 // ServiceAccount is one Kubernetes service account of an add-on and its metadata key suffix.

@@ -20,3 +20,12 @@ func (c PolicyContext) hostedZones() []string {
 	}
 	return out
 }
+
+// dnsSuffix is the partition's DNS suffix (AWS general reference, partitions): amazonaws.com.cn in the China
+// partition, amazonaws.com elsewhere.
+func (c PolicyContext) dnsSuffix() string {
+	if c.Partition == "aws-cn" {
+		return "amazonaws.com.cn"
+	}
+	return "amazonaws.com"
+}

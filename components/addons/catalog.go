@@ -3,8 +3,7 @@ package addons
 import (
 	"maps"
 	"slices"
-
-	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
+	"strings"
 )
 
 // sa is the single service account of most add-ons, written as <prefix>_service_account.
@@ -29,118 +28,146 @@ var catalog = map[string]Addon{
 	// AWS add-ons with an IRSA role.
 	"aws_cloudwatch_metrics": {
 		ApplicationSet: aws + "addons-aws-cloudwatch-metrics-appset.yaml", Chart: "aws-cloudwatch-metrics",
-		Reads: irsaReads("aws_cloudwatch_metrics", ClusterNameKey),
+		Reads:   irsaReads("aws_cloudwatch_metrics", ClusterNameKey),
+		Version: "1.300032.2b361",
 		Identity: &Identity{Namespace: "amazon-cloudwatch", ServiceAccounts: sa("aws-cloudwatch-metrics"),
-			ManagedPolicies: []string{"CloudWatchAgentServerPolicy"},
-			Source:          "CloudWatch agent on EKS: the CloudWatchAgentServerPolicy managed policy (Amazon CloudWatch User Guide)"},
+			Policies: managed("CloudWatch agent on EKS: the CloudWatchAgentServerPolicy managed policy (Amazon CloudWatch User Guide)",
+				"CloudWatchAgentServerPolicy"),
+			PodIdentity: sdkV1("aws/amazon-cloudwatch-agent", "1.300032.2", "v1.48.6")},
 	},
 	"aws_ebs_csi_driver": {
 		ApplicationSet: aws + "addons-aws-csi-ebs-resources-appset.yaml", Chart: "aws-ebs-csi-classes",
 		SelectLabel: EnableLabel("aws_ebs_csi_resources"), Implies: []string{"aws_ebs_csi_resources"},
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("ebs-csi-controller-sa"),
-			ManagedPolicies: []string{"service-role/AmazonEBSCSIDriverPolicy"},
-			Source:          "Amazon EKS User Guide, Amazon EBS CSI driver: the AmazonEBSCSIDriverPolicy managed policy"},
+			Policies: managed("Amazon EKS User Guide, Amazon EBS CSI driver: the AmazonEBSCSIDriverPolicy managed policy",
+				"service-role/AmazonEBSCSIDriverPolicy")},
 		Resources: []Resource{ManagedAddon},
 	},
 	"aws_efs_csi_driver": {
 		ApplicationSet: aws + "addons-aws-csi-efs-driver-appset.yaml", Chart: "aws-efs-csi-driver",
 		Reads: []string{"aws_efs_csi_driver_iam_role_arn", "aws_efs_csi_driver_namespace", "aws_efs_csi_driver_controller_service_account",
 			"aws_efs_csi_driver_node_service_account"},
+		Version: "1.7.6",
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: csi("efs-csi-controller-sa", "efs-csi-node-sa"),
-			ManagedPolicies: []string{"service-role/AmazonEFSCSIDriverPolicy"},
-			Source:          "Amazon EKS User Guide, Amazon EFS CSI driver: AmazonEFSCSIDriverPolicy, trusted by efs-csi-* service accounts"},
+			Policies: managed("Amazon EKS User Guide, Amazon EFS CSI driver: AmazonEFSCSIDriverPolicy, trusted by efs-csi-* service accounts",
+				"service-role/AmazonEFSCSIDriverPolicy"),
+			PodIdentity: PodIdentitySupport{Since: "2.0.5", Source: "kubernetes-sigs/aws-efs-csi-driver CHANGELOG-2.x.md, v2.0.5: Add Pod Identity Support (#1254)"}},
 	},
 	"aws_fsx_csi_driver": {
 		ApplicationSet: aws + "addons-aws-csi-fsx-driver-appset.yaml", Chart: "aws-fsx-csi-driver",
 		Reads: []string{"aws_fsx_csi_driver_iam_role_arn", "aws_fsx_csi_driver_namespace", "aws_fsx_csi_driver_controller_service_account",
 			"aws_fsx_csi_driver_node_service_account"},
+		Version: "1.2.0",
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: csi("aws-fsx-csi-controller-sa", "aws-fsx-csi-node-sa"),
-			Policy: fsxCSIDriverPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_fsx_csi_driver policy"},
+			Policies: fsxCSIDriverPolicies, PodIdentity: sdkV1("kubernetes-sigs/aws-fsx-csi-driver", "1.2.0", "v1.50.21")},
 	},
 	"aws_for_fluentbit": {
 		ApplicationSet: aws + "addons-aws-fluentbit-appset.yaml", Chart: "aws-for-fluent-bit",
-		Reads: irsaReads("aws_for_fluentbit", "aws_for_fluentbit_log_group_name", RegionKey),
+		Reads:   irsaReads("aws_for_fluentbit", "aws_for_fluentbit_log_group_name", RegionKey),
+		Version: "2.31.12.20231011",
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("aws-for-fluent-bit-sa"),
-			Policy: fluentBitPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_for_fluentbit policy, scoped to its own log group"},
+			Policies:    fluentBitPolicies,
+			PodIdentity: PodIdentitySupport{Since: "2.32.5", Source: "aws/aws-for-fluent-bit release 2.32.5 (pull request 888, EKS Pod Identity)"}},
 		Resources: []Resource{LogGroup},
 	},
 	"aws_gateway_api_controller": {
 		ApplicationSet: aws + "addons-aws-gateway-api-controller-appset.yaml", Chart: "aws-gateway-controller-chart",
-		Reads: irsaReads("aws_gateway_api_controller", AccountIDKey, RegionKey, VpcIDKey),
+		Reads:   irsaReads("aws_gateway_api_controller", AccountIDKey, RegionKey, VpcIDKey),
+		Version: "1.0.4",
 		Identity: &Identity{Namespace: "aws-application-networking-system", ServiceAccounts: sa("gateway-api-controller"),
-			Policy: gatewayAPIControllerPolicy, Source: "aws/aws-application-networking-k8s files/controller-installation/recommended-inline-policy.json (commit 9753815)"},
+			Policies:    gatewayAPIControllerPolicies,
+			PodIdentity: sdkV1("aws/aws-application-networking-k8s", "1.0.4", "v1.50.3")},
 	},
 	"aws_load_balancer_controller": {
 		ApplicationSet: aws + "addons-aws-load-balancer-controller-appset.yaml", Chart: "aws-load-balancer-controller",
-		Reads: irsaReads("aws_load_balancer_controller", ClusterNameKey, VpcIDKey),
+		Reads:   irsaReads("aws_load_balancer_controller", ClusterNameKey, VpcIDKey),
+		Version: "2.7.1",
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("aws-load-balancer-controller-sa"),
-			Policy: loadBalancerControllerPolicy, Source: LoadBalancerControllerPolicySource},
+			Policies:    loadBalancerControllerPolicies,
+			PodIdentity: sdkV1("kubernetes-sigs/aws-load-balancer-controller", "2.7.1", "v1.50.8")},
 	},
 	"aws_node_termination_handler": {
 		ApplicationSet: aws + "addons-aws-node-termination-handler-appset.yaml", Chart: "aws-node-termination-handler",
-		Reads: irsaReads("aws_node_termination_handler", "aws_node_termination_handler_sqs_queue_url", RegionKey),
+		Reads:   irsaReads("aws_node_termination_handler", "aws_node_termination_handler_sqs_queue_url", RegionKey),
+		Version: "1.19.0",
 		Identity: &Identity{Namespace: "aws-node-termination-handler", ServiceAccounts: sa("aws-node-termination-handler-sa"),
-			Policy: nodeTerminationHandlerPolicy, Source: "terraform-aws-eks-blueprints-addons d78fb74, aws_node_termination_handler policy and queue"},
+			Policies:    nodeTerminationHandlerPolicies,
+			PodIdentity: sdkV1("aws/aws-node-termination-handler", "1.21.0", "v1.50.30")},
 		Resources: []Resource{InterruptionQueue},
 	},
 	"aws_privateca_issuer": {
 		ApplicationSet: aws + "addons-aws-oss-privateca-issuer-appset.yaml", Chart: "aws-privateca-issuer",
-		Reads: irsaReads("aws_privateca_issuer"),
+		Reads:   irsaReads("aws_privateca_issuer"),
+		Version: "1.2.7",
 		Identity: &Identity{Namespace: "cert-manager", ServiceAccounts: sa("aws-privateca-issuer-sa"),
-			Policy: privateCAIssuerPolicy, Source: "cert-manager/aws-privateca-issuer README (IAM policy), scoped to the given CAs"},
+			Policies:    privateCAIssuerPolicies,
+			PodIdentity: PodIdentitySupport{Since: "1.2.7", Source: "cert-manager/aws-privateca-issuer go.mod at v1.2.7: aws-sdk-go-v2/config v1.26.2 (>= v1.25.0)"}},
 	},
 	"cert_manager": {
 		ApplicationSet: aws + "addons-aws-oss-cert-manager-appset.yaml", Chart: "cert-manager",
 		Reads:    irsaReads("cert_manager"),
 		Requires: existsClusterName,
+		Version:  "1.14.3",
 		Identity: &Identity{Namespace: "cert-manager", ServiceAccounts: sa("cert-manager"),
-			Policy: certManagerPolicy, Source: "cert-manager docs, ACME DNS01 Route53 (IAM policy with the TXT-only condition)"},
+			Policies: certManagerPolicies, PodIdentity: sdkV1("cert-manager/cert-manager", "1.14.3", "v1.49.13")},
 	},
 	"cluster_autoscaler": {
 		ApplicationSet: aws + "addons-aws-oss-cluster-autoscaler-appset.yaml", Chart: "cluster-autoscaler",
-		Reads: irsaReads("cluster_autoscaler", ClusterNameKey, RegionKey),
+		Reads:   irsaReads("cluster_autoscaler", ClusterNameKey, RegionKey),
+		Version: "1.29.0",
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("cluster-autoscaler-sa"),
-			Policy: clusterAutoscalerPolicy, Source: "kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/README.md (IAM policy)"},
+			Policies:    clusterAutoscalerPolicies,
+			PodIdentity: PodIdentitySupport{Since: "1.29.0", Source: "kubernetes/autoscaler cluster-autoscaler/cloudprovider/aws/aws-sdk-go/aws/version.go at cluster-autoscaler-1.29.0: the vendored aws-sdk-go 1.48.7 (1.28 vendors 1.44.24)"}},
 	},
 	"external_dns": {
 		ApplicationSet: aws + "addons-aws-oss-external-dns-appset.yaml", Chart: "external-dns", GoTemplate: true,
 		Reads: irsaReads("external_dns", ClusterNameKey, ExternalDNSDomainFiltersKey), ReadsWithDefault: []string{ExternalDNSPolicyKey},
+		Version: "0.14.0",
 		Identity: &Identity{Namespace: "external-dns", ServiceAccounts: sa("external-dns-sa"),
-			Policy: externalDNSPolicy, Source: "kubernetes-sigs/external-dns docs/tutorials/aws.md (IAM policy), scoped to the given zones"},
+			Policies: externalDNSPolicies, PodIdentity: sdkV1("kubernetes-sigs/external-dns", "0.14.1", "v1.51.1")},
 		SettingKeys: []string{ExternalDNSDomainFiltersKey, ExternalDNSPolicyKey},
 	},
 	"external_secrets": {
 		ApplicationSet: aws + "addons-aws-oss-external-secrets-appset.yaml", Chart: "external-secrets",
-		Reads: irsaReads("external_secrets"),
+		Reads:   irsaReads("external_secrets"),
+		Version: "0.9.13",
 		Identity: &Identity{Namespace: "external-secrets", ServiceAccounts: sa("external-secrets-sa"),
-			Policy: externalSecretsPolicy, Source: "external-secrets docs, AWS Secrets Manager and Parameter Store providers (IAM policy), scoped to a name prefix"},
+			Policies:    externalSecretsPolicies,
+			PodIdentity: sdkV1("external-secrets/external-secrets", "0.9.13", "v1.50.18")},
 	},
 	"karpenter": {
 		ApplicationSet: aws + "addons-aws-oss-karpenter-appset.yaml", Chart: "karpenter",
-		Reads: irsaReads("karpenter", ClusterNameKey, "karpenter_sqs_queue_name"),
+		Reads:   irsaReads("karpenter", ClusterNameKey, "karpenter_sqs_queue_name"),
+		Version: "0.34.1",
 		Identity: &Identity{Namespace: "karpenter", ServiceAccounts: sa("karpenter"),
-			Policy: karpenterPolicy, Source: KarpenterPolicySource},
+			Policies:    karpenterPolicies,
+			PodIdentity: sdkV1("aws/karpenter-provider-aws", "0.33.0", "v1.48.11")},
 		Resources: []Resource{InterruptionQueue, NodeInstanceProfile},
 	},
 	"velero": {
 		ApplicationSet: aws + "addons-aws-oss-velero-appset.yaml", Chart: "velero",
 		Requires: existsClusterName,
 		Reads:    irsaReads("velero", "velero_backup_s3_bucket_name", "velero_backup_s3_bucket_prefix", RegionKey),
+		Version:  "1.13.0",
 		Identity: &Identity{Namespace: "velero", ServiceAccounts: sa("velero-server"),
-			Policy: veleroPolicy, Source: "vmware-tanzu/velero-plugin-for-aws README (IAM policy), scoped to the backup bucket and account"},
+			Policies:    veleroPolicies,
+			PodIdentity: PodIdentitySupport{Since: "1.14.0", Source: "vmware-tanzu/velero-plugin-for-aws go.mod at v1.10.0 (aws-sdk-go-v2/config v1.26.3, >= v1.25.0), the plugin its README pairs with Velero v1.14"}},
 		Resources: []Resource{BackupBucket},
 	},
 
 	// AWS Controllers for Kubernetes: each manages one service's resources, so its published recommendation
 	// (config/iam/recommended-policy-arn or recommended-inline-policy of each controller) is that service's access.
-	"ack_apigatewayv2":      ack("apigatewayv2", "AmazonAPIGatewayAdministrator", "AmazonAPIGatewayInvokeFullAccess"),
-	"ack_dynamodb":          ack("dynamodb", "AmazonDynamoDBFullAccess"),
-	"ack_emrcontainers":     ackInline("emrcontainers", emrContainersControllerPolicy),
-	"ack_eventbridge":       ack("eventbridge", "AmazonEventBridgeFullAccess"),
-	"ack_prometheusservice": ackInline("prometheusservice", prometheusServiceControllerPolicy),
-	"ack_rds":               ack("rds", "AmazonRDSFullAccess"),
-	"ack_s3":                ack("s3", "AmazonS3FullAccess"),
-	"ack_sfn":               ack("sfn", "AWSStepFunctionsFullAccess"),
+	"ack_apigatewayv2": ack("apigatewayv2", "1.0.9", sdkV1("aws-controllers-k8s/apigatewayv2-controller", "1.0.9", "v1.49.0"),
+		"AmazonAPIGatewayAdministrator", "AmazonAPIGatewayInvokeFullAccess"),
+	"ack_dynamodb": ack("dynamodb", "1.2.3", PodIdentitySupport{}, "AmazonDynamoDBFullAccess"),
+	"ack_emrcontainers": ackInline("emrcontainers", "1.0.7", sdkV1("aws-controllers-k8s/emrcontainers-controller", "1.0.7", "v1.49.0"),
+		emrContainersControllerPolicies),
+	"ack_eventbridge": ack("eventbridge", "1.0.4", PodIdentitySupport{}, "AmazonEventBridgeFullAccess"),
+	"ack_prometheusservice": ackInline("prometheusservice", "1.2.8",
+		sdkV1("aws-controllers-k8s/prometheusservice-controller", "1.2.8", "v1.49.0"), prometheusServiceControllerPolicies),
+	"ack_rds": ack("rds", "1.2.1", sdkV1("aws-controllers-k8s/rds-controller", "1.2.1", "v1.49.0"), "AmazonRDSFullAccess"),
+	"ack_s3":  ack("s3", "1.0.9", sdkV1("aws-controllers-k8s/s3-controller", "1.0.9", "v1.49.0"), "AmazonS3FullAccess"),
+	"ack_sfn": ack("sfn", "1.0.8", sdkV1("aws-controllers-k8s/sfn-controller", "1.0.8", "v1.49.0"), "AWSStepFunctionsFullAccess"),
 
 	// Add-ons that call no AWS API of their own: the label is all they need.
 	"aws_secrets_store_csi_driver_provider": oss(aws+"addons-aws-secrets-store-csi-driver-provider-appset.yaml", "secrets-store-csi-driver-provider-aws"),
@@ -197,20 +224,34 @@ func goOSS(set, chart, optional string) Addon {
 
 // ack is an ACK controller with its recommended managed policies, in ack-system as ack-<service>
 // (terraform-aws-eks-ack-addons a67416f defaults).
-func ack(service string, policies ...string) Addon {
-	a := ackInline(service, nil)
-	a.Identity.ManagedPolicies = policies
-	a.Identity.Source = "aws-controllers-k8s/" + service + "-controller config/iam/recommended-policy-arn"
-	return a
+// The chart versions of ACK equal the controller's release (helm/Chart.yaml: version = appVersion = the tag).
+// dynamodb v1.2.3 (aws-sdk-go v1.45.3) and eventbridge v1.0.4 (v1.44.97) predate Pod Identity credentials.
+func ack(service, version string, pod PodIdentitySupport, policies ...string) Addon {
+	return ackInline(service, version, pod,
+		managed("aws-controllers-k8s/"+service+"-controller config/iam/recommended-policy-arn", policies...))
 }
 
-func ackInline(service string, policy func(PolicyContext) iampolicy.Document) Addon {
+func ackInline(service, version string, pod PodIdentitySupport, policies []Policy) Addon {
 	return Addon{
 		ApplicationSet: aws + "ack/addons-aws-ack-" + service + "-appset.yaml", Chart: service + "-chart",
-		Reads: irsaReads("ack_"+service, RegionKey),
-		Identity: &Identity{Namespace: "ack-system", ServiceAccounts: sa("ack-" + service), Policy: policy,
-			Source: "aws-controllers-k8s/" + service + "-controller config/iam/recommended-inline-policy"},
+		Reads: irsaReads("ack_"+service, RegionKey), Version: version,
+		Identity: &Identity{Namespace: "ack-system", ServiceAccounts: sa("ack-" + service), Policies: policies,
+			PodIdentity: pod},
 	}
+}
+
+// sdkV1 is Pod Identity support read from a Go controller's go.mod at the installed tag: aws-sdk-go at or
+// after v1.47.11 has the container credential provider Pod Identity serves (EKS User Guide,
+// pod-id-minimum-sdk.html). The earliest version known to support it is the one whose go.mod was read.
+func sdkV1(repository, version, sdk string) PodIdentitySupport {
+	return PodIdentitySupport{Since: version,
+		Source: repository + " go.mod at v" + strings.TrimPrefix(version, "v") + ": aws-sdk-go " + sdk + " (>= v1.47.11)"}
+}
+
+// managed is the single policy of an add-on whose published recommendation is AWS managed policies: AWS keeps
+// them in step with the add-on, so they cover every version.
+func managed(source string, names ...string) []Policy {
+	return []Policy{{Versions: AnyVersion, ManagedPolicies: names, Source: source}}
 }
 
 // Lookup returns the contract row of an add-on.

@@ -2,6 +2,8 @@ package addons
 
 import (
 	"os"
+
+	"github.com/blang/semver"
 	"slices"
 	"strings"
 	"testing"
@@ -46,8 +48,31 @@ func TestRowsAreComplete(t *testing.T) {
 			for _, msg := range validation.IsDNS1123Label(id.Namespace) {
 				t.Errorf("namespace %q: %s", id.Namespace, msg)
 			}
-			if len(id.ServiceAccounts) == 0 || (id.Policy == nil && len(id.ManagedPolicies) == 0) || id.Source == "" {
-				t.Errorf("incomplete identity (service accounts, a policy and its source are needed): %+v", id)
+			if len(id.ServiceAccounts) == 0 || len(id.Policies) == 0 {
+				t.Errorf("incomplete identity (service accounts and a policy are needed): %+v", id)
+			}
+			for _, p := range id.Policies {
+				if _, err := semver.ParseRange(p.Versions); err != nil || p.Source == "" || (p.Inline == nil && len(p.ManagedPolicies) == 0) {
+					t.Errorf("policy for %q needs a range (%v), a source and a document: %+v", p.Versions, err, p)
+				}
+			}
+			if a.Version == "" && id.Ranges() != AnyVersion {
+				t.Errorf("no default version, and the policies depend on it (%s)", id.Ranges())
+			}
+			if a.Version != "" {
+				v, err := ParseVersion(a.Version)
+				if err != nil {
+					t.Fatalf("default version %q: %v", a.Version, err)
+				}
+				covering := 0
+				for _, p := range id.Policies {
+					if p.Covers(v) {
+						covering++
+					}
+				}
+				if covering != 1 {
+					t.Errorf("default version %s is covered by %d policies, want exactly one (%s)", a.Version, covering, id.Ranges())
+				}
 			}
 			for _, sa := range id.ServiceAccounts {
 				for _, msg := range validation.IsDNS1123Subdomain(sa.Name) {

@@ -19,9 +19,10 @@ var govCtx = PolicyContext{Partition: "aws-us-gov", Region: "us-gov-west-1", Acc
 
 // wholeService are the service wildcards the upstream recommendations themselves grant.
 var wholeService = map[string]string{
-	"vpc-lattice:*": "the Gateway API controller's recommended policy",
-	"aps:*":         "ACK's Managed Prometheus controller recommendation",
-	"logs:Get*":     "ACK's EMR on EKS controller recommendation",
+	"vpc-lattice:*":     "the Gateway API controller's recommended policy",
+	"aps:*":             "ACK's Managed Prometheus controller recommendation",
+	"logs:Get*":         "ACK's EMR on EKS controller recommendation",
+	"ssm:GetParameter*": "external-secrets' Parameter Store documentation",
 }
 
 // maxInlinePolicy is the IAM quota on a role's inline policies, in characters.
@@ -29,30 +30,37 @@ const maxInlinePolicy = 10240
 
 func TestPoliciesAreWellFormed(t *testing.T) {
 	for _, a := range All() {
-		if a.Identity == nil || a.Identity.Policy == nil {
+		if a.Identity == nil {
 			continue
 		}
-		t.Run(a.Name, func(t *testing.T) {
-			doc := a.Identity.Policy(govCtx)
-			if n := len(doc.JSON()); n > maxInlinePolicy {
-				t.Errorf("policy is %d characters; IAM allows %d for a role's inline policies", n, maxInlinePolicy)
+		for _, p := range a.Identity.Policies {
+			if p.Inline == nil {
+				continue
 			}
-			for i, st := range doc.Statement {
-				if st.Effect != "Allow" || len(st.Action) == 0 || len(st.Resource) == 0 {
-					t.Errorf("statement %d (%s) is incomplete: %+v", i, st.Sid, st)
-				}
-				for _, act := range st.Action {
-					if _, ok := wholeService[act]; act == "*" || (strings.HasSuffix(act, "*") && !ok) {
-						t.Errorf("statement %d grants a wildcard no upstream policy grants: %s", i, act)
-					}
-				}
-				for _, r := range st.Resource {
-					if strings.HasPrefix(r, "arn:") && !strings.HasPrefix(r, "arn:aws-us-gov:") {
-						t.Errorf("statement %d ignores the partition: %s", i, r)
-					}
-				}
+			t.Run(a.Name+"@"+p.Versions, func(t *testing.T) { checkWellFormed(t, p.Inline(govCtx)) })
+		}
+	}
+}
+
+func checkWellFormed(t *testing.T, doc iampolicy.Document) {
+	t.Helper()
+	if n := len(doc.JSON()); n > maxInlinePolicy {
+		t.Errorf("policy is %d characters; IAM allows %d for a role's inline policies", n, maxInlinePolicy)
+	}
+	for i, st := range doc.Statement {
+		if st.Effect != "Allow" || len(st.Action) == 0 || len(st.Resource) == 0 {
+			t.Errorf("statement %d (%s) is incomplete: %+v", i, st.Sid, st)
+		}
+		for _, act := range st.Action {
+			if _, ok := wholeService[act]; act == "*" || (strings.HasSuffix(act, "*") && !ok) {
+				t.Errorf("statement %d grants a wildcard no upstream policy grants: %s", i, act)
 			}
-		})
+		}
+		for _, r := range st.Resource {
+			if strings.HasPrefix(r, "arn:") && !strings.HasPrefix(r, "arn:aws-us-gov:") {
+				t.Errorf("statement %d ignores the partition: %s", i, r)
+			}
+		}
 	}
 }
 
@@ -70,10 +78,15 @@ func find(doc iampolicy.Document, action string) []iampolicy.Statement {
 func policyOf(t *testing.T, name string, c PolicyContext) iampolicy.Document {
 	t.Helper()
 	a, ok := Lookup(name)
-	if !ok || a.Identity == nil || a.Identity.Policy == nil {
-		t.Fatalf("%s has no inline policy", name)
+	if !ok || a.Identity == nil {
+		t.Fatalf("%s has no identity", name)
 	}
-	return a.Identity.Policy(c)
+	// The newest document: the samples below are of the latest upstream policy.
+	p := a.Identity.Policies[len(a.Identity.Policies)-1]
+	if p.Inline == nil {
+		t.Fatalf("%s has no inline policy for %s", name, p.Versions)
+	}
+	return p.Inline(c)
 }
 
 func TestLoadBalancerControllerPolicy(t *testing.T) {
@@ -210,12 +223,11 @@ func TestScopedToOwnResources(t *testing.T) {
 		"secrets under the prefix": {reason: "not every secret of the account", addon: "external_secrets",
 			action: "secretsmanager:GetSecretValue", want: []string{"arn:aws-us-gov:secretsmanager:us-gov-west-1:123456789012:secret:blue/*"}},
 		"parameters under the prefix": {reason: "not every parameter of the account", addon: "external_secrets",
-			action: "ssm:GetParameter", want: []string{"arn:aws-us-gov:ssm:us-gov-west-1:123456789012:parameter/blue/*"}},
+			action: "ssm:GetParameter*", want: []string{"arn:aws-us-gov:ssm:us-gov-west-1:123456789012:parameter/blue/*"}},
 		"fluent bit's own group": {reason: "never the control plane's /aws/eks/blue/cluster", addon: "aws_for_fluentbit",
 			action: "logs:PutRetentionPolicy", want: []string{
-				"arn:aws-us-gov:logs:us-gov-west-1:123456789012:log-group:/aws/eks/blue/aws-fluentbit-logs",
 				"arn:aws-us-gov:logs:us-gov-west-1:123456789012:log-group:/aws/eks/blue/aws-fluentbit-logs:*",
-				"arn:aws-us-gov:logs:us-gov-west-1:123456789012:log-group:/aws/eks/blue/aws-fluentbit-logs/*"}},
+				"arn:aws-us-gov:logs:us-gov-west-1:123456789012:log-group:/aws/eks/blue/aws-fluentbit-logs/*:*"}},
 		"velero tags its objects": {reason: "Velero tags backup objects", addon: "velero", action: "s3:PutObjectTagging",
 			want: []string{"arn:aws-us-gov:s3:::blue-velero-1/*"}},
 		"issuer's CAs": {reason: "only the given CAs", addon: "aws_privateca_issuer", action: "acm-pca:IssueCertificate",
@@ -234,8 +246,14 @@ func TestScopedToOwnResources(t *testing.T) {
 			t.Errorf("velero's bucket access is limited to buckets of its account: %+v", st)
 		}
 	}
-	decrypt := find(policyOf(t, "external_secrets", govCtx), "kms:Decrypt")
-	if len(decrypt) != 1 || decrypt[0].Condition["StringEquals"]["kms:ViaService"] == nil {
-		t.Errorf("external-secrets decrypts only through Secrets Manager or SSM: %+v", decrypt)
+	if decrypt := find(policyOf(t, "external_secrets", govCtx), "kms:Decrypt"); len(decrypt) != 0 {
+		t.Errorf("with the AWS managed key external-secrets needs no KMS permission (its documentation grants none): %+v", decrypt)
+	}
+	withKeys := govCtx
+	withKeys.KMSKeyArns = []string{"arn:aws-us-gov:kms:us-gov-west-1:123456789012:key/k1"}
+	decrypt := find(policyOf(t, "external_secrets", withKeys), "kms:Decrypt")
+	if len(decrypt) != 1 || !cmp.Equal(decrypt[0].Resource, withKeys.KMSKeyArns) ||
+		decrypt[0].Condition["StringEquals"]["kms:ViaService"] == nil {
+		t.Errorf("external-secrets decrypts the given customer keys only, only through Secrets Manager or SSM: %+v", decrypt)
 	}
 }

@@ -2,26 +2,28 @@ package addons
 
 import "github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
 
+// externalSecretsPolicies are external-secrets': the IAM policies of its AWS Secrets Manager and Parameter
+// Store provider documents at v0.9.13 (the same from v0.9.0 to v0.11.x), scoped to a name prefix.
+var externalSecretsPolicies = []Policy{{Versions: ">=0.9.0 <0.12.0", Inline: externalSecretsPolicy,
+	Source: "external-secrets/external-secrets docs/provider/aws-secrets-manager.md and aws-parameter-store.md at v0.9.13, scoped to a name prefix"}}
+
 // externalSecretsPolicy follows external-secrets' AWS provider documentation, scoped to secrets and
-// parameters whose names start with the SecretsPrefix: reads of those, listing (which IAM cannot scope), and
-// kms:Decrypt of customer keys only through Secrets Manager or SSM in the region (or only of KMSKeyArns when
-// given).
+// parameters whose names start with the SecretsPrefix. Secrets encrypted with the AWS managed key need no
+// KMS permission of the caller; for customer keys (KMSKeyArns) it adds kms:Decrypt of those keys, only
+// through Secrets Manager or SSM in the region.
 func externalSecretsPolicy(c PolicyContext) iampolicy.Document {
-	decrypt := iampolicy.Allow("DecryptThroughSecretsServices", []string{"kms:Decrypt"}, []string{c.regional("kms", "key/*")}).
-		When("StringEquals", "kms:ViaService", []string{"secretsmanager." + c.Region + ".amazonaws.com", "ssm." + c.Region + ".amazonaws.com"})
-	if len(c.KMSKeyArns) > 0 {
-		decrypt.Resource = c.KMSKeyArns
-	}
-	return iampolicy.New(
-		iampolicy.Allow("ReadSecretsUnderPrefix", []string{"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret",
-			"secretsmanager:ListSecretVersionIds", "secretsmanager:GetResourcePolicy"},
+	statements := []iampolicy.Statement{
+		iampolicy.Allow("ReadSecretsUnderPrefix", []string{"secretsmanager:GetResourcePolicy", "secretsmanager:GetSecretValue",
+			"secretsmanager:DescribeSecret", "secretsmanager:ListSecretVersionIds"},
 			[]string{c.regional("secretsmanager", "secret:"+c.SecretsPrefix+"*")}),
-		iampolicy.Allow("ListSecrets", []string{"secretsmanager:ListSecrets", "secretsmanager:BatchGetSecretValue",
-			"ssm:DescribeParameters"}, []string{"*"}),
-		iampolicy.Allow("ReadParametersUnderPrefix", []string{"ssm:GetParameter", "ssm:GetParameters", "ssm:GetParametersByPath"},
+		iampolicy.Allow("ReadParametersUnderPrefix", []string{"ssm:GetParameter*"},
 			[]string{c.regional("ssm", "parameter/"+trimSlash(c.SecretsPrefix)+"*")}),
-		decrypt,
-	)
+	}
+	if len(c.KMSKeyArns) > 0 {
+		statements = append(statements, iampolicy.Allow("DecryptThroughSecretsServices", []string{"kms:Decrypt"}, c.KMSKeyArns).
+			When("StringEquals", "kms:ViaService", []string{"secretsmanager." + c.Region + ".amazonaws.com", "ssm." + c.Region + ".amazonaws.com"}))
+	}
+	return iampolicy.New(statements...)
 }
 
 // trimSlash drops a leading "/": SSM parameter ARNs do not repeat the slash of a hierarchical name.
@@ -32,9 +34,14 @@ func trimSlash(s string) string {
 	return s
 }
 
+// privateCAIssuerPolicies are aws-privateca-issuer's: the README's minimal policy, the same from v0.3.0 to
+// v1.9.0.
+var privateCAIssuerPolicies = []Policy{{Versions: ">=0.3.0 <1.10.0", Inline: privateCAIssuerPolicy,
+	Source: "cert-manager/aws-privateca-issuer README.md at v1.2.7, scoped to the given CAs"}}
+
 // privateCAIssuerPolicy follows aws-privateca-issuer's README: describe a CA, issue and fetch certificates,
 // on the given certificate authorities only.
 func privateCAIssuerPolicy(c PolicyContext) iampolicy.Document {
-	return iampolicy.New(iampolicy.Allow("IssueFromGivenCAs", []string{"acm-pca:DescribeCertificateAuthority",
+	return iampolicy.New(iampolicy.Allow("awspcaissuer", []string{"acm-pca:DescribeCertificateAuthority",
 		"acm-pca:GetCertificate", "acm-pca:IssueCertificate"}, c.CertificateAuthorityArns))
 }

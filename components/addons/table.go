@@ -14,16 +14,26 @@ var resourceDocs = map[Resource]string{
 	NodeInstanceProfile: "instance profile of the node role",
 }
 
-// Table is the README's add-on table, one row per add-on of the catalogue: what FleetCluster creates, the
-// labels and metadata keys it writes, and the ApplicationSet of the control-plane template that reads them.
+// Table is the README's add-on table, one row per add-on of the catalogue: the version the template installs
+// (addonVersions' default), the versions FleetCluster has a policy for and how the role is bound by default,
+// what FleetCluster creates, the labels and metadata keys it writes, and the ApplicationSet of the
+// control-plane template that reads them.
 func Table() string {
 	var b strings.Builder
-	b.WriteString("| Add-on | FleetCluster creates | Labels | Metadata keys | Read by (bootstrap/control-plane/addons/) |\n")
-	b.WriteString("|---|---|---|---|---|\n")
+	b.WriteString("| Add-on | Version (default) | Policy versions | Identity (default) | FleetCluster creates | Labels | Metadata keys | Read by (bootstrap/control-plane/addons/) |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, a := range All() {
 		creates := []string{"nothing (label only)"}
+		version, ranges, mode := "-", "-", "-"
 		if a.Identity != nil {
-			creates = []string{"IRSA role (" + policyDoc(a.Identity) + ")"}
+			creates = []string{"IAM role (" + policyDocs(a.Identity) + ")"}
+			version, ranges, mode = or(a.Version, "EKS's"), "`"+a.Identity.Ranges()+"`", "IRSA"
+			switch since := a.Identity.PodIdentity.Since; {
+			case a.Identity.PodIdentity.Supports(a.Version):
+				mode = "Pod Identity (from " + since + ")"
+			case since != "":
+				mode = "IRSA (Pod Identity from " + since + ")"
+			}
 		}
 		for _, r := range a.Resources {
 			creates = append(creates, resourceDocs[r])
@@ -42,19 +52,35 @@ func Table() string {
 		if len(keys) == 0 {
 			keys = []string{"-"}
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | `%s` |\n", a.Name, strings.Join(creates, "; "),
-			strings.Join(labels, ", "), strings.Join(keys, ", "), a.ApplicationSet)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | `%s` |\n", a.Name, version, ranges, mode,
+			strings.Join(creates, "; "), strings.Join(labels, ", "), strings.Join(keys, ", "), a.ApplicationSet)
 	}
 	return b.String()
 }
 
-func policyDoc(id *Identity) string {
-	var parts []string
-	if len(id.ManagedPolicies) > 0 {
-		parts = append(parts, "managed "+strings.Join(id.ManagedPolicies, ", "))
+// policyDocs says, per version range, what the role gets and after which upstream document.
+func policyDocs(id *Identity) string {
+	var docs []string
+	for _, p := range id.Policies {
+		var parts []string
+		if len(p.ManagedPolicies) > 0 {
+			parts = append(parts, "managed "+strings.Join(p.ManagedPolicies, ", "))
+		}
+		if p.Inline != nil {
+			parts = append(parts, "inline policy")
+		}
+		doc := strings.Join(parts, " + ") + " after " + p.Source
+		if len(id.Policies) > 1 {
+			doc = "`" + p.Versions + "`: " + doc
+		}
+		docs = append(docs, doc)
 	}
-	if id.Policy != nil {
-		parts = append(parts, "inline policy")
+	return strings.Join(docs, "; ")
+}
+
+func or(s, dflt string) string {
+	if s == "" {
+		return dflt
 	}
-	return strings.Join(parts, " + ") + " after " + id.Source
+	return s
 }
