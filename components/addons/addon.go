@@ -70,6 +70,10 @@ type Identity struct {
 	Policies []Policy
 	// PodIdentity says from which version the add-on takes EKS Pod Identity credentials.
 	PodIdentity PodIdentitySupport
+	// AccountWide marks an upstream recommendation that reaches every resource of its services in the account
+	// (the ACK controllers' service-wide policies, the Gateway API controller's vpc-lattice:*): FleetCluster
+	// lets addonSettings.policyArns replace it with the user's narrower policies.
+	AccountWide bool
 }
 
 // ServiceAccount is one Kubernetes service account of an add-on and its metadata key suffix.

@@ -75,7 +75,7 @@ var catalog = map[string]Addon{
 		Reads:   irsaReads("aws_gateway_api_controller", AccountIDKey, RegionKey, VpcIDKey),
 		Version: "1.0.4",
 		Identity: &Identity{Namespace: "aws-application-networking-system", ServiceAccounts: sa("gateway-api-controller"),
-			Policies:    gatewayAPIControllerPolicies,
+			Policies: gatewayAPIControllerPolicies, AccountWide: true,
 			PodIdentity: sdkV1("aws/aws-application-networking-k8s", "1.0.4", "v1.50.3")},
 	},
 	"aws_load_balancer_controller": {
@@ -236,7 +236,7 @@ func ackInline(service, version string, pod PodIdentitySupport, policies []Polic
 		ApplicationSet: aws + "ack/addons-aws-ack-" + service + "-appset.yaml", Chart: service + "-chart",
 		Reads: irsaReads("ack_"+service, RegionKey), Version: version,
 		Identity: &Identity{Namespace: "ack-system", ServiceAccounts: sa("ack-" + service), Policies: policies,
-			PodIdentity: pod},
+			PodIdentity: pod, AccountWide: true},
 	}
 }
 

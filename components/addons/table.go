@@ -27,6 +27,9 @@ func Table() string {
 		version, ranges, mode := "-", "-", "-"
 		if a.Identity != nil {
 			creates = []string{"IAM role (" + policyDocs(a.Identity) + ")"}
+			if a.Identity.AccountWide {
+				creates[0] = "IAM role (" + policyDocs(a.Identity) + "; account-wide: `addonSettings.policyArns` replaces it)"
+			}
 			version, ranges, mode = or(a.Version, "EKS's"), "`"+a.Identity.Ranges()+"`", "IRSA"
 			switch since := a.Identity.PodIdentity.Since; {
 			case a.Identity.PodIdentity.Supports(a.Version):

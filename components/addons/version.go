@@ -58,8 +58,12 @@ func ParseVersion(v string) (semver.Version, error) {
 }
 
 // PolicyFor returns the policy published for the add-on's version. A version that does not parse, or that no
-// policy covers, is an error naming the supported ranges.
+// policy covers, is an error naming the supported ranges. An empty version (the EBS CSI driver's, an EKS
+// managed add-on at the version EKS picks) takes the one policy that covers every version.
 func (id Identity) PolicyFor(version string) (Policy, error) {
+	if version == "" && len(id.Policies) == 1 && id.Policies[0].Versions == AnyVersion {
+		return id.Policies[0], nil
+	}
 	v, err := ParseVersion(version)
 	if err != nil {
 		return Policy{}, fmt.Errorf("version %q is not a semantic version (for example 1.2.3 or v1.2.3): %v", version, err)

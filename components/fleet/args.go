@@ -72,6 +72,13 @@ type ClusterSpec struct {
 	Addons map[string]bool `pulumi:"addons,optional"`
 	// AddonSettings are FleetCluster's add-on settings for this cluster.
 	AddonSettings *fleetcluster.AddonSettings `pulumi:"addonSettings,optional"`
+	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster
+	// addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the
+	// ApplicationSets pin another addonChartVersion for the cluster's environment.
+	AddonVersions map[string]string `pulumi:"addonVersions,optional"`
+	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity"
+	// or "irsa"). Default: defaults.identity, else "podIdentity".
+	Identity string `pulumi:"identity,optional"`
 	// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws
 	// provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient
 	// credentials.
@@ -96,6 +103,11 @@ type ClusterDefaults struct {
 	NodeGroups []fleetcluster.NodeGroup `pulumi:"nodeGroups,optional"`
 	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
 	Addons map[string]bool `pulumi:"addons,optional"`
+	// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster
+	// addonVersions); a cluster's own entry wins. Default: the pinned template's.
+	AddonVersions map[string]string `pulumi:"addonVersions,optional"`
+	// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
+	Identity string `pulumi:"identity,optional"`
 	// AssumeRoleArn is the default role of the clusters' aws providers.
 	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
 	// Tags are added to every cluster's AWS resources.

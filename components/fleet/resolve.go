@@ -49,6 +49,8 @@ func withDefaults(args FleetArgs, stack string) FleetArgs {
 			c.NodeGroups = slices.Clone(d.NodeGroups)
 		}
 		c.Addons = merged(d.Addons, c.Addons)
+		c.AddonVersions = merged(d.AddonVersions, c.AddonVersions)
+		c.Identity = or(c.Identity, d.Identity)
 		c.Tags = merged(d.Tags, c.Tags)
 		a.Clusters[i] = c
 	}
@@ -96,6 +98,8 @@ func clusterArgs(c ClusterSpec, vpcCidr string, h *hub) fleetcluster.FleetCluste
 		NodeGroups:        c.NodeGroups,
 		Addons:            c.Addons,
 		AddonSettings:     c.AddonSettings,
+		AddonVersions:     c.AddonVersions,
+		Identity:          c.Identity,
 		Tags:              c.Tags,
 	}
 	if h != nil {

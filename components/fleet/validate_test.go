@@ -38,6 +38,10 @@ func TestValidateReportsEveryProblemAtItsField(t *testing.T) {
 				a.Clusters[1].NodeGroups = []fleetcluster.NodeGroup{ng}
 			}, "clusters[1].nodeGroups[0]", "maxSize >= 1"},
 		"a malformed vpcCidr": {func(a *FleetArgs) { a.Clusters[1].VpcCidr = "10.20.0.1/16" }, "clusters[1].vpcCidr", "10.20.0.0/16"},
+		"a default add-on version no policy covers, at each cluster": {
+			func(a *FleetArgs) { a.Defaults.AddonVersions = map[string]string{"karpenter": "1.0.0"} },
+			`clusters[2].addonVersions["karpenter"]`, "supported: >=0.34.0"},
+		"an identity mode": {func(a *FleetArgs) { a.Clusters[1].Identity = "oidc" }, "clusters[1].identity", "podIdentity, irsa"},
 		"an unknown add-on":   {func(a *FleetArgs) { a.Defaults.Addons["argo_rollouts_x"] = true }, "clusters[0].addons", ""},
 		"no add-on repository": {
 			func(a *FleetArgs) { a.Repositories.Addons = nil }, "repositories.addons", "required"},
@@ -98,6 +102,17 @@ func TestWithDefaults(t *testing.T) {
 	if hub.Environment != "dev" || len(spokeB.NodeGroups) != 1 || spokeB.Tags["team"] != "platform" ||
 		len(spokeB.PublicAccessCidrs) != 1 {
 		t.Errorf("inherited settings missing: %+v", spokeB)
+	}
+	d := DevFleet()
+	d.Defaults.AddonVersions, d.Defaults.Identity = map[string]string{"karpenter": "0.37.0", "velero": "1.13.0"}, fleetcluster.IdentityIRSA
+	d.Clusters[2].AddonVersions, d.Clusters[2].Identity = map[string]string{"karpenter": "1.14.0"}, fleetcluster.IdentityPodIdentity
+	v := withDefaults(d, "dev")
+	if got := v.Clusters[2]; got.AddonVersions["karpenter"] != "1.14.0" || got.AddonVersions["velero"] != "1.13.0" ||
+		got.Identity != fleetcluster.IdentityPodIdentity {
+		t.Errorf("the cluster's versions and identity win over the defaults, the rest inherited: %v %q", got.AddonVersions, got.Identity)
+	}
+	if got := v.Clusters[1]; got.AddonVersions["karpenter"] != "0.37.0" || got.Identity != fleetcluster.IdentityIRSA {
+		t.Errorf("defaults inherited: %v %q", got.AddonVersions, got.Identity)
 	}
 	if a.CidrPool != DefaultCidrPool || a.CidrPrefixLength != DefaultCidrPrefixLength {
 		t.Errorf("pool defaults: %s /%d", a.CidrPool, a.CidrPrefixLength)

@@ -12,6 +12,8 @@ func (x *ClusterDefaults) Annotate(a infer.Annotator) {
 	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the default networks allowed to reach the public API endpoints.")
 	a.Describe(&x.NodeGroups, "NodeGroups are the default managed node groups.")
 	a.Describe(&x.Addons, "Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.")
+	a.Describe(&x.AddonVersions, "AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.")
+	a.Describe(&x.Identity, "Identity is the default identity mode of the clusters' add-ons, \"podIdentity\" (default) or \"irsa\".")
 	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the default role of the clusters' aws providers.")
 	a.Describe(&x.Tags, "Tags are added to every cluster's AWS resources.")
 }
@@ -29,6 +31,8 @@ func (x *ClusterSpec) Annotate(a infer.Annotator) {
 	a.Describe(&x.NodeGroups, "NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.")
 	a.Describe(&x.Addons, "Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).")
 	a.Describe(&x.AddonSettings, "AddonSettings are FleetCluster's add-on settings for this cluster.")
+	a.Describe(&x.AddonVersions, "AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.")
+	a.Describe(&x.Identity, "Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: \"podIdentity\" or \"irsa\"). Default: defaults.identity, else \"podIdentity\".")
 	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the IAM role (\"arn:<partition>:iam::<account>:role/<name>\") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.")
 	a.Describe(&x.Tags, "Tags are added to the cluster's AWS resources, merged over defaults.tags.")
 	a.Describe(&x.AllowReplacement, "AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.")

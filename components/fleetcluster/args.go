@@ -88,6 +88,20 @@ type FleetClusterArgs struct {
 	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is
 	// not enabled is rejected.
 	AddonSettings *AddonSettings `pulumi:"addonSettings,optional"`
+	// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or
+	// "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version
+	// (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane
+	// template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no
+	// AWS identity, or a version no published policy covers (the error names the supported ranges).
+	AddonVersions map[string]string `pulumi:"addonVersions,optional"`
+	// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each
+	// role with EKS Pod Identity associations for every add-on whose installed version supports it (the
+	// README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust
+	// the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's
+	// ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before
+	// Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the
+	// add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+	Identity string `pulumi:"identity,optional"`
 	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values
 	// 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
 	Tags map[string]string `pulumi:"tags,optional"`
@@ -209,6 +223,13 @@ type AddonSettings struct {
 	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when
 	// aws_privateca_issuer is enabled.
 	AwsPrivatecaIssuer *PrivateCAIssuerSettings `pulumi:"awsPrivatecaIssuer,optional"`
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the
+	// README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their
+	// services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every
+	// resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on
+	// names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>.
+	// Default: the upstream policy.
+	PolicyArns map[string][]string `pulumi:"policyArns,optional"`
 }
 
 // FluentBitSettings are the settings of aws_for_fluentbit.

@@ -22,6 +22,8 @@ type builder struct {
 	partition pulumi.StringOutput
 	accountID pulumi.StringOutput
 	region    pulumi.StringOutput
+	// podIdentityAgent is the eks-pod-identity-agent add-on, which Pod Identity associations follow.
+	podIdentityAgent pulumi.Resource
 }
 
 func newBuilder(ctx *pulumi.Context, name string, args FleetClusterArgs, comp *FleetCluster,
@@ -108,7 +110,7 @@ func (b *builder) build() error {
 	if err != nil {
 		return err
 	}
-	addonKeys, err := b.addonIdentities(oidc, nodeRole, cl.EksCluster.Name(), nodes)
+	addonKeys, err := b.addonIdentities(oidc, nodeRole, cl.EksCluster, nodes)
 	if err != nil {
 		return err
 	}

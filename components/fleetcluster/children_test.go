@@ -35,7 +35,7 @@ func TestChildrenAndTheirRegion(t *testing.T) {
 		{"aws:iam/role:Role", "dev-node-role", "us-east-2"},
 		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEKSWorkerNodePolicy", "us-east-2"},
 		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEKS_CNI_Policy", "us-east-2"},
-		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEC2ContainerRegistryReadOnly", "us-east-2"},
+		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEC2ContainerRegistryPullOnly", "us-east-2"},
 		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonSSMManagedInstanceCore", "us-east-2"},
 		{"aws:kms/key:Key", "dev-secrets-key", "us-east-2"},
 		{"aws:kms/keyPolicy:KeyPolicy", "dev-secrets-key", "us-east-2"},

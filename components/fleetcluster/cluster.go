@@ -140,6 +140,9 @@ func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *
 			return nil, fmt.Errorf("managed add-on %s: %w", addon, err)
 		}
 		agents = append(agents, a)
+		if addon == PodIdentityAgentAddon {
+			b.podIdentityAgent = a
+		}
 	}
 	var nodes []pulumi.Resource
 	for _, ng := range b.args.NodeGroups {
@@ -158,7 +161,10 @@ func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *
 }
 
 // NodeAgentAddons are the EKS managed add-ons every cluster gets before its node groups, in install order.
-var NodeAgentAddons = []string{"vpc-cni", "kube-proxy", "eks-pod-identity-agent"}
+var NodeAgentAddons = []string{"vpc-cni", "kube-proxy", PodIdentityAgentAddon}
+
+// PodIdentityAgentAddon is the EKS managed add-on that serves EKS Pod Identity credentials on every node.
+const PodIdentityAgentAddon = "eks-pod-identity-agent"
 
 // WorkloadAddons are the EKS managed add-ons every cluster gets after its node groups (their pods need nodes).
 var WorkloadAddons = []string{"coredns"}

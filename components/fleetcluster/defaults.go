@@ -22,6 +22,15 @@ var (
 	capacityTypes        = []string{"ON_DEMAND", "SPOT"}
 	taintEffects         = []string{"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}
 	natGatewayStrategies = []string{"Single", "OnePerAz"}
+	identities           = []string{IdentityPodIdentity, IdentityIRSA}
+)
+
+// The values of FleetClusterArgs.Identity.
+const (
+	// IdentityPodIdentity binds add-on roles with EKS Pod Identity where the add-on's version supports it.
+	IdentityPodIdentity = "podIdentity"
+	// IdentityIRSA binds add-on roles with IAM roles for service accounts only.
+	IdentityIRSA = "irsa"
 )
 
 // DefaultNodeGroup is the node group built when FleetClusterArgs.NodeGroups is empty: two to four
@@ -71,6 +80,9 @@ func withDefaults(args FleetClusterArgs, name, stack string) FleetClusterArgs {
 	}
 	if a.AuthenticationMode == "" {
 		a.AuthenticationMode = "API_AND_CONFIG_MAP"
+	}
+	if a.Identity == "" {
+		a.Identity = IdentityPodIdentity
 	}
 	if len(a.NodeGroups) == 0 {
 		a.NodeGroups = []NodeGroup{DefaultNodeGroup()}

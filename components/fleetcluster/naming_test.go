@@ -76,7 +76,7 @@ func TestWithDefaults(t *testing.T) {
 		VpcCidr: "10.0.0.0/16", AvailabilityZoneCount: 3, NatGatewayStrategy: "Single",
 		EndpointPublicAccess:   ptr(false),
 		EnabledClusterLogTypes: ClusterLogTypes, SecretsEncryption: ptr(true),
-		AuthenticationMode: "API_AND_CONFIG_MAP",
+		AuthenticationMode: "API_AND_CONFIG_MAP", Identity: IdentityPodIdentity,
 		NodeGroups: []NodeGroup{{Name: "apps", CapacityType: "ON_DEMAND", DiskSize: 50, AmiType: "AL2023_x86_64_STANDARD",
 			MaxUnavailablePercentage: 33}},
 	}

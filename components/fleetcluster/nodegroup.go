@@ -12,9 +12,11 @@ import (
 )
 
 // NodeManagedPolicies are the AWS managed policies of the node role: what the kubelet, the VPC CNI, image
-// pulls from ECR and Session Manager access need (EKS node IAM role documentation).
+// pulls from ECR and Session Manager access need (EKS node IAM role documentation). Image pulls take
+// AmazonEC2ContainerRegistryPullOnly, which the EKS User Guide and Karpenter v1.8 on give nodes in place of
+// ...ReadOnly: pulling needs no listing or describing of repositories.
 var NodeManagedPolicies = []string{
-	"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly",
+	"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryPullOnly",
 	"AmazonSSMManagedInstanceCore",
 }
 

@@ -25,6 +25,8 @@ var (
 	secretsPrefixPattern = regexp.MustCompile(`^[A-Za-z0-9/_+=.@-]{1,512}$`)
 	kmsKeyARNPattern     = regexp.MustCompile(`^arn:aws(-[a-z]+)*:kms:[a-z0-9-]+:\d{12}:key/[A-Za-z0-9-]+$`)
 	privateCAARNPattern  = regexp.MustCompile(`^arn:aws(-[a-z]+)*:acm-pca:[a-z0-9-]+:\d{12}:certificate-authority/[A-Za-z0-9-]+$`)
+	// IAM policy ARNs: arn:<partition>:iam::<account or "aws">:policy/<path><name> (IAM identifiers).
+	policyARNPattern = regexp.MustCompile(`^arn:aws(-[a-z]+)*:iam::(aws|\d{12}):policy/[\w+=,.@/-]{1,512}$`)
 )
 
 // logRetentionDays are the retention periods CloudWatch Logs PutRetentionPolicy accepts.
@@ -47,6 +49,10 @@ func validateAddons(ps *problems.List, a FleetClusterArgs) {
 			ps.Add(problems.Key("addons", name), "unknown add-on; %s", hint)
 		}
 	}
+	validateAddonVersions(ps, a)
+	if !slices.Contains(identities, a.Identity) {
+		ps.Add("identity", "%q is not an identity mode; expected one of %s", a.Identity, strings.Join(identities, ", "))
+	}
 	for _, msg := range validation.IsValidLabelValue(a.ClusterName) {
 		ps.Add("clusterName", "%q is also the label %s of the Argo CD cluster secret, which the GitOps Bridge "+
 			"ApplicationSets select on: %s", a.ClusterName, addons.ClusterNameKey, msg)
@@ -66,6 +72,7 @@ func validateAddons(ps *problems.List, a FleetClusterArgs) {
 			ps.Add("addonSettings."+field, "is required when %s is enabled: %s", addon, why)
 		}
 	}
+	validatePolicyArns(ps, s.PolicyArns, a.Addons)
 	if on("awsForFluentbit", "aws_for_fluentbit", s.AwsForFluentbit != nil) {
 		validateFluentBit(ps, s.AwsForFluentbit, a.ClusterName)
 	}
@@ -106,8 +113,11 @@ func validateFluentBit(ps *problems.List, fb *FluentBitSettings, cluster string)
 	if fb.LogGroupName != "" && !logGroupNamePattern.MatchString(fb.LogGroupName) {
 		ps.Add(f+".logGroupName", "%q must be 1-512 letters, digits and ._-/# (CloudWatch Logs)", fb.LogGroupName)
 	}
-	if g := controlPlaneLogGroup(cluster); fb.LogGroupName == g || strings.HasPrefix(fb.LogGroupName, g+"/") {
-		ps.Add(f+".logGroupName", "%q is the EKS control-plane log group; Fluent Bit gets a group of its own", fb.LogGroupName)
+	// The role may write the group and every group below it (<group>/*, where the template's logGroupTemplate
+	// puts workload logs), so a group above the control plane's would reach it too.
+	if g, cp := fb.LogGroupName, controlPlaneLogGroup(cluster); g != "" && (g == cp || strings.HasPrefix(g, cp+"/") || strings.HasPrefix(cp, g+"/")) {
+		ps.Add(f+".logGroupName", "%q is, contains or is below the EKS control-plane log group %s (the role may write "+
+			"<group> and <group>/*); Fluent Bit gets a group of its own, such as /aws/eks/%s/aws-fluentbit-logs", g, cp, cluster)
 	}
 	if fb.RetentionInDays != 0 && !slices.Contains(logRetentionDays, fb.RetentionInDays) {
 		ps.Add(f+".retentionInDays", "%d is not a CloudWatch Logs retention; expected one of %s", fb.RetentionInDays,
@@ -163,6 +173,55 @@ func checkEach(ps *problems.List, field string, values []string, pattern *regexp
 	for i, v := range values {
 		if !pattern.MatchString(v) {
 			ps.Add(problems.Index(field, i), "%q is not %s", v, form)
+		}
+	}
+}
+
+// validateAddonVersions checks each given version: of an add-on with an AWS identity, and covered by one of its
+// upstream policies. Versions of add-ons that are not enabled are checked too (a fleet's defaults name them for
+// every cluster), but build nothing.
+func validateAddonVersions(ps *problems.List, a FleetClusterArgs) {
+	for _, name := range slices.Sorted(maps.Keys(a.AddonVersions)) {
+		field := problems.Key("addonVersions", name)
+		addon, ok := addons.Lookup(name)
+		switch {
+		case !ok:
+			ps.Add(field, "unknown add-on; known GitOps Bridge add-ons: %s", strings.Join(KnownAddons(), ", "))
+		case addon.Identity == nil:
+			ps.Add(field, "%s calls no AWS API, so no policy depends on its version; remove the entry", name)
+		default:
+			if _, err := addon.Identity.PolicyFor(a.AddonVersions[name]); err != nil {
+				ps.Add(field, "%v", err)
+			}
+		}
+	}
+}
+
+// validatePolicyArns checks the replacements of account-wide upstream policies: of enabled add-ons whose
+// upstream policy is account-wide, at least one policy ARN each, each in IAM's ARN form.
+func validatePolicyArns(ps *problems.List, given map[string][]string, enabled map[string]bool) {
+	var accountWide []string
+	for _, a := range addons.All() {
+		if a.Identity != nil && a.Identity.AccountWide {
+			accountWide = append(accountWide, a.Name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		field := problems.Key("addonSettings.policyArns", name)
+		switch {
+		case !slices.Contains(accountWide, name):
+			ps.Add(field, "only an add-on whose upstream policy is account-wide takes policies of yours: %s",
+				strings.Join(accountWide, ", "))
+			continue
+		case !enabled[name]:
+			ps.Add(field, "%s is not enabled in addons; remove its policies or enable it", name)
+		case len(given[name]) == 0:
+			ps.Add(field, "must list at least one policy ARN; remove the entry to keep the upstream policy")
+		}
+		for i, arn := range given[name] {
+			if !policyARNPattern.MatchString(arn) {
+				ps.Add(problems.Index(field, i), "%q is not an IAM policy ARN; expected arn:<partition>:iam::<account>:policy/<name>", arn)
+			}
 		}
 	}
 }

@@ -64,6 +64,12 @@ func TestValidateAddonRules(t *testing.T) {
 		"fluent bit on the control-plane group": {reason: "the control-plane log group is EKS's",
 			addons: on("aws_for_fluentbit"), settings: &AddonSettings{AwsForFluentbit: &FluentBitSettings{LogGroupName: "/aws/eks/dev/cluster"}},
 			field: "addonSettings.awsForFluentbit.logGroupName", want: "control-plane"},
+		"fluent bit above the control-plane group": {reason: "the role writes <group>/*, which would cover /aws/eks/dev/cluster",
+			addons: on("aws_for_fluentbit"), settings: &AddonSettings{AwsForFluentbit: &FluentBitSettings{LogGroupName: "/aws/eks/dev"}},
+			field: "addonSettings.awsForFluentbit.logGroupName", want: "control-plane"},
+		"fluent bit far above the control-plane group": {reason: "/aws/* covers every EKS cluster's group",
+			addons: on("aws_for_fluentbit"), settings: &AddonSettings{AwsForFluentbit: &FluentBitSettings{LogGroupName: "/aws"}},
+			field: "addonSettings.awsForFluentbit.logGroupName", want: "control-plane"},
 		"fluent bit retention": {reason: "CloudWatch Logs accepts a fixed set of retentions",
 			addons: on("aws_for_fluentbit"), settings: &AddonSettings{AwsForFluentbit: &FluentBitSettings{RetentionInDays: 10}},
 			field: "addonSettings.awsForFluentbit.retentionInDays", want: "90"},
@@ -73,6 +79,18 @@ func TestValidateAddonRules(t *testing.T) {
 		"kms key arn": {reason: "customer keys are KMS key ARNs",
 			addons: on("external_secrets"), settings: &AddonSettings{ExternalSecrets: &ExternalSecretsSettings{KmsKeyArns: []string{"alias/x"}}},
 			field: "addonSettings.externalSecrets.kmsKeyArns[0]", want: "arn:<partition>:kms"},
+		"own policies of an add-on with a scoped policy": {reason: "only account-wide upstream policies are replaceable",
+			addons: on("karpenter"), settings: &AddonSettings{PolicyArns: map[string][]string{"karpenter": {"arn:aws:iam::111122223333:policy/k"}}},
+			field: `addonSettings.policyArns["karpenter"]`, want: "ack_s3"},
+		"own policies of a disabled add-on": {reason: "a setting that does nothing is a mistake",
+			settings: &AddonSettings{PolicyArns: map[string][]string{"ack_s3": {"arn:aws:iam::111122223333:policy/s3-team"}}},
+			field:    `addonSettings.policyArns["ack_s3"]`, want: "not enabled"},
+		"own policy ARN form": {reason: "IAM policy ARNs",
+			addons: on("ack_s3"), settings: &AddonSettings{PolicyArns: map[string][]string{"ack_s3": {"s3-team"}}},
+			field: `addonSettings.policyArns["ack_s3"][0]`, want: "arn:<partition>:iam::<account>:policy/<name>"},
+		"no own policy": {reason: "an empty list would leave the controller without permissions",
+			addons: on("aws_gateway_api_controller"), settings: &AddonSettings{PolicyArns: map[string][]string{"aws_gateway_api_controller": {}}},
+			field: `addonSettings.policyArns["aws_gateway_api_controller"]`, want: "at least one"},
 		"private CA required": {reason: "the issuer's role is limited to named CAs",
 			addons: on("aws_privateca_issuer"), field: "addonSettings.awsPrivatecaIssuer", want: "required"},
 	}
@@ -80,6 +98,34 @@ func TestValidateAddonRules(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			args := validArgs()
 			args.Addons, args.AddonSettings, args.ClusterName = tc.addons, tc.settings, tc.cluster
+			expectProblem(t, args, tc.field, tc.want, tc.reason)
+		})
+	}
+}
+
+func TestValidateAddonVersionsAndIdentity(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		versions map[string]string
+		identity string
+		field    string
+		want     string
+	}{
+		"unknown add-on": {reason: "a version of nothing", versions: map[string]string{"nope": "1.0.0"},
+			field: `addonVersions["nope"]`, want: "known GitOps Bridge add-ons"},
+		"no identity": {reason: "no policy depends on metrics-server's version", versions: map[string]string{"metrics_server": "0.7.0"},
+			field: `addonVersions["metrics_server"]`, want: "calls no AWS API"},
+		"not a version": {reason: "versions are semantic versions", versions: map[string]string{"karpenter": "latest"},
+			field: `addonVersions["karpenter"]`, want: "not a semantic version"},
+		"outside every range": {reason: "Karpenter v1.0 published a policy FleetCluster does not carry",
+			versions: map[string]string{"karpenter": "1.0.6"},
+			field:    `addonVersions["karpenter"]`, want: "supported: >=0.34.0 <0.35.0; >=0.35.0 <1.0.0; >=1.1.0 <2.0.0"},
+		"identity mode": {reason: "podIdentity or irsa", identity: "oidc", field: "identity", want: "podIdentity, irsa"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			args := validArgs()
+			args.AddonVersions, args.Identity = tc.versions, tc.identity
 			expectProblem(t, args, tc.field, tc.want, tc.reason)
 		})
 	}

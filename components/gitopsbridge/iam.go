@@ -14,17 +14,11 @@ import (
 // HubRolePath is the IAM path of the Argo CD management roles.
 const HubRolePath = "/gitops-fleet/hub/"
 
-// ManagementTrustPolicy is the trust policy the Amazon EKS User Guide gives for EKS Pod Identity roles ("Create
-// IAM role with trust policy required by EKS Pod Identity", pod-id-role.html): the pods.eks.amazonaws.com
-// principal with sts:AssumeRole and sts:TagSession, conditioned on the session tags Pod Identity sets
-// (pod-id-abac.html): eks-cluster-arn (this cluster), kubernetes-namespace (Argo CD's) and
-// kubernetes-service-account (the Argo CD components that call AWS), as Argo CD's EKS cluster documentation
-// recommends for its management role.
+// ManagementTrustPolicy is the trust policy the Amazon EKS User Guide gives for EKS Pod Identity roles
+// (iampolicy.PodIdentityTrust) for this cluster, Argo CD's namespace and the Argo CD components that call AWS,
+// as Argo CD's EKS cluster documentation recommends for its management role.
 func ManagementTrustPolicy(clusterArn, namespace string, serviceAccounts []string) iampolicy.Document {
-	st := iampolicy.Trust(map[string]string{"Service": "pods.eks.amazonaws.com"}, "sts:AssumeRole", "sts:TagSession").
-		When("StringEquals", "aws:RequestTag/eks-cluster-arn", []string{clusterArn}).
-		When("StringEquals", "aws:RequestTag/kubernetes-namespace", []string{namespace}).
-		When("StringEquals", "aws:RequestTag/kubernetes-service-account", serviceAccounts)
+	st := iampolicy.PodIdentityTrust(clusterArn, namespace, serviceAccounts)
 	st.Sid = "AllowEksAuthToAssumeRoleForPodIdentity"
 	return iampolicy.New(st)
 }

@@ -69,3 +69,14 @@ func (d Document) JSON() string {
 	}
 	return string(b)
 }
+
+// PodIdentityTrust is the trust statement the Amazon EKS User Guide gives for EKS Pod Identity roles
+// (pod-id-role.html): the pods.eks.amazonaws.com principal with sts:AssumeRole and sts:TagSession, conditioned on
+// the session tags Pod Identity sets (pod-id-abac.html): eks-cluster-arn (the cluster), kubernetes-namespace and
+// kubernetes-service-account (the pods' service accounts).
+func PodIdentityTrust(clusterArn, namespace string, serviceAccounts []string) Statement {
+	return Trust(map[string]string{"Service": "pods.eks.amazonaws.com"}, "sts:AssumeRole", "sts:TagSession").
+		When("StringEquals", "aws:RequestTag/eks-cluster-arn", []string{clusterArn}).
+		When("StringEquals", "aws:RequestTag/kubernetes-namespace", []string{namespace}).
+		When("StringEquals", "aws:RequestTag/kubernetes-service-account", serviceAccounts)
+}

@@ -182,6 +182,18 @@ namespace GitOpsFleet.Fleet
         [Input("addonSettings")]
         public Input<Inputs.AddonSettingsArgs>? AddonSettings { get; set; }
 
+        [Input("addonVersions")]
+        private InputMap<string>? _addonVersions;
+
+        /// <summary>
+        /// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+        /// </summary>
+        public InputMap<string> AddonVersions
+        {
+            get => _addonVersions ?? (_addonVersions = new InputMap<string>());
+            set => _addonVersions = value;
+        }
+
         [Input("addons")]
         private InputMap<bool>? _addons;
 
@@ -241,6 +253,12 @@ namespace GitOpsFleet.Fleet
         /// </summary>
         [Input("gitopsAccess")]
         public Input<Inputs.GitOpsAccessArgs>? GitopsAccess { get; set; }
+
+        /// <summary>
+        /// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+        /// </summary>
+        [Input("identity")]
+        public string? Identity { get; set; }
 
         /// <summary>
         /// NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.

@@ -121,6 +121,7 @@ export class FleetCluster extends pulumi.ComponentResource {
             }
             resourceInputs["accessEntries"] = args?.accessEntries;
             resourceInputs["addonSettings"] = args?.addonSettings;
+            resourceInputs["addonVersions"] = args?.addonVersions;
             resourceInputs["addons"] = args?.addons;
             resourceInputs["authenticationMode"] = args?.authenticationMode;
             resourceInputs["availabilityZoneCount"] = args?.availabilityZoneCount;
@@ -129,6 +130,7 @@ export class FleetCluster extends pulumi.ComponentResource {
             resourceInputs["endpointPublicAccess"] = args?.endpointPublicAccess;
             resourceInputs["environment"] = args?.environment;
             resourceInputs["gitopsAccess"] = args?.gitopsAccess;
+            resourceInputs["identity"] = args?.identity;
             resourceInputs["natGatewayStrategy"] = args?.natGatewayStrategy;
             resourceInputs["nodeGroups"] = args?.nodeGroups;
             resourceInputs["privateSubnetIds"] = args?.privateSubnetIds;
@@ -196,6 +198,10 @@ export interface FleetClusterArgs {
      */
     addonSettings?: pulumi.Input<inputs.AddonSettingsArgs | undefined>;
     /**
+     * AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+     */
+    addonVersions?: pulumi.Input<{[key: string]: string} | undefined>;
+    /**
      * Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
      */
     addons?: pulumi.Input<{[key: string]: boolean} | undefined>;
@@ -227,6 +233,10 @@ export interface FleetClusterArgs {
      * GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
      */
     gitopsAccess?: pulumi.Input<inputs.GitOpsAccessArgs | undefined>;
+    /**
+     * Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+     */
+    identity?: string;
     /**
      * NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
      */

@@ -46,6 +46,18 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("externalSecrets")]
         public Input<Inputs.ExternalSecretsSettingsArgs>? ExternalSecrets { get; set; }
 
+        [Input("policyArns")]
+        private InputMap<ImmutableArray<string>>? _policyArns;
+
+        /// <summary>
+        /// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or "aws"&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+        /// </summary>
+        public InputMap<ImmutableArray<string>> PolicyArns
+        {
+            get => _policyArns ?? (_policyArns = new InputMap<ImmutableArray<string>>());
+            set => _policyArns = value;
+        }
+
         /// <summary>
         /// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
         /// </summary>

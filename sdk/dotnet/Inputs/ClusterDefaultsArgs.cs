@@ -16,6 +16,18 @@ namespace GitOpsFleet.Fleet.Inputs
     /// </summary>
     public sealed class ClusterDefaultsArgs : global::Pulumi.ResourceArgs
     {
+        [Input("addonVersions")]
+        private InputMap<string>? _addonVersions;
+
+        /// <summary>
+        /// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
+        /// </summary>
+        public InputMap<string> AddonVersions
+        {
+            get => _addonVersions ?? (_addonVersions = new InputMap<string>());
+            set => _addonVersions = value;
+        }
+
         [Input("addons")]
         private InputMap<bool>? _addons;
 
@@ -39,6 +51,12 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("environment")]
         public Input<string>? Environment { get; set; }
+
+        /// <summary>
+        /// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
+        /// </summary>
+        [Input("identity")]
+        public Input<string>? Identity { get; set; }
 
         [Input("nodeGroups")]
         private InputList<Inputs.NodeGroupArgs>? _nodeGroups;

@@ -22,6 +22,18 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("addonSettings")]
         public Input<Inputs.AddonSettingsArgs>? AddonSettings { get; set; }
 
+        [Input("addonVersions")]
+        private InputMap<string>? _addonVersions;
+
+        /// <summary>
+        /// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+        /// </summary>
+        public InputMap<string> AddonVersions
+        {
+            get => _addonVersions ?? (_addonVersions = new InputMap<string>());
+            set => _addonVersions = value;
+        }
+
         [Input("addons")]
         private InputMap<bool>? _addons;
 
@@ -51,6 +63,12 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("environment")]
         public Input<string>? Environment { get; set; }
+
+        /// <summary>
+        /// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
+        /// </summary>
+        [Input("identity")]
+        public Input<string>? Identity { get; set; }
 
         /// <summary>
         /// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.

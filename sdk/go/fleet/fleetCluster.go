@@ -79,6 +79,8 @@ type fleetClusterArgs struct {
 	AccessEntries []AccessEntry `pulumi:"accessEntries"`
 	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
 	AddonSettings *AddonSettings `pulumi:"addonSettings"`
+	// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+	AddonVersions map[string]string `pulumi:"addonVersions"`
 	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
 	Addons map[string]bool `pulumi:"addons"`
 	// AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
@@ -95,6 +97,8 @@ type fleetClusterArgs struct {
 	Environment *string `pulumi:"environment"`
 	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
 	GitopsAccess *GitOpsAccess `pulumi:"gitopsAccess"`
+	// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+	Identity *string `pulumi:"identity"`
 	// NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
 	NatGatewayStrategy *string `pulumi:"natGatewayStrategy"`
 	// NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
@@ -131,6 +135,8 @@ type FleetClusterArgs struct {
 	AccessEntries AccessEntryArrayInput
 	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
 	AddonSettings AddonSettingsPtrInput
+	// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+	AddonVersions pulumi.StringMapInput
 	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
 	Addons pulumi.BoolMapInput
 	// AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
@@ -147,6 +153,8 @@ type FleetClusterArgs struct {
 	Environment *string
 	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
 	GitopsAccess GitOpsAccessPtrInput
+	// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+	Identity *string
 	// NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
 	NatGatewayStrategy *string
 	// NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.

@@ -261,6 +261,8 @@ type AddonSettings struct {
 	ExternalDns *ExternalDNSSettings `pulumi:"externalDns"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
 	ExternalSecrets *ExternalSecretsSettings `pulumi:"externalSecrets"`
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+	PolicyArns map[string][]string `pulumi:"policyArns"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
 	Velero *VeleroSettings `pulumi:"velero"`
 }
@@ -288,6 +290,8 @@ type AddonSettingsArgs struct {
 	ExternalDns ExternalDNSSettingsPtrInput `pulumi:"externalDns"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
 	ExternalSecrets ExternalSecretsSettingsPtrInput `pulumi:"externalSecrets"`
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+	PolicyArns pulumi.StringArrayMapInput `pulumi:"policyArns"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
 	Velero VeleroSettingsPtrInput `pulumi:"velero"`
 }
@@ -395,6 +399,11 @@ func (o AddonSettingsOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutput 
 	return o.ApplyT(func(v AddonSettings) *ExternalSecretsSettings { return v.ExternalSecrets }).(ExternalSecretsSettingsPtrOutput)
 }
 
+// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+func (o AddonSettingsOutput) PolicyArns() pulumi.StringArrayMapOutput {
+	return o.ApplyT(func(v AddonSettings) map[string][]string { return v.PolicyArns }).(pulumi.StringArrayMapOutput)
+}
+
 // Velero sets the backup bucket. Optional: without it FleetCluster creates one.
 func (o AddonSettingsOutput) Velero() VeleroSettingsPtrOutput {
 	return o.ApplyT(func(v AddonSettings) *VeleroSettings { return v.Velero }).(VeleroSettingsPtrOutput)
@@ -472,6 +481,16 @@ func (o AddonSettingsPtrOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutp
 		}
 		return v.ExternalSecrets
 	}).(ExternalSecretsSettingsPtrOutput)
+}
+
+// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+func (o AddonSettingsPtrOutput) PolicyArns() pulumi.StringArrayMapOutput {
+	return o.ApplyT(func(v *AddonSettings) map[string][]string {
+		if v == nil {
+			return nil
+		}
+		return v.PolicyArns
+	}).(pulumi.StringArrayMapOutput)
 }
 
 // Velero sets the backup bucket. Optional: without it FleetCluster creates one.
@@ -982,12 +1001,16 @@ func (o CertManagerSettingsPtrOutput) HostedZoneIds() pulumi.StringArrayOutput {
 
 // ClusterDefaults are what every cluster inherits unless it sets its own.
 type ClusterDefaults struct {
+	// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
+	AddonVersions map[string]string `pulumi:"addonVersions"`
 	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
 	Addons map[string]bool `pulumi:"addons"`
 	// AssumeRoleArn is the default role of the clusters' aws providers.
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
 	// Environment is the default GitOps Bridge environment. Default: the stack name.
 	Environment *string `pulumi:"environment"`
+	// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
+	Identity *string `pulumi:"identity"`
 	// NodeGroups are the default managed node groups.
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
 	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
@@ -1011,12 +1034,16 @@ type ClusterDefaultsInput interface {
 
 // ClusterDefaults are what every cluster inherits unless it sets its own.
 type ClusterDefaultsArgs struct {
+	// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
+	AddonVersions pulumi.StringMapInput `pulumi:"addonVersions"`
 	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
 	Addons pulumi.BoolMapInput `pulumi:"addons"`
 	// AssumeRoleArn is the default role of the clusters' aws providers.
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
 	// Environment is the default GitOps Bridge environment. Default: the stack name.
 	Environment pulumi.StringPtrInput `pulumi:"environment"`
+	// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
+	Identity pulumi.StringPtrInput `pulumi:"identity"`
 	// NodeGroups are the default managed node groups.
 	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
 	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
@@ -1105,6 +1132,11 @@ func (o ClusterDefaultsOutput) ToClusterDefaultsPtrOutputWithContext(ctx context
 	}).(ClusterDefaultsPtrOutput)
 }
 
+// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
+func (o ClusterDefaultsOutput) AddonVersions() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ClusterDefaults) map[string]string { return v.AddonVersions }).(pulumi.StringMapOutput)
+}
+
 // Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
 func (o ClusterDefaultsOutput) Addons() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v ClusterDefaults) map[string]bool { return v.Addons }).(pulumi.BoolMapOutput)
@@ -1118,6 +1150,11 @@ func (o ClusterDefaultsOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 // Environment is the default GitOps Bridge environment. Default: the stack name.
 func (o ClusterDefaultsOutput) Environment() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterDefaults) *string { return v.Environment }).(pulumi.StringPtrOutput)
+}
+
+// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
+func (o ClusterDefaultsOutput) Identity() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterDefaults) *string { return v.Identity }).(pulumi.StringPtrOutput)
 }
 
 // NodeGroups are the default managed node groups.
@@ -1164,6 +1201,16 @@ func (o ClusterDefaultsPtrOutput) Elem() ClusterDefaultsOutput {
 	}).(ClusterDefaultsOutput)
 }
 
+// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
+func (o ClusterDefaultsPtrOutput) AddonVersions() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ClusterDefaults) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.AddonVersions
+	}).(pulumi.StringMapOutput)
+}
+
 // Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
 func (o ClusterDefaultsPtrOutput) Addons() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v *ClusterDefaults) map[string]bool {
@@ -1191,6 +1238,16 @@ func (o ClusterDefaultsPtrOutput) Environment() pulumi.StringPtrOutput {
 			return nil
 		}
 		return v.Environment
+	}).(pulumi.StringPtrOutput)
+}
+
+// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
+func (o ClusterDefaultsPtrOutput) Identity() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClusterDefaults) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Identity
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -1428,6 +1485,8 @@ func (o ClusterInfoArrayOutput) Index(i pulumi.IntInput) ClusterInfoOutput {
 type ClusterSpec struct {
 	// AddonSettings are FleetCluster's add-on settings for this cluster.
 	AddonSettings *AddonSettings `pulumi:"addonSettings"`
+	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+	AddonVersions map[string]string `pulumi:"addonVersions"`
 	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
 	Addons map[string]bool `pulumi:"addons"`
 	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
@@ -1436,6 +1495,8 @@ type ClusterSpec struct {
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
 	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
 	Environment *string `pulumi:"environment"`
+	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
+	Identity *string `pulumi:"identity"`
 	// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
 	Name string `pulumi:"name"`
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
@@ -1469,6 +1530,8 @@ type ClusterSpecInput interface {
 type ClusterSpecArgs struct {
 	// AddonSettings are FleetCluster's add-on settings for this cluster.
 	AddonSettings AddonSettingsPtrInput `pulumi:"addonSettings"`
+	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+	AddonVersions pulumi.StringMapInput `pulumi:"addonVersions"`
 	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
 	Addons pulumi.BoolMapInput `pulumi:"addons"`
 	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
@@ -1477,6 +1540,8 @@ type ClusterSpecArgs struct {
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
 	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
 	Environment pulumi.StringPtrInput `pulumi:"environment"`
+	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
+	Identity pulumi.StringPtrInput `pulumi:"identity"`
 	// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
 	Name pulumi.StringInput `pulumi:"name"`
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
@@ -1552,6 +1617,11 @@ func (o ClusterSpecOutput) AddonSettings() AddonSettingsPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *AddonSettings { return v.AddonSettings }).(AddonSettingsPtrOutput)
 }
 
+// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+func (o ClusterSpecOutput) AddonVersions() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ClusterSpec) map[string]string { return v.AddonVersions }).(pulumi.StringMapOutput)
+}
+
 // Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
 func (o ClusterSpecOutput) Addons() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v ClusterSpec) map[string]bool { return v.Addons }).(pulumi.BoolMapOutput)
@@ -1570,6 +1640,11 @@ func (o ClusterSpecOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 // Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
 func (o ClusterSpecOutput) Environment() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *string { return v.Environment }).(pulumi.StringPtrOutput)
+}
+
+// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
+func (o ClusterSpecOutput) Identity() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *string { return v.Identity }).(pulumi.StringPtrOutput)
 }
 
 // Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.

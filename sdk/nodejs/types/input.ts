@@ -66,6 +66,10 @@ export interface AddonSettingsArgs {
      */
     externalSecrets?: pulumi.Input<inputs.ExternalSecretsSettingsArgs | undefined>;
     /**
+     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+     */
+    policyArns?: pulumi.Input<{[key: string]: pulumi.Input<pulumi.Input<string>[]>} | undefined>;
+    /**
      * Velero sets the backup bucket. Optional: without it FleetCluster creates one.
      */
     velero?: pulumi.Input<inputs.VeleroSettingsArgs | undefined>;
@@ -122,6 +126,10 @@ export interface CertManagerSettingsArgs {
  */
 export interface ClusterDefaultsArgs {
     /**
+     * AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
+     */
+    addonVersions?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
      * Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
      */
     addons?: pulumi.Input<{[key: string]: pulumi.Input<boolean>} | undefined>;
@@ -133,6 +141,10 @@ export interface ClusterDefaultsArgs {
      * Environment is the default GitOps Bridge environment. Default: the stack name.
      */
     environment?: pulumi.Input<string | undefined>;
+    /**
+     * Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
+     */
+    identity?: pulumi.Input<string | undefined>;
     /**
      * NodeGroups are the default managed node groups.
      */
@@ -210,6 +222,10 @@ export interface ClusterSpecArgs {
      */
     addonSettings?: pulumi.Input<inputs.AddonSettingsArgs | undefined>;
     /**
+     * AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+     */
+    addonVersions?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
      * Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
      */
     addons?: pulumi.Input<{[key: string]: pulumi.Input<boolean>} | undefined>;
@@ -225,6 +241,10 @@ export interface ClusterSpecArgs {
      * Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
      */
     environment?: pulumi.Input<string | undefined>;
+    /**
+     * Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
+     */
+    identity?: pulumi.Input<string | undefined>;
     /**
      * Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
      */

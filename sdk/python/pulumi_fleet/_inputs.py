@@ -258,6 +258,10 @@ class AddonSettingsArgsDict(TypedDict):
     """
     ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
     """
+    policy_arns: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]]
+    """
+    PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+    """
     velero: NotRequired[pulumi.Input[Optional['VeleroSettingsArgsDict']]]
     """
     Velero sets the backup bucket. Optional: without it FleetCluster creates one.
@@ -271,6 +275,7 @@ class AddonSettingsArgs:
                  cert_manager: pulumi.Input[Optional['CertManagerSettingsArgs']] = None,
                  external_dns: pulumi.Input[Optional['ExternalDNSSettingsArgs']] = None,
                  external_secrets: pulumi.Input[Optional['ExternalSecretsSettingsArgs']] = None,
+                 policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]] = None,
                  velero: pulumi.Input[Optional['VeleroSettingsArgs']] = None):
         """
         AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
@@ -280,6 +285,7 @@ class AddonSettingsArgs:
         :param pulumi.Input['CertManagerSettingsArgs'] cert_manager: CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
         :param pulumi.Input['ExternalDNSSettingsArgs'] external_dns: ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
         :param pulumi.Input['ExternalSecretsSettingsArgs'] external_secrets: ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] policy_arns: PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
         :param pulumi.Input['VeleroSettingsArgs'] velero: Velero sets the backup bucket. Optional: without it FleetCluster creates one.
         """
         if aws_for_fluentbit is not None:
@@ -292,6 +298,8 @@ class AddonSettingsArgs:
             pulumi.set(__self__, "external_dns", external_dns)
         if external_secrets is not None:
             pulumi.set(__self__, "external_secrets", external_secrets)
+        if policy_arns is not None:
+            pulumi.set(__self__, "policy_arns", policy_arns)
         if velero is not None:
             pulumi.set(__self__, "velero", velero)
 
@@ -354,6 +362,18 @@ class AddonSettingsArgs:
     @external_secrets.setter
     def external_secrets(self, value: pulumi.Input[Optional['ExternalSecretsSettingsArgs']]):
         pulumi.set(self, "external_secrets", value)
+
+    @_builtins.property
+    @pulumi.getter(name="policyArns")
+    def policy_arns(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]:
+        """
+        PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+        """
+        return pulumi.get(self, "policy_arns")
+
+    @policy_arns.setter
+    def policy_arns(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]):
+        pulumi.set(self, "policy_arns", value)
 
     @_builtins.property
     @pulumi.getter
@@ -554,6 +574,10 @@ class ClusterDefaultsArgsDict(TypedDict):
     """
     ClusterDefaults are what every cluster inherits unless it sets its own.
     """
+    addon_versions: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
+    """
     addons: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]]
     """
     Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
@@ -565,6 +589,10 @@ class ClusterDefaultsArgsDict(TypedDict):
     environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Environment is the default GitOps Bridge environment. Default: the stack name.
+    """
+    identity: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
     """
     node_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgsDict']]]]]
     """
@@ -586,9 +614,11 @@ class ClusterDefaultsArgsDict(TypedDict):
 @pulumi.input_type
 class ClusterDefaultsArgs:
     def __init__(__self__, *,
+                 addon_versions: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]] = None,
                  assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
+                 identity: pulumi.Input[Optional[_builtins.str]] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
@@ -596,20 +626,26 @@ class ClusterDefaultsArgs:
         """
         ClusterDefaults are what every cluster inherits unless it sets its own.
 
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] addon_versions: AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the default role of the clusters' aws providers.
         :param pulumi.Input[_builtins.str] environment: Environment is the default GitOps Bridge environment. Default: the stack name.
+        :param pulumi.Input[_builtins.str] identity: Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the default managed node groups.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to every cluster's AWS resources.
         :param pulumi.Input[_builtins.str] version: Version is the default Kubernetes minor version.
         """
+        if addon_versions is not None:
+            pulumi.set(__self__, "addon_versions", addon_versions)
         if addons is not None:
             pulumi.set(__self__, "addons", addons)
         if assume_role_arn is not None:
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
         if environment is not None:
             pulumi.set(__self__, "environment", environment)
+        if identity is not None:
+            pulumi.set(__self__, "identity", identity)
         if node_groups is not None:
             pulumi.set(__self__, "node_groups", node_groups)
         if public_access_cidrs is not None:
@@ -618,6 +654,18 @@ class ClusterDefaultsArgs:
             pulumi.set(__self__, "tags", tags)
         if version is not None:
             pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter(name="addonVersions")
+    def addon_versions(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
+        """
+        return pulumi.get(self, "addon_versions")
+
+    @addon_versions.setter
+    def addon_versions(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "addon_versions", value)
 
     @_builtins.property
     @pulumi.getter
@@ -654,6 +702,18 @@ class ClusterDefaultsArgs:
     @environment.setter
     def environment(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "environment", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def identity(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
+        """
+        return pulumi.get(self, "identity")
+
+    @identity.setter
+    def identity(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "identity", value)
 
     @_builtins.property
     @pulumi.getter(name="nodeGroups")
@@ -950,6 +1010,10 @@ class ClusterSpecArgsDict(TypedDict):
     """
     AddonSettings are FleetCluster's add-on settings for this cluster.
     """
+    addon_versions: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+    """
     addons: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]]
     """
     Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
@@ -965,6 +1029,10 @@ class ClusterSpecArgsDict(TypedDict):
     environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+    """
+    identity: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
     """
     node_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgsDict']]]]]
     """
@@ -994,10 +1062,12 @@ class ClusterSpecArgs:
                  region: pulumi.Input[_builtins.str],
                  role: pulumi.Input[_builtins.str],
                  addon_settings: pulumi.Input[Optional['AddonSettingsArgs']] = None,
+                 addon_versions: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]] = None,
                  allow_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
                  assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
+                 identity: pulumi.Input[Optional[_builtins.str]] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
@@ -1010,10 +1080,12 @@ class ClusterSpecArgs:
         :param pulumi.Input[_builtins.str] region: Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
         :param pulumi.Input[_builtins.str] role: Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
         :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are FleetCluster's add-on settings for this cluster.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] addon_versions: AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
         :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
         :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+        :param pulumi.Input[_builtins.str] identity: Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags.
@@ -1025,6 +1097,8 @@ class ClusterSpecArgs:
         pulumi.set(__self__, "role", role)
         if addon_settings is not None:
             pulumi.set(__self__, "addon_settings", addon_settings)
+        if addon_versions is not None:
+            pulumi.set(__self__, "addon_versions", addon_versions)
         if addons is not None:
             pulumi.set(__self__, "addons", addons)
         if allow_replacement is not None:
@@ -1033,6 +1107,8 @@ class ClusterSpecArgs:
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
         if environment is not None:
             pulumi.set(__self__, "environment", environment)
+        if identity is not None:
+            pulumi.set(__self__, "identity", identity)
         if node_groups is not None:
             pulumi.set(__self__, "node_groups", node_groups)
         if public_access_cidrs is not None:
@@ -1093,6 +1169,18 @@ class ClusterSpecArgs:
         pulumi.set(self, "addon_settings", value)
 
     @_builtins.property
+    @pulumi.getter(name="addonVersions")
+    def addon_versions(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+        """
+        return pulumi.get(self, "addon_versions")
+
+    @addon_versions.setter
+    def addon_versions(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "addon_versions", value)
+
+    @_builtins.property
     @pulumi.getter
     def addons(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]:
         """
@@ -1139,6 +1227,18 @@ class ClusterSpecArgs:
     @environment.setter
     def environment(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "environment", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def identity(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
+        """
+        return pulumi.get(self, "identity")
+
+    @identity.setter
+    def identity(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "identity", value)
 
     @_builtins.property
     @pulumi.getter(name="nodeGroups")

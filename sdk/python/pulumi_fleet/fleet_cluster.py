@@ -24,6 +24,7 @@ class FleetClusterArgs:
                  region: _builtins.str,
                  access_entries: pulumi.Input[Optional[Sequence[pulumi.Input['AccessEntryArgs']]]] = None,
                  addon_settings: pulumi.Input[Optional['AddonSettingsArgs']] = None,
+                 addon_versions: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  authentication_mode: Optional[_builtins.str] = None,
                  availability_zone_count: Optional[_builtins.int] = None,
@@ -32,6 +33,7 @@ class FleetClusterArgs:
                  endpoint_public_access: Optional[_builtins.bool] = None,
                  environment: Optional[_builtins.str] = None,
                  gitops_access: pulumi.Input[Optional['GitOpsAccessArgs']] = None,
+                 identity: Optional[_builtins.str] = None,
                  nat_gateway_strategy: Optional[_builtins.str] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -51,6 +53,7 @@ class FleetClusterArgs:
         :param _builtins.str region: Region is the AWS region of the cluster, for example "us-east-2". Required. The component creates an aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in which case that provider wins and Region must name the provider's region (it is part of IAM role names).
         :param pulumi.Input[Sequence[pulumi.Input['AccessEntryArgs']]] access_entries: AccessEntries are EKS access entries for IAM principals.
         :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        :param pulumi.Input[Mapping[str, _builtins.str]] addon_versions: AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
         :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
         :param _builtins.str authentication_mode: AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
@@ -59,6 +62,7 @@ class FleetClusterArgs:
         :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
         :param _builtins.str environment: Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
         :param pulumi.Input['GitOpsAccessArgs'] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+        :param _builtins.str identity: Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
         :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
@@ -78,6 +82,8 @@ class FleetClusterArgs:
             pulumi.set(__self__, "access_entries", access_entries)
         if addon_settings is not None:
             pulumi.set(__self__, "addon_settings", addon_settings)
+        if addon_versions is not None:
+            pulumi.set(__self__, "addon_versions", addon_versions)
         if addons is not None:
             pulumi.set(__self__, "addons", addons)
         if authentication_mode is not None:
@@ -94,6 +100,8 @@ class FleetClusterArgs:
             pulumi.set(__self__, "environment", environment)
         if gitops_access is not None:
             pulumi.set(__self__, "gitops_access", gitops_access)
+        if identity is not None:
+            pulumi.set(__self__, "identity", identity)
         if nat_gateway_strategy is not None:
             pulumi.set(__self__, "nat_gateway_strategy", nat_gateway_strategy)
         if node_groups is not None:
@@ -156,6 +164,18 @@ class FleetClusterArgs:
     @addon_settings.setter
     def addon_settings(self, value: pulumi.Input[Optional['AddonSettingsArgs']]):
         pulumi.set(self, "addon_settings", value)
+
+    @_builtins.property
+    @pulumi.getter(name="addonVersions")
+    def addon_versions(self) -> pulumi.Input[Optional[Mapping[str, _builtins.str]]]:
+        """
+        AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+        """
+        return pulumi.get(self, "addon_versions")
+
+    @addon_versions.setter
+    def addon_versions(self, value: pulumi.Input[Optional[Mapping[str, _builtins.str]]]):
+        pulumi.set(self, "addon_versions", value)
 
     @_builtins.property
     @pulumi.getter
@@ -252,6 +272,18 @@ class FleetClusterArgs:
     @gitops_access.setter
     def gitops_access(self, value: pulumi.Input[Optional['GitOpsAccessArgs']]):
         pulumi.set(self, "gitops_access", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def identity(self) -> Optional[_builtins.str]:
+        """
+        Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+        """
+        return pulumi.get(self, "identity")
+
+    @identity.setter
+    def identity(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "identity", value)
 
     @_builtins.property
     @pulumi.getter(name="natGatewayStrategy")
@@ -418,6 +450,7 @@ class FleetCluster(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_entries: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AccessEntryArgs', 'AccessEntryArgsDict']]]]] = None,
                  addon_settings: pulumi.Input[Optional[Union['AddonSettingsArgs', 'AddonSettingsArgsDict']]] = None,
+                 addon_versions: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  authentication_mode: Optional[_builtins.str] = None,
                  availability_zone_count: Optional[_builtins.int] = None,
@@ -426,6 +459,7 @@ class FleetCluster(pulumi.ComponentResource):
                  endpoint_public_access: Optional[_builtins.bool] = None,
                  environment: Optional[_builtins.str] = None,
                  gitops_access: pulumi.Input[Optional[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']]] = None,
+                 identity: Optional[_builtins.str] = None,
                  nat_gateway_strategy: Optional[_builtins.str] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]]] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -448,6 +482,7 @@ class FleetCluster(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AccessEntryArgs', 'AccessEntryArgsDict']]]] access_entries: AccessEntries are EKS access entries for IAM principals.
         :param pulumi.Input[Union['AddonSettingsArgs', 'AddonSettingsArgsDict']] addon_settings: AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        :param pulumi.Input[Mapping[str, _builtins.str]] addon_versions: AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
         :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
         :param _builtins.str authentication_mode: AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
@@ -456,6 +491,7 @@ class FleetCluster(pulumi.ComponentResource):
         :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
         :param _builtins.str environment: Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
         :param pulumi.Input[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+        :param _builtins.str identity: Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
         :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
@@ -497,6 +533,7 @@ class FleetCluster(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_entries: pulumi.Input[Optional[Sequence[pulumi.Input[Union['AccessEntryArgs', 'AccessEntryArgsDict']]]]] = None,
                  addon_settings: pulumi.Input[Optional[Union['AddonSettingsArgs', 'AddonSettingsArgsDict']]] = None,
+                 addon_versions: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  authentication_mode: Optional[_builtins.str] = None,
                  availability_zone_count: Optional[_builtins.int] = None,
@@ -505,6 +542,7 @@ class FleetCluster(pulumi.ComponentResource):
                  endpoint_public_access: Optional[_builtins.bool] = None,
                  environment: Optional[_builtins.str] = None,
                  gitops_access: pulumi.Input[Optional[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']]] = None,
+                 identity: Optional[_builtins.str] = None,
                  nat_gateway_strategy: Optional[_builtins.str] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]]] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -532,6 +570,7 @@ class FleetCluster(pulumi.ComponentResource):
 
             __props__.__dict__["access_entries"] = access_entries
             __props__.__dict__["addon_settings"] = addon_settings
+            __props__.__dict__["addon_versions"] = addon_versions
             __props__.__dict__["addons"] = addons
             __props__.__dict__["authentication_mode"] = authentication_mode
             __props__.__dict__["availability_zone_count"] = availability_zone_count
@@ -540,6 +579,7 @@ class FleetCluster(pulumi.ComponentResource):
             __props__.__dict__["endpoint_public_access"] = endpoint_public_access
             __props__.__dict__["environment"] = environment
             __props__.__dict__["gitops_access"] = gitops_access
+            __props__.__dict__["identity"] = identity
             __props__.__dict__["nat_gateway_strategy"] = nat_gateway_strategy
             __props__.__dict__["node_groups"] = node_groups
             __props__.__dict__["private_subnet_ids"] = private_subnet_ids

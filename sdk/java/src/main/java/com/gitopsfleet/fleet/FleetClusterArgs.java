@@ -57,6 +57,21 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the README&#39;s add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+     * 
+     */
+    @Import(name="addonVersions")
+    private @Nullable Output<Map<String,String>> addonVersions;
+
+    /**
+     * @return AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the README&#39;s add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+     * 
+     */
+    public Optional<Output<Map<String,String>>> addonVersions() {
+        return Optional.ofNullable(this.addonVersions);
+    }
+
+    /**
      * Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
      * 
      */
@@ -174,6 +189,21 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<GitOpsAccessArgs>> gitopsAccess() {
         return Optional.ofNullable(this.gitopsAccess);
+    }
+
+    /**
+     * Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README&#39;s add-on table) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+     * 
+     */
+    @Import(name="identity")
+    private @Nullable String identity;
+
+    /**
+     * @return Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README&#39;s add-on table) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+     * 
+     */
+    public Optional<String> identity() {
+        return Optional.ofNullable(this.identity);
     }
 
     /**
@@ -391,6 +421,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     private FleetClusterArgs(FleetClusterArgs $) {
         this.accessEntries = $.accessEntries;
         this.addonSettings = $.addonSettings;
+        this.addonVersions = $.addonVersions;
         this.addons = $.addons;
         this.authenticationMode = $.authenticationMode;
         this.availabilityZoneCount = $.availabilityZoneCount;
@@ -399,6 +430,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         this.endpointPublicAccess = $.endpointPublicAccess;
         this.environment = $.environment;
         this.gitopsAccess = $.gitopsAccess;
+        this.identity = $.identity;
         this.natGatewayStrategy = $.natGatewayStrategy;
         this.nodeGroups = $.nodeGroups;
         this.privateSubnetIds = $.privateSubnetIds;
@@ -483,6 +515,27 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder addonSettings(AddonSettingsArgs addonSettings) {
             return addonSettings(Output.of(addonSettings));
+        }
+
+        /**
+         * @param addonVersions AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the README&#39;s add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonVersions(@Nullable Output<Map<String,String>> addonVersions) {
+            $.addonVersions = addonVersions;
+            return this;
+        }
+
+        /**
+         * @param addonVersions AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the README&#39;s add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonVersions(Map<String,String> addonVersions) {
+            return addonVersions(Output.of(addonVersions));
         }
 
         /**
@@ -611,6 +664,17 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder gitopsAccess(GitOpsAccessArgs gitopsAccess) {
             return gitopsAccess(Output.of(gitopsAccess));
+        }
+
+        /**
+         * @param identity Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README&#39;s add-on table) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder identity(@Nullable String identity) {
+            $.identity = identity;
+            return this;
         }
 
         /**

@@ -11,6 +11,9 @@ import com.gitopsfleet.fleet.inputs.PrivateCAIssuerSettingsArgs;
 import com.gitopsfleet.fleet.inputs.VeleroSettingsArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
+import java.lang.String;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -100,6 +103,21 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+     * 
+     */
+    @Import(name="policyArns")
+    private @Nullable Output<Map<String,List<String>>> policyArns;
+
+    /**
+     * @return PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+     * 
+     */
+    public Optional<Output<Map<String,List<String>>>> policyArns() {
+        return Optional.ofNullable(this.policyArns);
+    }
+
+    /**
      * Velero sets the backup bucket. Optional: without it FleetCluster creates one.
      * 
      */
@@ -122,6 +140,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         this.certManager = $.certManager;
         this.externalDns = $.externalDns;
         this.externalSecrets = $.externalSecrets;
+        this.policyArns = $.policyArns;
         this.velero = $.velero;
     }
 
@@ -246,6 +265,27 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder externalSecrets(ExternalSecretsSettingsArgs externalSecrets) {
             return externalSecrets(Output.of(externalSecrets));
+        }
+
+        /**
+         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder policyArns(@Nullable Output<Map<String,List<String>>> policyArns) {
+            $.policyArns = policyArns;
+            return this;
+        }
+
+        /**
+         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder policyArns(Map<String,List<String>> policyArns) {
+            return policyArns(Output.of(policyArns));
         }
 
         /**

@@ -24,6 +24,21 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     public static final ClusterDefaultsArgs Empty = new ClusterDefaultsArgs();
 
     /**
+     * AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster&#39;s own entry wins. Default: the pinned template&#39;s.
+     * 
+     */
+    @Import(name="addonVersions")
+    private @Nullable Output<Map<String,String>> addonVersions;
+
+    /**
+     * @return AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster&#39;s own entry wins. Default: the pinned template&#39;s.
+     * 
+     */
+    public Optional<Output<Map<String,String>>> addonVersions() {
+        return Optional.ofNullable(this.addonVersions);
+    }
+
+    /**
      * Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins.
      * 
      */
@@ -66,6 +81,21 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
      */
     public Optional<Output<String>> environment() {
         return Optional.ofNullable(this.environment);
+    }
+
+    /**
+     * Identity is the default identity mode of the clusters&#39; add-ons, &#34;podIdentity&#34; (default) or &#34;irsa&#34;.
+     * 
+     */
+    @Import(name="identity")
+    private @Nullable Output<String> identity;
+
+    /**
+     * @return Identity is the default identity mode of the clusters&#39; add-ons, &#34;podIdentity&#34; (default) or &#34;irsa&#34;.
+     * 
+     */
+    public Optional<Output<String>> identity() {
+        return Optional.ofNullable(this.identity);
     }
 
     /**
@@ -131,9 +161,11 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     private ClusterDefaultsArgs() {}
 
     private ClusterDefaultsArgs(ClusterDefaultsArgs $) {
+        this.addonVersions = $.addonVersions;
         this.addons = $.addons;
         this.assumeRoleArn = $.assumeRoleArn;
         this.environment = $.environment;
+        this.identity = $.identity;
         this.nodeGroups = $.nodeGroups;
         this.publicAccessCidrs = $.publicAccessCidrs;
         this.tags = $.tags;
@@ -156,6 +188,27 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
 
         public Builder(ClusterDefaultsArgs defaults) {
             $ = new ClusterDefaultsArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param addonVersions AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster&#39;s own entry wins. Default: the pinned template&#39;s.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonVersions(@Nullable Output<Map<String,String>> addonVersions) {
+            $.addonVersions = addonVersions;
+            return this;
+        }
+
+        /**
+         * @param addonVersions AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster&#39;s own entry wins. Default: the pinned template&#39;s.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonVersions(Map<String,String> addonVersions) {
+            return addonVersions(Output.of(addonVersions));
         }
 
         /**
@@ -219,6 +272,27 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
          */
         public Builder environment(String environment) {
             return environment(Output.of(environment));
+        }
+
+        /**
+         * @param identity Identity is the default identity mode of the clusters&#39; add-ons, &#34;podIdentity&#34; (default) or &#34;irsa&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder identity(@Nullable Output<String> identity) {
+            $.identity = identity;
+            return this;
+        }
+
+        /**
+         * @param identity Identity is the default identity mode of the clusters&#39; add-ons, &#34;podIdentity&#34; (default) or &#34;irsa&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder identity(String identity) {
+            return identity(Output.of(identity));
         }
 
         /**

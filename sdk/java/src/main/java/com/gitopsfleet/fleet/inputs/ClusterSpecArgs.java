@@ -41,6 +41,21 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment.
+     * 
+     */
+    @Import(name="addonVersions")
+    private @Nullable Output<Map<String,String>> addonVersions;
+
+    /**
+     * @return AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment.
+     * 
+     */
+    public Optional<Output<Map<String,String>>> addonVersions() {
+        return Optional.ofNullable(this.addonVersions);
+    }
+
+    /**
      * Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins).
      * 
      */
@@ -98,6 +113,21 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> environment() {
         return Optional.ofNullable(this.environment);
+    }
+
+    /**
+     * Identity is how this cluster&#39;s add-ons get their roles&#39; credentials (FleetCluster identity: &#34;podIdentity&#34; or &#34;irsa&#34;). Default: defaults.identity, else &#34;podIdentity&#34;.
+     * 
+     */
+    @Import(name="identity")
+    private @Nullable Output<String> identity;
+
+    /**
+     * @return Identity is how this cluster&#39;s add-ons get their roles&#39; credentials (FleetCluster identity: &#34;podIdentity&#34; or &#34;irsa&#34;). Default: defaults.identity, else &#34;podIdentity&#34;.
+     * 
+     */
+    public Optional<Output<String>> identity() {
+        return Optional.ofNullable(this.identity);
     }
 
     /**
@@ -224,10 +254,12 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
 
     private ClusterSpecArgs(ClusterSpecArgs $) {
         this.addonSettings = $.addonSettings;
+        this.addonVersions = $.addonVersions;
         this.addons = $.addons;
         this.allowReplacement = $.allowReplacement;
         this.assumeRoleArn = $.assumeRoleArn;
         this.environment = $.environment;
+        this.identity = $.identity;
         this.name = $.name;
         this.nodeGroups = $.nodeGroups;
         this.publicAccessCidrs = $.publicAccessCidrs;
@@ -275,6 +307,27 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder addonSettings(AddonSettingsArgs addonSettings) {
             return addonSettings(Output.of(addonSettings));
+        }
+
+        /**
+         * @param addonVersions AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonVersions(@Nullable Output<Map<String,String>> addonVersions) {
+            $.addonVersions = addonVersions;
+            return this;
+        }
+
+        /**
+         * @param addonVersions AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonVersions(Map<String,String> addonVersions) {
+            return addonVersions(Output.of(addonVersions));
         }
 
         /**
@@ -359,6 +412,27 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder environment(String environment) {
             return environment(Output.of(environment));
+        }
+
+        /**
+         * @param identity Identity is how this cluster&#39;s add-ons get their roles&#39; credentials (FleetCluster identity: &#34;podIdentity&#34; or &#34;irsa&#34;). Default: defaults.identity, else &#34;podIdentity&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder identity(@Nullable Output<String> identity) {
+            $.identity = identity;
+            return this;
+        }
+
+        /**
+         * @param identity Identity is how this cluster&#39;s add-ons get their roles&#39; credentials (FleetCluster identity: &#34;podIdentity&#34; or &#34;irsa&#34;). Default: defaults.identity, else &#34;podIdentity&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder identity(String identity) {
+            return identity(Output.of(identity));
         }
 
         /**

@@ -35,7 +35,7 @@ func TestIRSATrustPolicy(t *testing.T) {
 }
 
 func TestIRSARolesForEnabledAddons(t *testing.T) {
-	cloud, fc := build(t, "dev", FleetClusterArgs{Region: "us-east-1", Addons: map[string]bool{
+	cloud, fc := build(t, "dev", FleetClusterArgs{Region: "us-east-1", Identity: IdentityIRSA, Addons: map[string]bool{
 		"aws_load_balancer_controller": true, "aws_ebs_csi_driver": true, "karpenter": true,
 		"external_dns": false, "metrics_server": true,
 	}})
