@@ -2,7 +2,6 @@ package contract
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -35,7 +34,7 @@ func TestTheBridgeHoldsForEveryAddon(t *testing.T) {
 	}
 	checkGuardAdmits(t, env, secrets)
 	apps := generate(t, secrets)
-	roles := iamRoles(t, env)
+	roles := cloudIAMOf(t, env)
 
 	for _, s := range secrets {
 		cluster := string(s.Data["name"])
@@ -134,7 +133,7 @@ func generate(t *testing.T, secrets []corev1.Secret) map[string]map[string][]arg
 }
 
 // checkRendered looks for holes in a rendered Application and checks its role against the emulated IAM.
-func checkRendered(t *testing.T, a addons.Addon, cluster string, app argov1alpha1.Application, roles map[string]string) {
+func checkRendered(t *testing.T, a addons.Addon, cluster string, app argov1alpha1.Application, roles cloudIAM) {
 	t.Helper()
 	text, _ := json.Marshal(app)
 	for _, hole := range []string{"{{", "<no value>"} {
@@ -157,20 +156,11 @@ func checkRendered(t *testing.T, a addons.Addon, cluster string, app argov1alpha
 	if !slices.Contains(a.Reads, p+addons.IAMRoleArnSuffix) {
 		return // a companion chart (the EBS CSI driver's storage classes) that runs no AWS client
 	}
-	arn := values[p+addons.IAMRoleArnSuffix]
-	trust, ok := roles[arn]
-	if !ok {
-		t.Errorf("%s on %s: the values name role %q, which FleetCluster did not create", a.Name, cluster, arn)
-		return
-	}
 	for _, sa := range a.Identity.ServiceAccounts {
 		if !slices.Contains(a.Reads, p+"_"+sa.Key) {
 			t.Errorf("%s: the ApplicationSet does not read %s_%s, so the chart runs as another service account", a.Name, p, sa.Key)
 		}
-		subject := fmt.Sprintf("system:serviceaccount:%s:%s", values[p+addons.NamespaceSuffix], values[p+"_"+sa.Key])
-		if !strings.Contains(trust, subject) {
-			t.Errorf("%s on %s: role %s does not trust %s, which the chart runs as: %s", a.Name, cluster, arn, subject, trust)
-		}
+		checkCredentials(t, a, cluster, values[p+addons.IAMRoleArnSuffix], values[p+addons.NamespaceSuffix], values[p+"_"+sa.Key], roles)
 	}
 	if ns := app.Spec.Destination.Namespace; ns != values[p+addons.NamespaceSuffix] {
 		t.Errorf("%s on %s: destination namespace %q, values namespace %q", a.Name, cluster, ns, values[p+addons.NamespaceSuffix])

@@ -136,27 +136,6 @@ func secretOf(t *testing.T, r emulator.Record) corev1.Secret {
 	return s
 }
 
-// iamRoles are the emulated cloud's IAM roles by ARN, with their trust policies.
-func iamRoles(t *testing.T, env *offline.Env) map[string]string {
-	t.Helper()
-	all, err := env.Store.List()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, r := range all {
-		if r.Type != "aws:iam/role:Role" {
-			continue
-		}
-		state, err := r.Plain()
-		if err != nil {
-			t.Fatal(err)
-		}
-		arn, _ := state["arn"].(string)
-		out[arn], _ = state["assumeRolePolicy"].(string)
-	}
-	return out
-}
 
 // storedObject is the emulated hub's object of a Kubernetes type by its metadata.name, as the API server holds it.
 func storedObject(t *testing.T, env *offline.Env, typ, apiVersion, kind, name string) map[string]any {
