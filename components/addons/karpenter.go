@@ -12,6 +12,9 @@ const karpenterDocs = "aws/karpenter-provider-aws website/content/en/docs/gettin
 // requires that tag, so v1.x's document must never meet v0.3x, which never sends it. v1.0 published yet another
 // document and is not offered; v1.14's document adds only actions and resources for later features (capacity
 // reservations, placement groups, zonal shift, listing instance profiles) to v1.1's, so it covers v1.1 on.
+// The metadata does not change with the range: the template's ApplicationSet renders settings.clusterName and
+// settings.interruptionQueue, which the chart reads from v0.32 on, v1 included (v0.31 read settings.aws.*, a
+// version no policy here covers).
 var karpenterPolicies = []Policy{
 	{Versions: ">=0.34.0 <0.35.0", Inline: func(c PolicyContext) iampolicy.Document { return karpenterV0Policy(c, false) },
 		Source: karpenterDocs + " at v0.34.1 (KarpenterControllerPolicy)"},

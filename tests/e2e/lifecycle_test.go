@@ -42,6 +42,9 @@ type step struct {
 var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
 	"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1}
 
+// podIdentityAssociation is the type of an EKS Pod Identity association.
+const podIdentityAssociation = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
+
 // plan is the operations of a run by operation and resource type (same and read are left out).
 type plan map[string]map[string]int
 
@@ -264,8 +267,10 @@ func TestDay2(t *testing.T) {
 		l.t = t
 		l.cluster("spoke-b")["addons"] = map[string]bool{"external_secrets": true}
 		p, steps := l.preview()
+		// external-secrets 0.9.13, the template's, takes Pod Identity credentials: its role is bound with an
+		// association too (identity podIdentity by default).
 		want := plan{
-			"create": {"aws:iam/role:Role": 1, "aws:iam/rolePolicy:RolePolicy": 1},
+			"create": {"aws:iam/role:Role": 1, "aws:iam/rolePolicy:RolePolicy": 1, podIdentityAssociation: 1},
 			"update": {"kubernetes:core/v1:Secret": 1},
 		}
 		if diff := cmp.Diff(want, p); diff != "" {
@@ -277,6 +282,49 @@ func TestDay2(t *testing.T) {
 			}
 		}
 		l.up()
+		l.settled()
+	})
+
+	t.Run("switch a cluster to IRSA and back: associations and trust policies, in place", func(t *testing.T) {
+		l.t = t
+		l.cluster("spoke-b")["identity"] = "irsa"
+		p, _ := l.preview()
+		if diff := cmp.Diff(plan{"delete": {podIdentityAssociation: 1}, "update": {"aws:iam/role:Role": 1}}, p); diff != "" {
+			t.Errorf("to IRSA: plan (-want +got):\n%s", diff)
+		}
+		l.up()
+		l.settled()
+
+		delete(l.cluster("spoke-b"), "identity")
+		p, steps := l.preview()
+		if diff := cmp.Diff(plan{"create": {podIdentityAssociation: 1}, "update": {"aws:iam/role:Role": 1}}, p); diff != "" {
+			t.Errorf("to Pod Identity: plan (-want +got):\n%s", diff)
+		}
+		for _, u := range append(urns(steps, "create"), urns(steps, "update")...) {
+			if !of(u, "spoke-b") || !(strings.HasSuffix(u, "::spoke-b-irsa-external-secrets") ||
+				strings.HasSuffix(u, "::spoke-b-pod-identity-external-secrets-sa")) {
+				t.Errorf("switching spoke-b's identity touches %s", u)
+			}
+		}
+		l.up()
+		_, dep := exported(t, l.env, l.stack, false)
+		var agent, assoc string
+		var deps []string
+		for _, r := range dep.Resources {
+			switch u := string(r.URN); {
+			case strings.HasSuffix(u, "::spoke-b-eks-pod-identity-agent"):
+				agent = u
+			case strings.HasSuffix(u, "::spoke-b-pod-identity-external-secrets-sa"):
+				assoc = u
+				for _, d := range r.Dependencies {
+					deps = append(deps, string(d))
+				}
+			}
+		}
+		if assoc == "" || agent == "" || !slices.Contains(deps, agent) {
+			t.Errorf("the association %q must follow the eks-pod-identity-agent add-on %q, which serves its credentials; "+
+				"it depends on %v", assoc, agent, deps)
+		}
 		l.settled()
 	})
 

@@ -34,6 +34,8 @@ type Defaults struct {
 	PublicAccessCidrs []string          `json:"publicAccessCidrs,omitempty"`
 	NodeGroups        []NodeGroup       `json:"nodeGroups,omitempty"`
 	Addons            map[string]bool   `json:"addons,omitempty"`
+	AddonVersions     map[string]string `json:"addonVersions,omitempty"`
+	Identity          string            `json:"identity,omitempty"`
 	AssumeRoleArn     string            `json:"assumeRoleArn,omitempty"`
 	Tags              map[string]string `json:"tags,omitempty"`
 }
@@ -73,6 +75,11 @@ type Cluster struct {
 	// AddonSettings are FleetCluster's addonSettings (external-dns zones and domains, Velero's bucket, ...),
 	// in the schema's camelCase keys.
 	AddonSettings *fleet.AddonSettings `json:"addonSettings,omitempty"`
+	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster's
+	// addonVersions), for example {"karpenter": "1.14.0"}; default: the pinned template's.
+	AddonVersions map[string]string `json:"addonVersions,omitempty"`
+	// Identity is "podIdentity" (default) or "irsa": how the add-ons get their roles' credentials.
+	Identity string `json:"identity,omitempty"`
 	// AssumeRoleArn is the role the cluster's aws provider assumes (a cluster in another account).
 	AssumeRoleArn string `json:"assumeRoleArn,omitempty"`
 	// Tags are added to the cluster's AWS resources.
