@@ -40,7 +40,7 @@ func (p Policy) Covers(version semver.Version) bool {
 // versionPattern splits an add-on version into up to three numbers and the rest: the image tags of some
 // add-ons carry a fourth part or a build (aws-for-fluent-bit 2.31.12.20231011, CloudWatch agent
 // 1.300032.2b361).
-var versionPattern = regexp.MustCompile(`^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(.*)$`)
+var versionPattern = regexp.MustCompile(`^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?([-+][0-9A-Za-z.+-]+|\.\d+|[a-z][0-9a-z]*)?$`)
 
 // ParseVersion reads an add-on version as its chart or image tag spells it: "0.34.1", "v0.34.1", "1.14"
 // (missing parts are zero), "1.2.3-rc.1" (a pre-release, before 1.2.3), or with a fourth part or build suffix,
@@ -48,7 +48,7 @@ var versionPattern = regexp.MustCompile(`^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(.*)$`)
 func ParseVersion(v string) (semver.Version, error) {
 	m := versionPattern.FindStringSubmatch(v)
 	if m == nil {
-		return semver.Version{}, fmt.Errorf("want a version such as 1.2.3 or v1.2.3")
+		return semver.Version{}, fmt.Errorf("want a version such as 1.2.3 or v1.2.3, optionally with -pre-release or +build")
 	}
 	core := m[1] + "." + or(m[2], "0") + "." + or(m[3], "0")
 	if rest := m[4]; strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "+") {
