@@ -25,7 +25,7 @@ var existsClusterName = []Requirement{{Key: ClusterNameKey, Operator: "Exists"}}
 // aws-ia/terraform-aws-eks-blueprints-addons (main.tf, commit d78fb74, 2026-07-07), whose gitops_metadata
 // output the template was written against; ApplicationSet files, charts and reads are the template's.
 var catalog = map[string]Addon{
-	// AWS add-ons with an IRSA role.
+	// AWS add-ons with an IAM role (IRSA, and EKS Pod Identity where their version supports it).
 	"aws_cloudwatch_metrics": {
 		ApplicationSet: aws + "addons-aws-cloudwatch-metrics-appset.yaml", Chart: "aws-cloudwatch-metrics",
 		Reads:   irsaReads("aws_cloudwatch_metrics", ClusterNameKey),
