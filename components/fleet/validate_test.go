@@ -41,8 +41,8 @@ func TestValidateReportsEveryProblemAtItsField(t *testing.T) {
 		"a default add-on version no policy covers, at each cluster": {
 			func(a *FleetArgs) { a.Defaults.AddonVersions = map[string]string{"karpenter": "1.0.0"} },
 			`clusters[2].addonVersions["karpenter"]`, "supported: >=0.34.0"},
-		"an identity mode": {func(a *FleetArgs) { a.Clusters[1].Identity = "oidc" }, "clusters[1].identity", "podIdentity, irsa"},
-		"an unknown add-on":   {func(a *FleetArgs) { a.Defaults.Addons["argo_rollouts_x"] = true }, "clusters[0].addons", ""},
+		"an identity mode":  {func(a *FleetArgs) { a.Clusters[1].Identity = "oidc" }, "clusters[1].identity", "podIdentity, irsa"},
+		"an unknown add-on": {func(a *FleetArgs) { a.Defaults.Addons["argo_rollouts_x"] = true }, "clusters[0].addons", ""},
 		"no add-on repository": {
 			func(a *FleetArgs) { a.Repositories.Addons = nil }, "repositories.addons", "required"},
 		"a repository with credentials": {
