@@ -136,7 +136,6 @@ func secretOf(t *testing.T, r emulator.Record) corev1.Secret {
 	return s
 }
 
-
 // storedObject is the emulated hub's object of a Kubernetes type by its metadata.name, as the API server holds it.
 func storedObject(t *testing.T, env *offline.Env, typ, apiVersion, kind, name string) map[string]any {
 	t.Helper()
