@@ -26,6 +26,10 @@ type FleetArgs struct {
 	// GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters
 	// to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
 	Argocd *gitopsbridge.Hub `pulumi:"argocd,optional"`
+	// AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their
+	// entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before
+	// anything is touched. Default: false.
+	AllowRemoval bool `pulumi:"allowRemoval,optional"`
 }
 
 // Repositories are the GitOps repositories of the fleet.
@@ -89,6 +93,12 @@ type ClusterSpec struct {
 	// change replaces the EKS cluster and its VPC (and everything on them); without this flag the
 	// ClusterLedger refuses it before any resource is touched. Default: false.
 	AllowReplacement bool `pulumi:"allowReplacement,optional"`
+	// Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and
+	// labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README
+	// gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and
+	// volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the
+	// ClusterLedger, the entry may be removed. Default: false.
+	Decommission bool `pulumi:"decommission,optional"`
 }
 
 // ClusterDefaults are what every cluster inherits unless it sets its own.

@@ -37,6 +37,7 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 			"assumeRoleArn":    pulumi.String(e.AssumeRoleArn),
 			"vpcCidr":          pulumi.String(e.VpcCidr),
 			"allowReplacement": pulumi.Bool(e.AllowReplacement),
+			"decommission":     pulumi.Bool(e.Decommission),
 		})
 	}
 	var prov ledgerProvider
@@ -49,6 +50,7 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 		"cidrPool":         pulumi.String(args.CidrPool),
 		"cidrPrefixLength": pulumi.Int(args.CidrPrefixLength),
 		"clusters":         clusters,
+		"allowRemoval":     pulumi.Bool(args.AllowRemoval),
 	}, &l, pulumi.Parent(parent), pulumi.Provider(&prov))
 	if err != nil {
 		return nil, err

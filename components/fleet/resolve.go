@@ -115,6 +115,7 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 		AddonsRepo:    a.Repositories.Addons,
 		WorkloadsRepo: a.Repositories.Workloads,
 		Git:           a.Git,
+		Decommission:  c.Decommission,
 	}
 	if c.Role == Hub {
 		args.Hub = a.Argocd

@@ -194,11 +194,11 @@ func validatePool(ps *problems.List, a FleetArgs) bool {
 
 // ledgerArgs are the ClusterLedger inputs of a fleet that carries its defaults.
 func ledgerArgs(a FleetArgs) ledger.ClusterLedgerArgs {
-	l := ledger.ClusterLedgerArgs{CidrPool: a.CidrPool, CidrPrefixLength: a.CidrPrefixLength}
+	l := ledger.ClusterLedgerArgs{CidrPool: a.CidrPool, CidrPrefixLength: a.CidrPrefixLength, AllowRemoval: a.AllowRemoval}
 	for _, c := range a.Clusters {
 		l.Clusters = append(l.Clusters, ledger.LedgerEntry{
 			Name: c.Name, Region: c.Region, AssumeRoleArn: c.AssumeRoleArn, VpcCidr: c.VpcCidr,
-			AllowReplacement: c.AllowReplacement,
+			AllowReplacement: c.AllowReplacement, Decommission: c.Decommission,
 		})
 	}
 	return l

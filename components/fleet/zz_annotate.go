@@ -36,6 +36,7 @@ func (x *ClusterSpec) Annotate(a infer.Annotator) {
 	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the IAM role (\"arn:<partition>:iam::<account>:role/<name>\") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.")
 	a.Describe(&x.Tags, "Tags are added to the cluster's AWS resources, merged over defaults.tags.")
 	a.Describe(&x.AllowReplacement, "AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.")
+	a.Describe(&x.Decommission, "Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: \"true\", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.")
 }
 
 // Annotate gives ClusterSummary its schema descriptions.
@@ -73,6 +74,7 @@ func (x *FleetArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Repositories, "Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.")
 	a.Describe(&x.Git, "Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).")
 	a.Describe(&x.Argocd, "Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).")
+	a.Describe(&x.AllowRemoval, "AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.")
 }
 
 // Annotate gives Repositories its schema descriptions.

@@ -34,6 +34,11 @@ type GitOpsBridgeArgs struct {
 	Spoke *Spoke `pulumi:"spoke,optional"`
 	// Git commits the cluster secret's manifest to a GitHub repository as well.
 	Git *GitDelivery `pulumi:"git,optional"`
+	// Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload
+	// ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the
+	// cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the
+	// add-ons. Default: false.
+	Decommission bool `pulumi:"decommission,optional"`
 }
 
 // Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.

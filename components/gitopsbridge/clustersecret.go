@@ -42,6 +42,9 @@ func (b *builder) secretContent() secretContent {
 			Server:      InClusterServer, Config: InClusterConfig(),
 		}
 		s.Labels = Labels(name, v[1].(string), v[2].(string), addons, s.Annotations)
+		if a.Decommission {
+			s.Labels[DecommissionLabel] = "true"
+		}
 		var ps problems.List
 		checkLabels(&ps, s.Labels)
 		checkAnnotationKeys(&ps, "cluster.gitopsMetadata", md)

@@ -47,6 +47,21 @@ func TestClusterSecret(t *testing.T) {
 				"config": `{"awsAuthConfig":{"clusterName":"spoke1","roleARN":"` + spokeRoleArn + `"},` +
 					`"tlsClientConfig":{"insecure":false,"caData":"Q0Egb2Ygspoke1"}}`},
 		},
+		"decommissioned": {
+			reason: "the label workload ApplicationSets exclude; the add-on labels and the data unchanged",
+			args: func() GitOpsBridgeArgs {
+				a := spokeArgs()
+				a.Decommission = true
+				return a
+			},
+			wantLabels: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "spoke1", "environment": "dev",
+				"kubernetes_version": "1.33", "enable_cert_manager": "true", "aws_cluster_name": "spoke1",
+				DecommissionLabel: "true"},
+			wantAnnotations: map[string]string{"aws_cluster_name": "spoke1", "aws_region": "us-west-2"},
+			wantData: map[string]string{"name": "spoke1", "server": "https://spoke1.gr7.us-west-2.eks.amazonaws.com",
+				"config": `{"awsAuthConfig":{"clusterName":"spoke1","roleARN":"` + spokeRoleArn + `"},` +
+					`"tlsClientConfig":{"insecure":false,"caData":"Q0Egb2Ygspoke1"}}`},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -9,6 +9,14 @@ import (
 // SecretTypeLabel marks a Secret as an Argo CD cluster secret (Argo CD declarative setup).
 const SecretTypeLabel = "argocd.argoproj.io/secret-type"
 
+// DecommissionLabel marks the cluster secret of a cluster being decommissioned ("true"). Workload
+// ApplicationSets select clusters with the requirement DecommissionRequirement, so they drop it.
+const DecommissionLabel = "fleet_decommission"
+
+// DecommissionRequirement is the label selector requirement (Kubernetes LabelSelectorRequirement, as an
+// ApplicationSet cluster generator's matchExpressions takes it) that leaves decommissioned clusters out.
+var DecommissionRequirement = map[string]any{"key": DecommissionLabel, "operator": "NotIn", "values": []any{"true"}}
+
 // AddonLabel is the label that enables or disables an add-on on a cluster: enable_<addon> (GitOps Bridge).
 func AddonLabel(addon string) string { return addons.EnableLabel(addon) }
 

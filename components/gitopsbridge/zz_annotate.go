@@ -53,6 +53,7 @@ func (x *GitOpsBridgeArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Hub, "Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.")
 	a.Describe(&x.Spoke, "Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.")
 	a.Describe(&x.Git, "Git commits the cluster secret's manifest to a GitHub repository as well.")
+	a.Describe(&x.Decommission, "Decommission labels the cluster secret fleet_decommission: \"true\" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn [\"true\"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.")
 }
 
 // Annotate gives Hub its schema descriptions.

@@ -13,7 +13,9 @@ const TypeToken = "fleet:index:ClusterLedger"
 
 // ClusterLedger is the fleet's record of what identifies each cluster: its region, account role and VPC CIDR.
 // A change of any of them replaces the EKS cluster and its VPC, so the ledger refuses it (in preview and in
-// up, before any other resource of the fleet is registered) unless the cluster sets allowReplacement. It also
+// up, before any other resource of the fleet is registered) unless the cluster sets allowReplacement. It
+// refuses, the same way, the removal of a cluster whose last recorded entry was not decommissioned, unless the
+// fleet sets allowRemoval: removal is two runs, decommission then remove (README, "Removing a cluster"). It also
 // allocates the VPC CIDRs of clusters that give none, from the pool, and keeps every allocation for as long
 // as its cluster stays in the fleet. It lives only in the stack's state; it calls no cloud API.
 type ClusterLedger struct{}
@@ -33,6 +35,8 @@ type ClusterLedgerArgs struct {
 	CidrPrefixLength int `pulumi:"cidrPrefixLength"`
 	// Clusters are the fleet's clusters, in the fleet's order.
 	Clusters []LedgerEntry `pulumi:"clusters"`
+	// AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+	AllowRemoval bool `pulumi:"allowRemoval,optional"`
 }
 
 // LedgerEntry is what identifies one cluster.
@@ -47,6 +51,8 @@ type LedgerEntry struct {
 	VpcCidr string `pulumi:"vpcCidr,optional"`
 	// AllowReplacement lets a change of the above through.
 	AllowReplacement bool `pulumi:"allowReplacement,optional"`
+	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+	Decommission bool `pulumi:"decommission,optional"`
 }
 
 // ClusterLedgerState is the ledger as recorded: its inputs and every cluster's VPC CIDR.
@@ -122,6 +128,7 @@ func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedger
 		}
 	}
 	CheckOverlaps(&ps, names, final)
+	checkRemovals(&ps, args, previous)
 	for i, e := range args.Clusters {
 		was, ok := old[e.Name]
 		if !ok || e.AllowReplacement {
@@ -147,6 +154,28 @@ func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedger
 		return ClusterLedgerState{}, err
 	}
 	return ClusterLedgerState{ClusterLedgerArgs: args, VpcCidrs: cidrs}, nil
+}
+
+// checkRemovals refuses, at clusters, each cluster of the previous record that args no longer hold and that
+// was not recorded as decommissioned, unless args allow removal.
+func checkRemovals(ps *problems.List, args ClusterLedgerArgs, previous *ClusterLedgerState) {
+	if previous == nil || args.AllowRemoval {
+		return
+	}
+	kept := map[string]bool{}
+	for _, e := range args.Clusters {
+		kept[e.Name] = true
+	}
+	for _, e := range previous.Clusters {
+		if kept[e.Name] || e.Decommission {
+			continue
+		}
+		ps.Add("clusters", "removing cluster %q deletes its EKS cluster and VPC while its workloads still run, and "+
+			"what its add-on controllers made in AWS (load balancers, volumes, instances) would stay behind; "+
+			"decommission it first: keep its entry with decommission: true and run up (Argo CD removes its "+
+			"workloads while the controllers clean up after them), then remove the entry; or set allowRemoval: true",
+			e.Name)
+	}
 }
 
 // CheckOverlaps adds a problem at clusters[i].vpcCidr for each cluster whose VPC CIDR (cidrs[i], "" for none)

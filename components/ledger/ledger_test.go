@@ -40,9 +40,13 @@ func TestRecordAllocates(t *testing.T) {
 			want: map[string]string{"c": "10.3.0.0/16", "hub": "10.1.0.0/16", "a": "10.0.0.0/16", "b": "10.2.0.0/16"},
 		},
 		"remove one": {
-			reason: "removing the hub frees its block; b keeps its own",
-			args:   entries(entry("a", "us-east-2", "10.0.0.0/16"), entry("b", "us-west-2", "")),
-			want:   map[string]string{"a": "10.0.0.0/16", "b": "10.2.0.0/16"},
+			reason: "removing the hub (allowed) frees its block; b keeps its own",
+			args: func() ClusterLedgerArgs {
+				a := entries(entry("a", "us-east-2", "10.0.0.0/16"), entry("b", "us-west-2", ""))
+				a.AllowRemoval = true
+				return a
+			}(),
+			want: map[string]string{"a": "10.0.0.0/16", "b": "10.2.0.0/16"},
 		},
 		"pin the allocation": {
 			reason: "writing the allocated CIDR into the config changes nothing",
@@ -138,5 +142,52 @@ func TestRecordReportsAFullPool(t *testing.T) {
 	var pe *problems.Error
 	if !errors.As(err, &pe) || len(pe.Problems) != 1 || pe.Problems[0].Field != "clusters[2].vpcCidr" {
 		t.Errorf("two /16 blocks for three clusters: want one problem at clusters[2].vpcCidr, got %v", err)
+	}
+}
+
+// TestRecordGuardsRemovals: a cluster leaves the fleet only after an up recorded it as decommissioned, or when
+// the fleet allows removal.
+func TestRecordGuardsRemovals(t *testing.T) {
+	decommissioned := entry("b", "us-west-2", "10.2.0.0/16")
+	decommissioned.Decommission = true
+	cases := map[string]struct {
+		reason   string
+		previous ClusterLedgerArgs
+		next     ClusterLedgerArgs
+		refused  string // the cluster named in the refusal, "" when let through
+	}{
+		"not decommissioned": {reason: "its workloads and what the controllers made would be orphaned",
+			previous: entries(entry("hub", "us-east-1", "10.1.0.0/16"), entry("b", "us-west-2", "10.2.0.0/16")),
+			next:     entries(entry("hub", "us-east-1", "10.1.0.0/16")), refused: `"b"`},
+		"decommissioned, then removed": {reason: "the two runs",
+			previous: entries(entry("hub", "us-east-1", "10.1.0.0/16"), decommissioned),
+			next:     entries(entry("hub", "us-east-1", "10.1.0.0/16"))},
+		"allowed": {reason: "allowRemoval lets it through",
+			previous: entries(entry("hub", "us-east-1", "10.1.0.0/16"), entry("b", "us-west-2", "10.2.0.0/16")),
+			next: func() ClusterLedgerArgs {
+				a := entries(entry("hub", "us-east-1", "10.1.0.0/16"))
+				a.AllowRemoval = true
+				return a
+			}()},
+		"decommissioning is no removal": {reason: "the entry stays",
+			previous: entries(entry("hub", "us-east-1", "10.1.0.0/16"), entry("b", "us-west-2", "10.2.0.0/16")),
+			next:     entries(entry("hub", "us-east-1", "10.1.0.0/16"), decommissioned)},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			prev, err := Record(tc.previous, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Record(tc.next, &prev)
+			var perr *problems.Error
+			switch {
+			case tc.refused == "" && err != nil:
+				t.Errorf("%s: %v", tc.reason, err)
+			case tc.refused != "" && (!errors.As(err, &perr) || len(perr.Problems) != 1 || perr.Problems[0].Field != "clusters" ||
+				!strings.Contains(perr.Problems[0].Message, tc.refused) || !strings.Contains(perr.Problems[0].Message, "decommission: true")):
+				t.Errorf("%s: want one refusal at clusters naming %s and decommission: true, got %v", tc.reason, tc.refused, err)
+			}
+		})
 	}
 }

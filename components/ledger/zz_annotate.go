@@ -10,6 +10,7 @@ func (x *ClusterLedgerArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.CidrPool, "CidrPool is the IPv4 network VPC CIDRs are allocated from.")
 	a.Describe(&x.CidrPrefixLength, "CidrPrefixLength is the prefix length of an allocated VPC CIDR.")
 	a.Describe(&x.Clusters, "Clusters are the fleet's clusters, in the fleet's order.")
+	a.Describe(&x.AllowRemoval, "AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.")
 }
 
 // Annotate gives ClusterLedgerState its schema descriptions.
@@ -26,4 +27,5 @@ func (x *LedgerEntry) Annotate(a infer.Annotator) {
 	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the role of the cluster's aws provider (\"\" for the ambient credentials).")
 	a.Describe(&x.VpcCidr, "VpcCidr is the VPC CIDR as given; \"\" to allocate one from the pool.")
 	a.Describe(&x.AllowReplacement, "AllowReplacement lets a change of the above through.")
+	a.Describe(&x.Decommission, "Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.")
 }

@@ -18,6 +18,7 @@ def program():
         defaults=cfg.get_object("defaults"),
         git=cfg.get_object("git"),
         cidr_pool=cfg.get("cidrPool"),
+        allow_removal=cfg.get_bool("allowRemoval"),
     ))
     pulumi.export("clusters", f.clusters)
     pulumi.export("vpcCidrs", f.vpc_cidrs)

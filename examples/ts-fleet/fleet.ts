@@ -27,6 +27,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         defaults: cfg.getObject<fleet.types.input.ClusterDefaultsArgs>("defaults"),
         git: cfg.getObject<fleet.types.input.GitDeliveryArgs>("git"),
         cidrPool: cfg.get("cidrPool"),
+        allowRemoval: cfg.getBoolean("allowRemoval"),
     });
     const outputs: Record<string, pulumi.Input<any>> = {
         clusters: f.clusters,

@@ -17,6 +17,12 @@ namespace GitOpsFleet.Fleet
     public partial class ClusterLedger : global::Pulumi.CustomResource
     {
         /// <summary>
+        /// AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+        /// </summary>
+        [Output("allowRemoval")]
+        public Output<bool?> AllowRemoval { get; private set; } = null!;
+
+        /// <summary>
         /// CidrPool is the IPv4 network VPC CIDRs are allocated from.
         /// </summary>
         [Output("cidrPool")]
@@ -85,6 +91,12 @@ namespace GitOpsFleet.Fleet
 
     public sealed class ClusterLedgerArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+        /// </summary>
+        [Input("allowRemoval")]
+        public Input<bool>? AllowRemoval { get; set; }
+
         /// <summary>
         /// CidrPool is the IPv4 network VPC CIDRs are allocated from.
         /// </summary>

@@ -75,6 +75,12 @@ namespace GitOpsFleet.Fleet
     public sealed class FleetArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
+        /// AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
+        /// </summary>
+        [Input("allowRemoval")]
+        public bool? AllowRemoval { get; set; }
+
+        /// <summary>
         /// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
         /// </summary>
         [Input("argocd")]

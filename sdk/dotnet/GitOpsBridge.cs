@@ -129,6 +129,12 @@ namespace GitOpsFleet.Fleet
         public Input<Inputs.ClusterInfoArgs> Cluster { get; set; } = null!;
 
         /// <summary>
+        /// Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
+        /// </summary>
+        [Input("decommission")]
+        public bool? Decommission { get; set; }
+
+        /// <summary>
         /// Git commits the cluster secret's manifest to a GitHub repository as well.
         /// </summary>
         [Input("git")]

@@ -37,6 +37,10 @@ export class ClusterLedger extends pulumi.CustomResource {
     }
 
     /**
+     * AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+     */
+    declare public readonly allowRemoval: pulumi.Output<boolean | undefined>;
+    /**
      * CidrPool is the IPv4 network VPC CIDRs are allocated from.
      */
     declare public readonly cidrPool: pulumi.Output<string>;
@@ -73,11 +77,13 @@ export class ClusterLedger extends pulumi.CustomResource {
             if (args?.clusters === undefined && !opts.urn) {
                 throw new Error("Missing required property 'clusters'");
             }
+            resourceInputs["allowRemoval"] = args?.allowRemoval;
             resourceInputs["cidrPool"] = args?.cidrPool;
             resourceInputs["cidrPrefixLength"] = args?.cidrPrefixLength;
             resourceInputs["clusters"] = args?.clusters;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         } else {
+            resourceInputs["allowRemoval"] = undefined /*out*/;
             resourceInputs["cidrPool"] = undefined /*out*/;
             resourceInputs["cidrPrefixLength"] = undefined /*out*/;
             resourceInputs["clusters"] = undefined /*out*/;
@@ -92,6 +98,10 @@ export class ClusterLedger extends pulumi.CustomResource {
  * The set of arguments for constructing a ClusterLedger resource.
  */
 export interface ClusterLedgerArgs {
+    /**
+     * AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+     */
+    allowRemoval?: pulumi.Input<boolean | undefined>;
     /**
      * CidrPool is the IPv4 network VPC CIDRs are allocated from.
      */

@@ -62,6 +62,7 @@ export class Fleet extends pulumi.ComponentResource {
             if (args?.repositories === undefined && !opts.urn) {
                 throw new Error("Missing required property 'repositories'");
             }
+            resourceInputs["allowRemoval"] = args?.allowRemoval;
             resourceInputs["argocd"] = args?.argocd;
             resourceInputs["cidrPool"] = args?.cidrPool;
             resourceInputs["cidrPrefixLength"] = args?.cidrPrefixLength;
@@ -89,6 +90,10 @@ export class Fleet extends pulumi.ComponentResource {
  * The set of arguments for constructing a Fleet resource.
  */
 export interface FleetArgs {
+    /**
+     * AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
+     */
+    allowRemoval?: boolean;
     /**
      * Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
      */

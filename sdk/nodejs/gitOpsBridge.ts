@@ -82,6 +82,7 @@ export class GitOpsBridge extends pulumi.ComponentResource {
             resourceInputs["addons"] = args?.addons;
             resourceInputs["addonsRepo"] = args?.addonsRepo;
             resourceInputs["cluster"] = args?.cluster;
+            resourceInputs["decommission"] = args?.decommission;
             resourceInputs["git"] = args?.git;
             resourceInputs["hub"] = args?.hub;
             resourceInputs["metadata"] = args?.metadata;
@@ -131,6 +132,10 @@ export interface GitOpsBridgeArgs {
      * Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
      */
     cluster: pulumi.Input<inputs.ClusterInfoArgs>;
+    /**
+     * Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
+     */
+    decommission?: boolean;
     /**
      * Git commits the cluster secret's manifest to a GitHub repository as well.
      */

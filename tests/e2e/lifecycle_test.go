@@ -396,6 +396,36 @@ func TestDay2(t *testing.T) {
 		l.settled()
 	})
 
+	t.Run("remove a spoke that was not decommissioned: refused in preview, nothing touched", func(t *testing.T) {
+		l.t = t
+		all := l.clusters()
+		l.cfg["gitops-fleet:clusters"] = all[:2]
+		l.sync()
+		_, err := l.stack.Preview(context.Background(), optpreview.ProgressStreams(progress(t, l.env, "preview-removal-refused")))
+		if err == nil || !strings.Contains(err.Error(), `removing cluster "spoke-b"`) || !strings.Contains(err.Error(), "decommission: true") {
+			t.Fatalf("want the ledger to refuse removing spoke-b, naming decommission: true, got %v", err)
+		}
+		l.cfg["gitops-fleet:clusters"] = all
+		l.settled()
+	})
+
+	t.Run("decommission a spoke: its secret's label and the ledger's record only", func(t *testing.T) {
+		l.t = t
+		l.cluster("spoke-b")["decommission"] = true
+		p, steps := l.preview()
+		want := plan{"update": {"kubernetes:core/v1:Secret": 1, "fleet:index:ClusterLedger": 1}}
+		if diff := cmp.Diff(want, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		for _, u := range urns(steps, "update") {
+			if !strings.HasSuffix(u, "::spoke-b-cluster-secret") && !strings.HasSuffix(u, "::fleet-ledger") {
+				t.Errorf("decommissioning spoke-b updates %s", u)
+			}
+		}
+		l.up()
+		l.settled()
+	})
+
 	t.Run("remove a spoke: its hub secret goes before its cluster, and nothing of it stays", func(t *testing.T) {
 		l.t = t
 		l.cfg["gitops-fleet:clusters"] = l.clusters()[:2]

@@ -25,6 +25,8 @@ type Config struct {
 	Delivery *Delivery `json:"delivery,omitempty"`
 	// CidrPool is gitops-fleet:cidrPool, where VPC CIDRs of clusters without one are allocated (Fleet's cidrPool).
 	CidrPool string `json:"cidrPool,omitempty"`
+	// AllowRemoval is gitops-fleet:allowRemoval: let an up remove clusters that were not decommissioned first.
+	AllowRemoval bool `json:"allowRemoval,omitempty"`
 }
 
 // Defaults are Fleet's defaults: each applies to every cluster that does not set its own.
@@ -86,6 +88,8 @@ type Cluster struct {
 	Tags map[string]string `json:"tags,omitempty"`
 	// AllowReplacement lets a change of region, account role or VPC CIDR replace this cluster.
 	AllowReplacement bool `json:"allowReplacement,omitempty"`
+	// Decommission is the first of the two runs that remove the cluster (Fleet's decommission).
+	Decommission bool `json:"decommission,omitempty"`
 }
 
 // NodeGroup is an EKS managed node group of a cluster.
@@ -136,6 +140,7 @@ func Load(ctx *pulumi.Context) (Config, error) {
 		}
 	}
 	c.CidrPool = cfg.Get("cidrPool")
+	c.AllowRemoval = cfg.GetBool("allowRemoval")
 	return c, nil
 }
 

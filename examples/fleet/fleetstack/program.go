@@ -65,6 +65,9 @@ func (c Config) Args() (*fleet.FleetArgs, error) {
 	if c.CidrPool != "" {
 		args.CidrPool = &c.CidrPool
 	}
+	if c.AllowRemoval {
+		args.AllowRemoval = &c.AllowRemoval
+	}
 	if c.Defaults != nil {
 		var d fleet.ClusterDefaults
 		if err := convert(c.Defaults, &d); err != nil {

@@ -59,6 +59,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? AssumeRoleArn { get; set; }
 
         /// <summary>
+        /// Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+        /// </summary>
+        [Input("decommission")]
+        public Input<bool>? Decommission { get; set; }
+
+        /// <summary>
         /// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
         /// </summary>
         [Input("environment")]

@@ -29,6 +29,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? AssumeRoleArn { get; set; }
 
         /// <summary>
+        /// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        /// </summary>
+        [Input("decommission")]
+        public Input<bool>? Decommission { get; set; }
+
+        /// <summary>
         /// Name is the cluster's name.
         /// </summary>
         [Input("name", required: true)]

@@ -26,6 +26,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string? AssumeRoleArn;
         /// <summary>
+        /// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        /// </summary>
+        public readonly bool? Decommission;
+        /// <summary>
         /// Name is the cluster's name.
         /// </summary>
         public readonly string Name;
@@ -44,6 +48,8 @@ namespace GitOpsFleet.Fleet.Outputs
 
             string? assumeRoleArn,
 
+            bool? decommission,
+
             string name,
 
             string region,
@@ -52,6 +58,7 @@ namespace GitOpsFleet.Fleet.Outputs
         {
             AllowReplacement = allowReplacement;
             AssumeRoleArn = assumeRoleArn;
+            Decommission = decommission;
             Name = name;
             Region = region;
             VpcCidr = vpcCidr;

@@ -16,6 +16,8 @@ import (
 type ClusterLedger struct {
 	pulumi.CustomResourceState
 
+	// AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+	AllowRemoval pulumi.BoolPtrOutput `pulumi:"allowRemoval"`
 	// CidrPool is the IPv4 network VPC CIDRs are allocated from.
 	CidrPool pulumi.StringOutput `pulumi:"cidrPool"`
 	// CidrPrefixLength is the prefix length of an allocated VPC CIDR.
@@ -75,6 +77,8 @@ func (ClusterLedgerState) ElementType() reflect.Type {
 }
 
 type clusterLedgerArgs struct {
+	// AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+	AllowRemoval *bool `pulumi:"allowRemoval"`
 	// CidrPool is the IPv4 network VPC CIDRs are allocated from.
 	CidrPool string `pulumi:"cidrPool"`
 	// CidrPrefixLength is the prefix length of an allocated VPC CIDR.
@@ -85,6 +89,8 @@ type clusterLedgerArgs struct {
 
 // The set of arguments for constructing a ClusterLedger resource.
 type ClusterLedgerArgs struct {
+	// AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+	AllowRemoval pulumi.BoolPtrInput
 	// CidrPool is the IPv4 network VPC CIDRs are allocated from.
 	CidrPool pulumi.StringInput
 	// CidrPrefixLength is the prefix length of an allocated VPC CIDR.
@@ -178,6 +184,11 @@ func (o ClusterLedgerOutput) ToClusterLedgerOutput() ClusterLedgerOutput {
 
 func (o ClusterLedgerOutput) ToClusterLedgerOutputWithContext(ctx context.Context) ClusterLedgerOutput {
 	return o
+}
+
+// AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+func (o ClusterLedgerOutput) AllowRemoval() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClusterLedger) pulumi.BoolPtrOutput { return v.AllowRemoval }).(pulumi.BoolPtrOutput)
 }
 
 // CidrPool is the IPv4 network VPC CIDRs are allocated from.

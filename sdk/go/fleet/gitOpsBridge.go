@@ -64,6 +64,8 @@ type gitOpsBridgeArgs struct {
 	AddonsRepo *Repo `pulumi:"addonsRepo"`
 	// Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
 	Cluster ClusterInfo `pulumi:"cluster"`
+	// Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
+	Decommission *bool `pulumi:"decommission"`
 	// Git commits the cluster secret's manifest to a GitHub repository as well.
 	Git *GitDelivery `pulumi:"git"`
 	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
@@ -88,6 +90,8 @@ type GitOpsBridgeArgs struct {
 	AddonsRepo RepoPtrInput
 	// Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
 	Cluster ClusterInfoInput
+	// Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
+	Decommission *bool
 	// Git commits the cluster secret's manifest to a GitHub repository as well.
 	Git GitDeliveryPtrInput
 	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.

@@ -1493,6 +1493,8 @@ type ClusterSpec struct {
 	AllowReplacement *bool `pulumi:"allowReplacement"`
 	// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
+	// Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+	Decommission *bool `pulumi:"decommission"`
 	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
 	Environment *string `pulumi:"environment"`
 	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
@@ -1538,6 +1540,8 @@ type ClusterSpecArgs struct {
 	AllowReplacement pulumi.BoolPtrInput `pulumi:"allowReplacement"`
 	// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
+	// Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+	Decommission pulumi.BoolPtrInput `pulumi:"decommission"`
 	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
 	Environment pulumi.StringPtrInput `pulumi:"environment"`
 	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
@@ -1635,6 +1639,11 @@ func (o ClusterSpecOutput) AllowReplacement() pulumi.BoolPtrOutput {
 // AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
 func (o ClusterSpecOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+func (o ClusterSpecOutput) Decommission() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *bool { return v.Decommission }).(pulumi.BoolPtrOutput)
 }
 
 // Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
@@ -4376,6 +4385,8 @@ type LedgerEntry struct {
 	AllowReplacement *bool `pulumi:"allowReplacement"`
 	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
+	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+	Decommission *bool `pulumi:"decommission"`
 	// Name is the cluster's name.
 	Name string `pulumi:"name"`
 	// Region is the cluster's AWS region.
@@ -4401,6 +4412,8 @@ type LedgerEntryArgs struct {
 	AllowReplacement pulumi.BoolPtrInput `pulumi:"allowReplacement"`
 	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
+	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+	Decommission pulumi.BoolPtrInput `pulumi:"decommission"`
 	// Name is the cluster's name.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Region is the cluster's AWS region.
@@ -4469,6 +4482,11 @@ func (o LedgerEntryOutput) AllowReplacement() pulumi.BoolPtrOutput {
 // AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
 func (o LedgerEntryOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerEntry) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+func (o LedgerEntryOutput) Decommission() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v LedgerEntry) *bool { return v.Decommission }).(pulumi.BoolPtrOutput)
 }
 
 // Name is the cluster's name.

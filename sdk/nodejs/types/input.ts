@@ -238,6 +238,10 @@ export interface ClusterSpecArgs {
      */
     assumeRoleArn?: pulumi.Input<string | undefined>;
     /**
+     * Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+     */
+    decommission?: pulumi.Input<boolean | undefined>;
+    /**
      * Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
      */
     environment?: pulumi.Input<string | undefined>;
@@ -675,6 +679,10 @@ export interface LedgerEntryArgs {
      * AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
      */
     assumeRoleArn?: pulumi.Input<string | undefined>;
+    /**
+     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     */
+    decommission?: pulumi.Input<boolean | undefined>;
     /**
      * Name is the cluster's name.
      */

@@ -114,6 +114,10 @@ export interface LedgerEntry {
      */
     assumeRoleArn?: string;
     /**
+     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     */
+    decommission?: boolean;
+    /**
      * Name is the cluster's name.
      */
     name: string;

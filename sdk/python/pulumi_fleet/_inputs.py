@@ -1026,6 +1026,10 @@ class ClusterSpecArgsDict(TypedDict):
     """
     AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
     """
+    decommission: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+    """
     environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
@@ -1066,6 +1070,7 @@ class ClusterSpecArgs:
                  addons: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]] = None,
                  allow_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
                  assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 decommission: pulumi.Input[Optional[_builtins.bool]] = None,
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
@@ -1084,6 +1089,7 @@ class ClusterSpecArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
         :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
+        :param pulumi.Input[_builtins.bool] decommission: Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
         :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
         :param pulumi.Input[_builtins.str] identity: Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
@@ -1105,6 +1111,8 @@ class ClusterSpecArgs:
             pulumi.set(__self__, "allow_replacement", allow_replacement)
         if assume_role_arn is not None:
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if decommission is not None:
+            pulumi.set(__self__, "decommission", decommission)
         if environment is not None:
             pulumi.set(__self__, "environment", environment)
         if identity is not None:
@@ -1215,6 +1223,18 @@ class ClusterSpecArgs:
     @assume_role_arn.setter
     def assume_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "assume_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def decommission(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+        """
+        return pulumi.get(self, "decommission")
+
+    @decommission.setter
+    def decommission(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "decommission", value)
 
     @_builtins.property
     @pulumi.getter
@@ -3037,6 +3057,10 @@ class LedgerEntryArgsDict(TypedDict):
     """
     AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
     """
+    decommission: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+    """
     vpc_cidr: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
@@ -3049,6 +3073,7 @@ class LedgerEntryArgs:
                  region: pulumi.Input[_builtins.str],
                  allow_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
                  assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 decommission: pulumi.Input[Optional[_builtins.bool]] = None,
                  vpc_cidr: pulumi.Input[Optional[_builtins.str]] = None):
         """
         LedgerEntry is what identifies one cluster.
@@ -3057,6 +3082,7 @@ class LedgerEntryArgs:
         :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region.
         :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of the above through.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        :param pulumi.Input[_builtins.bool] decommission: Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
         :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
         """
         pulumi.set(__self__, "name", name)
@@ -3065,6 +3091,8 @@ class LedgerEntryArgs:
             pulumi.set(__self__, "allow_replacement", allow_replacement)
         if assume_role_arn is not None:
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if decommission is not None:
+            pulumi.set(__self__, "decommission", decommission)
         if vpc_cidr is not None:
             pulumi.set(__self__, "vpc_cidr", vpc_cidr)
 
@@ -3115,6 +3143,18 @@ class LedgerEntryArgs:
     @assume_role_arn.setter
     def assume_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "assume_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def decommission(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        """
+        return pulumi.get(self, "decommission")
+
+    @decommission.setter
+    def decommission(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "decommission", value)
 
     @_builtins.property
     @pulumi.getter(name="vpcCidr")

@@ -23,17 +23,21 @@ class ClusterLedgerArgs:
     def __init__(__self__, *,
                  cidr_pool: pulumi.Input[_builtins.str],
                  cidr_prefix_length: pulumi.Input[_builtins.int],
-                 clusters: pulumi.Input[Sequence[pulumi.Input['LedgerEntryArgs']]]):
+                 clusters: pulumi.Input[Sequence[pulumi.Input['LedgerEntryArgs']]],
+                 allow_removal: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a ClusterLedger resource.
 
         :param pulumi.Input[_builtins.str] cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from.
         :param pulumi.Input[_builtins.int] cidr_prefix_length: CidrPrefixLength is the prefix length of an allocated VPC CIDR.
         :param pulumi.Input[Sequence[pulumi.Input['LedgerEntryArgs']]] clusters: Clusters are the fleet's clusters, in the fleet's order.
+        :param pulumi.Input[_builtins.bool] allow_removal: AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
         """
         pulumi.set(__self__, "cidr_pool", cidr_pool)
         pulumi.set(__self__, "cidr_prefix_length", cidr_prefix_length)
         pulumi.set(__self__, "clusters", clusters)
+        if allow_removal is not None:
+            pulumi.set(__self__, "allow_removal", allow_removal)
 
     @_builtins.property
     @pulumi.getter(name="cidrPool")
@@ -71,6 +75,18 @@ class ClusterLedgerArgs:
     def clusters(self, value: pulumi.Input[Sequence[pulumi.Input['LedgerEntryArgs']]]):
         pulumi.set(self, "clusters", value)
 
+    @_builtins.property
+    @pulumi.getter(name="allowRemoval")
+    def allow_removal(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+        """
+        return pulumi.get(self, "allow_removal")
+
+    @allow_removal.setter
+    def allow_removal(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_removal", value)
+
 
 @pulumi.type_token("fleet:index:ClusterLedger")
 class ClusterLedger(pulumi.CustomResource):
@@ -78,6 +94,7 @@ class ClusterLedger(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_removal: pulumi.Input[Optional[_builtins.bool]] = None,
                  cidr_pool: pulumi.Input[Optional[_builtins.str]] = None,
                  cidr_prefix_length: pulumi.Input[Optional[_builtins.int]] = None,
                  clusters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['LedgerEntryArgs', 'LedgerEntryArgsDict']]]]] = None,
@@ -87,6 +104,7 @@ class ClusterLedger(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] allow_removal: AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
         :param pulumi.Input[_builtins.str] cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from.
         :param pulumi.Input[_builtins.int] cidr_prefix_length: CidrPrefixLength is the prefix length of an allocated VPC CIDR.
         :param pulumi.Input[Sequence[pulumi.Input[Union['LedgerEntryArgs', 'LedgerEntryArgsDict']]]] clusters: Clusters are the fleet's clusters, in the fleet's order.
@@ -115,6 +133,7 @@ class ClusterLedger(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_removal: pulumi.Input[Optional[_builtins.bool]] = None,
                  cidr_pool: pulumi.Input[Optional[_builtins.str]] = None,
                  cidr_prefix_length: pulumi.Input[Optional[_builtins.int]] = None,
                  clusters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['LedgerEntryArgs', 'LedgerEntryArgsDict']]]]] = None,
@@ -127,6 +146,7 @@ class ClusterLedger(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ClusterLedgerArgs.__new__(ClusterLedgerArgs)
 
+            __props__.__dict__["allow_removal"] = allow_removal
             if cidr_pool is None and not opts.urn:
                 raise TypeError("Missing required property 'cidr_pool'")
             __props__.__dict__["cidr_pool"] = cidr_pool
@@ -159,11 +179,20 @@ class ClusterLedger(pulumi.CustomResource):
 
         __props__ = ClusterLedgerArgs.__new__(ClusterLedgerArgs)
 
+        __props__.__dict__["allow_removal"] = None
         __props__.__dict__["cidr_pool"] = None
         __props__.__dict__["cidr_prefix_length"] = None
         __props__.__dict__["clusters"] = None
         __props__.__dict__["vpc_cidrs"] = None
         return ClusterLedger(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="allowRemoval")
+    def allow_removal(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+        """
+        return pulumi.get(self, "allow_removal")
 
     @_builtins.property
     @pulumi.getter(name="cidrPool")

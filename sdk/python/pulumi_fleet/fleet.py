@@ -23,6 +23,7 @@ class FleetArgs:
     def __init__(__self__, *,
                  clusters: pulumi.Input[Sequence[pulumi.Input['ClusterSpecArgs']]],
                  repositories: pulumi.Input['RepositoriesArgs'],
+                 allow_removal: Optional[_builtins.bool] = None,
                  argocd: pulumi.Input[Optional['HubArgs']] = None,
                  cidr_pool: Optional[_builtins.str] = None,
                  cidr_prefix_length: Optional[_builtins.int] = None,
@@ -33,6 +34,7 @@ class FleetArgs:
 
         :param pulumi.Input[Sequence[pulumi.Input['ClusterSpecArgs']]] clusters: Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
         :param pulumi.Input['RepositoriesArgs'] repositories: Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
+        :param _builtins.bool allow_removal: AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
         :param pulumi.Input['HubArgs'] argocd: Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
         :param _builtins.str cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
@@ -41,6 +43,8 @@ class FleetArgs:
         """
         pulumi.set(__self__, "clusters", clusters)
         pulumi.set(__self__, "repositories", repositories)
+        if allow_removal is not None:
+            pulumi.set(__self__, "allow_removal", allow_removal)
         if argocd is not None:
             pulumi.set(__self__, "argocd", argocd)
         if cidr_pool is not None:
@@ -75,6 +79,18 @@ class FleetArgs:
     @repositories.setter
     def repositories(self, value: pulumi.Input['RepositoriesArgs']):
         pulumi.set(self, "repositories", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowRemoval")
+    def allow_removal(self) -> Optional[_builtins.bool]:
+        """
+        AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
+        """
+        return pulumi.get(self, "allow_removal")
+
+    @allow_removal.setter
+    def allow_removal(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "allow_removal", value)
 
     @_builtins.property
     @pulumi.getter
@@ -143,6 +159,7 @@ class Fleet(pulumi.ComponentResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_removal: Optional[_builtins.bool] = None,
                  argocd: pulumi.Input[Optional[Union['HubArgs', 'HubArgsDict']]] = None,
                  cidr_pool: Optional[_builtins.str] = None,
                  cidr_prefix_length: Optional[_builtins.int] = None,
@@ -156,6 +173,7 @@ class Fleet(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param _builtins.bool allow_removal: AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
         :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] argocd: Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
         :param _builtins.str cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
@@ -188,6 +206,7 @@ class Fleet(pulumi.ComponentResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_removal: Optional[_builtins.bool] = None,
                  argocd: pulumi.Input[Optional[Union['HubArgs', 'HubArgsDict']]] = None,
                  cidr_pool: Optional[_builtins.str] = None,
                  cidr_prefix_length: Optional[_builtins.int] = None,
@@ -206,6 +225,7 @@ class Fleet(pulumi.ComponentResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = FleetArgs.__new__(FleetArgs)
 
+            __props__.__dict__["allow_removal"] = allow_removal
             __props__.__dict__["argocd"] = argocd
             __props__.__dict__["cidr_pool"] = cidr_pool
             __props__.__dict__["cidr_prefix_length"] = cidr_prefix_length

@@ -23,6 +23,7 @@ class GitOpsBridgeArgs:
                  cluster: pulumi.Input['ClusterInfoArgs'],
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  addons_repo: pulumi.Input[Optional['RepoArgs']] = None,
+                 decommission: Optional[_builtins.bool] = None,
                  git: pulumi.Input[Optional['GitDeliveryArgs']] = None,
                  hub: pulumi.Input[Optional['HubArgs']] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
@@ -36,6 +37,7 @@ class GitOpsBridgeArgs:
         :param pulumi.Input['ClusterInfoArgs'] cluster: Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
         :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
         :param pulumi.Input['RepoArgs'] addons_repo: AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+        :param _builtins.bool decommission: Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
         :param pulumi.Input['GitDeliveryArgs'] git: Git commits the cluster secret's manifest to a GitHub repository as well.
         :param pulumi.Input['HubArgs'] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
         :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
@@ -49,6 +51,8 @@ class GitOpsBridgeArgs:
             pulumi.set(__self__, "addons", addons)
         if addons_repo is not None:
             pulumi.set(__self__, "addons_repo", addons_repo)
+        if decommission is not None:
+            pulumi.set(__self__, "decommission", decommission)
         if git is not None:
             pulumi.set(__self__, "git", git)
         if hub is not None:
@@ -99,6 +103,18 @@ class GitOpsBridgeArgs:
     @addons_repo.setter
     def addons_repo(self, value: pulumi.Input[Optional['RepoArgs']]):
         pulumi.set(self, "addons_repo", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def decommission(self) -> Optional[_builtins.bool]:
+        """
+        Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
+        """
+        return pulumi.get(self, "decommission")
+
+    @decommission.setter
+    def decommission(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "decommission", value)
 
     @_builtins.property
     @pulumi.getter
@@ -194,6 +210,7 @@ class GitOpsBridge(pulumi.ComponentResource):
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  addons_repo: pulumi.Input[Optional[Union['RepoArgs', 'RepoArgsDict']]] = None,
                  cluster: pulumi.Input[Optional[Union['ClusterInfoArgs', 'ClusterInfoArgsDict']]] = None,
+                 decommission: Optional[_builtins.bool] = None,
                  git: pulumi.Input[Optional[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']]] = None,
                  hub: pulumi.Input[Optional[Union['HubArgs', 'HubArgsDict']]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
@@ -210,6 +227,7 @@ class GitOpsBridge(pulumi.ComponentResource):
         :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
         :param pulumi.Input[Union['RepoArgs', 'RepoArgsDict']] addons_repo: AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
         :param pulumi.Input[Union['ClusterInfoArgs', 'ClusterInfoArgsDict']] cluster: Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
+        :param _builtins.bool decommission: Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
         :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits the cluster secret's manifest to a GitHub repository as well.
         :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
         :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
@@ -245,6 +263,7 @@ class GitOpsBridge(pulumi.ComponentResource):
                  addons: pulumi.Input[Optional[Mapping[str, _builtins.bool]]] = None,
                  addons_repo: pulumi.Input[Optional[Union['RepoArgs', 'RepoArgsDict']]] = None,
                  cluster: pulumi.Input[Optional[Union['ClusterInfoArgs', 'ClusterInfoArgsDict']]] = None,
+                 decommission: Optional[_builtins.bool] = None,
                  git: pulumi.Input[Optional[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']]] = None,
                  hub: pulumi.Input[Optional[Union['HubArgs', 'HubArgsDict']]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
@@ -268,6 +287,7 @@ class GitOpsBridge(pulumi.ComponentResource):
             if cluster is None and not opts.urn:
                 raise TypeError("Missing required property 'cluster'")
             __props__.__dict__["cluster"] = cluster
+            __props__.__dict__["decommission"] = decommission
             __props__.__dict__["git"] = git
             __props__.__dict__["hub"] = hub
             __props__.__dict__["metadata"] = metadata

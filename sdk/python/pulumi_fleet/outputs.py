@@ -361,6 +361,7 @@ class LedgerEntry(dict):
                  region: _builtins.str,
                  allow_replacement: Optional[_builtins.bool] = None,
                  assume_role_arn: Optional[_builtins.str] = None,
+                 decommission: Optional[_builtins.bool] = None,
                  vpc_cidr: Optional[_builtins.str] = None):
         """
         LedgerEntry is what identifies one cluster.
@@ -369,6 +370,7 @@ class LedgerEntry(dict):
         :param _builtins.str region: Region is the cluster's AWS region.
         :param _builtins.bool allow_replacement: AllowReplacement lets a change of the above through.
         :param _builtins.str assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        :param _builtins.bool decommission: Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
         :param _builtins.str vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
         """
         pulumi.set(__self__, "name", name)
@@ -377,6 +379,8 @@ class LedgerEntry(dict):
             pulumi.set(__self__, "allow_replacement", allow_replacement)
         if assume_role_arn is not None:
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if decommission is not None:
+            pulumi.set(__self__, "decommission", decommission)
         if vpc_cidr is not None:
             pulumi.set(__self__, "vpc_cidr", vpc_cidr)
 
@@ -411,6 +415,14 @@ class LedgerEntry(dict):
         AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
         """
         return pulumi.get(self, "assume_role_arn")
+
+    @_builtins.property
+    @pulumi.getter
+    def decommission(self) -> Optional[_builtins.bool]:
+        """
+        Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        """
+        return pulumi.get(self, "decommission")
 
     @_builtins.property
     @pulumi.getter(name="vpcCidr")

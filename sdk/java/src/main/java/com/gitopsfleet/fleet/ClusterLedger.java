@@ -10,10 +10,12 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
+import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
@@ -22,6 +24,20 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="fleet:index:ClusterLedger")
 public class ClusterLedger extends com.pulumi.resources.CustomResource {
+    /**
+     * AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+     * 
+     */
+    @Export(name="allowRemoval", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> allowRemoval;
+
+    /**
+     * @return AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+     * 
+     */
+    public Output<Optional<Boolean>> allowRemoval() {
+        return Codegen.optional(this.allowRemoval);
+    }
     /**
      * CidrPool is the IPv4 network VPC CIDRs are allocated from.
      * 

@@ -7,15 +7,33 @@ import com.gitopsfleet.fleet.inputs.LedgerEntryArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 
 public final class ClusterLedgerArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final ClusterLedgerArgs Empty = new ClusterLedgerArgs();
+
+    /**
+     * AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+     * 
+     */
+    @Import(name="allowRemoval")
+    private @Nullable Output<Boolean> allowRemoval;
+
+    /**
+     * @return AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> allowRemoval() {
+        return Optional.ofNullable(this.allowRemoval);
+    }
 
     /**
      * CidrPool is the IPv4 network VPC CIDRs are allocated from.
@@ -65,6 +83,7 @@ public final class ClusterLedgerArgs extends com.pulumi.resources.ResourceArgs {
     private ClusterLedgerArgs() {}
 
     private ClusterLedgerArgs(ClusterLedgerArgs $) {
+        this.allowRemoval = $.allowRemoval;
         this.cidrPool = $.cidrPool;
         this.cidrPrefixLength = $.cidrPrefixLength;
         this.clusters = $.clusters;
@@ -86,6 +105,27 @@ public final class ClusterLedgerArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(ClusterLedgerArgs defaults) {
             $ = new ClusterLedgerArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param allowRemoval AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowRemoval(@Nullable Output<Boolean> allowRemoval) {
+            $.allowRemoval = allowRemoval;
+            return this;
+        }
+
+        /**
+         * @param allowRemoval AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowRemoval(Boolean allowRemoval) {
+            return allowRemoval(Output.of(allowRemoval));
         }
 
         /**

@@ -11,6 +11,7 @@ import com.gitopsfleet.fleet.inputs.RepositoriesArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Boolean;
 import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
@@ -22,6 +23,21 @@ import javax.annotation.Nullable;
 public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final FleetArgs Empty = new FleetArgs();
+
+    /**
+     * AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
+     * 
+     */
+    @Import(name="allowRemoval")
+    private @Nullable Boolean allowRemoval;
+
+    /**
+     * @return AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
+     * 
+     */
+    public Optional<Boolean> allowRemoval() {
+        return Optional.ofNullable(this.allowRemoval);
+    }
 
     /**
      * Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
@@ -131,6 +147,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
     private FleetArgs() {}
 
     private FleetArgs(FleetArgs $) {
+        this.allowRemoval = $.allowRemoval;
         this.argocd = $.argocd;
         this.cidrPool = $.cidrPool;
         this.cidrPrefixLength = $.cidrPrefixLength;
@@ -156,6 +173,17 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(FleetArgs defaults) {
             $ = new FleetArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param allowRemoval AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowRemoval(@Nullable Boolean allowRemoval) {
+            $.allowRemoval = allowRemoval;
+            return this;
         }
 
         /**

@@ -69,6 +69,21 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Decommission labels the cluster secret fleet_decommission: &#34;true&#34; (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn [&#34;true&#34;]) drop the cluster&#39;s Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
+     * 
+     */
+    @Import(name="decommission")
+    private @Nullable Boolean decommission;
+
+    /**
+     * @return Decommission labels the cluster secret fleet_decommission: &#34;true&#34; (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn [&#34;true&#34;]) drop the cluster&#39;s Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
+     * 
+     */
+    public Optional<Boolean> decommission() {
+        return Optional.ofNullable(this.decommission);
+    }
+
+    /**
      * Git commits the cluster secret&#39;s manifest to a GitHub repository as well.
      * 
      */
@@ -179,6 +194,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         this.addons = $.addons;
         this.addonsRepo = $.addonsRepo;
         this.cluster = $.cluster;
+        this.decommission = $.decommission;
         this.git = $.git;
         this.hub = $.hub;
         this.metadata = $.metadata;
@@ -267,6 +283,17 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder cluster(ClusterInfoArgs cluster) {
             return cluster(Output.of(cluster));
+        }
+
+        /**
+         * @param decommission Decommission labels the cluster secret fleet_decommission: &#34;true&#34; (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn [&#34;true&#34;]) drop the cluster&#39;s Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder decommission(@Nullable Boolean decommission) {
+            $.decommission = decommission;
+            return this;
         }
 
         /**

@@ -101,6 +101,21 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: &#34;true&#34;, which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster&#39;s workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+     * 
+     */
+    @Import(name="decommission")
+    private @Nullable Output<Boolean> decommission;
+
+    /**
+     * @return Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: &#34;true&#34;, which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster&#39;s workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> decommission() {
+        return Optional.ofNullable(this.decommission);
+    }
+
+    /**
      * Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
      * 
      */
@@ -258,6 +273,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         this.addons = $.addons;
         this.allowReplacement = $.allowReplacement;
         this.assumeRoleArn = $.assumeRoleArn;
+        this.decommission = $.decommission;
         this.environment = $.environment;
         this.identity = $.identity;
         this.name = $.name;
@@ -391,6 +407,27 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder assumeRoleArn(String assumeRoleArn) {
             return assumeRoleArn(Output.of(assumeRoleArn));
+        }
+
+        /**
+         * @param decommission Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: &#34;true&#34;, which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster&#39;s workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder decommission(@Nullable Output<Boolean> decommission) {
+            $.decommission = decommission;
+            return this;
+        }
+
+        /**
+         * @param decommission Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: &#34;true&#34;, which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster&#39;s workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder decommission(Boolean decommission) {
+            return decommission(Output.of(decommission));
         }
 
         /**

@@ -52,6 +52,21 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * 
+     */
+    @Import(name="decommission")
+    private @Nullable Output<Boolean> decommission;
+
+    /**
+     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * 
+     */
+    public Optional<Output<Boolean>> decommission() {
+        return Optional.ofNullable(this.decommission);
+    }
+
+    /**
      * Name is the cluster&#39;s name.
      * 
      */
@@ -101,6 +116,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
     private LedgerEntryArgs(LedgerEntryArgs $) {
         this.allowReplacement = $.allowReplacement;
         this.assumeRoleArn = $.assumeRoleArn;
+        this.decommission = $.decommission;
         this.name = $.name;
         this.region = $.region;
         this.vpcCidr = $.vpcCidr;
@@ -164,6 +180,27 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder assumeRoleArn(String assumeRoleArn) {
             return assumeRoleArn(Output.of(assumeRoleArn));
+        }
+
+        /**
+         * @param decommission Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder decommission(@Nullable Output<Boolean> decommission) {
+            $.decommission = decommission;
+            return this;
+        }
+
+        /**
+         * @param decommission Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder decommission(Boolean decommission) {
+            return decommission(Output.of(decommission));
         }
 
         /**

@@ -24,6 +24,11 @@ public final class LedgerEntry {
      */
     private @Nullable String assumeRoleArn;
     /**
+     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * 
+     */
+    private @Nullable Boolean decommission;
+    /**
      * @return Name is the cluster&#39;s name.
      * 
      */
@@ -53,6 +58,13 @@ public final class LedgerEntry {
      */
     public Optional<String> assumeRoleArn() {
         return Optional.ofNullable(this.assumeRoleArn);
+    }
+    /**
+     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * 
+     */
+    public Optional<Boolean> decommission() {
+        return Optional.ofNullable(this.decommission);
     }
     /**
      * @return Name is the cluster&#39;s name.
@@ -87,6 +99,7 @@ public final class LedgerEntry {
     public static final class Builder {
         private @Nullable Boolean allowReplacement;
         private @Nullable String assumeRoleArn;
+        private @Nullable Boolean decommission;
         private String name;
         private String region;
         private @Nullable String vpcCidr;
@@ -95,6 +108,7 @@ public final class LedgerEntry {
     	      Objects.requireNonNull(defaults);
     	      this.allowReplacement = defaults.allowReplacement;
     	      this.assumeRoleArn = defaults.assumeRoleArn;
+    	      this.decommission = defaults.decommission;
     	      this.name = defaults.name;
     	      this.region = defaults.region;
     	      this.vpcCidr = defaults.vpcCidr;
@@ -110,6 +124,12 @@ public final class LedgerEntry {
         public Builder assumeRoleArn(@Nullable String assumeRoleArn) {
 
             this.assumeRoleArn = assumeRoleArn;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder decommission(@Nullable Boolean decommission) {
+
+            this.decommission = decommission;
             return this;
         }
         @CustomType.Setter
@@ -138,6 +158,7 @@ public final class LedgerEntry {
             final var _resultValue = new LedgerEntry();
             _resultValue.allowReplacement = allowReplacement;
             _resultValue.assumeRoleArn = assumeRoleArn;
+            _resultValue.decommission = decommission;
             _resultValue.name = name;
             _resultValue.region = region;
             _resultValue.vpcCidr = vpcCidr;
