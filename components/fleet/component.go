@@ -4,6 +4,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"slices"
 )
 
 // Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each
@@ -37,11 +38,11 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
-	cidrs, err := record(ctx, name, comp, ledgerArgs(a))
+	ans, err := record(ctx, name, comp, ledgerArgs(a))
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: cidrs, providers: newProviders(ctx, comp, a),
+	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: ans.cidrs, handover: ans.handover, providers: newProviders(ctx, comp, a),
 		spokes: deferSpokes(ctx, a)}
 	defer b.spokes.abandon()
 	if err := b.build(); err != nil {
@@ -58,10 +59,12 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 
 // builder registers the clusters of a validated fleet: the hub first, then the spokes.
 type builder struct {
-	ctx       *pulumi.Context
-	comp      *Fleet
-	args      FleetArgs
-	cidrs     map[string]string
+	ctx   *pulumi.Context
+	comp  *Fleet
+	args  FleetArgs
+	cidrs map[string]string
+	// handover are the clusters whose secret moves from direct to Git delivery in this run (the ledger's answer).
+	handover  []string
 	providers *providers
 	spokes    *spokeFacts
 }
@@ -134,6 +137,7 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 	}
 	args := bridgeArgs(b.args, c)
 	args.Cluster = cl.ClusterInfo
+	args.Handover = slices.Contains(b.handover, c.Name)
 	if c.Role == Hub {
 		args.Hub = b.spokes.withSpokes(args.Hub)
 	}

@@ -13,6 +13,8 @@ type ledgerResource struct {
 	pulumi.CustomResourceState
 	// VpcCidrs are cluster name -> VPC CIDR.
 	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
+	// Handover are the clusters whose secret moves from direct to Git delivery in this run.
+	Handover pulumi.StringArrayOutput `pulumi:"handover"`
 }
 
 // ledgerProvider is the fleet provider of the ledger: an explicit one, child of the Fleet, so that the ledger is
@@ -25,10 +27,17 @@ type ledgerProvider struct {
 	pulumi.ProviderResourceState
 }
 
+// answer is what the ledger answers: every cluster's VPC CIDR, and the clusters whose secret moves from direct
+// to Git delivery in this run.
+type answer struct {
+	cidrs    map[string]string
+	handover []string
+}
+
 // record registers the fleet's ClusterLedger and waits for its answer (the ledger is served by this
-// plugin, in preview too): the VPC CIDR of every cluster, or the ledger's refusal. Nothing else of the
-// fleet is registered before it answers, so a refused change touches nothing.
-func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledger.ClusterLedgerArgs) (map[string]string, error) {
+// plugin, in preview too), or the ledger's refusal. Nothing else of the fleet is registered before it answers,
+// so a refused change touches nothing.
+func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledger.ClusterLedgerArgs) (answer, error) {
 	clusters := pulumi.Array{}
 	for _, e := range args.Clusters {
 		clusters = append(clusters, pulumi.Map{
@@ -38,12 +47,13 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 			"vpcCidr":          pulumi.String(e.VpcCidr),
 			"allowReplacement": pulumi.Bool(e.AllowReplacement),
 			"decommission":     pulumi.Bool(e.Decommission),
+			"delivery":         pulumi.String(e.Delivery),
 		})
 	}
 	var prov ledgerProvider
 	if err := ctx.RegisterResource("pulumi:providers:fleet", name+"-ledger", pulumi.Map{}, &prov, pulumi.Parent(parent),
 		pulumi.IgnoreChanges([]string{"version"})); err != nil {
-		return nil, err
+		return answer{}, err
 	}
 	var l ledgerResource
 	err := ctx.RegisterResource(ledger.TypeToken, name+"-ledger", pulumi.Map{
@@ -53,20 +63,22 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 		"allowRemoval":     pulumi.Bool(args.AllowRemoval),
 	}, &l, pulumi.Parent(parent), pulumi.Provider(&prov))
 	if err != nil {
-		return nil, err
+		return answer{}, err
 	}
-	res, err := internals.UnsafeAwaitOutput(ctx.Context(), l.VpcCidrs)
+	res, err := internals.UnsafeAwaitOutput(ctx.Context(), pulumi.All(l.VpcCidrs, l.Handover))
 	if err != nil {
-		return nil, err
+		return answer{}, err
 	}
-	m, ok := res.Value.(map[string]string)
-	if !res.Known || !ok {
-		return nil, fmt.Errorf("%s %s-ledger: VPC CIDRs unknown in this run", ledger.TypeToken, name)
+	v, _ := res.Value.([]any)
+	if !res.Known || len(v) != 2 {
+		return answer{}, fmt.Errorf("%s %s-ledger: its answer is unknown in this run", ledger.TypeToken, name)
 	}
+	m, _ := v[0].(map[string]string)
+	handover, _ := v[1].([]string)
 	for _, e := range args.Clusters {
 		if m[e.Name] == "" {
-			return nil, fmt.Errorf("%s %s-ledger: no VPC CIDR for cluster %q", ledger.TypeToken, name, e.Name)
+			return answer{}, fmt.Errorf("%s %s-ledger: no VPC CIDR for cluster %q", ledger.TypeToken, name, e.Name)
 		}
 	}
-	return m, nil
+	return answer{cidrs: m, handover: handover}, nil
 }

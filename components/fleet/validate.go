@@ -198,10 +198,18 @@ func ledgerArgs(a FleetArgs) ledger.ClusterLedgerArgs {
 	for _, c := range a.Clusters {
 		l.Clusters = append(l.Clusters, ledger.LedgerEntry{
 			Name: c.Name, Region: c.Region, AssumeRoleArn: c.AssumeRoleArn, VpcCidr: c.VpcCidr,
-			AllowReplacement: c.AllowReplacement, Decommission: c.Decommission,
+			AllowReplacement: c.AllowReplacement, Decommission: c.Decommission, Delivery: delivery(a),
 		})
 	}
 	return l
+}
+
+// delivery is how the fleet's cluster secrets reach the hub, as the ledger records it.
+func delivery(a FleetArgs) string {
+	if a.Git != nil {
+		return "git"
+	}
+	return "direct"
 }
 
 // Check validates args as NewFleet does in stack, with the defaults applied, and registers nothing.

@@ -88,4 +88,5 @@ func (x *Repositories) Annotate(a infer.Annotator) {
 func (x *ledgerResource) Annotate(a infer.Annotator) {
 	a.Describe(x, "ledgerResource is a ClusterLedger as the program sees it.")
 	a.Describe(&x.VpcCidrs, "VpcCidrs are cluster name -> VPC CIDR.")
+	a.Describe(&x.Handover, "Handover are the clusters whose secret moves from direct to Git delivery in this run.")
 }

@@ -39,6 +39,12 @@ type GitOpsBridgeArgs struct {
 	// cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the
 	// add-ons. Default: false.
 	Decommission bool `pulumi:"decommission,optional"`
+	// Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did,
+	// marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry
+	// Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is
+	// never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none
+	// of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+	Handover bool `pulumi:"handover,optional"`
 }
 
 // Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.

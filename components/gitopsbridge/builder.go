@@ -75,6 +75,10 @@ func (b *builder) build() error {
 		if err := b.spoke(secret); err != nil {
 			return err
 		}
+	case b.args.Handover:
+		if err := b.spoke(secret, pulumi.RetainOnDelete(true)); err != nil {
+			return err
+		}
 	}
 	if b.args.Git != nil {
 		return b.deliver(secret.manifest)

@@ -92,3 +92,37 @@ func TestGitDelivery(t *testing.T) {
 		})
 	}
 }
+
+// TestHandover: moving a cluster from direct to Git delivery, the switching run still writes its secret, now
+// retained on delete, besides committing it; the runs before and after write none with Git.
+func TestHandover(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		git      bool
+		handover bool
+		secret   bool // a cluster secret is written into the hub
+		retained bool
+	}{
+		"direct":        {reason: "direct delivery writes the secret, deleted with the cluster", secret: true},
+		"switching run": {reason: "kept one more run, retained, while the registry takes it over", git: true, handover: true, secret: true, retained: true},
+		"git":           {reason: "Git is the source of truth: Pulumi writes none", git: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+			args := spokeArgs()
+			if tc.git {
+				args.Git = &GitDelivery{Owner: "acme", Repository: "fleet"}
+			}
+			args.Handover = tc.handover
+			cloud, _ := build(t, "spoke1", args)
+			s, ok := cloud.Named(secretType, "spoke1-cluster-secret")
+			if ok != tc.secret || (ok && s.RetainOnDelete != tc.retained) {
+				t.Errorf("%s: secret written %v (retained %v), want %v (retained %v)", tc.reason, ok, s.RetainOnDelete, tc.secret, tc.retained)
+			}
+			if _, committed := cloud.Named(fileType, "spoke1-manifest"); committed != tc.git {
+				t.Errorf("%s: manifest committed %v, want %v", tc.reason, committed, tc.git)
+			}
+		})
+	}
+}

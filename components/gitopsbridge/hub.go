@@ -60,6 +60,10 @@ func (b *builder) hub(secret secretContent) error {
 		registration = append(registration, sec)
 	} else if registration, err = b.registry(k8s, pulumi.DependsOn(append(append([]pulumi.Resource{release}, guard...), projects...))); err != nil {
 		return err
+	} else if b.args.Handover {
+		if _, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}), pulumi.RetainOnDelete(true)); err != nil {
+			return err
+		}
 	}
 	if err := b.bootstrap(k8s, pulumi.DependsOn(append(append([]pulumi.Resource{release}, registration...), projects...))); err != nil {
 		return err

@@ -54,6 +54,7 @@ func (x *GitOpsBridgeArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Spoke, "Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.")
 	a.Describe(&x.Git, "Git commits the cluster secret's manifest to a GitHub repository as well.")
 	a.Describe(&x.Decommission, "Decommission labels the cluster secret fleet_decommission: \"true\" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn [\"true\"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.")
+	a.Describe(&x.Handover, "Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.")
 }
 
 // Annotate gives Hub its schema descriptions.

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"net/netip"
+	"reflect"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi-go-provider/infer"
@@ -53,6 +54,9 @@ type LedgerEntry struct {
 	AllowReplacement bool `pulumi:"allowReplacement,optional"`
 	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
 	Decommission bool `pulumi:"decommission,optional"`
+	// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's
+	// registry Application brings it from Git). "" reads as "direct".
+	Delivery string `pulumi:"delivery,optional"`
 }
 
 // ClusterLedgerState is the ledger as recorded: its inputs and every cluster's VPC CIDR.
@@ -60,6 +64,10 @@ type ClusterLedgerState struct {
 	ClusterLedgerArgs
 	// VpcCidrs are cluster name -> VPC CIDR, given or allocated.
 	VpcCidrs map[string]string `pulumi:"vpcCidrs"`
+	// Handover are the clusters whose secret the last run wrote directly and this run delivers through Git:
+	// Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing
+	// live is deleted in between.
+	Handover []string `pulumi:"handover"`
 }
 
 // Create records a new fleet: every missing CIDR is allocated.
@@ -77,10 +85,26 @@ func (ClusterLedger) Update(_ context.Context, req infer.UpdateRequest[ClusterLe
 	return infer.UpdateResponse[ClusterLedgerState]{Output: state}, err
 }
 
+// Diff reports a change when the inputs differ from the recorded ones, and also in the run after a handover,
+// so that run records the fleet again and ends the handover (Pulumi then lets go of the handed-over secrets).
+func (ClusterLedger) Diff(_ context.Context, req infer.DiffRequest[ClusterLedgerArgs, ClusterLedgerState],
+) (infer.DiffResponse, error) {
+	return infer.DiffResponse{HasChanges: !sameArgs(req.Inputs, req.State.ClusterLedgerArgs) || len(req.State.Handover) > 0}, nil
+}
+
+// sameArgs compares two sets of inputs by value (an empty list is no list).
+func sameArgs(a, b ClusterLedgerArgs) bool {
+	if len(a.Clusters) == 0 && len(b.Clusters) == 0 {
+		a.Clusters, b.Clusters = nil, nil
+	}
+	return reflect.DeepEqual(a, b)
+}
+
 // WireDependencies keeps the VPC CIDRs known in previews: they follow from the inputs alone, which Fleet
 // gives as plain values, so a preview plans the clusters at their real CIDRs.
 func (ClusterLedger) WireDependencies(f infer.FieldSelector, args *ClusterLedgerArgs, state *ClusterLedgerState) {
 	f.OutputField(&state.VpcCidrs).AlwaysKnown()
+	f.OutputField(&state.Handover).AlwaysKnown()
 }
 
 // Record is the ledger for args given the previous record (nil for a new fleet): the VPC CIDR of each
@@ -153,7 +177,13 @@ func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedger
 	if err := ps.Err(TypeToken); err != nil {
 		return ClusterLedgerState{}, err
 	}
-	return ClusterLedgerState{ClusterLedgerArgs: args, VpcCidrs: cidrs}, nil
+	handover := []string{}
+	for _, e := range args.Clusters {
+		if was, ok := old[e.Name]; ok && was.Delivery != "git" && e.Delivery == "git" {
+			handover = append(handover, e.Name)
+		}
+	}
+	return ClusterLedgerState{ClusterLedgerArgs: args, VpcCidrs: cidrs, Handover: handover}, nil
 }
 
 // checkRemovals refuses, at clusters, each cluster of the previous record that args no longer hold and that

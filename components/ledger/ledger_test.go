@@ -1,12 +1,15 @@
 package ledger
 
 import (
+	"context"
 	"errors"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"github.com/pulumi/pulumi-go-provider/infer"
 )
 
 func entries(es ...LedgerEntry) ClusterLedgerArgs {
@@ -187,6 +190,70 @@ func TestRecordGuardsRemovals(t *testing.T) {
 			case tc.refused != "" && (!errors.As(err, &perr) || len(perr.Problems) != 1 || perr.Problems[0].Field != "clusters" ||
 				!strings.Contains(perr.Problems[0].Message, tc.refused) || !strings.Contains(perr.Problems[0].Message, "decommission: true")):
 				t.Errorf("%s: want one refusal at clusters naming %s and decommission: true, got %v", tc.reason, tc.refused, err)
+			}
+		})
+	}
+}
+
+// TestRecordHandsOver: a cluster whose last run delivered its secret directly and this run through Git is handed
+// over; one that was already on Git, or is new, is not.
+func TestRecordHandsOver(t *testing.T) {
+	with := func(delivery string, es ...LedgerEntry) ClusterLedgerArgs {
+		for i := range es {
+			es[i].Delivery = delivery
+		}
+		return entries(es...)
+	}
+	cases := map[string]struct {
+		previous, next ClusterLedgerArgs
+		want           []string
+	}{
+		"direct to git": {with("direct", entry("hub", "us-east-1", ""), entry("a", "us-east-2", "")),
+			with("git", entry("hub", "us-east-1", ""), entry("a", "us-east-2", "")), []string{"hub", "a"}},
+		"recorded before delivery was": {with("", entry("hub", "us-east-1", "")),
+			with("git", entry("hub", "us-east-1", "")), []string{"hub"}},
+		"git to git":    {with("git", entry("hub", "us-east-1", "")), with("git", entry("hub", "us-east-1", "")), []string{}},
+		"git to direct": {with("git", entry("hub", "us-east-1", "")), with("direct", entry("hub", "us-east-1", "")), []string{}},
+		"a new cluster on git": {with("git", entry("hub", "us-east-1", "")),
+			with("git", entry("hub", "us-east-1", ""), entry("b", "us-west-2", "")), []string{}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			prev, err := Record(tc.previous, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Record(tc.next, &prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Handover, tc.want) {
+				t.Errorf("handover %v, want %v", got.Handover, tc.want)
+			}
+		})
+	}
+}
+
+// TestDiff: a change of the inputs is a change, and so is the run after a handover (which ends it); the same
+// inputs with no handover pending are none.
+func TestDiff(t *testing.T) {
+	args := entries(entry("hub", "us-east-1", "10.1.0.0/16"))
+	moved := entries(entry("hub", "us-east-2", "10.1.0.0/16"))
+	cases := map[string]struct {
+		inputs   ClusterLedgerArgs
+		handover []string
+		want     bool
+	}{
+		"same":             {inputs: args},
+		"changed":          {inputs: moved, want: true},
+		"handover pending": {inputs: args, handover: []string{"hub"}, want: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resp, err := ClusterLedger{}.Diff(context.Background(), infer.DiffRequest[ClusterLedgerArgs, ClusterLedgerState]{
+				Inputs: tc.inputs, State: ClusterLedgerState{ClusterLedgerArgs: args, Handover: tc.handover}})
+			if err != nil || resp.HasChanges != tc.want {
+				t.Errorf("HasChanges = %v (%v), want %v", resp.HasChanges, err, tc.want)
 			}
 		})
 	}

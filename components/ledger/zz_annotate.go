@@ -17,6 +17,7 @@ func (x *ClusterLedgerArgs) Annotate(a infer.Annotator) {
 func (x *ClusterLedgerState) Annotate(a infer.Annotator) {
 	a.Describe(x, "ClusterLedgerState is the ledger as recorded: its inputs and every cluster's VPC CIDR.")
 	a.Describe(&x.VpcCidrs, "VpcCidrs are cluster name -> VPC CIDR, given or allocated.")
+	a.Describe(&x.Handover, "Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.")
 }
 
 // Annotate gives LedgerEntry its schema descriptions.
@@ -28,4 +29,5 @@ func (x *LedgerEntry) Annotate(a infer.Annotator) {
 	a.Describe(&x.VpcCidr, "VpcCidr is the VPC CIDR as given; \"\" to allocate one from the pool.")
 	a.Describe(&x.AllowReplacement, "AllowReplacement lets a change of the above through.")
 	a.Describe(&x.Decommission, "Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.")
+	a.Describe(&x.Delivery, "Delivery is how the cluster's secret reaches the hub: \"direct\" (Pulumi writes it) or \"git\" (the hub's registry Application brings it from Git). \"\" reads as \"direct\".")
 }

@@ -41,6 +41,12 @@ namespace GitOpsFleet.Fleet
         public Output<ImmutableArray<Outputs.LedgerEntry>> Clusters { get; private set; } = null!;
 
         /// <summary>
+        /// Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
+        /// </summary>
+        [Output("handover")]
+        public Output<ImmutableArray<string>> Handover { get; private set; } = null!;
+
+        /// <summary>
         /// VpcCidrs are cluster name -&gt; VPC CIDR, given or allocated.
         /// </summary>
         [Output("vpcCidrs")]

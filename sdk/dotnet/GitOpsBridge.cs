@@ -141,6 +141,12 @@ namespace GitOpsFleet.Fleet
         public Input<Inputs.GitDeliveryArgs>? Git { get; set; }
 
         /// <summary>
+        /// Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+        /// </summary>
+        [Input("handover")]
+        public bool? Handover { get; set; }
+
+        /// <summary>
         /// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
         /// </summary>
         [Input("hub")]

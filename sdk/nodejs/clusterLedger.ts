@@ -53,6 +53,10 @@ export class ClusterLedger extends pulumi.CustomResource {
      */
     declare public readonly clusters: pulumi.Output<outputs.LedgerEntry[]>;
     /**
+     * Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
+     */
+    declare public /*out*/ readonly handover: pulumi.Output<string[]>;
+    /**
      * VpcCidrs are cluster name -> VPC CIDR, given or allocated.
      */
     declare public /*out*/ readonly vpcCidrs: pulumi.Output<{[key: string]: string}>;
@@ -81,12 +85,14 @@ export class ClusterLedger extends pulumi.CustomResource {
             resourceInputs["cidrPool"] = args?.cidrPool;
             resourceInputs["cidrPrefixLength"] = args?.cidrPrefixLength;
             resourceInputs["clusters"] = args?.clusters;
+            resourceInputs["handover"] = undefined /*out*/;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         } else {
             resourceInputs["allowRemoval"] = undefined /*out*/;
             resourceInputs["cidrPool"] = undefined /*out*/;
             resourceInputs["cidrPrefixLength"] = undefined /*out*/;
             resourceInputs["clusters"] = undefined /*out*/;
+            resourceInputs["handover"] = undefined /*out*/;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);

@@ -84,6 +84,7 @@ export class GitOpsBridge extends pulumi.ComponentResource {
             resourceInputs["cluster"] = args?.cluster;
             resourceInputs["decommission"] = args?.decommission;
             resourceInputs["git"] = args?.git;
+            resourceInputs["handover"] = args?.handover;
             resourceInputs["hub"] = args?.hub;
             resourceInputs["metadata"] = args?.metadata;
             resourceInputs["namespace"] = args?.namespace;
@@ -140,6 +141,10 @@ export interface GitOpsBridgeArgs {
      * Git commits the cluster secret's manifest to a GitHub repository as well.
      */
     git?: pulumi.Input<inputs.GitDeliveryArgs | undefined>;
+    /**
+     * Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+     */
+    handover?: boolean;
     /**
      * Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
      */

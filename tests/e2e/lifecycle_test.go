@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -462,4 +463,72 @@ func TestDay2(t *testing.T) {
 		}
 		l.settled()
 	})
+}
+
+// TestSwitchToGitDelivery moves a running fleet from direct to Git delivery of its cluster secrets. Deleting the
+// secrets Pulumi wrote would unregister the clusters from Argo CD, and its ApplicationSets would delete their
+// Applications and, through the resources finalizer, the add-ons on every cluster. So the switching run keeps
+// the secrets, marked retain-on-delete, while it commits them to Git; the next run stops managing them without
+// deleting them, and the hub's registry Application owns them from then on. The secrets stay in the hub
+// throughout.
+func TestSwitchToGitDelivery(t *testing.T) {
+	l := newLifecycleOf(t, "handover", day2Config())
+	l.up()
+	l.settled()
+	inHub := func() []string {
+		all, err := l.env.Store.List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, r := range all {
+			if state, err := r.Plain(); err == nil && r.Type == "kubernetes:core/v1:Secret" {
+				md, _ := state["metadata"].(map[string]any)
+				labels, _ := md["labels"].(map[string]any)
+				if labels["argocd.argoproj.io/secret-type"] == "cluster" {
+					names = append(names, fmt.Sprint(md["name"]))
+				}
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	want := []string{"hub", "spoke-a"}
+	if got := inHub(); !slices.Equal(got, want) {
+		t.Fatalf("cluster secrets in the hub before the switch: %v, want %v", got, want)
+	}
+	deletesSecrets := func(steps []step) []string {
+		var out []string
+		for _, s := range steps {
+			if s.typ == "kubernetes:core/v1:Secret" && (s.op == "delete" || strings.Contains(s.op, "replace")) {
+				out = append(out, s.op+" "+s.urn)
+			}
+		}
+		return out
+	}
+
+	l.cfg["gitops-fleet:git"] = map[string]any{"owner": "gitops-fleet", "repository": "fleet-registry", "branch": "main"}
+	l.cfg["github:token"] = "ghp_offline0pulumi0github0token"
+	_, steps := l.preview()
+	if d := deletesSecrets(steps); len(d) != 0 {
+		t.Errorf("the switching run plans to delete cluster secrets: %v", d)
+	}
+	if d := deletesSecrets(l.up()); len(d) != 0 {
+		t.Errorf("the switching run deleted cluster secrets: %v", d)
+	}
+	if got := inHub(); !slices.Equal(got, want) {
+		t.Errorf("cluster secrets in the hub after the switching run: %v, want %v", got, want)
+	}
+
+	l.up() // Pulumi lets go of them
+	if got := inHub(); !slices.Equal(got, want) {
+		t.Errorf("cluster secrets in the hub after Pulumi let go: %v, want %v (retained, now the registry's)", got, want)
+	}
+	_, dep := exported(t, l.env, l.stack, false)
+	for _, r := range dep.Resources {
+		if strings.HasSuffix(string(r.URN), "-cluster-secret") && r.Type == "kubernetes:core/v1:Secret" {
+			t.Errorf("Pulumi still manages %s with Git delivery", r.URN)
+		}
+	}
+	l.settled()
 }

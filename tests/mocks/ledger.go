@@ -23,5 +23,6 @@ func clusterLedger(r Resource) (resource.PropertyMap, error) {
 	}
 	out := r.Inputs.Copy()
 	out["vpcCidrs"] = resource.NewPropertyValue(state.VpcCidrs)
+	out["handover"] = resource.NewPropertyValue(state.Handover)
 	return out, nil
 }

@@ -35,6 +35,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<bool>? Decommission { get; set; }
 
         /// <summary>
+        /// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+        /// </summary>
+        [Input("delivery")]
+        public Input<string>? Delivery { get; set; }
+
+        /// <summary>
         /// Name is the cluster's name.
         /// </summary>
         [Input("name", required: true)]

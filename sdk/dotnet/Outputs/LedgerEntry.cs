@@ -30,6 +30,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly bool? Decommission;
         /// <summary>
+        /// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+        /// </summary>
+        public readonly string? Delivery;
+        /// <summary>
         /// Name is the cluster's name.
         /// </summary>
         public readonly string Name;
@@ -50,6 +54,8 @@ namespace GitOpsFleet.Fleet.Outputs
 
             bool? decommission,
 
+            string? delivery,
+
             string name,
 
             string region,
@@ -59,6 +65,7 @@ namespace GitOpsFleet.Fleet.Outputs
             AllowReplacement = allowReplacement;
             AssumeRoleArn = assumeRoleArn;
             Decommission = decommission;
+            Delivery = delivery;
             Name = name;
             Region = region;
             VpcCidr = vpcCidr;

@@ -24,6 +24,8 @@ type ClusterLedger struct {
 	CidrPrefixLength pulumi.IntOutput `pulumi:"cidrPrefixLength"`
 	// Clusters are the fleet's clusters, in the fleet's order.
 	Clusters LedgerEntryArrayOutput `pulumi:"clusters"`
+	// Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
+	Handover pulumi.StringArrayOutput `pulumi:"handover"`
 	// VpcCidrs are cluster name -> VPC CIDR, given or allocated.
 	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
 }
@@ -204,6 +206,11 @@ func (o ClusterLedgerOutput) CidrPrefixLength() pulumi.IntOutput {
 // Clusters are the fleet's clusters, in the fleet's order.
 func (o ClusterLedgerOutput) Clusters() LedgerEntryArrayOutput {
 	return o.ApplyT(func(v *ClusterLedger) LedgerEntryArrayOutput { return v.Clusters }).(LedgerEntryArrayOutput)
+}
+
+// Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
+func (o ClusterLedgerOutput) Handover() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ClusterLedger) pulumi.StringArrayOutput { return v.Handover }).(pulumi.StringArrayOutput)
 }
 
 // VpcCidrs are cluster name -> VPC CIDR, given or allocated.

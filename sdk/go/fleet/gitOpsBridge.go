@@ -68,6 +68,8 @@ type gitOpsBridgeArgs struct {
 	Decommission *bool `pulumi:"decommission"`
 	// Git commits the cluster secret's manifest to a GitHub repository as well.
 	Git *GitDelivery `pulumi:"git"`
+	// Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+	Handover *bool `pulumi:"handover"`
 	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
 	Hub *Hub `pulumi:"hub"`
 	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
@@ -94,6 +96,8 @@ type GitOpsBridgeArgs struct {
 	Decommission *bool
 	// Git commits the cluster secret's manifest to a GitHub repository as well.
 	Git GitDeliveryPtrInput
+	// Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+	Handover *bool
 	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
 	Hub HubPtrInput
 	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.

@@ -4387,6 +4387,8 @@ type LedgerEntry struct {
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
 	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
 	Decommission *bool `pulumi:"decommission"`
+	// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+	Delivery *string `pulumi:"delivery"`
 	// Name is the cluster's name.
 	Name string `pulumi:"name"`
 	// Region is the cluster's AWS region.
@@ -4414,6 +4416,8 @@ type LedgerEntryArgs struct {
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
 	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
 	Decommission pulumi.BoolPtrInput `pulumi:"decommission"`
+	// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+	Delivery pulumi.StringPtrInput `pulumi:"delivery"`
 	// Name is the cluster's name.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Region is the cluster's AWS region.
@@ -4487,6 +4491,11 @@ func (o LedgerEntryOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 // Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
 func (o LedgerEntryOutput) Decommission() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LedgerEntry) *bool { return v.Decommission }).(pulumi.BoolPtrOutput)
+}
+
+// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+func (o LedgerEntryOutput) Delivery() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LedgerEntry) *string { return v.Delivery }).(pulumi.StringPtrOutput)
 }
 
 // Name is the cluster's name.

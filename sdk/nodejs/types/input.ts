@@ -684,6 +684,10 @@ export interface LedgerEntryArgs {
      */
     decommission?: pulumi.Input<boolean | undefined>;
     /**
+     * Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+     */
+    delivery?: pulumi.Input<string | undefined>;
+    /**
      * Name is the cluster's name.
      */
     name: pulumi.Input<string>;

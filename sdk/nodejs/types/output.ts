@@ -118,6 +118,10 @@ export interface LedgerEntry {
      */
     decommission?: boolean;
     /**
+     * Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+     */
+    delivery?: string;
+    /**
      * Name is the cluster's name.
      */
     name: string;

@@ -3061,6 +3061,10 @@ class LedgerEntryArgsDict(TypedDict):
     """
     Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
     """
+    delivery: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+    """
     vpc_cidr: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
@@ -3074,6 +3078,7 @@ class LedgerEntryArgs:
                  allow_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
                  assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  decommission: pulumi.Input[Optional[_builtins.bool]] = None,
+                 delivery: pulumi.Input[Optional[_builtins.str]] = None,
                  vpc_cidr: pulumi.Input[Optional[_builtins.str]] = None):
         """
         LedgerEntry is what identifies one cluster.
@@ -3083,6 +3088,7 @@ class LedgerEntryArgs:
         :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of the above through.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
         :param pulumi.Input[_builtins.bool] decommission: Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        :param pulumi.Input[_builtins.str] delivery: Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
         :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
         """
         pulumi.set(__self__, "name", name)
@@ -3093,6 +3099,8 @@ class LedgerEntryArgs:
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
         if decommission is not None:
             pulumi.set(__self__, "decommission", decommission)
+        if delivery is not None:
+            pulumi.set(__self__, "delivery", delivery)
         if vpc_cidr is not None:
             pulumi.set(__self__, "vpc_cidr", vpc_cidr)
 
@@ -3155,6 +3163,18 @@ class LedgerEntryArgs:
     @decommission.setter
     def decommission(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "decommission", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def delivery(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+        """
+        return pulumi.get(self, "delivery")
+
+    @delivery.setter
+    def delivery(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "delivery", value)
 
     @_builtins.property
     @pulumi.getter(name="vpcCidr")

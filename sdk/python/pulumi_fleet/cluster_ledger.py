@@ -156,6 +156,7 @@ class ClusterLedger(pulumi.CustomResource):
             if clusters is None and not opts.urn:
                 raise TypeError("Missing required property 'clusters'")
             __props__.__dict__["clusters"] = clusters
+            __props__.__dict__["handover"] = None
             __props__.__dict__["vpc_cidrs"] = None
         super(ClusterLedger, __self__).__init__(
             'fleet:index:ClusterLedger',
@@ -183,6 +184,7 @@ class ClusterLedger(pulumi.CustomResource):
         __props__.__dict__["cidr_pool"] = None
         __props__.__dict__["cidr_prefix_length"] = None
         __props__.__dict__["clusters"] = None
+        __props__.__dict__["handover"] = None
         __props__.__dict__["vpc_cidrs"] = None
         return ClusterLedger(resource_name, opts=opts, __props__=__props__)
 
@@ -217,6 +219,14 @@ class ClusterLedger(pulumi.CustomResource):
         Clusters are the fleet's clusters, in the fleet's order.
         """
         return pulumi.get(self, "clusters")
+
+    @_builtins.property
+    @pulumi.getter
+    def handover(self) -> pulumi.Output[Sequence[_builtins.str]]:
+        """
+        Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
+        """
+        return pulumi.get(self, "handover")
 
     @_builtins.property
     @pulumi.getter(name="vpcCidrs")

@@ -25,6 +25,7 @@ class GitOpsBridgeArgs:
                  addons_repo: pulumi.Input[Optional['RepoArgs']] = None,
                  decommission: Optional[_builtins.bool] = None,
                  git: pulumi.Input[Optional['GitDeliveryArgs']] = None,
+                 handover: Optional[_builtins.bool] = None,
                  hub: pulumi.Input[Optional['HubArgs']] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  namespace: Optional[_builtins.str] = None,
@@ -39,6 +40,7 @@ class GitOpsBridgeArgs:
         :param pulumi.Input['RepoArgs'] addons_repo: AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
         :param _builtins.bool decommission: Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
         :param pulumi.Input['GitDeliveryArgs'] git: Git commits the cluster secret's manifest to a GitHub repository as well.
+        :param _builtins.bool handover: Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
         :param pulumi.Input['HubArgs'] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
         :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
         :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
@@ -55,6 +57,8 @@ class GitOpsBridgeArgs:
             pulumi.set(__self__, "decommission", decommission)
         if git is not None:
             pulumi.set(__self__, "git", git)
+        if handover is not None:
+            pulumi.set(__self__, "handover", handover)
         if hub is not None:
             pulumi.set(__self__, "hub", hub)
         if metadata is not None:
@@ -127,6 +131,18 @@ class GitOpsBridgeArgs:
     @git.setter
     def git(self, value: pulumi.Input[Optional['GitDeliveryArgs']]):
         pulumi.set(self, "git", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def handover(self) -> Optional[_builtins.bool]:
+        """
+        Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+        """
+        return pulumi.get(self, "handover")
+
+    @handover.setter
+    def handover(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "handover", value)
 
     @_builtins.property
     @pulumi.getter
@@ -212,6 +228,7 @@ class GitOpsBridge(pulumi.ComponentResource):
                  cluster: pulumi.Input[Optional[Union['ClusterInfoArgs', 'ClusterInfoArgsDict']]] = None,
                  decommission: Optional[_builtins.bool] = None,
                  git: pulumi.Input[Optional[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']]] = None,
+                 handover: Optional[_builtins.bool] = None,
                  hub: pulumi.Input[Optional[Union['HubArgs', 'HubArgsDict']]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  namespace: Optional[_builtins.str] = None,
@@ -229,6 +246,7 @@ class GitOpsBridge(pulumi.ComponentResource):
         :param pulumi.Input[Union['ClusterInfoArgs', 'ClusterInfoArgsDict']] cluster: Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
         :param _builtins.bool decommission: Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
         :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits the cluster secret's manifest to a GitHub repository as well.
+        :param _builtins.bool handover: Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
         :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
         :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
         :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
@@ -265,6 +283,7 @@ class GitOpsBridge(pulumi.ComponentResource):
                  cluster: pulumi.Input[Optional[Union['ClusterInfoArgs', 'ClusterInfoArgsDict']]] = None,
                  decommission: Optional[_builtins.bool] = None,
                  git: pulumi.Input[Optional[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']]] = None,
+                 handover: Optional[_builtins.bool] = None,
                  hub: pulumi.Input[Optional[Union['HubArgs', 'HubArgsDict']]] = None,
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  namespace: Optional[_builtins.str] = None,
@@ -289,6 +308,7 @@ class GitOpsBridge(pulumi.ComponentResource):
             __props__.__dict__["cluster"] = cluster
             __props__.__dict__["decommission"] = decommission
             __props__.__dict__["git"] = git
+            __props__.__dict__["handover"] = handover
             __props__.__dict__["hub"] = hub
             __props__.__dict__["metadata"] = metadata
             __props__.__dict__["namespace"] = namespace

@@ -362,6 +362,7 @@ class LedgerEntry(dict):
                  allow_replacement: Optional[_builtins.bool] = None,
                  assume_role_arn: Optional[_builtins.str] = None,
                  decommission: Optional[_builtins.bool] = None,
+                 delivery: Optional[_builtins.str] = None,
                  vpc_cidr: Optional[_builtins.str] = None):
         """
         LedgerEntry is what identifies one cluster.
@@ -371,6 +372,7 @@ class LedgerEntry(dict):
         :param _builtins.bool allow_replacement: AllowReplacement lets a change of the above through.
         :param _builtins.str assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
         :param _builtins.bool decommission: Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        :param _builtins.str delivery: Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
         :param _builtins.str vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
         """
         pulumi.set(__self__, "name", name)
@@ -381,6 +383,8 @@ class LedgerEntry(dict):
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
         if decommission is not None:
             pulumi.set(__self__, "decommission", decommission)
+        if delivery is not None:
+            pulumi.set(__self__, "delivery", delivery)
         if vpc_cidr is not None:
             pulumi.set(__self__, "vpc_cidr", vpc_cidr)
 
@@ -423,6 +427,14 @@ class LedgerEntry(dict):
         Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
         """
         return pulumi.get(self, "decommission")
+
+    @_builtins.property
+    @pulumi.getter
+    def delivery(self) -> Optional[_builtins.str]:
+        """
+        Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+        """
+        return pulumi.get(self, "delivery")
 
     @_builtins.property
     @pulumi.getter(name="vpcCidr")

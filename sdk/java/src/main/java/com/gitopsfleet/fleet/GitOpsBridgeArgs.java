@@ -99,6 +99,21 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub&#39;s registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+     * 
+     */
+    @Import(name="handover")
+    private @Nullable Boolean handover;
+
+    /**
+     * @return Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub&#39;s registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+     * 
+     */
+    public Optional<Boolean> handover() {
+        return Optional.ofNullable(this.handover);
+    }
+
+    /**
      * Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
      * 
      */
@@ -196,6 +211,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         this.cluster = $.cluster;
         this.decommission = $.decommission;
         this.git = $.git;
+        this.handover = $.handover;
         this.hub = $.hub;
         this.metadata = $.metadata;
         this.namespace = $.namespace;
@@ -315,6 +331,17 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder git(GitDeliveryArgs git) {
             return git(Output.of(git));
+        }
+
+        /**
+         * @param handover Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub&#39;s registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder handover(@Nullable Boolean handover) {
+            $.handover = handover;
+            return this;
         }
 
         /**

@@ -67,6 +67,21 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+     * 
+     */
+    @Import(name="delivery")
+    private @Nullable Output<String> delivery;
+
+    /**
+     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+     * 
+     */
+    public Optional<Output<String>> delivery() {
+        return Optional.ofNullable(this.delivery);
+    }
+
+    /**
      * Name is the cluster&#39;s name.
      * 
      */
@@ -117,6 +132,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         this.allowReplacement = $.allowReplacement;
         this.assumeRoleArn = $.assumeRoleArn;
         this.decommission = $.decommission;
+        this.delivery = $.delivery;
         this.name = $.name;
         this.region = $.region;
         this.vpcCidr = $.vpcCidr;
@@ -201,6 +217,27 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder decommission(Boolean decommission) {
             return decommission(Output.of(decommission));
+        }
+
+        /**
+         * @param delivery Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder delivery(@Nullable Output<String> delivery) {
+            $.delivery = delivery;
+            return this;
+        }
+
+        /**
+         * @param delivery Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder delivery(String delivery) {
+            return delivery(Output.of(delivery));
         }
 
         /**

@@ -29,6 +29,11 @@ public final class LedgerEntry {
      */
     private @Nullable Boolean decommission;
     /**
+     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+     * 
+     */
+    private @Nullable String delivery;
+    /**
      * @return Name is the cluster&#39;s name.
      * 
      */
@@ -67,6 +72,13 @@ public final class LedgerEntry {
         return Optional.ofNullable(this.decommission);
     }
     /**
+     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+     * 
+     */
+    public Optional<String> delivery() {
+        return Optional.ofNullable(this.delivery);
+    }
+    /**
      * @return Name is the cluster&#39;s name.
      * 
      */
@@ -100,6 +112,7 @@ public final class LedgerEntry {
         private @Nullable Boolean allowReplacement;
         private @Nullable String assumeRoleArn;
         private @Nullable Boolean decommission;
+        private @Nullable String delivery;
         private String name;
         private String region;
         private @Nullable String vpcCidr;
@@ -109,6 +122,7 @@ public final class LedgerEntry {
     	      this.allowReplacement = defaults.allowReplacement;
     	      this.assumeRoleArn = defaults.assumeRoleArn;
     	      this.decommission = defaults.decommission;
+    	      this.delivery = defaults.delivery;
     	      this.name = defaults.name;
     	      this.region = defaults.region;
     	      this.vpcCidr = defaults.vpcCidr;
@@ -130,6 +144,12 @@ public final class LedgerEntry {
         public Builder decommission(@Nullable Boolean decommission) {
 
             this.decommission = decommission;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder delivery(@Nullable String delivery) {
+
+            this.delivery = delivery;
             return this;
         }
         @CustomType.Setter
@@ -159,6 +179,7 @@ public final class LedgerEntry {
             _resultValue.allowReplacement = allowReplacement;
             _resultValue.assumeRoleArn = assumeRoleArn;
             _resultValue.decommission = decommission;
+            _resultValue.delivery = delivery;
             _resultValue.name = name;
             _resultValue.region = region;
             _resultValue.vpcCidr = vpcCidr;
