@@ -91,6 +91,14 @@ func TestEBSCSIDriverIsAManagedAddon(t *testing.T) {
 	if !slices.Contains(addon.Dependencies, mocks.URN("fleet:index:FleetCluster", "aws:eks/nodeGroup:NodeGroup", "dev-ng-system")) {
 		t.Errorf("the driver's pods need nodes: %v", addon.Dependencies)
 	}
+	if got := addon.Input("configurationValues"); got != `{"controller":{"extraVolumeTags":{"KubernetesCluster":"dev"}}}` {
+		t.Errorf("every volume the driver creates carries KubernetesCluster=dev, which the drain looks for: %v", got)
+	}
+	for _, other := range []string{"vpc-cni", "kube-proxy", "coredns", PodIdentityAgentAddon} {
+		if got := cloud.MustGet(t, "aws:eks/addon:Addon", "dev-"+other).Input("configurationValues"); got != nil {
+			t.Errorf("%s has a configuration: %v", other, got)
+		}
+	}
 	want := map[string]bool{"aws_ebs_csi_driver": true, "aws_ebs_csi_resources": true}
 	if diff := cmp.Diff(want, mocks.Await[map[string]bool](t, fc.Addons)); diff != "" {
 		t.Errorf("the template installs the storage classes under enable_aws_ebs_csi_resources (-want +got):\n%s", diff)

@@ -1,6 +1,7 @@
 package fleetcluster
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -163,6 +164,18 @@ func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *
 // NodeAgentAddons are the EKS managed add-ons every cluster gets before its node groups, in install order.
 var NodeAgentAddons = []string{"vpc-cni", "kube-proxy", PodIdentityAgentAddon}
 
+// EBSCSIDriverAddon is the EKS managed add-on of the EBS CSI driver.
+const EBSCSIDriverAddon = "aws-ebs-csi-driver"
+
+// EBSCSIDriverConfiguration is the EBS CSI driver add-on's configuration: every volume it creates also carries
+// the tag KubernetesCluster=<cluster> (controller.extraVolumeTags of the add-on's configuration schema), beside
+// the driver's own ebs.csi.aws.com/cluster=true, so what it made for a cluster can be found by tag before the
+// cluster is removed (components/drain).
+func EBSCSIDriverConfiguration(cluster string) string {
+	b, _ := json.Marshal(map[string]any{"controller": map[string]any{"extraVolumeTags": map[string]string{"KubernetesCluster": cluster}}})
+	return string(b)
+}
+
 // PodIdentityAgentAddon is the EKS managed add-on that serves EKS Pod Identity credentials on every node.
 const PodIdentityAgentAddon = "eks-pod-identity-agent"
 
@@ -181,6 +194,10 @@ func (b *builder) managedAddon(cluster pulumi.StringOutput, addon string, after 
 func (b *builder) managedAddonWithRole(cluster pulumi.StringOutput, addon string, roleArn pulumi.StringInput,
 	after []pulumi.Resource,
 ) (*awseks.Addon, error) {
+	var config pulumi.StringPtrInput
+	if addon == EBSCSIDriverAddon {
+		config = pulumi.String(EBSCSIDriverConfiguration(b.args.ClusterName))
+	}
 	version := awseks.GetAddonVersionOutput(b.ctx, awseks.GetAddonVersionOutputArgs{
 		AddonName:         pulumi.String(addon),
 		KubernetesVersion: pulumi.String(b.args.Version),
@@ -190,6 +207,7 @@ func (b *builder) managedAddonWithRole(cluster pulumi.StringOutput, addon string
 		AddonName:                pulumi.String(addon),
 		AddonVersion:             version,
 		ServiceAccountRoleArn:    roleArn,
+		ConfigurationValues:      config,
 		ResolveConflictsOnCreate: pulumi.String("OVERWRITE"),
 		ResolveConflictsOnUpdate: pulumi.String("OVERWRITE"),
 		Tags:                     b.tags(b.args.ClusterName + "-" + addon),

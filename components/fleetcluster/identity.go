@@ -41,7 +41,7 @@ func (b *builder) addonIdentities(oidc *iam.OpenIdConnectProvider, nodeRole *iam
 			keys[p+"_"+sa.Key] = pulumi.String(sa.Name)
 		}
 		if a.Needs(addons.ManagedAddon) {
-			if _, err := b.managedAddonWithRole(cluster.Name(), "aws-ebs-csi-driver", role.Arn, nodes); err != nil {
+			if _, err := b.managedAddonWithRole(cluster.Name(), EBSCSIDriverAddon, role.Arn, nodes); err != nil {
 				return pulumi.StringMapOutput{}, err
 			}
 		}

@@ -67,7 +67,7 @@ type ClusterLedgerState struct {
 	// Handover are the clusters whose secret the last run wrote directly and this run delivers through Git:
 	// Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing
 	// live is deleted in between.
-	Handover []string `pulumi:"handover"`
+	Handover []string `pulumi:"handover,optional"`
 }
 
 // Create records a new fleet: every missing CIDR is allocated.
