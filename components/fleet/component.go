@@ -1,10 +1,11 @@
 package fleet
 
 import (
+	"slices"
+
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"slices"
 )
 
 // Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each

@@ -55,7 +55,7 @@ export class ClusterLedger extends pulumi.CustomResource {
     /**
      * Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
      */
-    declare public /*out*/ readonly handover: pulumi.Output<string[]>;
+    declare public /*out*/ readonly handover: pulumi.Output<string[] | undefined>;
     /**
      * VpcCidrs are cluster name -> VPC CIDR, given or allocated.
      */

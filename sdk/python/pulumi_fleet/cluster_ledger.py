@@ -222,7 +222,7 @@ class ClusterLedger(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def handover(self) -> pulumi.Output[Sequence[_builtins.str]]:
+    def handover(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
         Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
         """

@@ -85,14 +85,14 @@ public class ClusterLedger extends com.pulumi.resources.CustomResource {
      * 
      */
     @Export(name="handover", refs={List.class,String.class}, tree="[0,1]")
-    private Output<List<String>> handover;
+    private Output</* @Nullable */ List<String>> handover;
 
     /**
      * @return Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
      * 
      */
-    public Output<List<String>> handover() {
-        return this.handover;
+    public Output<Optional<List<String>>> handover() {
+        return Codegen.optional(this.handover);
     }
     /**
      * VpcCidrs are cluster name -&gt; VPC CIDR, given or allocated.
