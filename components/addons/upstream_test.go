@@ -3,6 +3,7 @@ package addons
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,7 +78,6 @@ func facts(c PolicyContext) (scalar map[string]string, list map[string][]string)
 // document of that range, statement by statement, after the documented substitutions only. Every saved
 // document belongs to a policy, and every inline policy has its document.
 func TestPoliciesMatchUpstream(t *testing.T) {
-	c := govCtx
 	for _, a := range All() {
 		if a.Identity == nil {
 			continue
@@ -103,8 +103,8 @@ func TestPoliciesMatchUpstream(t *testing.T) {
 				if !strings.Contains(p.Source, shortRef(d.Ref)) {
 					t.Errorf("source %q does not name the document's version %s", p.Source, d.Ref)
 				}
-				want := normalizeUpstream(t, d, c)
-				got := normalize(t, p.Inline(c))
+				want := normalizeUpstream(t, d, govCtx)
+				got := normalize(t, p.Inline(govCtx))
 				if len(want) != len(got) {
 					t.Errorf("%s has %d statements, the policy %d", d.file, len(want), len(got))
 				}
@@ -130,23 +130,8 @@ func TestPoliciesMatchUpstream(t *testing.T) {
 func normalizeUpstream(t *testing.T, d upstreamDoc, c PolicyContext) []map[string]any {
 	t.Helper()
 	scalar, list := facts(c)
-	b, err := json.Marshal(d.Document.Statement)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Whole elements that stand for a list fact first, then placeholders within strings, longest first so a
-	// placeholder that contains another is replaced whole.
-	var statements []map[string]any
-	if err := json.Unmarshal(b, &statements); err != nil {
-		t.Fatal(err)
-	}
-	keys := slices.Collect(func(yield func(string) bool) {
-		for k := range d.Substitutions {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	// Placeholders longest first, so a placeholder that contains another is replaced whole.
+	keys := slices.Collect(maps.Keys(d.Substitutions))
 	slices.SortFunc(keys, func(a, b string) int { return len(b) - len(a) })
 	unused := map[string]bool{}
 	for _, k := range keys {
@@ -180,7 +165,7 @@ func normalizeUpstream(t *testing.T, d upstreamDoc, c PolicyContext) []map[strin
 		return out
 	}
 	var out []map[string]any
-	for _, st := range statements {
+	for _, st := range d.Document.Statement {
 		out = append(out, normalizeStatement(st, replace))
 	}
 	for _, n := range d.Narrowings {

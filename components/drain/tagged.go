@@ -2,6 +2,7 @@ package drain
 
 import (
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi"
@@ -45,7 +46,7 @@ func (t Tagging) Tagged(ctx context.Context, cluster string) ([]string, error) {
 	var arns []string
 	for _, q := range Queries(cluster) {
 		in := &resourcegroupstaggingapi.GetResourcesInput{ResourceTypeFilters: q.Types}
-		for _, k := range sortedKeys(q.Tags) {
+		for _, k := range slices.Sorted(maps.Keys(q.Tags)) {
 			in.TagFilters = append(in.TagFilters, types.TagFilter{Key: &k, Values: q.Tags[k]})
 		}
 		pages := resourcegroupstaggingapi.NewGetResourcesPaginator(t.Client, in)
@@ -63,13 +64,4 @@ func (t Tagging) Tagged(ctx context.Context, cluster string) ([]string, error) {
 	}
 	slices.Sort(arns)
 	return slices.Compact(arns), nil
-}
-
-func sortedKeys(m map[string][]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

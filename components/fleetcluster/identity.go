@@ -30,7 +30,8 @@ func (b *builder) addonIdentities(oidc *iam.OpenIdConnectProvider, nodeRole *iam
 		if a.Identity == nil {
 			continue
 		}
-		role, err := b.addonRole(a, oidc, nodeRole, cluster.Arn(), facts)
+		podIdentity := b.podIdentity(a)
+		role, err := b.addonRole(a, oidc, nodeRole, cluster.Arn(), podIdentity, facts)
 		if err != nil {
 			return pulumi.StringMapOutput{}, err
 		}
@@ -45,7 +46,7 @@ func (b *builder) addonIdentities(oidc *iam.OpenIdConnectProvider, nodeRole *iam
 				return pulumi.StringMapOutput{}, err
 			}
 		}
-		if b.podIdentity(a) {
+		if podIdentity {
 			if err := b.podIdentityAssociations(a, role, cluster.Name()); err != nil {
 				return pulumi.StringMapOutput{}, err
 			}
@@ -69,11 +70,11 @@ func (b *builder) podIdentity(a addons.Addon) bool {
 }
 
 // addonRole builds the add-on's IAM role, trusted by the cluster's OIDC provider for the add-on's service
-// accounts only, and by EKS Pod Identity for the same service accounts of this cluster when bound with it,
+// accounts only, and by EKS Pod Identity for the same service accounts of this cluster when podIdentity,
 // with the managed policies and the inline policy published for the add-on's version, scoped by its resources
 // and settings. Its resource name keeps the irsa- prefix it always had, so switching modes updates it in place.
 func (b *builder) addonRole(a addons.Addon, oidc *iam.OpenIdConnectProvider, nodeRole *iam.Role,
-	clusterArn pulumi.StringOutput, f addonFacts,
+	clusterArn pulumi.StringOutput, podIdentity bool, f addonFacts,
 ) (*iam.Role, error) {
 	id := a.Identity
 	policy, err := id.PolicyFor(b.addonVersion(a))
@@ -87,7 +88,6 @@ func (b *builder) addonRole(a addons.Addon, oidc *iam.OpenIdConnectProvider, nod
 	for _, sa := range id.ServiceAccounts {
 		accounts = append(accounts, sa.Name)
 	}
-	podIdentity := b.podIdentity(a)
 	trust := pulumi.All(oidc.Arn, oidc.Url, clusterArn).ApplyT(func(v []any) string {
 		doc := IRSATrustPolicy(v[0].(string), v[1].(string), id.Namespace, accounts...)
 		if podIdentity {

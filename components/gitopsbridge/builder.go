@@ -71,12 +71,8 @@ func (b *builder) build() error {
 		if err := b.hub(secret); err != nil {
 			return err
 		}
-	case b.args.Git == nil:
+	case b.args.Git == nil || b.args.Handover:
 		if err := b.spoke(secret); err != nil {
-			return err
-		}
-	case b.args.Handover:
-		if err := b.spoke(secret, pulumi.RetainOnDelete(true)); err != nil {
 			return err
 		}
 	}

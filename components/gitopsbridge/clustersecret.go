@@ -74,6 +74,10 @@ func (b *builder) secretContent() secretContent {
 // clusterSecret writes the Argo CD cluster secret through provider; its data is a Pulumi secret.
 func (b *builder) clusterSecret(s secretContent, provider pulumi.ProviderResource, extra ...pulumi.ResourceOption,
 ) (*corev1.Secret, error) {
+	if b.args.Handover && b.args.Git != nil {
+		// Written once more while Git takes over: the next run lets go of it without deleting it.
+		extra = append(extra, pulumi.RetainOnDelete(true))
+	}
 	return corev1.NewSecret(b.ctx, childName(b.name, "cluster-secret"), &corev1.SecretArgs{
 		Metadata: &metav1.ObjectMetaArgs{
 			Name:        pulumi.String(b.args.SecretName),

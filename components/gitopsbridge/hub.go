@@ -52,16 +52,17 @@ func (b *builder) hub(secret secretContent) error {
 		return err
 	}
 	var registration []pulumi.Resource
-	if b.args.Git == nil {
+	if b.args.Git == nil || b.args.Handover {
 		sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}))
 		if err != nil {
 			return err
 		}
-		registration = append(registration, sec)
-	} else if registration, err = b.registry(k8s, pulumi.DependsOn(append(append([]pulumi.Resource{release}, guard...), projects...))); err != nil {
-		return err
-	} else if b.args.Handover {
-		if _, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}), pulumi.RetainOnDelete(true)); err != nil {
+		if b.args.Git == nil {
+			registration = append(registration, sec)
+		}
+	}
+	if b.args.Git != nil {
+		if registration, err = b.registry(k8s, pulumi.DependsOn(append(append([]pulumi.Resource{release}, guard...), projects...))); err != nil {
 			return err
 		}
 	}

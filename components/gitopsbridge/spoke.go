@@ -1,14 +1,12 @@
 package gitopsbridge
 
-import "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-
 // spoke writes the spoke's cluster secret into the hub, through the hub's kubernetes provider. Nothing is
 // installed on the spoke: Argo CD reaches it by assuming the spoke role (awsAuthConfig).
-func (b *builder) spoke(secret secretContent, extra ...pulumi.ResourceOption) error {
+func (b *builder) spoke(secret secretContent) error {
 	hub, err := b.hubProvider(b.args.Spoke.HubKubeconfig, "hub-k8s")
 	if err != nil {
 		return err
 	}
-	_, err = b.clusterSecret(secret, hub, extra...)
+	_, err = b.clusterSecret(secret, hub)
 	return err
 }

@@ -476,13 +476,9 @@ func TestSwitchToGitDelivery(t *testing.T) {
 	l.up()
 	l.settled()
 	inHub := func() []string {
-		all, err := l.env.Store.List()
-		if err != nil {
-			t.Fatal(err)
-		}
 		var names []string
-		for _, r := range all {
-			if state, err := r.Plain(); err == nil && r.Type == "kubernetes:core/v1:Secret" {
+		for _, r := range records(t, l.env, "", "kubernetes:core/v1:Secret") {
+			if state, err := r.Plain(); err == nil {
 				md, _ := state["metadata"].(map[string]any)
 				labels, _ := md["labels"].(map[string]any)
 				if labels["argocd.argoproj.io/secret-type"] == "cluster" {
