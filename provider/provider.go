@@ -2,6 +2,7 @@ package provider
 
 import (
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
+	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -17,15 +18,15 @@ const Name = "fleet"
 // GoImportPath is the import path of the generated Go SDK.
 const GoImportPath = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
-// Provider is the fleet provider: the Fleet, FleetCluster, GitOpsBridge and StackDelivery components and
-// Fleet's ClusterLedger resource, with the package metadata.
+// Provider is the fleet provider: the Fleet, FleetCluster, GitOpsBridge and StackDelivery components, Fleet's
+// ClusterLedger and ClusterDrain resources and the provider's configuration, with the package metadata.
 func Provider() (p.Provider, error) {
 	return build([]infer.InferredComponent{
 		infer.ComponentF(fleet.NewFleet),
 		infer.ComponentF(fleetcluster.NewFleetCluster),
 		infer.ComponentF(gitopsbridge.NewGitOpsBridge),
 		infer.ComponentF(delivery.NewStackDelivery),
-	}, infer.Resource(ledger.ClusterLedger{}))
+	}, infer.Resource(ledger.ClusterLedger{}), infer.Resource(drain.ClusterDrain{}))
 }
 
 // build is the provider serving components and resources.
@@ -50,7 +51,9 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 			"gitopsbridge": "index",
 			"clusterinfo":  "index",
 			"delivery":     "index",
+			"drain":        "index",
 		}).
+		WithConfig(infer.Config(drain.Config{})).
 		WithComponents(components...).
 		WithResources(resources...).
 		Build()

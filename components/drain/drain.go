@@ -44,8 +44,8 @@ type Drainer struct {
 	// AWS finds what is left in AWS.
 	AWS Leftovers
 	Settings
-	// Log reports progress (the engine's log).
-	Log func(msg string)
+	// Log reports progress, Warn what a forced drain leaves (the engine's log); Warn defaults to Log.
+	Log, Warn func(msg string)
 }
 
 // LeftoverError is a drain that ended with resources still there at the timeout.
@@ -92,7 +92,7 @@ func (d Drainer) Run(ctx context.Context) error {
 		}
 		if len(left) > 0 {
 			if s.Force {
-				d.log("timed out with %s still being deleted; going on (drain.force): %s", step.Kind, strings.Join(left, ", "))
+				d.warn("timed out with %s still being deleted; going on (drain.force): %s", step.Kind, strings.Join(left, ", "))
 				return nil
 			}
 			return &LeftoverError{Cluster: d.Cluster, Objects: left}
@@ -104,7 +104,7 @@ func (d Drainer) Run(ctx context.Context) error {
 	}
 	if len(arns) > 0 {
 		if s.Force {
-			d.log("timed out with %d AWS resources left; leaving them (drain.force): %s", len(arns), strings.Join(arns, ", "))
+			d.warn("timed out with %d AWS resources left; leaving them (drain.force): %s", len(arns), strings.Join(arns, ", "))
 			return nil
 		}
 		return &LeftoverError{Cluster: d.Cluster, ARNs: arns}
@@ -214,4 +214,12 @@ func (d Drainer) log(format string, args ...any) {
 	if d.Log != nil {
 		d.Log(fmt.Sprintf(format, args...))
 	}
+}
+
+func (d Drainer) warn(format string, args ...any) {
+	if d.Warn == nil {
+		d.log(format, args...)
+		return
+	}
+	d.Warn(fmt.Sprintf(format, args...))
 }

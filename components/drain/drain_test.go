@@ -80,15 +80,15 @@ func deletes(c *dynamicfake.FakeDynamicClient) []string {
 	return out
 }
 
-// aws is a fake account: each call to Tagged returns the next answer (the last one once they run out).
-type aws struct {
+// fakeAWS is a fake account: each call to Tagged returns the next answer (the last one once they run out).
+type fakeAWS struct {
 	mu      sync.Mutex
 	answers [][]string
 	err     error
 	calls   int
 }
 
-func (a *aws) Tagged(context.Context, string) ([]string, error) {
+func (a *fakeAWS) Tagged(context.Context, string) ([]string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.calls++
@@ -110,7 +110,7 @@ func TestDrain(t *testing.T) {
 	cases := map[string]struct {
 		reason  string
 		stuck   []string
-		aws     *aws
+		aws     *fakeAWS
 		keep    []Kind
 		force   bool
 		deletes []string
@@ -119,17 +119,17 @@ func TestDrain(t *testing.T) {
 	}{
 		"all goes": {reason: "in order: load balancers' objects, LoadBalancer Services (not ClusterIP), claims on " +
 			"Delete volumes (not Retain), Karpenter's pools then claims; then AWS empties",
-			aws: &aws{answers: [][]string{{lb}, {lb}, nil}}, deletes: everything},
+			aws: &fakeAWS{answers: [][]string{{lb}, {lb}, nil}}, deletes: everything},
 		"keep claims": {reason: "drain.keep leaves the kind alone", keep: []Kind{PersistentVolumeClaims},
-			aws: &aws{}, deletes: []string{"ingresses shop/web", "services shop/web-lb", "nodepools /default", "nodeclaims /default-x7k2p"}},
+			aws: &fakeAWS{}, deletes: []string{"ingresses shop/web", "services shop/web-lb", "nodepools /default", "nodeclaims /default-x7k2p"}},
 		"an AWS leftover": {reason: "a load balancer that never goes: the ARN and the ways out",
-			aws: &aws{answers: [][]string{{lb}}}, deletes: everything, err: "drain.force: true", left: []string{lb}},
+			aws: &fakeAWS{answers: [][]string{{lb}}}, deletes: everything, err: "drain.force: true", left: []string{lb}},
 		"an AWS leftover, forced": {reason: "drain.force goes on", force: true,
-			aws: &aws{answers: [][]string{{lb}}}, deletes: everything},
+			aws: &fakeAWS{answers: [][]string{{lb}}}, deletes: everything},
 		"an object that stays": {reason: "an Ingress held by a finalizer: nothing after it is deleted",
-			stuck: []string{"web"}, aws: &aws{}, deletes: []string{"ingresses shop/web"},
+			stuck: []string{"web"}, aws: &fakeAWS{}, deletes: []string{"ingresses shop/web"},
 			err: "objects are still being deleted", left: []string{"ingresses shop/web"}},
-		"AWS cannot be asked": {reason: "an API error fails the drain", aws: &aws{err: errors.New("AccessDenied")},
+		"AWS cannot be asked": {reason: "an API error fails the drain", aws: &fakeAWS{err: errors.New("AccessDenied")},
 			deletes: everything, err: "AccessDenied"},
 	}
 	for name, tc := range cases {

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
@@ -99,6 +100,12 @@ type ClusterSpec struct {
 	// volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the
 	// ClusterLedger, the entry may be removed. Default: false.
 	Decommission bool `pulumi:"decommission,optional"`
+	// Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over
+	// defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and
+	// Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its
+	// secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal.
+	// Default: defaults.drain, else enabled with a 20m timeout.
+	Drain *drain.DrainOptions `pulumi:"drain,optional"`
 }
 
 // ClusterDefaults are what every cluster inherits unless it sets its own.
@@ -122,4 +129,8 @@ type ClusterDefaults struct {
 	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
 	// Tags are added to every cluster's AWS resources.
 	Tags map[string]string `pulumi:"tags,optional"`
+	// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to
+	// drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on
+	// (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+	Drain *drain.DrainOptions `pulumi:"drain,optional"`
 }

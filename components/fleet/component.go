@@ -39,12 +39,13 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
-	ans, err := record(ctx, name, comp, ledgerArgs(a))
+	ans, err := record(ctx, name, comp, ledgerArgs(a), forcesDrains(a))
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: ans.cidrs, handover: ans.handover, providers: newProviders(ctx, comp, a),
-		spokes: deferSpokes(ctx, a)}
+	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: ans.cidrs, handover: ans.handover, drainProvider: ans.provider,
+		providers: newProviders(ctx, comp, a),
+		spokes:    deferSpokes(ctx, a)}
 	defer b.spokes.abandon()
 	if err := b.build(); err != nil {
 		return nil, err
@@ -65,9 +66,11 @@ type builder struct {
 	args  FleetArgs
 	cidrs map[string]string
 	// handover are the clusters whose secret moves from direct to Git delivery in this run (the ledger's answer).
-	handover  []string
-	providers *providers
-	spokes    *spokeFacts
+	handover []string
+	// drainProvider serves the clusters' ClusterDrains (the ledger's provider).
+	drainProvider pulumi.ProviderResource
+	providers     *providers
+	spokes        *spokeFacts
 }
 
 func (b *builder) build() error {
@@ -77,11 +80,14 @@ func (b *builder) build() error {
 	b.comp.ArgocdManagementRoleArn = pulumi.String("").ToStringOutput()
 	b.comp.HubKubeconfig = pulumi.ToSecret(pulumi.String("")).(pulumi.StringOutput)
 	var spokesHub *hub
+	var hubBuilt *built
+	var spokes []built
 	if hubSpec.Name != "" {
 		hubCluster, bridge, err := b.cluster(hubSpec, nil)
 		if err != nil {
 			return err
 		}
+		hubBuilt = &built{hubSpec, hubCluster, bridge}
 		spokesHub = hubOfSpokes(hubCluster, bridge)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
 		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
@@ -97,8 +103,12 @@ func (b *builder) build() error {
 			return err
 		}
 		b.spokes.built(c.Name, cl)
+		spokes = append(spokes, built{c, cl, bridge})
 		summaries[c.Name] = b.summary(c, cl, bridge)
 		kubeconfigs[c.Name] = cl.Kubeconfig
+	}
+	if err := b.drains(hubBuilt, spokes); err != nil {
+		return err
 	}
 	b.comp.Clusters = summaries.ToClusterSummaryMapOutput()
 	b.comp.Kubeconfigs = pulumi.ToSecret(kubeconfigs.ToStringMapOutput()).(pulumi.StringMapOutput)

@@ -32,12 +32,18 @@ type ledgerProvider struct {
 type answer struct {
 	cidrs    map[string]string
 	handover []string
+	// provider is the fleet provider the ledger is served by, which serves the clusters' drains too.
+	provider pulumi.ProviderResource
 }
 
 // record registers the fleet's ClusterLedger and waits for its answer (the ledger is served by this
 // plugin, in preview too), or the ledger's refusal. Nothing else of the fleet is registered before it answers,
 // so a refused change touches nothing.
-func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledger.ClusterLedgerArgs) (answer, error) {
+//
+// The provider's drainForce (Fleet's defaults.drain.force) forces the drains it runs, those of clusters removed
+// by an earlier failed run included; it is set only when true, so a fleet without it keeps the provider as it was.
+func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledger.ClusterLedgerArgs, drainForce bool,
+) (answer, error) {
 	clusters := pulumi.Array{}
 	for _, e := range args.Clusters {
 		clusters = append(clusters, pulumi.Map{
@@ -50,8 +56,12 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 			"delivery":         pulumi.String(e.Delivery),
 		})
 	}
+	config := pulumi.Map{}
+	if drainForce {
+		config["drainForce"] = pulumi.Bool(true)
+	}
 	var prov ledgerProvider
-	if err := ctx.RegisterResource("pulumi:providers:fleet", name+"-ledger", pulumi.Map{}, &prov, pulumi.Parent(parent),
+	if err := ctx.RegisterResource("pulumi:providers:fleet", name+"-ledger", config, &prov, pulumi.Parent(parent),
 		pulumi.IgnoreChanges([]string{"version"})); err != nil {
 		return answer{}, err
 	}
@@ -80,5 +90,5 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 			return answer{}, fmt.Errorf("%s %s-ledger: no VPC CIDR for cluster %q", ledger.TypeToken, name, e.Name)
 		}
 	}
-	return answer{cidrs: m, handover: handover}, nil
+	return answer{cidrs: m, handover: handover, provider: &prov}, nil
 }

@@ -55,6 +55,12 @@ func Validate(a FleetArgs, stack string) error {
 			ps.Add(field+".assumeRoleArn", "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>)", c.AssumeRoleArn)
 		}
 		validateCluster(&ps, field, c, stack)
+		if c.Drain != nil {
+			c.Drain.Check(&ps, field+".drain")
+		}
+	}
+	if a.Defaults != nil && a.Defaults.Drain != nil {
+		a.Defaults.Drain.Check(&ps, "defaults.drain")
 	}
 	if hubs == 0 {
 		for i, c := range a.Clusters {

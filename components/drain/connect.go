@@ -1,0 +1,75 @@
+package drain
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"golang.org/x/oauth2"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/transport"
+	"sigs.k8s.io/aws-iam-authenticator/pkg/token"
+)
+
+// drainer is the Drainer of the recorded cluster: client-go against its endpoint, trusting its CA, with the
+// bearer token `aws eks get-token` makes (aws-iam-authenticator's token package, renewed before it expires),
+// and the Resource Groups Tagging API of its region; both with the ambient credentials, through assumeRoleArn
+// when set.
+func (a ClusterDrainArgs) drainer(ctx context.Context) (Drainer, error) {
+	ca, err := base64.StdEncoding.DecodeString(a.CertificateAuthorityData)
+	if err != nil {
+		return Drainer{}, fmt.Errorf("draining cluster %q: certificateAuthorityData is not base64: %w", a.ClusterName, err)
+	}
+	gen, err := token.NewGenerator(false, false)
+	if err != nil {
+		return Drainer{}, err
+	}
+	tokens := oauth2.ReuseTokenSource(nil, eksTokens{gen: gen, opts: token.GetTokenOptions{
+		ClusterID: a.ClusterName, Region: a.Region, AssumeRoleARN: a.AssumeRoleArn}})
+	kube, err := dynamic.NewForConfig(&rest.Config{
+		Host:            a.Endpoint,
+		TLSClientConfig: rest.TLSClientConfig{CAData: ca},
+		WrapTransport:   transport.TokenSourceWrapTransport(tokens),
+		Timeout:         time.Minute,
+		UserAgent:       "pulumi-fleet-drain",
+	})
+	if err != nil {
+		return Drainer{}, fmt.Errorf("draining cluster %q: %w", a.ClusterName, err)
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion(a.Region))
+	if err != nil {
+		return Drainer{}, fmt.Errorf("draining cluster %q: AWS credentials: %w", a.ClusterName, err)
+	}
+	if a.AssumeRoleArn != "" {
+		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), a.AssumeRoleArn))
+	}
+	return Drainer{
+		Cluster:  a.ClusterName,
+		Kube:     kube,
+		AWS:      Tagging{Client: resourcegroupstaggingapi.NewFromConfig(cfg)},
+		Settings: a.Settings(),
+	}, nil
+}
+
+// eksTokens are bearer tokens for the EKS API, as `aws eks get-token` makes them.
+type eksTokens struct {
+	gen  token.Generator
+	opts token.GetTokenOptions
+}
+
+// Token makes a token (a presigned sts:GetCallerIdentity URL naming the cluster), valid until its expiry.
+func (t eksTokens) Token() (*oauth2.Token, error) {
+	opts := t.opts
+	tok, err := t.gen.GetWithOptions(&opts)
+	if err != nil {
+		return nil, fmt.Errorf("EKS token for cluster %q: %w", opts.ClusterID, err)
+	}
+	return &oauth2.Token{AccessToken: tok.Token, TokenType: "Bearer", Expiry: tok.Expiration}, nil
+}

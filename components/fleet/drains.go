@@ -1,0 +1,80 @@
+package fleet
+
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/drain"
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// drainResource is a ClusterDrain as the program sees it.
+type drainResource struct {
+	pulumi.CustomResourceState
+}
+
+// built is one cluster as built: its entry, FleetCluster and GitOpsBridge.
+type built struct {
+	spec   ClusterSpec
+	cl     *fleetcluster.FleetCluster
+	bridge *gitopsbridge.GitOpsBridge
+}
+
+// drains registers a ClusterDrain per cluster, each depending on its cluster's FleetCluster and GitOpsBridge
+// (so the engine deletes the secret, the add-on roles, the node groups, the cluster and the VPC only after the
+// drain), the hub's also on every spoke's drain: a destroy drains the spokes, then the hub, whose Argo CD keeps
+// running until then. Each is served by the ledger's provider.
+func (b *builder) drains(hub *built, spokes []built) error {
+	var spokeDrains []pulumi.Resource
+	for _, s := range spokes {
+		d, err := b.drain(s, nil)
+		if err != nil {
+			return err
+		}
+		spokeDrains = append(spokeDrains, d)
+	}
+	if hub == nil {
+		return nil
+	}
+	_, err := b.drain(*hub, spokeDrains)
+	return err
+}
+
+func (b *builder) drain(c built, after []pulumi.Resource) (pulumi.Resource, error) {
+	o := b.drainOptions(c.spec)
+	props := pulumi.Map{
+		"clusterName":              c.cl.ClusterName,
+		"region":                   pulumi.String(c.spec.Region),
+		"endpoint":                 c.cl.Endpoint,
+		"certificateAuthorityData": c.cl.CertificateAuthorityData,
+		"assumeRoleArn":            pulumi.String(c.spec.AssumeRoleArn),
+		"force":                    pulumi.Bool(o.Force),
+		"keep":                     pulumi.ToStringArray(o.Keep),
+	}
+	if o.Enabled != nil {
+		props["enabled"] = pulumi.Bool(*o.Enabled)
+	}
+	if o.Timeout != "" {
+		props["timeout"] = pulumi.String(o.Timeout)
+	}
+	var d drainResource
+	err := b.ctx.RegisterResource(drain.TypeToken, c.spec.Name+"-drain", props, &d, pulumi.Parent(b.comp),
+		pulumi.Provider(b.drainProvider), pulumi.DependsOn(append([]pulumi.Resource{c.cl, c.bridge}, after...)))
+	return &d, err
+}
+
+// drainOptions are the cluster's drain over the fleet's defaults.
+func (b *builder) drainOptions(c ClusterSpec) drain.DrainOptions {
+	var o, base drain.DrainOptions
+	if c.Drain != nil {
+		o = *c.Drain
+	}
+	if b.args.Defaults != nil && b.args.Defaults.Drain != nil {
+		base = *b.args.Defaults.Drain
+	}
+	return o.Merge(base)
+}
+
+// forcesDrains tells whether the fleet's defaults force every drain.
+func forcesDrains(a FleetArgs) bool {
+	return a.Defaults != nil && a.Defaults.Drain != nil && a.Defaults.Drain.Force
+}
