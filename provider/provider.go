@@ -57,8 +57,8 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 		WithComponents(components...).
 		WithResources(resources...).
 		Build()
-	return withWholeUnknowns(prov, map[tokens.Type][]string{
+	return withConfigUpdatedInPlace(withWholeUnknowns(prov, map[tokens.Type][]string{
 		fleetcluster.TypeToken: objectInputsOf(fleetcluster.FleetClusterArgs{}),
 		gitopsbridge.TypeToken: objectInputsOf(gitopsbridge.GitOpsBridgeArgs{}),
-	}), err
+	})), err
 }

@@ -98,7 +98,11 @@ func (d Drainer) Run(ctx context.Context) error {
 			return &LeftoverError{Cluster: d.Cluster, Objects: left}
 		}
 	}
-	arns, err := d.awaitAWS(ctx, s.Poll)
+	spared, err := d.spared(ctx, s.Keep)
+	if err != nil {
+		return err
+	}
+	arns, err := d.awaitAWS(ctx, s.Poll, spared)
 	if err != nil {
 		return err
 	}
@@ -184,8 +188,8 @@ func (d Drainer) selected(ctx context.Context, step Step) ([]found, error) {
 	return out, nil
 }
 
-// awaitAWS polls AWS until nothing is left or the context ends, and returns what is left.
-func (d Drainer) awaitAWS(ctx context.Context, poll time.Duration) ([]string, error) {
+// awaitAWS polls AWS until nothing is left (but what is spared) or the context ends, and returns what is left.
+func (d Drainer) awaitAWS(ctx context.Context, poll time.Duration, spared func(arn string) bool) ([]string, error) {
 	var last []string
 	for {
 		arns, err := d.AWS.Tagged(ctx, d.Cluster)
@@ -195,6 +199,7 @@ func (d Drainer) awaitAWS(ctx context.Context, poll time.Duration) ([]string, er
 			}
 			return nil, fmt.Errorf("draining cluster %q: asking AWS what is left: %w", d.Cluster, err)
 		}
+		arns = slices.DeleteFunc(slices.Clone(arns), spared)
 		if len(arns) == 0 {
 			return nil, nil
 		}

@@ -38,7 +38,8 @@ func workloads() []runtime.Object {
 		object("v1", "PersistentVolumeClaim", "shop", "cache", map[string]any{"volumeName": "pv-cache"}),
 		object("v1", "PersistentVolumeClaim", "shop", "orders", map[string]any{"volumeName": "pv-orders"}),
 		object("v1", "PersistentVolume", "", "pv-cache", map[string]any{"persistentVolumeReclaimPolicy": "Delete"}),
-		object("v1", "PersistentVolume", "", "pv-orders", map[string]any{"persistentVolumeReclaimPolicy": "Retain"}),
+		object("v1", "PersistentVolume", "", "pv-orders", map[string]any{"persistentVolumeReclaimPolicy": "Retain",
+			"csi": map[string]any{"driver": "ebs.csi.aws.com", "volumeHandle": "vol-0orders"}}),
 		object("karpenter.sh/v1beta1", "NodePool", "", "default", nil),
 		object("karpenter.sh/v1beta1", "NodeClaim", "", "default-x7k2p", nil),
 	}
@@ -102,7 +103,12 @@ func (a *fakeAWS) Tagged(context.Context, string) ([]string, error) {
 	return a.answers[i], nil
 }
 
-const lb = "arn:aws:elasticloadbalancing:us-east-2:123456789012:loadbalancer/app/k8s-shop-web/abc"
+const (
+	lb = "arn:aws:elasticloadbalancing:us-east-2:123456789012:loadbalancer/app/k8s-shop-web/abc"
+	// retainedVolume is pv-orders' volume (reclaim policy Retain), cacheVolume pv-cache's (Delete).
+	retainedVolume = "arn:aws:ec2:us-east-2:123456789012:volume/vol-0orders"
+	cacheVolume    = "arn:aws:ec2:us-east-2:123456789012:volume/vol-0cache"
+)
 
 func TestDrain(t *testing.T) {
 	everything := []string{"ingresses shop/web", "services shop/web-lb", "persistentvolumeclaims shop/cache",
@@ -120,10 +126,15 @@ func TestDrain(t *testing.T) {
 		"all goes": {reason: "in order: load balancers' objects, LoadBalancer Services (not ClusterIP), claims on " +
 			"Delete volumes (not Retain), Karpenter's pools then claims; then AWS empties",
 			aws: &fakeAWS{answers: [][]string{{lb}, {lb}, nil}}, deletes: everything},
-		"keep claims": {reason: "drain.keep leaves the kind alone", keep: []Kind{PersistentVolumeClaims},
-			aws: &fakeAWS{}, deletes: []string{"ingresses shop/web", "services shop/web-lb", "nodepools /default", "nodeclaims /default-x7k2p"}},
+		"a retained volume": {reason: "the volume of a Retain PersistentVolume stays on purpose: not waited for",
+			aws: &fakeAWS{answers: [][]string{{retainedVolume}}}, deletes: everything},
+		"keep claims": {reason: "drain.keep leaves the kind alone, and the volumes its claims hold",
+			aws: &fakeAWS{answers: [][]string{{cacheVolume}}}, keep: []Kind{PersistentVolumeClaims}, deletes: []string{"ingresses shop/web", "services shop/web-lb", "nodepools /default", "nodeclaims /default-x7k2p"}},
 		"an AWS leftover": {reason: "a load balancer that never goes: the ARN and the ways out",
 			aws: &fakeAWS{answers: [][]string{{lb}}}, deletes: everything, err: "drain.force: true", left: []string{lb}},
+		"a deleted claim's volume stays": {reason: "a Delete volume still there is a leftover, beside a retained one",
+			aws: &fakeAWS{answers: [][]string{{cacheVolume, retainedVolume}}}, deletes: everything, err: "still there",
+			left: []string{cacheVolume}},
 		"an AWS leftover, forced": {reason: "drain.force goes on", force: true,
 			aws: &fakeAWS{answers: [][]string{{lb}}}, deletes: everything},
 		"an object that stays": {reason: "an Ingress held by a finalizer: nothing after it is deleted",

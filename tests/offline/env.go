@@ -19,6 +19,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/network"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
 )
 
 // Passphrase encrypts the secrets of offline stacks (the passphrase secrets provider of a local backend). It
@@ -63,7 +64,8 @@ func New(root, dir string) (*Env, error) {
 			return nil, err
 		}
 	}
-	net, err := network.Start(dir)
+	store := emulator.OpenStore(filepath.Join(dir, "cloud"))
+	net, err := network.Start(dir, workloads.Handler(store, network.Answer))
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +74,7 @@ func New(root, dir string) (*Env, error) {
 		net.Close()
 		return nil, fmt.Errorf("the Pulumi CLI in %s/bin: %w", root, err)
 	}
-	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: emulator.OpenStore(filepath.Join(dir, "cloud"))}
+	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store}
 	path := strings.Join([]string{
 		filepath.Join(root, "tests/emulator/tools"), filepath.Join(root, "bin/emulator"), filepath.Join(root, "bin"),
 		os.Getenv("PATH"),
@@ -86,6 +88,12 @@ func New(root, dir string) (*Env, error) {
 		"PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
 		emulator.StoreEnv: filepath.Join(dir, "cloud"),
 		aws.CAEnv:         net.CAFile,
+		// The fleet plugin's own AWS calls (a ClusterDrain's token and Tagging API queries) sign with these
+		// stand-ins for credentials, and trust the network's CA; the offline cloud checks the signature's form only.
+		"AWS_ACCESS_KEY_ID":         "AKIAOFFLINECLOUD0000",
+		"AWS_SECRET_ACCESS_KEY":     "offline-cloud-stand-in-not-a-credential",
+		"AWS_CA_BUNDLE":             net.CAFile,
+		"AWS_EC2_METADATA_DISABLED": "true",
 	}
 	for k, v := range net.Env() {
 		e.Vars[k] = v

@@ -40,8 +40,12 @@ type Network struct {
 	tlsAddr string
 }
 
-// Start starts the proxy and the TLS server on loopback ports and writes the CA to dir/ca.pem.
-func Start(dir string) (*Network, error) {
+// Start starts the proxy and the TLS server on loopback ports and writes the CA to dir/ca.pem. The TLS server
+// hands every request to serve; a nil serve answers 200 "ok" to all (Answer).
+func Start(dir string, serve http.Handler) (*Network, error) {
+	if serve == nil {
+		serve = Answer
+	}
 	n := &Network{CAFile: filepath.Join(dir, "ca.pem"), certs: map[string]*tls.Certificate{}}
 	if err := n.makeCA(); err != nil {
 		return nil, err
@@ -51,7 +55,7 @@ func Start(dir string) (*Network, error) {
 		return nil, err
 	}
 	n.tlsAddr = tlsLn.Addr().String()
-	n.backend = &http.Server{Handler: http.HandlerFunc(answer), ReadHeaderTimeout: 10 * time.Second}
+	n.backend = &http.Server{Handler: serve, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = n.backend.Serve(tlsLn) }()
 
 	proxyLn, err := net.Listen("tcp", "127.0.0.1:0")
@@ -79,7 +83,9 @@ func (n *Network) Close() error {
 	return errors.Join(n.proxy.Close(), n.backend.Close())
 }
 
-// answer is every endpoint's reply: the API server is healthy, the OIDC issuer is there.
+// Answer is the reply of an endpoint nothing else serves: the API server is healthy, the OIDC issuer is there.
+var Answer http.Handler = http.HandlerFunc(answer)
+
 func answer(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain")
 	_, _ = io.WriteString(w, "ok")

@@ -1,0 +1,161 @@
+package workloads
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// tokenPrefix starts an EKS bearer token: "k8s-aws-v1." and a base64url presigned sts:GetCallerIdentity URL.
+const tokenPrefix = "k8s-aws-v1."
+
+// serveKube answers the API of the emulated cluster at endpoint: list (every namespace), get and delete.
+func serveKube(s *emulator.Store, endpoint string, w http.ResponseWriter, r *http.Request) {
+	if err := checkToken(r.Header.Get("Authorization")); err != nil {
+		status(w, http.StatusUnauthorized, "Unauthorized", err.Error())
+		return
+	}
+	cluster, err := clusterAt(s, endpoint)
+	if err != nil {
+		status(w, http.StatusInternalServerError, "InternalError", err.Error())
+		return
+	}
+	if cluster == "" {
+		status(w, http.StatusServiceUnavailable, "ServiceUnavailable", "no emulated cluster at "+endpoint)
+		return
+	}
+	gvr, namespace, name, ok := parsePath(r.URL.Path)
+	if !ok {
+		status(w, http.StatusNotFound, "NotFound", "the offline cloud does not serve "+r.URL.Path)
+		return
+	}
+	objects, err := Objects(s, cluster)
+	if err != nil {
+		status(w, http.StatusInternalServerError, "InternalError", err.Error())
+		return
+	}
+	var matched []Object
+	for _, o := range objects {
+		u := unstructured.Unstructured{Object: o.Object}
+		if o.Resource == gvr && (name == "" || (u.GetName() == name && u.GetNamespace() == namespace)) {
+			matched = append(matched, o)
+		}
+	}
+	switch {
+	case name == "" && r.Method == http.MethodGet:
+		items := make([]map[string]any, len(matched))
+		for i, o := range matched {
+			items[i] = o.Object
+		}
+		reply(w, http.StatusOK, map[string]any{"apiVersion": gvr.GroupVersion().String(), "kind": "List",
+			"metadata": map[string]any{"resourceVersion": "1"}, "items": items})
+	case name == "" || len(matched) == 0:
+		status(w, http.StatusNotFound, "NotFound", fmt.Sprintf("%s %q not found", gvr.Resource, name))
+	case r.Method == http.MethodGet:
+		reply(w, http.StatusOK, matched[0].Object)
+	case r.Method == http.MethodDelete:
+		if err := remove(s, matched[0]); err != nil {
+			status(w, http.StatusInternalServerError, "InternalError", err.Error())
+			return
+		}
+		reply(w, http.StatusOK, matched[0].Object)
+	default:
+		status(w, http.StatusMethodNotAllowed, "MethodNotAllowed", r.Method)
+	}
+}
+
+// parsePath reads an API path: /api/v1/<resource>[/<name>], /api/v1/namespaces/<ns>/<resource>/<name> and the
+// same under /apis/<group>/<version>.
+func parsePath(path string) (gvr schema.GroupVersionResource, namespace, name string, ok bool) {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case len(parts) >= 3 && parts[0] == "api":
+		gvr.Version, parts = parts[1], parts[2:]
+	case len(parts) >= 4 && parts[0] == "apis":
+		gvr.Group, gvr.Version, parts = parts[1], parts[2], parts[3:]
+	default:
+		return gvr, "", "", false
+	}
+	if len(parts) == 4 && parts[0] == "namespaces" {
+		namespace, parts = parts[1], parts[2:]
+	}
+	switch len(parts) {
+	case 1:
+		gvr.Resource = parts[0]
+	case 2:
+		gvr.Resource, name = parts[0], parts[1]
+	default:
+		return gvr, "", "", false
+	}
+	return gvr, namespace, name, true
+}
+
+// checkToken follows what EKS checks of a bearer token before asking STS: the prefix, then a presigned
+// sts:GetCallerIdentity URL on an STS host that signs the x-k8s-aws-id header (the cluster's name). STS's own
+// signature check is not emulated.
+func checkToken(header string) error {
+	tok, ok := strings.CutPrefix(header, "Bearer "+tokenPrefix)
+	if !ok {
+		return fmt.Errorf("want an EKS token (Bearer %s...)", tokenPrefix)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil {
+		return fmt.Errorf("token is not base64url: %v", err)
+	}
+	u, err := url.Parse(string(raw))
+	if err != nil {
+		return err
+	}
+	q := u.Query()
+	switch {
+	case u.Scheme != "https" || !strings.HasPrefix(u.Host, "sts.") || !strings.HasSuffix(u.Host, ".amazonaws.com"):
+		return fmt.Errorf("token's URL %s is not an STS endpoint", u.Host)
+	case q.Get("Action") != "GetCallerIdentity":
+		return fmt.Errorf("token's action %q is not GetCallerIdentity", q.Get("Action"))
+	case !strings.Contains(strings.ToLower(q.Get("X-Amz-SignedHeaders")), "x-k8s-aws-id"):
+		return fmt.Errorf("token does not sign the x-k8s-aws-id header")
+	case q.Get("X-Amz-Credential") == "" || q.Get("X-Amz-Signature") == "":
+		return fmt.Errorf("token is not presigned")
+	}
+	return nil
+}
+
+// clusterAt is the name of the emulated EKS cluster whose endpoint is endpoint ("" for none).
+func clusterAt(s *emulator.Store, endpoint string) (string, error) {
+	recs, err := s.List()
+	if err != nil {
+		return "", err
+	}
+	for _, r := range recs {
+		if r.Type != "aws:eks/cluster:Cluster" {
+			continue
+		}
+		state, err := r.Plain()
+		if err != nil {
+			return "", err
+		}
+		if state["endpoint"] == endpoint {
+			name, _ := state["name"].(string)
+			return name, nil
+		}
+	}
+	return "", nil
+}
+
+func reply(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func status(w http.ResponseWriter, code int, reason, msg string) {
+	reply(w, code, map[string]any{"apiVersion": "v1", "kind": "Status", "status": "Failure", "reason": reason,
+		"message": msg, "code": code})
+}
