@@ -14,7 +14,7 @@ type DrainOptions struct {
 	// Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on
 	// roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
 	Enabled *bool `pulumi:"enabled,optional"`
-	// Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 1m. Default: "20m".
+	// Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
 	Timeout string `pulumi:"timeout,optional"`
 	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the
 	// cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
@@ -50,8 +50,8 @@ func (o DrainOptions) Check(ps *problems.List, field string) {
 		field += "."
 	}
 	if o.Timeout != "" {
-		if d, err := time.ParseDuration(o.Timeout); err != nil || d < time.Minute {
-			ps.Add(field+"timeout", "%q is not a Go duration of at least 1m, like \"20m\" or \"1h30m\"", o.Timeout)
+		if d, err := time.ParseDuration(o.Timeout); err != nil || d < 10*time.Second {
+			ps.Add(field+"timeout", "%q is not a Go duration of at least 10s, like \"20m\" or \"1h30m\"", o.Timeout)
 		}
 	}
 	for i, k := range o.Keep {
@@ -80,4 +80,3 @@ func kindNames() string {
 	}
 	return strings.Join(names, ", ")
 }
-

@@ -18,7 +18,7 @@ func TestOptionsCheck(t *testing.T) {
 		{"defaults", DrainOptions{}, nil},
 		{"all set", DrainOptions{Timeout: "1h30m", Force: true, Keep: []string{"persistentVolumeClaims", "nodeClaims"}}, nil},
 		{"not a duration", DrainOptions{Timeout: "20"}, []string{`d.timeout: "20" is not a Go duration`}},
-		{"under a minute", DrainOptions{Timeout: "59s"}, []string{`d.timeout: "59s"`}},
+		{"under 10s", DrainOptions{Timeout: "9s"}, []string{`d.timeout: "9s"`}},
 		{"unknown kinds", DrainOptions{Keep: []string{"ingresses", "pods", "PersistentVolumeClaims"}},
 			[]string{`d.keep[1]: "pods" is not a kind`, `d.keep[2]: "PersistentVolumeClaims"`}},
 	} {

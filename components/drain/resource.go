@@ -103,4 +103,3 @@ func (a ClusterDrainArgs) check() error {
 	a.Check(&ps, "")
 	return ps.Err(TypeToken)
 }
-

@@ -83,11 +83,11 @@ func (b *builder) build() error {
 	var hubBuilt *built
 	var spokes []built
 	if hubSpec.Name != "" {
-		hubCluster, bridge, err := b.cluster(hubSpec, nil)
+		hubCluster, bridge, children, err := b.cluster(hubSpec, nil)
 		if err != nil {
 			return err
 		}
-		hubBuilt = &built{hubSpec, hubCluster, bridge}
+		hubBuilt = &built{hubSpec, hubCluster, bridge, children}
 		spokesHub = hubOfSpokes(hubCluster, bridge)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
 		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
@@ -98,12 +98,12 @@ func (b *builder) build() error {
 		if c.Role != Spoke {
 			continue
 		}
-		cl, bridge, err := b.cluster(c, spokesHub)
+		cl, bridge, children, err := b.cluster(c, spokesHub)
 		if err != nil {
 			return err
 		}
 		b.spokes.built(c.Name, cl)
-		spokes = append(spokes, built{c, cl, bridge})
+		spokes = append(spokes, built{c, cl, bridge, children})
 		summaries[c.Name] = b.summary(c, cl, bridge)
 		kubeconfigs[c.Name] = cl.Kubeconfig
 	}
@@ -130,20 +130,22 @@ func hubOfSpokes(cl *fleetcluster.FleetCluster, bridge *gitopsbridge.GitOpsBridg
 }
 
 // cluster builds one cluster and its registration: a hub when h is nil, else a spoke whose FleetCluster trusts
-// the hub's role and lets the hub's networks reach its API server.
-func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *gitopsbridge.GitOpsBridge, error) {
+// the hub's role and lets the hub's networks reach its API server. It returns what the two registered, for the
+// cluster's drain.
+func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *gitopsbridge.GitOpsBridge, *children, error) {
 	awsProv, err := b.providers.aws(c.Region, c.AssumeRoleArn)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	recorded := &children{}
 	cl, err := fleetcluster.NewFleetCluster(b.ctx, c.Name, clusterArgs(c, b.cidrs[c.Name], h),
-		pulumi.Parent(b.comp), pulumi.Providers(awsProv))
+		pulumi.Parent(b.comp), pulumi.Providers(awsProv), recorded.option())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if c.Role == Hub {
 		if err := b.providers.setHub(cl.Kubeconfig); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	args := bridgeArgs(b.args, c)
@@ -154,13 +156,13 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 	}
 	bridgeProviders := []pulumi.ProviderResource{awsProv, b.providers.hub}
 	if gh, err := b.providers.github(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	} else if gh != nil {
 		bridgeProviders = append(bridgeProviders, gh)
 	}
 	bridge, err := gitopsbridge.NewGitOpsBridge(b.ctx, c.Name, args, pulumi.Parent(b.comp),
-		pulumi.Providers(bridgeProviders...))
-	return cl, bridge, err
+		pulumi.Providers(bridgeProviders...), recorded.option())
+	return cl, bridge, recorded, err
 }
 
 func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *gitopsbridge.GitOpsBridge) ClusterSummaryArgs {

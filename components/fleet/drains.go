@@ -1,6 +1,9 @@
 package fleet
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -12,11 +15,39 @@ type drainResource struct {
 	pulumi.CustomResourceState
 }
 
-// built is one cluster as built: its entry, FleetCluster and GitOpsBridge.
+// built is one cluster as built: its entry, FleetCluster and GitOpsBridge, and what they registered.
 type built struct {
-	spec   ClusterSpec
-	cl     *fleetcluster.FleetCluster
-	bridge *gitopsbridge.GitOpsBridge
+	spec     ClusterSpec
+	cl       *fleetcluster.FleetCluster
+	bridge   *gitopsbridge.GitOpsBridge
+	children *children
+}
+
+// children records the resources registered under a component, through a transformation the component's
+// children inherit (the SDK runs it as each is registered, before it returns). A drain depends on them
+// directly: dependsOn a local component reads its children when the drain's registration runs, concurrently with
+// theirs, so it could miss some.
+type children struct {
+	mu  sync.Mutex
+	all []pulumi.Resource
+}
+
+func (c *children) record(args *pulumi.ResourceTransformationArgs) *pulumi.ResourceTransformationResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.all = append(c.all, args.Resource)
+	return nil
+}
+
+// option is the resource option that records a component's children.
+func (c *children) option() pulumi.ResourceOption {
+	return pulumi.Transformations([]pulumi.ResourceTransformation{c.record})
+}
+
+func (c *children) list() []pulumi.Resource {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.all)
 }
 
 // drains registers a ClusterDrain per cluster, each depending on its cluster's FleetCluster and GitOpsBridge
@@ -58,7 +89,7 @@ func (b *builder) drain(c built, after []pulumi.Resource) (pulumi.Resource, erro
 	}
 	var d drainResource
 	err := b.ctx.RegisterResource(drain.TypeToken, c.spec.Name+"-drain", props, &d, pulumi.Parent(b.comp),
-		pulumi.Provider(b.drainProvider), pulumi.DependsOn(append([]pulumi.Resource{c.cl, c.bridge}, after...)))
+		pulumi.Provider(b.drainProvider), pulumi.DependsOn(append(c.children.list(), after...)))
 	return &d, err
 }
 

@@ -27,6 +27,7 @@ func TestEveryClusterHasADrainThatGoesFirst(t *testing.T) {
 			{"kubernetes:core/v1:Secret", name + "-cluster-secret"},
 			{"eks:index:Cluster", name + "-cluster"},
 			{"aws:eks/nodeGroup:NodeGroup", name + "-ng-system"},
+			{"aws:eks/addon:Addon", name + "-coredns"},
 			{"aws:iam/role:Role", name + "-irsa-aws-ebs-csi-driver"},
 			{"awsx:ec2:Vpc", name + "-vpc"},
 		} {
@@ -54,16 +55,15 @@ func TestEveryClusterHasADrainThatGoesFirst(t *testing.T) {
 func TestDrainOptionsAreChecked(t *testing.T) {
 	args := DevFleet()
 	args.Defaults.Drain = &drain.DrainOptions{Timeout: "soon"}
-	args.Clusters[2].Drain = &drain.DrainOptions{Timeout: "30s", Keep: []string{"pods"}}
+	args.Clusters[2].Drain = &drain.DrainOptions{Timeout: "5s", Keep: []string{"pods"}}
 	err := Validate(args, "test")
-	for _, want := range []string{`defaults.drain.timeout: "soon"`, `clusters[2].drain.timeout: "30s"`,
+	for _, want := range []string{`defaults.drain.timeout: "soon"`, `clusters[2].drain.timeout: "5s"`,
 		`clusters[2].drain.keep[0]: "pods" is not a kind`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate: %v, want %q", err, want)
 		}
 	}
 }
-
 
 // dependsOn tells whether r depends on the resource typ name (URNs end in "<type>::<name>", the type after its
 // parents' types).
