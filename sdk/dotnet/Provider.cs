@@ -10,6 +10,9 @@ using Pulumi;
 
 namespace GitOpsFleet.Fleet
 {
+    /// <summary>
+    /// Config is the fleet provider's configuration (stack config `fleet:&lt;key&gt;`).
+    /// </summary>
     [FleetResourceType("pulumi:providers:fleet")]
     public partial class Provider : global::Pulumi.ProviderResource
     {
@@ -40,6 +43,12 @@ namespace GitOpsFleet.Fleet
 
     public sealed class ProviderArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+        /// </summary>
+        [Input("drainForce", json: true)]
+        public Input<bool>? DrainForce { get; set; }
+
         public ProviderArgs()
         {
         }

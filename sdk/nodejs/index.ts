@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { ClusterDrainArgs } from "./clusterDrain";
+export type ClusterDrain = import("./clusterDrain").ClusterDrain;
+export const ClusterDrain: typeof import("./clusterDrain").ClusterDrain = null as any;
+utilities.lazyLoad(exports, ["ClusterDrain"], () => require("./clusterDrain"));
+
 export { ClusterLedgerArgs } from "./clusterLedger";
 export type ClusterLedger = import("./clusterLedger").ClusterLedger;
 export const ClusterLedger: typeof import("./clusterLedger").ClusterLedger = null as any;
@@ -37,9 +42,11 @@ utilities.lazyLoad(exports, ["StackDelivery"], () => require("./stackDelivery"))
 
 
 // Export sub-modules:
+import * as config from "./config";
 import * as types from "./types";
 
 export {
+    config,
     types,
 };
 
@@ -47,6 +54,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "fleet:index:ClusterDrain":
+                return new ClusterDrain(name, <any>undefined, { urn })
             case "fleet:index:ClusterLedger":
                 return new ClusterLedger(name, <any>undefined, { urn })
             case "fleet:index:Fleet":

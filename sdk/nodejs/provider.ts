@@ -4,6 +4,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
+/**
+ * Config is the fleet provider's configuration (stack config `fleet:<key>`).
+ */
 export class Provider extends pulumi.ProviderResource {
     /** @internal */
     public static readonly __pulumiType = 'fleet';
@@ -31,6 +34,7 @@ export class Provider extends pulumi.ProviderResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         {
+            resourceInputs["drainForce"] = pulumi.output(args?.drainForce).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -41,4 +45,8 @@ export class Provider extends pulumi.ProviderResource {
  * The set of arguments for constructing a Provider resource.
  */
 export interface ProviderArgs {
+    /**
+     * DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+     */
+    drainForce?: pulumi.Input<boolean | undefined>;
 }

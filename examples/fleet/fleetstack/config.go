@@ -40,6 +40,9 @@ type Defaults struct {
 	Identity          string            `json:"identity,omitempty"`
 	AssumeRoleArn     string            `json:"assumeRoleArn,omitempty"`
 	Tags              map[string]string `json:"tags,omitempty"`
+	// Drain is every cluster's drain on removal (timeout, force, keep, enabled); force here also goes on past
+	// the leftovers of a removal already under way.
+	Drain *fleet.DrainOptions `json:"drain,omitempty"`
 }
 
 // Role is what a cluster is in the fleet.
@@ -90,6 +93,8 @@ type Cluster struct {
 	AllowReplacement bool `json:"allowReplacement,omitempty"`
 	// Decommission is the first of the two runs that remove the cluster (Fleet's decommission).
 	Decommission bool `json:"decommission,omitempty"`
+	// Drain is how the cluster is drained when its entry is removed, over defaults.drain.
+	Drain *fleet.DrainOptions `json:"drain,omitempty"`
 }
 
 // NodeGroup is an EKS managed node group of a cluster.

@@ -47,6 +47,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? AssumeRoleArn { get; set; }
 
         /// <summary>
+        /// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+        /// </summary>
+        [Input("drain")]
+        public Input<Inputs.DrainOptionsArgs>? Drain { get; set; }
+
+        /// <summary>
         /// Environment is the default GitOps Bridge environment. Default: the stack name.
         /// </summary>
         [Input("environment")]

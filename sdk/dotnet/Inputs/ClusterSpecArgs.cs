@@ -65,6 +65,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<bool>? Decommission { get; set; }
 
         /// <summary>
+        /// Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+        /// </summary>
+        [Input("drain")]
+        public Input<Inputs.DrainOptionsArgs>? Drain { get; set; }
+
+        /// <summary>
         /// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
         /// </summary>
         [Input("environment")]

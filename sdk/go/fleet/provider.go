@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// Config is the fleet provider's configuration (stack config `fleet:<key>`).
 type Provider struct {
 	pulumi.ProviderResourceState
 }
@@ -32,10 +33,14 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+	DrainForce *bool `pulumi:"drainForce"`
 }
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+	DrainForce pulumi.BoolPtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

@@ -1007,6 +1007,8 @@ type ClusterDefaults struct {
 	Addons map[string]bool `pulumi:"addons"`
 	// AssumeRoleArn is the default role of the clusters' aws providers.
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
+	// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+	Drain *DrainOptions `pulumi:"drain"`
 	// Environment is the default GitOps Bridge environment. Default: the stack name.
 	Environment *string `pulumi:"environment"`
 	// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
@@ -1040,6 +1042,8 @@ type ClusterDefaultsArgs struct {
 	Addons pulumi.BoolMapInput `pulumi:"addons"`
 	// AssumeRoleArn is the default role of the clusters' aws providers.
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
+	// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+	Drain DrainOptionsPtrInput `pulumi:"drain"`
 	// Environment is the default GitOps Bridge environment. Default: the stack name.
 	Environment pulumi.StringPtrInput `pulumi:"environment"`
 	// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
@@ -1147,6 +1151,11 @@ func (o ClusterDefaultsOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterDefaults) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
 }
 
+// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+func (o ClusterDefaultsOutput) Drain() DrainOptionsPtrOutput {
+	return o.ApplyT(func(v ClusterDefaults) *DrainOptions { return v.Drain }).(DrainOptionsPtrOutput)
+}
+
 // Environment is the default GitOps Bridge environment. Default: the stack name.
 func (o ClusterDefaultsOutput) Environment() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterDefaults) *string { return v.Environment }).(pulumi.StringPtrOutput)
@@ -1229,6 +1238,16 @@ func (o ClusterDefaultsPtrOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 		}
 		return v.AssumeRoleArn
 	}).(pulumi.StringPtrOutput)
+}
+
+// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+func (o ClusterDefaultsPtrOutput) Drain() DrainOptionsPtrOutput {
+	return o.ApplyT(func(v *ClusterDefaults) *DrainOptions {
+		if v == nil {
+			return nil
+		}
+		return v.Drain
+	}).(DrainOptionsPtrOutput)
 }
 
 // Environment is the default GitOps Bridge environment. Default: the stack name.
@@ -1495,6 +1514,8 @@ type ClusterSpec struct {
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
 	// Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
 	Decommission *bool `pulumi:"decommission"`
+	// Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+	Drain *DrainOptions `pulumi:"drain"`
 	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
 	Environment *string `pulumi:"environment"`
 	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
@@ -1542,6 +1563,8 @@ type ClusterSpecArgs struct {
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
 	// Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
 	Decommission pulumi.BoolPtrInput `pulumi:"decommission"`
+	// Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+	Drain DrainOptionsPtrInput `pulumi:"drain"`
 	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
 	Environment pulumi.StringPtrInput `pulumi:"environment"`
 	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
@@ -1644,6 +1667,11 @@ func (o ClusterSpecOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 // Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
 func (o ClusterSpecOutput) Decommission() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *bool { return v.Decommission }).(pulumi.BoolPtrOutput)
+}
+
+// Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+func (o ClusterSpecOutput) Drain() DrainOptionsPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *DrainOptions { return v.Drain }).(DrainOptionsPtrOutput)
 }
 
 // Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
@@ -2175,6 +2203,203 @@ func (o DeliveryStageArrayOutput) Index(i pulumi.IntInput) DeliveryStageOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DeliveryStage {
 		return vs[0].([]DeliveryStage)[vs[1].(int)]
 	}).(DeliveryStageOutput)
+}
+
+// DrainOptions are the knobs of a cluster's drain as given: Fleet's `drain` (in defaults and on each cluster) and ClusterDrain's inputs.
+type DrainOptions struct {
+	// Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
+	Enabled *bool `pulumi:"enabled"`
+	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+	Force *bool `pulumi:"force"`
+	// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
+	Keep []string `pulumi:"keep"`
+	// Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
+	Timeout *string `pulumi:"timeout"`
+}
+
+// DrainOptionsInput is an input type that accepts DrainOptionsArgs and DrainOptionsOutput values.
+// You can construct a concrete instance of `DrainOptionsInput` via:
+//
+//	DrainOptionsArgs{...}
+type DrainOptionsInput interface {
+	pulumi.Input
+
+	ToDrainOptionsOutput() DrainOptionsOutput
+	ToDrainOptionsOutputWithContext(context.Context) DrainOptionsOutput
+}
+
+// DrainOptions are the knobs of a cluster's drain as given: Fleet's `drain` (in defaults and on each cluster) and ClusterDrain's inputs.
+type DrainOptionsArgs struct {
+	// Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+	Force pulumi.BoolPtrInput `pulumi:"force"`
+	// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
+	Keep pulumi.StringArrayInput `pulumi:"keep"`
+	// Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
+	Timeout pulumi.StringPtrInput `pulumi:"timeout"`
+}
+
+func (DrainOptionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DrainOptions)(nil)).Elem()
+}
+
+func (i DrainOptionsArgs) ToDrainOptionsOutput() DrainOptionsOutput {
+	return i.ToDrainOptionsOutputWithContext(context.Background())
+}
+
+func (i DrainOptionsArgs) ToDrainOptionsOutputWithContext(ctx context.Context) DrainOptionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DrainOptionsOutput)
+}
+
+func (i DrainOptionsArgs) ToDrainOptionsPtrOutput() DrainOptionsPtrOutput {
+	return i.ToDrainOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i DrainOptionsArgs) ToDrainOptionsPtrOutputWithContext(ctx context.Context) DrainOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DrainOptionsOutput).ToDrainOptionsPtrOutputWithContext(ctx)
+}
+
+// DrainOptionsPtrInput is an input type that accepts DrainOptionsArgs, DrainOptionsPtr and DrainOptionsPtrOutput values.
+// You can construct a concrete instance of `DrainOptionsPtrInput` via:
+//
+//	        DrainOptionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type DrainOptionsPtrInput interface {
+	pulumi.Input
+
+	ToDrainOptionsPtrOutput() DrainOptionsPtrOutput
+	ToDrainOptionsPtrOutputWithContext(context.Context) DrainOptionsPtrOutput
+}
+
+type drainOptionsPtrType DrainOptionsArgs
+
+func DrainOptionsPtr(v *DrainOptionsArgs) DrainOptionsPtrInput {
+	return (*drainOptionsPtrType)(v)
+}
+
+func (*drainOptionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**DrainOptions)(nil)).Elem()
+}
+
+func (i *drainOptionsPtrType) ToDrainOptionsPtrOutput() DrainOptionsPtrOutput {
+	return i.ToDrainOptionsPtrOutputWithContext(context.Background())
+}
+
+func (i *drainOptionsPtrType) ToDrainOptionsPtrOutputWithContext(ctx context.Context) DrainOptionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DrainOptionsPtrOutput)
+}
+
+// DrainOptions are the knobs of a cluster's drain as given: Fleet's `drain` (in defaults and on each cluster) and ClusterDrain's inputs.
+type DrainOptionsOutput struct{ *pulumi.OutputState }
+
+func (DrainOptionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DrainOptions)(nil)).Elem()
+}
+
+func (o DrainOptionsOutput) ToDrainOptionsOutput() DrainOptionsOutput {
+	return o
+}
+
+func (o DrainOptionsOutput) ToDrainOptionsOutputWithContext(ctx context.Context) DrainOptionsOutput {
+	return o
+}
+
+func (o DrainOptionsOutput) ToDrainOptionsPtrOutput() DrainOptionsPtrOutput {
+	return o.ToDrainOptionsPtrOutputWithContext(context.Background())
+}
+
+func (o DrainOptionsOutput) ToDrainOptionsPtrOutputWithContext(ctx context.Context) DrainOptionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DrainOptions) *DrainOptions {
+		return &v
+	}).(DrainOptionsPtrOutput)
+}
+
+// Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
+func (o DrainOptionsOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DrainOptions) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+func (o DrainOptionsOutput) Force() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DrainOptions) *bool { return v.Force }).(pulumi.BoolPtrOutput)
+}
+
+// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
+func (o DrainOptionsOutput) Keep() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DrainOptions) []string { return v.Keep }).(pulumi.StringArrayOutput)
+}
+
+// Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
+func (o DrainOptionsOutput) Timeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DrainOptions) *string { return v.Timeout }).(pulumi.StringPtrOutput)
+}
+
+type DrainOptionsPtrOutput struct{ *pulumi.OutputState }
+
+func (DrainOptionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DrainOptions)(nil)).Elem()
+}
+
+func (o DrainOptionsPtrOutput) ToDrainOptionsPtrOutput() DrainOptionsPtrOutput {
+	return o
+}
+
+func (o DrainOptionsPtrOutput) ToDrainOptionsPtrOutputWithContext(ctx context.Context) DrainOptionsPtrOutput {
+	return o
+}
+
+func (o DrainOptionsPtrOutput) Elem() DrainOptionsOutput {
+	return o.ApplyT(func(v *DrainOptions) DrainOptions {
+		if v != nil {
+			return *v
+		}
+		var ret DrainOptions
+		return ret
+	}).(DrainOptionsOutput)
+}
+
+// Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
+func (o DrainOptionsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DrainOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+func (o DrainOptionsPtrOutput) Force() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DrainOptions) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Force
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
+func (o DrainOptionsPtrOutput) Keep() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *DrainOptions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Keep
+	}).(pulumi.StringArrayOutput)
+}
+
+// Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
+func (o DrainOptionsPtrOutput) Timeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DrainOptions) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Timeout
+	}).(pulumi.StringPtrOutput)
 }
 
 // EnvLiteral is a literal value.
@@ -6616,6 +6841,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecArrayInput)(nil)).Elem(), ClusterSpecArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeliveryStageInput)(nil)).Elem(), DeliveryStageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeliveryStageArrayInput)(nil)).Elem(), DeliveryStageArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DrainOptionsInput)(nil)).Elem(), DrainOptionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DrainOptionsPtrInput)(nil)).Elem(), DrainOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvLiteralInput)(nil)).Elem(), EnvLiteralArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvLiteralPtrInput)(nil)).Elem(), EnvLiteralArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvRefInput)(nil)).Elem(), EnvRefArgs{})
@@ -6687,6 +6914,8 @@ func init() {
 	pulumi.RegisterOutputType(ClusterSummaryMapOutput{})
 	pulumi.RegisterOutputType(DeliveryStageOutput{})
 	pulumi.RegisterOutputType(DeliveryStageArrayOutput{})
+	pulumi.RegisterOutputType(DrainOptionsOutput{})
+	pulumi.RegisterOutputType(DrainOptionsPtrOutput{})
 	pulumi.RegisterOutputType(EnvLiteralOutput{})
 	pulumi.RegisterOutputType(EnvLiteralPtrOutput{})
 	pulumi.RegisterOutputType(EnvRefOutput{})

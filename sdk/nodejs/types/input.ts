@@ -138,6 +138,10 @@ export interface ClusterDefaultsArgs {
      */
     assumeRoleArn?: pulumi.Input<string | undefined>;
     /**
+     * Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+     */
+    drain?: pulumi.Input<inputs.DrainOptionsArgs | undefined>;
+    /**
      * Environment is the default GitOps Bridge environment. Default: the stack name.
      */
     environment?: pulumi.Input<string | undefined>;
@@ -241,6 +245,10 @@ export interface ClusterSpecArgs {
      * Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
      */
     decommission?: pulumi.Input<boolean | undefined>;
+    /**
+     * Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+     */
+    drain?: pulumi.Input<inputs.DrainOptionsArgs | undefined>;
     /**
      * Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
      */
@@ -403,6 +411,28 @@ export interface DeliveryStageArgs {
      * WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
      */
     workspaceTemplate?: pulumi.Input<{[key: string]: any} | undefined>;
+}
+
+/**
+ * DrainOptions are the knobs of a cluster's drain as given: Fleet's `drain` (in defaults and on each cluster) and ClusterDrain's inputs.
+ */
+export interface DrainOptionsArgs {
+    /**
+     * Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+     */
+    force?: pulumi.Input<boolean | undefined>;
+    /**
+     * Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
+     */
+    keep?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
+     */
+    timeout?: pulumi.Input<string | undefined>;
 }
 
 /**

@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .cluster_drain import *
 from .cluster_ledger import *
 from .fleet import *
 from .fleet_cluster import *
@@ -14,6 +15,14 @@ from .provider import *
 from .stack_delivery import *
 from ._inputs import *
 from . import outputs
+
+# Make subpackages available:
+if typing.TYPE_CHECKING:
+    import pulumi_fleet.config as __config
+    config = __config
+else:
+    config = _utilities.lazy_import('pulumi_fleet.config')
+
 _utilities.register(
     resource_modules="""
 [
@@ -22,6 +31,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_fleet",
   "classes": {
+   "fleet:index:ClusterDrain": "ClusterDrain",
    "fleet:index:ClusterLedger": "ClusterLedger",
    "fleet:index:Fleet": "Fleet",
    "fleet:index:FleetCluster": "FleetCluster",

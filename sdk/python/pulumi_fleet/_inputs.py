@@ -35,6 +35,8 @@ __all__ = [
     'ClusterSpecArgsDict',
     'DeliveryStageArgs',
     'DeliveryStageArgsDict',
+    'DrainOptionsArgs',
+    'DrainOptionsArgsDict',
     'EnvLiteralArgs',
     'EnvLiteralArgsDict',
     'EnvRefArgs',
@@ -586,6 +588,10 @@ class ClusterDefaultsArgsDict(TypedDict):
     """
     AssumeRoleArn is the default role of the clusters' aws providers.
     """
+    drain: NotRequired[pulumi.Input[Optional['DrainOptionsArgsDict']]]
+    """
+    Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+    """
     environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Environment is the default GitOps Bridge environment. Default: the stack name.
@@ -617,6 +623,7 @@ class ClusterDefaultsArgs:
                  addon_versions: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]] = None,
                  assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 drain: pulumi.Input[Optional['DrainOptionsArgs']] = None,
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
@@ -629,6 +636,7 @@ class ClusterDefaultsArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] addon_versions: AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the default role of the clusters' aws providers.
+        :param pulumi.Input['DrainOptionsArgs'] drain: Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
         :param pulumi.Input[_builtins.str] environment: Environment is the default GitOps Bridge environment. Default: the stack name.
         :param pulumi.Input[_builtins.str] identity: Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the default managed node groups.
@@ -642,6 +650,8 @@ class ClusterDefaultsArgs:
             pulumi.set(__self__, "addons", addons)
         if assume_role_arn is not None:
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if drain is not None:
+            pulumi.set(__self__, "drain", drain)
         if environment is not None:
             pulumi.set(__self__, "environment", environment)
         if identity is not None:
@@ -690,6 +700,18 @@ class ClusterDefaultsArgs:
     @assume_role_arn.setter
     def assume_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "assume_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def drain(self) -> pulumi.Input[Optional['DrainOptionsArgs']]:
+        """
+        Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+        """
+        return pulumi.get(self, "drain")
+
+    @drain.setter
+    def drain(self, value: pulumi.Input[Optional['DrainOptionsArgs']]):
+        pulumi.set(self, "drain", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1030,6 +1052,10 @@ class ClusterSpecArgsDict(TypedDict):
     """
     Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
     """
+    drain: NotRequired[pulumi.Input[Optional['DrainOptionsArgsDict']]]
+    """
+    Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+    """
     environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
@@ -1071,6 +1097,7 @@ class ClusterSpecArgs:
                  allow_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
                  assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  decommission: pulumi.Input[Optional[_builtins.bool]] = None,
+                 drain: pulumi.Input[Optional['DrainOptionsArgs']] = None,
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
@@ -1090,6 +1117,7 @@ class ClusterSpecArgs:
         :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
         :param pulumi.Input[_builtins.bool] decommission: Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
+        :param pulumi.Input['DrainOptionsArgs'] drain: Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
         :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
         :param pulumi.Input[_builtins.str] identity: Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
@@ -1113,6 +1141,8 @@ class ClusterSpecArgs:
             pulumi.set(__self__, "assume_role_arn", assume_role_arn)
         if decommission is not None:
             pulumi.set(__self__, "decommission", decommission)
+        if drain is not None:
+            pulumi.set(__self__, "drain", drain)
         if environment is not None:
             pulumi.set(__self__, "environment", environment)
         if identity is not None:
@@ -1235,6 +1265,18 @@ class ClusterSpecArgs:
     @decommission.setter
     def decommission(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "decommission", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def drain(self) -> pulumi.Input[Optional['DrainOptionsArgs']]:
+        """
+        Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+        """
+        return pulumi.get(self, "drain")
+
+    @drain.setter
+    def drain(self, value: pulumi.Input[Optional['DrainOptionsArgs']]):
+        pulumi.set(self, "drain", value)
 
     @_builtins.property
     @pulumi.getter
@@ -1912,6 +1954,100 @@ class DeliveryStageArgs:
     @workspace_template.setter
     def workspace_template(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
         pulumi.set(self, "workspace_template", value)
+
+
+class DrainOptionsArgsDict(TypedDict):
+    """
+    DrainOptions are the knobs of a cluster's drain as given: Fleet's `drain` (in defaults and on each cluster) and ClusterDrain's inputs.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
+    """
+    force: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+    """
+    keep: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
+    """
+    timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
+    """
+
+@pulumi.input_type
+class DrainOptionsArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 force: pulumi.Input[Optional[_builtins.bool]] = None,
+                 keep: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 timeout: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        DrainOptions are the knobs of a cluster's drain as given: Fleet's `drain` (in defaults and on each cluster) and ClusterDrain's inputs.
+
+        :param pulumi.Input[_builtins.bool] enabled: Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
+        :param pulumi.Input[_builtins.bool] force: Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] keep: Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
+        :param pulumi.Input[_builtins.str] timeout: Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if force is not None:
+            pulumi.set(__self__, "force", force)
+        if keep is not None:
+            pulumi.set(__self__, "keep", keep)
+        if timeout is not None:
+            pulumi.set(__self__, "timeout", timeout)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def force(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        """
+        return pulumi.get(self, "force")
+
+    @force.setter
+    def force(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "force", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def keep(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
+        """
+        return pulumi.get(self, "keep")
+
+    @keep.setter
+    def keep(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "keep", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
+        """
+        return pulumi.get(self, "timeout")
+
+    @timeout.setter
+    def timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "timeout", value)
 
 
 class EnvLiteralArgsDict(TypedDict):

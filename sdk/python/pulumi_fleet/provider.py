@@ -18,11 +18,27 @@ __all__ = ['ProviderArgs', 'Provider']
 
 @pulumi.input_type
 class ProviderArgs:
-    def __init__(__self__):
+    def __init__(__self__, *,
+                 drain_force: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a Provider resource.
+
+        :param pulumi.Input[_builtins.bool] drain_force: DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
         """
-        pass
+        if drain_force is not None:
+            pulumi.set(__self__, "drain_force", drain_force)
+
+    @_builtins.property
+    @pulumi.getter(name="drainForce")
+    def drain_force(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+        """
+        return pulumi.get(self, "drain_force")
+
+    @drain_force.setter
+    def drain_force(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "drain_force", value)
 
 
 @pulumi.type_token("pulumi:providers:fleet")
@@ -31,12 +47,14 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 drain_force: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
-        Create a Fleet resource with the given unique name, props, and options.
+        Config is the fleet provider's configuration (stack config `fleet:<key>`).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] drain_force: DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
         """
         ...
     @overload
@@ -45,7 +63,7 @@ class Provider(pulumi.ProviderResource):
                  args: Optional[ProviderArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Create a Fleet resource with the given unique name, props, and options.
+        Config is the fleet provider's configuration (stack config `fleet:<key>`).
 
         :param str resource_name: The name of the resource.
         :param ProviderArgs args: The arguments to use to populate this resource's properties.
@@ -62,6 +80,7 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 drain_force: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -71,6 +90,7 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["drain_force"] = pulumi.Output.from_input(drain_force).apply(pulumi.runtime.to_json) if drain_force is not None else None
         super(Provider, __self__).__init__(
             'fleet',
             resource_name,

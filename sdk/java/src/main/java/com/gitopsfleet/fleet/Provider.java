@@ -10,6 +10,10 @@ import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import javax.annotation.Nullable;
 
+/**
+ * Config is the fleet provider&#39;s configuration (stack config `fleet:&lt;key&gt;`).
+ * 
+ */
 @ResourceType(type="pulumi:providers:fleet")
 public class Provider extends com.pulumi.resources.ProviderResource {
     /**

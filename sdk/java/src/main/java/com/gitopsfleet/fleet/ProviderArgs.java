@@ -3,15 +3,44 @@
 
 package com.gitopsfleet.fleet;
 
-
+import com.pulumi.core.Output;
+import com.pulumi.core.annotations.Import;
+import java.lang.Boolean;
+import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 
 public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final ProviderArgs Empty = new ProviderArgs();
 
+    /**
+     * DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+     * 
+     */
+    @Import(name="drainForce", json=true)
+    private @Nullable Output<Boolean> drainForce;
+
+    /**
+     * @return DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> drainForce() {
+        return Optional.ofNullable(this.drainForce);
+    }
+
+    private ProviderArgs() {}
+
+    private ProviderArgs(ProviderArgs $) {
+        this.drainForce = $.drainForce;
+    }
+
     public static Builder builder() {
         return new Builder();
+    }
+    public static Builder builder(ProviderArgs defaults) {
+        return new Builder(defaults);
     }
 
     public static final class Builder {
@@ -20,6 +49,32 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         public Builder() {
             $ = new ProviderArgs();
         }
+
+        public Builder(ProviderArgs defaults) {
+            $ = new ProviderArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param drainForce DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder drainForce(@Nullable Output<Boolean> drainForce) {
+            $.drainForce = drainForce;
+            return this;
+        }
+
+        /**
+         * @param drainForce DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder drainForce(Boolean drainForce) {
+            return drainForce(Output.of(drainForce));
+        }
+
         public ProviderArgs build() {
             return $;
         }

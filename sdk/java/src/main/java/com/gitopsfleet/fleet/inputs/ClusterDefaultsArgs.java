@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.DrainOptionsArgs;
 import com.gitopsfleet.fleet.inputs.NodeGroupArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
@@ -66,6 +67,21 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
      */
     public Optional<Output<String>> assumeRoleArn() {
         return Optional.ofNullable(this.assumeRoleArn);
+    }
+
+    /**
+     * Drain is every cluster&#39;s drain (a cluster&#39;s own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+     * 
+     */
+    @Import(name="drain")
+    private @Nullable Output<DrainOptionsArgs> drain;
+
+    /**
+     * @return Drain is every cluster&#39;s drain (a cluster&#39;s own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+     * 
+     */
+    public Optional<Output<DrainOptionsArgs>> drain() {
+        return Optional.ofNullable(this.drain);
     }
 
     /**
@@ -164,6 +180,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         this.addonVersions = $.addonVersions;
         this.addons = $.addons;
         this.assumeRoleArn = $.assumeRoleArn;
+        this.drain = $.drain;
         this.environment = $.environment;
         this.identity = $.identity;
         this.nodeGroups = $.nodeGroups;
@@ -251,6 +268,27 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
          */
         public Builder assumeRoleArn(String assumeRoleArn) {
             return assumeRoleArn(Output.of(assumeRoleArn));
+        }
+
+        /**
+         * @param drain Drain is every cluster&#39;s drain (a cluster&#39;s own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder drain(@Nullable Output<DrainOptionsArgs> drain) {
+            $.drain = drain;
+            return this;
+        }
+
+        /**
+         * @param drain Drain is every cluster&#39;s drain (a cluster&#39;s own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder drain(DrainOptionsArgs drain) {
+            return drain(Output.of(drain));
         }
 
         /**

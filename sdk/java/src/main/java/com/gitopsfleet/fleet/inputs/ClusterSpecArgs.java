@@ -4,6 +4,7 @@
 package com.gitopsfleet.fleet.inputs;
 
 import com.gitopsfleet.fleet.inputs.AddonSettingsArgs;
+import com.gitopsfleet.fleet.inputs.DrainOptionsArgs;
 import com.gitopsfleet.fleet.inputs.NodeGroupArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
@@ -113,6 +114,21 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> decommission() {
         return Optional.ofNullable(this.decommission);
+    }
+
+    /**
+     * Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers&#39;, volumes&#39; and Karpenter&#39;s objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+     * 
+     */
+    @Import(name="drain")
+    private @Nullable Output<DrainOptionsArgs> drain;
+
+    /**
+     * @return Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers&#39;, volumes&#39; and Karpenter&#39;s objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+     * 
+     */
+    public Optional<Output<DrainOptionsArgs>> drain() {
+        return Optional.ofNullable(this.drain);
     }
 
     /**
@@ -274,6 +290,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         this.allowReplacement = $.allowReplacement;
         this.assumeRoleArn = $.assumeRoleArn;
         this.decommission = $.decommission;
+        this.drain = $.drain;
         this.environment = $.environment;
         this.identity = $.identity;
         this.name = $.name;
@@ -428,6 +445,27 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder decommission(Boolean decommission) {
             return decommission(Output.of(decommission));
+        }
+
+        /**
+         * @param drain Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers&#39;, volumes&#39; and Karpenter&#39;s objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder drain(@Nullable Output<DrainOptionsArgs> drain) {
+            $.drain = drain;
+            return this;
+        }
+
+        /**
+         * @param drain Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers&#39;, volumes&#39; and Karpenter&#39;s objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder drain(DrainOptionsArgs drain) {
+            return drain(Output.of(drain));
         }
 
         /**
