@@ -21,7 +21,8 @@ const DefaultTimeout = 20 * time.Minute
 type Settings struct {
 	// Timeout bounds the whole drain. Default: DefaultTimeout.
 	Timeout time.Duration
-	// Poll is how often it lists again while waiting. Default: 10 s.
+	// Poll is the longest wait between two lists while waiting: the first wait is 1 s (or Poll when shorter), and
+	// each next one twice the last, up to Poll. Default: 10 s.
 	Poll time.Duration
 	// Force lets the drain succeed with resources left (they are logged), instead of failing.
 	Force bool
@@ -121,6 +122,7 @@ func (d Drainer) Run(ctx context.Context) error {
 // the context ends.
 func (d Drainer) deleteAndWait(ctx context.Context, step Step, poll time.Duration) ([]string, error) {
 	deleted := map[string]bool{}
+	wait := backoff(poll)
 	for {
 		objs, err := d.selected(ctx, step)
 		if err != nil {
@@ -150,7 +152,7 @@ func (d Drainer) deleteAndWait(ctx context.Context, step Step, poll time.Duratio
 		case <-ctx.Done():
 			slices.Sort(left)
 			return left, nil
-		case <-time.After(poll):
+		case <-time.After(wait()):
 		}
 	}
 }
@@ -191,6 +193,7 @@ func (d Drainer) selected(ctx context.Context, step Step) ([]found, error) {
 // awaitAWS polls AWS until nothing is left (but what is spared) or the context ends, and returns what is left.
 func (d Drainer) awaitAWS(ctx context.Context, poll time.Duration, spared func(arn string) bool) ([]string, error) {
 	var last []string
+	wait := backoff(poll)
 	for {
 		arns, err := d.AWS.Tagged(ctx, d.Cluster)
 		if err != nil {
@@ -210,7 +213,7 @@ func (d Drainer) awaitAWS(ctx context.Context, poll time.Duration, spared func(a
 		select {
 		case <-ctx.Done():
 			return last, nil
-		case <-time.After(poll):
+		case <-time.After(wait()):
 		}
 	}
 }
@@ -227,4 +230,15 @@ func (d Drainer) warn(format string, args ...any) {
 		return
 	}
 	d.Warn(fmt.Sprintf(format, args...))
+}
+
+// backoff returns the successive waits between lists: 1 s (or max, when shorter), doubling up to max. Most
+// deletes end within seconds (a Service's load balancer, a claim's volume); some take minutes (an instance).
+func backoff(max time.Duration) func() time.Duration {
+	next := min(time.Second, max)
+	return func() time.Duration {
+		w := next
+		next = min(2*next, max)
+		return w
+	}
 }

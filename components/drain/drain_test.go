@@ -173,3 +173,22 @@ func TestDrain(t *testing.T) {
 		})
 	}
 }
+
+func TestBackoff(t *testing.T) {
+	for _, tc := range []struct {
+		max  time.Duration
+		want []time.Duration
+	}{
+		{10 * time.Second, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}},
+		{300 * time.Millisecond, []time.Duration{300 * time.Millisecond, 300 * time.Millisecond}},
+	} {
+		next := backoff(tc.max)
+		var got []time.Duration
+		for range tc.want {
+			got = append(got, next())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("backoff(%s) = %v, want %v", tc.max, got, tc.want)
+		}
+	}
+}

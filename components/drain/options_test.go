@@ -55,14 +55,18 @@ func TestOptionsMergeAndSettings(t *testing.T) {
 }
 
 func TestClusterDrainInputsAreChecked(t *testing.T) {
-	err := ClusterDrainArgs{Region: "us-east-1", DrainOptions: DrainOptions{Timeout: "x"}}.check()
+	args := ClusterDrainArgs{Region: "us-east-1", DrainOptions: DrainOptions{Timeout: "x"}}
+	if err := args.check(true); err == nil || strings.Contains(err.Error(), "required") || !strings.Contains(err.Error(), "timeout") {
+		t.Errorf("check in a preview: %v, want the timeout only (the cluster's facts may be unknown)", err)
+	}
+	err := args.check(false)
 	for _, want := range []string{"clusterName: is required", "endpoint: is required", "certificateAuthorityData: is required",
 		`timeout: "x"`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("check: %v, want %q", err, want)
 		}
 	}
-	if err := (ClusterDrainArgs{ClusterName: "c", Region: "r", Endpoint: "https://e", CertificateAuthorityData: "Y2E="}).check(); err != nil {
+	if err := (ClusterDrainArgs{ClusterName: "c", Region: "r", Endpoint: "https://e", CertificateAuthorityData: "Y2E="}).check(false); err != nil {
 		t.Errorf("check of valid inputs: %v", err)
 	}
 }

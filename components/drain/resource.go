@@ -64,13 +64,13 @@ type Config struct {
 func (ClusterDrain) Create(_ context.Context, req infer.CreateRequest[ClusterDrainArgs],
 ) (infer.CreateResponse[ClusterDrainState], error) {
 	return infer.CreateResponse[ClusterDrainState]{ID: req.Inputs.ClusterName, Output: ClusterDrainState{req.Inputs}},
-		req.Inputs.check()
+		req.Inputs.check(req.DryRun)
 }
 
 // Update records the new inputs (a changed knob applies to the next delete).
 func (ClusterDrain) Update(_ context.Context, req infer.UpdateRequest[ClusterDrainArgs, ClusterDrainState],
 ) (infer.UpdateResponse[ClusterDrainState], error) {
-	return infer.UpdateResponse[ClusterDrainState]{Output: ClusterDrainState{req.Inputs}}, req.Inputs.check()
+	return infer.UpdateResponse[ClusterDrainState]{Output: ClusterDrainState{req.Inputs}}, req.Inputs.check(req.DryRun)
 }
 
 // Delete drains the cluster, unless the drain is disabled.
@@ -91,12 +91,13 @@ func (ClusterDrain) Delete(ctx context.Context, req infer.DeleteRequest[ClusterD
 	return infer.DeleteResponse{}, d.Run(ctx)
 }
 
-// check reports every bad input at once.
-func (a ClusterDrainArgs) check() error {
+// check reports every bad input at once; in a preview the cluster's facts may be unknown (a new cluster's
+// endpoint), so only the knobs are checked.
+func (a ClusterDrainArgs) check(preview bool) error {
 	var ps problems.List
 	for _, f := range []struct{ field, value string }{{"clusterName", a.ClusterName}, {"region", a.Region},
 		{"endpoint", a.Endpoint}, {"certificateAuthorityData", a.CertificateAuthorityData}} {
-		if f.value == "" {
+		if f.value == "" && !preview {
 			ps.Add(f.field, "is required")
 		}
 	}

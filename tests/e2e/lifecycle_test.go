@@ -15,9 +15,12 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -58,7 +61,7 @@ func day2Config() map[string]any {
 		"aws:region":                "us-east-1",
 		"gitops-fleet:repositories": map[string]any{"addons": repo},
 		"gitops-fleet:defaults": map[string]any{"version": "1.33", "nodeGroups": []any{group},
-			"addons": map[string]bool{"metrics_server": true}},
+			"addons": map[string]bool{"metrics_server": true}, "drain": map[string]any{"timeout": "20s"}},
 		"gitops-fleet:clusters": []any{
 			map[string]any{"name": "hub", "region": "us-east-1", "role": "hub"},
 			map[string]any{"name": "spoke-a", "region": "us-east-2", "role": "spoke"},
@@ -262,6 +265,10 @@ func TestDay2(t *testing.T) {
 			t.Errorf("up created other resources than planned:\n%s", cmp.Diff(created, got))
 		}
 		l.settled()
+		// spoke-b's workloads, and what the add-on controllers made for them, which its removal drains.
+		if err := putWorkloads(l.env, "spoke-b", "us-west-2"); err != nil {
+			t.Fatal(err)
+		}
 	})
 
 	t.Run("toggle an add-on: its identity and the secret's labels and annotations", func(t *testing.T) {
@@ -427,20 +434,84 @@ func TestDay2(t *testing.T) {
 		l.settled()
 	})
 
-	t.Run("remove a spoke: its hub secret goes before its cluster, and nothing of it stays", func(t *testing.T) {
+	t.Run("remove a spoke with a leftover: the drain fails naming it, and nothing of the cluster goes", func(t *testing.T) {
 		l.t = t
+		if err := workloads.Put(l.env.Store, nil, []workloads.Tagged{leftover}); err != nil {
+			t.Fatal(err)
+		}
 		l.cfg["gitops-fleet:clusters"] = l.clusters()[:2]
 		p, steps := l.preview()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
-			!maps.Equal(p["update"], fleetUpdate) {
-			t.Errorf("operations %v, want deletes, and updates of the ledger, the add-ons project and the guard only: %v", ops, p)
+			!maps.Equal(p["update"], fleetUpdate) || p["delete"][drain.TypeToken] != 1 {
+			t.Errorf("operations %v, want deletes (spoke-b's drain among them), and updates of the ledger, the add-ons "+
+				"project and the guard only: %v", ops, p)
 		}
 		for _, u := range urns(steps, "delete") {
 			if !of(u, "spoke-b") && !strings.HasSuffix(u, "pulumi:providers:aws::aws-us-west-2") {
 				t.Errorf("removing spoke-b deletes %s", u)
 			}
 		}
-		steps = l.up()
+		l.sync()
+		out := progress(t, l.env, "up-leftover")
+		_, err := l.stack.Up(context.Background(), optup.ProgressStreams(out))
+		log, _ := os.ReadFile(out.Name())
+		if err == nil || !strings.Contains(string(log), leftover.ARN) || !strings.Contains(string(log), "drain.force") {
+			t.Fatalf("want the drain to fail naming %s and drain.force, got %v", leftover.ARN, err)
+		}
+		_, dep := exported(t, l.env, l.stack, false)
+		for _, want := range []string{"::spoke-b-drain", "::spoke-b-cluster-eksCluster", "::spoke-b-vpc",
+			"::spoke-b-cluster-secret", "::spoke-b-ng-system"} {
+			if !slices.ContainsFunc(dep.Resources, func(r apitype.ResourceV3) bool { return strings.HasSuffix(string(r.URN), want) }) {
+				t.Errorf("a failed drain deleted %s", want)
+			}
+		}
+		if len(records(t, l.env, "aws", "aws:eks/cluster:Cluster")) != 3 {
+			t.Error("a failed drain let spoke-b's EKS cluster go from the cloud")
+		}
+		objects, err := workloads.Objects(l.env.Store, "spoke-b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, o := range objects {
+			names = append(names, o.Resource.Resource+"/"+o.Object["metadata"].(map[string]any)["name"].(string))
+		}
+		slices.Sort(names)
+		if want := []string{"persistentvolumeclaims/archive", "persistentvolumes/pv-archive", "persistentvolumes/pv-data",
+			"services/internal"}; !slices.Equal(names, want) {
+			t.Errorf("spoke-b holds %v after the drain, want %v: the drain deletes Ingresses, LoadBalancer Services, "+
+				"claims on Delete volumes and node pools, nothing else", names, want)
+		}
+		if got := taggedARNs(t, l.env, "us-west-2"); !slices.Equal(got, []string{retainedVolume, leftover.ARN}) {
+			t.Errorf("us-west-2 holds %v, want the leftover and the retained volume only", got)
+		}
+	})
+
+	t.Run("rerun with defaults.drain.force: the drain first, then the secret and add-on roles, then the cluster and VPC", func(t *testing.T) {
+		l.t = t
+		l.cfg["gitops-fleet:defaults"].(map[string]any)["drain"] = map[string]any{"timeout": "20s", "force": true}
+		p, _ := l.preview()
+		want := map[string]int{drain.TypeToken: 2, "pulumi:providers:fleet": 1}
+		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) || !maps.Equal(p["update"], want) {
+			t.Errorf("operations %v, want spoke-b's deletes and updates of the fleet provider (drainForce) and the "+
+				"other drains (force) only: %v", ops, p)
+		}
+		steps := l.up()
+		drained := last(steps, drain.TypeToken, "::spoke-b-drain", true)
+		if drained < 0 {
+			t.Fatal("no delete of spoke-b's drain in the events")
+		}
+		for _, then := range []struct{ typ, suffix string }{
+			{"kubernetes:core/v1:Secret", "::spoke-b-cluster-secret"},
+			{"aws:iam/role:Role", "::spoke-b-irsa-external-secrets"},
+			{"aws:eks/nodeGroup:NodeGroup", "::spoke-b-ng-system"},
+			{"aws:eks/cluster:Cluster", "::spoke-b-cluster-eksCluster"},
+			{"aws:ec2/vpc:Vpc", "::spoke-b-vpc"},
+		} {
+			if i := first(steps, then.typ, then.suffix, false); i < drained {
+				t.Errorf("%s%s deleted at event %d, before the drain ended (%d)", then.typ, then.suffix, i, drained)
+			}
+		}
 		secret := last(steps, "kubernetes:core/v1:Secret", "::spoke-b-cluster-secret", true)
 		cluster := first(steps, "aws:eks/cluster:Cluster", "::spoke-b-cluster-eksCluster", false)
 		if secret < 0 || cluster < 0 || secret > cluster {
@@ -457,9 +528,12 @@ func TestDay2(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range all {
-			if r.Scope == "us-west-2" {
+			if r.Scope == "us-west-2" && r.Package != workloads.Package {
 				t.Errorf("the cloud still holds %s %s in us-west-2", r.Type, r.ID)
 			}
+		}
+		if got := taggedARNs(t, l.env, "us-west-2"); !slices.Equal(got, []string{retainedVolume, leftover.ARN}) {
+			t.Errorf("us-west-2 holds %v, want what the forced drain left (the leftover) and the retained volume", got)
 		}
 		l.settled()
 	})
