@@ -50,24 +50,26 @@ func (c *children) list() []pulumi.Resource {
 	return slices.Clone(c.all)
 }
 
-// drains registers a ClusterDrain per cluster, each depending on its cluster's FleetCluster and GitOpsBridge
-// (so the engine deletes the secret, the add-on roles, the node groups, the cluster and the VPC only after the
-// drain), the hub's also on every spoke's drain: a destroy drains the spokes, then the hub, whose Argo CD keeps
-// running until then. Each is served by the ledger's provider.
+// drains registers a ClusterDrain per cluster, each depending on what its cluster's FleetCluster and
+// GitOpsBridge registered (so the engine deletes the secret, the add-on roles, the node groups, the cluster and
+// the VPC only after the drain); every spoke's also on the hub's: the engine deletes a resource before what it
+// depends on, so a destroy drains the spokes, then the hub, whose Argo CD keeps running until then. Each is
+// served by the ledger's provider.
 func (b *builder) drains(hub *built, spokes []built) error {
-	var spokeDrains []pulumi.Resource
-	for _, s := range spokes {
-		d, err := b.drain(s, nil)
+	var after []pulumi.Resource
+	if hub != nil {
+		d, err := b.drain(*hub, nil)
 		if err != nil {
 			return err
 		}
-		spokeDrains = append(spokeDrains, d)
+		after = append(after, d)
 	}
-	if hub == nil {
-		return nil
+	for _, s := range spokes {
+		if _, err := b.drain(s, after); err != nil {
+			return err
+		}
 	}
-	_, err := b.drain(*hub, spokeDrains)
-	return err
+	return nil
 }
 
 func (b *builder) drain(c built, after []pulumi.Resource) (pulumi.Resource, error) {

@@ -12,7 +12,8 @@ import (
 
 // TestEveryClusterHasADrainThatGoesFirst: each cluster's ClusterDrain depends on the cluster's FleetCluster
 // and GitOpsBridge children (its EKS cluster, node groups, add-on roles, VPC, secret), so the engine deletes
-// them only after the drain; the hub's depends on every spoke's too, so a destroy drains the hub last.
+// them only after the drain; every spoke's depends on the hub's too, so a destroy (which deletes a resource before
+// what it depends on) drains the hub last.
 func TestEveryClusterHasADrainThatGoesFirst(t *testing.T) {
 	args := DevFleet()
 	args.Defaults.Drain = &drain.DrainOptions{Timeout: "30m"}
@@ -39,10 +40,9 @@ func TestEveryClusterHasADrainThatGoesFirst(t *testing.T) {
 			t.Errorf("%s's drain has no clusterName", name)
 		}
 	}
-	hub := cloud.MustGet(t, drain.TypeToken, "hub-drain")
 	for _, spoke := range []string{"spoke-a", "spoke-b"} {
-		if !dependsOn(hub, drain.TypeToken, spoke+"-drain") {
-			t.Errorf("the hub's drain does not depend on %s's: a destroy would drain the hub first", spoke)
+		if !dependsOn(cloud.MustGet(t, drain.TypeToken, spoke+"-drain"), drain.TypeToken, "hub-drain") {
+			t.Errorf("%s's drain does not depend on the hub's: a destroy would drain the hub first", spoke)
 		}
 	}
 	a := cloud.MustGet(t, drain.TypeToken, "spoke-a-drain")

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"maps"
 	"slices"
 	"strings"
@@ -135,9 +137,38 @@ func TestDevFleet(t *testing.T) {
 		}
 	})
 
-	t.Run("destroy leaves no resources in the cloud or the stack", func(t *testing.T) {
-		if _, err := stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy"))); err != nil {
+	t.Run("destroy drains every cluster, the hub last, and leaves no resources in the cloud or the stack", func(t *testing.T) {
+		for name, region := range devClusters {
+			if err := putWorkloads(env, name, region); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var steps []step
+		ch, done := make(chan events.EngineEvent), make(chan struct{})
+		go collect(ch, &steps, done)
+		_, err := stack.Destroy(ctx, optdestroy.EventStreams(ch), optdestroy.ProgressStreams(progress(t, env, "destroy")))
+		<-done
+		if err != nil {
 			t.Fatalf("destroy: %v", err)
+		}
+		hubDrain := first(steps, drain.TypeToken, "::hub-drain", false)
+		hubDrained := last(steps, drain.TypeToken, "::hub-drain", true)
+		for name := range devClusters {
+			drained := last(steps, drain.TypeToken, "::"+name+"-drain", true)
+			if cluster := first(steps, "aws:eks/cluster:Cluster", "::"+name+"-cluster-eksCluster", false); drained < 0 || cluster < drained {
+				t.Errorf("%s's EKS cluster deleted at event %d, its drain ended at %d", name, cluster, drained)
+			}
+			if name != "hub" && (hubDrain < 0 || drained > hubDrain) {
+				t.Errorf("%s's drain ended at event %d, the hub's began at %d: the hub drains last", name, drained, hubDrain)
+			}
+		}
+		if hubDrained < 0 {
+			t.Error("the hub was not drained")
+		}
+		for name, region := range devClusters {
+			if got, want := taggedARNs(t, env, region), []string{arn(region, "ec2", "volume/vol-0archive")}; !slices.Equal(got, want) {
+				t.Errorf("%s's region %s holds %v after the destroy, want its retained volume only", name, region, got)
+			}
 		}
 		for _, pkg := range []string{"aws", "kubernetes", "github"} {
 			if left := notRetained(records(t, env, pkg, "")); len(left) > 0 {
