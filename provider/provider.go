@@ -56,6 +56,7 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 		WithConfig(infer.Config(drain.Config{})).
 		WithComponents(components...).
 		WithResources(resources...).
+		WithFunctions(infer.Function(drain.GetStillTagged{})).
 		Build()
 	return withConfigUpdatedInPlace(withWholeUnknowns(prov, map[tokens.Type][]string{
 		fleetcluster.TypeToken: objectInputsOf(fleetcluster.FleetClusterArgs{}),

@@ -43,19 +43,23 @@ func (a ClusterDrainArgs) drainer(ctx context.Context) (Drainer, error) {
 	if err != nil {
 		return Drainer{}, fmt.Errorf("draining cluster %q: %w", a.ClusterName, err)
 	}
-	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion(a.Region))
+	tagging, err := newTagging(ctx, a.Region, a.AssumeRoleArn)
 	if err != nil {
-		return Drainer{}, fmt.Errorf("draining cluster %q: AWS credentials: %w", a.ClusterName, err)
+		return Drainer{}, fmt.Errorf("draining cluster %q: %w", a.ClusterName, err)
 	}
-	if a.AssumeRoleArn != "" {
-		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), a.AssumeRoleArn))
+	return Drainer{Cluster: a.ClusterName, Kube: kube, AWS: tagging, Settings: a.Settings()}, nil
+}
+
+// newTagging is the Resource Groups Tagging API of region, with the ambient credentials, through role when set.
+func newTagging(ctx context.Context, region, role string) (Tagging, error) {
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion(region))
+	if err != nil {
+		return Tagging{}, fmt.Errorf("AWS credentials: %w", err)
 	}
-	return Drainer{
-		Cluster:  a.ClusterName,
-		Kube:     kube,
-		AWS:      Tagging{Client: resourcegroupstaggingapi.NewFromConfig(cfg)},
-		Settings: a.Settings(),
-	}, nil
+	if role != "" {
+		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), role))
+	}
+	return Tagging{Client: resourcegroupstaggingapi.NewFromConfig(cfg)}, nil
 }
 
 // eksTokens are bearer tokens for the EKS API, as `aws eks get-token` makes them.

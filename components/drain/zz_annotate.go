@@ -28,3 +28,17 @@ func (x *DrainOptions) Annotate(a infer.Annotator) {
 	a.Describe(&x.Force, "Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.")
 	a.Describe(&x.Keep, "Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.")
 }
+
+// Annotate gives GetStillTaggedArgs its schema descriptions.
+func (x *GetStillTaggedArgs) Annotate(a infer.Annotator) {
+	a.Describe(x, "GetStillTaggedArgs name the cluster.")
+	a.Describe(&x.ClusterName, "ClusterName is the EKS cluster's name.")
+	a.Describe(&x.Region, "Region is the cluster's AWS region.")
+	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the role to ask AWS as. Default: the ambient credentials.")
+}
+
+// Annotate gives GetStillTaggedResult its schema descriptions.
+func (x *GetStillTaggedResult) Annotate(a infer.Annotator) {
+	a.Describe(x, "GetStillTaggedResult is what is still tagged.")
+	a.Describe(&x.Arns, "Arns are the resources' ARNs, sorted.")
+}

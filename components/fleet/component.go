@@ -177,5 +177,6 @@ func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *
 		SecretName:        bridge.SecretName,
 		SecretNamespace:   bridge.SecretNamespace,
 		Labels:            bridge.Labels,
+		StillTagged:       b.stillTagged(c),
 	}
 }

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 
@@ -110,4 +111,27 @@ func (b *builder) drainOptions(c ClusterSpec) drain.DrainOptions {
 // forcesDrains tells whether the fleet's defaults force every drain.
 func forcesDrains(a FleetArgs) bool {
 	return a.Defaults != nil && a.Defaults.Drain != nil && a.Defaults.Drain.Force
+}
+
+// stillTagged is, for a decommissioned cluster, what AWS still holds of what its add-on controllers made
+// (getStillTagged, served by the drains' provider); nil for other clusters. An AWS error is a warning: the summary
+// is for information, and the drain asks again before the cluster goes.
+func (b *builder) stillTagged(c ClusterSpec) pulumi.StringArrayInput {
+	if !c.Decommission {
+		return nil
+	}
+	var res struct {
+		Arns []string `pulumi:"arns"`
+	}
+	args := struct {
+		ClusterName   string `pulumi:"clusterName"`
+		Region        string `pulumi:"region"`
+		AssumeRoleArn string `pulumi:"assumeRoleArn"`
+	}{c.Name, c.Region, c.AssumeRoleArn}
+	if err := b.ctx.Invoke(drain.StillTaggedToken, args, &res, pulumi.Provider(b.drainProvider)); err != nil {
+		_ = b.ctx.Log.Warn(fmt.Sprintf("cluster %q is decommissioned, but what is still tagged to it in AWS is unknown: %v",
+			c.Name, err), &pulumi.LogArgs{Resource: b.comp})
+		return nil
+	}
+	return pulumi.ToStringArray(res.Arns)
 }

@@ -29,6 +29,11 @@ type ClusterSummary struct {
 	SecretNamespace string `pulumi:"secretNamespace"`
 	// Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).
 	Labels map[string]string `pulumi:"labels"`
+	// StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS
+	// still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty
+	// once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry.
+	// Absent for other clusters.
+	StillTagged []string `pulumi:"stillTagged,optional"`
 }
 
 // ClusterSummaryInput is an input of ClusterSummary.
@@ -40,16 +45,17 @@ type ClusterSummaryInput interface {
 
 // ClusterSummaryArgs is a ClusterSummary of inputs.
 type ClusterSummaryArgs struct {
-	Region            pulumi.StringInput    `pulumi:"region"`
-	Role              pulumi.StringInput    `pulumi:"role"`
-	Environment       pulumi.StringInput    `pulumi:"environment"`
-	KubernetesVersion pulumi.StringInput    `pulumi:"kubernetesVersion"`
-	VpcCidr           pulumi.StringInput    `pulumi:"vpcCidr"`
-	ClusterArn        pulumi.StringInput    `pulumi:"clusterArn"`
-	Endpoint          pulumi.StringInput    `pulumi:"endpoint"`
-	SecretName        pulumi.StringInput    `pulumi:"secretName"`
-	SecretNamespace   pulumi.StringInput    `pulumi:"secretNamespace"`
-	Labels            pulumi.StringMapInput `pulumi:"labels"`
+	Region            pulumi.StringInput      `pulumi:"region"`
+	Role              pulumi.StringInput      `pulumi:"role"`
+	Environment       pulumi.StringInput      `pulumi:"environment"`
+	KubernetesVersion pulumi.StringInput      `pulumi:"kubernetesVersion"`
+	VpcCidr           pulumi.StringInput      `pulumi:"vpcCidr"`
+	ClusterArn        pulumi.StringInput      `pulumi:"clusterArn"`
+	Endpoint          pulumi.StringInput      `pulumi:"endpoint"`
+	SecretName        pulumi.StringInput      `pulumi:"secretName"`
+	SecretNamespace   pulumi.StringInput      `pulumi:"secretNamespace"`
+	Labels            pulumi.StringMapInput   `pulumi:"labels"`
+	StillTagged       pulumi.StringArrayInput `pulumi:"stillTagged"`
 }
 
 // ElementType is ClusterSummary.

@@ -54,6 +54,7 @@ func (x *ClusterSummary) Annotate(a infer.Annotator) {
 	a.Describe(&x.SecretName, "SecretName is the name of the cluster's Argo CD cluster secret on the hub.")
 	a.Describe(&x.SecretNamespace, "SecretNamespace is the namespace of that secret.")
 	a.Describe(&x.Labels, "Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).")
+	a.Describe(&x.StillTagged, "StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.")
 }
 
 // Annotate gives Fleet its schema descriptions.

@@ -25,6 +25,11 @@ export type FleetCluster = import("./fleetCluster").FleetCluster;
 export const FleetCluster: typeof import("./fleetCluster").FleetCluster = null as any;
 utilities.lazyLoad(exports, ["FleetCluster"], () => require("./fleetCluster"));
 
+export { GetStillTaggedArgs, GetStillTaggedResult, GetStillTaggedOutputArgs } from "./getStillTagged";
+export const getStillTagged: typeof import("./getStillTagged").getStillTagged = null as any;
+export const getStillTaggedOutput: typeof import("./getStillTagged").getStillTaggedOutput = null as any;
+utilities.lazyLoad(exports, ["getStillTagged","getStillTaggedOutput"], () => require("./getStillTagged"));
+
 export { GitOpsBridgeArgs } from "./gitOpsBridge";
 export type GitOpsBridge = import("./gitOpsBridge").GitOpsBridge;
 export const GitOpsBridge: typeof import("./gitOpsBridge").GitOpsBridge = null as any;

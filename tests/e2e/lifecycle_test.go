@@ -431,6 +431,19 @@ func TestDay2(t *testing.T) {
 			}
 		}
 		l.up()
+		outs, err := l.stack.Outputs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		clusters, _ := outs["clusters"].Value.(map[string]any)
+		tagged, _ := clusters["spoke-b"].(map[string]any)["stillTagged"].([]any)
+		_, made := spokeWorkloads("spoke-b", "us-west-2")
+		if len(tagged) != len(made) {
+			t.Errorf("the summary shows %d resources still tagged to spoke-b, want the %d its controllers made: %v", len(tagged), len(made), tagged)
+		}
+		if _, ok := clusters["spoke-a"].(map[string]any)["stillTagged"]; ok {
+			t.Error("the summary shows what is still tagged to spoke-a, which is not decommissioned")
+		}
 		l.settled()
 	})
 

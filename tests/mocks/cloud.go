@@ -202,6 +202,9 @@ func (c *Cloud) Call(args pulumi.MockCallArgs) (resource.PropertyMap, error) {
 		return resource.NewPropertyMapFromMap(map[string]any{
 			"id": addon, "addonName": addon, "kubernetesVersion": k8s, "version": awsemulator.DefaultAddonVersion(addon, k8s),
 		}), nil
+	case "fleet:index:getStillTagged":
+		// The offline cloud's answer for a cluster nothing was tagged to.
+		return resource.NewPropertyMapFromMap(map[string]any{"arns": []any{}}), nil
 	case "aws:index/getRegion:getRegion":
 		if region == "" {
 			return nil, fmt.Errorf("getRegion through a provider with no region (%q)", args.Provider)

@@ -11,7 +11,7 @@ import (
 )
 
 // PrintSummary writes one line per cluster of the fleet example's `clusters` output: name, region, role,
-// endpoint and the cluster secret's labels.
+// endpoint and the cluster secret's labels, and for a decommissioned cluster what is still tagged to it in AWS.
 func PrintSummary(w io.Writer, outputs auto.OutputMap) {
 	clusters, _ := outputs["clusters"].Value.(map[string]any)
 	fmt.Fprintf(w, "\nFleet: %d clusters\n", len(clusters))
@@ -24,6 +24,12 @@ func PrintSummary(w io.Writer, outputs auto.OutputMap) {
 		}
 		fmt.Fprintf(w, "  %-12s %-10s %-6s %s\n      cluster secret %v/%v: %s\n", name, c["region"], c["role"], c["endpoint"],
 			c["secretNamespace"], c["secretName"], strings.Join(ls, " "))
+		if tagged, ok := c["stillTagged"].([]any); ok {
+			fmt.Fprintf(w, "      decommissioned; still tagged to it in AWS: %d\n", len(tagged))
+			for _, arn := range tagged {
+				fmt.Fprintf(w, "        %v\n", arn)
+			}
+		}
 	}
 }
 

@@ -54,6 +54,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string SecretNamespace;
         /// <summary>
+        /// StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
+        /// </summary>
+        public readonly ImmutableArray<string> StillTagged;
+        /// <summary>
         /// VpcCidr is the VPC's CIDR, given or allocated from the pool.
         /// </summary>
         public readonly string VpcCidr;
@@ -78,6 +82,8 @@ namespace GitOpsFleet.Fleet.Outputs
 
             string secretNamespace,
 
+            ImmutableArray<string> stillTagged,
+
             string vpcCidr)
         {
             ClusterArn = clusterArn;
@@ -89,6 +95,7 @@ namespace GitOpsFleet.Fleet.Outputs
             Role = role;
             SecretName = secretName;
             SecretNamespace = secretNamespace;
+            StillTagged = stillTagged;
             VpcCidr = vpcCidr;
         }
     }

@@ -1764,6 +1764,8 @@ type ClusterSummary struct {
 	SecretName string `pulumi:"secretName"`
 	// SecretNamespace is the namespace of that secret.
 	SecretNamespace string `pulumi:"secretNamespace"`
+	// StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
+	StillTagged []string `pulumi:"stillTagged"`
 	// VpcCidr is the VPC's CIDR, given or allocated from the pool.
 	VpcCidr string `pulumi:"vpcCidr"`
 }
@@ -1826,6 +1828,11 @@ func (o ClusterSummaryOutput) SecretName() pulumi.StringOutput {
 // SecretNamespace is the namespace of that secret.
 func (o ClusterSummaryOutput) SecretNamespace() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterSummary) string { return v.SecretNamespace }).(pulumi.StringOutput)
+}
+
+// StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
+func (o ClusterSummaryOutput) StillTagged() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ClusterSummary) []string { return v.StillTagged }).(pulumi.StringArrayOutput)
 }
 
 // VpcCidr is the VPC's CIDR, given or allocated from the pool.

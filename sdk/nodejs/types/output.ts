@@ -96,6 +96,10 @@ export interface ClusterSummary {
      */
     secretNamespace: string;
     /**
+     * StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
+     */
+    stillTagged?: string[];
+    /**
      * VpcCidr is the VPC's CIDR, given or allocated from the pool.
      */
     vpcCidr: string;

@@ -10,6 +10,7 @@ from .cluster_drain import *
 from .cluster_ledger import *
 from .fleet import *
 from .fleet_cluster import *
+from .get_still_tagged import *
 from .git_ops_bridge import *
 from .provider import *
 from .stack_delivery import *

@@ -201,6 +201,8 @@ class ClusterSummary(dict):
             suggest = "secret_namespace"
         elif key == "vpcCidr":
             suggest = "vpc_cidr"
+        elif key == "stillTagged":
+            suggest = "still_tagged"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in ClusterSummary. Access the value via the '{suggest}' property getter instead.")
@@ -223,7 +225,8 @@ class ClusterSummary(dict):
                  role: _builtins.str,
                  secret_name: _builtins.str,
                  secret_namespace: _builtins.str,
-                 vpc_cidr: _builtins.str):
+                 vpc_cidr: _builtins.str,
+                 still_tagged: Optional[Sequence[_builtins.str]] = None):
         """
         ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
 
@@ -237,6 +240,7 @@ class ClusterSummary(dict):
         :param _builtins.str secret_name: SecretName is the name of the cluster's Argo CD cluster secret on the hub.
         :param _builtins.str secret_namespace: SecretNamespace is the namespace of that secret.
         :param _builtins.str vpc_cidr: VpcCidr is the VPC's CIDR, given or allocated from the pool.
+        :param Sequence[_builtins.str] still_tagged: StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
         """
         pulumi.set(__self__, "cluster_arn", cluster_arn)
         pulumi.set(__self__, "endpoint", endpoint)
@@ -248,6 +252,8 @@ class ClusterSummary(dict):
         pulumi.set(__self__, "secret_name", secret_name)
         pulumi.set(__self__, "secret_namespace", secret_namespace)
         pulumi.set(__self__, "vpc_cidr", vpc_cidr)
+        if still_tagged is not None:
+            pulumi.set(__self__, "still_tagged", still_tagged)
 
     @_builtins.property
     @pulumi.getter(name="clusterArn")
@@ -328,6 +334,14 @@ class ClusterSummary(dict):
         VpcCidr is the VPC's CIDR, given or allocated from the pool.
         """
         return pulumi.get(self, "vpc_cidr")
+
+    @_builtins.property
+    @pulumi.getter(name="stillTagged")
+    def still_tagged(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
+        """
+        return pulumi.get(self, "still_tagged")
 
 
 @pulumi.output_type

@@ -6,8 +6,10 @@ package com.gitopsfleet.fleet.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.String;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import javax.annotation.Nullable;
 
 @CustomType
 public final class ClusterSummary {
@@ -56,6 +58,11 @@ public final class ClusterSummary {
      * 
      */
     private String secretNamespace;
+    /**
+     * @return StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter&#39;s instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
+     * 
+     */
+    private @Nullable List<String> stillTagged;
     /**
      * @return VpcCidr is the VPC&#39;s CIDR, given or allocated from the pool.
      * 
@@ -127,6 +134,13 @@ public final class ClusterSummary {
         return this.secretNamespace;
     }
     /**
+     * @return StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter&#39;s instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
+     * 
+     */
+    public List<String> stillTagged() {
+        return this.stillTagged == null ? List.of() : this.stillTagged;
+    }
+    /**
      * @return VpcCidr is the VPC&#39;s CIDR, given or allocated from the pool.
      * 
      */
@@ -152,6 +166,7 @@ public final class ClusterSummary {
         private String role;
         private String secretName;
         private String secretNamespace;
+        private @Nullable List<String> stillTagged;
         private String vpcCidr;
         public Builder() {}
         public Builder(ClusterSummary defaults) {
@@ -165,6 +180,7 @@ public final class ClusterSummary {
     	      this.role = defaults.role;
     	      this.secretName = defaults.secretName;
     	      this.secretNamespace = defaults.secretNamespace;
+    	      this.stillTagged = defaults.stillTagged;
     	      this.vpcCidr = defaults.vpcCidr;
         }
 
@@ -241,6 +257,15 @@ public final class ClusterSummary {
             return this;
         }
         @CustomType.Setter
+        public Builder stillTagged(@Nullable List<String> stillTagged) {
+
+            this.stillTagged = stillTagged;
+            return this;
+        }
+        public Builder stillTagged(String... stillTagged) {
+            return stillTagged(List.of(stillTagged));
+        }
+        @CustomType.Setter
         public Builder vpcCidr(String vpcCidr) {
             if (vpcCidr == null) {
               throw new MissingRequiredPropertyException("ClusterSummary", "vpcCidr");
@@ -259,6 +284,7 @@ public final class ClusterSummary {
             _resultValue.role = role;
             _resultValue.secretName = secretName;
             _resultValue.secretNamespace = secretNamespace;
+            _resultValue.stillTagged = stillTagged;
             _resultValue.vpcCidr = vpcCidr;
             return _resultValue;
         }
