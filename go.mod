@@ -23,6 +23,7 @@ require (
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/grpc v1.83.1
 	google.golang.org/protobuf v1.36.12
+	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 	sigs.k8s.io/aws-iam-authenticator v0.6.13

@@ -9,12 +9,13 @@ require (
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 	github.com/sirupsen/logrus v1.9.4
 	github.com/xeipuuv/gojsonschema v1.2.0
-	k8s.io/api v0.36.1
+	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.36.1
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.36.1
 	k8s.io/client-go v0.37.2
 	k8s.io/kubernetes v1.36.1
+	k8s.io/pod-security-admission v0.0.0
 	sigs.k8s.io/controller-runtime v0.24.1
 	sigs.k8s.io/yaml v1.6.0
 )
@@ -305,6 +306,7 @@ require (
 	k8s.io/kube-aggregator v0.36.1 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
 	k8s.io/kubectl v0.36.1 // indirect
+	k8s.io/kubelet v0.0.0 // indirect
 	k8s.io/streaming v0.36.1 // indirect
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
 	layeh.com/gopher-json v0.0.0-20190114024228-97fed8db8427 // indirect

@@ -1,0 +1,52 @@
+package tenant
+
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+)
+
+// Workloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
+type Workloads struct {
+	// URL of the repository.
+	URL string
+	// Path is the folder that holds a folder per cluster.
+	Path string
+	// Revision is the branch, tag or commit. Default: "HEAD".
+	Revision string
+}
+
+// ApplicationSet is the spec of the tenant's ApplicationSet on the hub: a cluster generator over the selected
+// clusters' secrets (by their cluster_name label; decommissioned clusters left out), one Application per cluster
+// in the tenant's project, reading <path>/<cluster> of the workloads repository into the tenant's first
+// namespace (its manifests may name the tenant's other namespaces), pruned and self-healed.
+func ApplicationSet(t TenantArgs, clusters []string, w Workloads) map[string]any {
+	names := make([]any, len(clusters))
+	for i, c := range clusters {
+		names[i] = c
+	}
+	revision := w.Revision
+	if revision == "" {
+		revision = "HEAD"
+	}
+	return map[string]any{
+		"goTemplate":        true,
+		"goTemplateOptions": []any{"missingkey=error"},
+		"generators": []any{map[string]any{"clusters": map[string]any{"selector": map[string]any{
+			"matchLabels": map[string]any{gitopsbridge.SecretTypeLabel: "cluster"},
+			"matchExpressions": []any{
+				map[string]any{"key": "cluster_name", "operator": "In", "values": names},
+				gitopsbridge.DecommissionRequirement,
+			},
+		}}}},
+		"template": map[string]any{
+			"metadata": map[string]any{"name": t.Name + "-{{.name}}",
+				"finalizers": []any{"resources-finalizer.argocd.argoproj.io"}},
+			"spec": map[string]any{
+				"project": ProjectName(t.Name),
+				"source": map[string]any{"repoURL": w.URL, "targetRevision": revision,
+					"path": w.Path + "/{{.name}}", "directory": map[string]any{"recurse": true}},
+				"destination": map[string]any{"name": "{{.name}}", "namespace": t.Namespaces[0].Name},
+				"syncPolicy":  map[string]any{"automated": map[string]any{"prune": true, "selfHeal": true}},
+			},
+		},
+	}
+}

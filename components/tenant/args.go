@@ -1,0 +1,119 @@
+package tenant
+
+// TenantArgs are the inputs of a Tenant: one team.
+type TenantArgs struct {
+	// Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the
+	// tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
+	Name string `pulumi:"name"`
+	// Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+	Clusters *Selector `pulumi:"clusters,optional"`
+	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster
+	// with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD
+	// project.
+	Owners []Owner `pulumi:"owners,optional"`
+	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+	Namespaces []Namespace `pulumi:"namespaces"`
+	// SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the
+	// workloads repository's URL.
+	SourceRepos []string `pulumi:"sourceRepos,optional"`
+	// SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
+	SyncWindows []SyncWindow `pulumi:"syncWindows,optional"`
+	// SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each
+	// namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
+	SecretsPrefix string `pulumi:"secretsPrefix,optional"`
+	// PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default:
+	// true.
+	PreventDeletion *bool `pulumi:"preventDeletion,optional"`
+}
+
+// Selector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked
+// only when named.
+type Selector struct {
+	// Environments are GitOps Bridge environments ("dev", "prod").
+	Environments []string `pulumi:"environments,optional"`
+	// Clusters are cluster names.
+	Clusters []string `pulumi:"clusters,optional"`
+}
+
+// Owner is an IAM principal that owns the tenant.
+type Owner struct {
+	// Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center,
+	// the permission set's role.
+	Arn string `pulumi:"arn"`
+	// Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit"
+	// (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
+	Access string `pulumi:"access,optional"`
+	// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync,
+	// create, delete its Applications; "view": read them).
+	Groups []string `pulumi:"groups,optional"`
+}
+
+// Namespace is one namespace of the tenant.
+type Namespace struct {
+	// Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+	Name string `pulumi:"name"`
+	// Labels are added to the namespace (tenant and managed-by are set by the component).
+	Labels map[string]string `pulumi:"labels,optional"`
+	// PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted".
+	// Default: "restricted".
+	PodSecurity string `pulumi:"podSecurity,optional"`
+	// Quota is the namespace's ResourceQuota. Default: Quota's defaults.
+	Quota *Quota `pulumi:"quota,optional"`
+	// Limits are the container defaults of the namespace's LimitRange. Default: Limits' defaults.
+	Limits *Limits `pulumi:"limits,optional"`
+	// ServiceAccounts are the namespace's workload identities.
+	ServiceAccounts []ServiceAccount `pulumi:"serviceAccounts,optional"`
+}
+
+// Quota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
+type Quota struct {
+	// RequestsCpu is requests.cpu. Default: "4".
+	RequestsCpu string `pulumi:"requestsCpu,optional"`
+	// RequestsMemory is requests.memory. Default: "8Gi".
+	RequestsMemory string `pulumi:"requestsMemory,optional"`
+	// LimitsCpu is limits.cpu. Default: "8".
+	LimitsCpu string `pulumi:"limitsCpu,optional"`
+	// LimitsMemory is limits.memory. Default: "16Gi".
+	LimitsMemory string `pulumi:"limitsMemory,optional"`
+	// Pods is the number of pods. Default: "50".
+	Pods string `pulumi:"pods,optional"`
+	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+	LoadBalancers string `pulumi:"loadBalancers,optional"`
+	// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+	Storage string `pulumi:"storage,optional"`
+}
+
+// Limits are a LimitRange's container defaults, each a Kubernetes quantity.
+type Limits struct {
+	// Cpu is the default CPU limit. Default: "500m".
+	Cpu string `pulumi:"cpu,optional"`
+	// Memory is the default memory limit. Default: "512Mi".
+	Memory string `pulumi:"memory,optional"`
+	// RequestCpu is the default CPU request. Default: "100m".
+	RequestCpu string `pulumi:"requestCpu,optional"`
+	// RequestMemory is the default memory request. Default: "128Mi".
+	RequestMemory string `pulumi:"requestMemory,optional"`
+}
+
+// ServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod
+// Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+type ServiceAccount struct {
+	// Name is the service account's name, a DNS-1123 subdomain.
+	Name string `pulumi:"name"`
+	// ManagedPolicyArns are IAM policies attached to its role.
+	ManagedPolicyArns []string `pulumi:"managedPolicyArns,optional"`
+	// Policy is an inline IAM policy document (JSON) of its role.
+	Policy string `pulumi:"policy,optional"`
+}
+
+// SyncWindow is an Argo CD sync window of the tenant's project.
+type SyncWindow struct {
+	// Kind is "allow" or "deny".
+	Kind string `pulumi:"kind"`
+	// Schedule is a cron schedule ("0 22 * * *").
+	Schedule string `pulumi:"schedule"`
+	// Duration is how long the window lasts, a Go duration ("1h").
+	Duration string `pulumi:"duration"`
+	// ManualSync lets manual syncs through a deny window. Default: false.
+	ManualSync bool `pulumi:"manualSync,optional"`
+}

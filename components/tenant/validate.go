@@ -1,0 +1,148 @@
+package tenant
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws/arn"
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// TypeToken is the type of the Tenant component.
+const TypeToken = "fleet:index:Tenant"
+
+// reserved are namespaces no tenant may take: Kubernetes' own, Argo CD's, and every add-on's (the contract table).
+func reserved() []string {
+	names := []string{"default", "kube-system", "kube-public", "kube-node-lease", "argocd"}
+	for _, a := range addons.All() {
+		if a.Identity != nil && !slices.Contains(names, a.Identity.Namespace) {
+			names = append(names, a.Identity.Namespace)
+		}
+	}
+	return names
+}
+
+// accessPolicies are the EKS access policies an owner's access names (EKS User Guide, "Access policy
+// permissions"), each scoped to the tenant's namespaces.
+var accessPolicies = map[string]string{
+	"admin": "AmazonEKSAdminPolicy",
+	"edit":  "AmazonEKSEditPolicy",
+	"view":  "AmazonEKSViewPolicy",
+}
+
+// podSecurityLevels are the Pod Security Standards levels (Kubernetes, "Pod Security Admission").
+var podSecurityLevels = []string{"privileged", "baseline", "restricted"}
+
+// Check adds the problems of one tenant (with its defaults) under field ("tenants[1]"; "" for a Tenant's own
+// inputs): names, owners, quantities, service accounts, sync windows. Rules across tenants and clusters (unique
+// names and namespaces in the fleet, a selector that selects a cluster) are the fleet's (CheckFleet).
+func Check(ps *problems.List, field string, a TenantArgs) {
+	at := func(f string) string {
+		if field == "" {
+			return f
+		}
+		return field + "." + f
+	}
+	if errs := validation.IsDNS1123Label(a.Name); len(errs) > 0 {
+		ps.Add(at("name"), "%q is not a DNS-1123 label: %s", a.Name, strings.Join(errs, "; "))
+	}
+	for i, o := range a.Owners {
+		f := at(problems.Index("owners", i))
+		if !isPrincipal(o.Arn) {
+			ps.Add(f+".arn", "%q is not an IAM role or user ARN (arn:aws:iam::<account>:role/<name>)", o.Arn)
+		}
+		if _, ok := accessPolicies[o.Access]; !ok {
+			ps.Add(f+".access", "%q: want admin, edit or view", o.Access)
+		}
+	}
+	if len(a.Namespaces) == 0 {
+		ps.Add(at("namespaces"), "list at least one namespace")
+	}
+	seen := map[string]int{}
+	for i, n := range a.Namespaces {
+		f := at(problems.Index("namespaces", i))
+		switch errs := validation.IsDNS1123Label(n.Name); {
+		case len(errs) > 0:
+			ps.Add(f+".name", "%q is not a DNS-1123 label: %s", n.Name, strings.Join(errs, "; "))
+		case slices.Contains(reserved(), n.Name):
+			ps.Add(f+".name", "%q is a namespace of Kubernetes, Argo CD or an add-on; choose another", n.Name)
+		default:
+			if j, dup := seen[n.Name]; dup {
+				ps.Add(f+".name", "%q is also namespaces[%d]", n.Name, j)
+			}
+			seen[n.Name] = i
+		}
+		for k, v := range n.Labels {
+			if errs := validation.IsQualifiedName(k); len(errs) > 0 {
+				ps.Add(problems.Key(f+".labels", k), "is not a label key: %s", strings.Join(errs, "; "))
+			}
+			if errs := validation.IsValidLabelValue(v); len(errs) > 0 {
+				ps.Add(problems.Key(f+".labels", k), "%q is not a label value: %s", v, strings.Join(errs, "; "))
+			}
+		}
+		if !slices.Contains(podSecurityLevels, n.PodSecurity) {
+			ps.Add(f+".podSecurity", "%q: want privileged, baseline or restricted", n.PodSecurity)
+		}
+		if q := n.Quota; q != nil {
+			quantities(ps, f+".quota", map[string]string{"requestsCpu": q.RequestsCpu, "requestsMemory": q.RequestsMemory,
+				"limitsCpu": q.LimitsCpu, "limitsMemory": q.LimitsMemory, "pods": q.Pods, "loadBalancers": q.LoadBalancers,
+				"storage": q.Storage})
+		}
+		if l := n.Limits; l != nil {
+			quantities(ps, f+".limits", map[string]string{"cpu": l.Cpu, "memory": l.Memory, "requestCpu": l.RequestCpu,
+				"requestMemory": l.RequestMemory})
+		}
+		accounts := map[string]bool{}
+		for j, sa := range n.ServiceAccounts {
+			g := problems.Index(f+".serviceAccounts", j)
+			if errs := validation.IsDNS1123Subdomain(sa.Name); len(errs) > 0 {
+				ps.Add(g+".name", "%q is not a DNS-1123 subdomain: %s", sa.Name, strings.Join(errs, "; "))
+			} else if accounts[sa.Name] {
+				ps.Add(g+".name", "%q appears twice in the namespace", sa.Name)
+			}
+			accounts[sa.Name] = true
+			if sa.Policy != "" && !json.Valid([]byte(sa.Policy)) {
+				ps.Add(g+".policy", "is not a JSON IAM policy document")
+			}
+			for k, p := range sa.ManagedPolicyArns {
+				if parsed, err := arn.Parse(p); err != nil || parsed.Service != "iam" || !strings.HasPrefix(parsed.Resource, "policy/") {
+					ps.Add(problems.Index(g+".managedPolicyArns", k), "%q is not an IAM policy ARN (arn:aws:iam::aws:policy/<name>)", p)
+				}
+			}
+		}
+	}
+	for i, w := range a.SyncWindows {
+		f := at(problems.Index("syncWindows", i))
+		if w.Kind != "allow" && w.Kind != "deny" {
+			ps.Add(f+".kind", "%q: want allow or deny", w.Kind)
+		}
+		if len(strings.Fields(w.Schedule)) != 5 {
+			ps.Add(f+".schedule", "%q is not a cron schedule of five fields (\"0 22 * * *\")", w.Schedule)
+		}
+		if d, err := time.ParseDuration(w.Duration); err != nil || d <= 0 {
+			ps.Add(f+".duration", "%q is not a Go duration (\"1h\", \"30m\")", w.Duration)
+		}
+	}
+}
+
+// quantities adds a problem for each value that is not a Kubernetes quantity (apimachinery's parser).
+func quantities(ps *problems.List, field string, values map[string]string) {
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		if _, err := resource.ParseQuantity(values[k]); err != nil {
+			ps.Add(field+"."+k, "%q is not a Kubernetes quantity (\"4\", \"500m\", \"8Gi\"): %v", values[k], err)
+		}
+	}
+}
+
+// isPrincipal tells whether s is an IAM role or user ARN.
+func isPrincipal(s string) bool {
+	a, err := arn.Parse(s)
+	return err == nil && a.Service == "iam" && len(a.AccountID) == 12 &&
+		(strings.HasPrefix(a.Resource, "role/") || strings.HasPrefix(a.Resource, "user/"))
+}
