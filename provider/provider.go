@@ -52,6 +52,7 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 			"clusterinfo":  "index",
 			"delivery":     "index",
 			"drain":        "index",
+			"tenant":       "index",
 		}).
 		WithConfig(infer.Config(drain.Config{})).
 		WithComponents(components...).

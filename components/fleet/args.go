@@ -4,6 +4,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 )
 
 // FleetArgs are the inputs of a Fleet: its clusters and what they share. The shape is the stack config of
@@ -31,6 +32,11 @@ type FleetArgs struct {
 	// entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before
 	// anything is touched. Default: false.
 	AllowRemoval bool `pulumi:"allowRemoval,optional"`
+	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke):
+	// its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its
+	// owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub.
+	// Default: none.
+	Tenants []tenant.TenantSpec `pulumi:"tenants,optional"`
 }
 
 // Repositories are the GitOps repositories of the fleet.

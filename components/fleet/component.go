@@ -110,6 +110,9 @@ func (b *builder) build() error {
 	if err := b.drains(hubBuilt, spokes); err != nil {
 		return err
 	}
+	if err := b.tenants(hubBuilt, spokes); err != nil {
+		return err
+	}
 	b.comp.Clusters = summaries.ToClusterSummaryMapOutput()
 	b.comp.Kubeconfigs = pulumi.ToSecret(kubeconfigs.ToStringMapOutput()).(pulumi.StringMapOutput)
 	b.comp.VpcCidrs = pulumi.ToStringMap(b.cidrs).ToStringMapOutput()
@@ -138,7 +141,7 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 		return nil, nil, nil, err
 	}
 	recorded := &children{}
-	cl, err := fleetcluster.NewFleetCluster(b.ctx, c.Name, clusterArgs(c, b.cidrs[c.Name], h),
+	cl, err := fleetcluster.NewFleetCluster(b.ctx, c.Name, clusterArgs(c, b.cidrs[c.Name], h, b.args.Tenants),
 		pulumi.Parent(b.comp), pulumi.Providers(awsProv), recorded.option())
 	if err != nil {
 		return nil, nil, nil, err

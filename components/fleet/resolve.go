@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"maps"
 	"regexp"
 	"slices"
@@ -55,6 +56,10 @@ func withDefaults(args FleetArgs, stack string) FleetArgs {
 		a.Clusters[i] = c
 	}
 	a.Argocd = hubSettings(a)
+	a.Tenants = make([]tenant.TenantSpec, len(args.Tenants))
+	for i, t := range args.Tenants {
+		a.Tenants[i] = tenant.WithDefaults(t)
+	}
 	return a
 }
 
@@ -87,7 +92,7 @@ type hub struct {
 
 // clusterArgs are the FleetCluster inputs of a cluster (with defaults applied) at its VPC CIDR; h is the hub
 // for a spoke, nil for the hub.
-func clusterArgs(c ClusterSpec, vpcCidr string, h *hub) fleetcluster.FleetClusterArgs {
+func clusterArgs(c ClusterSpec, vpcCidr string, h *hub, tenants []tenant.TenantSpec) fleetcluster.FleetClusterArgs {
 	args := fleetcluster.FleetClusterArgs{
 		ClusterName:       c.Name,
 		Region:            c.Region,
@@ -101,6 +106,7 @@ func clusterArgs(c ClusterSpec, vpcCidr string, h *hub) fleetcluster.FleetCluste
 		AddonVersions:     c.AddonVersions,
 		Identity:          c.Identity,
 		Tags:              c.Tags,
+		AccessEntries:     tenant.AccessEntries(tenants, tenantCluster(c), tenant.PartitionOf(c.Region)),
 	}
 	if h != nil {
 		args.GitOpsAccess = &fleetcluster.GitOpsAccess{HubRoleArn: h.roleArn, HubEgressCidrs: h.egress}
@@ -181,4 +187,10 @@ func hubOf(a FleetArgs) (ClusterSpec, bool) {
 		}
 	}
 	return ClusterSpec{}, false
+}
+
+// tenantCluster is what a tenant's selector reads of a cluster.
+func tenantCluster(c ClusterSpec) tenant.Cluster {
+	return tenant.Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Role == Hub,
+		PodIdentity: c.Identity != fleetcluster.IdentityIRSA}
 }

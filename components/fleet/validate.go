@@ -10,6 +10,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -74,6 +75,11 @@ func Validate(a FleetArgs, stack string) error {
 		ps.Add("repositories.addons", "is required: the Git repository of the add-on ApplicationSets")
 	}
 	validateBridge(&ps, a)
+	clusters := make([]tenant.Cluster, len(a.Clusters))
+	for i, c := range a.Clusters {
+		clusters[i] = tenantCluster(c)
+	}
+	tenant.CheckFleet(&ps, a.Tenants, clusters)
 	return ps.Err(TypeToken)
 }
 
@@ -87,7 +93,7 @@ func validateCluster(ps *problems.List, field string, c ClusterSpec, stack strin
 	if c.Role == Spoke {
 		h = &hub{roleArn: placeholderRole, egress: pulumi.StringArray{}}
 	}
-	adopt(ps, field, fleetcluster.Check(clusterArgs(c, cidr, h), c.Name, stack), map[string]string{
+	adopt(ps, field, fleetcluster.Check(clusterArgs(c, cidr, h, nil), c.Name, stack), map[string]string{
 		"clusterName": "name",
 	})
 }

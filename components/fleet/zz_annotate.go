@@ -78,6 +78,7 @@ func (x *FleetArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Git, "Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).")
 	a.Describe(&x.Argocd, "Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).")
 	a.Describe(&x.AllowRemoval, "AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.")
+	a.Describe(&x.Tenants, "Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.")
 }
 
 // Annotate gives Repositories its schema descriptions.

@@ -4,21 +4,21 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
 
-// Workloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
-type Workloads struct {
-	// URL of the repository.
-	URL string
-	// Path is the folder that holds a folder per cluster.
-	Path string
+// TenantWorkloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
+type TenantWorkloads struct {
+	// URL of the repository, for example "https://github.com/acme/payments-deploy".
+	URL string `pulumi:"url"`
+	// Path is the folder that holds a folder per cluster, for example "clusters".
+	Path string `pulumi:"path"`
 	// Revision is the branch, tag or commit. Default: "HEAD".
-	Revision string
+	Revision string `pulumi:"revision,optional"`
 }
 
 // ApplicationSet is the spec of the tenant's ApplicationSet on the hub: a cluster generator over the selected
 // clusters' secrets (by their cluster_name label; decommissioned clusters left out), one Application per cluster
 // in the tenant's project, reading <path>/<cluster> of the workloads repository into the tenant's first
 // namespace (its manifests may name the tenant's other namespaces), pruned and self-healed.
-func ApplicationSet(t TenantArgs, clusters []string, w Workloads) map[string]any {
+func ApplicationSet(t TenantSpec, clusters []string, w TenantWorkloads) map[string]any {
 	names := make([]any, len(clusters))
 	for i, c := range clusters {
 		names[i] = c

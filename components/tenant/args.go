@@ -1,23 +1,27 @@
 package tenant
 
-// TenantArgs are the inputs of a Tenant: one team.
-type TenantArgs struct {
+// TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
+type TenantSpec struct {
 	// Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the
 	// tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
 	Name string `pulumi:"name"`
 	// Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
-	Clusters *Selector `pulumi:"clusters,optional"`
+	Clusters *TenantSelector `pulumi:"clusters,optional"`
 	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster
 	// with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD
 	// project.
-	Owners []Owner `pulumi:"owners,optional"`
+	Owners []TenantOwner `pulumi:"owners,optional"`
 	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
-	Namespaces []Namespace `pulumi:"namespaces"`
+	Namespaces []TenantNamespace `pulumi:"namespaces"`
+	// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the
+	// hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or
+	// ApplicationSets of another repository, use it).
+	Workloads *TenantWorkloads `pulumi:"workloads,optional"`
 	// SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the
 	// workloads repository's URL.
 	SourceRepos []string `pulumi:"sourceRepos,optional"`
 	// SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
-	SyncWindows []SyncWindow `pulumi:"syncWindows,optional"`
+	SyncWindows []TenantSyncWindow `pulumi:"syncWindows,optional"`
 	// SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each
 	// namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
 	SecretsPrefix string `pulumi:"secretsPrefix,optional"`
@@ -26,17 +30,17 @@ type TenantArgs struct {
 	PreventDeletion *bool `pulumi:"preventDeletion,optional"`
 }
 
-// Selector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked
+// TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked
 // only when named.
-type Selector struct {
+type TenantSelector struct {
 	// Environments are GitOps Bridge environments ("dev", "prod").
 	Environments []string `pulumi:"environments,optional"`
 	// Clusters are cluster names.
 	Clusters []string `pulumi:"clusters,optional"`
 }
 
-// Owner is an IAM principal that owns the tenant.
-type Owner struct {
+// TenantOwner is an IAM principal that owns the tenant.
+type TenantOwner struct {
 	// Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center,
 	// the permission set's role.
 	Arn string `pulumi:"arn"`
@@ -48,8 +52,8 @@ type Owner struct {
 	Groups []string `pulumi:"groups,optional"`
 }
 
-// Namespace is one namespace of the tenant.
-type Namespace struct {
+// TenantNamespace is one namespace of the tenant.
+type TenantNamespace struct {
 	// Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
 	Name string `pulumi:"name"`
 	// Labels are added to the namespace (tenant and managed-by are set by the component).
@@ -57,16 +61,16 @@ type Namespace struct {
 	// PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted".
 	// Default: "restricted".
 	PodSecurity string `pulumi:"podSecurity,optional"`
-	// Quota is the namespace's ResourceQuota. Default: Quota's defaults.
-	Quota *Quota `pulumi:"quota,optional"`
-	// Limits are the container defaults of the namespace's LimitRange. Default: Limits' defaults.
-	Limits *Limits `pulumi:"limits,optional"`
+	// Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
+	Quota *TenantQuota `pulumi:"quota,optional"`
+	// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
+	Limits *TenantLimits `pulumi:"limits,optional"`
 	// ServiceAccounts are the namespace's workload identities.
-	ServiceAccounts []ServiceAccount `pulumi:"serviceAccounts,optional"`
+	ServiceAccounts []TenantServiceAccount `pulumi:"serviceAccounts,optional"`
 }
 
-// Quota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
-type Quota struct {
+// TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
+type TenantQuota struct {
 	// RequestsCpu is requests.cpu. Default: "4".
 	RequestsCpu string `pulumi:"requestsCpu,optional"`
 	// RequestsMemory is requests.memory. Default: "8Gi".
@@ -83,8 +87,8 @@ type Quota struct {
 	Storage string `pulumi:"storage,optional"`
 }
 
-// Limits are a LimitRange's container defaults, each a Kubernetes quantity.
-type Limits struct {
+// TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
+type TenantLimits struct {
 	// Cpu is the default CPU limit. Default: "500m".
 	Cpu string `pulumi:"cpu,optional"`
 	// Memory is the default memory limit. Default: "512Mi".
@@ -95,9 +99,9 @@ type Limits struct {
 	RequestMemory string `pulumi:"requestMemory,optional"`
 }
 
-// ServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod
+// TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod
 // Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
-type ServiceAccount struct {
+type TenantServiceAccount struct {
 	// Name is the service account's name, a DNS-1123 subdomain.
 	Name string `pulumi:"name"`
 	// ManagedPolicyArns are IAM policies attached to its role.
@@ -106,8 +110,8 @@ type ServiceAccount struct {
 	Policy string `pulumi:"policy,optional"`
 }
 
-// SyncWindow is an Argo CD sync window of the tenant's project.
-type SyncWindow struct {
+// TenantSyncWindow is an Argo CD sync window of the tenant's project.
+type TenantSyncWindow struct {
 	// Kind is "allow" or "deny".
 	Kind string `pulumi:"kind"`
 	// Schedule is a cron schedule ("0 22 * * *").

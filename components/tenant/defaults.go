@@ -8,33 +8,36 @@ const (
 )
 
 // DefaultQuota is a namespace's ResourceQuota when the tenant gives none, field by field.
-var DefaultQuota = Quota{RequestsCpu: "4", RequestsMemory: "8Gi", LimitsCpu: "8", LimitsMemory: "16Gi", Pods: "50",
+var DefaultQuota = TenantQuota{RequestsCpu: "4", RequestsMemory: "8Gi", LimitsCpu: "8", LimitsMemory: "16Gi", Pods: "50",
 	LoadBalancers: "2", Storage: "100Gi"}
 
 // DefaultLimits are a namespace's container defaults when the tenant gives none, field by field.
-var DefaultLimits = Limits{Cpu: "500m", Memory: "512Mi", RequestCpu: "100m", RequestMemory: "128Mi"}
+var DefaultLimits = TenantLimits{Cpu: "500m", Memory: "512Mi", RequestCpu: "100m", RequestMemory: "128Mi"}
 
 // WithDefaults is a with every unset field at its default.
-func WithDefaults(a TenantArgs) TenantArgs {
+func WithDefaults(a TenantSpec) TenantSpec {
 	if a.SecretsPrefix == "" {
 		a.SecretsPrefix = DefaultSecretsPrefix
+	}
+	if len(a.SourceRepos) == 0 && a.Workloads != nil {
+		a.SourceRepos = []string{a.Workloads.URL}
 	}
 	if a.PreventDeletion == nil {
 		on := true
 		a.PreventDeletion = &on
 	}
-	owners := make([]Owner, len(a.Owners))
+	owners := make([]TenantOwner, len(a.Owners))
 	for i, o := range a.Owners {
 		o.Access = or(o.Access, DefaultAccess)
 		owners[i] = o
 	}
 	a.Owners = owners
-	namespaces := make([]Namespace, len(a.Namespaces))
+	namespaces := make([]TenantNamespace, len(a.Namespaces))
 	for i, n := range a.Namespaces {
 		n.PodSecurity = or(n.PodSecurity, DefaultPodSecurity)
 		q := DefaultQuota
 		if n.Quota != nil {
-			q = Quota{RequestsCpu: or(n.Quota.RequestsCpu, q.RequestsCpu), RequestsMemory: or(n.Quota.RequestsMemory, q.RequestsMemory),
+			q = TenantQuota{RequestsCpu: or(n.Quota.RequestsCpu, q.RequestsCpu), RequestsMemory: or(n.Quota.RequestsMemory, q.RequestsMemory),
 				LimitsCpu: or(n.Quota.LimitsCpu, q.LimitsCpu), LimitsMemory: or(n.Quota.LimitsMemory, q.LimitsMemory),
 				Pods: or(n.Quota.Pods, q.Pods), LoadBalancers: or(n.Quota.LoadBalancers, q.LoadBalancers),
 				Storage: or(n.Quota.Storage, q.Storage)}
@@ -42,7 +45,7 @@ func WithDefaults(a TenantArgs) TenantArgs {
 		n.Quota = &q
 		l := DefaultLimits
 		if n.Limits != nil {
-			l = Limits{Cpu: or(n.Limits.Cpu, l.Cpu), Memory: or(n.Limits.Memory, l.Memory),
+			l = TenantLimits{Cpu: or(n.Limits.Cpu, l.Cpu), Memory: or(n.Limits.Memory, l.Memory),
 				RequestCpu: or(n.Limits.RequestCpu, l.RequestCpu), RequestMemory: or(n.Limits.RequestMemory, l.RequestMemory)}
 		}
 		n.Limits = &l

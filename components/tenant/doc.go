@@ -6,8 +6,8 @@
 // Manager reading only the tenant's prefix; and an Argo CD project and ApplicationSet on the hub that let the
 // tenant deploy into its namespaces and nowhere else.
 //
-// Built so far (issue 25, in progress): the inputs with their defaults (WithDefaults), their validation (Check),
-// and what a tenant is made of as pure functions of the inputs: each namespace's manifests (Manifests), the Argo CD
-// project (Project) and the ApplicationSet (ApplicationSet). The component that registers them, its AWS side and
-// the Fleet's tenants input are not built yet.
+// Built so far (issue 25, in progress): the inputs with their defaults (WithDefaults), their validation (Check,
+// CheckFleet), what a tenant is made of as pure functions of the inputs (Manifests, Project, ApplicationSet,
+// AccessEntries), and NewTenant, which Fleet calls per tenant. Not yet: Git delivery of the manifests, the
+// SecretStore's role, IRSA, preventDeletion, a standalone component in the schema (README, "Tenants").
 package tenant

@@ -36,7 +36,7 @@ type Identities map[string]string
 // then allow the namespace's own pods and DNS), the service accounts, and, when secrets is true (the cluster runs
 // the external_secrets add-on), the SecretStore on AWS Secrets Manager in region and its service account, whose
 // role (ids[SecretsServiceAccount]) reads only the tenant's prefix. Each object is a map as the API serves it.
-func Manifests(t TenantArgs, n Namespace, ids Identities, secrets bool, region string) ([]map[string]any, error) {
+func Manifests(t TenantSpec, n TenantNamespace, ids Identities, secrets bool, region string) ([]map[string]any, error) {
 	labels := map[string]string{}
 	for k, v := range n.Labels {
 		labels[k] = v
@@ -97,7 +97,7 @@ func Manifests(t TenantArgs, n Namespace, ids Identities, secrets bool, region s
 	}
 	accounts := n.ServiceAccounts
 	if secrets {
-		accounts = append(accounts, ServiceAccount{Name: SecretsServiceAccount})
+		accounts = append(accounts, TenantServiceAccount{Name: SecretsServiceAccount})
 	}
 	for _, sa := range accounts {
 		m := meta(sa.Name)
@@ -127,7 +127,7 @@ func Manifests(t TenantArgs, n Namespace, ids Identities, secrets bool, region s
 // secretStore is the namespace's SecretStore (external-secrets.io/v1beta1, the API of the template's
 // external-secrets 0.9.13) on AWS Secrets Manager in region, authenticated as the tenant-secrets service account
 // (its IRSA token: the store's role reads only the tenant's prefix).
-func secretStore(t TenantArgs, n Namespace, region string) map[string]any {
+func secretStore(t TenantSpec, n TenantNamespace, region string) map[string]any {
 	return map[string]any{
 		"apiVersion": "external-secrets.io/v1beta1", "kind": "SecretStore",
 		"metadata": map[string]any{"name": SecretStoreName, "namespace": n.Name, "labels": map[string]any{"tenant": t.Name}},

@@ -25,7 +25,7 @@ var PlatformKinds = []gitopsbridge.GroupKind{
 // Project is the tenant's Argo CD AppProject in Argo CD's namespace on the hub: its source repositories, its
 // destinations (each selected cluster, by name, times each of its namespaces), no cluster-scoped kind, no
 // platform kind, a role per owner access level for the owners' groups, and its sync windows.
-func Project(t TenantArgs, clusters []string, argocdNamespace string) map[string]any {
+func Project(t TenantSpec, clusters []string, argocdNamespace string) map[string]any {
 	var dests []gitopsbridge.ProjectDestination
 	for _, c := range clusters {
 		for _, n := range t.Namespaces {
@@ -61,7 +61,7 @@ func Project(t TenantArgs, clusters []string, argocdNamespace string) map[string
 // projectRoles are a role per access level the owners hold, with the owners' groups: admin and edit may do
 // everything to the project's Applications; view may read them (Argo CD RBAC policy lines,
 // "p, proj:<project>:<role>, applications, <action>, <project>/*, allow").
-func projectRoles(t TenantArgs) []any {
+func projectRoles(t TenantSpec) []any {
 	groups := map[string][]any{}
 	for _, o := range t.Owners {
 		for _, g := range o.Groups {

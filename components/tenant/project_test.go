@@ -31,7 +31,7 @@ func TestProject(t *testing.T) {
 }
 
 func TestApplicationSet(t *testing.T) {
-	spec := ApplicationSet(payments(), []string{"spoke-a"}, Workloads{URL: "https://github.com/acme/payments-deploy", Path: "clusters"})
+	spec := ApplicationSet(payments(), []string{"spoke-a"}, TenantWorkloads{URL: "https://github.com/acme/payments-deploy", Path: "clusters"})
 	raw, _ := json.Marshal(spec)
 	s := string(raw)
 	for _, want := range []string{

@@ -42,7 +42,7 @@ var podSecurityLevels = []string{"privileged", "baseline", "restricted"}
 // Check adds the problems of one tenant (with its defaults) under field ("tenants[1]"; "" for a Tenant's own
 // inputs): names, owners, quantities, service accounts, sync windows. Rules across tenants and clusters (unique
 // names and namespaces in the fleet, a selector that selects a cluster) are the fleet's (CheckFleet).
-func Check(ps *problems.List, field string, a TenantArgs) {
+func Check(ps *problems.List, field string, a TenantSpec) {
 	at := func(f string) string {
 		if field == "" {
 			return f

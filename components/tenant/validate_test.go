@@ -26,32 +26,34 @@ func TestDefaults(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	cases := map[string]struct {
-		edit func(*TenantArgs)
+		edit func(*TenantSpec)
 		want []string // "" none; else each a problem's start "field: message"
 	}{
-		"valid":    {func(*TenantArgs) {}, nil},
-		"bad name": {func(a *TenantArgs) { a.Name = "Payments" }, []string{`t.name: "Payments" is not a DNS-1123 label`}},
-		"owner not a principal": {func(a *TenantArgs) { a.Owners[0].Arn = "arn:aws:s3:::bucket" },
+		"valid":    {func(*TenantSpec) {}, nil},
+		"bad name": {func(a *TenantSpec) { a.Name = "Payments" }, []string{`t.name: "Payments" is not a DNS-1123 label`}},
+		"owner not a principal": {func(a *TenantSpec) { a.Owners[0].Arn = "arn:aws:s3:::bucket" },
 			[]string{`t.owners[0].arn: "arn:aws:s3:::bucket" is not an IAM role or user ARN`}},
-		"owner access": {func(a *TenantArgs) { a.Owners[1].Access = "owner" }, []string{`t.owners[1].access: "owner": want admin, edit or view`}},
-		"no namespace": {func(a *TenantArgs) { a.Namespaces = nil }, []string{"t.namespaces: list at least one namespace"}},
-		"an add-on's namespace": {func(a *TenantArgs) { a.Namespaces[1].Name = "karpenter" },
+		"owner access": {func(a *TenantSpec) { a.Owners[1].Access = "owner" }, []string{`t.owners[1].access: "owner": want admin, edit or view`}},
+		"no namespace": {func(a *TenantSpec) { a.Namespaces = nil }, []string{"t.namespaces: list at least one namespace"}},
+		"an add-on's namespace": {func(a *TenantSpec) { a.Namespaces[1].Name = "karpenter" },
 			[]string{`t.namespaces[1].name: "karpenter" is a namespace of Kubernetes, Argo CD or an add-on`}},
-		"kube-system": {func(a *TenantArgs) { a.Namespaces[1].Name = "kube-system" }, []string{`t.namespaces[1].name: "kube-system"`}},
-		"twice":       {func(a *TenantArgs) { a.Namespaces[1].Name = "payments" }, []string{`t.namespaces[1].name: "payments" is also namespaces[0]`}},
-		"bad quantities": {func(a *TenantArgs) {
+		"kube-system": {func(a *TenantSpec) { a.Namespaces[1].Name = "kube-system" }, []string{`t.namespaces[1].name: "kube-system"`}},
+		"twice":       {func(a *TenantSpec) { a.Namespaces[1].Name = "payments" }, []string{`t.namespaces[1].name: "payments" is also namespaces[0]`}},
+		"bad quantities": {func(a *TenantSpec) {
 			a.Namespaces[0].Quota.RequestsCpu = "four"
 			a.Namespaces[1].Limits.Memory = "1 GB"
 		}, []string{`t.namespaces[0].quota.requestsCpu: "four" is not a Kubernetes quantity`,
 			`t.namespaces[1].limits.memory: "1 GB" is not a Kubernetes quantity`}},
-		"pod security": {func(a *TenantArgs) { a.Namespaces[0].PodSecurity = "strict" }, []string{`t.namespaces[0].podSecurity: "strict"`}},
-		"label":        {func(a *TenantArgs) { a.Namespaces[0].Labels["cost center"] = "x" }, []string{`t.namespaces[0].labels["cost center"]: is not a label key`}},
-		"service accounts": {func(a *TenantArgs) {
+		"pod security": {func(a *TenantSpec) { a.Namespaces[0].PodSecurity = "strict" }, []string{`t.namespaces[0].podSecurity: "strict"`}},
+		"label":        {func(a *TenantSpec) { a.Namespaces[0].Labels["cost center"] = "x" }, []string{`t.namespaces[0].labels["cost center"]: is not a label key`}},
+		"service accounts": {func(a *TenantSpec) {
 			a.Namespaces[0].ServiceAccounts = append(a.Namespaces[0].ServiceAccounts,
-				ServiceAccount{Name: "ledger", Policy: "{", ManagedPolicyArns: []string{"AmazonS3ReadOnlyAccess"}})
+				TenantServiceAccount{Name: "ledger", Policy: "{", ManagedPolicyArns: []string{"AmazonS3ReadOnlyAccess"}})
 		}, []string{`t.namespaces[0].serviceAccounts[1].name: "ledger" appears twice`, "t.namespaces[0].serviceAccounts[1].policy: is not a JSON",
 			`t.namespaces[0].serviceAccounts[1].managedPolicyArns[0]: "AmazonS3ReadOnlyAccess" is not an IAM policy ARN`}},
-		"sync window": {func(a *TenantArgs) { a.SyncWindows[0] = SyncWindow{Kind: "block", Schedule: "nightly", Duration: "8"} },
+		"sync window": {func(a *TenantSpec) {
+			a.SyncWindows[0] = TenantSyncWindow{Kind: "block", Schedule: "nightly", Duration: "8"}
+		},
 			[]string{`t.syncWindows[0].kind: "block"`, `t.syncWindows[0].schedule: "nightly"`, `t.syncWindows[0].duration: "8"`}},
 	}
 	for name, tc := range cases {

@@ -19,6 +19,7 @@ def program():
         git=cfg.get_object("git"),
         cidr_pool=cfg.get("cidrPool"),
         allow_removal=cfg.get_bool("allowRemoval"),
+        tenants=cfg.get_object("tenants"),
     ))
     pulumi.export("clusters", f.clusters)
     pulumi.export("vpcCidrs", f.vpc_cidrs)

@@ -28,6 +28,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         git: cfg.getObject<fleet.types.input.GitDeliveryArgs>("git"),
         cidrPool: cfg.get("cidrPool"),
         allowRemoval: cfg.getBoolean("allowRemoval"),
+        tenants: cfg.getObject<fleet.types.input.TenantSpecArgs[]>("tenants"),
     });
     const outputs: Record<string, pulumi.Input<any>> = {
         clusters: f.clusters,

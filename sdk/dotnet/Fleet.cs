@@ -128,6 +128,18 @@ namespace GitOpsFleet.Fleet
         [Input("repositories", required: true)]
         public Input<Inputs.RepositoriesArgs> Repositories { get; set; } = null!;
 
+        [Input("tenants")]
+        private InputList<Inputs.TenantSpecArgs>? _tenants;
+
+        /// <summary>
+        /// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+        /// </summary>
+        public InputList<Inputs.TenantSpecArgs> Tenants
+        {
+            get => _tenants ?? (_tenants = new InputList<Inputs.TenantSpecArgs>());
+            set => _tenants = value;
+        }
+
         public FleetArgs()
         {
         }

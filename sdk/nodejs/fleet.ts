@@ -70,6 +70,7 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["defaults"] = args?.defaults;
             resourceInputs["git"] = args?.git;
             resourceInputs["repositories"] = args?.repositories;
+            resourceInputs["tenants"] = args?.tenants;
             resourceInputs["argocdManagementRoleArn"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;
@@ -122,4 +123,8 @@ export interface FleetArgs {
      * Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
      */
     repositories: pulumi.Input<inputs.RepositoriesArgs>;
+    /**
+     * Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+     */
+    tenants?: pulumi.Input<pulumi.Input<inputs.TenantSpecArgs>[] | undefined>;
 }

@@ -217,6 +217,10 @@ require (
 	github.com/prometheus/procfs v0.19.2 // indirect
 	github.com/pulumi/appdash v0.0.0-20231130102222-75f619a67231 // indirect
 	github.com/pulumi/pulumi-aws/sdk/v6 v6.83.4 // indirect
+	github.com/pulumi/pulumi-awsx/sdk/v2 v2.22.0 // indirect
+	github.com/pulumi/pulumi-docker-build/sdk/go/dockerbuild v0.0.3 // indirect
+	github.com/pulumi/pulumi-docker/sdk/v4 v4.5.8 // indirect
+	github.com/pulumi/pulumi-eks/sdk/v2 v2.8.1 // indirect
 	github.com/pulumi/pulumi-github/sdk/v6 v6.14.1 // indirect
 	github.com/pulumi/pulumi-go-provider v1.5.0 // indirect
 	github.com/pulumi/pulumi-kubernetes/sdk/v4 v4.33.0 // indirect

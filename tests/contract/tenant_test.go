@@ -29,10 +29,10 @@ import (
 const tenantRepo = "https://github.com/acme/payments-deploy"
 
 // payments is a tenant with two namespaces on spoke-a.
-func payments() tenant.TenantArgs {
-	return tenant.WithDefaults(tenant.TenantArgs{Name: "payments", SourceRepos: []string{tenantRepo},
-		Namespaces: []tenant.Namespace{{Name: "payments"}, {Name: "payments-batch", PodSecurity: "baseline"}},
-		Owners:     []tenant.Owner{{Arn: "arn:aws:iam::111122223333:role/payments", Groups: []string{"payments"}}}})
+func payments() tenant.TenantSpec {
+	return tenant.WithDefaults(tenant.TenantSpec{Name: "payments", SourceRepos: []string{tenantRepo},
+		Namespaces: []tenant.TenantNamespace{{Name: "payments"}, {Name: "payments-batch", PodSecurity: "baseline"}},
+		Owners:     []tenant.TenantOwner{{Arn: "arn:aws:iam::111122223333:role/payments", Groups: []string{"payments"}}}})
 }
 
 // TestTenantProject: Argo CD v3.5.7's project checks over the tenant's project: its Applications may deploy its
@@ -152,7 +152,7 @@ func TestTenantApplicationSet(t *testing.T) {
 	secrets := secretObjects(t, hub, spoke, retired)
 	a := payments()
 	selected := []string{"spoke-a", "spoke-old"}
-	spec := tenant.ApplicationSet(a, selected, tenant.Workloads{URL: tenantRepo, Path: "clusters", Revision: "main"})
+	spec := tenant.ApplicationSet(a, selected, tenant.TenantWorkloads{URL: tenantRepo, Path: "clusters", Revision: "main"})
 	raw, err := yaml.Marshal(map[string]any{"apiVersion": "argoproj.io/v1alpha1", "kind": "ApplicationSet",
 		"metadata": map[string]any{"name": "tenant-payments", "namespace": argocdNamespace}, "spec": spec})
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
@@ -343,6 +344,51 @@ func TestDay2(t *testing.T) {
 		p, _ := l.preview()
 		if diff := cmp.Diff(plan{"update": {"aws:eks/nodeGroup:NodeGroup": 1}}, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		l.up()
+		l.settled()
+	})
+
+	t.Run("add a tenant on one spoke, then remove it: its objects, identities and access only", func(t *testing.T) {
+		l.t = t
+		l.cfg["gitops-fleet:tenants"] = []any{map[string]any{
+			"name": "payments", "clusters": map[string]any{"clusters": []string{"spoke-a"}},
+			"owners": []any{map[string]any{"arn": "arn:aws:iam::111122223333:role/payments", "groups": []string{"payments"}}},
+			"namespaces": []any{map[string]any{"name": "payments", "serviceAccounts": []any{map[string]any{
+				"name": "ledger", "managedPolicyArns": []string{"arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess"}}}}},
+		}}
+		p, steps := l.preview()
+		want := plan{
+			"create": {
+				"fleet:index:Tenant": 1, "pulumi:providers:kubernetes": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
+				"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
+				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 3, "kubernetes:core/v1:ServiceAccount": 1,
+				"aws:iam/role:Role": 1, "aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
+				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
+			},
+			"update": {"eks:index:Cluster": 1},
+		}
+		if diff := cmp.Diff(want, p); diff != "" {
+			t.Errorf("plan (-want +got):\n%s", diff)
+		}
+		for _, u := range urns(steps, "update") {
+			if !strings.HasSuffix(u, "::spoke-a-cluster") {
+				t.Errorf("adding the tenant updates %s", u)
+			}
+		}
+		l.up()
+		l.settled()
+		if ns := records(t, l.env, "kubernetes", "kubernetes:core/v1:Namespace"); !slices.ContainsFunc(ns, func(r emulator.Record) bool {
+			return strings.HasSuffix(r.URN, "::payments-spoke-a-payments")
+		}) {
+			t.Error("no payments namespace in the offline cloud")
+		}
+
+		delete(l.cfg, "gitops-fleet:tenants")
+		p, _ = l.preview()
+		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
+			!maps.Equal(p["delete"], want["create"]) || !maps.Equal(p["update"], want["update"]) {
+			t.Errorf("removing the tenant plans %v, want the deletes of what adding it created", p)
 		}
 		l.up()
 		l.settled()

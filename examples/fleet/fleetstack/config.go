@@ -27,6 +27,8 @@ type Config struct {
 	CidrPool string `json:"cidrPool,omitempty"`
 	// AllowRemoval is gitops-fleet:allowRemoval: let an up remove clusters that were not decommissioned first.
 	AllowRemoval bool `json:"allowRemoval,omitempty"`
+	// Tenants is gitops-fleet:tenants, the teams onboarded onto the fleet (Fleet's tenants, in the schema's keys).
+	Tenants []fleet.TenantSpec `json:"tenants,omitempty"`
 }
 
 // Defaults are Fleet's defaults: each applies to every cluster that does not set its own.
@@ -139,7 +141,7 @@ func Load(ctx *pulumi.Context) (Config, error) {
 	cfg := config.New(ctx, Namespace)
 	var c Config
 	for key, dst := range map[string]any{"clusters": &c.Clusters, "repositories": &c.Repositories, "git": &c.Git,
-		"defaults": &c.Defaults, "delivery": &c.Delivery} {
+		"defaults": &c.Defaults, "delivery": &c.Delivery, "tenants": &c.Tenants} {
 		if err := cfg.TryObject(key, dst); err != nil && !isMissing(err) {
 			return Config{}, &Problems{{Key: Namespace + ":" + key, Message: err.Error()}}
 		}

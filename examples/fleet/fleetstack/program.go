@@ -68,6 +68,9 @@ func (c Config) Args() (*fleet.FleetArgs, error) {
 	if c.AllowRemoval {
 		args.AllowRemoval = &c.AllowRemoval
 	}
+	if len(c.Tenants) > 0 {
+		args.Tenants = pulumi.ToOutput(c.Tenants).(fleet.TenantSpecArrayOutput)
+	}
 	if c.Defaults != nil {
 		var d fleet.ClusterDefaults
 		if err := convert(c.Defaults, &d); err != nil {

@@ -67,6 +67,8 @@ type fleetArgs struct {
 	Git *GitDelivery `pulumi:"git"`
 	// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
 	Repositories Repositories `pulumi:"repositories"`
+	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+	Tenants []TenantSpec `pulumi:"tenants"`
 }
 
 // The set of arguments for constructing a Fleet resource.
@@ -87,6 +89,8 @@ type FleetArgs struct {
 	Git GitDeliveryPtrInput
 	// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
 	Repositories RepositoriesInput
+	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+	Tenants TenantSpecArrayInput
 }
 
 func (FleetArgs) ElementType() reflect.Type {

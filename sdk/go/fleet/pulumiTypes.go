@@ -6391,6 +6391,1474 @@ func (o TaintArrayOutput) Index(i pulumi.IntInput) TaintOutput {
 	}).(TaintOutput)
 }
 
+// TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
+type TenantLimits struct {
+	// Cpu is the default CPU limit. Default: "500m".
+	Cpu *string `pulumi:"cpu"`
+	// Memory is the default memory limit. Default: "512Mi".
+	Memory *string `pulumi:"memory"`
+	// RequestCpu is the default CPU request. Default: "100m".
+	RequestCpu *string `pulumi:"requestCpu"`
+	// RequestMemory is the default memory request. Default: "128Mi".
+	RequestMemory *string `pulumi:"requestMemory"`
+}
+
+// TenantLimitsInput is an input type that accepts TenantLimitsArgs and TenantLimitsOutput values.
+// You can construct a concrete instance of `TenantLimitsInput` via:
+//
+//	TenantLimitsArgs{...}
+type TenantLimitsInput interface {
+	pulumi.Input
+
+	ToTenantLimitsOutput() TenantLimitsOutput
+	ToTenantLimitsOutputWithContext(context.Context) TenantLimitsOutput
+}
+
+// TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
+type TenantLimitsArgs struct {
+	// Cpu is the default CPU limit. Default: "500m".
+	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
+	// Memory is the default memory limit. Default: "512Mi".
+	Memory pulumi.StringPtrInput `pulumi:"memory"`
+	// RequestCpu is the default CPU request. Default: "100m".
+	RequestCpu pulumi.StringPtrInput `pulumi:"requestCpu"`
+	// RequestMemory is the default memory request. Default: "128Mi".
+	RequestMemory pulumi.StringPtrInput `pulumi:"requestMemory"`
+}
+
+func (TenantLimitsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantLimits)(nil)).Elem()
+}
+
+func (i TenantLimitsArgs) ToTenantLimitsOutput() TenantLimitsOutput {
+	return i.ToTenantLimitsOutputWithContext(context.Background())
+}
+
+func (i TenantLimitsArgs) ToTenantLimitsOutputWithContext(ctx context.Context) TenantLimitsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantLimitsOutput)
+}
+
+func (i TenantLimitsArgs) ToTenantLimitsPtrOutput() TenantLimitsPtrOutput {
+	return i.ToTenantLimitsPtrOutputWithContext(context.Background())
+}
+
+func (i TenantLimitsArgs) ToTenantLimitsPtrOutputWithContext(ctx context.Context) TenantLimitsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantLimitsOutput).ToTenantLimitsPtrOutputWithContext(ctx)
+}
+
+// TenantLimitsPtrInput is an input type that accepts TenantLimitsArgs, TenantLimitsPtr and TenantLimitsPtrOutput values.
+// You can construct a concrete instance of `TenantLimitsPtrInput` via:
+//
+//	        TenantLimitsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantLimitsPtrInput interface {
+	pulumi.Input
+
+	ToTenantLimitsPtrOutput() TenantLimitsPtrOutput
+	ToTenantLimitsPtrOutputWithContext(context.Context) TenantLimitsPtrOutput
+}
+
+type tenantLimitsPtrType TenantLimitsArgs
+
+func TenantLimitsPtr(v *TenantLimitsArgs) TenantLimitsPtrInput {
+	return (*tenantLimitsPtrType)(v)
+}
+
+func (*tenantLimitsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantLimits)(nil)).Elem()
+}
+
+func (i *tenantLimitsPtrType) ToTenantLimitsPtrOutput() TenantLimitsPtrOutput {
+	return i.ToTenantLimitsPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantLimitsPtrType) ToTenantLimitsPtrOutputWithContext(ctx context.Context) TenantLimitsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantLimitsPtrOutput)
+}
+
+// TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
+type TenantLimitsOutput struct{ *pulumi.OutputState }
+
+func (TenantLimitsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantLimits)(nil)).Elem()
+}
+
+func (o TenantLimitsOutput) ToTenantLimitsOutput() TenantLimitsOutput {
+	return o
+}
+
+func (o TenantLimitsOutput) ToTenantLimitsOutputWithContext(ctx context.Context) TenantLimitsOutput {
+	return o
+}
+
+func (o TenantLimitsOutput) ToTenantLimitsPtrOutput() TenantLimitsPtrOutput {
+	return o.ToTenantLimitsPtrOutputWithContext(context.Background())
+}
+
+func (o TenantLimitsOutput) ToTenantLimitsPtrOutputWithContext(ctx context.Context) TenantLimitsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantLimits) *TenantLimits {
+		return &v
+	}).(TenantLimitsPtrOutput)
+}
+
+// Cpu is the default CPU limit. Default: "500m".
+func (o TenantLimitsOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantLimits) *string { return v.Cpu }).(pulumi.StringPtrOutput)
+}
+
+// Memory is the default memory limit. Default: "512Mi".
+func (o TenantLimitsOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantLimits) *string { return v.Memory }).(pulumi.StringPtrOutput)
+}
+
+// RequestCpu is the default CPU request. Default: "100m".
+func (o TenantLimitsOutput) RequestCpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantLimits) *string { return v.RequestCpu }).(pulumi.StringPtrOutput)
+}
+
+// RequestMemory is the default memory request. Default: "128Mi".
+func (o TenantLimitsOutput) RequestMemory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantLimits) *string { return v.RequestMemory }).(pulumi.StringPtrOutput)
+}
+
+type TenantLimitsPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantLimitsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantLimits)(nil)).Elem()
+}
+
+func (o TenantLimitsPtrOutput) ToTenantLimitsPtrOutput() TenantLimitsPtrOutput {
+	return o
+}
+
+func (o TenantLimitsPtrOutput) ToTenantLimitsPtrOutputWithContext(ctx context.Context) TenantLimitsPtrOutput {
+	return o
+}
+
+func (o TenantLimitsPtrOutput) Elem() TenantLimitsOutput {
+	return o.ApplyT(func(v *TenantLimits) TenantLimits {
+		if v != nil {
+			return *v
+		}
+		var ret TenantLimits
+		return ret
+	}).(TenantLimitsOutput)
+}
+
+// Cpu is the default CPU limit. Default: "500m".
+func (o TenantLimitsPtrOutput) Cpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantLimits) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Cpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// Memory is the default memory limit. Default: "512Mi".
+func (o TenantLimitsPtrOutput) Memory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantLimits) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Memory
+	}).(pulumi.StringPtrOutput)
+}
+
+// RequestCpu is the default CPU request. Default: "100m".
+func (o TenantLimitsPtrOutput) RequestCpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantLimits) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestCpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// RequestMemory is the default memory request. Default: "128Mi".
+func (o TenantLimitsPtrOutput) RequestMemory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantLimits) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestMemory
+	}).(pulumi.StringPtrOutput)
+}
+
+// TenantNamespace is one namespace of the tenant.
+type TenantNamespace struct {
+	// Labels are added to the namespace (tenant and managed-by are set by the component).
+	Labels map[string]string `pulumi:"labels"`
+	// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
+	Limits *TenantLimits `pulumi:"limits"`
+	// Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+	Name string `pulumi:"name"`
+	// PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
+	PodSecurity *string `pulumi:"podSecurity"`
+	// Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
+	Quota *TenantQuota `pulumi:"quota"`
+	// ServiceAccounts are the namespace's workload identities.
+	ServiceAccounts []TenantServiceAccount `pulumi:"serviceAccounts"`
+}
+
+// TenantNamespaceInput is an input type that accepts TenantNamespaceArgs and TenantNamespaceOutput values.
+// You can construct a concrete instance of `TenantNamespaceInput` via:
+//
+//	TenantNamespaceArgs{...}
+type TenantNamespaceInput interface {
+	pulumi.Input
+
+	ToTenantNamespaceOutput() TenantNamespaceOutput
+	ToTenantNamespaceOutputWithContext(context.Context) TenantNamespaceOutput
+}
+
+// TenantNamespace is one namespace of the tenant.
+type TenantNamespaceArgs struct {
+	// Labels are added to the namespace (tenant and managed-by are set by the component).
+	Labels pulumi.StringMapInput `pulumi:"labels"`
+	// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
+	Limits TenantLimitsPtrInput `pulumi:"limits"`
+	// Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+	Name pulumi.StringInput `pulumi:"name"`
+	// PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
+	PodSecurity pulumi.StringPtrInput `pulumi:"podSecurity"`
+	// Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
+	Quota TenantQuotaPtrInput `pulumi:"quota"`
+	// ServiceAccounts are the namespace's workload identities.
+	ServiceAccounts TenantServiceAccountArrayInput `pulumi:"serviceAccounts"`
+}
+
+func (TenantNamespaceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantNamespace)(nil)).Elem()
+}
+
+func (i TenantNamespaceArgs) ToTenantNamespaceOutput() TenantNamespaceOutput {
+	return i.ToTenantNamespaceOutputWithContext(context.Background())
+}
+
+func (i TenantNamespaceArgs) ToTenantNamespaceOutputWithContext(ctx context.Context) TenantNamespaceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantNamespaceOutput)
+}
+
+// TenantNamespaceArrayInput is an input type that accepts TenantNamespaceArray and TenantNamespaceArrayOutput values.
+// You can construct a concrete instance of `TenantNamespaceArrayInput` via:
+//
+//	TenantNamespaceArray{ TenantNamespaceArgs{...} }
+type TenantNamespaceArrayInput interface {
+	pulumi.Input
+
+	ToTenantNamespaceArrayOutput() TenantNamespaceArrayOutput
+	ToTenantNamespaceArrayOutputWithContext(context.Context) TenantNamespaceArrayOutput
+}
+
+type TenantNamespaceArray []TenantNamespaceInput
+
+func (TenantNamespaceArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantNamespace)(nil)).Elem()
+}
+
+func (i TenantNamespaceArray) ToTenantNamespaceArrayOutput() TenantNamespaceArrayOutput {
+	return i.ToTenantNamespaceArrayOutputWithContext(context.Background())
+}
+
+func (i TenantNamespaceArray) ToTenantNamespaceArrayOutputWithContext(ctx context.Context) TenantNamespaceArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantNamespaceArrayOutput)
+}
+
+// TenantNamespace is one namespace of the tenant.
+type TenantNamespaceOutput struct{ *pulumi.OutputState }
+
+func (TenantNamespaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantNamespace)(nil)).Elem()
+}
+
+func (o TenantNamespaceOutput) ToTenantNamespaceOutput() TenantNamespaceOutput {
+	return o
+}
+
+func (o TenantNamespaceOutput) ToTenantNamespaceOutputWithContext(ctx context.Context) TenantNamespaceOutput {
+	return o
+}
+
+// Labels are added to the namespace (tenant and managed-by are set by the component).
+func (o TenantNamespaceOutput) Labels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v TenantNamespace) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
+}
+
+// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
+func (o TenantNamespaceOutput) Limits() TenantLimitsPtrOutput {
+	return o.ApplyT(func(v TenantNamespace) *TenantLimits { return v.Limits }).(TenantLimitsPtrOutput)
+}
+
+// Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+func (o TenantNamespaceOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantNamespace) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
+func (o TenantNamespaceOutput) PodSecurity() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantNamespace) *string { return v.PodSecurity }).(pulumi.StringPtrOutput)
+}
+
+// Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
+func (o TenantNamespaceOutput) Quota() TenantQuotaPtrOutput {
+	return o.ApplyT(func(v TenantNamespace) *TenantQuota { return v.Quota }).(TenantQuotaPtrOutput)
+}
+
+// ServiceAccounts are the namespace's workload identities.
+func (o TenantNamespaceOutput) ServiceAccounts() TenantServiceAccountArrayOutput {
+	return o.ApplyT(func(v TenantNamespace) []TenantServiceAccount { return v.ServiceAccounts }).(TenantServiceAccountArrayOutput)
+}
+
+type TenantNamespaceArrayOutput struct{ *pulumi.OutputState }
+
+func (TenantNamespaceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantNamespace)(nil)).Elem()
+}
+
+func (o TenantNamespaceArrayOutput) ToTenantNamespaceArrayOutput() TenantNamespaceArrayOutput {
+	return o
+}
+
+func (o TenantNamespaceArrayOutput) ToTenantNamespaceArrayOutputWithContext(ctx context.Context) TenantNamespaceArrayOutput {
+	return o
+}
+
+func (o TenantNamespaceArrayOutput) Index(i pulumi.IntInput) TenantNamespaceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TenantNamespace {
+		return vs[0].([]TenantNamespace)[vs[1].(int)]
+	}).(TenantNamespaceOutput)
+}
+
+// TenantOwner is an IAM principal that owns the tenant.
+type TenantOwner struct {
+	// Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit" (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
+	Access *string `pulumi:"access"`
+	// Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
+	Arn string `pulumi:"arn"`
+	// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+	Groups []string `pulumi:"groups"`
+}
+
+// TenantOwnerInput is an input type that accepts TenantOwnerArgs and TenantOwnerOutput values.
+// You can construct a concrete instance of `TenantOwnerInput` via:
+//
+//	TenantOwnerArgs{...}
+type TenantOwnerInput interface {
+	pulumi.Input
+
+	ToTenantOwnerOutput() TenantOwnerOutput
+	ToTenantOwnerOutputWithContext(context.Context) TenantOwnerOutput
+}
+
+// TenantOwner is an IAM principal that owns the tenant.
+type TenantOwnerArgs struct {
+	// Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit" (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
+	Access pulumi.StringPtrInput `pulumi:"access"`
+	// Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
+	Arn pulumi.StringInput `pulumi:"arn"`
+	// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+	Groups pulumi.StringArrayInput `pulumi:"groups"`
+}
+
+func (TenantOwnerArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantOwner)(nil)).Elem()
+}
+
+func (i TenantOwnerArgs) ToTenantOwnerOutput() TenantOwnerOutput {
+	return i.ToTenantOwnerOutputWithContext(context.Background())
+}
+
+func (i TenantOwnerArgs) ToTenantOwnerOutputWithContext(ctx context.Context) TenantOwnerOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantOwnerOutput)
+}
+
+// TenantOwnerArrayInput is an input type that accepts TenantOwnerArray and TenantOwnerArrayOutput values.
+// You can construct a concrete instance of `TenantOwnerArrayInput` via:
+//
+//	TenantOwnerArray{ TenantOwnerArgs{...} }
+type TenantOwnerArrayInput interface {
+	pulumi.Input
+
+	ToTenantOwnerArrayOutput() TenantOwnerArrayOutput
+	ToTenantOwnerArrayOutputWithContext(context.Context) TenantOwnerArrayOutput
+}
+
+type TenantOwnerArray []TenantOwnerInput
+
+func (TenantOwnerArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantOwner)(nil)).Elem()
+}
+
+func (i TenantOwnerArray) ToTenantOwnerArrayOutput() TenantOwnerArrayOutput {
+	return i.ToTenantOwnerArrayOutputWithContext(context.Background())
+}
+
+func (i TenantOwnerArray) ToTenantOwnerArrayOutputWithContext(ctx context.Context) TenantOwnerArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantOwnerArrayOutput)
+}
+
+// TenantOwner is an IAM principal that owns the tenant.
+type TenantOwnerOutput struct{ *pulumi.OutputState }
+
+func (TenantOwnerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantOwner)(nil)).Elem()
+}
+
+func (o TenantOwnerOutput) ToTenantOwnerOutput() TenantOwnerOutput {
+	return o
+}
+
+func (o TenantOwnerOutput) ToTenantOwnerOutputWithContext(ctx context.Context) TenantOwnerOutput {
+	return o
+}
+
+// Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit" (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
+func (o TenantOwnerOutput) Access() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantOwner) *string { return v.Access }).(pulumi.StringPtrOutput)
+}
+
+// Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
+func (o TenantOwnerOutput) Arn() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantOwner) string { return v.Arn }).(pulumi.StringOutput)
+}
+
+// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+func (o TenantOwnerOutput) Groups() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantOwner) []string { return v.Groups }).(pulumi.StringArrayOutput)
+}
+
+type TenantOwnerArrayOutput struct{ *pulumi.OutputState }
+
+func (TenantOwnerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantOwner)(nil)).Elem()
+}
+
+func (o TenantOwnerArrayOutput) ToTenantOwnerArrayOutput() TenantOwnerArrayOutput {
+	return o
+}
+
+func (o TenantOwnerArrayOutput) ToTenantOwnerArrayOutputWithContext(ctx context.Context) TenantOwnerArrayOutput {
+	return o
+}
+
+func (o TenantOwnerArrayOutput) Index(i pulumi.IntInput) TenantOwnerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TenantOwner {
+		return vs[0].([]TenantOwner)[vs[1].(int)]
+	}).(TenantOwnerOutput)
+}
+
+// TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
+type TenantQuota struct {
+	// LimitsCpu is limits.cpu. Default: "8".
+	LimitsCpu *string `pulumi:"limitsCpu"`
+	// LimitsMemory is limits.memory. Default: "16Gi".
+	LimitsMemory *string `pulumi:"limitsMemory"`
+	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+	LoadBalancers *string `pulumi:"loadBalancers"`
+	// Pods is the number of pods. Default: "50".
+	Pods *string `pulumi:"pods"`
+	// RequestsCpu is requests.cpu. Default: "4".
+	RequestsCpu *string `pulumi:"requestsCpu"`
+	// RequestsMemory is requests.memory. Default: "8Gi".
+	RequestsMemory *string `pulumi:"requestsMemory"`
+	// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+	Storage *string `pulumi:"storage"`
+}
+
+// TenantQuotaInput is an input type that accepts TenantQuotaArgs and TenantQuotaOutput values.
+// You can construct a concrete instance of `TenantQuotaInput` via:
+//
+//	TenantQuotaArgs{...}
+type TenantQuotaInput interface {
+	pulumi.Input
+
+	ToTenantQuotaOutput() TenantQuotaOutput
+	ToTenantQuotaOutputWithContext(context.Context) TenantQuotaOutput
+}
+
+// TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
+type TenantQuotaArgs struct {
+	// LimitsCpu is limits.cpu. Default: "8".
+	LimitsCpu pulumi.StringPtrInput `pulumi:"limitsCpu"`
+	// LimitsMemory is limits.memory. Default: "16Gi".
+	LimitsMemory pulumi.StringPtrInput `pulumi:"limitsMemory"`
+	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+	LoadBalancers pulumi.StringPtrInput `pulumi:"loadBalancers"`
+	// Pods is the number of pods. Default: "50".
+	Pods pulumi.StringPtrInput `pulumi:"pods"`
+	// RequestsCpu is requests.cpu. Default: "4".
+	RequestsCpu pulumi.StringPtrInput `pulumi:"requestsCpu"`
+	// RequestsMemory is requests.memory. Default: "8Gi".
+	RequestsMemory pulumi.StringPtrInput `pulumi:"requestsMemory"`
+	// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+	Storage pulumi.StringPtrInput `pulumi:"storage"`
+}
+
+func (TenantQuotaArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantQuota)(nil)).Elem()
+}
+
+func (i TenantQuotaArgs) ToTenantQuotaOutput() TenantQuotaOutput {
+	return i.ToTenantQuotaOutputWithContext(context.Background())
+}
+
+func (i TenantQuotaArgs) ToTenantQuotaOutputWithContext(ctx context.Context) TenantQuotaOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantQuotaOutput)
+}
+
+func (i TenantQuotaArgs) ToTenantQuotaPtrOutput() TenantQuotaPtrOutput {
+	return i.ToTenantQuotaPtrOutputWithContext(context.Background())
+}
+
+func (i TenantQuotaArgs) ToTenantQuotaPtrOutputWithContext(ctx context.Context) TenantQuotaPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantQuotaOutput).ToTenantQuotaPtrOutputWithContext(ctx)
+}
+
+// TenantQuotaPtrInput is an input type that accepts TenantQuotaArgs, TenantQuotaPtr and TenantQuotaPtrOutput values.
+// You can construct a concrete instance of `TenantQuotaPtrInput` via:
+//
+//	        TenantQuotaArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantQuotaPtrInput interface {
+	pulumi.Input
+
+	ToTenantQuotaPtrOutput() TenantQuotaPtrOutput
+	ToTenantQuotaPtrOutputWithContext(context.Context) TenantQuotaPtrOutput
+}
+
+type tenantQuotaPtrType TenantQuotaArgs
+
+func TenantQuotaPtr(v *TenantQuotaArgs) TenantQuotaPtrInput {
+	return (*tenantQuotaPtrType)(v)
+}
+
+func (*tenantQuotaPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantQuota)(nil)).Elem()
+}
+
+func (i *tenantQuotaPtrType) ToTenantQuotaPtrOutput() TenantQuotaPtrOutput {
+	return i.ToTenantQuotaPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantQuotaPtrType) ToTenantQuotaPtrOutputWithContext(ctx context.Context) TenantQuotaPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantQuotaPtrOutput)
+}
+
+// TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
+type TenantQuotaOutput struct{ *pulumi.OutputState }
+
+func (TenantQuotaOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantQuota)(nil)).Elem()
+}
+
+func (o TenantQuotaOutput) ToTenantQuotaOutput() TenantQuotaOutput {
+	return o
+}
+
+func (o TenantQuotaOutput) ToTenantQuotaOutputWithContext(ctx context.Context) TenantQuotaOutput {
+	return o
+}
+
+func (o TenantQuotaOutput) ToTenantQuotaPtrOutput() TenantQuotaPtrOutput {
+	return o.ToTenantQuotaPtrOutputWithContext(context.Background())
+}
+
+func (o TenantQuotaOutput) ToTenantQuotaPtrOutputWithContext(ctx context.Context) TenantQuotaPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantQuota) *TenantQuota {
+		return &v
+	}).(TenantQuotaPtrOutput)
+}
+
+// LimitsCpu is limits.cpu. Default: "8".
+func (o TenantQuotaOutput) LimitsCpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantQuota) *string { return v.LimitsCpu }).(pulumi.StringPtrOutput)
+}
+
+// LimitsMemory is limits.memory. Default: "16Gi".
+func (o TenantQuotaOutput) LimitsMemory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantQuota) *string { return v.LimitsMemory }).(pulumi.StringPtrOutput)
+}
+
+// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+func (o TenantQuotaOutput) LoadBalancers() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantQuota) *string { return v.LoadBalancers }).(pulumi.StringPtrOutput)
+}
+
+// Pods is the number of pods. Default: "50".
+func (o TenantQuotaOutput) Pods() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantQuota) *string { return v.Pods }).(pulumi.StringPtrOutput)
+}
+
+// RequestsCpu is requests.cpu. Default: "4".
+func (o TenantQuotaOutput) RequestsCpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantQuota) *string { return v.RequestsCpu }).(pulumi.StringPtrOutput)
+}
+
+// RequestsMemory is requests.memory. Default: "8Gi".
+func (o TenantQuotaOutput) RequestsMemory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantQuota) *string { return v.RequestsMemory }).(pulumi.StringPtrOutput)
+}
+
+// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+func (o TenantQuotaOutput) Storage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantQuota) *string { return v.Storage }).(pulumi.StringPtrOutput)
+}
+
+type TenantQuotaPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantQuotaPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantQuota)(nil)).Elem()
+}
+
+func (o TenantQuotaPtrOutput) ToTenantQuotaPtrOutput() TenantQuotaPtrOutput {
+	return o
+}
+
+func (o TenantQuotaPtrOutput) ToTenantQuotaPtrOutputWithContext(ctx context.Context) TenantQuotaPtrOutput {
+	return o
+}
+
+func (o TenantQuotaPtrOutput) Elem() TenantQuotaOutput {
+	return o.ApplyT(func(v *TenantQuota) TenantQuota {
+		if v != nil {
+			return *v
+		}
+		var ret TenantQuota
+		return ret
+	}).(TenantQuotaOutput)
+}
+
+// LimitsCpu is limits.cpu. Default: "8".
+func (o TenantQuotaPtrOutput) LimitsCpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantQuota) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LimitsCpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// LimitsMemory is limits.memory. Default: "16Gi".
+func (o TenantQuotaPtrOutput) LimitsMemory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantQuota) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LimitsMemory
+	}).(pulumi.StringPtrOutput)
+}
+
+// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+func (o TenantQuotaPtrOutput) LoadBalancers() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantQuota) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LoadBalancers
+	}).(pulumi.StringPtrOutput)
+}
+
+// Pods is the number of pods. Default: "50".
+func (o TenantQuotaPtrOutput) Pods() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantQuota) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Pods
+	}).(pulumi.StringPtrOutput)
+}
+
+// RequestsCpu is requests.cpu. Default: "4".
+func (o TenantQuotaPtrOutput) RequestsCpu() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantQuota) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestsCpu
+	}).(pulumi.StringPtrOutput)
+}
+
+// RequestsMemory is requests.memory. Default: "8Gi".
+func (o TenantQuotaPtrOutput) RequestsMemory() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantQuota) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RequestsMemory
+	}).(pulumi.StringPtrOutput)
+}
+
+// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+func (o TenantQuotaPtrOutput) Storage() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantQuota) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Storage
+	}).(pulumi.StringPtrOutput)
+}
+
+// TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
+type TenantSelector struct {
+	// Clusters are cluster names.
+	Clusters []string `pulumi:"clusters"`
+	// Environments are GitOps Bridge environments ("dev", "prod").
+	Environments []string `pulumi:"environments"`
+}
+
+// TenantSelectorInput is an input type that accepts TenantSelectorArgs and TenantSelectorOutput values.
+// You can construct a concrete instance of `TenantSelectorInput` via:
+//
+//	TenantSelectorArgs{...}
+type TenantSelectorInput interface {
+	pulumi.Input
+
+	ToTenantSelectorOutput() TenantSelectorOutput
+	ToTenantSelectorOutputWithContext(context.Context) TenantSelectorOutput
+}
+
+// TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
+type TenantSelectorArgs struct {
+	// Clusters are cluster names.
+	Clusters pulumi.StringArrayInput `pulumi:"clusters"`
+	// Environments are GitOps Bridge environments ("dev", "prod").
+	Environments pulumi.StringArrayInput `pulumi:"environments"`
+}
+
+func (TenantSelectorArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSelector)(nil)).Elem()
+}
+
+func (i TenantSelectorArgs) ToTenantSelectorOutput() TenantSelectorOutput {
+	return i.ToTenantSelectorOutputWithContext(context.Background())
+}
+
+func (i TenantSelectorArgs) ToTenantSelectorOutputWithContext(ctx context.Context) TenantSelectorOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSelectorOutput)
+}
+
+func (i TenantSelectorArgs) ToTenantSelectorPtrOutput() TenantSelectorPtrOutput {
+	return i.ToTenantSelectorPtrOutputWithContext(context.Background())
+}
+
+func (i TenantSelectorArgs) ToTenantSelectorPtrOutputWithContext(ctx context.Context) TenantSelectorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSelectorOutput).ToTenantSelectorPtrOutputWithContext(ctx)
+}
+
+// TenantSelectorPtrInput is an input type that accepts TenantSelectorArgs, TenantSelectorPtr and TenantSelectorPtrOutput values.
+// You can construct a concrete instance of `TenantSelectorPtrInput` via:
+//
+//	        TenantSelectorArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantSelectorPtrInput interface {
+	pulumi.Input
+
+	ToTenantSelectorPtrOutput() TenantSelectorPtrOutput
+	ToTenantSelectorPtrOutputWithContext(context.Context) TenantSelectorPtrOutput
+}
+
+type tenantSelectorPtrType TenantSelectorArgs
+
+func TenantSelectorPtr(v *TenantSelectorArgs) TenantSelectorPtrInput {
+	return (*tenantSelectorPtrType)(v)
+}
+
+func (*tenantSelectorPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantSelector)(nil)).Elem()
+}
+
+func (i *tenantSelectorPtrType) ToTenantSelectorPtrOutput() TenantSelectorPtrOutput {
+	return i.ToTenantSelectorPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantSelectorPtrType) ToTenantSelectorPtrOutputWithContext(ctx context.Context) TenantSelectorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSelectorPtrOutput)
+}
+
+// TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
+type TenantSelectorOutput struct{ *pulumi.OutputState }
+
+func (TenantSelectorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSelector)(nil)).Elem()
+}
+
+func (o TenantSelectorOutput) ToTenantSelectorOutput() TenantSelectorOutput {
+	return o
+}
+
+func (o TenantSelectorOutput) ToTenantSelectorOutputWithContext(ctx context.Context) TenantSelectorOutput {
+	return o
+}
+
+func (o TenantSelectorOutput) ToTenantSelectorPtrOutput() TenantSelectorPtrOutput {
+	return o.ToTenantSelectorPtrOutputWithContext(context.Background())
+}
+
+func (o TenantSelectorOutput) ToTenantSelectorPtrOutputWithContext(ctx context.Context) TenantSelectorPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantSelector) *TenantSelector {
+		return &v
+	}).(TenantSelectorPtrOutput)
+}
+
+// Clusters are cluster names.
+func (o TenantSelectorOutput) Clusters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantSelector) []string { return v.Clusters }).(pulumi.StringArrayOutput)
+}
+
+// Environments are GitOps Bridge environments ("dev", "prod").
+func (o TenantSelectorOutput) Environments() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantSelector) []string { return v.Environments }).(pulumi.StringArrayOutput)
+}
+
+type TenantSelectorPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantSelectorPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantSelector)(nil)).Elem()
+}
+
+func (o TenantSelectorPtrOutput) ToTenantSelectorPtrOutput() TenantSelectorPtrOutput {
+	return o
+}
+
+func (o TenantSelectorPtrOutput) ToTenantSelectorPtrOutputWithContext(ctx context.Context) TenantSelectorPtrOutput {
+	return o
+}
+
+func (o TenantSelectorPtrOutput) Elem() TenantSelectorOutput {
+	return o.ApplyT(func(v *TenantSelector) TenantSelector {
+		if v != nil {
+			return *v
+		}
+		var ret TenantSelector
+		return ret
+	}).(TenantSelectorOutput)
+}
+
+// Clusters are cluster names.
+func (o TenantSelectorPtrOutput) Clusters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *TenantSelector) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Clusters
+	}).(pulumi.StringArrayOutput)
+}
+
+// Environments are GitOps Bridge environments ("dev", "prod").
+func (o TenantSelectorPtrOutput) Environments() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *TenantSelector) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Environments
+	}).(pulumi.StringArrayOutput)
+}
+
+// TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+type TenantServiceAccount struct {
+	// ManagedPolicyArns are IAM policies attached to its role.
+	ManagedPolicyArns []string `pulumi:"managedPolicyArns"`
+	// Name is the service account's name, a DNS-1123 subdomain.
+	Name string `pulumi:"name"`
+	// Policy is an inline IAM policy document (JSON) of its role.
+	Policy *string `pulumi:"policy"`
+}
+
+// TenantServiceAccountInput is an input type that accepts TenantServiceAccountArgs and TenantServiceAccountOutput values.
+// You can construct a concrete instance of `TenantServiceAccountInput` via:
+//
+//	TenantServiceAccountArgs{...}
+type TenantServiceAccountInput interface {
+	pulumi.Input
+
+	ToTenantServiceAccountOutput() TenantServiceAccountOutput
+	ToTenantServiceAccountOutputWithContext(context.Context) TenantServiceAccountOutput
+}
+
+// TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+type TenantServiceAccountArgs struct {
+	// ManagedPolicyArns are IAM policies attached to its role.
+	ManagedPolicyArns pulumi.StringArrayInput `pulumi:"managedPolicyArns"`
+	// Name is the service account's name, a DNS-1123 subdomain.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Policy is an inline IAM policy document (JSON) of its role.
+	Policy pulumi.StringPtrInput `pulumi:"policy"`
+}
+
+func (TenantServiceAccountArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantServiceAccount)(nil)).Elem()
+}
+
+func (i TenantServiceAccountArgs) ToTenantServiceAccountOutput() TenantServiceAccountOutput {
+	return i.ToTenantServiceAccountOutputWithContext(context.Background())
+}
+
+func (i TenantServiceAccountArgs) ToTenantServiceAccountOutputWithContext(ctx context.Context) TenantServiceAccountOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantServiceAccountOutput)
+}
+
+// TenantServiceAccountArrayInput is an input type that accepts TenantServiceAccountArray and TenantServiceAccountArrayOutput values.
+// You can construct a concrete instance of `TenantServiceAccountArrayInput` via:
+//
+//	TenantServiceAccountArray{ TenantServiceAccountArgs{...} }
+type TenantServiceAccountArrayInput interface {
+	pulumi.Input
+
+	ToTenantServiceAccountArrayOutput() TenantServiceAccountArrayOutput
+	ToTenantServiceAccountArrayOutputWithContext(context.Context) TenantServiceAccountArrayOutput
+}
+
+type TenantServiceAccountArray []TenantServiceAccountInput
+
+func (TenantServiceAccountArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantServiceAccount)(nil)).Elem()
+}
+
+func (i TenantServiceAccountArray) ToTenantServiceAccountArrayOutput() TenantServiceAccountArrayOutput {
+	return i.ToTenantServiceAccountArrayOutputWithContext(context.Background())
+}
+
+func (i TenantServiceAccountArray) ToTenantServiceAccountArrayOutputWithContext(ctx context.Context) TenantServiceAccountArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantServiceAccountArrayOutput)
+}
+
+// TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+type TenantServiceAccountOutput struct{ *pulumi.OutputState }
+
+func (TenantServiceAccountOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantServiceAccount)(nil)).Elem()
+}
+
+func (o TenantServiceAccountOutput) ToTenantServiceAccountOutput() TenantServiceAccountOutput {
+	return o
+}
+
+func (o TenantServiceAccountOutput) ToTenantServiceAccountOutputWithContext(ctx context.Context) TenantServiceAccountOutput {
+	return o
+}
+
+// ManagedPolicyArns are IAM policies attached to its role.
+func (o TenantServiceAccountOutput) ManagedPolicyArns() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantServiceAccount) []string { return v.ManagedPolicyArns }).(pulumi.StringArrayOutput)
+}
+
+// Name is the service account's name, a DNS-1123 subdomain.
+func (o TenantServiceAccountOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantServiceAccount) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Policy is an inline IAM policy document (JSON) of its role.
+func (o TenantServiceAccountOutput) Policy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantServiceAccount) *string { return v.Policy }).(pulumi.StringPtrOutput)
+}
+
+type TenantServiceAccountArrayOutput struct{ *pulumi.OutputState }
+
+func (TenantServiceAccountArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantServiceAccount)(nil)).Elem()
+}
+
+func (o TenantServiceAccountArrayOutput) ToTenantServiceAccountArrayOutput() TenantServiceAccountArrayOutput {
+	return o
+}
+
+func (o TenantServiceAccountArrayOutput) ToTenantServiceAccountArrayOutputWithContext(ctx context.Context) TenantServiceAccountArrayOutput {
+	return o
+}
+
+func (o TenantServiceAccountArrayOutput) Index(i pulumi.IntInput) TenantServiceAccountOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TenantServiceAccount {
+		return vs[0].([]TenantServiceAccount)[vs[1].(int)]
+	}).(TenantServiceAccountOutput)
+}
+
+// TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
+type TenantSpec struct {
+	// Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+	Clusters *TenantSelector `pulumi:"clusters"`
+	// Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
+	Name string `pulumi:"name"`
+	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+	Namespaces []TenantNamespace `pulumi:"namespaces"`
+	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+	Owners []TenantOwner `pulumi:"owners"`
+	// PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
+	PreventDeletion *bool `pulumi:"preventDeletion"`
+	// SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
+	SecretsPrefix *string `pulumi:"secretsPrefix"`
+	// SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.
+	SourceRepos []string `pulumi:"sourceRepos"`
+	// SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
+	SyncWindows []TenantSyncWindow `pulumi:"syncWindows"`
+	// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+	Workloads *TenantWorkloads `pulumi:"workloads"`
+}
+
+// TenantSpecInput is an input type that accepts TenantSpecArgs and TenantSpecOutput values.
+// You can construct a concrete instance of `TenantSpecInput` via:
+//
+//	TenantSpecArgs{...}
+type TenantSpecInput interface {
+	pulumi.Input
+
+	ToTenantSpecOutput() TenantSpecOutput
+	ToTenantSpecOutputWithContext(context.Context) TenantSpecOutput
+}
+
+// TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
+type TenantSpecArgs struct {
+	// Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+	Clusters TenantSelectorPtrInput `pulumi:"clusters"`
+	// Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
+	Name pulumi.StringInput `pulumi:"name"`
+	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+	Namespaces TenantNamespaceArrayInput `pulumi:"namespaces"`
+	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+	Owners TenantOwnerArrayInput `pulumi:"owners"`
+	// PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
+	PreventDeletion pulumi.BoolPtrInput `pulumi:"preventDeletion"`
+	// SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
+	SecretsPrefix pulumi.StringPtrInput `pulumi:"secretsPrefix"`
+	// SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.
+	SourceRepos pulumi.StringArrayInput `pulumi:"sourceRepos"`
+	// SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
+	SyncWindows TenantSyncWindowArrayInput `pulumi:"syncWindows"`
+	// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+	Workloads TenantWorkloadsPtrInput `pulumi:"workloads"`
+}
+
+func (TenantSpecArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSpec)(nil)).Elem()
+}
+
+func (i TenantSpecArgs) ToTenantSpecOutput() TenantSpecOutput {
+	return i.ToTenantSpecOutputWithContext(context.Background())
+}
+
+func (i TenantSpecArgs) ToTenantSpecOutputWithContext(ctx context.Context) TenantSpecOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSpecOutput)
+}
+
+// TenantSpecArrayInput is an input type that accepts TenantSpecArray and TenantSpecArrayOutput values.
+// You can construct a concrete instance of `TenantSpecArrayInput` via:
+//
+//	TenantSpecArray{ TenantSpecArgs{...} }
+type TenantSpecArrayInput interface {
+	pulumi.Input
+
+	ToTenantSpecArrayOutput() TenantSpecArrayOutput
+	ToTenantSpecArrayOutputWithContext(context.Context) TenantSpecArrayOutput
+}
+
+type TenantSpecArray []TenantSpecInput
+
+func (TenantSpecArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantSpec)(nil)).Elem()
+}
+
+func (i TenantSpecArray) ToTenantSpecArrayOutput() TenantSpecArrayOutput {
+	return i.ToTenantSpecArrayOutputWithContext(context.Background())
+}
+
+func (i TenantSpecArray) ToTenantSpecArrayOutputWithContext(ctx context.Context) TenantSpecArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSpecArrayOutput)
+}
+
+// TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
+type TenantSpecOutput struct{ *pulumi.OutputState }
+
+func (TenantSpecOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSpec)(nil)).Elem()
+}
+
+func (o TenantSpecOutput) ToTenantSpecOutput() TenantSpecOutput {
+	return o
+}
+
+func (o TenantSpecOutput) ToTenantSpecOutputWithContext(ctx context.Context) TenantSpecOutput {
+	return o
+}
+
+// Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+func (o TenantSpecOutput) Clusters() TenantSelectorPtrOutput {
+	return o.ApplyT(func(v TenantSpec) *TenantSelector { return v.Clusters }).(TenantSelectorPtrOutput)
+}
+
+// Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
+func (o TenantSpecOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSpec) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+func (o TenantSpecOutput) Namespaces() TenantNamespaceArrayOutput {
+	return o.ApplyT(func(v TenantSpec) []TenantNamespace { return v.Namespaces }).(TenantNamespaceArrayOutput)
+}
+
+// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+func (o TenantSpecOutput) Owners() TenantOwnerArrayOutput {
+	return o.ApplyT(func(v TenantSpec) []TenantOwner { return v.Owners }).(TenantOwnerArrayOutput)
+}
+
+// PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
+func (o TenantSpecOutput) PreventDeletion() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantSpec) *bool { return v.PreventDeletion }).(pulumi.BoolPtrOutput)
+}
+
+// SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
+func (o TenantSpecOutput) SecretsPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantSpec) *string { return v.SecretsPrefix }).(pulumi.StringPtrOutput)
+}
+
+// SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.
+func (o TenantSpecOutput) SourceRepos() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantSpec) []string { return v.SourceRepos }).(pulumi.StringArrayOutput)
+}
+
+// SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
+func (o TenantSpecOutput) SyncWindows() TenantSyncWindowArrayOutput {
+	return o.ApplyT(func(v TenantSpec) []TenantSyncWindow { return v.SyncWindows }).(TenantSyncWindowArrayOutput)
+}
+
+// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+func (o TenantSpecOutput) Workloads() TenantWorkloadsPtrOutput {
+	return o.ApplyT(func(v TenantSpec) *TenantWorkloads { return v.Workloads }).(TenantWorkloadsPtrOutput)
+}
+
+type TenantSpecArrayOutput struct{ *pulumi.OutputState }
+
+func (TenantSpecArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantSpec)(nil)).Elem()
+}
+
+func (o TenantSpecArrayOutput) ToTenantSpecArrayOutput() TenantSpecArrayOutput {
+	return o
+}
+
+func (o TenantSpecArrayOutput) ToTenantSpecArrayOutputWithContext(ctx context.Context) TenantSpecArrayOutput {
+	return o
+}
+
+func (o TenantSpecArrayOutput) Index(i pulumi.IntInput) TenantSpecOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TenantSpec {
+		return vs[0].([]TenantSpec)[vs[1].(int)]
+	}).(TenantSpecOutput)
+}
+
+// TenantSyncWindow is an Argo CD sync window of the tenant's project.
+type TenantSyncWindow struct {
+	// Duration is how long the window lasts, a Go duration ("1h").
+	Duration string `pulumi:"duration"`
+	// Kind is "allow" or "deny".
+	Kind string `pulumi:"kind"`
+	// ManualSync lets manual syncs through a deny window. Default: false.
+	ManualSync *bool `pulumi:"manualSync"`
+	// Schedule is a cron schedule ("0 22 * * *").
+	Schedule string `pulumi:"schedule"`
+}
+
+// TenantSyncWindowInput is an input type that accepts TenantSyncWindowArgs and TenantSyncWindowOutput values.
+// You can construct a concrete instance of `TenantSyncWindowInput` via:
+//
+//	TenantSyncWindowArgs{...}
+type TenantSyncWindowInput interface {
+	pulumi.Input
+
+	ToTenantSyncWindowOutput() TenantSyncWindowOutput
+	ToTenantSyncWindowOutputWithContext(context.Context) TenantSyncWindowOutput
+}
+
+// TenantSyncWindow is an Argo CD sync window of the tenant's project.
+type TenantSyncWindowArgs struct {
+	// Duration is how long the window lasts, a Go duration ("1h").
+	Duration pulumi.StringInput `pulumi:"duration"`
+	// Kind is "allow" or "deny".
+	Kind pulumi.StringInput `pulumi:"kind"`
+	// ManualSync lets manual syncs through a deny window. Default: false.
+	ManualSync pulumi.BoolPtrInput `pulumi:"manualSync"`
+	// Schedule is a cron schedule ("0 22 * * *").
+	Schedule pulumi.StringInput `pulumi:"schedule"`
+}
+
+func (TenantSyncWindowArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSyncWindow)(nil)).Elem()
+}
+
+func (i TenantSyncWindowArgs) ToTenantSyncWindowOutput() TenantSyncWindowOutput {
+	return i.ToTenantSyncWindowOutputWithContext(context.Background())
+}
+
+func (i TenantSyncWindowArgs) ToTenantSyncWindowOutputWithContext(ctx context.Context) TenantSyncWindowOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSyncWindowOutput)
+}
+
+// TenantSyncWindowArrayInput is an input type that accepts TenantSyncWindowArray and TenantSyncWindowArrayOutput values.
+// You can construct a concrete instance of `TenantSyncWindowArrayInput` via:
+//
+//	TenantSyncWindowArray{ TenantSyncWindowArgs{...} }
+type TenantSyncWindowArrayInput interface {
+	pulumi.Input
+
+	ToTenantSyncWindowArrayOutput() TenantSyncWindowArrayOutput
+	ToTenantSyncWindowArrayOutputWithContext(context.Context) TenantSyncWindowArrayOutput
+}
+
+type TenantSyncWindowArray []TenantSyncWindowInput
+
+func (TenantSyncWindowArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantSyncWindow)(nil)).Elem()
+}
+
+func (i TenantSyncWindowArray) ToTenantSyncWindowArrayOutput() TenantSyncWindowArrayOutput {
+	return i.ToTenantSyncWindowArrayOutputWithContext(context.Background())
+}
+
+func (i TenantSyncWindowArray) ToTenantSyncWindowArrayOutputWithContext(ctx context.Context) TenantSyncWindowArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantSyncWindowArrayOutput)
+}
+
+// TenantSyncWindow is an Argo CD sync window of the tenant's project.
+type TenantSyncWindowOutput struct{ *pulumi.OutputState }
+
+func (TenantSyncWindowOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSyncWindow)(nil)).Elem()
+}
+
+func (o TenantSyncWindowOutput) ToTenantSyncWindowOutput() TenantSyncWindowOutput {
+	return o
+}
+
+func (o TenantSyncWindowOutput) ToTenantSyncWindowOutputWithContext(ctx context.Context) TenantSyncWindowOutput {
+	return o
+}
+
+// Duration is how long the window lasts, a Go duration ("1h").
+func (o TenantSyncWindowOutput) Duration() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSyncWindow) string { return v.Duration }).(pulumi.StringOutput)
+}
+
+// Kind is "allow" or "deny".
+func (o TenantSyncWindowOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSyncWindow) string { return v.Kind }).(pulumi.StringOutput)
+}
+
+// ManualSync lets manual syncs through a deny window. Default: false.
+func (o TenantSyncWindowOutput) ManualSync() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantSyncWindow) *bool { return v.ManualSync }).(pulumi.BoolPtrOutput)
+}
+
+// Schedule is a cron schedule ("0 22 * * *").
+func (o TenantSyncWindowOutput) Schedule() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSyncWindow) string { return v.Schedule }).(pulumi.StringOutput)
+}
+
+type TenantSyncWindowArrayOutput struct{ *pulumi.OutputState }
+
+func (TenantSyncWindowArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantSyncWindow)(nil)).Elem()
+}
+
+func (o TenantSyncWindowArrayOutput) ToTenantSyncWindowArrayOutput() TenantSyncWindowArrayOutput {
+	return o
+}
+
+func (o TenantSyncWindowArrayOutput) ToTenantSyncWindowArrayOutputWithContext(ctx context.Context) TenantSyncWindowArrayOutput {
+	return o
+}
+
+func (o TenantSyncWindowArrayOutput) Index(i pulumi.IntInput) TenantSyncWindowOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TenantSyncWindow {
+		return vs[0].([]TenantSyncWindow)[vs[1].(int)]
+	}).(TenantSyncWindowOutput)
+}
+
+// TenantWorkloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
+type TenantWorkloads struct {
+	// Path is the folder that holds a folder per cluster, for example "clusters".
+	Path string `pulumi:"path"`
+	// Revision is the branch, tag or commit. Default: "HEAD".
+	Revision *string `pulumi:"revision"`
+	// URL of the repository, for example "https://github.com/acme/payments-deploy".
+	Url string `pulumi:"url"`
+}
+
+// TenantWorkloadsInput is an input type that accepts TenantWorkloadsArgs and TenantWorkloadsOutput values.
+// You can construct a concrete instance of `TenantWorkloadsInput` via:
+//
+//	TenantWorkloadsArgs{...}
+type TenantWorkloadsInput interface {
+	pulumi.Input
+
+	ToTenantWorkloadsOutput() TenantWorkloadsOutput
+	ToTenantWorkloadsOutputWithContext(context.Context) TenantWorkloadsOutput
+}
+
+// TenantWorkloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
+type TenantWorkloadsArgs struct {
+	// Path is the folder that holds a folder per cluster, for example "clusters".
+	Path pulumi.StringInput `pulumi:"path"`
+	// Revision is the branch, tag or commit. Default: "HEAD".
+	Revision pulumi.StringPtrInput `pulumi:"revision"`
+	// URL of the repository, for example "https://github.com/acme/payments-deploy".
+	Url pulumi.StringInput `pulumi:"url"`
+}
+
+func (TenantWorkloadsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantWorkloads)(nil)).Elem()
+}
+
+func (i TenantWorkloadsArgs) ToTenantWorkloadsOutput() TenantWorkloadsOutput {
+	return i.ToTenantWorkloadsOutputWithContext(context.Background())
+}
+
+func (i TenantWorkloadsArgs) ToTenantWorkloadsOutputWithContext(ctx context.Context) TenantWorkloadsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantWorkloadsOutput)
+}
+
+func (i TenantWorkloadsArgs) ToTenantWorkloadsPtrOutput() TenantWorkloadsPtrOutput {
+	return i.ToTenantWorkloadsPtrOutputWithContext(context.Background())
+}
+
+func (i TenantWorkloadsArgs) ToTenantWorkloadsPtrOutputWithContext(ctx context.Context) TenantWorkloadsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantWorkloadsOutput).ToTenantWorkloadsPtrOutputWithContext(ctx)
+}
+
+// TenantWorkloadsPtrInput is an input type that accepts TenantWorkloadsArgs, TenantWorkloadsPtr and TenantWorkloadsPtrOutput values.
+// You can construct a concrete instance of `TenantWorkloadsPtrInput` via:
+//
+//	        TenantWorkloadsArgs{...}
+//
+//	or:
+//
+//	        nil
+type TenantWorkloadsPtrInput interface {
+	pulumi.Input
+
+	ToTenantWorkloadsPtrOutput() TenantWorkloadsPtrOutput
+	ToTenantWorkloadsPtrOutputWithContext(context.Context) TenantWorkloadsPtrOutput
+}
+
+type tenantWorkloadsPtrType TenantWorkloadsArgs
+
+func TenantWorkloadsPtr(v *TenantWorkloadsArgs) TenantWorkloadsPtrInput {
+	return (*tenantWorkloadsPtrType)(v)
+}
+
+func (*tenantWorkloadsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantWorkloads)(nil)).Elem()
+}
+
+func (i *tenantWorkloadsPtrType) ToTenantWorkloadsPtrOutput() TenantWorkloadsPtrOutput {
+	return i.ToTenantWorkloadsPtrOutputWithContext(context.Background())
+}
+
+func (i *tenantWorkloadsPtrType) ToTenantWorkloadsPtrOutputWithContext(ctx context.Context) TenantWorkloadsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantWorkloadsPtrOutput)
+}
+
+// TenantWorkloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
+type TenantWorkloadsOutput struct{ *pulumi.OutputState }
+
+func (TenantWorkloadsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantWorkloads)(nil)).Elem()
+}
+
+func (o TenantWorkloadsOutput) ToTenantWorkloadsOutput() TenantWorkloadsOutput {
+	return o
+}
+
+func (o TenantWorkloadsOutput) ToTenantWorkloadsOutputWithContext(ctx context.Context) TenantWorkloadsOutput {
+	return o
+}
+
+func (o TenantWorkloadsOutput) ToTenantWorkloadsPtrOutput() TenantWorkloadsPtrOutput {
+	return o.ToTenantWorkloadsPtrOutputWithContext(context.Background())
+}
+
+func (o TenantWorkloadsOutput) ToTenantWorkloadsPtrOutputWithContext(ctx context.Context) TenantWorkloadsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TenantWorkloads) *TenantWorkloads {
+		return &v
+	}).(TenantWorkloadsPtrOutput)
+}
+
+// Path is the folder that holds a folder per cluster, for example "clusters".
+func (o TenantWorkloadsOutput) Path() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantWorkloads) string { return v.Path }).(pulumi.StringOutput)
+}
+
+// Revision is the branch, tag or commit. Default: "HEAD".
+func (o TenantWorkloadsOutput) Revision() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantWorkloads) *string { return v.Revision }).(pulumi.StringPtrOutput)
+}
+
+// URL of the repository, for example "https://github.com/acme/payments-deploy".
+func (o TenantWorkloadsOutput) Url() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantWorkloads) string { return v.Url }).(pulumi.StringOutput)
+}
+
+type TenantWorkloadsPtrOutput struct{ *pulumi.OutputState }
+
+func (TenantWorkloadsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TenantWorkloads)(nil)).Elem()
+}
+
+func (o TenantWorkloadsPtrOutput) ToTenantWorkloadsPtrOutput() TenantWorkloadsPtrOutput {
+	return o
+}
+
+func (o TenantWorkloadsPtrOutput) ToTenantWorkloadsPtrOutputWithContext(ctx context.Context) TenantWorkloadsPtrOutput {
+	return o
+}
+
+func (o TenantWorkloadsPtrOutput) Elem() TenantWorkloadsOutput {
+	return o.ApplyT(func(v *TenantWorkloads) TenantWorkloads {
+		if v != nil {
+			return *v
+		}
+		var ret TenantWorkloads
+		return ret
+	}).(TenantWorkloadsOutput)
+}
+
+// Path is the folder that holds a folder per cluster, for example "clusters".
+func (o TenantWorkloadsPtrOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantWorkloads) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Path
+	}).(pulumi.StringPtrOutput)
+}
+
+// Revision is the branch, tag or commit. Default: "HEAD".
+func (o TenantWorkloadsPtrOutput) Revision() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantWorkloads) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Revision
+	}).(pulumi.StringPtrOutput)
+}
+
+// URL of the repository, for example "https://github.com/acme/payments-deploy".
+func (o TenantWorkloadsPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TenantWorkloads) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
 // UserMapping is an aws-auth ConfigMap entry for an IAM user.
 type UserMapping struct {
 	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
@@ -6893,6 +8361,24 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokePtrInput)(nil)).Elem(), SpokeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintInput)(nil)).Elem(), TaintArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintArrayInput)(nil)).Elem(), TaintArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitsInput)(nil)).Elem(), TenantLimitsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitsPtrInput)(nil)).Elem(), TenantLimitsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantNamespaceInput)(nil)).Elem(), TenantNamespaceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantNamespaceArrayInput)(nil)).Elem(), TenantNamespaceArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantOwnerInput)(nil)).Elem(), TenantOwnerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantOwnerArrayInput)(nil)).Elem(), TenantOwnerArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantQuotaInput)(nil)).Elem(), TenantQuotaArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantQuotaPtrInput)(nil)).Elem(), TenantQuotaArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSelectorInput)(nil)).Elem(), TenantSelectorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSelectorPtrInput)(nil)).Elem(), TenantSelectorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantServiceAccountInput)(nil)).Elem(), TenantServiceAccountArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantServiceAccountArrayInput)(nil)).Elem(), TenantServiceAccountArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSpecInput)(nil)).Elem(), TenantSpecArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSpecArrayInput)(nil)).Elem(), TenantSpecArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSyncWindowInput)(nil)).Elem(), TenantSyncWindowArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantSyncWindowArrayInput)(nil)).Elem(), TenantSyncWindowArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantWorkloadsInput)(nil)).Elem(), TenantWorkloadsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantWorkloadsPtrInput)(nil)).Elem(), TenantWorkloadsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UserMappingInput)(nil)).Elem(), UserMappingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*UserMappingArrayInput)(nil)).Elem(), UserMappingArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VeleroSettingsInput)(nil)).Elem(), VeleroSettingsArgs{})
@@ -6966,6 +8452,24 @@ func init() {
 	pulumi.RegisterOutputType(SpokePtrOutput{})
 	pulumi.RegisterOutputType(TaintOutput{})
 	pulumi.RegisterOutputType(TaintArrayOutput{})
+	pulumi.RegisterOutputType(TenantLimitsOutput{})
+	pulumi.RegisterOutputType(TenantLimitsPtrOutput{})
+	pulumi.RegisterOutputType(TenantNamespaceOutput{})
+	pulumi.RegisterOutputType(TenantNamespaceArrayOutput{})
+	pulumi.RegisterOutputType(TenantOwnerOutput{})
+	pulumi.RegisterOutputType(TenantOwnerArrayOutput{})
+	pulumi.RegisterOutputType(TenantQuotaOutput{})
+	pulumi.RegisterOutputType(TenantQuotaPtrOutput{})
+	pulumi.RegisterOutputType(TenantSelectorOutput{})
+	pulumi.RegisterOutputType(TenantSelectorPtrOutput{})
+	pulumi.RegisterOutputType(TenantServiceAccountOutput{})
+	pulumi.RegisterOutputType(TenantServiceAccountArrayOutput{})
+	pulumi.RegisterOutputType(TenantSpecOutput{})
+	pulumi.RegisterOutputType(TenantSpecArrayOutput{})
+	pulumi.RegisterOutputType(TenantSyncWindowOutput{})
+	pulumi.RegisterOutputType(TenantSyncWindowArrayOutput{})
+	pulumi.RegisterOutputType(TenantWorkloadsOutput{})
+	pulumi.RegisterOutputType(TenantWorkloadsPtrOutput{})
 	pulumi.RegisterOutputType(UserMappingOutput{})
 	pulumi.RegisterOutputType(UserMappingArrayOutput{})
 	pulumi.RegisterOutputType(VeleroSettingsOutput{})

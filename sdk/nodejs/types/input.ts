@@ -998,6 +998,224 @@ export interface TaintArgs {
 }
 
 /**
+ * TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
+ */
+export interface TenantLimitsArgs {
+    /**
+     * Cpu is the default CPU limit. Default: "500m".
+     */
+    cpu?: pulumi.Input<string | undefined>;
+    /**
+     * Memory is the default memory limit. Default: "512Mi".
+     */
+    memory?: pulumi.Input<string | undefined>;
+    /**
+     * RequestCpu is the default CPU request. Default: "100m".
+     */
+    requestCpu?: pulumi.Input<string | undefined>;
+    /**
+     * RequestMemory is the default memory request. Default: "128Mi".
+     */
+    requestMemory?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * TenantNamespace is one namespace of the tenant.
+ */
+export interface TenantNamespaceArgs {
+    /**
+     * Labels are added to the namespace (tenant and managed-by are set by the component).
+     */
+    labels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
+     */
+    limits?: pulumi.Input<inputs.TenantLimitsArgs | undefined>;
+    /**
+     * Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
+     */
+    podSecurity?: pulumi.Input<string | undefined>;
+    /**
+     * Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
+     */
+    quota?: pulumi.Input<inputs.TenantQuotaArgs | undefined>;
+    /**
+     * ServiceAccounts are the namespace's workload identities.
+     */
+    serviceAccounts?: pulumi.Input<pulumi.Input<inputs.TenantServiceAccountArgs>[] | undefined>;
+}
+
+/**
+ * TenantOwner is an IAM principal that owns the tenant.
+ */
+export interface TenantOwnerArgs {
+    /**
+     * Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit" (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
+     */
+    access?: pulumi.Input<string | undefined>;
+    /**
+     * Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
+     */
+    arn: pulumi.Input<string>;
+    /**
+     * Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+     */
+    groups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
+ */
+export interface TenantQuotaArgs {
+    /**
+     * LimitsCpu is limits.cpu. Default: "8".
+     */
+    limitsCpu?: pulumi.Input<string | undefined>;
+    /**
+     * LimitsMemory is limits.memory. Default: "16Gi".
+     */
+    limitsMemory?: pulumi.Input<string | undefined>;
+    /**
+     * LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+     */
+    loadBalancers?: pulumi.Input<string | undefined>;
+    /**
+     * Pods is the number of pods. Default: "50".
+     */
+    pods?: pulumi.Input<string | undefined>;
+    /**
+     * RequestsCpu is requests.cpu. Default: "4".
+     */
+    requestsCpu?: pulumi.Input<string | undefined>;
+    /**
+     * RequestsMemory is requests.memory. Default: "8Gi".
+     */
+    requestsMemory?: pulumi.Input<string | undefined>;
+    /**
+     * Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+     */
+    storage?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
+ */
+export interface TenantSelectorArgs {
+    /**
+     * Clusters are cluster names.
+     */
+    clusters?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Environments are GitOps Bridge environments ("dev", "prod").
+     */
+    environments?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+ */
+export interface TenantServiceAccountArgs {
+    /**
+     * ManagedPolicyArns are IAM policies attached to its role.
+     */
+    managedPolicyArns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Name is the service account's name, a DNS-1123 subdomain.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Policy is an inline IAM policy document (JSON) of its role.
+     */
+    policy?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
+ */
+export interface TenantSpecArgs {
+    /**
+     * Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+     */
+    clusters?: pulumi.Input<inputs.TenantSelectorArgs | undefined>;
+    /**
+     * Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+     */
+    namespaces: pulumi.Input<pulumi.Input<inputs.TenantNamespaceArgs>[]>;
+    /**
+     * Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+     */
+    owners?: pulumi.Input<pulumi.Input<inputs.TenantOwnerArgs>[] | undefined>;
+    /**
+     * PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
+     */
+    preventDeletion?: pulumi.Input<boolean | undefined>;
+    /**
+     * SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
+     */
+    secretsPrefix?: pulumi.Input<string | undefined>;
+    /**
+     * SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.
+     */
+    sourceRepos?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
+     */
+    syncWindows?: pulumi.Input<pulumi.Input<inputs.TenantSyncWindowArgs>[] | undefined>;
+    /**
+     * Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+     */
+    workloads?: pulumi.Input<inputs.TenantWorkloadsArgs | undefined>;
+}
+
+/**
+ * TenantSyncWindow is an Argo CD sync window of the tenant's project.
+ */
+export interface TenantSyncWindowArgs {
+    /**
+     * Duration is how long the window lasts, a Go duration ("1h").
+     */
+    duration: pulumi.Input<string>;
+    /**
+     * Kind is "allow" or "deny".
+     */
+    kind: pulumi.Input<string>;
+    /**
+     * ManualSync lets manual syncs through a deny window. Default: false.
+     */
+    manualSync?: pulumi.Input<boolean | undefined>;
+    /**
+     * Schedule is a cron schedule ("0 22 * * *").
+     */
+    schedule: pulumi.Input<string>;
+}
+
+/**
+ * TenantWorkloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
+ */
+export interface TenantWorkloadsArgs {
+    /**
+     * Path is the folder that holds a folder per cluster, for example "clusters".
+     */
+    path: pulumi.Input<string>;
+    /**
+     * Revision is the branch, tag or commit. Default: "HEAD".
+     */
+    revision?: pulumi.Input<string | undefined>;
+    /**
+     * URL of the repository, for example "https://github.com/acme/payments-deploy".
+     */
+    url: pulumi.Input<string>;
+}
+
+/**
  * UserMapping is an aws-auth ConfigMap entry for an IAM user.
  */
 export interface UserMappingArgs {

@@ -83,6 +83,24 @@ __all__ = [
     'SpokeArgsDict',
     'TaintArgs',
     'TaintArgsDict',
+    'TenantLimitsArgs',
+    'TenantLimitsArgsDict',
+    'TenantNamespaceArgs',
+    'TenantNamespaceArgsDict',
+    'TenantOwnerArgs',
+    'TenantOwnerArgsDict',
+    'TenantQuotaArgs',
+    'TenantQuotaArgsDict',
+    'TenantSelectorArgs',
+    'TenantSelectorArgsDict',
+    'TenantServiceAccountArgs',
+    'TenantServiceAccountArgsDict',
+    'TenantSpecArgs',
+    'TenantSpecArgsDict',
+    'TenantSyncWindowArgs',
+    'TenantSyncWindowArgsDict',
+    'TenantWorkloadsArgs',
+    'TenantWorkloadsArgsDict',
     'UserMappingArgs',
     'UserMappingArgsDict',
     'VeleroSettingsArgs',
@@ -4461,6 +4479,942 @@ class TaintArgs:
     @value.setter
     def value(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "value", value)
+
+
+class TenantLimitsArgsDict(TypedDict):
+    """
+    TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
+    """
+    cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cpu is the default CPU limit. Default: "500m".
+    """
+    memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Memory is the default memory limit. Default: "512Mi".
+    """
+    request_cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    RequestCpu is the default CPU request. Default: "100m".
+    """
+    request_memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    RequestMemory is the default memory request. Default: "128Mi".
+    """
+
+@pulumi.input_type
+class TenantLimitsArgs:
+    def __init__(__self__, *,
+                 cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 memory: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 request_memory: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
+
+        :param pulumi.Input[_builtins.str] cpu: Cpu is the default CPU limit. Default: "500m".
+        :param pulumi.Input[_builtins.str] memory: Memory is the default memory limit. Default: "512Mi".
+        :param pulumi.Input[_builtins.str] request_cpu: RequestCpu is the default CPU request. Default: "100m".
+        :param pulumi.Input[_builtins.str] request_memory: RequestMemory is the default memory request. Default: "128Mi".
+        """
+        if cpu is not None:
+            pulumi.set(__self__, "cpu", cpu)
+        if memory is not None:
+            pulumi.set(__self__, "memory", memory)
+        if request_cpu is not None:
+            pulumi.set(__self__, "request_cpu", request_cpu)
+        if request_memory is not None:
+            pulumi.set(__self__, "request_memory", request_memory)
+
+    @_builtins.property
+    @pulumi.getter
+    def cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cpu is the default CPU limit. Default: "500m".
+        """
+        return pulumi.get(self, "cpu")
+
+    @cpu.setter
+    def cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cpu", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Memory is the default memory limit. Default: "512Mi".
+        """
+        return pulumi.get(self, "memory")
+
+    @memory.setter
+    def memory(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "memory", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestCpu")
+    def request_cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RequestCpu is the default CPU request. Default: "100m".
+        """
+        return pulumi.get(self, "request_cpu")
+
+    @request_cpu.setter
+    def request_cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "request_cpu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestMemory")
+    def request_memory(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RequestMemory is the default memory request. Default: "128Mi".
+        """
+        return pulumi.get(self, "request_memory")
+
+    @request_memory.setter
+    def request_memory(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "request_memory", value)
+
+
+class TenantNamespaceArgsDict(TypedDict):
+    """
+    TenantNamespace is one namespace of the tenant.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+    """
+    labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels are added to the namespace (tenant and managed-by are set by the component).
+    """
+    limits: NotRequired[pulumi.Input[Optional['TenantLimitsArgsDict']]]
+    """
+    Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
+    """
+    pod_security: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
+    """
+    quota: NotRequired[pulumi.Input[Optional['TenantQuotaArgsDict']]]
+    """
+    Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
+    """
+    service_accounts: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TenantServiceAccountArgsDict']]]]]
+    """
+    ServiceAccounts are the namespace's workload identities.
+    """
+
+@pulumi.input_type
+class TenantNamespaceArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 limits: pulumi.Input[Optional['TenantLimitsArgs']] = None,
+                 pod_security: pulumi.Input[Optional[_builtins.str]] = None,
+                 quota: pulumi.Input[Optional['TenantQuotaArgs']] = None,
+                 service_accounts: pulumi.Input[Optional[Sequence[pulumi.Input['TenantServiceAccountArgs']]]] = None):
+        """
+        TenantNamespace is one namespace of the tenant.
+
+        :param pulumi.Input[_builtins.str] name: Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are added to the namespace (tenant and managed-by are set by the component).
+        :param pulumi.Input['TenantLimitsArgs'] limits: Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
+        :param pulumi.Input[_builtins.str] pod_security: PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
+        :param pulumi.Input['TenantQuotaArgs'] quota: Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
+        :param pulumi.Input[Sequence[pulumi.Input['TenantServiceAccountArgs']]] service_accounts: ServiceAccounts are the namespace's workload identities.
+        """
+        pulumi.set(__self__, "name", name)
+        if labels is not None:
+            pulumi.set(__self__, "labels", labels)
+        if limits is not None:
+            pulumi.set(__self__, "limits", limits)
+        if pod_security is not None:
+            pulumi.set(__self__, "pod_security", pod_security)
+        if quota is not None:
+            pulumi.set(__self__, "quota", quota)
+        if service_accounts is not None:
+            pulumi.set(__self__, "service_accounts", service_accounts)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels are added to the namespace (tenant and managed-by are set by the component).
+        """
+        return pulumi.get(self, "labels")
+
+    @labels.setter
+    def labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def limits(self) -> pulumi.Input[Optional['TenantLimitsArgs']]:
+        """
+        Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
+        """
+        return pulumi.get(self, "limits")
+
+    @limits.setter
+    def limits(self, value: pulumi.Input[Optional['TenantLimitsArgs']]):
+        pulumi.set(self, "limits", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podSecurity")
+    def pod_security(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
+        """
+        return pulumi.get(self, "pod_security")
+
+    @pod_security.setter
+    def pod_security(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "pod_security", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def quota(self) -> pulumi.Input[Optional['TenantQuotaArgs']]:
+        """
+        Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
+        """
+        return pulumi.get(self, "quota")
+
+    @quota.setter
+    def quota(self, value: pulumi.Input[Optional['TenantQuotaArgs']]):
+        pulumi.set(self, "quota", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccounts")
+    def service_accounts(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantServiceAccountArgs']]]]:
+        """
+        ServiceAccounts are the namespace's workload identities.
+        """
+        return pulumi.get(self, "service_accounts")
+
+    @service_accounts.setter
+    def service_accounts(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['TenantServiceAccountArgs']]]]):
+        pulumi.set(self, "service_accounts", value)
+
+
+class TenantOwnerArgsDict(TypedDict):
+    """
+    TenantOwner is an IAM principal that owns the tenant.
+    """
+    arn: pulumi.Input[_builtins.str]
+    """
+    Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
+    """
+    access: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit" (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
+    """
+    groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+    """
+
+@pulumi.input_type
+class TenantOwnerArgs:
+    def __init__(__self__, *,
+                 arn: pulumi.Input[_builtins.str],
+                 access: pulumi.Input[Optional[_builtins.str]] = None,
+                 groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        TenantOwner is an IAM principal that owns the tenant.
+
+        :param pulumi.Input[_builtins.str] arn: Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
+        :param pulumi.Input[_builtins.str] access: Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit" (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+        """
+        pulumi.set(__self__, "arn", arn)
+        if access is not None:
+            pulumi.set(__self__, "access", access)
+        if groups is not None:
+            pulumi.set(__self__, "groups", groups)
+
+    @_builtins.property
+    @pulumi.getter
+    def arn(self) -> pulumi.Input[_builtins.str]:
+        """
+        Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
+        """
+        return pulumi.get(self, "arn")
+
+    @arn.setter
+    def arn(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def access(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit" (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
+        """
+        return pulumi.get(self, "access")
+
+    @access.setter
+    def access(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "access", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+        """
+        return pulumi.get(self, "groups")
+
+    @groups.setter
+    def groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "groups", value)
+
+
+class TenantQuotaArgsDict(TypedDict):
+    """
+    TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
+    """
+    limits_cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    LimitsCpu is limits.cpu. Default: "8".
+    """
+    limits_memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    LimitsMemory is limits.memory. Default: "16Gi".
+    """
+    load_balancers: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+    """
+    pods: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Pods is the number of pods. Default: "50".
+    """
+    requests_cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    RequestsCpu is requests.cpu. Default: "4".
+    """
+    requests_memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    RequestsMemory is requests.memory. Default: "8Gi".
+    """
+    storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+    """
+
+@pulumi.input_type
+class TenantQuotaArgs:
+    def __init__(__self__, *,
+                 limits_cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 limits_memory: pulumi.Input[Optional[_builtins.str]] = None,
+                 load_balancers: pulumi.Input[Optional[_builtins.str]] = None,
+                 pods: pulumi.Input[Optional[_builtins.str]] = None,
+                 requests_cpu: pulumi.Input[Optional[_builtins.str]] = None,
+                 requests_memory: pulumi.Input[Optional[_builtins.str]] = None,
+                 storage: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
+
+        :param pulumi.Input[_builtins.str] limits_cpu: LimitsCpu is limits.cpu. Default: "8".
+        :param pulumi.Input[_builtins.str] limits_memory: LimitsMemory is limits.memory. Default: "16Gi".
+        :param pulumi.Input[_builtins.str] load_balancers: LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+        :param pulumi.Input[_builtins.str] pods: Pods is the number of pods. Default: "50".
+        :param pulumi.Input[_builtins.str] requests_cpu: RequestsCpu is requests.cpu. Default: "4".
+        :param pulumi.Input[_builtins.str] requests_memory: RequestsMemory is requests.memory. Default: "8Gi".
+        :param pulumi.Input[_builtins.str] storage: Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+        """
+        if limits_cpu is not None:
+            pulumi.set(__self__, "limits_cpu", limits_cpu)
+        if limits_memory is not None:
+            pulumi.set(__self__, "limits_memory", limits_memory)
+        if load_balancers is not None:
+            pulumi.set(__self__, "load_balancers", load_balancers)
+        if pods is not None:
+            pulumi.set(__self__, "pods", pods)
+        if requests_cpu is not None:
+            pulumi.set(__self__, "requests_cpu", requests_cpu)
+        if requests_memory is not None:
+            pulumi.set(__self__, "requests_memory", requests_memory)
+        if storage is not None:
+            pulumi.set(__self__, "storage", storage)
+
+    @_builtins.property
+    @pulumi.getter(name="limitsCpu")
+    def limits_cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        LimitsCpu is limits.cpu. Default: "8".
+        """
+        return pulumi.get(self, "limits_cpu")
+
+    @limits_cpu.setter
+    def limits_cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "limits_cpu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="limitsMemory")
+    def limits_memory(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        LimitsMemory is limits.memory. Default: "16Gi".
+        """
+        return pulumi.get(self, "limits_memory")
+
+    @limits_memory.setter
+    def limits_memory(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "limits_memory", value)
+
+    @_builtins.property
+    @pulumi.getter(name="loadBalancers")
+    def load_balancers(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+        """
+        return pulumi.get(self, "load_balancers")
+
+    @load_balancers.setter
+    def load_balancers(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "load_balancers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def pods(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Pods is the number of pods. Default: "50".
+        """
+        return pulumi.get(self, "pods")
+
+    @pods.setter
+    def pods(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "pods", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestsCpu")
+    def requests_cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RequestsCpu is requests.cpu. Default: "4".
+        """
+        return pulumi.get(self, "requests_cpu")
+
+    @requests_cpu.setter
+    def requests_cpu(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "requests_cpu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requestsMemory")
+    def requests_memory(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        RequestsMemory is requests.memory. Default: "8Gi".
+        """
+        return pulumi.get(self, "requests_memory")
+
+    @requests_memory.setter
+    def requests_memory(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "requests_memory", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def storage(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+        """
+        return pulumi.get(self, "storage")
+
+    @storage.setter
+    def storage(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "storage", value)
+
+
+class TenantSelectorArgsDict(TypedDict):
+    """
+    TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
+    """
+    clusters: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Clusters are cluster names.
+    """
+    environments: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Environments are GitOps Bridge environments ("dev", "prod").
+    """
+
+@pulumi.input_type
+class TenantSelectorArgs:
+    def __init__(__self__, *,
+                 clusters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 environments: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] clusters: Clusters are cluster names.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] environments: Environments are GitOps Bridge environments ("dev", "prod").
+        """
+        if clusters is not None:
+            pulumi.set(__self__, "clusters", clusters)
+        if environments is not None:
+            pulumi.set(__self__, "environments", environments)
+
+    @_builtins.property
+    @pulumi.getter
+    def clusters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Clusters are cluster names.
+        """
+        return pulumi.get(self, "clusters")
+
+    @clusters.setter
+    def clusters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "clusters", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def environments(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Environments are GitOps Bridge environments ("dev", "prod").
+        """
+        return pulumi.get(self, "environments")
+
+    @environments.setter
+    def environments(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "environments", value)
+
+
+class TenantServiceAccountArgsDict(TypedDict):
+    """
+    TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the service account's name, a DNS-1123 subdomain.
+    """
+    managed_policy_arns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    ManagedPolicyArns are IAM policies attached to its role.
+    """
+    policy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Policy is an inline IAM policy document (JSON) of its role.
+    """
+
+@pulumi.input_type
+class TenantServiceAccountArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 managed_policy_arns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 policy: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+
+        :param pulumi.Input[_builtins.str] name: Name is the service account's name, a DNS-1123 subdomain.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] managed_policy_arns: ManagedPolicyArns are IAM policies attached to its role.
+        :param pulumi.Input[_builtins.str] policy: Policy is an inline IAM policy document (JSON) of its role.
+        """
+        pulumi.set(__self__, "name", name)
+        if managed_policy_arns is not None:
+            pulumi.set(__self__, "managed_policy_arns", managed_policy_arns)
+        if policy is not None:
+            pulumi.set(__self__, "policy", policy)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the service account's name, a DNS-1123 subdomain.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="managedPolicyArns")
+    def managed_policy_arns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        ManagedPolicyArns are IAM policies attached to its role.
+        """
+        return pulumi.get(self, "managed_policy_arns")
+
+    @managed_policy_arns.setter
+    def managed_policy_arns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "managed_policy_arns", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def policy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Policy is an inline IAM policy document (JSON) of its role.
+        """
+        return pulumi.get(self, "policy")
+
+    @policy.setter
+    def policy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "policy", value)
+
+
+class TenantSpecArgsDict(TypedDict):
+    """
+    TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
+    """
+    namespaces: pulumi.Input[Sequence[pulumi.Input['TenantNamespaceArgsDict']]]
+    """
+    Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+    """
+    clusters: NotRequired[pulumi.Input[Optional['TenantSelectorArgsDict']]]
+    """
+    Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+    """
+    owners: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TenantOwnerArgsDict']]]]]
+    """
+    Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+    """
+    prevent_deletion: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
+    """
+    secrets_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
+    """
+    source_repos: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.
+    """
+    sync_windows: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TenantSyncWindowArgsDict']]]]]
+    """
+    SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
+    """
+    workloads: NotRequired[pulumi.Input[Optional['TenantWorkloadsArgsDict']]]
+    """
+    Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+    """
+
+@pulumi.input_type
+class TenantSpecArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 namespaces: pulumi.Input[Sequence[pulumi.Input['TenantNamespaceArgs']]],
+                 clusters: pulumi.Input[Optional['TenantSelectorArgs']] = None,
+                 owners: pulumi.Input[Optional[Sequence[pulumi.Input['TenantOwnerArgs']]]] = None,
+                 prevent_deletion: pulumi.Input[Optional[_builtins.bool]] = None,
+                 secrets_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 source_repos: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 sync_windows: pulumi.Input[Optional[Sequence[pulumi.Input['TenantSyncWindowArgs']]]] = None,
+                 workloads: pulumi.Input[Optional['TenantWorkloadsArgs']] = None):
+        """
+        TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
+
+        :param pulumi.Input[_builtins.str] name: Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
+        :param pulumi.Input[Sequence[pulumi.Input['TenantNamespaceArgs']]] namespaces: Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+        :param pulumi.Input['TenantSelectorArgs'] clusters: Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+        :param pulumi.Input[Sequence[pulumi.Input['TenantOwnerArgs']]] owners: Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+        :param pulumi.Input[_builtins.bool] prevent_deletion: PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
+        :param pulumi.Input[_builtins.str] secrets_prefix: SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] source_repos: SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.
+        :param pulumi.Input[Sequence[pulumi.Input['TenantSyncWindowArgs']]] sync_windows: SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
+        :param pulumi.Input['TenantWorkloadsArgs'] workloads: Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "namespaces", namespaces)
+        if clusters is not None:
+            pulumi.set(__self__, "clusters", clusters)
+        if owners is not None:
+            pulumi.set(__self__, "owners", owners)
+        if prevent_deletion is not None:
+            pulumi.set(__self__, "prevent_deletion", prevent_deletion)
+        if secrets_prefix is not None:
+            pulumi.set(__self__, "secrets_prefix", secrets_prefix)
+        if source_repos is not None:
+            pulumi.set(__self__, "source_repos", source_repos)
+        if sync_windows is not None:
+            pulumi.set(__self__, "sync_windows", sync_windows)
+        if workloads is not None:
+            pulumi.set(__self__, "workloads", workloads)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespaces(self) -> pulumi.Input[Sequence[pulumi.Input['TenantNamespaceArgs']]]:
+        """
+        Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+        """
+        return pulumi.get(self, "namespaces")
+
+    @namespaces.setter
+    def namespaces(self, value: pulumi.Input[Sequence[pulumi.Input['TenantNamespaceArgs']]]):
+        pulumi.set(self, "namespaces", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def clusters(self) -> pulumi.Input[Optional['TenantSelectorArgs']]:
+        """
+        Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+        """
+        return pulumi.get(self, "clusters")
+
+    @clusters.setter
+    def clusters(self, value: pulumi.Input[Optional['TenantSelectorArgs']]):
+        pulumi.set(self, "clusters", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def owners(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantOwnerArgs']]]]:
+        """
+        Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+        """
+        return pulumi.get(self, "owners")
+
+    @owners.setter
+    def owners(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['TenantOwnerArgs']]]]):
+        pulumi.set(self, "owners", value)
+
+    @_builtins.property
+    @pulumi.getter(name="preventDeletion")
+    def prevent_deletion(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
+        """
+        return pulumi.get(self, "prevent_deletion")
+
+    @prevent_deletion.setter
+    def prevent_deletion(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "prevent_deletion", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretsPrefix")
+    def secrets_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
+        """
+        return pulumi.get(self, "secrets_prefix")
+
+    @secrets_prefix.setter
+    def secrets_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "secrets_prefix", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceRepos")
+    def source_repos(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.
+        """
+        return pulumi.get(self, "source_repos")
+
+    @source_repos.setter
+    def source_repos(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "source_repos", value)
+
+    @_builtins.property
+    @pulumi.getter(name="syncWindows")
+    def sync_windows(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantSyncWindowArgs']]]]:
+        """
+        SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
+        """
+        return pulumi.get(self, "sync_windows")
+
+    @sync_windows.setter
+    def sync_windows(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['TenantSyncWindowArgs']]]]):
+        pulumi.set(self, "sync_windows", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def workloads(self) -> pulumi.Input[Optional['TenantWorkloadsArgs']]:
+        """
+        Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+        """
+        return pulumi.get(self, "workloads")
+
+    @workloads.setter
+    def workloads(self, value: pulumi.Input[Optional['TenantWorkloadsArgs']]):
+        pulumi.set(self, "workloads", value)
+
+
+class TenantSyncWindowArgsDict(TypedDict):
+    """
+    TenantSyncWindow is an Argo CD sync window of the tenant's project.
+    """
+    duration: pulumi.Input[_builtins.str]
+    """
+    Duration is how long the window lasts, a Go duration ("1h").
+    """
+    kind: pulumi.Input[_builtins.str]
+    """
+    Kind is "allow" or "deny".
+    """
+    schedule: pulumi.Input[_builtins.str]
+    """
+    Schedule is a cron schedule ("0 22 * * *").
+    """
+    manual_sync: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    ManualSync lets manual syncs through a deny window. Default: false.
+    """
+
+@pulumi.input_type
+class TenantSyncWindowArgs:
+    def __init__(__self__, *,
+                 duration: pulumi.Input[_builtins.str],
+                 kind: pulumi.Input[_builtins.str],
+                 schedule: pulumi.Input[_builtins.str],
+                 manual_sync: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        TenantSyncWindow is an Argo CD sync window of the tenant's project.
+
+        :param pulumi.Input[_builtins.str] duration: Duration is how long the window lasts, a Go duration ("1h").
+        :param pulumi.Input[_builtins.str] kind: Kind is "allow" or "deny".
+        :param pulumi.Input[_builtins.str] schedule: Schedule is a cron schedule ("0 22 * * *").
+        :param pulumi.Input[_builtins.bool] manual_sync: ManualSync lets manual syncs through a deny window. Default: false.
+        """
+        pulumi.set(__self__, "duration", duration)
+        pulumi.set(__self__, "kind", kind)
+        pulumi.set(__self__, "schedule", schedule)
+        if manual_sync is not None:
+            pulumi.set(__self__, "manual_sync", manual_sync)
+
+    @_builtins.property
+    @pulumi.getter
+    def duration(self) -> pulumi.Input[_builtins.str]:
+        """
+        Duration is how long the window lasts, a Go duration ("1h").
+        """
+        return pulumi.get(self, "duration")
+
+    @duration.setter
+    def duration(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "duration", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> pulumi.Input[_builtins.str]:
+        """
+        Kind is "allow" or "deny".
+        """
+        return pulumi.get(self, "kind")
+
+    @kind.setter
+    def kind(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "kind", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def schedule(self) -> pulumi.Input[_builtins.str]:
+        """
+        Schedule is a cron schedule ("0 22 * * *").
+        """
+        return pulumi.get(self, "schedule")
+
+    @schedule.setter
+    def schedule(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "schedule", value)
+
+    @_builtins.property
+    @pulumi.getter(name="manualSync")
+    def manual_sync(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        ManualSync lets manual syncs through a deny window. Default: false.
+        """
+        return pulumi.get(self, "manual_sync")
+
+    @manual_sync.setter
+    def manual_sync(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "manual_sync", value)
+
+
+class TenantWorkloadsArgsDict(TypedDict):
+    """
+    TenantWorkloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
+    """
+    path: pulumi.Input[_builtins.str]
+    """
+    Path is the folder that holds a folder per cluster, for example "clusters".
+    """
+    url: pulumi.Input[_builtins.str]
+    """
+    URL of the repository, for example "https://github.com/acme/payments-deploy".
+    """
+    revision: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Revision is the branch, tag or commit. Default: "HEAD".
+    """
+
+@pulumi.input_type
+class TenantWorkloadsArgs:
+    def __init__(__self__, *,
+                 path: pulumi.Input[_builtins.str],
+                 url: pulumi.Input[_builtins.str],
+                 revision: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        TenantWorkloads is where a tenant's Applications come from: a folder per cluster, <path>/<cluster>, of a repository.
+
+        :param pulumi.Input[_builtins.str] path: Path is the folder that holds a folder per cluster, for example "clusters".
+        :param pulumi.Input[_builtins.str] url: URL of the repository, for example "https://github.com/acme/payments-deploy".
+        :param pulumi.Input[_builtins.str] revision: Revision is the branch, tag or commit. Default: "HEAD".
+        """
+        pulumi.set(__self__, "path", path)
+        pulumi.set(__self__, "url", url)
+        if revision is not None:
+            pulumi.set(__self__, "revision", revision)
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[_builtins.str]:
+        """
+        Path is the folder that holds a folder per cluster, for example "clusters".
+        """
+        return pulumi.get(self, "path")
+
+    @path.setter
+    def path(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "path", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[_builtins.str]:
+        """
+        URL of the repository, for example "https://github.com/acme/payments-deploy".
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def revision(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Revision is the branch, tag or commit. Default: "HEAD".
+        """
+        return pulumi.get(self, "revision")
+
+    @revision.setter
+    def revision(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "revision", value)
 
 
 class UserMappingArgsDict(TypedDict):

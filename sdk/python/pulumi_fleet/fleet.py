@@ -28,7 +28,8 @@ class FleetArgs:
                  cidr_pool: Optional[_builtins.str] = None,
                  cidr_prefix_length: Optional[_builtins.int] = None,
                  defaults: pulumi.Input[Optional['ClusterDefaultsArgs']] = None,
-                 git: pulumi.Input[Optional['GitDeliveryArgs']] = None):
+                 git: pulumi.Input[Optional['GitDeliveryArgs']] = None,
+                 tenants: pulumi.Input[Optional[Sequence[pulumi.Input['TenantSpecArgs']]]] = None):
         """
         The set of arguments for constructing a Fleet resource.
 
@@ -40,6 +41,7 @@ class FleetArgs:
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
         :param pulumi.Input['ClusterDefaultsArgs'] defaults: Defaults are settings every cluster inherits unless it sets its own.
         :param pulumi.Input['GitDeliveryArgs'] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+        :param pulumi.Input[Sequence[pulumi.Input['TenantSpecArgs']]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
         """
         pulumi.set(__self__, "clusters", clusters)
         pulumi.set(__self__, "repositories", repositories)
@@ -55,6 +57,8 @@ class FleetArgs:
             pulumi.set(__self__, "defaults", defaults)
         if git is not None:
             pulumi.set(__self__, "git", git)
+        if tenants is not None:
+            pulumi.set(__self__, "tenants", tenants)
 
     @_builtins.property
     @pulumi.getter
@@ -152,6 +156,18 @@ class FleetArgs:
     def git(self, value: pulumi.Input[Optional['GitDeliveryArgs']]):
         pulumi.set(self, "git", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def tenants(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantSpecArgs']]]]:
+        """
+        Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+        """
+        return pulumi.get(self, "tenants")
+
+    @tenants.setter
+    def tenants(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['TenantSpecArgs']]]]):
+        pulumi.set(self, "tenants", value)
+
 
 @pulumi.type_token("fleet:index:Fleet")
 class Fleet(pulumi.ComponentResource):
@@ -167,6 +183,7 @@ class Fleet(pulumi.ComponentResource):
                  defaults: pulumi.Input[Optional[Union['ClusterDefaultsArgs', 'ClusterDefaultsArgsDict']]] = None,
                  git: pulumi.Input[Optional[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']]] = None,
                  repositories: pulumi.Input[Optional[Union['RepositoriesArgs', 'RepositoriesArgsDict']]] = None,
+                 tenants: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TenantSpecArgs', 'TenantSpecArgsDict']]]]] = None,
                  __props__=None):
         """
         Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each a FleetCluster registered through a GitOpsBridge.
@@ -181,6 +198,7 @@ class Fleet(pulumi.ComponentResource):
         :param pulumi.Input[Union['ClusterDefaultsArgs', 'ClusterDefaultsArgsDict']] defaults: Defaults are settings every cluster inherits unless it sets its own.
         :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
         :param pulumi.Input[Union['RepositoriesArgs', 'RepositoriesArgsDict']] repositories: Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['TenantSpecArgs', 'TenantSpecArgsDict']]]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
         """
         ...
     @overload
@@ -214,6 +232,7 @@ class Fleet(pulumi.ComponentResource):
                  defaults: pulumi.Input[Optional[Union['ClusterDefaultsArgs', 'ClusterDefaultsArgsDict']]] = None,
                  git: pulumi.Input[Optional[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']]] = None,
                  repositories: pulumi.Input[Optional[Union['RepositoriesArgs', 'RepositoriesArgsDict']]] = None,
+                 tenants: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TenantSpecArgs', 'TenantSpecArgsDict']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -237,6 +256,7 @@ class Fleet(pulumi.ComponentResource):
             if repositories is None and not opts.urn:
                 raise TypeError("Missing required property 'repositories'")
             __props__.__dict__["repositories"] = repositories
+            __props__.__dict__["tenants"] = tenants
             __props__.__dict__["argocd_management_role_arn"] = None
             __props__.__dict__["hub_kubeconfig"] = None
             __props__.__dict__["kubeconfigs"] = None

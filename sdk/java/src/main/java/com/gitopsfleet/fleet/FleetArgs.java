@@ -8,6 +8,7 @@ import com.gitopsfleet.fleet.inputs.ClusterSpecArgs;
 import com.gitopsfleet.fleet.inputs.GitDeliveryArgs;
 import com.gitopsfleet.fleet.inputs.HubArgs;
 import com.gitopsfleet.fleet.inputs.RepositoriesArgs;
+import com.gitopsfleet.fleet.inputs.TenantSpecArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
@@ -144,6 +145,21 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         return this.repositories;
     }
 
+    /**
+     * Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+     * 
+     */
+    @Import(name="tenants")
+    private @Nullable Output<List<TenantSpecArgs>> tenants;
+
+    /**
+     * @return Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+     * 
+     */
+    public Optional<Output<List<TenantSpecArgs>>> tenants() {
+        return Optional.ofNullable(this.tenants);
+    }
+
     private FleetArgs() {}
 
     private FleetArgs(FleetArgs $) {
@@ -155,6 +171,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         this.defaults = $.defaults;
         this.git = $.git;
         this.repositories = $.repositories;
+        this.tenants = $.tenants;
     }
 
     public static Builder builder() {
@@ -321,6 +338,37 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder repositories(RepositoriesArgs repositories) {
             return repositories(Output.of(repositories));
+        }
+
+        /**
+         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder tenants(@Nullable Output<List<TenantSpecArgs>> tenants) {
+            $.tenants = tenants;
+            return this;
+        }
+
+        /**
+         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder tenants(List<TenantSpecArgs> tenants) {
+            return tenants(Output.of(tenants));
+        }
+
+        /**
+         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder tenants(TenantSpecArgs... tenants) {
+            return tenants(List.of(tenants));
         }
 
         public FleetArgs build() {

@@ -1,0 +1,147 @@
+package fleet_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// withTenants is DevFleet with two tenants: payments on every spoke, search on spoke-a only.
+func withTenants() FleetArgs {
+	a := DevFleet()
+	a.Tenants = []tenant.TenantSpec{
+		{Name: "payments", Namespaces: []tenant.TenantNamespace{{Name: "payments", ServiceAccounts: []tenant.TenantServiceAccount{
+			{Name: "ledger", ManagedPolicyArns: []string{"arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess"}},
+			{Name: "web"}}}, {Name: "payments-batch"}},
+			Owners:    []tenant.TenantOwner{{Arn: "arn:aws:iam::111122223333:role/payments", Groups: []string{"payments"}}},
+			Workloads: &tenant.TenantWorkloads{URL: "https://github.com/acme/payments-deploy", Path: "clusters"}},
+		{Name: "search", Clusters: &tenant.TenantSelector{Clusters: []string{"spoke-a"}},
+			Namespaces: []tenant.TenantNamespace{{Name: "search"}},
+			Owners: []tenant.TenantOwner{{Arn: "arn:aws:iam::111122223333:role/payments", Access: "view"},
+				{Arn: "arn:aws:iam::111122223333:role/search"}}},
+	}
+	return a
+}
+
+func TestTenantsOntoTheClustersTheySelect(t *testing.T) {
+	cloud, _ := build(t, withTenants())
+	for _, name := range []string{"payments", "search"} {
+		cloud.MustGet(t, tenant.TypeToken, name)
+	}
+	project := cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:AppProject", "payments-project")
+	if !strings.Contains(project.Provider, "::hub-k8s::") {
+		t.Errorf("the tenant's project goes through %s, want the hub's provider", project.Provider)
+	}
+	raw, _ := json.Marshal(project.Input("spec"))
+	for _, want := range []string{`{"name":"spoke-a","namespace":"payments"}`, `{"name":"spoke-b","namespace":"payments-batch"}`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("payments' project has no destination %s: %s", want, raw)
+		}
+	}
+	if strings.Contains(string(raw), `"name":"hub"`) {
+		t.Errorf("payments' project names the hub, which it does not select: %s", raw)
+	}
+	cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:ApplicationSet", "payments-workloads")
+	if _, ok := cloud.Named("kubernetes:argoproj.io/v1alpha1:ApplicationSet", "search-workloads"); ok {
+		t.Error("search has no workloads repository, but got an ApplicationSet")
+	}
+	ns := cloud.MustGet(t, "kubernetes:core/v1:Namespace", "payments-spoke-b-payments")
+	if !strings.Contains(ns.Provider, "::spoke-b-k8s::") {
+		t.Errorf("payments' namespace on spoke-b goes through %s, want spoke-b's provider", ns.Provider)
+	}
+	for _, r := range []string{"kubernetes:core/v1:ResourceQuota", "kubernetes:core/v1:LimitRange",
+		"kubernetes:networking.k8s.io/v1:NetworkPolicy"} {
+		if len(cloud.OfType(r)) == 0 {
+			t.Errorf("no %s", r)
+		}
+	}
+	if _, ok := cloud.Named("kubernetes:core/v1:Namespace", "search-spoke-b-search"); ok {
+		t.Error("search selects spoke-a only, but got a namespace on spoke-b")
+	}
+	if n := len(cloud.OfType("kubernetes:core/v1:Namespace")); n != 2*2+1+1 {
+		// payments: 2 namespaces x 2 spokes; search: 1 on spoke-a; and the hub's argocd namespace.
+		t.Errorf("%d namespaces", n)
+	}
+	eks := cloud.MustGet(t, "eks:index:Cluster", "spoke-a-cluster")
+	entries, _ := json.Marshal(eks.Input("accessEntries"))
+	for _, want := range []string{`"principalArn":"arn:aws:iam::111122223333:role/payments"`,
+		`"policyArn":"arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminPolicy"`,
+		`"namespaces":["payments","payments-batch"]`, `"namespaces":["search"]`,
+		`"policyArn":"arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy"`} {
+		if !strings.Contains(string(entries), want) {
+			t.Errorf("spoke-a's access entries have no %s: %s", want, entries)
+		}
+	}
+	hubEntries, _ := json.Marshal(cloud.MustGet(t, "eks:index:Cluster", "hub-cluster").Input("accessEntries"))
+	if strings.Contains(string(hubEntries), "role/payments") {
+		t.Errorf("the hub, which no tenant selects, gives a tenant owner access: %s", hubEntries)
+	}
+}
+
+func TestTenantsAreCheckedAcrossTheFleet(t *testing.T) {
+	a := withTenants()
+	a.Tenants[1].Name = "payments"
+	a.Tenants[1].Namespaces[0].Name = "payments-batch"
+	a.Tenants[1].Clusters = &tenant.TenantSelector{Clusters: []string{"spoke-z"}, Environments: []string{"prod"}}
+	err := Validate(a, "test")
+	for _, want := range []string{`tenants[1].name: "payments" is also the name of tenants[0]`,
+		`tenants[1].clusters.clusters[0]: "spoke-z" is not a cluster of the fleet`,
+		`tenants[1].clusters.environments[0]: "prod" is not an environment of the fleet`,
+		`tenants[1].clusters: selects no cluster`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate: %v\nwant %q", err, want)
+		}
+	}
+}
+
+func TestTenantNamespacesAreTheirs(t *testing.T) {
+	a := withTenants()
+	a.Tenants[1].Namespaces = append(a.Tenants[1].Namespaces, tenant.TenantNamespace{Name: "payments-batch"})
+	cloud := mocks.New()
+	err := cloud.Run(func(ctx *pulumi.Context) error {
+		_, err := NewFleet(ctx, "fleet", a)
+		return err
+	})
+	if n := len(cloud.Resources()); n != 0 {
+		t.Errorf("%d resources registered", n)
+	}
+	if want := `tenants[1].namespaces[1].name: "payments-batch" is a namespace of tenant "payments"`; err == nil ||
+		!strings.Contains(err.Error(), want) {
+		t.Errorf("NewFleet: %v\nwant %q", err, want)
+	}
+}
+
+func TestTenantWorkloadIdentities(t *testing.T) {
+	cloud, _ := build(t, withTenants())
+	role := cloud.MustGet(t, "aws:iam/role:Role", "payments-spoke-b-payments-ledger")
+	if role.Input("name") != tenant.RoleName("payments", "spoke-b", "payments", "ledger") || role.Region != "us-east-2" {
+		t.Errorf("role %v in %s", role.Input("name"), role.Region)
+	}
+	trust, _ := role.Input("assumeRolePolicy").(string)
+	for _, want := range []string{`"pods.eks.amazonaws.com"`, `"aws:RequestTag/kubernetes-namespace":["payments"]`,
+		`"aws:RequestTag/kubernetes-service-account":["ledger"]`, `cluster/spoke-b`} {
+		if !strings.Contains(trust, want) {
+			t.Errorf("the role's trust has no %s: %s", want, trust)
+		}
+	}
+	cloud.MustGet(t, "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "payments-spoke-b-payments-ledger-AmazonS3ReadOnlyAccess")
+	assoc := cloud.MustGet(t, "aws:eks/podIdentityAssociation:PodIdentityAssociation", "payments-spoke-b-payments-ledger")
+	if got := assoc.InputsLike(map[string]any{"clusterName": nil, "namespace": nil, "serviceAccount": nil}); got["clusterName"] != "spoke-b" ||
+		got["namespace"] != "payments" || got["serviceAccount"] != "ledger" {
+		t.Errorf("association %v", got)
+	}
+	if _, ok := cloud.Named("aws:iam/role:Role", "payments-spoke-b-payments-web"); ok {
+		t.Error("web has no policies, but got a role")
+	}
+
+	a := withTenants()
+	a.Clusters[1].Identity = "irsa"
+	if err := Validate(a, "test"); err == nil || !strings.Contains(err.Error(), `tenants[0].clusters: selects cluster "spoke-a", whose identity is irsa`) {
+		t.Errorf("Validate: %v, want the irsa cluster refused for payments' workload identities", err)
+	}
+}

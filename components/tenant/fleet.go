@@ -1,0 +1,145 @@
+package tenant
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// Cluster is what a tenant's selector reads of a cluster of the fleet.
+type Cluster struct {
+	Name, Environment string
+	Hub               bool
+	// PodIdentity is whether the cluster binds roles through EKS Pod Identity (FleetCluster identity
+	// "podIdentity", the default), which the tenants' workload identities need.
+	PodIdentity bool
+}
+
+// Selects tells whether a tenant is onboarded onto c: c is named in the selector, or c is a spoke of one of its
+// environments; with no selector, every spoke.
+func (t TenantSpec) Selects(c Cluster) bool {
+	s := t.Clusters
+	if s == nil {
+		return !c.Hub
+	}
+	return slices.Contains(s.Clusters, c.Name) || (!c.Hub && slices.Contains(s.Environments, c.Environment))
+}
+
+// CheckFleet adds the problems of the fleet's tenants (each with its defaults) at tenants[i]: each tenant's own
+// (Check), then the rules across the fleet: tenant names unique, a namespace in at most one tenant, selectors that
+// name clusters and environments of the fleet and select at least one cluster.
+func CheckFleet(ps *problems.List, tenants []TenantSpec, clusters []Cluster) {
+	names, namespaces := map[string]int{}, map[string]string{}
+	for i, t := range tenants {
+		field := problems.Index("tenants", i)
+		Check(ps, field, t)
+		if j, dup := names[t.Name]; dup {
+			ps.Add(field+".name", "%q is also the name of tenants[%d]", t.Name, j)
+		} else {
+			names[t.Name] = i
+		}
+		for k, n := range t.Namespaces {
+			if other, taken := namespaces[n.Name]; taken && other != t.Name {
+				ps.Add(problems.Index(field+".namespaces", k)+".name", "%q is a namespace of tenant %q", n.Name, other)
+			}
+			namespaces[n.Name] = t.Name
+		}
+		if t.Clusters != nil {
+			for k, name := range t.Clusters.Clusters {
+				if !slices.ContainsFunc(clusters, func(c Cluster) bool { return c.Name == name }) {
+					ps.Add(problems.Index(field+".clusters.clusters", k), "%q is not a cluster of the fleet", name)
+				}
+			}
+			for k, env := range t.Clusters.Environments {
+				if !slices.ContainsFunc(clusters, func(c Cluster) bool { return c.Environment == env }) {
+					ps.Add(problems.Index(field+".clusters.environments", k), "%q is not an environment of the fleet", env)
+				}
+			}
+		}
+		if !slices.ContainsFunc(clusters, t.Selects) {
+			ps.Add(field+".clusters", "selects no cluster of the fleet; name clusters or environments that have spokes")
+		}
+		if t.hasIdentities() {
+			for _, c := range clusters {
+				if t.Selects(c) && !c.PodIdentity {
+					ps.Add(field+".clusters", "selects cluster %q, whose identity is irsa; the tenant's service accounts "+
+						"with policies are bound through EKS Pod Identity only", c.Name)
+				}
+			}
+		}
+	}
+}
+
+// AccessEntries are the EKS access entries the tenants selecting a cluster give their owners on it: one entry per
+// principal (EKS allows one per principal and cluster), each access policy scoped to the namespaces of every
+// tenant that gives the principal that access. Names are "tenant-" and a hash of the principal, stable whatever
+// the order of tenants. partition is the cluster's AWS partition ("aws").
+func AccessEntries(tenants []TenantSpec, c Cluster, partition string) []fleetcluster.AccessEntry {
+	type grant struct{ namespaces map[string][]string }
+	byPrincipal := map[string]*grant{}
+	var order []string
+	for _, t := range tenants {
+		if !t.Selects(c) {
+			continue
+		}
+		for _, o := range t.Owners {
+			g, ok := byPrincipal[o.Arn]
+			if !ok {
+				g = &grant{namespaces: map[string][]string{}}
+				byPrincipal[o.Arn] = g
+				order = append(order, o.Arn)
+			}
+			for _, n := range t.Namespaces {
+				g.namespaces[o.Access] = append(g.namespaces[o.Access], n.Name)
+			}
+		}
+	}
+	slices.Sort(order)
+	var out []fleetcluster.AccessEntry
+	for _, principal := range order {
+		g := byPrincipal[principal]
+		var policies []fleetcluster.AccessPolicy
+		for _, access := range []string{"admin", "edit", "view"} {
+			if ns := g.namespaces[access]; len(ns) > 0 {
+				slices.Sort(ns)
+				policies = append(policies, fleetcluster.AccessPolicy{
+					PolicyArn:  fmt.Sprintf("arn:%s:eks::aws:cluster-access-policy/%s", partition, accessPolicies[access]),
+					Namespaces: slices.Compact(ns),
+				})
+			}
+		}
+		sum := sha256.Sum256([]byte(principal))
+		out = append(out, fleetcluster.AccessEntry{Name: "tenant-" + hex.EncodeToString(sum[:])[:12],
+			PrincipalArn: pulumi.String(principal), AccessPolicies: policies})
+	}
+	return out
+}
+
+// PartitionOf is the AWS partition of a region: aws-us-gov for us-gov-*, aws-cn for cn-*, else aws.
+func PartitionOf(region string) string {
+	switch {
+	case strings.HasPrefix(region, "us-gov-"):
+		return "aws-us-gov"
+	case strings.HasPrefix(region, "cn-"):
+		return "aws-cn"
+	}
+	return "aws"
+}
+
+// hasIdentities tells whether some service account of the tenant has policies (an IAM role).
+func (t TenantSpec) hasIdentities() bool {
+	for _, n := range t.Namespaces {
+		for _, sa := range n.ServiceAccounts {
+			if len(sa.ManagedPolicyArns) > 0 || sa.Policy != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
