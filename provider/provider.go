@@ -7,6 +7,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	p "github.com/pulumi/pulumi-go-provider"
 	"github.com/pulumi/pulumi-go-provider/infer"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
@@ -26,7 +27,8 @@ func Provider() (p.Provider, error) {
 		infer.ComponentF(fleetcluster.NewFleetCluster),
 		infer.ComponentF(gitopsbridge.NewGitOpsBridge),
 		infer.ComponentF(delivery.NewStackDelivery),
-	}, infer.Resource(ledger.ClusterLedger{}), infer.Resource(drain.ClusterDrain{}))
+	}, infer.Resource(ledger.ClusterLedger{}), infer.Resource(drain.ClusterDrain{}),
+		infer.Resource(tenant.TenantGuard{}))
 }
 
 // build is the provider serving components and resources.

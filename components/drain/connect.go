@@ -18,28 +18,10 @@ import (
 	"sigs.k8s.io/aws-iam-authenticator/pkg/token"
 )
 
-// drainer is the Drainer of the recorded cluster: client-go against its endpoint, trusting its CA, with the
-// bearer token `aws eks get-token` makes (aws-iam-authenticator's token package, renewed before it expires),
-// and the Resource Groups Tagging API of its region; both with the ambient credentials, through assumeRoleArn
-// when set.
+// drainer is the Drainer of the recorded cluster: its API (KubeClient) and the Resource Groups Tagging API of
+// its region, both with the ambient credentials, through assumeRoleArn when set.
 func (a ClusterDrainArgs) drainer(ctx context.Context) (Drainer, error) {
-	ca, err := base64.StdEncoding.DecodeString(a.CertificateAuthorityData)
-	if err != nil {
-		return Drainer{}, fmt.Errorf("draining cluster %q: certificateAuthorityData is not base64: %w", a.ClusterName, err)
-	}
-	gen, err := token.NewGenerator(false, false)
-	if err != nil {
-		return Drainer{}, err
-	}
-	tokens := oauth2.ReuseTokenSource(nil, eksTokens{gen: gen, opts: token.GetTokenOptions{
-		ClusterID: a.ClusterName, Region: a.Region, AssumeRoleARN: a.AssumeRoleArn}})
-	kube, err := dynamic.NewForConfig(&rest.Config{
-		Host:            a.Endpoint,
-		TLSClientConfig: rest.TLSClientConfig{CAData: ca},
-		WrapTransport:   transport.TokenSourceWrapTransport(tokens),
-		Timeout:         time.Minute,
-		UserAgent:       "pulumi-fleet-drain",
-	})
+	kube, err := KubeClient(a.ClusterName, a.Region, a.Endpoint, a.CertificateAuthorityData, a.AssumeRoleArn)
 	if err != nil {
 		return Drainer{}, fmt.Errorf("draining cluster %q: %w", a.ClusterName, err)
 	}
@@ -48,6 +30,29 @@ func (a ClusterDrainArgs) drainer(ctx context.Context) (Drainer, error) {
 		return Drainer{}, fmt.Errorf("draining cluster %q: %w", a.ClusterName, err)
 	}
 	return Drainer{Cluster: a.ClusterName, Kube: kube, AWS: tagging, Settings: a.Settings()}, nil
+}
+
+// KubeClient is client-go's dynamic client for an EKS cluster's API at endpoint, trusting its CA (base64 PEM,
+// EKS's certificateAuthority.data), with the bearer token `aws eks get-token` makes (aws-iam-authenticator's
+// token package, renewed before it expires) from the ambient credentials, through role when set.
+func KubeClient(cluster, region, endpoint, caData, role string) (dynamic.Interface, error) {
+	ca, err := base64.StdEncoding.DecodeString(caData)
+	if err != nil {
+		return nil, fmt.Errorf("certificateAuthorityData is not base64: %w", err)
+	}
+	gen, err := token.NewGenerator(false, false)
+	if err != nil {
+		return nil, err
+	}
+	tokens := oauth2.ReuseTokenSource(nil, eksTokens{gen: gen, opts: token.GetTokenOptions{
+		ClusterID: cluster, Region: region, AssumeRoleARN: role}})
+	return dynamic.NewForConfig(&rest.Config{
+		Host:            endpoint,
+		TLSClientConfig: rest.TLSClientConfig{CAData: ca},
+		WrapTransport:   transport.TokenSourceWrapTransport(tokens),
+		Timeout:         time.Minute,
+		UserAgent:       "pulumi-fleet",
+	})
 }
 
 // newTagging is the Resource Groups Tagging API of region, with the ambient credentials, through role when set.

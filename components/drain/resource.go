@@ -55,16 +55,19 @@ type ClusterDrainState struct {
 // Config is the fleet provider's configuration (stack config `fleet:<key>`).
 type Config struct {
 	// DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way:
-	// a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change,
-	// so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+	// a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For
+	// ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go
+	// on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
 	DrainForce bool `pulumi:"drainForce,optional"`
 }
 
 // Create records the inputs.
 func (ClusterDrain) Create(_ context.Context, req infer.CreateRequest[ClusterDrainArgs],
 ) (infer.CreateResponse[ClusterDrainState], error) {
-	return infer.CreateResponse[ClusterDrainState]{ID: req.Inputs.ClusterName, Output: ClusterDrainState{req.Inputs}},
-		req.Inputs.check(req.DryRun)
+	if err := req.Inputs.check(req.DryRun); err != nil {
+		return infer.CreateResponse[ClusterDrainState]{}, err // nothing created
+	}
+	return infer.CreateResponse[ClusterDrainState]{ID: req.Inputs.ClusterName, Output: ClusterDrainState{req.Inputs}}, nil
 }
 
 // Update records the new inputs (a changed knob applies to the next delete).

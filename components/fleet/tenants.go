@@ -37,9 +37,11 @@ func (b *builder) tenants(hub *built, spokes []built) error {
 				return err
 			}
 			targets = append(targets, tenant.Target{Name: c.spec.Name, Region: c.spec.Region, ClusterArn: c.cl.ClusterArn,
-				Kubernetes: prov, AWS: awsProv})
+				Endpoint: c.cl.Endpoint, CertificateAuthorityData: c.cl.CertificateAuthorityData,
+				AssumeRoleArn: c.spec.AssumeRoleArn, AccountId: c.cl.AccountId, OidcProviderArn: c.cl.OidcProviderArn, OidcProviderUrl: c.cl.OidcProviderUrl,
+				Kubernetes: prov, AWS: awsProv, ExternalSecrets: c.spec.Addons["external_secrets"]})
 		}
-		_, err := tenant.NewTenant(b.ctx, tenant.Deployment{Tenant: t, Targets: targets, Hub: b.providers.hub,
+		_, err := tenant.NewTenant(b.ctx, tenant.Deployment{Tenant: t, Targets: targets, Hub: b.providers.hub, Guard: b.drainProvider,
 			ArgocdNamespace: gitopsbridge.DefaultNamespace, After: []pulumi.Resource{hub.bridge}}, pulumi.Parent(b.comp))
 		if err != nil {
 			return err

@@ -67,6 +67,13 @@ func TestTenantsOntoTheClustersTheySelect(t *testing.T) {
 		// payments: 2 namespaces x 2 spokes; search: 1 on spoke-a; and the hub's argocd namespace.
 		t.Errorf("%d namespaces", n)
 	}
+	guard := cloud.MustGet(t, tenant.GuardToken, "payments-spoke-b-guard")
+	if !strings.Contains(guard.Provider, "::fleet-ledger::") || guard.Input("preventDeletion") != true ||
+		!dependsOn(guard, "kubernetes:core/v1:Namespace", "payments-spoke-b-payments") ||
+		!dependsOn(guard, "kubernetes:argoproj.io/v1alpha1:AppProject", "payments-project") {
+		t.Errorf("payments' guard on spoke-b: provider %s, preventDeletion %v, dependencies %v", guard.Provider,
+			guard.Input("preventDeletion"), guard.Dependencies)
+	}
 	eks := cloud.MustGet(t, "eks:index:Cluster", "spoke-a-cluster")
 	entries, _ := json.Marshal(eks.Input("accessEntries"))
 	for _, want := range []string{`"principalArn":"arn:aws:iam::111122223333:role/payments"`,
@@ -143,5 +150,32 @@ func TestTenantWorkloadIdentities(t *testing.T) {
 	a.Clusters[1].Identity = "irsa"
 	if err := Validate(a, "test"); err == nil || !strings.Contains(err.Error(), `tenants[0].clusters: selects cluster "spoke-a", whose identity is irsa`) {
 		t.Errorf("Validate: %v, want the irsa cluster refused for payments' workload identities", err)
+	}
+}
+
+func TestTenantSecretStores(t *testing.T) {
+	a := withTenants()
+	a.Clusters[1].Addons["external_secrets"] = true // spoke-a
+	cloud, _ := build(t, a)
+	store := cloud.MustGet(t, "kubernetes:external-secrets.io/v1beta1:SecretStore", "payments-spoke-a-payments-SecretStore-aws-secrets-manager")
+	if !strings.Contains(store.Provider, "::spoke-a-k8s::") {
+		t.Errorf("the SecretStore goes through %s", store.Provider)
+	}
+	if _, ok := cloud.Named("kubernetes:external-secrets.io/v1beta1:SecretStore", "payments-spoke-b-payments-SecretStore-aws-secrets-manager"); ok {
+		t.Error("spoke-b runs no external-secrets, but got a SecretStore")
+	}
+	role := cloud.MustGet(t, "aws:iam/role:Role", "payments-spoke-a-payments-tenant-secrets")
+	trust, _ := role.Input("assumeRolePolicy").(string)
+	if !strings.Contains(trust, "system:serviceaccount:payments:tenant-secrets") || !strings.Contains(trust, "sts:AssumeRoleWithWebIdentity") {
+		t.Errorf("the secrets role trusts %s, want the tenant-secrets service account's IRSA token only", trust)
+	}
+	policy, _ := cloud.MustGet(t, "aws:iam/rolePolicy:RolePolicy", "payments-spoke-a-payments-tenant-secrets").Input("policy").(string)
+	if !strings.Contains(policy, `:secret:tenants/payments/*"`) || strings.Count(policy, "arn:aws:secretsmanager") != 1 {
+		t.Errorf("the secrets role reads %s, want the tenant's prefix only", policy)
+	}
+	sa := cloud.MustGet(t, "kubernetes:core/v1:ServiceAccount", "payments-spoke-a-payments-ServiceAccount-tenant-secrets")
+	raw, _ := json.Marshal(sa.Input("metadata"))
+	if !strings.Contains(string(raw), `"eks.amazonaws.com/role-arn":"arn:aws:iam::`) {
+		t.Errorf("the tenant-secrets service account's metadata %s: want its role's ARN annotated", raw)
 	}
 }

@@ -8,6 +8,7 @@
 //
 // Built so far (issue 25, in progress): the inputs with their defaults (WithDefaults), their validation (Check,
 // CheckFleet), what a tenant is made of as pure functions of the inputs (Manifests, Project, ApplicationSet,
-// AccessEntries), and NewTenant, which Fleet calls per tenant. Not yet: Git delivery of the manifests, the
-// SecretStore's role, IRSA, preventDeletion, a standalone component in the schema (README, "Tenants").
+// AccessEntries), NewTenant, which Fleet calls per tenant, with its roles (Pod Identity, and the SecretStore's
+// IRSA role) and the TenantGuard resource of preventDeletion. Not yet: Git delivery of the manifests, IRSA for
+// workload identities, a standalone component in the schema (README, "Tenants").
 package tenant

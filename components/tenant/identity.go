@@ -23,7 +23,8 @@ func RoleName(tenant, cluster, namespace, serviceAccount string) string {
 // identities registers, on target c, for each service account of the tenant's namespaces that has policies: an
 // IAM role that trusts EKS Pod Identity for that cluster, namespace and service account only (the EKS User
 // Guide's statement), its managed policies and inline policy, and the Pod Identity association that binds it.
-func identities(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Target) error {
+func identities(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Target) ([]pulumi.Resource, error) {
+	var out []pulumi.Resource
 	for _, n := range t.Namespaces {
 		for _, sa := range n.ServiceAccounts {
 			if len(sa.ManagedPolicyArns) == 0 && sa.Policy == "" {
@@ -41,27 +42,28 @@ func identities(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Tar
 				Tags:             pulumi.StringMap{"tenant": pulumi.String(t.Name), "kubernetes-namespace": pulumi.String(n.Name)},
 			}, opts...)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			for _, p := range sa.ManagedPolicyArns {
 				if _, err := iam.NewRolePolicyAttachment(ctx, name+"-"+path.Base(p), &iam.RolePolicyAttachmentArgs{
 					Role: role.Name, PolicyArn: pulumi.String(p)}, opts...); err != nil {
-					return err
+					return nil, err
 				}
 			}
 			if sa.Policy != "" {
 				if _, err := iam.NewRolePolicy(ctx, name, &iam.RolePolicyArgs{Role: role.Name, Policy: pulumi.String(sa.Policy)},
 					opts...); err != nil {
-					return err
+					return nil, err
 				}
 			}
+			out = append(out, role)
 			if _, err := awseks.NewPodIdentityAssociation(ctx, name, &awseks.PodIdentityAssociationArgs{
 				ClusterName: pulumi.String(c.Name), Namespace: pulumi.String(n.Name), ServiceAccount: pulumi.String(sa.Name),
 				RoleArn: role.Arn,
 			}, opts...); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
-	return nil
+	return out, nil
 }

@@ -4,6 +4,19 @@ package tenant
 
 import "github.com/pulumi/pulumi-go-provider/infer"
 
+// Annotate gives TenantGuardArgs its schema descriptions.
+func (x *TenantGuardArgs) Annotate(a infer.Annotator) {
+	a.Describe(x, "TenantGuardArgs are the inputs of a TenantGuard.")
+	a.Describe(&x.Tenant, "Tenant is the tenant's name.")
+	a.Describe(&x.ClusterName, "ClusterName is the EKS cluster's name.")
+	a.Describe(&x.Region, "Region is the cluster's AWS region.")
+	a.Describe(&x.Endpoint, "Endpoint is the cluster's API server URL.")
+	a.Describe(&x.CertificateAuthorityData, "CertificateAuthorityData is the cluster's CA bundle, base64 PEM.")
+	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the role to reach the cluster as. Default: the ambient credentials.")
+	a.Describe(&x.Namespaces, "Namespaces are the tenant's namespaces on the cluster.")
+	a.Describe(&x.PreventDeletion, "PreventDeletion refuses removals of namespaces that hold claims.")
+}
+
 // Annotate gives TenantLimits its schema descriptions.
 func (x *TenantLimits) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.")

@@ -45,6 +45,11 @@ export type StackDelivery = import("./stackDelivery").StackDelivery;
 export const StackDelivery: typeof import("./stackDelivery").StackDelivery = null as any;
 utilities.lazyLoad(exports, ["StackDelivery"], () => require("./stackDelivery"));
 
+export { TenantGuardArgs } from "./tenantGuard";
+export type TenantGuard = import("./tenantGuard").TenantGuard;
+export const TenantGuard: typeof import("./tenantGuard").TenantGuard = null as any;
+utilities.lazyLoad(exports, ["TenantGuard"], () => require("./tenantGuard"));
+
 
 // Export sub-modules:
 import * as config from "./config";
@@ -71,6 +76,8 @@ const _module = {
                 return new GitOpsBridge(name, <any>undefined, { urn })
             case "fleet:index:StackDelivery":
                 return new StackDelivery(name, <any>undefined, { urn })
+            case "fleet:index:TenantGuard":
+                return new TenantGuard(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

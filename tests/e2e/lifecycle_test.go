@@ -365,6 +365,7 @@ func TestDay2(t *testing.T) {
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 3, "kubernetes:core/v1:ServiceAccount": 1,
 				"aws:iam/role:Role": 1, "aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
+				"fleet:index:TenantGuard": 1,
 			},
 			"update": {"eks:index:Cluster": 1},
 		}
@@ -384,14 +385,46 @@ func TestDay2(t *testing.T) {
 			t.Error("no payments namespace in the offline cloud")
 		}
 
+		// The tenant's data: a claim in its namespace. Removing the tenant is refused while preventDeletion (the
+		// default) is recorded, and nothing of it goes.
+		if err := workloads.Put(l.env.Store, []workloads.Object{{Cluster: "spoke-a", Resource: claims,
+			Object: obj("v1", "PersistentVolumeClaim", "payments", "ledger-data", nil)}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		tenants := l.cfg["gitops-fleet:tenants"]
 		delete(l.cfg, "gitops-fleet:tenants")
 		p, _ = l.preview()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
 			!maps.Equal(p["delete"], want["create"]) || !maps.Equal(p["update"], want["update"]) {
 			t.Errorf("removing the tenant plans %v, want the deletes of what adding it created", p)
 		}
+		out := progress(t, l.env, "up-tenant-refused")
+		_, err := l.stack.Up(context.Background(), optup.ProgressStreams(out))
+		log, _ := os.ReadFile(out.Name())
+		if err == nil || !strings.Contains(string(log), "payments/ledger-data") || !strings.Contains(string(log), "preventDeletion: false") {
+			t.Fatalf("want the removal refused naming payments/ledger-data and preventDeletion: false, got %v", err)
+		}
+		if ns := records(t, l.env, "kubernetes", "kubernetes:core/v1:Namespace"); !slices.ContainsFunc(ns, func(r emulator.Record) bool {
+			return strings.HasSuffix(r.URN, "::payments-spoke-a-payments")
+		}) {
+			t.Error("a refused removal deleted the tenant's namespace")
+		}
+
+		// preventDeletion: false, recorded by an up of its own (the guard's update), then the removal goes through.
+		l.cfg["gitops-fleet:tenants"] = tenants
+		tenants.([]any)[0].(map[string]any)["preventDeletion"] = false
+		if p, _ := l.preview(); p["update"]["fleet:index:TenantGuard"] != 1 || len(p["delete"]) > 0 {
+			t.Errorf("restoring the tenant with preventDeletion: false plans %v, want the guard's update and no delete", p)
+		}
+		l.up()
+		delete(l.cfg, "gitops-fleet:tenants")
 		l.up()
 		l.settled()
+		if ns := records(t, l.env, "kubernetes", "kubernetes:core/v1:Namespace"); slices.ContainsFunc(ns, func(r emulator.Record) bool {
+			return strings.HasSuffix(r.URN, "::payments-spoke-a-payments")
+		}) {
+			t.Error("the tenant's namespace is still there after its removal")
+		}
 	})
 
 	t.Run("upgrade Kubernetes: control plane, then add-ons, then node groups", func(t *testing.T) {

@@ -23,7 +23,7 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
-        :param pulumi.Input[_builtins.bool] drain_force: DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+        :param pulumi.Input[_builtins.bool] drain_force: DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
         """
         if drain_force is not None:
             pulumi.set(__self__, "drain_force", drain_force)
@@ -32,7 +32,7 @@ class ProviderArgs:
     @pulumi.getter(name="drainForce")
     def drain_force(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+        DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
         """
         return pulumi.get(self, "drain_force")
 
@@ -54,7 +54,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] drain_force: DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+        :param pulumi.Input[_builtins.bool] drain_force: DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
         """
         ...
     @overload

@@ -44,7 +44,7 @@ func serveKube(s *emulator.Store, endpoint string, w http.ResponseWriter, r *htt
 	var matched []Object
 	for _, o := range objects {
 		u := unstructured.Unstructured{Object: o.Object}
-		if o.Resource == gvr && (name == "" || (u.GetName() == name && u.GetNamespace() == namespace)) {
+		if o.Resource == gvr && (namespace == "" || u.GetNamespace() == namespace) && (name == "" || u.GetName() == name) {
 			matched = append(matched, o)
 		}
 	}
@@ -71,7 +71,7 @@ func serveKube(s *emulator.Store, endpoint string, w http.ResponseWriter, r *htt
 	}
 }
 
-// parsePath reads an API path: /api/v1/<resource>[/<name>], /api/v1/namespaces/<ns>/<resource>/<name> and the
+// parsePath reads an API path: /api/v1/<resource>[/<name>], /api/v1/namespaces/<ns>/<resource>[/<name>] and the
 // same under /apis/<group>/<version>.
 func parsePath(path string) (gvr schema.GroupVersionResource, namespace, name string, ok bool) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
@@ -83,7 +83,7 @@ func parsePath(path string) (gvr schema.GroupVersionResource, namespace, name st
 	default:
 		return gvr, "", "", false
 	}
-	if len(parts) == 4 && parts[0] == "namespaces" {
+	if (len(parts) == 3 || len(parts) == 4) && parts[0] == "namespaces" {
 		namespace, parts = parts[1], parts[2:]
 	}
 	switch len(parts) {

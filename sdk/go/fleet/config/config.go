@@ -11,7 +11,7 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster's entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+// DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
 func GetDrainForce(ctx *pulumi.Context) bool {
 	return config.GetBool(ctx, "fleet:drainForce")
 }

@@ -11,7 +11,7 @@ public final class Config {
 
     private static final com.pulumi.Config config = com.pulumi.Config.of("fleet");
 /**
- * DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+ * DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
  * 
  */
     public Optional<Boolean> drainForce() {

@@ -16,14 +16,14 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
     public static final ProviderArgs Empty = new ProviderArgs();
 
     /**
-     * DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+     * DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
      * 
      */
     @Import(name="drainForce", json=true)
     private @Nullable Output<Boolean> drainForce;
 
     /**
-     * @return DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+     * @return DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
      * 
      */
     public Optional<Output<Boolean>> drainForce() {
@@ -55,7 +55,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param drainForce DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+         * @param drainForce DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
          * 
          * @return builder
          * 
@@ -66,7 +66,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param drainForce DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed cluster&#39;s entry can no longer change, so `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers. Default: false.
+         * @param drainForce DrainForce forces every drain this provider runs (drain.force for all), for a removal already under way: a drain runs with the inputs its resource recorded, which a removed resource can no longer change. For ClusterDrains of your own (the default provider), `pulumi config set fleet:drainForce true` and a rerun go on past the leftovers; Fleet sets it on its own provider from defaults.drain.force. Default: false.
          * 
          * @return builder
          * 

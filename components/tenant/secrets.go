@@ -1,0 +1,50 @@
+package tenant
+
+import (
+	"fmt"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// secretsActions are what external-secrets needs of a secret in AWS Secrets Manager (its AWS provider docs:
+// GetResourcePolicy, GetSecretValue, DescribeSecret, ListSecretVersionIds).
+var secretsActions = []string{"secretsmanager:GetResourcePolicy", "secretsmanager:GetSecretValue",
+	"secretsmanager:DescribeSecret", "secretsmanager:ListSecretVersionIds"}
+
+// SecretsArn is the ARN pattern of a tenant's secrets: arn:<partition>:secretsmanager:<region>:<account>:secret:
+// <prefix><tenant>/*.
+func SecretsArn(partition, region, account, prefix, tenant string) string {
+	return fmt.Sprintf("arn:%s:secretsmanager:%s:%s:secret:%s%s/*", partition, region, account, prefix, tenant)
+}
+
+// secretsRole registers, on target c, the role of namespace n's tenant-secrets service account, which its
+// SecretStore authenticates as (an IRSA token: the role trusts the cluster's OIDC provider for that service
+// account only) and which reads only the tenant's secrets; it returns the role's ARN, for the service account's
+// eks.amazonaws.com/role-arn annotation.
+func secretsRole(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Target, n TenantNamespace) (pulumi.StringOutput, error) {
+	name := fmt.Sprintf("%s-%s-%s-%s", t.Name, c.Name, n.Name, SecretsServiceAccount)
+	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Provider(c.AWS)}
+	trust := pulumi.All(c.OidcProviderArn, c.OidcProviderUrl).ApplyT(func(v []any) string {
+		return fleetcluster.IRSATrustPolicy(v[0].(string), v[1].(string), n.Name, SecretsServiceAccount).JSON()
+	}).(pulumi.StringOutput)
+	role, err := iam.NewRole(ctx, name, &iam.RoleArgs{
+		Name:             pulumi.String(RoleName(t.Name, c.Name, n.Name, SecretsServiceAccount)),
+		Path:             pulumi.String("/gitops-fleet/tenant/" + t.Name + "/"),
+		AssumeRolePolicy: trust,
+		Tags:             pulumi.StringMap{"tenant": pulumi.String(t.Name), "kubernetes-namespace": pulumi.String(n.Name)},
+	}, opts...)
+	if err != nil {
+		return pulumi.StringOutput{}, err
+	}
+	policy := c.AccountId.ToStringOutput().ApplyT(func(account string) string {
+		arn := SecretsArn(PartitionOf(c.Region), c.Region, account, t.SecretsPrefix, t.Name)
+		return iampolicy.New(iampolicy.Allow("TenantSecrets", secretsActions, []string{arn})).JSON()
+	}).(pulumi.StringOutput)
+	if _, err := iam.NewRolePolicy(ctx, name, &iam.RolePolicyArgs{Role: role.Name, Policy: policy}, opts...); err != nil {
+		return pulumi.StringOutput{}, err
+	}
+	return role.Arn, nil
+}
