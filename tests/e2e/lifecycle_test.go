@@ -385,6 +385,65 @@ func TestDay2(t *testing.T) {
 			t.Error("no payments namespace in the offline cloud")
 		}
 
+		tenantCfg := func() map[string]any { return l.cfg["gitops-fleet:tenants"].([]any)[0].(map[string]any) }
+		namespaces := func() []any { return tenantCfg()["namespaces"].([]any) }
+
+		// A quota change is one update in place.
+		namespaces()[0].(map[string]any)["quota"] = map[string]any{"requestsCpu": "8"}
+		if p, _ := l.preview(); !cmp.Equal(p, plan{"update": {"kubernetes:core/v1:ResourceQuota": 1}}) {
+			t.Errorf("changing the quota plans %v, want the ResourceQuota's update only", p)
+		}
+		l.up()
+		l.settled()
+
+		// A second namespace: its objects, the project's destinations, the guard's namespaces and the owner's
+		// access scope (through the EKS component; how EKS applies a new scope is the aws provider's business, so
+		// the association's own step is not asserted).
+		tenantCfg()["namespaces"] = append(namespaces(), map[string]any{"name": "payments-batch"})
+		p, _ = l.preview()
+		delete(p["update"], "aws:eks/accessPolicyAssociation:AccessPolicyAssociation")
+		delete(p, "replace")
+		delete(p, "create-replacement")
+		delete(p, "delete-replaced")
+		wantNS := plan{
+			"create": {"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
+				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 3},
+			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "fleet:index:TenantGuard": 1, "eks:index:Cluster": 1},
+		}
+		if diff := cmp.Diff(wantNS, p); diff != "" {
+			t.Errorf("adding a namespace: plan (-want +got):\n%s", diff)
+		}
+		l.up()
+		l.settled()
+
+		// One more cluster: the tenant's objects, identity, access and guard there, and the project's destinations.
+		tenantCfg()["clusters"] = map[string]any{"clusters": []string{"spoke-a", "spoke-b"}}
+		p, _ = l.preview()
+		wantCluster := plan{
+			"create": {
+				"pulumi:providers:kubernetes": 1, "kubernetes:core/v1:Namespace": 2, "kubernetes:core/v1:ResourceQuota": 2,
+				"kubernetes:core/v1:LimitRange": 2, "kubernetes:networking.k8s.io/v1:NetworkPolicy": 6,
+				// spoke-b runs external-secrets: each namespace gets a SecretStore, its service account and role.
+				"kubernetes:external-secrets.io/v1beta1:SecretStore": 2, "kubernetes:core/v1:ServiceAccount": 3,
+				"aws:iam/role:Role": 3, "aws:iam/rolePolicy:RolePolicy": 2,
+				"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
+				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
+				"fleet:index:TenantGuard": 1,
+			},
+			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "eks:index:Cluster": 1},
+		}
+		if diff := cmp.Diff(wantCluster, p); diff != "" {
+			t.Errorf("selecting spoke-b too: plan (-want +got):\n%s", diff)
+		}
+		l.up()
+		l.settled()
+		// Back to one namespace on spoke-a: nothing holds claims yet, so the guards let the objects go.
+		tenantCfg()["clusters"] = map[string]any{"clusters": []string{"spoke-a"}}
+		tenantCfg()["namespaces"] = namespaces()[:1]
+		delete(namespaces()[0].(map[string]any), "quota")
+		l.up()
+		l.settled()
+
 		// The tenant's data: a claim in its namespace. Removing the tenant is refused while preventDeletion (the
 		// default) is recorded, and nothing of it goes.
 		if err := workloads.Put(l.env.Store, []workloads.Object{{Cluster: "spoke-a", Resource: claims,

@@ -169,7 +169,11 @@ func (e *emulator) read(_ context.Context, req p.ReadRequest) (p.ReadResponse, e
 	if e.storeErr != nil {
 		return p.ReadResponse{}, e.storeErr
 	}
-	rec, ok, err := e.store.Get(e.svc.Package, req.Urn.Type().String(), req.ID)
+	get := e.store.Get
+	if e.svc.ScopedIDs {
+		get = func(pkg, typ, id string) (Record, bool, error) { return e.store.GetIn(pkg, typ, e.scope, id) }
+	}
+	rec, ok, err := get(e.svc.Package, req.Urn.Type().String(), req.ID)
 	if err != nil || !ok {
 		return p.ReadResponse{}, err
 	}
@@ -185,6 +189,10 @@ func (e *emulator) delete(_ context.Context, req p.DeleteRequest) error {
 		return e.storeErr
 	}
 	// A record already gone is no error: deleting is idempotent, as with the real providers.
+	if e.svc.ScopedIDs {
+		_, err := e.store.DeleteIn(e.svc.Package, req.Urn.Type().String(), e.scope, req.ID)
+		return err
+	}
 	_, err := e.store.Delete(e.svc.Package, req.Urn.Type().String(), req.ID)
 	return err
 }
@@ -196,6 +204,7 @@ func (e *emulator) save(c Call, id string, outs property.Map) error {
 	}
 	return c.Store.Put(Record{
 		Package: e.svc.Package, Type: c.Type, URN: string(c.URN), ID: id, Scope: c.Scope, State: state,
+		Scoped: e.svc.ScopedIDs,
 	})
 }
 

@@ -19,6 +19,9 @@ type Service struct {
 	// Scope says where this provider instance's resources live, from its configuration: the AWS region, the
 	// Kubernetes API server, the GitHub owner. Nil means "global".
 	Scope func(config property.Map) string
+	// ScopedIDs keeps records per scope and ID: IDs are unique within a scope only (Kubernetes objects per API
+	// server). Default: IDs are unique in the store (AWS ARNs and names, GitHub paths).
+	ScopedIDs bool
 	// Invokes answer the functions the programs call, by token.
 	Invokes map[string]InvokeFunc
 	// Kinds is the behaviour of resource types, by type token; types not listed behave as Default.

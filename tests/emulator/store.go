@@ -36,6 +36,9 @@ type Record struct {
 	Scope string `json:"scope"`
 	// State is the resource's outputs in the Pulumi wire format (secrets keep their signature).
 	State json.RawMessage `json:"state"`
+	// Scoped says that the ID is unique in its scope only (a Kubernetes object's "<namespace>/<name>" is per API
+	// server): the record is kept per scope and ID.
+	Scoped bool `json:"scoped,omitempty"`
 }
 
 // Properties decodes the record's state.
@@ -146,7 +149,25 @@ func (s *Store) Put(rec Record) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), s.file(rec.Package, rec.Type, rec.ID))
+	return os.Rename(tmp.Name(), s.file(rec.Package, rec.Type, key(rec.Scoped, rec.Scope, rec.ID)))
+}
+
+// key is the store key of an ID: the ID, or for a scoped record its scope and ID.
+func key(scoped bool, scope, id string) string {
+	if !scoped {
+		return id
+	}
+	return scope + "\x00" + id
+}
+
+// GetIn returns the scoped record of pkg, typ and id in scope, if it exists.
+func (s *Store) GetIn(pkg, typ, scope, id string) (Record, bool, error) {
+	return s.read(s.file(pkg, typ, key(true, scope, id)))
+}
+
+// DeleteIn removes the scoped record of pkg, typ and id in scope and reports whether there was one.
+func (s *Store) DeleteIn(pkg, typ, scope, id string) (bool, error) {
+	return s.Delete(pkg, typ, key(true, scope, id))
 }
 
 // Delete removes the record of pkg, typ and id and reports whether there was one.

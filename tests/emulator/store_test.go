@@ -83,3 +83,22 @@ func TestStoreListsRecordsInURNOrderWithoutCounters(t *testing.T) {
 		t.Errorf("List URNs = %v, want %v (sorted, counters left out)", urns, want)
 	}
 }
+
+// TestScopedRecords: a scoped ID is per scope (two API servers' "payments" namespaces), an unscoped one global.
+func TestScopedRecords(t *testing.T) {
+	s := OpenStore(t.TempDir())
+	for _, scope := range []string{"https://spoke-a", "https://spoke-b"} {
+		if err := s.Put(Record{Package: "kubernetes", Type: "ns", ID: "payments", Scope: scope, Scoped: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if all, _ := s.List(); len(all) != 2 {
+		t.Fatalf("%d records, want one per scope", len(all))
+	}
+	if found, _ := s.DeleteIn("kubernetes", "ns", "https://spoke-b", "payments"); !found {
+		t.Fatal("spoke-b's record not found")
+	}
+	if rec, ok, _ := s.GetIn("kubernetes", "ns", "https://spoke-a", "payments"); !ok || rec.Scope != "https://spoke-a" {
+		t.Errorf("deleting spoke-b's record touched spoke-a's: %v %v", rec, ok)
+	}
+}

@@ -23,9 +23,11 @@ func Service() emulator.Service {
 		Package: "kubernetes",
 		Version: Version,
 		Scope:   func(config property.Map) string { return Server(emulator.Str(config, "kubeconfig")) },
-		Kinds:   map[string]emulator.Kind{ReleaseType: release},
-		Default: object,
-		Invokes: map[string]emulator.InvokeFunc{},
+		// Objects are per API server: the hub's and a spoke's "payments" namespace are two.
+		ScopedIDs: true,
+		Kinds:     map[string]emulator.Kind{ReleaseType: release},
+		Default:   object,
+		Invokes:   map[string]emulator.InvokeFunc{},
 	}
 }
 
