@@ -8,15 +8,16 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Tenant is one tenant as Fleet builds it: its Argo CD project and ApplicationSet on the hub, and its namespaces'
-// objects on every selected cluster.
+// Tenant is one tenant as Fleet builds it: its Argo CD project and ApplicationSet on the hub, and on every
+// selected cluster its namespaces' objects, its roles and its TenantGuard.
 type Tenant struct {
 	pulumi.ResourceState
 }
 
-// Target is a selected cluster: its name (the EKS cluster's), region, ARN, account and IAM OIDC provider, the
-// Kubernetes provider the tenant's objects reach it through, the aws provider of its account and region, and
-// whether it runs the external_secrets add-on (then each namespace gets a SecretStore).
+// Target is a selected cluster: its name (the EKS cluster's), region, API endpoint, CA and the role to reach it as
+// (for its TenantGuard), ARN, account and IAM OIDC provider, the Kubernetes provider the tenant's objects reach it
+// through, the aws provider of its account and region, and whether it runs the external_secrets add-on (then each
+// namespace gets a SecretStore).
 type Target struct {
 	Name, Region                       string
 	Endpoint, CertificateAuthorityData pulumi.StringInput
