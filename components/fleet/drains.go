@@ -120,14 +120,8 @@ func (b *builder) stillTagged(c ClusterSpec) pulumi.StringArrayInput {
 	if !c.Decommission {
 		return nil
 	}
-	var res struct {
-		Arns []string `pulumi:"arns"`
-	}
-	args := struct {
-		ClusterName   string `pulumi:"clusterName"`
-		Region        string `pulumi:"region"`
-		AssumeRoleArn string `pulumi:"assumeRoleArn"`
-	}{c.Name, c.Region, c.AssumeRoleArn}
+	var res drain.GetStillTaggedResult
+	args := drain.GetStillTaggedArgs{ClusterName: c.Name, Region: c.Region, AssumeRoleArn: c.AssumeRoleArn}
 	if err := b.ctx.Invoke(drain.StillTaggedToken, args, &res, pulumi.Provider(b.drainProvider)); err != nil {
 		_ = b.ctx.Log.Warn(fmt.Sprintf("cluster %q is decommissioned, but what is still tagged to it in AWS is unknown: %v",
 			c.Name, err), &pulumi.LogArgs{Resource: b.comp})

@@ -1,8 +1,6 @@
 package tenant
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -114,8 +112,7 @@ func AccessEntries(tenants []TenantSpec, c Cluster, partition string) []fleetclu
 				})
 			}
 		}
-		sum := sha256.Sum256([]byte(principal))
-		out = append(out, fleetcluster.AccessEntry{Name: "tenant-" + hex.EncodeToString(sum[:])[:12],
+		out = append(out, fleetcluster.AccessEntry{Name: hashedName(principal),
 			PrincipalArn: pulumi.String(principal), AccessPolicies: policies})
 	}
 	return out

@@ -16,8 +16,25 @@ import (
 // cluster, namespace and service account (stable, 19 characters, well inside IAM's 64), under the path
 // /gitops-fleet/tenant/<tenant>/, which says whose it is.
 func RoleName(tenant, cluster, namespace, serviceAccount string) string {
-	sum := sha256.Sum256([]byte(tenant + "/" + cluster + "/" + namespace + "/" + serviceAccount))
+	return hashedName(tenant + "/" + cluster + "/" + namespace + "/" + serviceAccount)
+}
+
+// hashedName is "tenant-" and the first 12 hex digits of key's SHA-256: a stable name of 19 characters.
+func hashedName(key string) string {
+	sum := sha256.Sum256([]byte(key))
 	return "tenant-" + hex.EncodeToString(sum[:])[:12]
+}
+
+// newRole registers the IAM role of service account sa in namespace n of tenant t on target c (named
+// RoleName, under /gitops-fleet/tenant/<tenant>/, tagged with the tenant and namespace) with trust.
+func newRole(ctx *pulumi.Context, name string, t TenantSpec, c Target, n TenantNamespace, sa string,
+	trust pulumi.StringInput, opts ...pulumi.ResourceOption) (*iam.Role, error) {
+	return iam.NewRole(ctx, name, &iam.RoleArgs{
+		Name:             pulumi.String(RoleName(t.Name, c.Name, n.Name, sa)),
+		Path:             pulumi.String("/gitops-fleet/tenant/" + t.Name + "/"),
+		AssumeRolePolicy: trust,
+		Tags:             pulumi.StringMap{"tenant": pulumi.String(t.Name), "kubernetes-namespace": pulumi.String(n.Name)},
+	}, opts...)
 }
 
 // identities registers, on target c, for each service account of the tenant's namespaces that has policies: an
@@ -35,12 +52,7 @@ func identities(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Tar
 			trust := c.ClusterArn.ToStringOutput().ApplyT(func(arn string) string {
 				return iampolicy.New(iampolicy.PodIdentityTrust(arn, n.Name, []string{sa.Name})).JSON()
 			}).(pulumi.StringOutput)
-			role, err := iam.NewRole(ctx, name, &iam.RoleArgs{
-				Name:             pulumi.String(RoleName(t.Name, c.Name, n.Name, sa.Name)),
-				Path:             pulumi.String("/gitops-fleet/tenant/" + t.Name + "/"),
-				AssumeRolePolicy: trust,
-				Tags:             pulumi.StringMap{"tenant": pulumi.String(t.Name), "kubernetes-namespace": pulumi.String(n.Name)},
-			}, opts...)
+			role, err := newRole(ctx, name, t, c, n, sa.Name, trust, opts...)
 			if err != nil {
 				return nil, err
 			}

@@ -30,12 +30,7 @@ func secretsRole(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Ta
 	trust := pulumi.All(c.OidcProviderArn, c.OidcProviderUrl).ApplyT(func(v []any) string {
 		return fleetcluster.IRSATrustPolicy(v[0].(string), v[1].(string), n.Name, SecretsServiceAccount).JSON()
 	}).(pulumi.StringOutput)
-	role, err := iam.NewRole(ctx, name, &iam.RoleArgs{
-		Name:             pulumi.String(RoleName(t.Name, c.Name, n.Name, SecretsServiceAccount)),
-		Path:             pulumi.String("/gitops-fleet/tenant/" + t.Name + "/"),
-		AssumeRolePolicy: trust,
-		Tags:             pulumi.StringMap{"tenant": pulumi.String(t.Name), "kubernetes-namespace": pulumi.String(n.Name)},
-	}, opts...)
+	role, err := newRole(ctx, name, t, c, n, SecretsServiceAccount, trust, opts...)
 	if err != nil {
 		return pulumi.StringOutput{}, err
 	}

@@ -64,13 +64,13 @@ func Check(ps *problems.List, field string, a TenantSpec) {
 	if len(a.Namespaces) == 0 {
 		ps.Add(at("namespaces"), "list at least one namespace")
 	}
-	seen := map[string]int{}
+	seen, taken := map[string]int{}, reserved()
 	for i, n := range a.Namespaces {
 		f := at(problems.Index("namespaces", i))
 		switch errs := validation.IsDNS1123Label(n.Name); {
 		case len(errs) > 0:
 			ps.Add(f+".name", "%q is not a DNS-1123 label: %s", n.Name, strings.Join(errs, "; "))
-		case slices.Contains(reserved(), n.Name):
+		case slices.Contains(taken, n.Name):
 			ps.Add(f+".name", "%q is a namespace of Kubernetes, Argo CD or an add-on; choose another", n.Name)
 		default:
 			if j, dup := seen[n.Name]; dup {

@@ -60,15 +60,7 @@ func argoDB(t *testing.T, namespace string, clusterSecrets ...corev1.Secret) db.
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "argocd-secret", Namespace: namespace, Labels: part}},
 	}
 	for i := range clusterSecrets {
-		s := clusterSecrets[i].DeepCopy()
-		if len(s.StringData) > 0 && s.Data == nil {
-			s.Data = map[string][]byte{}
-		}
-		for k, v := range s.StringData {
-			s.Data[k] = []byte(v)
-		}
-		s.StringData = nil
-		objs = append(objs, s)
+		objs = append(objs, stored(clusterSecrets[i]))
 	}
 	client := kubefake.NewClientset(objs...)
 	return db.NewDB(namespace, settings.NewSettingsManager(t.Context(), client, namespace), client)
@@ -119,4 +111,17 @@ func permitted(t *testing.T, project map[string]any, source argov1alpha1.Applica
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// stored is secret as the API server stores it: its stringData moved into data.
+func stored(secret corev1.Secret) *corev1.Secret {
+	s := secret.DeepCopy()
+	if len(s.StringData) > 0 && s.Data == nil {
+		s.Data = map[string][]byte{}
+	}
+	for k, v := range s.StringData {
+		s.Data[k] = []byte(v)
+	}
+	s.StringData = nil
+	return s
 }

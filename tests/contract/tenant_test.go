@@ -164,13 +164,7 @@ func TestTenantApplicationSet(t *testing.T) {
 	}
 	objs := make([]client.Object, len(secrets))
 	for i := range secrets {
-		s := secrets[i].DeepCopy()
-		s.Data = map[string][]byte{}
-		for k, v := range s.StringData {
-			s.Data[k] = []byte(v)
-		}
-		s.StringData = nil
-		objs[i] = s
+		objs[i] = stored(secrets[i])
 	}
 	log.SetLevel(log.WarnLevel)
 	c := fake.NewClientBuilder().WithObjects(objs...).Build()

@@ -19,6 +19,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/kubernetes"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
@@ -166,7 +167,7 @@ func TestDevFleet(t *testing.T) {
 			t.Error("the hub was not drained")
 		}
 		for name, region := range devClusters {
-			if got, want := taggedARNs(t, env, region), []string{arn(region, "ec2", "volume/vol-0archive")}; !slices.Equal(got, want) {
+			if got, want := taggedARNs(t, env, region), []string{aws.ARN("ec2", region, "volume/vol-0archive")}; !slices.Equal(got, want) {
 				t.Errorf("%s's region %s holds %v after the destroy, want its retained volume only", name, region, got)
 			}
 		}

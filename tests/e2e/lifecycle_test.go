@@ -174,6 +174,20 @@ func (l *lifecycle) up() []step {
 	return steps
 }
 
+// upLogged applies the current config as op and returns its output (the engine's log, where a failed step says
+// why) and its error; unlike up, a failure is the caller's to judge.
+func (l *lifecycle) upLogged(op string) (string, error) {
+	l.t.Helper()
+	l.sync()
+	out := progress(l.t, l.env, op)
+	_, err := l.stack.Up(context.Background(), optup.ProgressStreams(out))
+	log, readErr := os.ReadFile(out.Name())
+	if readErr != nil {
+		l.t.Fatal(readErr)
+	}
+	return string(log), err
+}
+
 // settled checks that a preview of the current config plans no change.
 func (l *lifecycle) settled() {
 	l.t.Helper()
@@ -457,10 +471,8 @@ func TestDay2(t *testing.T) {
 			!maps.Equal(p["delete"], want["create"]) || !maps.Equal(p["update"], want["update"]) {
 			t.Errorf("removing the tenant plans %v, want the deletes of what adding it created", p)
 		}
-		out := progress(t, l.env, "up-tenant-refused")
-		_, err := l.stack.Up(context.Background(), optup.ProgressStreams(out))
-		log, _ := os.ReadFile(out.Name())
-		if err == nil || !strings.Contains(string(log), "payments/ledger-data") || !strings.Contains(string(log), "preventDeletion: false") {
+		log, err := l.upLogged("up-tenant-refused")
+		if err == nil || !strings.Contains(log, "payments/ledger-data") || !strings.Contains(log, "preventDeletion: false") {
 			t.Fatalf("want the removal refused naming payments/ledger-data and preventDeletion: false, got %v", err)
 		}
 		if ns := records(t, l.env, "kubernetes", "kubernetes:core/v1:Namespace"); !slices.ContainsFunc(ns, func(r emulator.Record) bool {
@@ -602,11 +614,8 @@ func TestDay2(t *testing.T) {
 				t.Errorf("removing spoke-b deletes %s", u)
 			}
 		}
-		l.sync()
-		out := progress(t, l.env, "up-leftover")
-		_, err := l.stack.Up(context.Background(), optup.ProgressStreams(out))
-		log, _ := os.ReadFile(out.Name())
-		if err == nil || !strings.Contains(string(log), leftover.ARN) || !strings.Contains(string(log), "drain.force") {
+		log, err := l.upLogged("up-leftover")
+		if err == nil || !strings.Contains(log, leftover.ARN) || !strings.Contains(log, "drain.force") {
 			t.Fatalf("want the drain to fail naming %s and drain.force, got %v", leftover.ARN, err)
 		}
 		_, dep := exported(t, l.env, l.stack, false)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -20,16 +19,12 @@ var (
 	nodeClaims = schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodeclaims"}
 
 	// retainedVolume is the EBS volume of spoke-b's Retain PersistentVolume: it outlives the cluster by design.
-	retainedVolume = arn("us-west-2", "ec2", "volume/vol-0archive")
+	retainedVolume = aws.ARN("ec2", "us-west-2", "volume/vol-0archive")
 	// leftover is a load balancer tagged to spoke-b that no object of the cluster made (its Ingress was deleted
 	// by hand while the controller was down): it never goes away by itself.
-	leftover = workloads.Tagged{ARN: arn("us-west-2", "elasticloadbalancing", "loadbalancer/app/k8s-orphan/0f1e"),
+	leftover = workloads.Tagged{ARN: aws.ARN("elasticloadbalancing", "us-west-2", "loadbalancer/app/k8s-orphan/0f1e"),
 		Region: "us-west-2", Tags: map[string]string{"elbv2.k8s.aws/cluster": "spoke-b"}}
 )
-
-func arn(region, service, resource string) string {
-	return fmt.Sprintf("arn:aws:%s:%s:%s:%s", service, region, aws.Account, resource)
-}
 
 func obj(apiVersion, kind, namespace, name string, spec map[string]any) map[string]any {
 	o := map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name, "namespace": namespace}}
@@ -47,12 +42,12 @@ func spokeWorkloads(cluster, region string) ([]workloads.Object, []workloads.Tag
 	lbTags := map[string]string{"elbv2.k8s.aws/cluster": cluster, "ingress.k8s.aws/stack": "shop/web"}
 	ebsTags := map[string]string{"ebs.csi.aws.com/cluster": "true", "KubernetesCluster": cluster}
 	karpenterTags := map[string]string{"kubernetes.io/cluster/" + cluster: "owned", "karpenter.sh/nodepool": "default"}
-	alb, tg, sg := arn(region, "elasticloadbalancing", "loadbalancer/app/k8s-shop-web/1a2b"),
-		arn(region, "elasticloadbalancing", "targetgroup/k8s-shop-web/3c4d"), arn(region, "ec2", "security-group/sg-0web")
-	nlb := arn(region, "elasticloadbalancing", "loadbalancer/net/k8s-shop-api/5e6f")
-	data := arn(region, "ec2", "volume/vol-0data")
-	instance, template := arn(region, "ec2", "instance/i-0karpenter"), arn(region, "ec2", "launch-template/lt-0default")
-	retained := arn(region, "ec2", "volume/vol-0archive")
+	alb, tg, sg := aws.ARN("elasticloadbalancing", region, "loadbalancer/app/k8s-shop-web/1a2b"),
+		aws.ARN("elasticloadbalancing", region, "targetgroup/k8s-shop-web/3c4d"), aws.ARN("ec2", region, "security-group/sg-0web")
+	nlb := aws.ARN("elasticloadbalancing", region, "loadbalancer/net/k8s-shop-api/5e6f")
+	data := aws.ARN("ec2", region, "volume/vol-0data")
+	instance, template := aws.ARN("ec2", region, "instance/i-0karpenter"), aws.ARN("ec2", region, "launch-template/lt-0default")
+	retained := aws.ARN("ec2", region, "volume/vol-0archive")
 	objects := []workloads.Object{
 		{Cluster: cluster, Resource: ingresses, Object: obj("networking.k8s.io/v1", "Ingress", "shop", "web", nil),
 			Made: []string{alb, tg, sg}},

@@ -17,8 +17,8 @@ func parts(typ string) (module, resource string) {
 	return module, resource
 }
 
-// arn is the ARN of a regional resource: arn:aws:<service>:<region>:<account>:<resource>.
-func arn(service, region, resource string) string {
+// ARN is the ARN of a regional resource: arn:aws:<service>:<region>:<account>:<resource>.
+func ARN(service, region, resource string) string {
 	return fmt.Sprintf("arn:aws:%s:%s:%s:%s", service, region, Account, resource)
 }
 

@@ -28,7 +28,7 @@ var eksCluster = emulator.Kind{
 			version = "1.31"
 		}
 		return map[string]any{
-			"arn":                  arn("eks", c.Scope, "cluster/"+name),
+			"arn":                  ARN("eks", c.Scope, "cluster/"+name),
 			"endpoint":             fmt.Sprintf("https://%s.gr7.%s.%s", host, c.Scope, EndpointDomain),
 			"certificateAuthority": map[string]any{"data": CAData},
 			"identities": []any{map[string]any{"oidcs": []any{map[string]any{
@@ -58,7 +58,7 @@ var eksNodeGroup = emulator.Kind{
 	Computed: func(c emulator.Call, id string) map[string]any {
 		cluster, group := emulator.Str(c.Inputs, "clusterName"), emulator.Str(c.Inputs, "nodeGroupName")
 		return map[string]any{
-			"arn":    arn("eks", c.Scope, fmt.Sprintf("nodegroup/%s/%s/%s", cluster, group, emulator.UUID())),
+			"arn":    ARN("eks", c.Scope, fmt.Sprintf("nodegroup/%s/%s/%s", cluster, group, emulator.UUID())),
 			"status": "ACTIVE",
 			"resources": []any{map[string]any{"autoscalingGroups": []any{
 				map[string]any{"name": "eks-" + group + "-" + emulator.RandomHex(8)},
@@ -74,7 +74,7 @@ var eksAddon = emulator.Kind{
 	},
 	Computed: func(c emulator.Call, id string) map[string]any {
 		out := map[string]any{
-			"arn": arn("eks", c.Scope, fmt.Sprintf("addon/%s/%s/%s", emulator.Str(c.Inputs, "clusterName"),
+			"arn": ARN("eks", c.Scope, fmt.Sprintf("addon/%s/%s/%s", emulator.Str(c.Inputs, "clusterName"),
 				emulator.Str(c.Inputs, "addonName"), emulator.UUID())),
 			"createdAt": created, "modifiedAt": created,
 		}
@@ -92,7 +92,7 @@ var eksAccessEntry = emulator.Kind{
 	},
 	Computed: func(c emulator.Call, id string) map[string]any {
 		out := map[string]any{
-			"accessEntryArn": arn("eks", c.Scope, fmt.Sprintf("access-entry/%s/%s", emulator.Str(c.Inputs, "clusterName"), emulator.UUID())),
+			"accessEntryArn": ARN("eks", c.Scope, fmt.Sprintf("access-entry/%s/%s", emulator.Str(c.Inputs, "clusterName"), emulator.UUID())),
 			"createdAt":      created, "modifiedAt": created, "userName": emulator.Str(c.Inputs, "principalArn"),
 		}
 		if emulator.Str(c.Inputs, "type") == "" {
@@ -111,7 +111,7 @@ var eksPodIdentity = emulator.Kind{
 		cluster, assoc, _ := strings.Cut(id, ",")
 		return map[string]any{
 			"associationId":  assoc,
-			"associationArn": arn("eks", c.Scope, fmt.Sprintf("podidentityassociation/%s/%s", cluster, assoc)),
+			"associationArn": ARN("eks", c.Scope, fmt.Sprintf("podidentityassociation/%s/%s", cluster, assoc)),
 		}
 	},
 	Replaces: []string{"clusterName", "namespace", "serviceAccount"},

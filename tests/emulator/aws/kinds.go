@@ -60,7 +60,7 @@ var kinds = map[string]emulator.Kind{
 	"aws:kms/key:Key": {
 		ID: func(emulator.Call) string { return emulator.UUID() },
 		Computed: func(c emulator.Call, id string) map[string]any {
-			return map[string]any{"arn": arn("kms", c.Scope, "key/"+id), "keyId": id}
+			return map[string]any{"arn": ARN("kms", c.Scope, "key/"+id), "keyId": id}
 		},
 	},
 	"aws:ec2/launchTemplate:LaunchTemplate": {
@@ -91,7 +91,7 @@ var kinds = map[string]emulator.Kind{
 			return fmt.Sprintf("https://sqs.%s.amazonaws.com/%s/%s", c.Scope, Account, emulator.Str(c.Inputs, "name"))
 		},
 		Computed: func(c emulator.Call, id string) map[string]any {
-			return map[string]any{"arn": arn("sqs", c.Scope, emulator.Str(c.Inputs, "name")), "url": id}
+			return map[string]any{"arn": ARN("sqs", c.Scope, emulator.Str(c.Inputs, "name")), "url": id}
 		},
 		Replaces: []string{"name"},
 	},
@@ -121,7 +121,7 @@ var kinds = map[string]emulator.Kind{
 		AutoName: emulator.AutoNameKey("name"),
 		ID:       func(c emulator.Call) string { return emulator.Str(c.Inputs, "name") },
 		Computed: func(c emulator.Call, id string) map[string]any {
-			return map[string]any{"arn": arn("logs", c.Scope, "log-group:"+id)}
+			return map[string]any{"arn": ARN("logs", c.Scope, "log-group:"+id)}
 		},
 		Replaces: []string{"name"},
 	},
@@ -129,7 +129,7 @@ var kinds = map[string]emulator.Kind{
 		AutoName: emulator.AutoNameKey("name"),
 		ID:       func(c emulator.Call) string { return emulator.Str(c.Inputs, "name") },
 		Computed: func(c emulator.Call, id string) map[string]any {
-			return map[string]any{"arn": arn("events", c.Scope, "rule/"+id)}
+			return map[string]any{"arn": ARN("events", c.Scope, "rule/"+id)}
 		},
 		Replaces: []string{"name"},
 	},
@@ -154,7 +154,7 @@ var defaultKind = emulator.Kind{
 		if module == "ec2" {
 			return ec2Computed(c, id)
 		}
-		return map[string]any{"arn": arn(module, c.Scope, res+"/"+id)}
+		return map[string]any{"arn": ARN(module, c.Scope, res+"/"+id)}
 	},
 }
 
@@ -164,7 +164,7 @@ func ec2Computed(c emulator.Call, id string) map[string]any {
 	if kind == "" {
 		kind = strings.ToLower(res)
 	}
-	out := map[string]any{"arn": arn("ec2", c.Scope, kind+"/"+id), "ownerId": Account}
+	out := map[string]any{"arn": ARN("ec2", c.Scope, kind+"/"+id), "ownerId": Account}
 	switch res {
 	case "vpc":
 		out["defaultSecurityGroupId"], out["mainRouteTableId"] = ec2ID("securityGroup"), ec2ID("routeTable")
