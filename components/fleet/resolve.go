@@ -191,6 +191,5 @@ func hubOf(a FleetArgs) (ClusterSpec, bool) {
 
 // tenantCluster is what a tenant's selector reads of a cluster.
 func tenantCluster(c ClusterSpec) tenant.Cluster {
-	return tenant.Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Role == Hub,
-		PodIdentity: c.Identity != fleetcluster.IdentityIRSA}
+	return tenant.Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Role == Hub}
 }

@@ -1,6 +1,9 @@
 package fleet
 
 import (
+	"slices"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
@@ -8,8 +11,11 @@ import (
 )
 
 // tenants registers each tenant (tenant.NewTenant) onto the clusters it selects, in the fleet's order: the hub's
-// objects through the hub's provider after Argo CD, each cluster's through a Kubernetes provider of its own
-// (<cluster>-k8s, from its kubeconfig; the hub's is the hub's), made for the clusters some tenant selects only.
+// objects through the hub's provider after Argo CD; each cluster's in-cluster objects with git committed to the
+// registry repository (tenant.FilePath; a pull request per tenant from gitops-fleet/tenant-<name> with
+// git.pullRequest), else through a Kubernetes provider of the cluster's own (<cluster>-k8s, from its kubeconfig;
+// the hub's is the hub's), made for the clusters some tenant writes to directly only. A cluster in handover (moving
+// to Git in this run) gets both.
 func (b *builder) tenants(hub *built, spokes []built) error {
 	if len(b.args.Tenants) == 0 || hub == nil {
 		return nil
@@ -17,13 +23,29 @@ func (b *builder) tenants(hub *built, spokes []built) error {
 	clusters := append([]built{*hub}, spokes...)
 	kube := map[string]pulumi.ProviderResource{hub.spec.Name: b.providers.hub}
 	for _, t := range b.args.Tenants {
-		var targets []tenant.Target
+		d := tenant.Deployment{Tenant: t, Hub: b.providers.hub, Guard: b.drainProvider,
+			ArgocdNamespace: gitopsbridge.DefaultNamespace, After: []pulumi.Resource{hub.bridge}}
+		if g := b.args.Git; g != nil {
+			target := g.Target()
+			if target.Branch == "" {
+				target.Branch = gitopsbridge.DefaultGitBranch
+			}
+			if target.PullRequest {
+				target.PullRequestBranch = "gitops-fleet/" + tenant.ProjectName(t.Name)
+			}
+			gh, err := b.providers.github()
+			if err != nil {
+				return err
+			}
+			d.Git, d.GitHub = &target, gh
+		}
 		for _, c := range clusters {
 			if !t.Selects(tenantCluster(c.spec)) {
 				continue
 			}
+			handover := slices.Contains(b.handover, c.spec.Name)
 			prov, ok := kube[c.spec.Name]
-			if !ok {
+			if !ok && (d.Git == nil || handover) {
 				p, err := kubernetes.NewProvider(b.ctx, c.spec.Name+"-k8s", &kubernetes.ProviderArgs{
 					Kubeconfig: pulumi.ToSecret(c.cl.Kubeconfig).(pulumi.StringOutput),
 				}, pulumi.Parent(b.comp))
@@ -36,14 +58,13 @@ func (b *builder) tenants(hub *built, spokes []built) error {
 			if err != nil {
 				return err
 			}
-			targets = append(targets, tenant.Target{Name: c.spec.Name, Region: c.spec.Region, ClusterArn: c.cl.ClusterArn,
+			d.Targets = append(d.Targets, tenant.Target{Name: c.spec.Name, Region: c.spec.Region, ClusterArn: c.cl.ClusterArn,
 				Endpoint: c.cl.Endpoint, CertificateAuthorityData: c.cl.CertificateAuthorityData,
 				AssumeRoleArn: c.spec.AssumeRoleArn, AccountId: c.cl.AccountId, OidcProviderArn: c.cl.OidcProviderArn, OidcProviderUrl: c.cl.OidcProviderUrl,
-				Kubernetes: prov, AWS: awsProv, ExternalSecrets: c.spec.Addons["external_secrets"]})
+				Kubernetes: prov, AWS: awsProv, ExternalSecrets: c.spec.Addons["external_secrets"],
+				PodIdentity: c.spec.Identity != fleetcluster.IdentityIRSA, Handover: handover})
 		}
-		_, err := tenant.NewTenant(b.ctx, tenant.Deployment{Tenant: t, Targets: targets, Hub: b.providers.hub, Guard: b.drainProvider,
-			ArgocdNamespace: gitopsbridge.DefaultNamespace, After: []pulumi.Resource{hub.bridge}}, pulumi.Parent(b.comp))
-		if err != nil {
+		if _, err := tenant.NewTenant(b.ctx, d, pulumi.Parent(b.comp)); err != nil {
 			return err
 		}
 	}

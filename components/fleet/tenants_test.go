@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -146,10 +147,25 @@ func TestTenantWorkloadIdentities(t *testing.T) {
 		t.Error("web has no policies, but got a role")
 	}
 
+	// On an irsa cluster the role trusts the cluster's OIDC provider for the service account, which is annotated.
 	a := withTenants()
-	a.Clusters[1].Identity = "irsa"
-	if err := Validate(a, "test"); err == nil || !strings.Contains(err.Error(), `tenants[0].clusters: selects cluster "spoke-a", whose identity is irsa`) {
-		t.Errorf("Validate: %v, want the irsa cluster refused for payments' workload identities", err)
+	a.Clusters[1].Identity = "irsa" // spoke-a
+	cloud, _ = build(t, a)
+	trust, _ = cloud.MustGet(t, "aws:iam/role:Role", "payments-spoke-a-payments-ledger").Input("assumeRolePolicy").(string)
+	if !strings.Contains(trust, "system:serviceaccount:payments:ledger") || strings.Contains(trust, "pods.eks.amazonaws.com") {
+		t.Errorf("the irsa cluster's role trusts %s, want the ledger service account's IRSA token only", trust)
+	}
+	if _, ok := cloud.Named("aws:eks/podIdentityAssociation:PodIdentityAssociation", "payments-spoke-a-payments-ledger"); ok {
+		t.Error("the irsa cluster got a Pod Identity association")
+	}
+	cloud.MustGet(t, "aws:eks/podIdentityAssociation:PodIdentityAssociation", "payments-spoke-b-payments-ledger")
+	raw, _ := json.Marshal(cloud.MustGet(t, "kubernetes:core/v1:ServiceAccount", "payments-spoke-a-payments-ServiceAccount-ledger").Input("metadata"))
+	if !strings.Contains(string(raw), `"eks.amazonaws.com/role-arn":"arn:aws:iam::`) {
+		t.Errorf("ledger's metadata on the irsa cluster %s: want its role's ARN annotated", raw)
+	}
+	raw, _ = json.Marshal(cloud.MustGet(t, "kubernetes:core/v1:ServiceAccount", "payments-spoke-b-payments-ServiceAccount-ledger").Input("metadata"))
+	if strings.Contains(string(raw), "role-arn") {
+		t.Errorf("ledger's metadata on the Pod Identity cluster %s: want no annotation", raw)
 	}
 }
 
@@ -177,5 +193,56 @@ func TestTenantSecretStores(t *testing.T) {
 	raw, _ := json.Marshal(sa.Input("metadata"))
 	if !strings.Contains(string(raw), `"eks.amazonaws.com/role-arn":"arn:aws:iam::`) {
 		t.Errorf("the tenant-secrets service account's metadata %s: want its role's ARN annotated", raw)
+	}
+}
+
+func TestTenantsThroughGit(t *testing.T) {
+	a := withTenants()
+	a.Git = &gitopsbridge.GitDelivery{Owner: "acme", Repository: "fleet-registry"}
+	a.Clusters[1].Identity = "irsa" // spoke-a: ledger's annotation is in the file
+	cloud, _ := build(t, a)
+	for _, typ := range []string{"kubernetes:core/v1:Namespace", "kubernetes:core/v1:ResourceQuota", "kubernetes:core/v1:ServiceAccount"} {
+		for _, r := range cloud.OfType(typ) {
+			if strings.HasPrefix(r.Name, "payments-") || strings.HasPrefix(r.Name, "search-") {
+				t.Errorf("%s %s is written directly; with git it is committed", typ, r.Name)
+			}
+		}
+	}
+	if _, ok := cloud.Named("pulumi:providers:kubernetes", "spoke-a-k8s"); ok {
+		t.Error("spoke-a got a Kubernetes provider, which nothing writes through")
+	}
+	file := cloud.MustGet(t, "github:index/repositoryFile:RepositoryFile", "payments-spoke-a-file")
+	content, _ := file.Input("content").(string)
+	if file.Input("file") != "tenants/payments/spoke-a.yaml" || file.Input("branch") != "main" ||
+		!strings.Contains(file.Provider, "::github::") {
+		t.Errorf("payments' file on spoke-a: %v on %v through %s", file.Input("file"), file.Input("branch"), file.Provider)
+	}
+	for _, want := range []string{"kind: Namespace", "name: payments-batch", "kind: ResourceQuota", "kind: NetworkPolicy",
+		"eks.amazonaws.com/role-arn: arn:aws:iam::"} {
+		if !strings.Contains(content, want) {
+			t.Errorf("payments' file on spoke-a has no %q:\n%s", want, content)
+		}
+	}
+	if n := len(cloud.OfType("github:index/repositoryFile:RepositoryFile")); n != 3+3 {
+		// payments on two spokes, search on one; and the three cluster secrets.
+		t.Errorf("%d files", n)
+	}
+	project := cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:AppProject", "payments-platform-project")
+	raw, _ := json.Marshal(project.Input("spec"))
+	for _, want := range []string{`"sourceRepos":["https://github.com/acme/fleet-registry.git"]`,
+		`{"group":"","kind":"Namespace","name":"payments-batch"}`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("payments' platform project has no %s: %s", want, raw)
+		}
+	}
+	set := cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:ApplicationSet", "payments-platform")
+	raw, _ = json.Marshal(set.Input("spec"))
+	if !strings.Contains(string(raw), `"path":"tenants/payments"`) || !strings.Contains(string(raw), `"values":["spoke-a","spoke-b"]`) {
+		t.Errorf("payments' platform ApplicationSet: %s", raw)
+	}
+	guard := cloud.MustGet(t, tenant.GuardToken, "payments-spoke-a-guard")
+	if !dependsOn(guard, "github:index/repositoryFile:RepositoryFile", "payments-spoke-a-file") ||
+		!dependsOn(guard, "kubernetes:argoproj.io/v1alpha1:ApplicationSet", "payments-platform") {
+		t.Errorf("payments' guard on spoke-a depends on %v, want its file and the platform ApplicationSet", guard.Dependencies)
 	}
 }

@@ -38,9 +38,11 @@ type ProjectDestination struct {
 	Server, Name, Namespace string
 }
 
-// GroupKind is an API group ("" for core) and kind, each an Argo CD glob.
+// GroupKind is an API group ("" for core) and kind, each an Argo CD glob, and for a cluster-scoped kind
+// optionally the objects' Name (a filepath.Match glob; every object when empty): Argo CD 3.4's
+// ClusterResourceRestrictionItem.
 type GroupKind struct {
-	Group, Kind string
+	Group, Kind, Name string
 }
 
 // AnyKind allows every kind of every group.
@@ -97,6 +99,9 @@ func groupKinds(gks []GroupKind) []any {
 	out := make([]any, len(gks))
 	for i, gk := range gks {
 		out[i] = map[string]any{"group": gk.Group, "kind": gk.Kind}
+		if gk.Name != "" {
+			out[i].(map[string]any)["name"] = gk.Name
+		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package tenant
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -16,8 +17,9 @@ type Tenant struct {
 
 // Target is a selected cluster: its name (the EKS cluster's), region, API endpoint, CA and the role to reach it as
 // (for its TenantGuard), ARN, account and IAM OIDC provider, the Kubernetes provider the tenant's objects reach it
-// through, the aws provider of its account and region, and whether it runs the external_secrets add-on (then each
-// namespace gets a SecretStore).
+// through (direct delivery), the aws provider of its account and region, whether it runs the external_secrets
+// add-on (then each namespace gets a SecretStore), and whether it binds roles through EKS Pod Identity (else
+// IRSA).
 type Target struct {
 	Name, Region                       string
 	Endpoint, CertificateAuthorityData pulumi.StringInput
@@ -27,6 +29,11 @@ type Target struct {
 	Kubernetes                         pulumi.ProviderResource
 	AWS                                pulumi.ProviderResource
 	ExternalSecrets                    bool
+	PodIdentity                        bool
+	// Handover is set in the run that moves the cluster from direct to Git delivery: the objects are written
+	// directly once more, now retained on delete, so that the next run lets them go without deleting them (Argo
+	// CD's Application, syncing the same objects from Git, owns them from then on).
+	Handover bool
 }
 
 // Deployment is what NewTenant builds a tenant with (checked, with defaults): the tenant, its targets in the
@@ -40,12 +47,20 @@ type Deployment struct {
 	Guard           pulumi.ProviderResource
 	ArgocdNamespace string
 	After           []pulumi.Resource
+	// Git, when set, delivers the in-cluster objects through Git (the registry repository): a file per target
+	// (FilePath), committed to Git's branch or, with its pullRequest, as one pull request from its
+	// PullRequestBranch, through the github provider GitHub; and on the hub the platform project and
+	// ApplicationSet that sync them. Without it they are written through each target's Kubernetes provider.
+	Git    *gitopsbridge.GitHubTarget
+	GitHub pulumi.ProviderResource
 }
 
 // NewTenant registers the tenant (fleet:index:Tenant) under the fleet: the AppProject tenant-<name> and, with
-// workloads, the ApplicationSet <name>-workloads, in Argo CD's namespace on the hub; on each target, the roles and
-// Pod Identity associations of its service accounts (identities) and each namespace's manifests (Manifests),
-// through the target's provider, the namespace first. Objects are named <tenant>-<cluster>-<namespace>-<kind>-<name>.
+// workloads, the ApplicationSet <name>-workloads, in Argo CD's namespace on the hub; on each target, the roles of
+// its service accounts (identities) and each namespace's manifests (Manifests), written through the target's
+// provider, the namespace first, or with Git committed (File) and synced by the platform project and
+// ApplicationSet on the hub; last, on each target, the TenantGuard. Objects are named
+// <tenant>-<cluster>-<namespace>-<kind>-<name>.
 func NewTenant(ctx *pulumi.Context, d Deployment, opts ...pulumi.ResourceOption) (*Tenant, error) {
 	t := d.Tenant
 	comp := &Tenant{}
@@ -56,67 +71,122 @@ func NewTenant(ctx *pulumi.Context, d Deployment, opts ...pulumi.ResourceOption)
 	for i, c := range d.Targets {
 		names[i] = c.Name
 	}
-	hub := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(d.Hub), pulumi.DependsOn(d.After)}
-	project, err := gitopsbridge.NewObject(ctx, t.Name+"-project", Project(t, names, d.ArgocdNamespace), hub...)
+	hubObjects, err := hubObjects(ctx, comp, d, names)
 	if err != nil {
 		return nil, err
 	}
-	hubObjects := []pulumi.Resource{project}
-	if t.Workloads != nil {
-		set := map[string]any{"apiVersion": gitopsbridge.ArgoAPIVersion, "kind": "ApplicationSet",
-			"metadata": map[string]any{"name": t.Name + "-workloads", "namespace": d.ArgocdNamespace},
-			"spec":     ApplicationSet(t, names, *t.Workloads)}
-		appSet, err := gitopsbridge.NewObject(ctx, t.Name+"-workloads", set, hub...)
+	registered := make([][]pulumi.Resource, len(d.Targets))
+	var files []gitopsbridge.GitHubFile
+	for i, c := range d.Targets {
+		roles, arns, err := identities(ctx, comp, t, c)
 		if err != nil {
 			return nil, err
 		}
-		hubObjects = append(hubObjects, appSet)
-	}
-	for _, c := range d.Targets {
-		roles, err := identities(ctx, comp, t, c)
-		if err != nil {
-			return nil, err
-		}
-		registered := append(slices.Clone(hubObjects), roles...)
-		for _, n := range t.Namespaces {
-			objects, err := Manifests(t, n, nil, c.ExternalSecrets, c.Region)
+		registered[i] = append(slices.Clone(hubObjects), roles...)
+		if d.Git == nil || c.Handover {
+			objects, err := direct(ctx, comp, t, c, arns)
 			if err != nil {
 				return nil, err
 			}
-			if c.ExternalSecrets {
-				role, err := secretsRole(ctx, comp, t, c, n)
-				if err != nil {
-					return nil, err
-				}
-				annotate(objects, SecretsServiceAccount, role)
-			}
-			var namespace pulumi.Resource
-			for _, obj := range objects {
-				md := obj["metadata"].(map[string]any)
-				name := fmt.Sprintf("%s-%s-%s-%s-%s", t.Name, c.Name, n.Name, obj["kind"], md["name"])
-				if obj["kind"] == "Namespace" {
-					name = fmt.Sprintf("%s-%s-%s", t.Name, c.Name, n.Name)
-				}
-				opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes)}
-				if namespace != nil {
-					opts = append(opts, pulumi.DependsOn([]pulumi.Resource{namespace}))
-				}
-				var r kubeObject
-				err := ctx.RegisterResource(typeToken(obj), name, pulumi.ToMap(obj), &r, opts...)
-				if err != nil {
-					return nil, err
-				}
-				if namespace == nil {
-					namespace = &r
-				}
-				registered = append(registered, &r)
-			}
+			registered[i] = append(registered[i], objects...)
 		}
-		if err := guard(ctx, comp, d, c, registered); err != nil {
+		if d.Git != nil {
+			files = append(files, gitopsbridge.GitHubFile{Name: t.Name + "-" + c.Name + "-file",
+				Path: pulumi.String(FilePath(t.Name, c.Name)), Content: fileContent(t, c, arns),
+				Message: pulumi.Sprintf("Tenant %s on cluster %s", t.Name, c.Name)})
+		}
+	}
+	if d.Git != nil {
+		committed, _, err := gitopsbridge.Commit(ctx, t.Name+"-git", *d.Git, files, gitopsbridge.PullRequest{
+			Title: pulumi.Sprintf("Tenant %s", t.Name),
+			Body: pulumi.Sprintf("The namespaces of tenant %s on %s (%s).\n\nOpened by %s.", t.Name,
+				strings.Join(names, ", "), Folder(t.Name), TypeToken)},
+			pulumi.Parent(comp), pulumi.Provider(d.GitHub))
+		if err != nil {
+			return nil, err
+		}
+		for i := range d.Targets {
+			registered[i] = append(registered[i], committed[i])
+		}
+	}
+	for i, c := range d.Targets {
+		if err := guard(ctx, comp, d, c, registered[i]); err != nil {
 			return nil, err
 		}
 	}
 	return comp, ctx.RegisterResourceOutputs(comp, pulumi.Map{})
+}
+
+// hubObjects registers the tenant's objects on the hub, through its provider after d.After: the AppProject
+// tenant-<name>; with workloads, the ApplicationSet <name>-workloads; with Git, the platform project and
+// ApplicationSet of its folder.
+func hubObjects(ctx *pulumi.Context, comp *Tenant, d Deployment, clusters []string) ([]pulumi.Resource, error) {
+	t, ns := d.Tenant, d.ArgocdNamespace
+	type object struct {
+		name string
+		obj  map[string]any
+	}
+	objects := []object{{t.Name + "-project", Project(t, clusters, ns)}}
+	if t.Workloads != nil {
+		objects = append(objects, object{t.Name + "-workloads",
+			applicationSet(t.Name+"-workloads", ns, ApplicationSet(t, clusters, *t.Workloads))})
+	}
+	if d.Git != nil {
+		objects = append(objects, object{t.Name + "-platform-project", PlatformProject(t, clusters, d.Git.RepoURL(), ns)},
+			object{t.Name + "-platform", applicationSet(PlatformSetName(t.Name), ns, PlatformApplicationSet(t, clusters, *d.Git))})
+	}
+	opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(d.Hub), pulumi.DependsOn(d.After)}
+	var out []pulumi.Resource
+	for _, o := range objects {
+		r, err := gitopsbridge.NewObject(ctx, o.name, o.obj, opts...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// applicationSet is an ApplicationSet object named name in Argo CD's namespace ns.
+func applicationSet(name, ns string, spec map[string]any) map[string]any {
+	return map[string]any{"apiVersion": gitopsbridge.ArgoAPIVersion, "kind": "ApplicationSet",
+		"metadata": map[string]any{"name": name, "namespace": ns}, "spec": spec}
+}
+
+// direct writes each namespace's manifests onto target c through its Kubernetes provider, the namespace first,
+// its IRSA service accounts annotated with their roles (arns); retained on delete in a handover.
+func direct(ctx *pulumi.Context, comp *Tenant, t TenantSpec, c Target, arns map[string]roleArns) ([]pulumi.Resource, error) {
+	var out []pulumi.Resource
+	for _, n := range t.Namespaces {
+		objects, err := Manifests(t, n, nil, c.ExternalSecrets, c.Region)
+		if err != nil {
+			return nil, err
+		}
+		for sa, arn := range arns[n.Name] {
+			annotate(objects, sa, arn)
+		}
+		var namespace pulumi.Resource
+		for _, obj := range objects {
+			md := obj["metadata"].(map[string]any)
+			name := fmt.Sprintf("%s-%s-%s-%s-%s", t.Name, c.Name, n.Name, obj["kind"], md["name"])
+			if obj["kind"] == "Namespace" {
+				name = fmt.Sprintf("%s-%s-%s", t.Name, c.Name, n.Name)
+			}
+			opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes), pulumi.RetainOnDelete(c.Handover)}
+			if namespace != nil {
+				opts = append(opts, pulumi.DependsOn([]pulumi.Resource{namespace}))
+			}
+			var r kubeObject
+			if err := ctx.RegisterResource(typeToken(obj), name, pulumi.ToMap(obj), &r, opts...); err != nil {
+				return nil, err
+			}
+			if namespace == nil {
+				namespace = &r
+			}
+			out = append(out, &r)
+		}
+	}
+	return out, nil
 }
 
 // kubeObject is a Kubernetes object registered by its type token.

@@ -14,9 +14,6 @@ import (
 type Cluster struct {
 	Name, Environment string
 	Hub               bool
-	// PodIdentity is whether the cluster binds roles through EKS Pod Identity (FleetCluster identity
-	// "podIdentity", the default), which the tenants' workload identities need.
-	PodIdentity bool
 }
 
 // Selects tells whether a tenant is onboarded onto c: c is named in the selector, or c is a spoke of one of its
@@ -62,14 +59,6 @@ func CheckFleet(ps *problems.List, tenants []TenantSpec, clusters []Cluster) {
 		}
 		if !slices.ContainsFunc(clusters, t.Selects) {
 			ps.Add(field+".clusters", "selects no cluster of the fleet; name clusters or environments that have spokes")
-		}
-		if t.hasIdentities() {
-			for _, c := range clusters {
-				if t.Selects(c) && !c.PodIdentity {
-					ps.Add(field+".clusters", "selects cluster %q, whose identity is irsa; the tenant's service accounts "+
-						"with policies are bound through EKS Pod Identity only", c.Name)
-				}
-			}
 		}
 	}
 }
@@ -127,16 +116,4 @@ func PartitionOf(region string) string {
 		return "aws-cn"
 	}
 	return "aws"
-}
-
-// hasIdentities tells whether some service account of the tenant has policies (an IAM role).
-func (t TenantSpec) hasIdentities() bool {
-	for _, n := range t.Namespaces {
-		for _, sa := range n.ServiceAccounts {
-			if len(sa.ManagedPolicyArns) > 0 || sa.Policy != "" {
-				return true
-			}
-		}
-	}
-	return false
 }

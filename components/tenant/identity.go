@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
@@ -25,6 +26,10 @@ func hashedName(key string) string {
 	return "tenant-" + hex.EncodeToString(sum[:])[:12]
 }
 
+// roleArns are the IAM role ARNs of one namespace's service accounts that take IRSA, by service account name:
+// what their eks.amazonaws.com/role-arn annotations say (Identities once known).
+type roleArns map[string]pulumi.StringOutput
+
 // newRole registers the IAM role of service account sa in namespace n of tenant t on target c (named
 // RoleName, under /gitops-fleet/tenant/<tenant>/, tagged with the tenant and namespace) with trust.
 func newRole(ctx *pulumi.Context, name string, t TenantSpec, c Target, n TenantNamespace, sa string,
@@ -37,45 +42,74 @@ func newRole(ctx *pulumi.Context, name string, t TenantSpec, c Target, n TenantN
 	}, opts...)
 }
 
-// identities registers, on target c, for each service account of the tenant's namespaces that has policies: an
-// IAM role that trusts EKS Pod Identity for that cluster, namespace and service account only (the EKS User
-// Guide's statement), its managed policies and inline policy, and the Pod Identity association that binds it.
-func identities(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Target) ([]pulumi.Resource, error) {
+// irsaTrust is the trust policy of an IRSA role: the cluster's OIDC provider, for service account sa of
+// namespace n only (fleetcluster.IRSATrustPolicy, the EKS User Guide's).
+func irsaTrust(c Target, n TenantNamespace, sa string) pulumi.StringOutput {
+	return pulumi.All(c.OidcProviderArn, c.OidcProviderUrl).ApplyT(func(v []any) string {
+		return fleetcluster.IRSATrustPolicy(v[0].(string), v[1].(string), n.Name, sa).JSON()
+	}).(pulumi.StringOutput)
+}
+
+// identities registers, on target c, for each service account of the tenant's namespaces that has policies, an
+// IAM role with its managed policies and inline policy, bound to that cluster, namespace and service account only:
+// on a Pod Identity cluster the role trusts EKS Pod Identity (the EKS User Guide's statement) and a Pod Identity
+// association binds it; on an IRSA cluster (c.PodIdentity false) it trusts the cluster's OIDC provider and the
+// service account is annotated with it. With c.ExternalSecrets, each namespace's tenant-secrets service account
+// gets its SecretStore's role too (secretsRole). It returns the roles and, per namespace, the annotations to
+// write (roleArns).
+func identities(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Target) ([]pulumi.Resource, map[string]roleArns, error) {
 	var out []pulumi.Resource
+	annotations := map[string]roleArns{}
+	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Provider(c.AWS)}
 	for _, n := range t.Namespaces {
+		arns := roleArns{}
 		for _, sa := range n.ServiceAccounts {
 			if len(sa.ManagedPolicyArns) == 0 && sa.Policy == "" {
 				continue
 			}
 			name := fmt.Sprintf("%s-%s-%s-%s", t.Name, c.Name, n.Name, sa.Name)
-			opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Provider(c.AWS)}
-			trust := c.ClusterArn.ToStringOutput().ApplyT(func(arn string) string {
-				return iampolicy.New(iampolicy.PodIdentityTrust(arn, n.Name, []string{sa.Name})).JSON()
-			}).(pulumi.StringOutput)
+			trust := irsaTrust(c, n, sa.Name)
+			if c.PodIdentity {
+				trust = c.ClusterArn.ToStringOutput().ApplyT(func(arn string) string {
+					return iampolicy.New(iampolicy.PodIdentityTrust(arn, n.Name, []string{sa.Name})).JSON()
+				}).(pulumi.StringOutput)
+			}
 			role, err := newRole(ctx, name, t, c, n, sa.Name, trust, opts...)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			for _, p := range sa.ManagedPolicyArns {
 				if _, err := iam.NewRolePolicyAttachment(ctx, name+"-"+path.Base(p), &iam.RolePolicyAttachmentArgs{
 					Role: role.Name, PolicyArn: pulumi.String(p)}, opts...); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			if sa.Policy != "" {
 				if _, err := iam.NewRolePolicy(ctx, name, &iam.RolePolicyArgs{Role: role.Name, Policy: pulumi.String(sa.Policy)},
 					opts...); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			out = append(out, role)
+			if !c.PodIdentity {
+				arns[sa.Name] = role.Arn
+				continue
+			}
 			if _, err := awseks.NewPodIdentityAssociation(ctx, name, &awseks.PodIdentityAssociationArgs{
 				ClusterName: pulumi.String(c.Name), Namespace: pulumi.String(n.Name), ServiceAccount: pulumi.String(sa.Name),
 				RoleArn: role.Arn,
 			}, opts...); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
+		if c.ExternalSecrets {
+			role, err := secretsRole(ctx, t, c, n, opts...)
+			if err != nil {
+				return nil, nil, err
+			}
+			out, arns[SecretsServiceAccount] = append(out, role), role.Arn
+		}
+		annotations[n.Name] = arns
 	}
-	return out, nil
+	return out, annotations, nil
 }

@@ -3,7 +3,6 @@ package tenant
 import (
 	"fmt"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -22,24 +21,17 @@ func SecretsArn(partition, region, account, prefix, tenant string) string {
 
 // secretsRole registers, on target c, the role of namespace n's tenant-secrets service account, which its
 // SecretStore authenticates as (an IRSA token: the role trusts the cluster's OIDC provider for that service
-// account only) and which reads only the tenant's secrets; it returns the role's ARN, for the service account's
-// eks.amazonaws.com/role-arn annotation.
-func secretsRole(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Target, n TenantNamespace) (pulumi.StringOutput, error) {
+// account only) and which reads only the tenant's secrets, with opts.
+func secretsRole(ctx *pulumi.Context, t TenantSpec, c Target, n TenantNamespace, opts ...pulumi.ResourceOption) (*iam.Role, error) {
 	name := fmt.Sprintf("%s-%s-%s-%s", t.Name, c.Name, n.Name, SecretsServiceAccount)
-	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Provider(c.AWS)}
-	trust := pulumi.All(c.OidcProviderArn, c.OidcProviderUrl).ApplyT(func(v []any) string {
-		return fleetcluster.IRSATrustPolicy(v[0].(string), v[1].(string), n.Name, SecretsServiceAccount).JSON()
-	}).(pulumi.StringOutput)
-	role, err := newRole(ctx, name, t, c, n, SecretsServiceAccount, trust, opts...)
+	role, err := newRole(ctx, name, t, c, n, SecretsServiceAccount, irsaTrust(c, n, SecretsServiceAccount), opts...)
 	if err != nil {
-		return pulumi.StringOutput{}, err
+		return nil, err
 	}
 	policy := c.AccountId.ToStringOutput().ApplyT(func(account string) string {
 		arn := SecretsArn(PartitionOf(c.Region), c.Region, account, t.SecretsPrefix, t.Name)
 		return iampolicy.New(iampolicy.Allow("TenantSecrets", secretsActions, []string{arn})).JSON()
 	}).(pulumi.StringOutput)
-	if _, err := iam.NewRolePolicy(ctx, name, &iam.RolePolicyArgs{Role: role.Name, Policy: policy}, opts...); err != nil {
-		return pulumi.StringOutput{}, err
-	}
-	return role.Arn, nil
+	_, err = iam.NewRolePolicy(ctx, name, &iam.RolePolicyArgs{Role: role.Name, Policy: policy}, opts...)
+	return role, err
 }

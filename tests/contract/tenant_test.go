@@ -153,8 +153,27 @@ func TestTenantApplicationSet(t *testing.T) {
 	a := payments()
 	selected := []string{"spoke-a", "spoke-old"}
 	spec := tenant.ApplicationSet(a, selected, tenant.TenantWorkloads{URL: tenantRepo, Path: "clusters", Revision: "main"})
+	apps := generateSet(t, spec, secrets)
+	if len(apps) != 1 || apps[0].Spec.Destination.Name != "spoke-a" || apps[0].Name != "payments-spoke-a" {
+		t.Fatalf("Applications %v: want payments-spoke-a only (the hub is not selected, spoke-old is decommissioned)", apps)
+	}
+	app := apps[0]
+	if app.Spec.Source.Path != "clusters/spoke-a" || app.Spec.Project != tenant.ProjectName("payments") {
+		t.Errorf("Application %+v", app.Spec)
+	}
+	adb := argoDB(t, argocdNamespace, secrets...)
+	deploy := []syncedObject{{Group: "apps", Kind: "Deployment", Name: "api", Namespaced: true}}
+	if err := permitted(t, tenant.Project(a, selected, argocdNamespace), *app.Spec.Source, app.Spec.Destination, adb, deploy); err != nil {
+		t.Errorf("the tenant's project refuses its own Application: %v", err)
+	}
+}
+
+// generateSet is what Argo CD's own ApplicationSet generators and renderer make of an ApplicationSet spec over the
+// cluster secrets in Argo CD's namespace (the set read strictly as Argo CD's type).
+func generateSet(t *testing.T, spec map[string]any, secrets []corev1.Secret) []argov1alpha1.Application {
+	t.Helper()
 	raw, err := yaml.Marshal(map[string]any{"apiVersion": "argoproj.io/v1alpha1", "kind": "ApplicationSet",
-		"metadata": map[string]any{"name": "tenant-payments", "namespace": argocdNamespace}, "spec": spec})
+		"metadata": map[string]any{"name": "set", "namespace": argocdNamespace}, "spec": spec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,16 +192,5 @@ func TestTenantApplicationSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(apps) != 1 || apps[0].Spec.Destination.Name != "spoke-a" || apps[0].Name != "payments-spoke-a" {
-		t.Fatalf("Applications %v: want payments-spoke-a only (the hub is not selected, spoke-old is decommissioned)", apps)
-	}
-	app := apps[0]
-	if app.Spec.Source.Path != "clusters/spoke-a" || app.Spec.Project != tenant.ProjectName("payments") {
-		t.Errorf("Application %+v", app.Spec)
-	}
-	adb := argoDB(t, argocdNamespace, secrets...)
-	deploy := []syncedObject{{Group: "apps", Kind: "Deployment", Name: "api", Namespaced: true}}
-	if err := permitted(t, tenant.Project(a, selected, argocdNamespace), *app.Spec.Source, app.Spec.Destination, adb, deploy); err != nil {
-		t.Errorf("the tenant's project refuses its own Application: %v", err)
-	}
+	return apps
 }
