@@ -24,6 +24,9 @@ type Fleet struct {
 	ArgocdManagementRoleArn pulumi.StringOutput `pulumi:"argocdManagementRoleArn"`
 	// VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).
 	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
+	// Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with
+	// Git delivery, its folder of the registry repository. Empty without tenants.
+	Tenants TenantSummaryMapOutput `pulumi:"tenants"`
 }
 
 // NewFleet validates the whole fleet, records it in its ClusterLedger (which allocates missing VPC CIDRs
@@ -56,6 +59,7 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		"hubKubeconfig":           comp.HubKubeconfig,
 		"argocdManagementRoleArn": comp.ArgocdManagementRoleArn,
 		"vpcCidrs":                comp.VpcCidrs,
+		"tenants":                 comp.Tenants,
 	})
 }
 
@@ -110,9 +114,11 @@ func (b *builder) build() error {
 	if err := b.drains(hubBuilt, spokes); err != nil {
 		return err
 	}
-	if err := b.tenants(hubBuilt, spokes); err != nil {
+	tenants, err := b.tenants(hubBuilt, spokes)
+	if err != nil {
 		return err
 	}
+	b.comp.Tenants = pulumi.ToOutput(tenants).(TenantSummaryMapOutput)
 	b.comp.Clusters = summaries.ToClusterSummaryMapOutput()
 	b.comp.Kubeconfigs = pulumi.ToSecret(kubeconfigs.ToStringMapOutput()).(pulumi.StringMapOutput)
 	b.comp.VpcCidrs = pulumi.ToStringMap(b.cidrs).ToStringMapOutput()

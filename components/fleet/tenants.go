@@ -15,10 +15,11 @@ import (
 // registry repository (tenant.FilePath; a pull request per tenant from gitops-fleet/tenant-<name> with
 // git.pullRequest), else through a Kubernetes provider of the cluster's own (<cluster>-k8s, from its kubeconfig;
 // the hub's is the hub's), made for the clusters some tenant writes to directly only. A cluster in handover (moving
-// to Git in this run) gets both.
-func (b *builder) tenants(hub *built, spokes []built) error {
+// to Git in this run) gets both. It returns the tenants' summaries, by name.
+func (b *builder) tenants(hub *built, spokes []built) (map[string]TenantSummary, error) {
+	out := map[string]TenantSummary{}
 	if len(b.args.Tenants) == 0 || hub == nil {
-		return nil
+		return out, nil
 	}
 	clusters := append([]built{*hub}, spokes...)
 	kube := map[string]pulumi.ProviderResource{hub.spec.Name: b.providers.hub}
@@ -35,7 +36,7 @@ func (b *builder) tenants(hub *built, spokes []built) error {
 			}
 			gh, err := b.providers.github()
 			if err != nil {
-				return err
+				return nil, err
 			}
 			d.Git, d.GitHub = &target, gh
 		}
@@ -50,13 +51,13 @@ func (b *builder) tenants(hub *built, spokes []built) error {
 					Kubeconfig: pulumi.ToSecret(c.cl.Kubeconfig).(pulumi.StringOutput),
 				}, pulumi.Parent(b.comp))
 				if err != nil {
-					return err
+					return nil, err
 				}
 				prov, kube[c.spec.Name] = p, p
 			}
 			awsProv, err := b.providers.aws(c.spec.Region, c.spec.AssumeRoleArn)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			d.Targets = append(d.Targets, tenant.Target{Name: c.spec.Name, Region: c.spec.Region, ClusterArn: c.cl.ClusterArn,
 				Endpoint: c.cl.Endpoint, CertificateAuthorityData: c.cl.CertificateAuthorityData,
@@ -65,8 +66,19 @@ func (b *builder) tenants(hub *built, spokes []built) error {
 				PodIdentity: c.spec.Identity != fleetcluster.IdentityIRSA, Handover: handover})
 		}
 		if _, err := tenant.NewTenant(b.ctx, d, pulumi.Parent(b.comp)); err != nil {
-			return err
+			return nil, err
 		}
+		summary := TenantSummary{Project: tenant.ProjectName(t.Name)}
+		for _, c := range d.Targets {
+			summary.Clusters = append(summary.Clusters, c.Name)
+		}
+		for _, n := range t.Namespaces {
+			summary.Namespaces = append(summary.Namespaces, n.Name)
+		}
+		if d.Git != nil {
+			summary.Folder = tenant.Folder(t.Name)
+		}
+		out[t.Name] = summary
 	}
-	return nil
+	return out, nil
 }

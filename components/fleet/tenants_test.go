@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,7 +31,12 @@ func withTenants() FleetArgs {
 }
 
 func TestTenantsOntoTheClustersTheySelect(t *testing.T) {
-	cloud, _ := build(t, withTenants())
+	cloud, f := build(t, withTenants())
+	summary := mocks.Await[map[string]TenantSummary](t, f.Tenants)
+	if got := summary["search"]; !reflect.DeepEqual(got, TenantSummary{Clusters: []string{"spoke-a"}, Namespaces: []string{"search"},
+		Project: "tenant-search"}) || !reflect.DeepEqual(summary["payments"].Clusters, []string{"spoke-a", "spoke-b"}) {
+		t.Errorf("tenants output %+v", summary)
+	}
 	for _, name := range []string{"payments", "search"} {
 		cloud.MustGet(t, tenant.TypeToken, name)
 	}
@@ -200,7 +206,10 @@ func TestTenantsThroughGit(t *testing.T) {
 	a := withTenants()
 	a.Git = &gitopsbridge.GitDelivery{Owner: "acme", Repository: "fleet-registry"}
 	a.Clusters[1].Identity = "irsa" // spoke-a: ledger's annotation is in the file
-	cloud, _ := build(t, a)
+	cloud, f := build(t, a)
+	if got := mocks.Await[map[string]TenantSummary](t, f.Tenants)["payments"].Folder; got != "tenants/payments" {
+		t.Errorf("payments' folder %q", got)
+	}
 	for _, typ := range []string{"kubernetes:core/v1:Namespace", "kubernetes:core/v1:ResourceQuota", "kubernetes:core/v1:ServiceAccount"} {
 		for _, r := range cloud.OfType(typ) {
 			if strings.HasPrefix(r.Name, "payments-") || strings.HasPrefix(r.Name, "search-") {

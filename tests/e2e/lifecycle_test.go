@@ -704,9 +704,12 @@ func TestDay2(t *testing.T) {
 // Applications and, through the resources finalizer, the add-ons on every cluster. So the switching run keeps
 // the secrets, marked retain-on-delete, while it commits them to Git; the next run stops managing them without
 // deleting them, and the hub's registry Application owns them from then on. The secrets stay in the hub
-// throughout.
+// throughout. A tenant's objects on the spoke move the same way: committed to its folder, kept in the cluster.
 func TestSwitchToGitDelivery(t *testing.T) {
-	l := newLifecycleOf(t, "handover", day2Config())
+	cfg := day2Config()
+	cfg["gitops-fleet:tenants"] = []any{map[string]any{"name": "payments", "clusters": map[string]any{"clusters": []string{"spoke-a"}},
+		"namespaces": []any{map[string]any{"name": "payments"}}}}
+	l := newLifecycleOf(t, "handover", cfg)
 	l.up()
 	l.settled()
 	inHub := func() []string {
@@ -727,10 +730,20 @@ func TestSwitchToGitDelivery(t *testing.T) {
 	if got := inHub(); !slices.Equal(got, want) {
 		t.Fatalf("cluster secrets in the hub before the switch: %v, want %v", got, want)
 	}
-	deletesSecrets := func(steps []step) []string {
+	namespaceKept := func(when string) {
+		if ns := records(t, l.env, "kubernetes", "kubernetes:core/v1:Namespace"); !slices.ContainsFunc(ns, func(r emulator.Record) bool {
+			return strings.HasSuffix(r.URN, "::payments-spoke-a-payments")
+		}) {
+			t.Errorf("the tenant's namespace on spoke-a is gone %s", when)
+		}
+	}
+	namespaceKept("before the switch")
+	// Nothing in a cluster is deleted: not a cluster secret, not a tenant's object.
+	deletesInClusters := func(steps []step) []string {
 		var out []string
 		for _, s := range steps {
-			if s.typ == "kubernetes:core/v1:Secret" && (s.op == "delete" || strings.Contains(s.op, "replace")) {
+			if strings.HasPrefix(s.typ, "kubernetes:") && s.typ != "kubernetes:argoproj.io/v1alpha1:Application" &&
+				(s.op == "delete" || strings.Contains(s.op, "replace")) {
 				out = append(out, s.op+" "+s.urn)
 			}
 		}
@@ -740,23 +753,35 @@ func TestSwitchToGitDelivery(t *testing.T) {
 	l.cfg["gitops-fleet:git"] = map[string]any{"owner": "gitops-fleet", "repository": "fleet-registry", "branch": "main"}
 	l.cfg["github:token"] = "ghp_offline0pulumi0github0token"
 	_, steps := l.preview()
-	if d := deletesSecrets(steps); len(d) != 0 {
-		t.Errorf("the switching run plans to delete cluster secrets: %v", d)
+	if d := deletesInClusters(steps); len(d) != 0 {
+		t.Errorf("the switching run plans to delete objects in the clusters: %v", d)
 	}
-	if d := deletesSecrets(l.up()); len(d) != 0 {
-		t.Errorf("the switching run deleted cluster secrets: %v", d)
+	if d := deletesInClusters(l.up()); len(d) != 0 {
+		t.Errorf("the switching run deleted objects in the clusters: %v", d)
 	}
 	if got := inHub(); !slices.Equal(got, want) {
 		t.Errorf("cluster secrets in the hub after the switching run: %v, want %v", got, want)
+	}
+	namespaceKept("after the switching run")
+	committed := false
+	for _, r := range records(t, l.env, "github", "github:index/repositoryFile:RepositoryFile") {
+		if state, err := r.Plain(); err == nil && state["file"] == "tenants/payments/spoke-a.yaml" {
+			committed = strings.Contains(fmt.Sprint(state["content"]), "tenant-quota")
+		}
+	}
+	if !committed {
+		t.Error("the switching run did not commit the tenant's objects to tenants/payments/spoke-a.yaml")
 	}
 
 	l.up() // Pulumi lets go of them
 	if got := inHub(); !slices.Equal(got, want) {
 		t.Errorf("cluster secrets in the hub after Pulumi let go: %v, want %v (retained, now the registry's)", got, want)
 	}
+	namespaceKept("after Pulumi let go of it")
 	_, dep := exported(t, l.env, l.stack, false)
 	for _, r := range dep.Resources {
-		if strings.HasSuffix(string(r.URN), "-cluster-secret") && r.Type == "kubernetes:core/v1:Secret" {
+		if strings.HasSuffix(string(r.URN), "-cluster-secret") && r.Type == "kubernetes:core/v1:Secret" ||
+			strings.HasSuffix(string(r.URN), "::payments-spoke-a-payments") {
 			t.Errorf("Pulumi still manages %s with Git delivery", r.URN)
 		}
 	}
