@@ -65,6 +65,7 @@ func (x *Fleet) Annotate(a infer.Annotator) {
 	a.Describe(&x.HubKubeconfig, "HubKubeconfig is the hub's kubeconfig, a secret.")
 	a.Describe(&x.ArgocdManagementRoleArn, "ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.")
 	a.Describe(&x.VpcCidrs, "VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).")
+	a.Describe(&x.Tenants, "Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.")
 }
 
 // Annotate gives FleetArgs its schema descriptions.
@@ -86,6 +87,15 @@ func (x *Repositories) Annotate(a infer.Annotator) {
 	a.Describe(x, "Repositories are the GitOps repositories of the fleet.")
 	a.Describe(&x.Addons, "Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.")
 	a.Describe(&x.Workloads, "Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.")
+}
+
+// Annotate gives TenantSummary its schema descriptions.
+func (x *TenantSummary) Annotate(a infer.Annotator) {
+	a.Describe(x, "TenantSummary is what a program needs to know of one tenant of the fleet (Fleet's tenants output).")
+	a.Describe(&x.Clusters, "Clusters are the clusters the tenant is onboarded onto, in the fleet's order.")
+	a.Describe(&x.Namespaces, "Namespaces are the tenant's namespaces on each of them.")
+	a.Describe(&x.Project, "Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.")
+	a.Describe(&x.Folder, "Folder is, with Git delivery, the tenant's folder of the registry repository (tenants/<name>), a file per cluster; absent when its objects are written through each cluster's provider.")
 }
 
 // Annotate gives ledgerResource its schema descriptions.

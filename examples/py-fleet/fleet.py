@@ -25,6 +25,7 @@ def program():
     pulumi.export("vpcCidrs", f.vpc_cidrs)
     pulumi.export("argocdManagementRoleArn", f.argocd_management_role_arn)
     pulumi.export("hubKubeconfig", f.hub_kubeconfig)
+    pulumi.export("tenants", f.tenants)
     delivery = cfg.get_object("delivery")
     if delivery:
         d = fleet.StackDelivery("delivery", fleet.StackDeliveryArgs(

@@ -35,6 +35,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         vpcCidrs: f.vpcCidrs,
         argocdManagementRoleArn: f.argocdManagementRoleArn,
         hubKubeconfig: f.hubKubeconfig,
+        tenants: f.tenants,
     };
     const delivery = cfg.getObject<Delivery>("delivery");
     if (delivery) {

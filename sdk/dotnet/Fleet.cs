@@ -41,6 +41,12 @@ namespace GitOpsFleet.Fleet
         public Output<ImmutableDictionary<string, string>> Kubeconfigs { get; private set; } = null!;
 
         /// <summary>
+        /// Tenants are tenant name -&gt; the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
+        /// </summary>
+        [Output("tenants")]
+        public Output<ImmutableDictionary<string, Outputs.TenantSummary>> Tenants { get; private set; } = null!;
+
+        /// <summary>
         /// VpcCidrs are cluster name -&gt; VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).
         /// </summary>
         [Output("vpcCidrs")]

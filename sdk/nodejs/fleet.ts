@@ -41,6 +41,10 @@ export class Fleet extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly kubeconfigs: pulumi.Output<{[key: string]: string}>;
     /**
+     * Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
+     */
+    declare public readonly tenants: pulumi.Output<{[key: string]: outputs.TenantSummary}>;
+    /**
      * VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).
      */
     declare public /*out*/ readonly vpcCidrs: pulumi.Output<{[key: string]: string}>;
@@ -80,6 +84,7 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["clusters"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;
+            resourceInputs["tenants"] = undefined /*out*/;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);

@@ -63,6 +63,37 @@ func TestDevFleet(t *testing.T) {
 		}
 	})
 
+	t.Run("the tenants are onboarded onto the clusters they select, and only there", func(t *testing.T) {
+		want := map[string][]string{"payments": {"spoke-use2", "spoke-usw2"}, "payments-batch": {"spoke-use2", "spoke-usw2"},
+			"search": {"spoke-usw2"}}
+		tenants, _ := up.Outputs["tenants"].Value.(map[string]any)
+		for tenant, namespace := range map[string]string{"payments": "payments", "search": "search"} {
+			summary, _ := tenants[tenant].(map[string]any)
+			if got := fmt.Sprint(summary["clusters"]); got != fmt.Sprint(want[namespace]) {
+				t.Errorf("tenants output: %s on %s, want %v", tenant, got, want[namespace])
+			}
+		}
+		where := map[string][]string{}
+		for _, r := range records(t, env, "kubernetes", "kubernetes:core/v1:Namespace") {
+			state, err := r.Plain()
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprint(state["metadata"].(map[string]any)["name"])
+			for c, out := range clusters {
+				if out.Endpoint == r.Scope && want[name] != nil {
+					where[name] = append(where[name], c)
+				}
+			}
+		}
+		for ns := range where {
+			slices.Sort(where[ns])
+		}
+		if !maps.EqualFunc(where, want, slices.Equal) {
+			t.Errorf("tenant namespaces by cluster: %v, want %v", where, want)
+		}
+	})
+
 	t.Run("preview after up expects no changes", func(t *testing.T) {
 		if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
 			t.Errorf("preview --expect-no-changes: %v", err)
@@ -214,19 +245,38 @@ func TestProdFleetKeepsSecrets(t *testing.T) {
 
 	prs := records(t, env, "github", "github:index/repositoryPullRequest:RepositoryPullRequest")
 	files := records(t, env, "github", "github:index/repositoryFile:RepositoryFile")
-	if len(prs) != 3 || len(files) != 3 {
-		t.Errorf("prod delivered %d files in %d pull requests, want one of each per cluster (3)", len(files), len(prs))
+	if len(prs) != 4 || len(files) != 5 {
+		t.Errorf("prod delivered %d files in %d pull requests, want one of each per cluster (3) and the payments "+
+			"tenant's pull request with its two spokes' files", len(files), len(prs))
 	}
+	var paths []string
 	for _, f := range files {
-		if !strings.HasPrefix(f.ID, "fleet-registry/clusters/prod/") || f.Scope != "gitops-fleet" {
-			t.Errorf("file %s under owner %s, want fleet-registry/clusters/prod/<cluster>.yaml of gitops-fleet", f.ID, f.Scope)
+		paths = append(paths, f.ID)
+		if f.Scope != "gitops-fleet" {
+			t.Errorf("file %s under owner %s, want gitops-fleet", f.ID, f.Scope)
 		}
+	}
+	slices.Sort(paths)
+	if want := []string{"fleet-registry/clusters/prod/hub.yaml", "fleet-registry/clusters/prod/spoke-use2.yaml",
+		"fleet-registry/clusters/prod/spoke-usw2.yaml", "fleet-registry/tenants/payments/spoke-use2.yaml",
+		"fleet-registry/tenants/payments/spoke-usw2.yaml"}; !slices.Equal(paths, want) {
+		t.Errorf("files %v, want %v", paths, want)
+	}
+	// The tenant's objects are in Git only: nothing is written into a spoke.
+	if ns := records(t, env, "kubernetes", "kubernetes:core/v1:Namespace"); slices.ContainsFunc(ns, func(r emulator.Record) bool {
+		return strings.Contains(r.URN, "fleet:index:Tenant")
+	}) {
+		t.Error("with git, Pulumi wrote a tenant's namespace into a spoke")
 	}
 
 	// Git is the source of truth: no cluster secret is written into the hub (a closed pull request registers
 	// nothing); the hub's registry Application syncs the merged ones from clusters/prod/ of the registry.
 	if secrets := records(t, env, "kubernetes", "kubernetes:core/v1:Secret"); len(secrets) != 0 {
 		t.Errorf("Pulumi wrote %d secrets into the hub, first %s", len(secrets), secrets[0].ID)
+	}
+	sets := records(t, env, "kubernetes", "kubernetes:argoproj.io/v1alpha1:ApplicationSet")
+	if !slices.ContainsFunc(sets, func(r emulator.Record) bool { return strings.HasSuffix(r.ID, "/payments-platform") }) {
+		t.Error("no ApplicationSet payments-platform on the hub to sync the tenant's folder")
 	}
 	apps := records(t, env, "kubernetes", "kubernetes:argoproj.io/v1alpha1:Application")
 	if len(apps) != 1 {
@@ -268,6 +318,9 @@ func clusterOutputs(t *testing.T, outs auto.OutputMap) map[string]clusterOutput 
 
 // ownerOf is the cluster a resource belongs to, from its name ("spoke-use2-node-role" -> "spoke-use2").
 func ownerOf(name string) string {
+	for _, tenant := range []string{"payments", "search"} { // the dev stack's tenants: <tenant>-<cluster>-...
+		name = strings.TrimPrefix(name, tenant+"-")
+	}
 	best := ""
 	for c := range devClusters {
 		if (name == c || strings.HasPrefix(name, c+"-")) && len(c) > len(best) {

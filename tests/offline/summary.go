@@ -31,6 +31,30 @@ func PrintSummary(w io.Writer, outputs auto.OutputMap) {
 			}
 		}
 	}
+	tenants, _ := outputs["tenants"].Value.(map[string]any)
+	if len(tenants) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nTenants: %d\n", len(tenants))
+	for _, name := range slices.Sorted(maps.Keys(tenants)) {
+		s, _ := tenants[name].(map[string]any)
+		delivery := "written through each cluster's provider"
+		if folder, _ := s["folder"].(string); folder != "" {
+			delivery = fmt.Sprintf("committed to %s/, synced by Argo CD", folder)
+		}
+		fmt.Fprintf(w, "  %-12s namespaces %s on %s\n      Argo CD project %v; objects %s\n", name, joined(s["namespaces"]),
+			joined(s["clusters"]), s["project"], delivery)
+	}
+}
+
+// joined is a list output as "a, b".
+func joined(v any) string {
+	list, _ := v.([]any)
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i] = fmt.Sprint(x)
+	}
+	return strings.Join(out, ", ")
 }
 
 // PrintDelivery writes the delivery of the fleet's own stacks when the example has one (deliveryStages): per

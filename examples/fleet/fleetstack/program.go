@@ -32,6 +32,7 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("vpcCidrs", f.VpcCidrs)
 	ctx.Export("argocdManagementRoleArn", f.ArgocdManagementRoleArn)
 	ctx.Export("hubKubeconfig", f.HubKubeconfig)
+	ctx.Export("tenants", f.Tenants)
 	if cfg.Delivery == nil {
 		return nil
 	}

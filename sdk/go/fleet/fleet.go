@@ -24,6 +24,8 @@ type Fleet struct {
 	HubKubeconfig pulumi.StringOutput `pulumi:"hubKubeconfig"`
 	// Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.
 	Kubeconfigs pulumi.StringMapOutput `pulumi:"kubeconfigs"`
+	// Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
+	Tenants TenantSummaryMapOutput `pulumi:"tenants"`
 	// VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).
 	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
 }
@@ -198,6 +200,11 @@ func (o FleetOutput) HubKubeconfig() pulumi.StringOutput {
 // Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.
 func (o FleetOutput) Kubeconfigs() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Fleet) pulumi.StringMapOutput { return v.Kubeconfigs }).(pulumi.StringMapOutput)
+}
+
+// Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
+func (o FleetOutput) Tenants() TenantSummaryMapOutput {
+	return o.ApplyT(func(v *Fleet) TenantSummaryMapOutput { return v.Tenants }).(TenantSummaryMapOutput)
 }
 
 // VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).

@@ -7554,6 +7554,73 @@ func (o TenantSpecArrayOutput) Index(i pulumi.IntInput) TenantSpecOutput {
 	}).(TenantSpecOutput)
 }
 
+// TenantSummary is what a program needs to know of one tenant of the fleet (Fleet's tenants output).
+type TenantSummary struct {
+	// Clusters are the clusters the tenant is onboarded onto, in the fleet's order.
+	Clusters []string `pulumi:"clusters"`
+	// Folder is, with Git delivery, the tenant's folder of the registry repository (tenants/<name>), a file per cluster; absent when its objects are written through each cluster's provider.
+	Folder *string `pulumi:"folder"`
+	// Namespaces are the tenant's namespaces on each of them.
+	Namespaces []string `pulumi:"namespaces"`
+	// Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.
+	Project string `pulumi:"project"`
+}
+
+// TenantSummary is what a program needs to know of one tenant of the fleet (Fleet's tenants output).
+type TenantSummaryOutput struct{ *pulumi.OutputState }
+
+func (TenantSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantSummary)(nil)).Elem()
+}
+
+func (o TenantSummaryOutput) ToTenantSummaryOutput() TenantSummaryOutput {
+	return o
+}
+
+func (o TenantSummaryOutput) ToTenantSummaryOutputWithContext(ctx context.Context) TenantSummaryOutput {
+	return o
+}
+
+// Clusters are the clusters the tenant is onboarded onto, in the fleet's order.
+func (o TenantSummaryOutput) Clusters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantSummary) []string { return v.Clusters }).(pulumi.StringArrayOutput)
+}
+
+// Folder is, with Git delivery, the tenant's folder of the registry repository (tenants/<name>), a file per cluster; absent when its objects are written through each cluster's provider.
+func (o TenantSummaryOutput) Folder() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantSummary) *string { return v.Folder }).(pulumi.StringPtrOutput)
+}
+
+// Namespaces are the tenant's namespaces on each of them.
+func (o TenantSummaryOutput) Namespaces() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantSummary) []string { return v.Namespaces }).(pulumi.StringArrayOutput)
+}
+
+// Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.
+func (o TenantSummaryOutput) Project() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantSummary) string { return v.Project }).(pulumi.StringOutput)
+}
+
+type TenantSummaryMapOutput struct{ *pulumi.OutputState }
+
+func (TenantSummaryMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]TenantSummary)(nil)).Elem()
+}
+
+func (o TenantSummaryMapOutput) ToTenantSummaryMapOutput() TenantSummaryMapOutput {
+	return o
+}
+
+func (o TenantSummaryMapOutput) ToTenantSummaryMapOutputWithContext(ctx context.Context) TenantSummaryMapOutput {
+	return o
+}
+
+func (o TenantSummaryMapOutput) MapIndex(k pulumi.StringInput) TenantSummaryOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) TenantSummary {
+		return vs[0].(map[string]TenantSummary)[vs[1].(string)]
+	}).(TenantSummaryOutput)
+}
+
 // TenantSyncWindow is an Argo CD sync window of the tenant's project.
 type TenantSyncWindow struct {
 	// Duration is how long the window lasts, a Go duration ("1h").
@@ -8466,6 +8533,8 @@ func init() {
 	pulumi.RegisterOutputType(TenantServiceAccountArrayOutput{})
 	pulumi.RegisterOutputType(TenantSpecOutput{})
 	pulumi.RegisterOutputType(TenantSpecArrayOutput{})
+	pulumi.RegisterOutputType(TenantSummaryOutput{})
+	pulumi.RegisterOutputType(TenantSummaryMapOutput{})
 	pulumi.RegisterOutputType(TenantSyncWindowOutput{})
 	pulumi.RegisterOutputType(TenantSyncWindowArrayOutput{})
 	pulumi.RegisterOutputType(TenantWorkloadsOutput{})

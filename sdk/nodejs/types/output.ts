@@ -139,3 +139,25 @@ export interface LedgerEntry {
     vpcCidr?: string;
 }
 
+/**
+ * TenantSummary is what a program needs to know of one tenant of the fleet (Fleet's tenants output).
+ */
+export interface TenantSummary {
+    /**
+     * Clusters are the clusters the tenant is onboarded onto, in the fleet's order.
+     */
+    clusters: string[];
+    /**
+     * Folder is, with Git delivery, the tenant's folder of the registry repository (tenants/<name>), a file per cluster; absent when its objects are written through each cluster's provider.
+     */
+    folder?: string;
+    /**
+     * Namespaces are the tenant's namespaces on each of them.
+     */
+    namespaces: string[];
+    /**
+     * Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.
+     */
+    project: string;
+}
+

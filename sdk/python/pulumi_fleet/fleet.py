@@ -301,6 +301,14 @@ class Fleet(pulumi.ComponentResource):
         return pulumi.get(self, "kubeconfigs")
 
     @_builtins.property
+    @pulumi.getter
+    def tenants(self) -> pulumi.Output[Mapping[str, 'outputs.TenantSummary']]:
+        """
+        Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
+        """
+        return pulumi.get(self, "tenants")
+
+    @_builtins.property
     @pulumi.getter(name="vpcCidrs")
     def vpc_cidrs(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """

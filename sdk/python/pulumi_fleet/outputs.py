@@ -18,6 +18,7 @@ __all__ = [
     'ClusterInfo',
     'ClusterSummary',
     'LedgerEntry',
+    'TenantSummary',
 ]
 
 @pulumi.output_type
@@ -457,5 +458,62 @@ class LedgerEntry(dict):
         VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
         """
         return pulumi.get(self, "vpc_cidr")
+
+
+@pulumi.output_type
+class TenantSummary(dict):
+    """
+    TenantSummary is what a program needs to know of one tenant of the fleet (Fleet's tenants output).
+    """
+    def __init__(__self__, *,
+                 clusters: Sequence[_builtins.str],
+                 namespaces: Sequence[_builtins.str],
+                 project: _builtins.str,
+                 folder: Optional[_builtins.str] = None):
+        """
+        TenantSummary is what a program needs to know of one tenant of the fleet (Fleet's tenants output).
+
+        :param Sequence[_builtins.str] clusters: Clusters are the clusters the tenant is onboarded onto, in the fleet's order.
+        :param Sequence[_builtins.str] namespaces: Namespaces are the tenant's namespaces on each of them.
+        :param _builtins.str project: Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.
+        :param _builtins.str folder: Folder is, with Git delivery, the tenant's folder of the registry repository (tenants/<name>), a file per cluster; absent when its objects are written through each cluster's provider.
+        """
+        pulumi.set(__self__, "clusters", clusters)
+        pulumi.set(__self__, "namespaces", namespaces)
+        pulumi.set(__self__, "project", project)
+        if folder is not None:
+            pulumi.set(__self__, "folder", folder)
+
+    @_builtins.property
+    @pulumi.getter
+    def clusters(self) -> Sequence[_builtins.str]:
+        """
+        Clusters are the clusters the tenant is onboarded onto, in the fleet's order.
+        """
+        return pulumi.get(self, "clusters")
+
+    @_builtins.property
+    @pulumi.getter
+    def namespaces(self) -> Sequence[_builtins.str]:
+        """
+        Namespaces are the tenant's namespaces on each of them.
+        """
+        return pulumi.get(self, "namespaces")
+
+    @_builtins.property
+    @pulumi.getter
+    def project(self) -> _builtins.str:
+        """
+        Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.
+        """
+        return pulumi.get(self, "project")
+
+    @_builtins.property
+    @pulumi.getter
+    def folder(self) -> Optional[_builtins.str]:
+        """
+        Folder is, with Git delivery, the tenant's folder of the registry repository (tenants/<name>), a file per cluster; absent when its objects are written through each cluster's provider.
+        """
+        return pulumi.get(self, "folder")
 
 

@@ -6,6 +6,7 @@ package com.gitopsfleet.fleet;
 import com.gitopsfleet.fleet.FleetArgs;
 import com.gitopsfleet.fleet.Utilities;
 import com.gitopsfleet.fleet.outputs.ClusterSummary;
+import com.gitopsfleet.fleet.outputs.TenantSummary;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
@@ -75,6 +76,20 @@ public class Fleet extends com.pulumi.resources.ComponentResource {
      */
     public Output<Map<String,String>> kubeconfigs() {
         return this.kubeconfigs;
+    }
+    /**
+     * Tenants are tenant name -&gt; the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
+     * 
+     */
+    @Export(name="tenants", refs={Map.class,String.class,TenantSummary.class}, tree="[0,1,2]")
+    private Output<Map<String,TenantSummary>> tenants;
+
+    /**
+     * @return Tenants are tenant name -&gt; the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
+     * 
+     */
+    public Output<Map<String,TenantSummary>> tenants() {
+        return this.tenants;
     }
     /**
      * VpcCidrs are cluster name -&gt; VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).
