@@ -19,14 +19,15 @@ const Name = "fleet"
 // GoImportPath is the import path of the generated Go SDK.
 const GoImportPath = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
-// Provider is the fleet provider: the Fleet, FleetCluster, GitOpsBridge and StackDelivery components, Fleet's
-// ClusterLedger and ClusterDrain resources and the provider's configuration, with the package metadata.
+// Provider is the fleet provider: the Fleet, FleetCluster, GitOpsBridge, StackDelivery and Tenant components, Fleet's
+// ClusterLedger, ClusterDrain and TenantGuard resources and the provider's configuration, with the package metadata.
 func Provider() (p.Provider, error) {
 	return build([]infer.InferredComponent{
 		infer.ComponentF(fleet.NewFleet),
 		infer.ComponentF(fleetcluster.NewFleetCluster),
 		infer.ComponentF(gitopsbridge.NewGitOpsBridge),
 		infer.ComponentF(delivery.NewStackDelivery),
+		infer.ComponentF(tenant.NewTenant),
 	}, infer.Resource(ledger.ClusterLedger{}), infer.Resource(drain.ClusterDrain{}),
 		infer.Resource(tenant.TenantGuard{}))
 }
@@ -38,7 +39,7 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 		WithDescription("EKS cluster fleets with Argo CD in the GitOps Bridge pattern: Fleet builds a whole "+
 			"multi-region fleet from typed data; FleetCluster builds a cluster and the AWS identities of its add-ons; "+
 			"GitOpsBridge registers clusters into Argo CD through cluster secrets; StackDelivery delivers the fleet's own "+
-			"stacks by GitOps (Pulumi Kubernetes Operator, Argo CD, Kargo).").
+			"stacks by GitOps (Pulumi Kubernetes Operator, Argo CD, Kargo); Tenant onboards a team onto the clusters it selects.").
 		WithKeywords("pulumi", "kubernetes", "eks", "aws", "argocd", "gitops", "category/infrastructure", "kind/component").
 		WithRepository("https://github.com/gitops-fleet/pulumi-fleet").
 		WithHomepage("https://github.com/gitops-fleet/pulumi-fleet").

@@ -60,7 +60,7 @@ func TestSchemaBinds(t *testing.T) {
 	if err != nil || diags.HasErrors() {
 		t.Fatalf("schema does not bind: %v %v", err, diags)
 	}
-	for _, token := range []string{"fleet:index:Fleet", "fleet:index:FleetCluster", "fleet:index:GitOpsBridge", "fleet:index:StackDelivery"} {
+	for _, token := range []string{"fleet:index:Fleet", "fleet:index:FleetCluster", "fleet:index:GitOpsBridge", "fleet:index:StackDelivery", "fleet:index:Tenant"} {
 		r, ok := pkg.GetResource(token)
 		if !ok || !r.IsComponent {
 			t.Errorf("%s is not a component of the package", token)

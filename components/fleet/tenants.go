@@ -27,13 +27,7 @@ func (b *builder) tenants(hub *built, spokes []built) (map[string]TenantSummary,
 		d := tenant.Deployment{Tenant: t, Hub: b.providers.hub, Guard: b.drainProvider,
 			ArgocdNamespace: gitopsbridge.DefaultNamespace, After: []pulumi.Resource{hub.bridge}}
 		if g := b.args.Git; g != nil {
-			target := g.Target()
-			if target.Branch == "" {
-				target.Branch = gitopsbridge.DefaultGitBranch
-			}
-			if target.PullRequest {
-				target.PullRequestBranch = "gitops-fleet/" + tenant.ProjectName(t.Name)
-			}
+			target := tenant.GitTarget(*g, t.Name)
 			gh, err := b.providers.github()
 			if err != nil {
 				return nil, err
@@ -65,7 +59,7 @@ func (b *builder) tenants(hub *built, spokes []built) (map[string]TenantSummary,
 				Kubernetes: prov, AWS: awsProv, ExternalSecrets: c.spec.Addons["external_secrets"],
 				PodIdentity: c.spec.Identity != fleetcluster.IdentityIRSA, Handover: handover})
 		}
-		if _, err := tenant.NewTenant(b.ctx, d, pulumi.Parent(b.comp)); err != nil {
+		if _, err := tenant.Deploy(b.ctx, d, pulumi.Parent(b.comp)); err != nil {
 			return nil, err
 		}
 		summary := TenantSummary{Project: tenant.ProjectName(t.Name)}

@@ -9,10 +9,18 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Tenant is one tenant as Fleet builds it: its Argo CD project and ApplicationSet on the hub, and on every
-// selected cluster its namespaces' objects, its roles and its TenantGuard.
+// Tenant is one tenant onboarded onto the clusters it selects (fleet:index:Tenant, standalone or under a Fleet): its
+// Argo CD projects and ApplicationSets on the hub, and on every selected cluster its namespaces' objects, its roles,
+// its owners' access and its TenantGuard.
 type Tenant struct {
 	pulumi.ResourceState
+
+	// Clusters are the clusters the tenant is onboarded onto, in the order given.
+	Clusters pulumi.StringArrayOutput `pulumi:"clusters"`
+	// Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.
+	Project pulumi.StringOutput `pulumi:"project"`
+	// Folder is, with Git delivery, the tenant's folder of the repository (tenants/<name>); "" without.
+	Folder pulumi.StringOutput `pulumi:"folder"`
 }
 
 // Target is a selected cluster: its name (the EKS cluster's), region, API endpoint, CA and the role to reach it as
@@ -43,7 +51,7 @@ type Deployment struct {
 	Tenant  TenantSpec
 	Targets []Target
 	Hub     pulumi.ProviderResource
-	// Guard is the fleet provider that serves the TenantGuards.
+	// Guard is the fleet provider that serves the TenantGuards. Default: the stack's default fleet provider.
 	Guard           pulumi.ProviderResource
 	ArgocdNamespace string
 	After           []pulumi.Resource
@@ -53,40 +61,56 @@ type Deployment struct {
 	// ApplicationSet that sync them. Without it they are written through each target's Kubernetes provider.
 	Git    *gitopsbridge.GitHubTarget
 	GitHub pulumi.ProviderResource
+	// AccessEntries registers the owners' EKS access entries on each target (the standalone Tenant); Fleet merges
+	// them into each FleetCluster's accessEntries instead (AccessEntries).
+	AccessEntries bool
 }
 
-// NewTenant registers the tenant (fleet:index:Tenant) under the fleet: the AppProject tenant-<name> and, with
-// workloads, the ApplicationSet <name>-workloads, in Argo CD's namespace on the hub; on each target, the roles of
-// its service accounts (identities) and each namespace's manifests (Manifests), written through the target's
-// provider, the namespace first, or with Git committed (File) and synced by the platform project and
-// ApplicationSet on the hub; last, on each target, the TenantGuard. Objects are named
-// <tenant>-<cluster>-<namespace>-<kind>-<name>.
-func NewTenant(ctx *pulumi.Context, d Deployment, opts ...pulumi.ResourceOption) (*Tenant, error) {
-	t := d.Tenant
+// Deploy registers the tenant (fleet:index:Tenant, named after it) with opts and builds it (build): how Fleet
+// onboards each of its tenants.
+func Deploy(ctx *pulumi.Context, d Deployment, opts ...pulumi.ResourceOption) (*Tenant, error) {
 	comp := &Tenant{}
-	if err := ctx.RegisterComponentResource(TypeToken, t.Name, comp, opts...); err != nil {
+	if err := ctx.RegisterComponentResource(TypeToken, d.Tenant.Name, comp, opts...); err != nil {
 		return nil, err
 	}
+	return comp, build(ctx, comp, d)
+}
+
+// build registers the tenant's objects under comp: the AppProject tenant-<name> and, with workloads, the
+// ApplicationSet <name>-workloads, in Argo CD's namespace on the hub; on each target, the roles of its service
+// accounts (identities), its owners' access entries (d.AccessEntries), and each namespace's manifests (Manifests),
+// written through the target's provider, the namespace first, or with Git committed (File) and synced by the
+// platform project and ApplicationSet on the hub; last, on each target, the TenantGuard. Objects are named
+// <tenant>-<cluster>-<namespace>-<kind>-<name>. It sets comp's outputs and registers them.
+func build(ctx *pulumi.Context, comp *Tenant, d Deployment) error {
+	t := d.Tenant
 	names := make([]string, len(d.Targets))
 	for i, c := range d.Targets {
 		names[i] = c.Name
 	}
 	hubObjects, err := hubObjects(ctx, comp, d, names)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	registered := make([][]pulumi.Resource, len(d.Targets))
 	var files []gitopsbridge.GitHubFile
 	for i, c := range d.Targets {
 		roles, arns, err := identities(ctx, comp, t, c)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		registered[i] = append(slices.Clone(hubObjects), roles...)
+		if d.AccessEntries {
+			entries, err := accessEntries(ctx, comp, t, c)
+			if err != nil {
+				return err
+			}
+			registered[i] = append(registered[i], entries...)
+		}
 		if d.Git == nil || c.Handover {
 			objects, err := direct(ctx, comp, t, c, arns)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			registered[i] = append(registered[i], objects...)
 		}
@@ -103,7 +127,7 @@ func NewTenant(ctx *pulumi.Context, d Deployment, opts ...pulumi.ResourceOption)
 				strings.Join(names, ", "), Folder(t.Name), TypeToken)},
 			pulumi.Parent(comp), pulumi.Provider(d.GitHub))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for i := range d.Targets {
 			registered[i] = append(registered[i], committed[i])
@@ -111,10 +135,17 @@ func NewTenant(ctx *pulumi.Context, d Deployment, opts ...pulumi.ResourceOption)
 	}
 	for i, c := range d.Targets {
 		if err := guard(ctx, comp, d, c, registered[i]); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return comp, ctx.RegisterResourceOutputs(comp, pulumi.Map{})
+	comp.Clusters = pulumi.ToStringArray(names).ToStringArrayOutput()
+	comp.Project = pulumi.String(ProjectName(t.Name)).ToStringOutput()
+	comp.Folder = pulumi.String("").ToStringOutput()
+	if d.Git != nil {
+		comp.Folder = pulumi.String(Folder(t.Name)).ToStringOutput()
+	}
+	return ctx.RegisterResourceOutputs(comp, pulumi.Map{"clusters": comp.Clusters, "project": comp.Project,
+		"folder": comp.Folder})
 }
 
 // hubObjects registers the tenant's objects on the hub, through its provider after d.After: the AppProject
@@ -220,11 +251,15 @@ func guard(ctx *pulumi.Context, parent pulumi.Resource, d Deployment, c Target, 
 	for _, n := range d.Tenant.Namespaces {
 		namespaces = append(namespaces, n.Name)
 	}
+	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.DependsOn(objects)}
+	if d.Guard != nil {
+		opts = append(opts, pulumi.Provider(d.Guard))
+	}
 	var r struct{ pulumi.CustomResourceState }
 	return ctx.RegisterResource(GuardToken, d.Tenant.Name+"-"+c.Name+"-guard", pulumi.Map{
 		"tenant": pulumi.String(d.Tenant.Name), "clusterName": pulumi.String(c.Name), "region": pulumi.String(c.Region),
 		"endpoint": c.Endpoint, "certificateAuthorityData": c.CertificateAuthorityData,
 		"assumeRoleArn": pulumi.String(c.AssumeRoleArn), "namespaces": pulumi.ToStringArray(namespaces),
 		"preventDeletion": pulumi.Bool(*d.Tenant.PreventDeletion),
-	}, &r, pulumi.Parent(parent), pulumi.Provider(d.Guard), pulumi.DependsOn(objects))
+	}, &r, opts...)
 }

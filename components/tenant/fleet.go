@@ -45,21 +45,27 @@ func CheckFleet(ps *problems.List, tenants []TenantSpec, clusters []Cluster) {
 			}
 			namespaces[n.Name] = t.Name
 		}
-		if t.Clusters != nil {
-			for k, name := range t.Clusters.Clusters {
-				if !slices.ContainsFunc(clusters, func(c Cluster) bool { return c.Name == name }) {
-					ps.Add(problems.Index(field+".clusters.clusters", k), "%q is not a cluster of the fleet", name)
-				}
-			}
-			for k, env := range t.Clusters.Environments {
-				if !slices.ContainsFunc(clusters, func(c Cluster) bool { return c.Environment == env }) {
-					ps.Add(problems.Index(field+".clusters.environments", k), "%q is not an environment of the fleet", env)
-				}
+		checkSelector(ps, field, t, clusters)
+	}
+}
+
+// checkSelector adds, at field.clusters, the selector's clusters and environments that clusters do not have, and a
+// selector that picks none of them.
+func checkSelector(ps *problems.List, field string, t TenantSpec, clusters []Cluster) {
+	if t.Clusters != nil {
+		for k, name := range t.Clusters.Clusters {
+			if !slices.ContainsFunc(clusters, func(c Cluster) bool { return c.Name == name }) {
+				ps.Add(problems.Index(field+".clusters.clusters", k), "%q is not a cluster of the fleet", name)
 			}
 		}
-		if !slices.ContainsFunc(clusters, t.Selects) {
-			ps.Add(field+".clusters", "selects no cluster of the fleet; name clusters or environments that have spokes")
+		for k, env := range t.Clusters.Environments {
+			if !slices.ContainsFunc(clusters, func(c Cluster) bool { return c.Environment == env }) {
+				ps.Add(problems.Index(field+".clusters.environments", k), "%q is not an environment of the fleet", env)
+			}
 		}
+	}
+	if !slices.ContainsFunc(clusters, t.Selects) {
+		ps.Add(field+".clusters", "selects no cluster of the fleet; name clusters or environments that have spokes")
 	}
 }
 

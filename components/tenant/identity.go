@@ -68,11 +68,13 @@ func identities(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Tar
 				continue
 			}
 			name := fmt.Sprintf("%s-%s-%s-%s", t.Name, c.Name, n.Name, sa.Name)
-			trust := irsaTrust(c, n, sa.Name)
+			var trust pulumi.StringOutput
 			if c.PodIdentity {
 				trust = c.ClusterArn.ToStringOutput().ApplyT(func(arn string) string {
 					return iampolicy.New(iampolicy.PodIdentityTrust(arn, n.Name, []string{sa.Name})).JSON()
 				}).(pulumi.StringOutput)
+			} else {
+				trust = irsaTrust(c, n, sa.Name)
 			}
 			role, err := newRole(ctx, name, t, c, n, sa.Name, trust, opts...)
 			if err != nil {

@@ -4,6 +4,39 @@ package tenant
 
 import "github.com/pulumi/pulumi-go-provider/infer"
 
+// Annotate gives Tenant its schema descriptions.
+func (x *Tenant) Annotate(a infer.Annotator) {
+	a.Describe(x, "Tenant is one tenant onboarded onto the clusters it selects (fleet:index:Tenant, standalone or under a Fleet): its Argo CD projects and ApplicationSets on the hub, and on every selected cluster its namespaces' objects, its roles, its owners' access and its TenantGuard.")
+	a.Describe(&x.Clusters, "Clusters are the clusters the tenant is onboarded onto, in the order given.")
+	a.Describe(&x.Project, "Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.")
+	a.Describe(&x.Folder, "Folder is, with Git delivery, the tenant's folder of the repository (tenants/<name>); \"\" without.")
+}
+
+// Annotate gives TenantArgs its schema descriptions.
+func (x *TenantArgs) Annotate(a infer.Annotator) {
+	a.Describe(x, "TenantArgs are the inputs of a standalone fleet:index:Tenant: one tenant onboarded onto clusters built outside a Fleet (FleetClusters registered through GitOpsBridges, or EKS clusters of your own that a hub's Argo CD manages). A Fleet takes its tenants in its own tenants input instead.")
+	a.Describe(&x.Tenant, "Tenant is the tenant, in the shape of a Fleet's tenants entries. Its clusters selector picks among Clusters (by name, or by environment among those that are not the hub); default every one that is not the hub.")
+	a.Describe(&x.Clusters, "Clusters are the clusters the tenant may be onboarded onto, each under the name the hub's Argo CD knows it by. At least one; names unique.")
+	a.Describe(&x.HubKubeconfig, "HubKubeconfig reaches the hub running Argo CD, where the tenant's projects and ApplicationSets go (a secret; GitOpsBridge's or FleetCluster's kubeconfig of the hub). Required.")
+	a.Describe(&x.ArgocdNamespace, "ArgocdNamespace is Argo CD's namespace on the hub. Default: \"argocd\".")
+	a.Describe(&x.Git, "Git delivers the tenant's in-cluster objects through Git the GitOps Bridge way: a file per cluster in tenants/<name>/ of this repository (path and commitMessage are not used; with pullRequest, one pull request from pullRequestBranch, default gitops-fleet/tenant-<name>), synced by the tenant's platform ApplicationSet on the hub. The github provider is the stack's (github:token or GITHUB_TOKEN). Default: none (the objects are written through each cluster's kubeconfig).")
+}
+
+// Annotate gives TenantCluster its schema descriptions.
+func (x *TenantCluster) Annotate(a infer.Annotator) {
+	a.Describe(x, "TenantCluster is a cluster a standalone Tenant may be onboarded onto.")
+	a.Describe(&x.Name, "Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.")
+	a.Describe(&x.Environment, "Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.")
+	a.Describe(&x.Hub, "Hub marks the hub: picked only when the selector names it. Default: false.")
+	a.Describe(&x.Region, "Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.")
+	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).")
+	a.Describe(&x.Cluster, "Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.")
+	a.Describe(&x.OidcProviderArn, "OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.")
+	a.Describe(&x.OidcProviderUrl, "OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.")
+	a.Describe(&x.Identity, "Identity is how the cluster binds IAM roles to service accounts: \"podIdentity\" (EKS Pod Identity: its agent runs) or \"irsa\". Default: \"podIdentity\".")
+	a.Describe(&x.ExternalSecrets, "ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.")
+}
+
 // Annotate gives TenantGuardArgs its schema descriptions.
 func (x *TenantGuardArgs) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantGuardArgs are the inputs of a TenantGuard.")

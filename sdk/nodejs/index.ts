@@ -45,6 +45,11 @@ export type StackDelivery = import("./stackDelivery").StackDelivery;
 export const StackDelivery: typeof import("./stackDelivery").StackDelivery = null as any;
 utilities.lazyLoad(exports, ["StackDelivery"], () => require("./stackDelivery"));
 
+export { TenantArgs } from "./tenant";
+export type Tenant = import("./tenant").Tenant;
+export const Tenant: typeof import("./tenant").Tenant = null as any;
+utilities.lazyLoad(exports, ["Tenant"], () => require("./tenant"));
+
 export { TenantGuardArgs } from "./tenantGuard";
 export type TenantGuard = import("./tenantGuard").TenantGuard;
 export const TenantGuard: typeof import("./tenantGuard").TenantGuard = null as any;
@@ -76,6 +81,8 @@ const _module = {
                 return new GitOpsBridge(name, <any>undefined, { urn })
             case "fleet:index:StackDelivery":
                 return new StackDelivery(name, <any>undefined, { urn })
+            case "fleet:index:Tenant":
+                return new Tenant(name, <any>undefined, { urn })
             case "fleet:index:TenantGuard":
                 return new TenantGuard(name, <any>undefined, { urn })
             default:

@@ -33,6 +33,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &GitOpsBridge{}
 	case "fleet:index:StackDelivery":
 		r = &StackDelivery{}
+	case "fleet:index:Tenant":
+		r = &Tenant{}
 	case "fleet:index:TenantGuard":
 		r = &TenantGuard{}
 	default:

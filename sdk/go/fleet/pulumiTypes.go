@@ -6391,6 +6391,187 @@ func (o TaintArrayOutput) Index(i pulumi.IntInput) TaintOutput {
 	}).(TaintOutput)
 }
 
+// TenantCluster is a cluster a standalone Tenant may be onboarded onto.
+type TenantCluster struct {
+	// AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).
+	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
+	// Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
+	Cluster ClusterInfo `pulumi:"cluster"`
+	// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+	Environment *string `pulumi:"environment"`
+	// ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
+	ExternalSecrets *bool `pulumi:"externalSecrets"`
+	// Hub marks the hub: picked only when the selector names it. Default: false.
+	Hub *bool `pulumi:"hub"`
+	// Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
+	Identity *string `pulumi:"identity"`
+	// Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
+	Name string `pulumi:"name"`
+	// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+	OidcProviderArn *string `pulumi:"oidcProviderArn"`
+	// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+	OidcProviderUrl *string `pulumi:"oidcProviderUrl"`
+	// Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
+	Region string `pulumi:"region"`
+}
+
+// TenantClusterInput is an input type that accepts TenantClusterArgs and TenantClusterOutput values.
+// You can construct a concrete instance of `TenantClusterInput` via:
+//
+//	TenantClusterArgs{...}
+type TenantClusterInput interface {
+	pulumi.Input
+
+	ToTenantClusterOutput() TenantClusterOutput
+	ToTenantClusterOutputWithContext(context.Context) TenantClusterOutput
+}
+
+// TenantCluster is a cluster a standalone Tenant may be onboarded onto.
+type TenantClusterArgs struct {
+	// AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).
+	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
+	// Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
+	Cluster ClusterInfoInput `pulumi:"cluster"`
+	// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+	Environment pulumi.StringPtrInput `pulumi:"environment"`
+	// ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
+	ExternalSecrets pulumi.BoolPtrInput `pulumi:"externalSecrets"`
+	// Hub marks the hub: picked only when the selector names it. Default: false.
+	Hub pulumi.BoolPtrInput `pulumi:"hub"`
+	// Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
+	Identity pulumi.StringPtrInput `pulumi:"identity"`
+	// Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
+	Name pulumi.StringInput `pulumi:"name"`
+	// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+	OidcProviderArn pulumi.StringPtrInput `pulumi:"oidcProviderArn"`
+	// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+	OidcProviderUrl pulumi.StringPtrInput `pulumi:"oidcProviderUrl"`
+	// Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
+	Region pulumi.StringInput `pulumi:"region"`
+}
+
+func (TenantClusterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantCluster)(nil)).Elem()
+}
+
+func (i TenantClusterArgs) ToTenantClusterOutput() TenantClusterOutput {
+	return i.ToTenantClusterOutputWithContext(context.Background())
+}
+
+func (i TenantClusterArgs) ToTenantClusterOutputWithContext(ctx context.Context) TenantClusterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantClusterOutput)
+}
+
+// TenantClusterArrayInput is an input type that accepts TenantClusterArray and TenantClusterArrayOutput values.
+// You can construct a concrete instance of `TenantClusterArrayInput` via:
+//
+//	TenantClusterArray{ TenantClusterArgs{...} }
+type TenantClusterArrayInput interface {
+	pulumi.Input
+
+	ToTenantClusterArrayOutput() TenantClusterArrayOutput
+	ToTenantClusterArrayOutputWithContext(context.Context) TenantClusterArrayOutput
+}
+
+type TenantClusterArray []TenantClusterInput
+
+func (TenantClusterArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantCluster)(nil)).Elem()
+}
+
+func (i TenantClusterArray) ToTenantClusterArrayOutput() TenantClusterArrayOutput {
+	return i.ToTenantClusterArrayOutputWithContext(context.Background())
+}
+
+func (i TenantClusterArray) ToTenantClusterArrayOutputWithContext(ctx context.Context) TenantClusterArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantClusterArrayOutput)
+}
+
+// TenantCluster is a cluster a standalone Tenant may be onboarded onto.
+type TenantClusterOutput struct{ *pulumi.OutputState }
+
+func (TenantClusterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantCluster)(nil)).Elem()
+}
+
+func (o TenantClusterOutput) ToTenantClusterOutput() TenantClusterOutput {
+	return o
+}
+
+func (o TenantClusterOutput) ToTenantClusterOutputWithContext(ctx context.Context) TenantClusterOutput {
+	return o
+}
+
+// AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).
+func (o TenantClusterOutput) AssumeRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantCluster) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
+func (o TenantClusterOutput) Cluster() ClusterInfoOutput {
+	return o.ApplyT(func(v TenantCluster) ClusterInfo { return v.Cluster }).(ClusterInfoOutput)
+}
+
+// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+func (o TenantClusterOutput) Environment() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantCluster) *string { return v.Environment }).(pulumi.StringPtrOutput)
+}
+
+// ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
+func (o TenantClusterOutput) ExternalSecrets() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantCluster) *bool { return v.ExternalSecrets }).(pulumi.BoolPtrOutput)
+}
+
+// Hub marks the hub: picked only when the selector names it. Default: false.
+func (o TenantClusterOutput) Hub() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantCluster) *bool { return v.Hub }).(pulumi.BoolPtrOutput)
+}
+
+// Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
+func (o TenantClusterOutput) Identity() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantCluster) *string { return v.Identity }).(pulumi.StringPtrOutput)
+}
+
+// Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
+func (o TenantClusterOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantCluster) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+func (o TenantClusterOutput) OidcProviderArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantCluster) *string { return v.OidcProviderArn }).(pulumi.StringPtrOutput)
+}
+
+// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+func (o TenantClusterOutput) OidcProviderUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantCluster) *string { return v.OidcProviderUrl }).(pulumi.StringPtrOutput)
+}
+
+// Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
+func (o TenantClusterOutput) Region() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantCluster) string { return v.Region }).(pulumi.StringOutput)
+}
+
+type TenantClusterArrayOutput struct{ *pulumi.OutputState }
+
+func (TenantClusterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantCluster)(nil)).Elem()
+}
+
+func (o TenantClusterArrayOutput) ToTenantClusterArrayOutput() TenantClusterArrayOutput {
+	return o
+}
+
+func (o TenantClusterArrayOutput) ToTenantClusterArrayOutputWithContext(ctx context.Context) TenantClusterArrayOutput {
+	return o
+}
+
+func (o TenantClusterArrayOutput) Index(i pulumi.IntInput) TenantClusterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TenantCluster {
+		return vs[0].([]TenantCluster)[vs[1].(int)]
+	}).(TenantClusterOutput)
+}
+
 // TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
 type TenantLimits struct {
 	// Cpu is the default CPU limit. Default: "500m".
@@ -8428,6 +8609,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokePtrInput)(nil)).Elem(), SpokeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintInput)(nil)).Elem(), TaintArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintArrayInput)(nil)).Elem(), TaintArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantClusterInput)(nil)).Elem(), TenantClusterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantClusterArrayInput)(nil)).Elem(), TenantClusterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitsInput)(nil)).Elem(), TenantLimitsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitsPtrInput)(nil)).Elem(), TenantLimitsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantNamespaceInput)(nil)).Elem(), TenantNamespaceArgs{})
@@ -8519,6 +8702,8 @@ func init() {
 	pulumi.RegisterOutputType(SpokePtrOutput{})
 	pulumi.RegisterOutputType(TaintOutput{})
 	pulumi.RegisterOutputType(TaintArrayOutput{})
+	pulumi.RegisterOutputType(TenantClusterOutput{})
+	pulumi.RegisterOutputType(TenantClusterArrayOutput{})
 	pulumi.RegisterOutputType(TenantLimitsOutput{})
 	pulumi.RegisterOutputType(TenantLimitsPtrOutput{})
 	pulumi.RegisterOutputType(TenantNamespaceOutput{})

@@ -998,6 +998,52 @@ export interface TaintArgs {
 }
 
 /**
+ * TenantCluster is a cluster a standalone Tenant may be onboarded onto.
+ */
+export interface TenantClusterArgs {
+    /**
+     * AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).
+     */
+    assumeRoleArn?: pulumi.Input<string | undefined>;
+    /**
+     * Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
+     */
+    cluster: pulumi.Input<inputs.ClusterInfoArgs>;
+    /**
+     * Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+     */
+    environment?: pulumi.Input<string | undefined>;
+    /**
+     * ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
+     */
+    externalSecrets?: pulumi.Input<boolean | undefined>;
+    /**
+     * Hub marks the hub: picked only when the selector names it. Default: false.
+     */
+    hub?: pulumi.Input<boolean | undefined>;
+    /**
+     * Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
+     */
+    identity?: pulumi.Input<string | undefined>;
+    /**
+     * Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+     */
+    oidcProviderArn?: pulumi.Input<string | undefined>;
+    /**
+     * OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+     */
+    oidcProviderUrl?: pulumi.Input<string | undefined>;
+    /**
+     * Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
+     */
+    region: pulumi.Input<string>;
+}
+
+/**
  * TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
  */
 export interface TenantLimitsArgs {

@@ -14,6 +14,7 @@ from .get_still_tagged import *
 from .git_ops_bridge import *
 from .provider import *
 from .stack_delivery import *
+from .tenant import *
 from .tenant_guard import *
 from ._inputs import *
 from . import outputs
@@ -39,6 +40,7 @@ _utilities.register(
    "fleet:index:FleetCluster": "FleetCluster",
    "fleet:index:GitOpsBridge": "GitOpsBridge",
    "fleet:index:StackDelivery": "StackDelivery",
+   "fleet:index:Tenant": "Tenant",
    "fleet:index:TenantGuard": "TenantGuard"
   }
  }

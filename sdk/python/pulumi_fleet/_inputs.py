@@ -83,6 +83,8 @@ __all__ = [
     'SpokeArgsDict',
     'TaintArgs',
     'TaintArgsDict',
+    'TenantClusterArgs',
+    'TenantClusterArgsDict',
     'TenantLimitsArgs',
     'TenantLimitsArgsDict',
     'TenantNamespaceArgs',
@@ -4479,6 +4481,217 @@ class TaintArgs:
     @value.setter
     def value(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "value", value)
+
+
+class TenantClusterArgsDict(TypedDict):
+    """
+    TenantCluster is a cluster a standalone Tenant may be onboarded onto.
+    """
+    cluster: pulumi.Input['ClusterInfoArgsDict']
+    """
+    Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
+    """
+    region: pulumi.Input[_builtins.str]
+    """
+    Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
+    """
+    assume_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).
+    """
+    environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+    """
+    external_secrets: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
+    """
+    hub: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Hub marks the hub: picked only when the selector names it. Default: false.
+    """
+    identity: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
+    """
+    oidc_provider_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+    """
+    oidc_provider_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+    """
+
+@pulumi.input_type
+class TenantClusterArgs:
+    def __init__(__self__, *,
+                 cluster: pulumi.Input['ClusterInfoArgs'],
+                 name: pulumi.Input[_builtins.str],
+                 region: pulumi.Input[_builtins.str],
+                 assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 environment: pulumi.Input[Optional[_builtins.str]] = None,
+                 external_secrets: pulumi.Input[Optional[_builtins.bool]] = None,
+                 hub: pulumi.Input[Optional[_builtins.bool]] = None,
+                 identity: pulumi.Input[Optional[_builtins.str]] = None,
+                 oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 oidc_provider_url: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        TenantCluster is a cluster a standalone Tenant may be onboarded onto.
+
+        :param pulumi.Input['ClusterInfoArgs'] cluster: Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
+        :param pulumi.Input[_builtins.str] name: Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
+        :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
+        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).
+        :param pulumi.Input[_builtins.str] environment: Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+        :param pulumi.Input[_builtins.bool] external_secrets: ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
+        :param pulumi.Input[_builtins.bool] hub: Hub marks the hub: picked only when the selector names it. Default: false.
+        :param pulumi.Input[_builtins.str] identity: Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
+        :param pulumi.Input[_builtins.str] oidc_provider_arn: OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+        :param pulumi.Input[_builtins.str] oidc_provider_url: OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+        """
+        pulumi.set(__self__, "cluster", cluster)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "region", region)
+        if assume_role_arn is not None:
+            pulumi.set(__self__, "assume_role_arn", assume_role_arn)
+        if environment is not None:
+            pulumi.set(__self__, "environment", environment)
+        if external_secrets is not None:
+            pulumi.set(__self__, "external_secrets", external_secrets)
+        if hub is not None:
+            pulumi.set(__self__, "hub", hub)
+        if identity is not None:
+            pulumi.set(__self__, "identity", identity)
+        if oidc_provider_arn is not None:
+            pulumi.set(__self__, "oidc_provider_arn", oidc_provider_arn)
+        if oidc_provider_url is not None:
+            pulumi.set(__self__, "oidc_provider_url", oidc_provider_url)
+
+    @_builtins.property
+    @pulumi.getter
+    def cluster(self) -> pulumi.Input['ClusterInfoArgs']:
+        """
+        Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
+        """
+        return pulumi.get(self, "cluster")
+
+    @cluster.setter
+    def cluster(self, value: pulumi.Input['ClusterInfoArgs']):
+        pulumi.set(self, "cluster", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def region(self) -> pulumi.Input[_builtins.str]:
+        """
+        Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
+        """
+        return pulumi.get(self, "region")
+
+    @region.setter
+    def region(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "region", value)
+
+    @_builtins.property
+    @pulumi.getter(name="assumeRoleArn")
+    def assume_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).
+        """
+        return pulumi.get(self, "assume_role_arn")
+
+    @assume_role_arn.setter
+    def assume_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "assume_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+        """
+        return pulumi.get(self, "environment")
+
+    @environment.setter
+    def environment(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "environment", value)
+
+    @_builtins.property
+    @pulumi.getter(name="externalSecrets")
+    def external_secrets(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
+        """
+        return pulumi.get(self, "external_secrets")
+
+    @external_secrets.setter
+    def external_secrets(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "external_secrets", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def hub(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Hub marks the hub: picked only when the selector names it. Default: false.
+        """
+        return pulumi.get(self, "hub")
+
+    @hub.setter
+    def hub(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "hub", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def identity(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
+        """
+        return pulumi.get(self, "identity")
+
+    @identity.setter
+    def identity(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "identity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="oidcProviderArn")
+    def oidc_provider_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+        """
+        return pulumi.get(self, "oidc_provider_arn")
+
+    @oidc_provider_arn.setter
+    def oidc_provider_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "oidc_provider_arn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="oidcProviderUrl")
+    def oidc_provider_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+        """
+        return pulumi.get(self, "oidc_provider_url")
+
+    @oidc_provider_url.setter
+    def oidc_provider_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "oidc_provider_url", value)
 
 
 class TenantLimitsArgsDict(TypedDict):

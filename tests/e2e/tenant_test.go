@@ -1,0 +1,122 @@
+package e2e
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// TestStandaloneTenant is a program on the generated Go SDK that builds its clusters itself (FleetCluster, with
+// a GitOpsBridge hub) and onboards a tenant with fleet:index:Tenant, through the engine and the fleet plugin:
+// the tenant's namespace lands on the spoke it selects, with an IRSA role on that IRSA spoke, and a second up
+// plans nothing; removing the tenant from the program removes its objects.
+func TestStandaloneTenant(t *testing.T) {
+	ctx := context.Background()
+	env := newEnv(t)
+	withTenant := true
+	program := func(ctx *pulumi.Context) error {
+		repo := &fleet.RepoArgs{Url: pulumi.String("https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template"),
+			Revision: pulumi.String("e6d355197ff3af8e6be09e1dea068dc12727a915"), Path: pulumi.String("bootstrap/control-plane/addons")}
+		hub, err := fleet.NewFleetCluster(ctx, "hub", &fleet.FleetClusterArgs{Region: "us-east-1",
+			VpcCidr: pulumi.StringRef("10.10.0.0/16")})
+		if err != nil {
+			return err
+		}
+		argocd, err := fleet.NewGitOpsBridge(ctx, "hub", &fleet.GitOpsBridgeArgs{Cluster: hub.ClusterInfo,
+			Hub: &fleet.HubArgs{}, AddonsRepo: repo})
+		if err != nil {
+			return err
+		}
+		spoke, err := fleet.NewFleetCluster(ctx, "spoke-a", &fleet.FleetClusterArgs{Region: "us-east-2",
+			VpcCidr: pulumi.StringRef("10.20.0.0/16"), Identity: pulumi.StringRef("irsa")})
+		if err != nil {
+			return err
+		}
+		if !withTenant {
+			return nil
+		}
+		tenant, err := fleet.NewTenant(ctx, "payments", &fleet.TenantArgs{
+			Tenant: fleet.TenantSpecArgs{Name: pulumi.String("payments"),
+				Owners: fleet.TenantOwnerArray{fleet.TenantOwnerArgs{Arn: pulumi.String("arn:aws:iam::111122223333:role/payments")}},
+				Namespaces: fleet.TenantNamespaceArray{fleet.TenantNamespaceArgs{Name: pulumi.String("payments"),
+					ServiceAccounts: fleet.TenantServiceAccountArray{fleet.TenantServiceAccountArgs{Name: pulumi.String("ledger"),
+						ManagedPolicyArns: pulumi.ToStringArray([]string{"arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess"})}}}}},
+			Clusters: fleet.TenantClusterArray{
+				fleet.TenantClusterArgs{Name: pulumi.String("hub"), Hub: pulumi.Bool(true), Region: pulumi.String("us-east-1"),
+					Cluster: hub.ClusterInfo},
+				fleet.TenantClusterArgs{Name: pulumi.String("spoke-a"), Region: pulumi.String("us-east-2"), Cluster: spoke.ClusterInfo,
+					Identity: pulumi.String("irsa"), OidcProviderArn: spoke.OidcProviderArn, OidcProviderUrl: spoke.OidcProviderUrl},
+			},
+			HubKubeconfig: hub.Kubeconfig,
+		}, pulumi.DependsOn([]pulumi.Resource{argocd}))
+		if err != nil {
+			return err
+		}
+		ctx.Export("tenantClusters", tenant.Clusters)
+		return nil
+	}
+	stack, err := env.Stack(ctx, fleetDir(env), "standalone-tenant", program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stack.SetConfig(ctx, "aws:region", auto.ConfigValue{Value: "us-east-1"}); err != nil {
+		t.Fatal(err)
+	}
+	up, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up")))
+	if err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	t.Cleanup(func() { _, _ = stack.Destroy(ctx) })
+	if got := up.Outputs["tenantClusters"].Value; len(got.([]any)) != 1 || got.([]any)[0] != "spoke-a" {
+		t.Errorf("tenant clusters %v, want spoke-a (the hub is not selected)", got)
+	}
+	spokeServer := ""
+	for _, r := range records(t, env, "aws", "aws:eks/cluster:Cluster") {
+		if r.ID == "spoke-a" {
+			state, err := r.Plain()
+			if err != nil {
+				t.Fatal(err)
+			}
+			spokeServer, _ = state["endpoint"].(string)
+		}
+	}
+	namespace := func() (emulator.Record, bool) {
+		ns := records(t, env, "kubernetes", "kubernetes:core/v1:Namespace")
+		i := slices.IndexFunc(ns, func(r emulator.Record) bool { return strings.HasSuffix(r.URN, "::payments-spoke-a-payments") })
+		if i < 0 {
+			return emulator.Record{}, false
+		}
+		return ns[i], true
+	}
+	if ns, ok := namespace(); !ok || ns.Scope != spokeServer || spokeServer == "" {
+		t.Errorf("the tenant's namespace is in %q, want spoke-a's API server %q", ns.Scope, spokeServer)
+	}
+	var irsa bool
+	for _, r := range records(t, env, "aws", "aws:iam/role:Role") {
+		if state, err := r.Plain(); err == nil && strings.Contains(urnName(r.URN), "payments-spoke-a-payments-ledger") {
+			irsa = strings.Contains(state["assumeRolePolicy"].(string), "system:serviceaccount:payments:ledger")
+		}
+	}
+	if !irsa {
+		t.Error("ledger's role on the irsa spoke does not trust its service account's IRSA token")
+	}
+	if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
+		t.Errorf("preview --expect-no-changes: %v", err)
+	}
+
+	withTenant = false
+	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-removed"))); err != nil {
+		t.Fatalf("up without the tenant: %v", err)
+	}
+	if _, ok := namespace(); ok {
+		t.Error("the tenant's namespace is still on spoke-a after its removal")
+	}
+}
