@@ -786,4 +786,13 @@ func TestSwitchToGitDelivery(t *testing.T) {
 		}
 	}
 	l.settled()
+
+	// Day 2 with Git: a quota change is one commit to the tenant's file, nothing else.
+	l.cfg["gitops-fleet:tenants"].([]any)[0].(map[string]any)["namespaces"] = []any{map[string]any{"name": "payments",
+		"quota": map[string]any{"requestsCpu": "6"}}}
+	if p, _ := l.preview(); !cmp.Equal(p, plan{"update": {"github:index/repositoryFile:RepositoryFile": 1}}) {
+		t.Errorf("a quota change with Git plans %v, want one file update", p)
+	}
+	l.up()
+	l.settled()
 }
