@@ -10,7 +10,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// tenants registers each tenant (tenant.NewTenant) onto the clusters it selects, in the fleet's order: the hub's
+// tenants registers each tenant (tenant.Deploy) onto the clusters it selects, in the fleet's order: the hub's
 // objects through the hub's provider after Argo CD; each cluster's in-cluster objects with git committed to the
 // registry repository (tenant.FilePath; a pull request per tenant from gitops-fleet/tenant-<name> with
 // git.pullRequest), else through a Kubernetes provider of the cluster's own (<cluster>-k8s, from its kubeconfig;

@@ -44,7 +44,7 @@ type Target struct {
 	Handover bool
 }
 
-// Deployment is what NewTenant builds a tenant with (checked, with defaults): the tenant, its targets in the
+// Deployment is what Deploy and NewTenant build a tenant with (checked, with defaults): the tenant, its targets in the
 // fleet's order, the hub's Kubernetes provider and Argo CD namespace, and what the hub's objects wait for (Argo
 // CD's installation).
 type Deployment struct {

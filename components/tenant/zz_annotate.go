@@ -99,7 +99,7 @@ func (x *TenantSelector) Annotate(a infer.Annotator) {
 
 // Annotate gives TenantServiceAccount its schema descriptions.
 func (x *TenantServiceAccount) Annotate(a infer.Annotator) {
-	a.Describe(x, "TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).")
+	a.Describe(x, "TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity \"irsa\") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).")
 	a.Describe(&x.Name, "Name is the service account's name, a DNS-1123 subdomain.")
 	a.Describe(&x.ManagedPolicyArns, "ManagedPolicyArns are IAM policies attached to its role.")
 	a.Describe(&x.Policy, "Policy is an inline IAM policy document (JSON) of its role.")

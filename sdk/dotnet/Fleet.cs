@@ -138,7 +138,7 @@ namespace GitOpsFleet.Fleet
         private InputList<Inputs.TenantSpecArgs>? _tenants;
 
         /// <summary>
-        /// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+        /// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/&lt;tenant&gt;/&lt;cluster&gt;.yaml of the registry repository and synced by Argo CD. Default: none.
         /// </summary>
         public InputList<Inputs.TenantSpecArgs> Tenants
         {

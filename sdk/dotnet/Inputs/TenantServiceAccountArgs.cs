@@ -12,7 +12,7 @@ namespace GitOpsFleet.Fleet.Inputs
 {
 
     /// <summary>
-    /// TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+    /// TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
     /// </summary>
     public sealed class TenantServiceAccountArgs : global::Pulumi.ResourceArgs
     {

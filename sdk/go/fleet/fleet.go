@@ -69,7 +69,7 @@ type fleetArgs struct {
 	Git *GitDelivery `pulumi:"git"`
 	// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
 	Repositories Repositories `pulumi:"repositories"`
-	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
 	Tenants []TenantSpec `pulumi:"tenants"`
 }
 
@@ -91,7 +91,7 @@ type FleetArgs struct {
 	Git GitDeliveryPtrInput
 	// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
 	Repositories RepositoriesInput
-	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
 	Tenants TenantSpecArrayInput
 }
 

@@ -7445,7 +7445,7 @@ func (o TenantSelectorPtrOutput) Environments() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+// TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 type TenantServiceAccount struct {
 	// ManagedPolicyArns are IAM policies attached to its role.
 	ManagedPolicyArns []string `pulumi:"managedPolicyArns"`
@@ -7466,7 +7466,7 @@ type TenantServiceAccountInput interface {
 	ToTenantServiceAccountOutputWithContext(context.Context) TenantServiceAccountOutput
 }
 
-// TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+// TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 type TenantServiceAccountArgs struct {
 	// ManagedPolicyArns are IAM policies attached to its role.
 	ManagedPolicyArns pulumi.StringArrayInput `pulumi:"managedPolicyArns"`
@@ -7513,7 +7513,7 @@ func (i TenantServiceAccountArray) ToTenantServiceAccountArrayOutputWithContext(
 	return pulumi.ToOutputWithContext(ctx, i).(TenantServiceAccountArrayOutput)
 }
 
-// TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+// TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 type TenantServiceAccountOutput struct{ *pulumi.OutputState }
 
 func (TenantServiceAccountOutput) ElementType() reflect.Type {

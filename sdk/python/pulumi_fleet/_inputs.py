@@ -5204,7 +5204,7 @@ class TenantSelectorArgs:
 
 class TenantServiceAccountArgsDict(TypedDict):
     """
-    TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+    TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
     """
     name: pulumi.Input[_builtins.str]
     """
@@ -5226,7 +5226,7 @@ class TenantServiceAccountArgs:
                  managed_policy_arns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  policy: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+        TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 
         :param pulumi.Input[_builtins.str] name: Name is the service account's name, a DNS-1123 subdomain.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] managed_policy_arns: ManagedPolicyArns are IAM policies attached to its role.

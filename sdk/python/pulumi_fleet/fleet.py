@@ -41,7 +41,7 @@ class FleetArgs:
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
         :param pulumi.Input['ClusterDefaultsArgs'] defaults: Defaults are settings every cluster inherits unless it sets its own.
         :param pulumi.Input['GitDeliveryArgs'] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
-        :param pulumi.Input[Sequence[pulumi.Input['TenantSpecArgs']]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input['TenantSpecArgs']]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
         """
         pulumi.set(__self__, "clusters", clusters)
         pulumi.set(__self__, "repositories", repositories)
@@ -160,7 +160,7 @@ class FleetArgs:
     @pulumi.getter
     def tenants(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantSpecArgs']]]]:
         """
-        Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+        Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
         """
         return pulumi.get(self, "tenants")
 
@@ -198,7 +198,7 @@ class Fleet(pulumi.ComponentResource):
         :param pulumi.Input[Union['ClusterDefaultsArgs', 'ClusterDefaultsArgsDict']] defaults: Defaults are settings every cluster inherits unless it sets its own.
         :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
         :param pulumi.Input[Union['RepositoriesArgs', 'RepositoriesArgsDict']] repositories: Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['TenantSpecArgs', 'TenantSpecArgsDict']]]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['TenantSpecArgs', 'TenantSpecArgsDict']]]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
         """
         ...
     @overload

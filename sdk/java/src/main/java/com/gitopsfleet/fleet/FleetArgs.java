@@ -146,14 +146,14 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+     * Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/&lt;tenant&gt;/&lt;cluster&gt;.yaml of the registry repository and synced by Argo CD. Default: none.
      * 
      */
     @Import(name="tenants")
     private @Nullable Output<List<TenantSpecArgs>> tenants;
 
     /**
-     * @return Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+     * @return Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/&lt;tenant&gt;/&lt;cluster&gt;.yaml of the registry repository and synced by Argo CD. Default: none.
      * 
      */
     public Optional<Output<List<TenantSpecArgs>>> tenants() {
@@ -341,7 +341,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/&lt;tenant&gt;/&lt;cluster&gt;.yaml of the registry repository and synced by Argo CD. Default: none.
          * 
          * @return builder
          * 
@@ -352,7 +352,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/&lt;tenant&gt;/&lt;cluster&gt;.yaml of the registry repository and synced by Argo CD. Default: none.
          * 
          * @return builder
          * 
@@ -362,7 +362,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, and its Argo CD project and ApplicationSet on the hub. Default: none.
+         * @param tenants Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners&#39; EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/&lt;tenant&gt;/&lt;cluster&gt;.yaml of the registry repository and synced by Argo CD. Default: none.
          * 
          * @return builder
          * 

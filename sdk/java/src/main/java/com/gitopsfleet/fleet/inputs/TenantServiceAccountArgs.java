@@ -14,7 +14,7 @@ import javax.annotation.Nullable;
 
 
 /**
- * TenantServiceAccount is a workload identity: a Kubernetes service account with an IAM role, bound through EKS Pod Identity on every selected cluster (IRSA where the cluster runs no Pod Identity agent).
+ * TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity &#34;irsa&#34;) through IRSA (the role trusts the cluster&#39;s OIDC provider; the service account carries its ARN).
  * 
  */
 public final class TenantServiceAccountArgs extends com.pulumi.resources.ResourceArgs {
