@@ -19,10 +19,6 @@ type TenantWorkloads struct {
 // in the tenant's project, reading <path>/<cluster> of the workloads repository into the tenant's first
 // namespace (its manifests may name the tenant's other namespaces), pruned and self-healed.
 func ApplicationSet(t TenantSpec, clusters []string, w TenantWorkloads) map[string]any {
-	names := make([]any, len(clusters))
-	for i, c := range clusters {
-		names[i] = c
-	}
 	revision := w.Revision
 	if revision == "" {
 		revision = "HEAD"
@@ -30,13 +26,7 @@ func ApplicationSet(t TenantSpec, clusters []string, w TenantWorkloads) map[stri
 	return map[string]any{
 		"goTemplate":        true,
 		"goTemplateOptions": []any{"missingkey=error"},
-		"generators": []any{map[string]any{"clusters": map[string]any{"selector": map[string]any{
-			"matchLabels": map[string]any{gitopsbridge.SecretTypeLabel: "cluster"},
-			"matchExpressions": []any{
-				map[string]any{"key": "cluster_name", "operator": "In", "values": names},
-				gitopsbridge.DecommissionRequirement,
-			},
-		}}}},
+		"generators":        clusterGenerator(clusters, gitopsbridge.DecommissionRequirement),
 		"template": map[string]any{
 			"metadata": map[string]any{"name": t.Name + "-{{.name}}",
 				"finalizers": []any{"resources-finalizer.argocd.argoproj.io"}},
@@ -49,4 +39,18 @@ func ApplicationSet(t TenantSpec, clusters []string, w TenantWorkloads) map[stri
 			},
 		},
 	}
+}
+
+// clusterGenerator is an ApplicationSet's generators: a cluster generator over the secrets of the named clusters (by
+// their cluster_name label), with more requirements when given.
+func clusterGenerator(clusters []string, more ...any) []any {
+	names := make([]any, len(clusters))
+	for i, c := range clusters {
+		names[i] = c
+	}
+	expressions := append([]any{map[string]any{"key": "cluster_name", "operator": "In", "values": names}}, more...)
+	return []any{map[string]any{"clusters": map[string]any{"selector": map[string]any{
+		"matchLabels":      map[string]any{gitopsbridge.SecretTypeLabel: "cluster"},
+		"matchExpressions": expressions,
+	}}}}
 }

@@ -116,19 +116,10 @@ func PlatformProject(t TenantSpec, clusters []string, repoURL, argocdNamespace s
 // (FilePath) at target's branch, pruned and self-healed, with the resources finalizer: a cluster the tenant no
 // longer selects, or a removed tenant, loses its objects.
 func PlatformApplicationSet(t TenantSpec, clusters []string, target gitopsbridge.GitHubTarget) map[string]any {
-	names := make([]any, len(clusters))
-	for i, c := range clusters {
-		names[i] = c
-	}
 	return map[string]any{
 		"goTemplate":        true,
 		"goTemplateOptions": []any{"missingkey=error"},
-		"generators": []any{map[string]any{"clusters": map[string]any{"selector": map[string]any{
-			"matchLabels": map[string]any{gitopsbridge.SecretTypeLabel: "cluster"},
-			"matchExpressions": []any{
-				map[string]any{"key": "cluster_name", "operator": "In", "values": names},
-			},
-		}}}},
+		"generators":        clusterGenerator(clusters),
 		"template": map[string]any{
 			"metadata": map[string]any{"name": PlatformSetName(t.Name) + "-{{.name}}",
 				"finalizers": []any{"resources-finalizer.argocd.argoproj.io"}},

@@ -28,14 +28,7 @@ var registry = gitopsbridge.GitHubTarget{Owner: "acme", Repository: "fleet-regis
 // the folder could add beyond the tenant's namespaces (another namespace, a cluster-scoped kind, a workload, a
 // RoleBinding, another repository).
 func TestTenantThroughGit(t *testing.T) {
-	hub, spoke := fleetSecrets(t)
-	retired := edited(t, spoke, func(o map[string]any) {
-		field(o, "metadata")["name"] = "spoke-old"
-		field(o, "metadata")["labels"].(map[string]any)["cluster_name"] = "spoke-old"
-		field(o, "metadata")["labels"].(map[string]any)[gitopsbridge.DecommissionLabel] = "true"
-		field(o, "stringData")["name"] = "spoke-old"
-	})
-	secrets := secretObjects(t, hub, spoke, retired)
+	secrets := withRetiredSpoke(t)
 	a := payments()
 	selected := []string{"spoke-a", "spoke-old"}
 

@@ -142,14 +142,7 @@ func convert(t *testing.T, err error) {
 // and the fleet's cluster secrets make one Application per selected cluster (not the hub, not a decommissioned
 // spoke), and the tenant's project permits each.
 func TestTenantApplicationSet(t *testing.T) {
-	hub, spoke := fleetSecrets(t)
-	retired := edited(t, spoke, func(o map[string]any) {
-		field(o, "metadata")["name"] = "spoke-old"
-		field(o, "metadata")["labels"].(map[string]any)["cluster_name"] = "spoke-old"
-		field(o, "metadata")["labels"].(map[string]any)[gitopsbridge.DecommissionLabel] = "true"
-		field(o, "stringData")["name"] = "spoke-old"
-	})
-	secrets := secretObjects(t, hub, spoke, retired)
+	secrets := withRetiredSpoke(t)
 	a := payments()
 	selected := []string{"spoke-a", "spoke-old"}
 	spec := tenant.ApplicationSet(a, selected, tenant.TenantWorkloads{URL: tenantRepo, Path: "clusters", Revision: "main"})
@@ -193,4 +186,17 @@ func generateSet(t *testing.T, spec map[string]any, secrets []corev1.Secret) []a
 		t.Fatal(err)
 	}
 	return apps
+}
+
+// withRetiredSpoke are the fleet's cluster secrets (the hub, spoke-a) and a decommissioned spoke-old.
+func withRetiredSpoke(t *testing.T) []corev1.Secret {
+	t.Helper()
+	hub, spoke := fleetSecrets(t)
+	retired := edited(t, spoke, func(o map[string]any) {
+		field(o, "metadata")["name"] = "spoke-old"
+		field(o, "metadata")["labels"].(map[string]any)["cluster_name"] = "spoke-old"
+		field(o, "metadata")["labels"].(map[string]any)[gitopsbridge.DecommissionLabel] = "true"
+		field(o, "stringData")["name"] = "spoke-old"
+	})
+	return secretObjects(t, hub, spoke, retired)
 }
