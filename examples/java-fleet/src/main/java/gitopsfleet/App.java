@@ -40,6 +40,7 @@ public final class App {
         cfg.get("defaults").map(s -> defaults(JsonParser.parseString(s).getAsJsonObject())).ifPresent(args::defaults);
         cfg.get("git").map(s -> git(JsonParser.parseString(s).getAsJsonObject())).ifPresent(args::git);
         cfg.get("cidrPool").ifPresent(args::cidrPool);
+        cfg.get("tenants").map(s -> Tenants.of(JsonParser.parseString(s).getAsJsonArray())).ifPresent(args::tenants);
         var fleet = new Fleet("fleet", args.build());
         // Stack outputs hold plain values: the SDK's ClusterSummary becomes a map.
         ctx.export("clusters", fleet.clusters().applyValue(App::plain));
