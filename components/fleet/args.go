@@ -10,8 +10,15 @@ import (
 // FleetArgs are the inputs of a Fleet: its clusters and what they share. The shape is the stack config of
 // examples/fleet, so a program can pass the config as it is.
 type FleetArgs struct {
-	// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+	// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub
+	// names the hub of another stack.
 	Clusters []ClusterSpec `pulumi:"clusters"`
+	// Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes
+	// only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+	Hub *HubRef `pulumi:"hub,optional"`
+	// Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their
+	// names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+	Shards []Shard `pulumi:"shards,optional"`
 	// Defaults are settings every cluster inherits unless it sets its own.
 	Defaults *ClusterDefaults `pulumi:"defaults,optional"`
 	// CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -27,6 +28,10 @@ type Fleet struct {
 	// Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with
 	// Git delivery, its folder of the registry repository. Empty without tenants.
 	Tenants TenantSummaryMapOutput `pulumi:"tenants"`
+	// HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack,
+	// shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty
+	// fields without a hub in this stack.
+	HubFacts HubFactsOutput `pulumi:"hubFacts"`
 }
 
 // NewFleet validates the whole fleet, records it in its ClusterLedger (which allocates missing VPC CIDRs
@@ -42,13 +47,26 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
+	var shardHub *hub
+	var hubKubeconfig pulumi.StringInput
+	if a.Hub != nil {
+		facts, kube, err := readHub(ctx, name, comp, *a.Hub)
+		if err != nil {
+			return nil, err
+		}
+		if a, err = joinHub(args, a, facts); err != nil {
+			return nil, err
+		}
+		shardHub = &hub{roleArn: pulumi.String(facts.ManagementRoleArn), egress: pulumi.ToStringArray(facts.EgressCidrs)}
+		hubKubeconfig = kube
+	}
 	ans, err := record(ctx, name, comp, ledgerArgs(a), forcesDrains(a))
 	if err != nil {
 		return nil, err
 	}
 	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: ans.cidrs, handover: ans.handover, drainProvider: ans.provider,
-		providers: newProviders(ctx, comp, a),
-		spokes:    deferSpokes(ctx, a)}
+		providers: newProviders(ctx, comp, a), shardHub: shardHub, hubKubeconfig: hubKubeconfig,
+		spokes: deferSpokes(ctx, a)}
 	defer b.spokes.abandon()
 	if err := b.build(); err != nil {
 		return nil, err
@@ -60,7 +78,27 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		"argocdManagementRoleArn": comp.ArgocdManagementRoleArn,
 		"vpcCidrs":                comp.VpcCidrs,
 		"tenants":                 comp.Tenants,
+		"hubFacts":                comp.HubFacts,
 	})
+}
+
+// joinHub is a shard's arguments (a, with defaults) once its hub's facts are known: its cidrPool defaults to its
+// shard's pool (args is the fleet as given). It reports the shard's problems against the facts (checkShard), and
+// the fleet's networks again in that pool, before anything more is registered.
+func joinHub(args, a FleetArgs, facts HubFacts) (FleetArgs, error) {
+	var ps problems.List
+	checkShard(&ps, args, facts)
+	if args.CidrPool == "" {
+		for _, s := range facts.Shards {
+			if s.Name == a.Hub.Shard {
+				a.CidrPool = s.CidrPool
+			}
+		}
+	}
+	if len(ps) == 0 {
+		validateNetworks(&ps, a)
+	}
+	return a, ps.Err(TypeToken)
 }
 
 // builder registers the clusters of a validated fleet: the hub first, then the spokes.
@@ -75,6 +113,10 @@ type builder struct {
 	drainProvider pulumi.ProviderResource
 	providers     *providers
 	spokes        *spokeFacts
+	// shardHub is, in a shard, the hub of another stack the spokes join, and hubKubeconfig reaches it (nil when
+	// not known: with git and the facts given directly).
+	shardHub      *hub
+	hubKubeconfig pulumi.StringInput
 }
 
 func (b *builder) build() error {
@@ -83,9 +125,15 @@ func (b *builder) build() error {
 	hubSpec, _ := hubOf(b.args)
 	b.comp.ArgocdManagementRoleArn = pulumi.String("").ToStringOutput()
 	b.comp.HubKubeconfig = pulumi.ToSecret(pulumi.String("")).(pulumi.StringOutput)
-	var spokesHub *hub
+	spokesHub := b.shardHub
 	var hubBuilt *built
 	var spokes []built
+	b.comp.HubFacts = pulumi.ToOutput(HubFacts{}).(HubFactsOutput)
+	if b.hubKubeconfig != nil {
+		if err := b.providers.setHub(b.hubKubeconfig.ToStringOutput()); err != nil {
+			return err
+		}
+	}
 	if hubSpec.Name != "" {
 		hubCluster, bridge, children, err := b.cluster(hubSpec, nil)
 		if err != nil {
@@ -94,6 +142,7 @@ func (b *builder) build() error {
 		hubBuilt = &built{hubSpec, hubCluster, bridge, children}
 		spokesHub = hubOfSpokes(hubCluster, bridge)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
+		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.args.Shards)
 		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
 		summaries[hubSpec.Name] = b.summary(hubSpec, hubCluster, bridge)
 		kubeconfigs[hubSpec.Name] = hubCluster.Kubeconfig

@@ -55,7 +55,9 @@ func withDefaults(args FleetArgs, stack string) FleetArgs {
 		c.Tags = merged(d.Tags, c.Tags)
 		a.Clusters[i] = c
 	}
-	a.Argocd = hubSettings(a)
+	if a.Hub == nil {
+		a.Argocd = hubSettings(a)
+	}
 	a.Tenants = make([]tenant.TenantSpec, len(args.Tenants))
 	for i, t := range args.Tenants {
 		a.Tenants[i] = tenant.WithDefaults(t)
@@ -151,6 +153,9 @@ func hubSettings(a FleetArgs) *gitopsbridge.Hub {
 	if len(h.FleetClusters) == 0 {
 		for _, c := range a.Clusters {
 			h.FleetClusters = append(h.FleetClusters, c.Name)
+		}
+		for _, s := range a.Shards {
+			h.FleetClusters = append(h.FleetClusters, s.Clusters...)
 		}
 	}
 	if len(h.SpokeAccountIds) > 0 {

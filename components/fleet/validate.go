@@ -63,13 +63,18 @@ func Validate(a FleetArgs, stack string) error {
 	if a.Defaults != nil && a.Defaults.Drain != nil {
 		a.Defaults.Drain.Check(&ps, "defaults.drain")
 	}
-	if hubs == 0 {
+	switch {
+	case a.Hub != nil:
+		validateHubRef(&ps, a)
+	case hubs == 0:
 		for i, c := range a.Clusters {
 			if c.Role == Spoke {
-				ps.Add(problems.Index("clusters", i)+".role", "spoke %q has no hub to register into; give one cluster role hub", c.Name)
+				ps.Add(problems.Index("clusters", i)+".role", "spoke %q has no hub to register into; give one cluster "+
+					"role hub, or name the hub of another stack in hub", c.Name)
 			}
 		}
 	}
+	validateShards(&ps, a)
 	validateAccounts(&ps, a)
 	if a.Repositories.Addons == nil {
 		ps.Add("repositories.addons", "is required: the Git repository of the add-on ApplicationSets")
@@ -81,6 +86,44 @@ func Validate(a FleetArgs, stack string) error {
 	}
 	tenant.CheckFleet(&ps, a.Tenants, clusters)
 	return ps.Err(TypeToken)
+}
+
+// validateHubRef adds the problems of a shard's hub: the hub's stack and shard, or its management role and (without
+// git) kubeconfig given directly; no hub among the clusters, no shards or Argo CD settings of its own, no tenants
+// with git (their projects go through the hub's kubeconfig).
+func validateHubRef(ps *problems.List, a FleetArgs) {
+	r := *a.Hub
+	switch {
+	case r.Stack != "" && (r.ManagementRoleArn != "" || len(r.EgressCidrs) > 0 || r.Kubeconfig != nil):
+		ps.Add("hub", "give either stack (with shard) or the facts (managementRoleArn, egressCidrs, kubeconfig), not both")
+	case r.Stack != "" && r.Shard == "":
+		ps.Add("hub.shard", "is required with stack: this fleet's name among the hub stack's shards")
+	case r.Stack == "" && !strings.HasPrefix(r.ManagementRoleArn, "arn:"):
+		ps.Add("hub.managementRoleArn", "%q: want the hub's Argo CD management role ARN, or give stack", r.ManagementRoleArn)
+	case r.Stack == "" && r.Kubeconfig == nil && a.Git == nil:
+		ps.Add("hub.kubeconfig", "is required without git: the spokes' cluster secrets are written into the hub")
+	}
+	for _, cidr := range r.EgressCidrs {
+		if p, err := netip.ParsePrefix(cidr); err != nil || !p.Addr().Is4() {
+			ps.Add("hub.egressCidrs", "%q is not an IPv4 CIDR such as 203.0.113.7/32", cidr)
+		}
+	}
+	for i, c := range a.Clusters {
+		if c.Role == Hub {
+			ps.Add(problems.Index("clusters", i)+".role", "a hub in a fleet that joins the hub of another stack (hub); "+
+				"a shard has spokes only")
+		}
+	}
+	if len(a.Shards) > 0 {
+		ps.Add("shards", "a shard has no shards of its own; list them in the hub's stack")
+	}
+	if a.Argocd != nil {
+		ps.Add("argocd", "configures this stack's hub; a shard has none (set it in the hub's stack)")
+	}
+	if len(a.Tenants) > 0 && a.Git != nil {
+		ps.Add("tenants", "a shard with git has no hub credentials for the tenants' projects; onboard them in the hub's "+
+			"stack, or in a shard without git")
+	}
 }
 
 // validateCluster adds the FleetCluster problems of cluster c at field (its VPC CIDR is checked when given).

@@ -66,12 +66,15 @@ func (x *Fleet) Annotate(a infer.Annotator) {
 	a.Describe(&x.ArgocdManagementRoleArn, "ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.")
 	a.Describe(&x.VpcCidrs, "VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).")
 	a.Describe(&x.Tenants, "Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.")
+	a.Describe(&x.HubFacts, "HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.")
 }
 
 // Annotate gives FleetArgs its schema descriptions.
 func (x *FleetArgs) Annotate(a infer.Annotator) {
 	a.Describe(x, "FleetArgs are the inputs of a Fleet: its clusters and what they share. The shape is the stack config of examples/fleet, so a program can pass the config as it is.")
-	a.Describe(&x.Clusters, "Clusters are the fleet's clusters, at least one. Exactly one has role \"hub\" when any is a spoke.")
+	a.Describe(&x.Clusters, "Clusters are the fleet's clusters, at least one. Exactly one has role \"hub\" when any is a spoke, unless hub names the hub of another stack.")
+	a.Describe(&x.Hub, "Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).")
+	a.Describe(&x.Shards, "Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.")
 	a.Describe(&x.Defaults, "Defaults are settings every cluster inherits unless it sets its own.")
 	a.Describe(&x.CidrPool, "CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: \"10.0.0.0/8\". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.")
 	a.Describe(&x.CidrPrefixLength, "CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.")
@@ -82,11 +85,38 @@ func (x *FleetArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Tenants, "Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.")
 }
 
+// Annotate gives HubFacts its schema descriptions.
+func (x *HubFacts) Annotate(a infer.Annotator) {
+	a.Describe(x, "HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).")
+	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role.")
+	a.Describe(&x.EgressCidrs, "EgressCidrs are the hub's NAT addresses as /32 networks.")
+	a.Describe(&x.VpcCidrs, "VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.")
+	a.Describe(&x.Shards, "Shards are the hub stack's shards.")
+}
+
+// Annotate gives HubRef its schema descriptions.
+func (x *HubRef) Annotate(a infer.Annotator) {
+	a.Describe(x, "HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.")
+	a.Describe(&x.Stack, "Stack is the hub's stack, as a stack reference names it (\"<org>/<project>/<stack>\"; with a self-managed backend \"organization/<project>/<stack>\"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.")
+	a.Describe(&x.Shard, "Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.")
+	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.")
+	a.Describe(&x.EgressCidrs, "EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.")
+	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.")
+}
+
 // Annotate gives Repositories its schema descriptions.
 func (x *Repositories) Annotate(a infer.Annotator) {
 	a.Describe(x, "Repositories are the GitOps repositories of the fleet.")
 	a.Describe(&x.Addons, "Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.")
 	a.Describe(&x.Workloads, "Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.")
+}
+
+// Annotate gives Shard its schema descriptions.
+func (x *Shard) Annotate(a infer.Annotator) {
+	a.Describe(x, "Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).")
+	a.Describe(&x.Name, "Name is the shard's name, a DNS-1123 label unique among the shards (\"us\", \"eu\").")
+	a.Describe(&x.CidrPool, "CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.")
+	a.Describe(&x.Clusters, "Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.")
 }
 
 // Annotate gives TenantSummary its schema descriptions.

@@ -29,6 +29,12 @@ namespace GitOpsFleet.Fleet
         public Output<ImmutableDictionary<string, Outputs.ClusterSummary>> Clusters { get; private set; } = null!;
 
         /// <summary>
+        /// HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
+        /// </summary>
+        [Output("hubFacts")]
+        public Output<Outputs.HubFacts> HubFacts { get; private set; } = null!;
+
+        /// <summary>
         /// HubKubeconfig is the hub's kubeconfig, a secret.
         /// </summary>
         [Output("hubKubeconfig")]
@@ -108,7 +114,7 @@ namespace GitOpsFleet.Fleet
         private InputList<Inputs.ClusterSpecArgs>? _clusters;
 
         /// <summary>
-        /// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+        /// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
         /// </summary>
         public InputList<Inputs.ClusterSpecArgs> Clusters
         {
@@ -129,10 +135,28 @@ namespace GitOpsFleet.Fleet
         public Input<Inputs.GitDeliveryArgs>? Git { get; set; }
 
         /// <summary>
+        /// Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+        /// </summary>
+        [Input("hub")]
+        public Input<Inputs.HubRefArgs>? Hub { get; set; }
+
+        /// <summary>
         /// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
         /// </summary>
         [Input("repositories", required: true)]
         public Input<Inputs.RepositoriesArgs> Repositories { get; set; } = null!;
+
+        [Input("shards")]
+        private InputList<Inputs.ShardArgs>? _shards;
+
+        /// <summary>
+        /// Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+        /// </summary>
+        public InputList<Inputs.ShardArgs> Shards
+        {
+            get => _shards ?? (_shards = new InputList<Inputs.ShardArgs>());
+            set => _shards = value;
+        }
 
         [Input("tenants")]
         private InputList<Inputs.TenantSpecArgs>? _tenants;

@@ -33,6 +33,10 @@ export class Fleet extends pulumi.ComponentResource {
      */
     declare public readonly clusters: pulumi.Output<{[key: string]: outputs.ClusterSummary}>;
     /**
+     * HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
+     */
+    declare public /*out*/ readonly hubFacts: pulumi.Output<outputs.HubFacts>;
+    /**
      * HubKubeconfig is the hub's kubeconfig, a secret.
      */
     declare public /*out*/ readonly hubKubeconfig: pulumi.Output<string>;
@@ -73,15 +77,19 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["clusters"] = args?.clusters;
             resourceInputs["defaults"] = args?.defaults;
             resourceInputs["git"] = args?.git;
+            resourceInputs["hub"] = args?.hub;
             resourceInputs["repositories"] = args?.repositories;
+            resourceInputs["shards"] = args?.shards;
             resourceInputs["tenants"] = args?.tenants;
             resourceInputs["argocdManagementRoleArn"] = undefined /*out*/;
+            resourceInputs["hubFacts"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         } else {
             resourceInputs["argocdManagementRoleArn"] = undefined /*out*/;
             resourceInputs["clusters"] = undefined /*out*/;
+            resourceInputs["hubFacts"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;
             resourceInputs["tenants"] = undefined /*out*/;
@@ -113,7 +121,7 @@ export interface FleetArgs {
      */
     cidrPrefixLength?: number;
     /**
-     * Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+     * Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
      */
     clusters: pulumi.Input<pulumi.Input<inputs.ClusterSpecArgs>[]>;
     /**
@@ -125,9 +133,17 @@ export interface FleetArgs {
      */
     git?: pulumi.Input<inputs.GitDeliveryArgs | undefined>;
     /**
+     * Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+     */
+    hub?: pulumi.Input<inputs.HubRefArgs | undefined>;
+    /**
      * Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
      */
     repositories: pulumi.Input<inputs.RepositoriesArgs>;
+    /**
+     * Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+     */
+    shards?: pulumi.Input<pulumi.Input<inputs.ShardArgs>[] | undefined>;
     /**
      * Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
      */

@@ -50,11 +50,19 @@ type Cloud struct {
 	resources []Resource
 	regions   map[string]string // aws provider ID -> region
 	standIns  map[string]resource.PropertyMap
+	stacks    map[string]map[string]any // stack name -> outputs, for stack references
 }
 
 // New returns an empty Cloud.
 func New() *Cloud {
-	return &Cloud{regions: map[string]string{}, standIns: map[string]resource.PropertyMap{}}
+	return &Cloud{regions: map[string]string{}, standIns: map[string]resource.PropertyMap{}, stacks: map[string]map[string]any{}}
+}
+
+// SetStack gives another stack's outputs, which a stack reference to name reads.
+func (c *Cloud) SetStack(name string, outputs map[string]any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stacks[name] = outputs
 }
 
 // Run runs program against the Cloud and returns the program's error, if any.
@@ -149,6 +157,12 @@ func (c *Cloud) NewResource(args pulumi.MockResourceArgs) (string, resource.Prop
 		rec.State, err = c.eksCluster(rec)
 	case args.TypeToken == ledger.TypeToken:
 		rec.State, err = clusterLedger(rec)
+	case args.TypeToken == "pulumi:pulumi:StackReference":
+		c.mu.Lock()
+		outputs := c.stacks[args.Inputs["name"].StringValue()]
+		c.mu.Unlock()
+		rec.State = resource.NewPropertyMapFromMap(map[string]any{"name": args.Inputs["name"].StringValue(),
+			"outputs": outputs, "secretOutputNames": []any{}})
 	default:
 		rec.State = c.state(rec)
 	}

@@ -20,6 +20,8 @@ type Fleet struct {
 	ArgocdManagementRoleArn pulumi.StringOutput `pulumi:"argocdManagementRoleArn"`
 	// Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
 	Clusters ClusterSummaryMapOutput `pulumi:"clusters"`
+	// HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
+	HubFacts HubFactsOutput `pulumi:"hubFacts"`
 	// HubKubeconfig is the hub's kubeconfig, a secret.
 	HubKubeconfig pulumi.StringOutput `pulumi:"hubKubeconfig"`
 	// Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.
@@ -61,14 +63,18 @@ type fleetArgs struct {
 	CidrPool *string `pulumi:"cidrPool"`
 	// CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
 	CidrPrefixLength *int `pulumi:"cidrPrefixLength"`
-	// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+	// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
 	Clusters []ClusterSpec `pulumi:"clusters"`
 	// Defaults are settings every cluster inherits unless it sets its own.
 	Defaults *ClusterDefaults `pulumi:"defaults"`
 	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
 	Git *GitDelivery `pulumi:"git"`
+	// Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+	Hub *HubRef `pulumi:"hub"`
 	// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
 	Repositories Repositories `pulumi:"repositories"`
+	// Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+	Shards []Shard `pulumi:"shards"`
 	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
 	Tenants []TenantSpec `pulumi:"tenants"`
 }
@@ -83,14 +89,18 @@ type FleetArgs struct {
 	CidrPool *string
 	// CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
 	CidrPrefixLength *int
-	// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+	// Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
 	Clusters ClusterSpecArrayInput
 	// Defaults are settings every cluster inherits unless it sets its own.
 	Defaults ClusterDefaultsPtrInput
 	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
 	Git GitDeliveryPtrInput
+	// Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+	Hub HubRefPtrInput
 	// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
 	Repositories RepositoriesInput
+	// Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+	Shards ShardArrayInput
 	// Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
 	Tenants TenantSpecArrayInput
 }
@@ -190,6 +200,11 @@ func (o FleetOutput) ArgocdManagementRoleArn() pulumi.StringOutput {
 // Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
 func (o FleetOutput) Clusters() ClusterSummaryMapOutput {
 	return o.ApplyT(func(v *Fleet) ClusterSummaryMapOutput { return v.Clusters }).(ClusterSummaryMapOutput)
+}
+
+// HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
+func (o FleetOutput) HubFacts() HubFactsOutput {
+	return o.ApplyT(func(v *Fleet) HubFactsOutput { return v.HubFacts }).(HubFactsOutput)
 }
 
 // HubKubeconfig is the hub's kubeconfig, a secret.

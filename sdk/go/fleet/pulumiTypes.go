@@ -4103,6 +4103,269 @@ func (o HubPtrOutput) Values() pulumi.MapOutput {
 	}).(pulumi.MapOutput)
 }
 
+// HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
+type HubFacts struct {
+	// EgressCidrs are the hub's NAT addresses as /32 networks.
+	EgressCidrs []string `pulumi:"egressCidrs"`
+	// ManagementRoleArn is the hub's Argo CD management role.
+	ManagementRoleArn string `pulumi:"managementRoleArn"`
+	// Shards are the hub stack's shards.
+	Shards []Shard `pulumi:"shards"`
+	// VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
+	VpcCidrs map[string]string `pulumi:"vpcCidrs"`
+}
+
+// HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
+type HubFactsOutput struct{ *pulumi.OutputState }
+
+func (HubFactsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HubFacts)(nil)).Elem()
+}
+
+func (o HubFactsOutput) ToHubFactsOutput() HubFactsOutput {
+	return o
+}
+
+func (o HubFactsOutput) ToHubFactsOutputWithContext(ctx context.Context) HubFactsOutput {
+	return o
+}
+
+// EgressCidrs are the hub's NAT addresses as /32 networks.
+func (o HubFactsOutput) EgressCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v HubFacts) []string { return v.EgressCidrs }).(pulumi.StringArrayOutput)
+}
+
+// ManagementRoleArn is the hub's Argo CD management role.
+func (o HubFactsOutput) ManagementRoleArn() pulumi.StringOutput {
+	return o.ApplyT(func(v HubFacts) string { return v.ManagementRoleArn }).(pulumi.StringOutput)
+}
+
+// Shards are the hub stack's shards.
+func (o HubFactsOutput) Shards() ShardArrayOutput {
+	return o.ApplyT(func(v HubFacts) []Shard { return v.Shards }).(ShardArrayOutput)
+}
+
+// VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
+func (o HubFactsOutput) VpcCidrs() pulumi.StringMapOutput {
+	return o.ApplyT(func(v HubFacts) map[string]string { return v.VpcCidrs }).(pulumi.StringMapOutput)
+}
+
+// HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
+type HubRef struct {
+	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
+	EgressCidrs []string `pulumi:"egressCidrs"`
+	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+	Kubeconfig *string `pulumi:"kubeconfig"`
+	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+	ManagementRoleArn *string `pulumi:"managementRoleArn"`
+	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+	Shard *string `pulumi:"shard"`
+	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+	Stack *string `pulumi:"stack"`
+}
+
+// HubRefInput is an input type that accepts HubRefArgs and HubRefOutput values.
+// You can construct a concrete instance of `HubRefInput` via:
+//
+//	HubRefArgs{...}
+type HubRefInput interface {
+	pulumi.Input
+
+	ToHubRefOutput() HubRefOutput
+	ToHubRefOutputWithContext(context.Context) HubRefOutput
+}
+
+// HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
+type HubRefArgs struct {
+	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
+	EgressCidrs pulumi.StringArrayInput `pulumi:"egressCidrs"`
+	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+	Kubeconfig pulumi.StringPtrInput `pulumi:"kubeconfig"`
+	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+	ManagementRoleArn pulumi.StringPtrInput `pulumi:"managementRoleArn"`
+	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+	Shard pulumi.StringPtrInput `pulumi:"shard"`
+	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+	Stack pulumi.StringPtrInput `pulumi:"stack"`
+}
+
+func (HubRefArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HubRef)(nil)).Elem()
+}
+
+func (i HubRefArgs) ToHubRefOutput() HubRefOutput {
+	return i.ToHubRefOutputWithContext(context.Background())
+}
+
+func (i HubRefArgs) ToHubRefOutputWithContext(ctx context.Context) HubRefOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HubRefOutput)
+}
+
+func (i HubRefArgs) ToHubRefPtrOutput() HubRefPtrOutput {
+	return i.ToHubRefPtrOutputWithContext(context.Background())
+}
+
+func (i HubRefArgs) ToHubRefPtrOutputWithContext(ctx context.Context) HubRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HubRefOutput).ToHubRefPtrOutputWithContext(ctx)
+}
+
+// HubRefPtrInput is an input type that accepts HubRefArgs, HubRefPtr and HubRefPtrOutput values.
+// You can construct a concrete instance of `HubRefPtrInput` via:
+//
+//	        HubRefArgs{...}
+//
+//	or:
+//
+//	        nil
+type HubRefPtrInput interface {
+	pulumi.Input
+
+	ToHubRefPtrOutput() HubRefPtrOutput
+	ToHubRefPtrOutputWithContext(context.Context) HubRefPtrOutput
+}
+
+type hubRefPtrType HubRefArgs
+
+func HubRefPtr(v *HubRefArgs) HubRefPtrInput {
+	return (*hubRefPtrType)(v)
+}
+
+func (*hubRefPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**HubRef)(nil)).Elem()
+}
+
+func (i *hubRefPtrType) ToHubRefPtrOutput() HubRefPtrOutput {
+	return i.ToHubRefPtrOutputWithContext(context.Background())
+}
+
+func (i *hubRefPtrType) ToHubRefPtrOutputWithContext(ctx context.Context) HubRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HubRefPtrOutput)
+}
+
+// HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
+type HubRefOutput struct{ *pulumi.OutputState }
+
+func (HubRefOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HubRef)(nil)).Elem()
+}
+
+func (o HubRefOutput) ToHubRefOutput() HubRefOutput {
+	return o
+}
+
+func (o HubRefOutput) ToHubRefOutputWithContext(ctx context.Context) HubRefOutput {
+	return o
+}
+
+func (o HubRefOutput) ToHubRefPtrOutput() HubRefPtrOutput {
+	return o.ToHubRefPtrOutputWithContext(context.Background())
+}
+
+func (o HubRefOutput) ToHubRefPtrOutputWithContext(ctx context.Context) HubRefPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v HubRef) *HubRef {
+		return &v
+	}).(HubRefPtrOutput)
+}
+
+// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
+func (o HubRefOutput) EgressCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v HubRef) []string { return v.EgressCidrs }).(pulumi.StringArrayOutput)
+}
+
+// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+func (o HubRefOutput) Kubeconfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HubRef) *string { return v.Kubeconfig }).(pulumi.StringPtrOutput)
+}
+
+// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+func (o HubRefOutput) ManagementRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HubRef) *string { return v.ManagementRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+func (o HubRefOutput) Shard() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HubRef) *string { return v.Shard }).(pulumi.StringPtrOutput)
+}
+
+// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+func (o HubRefOutput) Stack() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HubRef) *string { return v.Stack }).(pulumi.StringPtrOutput)
+}
+
+type HubRefPtrOutput struct{ *pulumi.OutputState }
+
+func (HubRefPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**HubRef)(nil)).Elem()
+}
+
+func (o HubRefPtrOutput) ToHubRefPtrOutput() HubRefPtrOutput {
+	return o
+}
+
+func (o HubRefPtrOutput) ToHubRefPtrOutputWithContext(ctx context.Context) HubRefPtrOutput {
+	return o
+}
+
+func (o HubRefPtrOutput) Elem() HubRefOutput {
+	return o.ApplyT(func(v *HubRef) HubRef {
+		if v != nil {
+			return *v
+		}
+		var ret HubRef
+		return ret
+	}).(HubRefOutput)
+}
+
+// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
+func (o HubRefPtrOutput) EgressCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *HubRef) []string {
+		if v == nil {
+			return nil
+		}
+		return v.EgressCidrs
+	}).(pulumi.StringArrayOutput)
+}
+
+// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+func (o HubRefPtrOutput) Kubeconfig() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HubRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Kubeconfig
+	}).(pulumi.StringPtrOutput)
+}
+
+// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+func (o HubRefPtrOutput) ManagementRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HubRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ManagementRoleArn
+	}).(pulumi.StringPtrOutput)
+}
+
+// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+func (o HubRefPtrOutput) Shard() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HubRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Shard
+	}).(pulumi.StringPtrOutput)
+}
+
+// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+func (o HubRefPtrOutput) Stack() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HubRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Stack
+	}).(pulumi.StringPtrOutput)
+}
+
 // KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
 type KargoInstall struct {
 	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
@@ -6112,6 +6375,124 @@ func (o RolloutsInstallPtrOutput) Values() pulumi.MapOutput {
 		}
 		return v.Values
 	}).(pulumi.MapOutput)
+}
+
+// Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+type Shard struct {
+	// CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+	CidrPool string `pulumi:"cidrPool"`
+	// Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+	Clusters []string `pulumi:"clusters"`
+	// Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+	Name string `pulumi:"name"`
+}
+
+// ShardInput is an input type that accepts ShardArgs and ShardOutput values.
+// You can construct a concrete instance of `ShardInput` via:
+//
+//	ShardArgs{...}
+type ShardInput interface {
+	pulumi.Input
+
+	ToShardOutput() ShardOutput
+	ToShardOutputWithContext(context.Context) ShardOutput
+}
+
+// Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+type ShardArgs struct {
+	// CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+	CidrPool pulumi.StringInput `pulumi:"cidrPool"`
+	// Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+	Clusters pulumi.StringArrayInput `pulumi:"clusters"`
+	// Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+func (ShardArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Shard)(nil)).Elem()
+}
+
+func (i ShardArgs) ToShardOutput() ShardOutput {
+	return i.ToShardOutputWithContext(context.Background())
+}
+
+func (i ShardArgs) ToShardOutputWithContext(ctx context.Context) ShardOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ShardOutput)
+}
+
+// ShardArrayInput is an input type that accepts ShardArray and ShardArrayOutput values.
+// You can construct a concrete instance of `ShardArrayInput` via:
+//
+//	ShardArray{ ShardArgs{...} }
+type ShardArrayInput interface {
+	pulumi.Input
+
+	ToShardArrayOutput() ShardArrayOutput
+	ToShardArrayOutputWithContext(context.Context) ShardArrayOutput
+}
+
+type ShardArray []ShardInput
+
+func (ShardArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Shard)(nil)).Elem()
+}
+
+func (i ShardArray) ToShardArrayOutput() ShardArrayOutput {
+	return i.ToShardArrayOutputWithContext(context.Background())
+}
+
+func (i ShardArray) ToShardArrayOutputWithContext(ctx context.Context) ShardArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ShardArrayOutput)
+}
+
+// Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+type ShardOutput struct{ *pulumi.OutputState }
+
+func (ShardOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Shard)(nil)).Elem()
+}
+
+func (o ShardOutput) ToShardOutput() ShardOutput {
+	return o
+}
+
+func (o ShardOutput) ToShardOutputWithContext(ctx context.Context) ShardOutput {
+	return o
+}
+
+// CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+func (o ShardOutput) CidrPool() pulumi.StringOutput {
+	return o.ApplyT(func(v Shard) string { return v.CidrPool }).(pulumi.StringOutput)
+}
+
+// Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+func (o ShardOutput) Clusters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Shard) []string { return v.Clusters }).(pulumi.StringArrayOutput)
+}
+
+// Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+func (o ShardOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v Shard) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type ShardArrayOutput struct{ *pulumi.OutputState }
+
+func (ShardArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]Shard)(nil)).Elem()
+}
+
+func (o ShardArrayOutput) ToShardArrayOutput() ShardArrayOutput {
+	return o
+}
+
+func (o ShardArrayOutput) ToShardArrayOutputWithContext(ctx context.Context) ShardArrayOutput {
+	return o
+}
+
+func (o ShardArrayOutput) Index(i pulumi.IntInput) ShardOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Shard {
+		return vs[0].([]Shard)[vs[1].(int)]
+	}).(ShardOutput)
 }
 
 // Spoke are the settings of spoke mode.
@@ -8584,6 +8965,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GitOpsAccessPtrInput)(nil)).Elem(), GitOpsAccessArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HubInput)(nil)).Elem(), HubArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HubPtrInput)(nil)).Elem(), HubArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HubRefInput)(nil)).Elem(), HubRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HubRefPtrInput)(nil)).Elem(), HubRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KargoInstallInput)(nil)).Elem(), KargoInstallArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KargoInstallPtrInput)(nil)).Elem(), KargoInstallArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*KargoOidcInput)(nil)).Elem(), KargoOidcArgs{})
@@ -8605,6 +8988,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*RoleMappingArrayInput)(nil)).Elem(), RoleMappingArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RolloutsInstallInput)(nil)).Elem(), RolloutsInstallArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RolloutsInstallPtrInput)(nil)).Elem(), RolloutsInstallArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ShardInput)(nil)).Elem(), ShardArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ShardArrayInput)(nil)).Elem(), ShardArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokeInput)(nil)).Elem(), SpokeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokePtrInput)(nil)).Elem(), SpokeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintInput)(nil)).Elem(), TaintArgs{})
@@ -8677,6 +9062,9 @@ func init() {
 	pulumi.RegisterOutputType(GitOpsAccessPtrOutput{})
 	pulumi.RegisterOutputType(HubOutput{})
 	pulumi.RegisterOutputType(HubPtrOutput{})
+	pulumi.RegisterOutputType(HubFactsOutput{})
+	pulumi.RegisterOutputType(HubRefOutput{})
+	pulumi.RegisterOutputType(HubRefPtrOutput{})
 	pulumi.RegisterOutputType(KargoInstallOutput{})
 	pulumi.RegisterOutputType(KargoInstallPtrOutput{})
 	pulumi.RegisterOutputType(KargoOidcOutput{})
@@ -8698,6 +9086,8 @@ func init() {
 	pulumi.RegisterOutputType(RoleMappingArrayOutput{})
 	pulumi.RegisterOutputType(RolloutsInstallOutput{})
 	pulumi.RegisterOutputType(RolloutsInstallPtrOutput{})
+	pulumi.RegisterOutputType(ShardOutput{})
+	pulumi.RegisterOutputType(ShardArrayOutput{})
 	pulumi.RegisterOutputType(SpokeOutput{})
 	pulumi.RegisterOutputType(SpokePtrOutput{})
 	pulumi.RegisterOutputType(TaintOutput{})

@@ -630,6 +630,32 @@ export interface HubArgs {
 }
 
 /**
+ * HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
+ */
+export interface HubRefArgs {
+    /**
+     * EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
+     */
+    egressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+     */
+    kubeconfig?: pulumi.Input<string | undefined>;
+    /**
+     * ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+     */
+    managementRoleArn?: pulumi.Input<string | undefined>;
+    /**
+     * Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+     */
+    shard?: pulumi.Input<string | undefined>;
+    /**
+     * Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+     */
+    stack?: pulumi.Input<string | undefined>;
+}
+
+/**
  * KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
  */
 export interface KargoInstallArgs {
@@ -963,6 +989,24 @@ export interface RolloutsInstallArgs {
      * Values are Helm values of the chart.
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
+}
+
+/**
+ * Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+ */
+export interface ShardArgs {
+    /**
+     * CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+     */
+    cidrPool: pulumi.Input<string>;
+    /**
+     * Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+     */
+    clusters: pulumi.Input<pulumi.Input<string>[]>;
+    /**
+     * Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+     */
+    name: pulumi.Input<string>;
 }
 
 /**

@@ -106,6 +106,28 @@ export interface ClusterSummary {
 }
 
 /**
+ * HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
+ */
+export interface HubFacts {
+    /**
+     * EgressCidrs are the hub's NAT addresses as /32 networks.
+     */
+    egressCidrs: string[];
+    /**
+     * ManagementRoleArn is the hub's Argo CD management role.
+     */
+    managementRoleArn: string;
+    /**
+     * Shards are the hub stack's shards.
+     */
+    shards: outputs.Shard[];
+    /**
+     * VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
+     */
+    vpcCidrs: {[key: string]: string};
+}
+
+/**
  * LedgerEntry is what identifies one cluster.
  */
 export interface LedgerEntry {
@@ -137,6 +159,24 @@ export interface LedgerEntry {
      * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
      */
     vpcCidr?: string;
+}
+
+/**
+ * Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+ */
+export interface Shard {
+    /**
+     * CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+     */
+    cidrPool: string;
+    /**
+     * Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+     */
+    clusters: string[];
+    /**
+     * Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+     */
+    name: string;
 }
 
 /**

@@ -55,6 +55,8 @@ __all__ = [
     'GitOpsAccessArgsDict',
     'HubArgs',
     'HubArgsDict',
+    'HubRefArgs',
+    'HubRefArgsDict',
     'KargoInstallArgs',
     'KargoInstallArgsDict',
     'KargoOidcArgs',
@@ -79,6 +81,8 @@ __all__ = [
     'RoleMappingArgsDict',
     'RolloutsInstallArgs',
     'RolloutsInstallArgsDict',
+    'ShardArgs',
+    'ShardArgsDict',
     'SpokeArgs',
     'SpokeArgsDict',
     'TaintArgs',
@@ -2887,6 +2891,120 @@ class HubArgs:
         pulumi.set(self, "values", value)
 
 
+class HubRefArgsDict(TypedDict):
+    """
+    HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
+    """
+    egress_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
+    """
+    kubeconfig: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+    """
+    management_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+    """
+    shard: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+    """
+    stack: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+    """
+
+@pulumi.input_type
+class HubRefArgs:
+    def __init__(__self__, *,
+                 egress_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 management_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 shard: pulumi.Input[Optional[_builtins.str]] = None,
+                 stack: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] egress_cidrs: EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
+        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+        :param pulumi.Input[_builtins.str] management_role_arn: ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+        :param pulumi.Input[_builtins.str] shard: Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+        :param pulumi.Input[_builtins.str] stack: Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+        """
+        if egress_cidrs is not None:
+            pulumi.set(__self__, "egress_cidrs", egress_cidrs)
+        if kubeconfig is not None:
+            pulumi.set(__self__, "kubeconfig", kubeconfig)
+        if management_role_arn is not None:
+            pulumi.set(__self__, "management_role_arn", management_role_arn)
+        if shard is not None:
+            pulumi.set(__self__, "shard", shard)
+        if stack is not None:
+            pulumi.set(__self__, "stack", stack)
+
+    @_builtins.property
+    @pulumi.getter(name="egressCidrs")
+    def egress_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
+        """
+        return pulumi.get(self, "egress_cidrs")
+
+    @egress_cidrs.setter
+    def egress_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "egress_cidrs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+        """
+        return pulumi.get(self, "kubeconfig")
+
+    @kubeconfig.setter
+    def kubeconfig(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "kubeconfig", value)
+
+    @_builtins.property
+    @pulumi.getter(name="managementRoleArn")
+    def management_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+        """
+        return pulumi.get(self, "management_role_arn")
+
+    @management_role_arn.setter
+    def management_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "management_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def shard(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+        """
+        return pulumi.get(self, "shard")
+
+    @shard.setter
+    def shard(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "shard", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def stack(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+        """
+        return pulumi.get(self, "stack")
+
+    @stack.setter
+    def stack(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "stack", value)
+
+
 class KargoInstallArgsDict(TypedDict):
     """
     KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
@@ -4355,6 +4473,77 @@ class RolloutsInstallArgs:
     @values.setter
     def values(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
         pulumi.set(self, "values", value)
+
+
+class ShardArgsDict(TypedDict):
+    """
+    Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+    """
+    cidr_pool: pulumi.Input[_builtins.str]
+    """
+    CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+    """
+    clusters: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+    """
+
+@pulumi.input_type
+class ShardArgs:
+    def __init__(__self__, *,
+                 cidr_pool: pulumi.Input[_builtins.str],
+                 clusters: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 name: pulumi.Input[_builtins.str]):
+        """
+        Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+
+        :param pulumi.Input[_builtins.str] cidr_pool: CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] clusters: Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+        :param pulumi.Input[_builtins.str] name: Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+        """
+        pulumi.set(__self__, "cidr_pool", cidr_pool)
+        pulumi.set(__self__, "clusters", clusters)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter(name="cidrPool")
+    def cidr_pool(self) -> pulumi.Input[_builtins.str]:
+        """
+        CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+        """
+        return pulumi.get(self, "cidr_pool")
+
+    @cidr_pool.setter
+    def cidr_pool(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "cidr_pool", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def clusters(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+        """
+        return pulumi.get(self, "clusters")
+
+    @clusters.setter
+    def clusters(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "clusters", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
 
 
 class SpokeArgsDict(TypedDict):

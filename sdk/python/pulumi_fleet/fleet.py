@@ -29,11 +29,13 @@ class FleetArgs:
                  cidr_prefix_length: Optional[_builtins.int] = None,
                  defaults: pulumi.Input[Optional['ClusterDefaultsArgs']] = None,
                  git: pulumi.Input[Optional['GitDeliveryArgs']] = None,
+                 hub: pulumi.Input[Optional['HubRefArgs']] = None,
+                 shards: pulumi.Input[Optional[Sequence[pulumi.Input['ShardArgs']]]] = None,
                  tenants: pulumi.Input[Optional[Sequence[pulumi.Input['TenantSpecArgs']]]] = None):
         """
         The set of arguments for constructing a Fleet resource.
 
-        :param pulumi.Input[Sequence[pulumi.Input['ClusterSpecArgs']]] clusters: Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+        :param pulumi.Input[Sequence[pulumi.Input['ClusterSpecArgs']]] clusters: Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
         :param pulumi.Input['RepositoriesArgs'] repositories: Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
         :param _builtins.bool allow_removal: AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
         :param pulumi.Input['HubArgs'] argocd: Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
@@ -41,6 +43,8 @@ class FleetArgs:
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
         :param pulumi.Input['ClusterDefaultsArgs'] defaults: Defaults are settings every cluster inherits unless it sets its own.
         :param pulumi.Input['GitDeliveryArgs'] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+        :param pulumi.Input['HubRefArgs'] hub: Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+        :param pulumi.Input[Sequence[pulumi.Input['ShardArgs']]] shards: Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input['TenantSpecArgs']]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
         """
         pulumi.set(__self__, "clusters", clusters)
@@ -57,6 +61,10 @@ class FleetArgs:
             pulumi.set(__self__, "defaults", defaults)
         if git is not None:
             pulumi.set(__self__, "git", git)
+        if hub is not None:
+            pulumi.set(__self__, "hub", hub)
+        if shards is not None:
+            pulumi.set(__self__, "shards", shards)
         if tenants is not None:
             pulumi.set(__self__, "tenants", tenants)
 
@@ -64,7 +72,7 @@ class FleetArgs:
     @pulumi.getter
     def clusters(self) -> pulumi.Input[Sequence[pulumi.Input['ClusterSpecArgs']]]:
         """
-        Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+        Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
         """
         return pulumi.get(self, "clusters")
 
@@ -158,6 +166,30 @@ class FleetArgs:
 
     @_builtins.property
     @pulumi.getter
+    def hub(self) -> pulumi.Input[Optional['HubRefArgs']]:
+        """
+        Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+        """
+        return pulumi.get(self, "hub")
+
+    @hub.setter
+    def hub(self, value: pulumi.Input[Optional['HubRefArgs']]):
+        pulumi.set(self, "hub", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def shards(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ShardArgs']]]]:
+        """
+        Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+        """
+        return pulumi.get(self, "shards")
+
+    @shards.setter
+    def shards(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ShardArgs']]]]):
+        pulumi.set(self, "shards", value)
+
+    @_builtins.property
+    @pulumi.getter
     def tenants(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantSpecArgs']]]]:
         """
         Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
@@ -182,7 +214,9 @@ class Fleet(pulumi.ComponentResource):
                  clusters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ClusterSpecArgs', 'ClusterSpecArgsDict']]]]] = None,
                  defaults: pulumi.Input[Optional[Union['ClusterDefaultsArgs', 'ClusterDefaultsArgsDict']]] = None,
                  git: pulumi.Input[Optional[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']]] = None,
+                 hub: pulumi.Input[Optional[Union['HubRefArgs', 'HubRefArgsDict']]] = None,
                  repositories: pulumi.Input[Optional[Union['RepositoriesArgs', 'RepositoriesArgsDict']]] = None,
+                 shards: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ShardArgs', 'ShardArgsDict']]]]] = None,
                  tenants: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TenantSpecArgs', 'TenantSpecArgsDict']]]]] = None,
                  __props__=None):
         """
@@ -194,10 +228,12 @@ class Fleet(pulumi.ComponentResource):
         :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] argocd: Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
         :param _builtins.str cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['ClusterSpecArgs', 'ClusterSpecArgsDict']]]] clusters: Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ClusterSpecArgs', 'ClusterSpecArgsDict']]]] clusters: Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
         :param pulumi.Input[Union['ClusterDefaultsArgs', 'ClusterDefaultsArgsDict']] defaults: Defaults are settings every cluster inherits unless it sets its own.
         :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+        :param pulumi.Input[Union['HubRefArgs', 'HubRefArgsDict']] hub: Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
         :param pulumi.Input[Union['RepositoriesArgs', 'RepositoriesArgsDict']] repositories: Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ShardArgs', 'ShardArgsDict']]]] shards: Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input[Union['TenantSpecArgs', 'TenantSpecArgsDict']]]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
         """
         ...
@@ -231,7 +267,9 @@ class Fleet(pulumi.ComponentResource):
                  clusters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ClusterSpecArgs', 'ClusterSpecArgsDict']]]]] = None,
                  defaults: pulumi.Input[Optional[Union['ClusterDefaultsArgs', 'ClusterDefaultsArgsDict']]] = None,
                  git: pulumi.Input[Optional[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']]] = None,
+                 hub: pulumi.Input[Optional[Union['HubRefArgs', 'HubRefArgsDict']]] = None,
                  repositories: pulumi.Input[Optional[Union['RepositoriesArgs', 'RepositoriesArgsDict']]] = None,
+                 shards: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ShardArgs', 'ShardArgsDict']]]]] = None,
                  tenants: pulumi.Input[Optional[Sequence[pulumi.Input[Union['TenantSpecArgs', 'TenantSpecArgsDict']]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -253,11 +291,14 @@ class Fleet(pulumi.ComponentResource):
             __props__.__dict__["clusters"] = clusters
             __props__.__dict__["defaults"] = defaults
             __props__.__dict__["git"] = git
+            __props__.__dict__["hub"] = hub
             if repositories is None and not opts.urn:
                 raise TypeError("Missing required property 'repositories'")
             __props__.__dict__["repositories"] = repositories
+            __props__.__dict__["shards"] = shards
             __props__.__dict__["tenants"] = tenants
             __props__.__dict__["argocd_management_role_arn"] = None
+            __props__.__dict__["hub_facts"] = None
             __props__.__dict__["hub_kubeconfig"] = None
             __props__.__dict__["kubeconfigs"] = None
             __props__.__dict__["vpc_cidrs"] = None
@@ -283,6 +324,14 @@ class Fleet(pulumi.ComponentResource):
         Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
         """
         return pulumi.get(self, "clusters")
+
+    @_builtins.property
+    @pulumi.getter(name="hubFacts")
+    def hub_facts(self) -> pulumi.Output['outputs.HubFacts']:
+        """
+        HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
+        """
+        return pulumi.get(self, "hub_facts")
 
     @_builtins.property
     @pulumi.getter(name="hubKubeconfig")

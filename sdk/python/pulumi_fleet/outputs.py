@@ -13,11 +13,14 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'ClusterInfo',
     'ClusterSummary',
+    'HubFacts',
     'LedgerEntry',
+    'Shard',
     'TenantSummary',
 ]
 
@@ -346,6 +349,83 @@ class ClusterSummary(dict):
 
 
 @pulumi.output_type
+class HubFacts(dict):
+    """
+    HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "egressCidrs":
+            suggest = "egress_cidrs"
+        elif key == "managementRoleArn":
+            suggest = "management_role_arn"
+        elif key == "vpcCidrs":
+            suggest = "vpc_cidrs"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in HubFacts. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        HubFacts.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        HubFacts.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 egress_cidrs: Sequence[_builtins.str],
+                 management_role_arn: _builtins.str,
+                 shards: Sequence['outputs.Shard'],
+                 vpc_cidrs: Mapping[str, _builtins.str]):
+        """
+        HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
+
+        :param Sequence[_builtins.str] egress_cidrs: EgressCidrs are the hub's NAT addresses as /32 networks.
+        :param _builtins.str management_role_arn: ManagementRoleArn is the hub's Argo CD management role.
+        :param Sequence['Shard'] shards: Shards are the hub stack's shards.
+        :param Mapping[str, _builtins.str] vpc_cidrs: VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
+        """
+        pulumi.set(__self__, "egress_cidrs", egress_cidrs)
+        pulumi.set(__self__, "management_role_arn", management_role_arn)
+        pulumi.set(__self__, "shards", shards)
+        pulumi.set(__self__, "vpc_cidrs", vpc_cidrs)
+
+    @_builtins.property
+    @pulumi.getter(name="egressCidrs")
+    def egress_cidrs(self) -> Sequence[_builtins.str]:
+        """
+        EgressCidrs are the hub's NAT addresses as /32 networks.
+        """
+        return pulumi.get(self, "egress_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="managementRoleArn")
+    def management_role_arn(self) -> _builtins.str:
+        """
+        ManagementRoleArn is the hub's Argo CD management role.
+        """
+        return pulumi.get(self, "management_role_arn")
+
+    @_builtins.property
+    @pulumi.getter
+    def shards(self) -> Sequence['outputs.Shard']:
+        """
+        Shards are the hub stack's shards.
+        """
+        return pulumi.get(self, "shards")
+
+    @_builtins.property
+    @pulumi.getter(name="vpcCidrs")
+    def vpc_cidrs(self) -> Mapping[str, _builtins.str]:
+        """
+        VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
+        """
+        return pulumi.get(self, "vpc_cidrs")
+
+
+@pulumi.output_type
 class LedgerEntry(dict):
     """
     LedgerEntry is what identifies one cluster.
@@ -458,6 +538,68 @@ class LedgerEntry(dict):
         VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
         """
         return pulumi.get(self, "vpc_cidr")
+
+
+@pulumi.output_type
+class Shard(dict):
+    """
+    Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "cidrPool":
+            suggest = "cidr_pool"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in Shard. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        Shard.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        Shard.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 cidr_pool: _builtins.str,
+                 clusters: Sequence[_builtins.str],
+                 name: _builtins.str):
+        """
+        Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+
+        :param _builtins.str cidr_pool: CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+        :param Sequence[_builtins.str] clusters: Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+        :param _builtins.str name: Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+        """
+        pulumi.set(__self__, "cidr_pool", cidr_pool)
+        pulumi.set(__self__, "clusters", clusters)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter(name="cidrPool")
+    def cidr_pool(self) -> _builtins.str:
+        """
+        CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
+        """
+        return pulumi.get(self, "cidr_pool")
+
+    @_builtins.property
+    @pulumi.getter
+    def clusters(self) -> Sequence[_builtins.str]:
+        """
+        Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+        """
+        return pulumi.get(self, "clusters")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type

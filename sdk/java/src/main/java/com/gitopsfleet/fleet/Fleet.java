@@ -6,6 +6,7 @@ package com.gitopsfleet.fleet;
 import com.gitopsfleet.fleet.FleetArgs;
 import com.gitopsfleet.fleet.Utilities;
 import com.gitopsfleet.fleet.outputs.ClusterSummary;
+import com.gitopsfleet.fleet.outputs.HubFacts;
 import com.gitopsfleet.fleet.outputs.TenantSummary;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
@@ -48,6 +49,20 @@ public class Fleet extends com.pulumi.resources.ComponentResource {
      */
     public Output<Map<String,ClusterSummary>> clusters() {
         return this.clusters;
+    }
+    /**
+     * HubFacts are what a shard&#39;s Fleet reads of this fleet&#39;s hub through a stack reference (hub: {stack, shard}): the management role, the hub&#39;s egress networks, this fleet&#39;s VPC CIDRs and its shards. Empty fields without a hub in this stack.
+     * 
+     */
+    @Export(name="hubFacts", refs={HubFacts.class}, tree="[0]")
+    private Output<HubFacts> hubFacts;
+
+    /**
+     * @return HubFacts are what a shard&#39;s Fleet reads of this fleet&#39;s hub through a stack reference (hub: {stack, shard}): the management role, the hub&#39;s egress networks, this fleet&#39;s VPC CIDRs and its shards. Empty fields without a hub in this stack.
+     * 
+     */
+    public Output<HubFacts> hubFacts() {
+        return this.hubFacts;
     }
     /**
      * HubKubeconfig is the hub&#39;s kubeconfig, a secret.

@@ -7,7 +7,9 @@ import com.gitopsfleet.fleet.inputs.ClusterDefaultsArgs;
 import com.gitopsfleet.fleet.inputs.ClusterSpecArgs;
 import com.gitopsfleet.fleet.inputs.GitDeliveryArgs;
 import com.gitopsfleet.fleet.inputs.HubArgs;
+import com.gitopsfleet.fleet.inputs.HubRefArgs;
 import com.gitopsfleet.fleet.inputs.RepositoriesArgs;
+import com.gitopsfleet.fleet.inputs.ShardArgs;
 import com.gitopsfleet.fleet.inputs.TenantSpecArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
@@ -86,14 +88,14 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke.
+     * Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke, unless hub names the hub of another stack.
      * 
      */
     @Import(name="clusters", required=true)
     private Output<List<ClusterSpecArgs>> clusters;
 
     /**
-     * @return Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke.
+     * @return Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke, unless hub names the hub of another stack.
      * 
      */
     public Output<List<ClusterSpecArgs>> clusters() {
@@ -131,6 +133,21 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Hub is the hub of another stack this fleet&#39;s spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+     * 
+     */
+    @Import(name="hub")
+    private @Nullable Output<HubRefArgs> hub;
+
+    /**
+     * @return Hub is the hub of another stack this fleet&#39;s spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+     * 
+     */
+    public Optional<Output<HubRefArgs>> hub() {
+        return Optional.ofNullable(this.hub);
+    }
+
+    /**
      * Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
      * 
      */
@@ -143,6 +160,21 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Output<RepositoriesArgs> repositories() {
         return this.repositories;
+    }
+
+    /**
+     * Shards are the stacks of spokes that join this fleet&#39;s hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+     * 
+     */
+    @Import(name="shards")
+    private @Nullable Output<List<ShardArgs>> shards;
+
+    /**
+     * @return Shards are the stacks of spokes that join this fleet&#39;s hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+     * 
+     */
+    public Optional<Output<List<ShardArgs>>> shards() {
+        return Optional.ofNullable(this.shards);
     }
 
     /**
@@ -170,7 +202,9 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         this.clusters = $.clusters;
         this.defaults = $.defaults;
         this.git = $.git;
+        this.hub = $.hub;
         this.repositories = $.repositories;
+        this.shards = $.shards;
         this.tenants = $.tenants;
     }
 
@@ -247,7 +281,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusters Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke.
+         * @param clusters Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke, unless hub names the hub of another stack.
          * 
          * @return builder
          * 
@@ -258,7 +292,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusters Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke.
+         * @param clusters Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke, unless hub names the hub of another stack.
          * 
          * @return builder
          * 
@@ -268,7 +302,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusters Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke.
+         * @param clusters Clusters are the fleet&#39;s clusters, at least one. Exactly one has role &#34;hub&#34; when any is a spoke, unless hub names the hub of another stack.
          * 
          * @return builder
          * 
@@ -320,6 +354,27 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param hub Hub is the hub of another stack this fleet&#39;s spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hub(@Nullable Output<HubRefArgs> hub) {
+            $.hub = hub;
+            return this;
+        }
+
+        /**
+         * @param hub Hub is the hub of another stack this fleet&#39;s spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hub(HubRefArgs hub) {
+            return hub(Output.of(hub));
+        }
+
+        /**
          * @param repositories Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
          * 
          * @return builder
@@ -338,6 +393,37 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder repositories(RepositoriesArgs repositories) {
             return repositories(Output.of(repositories));
+        }
+
+        /**
+         * @param shards Shards are the stacks of spokes that join this fleet&#39;s hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder shards(@Nullable Output<List<ShardArgs>> shards) {
+            $.shards = shards;
+            return this;
+        }
+
+        /**
+         * @param shards Shards are the stacks of spokes that join this fleet&#39;s hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder shards(List<ShardArgs> shards) {
+            return shards(Output.of(shards));
+        }
+
+        /**
+         * @param shards Shards are the stacks of spokes that join this fleet&#39;s hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder shards(ShardArgs... shards) {
+            return shards(List.of(shards));
         }
 
         /**

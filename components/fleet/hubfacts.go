@@ -1,0 +1,62 @@
+package fleet
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
+)
+
+// HubFactsOutput is an output of HubFacts.
+type HubFactsOutput struct{ *pulumi.OutputState }
+
+// ElementType is HubFacts.
+func (HubFactsOutput) ElementType() reflect.Type { return reflect.TypeFor[HubFacts]() }
+
+func init() {
+	pulumi.RegisterOutputType(HubFactsOutput{})
+}
+
+// hubFactsOf is the hubFacts output of a fleet whose hub is built (its management role and NAT addresses as /32
+// networks), with its clusters' VPC CIDRs and its shards.
+func hubFactsOf(h *hub, cidrs map[string]string, shards []Shard) HubFactsOutput {
+	return pulumi.All(h.roleArn, h.egress).ApplyT(func(v []any) HubFacts {
+		return HubFacts{ManagementRoleArn: v[0].(string), EgressCidrs: v[1].([]string), VpcCidrs: cidrs,
+			Shards: shards}
+	}).(HubFactsOutput)
+}
+
+// readHub is the facts of the hub a shard joins, and the hub's kubeconfig (a secret; nil when not known): given in
+// r, or from the hub stack's Fleet (its hubFacts output, read before anything else is registered, since the
+// shard's rules need them, and its hubKubeconfig output) through the stack reference <name>-hub.
+func readHub(ctx *pulumi.Context, name string, parent pulumi.Resource, r HubRef) (HubFacts, pulumi.StringInput, error) {
+	if r.Stack == "" {
+		var kube pulumi.StringInput
+		if r.Kubeconfig != nil {
+			kube = pulumi.ToSecret(pulumi.String(*r.Kubeconfig)).(pulumi.StringOutput)
+		}
+		return HubFacts{ManagementRoleArn: r.ManagementRoleArn, EgressCidrs: r.EgressCidrs}, kube, nil
+	}
+	ref, err := pulumi.NewStackReference(ctx, name+"-hub", &pulumi.StackReferenceArgs{Name: pulumi.String(r.Stack)},
+		pulumi.Parent(parent))
+	if err != nil {
+		return HubFacts{}, nil, err
+	}
+	res, err := internals.UnsafeAwaitOutput(ctx.Context(), ref.GetOutput(pulumi.String("hubFacts")))
+	if err != nil {
+		return HubFacts{}, nil, err
+	}
+	var facts HubFacts
+	raw, err := json.Marshal(res.Value)
+	if err == nil {
+		err = json.Unmarshal(raw, &facts)
+	}
+	if err != nil || res.Value == nil || facts.ManagementRoleArn == "" {
+		return HubFacts{}, nil, fmt.Errorf("hub.stack: stack %s has no hubFacts output with a management role (%v); "+
+			"run up on the hub's stack first, with a Fleet whose clusters include the hub", r.Stack, err)
+	}
+	kube := pulumi.ToSecret(ref.GetStringOutput(pulumi.String("hubKubeconfig"))).(pulumi.StringOutput)
+	return facts, kube, nil
+}

@@ -1,0 +1,156 @@
+package fleet
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// A fleet beyond one stack: the hub's stack lists its shards (Shard), each a stack of spokes of its own that joins
+// the hub (HubRef) through the facts the hub's Fleet exports (HubFacts).
+
+// HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with
+// spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
+type HubRef struct {
+	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed
+	// backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's
+	// management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes
+	// managementRoleArn and egressCidrs.
+	Stack string `pulumi:"stack,optional"`
+	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+	Shard string `pulumi:"shard,optional"`
+	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every
+	// spoke's role trusts, when the facts are given directly. Required without stack.
+	ManagementRoleArn string `pulumi:"managementRoleArn,optional"`
+	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the
+	// spokes' public API endpoints admit, when the facts are given directly. Default: none.
+	EgressCidrs []string `pulumi:"egressCidrs,optional"`
+	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are
+	// given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+	Kubeconfig *string `pulumi:"kubeconfig,optional" provider:"secret"`
+}
+
+// Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
+type Shard struct {
+	// Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+	Name string `pulumi:"name" json:"name"`
+	// CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It
+	// overlaps no other shard's pool and no VPC of this fleet. Required.
+	CidrPool string `pulumi:"cidrPool" json:"cidrPool"`
+	// Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join
+	// argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
+	Clusters []string `pulumi:"clusters" json:"clusters"`
+}
+
+// HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
+type HubFacts struct {
+	// ManagementRoleArn is the hub's Argo CD management role.
+	ManagementRoleArn string `pulumi:"managementRoleArn" json:"managementRoleArn"`
+	// EgressCidrs are the hub's NAT addresses as /32 networks.
+	EgressCidrs []string `pulumi:"egressCidrs" json:"egressCidrs"`
+	// VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
+	VpcCidrs map[string]string `pulumi:"vpcCidrs" json:"vpcCidrs"`
+	// Shards are the hub stack's shards.
+	Shards []Shard `pulumi:"shards" json:"shards"`
+}
+
+// validateShards adds the problems of a hub stack's shards: names unique DNS-1123 labels, pools that are IPv4
+// networks overlapping neither each other, this fleet's cidrPool nor its clusters' given VPC CIDRs, cluster names
+// listed once across the shards and none of this fleet's own; shards need a hub in this stack.
+func validateShards(ps *problems.List, a FleetArgs) {
+	if len(a.Shards) == 0 {
+		return
+	}
+	if _, ok := hubOf(a); !ok {
+		ps.Add("shards", "shards join this fleet's hub; give one cluster role hub")
+	}
+	type network struct {
+		what   string
+		prefix netip.Prefix
+	}
+	var taken []network
+	if p, err := netip.ParsePrefix(a.CidrPool); err == nil {
+		taken = append(taken, network{fmt.Sprintf("cidrPool %s", a.CidrPool), p})
+	}
+	owner := map[string]string{}
+	for i, c := range a.Clusters {
+		owner[c.Name] = problems.Index("clusters", i)
+		if p, err := netip.ParsePrefix(c.VpcCidr); err == nil {
+			taken = append(taken, network{problems.Index("clusters", i) + ".vpcCidr " + c.VpcCidr, p})
+		}
+	}
+	names := map[string]int{}
+	for i, s := range a.Shards {
+		field := problems.Index("shards", i)
+		if errs := validation.IsDNS1123Label(s.Name); len(errs) > 0 {
+			ps.Add(field+".name", "%q is not a DNS-1123 label: %s", s.Name, strings.Join(errs, "; "))
+		} else if j, dup := names[s.Name]; dup {
+			ps.Add(field+".name", "%q is also the name of shards[%d]", s.Name, j)
+		} else {
+			names[s.Name] = i
+		}
+		p, err := netip.ParsePrefix(s.CidrPool)
+		switch {
+		case err != nil || !p.Addr().Is4() || p != p.Masked():
+			ps.Add(field+".cidrPool", "%q is not an IPv4 network such as 10.64.0.0/12", s.CidrPool)
+		default:
+			for _, t := range taken {
+				if t.prefix.Overlaps(p) {
+					ps.Add(field+".cidrPool", "%s overlaps %s: a shard's pool is its own", s.CidrPool, t.what)
+				}
+			}
+			taken = append(taken, network{field + ".cidrPool " + s.CidrPool, p})
+		}
+		if len(s.Clusters) == 0 {
+			ps.Add(field+".clusters", "list the shard's cluster names: the hub's Argo CD admits only those")
+		}
+		for k, c := range s.Clusters {
+			if other, ok := owner[c]; ok {
+				ps.Add(problems.Index(field+".clusters", k), "%q is also %s", c, other)
+			}
+			owner[c] = problems.Index(field+".clusters", k)
+		}
+	}
+}
+
+// checkShard adds the problems of a shard (a fleet with hub) against its hub's facts: its shard is one of the hub
+// stack's, its cidrPool (default the shard's) lies in the shard's pool, and each cluster is a spoke listed among
+// the shard's clusters, not one of the hub stack's, whose given VPC CIDR lies in the pool.
+func checkShard(ps *problems.List, args FleetArgs, facts HubFacts) {
+	r := *args.Hub
+	var shard *Shard
+	var known []string
+	for i := range facts.Shards {
+		known = append(known, facts.Shards[i].Name)
+		if facts.Shards[i].Name == r.Shard {
+			shard = &facts.Shards[i]
+		}
+	}
+	if shard == nil {
+		ps.Add("hub.shard", "%q is not a shard of the hub stack %s (its shards: %s); add it to that Fleet's shards first",
+			r.Shard, r.Stack, strings.Join(known, ", "))
+		return
+	}
+	pool, _ := netip.ParsePrefix(shard.CidrPool)
+	if args.CidrPool != "" {
+		if p, err := netip.ParsePrefix(args.CidrPool); err == nil && !(pool.Contains(p.Addr()) && p.Bits() >= pool.Bits()) {
+			ps.Add("cidrPool", "%s is not inside shard %s's pool %s (the hub stack's)", args.CidrPool, shard.Name, shard.CidrPool)
+		}
+	}
+	for i, c := range args.Clusters {
+		field := problems.Index("clusters", i)
+		if _, ok := facts.VpcCidrs[c.Name]; ok {
+			ps.Add(field+".name", "%q is a cluster of the hub stack %s", c.Name, r.Stack)
+		} else if !slices.Contains(shard.Clusters, c.Name) {
+			ps.Add(field+".name", "%q is not among shard %s's clusters in the hub stack %s; add it there first: the "+
+				"hub's Argo CD admits only those", c.Name, shard.Name, r.Stack)
+		}
+		if p, err := netip.ParsePrefix(c.VpcCidr); err == nil && !(pool.Contains(p.Addr()) && p.Bits() >= pool.Bits()) {
+			ps.Add(field+".vpcCidr", "%s is not inside shard %s's pool %s", c.VpcCidr, shard.Name, shard.CidrPool)
+		}
+	}
+}
