@@ -20,12 +20,15 @@ def program():
         cidr_pool=cfg.get("cidrPool"),
         allow_removal=cfg.get_bool("allowRemoval"),
         tenants=cfg.get_object("tenants"),
+        hub=cfg.get_object("hub"),
+        shards=cfg.get_object("shards"),
     ))
     pulumi.export("clusters", f.clusters)
     pulumi.export("vpcCidrs", f.vpc_cidrs)
     pulumi.export("argocdManagementRoleArn", f.argocd_management_role_arn)
     pulumi.export("hubKubeconfig", f.hub_kubeconfig)
     pulumi.export("tenants", f.tenants)
+    pulumi.export("hubFacts", f.hub_facts)
     delivery = cfg.get_object("delivery")
     if delivery:
         d = fleet.StackDelivery("delivery", fleet.StackDeliveryArgs(

@@ -29,6 +29,8 @@ export function program(): Record<string, pulumi.Input<any>> {
         cidrPool: cfg.get("cidrPool"),
         allowRemoval: cfg.getBoolean("allowRemoval"),
         tenants: cfg.getObject<fleet.types.input.TenantSpecArgs[]>("tenants"),
+        hub: cfg.getObject<fleet.types.input.HubRefArgs>("hub"),
+        shards: cfg.getObject<fleet.types.input.ShardArgs[]>("shards"),
     });
     const outputs: Record<string, pulumi.Input<any>> = {
         clusters: f.clusters,
@@ -36,6 +38,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         argocdManagementRoleArn: f.argocdManagementRoleArn,
         hubKubeconfig: f.hubKubeconfig,
         tenants: f.tenants,
+        hubFacts: f.hubFacts,
     };
     const delivery = cfg.getObject<Delivery>("delivery");
     if (delivery) {

@@ -13,7 +13,8 @@ const Namespace = "gitops-fleet"
 
 // Config is the fleet a stack describes.
 type Config struct {
-	// Clusters is gitops-fleet:clusters, the fleet's clusters; exactly one has role hub when any is a spoke.
+	// Clusters is gitops-fleet:clusters, the fleet's clusters; exactly one has role hub when any is a spoke
+	// (unless hub names the hub of another stack).
 	Clusters []Cluster `json:"clusters"`
 	// Repositories is gitops-fleet:repositories, the Git repositories Argo CD bootstraps from.
 	Repositories Repositories `json:"repositories"`
@@ -29,6 +30,10 @@ type Config struct {
 	AllowRemoval bool `json:"allowRemoval,omitempty"`
 	// Tenants is gitops-fleet:tenants, the teams onboarded onto the fleet (Fleet's tenants, in the schema's keys).
 	Tenants []fleet.TenantSpec `json:"tenants,omitempty"`
+	// Hub is gitops-fleet:hub, the hub of another stack this stack's spokes join (Fleet's hub: a shard).
+	Hub *fleet.HubRef `json:"hub,omitempty"`
+	// Shards is gitops-fleet:shards, the stacks of spokes that join this stack's hub (Fleet's shards).
+	Shards []fleet.Shard `json:"shards,omitempty"`
 }
 
 // Defaults are Fleet's defaults: each applies to every cluster that does not set its own.
@@ -141,7 +146,7 @@ func Load(ctx *pulumi.Context) (Config, error) {
 	cfg := config.New(ctx, Namespace)
 	var c Config
 	for key, dst := range map[string]any{"clusters": &c.Clusters, "repositories": &c.Repositories, "git": &c.Git,
-		"defaults": &c.Defaults, "delivery": &c.Delivery, "tenants": &c.Tenants} {
+		"defaults": &c.Defaults, "delivery": &c.Delivery, "tenants": &c.Tenants, "hub": &c.Hub, "shards": &c.Shards} {
 		if err := cfg.TryObject(key, dst); err != nil && !isMissing(err) {
 			return Config{}, &Problems{{Key: Namespace + ":" + key, Message: err.Error()}}
 		}

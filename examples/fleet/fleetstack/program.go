@@ -33,6 +33,7 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("argocdManagementRoleArn", f.ArgocdManagementRoleArn)
 	ctx.Export("hubKubeconfig", f.HubKubeconfig)
 	ctx.Export("tenants", f.Tenants)
+	ctx.Export("hubFacts", f.HubFacts)
 	if cfg.Delivery == nil {
 		return nil
 	}
@@ -71,6 +72,12 @@ func (c Config) Args() (*fleet.FleetArgs, error) {
 	}
 	if len(c.Tenants) > 0 {
 		args.Tenants = pulumi.ToOutput(c.Tenants).(fleet.TenantSpecArrayOutput)
+	}
+	if c.Hub != nil {
+		args.Hub = pulumi.ToOutput(*c.Hub).(fleet.HubRefOutput).ToHubRefPtrOutput()
+	}
+	if len(c.Shards) > 0 {
+		args.Shards = pulumi.ToOutput(c.Shards).(fleet.ShardArrayOutput)
 	}
 	if c.Defaults != nil {
 		var d fleet.ClusterDefaults
