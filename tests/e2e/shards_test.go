@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+)
+
+// TestShards runs the example's hub stack, then its two shard stacks against it, in one backend: each shard reads
+// the hub's facts through a stack reference, its spokes' cluster secrets land in the hub, its VPCs in its pool. A
+// toggle in one shard plans changes in that shard only; destroying a shard removes its spokes only; every stack
+// plans no change after each step.
+func TestShards(t *testing.T) {
+	ctx := context.Background()
+	env := newEnv(t)
+	stacks := map[string]*auto.Stack{}
+	for _, name := range []string{"hub", "shard-us", "shard-eu"} {
+		s, err := env.Stack(ctx, fleetDir(env), name, fleetstack.Run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stacks[name] = &s
+	}
+	outputs := map[string]auto.OutputMap{}
+	for _, name := range []string{"hub", "shard-us", "shard-eu"} {
+		up, err := stacks[name].Up(ctx, optup.ProgressStreams(progress(t, env, "up-"+name)))
+		if err != nil {
+			t.Fatalf("up %s: %v", name, err)
+		}
+		outputs[name] = up.Outputs
+	}
+	t.Cleanup(func() {
+		for _, name := range []string{"shard-us", "shard-eu", "hub"} {
+			if s, ok := stacks[name]; ok {
+				_, _ = s.Destroy(ctx)
+			}
+		}
+	})
+	settled := func(when string) {
+		t.Helper()
+		for name, s := range stacks {
+			if _, err := s.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "settled-"+name))); err != nil {
+				t.Errorf("%s: preview of %s expects changes: %v", when, name, err)
+			}
+		}
+	}
+	settled("after the ups")
+
+	hubClusters, _ := outputs["hub"]["clusters"].Value.(map[string]any)
+	hubServer, _ := hubClusters["hub"].(map[string]any)["endpoint"].(string)
+	inHub := func() []string {
+		var names []string
+		for _, r := range records(t, env, "kubernetes", "kubernetes:core/v1:Secret") {
+			if r.Scope == hubServer && strings.HasPrefix(r.ID, "argocd/") {
+				names = append(names, strings.TrimPrefix(r.ID, "argocd/"))
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	if got, want := inHub(), []string{"hub", "spoke-eu1", "spoke-us1", "spoke-us2"}; !slices.Equal(got, want) {
+		t.Errorf("cluster secrets in the hub: %v, want %v", got, want)
+	}
+	for shard, pool := range map[string]string{"shard-us": "10.64.0.0/12", "shard-eu": "10.80.0.0/12"} {
+		p := netip.MustParsePrefix(pool)
+		cidrs, _ := outputs[shard]["vpcCidrs"].Value.(map[string]any)
+		for name, cidr := range cidrs {
+			if c, err := netip.ParsePrefix(fmt.Sprint(cidr)); err != nil || !p.Contains(c.Addr()) {
+				t.Errorf("%s's %s has VPC %v, outside its pool %s", shard, name, cidr, pool)
+			}
+		}
+		if len(cidrs) == 0 {
+			t.Errorf("%s has no VPC CIDRs", shard)
+		}
+	}
+
+	// A toggle in one shard is that shard's change only.
+	err := stacks["shard-us"].SetConfigWithOptions(ctx, "gitops-fleet:clusters[1].addons.aws_ebs_csi_driver",
+		auto.ConfigValue{Value: "true"}, &auto.ConfigOptions{Path: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := planOf(previewSteps(t, env, *stacks["shard-us"], "preview-toggle"))
+	if len(p["create"]) == 0 || len(p["delete"]) > 0 || len(p["replace"]) > 0 {
+		t.Errorf("enabling the EBS CSI driver on spoke-us2 plans %v, want creates and updates only", p)
+	}
+	if _, err := stacks["shard-us"].Up(ctx, optup.ProgressStreams(progress(t, env, "up-toggle"))); err != nil {
+		t.Fatalf("up shard-us: %v", err)
+	}
+	settled("after the toggle")
+
+	// Removing a shard removes its spokes only.
+	if _, err := stacks["shard-eu"].Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy-shard-eu"))); err != nil {
+		t.Fatalf("destroy shard-eu: %v", err)
+	}
+	delete(stacks, "shard-eu")
+	if got, want := inHub(), []string{"hub", "spoke-us1", "spoke-us2"}; !slices.Equal(got, want) {
+		t.Errorf("cluster secrets in the hub after shard-eu's removal: %v, want %v", got, want)
+	}
+	for _, r := range records(t, env, "aws", "aws:eks/cluster:Cluster") {
+		if r.ID == "spoke-eu1" {
+			t.Error("spoke-eu1's EKS cluster is still there after its shard's removal")
+		}
+	}
+	settled("after shard-eu's removal")
+}
