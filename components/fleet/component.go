@@ -82,11 +82,14 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	})
 }
 
-// joinHub is a shard's arguments (a, with defaults) once its hub's facts are known: its cidrPool defaults to its
-// shard's pool (args is the fleet as given). It reports the shard's problems against the facts (checkShard), and
+// joinHub is a shard's arguments (a, with defaults) once its hub stack's facts are known: its cidrPool defaults to
+// its shard's pool (args is the fleet as given); with the facts given directly, a as it is. It reports the shard's problems against the facts (checkShard), and
 // the fleet's networks again in that pool, before anything more is registered.
 func joinHub(args, a FleetArgs, facts HubFacts) (FleetArgs, error) {
 	var ps problems.List
+	if a.Hub.Stack == "" {
+		return a, nil // facts given directly: no shard of a hub stack to check against
+	}
 	checkShard(&ps, args, facts)
 	if args.CidrPool == "" {
 		for _, s := range facts.Shards {

@@ -183,3 +183,31 @@ func TestHubShardsValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestShardWithFactsGiven: a hub built elsewhere, its facts given directly: no stack reference, the spokes trust
+// the given role, admit the given networks and write their secrets through the given kubeconfig.
+func TestShardWithFactsGiven(t *testing.T) {
+	a := shardStack()
+	kubeconfig := `{"clusters":[{"name":"elsewhere"}]}`
+	a.Hub = &HubRef{ManagementRoleArn: "arn:aws:iam::444455556666:role/argocd-elsewhere", EgressCidrs: []string{"192.0.2.9/32"},
+		Kubeconfig: &kubeconfig}
+	cloud, _, err := runShard(t, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cloud.Named("pulumi:pulumi:StackReference", "fleet-hub"); ok {
+		t.Error("a stack reference with the facts given")
+	}
+	role := cloud.MustGet(t, "aws:iam/role:Role", "spoke-us2-gitops-spoke-role")
+	if trust, _ := role.Input("assumeRolePolicy").(string); !strings.Contains(trust, "argocd-elsewhere") {
+		t.Errorf("spoke-us2's spoke role trusts %s", trust)
+	}
+	raw, _ := json.Marshal(cloud.MustGet(t, "eks:index:Cluster", "spoke-us2-cluster").Inputs)
+	if !strings.Contains(string(raw), "192.0.2.9/32") {
+		t.Errorf("spoke-us2's endpoint does not admit the given egress: %s", raw)
+	}
+	hub, _ := json.Marshal(cloud.MustGet(t, "pulumi:providers:kubernetes", "hub-k8s").Inputs)
+	if !strings.Contains(string(hub), "elsewhere") {
+		t.Errorf("the hub's provider: %s", hub)
+	}
+}
