@@ -37,7 +37,8 @@ type Fleet struct {
 // NewFleet validates the whole fleet, records it in its ClusterLedger (which allocates missing VPC CIDRs
 // and refuses replacements), then builds the hub and every spoke. A validation error (*problems.Error) lists
 // every problem at its field path and leaves nothing registered; a refused replacement leaves only the
-// unchanged ledger.
+// unchanged ledger. A shard (hub names the hub of another stack) first reads its hub's facts (readHub) and is
+// checked against them (joinHub), leaving only the component and the stack reference on a problem.
 func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.ResourceOption) (*Fleet, error) {
 	a := withDefaults(args, ctx.Stack())
 	if err := Validate(a, ctx.Stack()); err != nil {
@@ -83,8 +84,9 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 }
 
 // joinHub is a shard's arguments (a, with defaults) once its hub stack's facts are known: its cidrPool defaults to
-// its shard's pool (args is the fleet as given); with the facts given directly, a as it is. It reports the shard's problems against the facts (checkShard), and
-// the fleet's networks again in that pool, before anything more is registered.
+// its shard's pool (args is the fleet as given); with the facts given directly, a as it is. It reports the
+// shard's problems against the facts (checkShard), and the fleet's networks again in that pool, before anything
+// more is registered.
 func joinHub(args, a FleetArgs, facts HubFacts) (FleetArgs, error) {
 	var ps problems.List
 	if a.Hub.Stack == "" {
@@ -117,7 +119,7 @@ type builder struct {
 	providers     *providers
 	spokes        *spokeFacts
 	// shardHub is, in a shard, the hub of another stack the spokes join, and hubKubeconfig reaches it (nil when
-	// not known: with git and the facts given directly).
+	// not known).
 	shardHub      *hub
 	hubKubeconfig pulumi.StringInput
 }

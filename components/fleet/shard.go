@@ -29,8 +29,8 @@ type HubRef struct {
 	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the
 	// spokes' public API endpoints admit, when the facts are given directly. Default: none.
 	EgressCidrs []string `pulumi:"egressCidrs,optional"`
-	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are
-	// given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given
+	// directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
 	Kubeconfig *string `pulumi:"kubeconfig,optional" provider:"secret"`
 }
 

@@ -88,9 +88,9 @@ func Validate(a FleetArgs, stack string) error {
 	return ps.Err(TypeToken)
 }
 
-// validateHubRef adds the problems of a shard's hub: the hub's stack and shard, or its management role and (without
-// git) kubeconfig given directly; no hub among the clusters, no shards or Argo CD settings of its own, no tenants
-// with git (their projects go through the hub's kubeconfig).
+// validateHubRef adds the problems of a shard's hub: the hub's stack and shard, or its management role and
+// kubeconfig given directly; no hub among the clusters, no shards, Argo CD settings or Git delivery of its own
+// (a Git-registered spoke of a shard would need the hub's admission guard to list it).
 func validateHubRef(ps *problems.List, a FleetArgs) {
 	r := *a.Hub
 	switch {
@@ -100,8 +100,8 @@ func validateHubRef(ps *problems.List, a FleetArgs) {
 		ps.Add("hub.shard", "is required with stack: this fleet's name among the hub stack's shards")
 	case r.Stack == "" && !strings.HasPrefix(r.ManagementRoleArn, "arn:"):
 		ps.Add("hub.managementRoleArn", "%q: want the hub's Argo CD management role ARN, or give stack", r.ManagementRoleArn)
-	case r.Stack == "" && r.Kubeconfig == nil && a.Git == nil:
-		ps.Add("hub.kubeconfig", "is required without git: the spokes' cluster secrets are written into the hub")
+	case r.Stack == "" && r.Kubeconfig == nil:
+		ps.Add("hub.kubeconfig", "is required: the spokes' cluster secrets are written into the hub")
 	}
 	for _, cidr := range r.EgressCidrs {
 		if p, err := netip.ParsePrefix(cidr); err != nil || !p.Addr().Is4() {
@@ -120,9 +120,9 @@ func validateHubRef(ps *problems.List, a FleetArgs) {
 	if a.Argocd != nil {
 		ps.Add("argocd", "configures this stack's hub; a shard has none (set it in the hub's stack)")
 	}
-	if len(a.Tenants) > 0 && a.Git != nil {
-		ps.Add("tenants", "a shard with git has no hub credentials for the tenants' projects; onboard them in the hub's "+
-			"stack, or in a shard without git")
+	if a.Git != nil {
+		ps.Add("git", "a shard registers its spokes into the hub directly for now: the hub's admission guard admits "+
+			"a cluster secret from Git only for spokes its own stack lists; remove git from the shard")
 	}
 }
 

@@ -101,7 +101,7 @@ func (x *HubRef) Annotate(a infer.Annotator) {
 	a.Describe(&x.Shard, "Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.")
 	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.")
 	a.Describe(&x.EgressCidrs, "EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.")
-	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.")
+	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).")
 }
 
 // Annotate gives Repositories its schema descriptions.

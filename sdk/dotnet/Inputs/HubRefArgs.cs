@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private Input<string>? _kubeconfig;
 
         /// <summary>
-        /// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+        /// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
         /// </summary>
         public Input<string>? Kubeconfig
         {

@@ -4154,7 +4154,7 @@ func (o HubFactsOutput) VpcCidrs() pulumi.StringMapOutput {
 type HubRef struct {
 	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
 	EgressCidrs []string `pulumi:"egressCidrs"`
-	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
 	Kubeconfig *string `pulumi:"kubeconfig"`
 	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
 	ManagementRoleArn *string `pulumi:"managementRoleArn"`
@@ -4179,7 +4179,7 @@ type HubRefInput interface {
 type HubRefArgs struct {
 	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
 	EgressCidrs pulumi.StringArrayInput `pulumi:"egressCidrs"`
-	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
 	Kubeconfig pulumi.StringPtrInput `pulumi:"kubeconfig"`
 	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
 	ManagementRoleArn pulumi.StringPtrInput `pulumi:"managementRoleArn"`
@@ -4272,7 +4272,7 @@ func (o HubRefOutput) EgressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v HubRef) []string { return v.EgressCidrs }).(pulumi.StringArrayOutput)
 }
 
-// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
 func (o HubRefOutput) Kubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.Kubeconfig }).(pulumi.StringPtrOutput)
 }
@@ -4326,7 +4326,7 @@ func (o HubRefPtrOutput) EgressCidrs() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
 func (o HubRefPtrOutput) Kubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HubRef) *string {
 		if v == nil {

@@ -638,7 +638,7 @@ export interface HubRefArgs {
      */
     egressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+     * Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
      */
     kubeconfig?: pulumi.Input<string | undefined>;
     /**

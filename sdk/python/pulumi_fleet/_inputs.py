@@ -2901,7 +2901,7 @@ class HubRefArgsDict(TypedDict):
     """
     kubeconfig: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+    Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
     """
     management_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2928,7 +2928,7 @@ class HubRefArgs:
         HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] egress_cidrs: EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
-        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
         :param pulumi.Input[_builtins.str] management_role_arn: ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
         :param pulumi.Input[_builtins.str] shard: Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
         :param pulumi.Input[_builtins.str] stack: Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
@@ -2960,7 +2960,7 @@ class HubRefArgs:
     @pulumi.getter
     def kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Kubeconfig reaches the hub, where the spokes' cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack's hubKubeconfig output. Not used with git.
+        Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
         """
         return pulumi.get(self, "kubeconfig")
 

@@ -36,14 +36,14 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack&#39;s hubKubeconfig output. Not used with git.
+     * Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output).
      * 
      */
     @Import(name="kubeconfig")
     private @Nullable Output<String> kubeconfig;
 
     /**
-     * @return Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack&#39;s hubKubeconfig output. Not used with git.
+     * @return Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output).
      * 
      */
     public Optional<Output<String>> kubeconfig() {
@@ -155,7 +155,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubeconfig Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack&#39;s hubKubeconfig output. Not used with git.
+         * @param kubeconfig Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output).
          * 
          * @return builder
          * 
@@ -166,7 +166,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubeconfig Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written (without git), when the facts are given directly; a secret. With stack, the hub stack&#39;s hubKubeconfig output. Not used with git.
+         * @param kubeconfig Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output).
          * 
          * @return builder
          * 
