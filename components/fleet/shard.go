@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // A fleet beyond one stack: the hub's stack lists its shards (Shard), each a stack of spokes of its own that joins
@@ -86,13 +85,7 @@ func validateShards(ps *problems.List, a FleetArgs) {
 	names := map[string]int{}
 	for i, s := range a.Shards {
 		field := problems.Index("shards", i)
-		if errs := validation.IsDNS1123Label(s.Name); len(errs) > 0 {
-			ps.Add(field+".name", "%q is not a DNS-1123 label: %s", s.Name, strings.Join(errs, "; "))
-		} else if j, dup := names[s.Name]; dup {
-			ps.Add(field+".name", "%q is also the name of shards[%d]", s.Name, j)
-		} else {
-			names[s.Name] = i
-		}
+		uniqueLabel(ps, "shards", i, s.Name, names)
 		p, err := netip.ParsePrefix(s.CidrPool)
 		switch {
 		case err != nil || !p.Addr().Is4() || p != p.Masked():

@@ -120,14 +120,7 @@ func TestShardValidation(t *testing.T) {
 			[]string{"shards: a shard has no shards of its own", "argocd: configures this stack's hub; a shard has none"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			a := shardStack()
-			tc.edit(&a)
-			cloud, _, err := runShard(t, a)
-			for _, w := range tc.want {
-				if err == nil || !strings.Contains(err.Error(), w) {
-					t.Errorf("NewFleet: %v\nwant %q", err, w)
-				}
-			}
+			cloud := refused(t, tc.edit, tc.want)
 			if n := len(cloud.Resources()); n != 0 {
 				t.Errorf("%d resources registered", n)
 			}
@@ -154,14 +147,7 @@ func TestShardAgainstItsHub(t *testing.T) {
 			[]string{`cidrPool: 10.128.0.0/12 is not inside shard us's pool`}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			a := shardStack()
-			tc.edit(&a)
-			cloud, _, err := runShard(t, a)
-			for _, w := range tc.want {
-				if err == nil || !strings.Contains(err.Error(), w) {
-					t.Errorf("NewFleet: %v\nwant %q", err, w)
-				}
-			}
+			cloud := refused(t, tc.edit, tc.want)
 			for _, r := range cloud.Resources() {
 				if !slices.Contains([]string{"fleet:index:Fleet", "pulumi:pulumi:StackReference"}, r.Type) {
 					t.Errorf("%s %s registered before the shard was checked", r.Type, r.Name)
@@ -212,4 +198,18 @@ func TestShardWithFactsGiven(t *testing.T) {
 	if !strings.Contains(string(hub), "elsewhere") {
 		t.Errorf("the hub's provider: %s", hub)
 	}
+}
+
+// refused runs the shard with edit applied and expects NewFleet to fail with each of want; it returns the cloud.
+func refused(t *testing.T, edit func(*FleetArgs), want []string) *mocks.Cloud {
+	t.Helper()
+	a := shardStack()
+	edit(&a)
+	cloud, _, err := runShard(t, a)
+	for _, w := range want {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("NewFleet: %v\nwant %q", err, w)
+		}
+	}
+	return cloud
 }

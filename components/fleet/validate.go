@@ -36,13 +36,7 @@ func Validate(a FleetArgs, stack string) error {
 	hubs := 0
 	for i, c := range a.Clusters {
 		field := problems.Index("clusters", i)
-		if errs := validation.IsDNS1123Label(c.Name); len(errs) > 0 {
-			ps.Add(field+".name", "%q is not a DNS-1123 label: %s", c.Name, strings.Join(errs, "; "))
-		} else if j, dup := names[c.Name]; dup {
-			ps.Add(field+".name", "%q is also the name of clusters[%d]; names must be unique", c.Name, j)
-		} else {
-			names[c.Name] = i
-		}
+		uniqueLabel(&ps, "clusters", i, c.Name, names)
 		switch c.Role {
 		case Hub:
 			if hubs++; hubs > 1 {
@@ -123,6 +117,19 @@ func validateHubRef(ps *problems.List, a FleetArgs) {
 	if a.Git != nil {
 		ps.Add("git", "a shard registers its spokes into the hub directly for now: the hub's admission guard admits "+
 			"a cluster secret from Git only for spokes its own stack lists; remove git from the shard")
+	}
+}
+
+// uniqueLabel adds, at list[i].name, a name that is not a DNS-1123 label or that an earlier entry of list has
+// (names: name -> index, which it records).
+func uniqueLabel(ps *problems.List, list string, i int, name string, names map[string]int) {
+	field := problems.Index(list, i) + ".name"
+	if errs := validation.IsDNS1123Label(name); len(errs) > 0 {
+		ps.Add(field, "%q is not a DNS-1123 label: %s", name, strings.Join(errs, "; "))
+	} else if j, dup := names[name]; dup {
+		ps.Add(field, "%q is also the name of %s[%d]; names must be unique", name, list, j)
+	} else {
+		names[name] = i
 	}
 }
 
