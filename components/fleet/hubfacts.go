@@ -28,14 +28,15 @@ func hubFactsOf(h *hub, cidrs map[string]string, shards []Shard) HubFactsOutput 
 	}).(HubFactsOutput)
 }
 
-// readHub is the facts of the hub a shard joins, and the hub's kubeconfig (a secret; nil when not known): given in
-// r, or from the hub stack's Fleet (its hubFacts output, read before anything else is registered, since the
-// shard's rules need them, and its hubKubeconfig output) through the stack reference <name>-hub.
+// readHub is the facts of the hub a shard joins, and the hub's kubeconfig (nil when not known; setHub keeps it
+// secret): given in r, or from the hub stack's Fleet (its hubFacts output, read before anything else is
+// registered, since the shard's rules need them, and its hubKubeconfig output) through the stack reference
+// <name>-hub.
 func readHub(ctx *pulumi.Context, name string, parent pulumi.Resource, r HubRef) (HubFacts, pulumi.StringInput, error) {
 	if r.Stack == "" {
 		var kube pulumi.StringInput
 		if r.Kubeconfig != nil {
-			kube = pulumi.ToSecret(pulumi.String(*r.Kubeconfig)).(pulumi.StringOutput)
+			kube = pulumi.String(*r.Kubeconfig)
 		}
 		return HubFacts{ManagementRoleArn: r.ManagementRoleArn, EgressCidrs: r.EgressCidrs}, kube, nil
 	}
@@ -57,6 +58,5 @@ func readHub(ctx *pulumi.Context, name string, parent pulumi.Resource, r HubRef)
 		return HubFacts{}, nil, fmt.Errorf("hub.stack: stack %s has no hubFacts output with a management role (%v); "+
 			"run up on the hub's stack first, with a Fleet whose clusters include the hub", r.Stack, err)
 	}
-	kube := pulumi.ToSecret(ref.GetStringOutput(pulumi.String("hubKubeconfig"))).(pulumi.StringOutput)
-	return facts, kube, nil
+	return facts, ref.GetStringOutput(pulumi.String("hubKubeconfig")), nil
 }

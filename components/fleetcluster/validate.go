@@ -63,7 +63,7 @@ func Validate(args, explicit FleetClusterArgs) error {
 }
 
 func validateIdentity(ps *problems.List, a FleetClusterArgs) {
-	checkName(ps, "clusterName", a.ClusterName, maxClusterName, " (EKS CreateCluster)")
+	CheckClusterName(ps, "clusterName", a.ClusterName)
 	if !regionPattern.MatchString(a.Region) {
 		ps.Add("region", "%q is not an AWS region name; expected the form us-east-1", a.Region)
 	}
@@ -329,6 +329,12 @@ func validateRoleNames(ps *problems.List, a FleetClusterArgs) {
 				n, len(n), maxRoleName)
 		}
 	}
+}
+
+// CheckClusterName reports, at field, a name EKS's CreateCluster would refuse (1-100 letters, digits, '-' and '_',
+// starting with a letter or digit).
+func CheckClusterName(ps *problems.List, field, name string) {
+	checkName(ps, field, name, maxClusterName, " (EKS CreateCluster)")
 }
 
 // checkName reports a name that is not 1-max letters, digits, '-' and '_' starting with a letter or digit,

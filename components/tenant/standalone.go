@@ -3,7 +3,6 @@ package tenant
 import (
 	"fmt"
 	"path"
-	"regexp"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
@@ -71,8 +70,10 @@ type TenantCluster struct {
 	ExternalSecrets bool `pulumi:"externalSecrets,optional"`
 }
 
-// eksName is EKS's rule for cluster names.
-var eksName = regexp.MustCompile(`^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$`)
+// selectable is what the tenant's selector reads of c.
+func (c TenantCluster) selectable() Cluster {
+	return Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Hub}
+}
 
 // Validate reports every problem of a standalone Tenant's inputs (with their defaults) at its path: the tenant's
 // own (Check, at tenant), its clusters' names, regions and identities, a selector that picks none of them, the Git
@@ -88,9 +89,7 @@ func Validate(a TenantArgs) error {
 	var clusters []Cluster
 	for i, c := range a.Clusters {
 		field := problems.Index("clusters", i)
-		if !eksName.MatchString(c.Name) {
-			ps.Add(field+".name", "%q must be 1-100 letters, digits, '-' and '_', starting with a letter or digit (EKS)", c.Name)
-		}
+		fleetcluster.CheckClusterName(&ps, field+".name", c.Name)
 		if j, dup := seen[c.Name]; dup {
 			ps.Add(field+".name", "%q is also the name of clusters[%d]", c.Name, j)
 		}
@@ -104,12 +103,12 @@ func Validate(a TenantArgs) error {
 		if c.Cluster == nil {
 			ps.Add(field+".cluster", "required: the cluster's facts (FleetCluster's clusterInfo output)")
 		}
-		clusters = append(clusters, Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Hub})
+		clusters = append(clusters, c.selectable())
 	}
 	checkSelector(&ps, "tenant", t, clusters)
 	for i, c := range a.Clusters {
 		irsa := c.ExternalSecrets || (c.Identity == fleetcluster.IdentityIRSA && hasIdentities(t))
-		if irsa && t.Selects(Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Hub}) &&
+		if irsa && t.Selects(c.selectable()) &&
 			(c.OidcProviderArn == nil || c.OidcProviderUrl == nil) {
 			ps.Add(problems.Index("clusters", i), "oidcProviderArn and oidcProviderUrl are required: the cluster's IRSA roles trust its OIDC provider")
 		}
@@ -181,7 +180,7 @@ func NewTenant(ctx *pulumi.Context, name string, args TenantArgs, opts ...pulumi
 		d.Git, d.GitHub = &target, gh
 	}
 	for _, c := range args.Clusters {
-		if !t.Selects(Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Hub}) {
+		if !t.Selects(c.selectable()) {
 			continue
 		}
 		info := c.Cluster.ToClusterInfoOutput()
