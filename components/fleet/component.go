@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
@@ -32,6 +33,10 @@ type Fleet struct {
 	// shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty
 	// fields without a hub in this stack.
 	HubFacts HubFactsOutput `pulumi:"hubFacts"`
+	// ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its
+	// shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name,
+	// endpoint, CA, spoke role). Empty outside a shard.
+	ShardFacts ShardFactsOutput `pulumi:"shardFacts"`
 }
 
 // NewFleet validates the whole fleet, records it in its ClusterLedger (which allocates missing VPC CIDRs
@@ -61,14 +66,30 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		shardHub = &hub{roleArn: pulumi.String(facts.ManagementRoleArn), egress: pulumi.ToStringArray(facts.EgressCidrs)}
 		hubKubeconfig = kube
 	}
+	spokes := deferSpokes(ctx, a)
+	defer spokes.abandon()
+	if len(a.Shards) > 0 {
+		read, err := readShards(ctx, name, comp, a.Shards)
+		if err != nil {
+			return nil, err
+		}
+		a = joinShards(args, a, read, spokes)
+	}
 	ans, err := record(ctx, name, comp, ledgerArgs(a), forcesDrains(a))
 	if err != nil {
 		return nil, err
 	}
+	if a.Hub != nil && a.Git != nil {
+		// A Git-mode shard writes nothing into the hub, but for the run that hands its spokes' secrets over to Git.
+		if len(ans.handover) == 0 {
+			hubKubeconfig = nil
+		} else if hubKubeconfig == nil {
+			return nil, fmt.Errorf("hub.kubeconfig: %v move from direct to Git registration in this run, which writes "+
+				"their secrets into the hub once more; give the hub's kubeconfig for this run", ans.handover)
+		}
+	}
 	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: ans.cidrs, handover: ans.handover, drainProvider: ans.provider,
-		providers: newProviders(ctx, comp, a), shardHub: shardHub, hubKubeconfig: hubKubeconfig,
-		spokes: deferSpokes(ctx, a)}
-	defer b.spokes.abandon()
+		providers: newProviders(ctx, comp, a), shardHub: shardHub, hubKubeconfig: hubKubeconfig, spokes: spokes}
 	if err := b.build(); err != nil {
 		return nil, err
 	}
@@ -80,27 +101,28 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		"vpcCidrs":                comp.VpcCidrs,
 		"tenants":                 comp.Tenants,
 		"hubFacts":                comp.HubFacts,
+		"shardFacts":              comp.ShardFacts,
 	})
 }
 
-// joinHub is a shard's arguments (a, with defaults) once its hub stack's facts are known: its cidrPool defaults to
-// its shard's pool (args is the fleet as given); with the facts given directly, a as it is. It reports the
-// shard's problems against the facts (checkShard), and the fleet's networks again in that pool, before anything
-// more is registered.
+// joinHub is a shard's arguments (a, with defaults) once its hub's facts are known: with a hub stack, its
+// cidrPool defaults to its shard's pool (args is the fleet as given); with a hub registry, its git is that
+// registry (shardGit). It reports the shard's problems against the facts (checkShard, shardGit), and the
+// fleet's networks again in the shard's pool, before anything more is registered.
 func joinHub(args, a FleetArgs, facts HubFacts) (FleetArgs, error) {
 	var ps problems.List
-	if a.Hub.Stack == "" {
-		return a, nil // facts given directly: no shard of a hub stack to check against
-	}
-	checkShard(&ps, args, facts)
-	if args.CidrPool == "" {
-		for _, s := range facts.Shards {
-			if s.Name == a.Hub.Shard {
-				a.CidrPool = s.CidrPool
+	if a.Hub.Stack != "" {
+		checkShard(&ps, args, facts)
+		if args.CidrPool == "" {
+			for _, s := range facts.Shards {
+				if s.Name == a.Hub.Shard {
+					a.CidrPool = s.CidrPool
+				}
 			}
 		}
 	}
-	if len(ps) == 0 {
+	a.Git = shardGit(&ps, a, facts.Registry)
+	if len(ps) == 0 && a.Hub.Stack != "" {
 		validateNetworks(&ps, a)
 	}
 	return a, ps.Err(TypeToken)
@@ -147,7 +169,7 @@ func (b *builder) build() error {
 		hubBuilt = &built{hubSpec, hubCluster, bridge, children}
 		spokesHub = hubOfSpokes(hubCluster, bridge)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
-		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.args.Shards)
+		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.args.Shards, registryOf(b.args))
 		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
 		summaries[hubSpec.Name] = b.summary(hubSpec, hubCluster, bridge)
 		kubeconfigs[hubSpec.Name] = hubCluster.Kubeconfig
@@ -164,6 +186,10 @@ func (b *builder) build() error {
 		spokes = append(spokes, built{c, cl, bridge, children})
 		summaries[c.Name] = b.summary(c, cl, bridge)
 		kubeconfigs[c.Name] = cl.Kubeconfig
+	}
+	b.comp.ShardFacts = pulumi.ToOutput(ShardFacts{Spokes: []ShardSpoke{}}).(ShardFactsOutput)
+	if b.args.Hub != nil {
+		b.comp.ShardFacts = shardFactsOf(b.args.Hub.Shard, spokes)
 	}
 	if err := b.drains(hubBuilt, spokes); err != nil {
 		return err
@@ -217,7 +243,10 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 	if c.Role == Hub {
 		args.Hub = b.spokes.withSpokes(args.Hub)
 	}
-	bridgeProviders := []pulumi.ProviderResource{awsProv, b.providers.hub}
+	bridgeProviders := []pulumi.ProviderResource{awsProv}
+	if b.providers.hub != nil { // nil only in a Git-mode shard, which writes nothing into the hub
+		bridgeProviders = append(bridgeProviders, b.providers.hub)
+	}
 	if gh, err := b.providers.github(); err != nil {
 		return nil, nil, nil, err
 	} else if gh != nil {

@@ -20,11 +20,11 @@ func init() {
 }
 
 // hubFactsOf is the hubFacts output of a fleet whose hub is built (its management role and NAT addresses as /32
-// networks), with its clusters' VPC CIDRs and its shards.
-func hubFactsOf(h *hub, cidrs map[string]string, shards []Shard) HubFactsOutput {
+// networks), with its clusters' VPC CIDRs, its shards and its registry (nil without git).
+func hubFactsOf(h *hub, cidrs map[string]string, shards []Shard, registry *Registry) HubFactsOutput {
 	return pulumi.All(h.roleArn, h.egress).ApplyT(func(v []any) HubFacts {
 		return HubFacts{ManagementRoleArn: v[0].(string), EgressCidrs: v[1].([]string), VpcCidrs: cidrs,
-			Shards: shards}
+			Shards: shards, Registry: registry}
 	}).(HubFactsOutput)
 }
 
@@ -38,7 +38,7 @@ func readHub(ctx *pulumi.Context, name string, parent pulumi.Resource, r HubRef)
 		if r.Kubeconfig != nil {
 			kube = pulumi.String(*r.Kubeconfig)
 		}
-		return HubFacts{ManagementRoleArn: r.ManagementRoleArn, EgressCidrs: r.EgressCidrs}, kube, nil
+		return HubFacts{ManagementRoleArn: r.ManagementRoleArn, EgressCidrs: r.EgressCidrs, Registry: r.Registry}, kube, nil
 	}
 	ref, err := pulumi.NewStackReference(ctx, name+"-hub", &pulumi.StackReferenceArgs{Name: pulumi.String(r.Stack)},
 		pulumi.Parent(parent))

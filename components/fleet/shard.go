@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 )
 
@@ -31,6 +32,22 @@ type HubRef struct {
 	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given
 	// directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
 	Kubeconfig *string `pulumi:"kubeconfig,optional" provider:"secret"`
+	// Registry is the hub's registry repository, when the facts are given directly: the spokes then register
+	// through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the
+	// hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git
+	// decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+	Registry *Registry `pulumi:"registry,optional"`
+}
+
+// Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard
+// commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+type Registry struct {
+	// Owner is the GitHub user or organization. Required.
+	Owner string `pulumi:"owner" json:"owner"`
+	// Repository is the repository name (without owner). Required.
+	Repository string `pulumi:"repository" json:"repository"`
+	// Branch is the branch the hub syncs. Default: "main".
+	Branch string `pulumi:"branch,optional" json:"branch,omitempty"`
 }
 
 // Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
@@ -43,6 +60,11 @@ type Shard struct {
 	// Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join
 	// argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
 	Clusters []string `pulumi:"clusters" json:"clusters"`
+	// Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's
+	// shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes'
+	// cluster secrets from the registry repository, and its registry Applications sync their environments. A
+	// Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+	Stack string `pulumi:"stack,optional" json:"stack,omitempty"`
 }
 
 // HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
@@ -55,6 +77,9 @@ type HubFacts struct {
 	VpcCidrs map[string]string `pulumi:"vpcCidrs" json:"vpcCidrs"`
 	// Shards are the hub stack's shards.
 	Shards []Shard `pulumi:"shards" json:"shards"`
+	// Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register
+	// their spokes through Git, not through the hub's kubeconfig. Empty without git.
+	Registry *Registry `pulumi:"registry,optional" json:"registry,omitempty"`
 }
 
 // validateShards adds the problems of a hub stack's shards: names unique DNS-1123 labels, pools that are IPv4
@@ -146,4 +171,41 @@ func checkShard(ps *problems.List, args FleetArgs, facts HubFacts) {
 			ps.Add(field+".vpcCidr", "%s is not inside shard %s's pool %s", c.VpcCidr, shard.Name, shard.CidrPool)
 		}
 	}
+}
+
+// shardGit is a shard's Git delivery: with a hub registry, the shard's git (its delivery options: pullRequest,
+// commitMessage) on that registry's repository and branch, so the spokes register through the registry the hub
+// syncs; without one, none (the spokes register through the hub's kubeconfig). It adds the problems of a git
+// that names another repository or branch, protects the branch (the hub's stack does), or of git or tenants
+// where they cannot go.
+func shardGit(ps *problems.List, a FleetArgs, registry *Registry) *gitopsbridge.GitDelivery {
+	if registry == nil {
+		if a.Git != nil {
+			ps.Add("git", "the hub has no registry repository (its Fleet has no git), so the spokes register "+
+				"through its kubeconfig; remove git, or give the hub's Fleet git")
+		}
+		return a.Git
+	}
+	if len(a.Tenants) > 0 {
+		ps.Add("tenants", "a shard that registers through the hub's registry %s holds no credentials of the hub, "+
+			"where a tenant's Argo CD projects go; onboard tenants in the hub's stack", registry)
+	}
+	g := gitopsbridge.GitDelivery{}
+	if a.Git != nil {
+		g = *a.Git
+	}
+	if (g.Owner != "" && g.Owner != registry.Owner) || (g.Repository != "" && g.Repository != registry.Repository) ||
+		(g.Branch != "" && g.Branch != or(registry.Branch, "main")) {
+		ps.Add("git", "%s/%s@%s is not the hub's registry %s, which the hub syncs; leave owner, repository and "+
+			"branch out", g.Owner, g.Repository, or(g.Branch, "main"), registry)
+	}
+	if g.BranchProtection != nil {
+		ps.Add("git.branchProtection", "the registry's branch is the hub's stack's to protect; remove it")
+	}
+	if g.Path != "" {
+		ps.Add("git.path", "a shard's spokes register at clusters/<environment>/<cluster>.yaml, the folders the "+
+			"hub syncs; remove path")
+	}
+	g.Owner, g.Repository, g.Branch = registry.Owner, registry.Repository, or(registry.Branch, "main")
+	return &g
 }

@@ -114,8 +114,9 @@ func TestShardValidation(t *testing.T) {
 			[]string{"hub: give either stack"}},
 		"facts without kubeconfig": {func(a *FleetArgs) { a.Hub = &HubRef{ManagementRoleArn: "arn:aws:iam::1:role/x"} },
 			[]string{"hub.kubeconfig: is required"}},
-		"git": {func(a *FleetArgs) { a.Git = &gitopsbridge.GitDelivery{Owner: "acme", Repository: "fleet-registry"} },
-			[]string{"git: a shard registers its spokes into the hub directly for now"}},
+		"facts with an empty registry": {func(a *FleetArgs) {
+			a.Hub = &HubRef{ManagementRoleArn: "arn:aws:iam::1:role/x", Registry: &Registry{Owner: "acme"}}
+		}, []string{"hub.registry: give owner and repository"}},
 		"shards and argocd of its own": {func(a *FleetArgs) { a.Argocd = &gitopsbridge.Hub{}; a.Shards = hubStack().Shards },
 			[]string{"shards: a shard has no shards of its own", "argocd: configures this stack's hub; a shard has none"}},
 	} {

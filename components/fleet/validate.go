@@ -83,8 +83,8 @@ func Validate(a FleetArgs, stack string) error {
 }
 
 // validateHubRef adds the problems of a shard's hub: the hub's stack and shard, or its management role and
-// kubeconfig given directly; no hub among the clusters, no shards, Argo CD settings or Git delivery of its own
-// (a Git-registered spoke of a shard would need the hub's admission guard to list it).
+// kubeconfig or registry given directly; no hub among the clusters, no shards or Argo CD settings of its own.
+// Whether the shard's git fits its hub is known with the hub's facts (shardGit).
 func validateHubRef(ps *problems.List, a FleetArgs) {
 	r := *a.Hub
 	switch {
@@ -94,8 +94,11 @@ func validateHubRef(ps *problems.List, a FleetArgs) {
 		ps.Add("hub.shard", "is required with stack: this fleet's name among the hub stack's shards")
 	case r.Stack == "" && !strings.HasPrefix(r.ManagementRoleArn, "arn:"):
 		ps.Add("hub.managementRoleArn", "%q: want the hub's Argo CD management role ARN, or give stack", r.ManagementRoleArn)
-	case r.Stack == "" && r.Kubeconfig == nil:
-		ps.Add("hub.kubeconfig", "is required: the spokes' cluster secrets are written into the hub")
+	case r.Stack == "" && r.Kubeconfig == nil && r.Registry == nil:
+		ps.Add("hub.kubeconfig", "is required without registry: the spokes' cluster secrets are written into the hub")
+	}
+	if r.Registry != nil && (r.Registry.Owner == "" || r.Registry.Repository == "") {
+		ps.Add("hub.registry", "give owner and repository: the hub's registry repository (its Fleet's git)")
 	}
 	for _, cidr := range r.EgressCidrs {
 		if p, err := netip.ParsePrefix(cidr); err != nil || !p.Addr().Is4() {
@@ -113,10 +116,6 @@ func validateHubRef(ps *problems.List, a FleetArgs) {
 	}
 	if a.Argocd != nil {
 		ps.Add("argocd", "configures this stack's hub; a shard has none (set it in the hub's stack)")
-	}
-	if a.Git != nil {
-		ps.Add("git", "a shard registers its spokes into the hub directly for now: the hub's admission guard admits "+
-			"a cluster secret from Git only for spokes its own stack lists; remove git from the shard")
 	}
 }
 

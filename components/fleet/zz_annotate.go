@@ -67,6 +67,7 @@ func (x *Fleet) Annotate(a infer.Annotator) {
 	a.Describe(&x.VpcCidrs, "VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).")
 	a.Describe(&x.Tenants, "Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.")
 	a.Describe(&x.HubFacts, "HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.")
+	a.Describe(&x.ShardFacts, "ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.")
 }
 
 // Annotate gives FleetArgs its schema descriptions.
@@ -92,6 +93,7 @@ func (x *HubFacts) Annotate(a infer.Annotator) {
 	a.Describe(&x.EgressCidrs, "EgressCidrs are the hub's NAT addresses as /32 networks.")
 	a.Describe(&x.VpcCidrs, "VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.")
 	a.Describe(&x.Shards, "Shards are the hub stack's shards.")
+	a.Describe(&x.Registry, "Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.")
 }
 
 // Annotate gives HubRef its schema descriptions.
@@ -102,6 +104,15 @@ func (x *HubRef) Annotate(a infer.Annotator) {
 	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.")
 	a.Describe(&x.EgressCidrs, "EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.")
 	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).")
+	a.Describe(&x.Registry, "Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).")
+}
+
+// Annotate gives Registry its schema descriptions.
+func (x *Registry) Annotate(a infer.Annotator) {
+	a.Describe(x, "Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.")
+	a.Describe(&x.Owner, "Owner is the GitHub user or organization. Required.")
+	a.Describe(&x.Repository, "Repository is the repository name (without owner). Required.")
+	a.Describe(&x.Branch, "Branch is the branch the hub syncs. Default: \"main\".")
 }
 
 // Annotate gives Repositories its schema descriptions.
@@ -117,6 +128,25 @@ func (x *Shard) Annotate(a infer.Annotator) {
 	a.Describe(&x.Name, "Name is the shard's name, a DNS-1123 label unique among the shards (\"us\", \"eu\").")
 	a.Describe(&x.CidrPool, "CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.")
 	a.Describe(&x.Clusters, "Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.")
+	a.Describe(&x.Stack, "Stack is the shard's stack (\"<org>/<project>/<stack>\"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).")
+}
+
+// Annotate gives ShardFacts its schema descriptions.
+func (x *ShardFacts) Annotate(a infer.Annotator) {
+	a.Describe(x, "ShardFacts are what the hub stack's Fleet reads of a shard through a stack reference (its shards[].stack): the shard's name and how each of its spokes is registered (Fleet's shardFacts output; empty outside a shard).")
+	a.Describe(&x.Shard, "Shard is the shard's name among the hub stack's shards (hub.shard); \"\" outside a shard.")
+	a.Describe(&x.Spokes, "Spokes are the shard's spokes, in the order of its clusters.")
+}
+
+// Annotate gives ShardSpoke its schema descriptions.
+func (x *ShardSpoke) Annotate(a infer.Annotator) {
+	a.Describe(x, "ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.")
+	a.Describe(&x.Name, "Name is the cluster's name in the fleet.")
+	a.Describe(&x.Environment, "Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.")
+	a.Describe(&x.ClusterName, "ClusterName is the EKS cluster's name: the secret's name and cluster_name.")
+	a.Describe(&x.Server, "Server is the cluster's API server URL.")
+	a.Describe(&x.CertificateAuthorityData, "CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.")
+	a.Describe(&x.SpokeRoleArn, "SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.")
 }
 
 // Annotate gives TenantSummary its schema descriptions.

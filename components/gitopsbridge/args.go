@@ -94,7 +94,8 @@ type Hub struct {
 // Spoke are the settings of spoke mode.
 type Spoke struct {
 	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a
-	// kubernetes provider for the hub is given in the resource options.
+	// kubernetes provider for the hub is given in the resource options, or git delivers the secret (without
+	// handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
 	HubKubeconfig pulumi.StringInput `pulumi:"hubKubeconfig,optional" provider:"secret"`
 	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
 	RoleArn pulumi.StringInput `pulumi:"roleArn,optional"`

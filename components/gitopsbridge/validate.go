@@ -70,7 +70,8 @@ func Validate(args GitOpsBridgeArgs, hubProvider bool) error {
 	case args.Hub != nil:
 		validateHub(&ps, *args.Hub)
 	default:
-		validateSpoke(&ps, *args.Spoke, args.Cluster, hubProvider)
+		// With git (and no handover), the secret comes to the hub from the registry: nothing is written into it.
+		validateSpoke(&ps, *args.Spoke, args.Cluster, hubProvider || (args.Git != nil && !args.Handover))
 	}
 	if args.Git != nil {
 		validateGit(&ps, *args.Git)

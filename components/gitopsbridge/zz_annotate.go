@@ -86,6 +86,6 @@ func (x *Repo) Annotate(a infer.Annotator) {
 // Annotate gives Spoke its schema descriptions.
 func (x *Spoke) Annotate(a infer.Annotator) {
 	a.Describe(x, "Spoke are the settings of spoke mode.")
-	a.Describe(&x.HubKubeconfig, "HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.")
+	a.Describe(&x.HubKubeconfig, "HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.")
 	a.Describe(&x.RoleArn, "RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.")
 }

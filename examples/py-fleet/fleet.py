@@ -29,6 +29,7 @@ def program():
     pulumi.export("hubKubeconfig", f.hub_kubeconfig)
     pulumi.export("tenants", f.tenants)
     pulumi.export("hubFacts", f.hub_facts)
+    pulumi.export("shardFacts", f.shard_facts)
     delivery = cfg.get_object("delivery")
     if delivery:
         d = fleet.StackDelivery("delivery", fleet.StackDeliveryArgs(

@@ -39,6 +39,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         hubKubeconfig: f.hubKubeconfig,
         tenants: f.tenants,
         hubFacts: f.hubFacts,
+        shardFacts: f.shardFacts,
     };
     const delivery = cfg.getObject<Delivery>("delivery");
     if (delivery) {

@@ -47,6 +47,12 @@ namespace GitOpsFleet.Fleet
         public Output<ImmutableDictionary<string, string>> Kubeconfigs { get; private set; } = null!;
 
         /// <summary>
+        /// ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.
+        /// </summary>
+        [Output("shardFacts")]
+        public Output<Outputs.ShardFacts> ShardFacts { get; private set; } = null!;
+
+        /// <summary>
         /// Tenants are tenant name -&gt; the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
         /// </summary>
         [Output("tenants")]

@@ -45,6 +45,10 @@ export class Fleet extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly kubeconfigs: pulumi.Output<{[key: string]: string}>;
     /**
+     * ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.
+     */
+    declare public /*out*/ readonly shardFacts: pulumi.Output<outputs.ShardFacts>;
+    /**
      * Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
      */
     declare public readonly tenants: pulumi.Output<{[key: string]: outputs.TenantSummary}>;
@@ -85,6 +89,7 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["hubFacts"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;
+            resourceInputs["shardFacts"] = undefined /*out*/;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         } else {
             resourceInputs["argocdManagementRoleArn"] = undefined /*out*/;
@@ -92,6 +97,7 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["hubFacts"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;
+            resourceInputs["shardFacts"] = undefined /*out*/;
             resourceInputs["tenants"] = undefined /*out*/;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         }

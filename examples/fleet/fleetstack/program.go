@@ -12,7 +12,8 @@ import (
 // before registering anything and builds the hub, then the spokes.
 //
 // Stack outputs: clusters (name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint,
-// cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn and hubKubeconfig (secret); with
+// cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn, hubKubeconfig (secret), tenants,
+// hubFacts (what a shard reads of the hub) and shardFacts (what the hub reads of a shard); with
 // gitops-fleet:delivery also deliveryStages, deliveryApplications,
 // deliveryManifestUrls, deliveryStageBranches, deliveryStageKinds and deliveryStageSources.
 func Run(ctx *pulumi.Context) error {
@@ -34,6 +35,7 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("hubKubeconfig", f.HubKubeconfig)
 	ctx.Export("tenants", f.Tenants)
 	ctx.Export("hubFacts", f.HubFacts)
+	ctx.Export("shardFacts", f.ShardFacts)
 	if cfg.Delivery == nil {
 		return nil
 	}

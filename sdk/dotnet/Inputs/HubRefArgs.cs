@@ -51,6 +51,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? ManagementRoleArn { get; set; }
 
         /// <summary>
+        /// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/&lt;environment&gt;/&lt;cluster&gt;.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+        /// </summary>
+        [Input("registry")]
+        public Input<Inputs.RegistryArgs>? Registry { get; set; }
+
+        /// <summary>
         /// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
         /// </summary>
         [Input("shard")]

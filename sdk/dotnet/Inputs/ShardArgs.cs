@@ -40,6 +40,12 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
+        /// <summary>
+        /// Stack is the shard's stack ("&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+        /// </summary>
+        [Input("stack")]
+        public Input<string>? Stack { get; set; }
+
         public ShardArgs()
         {
         }

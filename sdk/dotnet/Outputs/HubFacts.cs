@@ -26,6 +26,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string ManagementRoleArn;
         /// <summary>
+        /// Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
+        /// </summary>
+        public readonly Outputs.Registry? Registry;
+        /// <summary>
         /// Shards are the hub stack's shards.
         /// </summary>
         public readonly ImmutableArray<Outputs.Shard> Shards;
@@ -40,12 +44,15 @@ namespace GitOpsFleet.Fleet.Outputs
 
             string managementRoleArn,
 
+            Outputs.Registry? registry,
+
             ImmutableArray<Outputs.Shard> shards,
 
             ImmutableDictionary<string, string> vpcCidrs)
         {
             EgressCidrs = egressCidrs;
             ManagementRoleArn = managementRoleArn;
+            Registry = registry;
             Shards = shards;
             VpcCidrs = vpcCidrs;
         }

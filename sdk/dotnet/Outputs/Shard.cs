@@ -29,6 +29,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
         /// </summary>
         public readonly string Name;
+        /// <summary>
+        /// Stack is the shard's stack ("&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+        /// </summary>
+        public readonly string? Stack;
 
         [OutputConstructor]
         private Shard(
@@ -36,11 +40,14 @@ namespace GitOpsFleet.Fleet.Outputs
 
             ImmutableArray<string> clusters,
 
-            string name)
+            string name,
+
+            string? stack)
         {
             CidrPool = cidrPool;
             Clusters = clusters;
             Name = name;
+            Stack = stack;
         }
     }
 }

@@ -26,6 +26,8 @@ type Fleet struct {
 	HubKubeconfig pulumi.StringOutput `pulumi:"hubKubeconfig"`
 	// Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.
 	Kubeconfigs pulumi.StringMapOutput `pulumi:"kubeconfigs"`
+	// ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.
+	ShardFacts ShardFactsOutput `pulumi:"shardFacts"`
 	// Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.
 	Tenants TenantSummaryMapOutput `pulumi:"tenants"`
 	// VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).
@@ -215,6 +217,11 @@ func (o FleetOutput) HubKubeconfig() pulumi.StringOutput {
 // Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.
 func (o FleetOutput) Kubeconfigs() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Fleet) pulumi.StringMapOutput { return v.Kubeconfigs }).(pulumi.StringMapOutput)
+}
+
+// ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.
+func (o FleetOutput) ShardFacts() ShardFactsOutput {
+	return o.ApplyT(func(v *Fleet) ShardFactsOutput { return v.ShardFacts }).(ShardFactsOutput)
 }
 
 // Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.

@@ -4109,6 +4109,8 @@ type HubFacts struct {
 	EgressCidrs []string `pulumi:"egressCidrs"`
 	// ManagementRoleArn is the hub's Argo CD management role.
 	ManagementRoleArn string `pulumi:"managementRoleArn"`
+	// Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
+	Registry *Registry `pulumi:"registry"`
 	// Shards are the hub stack's shards.
 	Shards []Shard `pulumi:"shards"`
 	// VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
@@ -4140,6 +4142,11 @@ func (o HubFactsOutput) ManagementRoleArn() pulumi.StringOutput {
 	return o.ApplyT(func(v HubFacts) string { return v.ManagementRoleArn }).(pulumi.StringOutput)
 }
 
+// Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
+func (o HubFactsOutput) Registry() RegistryPtrOutput {
+	return o.ApplyT(func(v HubFacts) *Registry { return v.Registry }).(RegistryPtrOutput)
+}
+
 // Shards are the hub stack's shards.
 func (o HubFactsOutput) Shards() ShardArrayOutput {
 	return o.ApplyT(func(v HubFacts) []Shard { return v.Shards }).(ShardArrayOutput)
@@ -4158,6 +4165,8 @@ type HubRef struct {
 	Kubeconfig *string `pulumi:"kubeconfig"`
 	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
 	ManagementRoleArn *string `pulumi:"managementRoleArn"`
+	// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+	Registry *Registry `pulumi:"registry"`
 	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
 	Shard *string `pulumi:"shard"`
 	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
@@ -4183,6 +4192,8 @@ type HubRefArgs struct {
 	Kubeconfig pulumi.StringPtrInput `pulumi:"kubeconfig"`
 	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
 	ManagementRoleArn pulumi.StringPtrInput `pulumi:"managementRoleArn"`
+	// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+	Registry RegistryPtrInput `pulumi:"registry"`
 	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
 	Shard pulumi.StringPtrInput `pulumi:"shard"`
 	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
@@ -4282,6 +4293,11 @@ func (o HubRefOutput) ManagementRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.ManagementRoleArn }).(pulumi.StringPtrOutput)
 }
 
+// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+func (o HubRefOutput) Registry() RegistryPtrOutput {
+	return o.ApplyT(func(v HubRef) *Registry { return v.Registry }).(RegistryPtrOutput)
+}
+
 // Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
 func (o HubRefOutput) Shard() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.Shard }).(pulumi.StringPtrOutput)
@@ -4344,6 +4360,16 @@ func (o HubRefPtrOutput) ManagementRoleArn() pulumi.StringPtrOutput {
 		}
 		return v.ManagementRoleArn
 	}).(pulumi.StringPtrOutput)
+}
+
+// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+func (o HubRefPtrOutput) Registry() RegistryPtrOutput {
+	return o.ApplyT(func(v *HubRef) *Registry {
+		if v == nil {
+			return nil
+		}
+		return v.Registry
+	}).(RegistryPtrOutput)
 }
 
 // Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
@@ -5782,6 +5808,184 @@ func (o ProgramRepositoryOutput) RepoUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v ProgramRepository) string { return v.RepoUrl }).(pulumi.StringOutput)
 }
 
+// Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+type Registry struct {
+	// Branch is the branch the hub syncs. Default: "main".
+	Branch *string `pulumi:"branch"`
+	// Owner is the GitHub user or organization. Required.
+	Owner string `pulumi:"owner"`
+	// Repository is the repository name (without owner). Required.
+	Repository string `pulumi:"repository"`
+}
+
+// RegistryInput is an input type that accepts RegistryArgs and RegistryOutput values.
+// You can construct a concrete instance of `RegistryInput` via:
+//
+//	RegistryArgs{...}
+type RegistryInput interface {
+	pulumi.Input
+
+	ToRegistryOutput() RegistryOutput
+	ToRegistryOutputWithContext(context.Context) RegistryOutput
+}
+
+// Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+type RegistryArgs struct {
+	// Branch is the branch the hub syncs. Default: "main".
+	Branch pulumi.StringPtrInput `pulumi:"branch"`
+	// Owner is the GitHub user or organization. Required.
+	Owner pulumi.StringInput `pulumi:"owner"`
+	// Repository is the repository name (without owner). Required.
+	Repository pulumi.StringInput `pulumi:"repository"`
+}
+
+func (RegistryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Registry)(nil)).Elem()
+}
+
+func (i RegistryArgs) ToRegistryOutput() RegistryOutput {
+	return i.ToRegistryOutputWithContext(context.Background())
+}
+
+func (i RegistryArgs) ToRegistryOutputWithContext(ctx context.Context) RegistryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RegistryOutput)
+}
+
+func (i RegistryArgs) ToRegistryPtrOutput() RegistryPtrOutput {
+	return i.ToRegistryPtrOutputWithContext(context.Background())
+}
+
+func (i RegistryArgs) ToRegistryPtrOutputWithContext(ctx context.Context) RegistryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RegistryOutput).ToRegistryPtrOutputWithContext(ctx)
+}
+
+// RegistryPtrInput is an input type that accepts RegistryArgs, RegistryPtr and RegistryPtrOutput values.
+// You can construct a concrete instance of `RegistryPtrInput` via:
+//
+//	        RegistryArgs{...}
+//
+//	or:
+//
+//	        nil
+type RegistryPtrInput interface {
+	pulumi.Input
+
+	ToRegistryPtrOutput() RegistryPtrOutput
+	ToRegistryPtrOutputWithContext(context.Context) RegistryPtrOutput
+}
+
+type registryPtrType RegistryArgs
+
+func RegistryPtr(v *RegistryArgs) RegistryPtrInput {
+	return (*registryPtrType)(v)
+}
+
+func (*registryPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Registry)(nil)).Elem()
+}
+
+func (i *registryPtrType) ToRegistryPtrOutput() RegistryPtrOutput {
+	return i.ToRegistryPtrOutputWithContext(context.Background())
+}
+
+func (i *registryPtrType) ToRegistryPtrOutputWithContext(ctx context.Context) RegistryPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RegistryPtrOutput)
+}
+
+// Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+type RegistryOutput struct{ *pulumi.OutputState }
+
+func (RegistryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Registry)(nil)).Elem()
+}
+
+func (o RegistryOutput) ToRegistryOutput() RegistryOutput {
+	return o
+}
+
+func (o RegistryOutput) ToRegistryOutputWithContext(ctx context.Context) RegistryOutput {
+	return o
+}
+
+func (o RegistryOutput) ToRegistryPtrOutput() RegistryPtrOutput {
+	return o.ToRegistryPtrOutputWithContext(context.Background())
+}
+
+func (o RegistryOutput) ToRegistryPtrOutputWithContext(ctx context.Context) RegistryPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Registry) *Registry {
+		return &v
+	}).(RegistryPtrOutput)
+}
+
+// Branch is the branch the hub syncs. Default: "main".
+func (o RegistryOutput) Branch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Registry) *string { return v.Branch }).(pulumi.StringPtrOutput)
+}
+
+// Owner is the GitHub user or organization. Required.
+func (o RegistryOutput) Owner() pulumi.StringOutput {
+	return o.ApplyT(func(v Registry) string { return v.Owner }).(pulumi.StringOutput)
+}
+
+// Repository is the repository name (without owner). Required.
+func (o RegistryOutput) Repository() pulumi.StringOutput {
+	return o.ApplyT(func(v Registry) string { return v.Repository }).(pulumi.StringOutput)
+}
+
+type RegistryPtrOutput struct{ *pulumi.OutputState }
+
+func (RegistryPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Registry)(nil)).Elem()
+}
+
+func (o RegistryPtrOutput) ToRegistryPtrOutput() RegistryPtrOutput {
+	return o
+}
+
+func (o RegistryPtrOutput) ToRegistryPtrOutputWithContext(ctx context.Context) RegistryPtrOutput {
+	return o
+}
+
+func (o RegistryPtrOutput) Elem() RegistryOutput {
+	return o.ApplyT(func(v *Registry) Registry {
+		if v != nil {
+			return *v
+		}
+		var ret Registry
+		return ret
+	}).(RegistryOutput)
+}
+
+// Branch is the branch the hub syncs. Default: "main".
+func (o RegistryPtrOutput) Branch() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Registry) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Branch
+	}).(pulumi.StringPtrOutput)
+}
+
+// Owner is the GitHub user or organization. Required.
+func (o RegistryPtrOutput) Owner() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Registry) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Owner
+	}).(pulumi.StringPtrOutput)
+}
+
+// Repository is the repository name (without owner). Required.
+func (o RegistryPtrOutput) Repository() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Registry) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Repository
+	}).(pulumi.StringPtrOutput)
+}
+
 // Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
 type Repo struct {
 	// BasePath is the folder that holds everything of this repository's kind, for example "addons/".
@@ -6385,6 +6589,8 @@ type Shard struct {
 	Clusters []string `pulumi:"clusters"`
 	// Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
 	Name string `pulumi:"name"`
+	// Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+	Stack *string `pulumi:"stack"`
 }
 
 // ShardInput is an input type that accepts ShardArgs and ShardOutput values.
@@ -6406,6 +6612,8 @@ type ShardArgs struct {
 	Clusters pulumi.StringArrayInput `pulumi:"clusters"`
 	// Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
 	Name pulumi.StringInput `pulumi:"name"`
+	// Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+	Stack pulumi.StringPtrInput `pulumi:"stack"`
 }
 
 func (ShardArgs) ElementType() reflect.Type {
@@ -6475,6 +6683,11 @@ func (o ShardOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v Shard) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+func (o ShardOutput) Stack() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Shard) *string { return v.Stack }).(pulumi.StringPtrOutput)
+}
+
 type ShardArrayOutput struct{ *pulumi.OutputState }
 
 func (ShardArrayOutput) ElementType() reflect.Type {
@@ -6495,9 +6708,123 @@ func (o ShardArrayOutput) Index(i pulumi.IntInput) ShardOutput {
 	}).(ShardOutput)
 }
 
+// ShardFacts are what the hub stack's Fleet reads of a shard through a stack reference (its shards[].stack): the shard's name and how each of its spokes is registered (Fleet's shardFacts output; empty outside a shard).
+type ShardFacts struct {
+	// Shard is the shard's name among the hub stack's shards (hub.shard); "" outside a shard.
+	Shard string `pulumi:"shard"`
+	// Spokes are the shard's spokes, in the order of its clusters.
+	Spokes []ShardSpoke `pulumi:"spokes"`
+}
+
+// ShardFacts are what the hub stack's Fleet reads of a shard through a stack reference (its shards[].stack): the shard's name and how each of its spokes is registered (Fleet's shardFacts output; empty outside a shard).
+type ShardFactsOutput struct{ *pulumi.OutputState }
+
+func (ShardFactsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ShardFacts)(nil)).Elem()
+}
+
+func (o ShardFactsOutput) ToShardFactsOutput() ShardFactsOutput {
+	return o
+}
+
+func (o ShardFactsOutput) ToShardFactsOutputWithContext(ctx context.Context) ShardFactsOutput {
+	return o
+}
+
+// Shard is the shard's name among the hub stack's shards (hub.shard); "" outside a shard.
+func (o ShardFactsOutput) Shard() pulumi.StringOutput {
+	return o.ApplyT(func(v ShardFacts) string { return v.Shard }).(pulumi.StringOutput)
+}
+
+// Spokes are the shard's spokes, in the order of its clusters.
+func (o ShardFactsOutput) Spokes() ShardSpokeArrayOutput {
+	return o.ApplyT(func(v ShardFacts) []ShardSpoke { return v.Spokes }).(ShardSpokeArrayOutput)
+}
+
+// ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+type ShardSpoke struct {
+	// CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.
+	CertificateAuthorityData string `pulumi:"certificateAuthorityData"`
+	// ClusterName is the EKS cluster's name: the secret's name and cluster_name.
+	ClusterName string `pulumi:"clusterName"`
+	// Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
+	Environment string `pulumi:"environment"`
+	// Name is the cluster's name in the fleet.
+	Name string `pulumi:"name"`
+	// Server is the cluster's API server URL.
+	Server string `pulumi:"server"`
+	// SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
+	SpokeRoleArn string `pulumi:"spokeRoleArn"`
+}
+
+// ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+type ShardSpokeOutput struct{ *pulumi.OutputState }
+
+func (ShardSpokeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ShardSpoke)(nil)).Elem()
+}
+
+func (o ShardSpokeOutput) ToShardSpokeOutput() ShardSpokeOutput {
+	return o
+}
+
+func (o ShardSpokeOutput) ToShardSpokeOutputWithContext(ctx context.Context) ShardSpokeOutput {
+	return o
+}
+
+// CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.
+func (o ShardSpokeOutput) CertificateAuthorityData() pulumi.StringOutput {
+	return o.ApplyT(func(v ShardSpoke) string { return v.CertificateAuthorityData }).(pulumi.StringOutput)
+}
+
+// ClusterName is the EKS cluster's name: the secret's name and cluster_name.
+func (o ShardSpokeOutput) ClusterName() pulumi.StringOutput {
+	return o.ApplyT(func(v ShardSpoke) string { return v.ClusterName }).(pulumi.StringOutput)
+}
+
+// Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
+func (o ShardSpokeOutput) Environment() pulumi.StringOutput {
+	return o.ApplyT(func(v ShardSpoke) string { return v.Environment }).(pulumi.StringOutput)
+}
+
+// Name is the cluster's name in the fleet.
+func (o ShardSpokeOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ShardSpoke) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Server is the cluster's API server URL.
+func (o ShardSpokeOutput) Server() pulumi.StringOutput {
+	return o.ApplyT(func(v ShardSpoke) string { return v.Server }).(pulumi.StringOutput)
+}
+
+// SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
+func (o ShardSpokeOutput) SpokeRoleArn() pulumi.StringOutput {
+	return o.ApplyT(func(v ShardSpoke) string { return v.SpokeRoleArn }).(pulumi.StringOutput)
+}
+
+type ShardSpokeArrayOutput struct{ *pulumi.OutputState }
+
+func (ShardSpokeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ShardSpoke)(nil)).Elem()
+}
+
+func (o ShardSpokeArrayOutput) ToShardSpokeArrayOutput() ShardSpokeArrayOutput {
+	return o
+}
+
+func (o ShardSpokeArrayOutput) ToShardSpokeArrayOutputWithContext(ctx context.Context) ShardSpokeArrayOutput {
+	return o
+}
+
+func (o ShardSpokeArrayOutput) Index(i pulumi.IntInput) ShardSpokeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ShardSpoke {
+		return vs[0].([]ShardSpoke)[vs[1].(int)]
+	}).(ShardSpokeOutput)
+}
+
 // Spoke are the settings of spoke mode.
 type Spoke struct {
-	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
 	HubKubeconfig *string `pulumi:"hubKubeconfig"`
 	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
 	RoleArn *string `pulumi:"roleArn"`
@@ -6516,7 +6843,7 @@ type SpokeInput interface {
 
 // Spoke are the settings of spoke mode.
 type SpokeArgs struct {
-	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
 	HubKubeconfig pulumi.StringPtrInput `pulumi:"hubKubeconfig"`
 	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
 	RoleArn pulumi.StringPtrInput `pulumi:"roleArn"`
@@ -6600,7 +6927,7 @@ func (o SpokeOutput) ToSpokePtrOutputWithContext(ctx context.Context) SpokePtrOu
 	}).(SpokePtrOutput)
 }
 
-// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
 func (o SpokeOutput) HubKubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Spoke) *string { return v.HubKubeconfig }).(pulumi.StringPtrOutput)
 }
@@ -6634,7 +6961,7 @@ func (o SpokePtrOutput) Elem() SpokeOutput {
 	}).(SpokeOutput)
 }
 
-// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
 func (o SpokePtrOutput) HubKubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Spoke) *string {
 		if v == nil {
@@ -8981,6 +9308,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateCAIssuerSettingsInput)(nil)).Elem(), PrivateCAIssuerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateCAIssuerSettingsPtrInput)(nil)).Elem(), PrivateCAIssuerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProgramRepositoryInput)(nil)).Elem(), ProgramRepositoryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RegistryInput)(nil)).Elem(), RegistryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RegistryPtrInput)(nil)).Elem(), RegistryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepoInput)(nil)).Elem(), RepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepoPtrInput)(nil)).Elem(), RepoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoriesInput)(nil)).Elem(), RepositoriesArgs{})
@@ -9079,6 +9408,8 @@ func init() {
 	pulumi.RegisterOutputType(PrivateCAIssuerSettingsOutput{})
 	pulumi.RegisterOutputType(PrivateCAIssuerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ProgramRepositoryOutput{})
+	pulumi.RegisterOutputType(RegistryOutput{})
+	pulumi.RegisterOutputType(RegistryPtrOutput{})
 	pulumi.RegisterOutputType(RepoOutput{})
 	pulumi.RegisterOutputType(RepoPtrOutput{})
 	pulumi.RegisterOutputType(RepositoriesOutput{})
@@ -9088,6 +9419,9 @@ func init() {
 	pulumi.RegisterOutputType(RolloutsInstallPtrOutput{})
 	pulumi.RegisterOutputType(ShardOutput{})
 	pulumi.RegisterOutputType(ShardArrayOutput{})
+	pulumi.RegisterOutputType(ShardFactsOutput{})
+	pulumi.RegisterOutputType(ShardSpokeOutput{})
+	pulumi.RegisterOutputType(ShardSpokeArrayOutput{})
 	pulumi.RegisterOutputType(SpokeOutput{})
 	pulumi.RegisterOutputType(SpokePtrOutput{})
 	pulumi.RegisterOutputType(TaintOutput{})

@@ -646,6 +646,10 @@ export interface HubRefArgs {
      */
     managementRoleArn?: pulumi.Input<string | undefined>;
     /**
+     * Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+     */
+    registry?: pulumi.Input<inputs.RegistryArgs | undefined>;
+    /**
      * Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
      */
     shard?: pulumi.Input<string | undefined>;
@@ -912,6 +916,24 @@ export interface ProgramRepositoryArgs {
 }
 
 /**
+ * Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+ */
+export interface RegistryArgs {
+    /**
+     * Branch is the branch the hub syncs. Default: "main".
+     */
+    branch?: pulumi.Input<string | undefined>;
+    /**
+     * Owner is the GitHub user or organization. Required.
+     */
+    owner: pulumi.Input<string>;
+    /**
+     * Repository is the repository name (without owner). Required.
+     */
+    repository: pulumi.Input<string>;
+}
+
+/**
  * Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
  */
 export interface RepoArgs {
@@ -1007,6 +1029,10 @@ export interface ShardArgs {
      * Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
      */
     name: pulumi.Input<string>;
+    /**
+     * Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+     */
+    stack?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -1014,7 +1040,7 @@ export interface ShardArgs {
  */
 export interface SpokeArgs {
     /**
-     * HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+     * HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
      */
     hubKubeconfig?: pulumi.Input<string | undefined>;
     /**

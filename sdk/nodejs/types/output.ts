@@ -118,6 +118,10 @@ export interface HubFacts {
      */
     managementRoleArn: string;
     /**
+     * Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
+     */
+    registry?: outputs.Registry;
+    /**
      * Shards are the hub stack's shards.
      */
     shards: outputs.Shard[];
@@ -162,6 +166,24 @@ export interface LedgerEntry {
 }
 
 /**
+ * Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+ */
+export interface Registry {
+    /**
+     * Branch is the branch the hub syncs. Default: "main".
+     */
+    branch?: string;
+    /**
+     * Owner is the GitHub user or organization. Required.
+     */
+    owner: string;
+    /**
+     * Repository is the repository name (without owner). Required.
+     */
+    repository: string;
+}
+
+/**
  * Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
  */
 export interface Shard {
@@ -177,6 +199,54 @@ export interface Shard {
      * Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
      */
     name: string;
+    /**
+     * Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+     */
+    stack?: string;
+}
+
+/**
+ * ShardFacts are what the hub stack's Fleet reads of a shard through a stack reference (its shards[].stack): the shard's name and how each of its spokes is registered (Fleet's shardFacts output; empty outside a shard).
+ */
+export interface ShardFacts {
+    /**
+     * Shard is the shard's name among the hub stack's shards (hub.shard); "" outside a shard.
+     */
+    shard: string;
+    /**
+     * Spokes are the shard's spokes, in the order of its clusters.
+     */
+    spokes: outputs.ShardSpoke[];
+}
+
+/**
+ * ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+ */
+export interface ShardSpoke {
+    /**
+     * CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.
+     */
+    certificateAuthorityData: string;
+    /**
+     * ClusterName is the EKS cluster's name: the secret's name and cluster_name.
+     */
+    clusterName: string;
+    /**
+     * Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
+     */
+    environment: string;
+    /**
+     * Name is the cluster's name in the fleet.
+     */
+    name: string;
+    /**
+     * Server is the cluster's API server URL.
+     */
+    server: string;
+    /**
+     * SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
+     */
+    spokeRoleArn: string;
 }
 
 /**

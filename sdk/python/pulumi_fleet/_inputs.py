@@ -73,6 +73,8 @@ __all__ = [
     'PrivateCAIssuerSettingsArgsDict',
     'ProgramRepositoryArgs',
     'ProgramRepositoryArgsDict',
+    'RegistryArgs',
+    'RegistryArgsDict',
     'RepoArgs',
     'RepoArgsDict',
     'RepositoriesArgs',
@@ -2907,6 +2909,10 @@ class HubRefArgsDict(TypedDict):
     """
     ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
     """
+    registry: NotRequired[pulumi.Input[Optional['RegistryArgsDict']]]
+    """
+    Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+    """
     shard: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
@@ -2922,6 +2928,7 @@ class HubRefArgs:
                  egress_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  management_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 registry: pulumi.Input[Optional['RegistryArgs']] = None,
                  shard: pulumi.Input[Optional[_builtins.str]] = None,
                  stack: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -2930,6 +2937,7 @@ class HubRefArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] egress_cidrs: EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
         :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
         :param pulumi.Input[_builtins.str] management_role_arn: ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+        :param pulumi.Input['RegistryArgs'] registry: Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
         :param pulumi.Input[_builtins.str] shard: Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
         :param pulumi.Input[_builtins.str] stack: Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
         """
@@ -2939,6 +2947,8 @@ class HubRefArgs:
             pulumi.set(__self__, "kubeconfig", kubeconfig)
         if management_role_arn is not None:
             pulumi.set(__self__, "management_role_arn", management_role_arn)
+        if registry is not None:
+            pulumi.set(__self__, "registry", registry)
         if shard is not None:
             pulumi.set(__self__, "shard", shard)
         if stack is not None:
@@ -2979,6 +2989,18 @@ class HubRefArgs:
     @management_role_arn.setter
     def management_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "management_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def registry(self) -> pulumi.Input[Optional['RegistryArgs']]:
+        """
+        Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+        """
+        return pulumi.get(self, "registry")
+
+    @registry.setter
+    def registry(self, value: pulumi.Input[Optional['RegistryArgs']]):
+        pulumi.set(self, "registry", value)
 
     @_builtins.property
     @pulumi.getter
@@ -4144,6 +4166,78 @@ class ProgramRepositoryArgs:
         pulumi.set(self, "repo_dir", value)
 
 
+class RegistryArgsDict(TypedDict):
+    """
+    Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+    """
+    owner: pulumi.Input[_builtins.str]
+    """
+    Owner is the GitHub user or organization. Required.
+    """
+    repository: pulumi.Input[_builtins.str]
+    """
+    Repository is the repository name (without owner). Required.
+    """
+    branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Branch is the branch the hub syncs. Default: "main".
+    """
+
+@pulumi.input_type
+class RegistryArgs:
+    def __init__(__self__, *,
+                 owner: pulumi.Input[_builtins.str],
+                 repository: pulumi.Input[_builtins.str],
+                 branch: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+
+        :param pulumi.Input[_builtins.str] owner: Owner is the GitHub user or organization. Required.
+        :param pulumi.Input[_builtins.str] repository: Repository is the repository name (without owner). Required.
+        :param pulumi.Input[_builtins.str] branch: Branch is the branch the hub syncs. Default: "main".
+        """
+        pulumi.set(__self__, "owner", owner)
+        pulumi.set(__self__, "repository", repository)
+        if branch is not None:
+            pulumi.set(__self__, "branch", branch)
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> pulumi.Input[_builtins.str]:
+        """
+        Owner is the GitHub user or organization. Required.
+        """
+        return pulumi.get(self, "owner")
+
+    @owner.setter
+    def owner(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "owner", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def repository(self) -> pulumi.Input[_builtins.str]:
+        """
+        Repository is the repository name (without owner). Required.
+        """
+        return pulumi.get(self, "repository")
+
+    @repository.setter
+    def repository(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "repository", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Branch is the branch the hub syncs. Default: "main".
+        """
+        return pulumi.get(self, "branch")
+
+    @branch.setter
+    def branch(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "branch", value)
+
+
 class RepoArgsDict(TypedDict):
     """
     Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
@@ -4491,23 +4585,31 @@ class ShardArgsDict(TypedDict):
     """
     Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
     """
+    stack: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+    """
 
 @pulumi.input_type
 class ShardArgs:
     def __init__(__self__, *,
                  cidr_pool: pulumi.Input[_builtins.str],
                  clusters: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
-                 name: pulumi.Input[_builtins.str]):
+                 name: pulumi.Input[_builtins.str],
+                 stack: pulumi.Input[Optional[_builtins.str]] = None):
         """
         Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
 
         :param pulumi.Input[_builtins.str] cidr_pool: CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] clusters: Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
         :param pulumi.Input[_builtins.str] name: Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+        :param pulumi.Input[_builtins.str] stack: Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
         """
         pulumi.set(__self__, "cidr_pool", cidr_pool)
         pulumi.set(__self__, "clusters", clusters)
         pulumi.set(__self__, "name", name)
+        if stack is not None:
+            pulumi.set(__self__, "stack", stack)
 
     @_builtins.property
     @pulumi.getter(name="cidrPool")
@@ -4545,6 +4647,18 @@ class ShardArgs:
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def stack(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+        """
+        return pulumi.get(self, "stack")
+
+    @stack.setter
+    def stack(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "stack", value)
+
 
 class SpokeArgsDict(TypedDict):
     """
@@ -4552,7 +4666,7 @@ class SpokeArgsDict(TypedDict):
     """
     hub_kubeconfig: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+    HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
     """
     role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -4567,7 +4681,7 @@ class SpokeArgs:
         """
         Spoke are the settings of spoke mode.
 
-        :param pulumi.Input[_builtins.str] hub_kubeconfig: HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+        :param pulumi.Input[_builtins.str] hub_kubeconfig: HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
         :param pulumi.Input[_builtins.str] role_arn: RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
         """
         if hub_kubeconfig is not None:
@@ -4579,7 +4693,7 @@ class SpokeArgs:
     @pulumi.getter(name="hubKubeconfig")
     def hub_kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+        HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
         """
         return pulumi.get(self, "hub_kubeconfig")
 

@@ -301,6 +301,7 @@ class Fleet(pulumi.ComponentResource):
             __props__.__dict__["hub_facts"] = None
             __props__.__dict__["hub_kubeconfig"] = None
             __props__.__dict__["kubeconfigs"] = None
+            __props__.__dict__["shard_facts"] = None
             __props__.__dict__["vpc_cidrs"] = None
         super(Fleet, __self__).__init__(
             'fleet:index:Fleet',
@@ -348,6 +349,14 @@ class Fleet(pulumi.ComponentResource):
         Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.
         """
         return pulumi.get(self, "kubeconfigs")
+
+    @_builtins.property
+    @pulumi.getter(name="shardFacts")
+    def shard_facts(self) -> pulumi.Output['outputs.ShardFacts']:
+        """
+        ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.
+        """
+        return pulumi.get(self, "shard_facts")
 
     @_builtins.property
     @pulumi.getter

@@ -20,7 +20,10 @@ __all__ = [
     'ClusterSummary',
     'HubFacts',
     'LedgerEntry',
+    'Registry',
     'Shard',
+    'ShardFacts',
+    'ShardSpoke',
     'TenantSummary',
 ]
 
@@ -378,7 +381,8 @@ class HubFacts(dict):
                  egress_cidrs: Sequence[_builtins.str],
                  management_role_arn: _builtins.str,
                  shards: Sequence['outputs.Shard'],
-                 vpc_cidrs: Mapping[str, _builtins.str]):
+                 vpc_cidrs: Mapping[str, _builtins.str],
+                 registry: Optional['outputs.Registry'] = None):
         """
         HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
 
@@ -386,11 +390,14 @@ class HubFacts(dict):
         :param _builtins.str management_role_arn: ManagementRoleArn is the hub's Argo CD management role.
         :param Sequence['Shard'] shards: Shards are the hub stack's shards.
         :param Mapping[str, _builtins.str] vpc_cidrs: VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
+        :param 'Registry' registry: Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
         """
         pulumi.set(__self__, "egress_cidrs", egress_cidrs)
         pulumi.set(__self__, "management_role_arn", management_role_arn)
         pulumi.set(__self__, "shards", shards)
         pulumi.set(__self__, "vpc_cidrs", vpc_cidrs)
+        if registry is not None:
+            pulumi.set(__self__, "registry", registry)
 
     @_builtins.property
     @pulumi.getter(name="egressCidrs")
@@ -423,6 +430,14 @@ class HubFacts(dict):
         VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
         """
         return pulumi.get(self, "vpc_cidrs")
+
+    @_builtins.property
+    @pulumi.getter
+    def registry(self) -> Optional['outputs.Registry']:
+        """
+        Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
+        """
+        return pulumi.get(self, "registry")
 
 
 @pulumi.output_type
@@ -541,6 +556,52 @@ class LedgerEntry(dict):
 
 
 @pulumi.output_type
+class Registry(dict):
+    """
+    Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+    """
+    def __init__(__self__, *,
+                 owner: _builtins.str,
+                 repository: _builtins.str,
+                 branch: Optional[_builtins.str] = None):
+        """
+        Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard commits its spokes' cluster secrets, and the hub's registry Applications sync them from.
+
+        :param _builtins.str owner: Owner is the GitHub user or organization. Required.
+        :param _builtins.str repository: Repository is the repository name (without owner). Required.
+        :param _builtins.str branch: Branch is the branch the hub syncs. Default: "main".
+        """
+        pulumi.set(__self__, "owner", owner)
+        pulumi.set(__self__, "repository", repository)
+        if branch is not None:
+            pulumi.set(__self__, "branch", branch)
+
+    @_builtins.property
+    @pulumi.getter
+    def owner(self) -> _builtins.str:
+        """
+        Owner is the GitHub user or organization. Required.
+        """
+        return pulumi.get(self, "owner")
+
+    @_builtins.property
+    @pulumi.getter
+    def repository(self) -> _builtins.str:
+        """
+        Repository is the repository name (without owner). Required.
+        """
+        return pulumi.get(self, "repository")
+
+    @_builtins.property
+    @pulumi.getter
+    def branch(self) -> Optional[_builtins.str]:
+        """
+        Branch is the branch the hub syncs. Default: "main".
+        """
+        return pulumi.get(self, "branch")
+
+
+@pulumi.output_type
 class Shard(dict):
     """
     Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
@@ -565,17 +626,21 @@ class Shard(dict):
     def __init__(__self__, *,
                  cidr_pool: _builtins.str,
                  clusters: Sequence[_builtins.str],
-                 name: _builtins.str):
+                 name: _builtins.str,
+                 stack: Optional[_builtins.str] = None):
         """
         Shard is a stack of spokes of its own that joins this fleet's hub (its Fleet's hub: {stack, shard}).
 
         :param _builtins.str cidr_pool: CidrPool is the shard's IPv4 network: its clusters' VPC CIDRs are allocated from it or must lie in it. It overlaps no other shard's pool and no VPC of this fleet. Required.
         :param Sequence[_builtins.str] clusters: Clusters are the names of the shard's clusters: the hub's Argo CD projects admit them (they join argocd.fleetClusters), and no other cluster of the fleet may take them. Required.
         :param _builtins.str name: Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
+        :param _builtins.str stack: Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
         """
         pulumi.set(__self__, "cidr_pool", cidr_pool)
         pulumi.set(__self__, "clusters", clusters)
         pulumi.set(__self__, "name", name)
+        if stack is not None:
+            pulumi.set(__self__, "stack", stack)
 
     @_builtins.property
     @pulumi.getter(name="cidrPool")
@@ -600,6 +665,147 @@ class Shard(dict):
         Name is the shard's name, a DNS-1123 label unique among the shards ("us", "eu").
         """
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def stack(self) -> Optional[_builtins.str]:
+        """
+        Stack is the shard's stack ("<org>/<project>/<stack>"), once it has run: this fleet reads its Fleet's shardFacts output through a stack reference, and with git its hub's admission guard admits those spokes' cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard's spokes are registered only after this stack's next up. Default: none (nothing is read).
+        """
+        return pulumi.get(self, "stack")
+
+
+@pulumi.output_type
+class ShardFacts(dict):
+    """
+    ShardFacts are what the hub stack's Fleet reads of a shard through a stack reference (its shards[].stack): the shard's name and how each of its spokes is registered (Fleet's shardFacts output; empty outside a shard).
+    """
+    def __init__(__self__, *,
+                 shard: _builtins.str,
+                 spokes: Sequence['outputs.ShardSpoke']):
+        """
+        ShardFacts are what the hub stack's Fleet reads of a shard through a stack reference (its shards[].stack): the shard's name and how each of its spokes is registered (Fleet's shardFacts output; empty outside a shard).
+
+        :param _builtins.str shard: Shard is the shard's name among the hub stack's shards (hub.shard); "" outside a shard.
+        :param Sequence['ShardSpoke'] spokes: Spokes are the shard's spokes, in the order of its clusters.
+        """
+        pulumi.set(__self__, "shard", shard)
+        pulumi.set(__self__, "spokes", spokes)
+
+    @_builtins.property
+    @pulumi.getter
+    def shard(self) -> _builtins.str:
+        """
+        Shard is the shard's name among the hub stack's shards (hub.shard); "" outside a shard.
+        """
+        return pulumi.get(self, "shard")
+
+    @_builtins.property
+    @pulumi.getter
+    def spokes(self) -> Sequence['outputs.ShardSpoke']:
+        """
+        Spokes are the shard's spokes, in the order of its clusters.
+        """
+        return pulumi.get(self, "spokes")
+
+
+@pulumi.output_type
+class ShardSpoke(dict):
+    """
+    ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "certificateAuthorityData":
+            suggest = "certificate_authority_data"
+        elif key == "clusterName":
+            suggest = "cluster_name"
+        elif key == "spokeRoleArn":
+            suggest = "spoke_role_arn"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ShardSpoke. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ShardSpoke.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ShardSpoke.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 certificate_authority_data: _builtins.str,
+                 cluster_name: _builtins.str,
+                 environment: _builtins.str,
+                 name: _builtins.str,
+                 server: _builtins.str,
+                 spoke_role_arn: _builtins.str):
+        """
+        ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+
+        :param _builtins.str certificate_authority_data: CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.
+        :param _builtins.str cluster_name: ClusterName is the EKS cluster's name: the secret's name and cluster_name.
+        :param _builtins.str environment: Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
+        :param _builtins.str name: Name is the cluster's name in the fleet.
+        :param _builtins.str server: Server is the cluster's API server URL.
+        :param _builtins.str spoke_role_arn: SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
+        """
+        pulumi.set(__self__, "certificate_authority_data", certificate_authority_data)
+        pulumi.set(__self__, "cluster_name", cluster_name)
+        pulumi.set(__self__, "environment", environment)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "server", server)
+        pulumi.set(__self__, "spoke_role_arn", spoke_role_arn)
+
+    @_builtins.property
+    @pulumi.getter(name="certificateAuthorityData")
+    def certificate_authority_data(self) -> _builtins.str:
+        """
+        CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.
+        """
+        return pulumi.get(self, "certificate_authority_data")
+
+    @_builtins.property
+    @pulumi.getter(name="clusterName")
+    def cluster_name(self) -> _builtins.str:
+        """
+        ClusterName is the EKS cluster's name: the secret's name and cluster_name.
+        """
+        return pulumi.get(self, "cluster_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> _builtins.str:
+        """
+        Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
+        """
+        return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name is the cluster's name in the fleet.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def server(self) -> _builtins.str:
+        """
+        Server is the cluster's API server URL.
+        """
+        return pulumi.get(self, "server")
+
+    @_builtins.property
+    @pulumi.getter(name="spokeRoleArn")
+    def spoke_role_arn(self) -> _builtins.str:
+        """
+        SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
+        """
+        return pulumi.get(self, "spoke_role_arn")
 
 
 @pulumi.output_type

@@ -7,6 +7,7 @@ import com.gitopsfleet.fleet.FleetArgs;
 import com.gitopsfleet.fleet.Utilities;
 import com.gitopsfleet.fleet.outputs.ClusterSummary;
 import com.gitopsfleet.fleet.outputs.HubFacts;
+import com.gitopsfleet.fleet.outputs.ShardFacts;
 import com.gitopsfleet.fleet.outputs.TenantSummary;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
@@ -91,6 +92,20 @@ public class Fleet extends com.pulumi.resources.ComponentResource {
      */
     public Output<Map<String,String>> kubeconfigs() {
         return this.kubeconfigs;
+    }
+    /**
+     * ShardFacts are what the hub stack&#39;s Fleet reads of this shard through a stack reference (its shards[].stack): the shard&#39;s name and its spokes&#39; registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.
+     * 
+     */
+    @Export(name="shardFacts", refs={ShardFacts.class}, tree="[0]")
+    private Output<ShardFacts> shardFacts;
+
+    /**
+     * @return ShardFacts are what the hub stack&#39;s Fleet reads of this shard through a stack reference (its shards[].stack): the shard&#39;s name and its spokes&#39; registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.
+     * 
+     */
+    public Output<ShardFacts> shardFacts() {
+        return this.shardFacts;
     }
     /**
      * Tenants are tenant name -&gt; the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.

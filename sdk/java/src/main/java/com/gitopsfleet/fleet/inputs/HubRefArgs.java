@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.RegistryArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.String;
@@ -66,6 +67,21 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Registry is the hub&#39;s registry repository, when the facts are given directly: the spokes then register through Git (each spoke&#39;s cluster secret committed to clusters/&lt;environment&gt;/&lt;cluster&gt;.yaml there, as the hub&#39;s own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack&#39;s Fleet&#39;s git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+     * 
+     */
+    @Import(name="registry")
+    private @Nullable Output<RegistryArgs> registry;
+
+    /**
+     * @return Registry is the hub&#39;s registry repository, when the facts are given directly: the spokes then register through Git (each spoke&#39;s cluster secret committed to clusters/&lt;environment&gt;/&lt;cluster&gt;.yaml there, as the hub&#39;s own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack&#39;s Fleet&#39;s git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+     * 
+     */
+    public Optional<Output<RegistryArgs>> registry() {
+        return Optional.ofNullable(this.registry);
+    }
+
+    /**
      * Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack.
      * 
      */
@@ -101,6 +117,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         this.egressCidrs = $.egressCidrs;
         this.kubeconfig = $.kubeconfig;
         this.managementRoleArn = $.managementRoleArn;
+        this.registry = $.registry;
         this.shard = $.shard;
         this.stack = $.stack;
     }
@@ -194,6 +211,27 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder managementRoleArn(String managementRoleArn) {
             return managementRoleArn(Output.of(managementRoleArn));
+        }
+
+        /**
+         * @param registry Registry is the hub&#39;s registry repository, when the facts are given directly: the spokes then register through Git (each spoke&#39;s cluster secret committed to clusters/&lt;environment&gt;/&lt;cluster&gt;.yaml there, as the hub&#39;s own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack&#39;s Fleet&#39;s git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder registry(@Nullable Output<RegistryArgs> registry) {
+            $.registry = registry;
+            return this;
+        }
+
+        /**
+         * @param registry Registry is the hub&#39;s registry repository, when the facts are given directly: the spokes then register through Git (each spoke&#39;s cluster secret committed to clusters/&lt;environment&gt;/&lt;cluster&gt;.yaml there, as the hub&#39;s own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack&#39;s Fleet&#39;s git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder registry(RegistryArgs registry) {
+            return registry(Output.of(registry));
         }
 
         /**

@@ -9,6 +9,8 @@ import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 
 /**
@@ -64,12 +66,28 @@ public final class ShardArgs extends com.pulumi.resources.ResourceArgs {
         return this.name;
     }
 
+    /**
+     * Stack is the shard&#39;s stack (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;), once it has run: this fleet reads its Fleet&#39;s shardFacts output through a stack reference, and with git its hub&#39;s admission guard admits those spokes&#39; cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard&#39;s spokes are registered only after this stack&#39;s next up. Default: none (nothing is read).
+     * 
+     */
+    @Import(name="stack")
+    private @Nullable Output<String> stack;
+
+    /**
+     * @return Stack is the shard&#39;s stack (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;), once it has run: this fleet reads its Fleet&#39;s shardFacts output through a stack reference, and with git its hub&#39;s admission guard admits those spokes&#39; cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard&#39;s spokes are registered only after this stack&#39;s next up. Default: none (nothing is read).
+     * 
+     */
+    public Optional<Output<String>> stack() {
+        return Optional.ofNullable(this.stack);
+    }
+
     private ShardArgs() {}
 
     private ShardArgs(ShardArgs $) {
         this.cidrPool = $.cidrPool;
         this.clusters = $.clusters;
         this.name = $.name;
+        this.stack = $.stack;
     }
 
     public static Builder builder() {
@@ -161,6 +179,27 @@ public final class ShardArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder name(String name) {
             return name(Output.of(name));
+        }
+
+        /**
+         * @param stack Stack is the shard&#39;s stack (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;), once it has run: this fleet reads its Fleet&#39;s shardFacts output through a stack reference, and with git its hub&#39;s admission guard admits those spokes&#39; cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard&#39;s spokes are registered only after this stack&#39;s next up. Default: none (nothing is read).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stack(@Nullable Output<String> stack) {
+            $.stack = stack;
+            return this;
+        }
+
+        /**
+         * @param stack Stack is the shard&#39;s stack (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;), once it has run: this fleet reads its Fleet&#39;s shardFacts output through a stack reference, and with git its hub&#39;s admission guard admits those spokes&#39; cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard&#39;s spokes are registered only after this stack&#39;s next up. Default: none (nothing is read).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stack(String stack) {
+            return stack(Output.of(stack));
         }
 
         public ShardArgs build() {

@@ -20,14 +20,14 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
     public static final SpokeArgs Empty = new SpokeArgs();
 
     /**
-     * HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+     * HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub.
      * 
      */
     @Import(name="hubKubeconfig")
     private @Nullable Output<String> hubKubeconfig;
 
     /**
-     * @return HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+     * @return HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub.
      * 
      */
     public Optional<Output<String>> hubKubeconfig() {
@@ -75,7 +75,7 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hubKubeconfig HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+         * @param hubKubeconfig HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub.
          * 
          * @return builder
          * 
@@ -86,7 +86,7 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hubKubeconfig HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options.
+         * @param hubKubeconfig HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub.
          * 
          * @return builder
          * 

@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.outputs;
 
+import com.gitopsfleet.fleet.outputs.Registry;
 import com.gitopsfleet.fleet.outputs.Shard;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
@@ -10,6 +11,8 @@ import java.lang.String;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 @CustomType
 public final class HubFacts {
@@ -23,6 +26,11 @@ public final class HubFacts {
      * 
      */
     private String managementRoleArn;
+    /**
+     * @return Registry is the hub&#39;s registry repository with Git delivery (its Fleet&#39;s git): the shards then register their spokes through Git, not through the hub&#39;s kubeconfig. Empty without git.
+     * 
+     */
+    private @Nullable Registry registry;
     /**
      * @return Shards are the hub stack&#39;s shards.
      * 
@@ -50,6 +58,13 @@ public final class HubFacts {
         return this.managementRoleArn;
     }
     /**
+     * @return Registry is the hub&#39;s registry repository with Git delivery (its Fleet&#39;s git): the shards then register their spokes through Git, not through the hub&#39;s kubeconfig. Empty without git.
+     * 
+     */
+    public Optional<Registry> registry() {
+        return Optional.ofNullable(this.registry);
+    }
+    /**
      * @return Shards are the hub stack&#39;s shards.
      * 
      */
@@ -75,6 +90,7 @@ public final class HubFacts {
     public static final class Builder {
         private List<String> egressCidrs;
         private String managementRoleArn;
+        private @Nullable Registry registry;
         private List<Shard> shards;
         private Map<String,String> vpcCidrs;
         public Builder() {}
@@ -82,6 +98,7 @@ public final class HubFacts {
     	      Objects.requireNonNull(defaults);
     	      this.egressCidrs = defaults.egressCidrs;
     	      this.managementRoleArn = defaults.managementRoleArn;
+    	      this.registry = defaults.registry;
     	      this.shards = defaults.shards;
     	      this.vpcCidrs = defaults.vpcCidrs;
         }
@@ -103,6 +120,12 @@ public final class HubFacts {
               throw new MissingRequiredPropertyException("HubFacts", "managementRoleArn");
             }
             this.managementRoleArn = managementRoleArn;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder registry(@Nullable Registry registry) {
+
+            this.registry = registry;
             return this;
         }
         @CustomType.Setter
@@ -128,6 +151,7 @@ public final class HubFacts {
             final var _resultValue = new HubFacts();
             _resultValue.egressCidrs = egressCidrs;
             _resultValue.managementRoleArn = managementRoleArn;
+            _resultValue.registry = registry;
             _resultValue.shards = shards;
             _resultValue.vpcCidrs = vpcCidrs;
             return _resultValue;

@@ -8,6 +8,8 @@ import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import javax.annotation.Nullable;
 
 @CustomType
 public final class Shard {
@@ -26,6 +28,11 @@ public final class Shard {
      * 
      */
     private String name;
+    /**
+     * @return Stack is the shard&#39;s stack (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;), once it has run: this fleet reads its Fleet&#39;s shardFacts output through a stack reference, and with git its hub&#39;s admission guard admits those spokes&#39; cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard&#39;s spokes are registered only after this stack&#39;s next up. Default: none (nothing is read).
+     * 
+     */
+    private @Nullable String stack;
 
     private Shard() {}
     /**
@@ -49,6 +56,13 @@ public final class Shard {
     public String name() {
         return this.name;
     }
+    /**
+     * @return Stack is the shard&#39;s stack (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;), once it has run: this fleet reads its Fleet&#39;s shardFacts output through a stack reference, and with git its hub&#39;s admission guard admits those spokes&#39; cluster secrets from the registry repository, and its registry Applications sync their environments. A Git-mode shard&#39;s spokes are registered only after this stack&#39;s next up. Default: none (nothing is read).
+     * 
+     */
+    public Optional<String> stack() {
+        return Optional.ofNullable(this.stack);
+    }
 
     public static Builder builder() {
         return new Builder();
@@ -62,12 +76,14 @@ public final class Shard {
         private String cidrPool;
         private List<String> clusters;
         private String name;
+        private @Nullable String stack;
         public Builder() {}
         public Builder(Shard defaults) {
     	      Objects.requireNonNull(defaults);
     	      this.cidrPool = defaults.cidrPool;
     	      this.clusters = defaults.clusters;
     	      this.name = defaults.name;
+    	      this.stack = defaults.stack;
         }
 
         @CustomType.Setter
@@ -97,11 +113,18 @@ public final class Shard {
             this.name = name;
             return this;
         }
+        @CustomType.Setter
+        public Builder stack(@Nullable String stack) {
+
+            this.stack = stack;
+            return this;
+        }
         public Shard build() {
             final var _resultValue = new Shard();
             _resultValue.cidrPool = cidrPool;
             _resultValue.clusters = clusters;
             _resultValue.name = name;
+            _resultValue.stack = stack;
             return _resultValue;
         }
     }

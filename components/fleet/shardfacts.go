@@ -1,0 +1,147 @@
+package fleet
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
+)
+
+// ShardFacts are what the hub stack's Fleet reads of a shard through a stack reference (its shards[].stack): the
+// shard's name and how each of its spokes is registered (Fleet's shardFacts output; empty outside a shard).
+type ShardFacts struct {
+	// Shard is the shard's name among the hub stack's shards (hub.shard); "" outside a shard.
+	Shard string `pulumi:"shard" json:"shard"`
+	// Spokes are the shard's spokes, in the order of its clusters.
+	Spokes []ShardSpoke `pulumi:"spokes" json:"spokes"`
+}
+
+// ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's
+// hub.registeredSpokes), and the environment its registry file lies under.
+type ShardSpoke struct {
+	// Name is the cluster's name in the fleet.
+	Name string `pulumi:"name" json:"name"`
+	// Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
+	Environment string `pulumi:"environment" json:"environment"`
+	// ClusterName is the EKS cluster's name: the secret's name and cluster_name.
+	ClusterName string `pulumi:"clusterName" json:"clusterName"`
+	// Server is the cluster's API server URL.
+	Server string `pulumi:"server" json:"server"`
+	// CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.
+	CertificateAuthorityData string `pulumi:"certificateAuthorityData" json:"certificateAuthorityData"`
+	// SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
+	SpokeRoleArn string `pulumi:"spokeRoleArn" json:"spokeRoleArn"`
+}
+
+// ShardFactsOutput is an output of ShardFacts.
+type ShardFactsOutput struct{ *pulumi.OutputState }
+
+// ElementType is ShardFacts.
+func (ShardFactsOutput) ElementType() reflect.Type { return reflect.TypeFor[ShardFacts]() }
+
+func init() {
+	pulumi.RegisterOutputType(ShardFactsOutput{})
+}
+
+// shardFactsOf is the shardFacts output of a shard named shard whose spokes are built.
+func shardFactsOf(shard string, spokes []built) ShardFactsOutput {
+	facts := []any{}
+	for _, s := range spokes {
+		facts = append(facts, pulumi.All(s.cl.ClusterName, s.cl.Endpoint, s.cl.CertificateAuthorityData,
+			s.cl.SpokeRoleArn))
+	}
+	return pulumi.All(facts...).ApplyT(func(v []any) ShardFacts {
+		out := ShardFacts{Shard: shard, Spokes: []ShardSpoke{}}
+		for i, f := range v {
+			s := f.([]any)
+			out.Spokes = append(out.Spokes, ShardSpoke{Name: spokes[i].spec.Name, Environment: spokes[i].spec.Environment,
+				ClusterName: s[0].(string), Server: s[1].(string), CertificateAuthorityData: s[2].(string),
+				SpokeRoleArn: s[3].(string)})
+		}
+		return out
+	}).(ShardFactsOutput)
+}
+
+// readShards reads the shardFacts of each shard with a stack, through the stack reference <name>-shard-<shard>,
+// before anything else is registered (the hub's guard and registry Applications are made of them). A shard whose
+// stack reports another shard's name, or a spoke the hub did not list among its clusters, is a problem at
+// shards[i].stack: a shard's stack cannot register what the hub's stack did not grant it.
+func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards []Shard) ([]ShardSpoke, error) {
+	var ps problems.List
+	var spokes []ShardSpoke
+	for i, s := range shards {
+		if s.Stack == "" {
+			continue
+		}
+		field := problems.Index("shards", i) + ".stack"
+		ref, err := pulumi.NewStackReference(ctx, name+"-shard-"+s.Name,
+			&pulumi.StackReferenceArgs{Name: pulumi.String(s.Stack)}, pulumi.Parent(parent))
+		if err != nil {
+			return nil, err
+		}
+		res, err := internals.UnsafeAwaitOutput(ctx.Context(), ref.GetOutput(pulumi.String("shardFacts")))
+		if err != nil {
+			return nil, err
+		}
+		var facts ShardFacts
+		if raw, err := json.Marshal(res.Value); err != nil || json.Unmarshal(raw, &facts) != nil || facts.Shard == "" {
+			ps.Add(field, "stack %s has no shardFacts output of a shard; run up on it first (a Fleet with hub: "+
+				"{stack, shard: %s}), or remove stack", s.Stack, s.Name)
+			continue
+		}
+		if facts.Shard != s.Name {
+			ps.Add(field, "stack %s is shard %q, not %q", s.Stack, facts.Shard, s.Name)
+			continue
+		}
+		for _, sp := range facts.Spokes {
+			if !slices.Contains(s.Clusters, sp.Name) {
+				ps.Add(field, "stack %s has the spoke %q, which is not among shard %s's clusters; add it to clusters "+
+					"to admit it", s.Stack, sp.Name, s.Name)
+				continue
+			}
+			spokes = append(spokes, sp)
+		}
+	}
+	return spokes, ps.Err(TypeToken)
+}
+
+// joinShards is a hub fleet's arguments (a, with defaults) with its shards' spokes: with git and no
+// registryEnvironments given (args is the fleet as given), the hub also syncs the registry folders of their
+// environments. Their registrations join the hub's registeredSpokes through spokes.
+func joinShards(args, a FleetArgs, read []ShardSpoke, spokes *spokeFacts) FleetArgs {
+	if a.Git != nil && (args.Argocd == nil || len(args.Argocd.RegistryEnvironments) == 0) {
+		h := *a.Argocd
+		h.RegistryEnvironments = slices.Clone(h.RegistryEnvironments)
+		for _, s := range read {
+			if !slices.Contains(h.RegistryEnvironments, s.Environment) {
+				h.RegistryEnvironments = append(h.RegistryEnvironments, s.Environment)
+			}
+		}
+		a.Argocd = &h
+	}
+	for _, s := range read {
+		spokes.infos = append(spokes.infos, clusterinfo.ClusterInfoArgs{
+			ClusterName: pulumi.String(s.ClusterName), Server: pulumi.String(s.Server),
+			CertificateAuthorityData: pulumi.String(s.CertificateAuthorityData), SpokeRoleArn: pulumi.String(s.SpokeRoleArn),
+		})
+	}
+	return a
+}
+
+// registryOf is the registry a fleet's shards commit to: its git's repository and branch (nil without git).
+func registryOf(a FleetArgs) *Registry {
+	if a.Git == nil {
+		return nil
+	}
+	return &Registry{Owner: a.Git.Owner, Repository: a.Git.Repository, Branch: or(a.Git.Branch, "main")}
+}
+
+// String is the registry as owner/repository@branch.
+func (r Registry) String() string {
+	return fmt.Sprintf("%s/%s@%s", r.Owner, r.Repository, or(r.Branch, "main"))
+}
