@@ -134,6 +134,13 @@ type DeliveryStage struct {
 	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi
 	// Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
 	Stack string `pulumi:"stack,optional"`
+	// Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example
+	// the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>",
+	// file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's
+	// ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is
+	// verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target.
+	// Default: none (the stage's one stack).
+	Stacks []StageStack `pulumi:"stacks,optional"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule);
 	// with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName string `pulumi:"stackName,optional"`

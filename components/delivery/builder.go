@@ -55,7 +55,7 @@ func (b *builder) outputs() {
 	a, c := b.args, b.comp
 	var stages pulumi.StringArray
 	stackNames, appNames, branches := pulumi.StringMap{}, pulumi.StringMap{}, pulumi.StringMap{}
-	kinds, sources := pulumi.StringMap{}, pulumi.StringArrayMap{}
+	kinds, sources, stacks := pulumi.StringMap{}, pulumi.StringArrayMap{}, pulumi.StringArrayMap{}
 	for _, l := range b.links {
 		stages = append(stages, pulumi.String(l.Name))
 		kinds[l.Name] = pulumi.String(l.Kind)
@@ -68,6 +68,7 @@ func (b *builder) outputs() {
 			continue
 		}
 		stackNames[l.Name] = pulumi.String(l.StackName)
+		stacks[l.Name] = pulumi.ToStringArray(stackNamesOf(l.DeliveryStage))
 		appNames[l.Name] = pulumi.String(ApplicationName(a.Project, l.Name))
 		branches[l.Name] = pulumi.String(StageBranch(a.Manifests, l.Name))
 	}
@@ -78,6 +79,7 @@ func (b *builder) outputs() {
 	c.StageBranches = branches.ToStringMapOutput()
 	c.StageKinds = kinds.ToStringMapOutput()
 	c.StageSources = sources.ToStringArrayMapOutput()
+	c.StageStacks = stacks.ToStringArrayMapOutput()
 }
 
 // hubProvider is the explicit kubernetes provider, or one built from kubeconfig (kept secret).

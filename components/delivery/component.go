@@ -14,8 +14,11 @@ type StackDelivery struct {
 	Project pulumi.StringOutput `pulumi:"project"`
 	// Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
 	Stages pulumi.StringArrayOutput `pulumi:"stages"`
-	// StackNames are the Stack objects' names by stage.
+	// StackNames are the Stack objects' names by stage; for a stage with stacks, the prefix of its Stack objects.
 	StackNames pulumi.StringMapOutput `pulumi:"stackNames"`
+	// StageStacks are the names of each stage's Stack objects by stage (its preview Stack aside): one, or one per
+	// stacks entry ("<stackName>-<name>").
+	StageStacks pulumi.StringArrayMapOutput `pulumi:"stageStacks"`
 	// ApplicationNames are the Argo CD Applications' names by stage.
 	ApplicationNames pulumi.StringMapOutput `pulumi:"applicationNames"`
 	// Manifests are the Stack manifests (YAML, sorted keys) by file path in the manifests repository.
@@ -65,6 +68,7 @@ func NewStackDelivery(ctx *pulumi.Context, name string, args StackDeliveryArgs,
 		"project":               comp.Project,
 		"stages":                comp.Stages,
 		"stackNames":            comp.StackNames,
+		"stageStacks":           comp.StageStacks,
 		"applicationNames":      comp.ApplicationNames,
 		"manifests":             comp.Manifests,
 		"manifestUrls":          comp.ManifestUrls,

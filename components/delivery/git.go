@@ -24,23 +24,31 @@ func (b *builder) deliver() (map[string][]pulumi.Resource, error) {
 		if !l.deploys() {
 			continue
 		}
-		for _, preview := range []bool{false, true} {
-			if preview && !l.Preview {
-				continue
+		type object struct {
+			part, file string
+			stack      DeliveryStage
+			preview    bool
+		}
+		var objects []object
+		for _, mb := range l.members() {
+			part := l.Name + "-stack"
+			if mb.name != "" {
+				part += "-" + mb.name
 			}
-			text, err := Manifest(StackObject(a, l.DeliveryStage, preview))
+			objects = append(objects, object{part, memberPath(m, l.Name, mb), mb.stage, false})
+		}
+		if l.Preview {
+			objects = append(objects, object{l.Name + "-preview-stack", StackPath(m, l.Name, true), l.DeliveryStage, true})
+		}
+		for _, o := range objects {
+			text, err := Manifest(StackObject(a, o.stack, o.preview))
 			if err != nil {
 				return nil, err
 			}
-			file := StackPath(m, l.Name, preview)
-			part := l.Name + "-stack"
-			if preview {
-				part = l.Name + "-preview-stack"
-			}
-			files = append(files, gitopsbridge.GitHubFile{Name: childName(b.name, part), Path: pulumi.String(file),
-				Content: pulumi.String(text), Message: pulumi.String(fmt.Sprintf("Deliver stack %s of stage %s", l.Stack, l.Name))})
+			files = append(files, gitopsbridge.GitHubFile{Name: childName(b.name, o.part), Path: pulumi.String(o.file),
+				Content: pulumi.String(text), Message: pulumi.String(fmt.Sprintf("Deliver stack %s of stage %s", o.stack.Stack, l.Name))})
 			stages = append(stages, l.Name)
-			manifests[file] = pulumi.String(text)
+			manifests[o.file] = pulumi.String(text)
 		}
 	}
 	t := m.Target()

@@ -20,23 +20,29 @@ func StackPolicyName(project string) string { return project + "-stacks" }
 // mount host paths, share the host's network or process namespaces, run privileged or add capabilities. What a
 // manifests commit can still choose is the commit, which is the promotion itself.
 func StackGuard(a StackDeliveryArgs) admission.Policy {
-	var entries, namespaces []string
+	var entries, stacks, namespaces []string
 	for _, s := range a.Stages {
 		if !s.ownsWorkspace() { // a preview stage's Stack is in its target's namespace, under its entry
 			continue
 		}
 		fields := [][2]string{
 			{"serviceAccount", s.ServiceAccountName}, {"previewServiceAccount", s.PreviewServiceAccountName},
-			{"stack", s.Stack}, {"branch", s.Branch}, {"previewBranch", a.Program.Branch},
+			{"branch", s.Branch}, {"previewBranch", a.Program.Branch},
 		}
-		var kv []string
+		var kv, names []string
 		for _, f := range fields {
 			kv = append(kv, admission.String(f[0])+": "+admission.String(f[1]))
 		}
+		for _, m := range s.members() {
+			names = append(names, admission.String(m.stage.Stack))
+		}
 		entries = append(entries, admission.String(s.Namespace)+": {"+strings.Join(kv, ", ")+"}")
+		// A CEL map's values share one type: the stage's stacks (a list) are a map of their own.
+		stacks = append(stacks, admission.String(s.Namespace)+": ["+strings.Join(names, ", ")+"]")
 		namespaces = append(namespaces, s.Namespace)
 	}
 	slices.Sort(entries)
+	slices.Sort(stacks)
 	pod := "object.spec.?workspaceTemplate.?spec.?podTemplate.?spec"
 	containers := fmt.Sprintf("%s.?containers.orValue([]) + %s.?initContainers.orValue([])", pod, pod)
 	return admission.Policy{
@@ -46,6 +52,7 @@ func StackGuard(a StackDeliveryArgs) admission.Policy {
 		Variables: []admission.Variable{
 			{Name: "stage", Expression: "{" + strings.Join(entries, ", ") + "}[request.namespace]"},
 			{Name: "preview", Expression: "object.spec.?preview.orValue(false)"},
+			{Name: "stacks", Expression: "{" + strings.Join(stacks, ", ") + "}[request.namespace]"},
 		},
 		Validations: []admission.Validation{
 			{
@@ -55,8 +62,8 @@ func StackGuard(a StackDeliveryArgs) admission.Policy {
 					", its repoDir and backend",
 			},
 			{
-				Expression: "object.spec.stack == variables.stage.stack",
-				Message:    "a stage's Stack deploys only the stage's own stack",
+				Expression: "object.spec.stack in variables.stacks",
+				Message:    "a stage's Stack deploys only the stage's own stack (one of its stacks)",
 			},
 			{
 				Expression: "!has(object.spec.programRef) && !has(object.spec.fluxSource)",

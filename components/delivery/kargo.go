@@ -148,7 +148,8 @@ func kargoObject(kind string, metadata, spec map[string]any) map[string]any {
 // PromotionSteps are a stage's promotion, which renders the stage's branch from its template: git-clone of the
 // manifests branch (./src, the templates Pulumi writes) and of the stage's branch (./out); git-clear of ./out;
 // copy of the stage's folder from ./src into ./out; yaml-update of spec.commit to the Freight's commit and of
-// spec.branch to "" in the stage's stack.yaml (PKO refuses a Stack with both); git-commit; then git-push to
+// spec.branch to "" in the stage's stack.yaml, or in each stack-<name>.yaml of a stage with stacks (PKO refuses a
+// Stack with both); git-commit; then git-push to
 // the stage's branch, or with pullRequest git-push to a generated branch, git-open-pr into the stage's branch
 // and git-wait-for-pr; last argocd-update of the stage's Application to the commit that landed. Only the stage's
 // branch is written: a promotion leaves Pulumi's templates, and the other stages' branches, as they are.
@@ -165,18 +166,24 @@ func PromotionSteps(a StackDeliveryArgs, s DeliveryStage) []any {
 		}),
 		step("git-clear", "clear", map[string]any{"path": "./out"}),
 		step("copy", "render", map[string]any{"inPath": "./src/" + dir + "/", "outPath": "./out/" + dir + "/"}),
-		step("yaml-update", "update", map[string]any{
-			"path": "./out/" + StackPath(m, s.Name, false),
+	}
+	for _, mb := range s.members() {
+		as := "update"
+		if mb.name != "" {
+			as += "-" + mb.name
+		}
+		steps = append(steps, step("yaml-update", as, map[string]any{
+			"path": "./out/" + memberPath(m, s.Name, mb),
 			"updates": []any{
 				map[string]any{"key": "spec.commit", "value": commit},
 				map[string]any{"key": "spec.branch", "value": ""},
 			},
-		}),
-		step("git-commit", "commit", map[string]any{
-			"path":    "./out",
-			"message": fmt.Sprintf("Promote %s to %s", s.Name, commit),
-		}),
+		}))
 	}
+	steps = append(steps, step("git-commit", "commit", map[string]any{
+		"path":    "./out",
+		"message": fmt.Sprintf("Promote %s to %s", s.Name, commit),
+	}))
 	landed := "${{ outputs.commit.commit }}"
 	if s.PullRequest {
 		steps = append(steps,

@@ -242,10 +242,13 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 		}
 		// The Stack's and ServiceAccount's names derive from the stage's: a bad name is reported once.
 		derived := !dup && len(content.IsDNS1123Label(s.Name)) == 0
-		if !stackPattern.MatchString(s.Stack) {
+		if s.Kind == KindUpdate {
+			validateStacks(ps, f, s)
+		}
+		if len(s.Stacks) == 0 && !stackPattern.MatchString(s.Stack) {
 			ps.Add(f+".stack", "%q is not a Pulumi stack (<org>/<project>/<stack>, or <stack> for a self-managed backend)", s.Stack)
 		}
-		objects := []string{s.StackName}
+		objects := stackNamesOf(s)
 		if s.Preview {
 			objects = append(objects, s.StackName+previewSuffix)
 		}
@@ -337,7 +340,7 @@ func validateGate(ps *problems.List, f string, s DeliveryStage) {
 		{"serviceAccountName", s.ServiceAccountName != ""}, {"config", len(s.Config) > 0},
 		{"envRefs", len(s.EnvRefs) > 0}, {"clusterRoles", len(s.ClusterRoles) > 0},
 		{"workspaceTemplate", len(s.WorkspaceTemplate) > 0}, {"pullRequest", s.PullRequest},
-		{"verification", s.Verification != nil},
+		{"verification", s.Verification != nil}, {"stacks", len(s.Stacks) > 0},
 	} {
 		if c.set {
 			ps.Add(f+"."+c.field, "is set, but a gate deploys nothing: its promotion is the approval (kind: gate)")
@@ -359,6 +362,13 @@ func validatePreview(ps *problems.List, f string, stages []DeliveryStage, s Deli
 		return false
 	}
 	target, tf := stages[t], problems.Index("stages", t)
+	if len(s.Stacks) > 0 {
+		ps.Add(f+".stacks", "is set, but a preview stage previews its target's stack; leave it out")
+	}
+	if len(target.Stacks) > 0 {
+		ps.Add(f+".target", "%q deploys several stacks (stacks); a preview stage previews a stage of one stack", s.Target)
+		return false
+	}
 	if target.Preview {
 		ps.Add(tf+".preview", "is true, but stage %q previews %q already; keep one of them", s.Name, target.Name)
 	}
@@ -390,8 +400,10 @@ func validateVerification(ps *problems.List, a StackDeliveryArgs) {
 				ps.Add(f+".provider", "pulumiCloud reads Pulumi Cloud, but backend is %q; verify a self-managed "+
 					"backend with stackStatus", a.Backend)
 			}
-			if strings.Count(s.Stack, "/") != 2 {
-				ps.Add(f+".provider", "pulumiCloud reads the stack by <org>/<project>/<stack>; stack %q is not one", s.Stack)
+			for _, m := range s.members() {
+				if strings.Count(m.stage.Stack, "/") != 2 {
+					ps.Add(f+".provider", "pulumiCloud reads the stack by <org>/<project>/<stack>; stack %q is not one", m.stage.Stack)
+				}
 			}
 			if a.PulumiAccessToken == nil {
 				ps.Add(f+".provider", "pulumiCloud needs the top-level pulumiAccessToken, which its AnalysisTemplate "+

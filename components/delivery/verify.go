@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
@@ -39,7 +40,8 @@ func verifies(a StackDeliveryArgs) map[string]bool {
 }
 
 // StageVerification is a verified stage's spec.verification: its provider's AnalysisTemplate, with the Freight's
-// commit (Kargo's commitFrom expression over the program repository) and what the provider reads of the stage.
+// commit (Kargo's commitFrom expression over the program repository) and what the provider reads of the stage; a
+// stage with stacks has a template of its own, "<template>-<stage>" (StageAnalysis), which names its Stacks.
 func StageVerification(a StackDeliveryArgs, s DeliveryStage) map[string]any {
 	commit := fmt.Sprintf("${{ commitFrom(%q).ID }}", a.Program.RepoUrl)
 	arg := func(name, value string) any { return map[string]any{"name": name, "value": value} }
@@ -47,14 +49,21 @@ func StageVerification(a StackDeliveryArgs, s DeliveryStage) map[string]any {
 	template := PulumiCloudTemplate
 	if s.Verification.Provider == VerifyStackStatus {
 		template = StackStatusTemplate
-		args = append(args, arg("stack-name", s.StackName), arg("namespace", s.Namespace))
+		if len(s.Stacks) == 0 {
+			args = append(args, arg("stack-name", s.StackName), arg("namespace", s.Namespace))
+		}
 	} else {
 		kind := "update"
 		if s.Kind == KindPreview {
 			kind = "preview"
 		}
-		args = append(args, arg("stack", s.Stack), arg("kind", kind), arg("polls",
-			strconv.Itoa(max(1, s.Verification.TimeoutSeconds/pollSeconds))))
+		if len(s.Stacks) == 0 {
+			args = append(args, arg("stack", s.Stack))
+		}
+		args = append(args, arg("kind", kind), arg("polls", strconv.Itoa(max(1, s.Verification.TimeoutSeconds/pollSeconds))))
+	}
+	if len(s.Stacks) > 0 { // its own template, a metric per Stack (StageAnalysis)
+		template += "-" + s.Name
 	}
 	return map[string]any{
 		"analysisTemplates": []any{map[string]any{"name": template}},
@@ -169,6 +178,16 @@ func (b *builder) verification(project pulumi.Resource) ([]pulumi.Resource, erro
 			return nil, err
 		}
 		out = append(out, res...)
+	}
+	for _, s := range a.Stages {
+		if s.Verification == nil || len(s.Stacks) == 0 {
+			continue
+		}
+		t, err := b.object(s.Name+"-analysis", StageAnalysis(a, s), append(slices.Clone(after), out...))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }

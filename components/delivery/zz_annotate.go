@@ -22,6 +22,7 @@ func (x *DeliveryStage) Annotate(a infer.Annotator) {
 	a.Describe(&x.Direct, "Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.")
 	a.Describe(&x.AvailabilityStrategy, "AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): \"All\" (verified in every upstream stage, for example both approval gates) or \"OneOf\" (in any). Only with two or more sources. Default: Kargo's, \"OneOf\".")
 	a.Describe(&x.Stack, "Stack is the Pulumi stack the Stack object deploys (spec.stack), \"<org>/<project>/<stack>\" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.")
+	a.Describe(&x.Stacks, "Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own (\"<stackName>-<name>\", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).")
 	a.Describe(&x.StackName, "StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, \"<stackName>-preview\" must fit too. Default: \"<project>-<name>\".")
 	a.Describe(&x.Namespace, "Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: \"<namespace>-<name>\".")
 	a.Describe(&x.Commit, "Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.")
@@ -140,7 +141,8 @@ func (x *StackDelivery) Annotate(a infer.Annotator) {
 	a.Describe(x, "StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.")
 	a.Describe(&x.Project, "Project is the Kargo Project (and its namespace).")
 	a.Describe(&x.Stages, "Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.")
-	a.Describe(&x.StackNames, "StackNames are the Stack objects' names by stage.")
+	a.Describe(&x.StackNames, "StackNames are the Stack objects' names by stage; for a stage with stacks, the prefix of its Stack objects.")
+	a.Describe(&x.StageStacks, "StageStacks are the names of each stage's Stack objects by stage (its preview Stack aside): one, or one per stacks entry (\"<stackName>-<name>\").")
 	a.Describe(&x.ApplicationNames, "ApplicationNames are the Argo CD Applications' names by stage.")
 	a.Describe(&x.Manifests, "Manifests are the Stack manifests (YAML, sorted keys) by file path in the manifests repository.")
 	a.Describe(&x.ManifestUrls, "ManifestUrls are the GitHub URLs of the stages' stack.yaml templates on the manifests branch, by stage.")
@@ -168,6 +170,14 @@ func (x *StackDeliveryArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Operator, "Operator installs the Pulumi Kubernetes Operator. Default: the chart at version \"2.9.0\".")
 	a.Describe(&x.Kargo, "Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.")
 	a.Describe(&x.Rollouts, "Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version \"2.41.1\".")
+}
+
+// Annotate gives StageStack its schema descriptions.
+func (x *StageStack) Annotate(a infer.Annotator) {
+	a.Describe(x, "StageStack is one of the stacks an update stage deploys side by side (stages[].stacks), for example a shard's stack of a fleet beyond one stack.")
+	a.Describe(&x.Name, "Name is the stack's name in the stage, a DNS-1123 label unique in it (\"us\", \"eu\"): its Stack object is \"<stackName>-<name>\" (at most 42 characters, PKO's rule) and its file <path>/<stage>/stack-<name>.yaml. Required.")
+	a.Describe(&x.Stack, "Stack is the Pulumi stack the Stack object deploys (spec.stack), as the stage's stack. Required.")
+	a.Describe(&x.Config, "Config is the stack's configuration inline (spec.config), laid over the stage's config. Default: the stage's.")
 }
 
 // Annotate gives Verification its schema descriptions.

@@ -54,3 +54,4 @@ def program():
         pulumi.export("deliveryStageBranches", d.stage_branches)
         pulumi.export("deliveryStageKinds", d.stage_kinds)
         pulumi.export("deliveryStageSources", d.stage_sources)
+        pulumi.export("deliveryStageStacks", d.stage_stacks)

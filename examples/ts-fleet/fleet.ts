@@ -62,6 +62,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         outputs.deliveryStageBranches = d.stageBranches;
         outputs.deliveryStageKinds = d.stageKinds;
         outputs.deliveryStageSources = d.stageSources;
+        outputs.deliveryStageStacks = d.stageStacks;
     }
     return outputs;
 }

@@ -59,7 +59,7 @@ namespace GitOpsFleet.Fleet
         public Output<int> PullRequestNumber { get; private set; } = null!;
 
         /// <summary>
-        /// StackNames are the Stack objects' names by stage.
+        /// StackNames are the Stack objects' names by stage; for a stage with stacks, the prefix of its Stack objects.
         /// </summary>
         [Output("stackNames")]
         public Output<ImmutableDictionary<string, string>> StackNames { get; private set; } = null!;
@@ -81,6 +81,12 @@ namespace GitOpsFleet.Fleet
         /// </summary>
         [Output("stageSources")]
         public Output<ImmutableDictionary<string, ImmutableArray<string>>> StageSources { get; private set; } = null!;
+
+        /// <summary>
+        /// StageStacks are the names of each stage's Stack objects by stage (its preview Stack aside): one, or one per stacks entry ("&lt;stackName&gt;-&lt;name&gt;").
+        /// </summary>
+        [Output("stageStacks")]
+        public Output<ImmutableDictionary<string, ImmutableArray<string>>> StageStacks { get; private set; } = null!;
 
         /// <summary>
         /// Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.

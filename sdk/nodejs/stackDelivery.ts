@@ -53,7 +53,7 @@ export class StackDelivery extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly pullRequestNumber: pulumi.Output<number>;
     /**
-     * StackNames are the Stack objects' names by stage.
+     * StackNames are the Stack objects' names by stage; for a stage with stacks, the prefix of its Stack objects.
      */
     declare public /*out*/ readonly stackNames: pulumi.Output<{[key: string]: string}>;
     /**
@@ -68,6 +68,10 @@ export class StackDelivery extends pulumi.ComponentResource {
      * StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
      */
     declare public /*out*/ readonly stageSources: pulumi.Output<{[key: string]: string[]}>;
+    /**
+     * StageStacks are the names of each stage's Stack objects by stage (its preview Stack aside): one, or one per stacks entry ("<stackName>-<name>").
+     */
+    declare public /*out*/ readonly stageStacks: pulumi.Output<{[key: string]: string[]}>;
     /**
      * Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
      */
@@ -115,6 +119,7 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["stageBranches"] = undefined /*out*/;
             resourceInputs["stageKinds"] = undefined /*out*/;
             resourceInputs["stageSources"] = undefined /*out*/;
+            resourceInputs["stageStacks"] = undefined /*out*/;
         } else {
             resourceInputs["applicationNames"] = undefined /*out*/;
             resourceInputs["kargoReleaseStatus"] = undefined /*out*/;
@@ -127,6 +132,7 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["stageBranches"] = undefined /*out*/;
             resourceInputs["stageKinds"] = undefined /*out*/;
             resourceInputs["stageSources"] = undefined /*out*/;
+            resourceInputs["stageStacks"] = undefined /*out*/;
             resourceInputs["stages"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);

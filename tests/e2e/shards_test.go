@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
@@ -25,6 +26,9 @@ func TestShards(t *testing.T) {
 	stacks := map[string]*auto.Stack{}
 	for _, name := range []string{"hub", "shard-us", "shard-eu"} {
 		s, err := env.Stack(ctx, fleetDir(env), name, fleetstack.Run)
+		if err == nil {
+			err = offline.SetDeliverySecrets(ctx, s)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,6 +85,35 @@ func TestShards(t *testing.T) {
 		if len(cidrs) == 0 {
 			t.Errorf("%s has no VPC CIDRs", shard)
 		}
+	}
+
+	// The hub delivers the shard stacks by GitOps: one stage, a Stack per shard in its folder, both moved by one
+	// promotion and verified by one AnalysisTemplate, a metric per Stack.
+	if got := outputs["hub"]["deliveryStageStacks"].Value; fmt.Sprint(got) != "map[shards:[fleet-shards-shards-us fleet-shards-shards-eu]]" {
+		t.Errorf("the hub's delivery stages' Stacks: %v", got)
+	}
+	var shardFiles []string
+	for _, f := range records(t, env, "github", "github:index/repositoryFile:RepositoryFile") {
+		if strings.Contains(f.ID, "deploy/shards/") {
+			shardFiles = append(shardFiles, f.ID)
+		}
+	}
+	slices.Sort(shardFiles)
+	if want := []string{"pulumi-fleet/deploy/shards/shards/stack-eu.yaml", "pulumi-fleet/deploy/shards/shards/stack-us.yaml"}; !slices.Equal(shardFiles, want) {
+		t.Errorf("the shard Stacks' files %v, want %v", shardFiles, want)
+	}
+	var metrics int
+	for _, r := range records(t, env, "kubernetes", "kubernetes:argoproj.io/v1alpha1:AnalysisTemplate") {
+		if strings.HasSuffix(r.ID, "/stack-status-shards") {
+			state, err := r.Plain()
+			if err != nil {
+				t.Fatal(err)
+			}
+			metrics = len(state["spec"].(map[string]any)["metrics"].([]any))
+		}
+	}
+	if metrics != 2 {
+		t.Errorf("the shards stage's AnalysisTemplate has %d metrics, want one per shard Stack", metrics)
 	}
 
 	// A toggle in one shard is that shard's change only.

@@ -58,7 +58,7 @@ func joined(v any) string {
 }
 
 // PrintDelivery writes the delivery of the fleet's own stacks when the example has one (deliveryStages): per
-// stage in promotion order its Stack template, the branch Kargo renders it into and the Application that syncs it.
+// stage in promotion order its Stack template (and a stage's several Stacks), the branch Kargo renders it into and the Application that syncs it.
 func PrintDelivery(w io.Writer, outputs auto.OutputMap) {
 	stages, _ := outputs["deliveryStages"].Value.([]any)
 	if len(stages) == 0 {
@@ -69,6 +69,7 @@ func PrintDelivery(w io.Writer, outputs auto.OutputMap) {
 	branches, _ := outputs["deliveryStageBranches"].Value.(map[string]any)
 	kinds, _ := outputs["deliveryStageKinds"].Value.(map[string]any)
 	sources, _ := outputs["deliveryStageSources"].Value.(map[string]any)
+	stacks, _ := outputs["deliveryStageStacks"].Value.(map[string]any)
 	fmt.Fprintf(w, "\nDelivery: %d stages, promoted by Kargo in this order\n", len(stages))
 	for _, s := range stages {
 		name, _ := s.(string)
@@ -81,6 +82,9 @@ func PrintDelivery(w io.Writer, outputs auto.OutputMap) {
 		if apps[name] != nil {
 			fmt.Fprintf(w, "      template %v\n      rendered by Kargo into branch %v, which Argo CD Application %v syncs\n",
 				urls[name], branches[name], apps[name])
+		}
+		if list, _ := stacks[name].([]any); len(list) > 1 {
+			fmt.Fprintf(w, "      %d Stacks side by side, promoted and verified together: %s\n", len(list), joined(list))
 		}
 	}
 }

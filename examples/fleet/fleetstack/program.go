@@ -15,7 +15,7 @@ import (
 // cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn, hubKubeconfig (secret), tenants,
 // hubFacts (what a shard reads of the hub) and shardFacts (what the hub reads of a shard); with
 // gitops-fleet:delivery also deliveryStages, deliveryApplications,
-// deliveryManifestUrls, deliveryStageBranches, deliveryStageKinds and deliveryStageSources.
+// deliveryManifestUrls, deliveryStageBranches, deliveryStageKinds, deliveryStageSources and deliveryStageStacks.
 func Run(ctx *pulumi.Context) error {
 	cfg, err := Load(ctx)
 	if err != nil {
@@ -49,6 +49,7 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("deliveryStageBranches", d.StageBranches)
 	ctx.Export("deliveryStageKinds", d.StageKinds)
 	ctx.Export("deliveryStageSources", d.StageSources)
+	ctx.Export("deliveryStageStacks", d.StageStacks)
 	return nil
 }
 

@@ -216,6 +216,18 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("stackName")]
         public Input<string>? StackName { get; set; }
 
+        [Input("stacks")]
+        private InputList<Inputs.StageStackArgs>? _stacks;
+
+        /// <summary>
+        /// Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("&lt;stackName&gt;-&lt;name&gt;", file stack-&lt;name&gt;.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
+        /// </summary>
+        public InputList<Inputs.StageStackArgs> Stacks
+        {
+            get => _stacks ?? (_stacks = new InputList<Inputs.StageStackArgs>());
+            set => _stacks = value;
+        }
+
         /// <summary>
         /// Target is the update stage a preview stage previews. Its Stack, "&lt;target's stackName&gt;-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
         /// </summary>

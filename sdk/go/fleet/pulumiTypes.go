@@ -1914,6 +1914,8 @@ type DeliveryStage struct {
 	Stack *string `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName *string `pulumi:"stackName"`
+	// Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
+	Stacks []StageStack `pulumi:"stacks"`
 	// Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
 	Target *string `pulumi:"target"`
 	// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
@@ -1987,6 +1989,8 @@ type DeliveryStageArgs struct {
 	Stack pulumi.StringPtrInput `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName pulumi.StringPtrInput `pulumi:"stackName"`
+	// Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
+	Stacks StageStackArrayInput `pulumi:"stacks"`
 	// Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
 	Target pulumi.StringPtrInput `pulumi:"target"`
 	// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
@@ -2175,6 +2179,11 @@ func (o DeliveryStageOutput) Stack() pulumi.StringPtrOutput {
 // StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 func (o DeliveryStageOutput) StackName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.StackName }).(pulumi.StringPtrOutput)
+}
+
+// Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
+func (o DeliveryStageOutput) Stacks() StageStackArrayOutput {
+	return o.ApplyT(func(v DeliveryStage) []StageStack { return v.Stacks }).(StageStackArrayOutput)
 }
 
 // Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
@@ -6981,6 +6990,124 @@ func (o SpokePtrOutput) RoleArn() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// StageStack is one of the stacks an update stage deploys side by side (stages[].stacks), for example a shard's stack of a fleet beyond one stack.
+type StageStack struct {
+	// Config is the stack's configuration inline (spec.config), laid over the stage's config. Default: the stage's.
+	Config map[string]string `pulumi:"config"`
+	// Name is the stack's name in the stage, a DNS-1123 label unique in it ("us", "eu"): its Stack object is "<stackName>-<name>" (at most 42 characters, PKO's rule) and its file <path>/<stage>/stack-<name>.yaml. Required.
+	Name string `pulumi:"name"`
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), as the stage's stack. Required.
+	Stack string `pulumi:"stack"`
+}
+
+// StageStackInput is an input type that accepts StageStackArgs and StageStackOutput values.
+// You can construct a concrete instance of `StageStackInput` via:
+//
+//	StageStackArgs{...}
+type StageStackInput interface {
+	pulumi.Input
+
+	ToStageStackOutput() StageStackOutput
+	ToStageStackOutputWithContext(context.Context) StageStackOutput
+}
+
+// StageStack is one of the stacks an update stage deploys side by side (stages[].stacks), for example a shard's stack of a fleet beyond one stack.
+type StageStackArgs struct {
+	// Config is the stack's configuration inline (spec.config), laid over the stage's config. Default: the stage's.
+	Config pulumi.StringMapInput `pulumi:"config"`
+	// Name is the stack's name in the stage, a DNS-1123 label unique in it ("us", "eu"): its Stack object is "<stackName>-<name>" (at most 42 characters, PKO's rule) and its file <path>/<stage>/stack-<name>.yaml. Required.
+	Name pulumi.StringInput `pulumi:"name"`
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), as the stage's stack. Required.
+	Stack pulumi.StringInput `pulumi:"stack"`
+}
+
+func (StageStackArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*StageStack)(nil)).Elem()
+}
+
+func (i StageStackArgs) ToStageStackOutput() StageStackOutput {
+	return i.ToStageStackOutputWithContext(context.Background())
+}
+
+func (i StageStackArgs) ToStageStackOutputWithContext(ctx context.Context) StageStackOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StageStackOutput)
+}
+
+// StageStackArrayInput is an input type that accepts StageStackArray and StageStackArrayOutput values.
+// You can construct a concrete instance of `StageStackArrayInput` via:
+//
+//	StageStackArray{ StageStackArgs{...} }
+type StageStackArrayInput interface {
+	pulumi.Input
+
+	ToStageStackArrayOutput() StageStackArrayOutput
+	ToStageStackArrayOutputWithContext(context.Context) StageStackArrayOutput
+}
+
+type StageStackArray []StageStackInput
+
+func (StageStackArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]StageStack)(nil)).Elem()
+}
+
+func (i StageStackArray) ToStageStackArrayOutput() StageStackArrayOutput {
+	return i.ToStageStackArrayOutputWithContext(context.Background())
+}
+
+func (i StageStackArray) ToStageStackArrayOutputWithContext(ctx context.Context) StageStackArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StageStackArrayOutput)
+}
+
+// StageStack is one of the stacks an update stage deploys side by side (stages[].stacks), for example a shard's stack of a fleet beyond one stack.
+type StageStackOutput struct{ *pulumi.OutputState }
+
+func (StageStackOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StageStack)(nil)).Elem()
+}
+
+func (o StageStackOutput) ToStageStackOutput() StageStackOutput {
+	return o
+}
+
+func (o StageStackOutput) ToStageStackOutputWithContext(ctx context.Context) StageStackOutput {
+	return o
+}
+
+// Config is the stack's configuration inline (spec.config), laid over the stage's config. Default: the stage's.
+func (o StageStackOutput) Config() pulumi.StringMapOutput {
+	return o.ApplyT(func(v StageStack) map[string]string { return v.Config }).(pulumi.StringMapOutput)
+}
+
+// Name is the stack's name in the stage, a DNS-1123 label unique in it ("us", "eu"): its Stack object is "<stackName>-<name>" (at most 42 characters, PKO's rule) and its file <path>/<stage>/stack-<name>.yaml. Required.
+func (o StageStackOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v StageStack) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Stack is the Pulumi stack the Stack object deploys (spec.stack), as the stage's stack. Required.
+func (o StageStackOutput) Stack() pulumi.StringOutput {
+	return o.ApplyT(func(v StageStack) string { return v.Stack }).(pulumi.StringOutput)
+}
+
+type StageStackArrayOutput struct{ *pulumi.OutputState }
+
+func (StageStackArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]StageStack)(nil)).Elem()
+}
+
+func (o StageStackArrayOutput) ToStageStackArrayOutput() StageStackArrayOutput {
+	return o
+}
+
+func (o StageStackArrayOutput) ToStageStackArrayOutputWithContext(ctx context.Context) StageStackArrayOutput {
+	return o
+}
+
+func (o StageStackArrayOutput) Index(i pulumi.IntInput) StageStackOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) StageStack {
+		return vs[0].([]StageStack)[vs[1].(int)]
+	}).(StageStackOutput)
+}
+
 // Taint is a Kubernetes node taint.
 type Taint struct {
 	// Effect is "NO_SCHEDULE", "NO_EXECUTE" or "PREFER_NO_SCHEDULE" (EKS spelling).
@@ -9321,6 +9448,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ShardArrayInput)(nil)).Elem(), ShardArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokeInput)(nil)).Elem(), SpokeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SpokePtrInput)(nil)).Elem(), SpokeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StageStackInput)(nil)).Elem(), StageStackArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StageStackArrayInput)(nil)).Elem(), StageStackArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintInput)(nil)).Elem(), TaintArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintArrayInput)(nil)).Elem(), TaintArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantClusterInput)(nil)).Elem(), TenantClusterArgs{})
@@ -9424,6 +9553,8 @@ func init() {
 	pulumi.RegisterOutputType(ShardSpokeArrayOutput{})
 	pulumi.RegisterOutputType(SpokeOutput{})
 	pulumi.RegisterOutputType(SpokePtrOutput{})
+	pulumi.RegisterOutputType(StageStackOutput{})
+	pulumi.RegisterOutputType(StageStackArrayOutput{})
 	pulumi.RegisterOutputType(TaintOutput{})
 	pulumi.RegisterOutputType(TaintArrayOutput{})
 	pulumi.RegisterOutputType(TenantClusterOutput{})

@@ -30,7 +30,7 @@ type StackDelivery struct {
 	Project pulumi.StringOutput `pulumi:"project"`
 	// PullRequestNumber is the number of the pull request that adds the manifests; 0 unless manifests.pullRequest.
 	PullRequestNumber pulumi.IntOutput `pulumi:"pullRequestNumber"`
-	// StackNames are the Stack objects' names by stage.
+	// StackNames are the Stack objects' names by stage; for a stage with stacks, the prefix of its Stack objects.
 	StackNames pulumi.StringMapOutput `pulumi:"stackNames"`
 	// StageBranches are the stages' own branches of the manifests repository, by stage: where Kargo renders each promotion and what the stage's Application syncs.
 	StageBranches pulumi.StringMapOutput `pulumi:"stageBranches"`
@@ -38,6 +38,8 @@ type StackDelivery struct {
 	StageKinds pulumi.StringMapOutput `pulumi:"stageKinds"`
 	// StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
 	StageSources pulumi.StringArrayMapOutput `pulumi:"stageSources"`
+	// StageStacks are the names of each stage's Stack objects by stage (its preview Stack aside): one, or one per stacks entry ("<stackName>-<name>").
+	StageStacks pulumi.StringArrayMapOutput `pulumi:"stageStacks"`
 	// Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.
 	Stages pulumi.StringArrayOutput `pulumi:"stages"`
 }
@@ -254,7 +256,7 @@ func (o StackDeliveryOutput) PullRequestNumber() pulumi.IntOutput {
 	return o.ApplyT(func(v *StackDelivery) pulumi.IntOutput { return v.PullRequestNumber }).(pulumi.IntOutput)
 }
 
-// StackNames are the Stack objects' names by stage.
+// StackNames are the Stack objects' names by stage; for a stage with stacks, the prefix of its Stack objects.
 func (o StackDeliveryOutput) StackNames() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *StackDelivery) pulumi.StringMapOutput { return v.StackNames }).(pulumi.StringMapOutput)
 }
@@ -272,6 +274,11 @@ func (o StackDeliveryOutput) StageKinds() pulumi.StringMapOutput {
 // StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
 func (o StackDeliveryOutput) StageSources() pulumi.StringArrayMapOutput {
 	return o.ApplyT(func(v *StackDelivery) pulumi.StringArrayMapOutput { return v.StageSources }).(pulumi.StringArrayMapOutput)
+}
+
+// StageStacks are the names of each stage's Stack objects by stage (its preview Stack aside): one, or one per stacks entry ("<stackName>-<name>").
+func (o StackDeliveryOutput) StageStacks() pulumi.StringArrayMapOutput {
+	return o.ApplyT(func(v *StackDelivery) pulumi.StringArrayMapOutput { return v.StageStacks }).(pulumi.StringArrayMapOutput)
 }
 
 // Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.

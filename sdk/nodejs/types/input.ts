@@ -400,6 +400,10 @@ export interface DeliveryStageArgs {
      */
     stackName?: pulumi.Input<string | undefined>;
     /**
+     * Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
+     */
+    stacks?: pulumi.Input<pulumi.Input<inputs.StageStackArgs>[] | undefined>;
+    /**
      * Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
      */
     target?: pulumi.Input<string | undefined>;
@@ -1047,6 +1051,24 @@ export interface SpokeArgs {
      * RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
      */
     roleArn?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * StageStack is one of the stacks an update stage deploys side by side (stages[].stacks), for example a shard's stack of a fleet beyond one stack.
+ */
+export interface StageStackArgs {
+    /**
+     * Config is the stack's configuration inline (spec.config), laid over the stage's config. Default: the stage's.
+     */
+    config?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Name is the stack's name in the stage, a DNS-1123 label unique in it ("us", "eu"): its Stack object is "<stackName>-<name>" (at most 42 characters, PKO's rule) and its file <path>/<stage>/stack-<name>.yaml. Required.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Stack is the Pulumi stack the Stack object deploys (spec.stack), as the stage's stack. Required.
+     */
+    stack: pulumi.Input<string>;
 }
 
 /**

@@ -87,6 +87,8 @@ __all__ = [
     'ShardArgsDict',
     'SpokeArgs',
     'SpokeArgsDict',
+    'StageStackArgs',
+    'StageStackArgsDict',
     'TaintArgs',
     'TaintArgsDict',
     'TenantClusterArgs',
@@ -1497,6 +1499,10 @@ class DeliveryStageArgsDict(TypedDict):
     """
     StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
     """
+    stacks: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['StageStackArgsDict']]]]]
+    """
+    Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
+    """
     target: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
@@ -1539,6 +1545,7 @@ class DeliveryStageArgs:
                  service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
                  stack: pulumi.Input[Optional[_builtins.str]] = None,
                  stack_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 stacks: pulumi.Input[Optional[Sequence[pulumi.Input['StageStackArgs']]]] = None,
                  target: pulumi.Input[Optional[_builtins.str]] = None,
                  verification: pulumi.Input[Optional['VerificationArgs']] = None,
                  workspace_template: pulumi.Input[Optional[Mapping[str, Any]]] = None):
@@ -1571,6 +1578,7 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
         :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
         :param pulumi.Input[_builtins.str] stack_name: StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
+        :param pulumi.Input[Sequence[pulumi.Input['StageStackArgs']]] stacks: Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
         :param pulumi.Input[_builtins.str] target: Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
         :param pulumi.Input['VerificationArgs'] verification: Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
         :param pulumi.Input[Mapping[str, Any]] workspace_template: WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
@@ -1626,6 +1634,8 @@ class DeliveryStageArgs:
             pulumi.set(__self__, "stack", stack)
         if stack_name is not None:
             pulumi.set(__self__, "stack_name", stack_name)
+        if stacks is not None:
+            pulumi.set(__self__, "stacks", stacks)
         if target is not None:
             pulumi.set(__self__, "target", target)
         if verification is not None:
@@ -1944,6 +1954,18 @@ class DeliveryStageArgs:
     @stack_name.setter
     def stack_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "stack_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def stacks(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['StageStackArgs']]]]:
+        """
+        Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
+        """
+        return pulumi.get(self, "stacks")
+
+    @stacks.setter
+    def stacks(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['StageStackArgs']]]]):
+        pulumi.set(self, "stacks", value)
 
     @_builtins.property
     @pulumi.getter
@@ -4712,6 +4734,78 @@ class SpokeArgs:
     @role_arn.setter
     def role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "role_arn", value)
+
+
+class StageStackArgsDict(TypedDict):
+    """
+    StageStack is one of the stacks an update stage deploys side by side (stages[].stacks), for example a shard's stack of a fleet beyond one stack.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    Name is the stack's name in the stage, a DNS-1123 label unique in it ("us", "eu"): its Stack object is "<stackName>-<name>" (at most 42 characters, PKO's rule) and its file <path>/<stage>/stack-<name>.yaml. Required.
+    """
+    stack: pulumi.Input[_builtins.str]
+    """
+    Stack is the Pulumi stack the Stack object deploys (spec.stack), as the stage's stack. Required.
+    """
+    config: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Config is the stack's configuration inline (spec.config), laid over the stage's config. Default: the stage's.
+    """
+
+@pulumi.input_type
+class StageStackArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 stack: pulumi.Input[_builtins.str],
+                 config: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        StageStack is one of the stacks an update stage deploys side by side (stages[].stacks), for example a shard's stack of a fleet beyond one stack.
+
+        :param pulumi.Input[_builtins.str] name: Name is the stack's name in the stage, a DNS-1123 label unique in it ("us", "eu"): its Stack object is "<stackName>-<name>" (at most 42 characters, PKO's rule) and its file <path>/<stage>/stack-<name>.yaml. Required.
+        :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), as the stage's stack. Required.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] config: Config is the stack's configuration inline (spec.config), laid over the stage's config. Default: the stage's.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "stack", stack)
+        if config is not None:
+            pulumi.set(__self__, "config", config)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        Name is the stack's name in the stage, a DNS-1123 label unique in it ("us", "eu"): its Stack object is "<stackName>-<name>" (at most 42 characters, PKO's rule) and its file <path>/<stage>/stack-<name>.yaml. Required.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def stack(self) -> pulumi.Input[_builtins.str]:
+        """
+        Stack is the Pulumi stack the Stack object deploys (spec.stack), as the stage's stack. Required.
+        """
+        return pulumi.get(self, "stack")
+
+    @stack.setter
+    def stack(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "stack", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def config(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Config is the stack's configuration inline (spec.config), laid over the stage's config. Default: the stage's.
+        """
+        return pulumi.get(self, "config")
+
+    @config.setter
+    def config(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "config", value)
 
 
 class TaintArgsDict(TypedDict):

@@ -346,6 +346,7 @@ class StackDelivery(pulumi.ComponentResource):
             __props__.__dict__["stage_branches"] = None
             __props__.__dict__["stage_kinds"] = None
             __props__.__dict__["stage_sources"] = None
+            __props__.__dict__["stage_stacks"] = None
         super(StackDelivery, __self__).__init__(
             'fleet:index:StackDelivery',
             resource_name,
@@ -413,7 +414,7 @@ class StackDelivery(pulumi.ComponentResource):
     @pulumi.getter(name="stackNames")
     def stack_names(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        StackNames are the Stack objects' names by stage.
+        StackNames are the Stack objects' names by stage; for a stage with stacks, the prefix of its Stack objects.
         """
         return pulumi.get(self, "stack_names")
 
@@ -440,6 +441,14 @@ class StackDelivery(pulumi.ComponentResource):
         StageSources are where each stage takes Freight from, by stage: "Warehouse" (direct) and the upstream stages, in that order. With stages (in graph order) they draw the graph.
         """
         return pulumi.get(self, "stage_sources")
+
+    @_builtins.property
+    @pulumi.getter(name="stageStacks")
+    def stage_stacks(self) -> pulumi.Output[Mapping[str, Sequence[_builtins.str]]]:
+        """
+        StageStacks are the names of each stage's Stack objects by stage (its preview Stack aside): one, or one per stacks entry ("<stackName>-<name>").
+        """
+        return pulumi.get(self, "stage_stacks")
 
     @_builtins.property
     @pulumi.getter

@@ -120,14 +120,14 @@ public class StackDelivery extends com.pulumi.resources.ComponentResource {
         return this.pullRequestNumber;
     }
     /**
-     * StackNames are the Stack objects&#39; names by stage.
+     * StackNames are the Stack objects&#39; names by stage; for a stage with stacks, the prefix of its Stack objects.
      * 
      */
     @Export(name="stackNames", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output<Map<String,String>> stackNames;
 
     /**
-     * @return StackNames are the Stack objects&#39; names by stage.
+     * @return StackNames are the Stack objects&#39; names by stage; for a stage with stacks, the prefix of its Stack objects.
      * 
      */
     public Output<Map<String,String>> stackNames() {
@@ -174,6 +174,20 @@ public class StackDelivery extends com.pulumi.resources.ComponentResource {
      */
     public Output<Map<String,List<String>>> stageSources() {
         return this.stageSources;
+    }
+    /**
+     * StageStacks are the names of each stage&#39;s Stack objects by stage (its preview Stack aside): one, or one per stacks entry (&#34;&lt;stackName&gt;-&lt;name&gt;&#34;).
+     * 
+     */
+    @Export(name="stageStacks", refs={Map.class,String.class,List.class}, tree="[0,1,[2,1]]")
+    private Output<Map<String,List<String>>> stageStacks;
+
+    /**
+     * @return StageStacks are the names of each stage&#39;s Stack objects by stage (its preview Stack aside): one, or one per stacks entry (&#34;&lt;stackName&gt;-&lt;name&gt;&#34;).
+     * 
+     */
+    public Output<Map<String,List<String>>> stageStacks() {
+        return this.stageStacks;
     }
     /**
      * Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.

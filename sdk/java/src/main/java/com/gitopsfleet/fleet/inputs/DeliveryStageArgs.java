@@ -5,6 +5,7 @@ package com.gitopsfleet.fleet.inputs;
 
 import com.gitopsfleet.fleet.inputs.ApproversArgs;
 import com.gitopsfleet.fleet.inputs.EnvRefArgs;
+import com.gitopsfleet.fleet.inputs.StageStackArgs;
 import com.gitopsfleet.fleet.inputs.VerificationArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
@@ -419,6 +420,21 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own (&#34;&lt;stackName&gt;-&lt;name&gt;&#34;, file stack-&lt;name&gt;.yaml), which PKO runs in a workspace of its own, in parallel, as the stage&#39;s ServiceAccount. A promotion moves them all to the Freight&#39;s commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage&#39;s target. Default: none (the stage&#39;s one stack).
+     * 
+     */
+    @Import(name="stacks")
+    private @Nullable Output<List<StageStackArgs>> stacks;
+
+    /**
+     * @return Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own (&#34;&lt;stackName&gt;-&lt;name&gt;&#34;, file stack-&lt;name&gt;.yaml), which PKO runs in a workspace of its own, in parallel, as the stage&#39;s ServiceAccount. A promotion moves them all to the Freight&#39;s commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage&#39;s target. Default: none (the stage&#39;s one stack).
+     * 
+     */
+    public Optional<Output<List<StageStackArgs>>> stacks() {
+        return Optional.ofNullable(this.stacks);
+    }
+
+    /**
      * Target is the update stage a preview stage previews. Its Stack, &#34;&lt;target&#39;s stackName&gt;-preview&#34; by default, runs in the target&#39;s namespace, against the target&#39;s stack, as the target&#39;s preview ServiceAccount (a read-only identity), and takes the target&#39;s settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
      * 
      */
@@ -492,6 +508,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         this.serviceAccountName = $.serviceAccountName;
         this.stack = $.stack;
         this.stackName = $.stackName;
+        this.stacks = $.stacks;
         this.target = $.target;
         this.verification = $.verification;
         this.workspaceTemplate = $.workspaceTemplate;
@@ -1079,6 +1096,37 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder stackName(String stackName) {
             return stackName(Output.of(stackName));
+        }
+
+        /**
+         * @param stacks Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own (&#34;&lt;stackName&gt;-&lt;name&gt;&#34;, file stack-&lt;name&gt;.yaml), which PKO runs in a workspace of its own, in parallel, as the stage&#39;s ServiceAccount. A promotion moves them all to the Freight&#39;s commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage&#39;s target. Default: none (the stage&#39;s one stack).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stacks(@Nullable Output<List<StageStackArgs>> stacks) {
+            $.stacks = stacks;
+            return this;
+        }
+
+        /**
+         * @param stacks Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own (&#34;&lt;stackName&gt;-&lt;name&gt;&#34;, file stack-&lt;name&gt;.yaml), which PKO runs in a workspace of its own, in parallel, as the stage&#39;s ServiceAccount. A promotion moves them all to the Freight&#39;s commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage&#39;s target. Default: none (the stage&#39;s one stack).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stacks(List<StageStackArgs> stacks) {
+            return stacks(Output.of(stacks));
+        }
+
+        /**
+         * @param stacks Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own (&#34;&lt;stackName&gt;-&lt;name&gt;&#34;, file stack-&lt;name&gt;.yaml), which PKO runs in a workspace of its own, in parallel, as the stage&#39;s ServiceAccount. A promotion moves them all to the Freight&#39;s commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage&#39;s target. Default: none (the stage&#39;s one stack).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stacks(StageStackArgs... stacks) {
+            return stacks(List.of(stacks));
         }
 
         /**
