@@ -2,9 +2,7 @@ package construct
 
 import (
 	"encoding/json"
-
 	"fmt"
-	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -13,6 +11,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 )
 
@@ -36,14 +35,14 @@ func Program(cfg fleetstack.Config) pulumi.RunFunc {
 	return func(ctx *pulumi.Context) error {
 		var hub *fleetcluster.FleetCluster
 		var bridge *gitopsbridge.GitOpsBridge
-		for _, role := range []fleetstack.Role{fleetstack.Hub, fleetstack.Spoke} {
+		for _, role := range []string{fleetstack.Hub, fleetstack.Spoke} {
 			for _, cl := range cfg.Clusters {
 				if cl.Role != role {
 					continue
 				}
 				args := fleetcluster.FleetClusterArgs{
-					ClusterName: cl.Name, Region: cl.Region, Environment: cl.Environment, VpcCidr: cl.VpcCidr,
-					Version: cl.Version, Addons: cl.Addons,
+					ClusterName: cl.Name, Region: cl.Region, Environment: value(cl.Environment), VpcCidr: value(cl.VpcCidr),
+					Version: value(cl.Version), Addons: cl.Addons,
 				}
 				settings, err := addonSettings(cl.AddonSettings)
 				if err != nil {
@@ -54,7 +53,7 @@ func Program(cfg fleetstack.Config) pulumi.RunFunc {
 					args.NodeGroups = append(args.NodeGroups, fleetcluster.NodeGroup{Name: ng.Name,
 						InstanceTypes: ng.InstanceTypes, MinSize: ng.MinSize, MaxSize: ng.MaxSize, DesiredSize: ng.DesiredSize})
 				}
-				b := gitopsbridge.GitOpsBridgeArgs{AddonsRepo: repo(cfg.Repositories.Addons), WorkloadsRepo: repo(cfg.Repositories.Workloads)}
+				b := gitopsbridge.GitOpsBridgeArgs{AddonsRepo: repo(&cfg.Repositories.Addons), WorkloadsRepo: repo(cfg.Repositories.Workloads)}
 				if role == fleetstack.Hub {
 					b.Hub = &gitopsbridge.Hub{}
 				} else {
@@ -82,11 +81,19 @@ func Program(cfg fleetstack.Config) pulumi.RunFunc {
 	}
 }
 
-func repo(r *fleetstack.Repo) *gitopsbridge.Repo {
+func repo(r *fleet.Repo) *gitopsbridge.Repo {
 	if r == nil {
 		return nil
 	}
-	return &gitopsbridge.Repo{URL: r.URL, Revision: r.Revision, BasePath: r.BasePath, Path: r.Path}
+	return &gitopsbridge.Repo{URL: r.Url, Revision: value(r.Revision), BasePath: value(r.BasePath), Path: r.Path}
+}
+
+// value is *p, or "" for nil (an optional field of the SDK's types).
+func value(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // Result is the cost of building a fleet of Clusters clusters, per cluster.
@@ -108,7 +115,8 @@ func Measure(n int) (Result, error) {
 		return Result{}, err
 	}
 	for i := range cfg.Clusters {
-		cfg.Clusters[i].Environment = mocks.Stack
+		env := mocks.Stack
+		cfg.Clusters[i].Environment = &env
 	}
 	var resources int
 	var runErr error

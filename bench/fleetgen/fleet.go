@@ -30,21 +30,21 @@ func Fleet(n int) (fleetstack.Config, error) {
 	if n < 1 || n > MaxClusters {
 		return fleetstack.Config{}, fmt.Errorf("fleet size %d: want 1 to %d clusters", n, MaxClusters)
 	}
-	cfg := fleetstack.Config{Repositories: fleetstack.Repositories{
-		Addons:    &fleetstack.Repo{URL: Repository, Revision: "main", Path: "bootstrap/control-plane/addons"},
-		Workloads: &fleetstack.Repo{URL: Repository, Revision: "main", Path: "bootstrap/workloads"},
+	cfg := fleetstack.Config{Repositories: fleet.Repositories{
+		Addons:    fleet.Repo{Url: Repository, Revision: ptr("main"), Path: "bootstrap/control-plane/addons"},
+		Workloads: &fleet.Repo{Url: Repository, Revision: ptr("main"), Path: "bootstrap/workloads"},
 	}}
 	for i := range n {
-		c := fleetstack.Cluster{
+		c := fleet.ClusterSpec{
 			Name:    fmt.Sprintf("spoke-%03d", i),
 			Region:  Regions[i%len(Regions)],
 			Role:    fleetstack.Spoke,
-			VpcCidr: fmt.Sprintf("10.%d.0.0/16", i+1),
+			VpcCidr: ptr(fmt.Sprintf("10.%d.0.0/16", i+1)),
 			Addons:  map[string]bool{"aws_load_balancer_controller": true, "metrics_server": true},
 		}
 		if i == 0 {
 			c.Name, c.Role = "hub", fleetstack.Hub
-			c.NodeGroups = []fleetstack.NodeGroup{{
+			c.NodeGroups = []fleet.NodeGroup{{
 				Name: "system", InstanceTypes: []string{"m6i.large"}, MinSize: 2, MaxSize: 4, DesiredSize: 2,
 			}}
 		} else if i%3 == 1 {
@@ -61,16 +61,15 @@ func Fleet(n int) (fleetstack.Config, error) {
 // StackFile renders cfg as the content of a Pulumi.<stack>.yaml of the gitops-fleet project, with the default
 // AWS region set to the hub's.
 func StackFile(cfg fleetstack.Config) ([]byte, error) {
-	values := map[string]any{
-		fleetstack.Namespace + ":clusters":     cfg.Clusters,
-		fleetstack.Namespace + ":repositories": cfg.Repositories,
-		"aws:region":                           Regions[0],
+	values, err := cfg.Values()
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Git != nil {
-		values[fleetstack.Namespace+":git"] = cfg.Git
-	}
+	values["aws:region"] = Regions[0]
 	return yaml.Marshal(map[string]any{"config": values})
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // ToggledAddon is the add-on the change loop enables on one spoke.
 const ToggledAddon = "external_secrets"
@@ -90,9 +89,9 @@ func WithToggledAddon(cfg fleetstack.Config) fleetstack.Config {
 // WithAddedSpoke is cfg with one more spoke, "spoke-new", in the first region, in the next free /16.
 func WithAddedSpoke(cfg fleetstack.Config) fleetstack.Config {
 	out := cfg
-	out.Clusters = append(slices.Clone(cfg.Clusters), fleetstack.Cluster{
+	out.Clusters = append(slices.Clone(cfg.Clusters), fleet.ClusterSpec{
 		Name: "spoke-new", Region: Regions[0], Role: fleetstack.Spoke,
-		VpcCidr: fmt.Sprintf("10.%d.0.0/16", len(cfg.Clusters)+1),
+		VpcCidr: ptr(fmt.Sprintf("10.%d.0.0/16", len(cfg.Clusters)+1)),
 		Addons:  map[string]bool{"aws_load_balancer_controller": true, "metrics_server": true},
 	})
 	return out

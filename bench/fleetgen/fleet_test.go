@@ -9,11 +9,20 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	sdk "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 )
 
-// check runs Fleet's validation over the config as the plugin receives it (its JSON, the schema's shape).
+// check runs Fleet's validation over the config as the plugin receives it (its values, the schema's shape).
 func check(cfg fleetstack.Config) error {
-	raw, err := json.Marshal(cfg)
+	values, err := cfg.Values()
+	if err != nil {
+		return err
+	}
+	inputs := map[string]any{}
+	for k, v := range values {
+		inputs[strings.TrimPrefix(k, fleetstack.Namespace+":")] = v
+	}
+	raw, err := json.Marshal(inputs)
 	if err != nil {
 		return err
 	}
@@ -83,14 +92,14 @@ func TestStackFileRoundTrips(t *testing.T) {
 	}
 	var file struct {
 		Config struct {
-			Clusters []fleetstack.Cluster `json:"gitops-fleet:clusters"`
-			Region   string               `json:"aws:region"`
+			Clusters []sdk.ClusterSpec `json:"gitops-fleet:clusters"`
+			Region   string            `json:"aws:region"`
 		} `json:"config"`
 	}
 	if err := yaml.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
-	if len(file.Config.Clusters) != 4 || file.Config.Clusters[3].VpcCidr != "10.4.0.0/16" || file.Config.Region != "us-east-1" {
+	if len(file.Config.Clusters) != 4 || *file.Config.Clusters[3].VpcCidr != "10.4.0.0/16" || file.Config.Region != "us-east-1" {
 		t.Errorf("stack file does not carry the fleet:\n%s", data)
 	}
 }

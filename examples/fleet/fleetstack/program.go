@@ -1,8 +1,6 @@
 package fleetstack
 
 import (
-	"encoding/json"
-
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
@@ -53,19 +51,11 @@ func Run(ctx *pulumi.Context) error {
 	return nil
 }
 
-// Args are the Fleet inputs of the config: its JSON, which has the schema's shape, read into the SDK's types.
+// Args are the Fleet inputs of the config, which is in the SDK's types already.
 func (c Config) Args() (*fleet.FleetArgs, error) {
-	var clusters []fleet.ClusterSpec
-	var repos fleet.Repositories
-	if err := convert(c.Clusters, &clusters); err != nil {
-		return nil, err
-	}
-	if err := convert(c.Repositories, &repos); err != nil {
-		return nil, err
-	}
 	args := &fleet.FleetArgs{
-		Clusters:     pulumi.ToOutput(clusters).(fleet.ClusterSpecArrayOutput),
-		Repositories: pulumi.ToOutput(repos).(fleet.RepositoriesOutput),
+		Clusters:     pulumi.ToOutput(c.Clusters).(fleet.ClusterSpecArrayOutput),
+		Repositories: pulumi.ToOutput(c.Repositories).(fleet.RepositoriesOutput),
 	}
 	if c.CidrPool != "" {
 		args.CidrPool = &c.CidrPool
@@ -83,28 +73,10 @@ func (c Config) Args() (*fleet.FleetArgs, error) {
 		args.Shards = pulumi.ToOutput(c.Shards).(fleet.ShardArrayOutput)
 	}
 	if c.Defaults != nil {
-		var d fleet.ClusterDefaults
-		if err := convert(c.Defaults, &d); err != nil {
-			return nil, err
-		}
-		args.Defaults = pulumi.ToOutput(d).(fleet.ClusterDefaultsOutput).ToClusterDefaultsPtrOutput()
+		args.Defaults = pulumi.ToOutput(*c.Defaults).(fleet.ClusterDefaultsOutput).ToClusterDefaultsPtrOutput()
 	}
 	if c.Git != nil {
-		var g fleet.GitDelivery
-		if err := convert(c.Git, &g); err != nil {
-			return nil, err
-		}
-		args.Git = pulumi.ToOutput(g).(fleet.GitDeliveryOutput).ToGitDeliveryPtrOutput()
+		args.Git = pulumi.ToOutput(*c.Git).(fleet.GitDeliveryOutput).ToGitDeliveryPtrOutput()
 	}
 	return args, nil
-}
-
-// convert reads from's JSON into to (the SDK's types have no JSON tags; encoding/json matches the schema's
-// camelCase keys to their fields).
-func convert(from, to any) error {
-	raw, err := json.Marshal(from)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(raw, to)
 }
