@@ -15,11 +15,11 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 )
 
-// Child runs op of a Go program (Fleet or Floor) in projectDir as an inline program and returns its Result.
+// Child runs op of a Go program (Fleet or Floor) on stack in projectDir as an inline program and returns its Result.
 // The environment (PATH with the CLI and plugins, backend, store, proxy) is the one Measure gives the child.
-// After the fleet's up, the stack export is written to plan for the floor; the floor reads its resources from
-// plan.
-func Child(ctx context.Context, root string, impl Impl, op Op, projectDir, plan string) (Result, error) {
+// After the fleet's up, the stack export is written to plan (when given) for the floor; the floor reads its
+// resources from plan.
+func Child(ctx context.Context, root string, impl Impl, op Op, projectDir, stack, plan string) (Result, error) {
 	var program pulumi.RunFunc
 	switch impl {
 	case Fleet:
@@ -45,7 +45,7 @@ func Child(ctx context.Context, root string, impl Impl, op Op, projectDir, plan 
 	if err != nil {
 		return Result{}, err
 	}
-	stack, err := auto.UpsertStackInlineSource(ctx, StackName, "", program, auto.WorkDir(projectDir),
+	s, err := auto.UpsertStackInlineSource(ctx, stack, "", program, auto.WorkDir(projectDir),
 		auto.Pulumi(cmd), auto.SecretsProvider("passphrase"))
 	if err != nil {
 		return Result{}, err
@@ -54,13 +54,13 @@ func Child(ctx context.Context, root string, impl Impl, op Op, projectDir, plan 
 	var changed int
 	switch op.Verb() {
 	case Preview:
-		res, err := stack.Preview(ctx)
+		res, err := s.Preview(ctx)
 		if err != nil {
 			return Result{}, err
 		}
 		changed = changes(res.ChangeSummary)
 	case Up:
-		res, err := stack.Up(ctx)
+		res, err := s.Up(ctx)
 		if err != nil {
 			return Result{}, err
 		}
@@ -69,8 +69,8 @@ func Child(ctx context.Context, root string, impl Impl, op Op, projectDir, plan 
 		}
 	}
 	result := Result{Seconds: time.Since(start).Seconds(), Resources: changed}
-	if impl == Fleet && op.Verb() == Up {
-		export, err := stack.Export(ctx)
+	if impl == Fleet && op.Verb() == Up && plan != "" {
+		export, err := s.Export(ctx)
 		if err != nil {
 			return Result{}, err
 		}

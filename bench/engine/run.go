@@ -103,6 +103,9 @@ type Run struct {
 	Size int
 	Rep  int
 	Op   Op
+	// Stack is the stack of a sharded run (the hub's, a shard's, or AllShards); "" for the others, which run on
+	// StackName.
+	Stack string
 	Result
 	// Procs are the processes of the child's tree: the program, the CLI and the plugins.
 	Procs []procmem.Process
@@ -223,6 +226,16 @@ func (r Runner) measure(ctx context.Context, env *offline.Env, impl Impl, size, 
 	default:
 		return Run{}, fmt.Errorf("unknown program %q", impl)
 	}
+	res, procs, tree, err := r.child(ctx, env, argv)
+	if err != nil {
+		return Run{}, fmt.Errorf("%s %s of %d clusters: %w", impl, op, size, err)
+	}
+	return Run{Impl: impl, Size: size, Rep: rep, Op: op, Result: res[len(res)-1], Procs: procs, PeakTree: tree}, nil
+}
+
+// child runs argv with env's environment, samples its process tree while it runs, and reads the Results the
+// tree's programs print, one JSON line each (one program, or several side by side under a shell).
+func (r Runner) child(ctx context.Context, env *offline.Env, argv []string) ([]Result, []procmem.Process, int64, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = r.Root
 	cmd.Env = os.Environ()
@@ -236,20 +249,26 @@ func (r Runner) measure(ctx context.Context, env *offline.Env, impl Impl, size, 
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
-		return Run{}, err
+		return nil, nil, 0, err
 	}
 	sampler := procmem.Start(cmd.Process.Pid, r.Interval, label)
 	err := cmd.Wait()
 	procs, tree := sampler.Stop()
 	if err != nil {
-		return Run{}, fmt.Errorf("%s %s of %d clusters: %w\n%s", impl, op, size, err, tail(stderr.String(), 30))
+		return nil, nil, 0, fmt.Errorf("%w\n%s", err, tail(stderr.String(), 30))
 	}
+	var results []Result
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	var res Result
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil {
-		return Run{}, fmt.Errorf("%s %s of %d clusters: last line of output %q: %w", impl, op, size, lines[len(lines)-1], err)
+	for _, line := range lines {
+		var res Result
+		if json.Unmarshal([]byte(line), &res) == nil {
+			results = append(results, res)
+		}
 	}
-	return Run{Impl: impl, Size: size, Rep: rep, Op: op, Result: res, Procs: procs, PeakTree: tree}, nil
+	if len(results) == 0 {
+		return nil, nil, 0, fmt.Errorf("no result in the output, last line %q\n%s", lines[len(lines)-1], tail(stderr.String(), 30))
+	}
+	return results, procs, tree, nil
 }
 
 // label names the processes of a run by their part: the program, the CLI, a plugin.

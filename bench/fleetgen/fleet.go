@@ -88,11 +88,15 @@ func WithToggledAddon(cfg fleetstack.Config) fleetstack.Config {
 
 // WithAddedSpoke is cfg with one more spoke, "spoke-new", in the first region, in the next free /16.
 func WithAddedSpoke(cfg fleetstack.Config) fleetstack.Config {
+	return withSpoke(cfg, "spoke-new", fmt.Sprintf("10.%d.0.0/16", len(cfg.Clusters)+1))
+}
+
+// withSpoke is cfg with one more spoke of the generated kind, name, in the first region, with VPC cidr.
+func withSpoke(cfg fleetstack.Config, name, cidr string) fleetstack.Config {
 	out := cfg
 	out.Clusters = append(slices.Clone(cfg.Clusters), fleet.ClusterSpec{
-		Name: "spoke-new", Region: Regions[0], Role: fleetstack.Spoke,
-		VpcCidr: ptr(fmt.Sprintf("10.%d.0.0/16", len(cfg.Clusters)+1)),
-		Addons:  map[string]bool{"aws_load_balancer_controller": true, "metrics_server": true},
+		Name: name, Region: Regions[0], Role: fleetstack.Spoke, VpcCidr: ptr(cidr),
+		Addons: map[string]bool{"aws_load_balancer_controller": true, "metrics_server": true},
 	})
 	return out
 }

@@ -109,3 +109,38 @@ func TestWriteProducesReportCSVAndPlot(t *testing.T) {
 		t.Errorf("plot is not a PNG (%v)", err)
 	}
 }
+
+// TestShardsSection: the sharded runs are reported beside the one stack of as many clusters: the shard's change
+// loop against the one stack's, and the whole fleet's up as one stack, in sequence (summed) and side by side.
+func TestShardsSection(t *testing.T) {
+	s := session(20, 150, 80*time.Millisecond)
+	s.Machine.CPUs = 2
+	for _, op := range engine.Ops {
+		s.Runs = append(s.Runs, run(engine.Fleet, 45, op, 20, 150))
+	}
+	shard := func(stack string, size int, op engine.Op, secs float64) engine.Run {
+		r := run(engine.Sharded, size, op, secs, 150)
+		r.Stack = stack
+		return r
+	}
+	s.Shards = []engine.Run{shard("hub", 1, engine.Up, 3)}
+	for _, stack := range []string{"shard-1", "shard-2", "shard-3"} {
+		s.Shards = append(s.Shards, shard(stack, 15, engine.Preview, 6), shard(stack, 15, engine.Up, 8))
+	}
+	for _, op := range engine.ChangeOps {
+		s.Shards = append(s.Shards, shard("shard-1", 15, op, 2.5))
+	}
+	s.Shards = append(s.Shards, shard(engine.AllShards, 45, engine.ParallelUp, 14))
+	md := Markdown(s)
+	for _, want := range []string{
+		"## A fleet beyond one stack: 45 clusters as one stack, or 3 shards of 15",
+		"| toggle-preview | 5.0 | 2.5 | 0.50x | 2700 / 900 | 3150 / 1050 |",
+		"| 3 shard stacks in sequence (sum; peak of one) | 24.0 | 900 | 3150 |",
+		"| 3 shard stacks side by side (the slowest; peak of all at once) | 14.0 | 2700 | 3150 |",
+		"took 14.0 s against 24.0 s one after another",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report has no %q:\n%s", want, md)
+		}
+	}
+}

@@ -23,6 +23,8 @@ type Session struct {
 	ColdStart coldstart.Result
 	// Runs are the engine operations, in the order they ran.
 	Runs []engine.Run
+	// Shards are the runs of the fleet beyond one stack (engine.MeasureShards), in the order they ran.
+	Shards []engine.Run
 	// Profiles are the profiles taken at the largest size: what they profile -> path from the repository root.
 	Profiles map[string]string
 	// Hotspots are the top entries of those profiles, as lines of text.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,7 @@ func Write(dir string, s Session) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := writeCSV(filepath.Join(dir, CSVFile), s.Runs); err != nil {
+	if err := writeCSV(filepath.Join(dir, CSVFile), append(slices.Clone(s.Runs), s.Shards...)); err != nil {
 		return err
 	}
 	if err := writePlot(filepath.Join(dir, PlotFile), Rows(s.Runs)); err != nil {
@@ -34,7 +35,7 @@ func Write(dir string, s Session) error {
 }
 
 // csvHeader: one row per measured operation; memory in MiB, times in seconds.
-var csvHeader = []string{"impl", "clusters", "op", "rep", "seconds", "resources", "tree_peak_mib",
+var csvHeader = []string{"impl", "stack", "clusters", "op", "rep", "seconds", "resources", "tree_peak_mib",
 	"cli_peak_mib", "fleet_plugin_peak_mib", "eks_peak_mib", "program_peak_mib", "plugin_processes",
 	"cpu_seconds_total", "cpu_seconds_cli", "cpu_seconds_fleet_plugin", "cpu_seconds_eks", "cpu_seconds_program"}
 
@@ -58,7 +59,7 @@ func writeCSV(path string, runs []engine.Run) error {
 		num := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 		peak := func(part string) string { return strconv.FormatInt(row.Peak[part]>>20, 10) }
 		cpu := func(part string) string { return num(row.CPU[part].Seconds()) }
-		_ = w.Write([]string{string(r.Impl), strconv.Itoa(r.Size), string(r.Op), strconv.Itoa(r.Rep), num(r.Seconds),
+		_ = w.Write([]string{string(r.Impl), r.Stack, strconv.Itoa(r.Size), string(r.Op), strconv.Itoa(r.Rep), num(r.Seconds),
 			strconv.Itoa(r.Resources), strconv.FormatInt(r.PeakTree>>20, 10), peak("pulumi CLI"),
 			peak("pulumi-resource-fleet"), peak("pulumi-resource-eks"), peak("program"), strconv.Itoa(plugins),
 			num(total), cpu("pulumi CLI"), cpu("pulumi-resource-fleet"), cpu("pulumi-resource-eks"), cpu("program")})
@@ -145,6 +146,7 @@ func Markdown(s Session) string {
 		p("")
 	}
 	writeChangeLoop(p, rows, sizes)
+	writeShards(p, rows, s.Shards, s.Machine.CPUs)
 	if len(sizes) > 0 {
 		large := sizes[len(sizes)-1]
 		p("## Where the CPU goes: up of %d clusters (CPU seconds by part)", large)

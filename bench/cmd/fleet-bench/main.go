@@ -1,7 +1,8 @@
 // Command fleet-bench is `make bench`: it measures component construction under mocks, the plugin's cold
 // start, and preview and up of fleets of 3, 15 and 45 clusters through the real engine for the fleet, the floor
-// and the TypeScript peer, interleaved in one session; then it profiles the fleet's up at the largest size and
-// writes the report to bench/results.
+// and the TypeScript peer, interleaved in one session; then the same 45 clusters as a hub stack and 3 shard stacks
+// of 15 (in sequence, the change loop of one shard, side by side); then it profiles the fleet's up at the largest
+// size and writes the report to bench/results.
 //
 // With -child it is instead one measured operation of a Go program (bench/engine starts it so).
 package main
@@ -28,8 +29,10 @@ import (
 type options struct {
 	sizes, constructSizes []int
 	reps, coldRuns        int
-	work, out             string
-	profile               bool
+	// shards and shardSize are the sharded fleet (0 shards: none).
+	shards, shardSize int
+	work, out         string
+	profile           bool
 }
 
 func main() {
@@ -37,6 +40,7 @@ func main() {
 	op := flag.String("op", "", "with -child: preview or up")
 	dir := flag.String("dir", "", "with -child: the project directory")
 	plan := flag.String("plan", "", "with -child: the fleet's stack export (written by the fleet's up, read by the floor)")
+	stack := flag.String("stack", engine.StackName, "with -child: the stack")
 	sizes := flag.String("sizes", "3,15,45", "fleet sizes (clusters) run through the engine, comma-separated")
 	constructSizes := flag.String("construct-sizes", "1,10,100", "fleet sizes built under mocks, comma-separated")
 	reps := flag.Int("reps", 1, "repetitions of each engine operation (the report shows the median)")
@@ -44,6 +48,7 @@ func main() {
 	work := flag.String("work", ".work/bench", "work directory (state of every run, profiles)")
 	out := flag.String("out", "bench/results", "where the report goes")
 	profile := flag.Bool("profile", true, "profile the fleet's up at the largest size after the measured runs")
+	sharded := flag.String("shards", "3x15", "the fleet beyond one stack: <shards>x<spokes per shard>, or \"\" for none")
 	flag.Parse()
 
 	ctx := context.Background()
@@ -52,12 +57,16 @@ func main() {
 	case err != nil:
 	case *child != "":
 		var res engine.Result
-		if res, err = engine.Child(ctx, root, engine.Impl(*child), engine.Op(*op), *dir, *plan); err == nil {
+		if res, err = engine.Child(ctx, root, engine.Impl(*child), engine.Op(*op), *dir, *stack, *plan); err == nil {
 			err = json.NewEncoder(os.Stdout).Encode(res)
 		}
 	default:
 		o := options{reps: *reps, coldRuns: *coldRuns, work: *work, out: *out, profile: *profile}
-		if o.sizes, err = ints("-sizes", *sizes); err == nil {
+		o.shards, o.shardSize, err = shardsOf(*sharded)
+		if err == nil {
+			o.sizes, err = ints("-sizes", *sizes)
+		}
+		if err == nil {
 			if o.constructSizes, err = ints("-construct-sizes", *constructSizes); err == nil {
 				err = session(ctx, root, o)
 			}
@@ -67,6 +76,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fleet-bench:", err)
 		os.Exit(1)
 	}
+}
+
+// shardsOf reads -shards: "<shards>x<spokes per shard>", or "" for none (0, 0).
+func shardsOf(flagValue string) (int, int, error) {
+	if flagValue == "" {
+		return 0, 0, nil
+	}
+	kn, err := ints("-shards", strings.Replace(flagValue, "x", ",", 1))
+	if err == nil && len(kn) != 2 {
+		err = fmt.Errorf("-shards: %q is not <shards>x<spokes per shard>", flagValue)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	return kn[0], kn[1], nil
 }
 
 func ints(flagName, list string) ([]int, error) {
@@ -126,6 +150,14 @@ func session(ctx context.Context, root string, o options) error {
 				}
 				s.Runs = append(s.Runs, runs...)
 			}
+		}
+	}
+	if o.shards > 0 {
+		if s.Shards, err = r.MeasureShards(ctx, o.shards, o.shardSize); err != nil {
+			return err
+		}
+		for _, run := range s.Shards {
+			logf("%-7s %-14s %-10s %3d clusters: %6.1f s, %5d resources", run.Impl, run.Op, run.Stack, run.Size, run.Seconds, run.Resources)
 		}
 	}
 	if o.profile {

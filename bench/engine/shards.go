@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
+	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// Sharded is the fleet beyond one stack: the example's hub stack and its shard stacks (fleetgen.Sharded), each
+// run by the fleet program.
+const Sharded Impl = "sharded"
+
+// AllShards is the Stack of the run that brings every shard up side by side.
+const AllShards = "all shards"
+
+// ParallelUp is the up of every shard stack at once, each in a program of its own, started together.
+const ParallelUp Op = "parallel-up"
+
+// MeasureShards runs a fleet of k shards of size spokes through the engine, against an offline cloud of its own
+// (one backend, so the stack references resolve):
+//   - the hub stack's up, then each shard's preview and up, one after another (in sequence);
+//   - the change loop (ChangeOps) on shard 1: its toggle, then its added spoke (which the hub lists already);
+//   - in a second directory, the hub stack's up (not reported), then every shard's up at once (ParallelUp), the
+//     process trees of all of them sampled as one: its Seconds are the slowest shard's.
+func (r Runner) MeasureShards(ctx context.Context, k, size int) ([]Run, error) {
+	hub, shards, err := fleetgen.Sharded(k, size)
+	if err != nil {
+		return nil, err
+	}
+	var runs []Run
+	sequence := r.shardsDir(k, size, "sequence")
+	env, err := r.shardProject(sequence, hub, shards)
+	if err != nil {
+		return nil, err
+	}
+	defer env.Close()
+	run := func(stack string, clusters int, op Op) error {
+		argv := []string{r.Self, "-child", string(Fleet), "-op", string(op), "-dir", projectDir(sequence), "-stack", stack}
+		res, procs, tree, err := r.child(ctx, env, argv)
+		if err != nil {
+			return fmt.Errorf("%s %s of stack %s: %w", Sharded, op, stack, err)
+		}
+		runs = append(runs, Run{Impl: Sharded, Size: clusters, Op: op, Stack: stack, Result: res[0], Procs: procs, PeakTree: tree})
+		return nil
+	}
+	if err := run(fleetgen.HubStack, 1, Up); err != nil {
+		return nil, err
+	}
+	for i := range shards {
+		for _, op := range Ops {
+			if err := run(fleetgen.ShardStack(i+1), size, op); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, op := range ChangeOps {
+		cfg := fleetgen.WithToggledAddon(shards[0])
+		if op == AddPreview || op == AddUp {
+			cfg = fleetgen.ShardWithAddedSpoke(1)(cfg)
+		}
+		if err := writeStack(sequence, fleetgen.ShardStack(1), cfg); err != nil {
+			return nil, err
+		}
+		if err := run(fleetgen.ShardStack(1), size, op); err != nil {
+			return nil, err
+		}
+	}
+	parallel, err := r.parallel(ctx, hub, shards, size)
+	if err != nil {
+		return nil, err
+	}
+	return append(runs, parallel), nil
+}
+
+// parallel brings the hub stack up, then every shard stack at once under one shell, whose process tree is
+// sampled as one.
+func (r Runner) parallel(ctx context.Context, hub fleetstack.Config, shards []fleetstack.Config, size int) (Run, error) {
+	dir := r.shardsDir(len(shards), size, "parallel")
+	env, err := r.shardProject(dir, hub, shards)
+	if err != nil {
+		return Run{}, err
+	}
+	defer env.Close()
+	hubUp := []string{r.Self, "-child", string(Fleet), "-op", string(Up), "-dir", projectDir(dir), "-stack", fleetgen.HubStack}
+	if _, _, _, err := r.child(ctx, env, hubUp); err != nil {
+		return Run{}, fmt.Errorf("%s up of the hub stack: %w", Sharded, err)
+	}
+	var script []string
+	for i := range shards {
+		script = append(script, fmt.Sprintf("'%s' -child %s -op %s -dir '%s' -stack %s &", r.Self, Fleet, Up,
+			projectDir(dir), fleetgen.ShardStack(i+1)))
+	}
+	script = append(script, "wait")
+	res, procs, tree, err := r.child(ctx, env, []string{"sh", "-c", strings.Join(script, "\n")})
+	if err != nil {
+		return Run{}, fmt.Errorf("%s %s: %w", Sharded, ParallelUp, err)
+	}
+	if len(res) != len(shards) {
+		return Run{}, fmt.Errorf("%s %s: %d of %d shard ups reported a result", Sharded, ParallelUp, len(res), len(shards))
+	}
+	out := Run{Impl: Sharded, Size: len(shards) * size, Op: ParallelUp, Stack: AllShards, Procs: procs, PeakTree: tree}
+	for _, x := range res {
+		out.Seconds = max(out.Seconds, x.Seconds)
+		out.Resources += x.Resources
+	}
+	return out, nil
+}
+
+// shardsDir is the work directory of a sharded fleet's runs of one kind.
+func (r Runner) shardsDir(k, size int, kind string) string {
+	return filepath.Join(r.Work, fmt.Sprintf("%s-%dx%d-%s", Sharded, k, size, kind))
+}
+
+// shardProject empties dir, writes the example's project with the hub's and the shards' stack files, and starts
+// an offline cloud there.
+func (r Runner) shardProject(dir string, hub fleetstack.Config, shards []fleetstack.Config) (*offline.Env, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(projectDir(dir), 0o755); err != nil {
+		return nil, err
+	}
+	project, err := os.ReadFile(filepath.Join(r.Root, "examples", "fleet", "Pulumi.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(projectDir(dir), "Pulumi.yaml"), project, 0o644); err != nil {
+		return nil, err
+	}
+	stacks := append([]fleetstack.Config{hub}, slices.Clone(shards)...)
+	for i, cfg := range stacks {
+		name := fleetgen.HubStack
+		if i > 0 {
+			name = fleetgen.ShardStack(i)
+		}
+		if err := writeStack(dir, name, cfg); err != nil {
+			return nil, err
+		}
+	}
+	return offline.New(r.Root, dir)
+}
+
+// writeStack writes the stack file of stack in dir's project.
+func writeStack(dir, stack string, cfg fleetstack.Config) error {
+	data, err := fleetgen.StackFile(cfg)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(projectDir(dir), "Pulumi."+stack+".yaml"), data, 0o644)
+}
