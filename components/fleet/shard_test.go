@@ -41,8 +41,14 @@ var hubOutputs = map[string]any{
 
 func runShard(t *testing.T, a FleetArgs) (*mocks.Cloud, *Fleet, error) {
 	t.Helper()
+	return runShardOf(t, a, hubOutputs)
+}
+
+// runShardOf runs the shard a against the hub stack "org/fleet/hub" with the outputs hub.
+func runShardOf(t *testing.T, a FleetArgs, hub map[string]any) (*mocks.Cloud, *Fleet, error) {
+	t.Helper()
 	cloud := mocks.New()
-	cloud.SetStack("org/fleet/hub", hubOutputs)
+	cloud.SetStack("org/fleet/hub", hub)
 	var f *Fleet
 	err := cloud.Run(func(ctx *pulumi.Context) error {
 		var err error

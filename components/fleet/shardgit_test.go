@@ -30,15 +30,7 @@ func runGitShard(t *testing.T, edit func(*FleetArgs)) (*mocks.Cloud, *Fleet, err
 	a := shardStack()
 	a.Clusters[1].Environment = "prod-us"
 	edit(&a)
-	cloud := mocks.New()
-	cloud.SetStack("org/fleet/hub", gitHubOutputs())
-	var f *Fleet
-	err := cloud.Run(func(ctx *pulumi.Context) error {
-		var err error
-		f, err = NewFleet(ctx, "fleet", a)
-		return err
-	})
-	return cloud, f, err
+	return runShardOf(t, a, gitHubOutputs())
 }
 
 // TestGitShardCommitsToTheHubsRegistry: a shard of a hub with git registers its spokes through the hub's registry

@@ -269,18 +269,35 @@ func TestStackGuard(t *testing.T) {
 	}
 }
 
-// rendered is a stage's Stack as its promotion renders it: the stage's template with the yaml-update step of its
-// promotion applied (each dotted key set, the Freight's commit expression replaced by commit).
+// rendered is a stage's Stack as its promotion renders it (renderedFile of the stage's one Stack file).
 func rendered(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliveryStage, commit string) map[string]any {
 	t.Helper()
-	obj := edited(t, delivery.StackObject(a, s, false), func(map[string]any) {})
-	applied := 0
+	files := delivery.StageStackFiles(a, s)
+	if len(files) != 1 {
+		t.Fatalf("stage %s has %d Stack files, want one", s.Name, len(files))
+	}
+	for path, obj := range files {
+		return renderedFile(t, a, s, path, obj, commit)
+	}
+	return nil
+}
+
+// renderedFile is one Stack file of a stage as its promotion renders it: the yaml-update step whose path is that
+// file applied (each dotted key set, the Freight's commit expression replaced by commit). Each file is updated by
+// exactly one step, and the result runs the promoted commit only.
+func renderedFile(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliveryStage, path string, obj map[string]any,
+	commit string) map[string]any {
+	t.Helper()
+	obj = edited(t, obj, func(map[string]any) {})
+	steps := 0
 	for _, st := range delivery.PromotionSteps(a, s) {
 		st := st.(map[string]any)
-		if st["uses"] != "yaml-update" {
+		cfg := st["config"].(map[string]any)
+		if st["uses"] != "yaml-update" || cfg["path"] != "./out/"+path {
 			continue
 		}
-		for _, u := range st["config"].(map[string]any)["updates"].([]any) {
+		steps++
+		for _, u := range cfg["updates"].([]any) {
 			u := u.(map[string]any)
 			keys := strings.Split(u["key"].(string), ".")
 			value := u["value"]
@@ -288,18 +305,18 @@ func rendered(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliverySta
 				value = commit
 			}
 			field(obj, keys[:len(keys)-1]...)[keys[len(keys)-1]] = value
-			applied++
 		}
 	}
-	if applied == 0 {
-		t.Fatalf("stage %s's promotion updates nothing", s.Name)
+	if steps != 1 {
+		t.Fatalf("%s is updated by %d steps of %s's promotion, want one", path, steps, s.Name)
 	}
 	// PKO v2.9.0 runs a Stack's program from exactly one of commit and branch (operator/internal/controller/
 	// pulumi/git.go, NewGitSource: `only one of "commit" or "branch" should be specified`), else stalls it.
 	spec := field(obj, "spec")
 	commitSet, branchSet := spec["commit"] != nil && spec["commit"] != "", spec["branch"] != nil && spec["branch"] != ""
-	if commitSet == branchSet {
-		t.Errorf("stage %s's rendered Stack has commit %v and branch %v: PKO refuses it", s.Name, spec["commit"], spec["branch"])
+	if commitSet == branchSet || spec["commit"] != commit {
+		t.Errorf("%s rendered: commit %v, branch %v: PKO refuses it, or it is not the promoted commit", path,
+			spec["commit"], spec["branch"])
 	}
 	return obj
 }

@@ -48,39 +48,6 @@ func TestStackGuardShardStacks(t *testing.T) {
 	}
 }
 
-// renderedFile is one Stack file of a stage as its promotion renders it: the yaml-update steps whose path is that
-// file applied, the Freight's commit expression replaced by commit. Each file is updated by exactly one step.
-func renderedFile(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliveryStage, path string, obj map[string]any,
-	commit string) map[string]any {
-	t.Helper()
-	obj = edited(t, obj, func(map[string]any) {})
-	steps := 0
-	for _, st := range delivery.PromotionSteps(a, s) {
-		st := st.(map[string]any)
-		cfg := st["config"].(map[string]any)
-		if st["uses"] != "yaml-update" || cfg["path"] != "./out/"+path {
-			continue
-		}
-		steps++
-		for _, u := range cfg["updates"].([]any) {
-			u := u.(map[string]any)
-			keys := strings.Split(u["key"].(string), ".")
-			value := u["value"]
-			if v, ok := value.(string); ok && strings.Contains(v, "commitFrom(") {
-				value = commit
-			}
-			field(obj, keys[:len(keys)-1]...)[keys[len(keys)-1]] = value
-		}
-	}
-	if steps != 1 {
-		t.Fatalf("%s is updated by %d steps of %s's promotion, want one", path, steps, s.Name)
-	}
-	if spec := field(obj, "spec"); spec["commit"] != commit || (spec["branch"] != nil && spec["branch"] != "") {
-		t.Errorf("%s rendered: commit %v, branch %v", path, spec["commit"], spec["branch"])
-	}
-	return obj
-}
-
 // TestShardStacksVerification: Argo Rollouts v1.9.1 resolves a shard stage's own AnalysisTemplate with the stage's
 // arguments into one metric per Stack: for stackStatus a Job waiting for that Stack, for pulumiCloud that stack's
 // latest update. An AnalysisRun is Successful only when every metric is (Argo Rollouts' analysis), so the stage

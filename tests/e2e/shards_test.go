@@ -23,17 +23,7 @@ import (
 func TestShards(t *testing.T) {
 	ctx := context.Background()
 	env := newEnv(t)
-	stacks := map[string]*auto.Stack{}
-	for _, name := range []string{"hub", "shard-us", "shard-eu"} {
-		s, err := env.Stack(ctx, fleetDir(env), name, fleetstack.Run)
-		if err == nil {
-			err = offline.SetDeliverySecrets(ctx, s)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		stacks[name] = &s
-	}
+	stacks := shardStacks(t, env, "hub", "shard-us", "shard-eu")
 	outputs := map[string]auto.OutputMap{}
 	for _, name := range []string{"hub", "shard-us", "shard-eu"} {
 		up, err := stacks[name].Up(ctx, optup.ProgressStreams(progress(t, env, "up-"+name)))
@@ -42,21 +32,7 @@ func TestShards(t *testing.T) {
 		}
 		outputs[name] = up.Outputs
 	}
-	t.Cleanup(func() {
-		for _, name := range []string{"shard-us", "shard-eu", "hub"} {
-			if s, ok := stacks[name]; ok {
-				_, _ = s.Destroy(ctx)
-			}
-		}
-	})
-	settled := func(when string) {
-		t.Helper()
-		for name, s := range stacks {
-			if _, err := s.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "settled-"+name))); err != nil {
-				t.Errorf("%s: preview of %s expects changes: %v", when, name, err)
-			}
-		}
-	}
+	settled := func(when string) { t.Helper(); settledAll(t, env, stacks, when) }
 	settled("after the ups")
 
 	hubClusters, _ := outputs["hub"]["clusters"].Value.(map[string]any)
@@ -145,4 +121,41 @@ func TestShards(t *testing.T) {
 		}
 	}
 	settled("after shard-eu's removal")
+}
+
+// shardStacks are the example's stacks of names in env, with the delivery's secrets where they deliver; they are
+// destroyed at the end of the test, the hub's last.
+func shardStacks(t *testing.T, env *offline.Env, names ...string) map[string]*auto.Stack {
+	t.Helper()
+	ctx := context.Background()
+	stacks := map[string]*auto.Stack{}
+	for _, name := range names {
+		s, err := env.Stack(ctx, fleetDir(env), name, fleetstack.Run)
+		if err == nil {
+			err = offline.SetDeliverySecrets(ctx, s)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		stacks[name] = &s
+	}
+	t.Cleanup(func() {
+		for i := len(names) - 1; i >= 0; i-- {
+			if s, ok := stacks[names[i]]; ok {
+				_, _ = s.Destroy(ctx)
+			}
+		}
+	})
+	return stacks
+}
+
+// settledAll previews every stack expecting no change, and reports the ones that plan some, when.
+func settledAll(t *testing.T, env *offline.Env, stacks map[string]*auto.Stack, when string) {
+	t.Helper()
+	for name, s := range stacks {
+		if _, err := s.Preview(context.Background(), optpreview.ExpectNoChanges(),
+			optpreview.ProgressStreams(progress(t, env, "settled-"+name))); err != nil {
+			t.Errorf("%s: preview of %s expects changes: %v", when, name, err)
+		}
+	}
 }

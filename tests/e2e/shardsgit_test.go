@@ -7,10 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"sigs.k8s.io/yaml"
 )
@@ -22,22 +19,7 @@ import (
 func TestShardsThroughGit(t *testing.T) {
 	ctx := context.Background()
 	env := newEnv(t)
-	stacks := map[string]*auto.Stack{}
-	for _, name := range []string{"hub", "shard-us"} {
-		s, err := env.Stack(ctx, fleetDir(env), name, fleetstack.Run)
-		if err == nil {
-			err = offline.SetDeliverySecrets(ctx, s)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		stacks[name] = &s
-	}
-	t.Cleanup(func() {
-		for _, name := range []string{"shard-us", "hub"} {
-			_, _ = stacks[name].Destroy(ctx)
-		}
-	})
+	stacks := shardStacks(t, env, "hub", "shard-us")
 	setPath := func(stack, key, value string, secret bool) {
 		t.Helper()
 		if err := stacks[stack].SetConfigWithOptions(ctx, key, auto.ConfigValue{Value: value, Secret: secret},
@@ -53,14 +35,7 @@ func TestShardsThroughGit(t *testing.T) {
 			t.Fatalf("up %s: %v", name, err)
 		}
 	}
-	settled := func(when string) {
-		t.Helper()
-		for name, s := range stacks {
-			if _, err := s.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "settled-"+name))); err != nil {
-				t.Errorf("%s: preview of %s expects changes: %v", when, name, err)
-			}
-		}
-	}
+	settled := func(when string) { t.Helper(); settledAll(t, env, stacks, when) }
 	settled("after the ups")
 
 	for _, secret := range records(t, env, "kubernetes", "kubernetes:core/v1:Secret") {
