@@ -79,7 +79,7 @@ func TestStageWithStacks(t *testing.T) {
 	if got := v["analysisTemplates"].([]any)[0].(map[string]any)["name"]; got != StackStatusTemplate+"-prod" {
 		t.Errorf("prod is verified by %v, want its own template", got)
 	}
-	tmpl := cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:AnalysisTemplate", "fleet-prod-analysis")
+	tmpl := cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:AnalysisTemplate", "fleet-prod-stage-analysis")
 	var waits []string
 	for _, m := range tmpl.Input("spec").(map[string]any)["metrics"].([]any) {
 		m := m.(map[string]any)

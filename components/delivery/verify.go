@@ -183,7 +183,7 @@ func (b *builder) verification(project pulumi.Resource) ([]pulumi.Resource, erro
 		if s.Verification == nil || len(s.Stacks) == 0 {
 			continue
 		}
-		t, err := b.object(s.Name+"-analysis", StageAnalysis(a, s), append(slices.Clone(after), out...))
+		t, err := b.object(s.Name+"-stage-analysis", StageAnalysis(a, s), append(slices.Clone(after), out...))
 		if err != nil {
 			return nil, err
 		}
