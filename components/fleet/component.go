@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
@@ -75,18 +74,16 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		}
 		a = joinShards(args, a, read, spokes)
 	}
-	ans, err := record(ctx, name, comp, ledgerArgs(a), forcesDrains(a))
+	la := ledgerArgs(a)
+	// A Git-mode shard writes nothing into the hub, but for the run that hands its spokes' secrets over to Git,
+	// which the ledger refuses when the hub cannot be reached.
+	la.NoHubAccess = a.Hub != nil && a.Git != nil && hubKubeconfig == nil
+	ans, err := record(ctx, name, comp, la, forcesDrains(a))
 	if err != nil {
 		return nil, err
 	}
-	if a.Hub != nil && a.Git != nil {
-		// A Git-mode shard writes nothing into the hub, but for the run that hands its spokes' secrets over to Git.
-		if len(ans.handover) == 0 {
-			hubKubeconfig = nil
-		} else if hubKubeconfig == nil {
-			return nil, fmt.Errorf("hub.kubeconfig: %v move from direct to Git registration in this run, which writes "+
-				"their secrets into the hub once more; give the hub's kubeconfig for this run", ans.handover)
-		}
+	if a.Hub != nil && a.Git != nil && len(ans.handover) == 0 {
+		hubKubeconfig = nil
 	}
 	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: ans.cidrs, handover: ans.handover, drainProvider: ans.provider,
 		providers: newProviders(ctx, comp, a), shardHub: shardHub, hubKubeconfig: hubKubeconfig, spokes: spokes}

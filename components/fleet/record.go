@@ -65,13 +65,17 @@ func record(ctx *pulumi.Context, name string, parent pulumi.Resource, args ledge
 		pulumi.IgnoreChanges([]string{"version"})); err != nil {
 		return answer{}, err
 	}
-	var l ledgerResource
-	err := ctx.RegisterResource(ledger.TypeToken, name+"-ledger", pulumi.Map{
+	inputs := pulumi.Map{
 		"cidrPool":         pulumi.String(args.CidrPool),
 		"cidrPrefixLength": pulumi.Int(args.CidrPrefixLength),
 		"clusters":         clusters,
 		"allowRemoval":     pulumi.Bool(args.AllowRemoval),
-	}, &l, pulumi.Parent(parent), pulumi.Provider(&prov))
+	}
+	if args.NoHubAccess { // only when set, so that every other ledger keeps its inputs as they were
+		inputs["noHubAccess"] = pulumi.Bool(true)
+	}
+	var l ledgerResource
+	err := ctx.RegisterResource(ledger.TypeToken, name+"-ledger", inputs, &l, pulumi.Parent(parent), pulumi.Provider(&prov))
 	if err != nil {
 		return answer{}, err
 	}

@@ -206,3 +206,30 @@ func toMap(t *testing.T, v any) map[string]any {
 	}
 	return out
 }
+
+// TestGitShardWithoutTheHubRefusesAHandover: a shard given the hub's registry and no kubeconfig tells its ledger
+// that it cannot reach the hub (noHubAccess), so a move from direct to Git registration is refused before
+// anything else is registered; one with the hub stack (and so its kubeconfig) does not.
+func TestGitShardWithoutTheHubRefusesAHandover(t *testing.T) {
+	direct := shardStack()
+	direct.Hub = &HubRef{ManagementRoleArn: "arn:aws:iam::444455556666:role/argocd", Registry: &Registry{Owner: "acme",
+		Repository: "fleet-registry"}}
+	for name, tc := range map[string]struct {
+		a    FleetArgs
+		want any
+	}{
+		"facts without kubeconfig": {direct, true},
+		"hub stack":                {shardStack(), nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cloud, _, err := runGitShard(t, func(a *FleetArgs) { *a = tc.a })
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := cloud.MustGet(t, "fleet:index:ClusterLedger", "fleet-ledger")
+			if got := l.Input("noHubAccess"); got != tc.want {
+				t.Errorf("the ledger's noHubAccess is %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

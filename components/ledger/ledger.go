@@ -38,6 +38,10 @@ type ClusterLedgerArgs struct {
 	Clusters []LedgerEntry `pulumi:"clusters"`
 	// AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
 	AllowRemoval bool `pulumi:"allowRemoval,optional"`
+	// NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no
+	// kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into
+	// the hub once more, is refused. Default: false.
+	NoHubAccess bool `pulumi:"noHubAccess,optional"`
 }
 
 // LedgerEntry is what identifies one cluster.
@@ -178,10 +182,18 @@ func Record(args ClusterLedgerArgs, previous *ClusterLedgerState) (ClusterLedger
 		return ClusterLedgerState{}, err
 	}
 	handover := []string{}
-	for _, e := range args.Clusters {
+	for i, e := range args.Clusters {
 		if was, ok := old[e.Name]; ok && was.Delivery != "git" && e.Delivery == "git" {
 			handover = append(handover, e.Name)
+			if args.NoHubAccess {
+				ps.Add(problems.Index("clusters", i)+".delivery", "cluster %q moves from direct to Git registration, "+
+					"which writes its secret into the hub once more so that Argo CD takes it over; give the hub's "+
+					"kubeconfig (hub.kubeconfig) for this run", e.Name)
+			}
 		}
+	}
+	if err := ps.Err(TypeToken); err != nil {
+		return ClusterLedgerState{}, err
 	}
 	return ClusterLedgerState{ClusterLedgerArgs: args, VpcCidrs: cidrs, Handover: handover}, nil
 }

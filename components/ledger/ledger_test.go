@@ -234,6 +234,29 @@ func TestRecordHandsOver(t *testing.T) {
 	}
 }
 
+// TestRecordRefusesAHandoverWithoutTheHub: a fleet that cannot write into the hub (noHubAccess) cannot hand a
+// cluster over from direct to Git; on Git already, it records as usual.
+func TestRecordRefusesAHandoverWithoutTheHub(t *testing.T) {
+	direct, git := entries(entry("a", "us-east-2", "")), entries(entry("a", "us-east-2", ""))
+	direct.Clusters[0].Delivery, git.Clusters[0].Delivery = "direct", "git"
+	git.NoHubAccess = true
+	prev, err := Record(direct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Record(git, &prev); err == nil || !strings.Contains(err.Error(),
+		`clusters[0].delivery: cluster "a" moves from direct to Git registration`) {
+		t.Errorf("Record: %v", err)
+	}
+	onGit, err := Record(entries(git.Clusters...), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Record(git, &onGit); err != nil || len(got.Handover) != 0 {
+		t.Errorf("on Git already: %v, handover %v", err, got.Handover)
+	}
+}
+
 // TestDiff: a change of the inputs is a change, and so is the run after a handover (which ends it); the same
 // inputs with no handover pending are none.
 func TestDiff(t *testing.T) {

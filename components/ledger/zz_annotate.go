@@ -11,6 +11,7 @@ func (x *ClusterLedgerArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.CidrPrefixLength, "CidrPrefixLength is the prefix length of an allocated VPC CIDR.")
 	a.Describe(&x.Clusters, "Clusters are the fleet's clusters, in the fleet's order.")
 	a.Describe(&x.AllowRemoval, "AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.")
+	a.Describe(&x.NoHubAccess, "NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.")
 }
 
 // Annotate gives ClusterLedgerState its schema descriptions.

@@ -47,6 +47,12 @@ namespace GitOpsFleet.Fleet
         public Output<ImmutableArray<string>> Handover { get; private set; } = null!;
 
         /// <summary>
+        /// NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+        /// </summary>
+        [Output("noHubAccess")]
+        public Output<bool?> NoHubAccess { get; private set; } = null!;
+
+        /// <summary>
         /// VpcCidrs are cluster name -&gt; VPC CIDR, given or allocated.
         /// </summary>
         [Output("vpcCidrs")]
@@ -126,6 +132,12 @@ namespace GitOpsFleet.Fleet
             get => _clusters ?? (_clusters = new InputList<Inputs.LedgerEntryArgs>());
             set => _clusters = value;
         }
+
+        /// <summary>
+        /// NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+        /// </summary>
+        [Input("noHubAccess")]
+        public Input<bool>? NoHubAccess { get; set; }
 
         public ClusterLedgerArgs()
         {

@@ -57,6 +57,10 @@ export class ClusterLedger extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly handover: pulumi.Output<string[] | undefined>;
     /**
+     * NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+     */
+    declare public readonly noHubAccess: pulumi.Output<boolean | undefined>;
+    /**
      * VpcCidrs are cluster name -> VPC CIDR, given or allocated.
      */
     declare public /*out*/ readonly vpcCidrs: pulumi.Output<{[key: string]: string}>;
@@ -85,6 +89,7 @@ export class ClusterLedger extends pulumi.CustomResource {
             resourceInputs["cidrPool"] = args?.cidrPool;
             resourceInputs["cidrPrefixLength"] = args?.cidrPrefixLength;
             resourceInputs["clusters"] = args?.clusters;
+            resourceInputs["noHubAccess"] = args?.noHubAccess;
             resourceInputs["handover"] = undefined /*out*/;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         } else {
@@ -93,6 +98,7 @@ export class ClusterLedger extends pulumi.CustomResource {
             resourceInputs["cidrPrefixLength"] = undefined /*out*/;
             resourceInputs["clusters"] = undefined /*out*/;
             resourceInputs["handover"] = undefined /*out*/;
+            resourceInputs["noHubAccess"] = undefined /*out*/;
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -120,4 +126,8 @@ export interface ClusterLedgerArgs {
      * Clusters are the fleet's clusters, in the fleet's order.
      */
     clusters: pulumi.Input<pulumi.Input<inputs.LedgerEntryArgs>[]>;
+    /**
+     * NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+     */
+    noHubAccess?: pulumi.Input<boolean | undefined>;
 }

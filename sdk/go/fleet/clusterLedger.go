@@ -26,6 +26,8 @@ type ClusterLedger struct {
 	Clusters LedgerEntryArrayOutput `pulumi:"clusters"`
 	// Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
 	Handover pulumi.StringArrayOutput `pulumi:"handover"`
+	// NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+	NoHubAccess pulumi.BoolPtrOutput `pulumi:"noHubAccess"`
 	// VpcCidrs are cluster name -> VPC CIDR, given or allocated.
 	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
 }
@@ -87,6 +89,8 @@ type clusterLedgerArgs struct {
 	CidrPrefixLength int `pulumi:"cidrPrefixLength"`
 	// Clusters are the fleet's clusters, in the fleet's order.
 	Clusters []LedgerEntry `pulumi:"clusters"`
+	// NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+	NoHubAccess *bool `pulumi:"noHubAccess"`
 }
 
 // The set of arguments for constructing a ClusterLedger resource.
@@ -99,6 +103,8 @@ type ClusterLedgerArgs struct {
 	CidrPrefixLength pulumi.IntInput
 	// Clusters are the fleet's clusters, in the fleet's order.
 	Clusters LedgerEntryArrayInput
+	// NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+	NoHubAccess pulumi.BoolPtrInput
 }
 
 func (ClusterLedgerArgs) ElementType() reflect.Type {
@@ -211,6 +217,11 @@ func (o ClusterLedgerOutput) Clusters() LedgerEntryArrayOutput {
 // Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
 func (o ClusterLedgerOutput) Handover() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ClusterLedger) pulumi.StringArrayOutput { return v.Handover }).(pulumi.StringArrayOutput)
+}
+
+// NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+func (o ClusterLedgerOutput) NoHubAccess() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClusterLedger) pulumi.BoolPtrOutput { return v.NoHubAccess }).(pulumi.BoolPtrOutput)
 }
 
 // VpcCidrs are cluster name -> VPC CIDR, given or allocated.

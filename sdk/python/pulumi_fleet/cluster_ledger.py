@@ -24,7 +24,8 @@ class ClusterLedgerArgs:
                  cidr_pool: pulumi.Input[_builtins.str],
                  cidr_prefix_length: pulumi.Input[_builtins.int],
                  clusters: pulumi.Input[Sequence[pulumi.Input['LedgerEntryArgs']]],
-                 allow_removal: pulumi.Input[Optional[_builtins.bool]] = None):
+                 allow_removal: pulumi.Input[Optional[_builtins.bool]] = None,
+                 no_hub_access: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a ClusterLedger resource.
 
@@ -32,12 +33,15 @@ class ClusterLedgerArgs:
         :param pulumi.Input[_builtins.int] cidr_prefix_length: CidrPrefixLength is the prefix length of an allocated VPC CIDR.
         :param pulumi.Input[Sequence[pulumi.Input['LedgerEntryArgs']]] clusters: Clusters are the fleet's clusters, in the fleet's order.
         :param pulumi.Input[_builtins.bool] allow_removal: AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
+        :param pulumi.Input[_builtins.bool] no_hub_access: NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
         """
         pulumi.set(__self__, "cidr_pool", cidr_pool)
         pulumi.set(__self__, "cidr_prefix_length", cidr_prefix_length)
         pulumi.set(__self__, "clusters", clusters)
         if allow_removal is not None:
             pulumi.set(__self__, "allow_removal", allow_removal)
+        if no_hub_access is not None:
+            pulumi.set(__self__, "no_hub_access", no_hub_access)
 
     @_builtins.property
     @pulumi.getter(name="cidrPool")
@@ -87,6 +91,18 @@ class ClusterLedgerArgs:
     def allow_removal(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "allow_removal", value)
 
+    @_builtins.property
+    @pulumi.getter(name="noHubAccess")
+    def no_hub_access(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+        """
+        return pulumi.get(self, "no_hub_access")
+
+    @no_hub_access.setter
+    def no_hub_access(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "no_hub_access", value)
+
 
 @pulumi.type_token("fleet:index:ClusterLedger")
 class ClusterLedger(pulumi.CustomResource):
@@ -98,6 +114,7 @@ class ClusterLedger(pulumi.CustomResource):
                  cidr_pool: pulumi.Input[Optional[_builtins.str]] = None,
                  cidr_prefix_length: pulumi.Input[Optional[_builtins.int]] = None,
                  clusters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['LedgerEntryArgs', 'LedgerEntryArgsDict']]]]] = None,
+                 no_hub_access: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
         ClusterLedger is a Fleet's record of what identifies each cluster (region, account role, VPC CIDR). It refuses a change that would replace a cluster unless the cluster sets allowReplacement, and allocates and keeps the VPC CIDRs of clusters that give none. Fleet creates it; it calls no cloud API.
@@ -108,6 +125,7 @@ class ClusterLedger(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from.
         :param pulumi.Input[_builtins.int] cidr_prefix_length: CidrPrefixLength is the prefix length of an allocated VPC CIDR.
         :param pulumi.Input[Sequence[pulumi.Input[Union['LedgerEntryArgs', 'LedgerEntryArgsDict']]]] clusters: Clusters are the fleet's clusters, in the fleet's order.
+        :param pulumi.Input[_builtins.bool] no_hub_access: NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
         """
         ...
     @overload
@@ -137,6 +155,7 @@ class ClusterLedger(pulumi.CustomResource):
                  cidr_pool: pulumi.Input[Optional[_builtins.str]] = None,
                  cidr_prefix_length: pulumi.Input[Optional[_builtins.int]] = None,
                  clusters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['LedgerEntryArgs', 'LedgerEntryArgsDict']]]]] = None,
+                 no_hub_access: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -156,6 +175,7 @@ class ClusterLedger(pulumi.CustomResource):
             if clusters is None and not opts.urn:
                 raise TypeError("Missing required property 'clusters'")
             __props__.__dict__["clusters"] = clusters
+            __props__.__dict__["no_hub_access"] = no_hub_access
             __props__.__dict__["handover"] = None
             __props__.__dict__["vpc_cidrs"] = None
         super(ClusterLedger, __self__).__init__(
@@ -185,6 +205,7 @@ class ClusterLedger(pulumi.CustomResource):
         __props__.__dict__["cidr_prefix_length"] = None
         __props__.__dict__["clusters"] = None
         __props__.__dict__["handover"] = None
+        __props__.__dict__["no_hub_access"] = None
         __props__.__dict__["vpc_cidrs"] = None
         return ClusterLedger(resource_name, opts=opts, __props__=__props__)
 
@@ -227,6 +248,14 @@ class ClusterLedger(pulumi.CustomResource):
         Handover are the clusters whose secret the last run wrote directly and this run delivers through Git: Pulumi keeps their secrets one more run, retained on delete, so Argo CD takes them over and nothing live is deleted in between.
         """
         return pulumi.get(self, "handover")
+
+    @_builtins.property
+    @pulumi.getter(name="noHubAccess")
+    def no_hub_access(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+        """
+        return pulumi.get(self, "no_hub_access")
 
     @_builtins.property
     @pulumi.getter(name="vpcCidrs")

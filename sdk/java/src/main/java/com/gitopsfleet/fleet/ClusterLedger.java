@@ -95,6 +95,20 @@ public class ClusterLedger extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.handover);
     }
     /**
+     * NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+     * 
+     */
+    @Export(name="noHubAccess", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> noHubAccess;
+
+    /**
+     * @return NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+     * 
+     */
+    public Output<Optional<Boolean>> noHubAccess() {
+        return Codegen.optional(this.noHubAccess);
+    }
+    /**
      * VpcCidrs are cluster name -&gt; VPC CIDR, given or allocated.
      * 
      */

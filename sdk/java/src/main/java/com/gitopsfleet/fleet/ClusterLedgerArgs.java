@@ -80,6 +80,21 @@ public final class ClusterLedgerArgs extends com.pulumi.resources.ResourceArgs {
         return this.clusters;
     }
 
+    /**
+     * NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+     * 
+     */
+    @Import(name="noHubAccess")
+    private @Nullable Output<Boolean> noHubAccess;
+
+    /**
+     * @return NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> noHubAccess() {
+        return Optional.ofNullable(this.noHubAccess);
+    }
+
     private ClusterLedgerArgs() {}
 
     private ClusterLedgerArgs(ClusterLedgerArgs $) {
@@ -87,6 +102,7 @@ public final class ClusterLedgerArgs extends com.pulumi.resources.ResourceArgs {
         this.cidrPool = $.cidrPool;
         this.cidrPrefixLength = $.cidrPrefixLength;
         this.clusters = $.clusters;
+        this.noHubAccess = $.noHubAccess;
     }
 
     public static Builder builder() {
@@ -199,6 +215,27 @@ public final class ClusterLedgerArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder clusters(LedgerEntryArgs... clusters) {
             return clusters(List.of(clusters));
+        }
+
+        /**
+         * @param noHubAccess NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder noHubAccess(@Nullable Output<Boolean> noHubAccess) {
+            $.noHubAccess = noHubAccess;
+            return this;
+        }
+
+        /**
+         * @param noHubAccess NoHubAccess says this run cannot write into the hub (a shard that registers through Git and holds no kubeconfig of the hub): a cluster moving from direct to Git delivery, whose handover writes its secret into the hub once more, is refused. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder noHubAccess(Boolean noHubAccess) {
+            return noHubAccess(Output.of(noHubAccess));
         }
 
         public ClusterLedgerArgs build() {
