@@ -45,18 +45,26 @@ func readHub(ctx *pulumi.Context, name string, parent pulumi.Resource, r HubRef)
 	if err != nil {
 		return HubFacts{}, nil, err
 	}
-	res, err := internals.UnsafeAwaitOutput(ctx.Context(), ref.GetOutput(pulumi.String("hubFacts")))
+	var facts HubFacts
+	found, err := stackOutput(ctx, ref, "hubFacts", &facts)
 	if err != nil {
 		return HubFacts{}, nil, err
 	}
-	var facts HubFacts
-	raw, err := json.Marshal(res.Value)
-	if err == nil {
-		err = json.Unmarshal(raw, &facts)
-	}
-	if err != nil || res.Value == nil || facts.ManagementRoleArn == "" {
-		return HubFacts{}, nil, fmt.Errorf("hub.stack: stack %s has no hubFacts output with a management role (%v); "+
-			"run up on the hub's stack first, with a Fleet whose clusters include the hub", r.Stack, err)
+	if !found || facts.ManagementRoleArn == "" {
+		return HubFacts{}, nil, fmt.Errorf("hub.stack: stack %s has no hubFacts output with a management role; "+
+			"run up on the hub's stack first, with a Fleet whose clusters include the hub", r.Stack)
 	}
 	return facts, ref.GetStringOutput(pulumi.String("hubKubeconfig")), nil
+}
+
+// stackOutput decodes the output key of the stack reference ref into dst (through its JSON), awaited, so that it
+// is read before anything else is registered. It reports false when the stack has no such output or the output
+// does not have dst's shape.
+func stackOutput(ctx *pulumi.Context, ref *pulumi.StackReference, key string, dst any) (bool, error) {
+	res, err := internals.UnsafeAwaitOutput(ctx.Context(), ref.GetOutput(pulumi.String(key)))
+	if err != nil || res.Value == nil {
+		return false, err
+	}
+	raw, err := json.Marshal(res.Value)
+	return err == nil && json.Unmarshal(raw, dst) == nil, nil
 }

@@ -154,10 +154,8 @@ func checkShard(ps *problems.List, args FleetArgs, facts HubFacts) {
 		return
 	}
 	pool, _ := netip.ParsePrefix(shard.CidrPool)
-	if args.CidrPool != "" {
-		if p, err := netip.ParsePrefix(args.CidrPool); err == nil && !(pool.Contains(p.Addr()) && p.Bits() >= pool.Bits()) {
-			ps.Add("cidrPool", "%s is not inside shard %s's pool %s (the hub stack's)", args.CidrPool, shard.Name, shard.CidrPool)
-		}
+	if outside(pool, args.CidrPool) {
+		ps.Add("cidrPool", "%s is not inside shard %s's pool %s (the hub stack's)", args.CidrPool, shard.Name, shard.CidrPool)
 	}
 	for i, c := range args.Clusters {
 		field := problems.Index("clusters", i)
@@ -167,10 +165,16 @@ func checkShard(ps *problems.List, args FleetArgs, facts HubFacts) {
 			ps.Add(field+".name", "%q is not among shard %s's clusters in the hub stack %s; add it there first: the "+
 				"hub's Argo CD admits only those", c.Name, shard.Name, r.Stack)
 		}
-		if p, err := netip.ParsePrefix(c.VpcCidr); err == nil && !(pool.Contains(p.Addr()) && p.Bits() >= pool.Bits()) {
+		if outside(pool, c.VpcCidr) {
 			ps.Add(field+".vpcCidr", "%s is not inside shard %s's pool %s", c.VpcCidr, shard.Name, shard.CidrPool)
 		}
 	}
+}
+
+// outside says cidr is a network not inside pool ("" and networks that do not parse are checked elsewhere).
+func outside(pool netip.Prefix, cidr string) bool {
+	p, err := netip.ParsePrefix(cidr)
+	return err == nil && !(pool.Contains(p.Addr()) && p.Bits() >= pool.Bits())
 }
 
 // shardGit is a shard's Git delivery: with a hub registry, the shard's git (its delivery options: pullRequest,

@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -9,7 +8,6 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
 )
 
 // ShardFacts are what the hub stack's Fleet reads of a shard through a stack reference (its shards[].stack): the
@@ -84,12 +82,12 @@ func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards
 		if err != nil {
 			return nil, err
 		}
-		res, err := internals.UnsafeAwaitOutput(ctx.Context(), ref.GetOutput(pulumi.String("shardFacts")))
+		var facts ShardFacts
+		found, err := stackOutput(ctx, ref, "shardFacts", &facts)
 		if err != nil {
 			return nil, err
 		}
-		var facts ShardFacts
-		if raw, err := json.Marshal(res.Value); err != nil || json.Unmarshal(raw, &facts) != nil || facts.Shard == "" {
+		if !found || facts.Shard == "" {
 			ps.Add(field, "stack %s has no shardFacts output of a shard; run up on it first (a Fleet with hub: "+
 				"{stack, shard: %s}), or remove stack", s.Stack, s.Name)
 			continue
