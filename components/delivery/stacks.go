@@ -2,6 +2,7 @@ package delivery
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
@@ -118,37 +119,25 @@ func validateStacks(ps *problems.List, f string, s DeliveryStage) {
 // metric per Stack (named after its stacks entry), so that the AnalysisRun, and the Freight, is verified when
 // every Stack of the stage is.
 func StageAnalysis(a StackDeliveryArgs, s DeliveryStage) map[string]any {
-	var metrics []any
-	var args []any
-	name := PulumiCloudTemplate
+	t := PulumiCloudAnalysis(a)
 	if s.Verification.Provider == VerifyStackStatus {
-		name = StackStatusTemplate
+		t = StackStatusAnalysis(a)
+	}
+	spec := t["spec"].(map[string]any)
+	perStack := []string{"stack", "stack-name", "namespace"} // inlined in each Stack's metric
+	var args, metrics []any
+	for _, arg := range spec["args"].([]any) {
+		if !slices.Contains(perStack, arg.(map[string]any)["name"].(string)) {
+			args = append(args, arg)
+		}
 	}
 	for _, m := range s.members() {
-		var t map[string]any
-		if s.Verification.Provider == VerifyStackStatus {
-			t = StackStatusAnalysis(a)
-		} else {
-			t = PulumiCloudAnalysis(a)
-		}
-		metric := inline(t["spec"].(map[string]any)["metrics"].([]any)[0], map[string]string{
+		metric := inline(spec["metrics"].([]any)[0], map[string]string{
 			"stack": m.stage.Stack, "stack-name": m.stage.StackName, "namespace": m.stage.Namespace})
 		metric["name"] = metric["name"].(string) + "-" + m.name
 		metrics = append(metrics, metric)
-		if args == nil {
-			for _, arg := range t["spec"].(map[string]any)["args"].([]any) {
-				if n := arg.(map[string]any)["name"]; n != "stack" && n != "stack-name" && n != "namespace" {
-					args = append(args, arg)
-				}
-			}
-		}
 	}
-	return map[string]any{
-		"apiVersion": rolloutsAPIVersion,
-		"kind":       "AnalysisTemplate",
-		"metadata":   map[string]any{"name": name + "-" + s.Name, "namespace": a.Project},
-		"spec":       map[string]any{"args": args, "metrics": metrics},
-	}
+	return analysisTemplate(a, t["metadata"].(map[string]any)["name"].(string)+"-"+s.Name, args, metrics...)
 }
 
 // inline is metric with each {{args.<name>}} of values replaced by its value (a copy).

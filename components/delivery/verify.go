@@ -130,12 +130,13 @@ func StackStatusAnalysis(a StackDeliveryArgs) map[string]any {
 	})
 }
 
-func analysisTemplate(a StackDeliveryArgs, name string, args []any, metric map[string]any) map[string]any {
+// analysisTemplate is the AnalysisTemplate name in the Kargo project, with args and metrics.
+func analysisTemplate(a StackDeliveryArgs, name string, args []any, metrics ...any) map[string]any {
 	return map[string]any{
 		"apiVersion": rolloutsAPIVersion,
 		"kind":       "AnalysisTemplate",
 		"metadata":   map[string]any{"name": name, "namespace": a.Project},
-		"spec":       map[string]any{"args": args, "metrics": []any{metric}},
+		"spec":       map[string]any{"args": args, "metrics": metrics},
 	}
 }
 
