@@ -150,6 +150,21 @@ func (r Runner) prepare(impl Impl, size, rep int) error {
 // file with the generated fleet edited by change (when not nil).
 func (r Runner) writeProject(impl Impl, size, rep int, change func(fleetstack.Config) fleetstack.Config, fresh bool) error {
 	dir := r.Dir(impl, size, rep)
+	if err := r.newProject(dir, fresh); err != nil {
+		return err
+	}
+	cfg, err := fleetgen.Fleet(size)
+	if err != nil {
+		return err
+	}
+	if change != nil {
+		cfg = change(cfg)
+	}
+	return writeStack(dir, StackName, cfg)
+}
+
+// newProject writes the example's Pulumi.yaml into dir's project, after emptying dir when fresh.
+func (r Runner) newProject(dir string, fresh bool) error {
 	if fresh {
 		if err := os.RemoveAll(dir); err != nil {
 			return err
@@ -162,21 +177,16 @@ func (r Runner) writeProject(impl Impl, size, rep int, change func(fleetstack.Co
 	if err != nil {
 		return err
 	}
-	cfg, err := fleetgen.Fleet(size)
+	return os.WriteFile(filepath.Join(projectDir(dir), "Pulumi.yaml"), project, 0o644)
+}
+
+// writeStack writes the stack file of stack, the generated config cfg, in dir's project.
+func writeStack(dir, stack string, cfg fleetstack.Config) error {
+	data, err := fleetgen.StackFile(cfg)
 	if err != nil {
 		return err
 	}
-	if change != nil {
-		cfg = change(cfg)
-	}
-	stackFile, err := fleetgen.StackFile(cfg)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(projectDir(dir), "Pulumi.yaml"), project, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(projectDir(dir), "Pulumi."+StackName+".yaml"), stackFile, 0o644)
+	return os.WriteFile(filepath.Join(projectDir(dir), "Pulumi."+stack+".yaml"), data, 0o644)
 }
 
 func projectDir(dir string) string { return filepath.Join(dir, "project") }

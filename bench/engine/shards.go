@@ -3,9 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
@@ -121,37 +119,16 @@ func (r Runner) shardsDir(k, size int, kind string) string {
 // shardProject empties dir, writes the example's project with the hub's and the shards' stack files, and starts
 // an offline cloud there.
 func (r Runner) shardProject(dir string, hub fleetstack.Config, shards []fleetstack.Config) (*offline.Env, error) {
-	if err := os.RemoveAll(dir); err != nil {
+	if err := r.newProject(dir, true); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(projectDir(dir), 0o755); err != nil {
+	if err := writeStack(dir, fleetgen.HubStack, hub); err != nil {
 		return nil, err
 	}
-	project, err := os.ReadFile(filepath.Join(r.Root, "examples", "fleet", "Pulumi.yaml"))
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(filepath.Join(projectDir(dir), "Pulumi.yaml"), project, 0o644); err != nil {
-		return nil, err
-	}
-	stacks := append([]fleetstack.Config{hub}, slices.Clone(shards)...)
-	for i, cfg := range stacks {
-		name := fleetgen.HubStack
-		if i > 0 {
-			name = fleetgen.ShardStack(i)
-		}
-		if err := writeStack(dir, name, cfg); err != nil {
+	for i, cfg := range shards {
+		if err := writeStack(dir, fleetgen.ShardStack(i+1), cfg); err != nil {
 			return nil, err
 		}
 	}
 	return offline.New(r.Root, dir)
-}
-
-// writeStack writes the stack file of stack in dir's project.
-func writeStack(dir, stack string, cfg fleetstack.Config) error {
-	data, err := fleetgen.StackFile(cfg)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(projectDir(dir), "Pulumi."+stack+".yaml"), data, 0o644)
 }
