@@ -40,8 +40,7 @@ func (r Runner) MeasureShards(ctx context.Context, k, size int) ([]Run, error) {
 	}
 	defer env.Close()
 	run := func(stack string, clusters int, op Op) error {
-		argv := []string{r.Self, "-child", string(Fleet), "-op", string(op), "-dir", projectDir(sequence), "-stack", stack}
-		res, procs, tree, err := r.child(ctx, env, argv)
+		res, procs, tree, err := r.child(ctx, env, r.fleetChild(sequence, stack, op))
 		if err != nil {
 			return fmt.Errorf("%s %s of stack %s: %w", Sharded, op, stack, err)
 		}
@@ -86,14 +85,12 @@ func (r Runner) parallel(ctx context.Context, hub fleetstack.Config, shards []fl
 		return Run{}, err
 	}
 	defer env.Close()
-	hubUp := []string{r.Self, "-child", string(Fleet), "-op", string(Up), "-dir", projectDir(dir), "-stack", fleetgen.HubStack}
-	if _, _, _, err := r.child(ctx, env, hubUp); err != nil {
+	if _, _, _, err := r.child(ctx, env, r.fleetChild(dir, fleetgen.HubStack, Up)); err != nil {
 		return Run{}, fmt.Errorf("%s up of the hub stack: %w", Sharded, err)
 	}
 	var script []string
 	for i := range shards {
-		script = append(script, fmt.Sprintf("'%s' -child %s -op %s -dir '%s' -stack %s &", r.Self, Fleet, Up,
-			projectDir(dir), fleetgen.ShardStack(i+1)))
+		script = append(script, "'"+strings.Join(r.fleetChild(dir, fleetgen.ShardStack(i+1), Up), "' '")+"' &")
 	}
 	script = append(script, "wait")
 	res, procs, tree, err := r.child(ctx, env, []string{"sh", "-c", strings.Join(script, "\n")})
@@ -109,6 +106,11 @@ func (r Runner) parallel(ctx context.Context, hub fleetstack.Config, shards []fl
 		out.Resources += x.Resources
 	}
 	return out, nil
+}
+
+// fleetChild is the command of a child that runs op of the fleet program on stack in dir's project.
+func (r Runner) fleetChild(dir, stack string, op Op) []string {
+	return []string{r.Self, "-child", string(Fleet), "-op", string(op), "-dir", projectDir(dir), "-stack", stack}
 }
 
 // shardsDir is the work directory of a sharded fleet's runs of one kind.
