@@ -18,8 +18,8 @@ import (
 type HubRef struct {
 	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed
 	// backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's
-	// management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes
-	// managementRoleArn and egressCidrs.
+	// management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names.
+	// Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
 	Stack string `pulumi:"stack,optional"`
 	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
 	Shard string `pulumi:"shard,optional"`

@@ -118,6 +118,8 @@ func TestShardValidation(t *testing.T) {
 		"no shard": {func(a *FleetArgs) { a.Hub.Shard = "" }, []string{"hub.shard: is required with stack"}},
 		"stack and facts": {func(a *FleetArgs) { a.Hub.ManagementRoleArn = "arn:aws:iam::1:role/x" },
 			[]string{"hub: give either stack"}},
+		"stack and a registry": {func(a *FleetArgs) { a.Hub.Registry = &Registry{Owner: "acme", Repository: "r"} },
+			[]string{"hub: give either stack"}},
 		"facts without kubeconfig": {func(a *FleetArgs) { a.Hub = &HubRef{ManagementRoleArn: "arn:aws:iam::1:role/x"} },
 			[]string{"hub.kubeconfig: is required"}},
 		"facts with an empty registry": {func(a *FleetArgs) {

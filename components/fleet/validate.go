@@ -88,8 +88,9 @@ func Validate(a FleetArgs, stack string) error {
 func validateHubRef(ps *problems.List, a FleetArgs) {
 	r := *a.Hub
 	switch {
-	case r.Stack != "" && (r.ManagementRoleArn != "" || len(r.EgressCidrs) > 0 || r.Kubeconfig != nil):
-		ps.Add("hub", "give either stack (with shard) or the facts (managementRoleArn, egressCidrs, kubeconfig), not both")
+	case r.Stack != "" && (r.ManagementRoleArn != "" || len(r.EgressCidrs) > 0 || r.Kubeconfig != nil || r.Registry != nil):
+		ps.Add("hub", "give either stack (with shard) or the facts (managementRoleArn, egressCidrs, kubeconfig, registry), "+
+			"not both")
 	case r.Stack != "" && r.Shard == "":
 		ps.Add("hub.shard", "is required with stack: this fleet's name among the hub stack's shards")
 	case r.Stack == "" && !strings.HasPrefix(r.ManagementRoleArn, "arn:"):

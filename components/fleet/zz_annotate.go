@@ -99,7 +99,7 @@ func (x *HubFacts) Annotate(a infer.Annotator) {
 // Annotate gives HubRef its schema descriptions.
 func (x *HubRef) Annotate(a infer.Annotator) {
 	a.Describe(x, "HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.")
-	a.Describe(&x.Stack, "Stack is the hub's stack, as a stack reference names it (\"<org>/<project>/<stack>\"; with a self-managed backend \"organization/<project>/<stack>\"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.")
+	a.Describe(&x.Stack, "Stack is the hub's stack, as a stack reference names it (\"<org>/<project>/<stack>\"; with a self-managed backend \"organization/<project>/<stack>\"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.")
 	a.Describe(&x.Shard, "Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.")
 	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.")
 	a.Describe(&x.EgressCidrs, "EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.")

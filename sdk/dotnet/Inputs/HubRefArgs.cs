@@ -63,7 +63,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? Shard { get; set; }
 
         /// <summary>
-        /// Stack is the hub's stack, as a stack reference names it ("&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;"; with a self-managed backend "organization/&lt;project&gt;/&lt;stack&gt;"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+        /// Stack is the hub's stack, as a stack reference names it ("&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;"; with a self-managed backend "organization/&lt;project&gt;/&lt;stack&gt;"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
         /// </summary>
         [Input("stack")]
         public Input<string>? Stack { get; set; }

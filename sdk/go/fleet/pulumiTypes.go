@@ -4178,7 +4178,7 @@ type HubRef struct {
 	Registry *Registry `pulumi:"registry"`
 	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
 	Shard *string `pulumi:"shard"`
-	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
 	Stack *string `pulumi:"stack"`
 }
 
@@ -4205,7 +4205,7 @@ type HubRefArgs struct {
 	Registry RegistryPtrInput `pulumi:"registry"`
 	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
 	Shard pulumi.StringPtrInput `pulumi:"shard"`
-	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
 	Stack pulumi.StringPtrInput `pulumi:"stack"`
 }
 
@@ -4312,7 +4312,7 @@ func (o HubRefOutput) Shard() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.Shard }).(pulumi.StringPtrOutput)
 }
 
-// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
 func (o HubRefOutput) Stack() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.Stack }).(pulumi.StringPtrOutput)
 }
@@ -4391,7 +4391,7 @@ func (o HubRefPtrOutput) Shard() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
 func (o HubRefPtrOutput) Stack() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HubRef) *string {
 		if v == nil {

@@ -658,7 +658,7 @@ export interface HubRefArgs {
      */
     shard?: pulumi.Input<string | undefined>;
     /**
-     * Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+     * Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
      */
     stack?: pulumi.Input<string | undefined>;
 }

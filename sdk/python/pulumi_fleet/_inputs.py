@@ -2941,7 +2941,7 @@ class HubRefArgsDict(TypedDict):
     """
     stack: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+    Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
     """
 
 @pulumi.input_type
@@ -2961,7 +2961,7 @@ class HubRefArgs:
         :param pulumi.Input[_builtins.str] management_role_arn: ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
         :param pulumi.Input['RegistryArgs'] registry: Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
         :param pulumi.Input[_builtins.str] shard: Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
-        :param pulumi.Input[_builtins.str] stack: Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+        :param pulumi.Input[_builtins.str] stack: Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
         """
         if egress_cidrs is not None:
             pulumi.set(__self__, "egress_cidrs", egress_cidrs)
@@ -3040,7 +3040,7 @@ class HubRefArgs:
     @pulumi.getter
     def stack(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, and this shard's CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+        Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
         """
         return pulumi.get(self, "stack")
 

@@ -97,14 +97,14 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+     * Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
      * 
      */
     @Import(name="stack")
     private @Nullable Output<String> stack;
 
     /**
-     * @return Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+     * @return Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
      * 
      */
     public Optional<Output<String>> stack() {
@@ -256,7 +256,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stack Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+         * @param stack Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
          * 
          * @return builder
          * 
@@ -267,7 +267,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stack Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn and egressCidrs.
+         * @param stack Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
          * 
          * @return builder
          * 
