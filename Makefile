@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test contract workflows docs java demo-notice test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check
+.PHONY: all build vet test contract workflows docs java demo-notice test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -88,8 +88,33 @@ tests/emulator/eks/node_modules/.package-lock.json: tests/emulator/eks/package.j
 java:
 	cd provider/java && $(JAVA_GO) build -o $(CURDIR)/bin/ github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java
 
-## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks, the Java language host
-offline: cli provider emulators eks java
+## kube: the offline clusters' control plane in bin/kube: etcd, kube-apiserver, kube-controller-manager,
+## kube-scheduler and kubectl $(KUBE_VERSION) (tests/kube), kwok and kwokctl (tests/kwok); built once per go.sum
+KUBE_VERSION := v1.33.13
+KUBE_LDFLAGS := $(foreach pkg,k8s.io/component-base/version k8s.io/client-go/pkg/version,-X $(pkg).gitVersion=$(KUBE_VERSION) \
+	-X $(pkg).gitMajor=1 -X $(pkg).gitMinor=33)
+kube: bin/kube/kube-apiserver bin/kube/kwokctl
+bin/kube/kube-apiserver: tests/kube/go.mod tests/kube/go.sum
+	cd tests/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-controller-manager \
+		k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+	cd tests/kube && $(GO) build -o $(CURDIR)/bin/kube/etcd go.etcd.io/etcd/server/v3
+	cd tests/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-apiserver
+bin/kube/kwokctl: tests/kwok/go.mod tests/kwok/go.sum
+	cd tests/kwok && $(GO) build -o $(CURDIR)/bin/kube/ sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
+
+## kubeprovider: the real Pulumi Kubernetes provider bin/kube/pulumi-resource-kubernetes (tests/kubeprovider), which
+## reports version $(KUBE_PROVIDER_VERSION), the version the fleet's SDK asks for
+KUBE_PROVIDER_VERSION := 4.33.0
+kubeprovider: bin/kube/pulumi-resource-kubernetes
+bin/kube/pulumi-resource-kubernetes: tests/kubeprovider/go.mod tests/kubeprovider/go.sum tests/kubeprovider/main.go
+	cd tests/kubeprovider && $(GO) run ./cmd/kubeprovider-schema \
+		"$$($(GO) list -m -f '{{.Dir}}' github.com/pulumi/pulumi-kubernetes/provider/v4)" $(KUBE_PROVIDER_VERSION) .
+	cd tests/kubeprovider && $(GO) build -ldflags "-X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$(KUBE_PROVIDER_VERSION)" \
+		-o $(CURDIR)/bin/kube/pulumi-resource-kubernetes .
+
+## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks, the Java language host, the
+## clusters' control plane and the real Kubernetes provider
+offline: cli provider emulators eks java kube kubeprovider
 
 ## demo: the dev fleet (examples/fleet) through the real CLI and engine on the offline cloud: preview, then up
 demo: demo-notice offline

@@ -130,6 +130,11 @@ func (e *emulator) create(_ context.Context, req p.CreateRequest) (p.CreateRespo
 	if req.DryRun {
 		return p.CreateResponse{Properties: outs}, nil
 	}
+	if k.Start != nil {
+		if err := k.Start(c, id); err != nil {
+			return p.CreateResponse{}, err
+		}
+	}
 	if err := e.save(c, id, outs); err != nil {
 		return p.CreateResponse{}, err
 	}
@@ -187,6 +192,11 @@ func (e *emulator) read(_ context.Context, req p.ReadRequest) (p.ReadResponse, e
 func (e *emulator) delete(_ context.Context, req p.DeleteRequest) error {
 	if e.storeErr != nil {
 		return e.storeErr
+	}
+	if stop := e.kind(req.Urn.Type().String()).Stop; stop != nil {
+		if err := stop(e.scope, req.ID); err != nil {
+			return err
+		}
 	}
 	// A record already gone is no error: deleting is idempotent, as with the real providers.
 	if e.svc.ScopedIDs {

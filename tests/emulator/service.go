@@ -60,6 +60,11 @@ type Kind struct {
 	Computed func(c Call, id string) map[string]any
 	// Replaces are the top-level inputs whose change replaces the resource.
 	Replaces []string
+	// Start, when set, does what the cloud does beyond keeping the record when the resource is created (EKS starts
+	// the cluster's control plane); it runs after Computed and before the record is saved, and its error fails the
+	// create. Stop undoes it when the resource (of scope and id) is deleted.
+	Start func(c Call, id string) error
+	Stop  func(scope, id string) error
 }
 
 // AutoNameKey is an AutoName that fills top-level key with "<name>-<suffix>", keeping the old value.

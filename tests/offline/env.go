@@ -18,6 +18,8 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/charts"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/network"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
 )
@@ -35,8 +37,21 @@ type Env struct {
 	// Store is the emulated cloud.
 	Store *emulator.Store
 
-	net *network.Network
-	cmd auto.PulumiCommand
+	// Clusters are the run's control planes, when it has them (Options.ControlPlanes).
+	Clusters *controlplane.Clusters
+
+	net     *network.Network
+	cmd     auto.PulumiCommand
+	plugins map[string]string
+}
+
+// Options choose what an Env runs on.
+type Options struct {
+	// ControlPlanes backs every EKS cluster the run creates with a real control plane (tests/emulator/controlplane)
+	// and installs every Kubernetes object through the real Pulumi Kubernetes provider (bin/kube), Helm charts
+	// from the chart repositories the network serves (ChartRepositories). Without it, tests/emulator/kubernetes
+	// keeps the objects.
+	ControlPlanes bool
 }
 
 // Needed are the files `make offline` builds, relative to the repository root.
@@ -48,10 +63,24 @@ var Needed = []string{
 	"bin/pulumi-language-java",
 }
 
-// New prepares an Env in dir (created if needed; state from an earlier Env in the same dir is kept).
-func New(root, dir string) (*Env, error) {
+// NeededForControlPlanes are the files `make offline` builds for an Env with control planes.
+var NeededForControlPlanes = []string{
+	"bin/kube/etcd", "bin/kube/kube-apiserver", "bin/kube/kube-controller-manager", "bin/kube/kube-scheduler",
+	"bin/kube/kubectl", "bin/kube/kwok", "bin/kube/kwokctl", "bin/kube/pulumi-resource-kubernetes",
+}
+
+// New prepares an Env in dir (created if needed; state from an earlier Env in the same dir is kept) on the
+// offline cloud alone.
+func New(root, dir string) (*Env, error) { return Open(root, dir, Options{}) }
+
+// Open prepares an Env in dir with opts.
+func Open(root, dir string, opts Options) (*Env, error) {
+	needed := Needed
+	if opts.ControlPlanes {
+		needed = append(slices.Clone(needed), NeededForControlPlanes...)
+	}
 	var missing []string
-	for _, f := range Needed {
+	for _, f := range needed {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			missing = append(missing, f)
 		}
@@ -65,7 +94,30 @@ func New(root, dir string) (*Env, error) {
 		}
 	}
 	store := emulator.OpenStore(filepath.Join(dir, "cloud"))
-	net, err := network.Start(dir, workloads.Handler(store, network.Answer))
+	plugins := maps.Clone(Plugins)
+	var clusters *controlplane.Clusters
+	serve := workloads.Handler(store, network.Answer)
+	var hosts []string
+	if opts.ControlPlanes {
+		clusters = &controlplane.Clusters{Workdir: filepath.Join(dir, "clusters"), Bin: filepath.Join(root, "bin/kube")}
+		repos, err := ChartRepositories(root)
+		if err != nil {
+			return nil, err
+		}
+		serve = controlplane.Proxy(*clusters, func(endpoint string) (string, error) {
+			name, region, err := aws.ClusterAt(store, endpoint)
+			if name == "" || err != nil {
+				return "", err
+			}
+			return controlplane.Name(region, name), nil
+		}, aws.CheckToken, serve)
+		if serve, err = charts.Handler(repos, serve); err != nil {
+			return nil, err
+		}
+		hosts = charts.Hosts(repos)
+		plugins["kubernetes"] = "bin/kube"
+	}
+	net, err := network.Start(dir, serve, hosts...)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +126,7 @@ func New(root, dir string) (*Env, error) {
 		net.Close()
 		return nil, fmt.Errorf("the Pulumi CLI in %s/bin: %w", root, err)
 	}
-	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store}
+	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, plugins: plugins}
 	path := strings.Join([]string{
 		filepath.Join(root, "tests/emulator/tools"), filepath.Join(root, "bin/emulator"), filepath.Join(root, "bin"),
 		os.Getenv("PATH"),
@@ -97,6 +149,12 @@ func New(root, dir string) (*Env, error) {
 	}
 	for k, v := range net.Env() {
 		e.Vars[k] = v
+	}
+	if clusters != nil {
+		maps.Copy(e.Vars, clusters.Env())
+		// Helm, in the real Kubernetes provider, fetches charts from the network's chart repositories and trusts
+		// the system's roots only: Go's crypto/x509 reads them from SSL_CERT_FILE (nothing here reaches a real host).
+		e.Vars["SSL_CERT_FILE"] = net.CAFile
 	}
 	return e, nil
 }
@@ -132,7 +190,8 @@ func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulum
 }
 
 // Plugins are the resource plugins of an offline run by name, in directories relative to the repository root:
-// the offline cloud's, the real pulumi-eks (through its wrapper) and the fleet plugin.
+// the offline cloud's, the real pulumi-eks (through its wrapper) and the fleet plugin. An Env with control planes
+// runs the real Kubernetes provider instead (bin/kube).
 var Plugins = map[string]string{
 	"aws": "bin/emulator", "kubernetes": "bin/emulator", "github": "bin/emulator", "awsx": "bin/emulator",
 	"eks": "tests/emulator/tools", "fleet": "bin",
@@ -147,8 +206,8 @@ func (e *Env) withPlugins(project []byte) ([]byte, error) {
 		return nil, err
 	}
 	var providers []any
-	for _, name := range slices.Sorted(maps.Keys(Plugins)) {
-		providers = append(providers, map[string]any{"name": name, "path": filepath.Join(e.Root, Plugins[name])})
+	for _, name := range slices.Sorted(maps.Keys(e.plugins)) {
+		providers = append(providers, map[string]any{"name": name, "path": filepath.Join(e.Root, e.plugins[name])})
 	}
 	doc["plugins"] = map[string]any{"providers": providers}
 	return yaml.Marshal(doc)
@@ -231,16 +290,27 @@ func Root() (string, error) {
 }
 
 // ForTest is an Env in a fresh temporary directory of t, closed when t ends.
-func ForTest(t testing.TB) *Env {
+func ForTest(t testing.TB) *Env { return ForTestWith(t, Options{}) }
+
+// ForTestWith is an Env with opts in a fresh temporary directory of t, closed when t ends, its control planes
+// deleted.
+func ForTestWith(t testing.TB, opts Options) *Env {
 	t.Helper()
 	root, err := Root()
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := New(root, t.TempDir())
+	env, err := Open(root, t.TempDir(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = env.Close() })
+	t.Cleanup(func() {
+		if env.Clusters != nil {
+			if err := env.Clusters.DeleteAll(context.Background()); err != nil {
+				t.Errorf("deleting the control planes: %v", err)
+			}
+		}
+		_ = env.Close()
+	})
 	return env
 }

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 )
 
 // PrintSummary writes one line per cluster of the fleet example's `clusters` output: name, region, role,
@@ -87,4 +90,30 @@ func PrintDelivery(w io.Writer, outputs auto.OutputMap) {
 			fmt.Fprintf(w, "      %d Stacks side by side, promoted and verified together: %s\n", len(list), joined(list))
 		}
 	}
+}
+
+// PrintControlPlanes tells where the kubeconfigs of the run's control planes are, for kubectl (bin/kube/kubectl
+// or any other); they keep running after the run.
+func PrintControlPlanes(w io.Writer, env *Env) {
+	if env.Clusters == nil {
+		return
+	}
+	names := env.Clusters.Names()
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nKubernetes API servers: %d (Kubernetes %s, kwok nodes), still running; as their administrator:\n",
+		len(names), controlplane.KubeVersion)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-22s bin/kube/kubectl --kubeconfig %s get nodes\n", name, relative(env.Root, env.Clusters.Kubeconfig(name)))
+	}
+	fmt.Fprintf(w, "  stop them: bin/kube/kwokctl --name <name> stop cluster (with KWOK_WORKDIR=%s); the next run starts them\n",
+		relative(env.Root, env.Clusters.Workdir))
+}
+
+func relative(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil {
+		return rel
+	}
+	return path
 }

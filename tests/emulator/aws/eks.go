@@ -1,11 +1,13 @@
 package aws
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 )
 
 // EndpointDomain is the DNS suffix of emulated EKS API servers and OIDC issuers:
@@ -17,7 +19,24 @@ const EndpointDomain = "eks.amazonaws.com"
 // $FLEET_EMULATOR_CA (the offline network's CA), else a placeholder.
 var CAData = base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nemulated\n-----END CERTIFICATE-----\n"))
 
+// EKSClusterType is the type token of an EKS cluster.
+const EKSClusterType = "aws:eks/cluster:Cluster"
+
+// eksCluster is an EKS cluster. Where the run has control planes (controlplane.FromEnv), creating one starts a
+// real control plane for it and deleting it deletes that.
 var eksCluster = emulator.Kind{
+	Start: func(c emulator.Call, id string) error {
+		if clusters, ok := controlplane.FromEnv(); ok {
+			return clusters.Create(context.Background(), controlplane.Name(c.Scope, id))
+		}
+		return nil
+	},
+	Stop: func(scope, id string) error {
+		if clusters, ok := controlplane.FromEnv(); ok {
+			return clusters.Delete(context.Background(), controlplane.Name(scope, id))
+		}
+		return nil
+	},
 	ID:       func(c emulator.Call) string { return emulator.Str(c.Inputs, "name") },
 	AutoName: emulator.AutoNameKey("name"),
 	Computed: func(c emulator.Call, id string) map[string]any {

@@ -133,7 +133,7 @@ var kinds = map[string]emulator.Kind{
 		},
 		Replaces: []string{"name"},
 	},
-	"aws:eks/cluster:Cluster":                               eksCluster,
+	EKSClusterType:                                          eksCluster,
 	"aws:eks/nodeGroup:NodeGroup":                           eksNodeGroup,
 	"aws:eks/addon:Addon":                                   eksAddon,
 	"aws:eks/accessEntry:AccessEntry":                       eksAccessEntry,

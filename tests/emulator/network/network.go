@@ -21,7 +21,8 @@ import (
 	"time"
 )
 
-// Suffix is the domain the network answers; CONNECT to any other host is refused (there is no internet).
+// Suffix is the domain the network answers, beside the hosts Start is given; CONNECT to any other host is refused
+// (there is no internet).
 const Suffix = ".amazonaws.com"
 
 // Network is a running offline network.
@@ -38,15 +39,20 @@ type Network struct {
 	proxy   *http.Server
 	backend *http.Server
 	tlsAddr string
+	hosts   map[string]bool
 }
 
 // Start starts the proxy and the TLS server on loopback ports and writes the CA to dir/ca.pem. The TLS server
-// hands every request to serve; a nil serve answers 200 "ok" to all (Answer).
-func Start(dir string, serve http.Handler) (*Network, error) {
+// hands every request to serve; a nil serve answers 200 "ok" to all (Answer). The network routes the AWS domain
+// (Suffix) and hosts (chart repositories).
+func Start(dir string, serve http.Handler, hosts ...string) (*Network, error) {
 	if serve == nil {
 		serve = Answer
 	}
-	n := &Network{CAFile: filepath.Join(dir, "ca.pem"), certs: map[string]*tls.Certificate{}}
+	n := &Network{CAFile: filepath.Join(dir, "ca.pem"), certs: map[string]*tls.Certificate{}, hosts: map[string]bool{}}
+	for _, h := range hosts {
+		n.hosts[h] = true
+	}
 	if err := n.makeCA(); err != nil {
 		return nil, err
 	}
@@ -91,10 +97,10 @@ func answer(w http.ResponseWriter, _ *http.Request) {
 	_, _ = io.WriteString(w, "ok")
 }
 
-// connect tunnels CONNECT requests for AWS hosts to the TLS server.
+// connect tunnels CONNECT requests for AWS hosts and the network's other hosts to the TLS server.
 func (n *Network) connect(w http.ResponseWriter, r *http.Request) {
 	host, _, err := net.SplitHostPort(r.Host)
-	if r.Method != http.MethodConnect || err != nil || !strings.HasSuffix(host, Suffix) {
+	if r.Method != http.MethodConnect || err != nil || !(strings.HasSuffix(host, Suffix) || n.hosts[host]) {
 		http.Error(w, fmt.Sprintf("offline network: no route to %s", r.Host), http.StatusBadGateway)
 		return
 	}

@@ -13,16 +13,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// tokenPrefix starts an EKS bearer token: "k8s-aws-v1." and a base64url presigned sts:GetCallerIdentity URL.
-const tokenPrefix = "k8s-aws-v1."
-
 // serveKube answers the API of the emulated cluster at endpoint: list (every namespace), get and delete.
 func serveKube(s *emulator.Store, endpoint string, w http.ResponseWriter, r *http.Request) {
-	if err := checkToken(r.Header.Get("Authorization")); err != nil {
+	if err := aws.CheckToken(r.Header.Get("Authorization")); err != nil {
 		status(w, http.StatusUnauthorized, "Unauthorized", err.Error())
 		return
 	}
-	cluster, err := clusterAt(s, endpoint)
+	cluster, _, err := aws.ClusterAt(s, endpoint)
 	if err != nil {
 		status(w, http.StatusInternalServerError, "InternalError", err.Error())
 		return
@@ -95,58 +92,6 @@ func parsePath(path string) (gvr schema.GroupVersionResource, namespace, name st
 		return gvr, "", "", false
 	}
 	return gvr, namespace, name, true
-}
-
-// checkToken follows what EKS checks of a bearer token before asking STS: the prefix, then a presigned
-// sts:GetCallerIdentity URL on an STS host that signs the x-k8s-aws-id header (the cluster's name). STS's own
-// signature check is not emulated.
-func checkToken(header string) error {
-	tok, ok := strings.CutPrefix(header, "Bearer "+tokenPrefix)
-	if !ok {
-		return fmt.Errorf("want an EKS token (Bearer %s...)", tokenPrefix)
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(tok)
-	if err != nil {
-		return fmt.Errorf("token is not base64url: %v", err)
-	}
-	u, err := url.Parse(string(raw))
-	if err != nil {
-		return err
-	}
-	q := u.Query()
-	switch {
-	case u.Scheme != "https" || !strings.HasPrefix(u.Host, "sts.") || !strings.HasSuffix(u.Host, ".amazonaws.com"):
-		return fmt.Errorf("token's URL %s is not an STS endpoint", u.Host)
-	case q.Get("Action") != "GetCallerIdentity":
-		return fmt.Errorf("token's action %q is not GetCallerIdentity", q.Get("Action"))
-	case !strings.Contains(strings.ToLower(q.Get("X-Amz-SignedHeaders")), "x-k8s-aws-id"):
-		return fmt.Errorf("token does not sign the x-k8s-aws-id header")
-	case q.Get("X-Amz-Credential") == "" || q.Get("X-Amz-Signature") == "":
-		return fmt.Errorf("token is not presigned")
-	}
-	return nil
-}
-
-// clusterAt is the name of the emulated EKS cluster whose endpoint is endpoint ("" for none).
-func clusterAt(s *emulator.Store, endpoint string) (string, error) {
-	recs, err := s.List()
-	if err != nil {
-		return "", err
-	}
-	for _, r := range recs {
-		if r.Type != "aws:eks/cluster:Cluster" {
-			continue
-		}
-		state, err := r.Plain()
-		if err != nil {
-			return "", err
-		}
-		if state["endpoint"] == endpoint {
-			name, _ := state["name"].(string)
-			return name, nil
-		}
-	}
-	return "", nil
 }
 
 func reply(w http.ResponseWriter, code int, v any) {

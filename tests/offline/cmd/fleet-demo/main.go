@@ -22,20 +22,30 @@ import (
 func main() {
 	stackName := flag.String("stack", "dev", "stack of examples/fleet to run (dev, qa, prod or delivery)")
 	destroy := flag.Bool("destroy", false, "destroy the stack instead of updating it")
+	servers := flag.String("kube", "real", "what the clusters' Kubernetes APIs are: real (a control plane per "+
+		"cluster, the real Kubernetes provider) or emulated (tests/emulator/kubernetes)")
 	flag.Parse()
-	if err := run(*stackName, *destroy); err != nil {
+	if *servers != "real" && *servers != "emulated" {
+		fmt.Fprintf(os.Stderr, "fleet-demo: -kube %q: want real or emulated\n", *servers)
+		os.Exit(2)
+	}
+	if err := run(*stackName, *destroy, offline.Options{ControlPlanes: *servers == "real"}); err != nil {
 		fmt.Fprintln(os.Stderr, "fleet-demo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(stackName string, destroy bool) error {
+func run(stackName string, destroy bool, opts offline.Options) error {
 	ctx := context.Background()
 	root, err := offline.Root()
 	if err != nil {
 		return err
 	}
-	env, err := offline.New(root, filepath.Join(root, ".work", "demo"))
+	dir := filepath.Join(root, ".work", "demo")
+	if !opts.ControlPlanes {
+		dir = filepath.Join(root, ".work", "demo-emulated")
+	}
+	env, err := offline.Open(root, dir, opts)
 	if err != nil {
 		return err
 	}
@@ -46,6 +56,9 @@ func run(stackName string, destroy bool) error {
 	}
 	if err := offline.SetDeliverySecrets(ctx, stack); err != nil {
 		return err
+	}
+	if err := env.Recover(ctx, stack, os.Stdout); err != nil {
+		return fmt.Errorf("recovering from an interrupted run: %w", err)
 	}
 	// The plugins are project plugins (offline.Plugins): the engine has no warning about them, so every warning
 	// the run counts is shown.
@@ -65,5 +78,6 @@ func run(stackName string, destroy bool) error {
 	}
 	offline.PrintSummary(os.Stdout, res.Outputs)
 	offline.PrintDelivery(os.Stdout, res.Outputs)
+	offline.PrintControlPlanes(os.Stdout, env)
 	return nil
 }

@@ -1,0 +1,179 @@
+package controlplane
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Env names the variables that turn control planes on for a run: the directory kwokctl keeps the clusters in, and
+// the directory of the binaries (`make kube`).
+const (
+	WorkdirEnv = "FLEET_EMULATOR_CLUSTERS"
+	BinEnv     = "FLEET_EMULATOR_KUBE_BIN"
+)
+
+// KubeVersion is the Kubernetes release every control plane runs; etcd is the version that release pins. Only
+// v1.33 is built here: a cluster asking for another minor gets it (the nearest the Go module proxy serves whole).
+const (
+	KubeVersion = "v1.33.13"
+	EtcdVersion = "3.5.21"
+)
+
+// Nodes is how many kwok nodes each cluster gets, so that Deployments schedule and report Available.
+const Nodes = 2
+
+// Clusters is the set of control planes of one offline run.
+type Clusters struct {
+	// Workdir is kwokctl's working directory (KWOK_WORKDIR): a cluster's PKI, etcd data, logs and pids live in
+	// Workdir/clusters/<name>.
+	Workdir string
+	// Bin holds etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, kwok and kwokctl.
+	Bin string
+}
+
+// FromEnv is the run's Clusters, if the run has control planes (WorkdirEnv and BinEnv set).
+func FromEnv() (Clusters, bool) {
+	c := Clusters{Workdir: os.Getenv(WorkdirEnv), Bin: os.Getenv(BinEnv)}
+	return c, c.Workdir != "" && c.Bin != ""
+}
+
+// Env are the variables that give the run's plugins these control planes.
+func (c Clusters) Env() map[string]string {
+	return map[string]string{WorkdirEnv: c.Workdir, BinEnv: c.Bin}
+}
+
+// Name is the control plane's name for an EKS cluster: EKS names are unique per account and region only.
+func Name(region, cluster string) string { return region + "-" + cluster }
+
+// Create starts a new control plane called name with Nodes kwok nodes and waits until its API server is ready.
+// Creating one that exists starts it if it is stopped.
+func (c Clusters) Create(ctx context.Context, name string) error {
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := os.MkdirAll(c.Workdir, 0o755); err != nil {
+		return err
+	}
+	conf := filepath.Join(c.Workdir, name+".kwokctl.yaml")
+	if err := os.WriteFile(conf, c.config(), 0o644); err != nil {
+		return err
+	}
+	if err := c.kwokctl(ctx, name, "create", "cluster", "--config", conf, "--wait", "60s"); err != nil {
+		return err
+	}
+	if err := c.kwokctl(ctx, name, "scale", "node", "--replicas", strconv.Itoa(Nodes)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Start starts the stopped control plane name (its etcd data kept) and waits until its API server is ready; a
+// running one is left alone.
+func (c Clusters) Start(ctx context.Context, name string) error {
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if c.Running(name) {
+		return nil
+	}
+	return c.kwokctl(ctx, name, "start", "cluster", "--wait", "60s")
+}
+
+// Delete stops the control plane name and removes its data; an absent one is no error.
+func (c Clusters) Delete(ctx context.Context, name string) error {
+	if !slices.Contains(c.Names(), name) {
+		return nil
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return c.kwokctl(ctx, name, "delete", "cluster")
+}
+
+// DeleteAll deletes every control plane of the run.
+func (c Clusters) DeleteAll(ctx context.Context) error {
+	var errs []error
+	for _, name := range c.Names() {
+		errs = append(errs, c.Delete(ctx, name))
+	}
+	return errors.Join(errs...)
+}
+
+// Names are the run's control planes, running or stopped.
+func (c Clusters) Names() []string {
+	entries, _ := os.ReadDir(filepath.Join(c.Workdir, "clusters"))
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// Dir is the control plane's own directory: kubeconfig.yaml, pki/, etcd/, logs/.
+func (c Clusters) Dir(name string) string { return filepath.Join(c.Workdir, "clusters", name) }
+
+// Running says whether the control plane's kube-apiserver process is alive.
+func (c Clusters) Running(name string) bool {
+	data, err := os.ReadFile(filepath.Join(c.Dir(name), "pids", "kube-apiserver.pid"))
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		return false
+	}
+	return syscall.Kill(pid, 0) == nil
+}
+
+// kwokctl runs kwokctl on cluster name with the run's workdir, binaries first on PATH (it asks kubectl whether the
+// API server serves), and no kubeconfig of the user's touched.
+func (c Clusters) kwokctl(ctx context.Context, name string, args ...string) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	args = append([]string{"--name", name}, args...)
+	args = append(args, "--kubeconfig", filepath.Join(c.Workdir, "kwokctl-contexts.yaml"))
+	cmd := exec.CommandContext(ctx, filepath.Join(c.Bin, "kwokctl"), args...)
+	cmd.Env = append(os.Environ(), "KWOK_WORKDIR="+c.Workdir,
+		"PATH="+c.Bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("kwokctl %s: %w\n%s", strings.Join(args, " "), err, strings.TrimSpace(out.String()))
+	}
+	return nil
+}
+
+// lock serializes kwokctl's create, start and delete across the run's processes: it picks free ports by looking at
+// the other clusters of the workdir, so two at once could pick the same.
+func (c Clusters) lock() (func(), error) {
+	if err := os.MkdirAll(c.Workdir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(c.Workdir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+}

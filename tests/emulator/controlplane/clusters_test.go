@@ -1,0 +1,218 @@
+package controlplane_test
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// clustersForTest are control planes in a temporary workdir from the binaries `make kube` builds, deleted when
+// the test ends.
+func clustersForTest(t *testing.T) controlplane.Clusters {
+	t.Helper()
+	root, err := offline.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := controlplane.Clusters{Workdir: t.TempDir(), Bin: filepath.Join(root, "bin", "kube")}
+	if _, err := os.Stat(filepath.Join(c.Bin, "kwokctl")); err != nil {
+		t.Fatalf("the control plane's binaries: %v (build them with `make kube`)", err)
+	}
+	t.Cleanup(func() {
+		if err := c.DeleteAll(context.Background()); err != nil {
+			t.Errorf("delete: %v", err)
+		}
+	})
+	return c
+}
+
+// TestControlPlane is a control plane's life: created with ready nodes, it runs a Deployment to Available (the
+// controller manager, the scheduler and kwok's kubelets at work); stopped (its processes killed, as a reboot
+// would) and started, it still holds the Deployment; deleted, nothing of it is left.
+func TestControlPlane(t *testing.T) {
+	ctx := context.Background()
+	c := clustersForTest(t)
+	name := controlplane.Name("us-east-1", "hub")
+	if err := c.Create(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	kube := client(t, c, name)
+	version, err := kube.Discovery().ServerVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if version.GitVersion != controlplane.KubeVersion {
+		t.Errorf("server version %s, want %s", version.GitVersion, controlplane.KubeVersion)
+	}
+	nodes, err := kube.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes.Items) != controlplane.Nodes {
+		t.Errorf("%d nodes, want %d", len(nodes.Items), controlplane.Nodes)
+	}
+
+	replicas := int32(2)
+	labels := map[string]string{"app": "web"}
+	_, err = kube.AppsV1().Deployments("default").Create(ctx, &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}}}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	available(t, kube, "web", replicas)
+
+	// Stopped the hard way: every process of the control plane killed, its pid files left behind.
+	for _, pid := range pids(t, c, name) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 10*time.Second, true,
+		func(context.Context) (bool, error) { return !c.Running(name), nil }); err != nil {
+		t.Fatal("the control plane still runs after its processes were killed")
+	}
+	if err := c.Start(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	kube = client(t, c, name)
+	if _, err := kube.AppsV1().Deployments("default").Get(ctx, "web", metav1.GetOptions{}); err != nil {
+		t.Errorf("after a restart: %v", err)
+	}
+
+	if err := c.Delete(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	if names := c.Names(); len(names) != 0 {
+		t.Errorf("control planes after delete: %v", names)
+	}
+	if c.Running(name) {
+		t.Error("the API server still runs after delete")
+	}
+}
+
+// TestProxy is the cluster's endpoint as the offline network serves it: health without a token, the API with an
+// EKS token only, and any other host to the next handler.
+func TestProxy(t *testing.T) {
+	ctx := context.Background()
+	c := clustersForTest(t)
+	name := controlplane.Name("us-west-2", "spoke")
+	if err := c.Create(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	find := func(endpoint string) (string, error) {
+		if endpoint == "https://spoke.example.eks.amazonaws.com" {
+			return name, nil
+		}
+		return "", nil
+	}
+	next := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	server := httptest.NewServer(controlplane.Proxy(c, find, aws.CheckToken, next))
+	defer server.Close()
+
+	token := "Bearer " + aws.TokenPrefix + base64.RawURLEncoding.EncodeToString([]byte(
+		"https://sts.us-west-2.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15"+
+			"&X-Amz-Credential=AKIA%2F20260101%2Fus-west-2%2Fsts%2Faws4_request&X-Amz-SignedHeaders=host%3Bx-k8s-aws-id"+
+			"&X-Amz-Signature=abc"))
+	cases := map[string]struct {
+		reason      string
+		host, path  string
+		token       string
+		wantStatus  int
+		wantContain string
+	}{
+		"health": {reason: "pulumi-eks polls /healthz with no token", host: "spoke.example.eks.amazonaws.com",
+			path: "/healthz", wantStatus: http.StatusOK, wantContain: "ok"},
+		"no token": {reason: "the API needs an EKS token", host: "spoke.example.eks.amazonaws.com",
+			path: "/api/v1/namespaces", wantStatus: http.StatusUnauthorized, wantContain: "want an EKS token"},
+		"token": {reason: "with one, the real API server answers", host: "spoke.example.eks.amazonaws.com",
+			path: "/api/v1/namespaces/kube-system", token: token, wantStatus: http.StatusOK, wantContain: `"name":"kube-system"`},
+		"other host": {reason: "a host with no control plane goes on", host: "oidc.us-west-2.eks.amazonaws.com",
+			path: "/id/x", wantStatus: http.StatusTeapot},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodGet, server.URL+tc.path, nil)
+			req.Host = tc.host
+			if tc.token != "" {
+				req.Header.Set("Authorization", tc.token)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body := new(strings.Builder)
+			_, _ = io.Copy(body, resp.Body)
+			if resp.StatusCode != tc.wantStatus || !strings.Contains(body.String(), tc.wantContain) {
+				t.Errorf("%s: %d %s, want %d with %q", tc.reason, resp.StatusCode, body, tc.wantStatus, tc.wantContain)
+			}
+		})
+	}
+}
+
+func client(t *testing.T, c controlplane.Clusters, name string) kubernetes.Interface {
+	t.Helper()
+	cfg, err := c.Admin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kube
+}
+
+func available(t *testing.T, kube kubernetes.Interface, name string, replicas int32) {
+	t.Helper()
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, time.Minute, true,
+		func(ctx context.Context) (bool, error) {
+			d, err := kube.AppsV1().Deployments("default").Get(ctx, name, metav1.GetOptions{})
+			return err == nil && d.Status.AvailableReplicas == replicas, nil
+		})
+	if err != nil {
+		t.Fatalf("deployment %s never had %d available replicas: %v", name, replicas, err)
+	}
+}
+
+func pids(t *testing.T, c controlplane.Clusters, name string) []int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(c.Dir(name), "pids", "*.pid"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no pid files: %v", err)
+	}
+	var out []int
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pid int
+		if _, err := fmt.Sscan(strings.TrimSpace(string(data)), &pid); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, pid)
+	}
+	return out
+}

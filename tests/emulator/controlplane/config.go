@@ -1,0 +1,42 @@
+package controlplane
+
+import (
+	"path/filepath"
+
+	"sigs.k8s.io/yaml"
+)
+
+// config is the KwokctlConfiguration of every control plane: binary runtime, the binaries of Bin and nothing
+// downloaded, secure serving with RBAC and the default admission plugins on loopback only, and kwok's default
+// stages (nodes ready with leases, pods ready, Jobs' pods complete).
+func (c Clusters) config() []byte {
+	bin := func(name string) string { return filepath.Join(c.Bin, name) }
+	conf := map[string]any{
+		"apiVersion": "config.kwok.x-k8s.io/v1alpha1",
+		"kind":       "KwokctlConfiguration",
+		"options": map[string]any{
+			"runtime":                     "binary",
+			"kubeVersion":                 KubeVersion,
+			"etcdVersion":                 EtcdVersion,
+			"securePort":                  true,
+			"bindAddress":                 "127.0.0.1",
+			"quietPull":                   true,
+			"kubeBinaryPrefix":            c.Bin,
+			"kubeApiserverBinary":         bin("kube-apiserver"),
+			"kubeControllerManagerBinary": bin("kube-controller-manager"),
+			"kubeSchedulerBinary":         bin("kube-scheduler"),
+			"kubectlBinary":               bin("kubectl"),
+			"kwokControllerBinary":        bin("kwok"),
+			"etcdBinary":                  bin("etcd"),
+			// etcdctl and etcdutl are only for kwokctl's snapshots, which the offline cloud never takes; naming
+			// etcd keeps their defaults (a download) out of the configuration.
+			"etcdctlBinary": bin("etcd"),
+			"etcdutlBinary": bin("etcd"),
+		},
+	}
+	data, err := yaml.Marshal(conf)
+	if err != nil {
+		panic(err) // a map of strings and bools always marshals
+	}
+	return data
+}

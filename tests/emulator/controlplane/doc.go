@@ -1,0 +1,9 @@
+// Package controlplane runs a real Kubernetes control plane behind each offline EKS cluster: etcd, kube-apiserver,
+// kube-controller-manager and kube-scheduler (Kubernetes v1.33.13, `make kube`), with kwok playing the kubelets of
+// the cluster's nodes, all started and stopped by kwokctl (binary runtime, local binaries only).
+//
+// The aws emulator creates a cluster's control plane with the EKS cluster and deletes it with it; the offline
+// network (tests/emulator/network) routes the cluster's endpoint, https://<id>.gr7.<region>.eks.amazonaws.com, to
+// its kube-apiserver, starting a stopped one (a second `make demo`) on the first request. Processes outlive the
+// plugin that started them (kwokctl detaches them); a test's Env deletes its clusters when it ends.
+package controlplane
