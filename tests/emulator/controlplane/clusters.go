@@ -70,7 +70,7 @@ func (c Clusters) Create(ctx context.Context, name string) error {
 	if err := os.WriteFile(conf, c.config(), 0o644); err != nil {
 		return err
 	}
-	if err := c.kwokctl(ctx, name, "create", "cluster", "--config", conf, "--wait", "60s"); err != nil {
+	if err := c.kwokctl(ctx, name, "create", "cluster", "--config", conf, "--wait", "60s", c.contexts()); err != nil {
 		return err
 	}
 	if err := c.kwokctl(ctx, name, "scale", "node", "--replicas", strconv.Itoa(Nodes)); err != nil {
@@ -103,7 +103,7 @@ func (c Clusters) Delete(ctx context.Context, name string) error {
 		return err
 	}
 	defer unlock()
-	return c.kwokctl(ctx, name, "delete", "cluster")
+	return c.kwokctl(ctx, name, "delete", "cluster", c.contexts())
 }
 
 // DeleteAll deletes every control plane of the run.
@@ -149,7 +149,6 @@ func (c Clusters) kwokctl(ctx context.Context, name string, args ...string) erro
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	args = append([]string{"--name", name}, args...)
-	args = append(args, "--kubeconfig", filepath.Join(c.Workdir, "kwokctl-contexts.yaml"))
 	cmd := exec.CommandContext(ctx, filepath.Join(c.Bin, "kwokctl"), args...)
 	cmd.Env = append(os.Environ(), "KWOK_WORKDIR="+c.Workdir,
 		"PATH="+c.Bin+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -160,6 +159,10 @@ func (c Clusters) kwokctl(ctx context.Context, name string, args ...string) erro
 	}
 	return nil
 }
+
+// contexts is kwokctl's --kubeconfig flag for create and delete: a file of the workdir's own, so that no
+// kubeconfig of the user's gains or loses contexts.
+func (c Clusters) contexts() string { return "--kubeconfig=" + filepath.Join(c.Workdir, "kwokctl-contexts.yaml") }
 
 // lock serializes kwokctl's create, start and delete across the run's processes: it picks free ports by looking at
 // the other clusters of the workdir, so two at once could pick the same.

@@ -1,14 +1,13 @@
 package workloads
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
