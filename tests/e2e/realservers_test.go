@@ -3,17 +3,21 @@ package e2e
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	appsv1 "k8s.io/api/apps/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
@@ -64,7 +68,23 @@ func TestDevFleetOnRealServers(t *testing.T) {
 		}
 	})
 
-	t.Run("the hub holds every cluster secret, ApplicationSet and AppProject the fleet wrote", func(t *testing.T) {
+	t.Run("every Kubernetes object in the stack's state is on the server it was written to", func(t *testing.T) {
+		objects := stateObjects(t, env, stack)
+		kinds := map[string]int{}
+		for _, o := range objects {
+			kinds[o.kind]++
+			if _, err := o.get(ctx, t, env); err != nil {
+				t.Errorf("%s %s/%s on %s: %v", o.kind, o.namespace, o.name, o.server, err)
+			}
+		}
+		// The dev fleet registers its three clusters and bootstraps the add-ons on the hub; its tenants are on the
+		// spokes: each kind must be there at least once.
+		for _, kind := range []string{"Secret", "ApplicationSet", "AppProject", "ValidatingAdmissionPolicy",
+			"ValidatingAdmissionPolicyBinding", "Namespace", "ResourceQuota", "NetworkPolicy", "ServiceAccount"} {
+			if kinds[kind] == 0 {
+				t.Errorf("the state holds no %s (kinds: %v)", kind, kinds)
+			}
+		}
 		secrets, err := typed(t, env, hub).CoreV1().Secrets(gitopsbridge.DefaultNamespace).List(ctx,
 			metav1.ListOptions{LabelSelector: "argocd.argoproj.io/secret-type=cluster"})
 		if err != nil {
@@ -77,23 +97,57 @@ func TestDevFleetOnRealServers(t *testing.T) {
 		if want := slices.Sorted(mapKeys(devClusters)); !slices.Equal(slices.Sorted(slices.Values(names)), want) {
 			t.Errorf("cluster secrets %v, want %v", names, want)
 		}
-		dyn := dynamicClient(t, env, hub)
-		for _, kind := range []struct {
-			resource string
-			want     []string
+	})
+
+	t.Run("the hub's API server enforces the cluster-secret guard on what a Git sync writes", func(t *testing.T) {
+		controller := "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":argocd-application-controller"
+		asController := impersonating(t, env, hub, controller)
+		secrets := asController.CoreV1().Secrets(gitopsbridge.DefaultNamespace)
+		own, err := typed(t, env, hub).CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, "spoke-use2", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clusterLabels := map[string]string{"argocd.argoproj.io/secret-type": "cluster", "cluster_name": "evil"}
+		dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+		cases := map[string]struct {
+			reason string
+			secret *corev1.Secret
+			want   string
 		}{
-			{"appprojects", []string{gitopsbridge.AddonsProject, gitopsbridge.WorkloadsProject}},
-			{"applicationsets", []string{"bootstrap-addons", "bootstrap-workloads"}},
-		} {
-			list, err := dyn.Resource(schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1",
-				Resource: kind.resource}).Namespace(gitopsbridge.DefaultNamespace).List(ctx, metav1.ListOptions{})
-			if err != nil {
-				t.Fatalf("%s: %v", kind.resource, err)
-			}
-			for _, want := range kind.want {
-				if !slices.ContainsFunc(list.Items, func(u unstructured.Unstructured) bool { return u.GetName() == want }) {
-					t.Errorf("no %s %s on the hub", kind.resource, want)
+			"argocd-secret": {reason: "a sync cannot rewrite Argo CD's own secrets",
+				secret: &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "argocd-secret-evil"},
+					StringData: map[string]string{"admin.password": "x"}},
+				want: "may write only cluster secrets"},
+			"a project": {reason: "a cluster secret holds name, server and config only",
+				secret: &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "evil", Labels: clusterLabels},
+					StringData: map[string]string{"name": "evil", "server": "https://evil.example", "config": "{}", "project": "default"}},
+				want: "holds exactly name, server and config"},
+			"an unknown cluster": {reason: "Git registers only what the stack computed",
+				secret: &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "evil", Labels: clusterLabels},
+					StringData: map[string]string{"name": "evil", "server": "https://evil.example",
+						"config": `{"execProviderConfig":{"command":"sh"}}`}},
+				want: "must be exactly the one GitOpsBridge writes"},
+		}
+		for name, tc := range cases {
+			t.Run(name, func(t *testing.T) {
+				_, err := secrets.Create(ctx, tc.secret, dryRun)
+				if err == nil || !strings.Contains(err.Error(), tc.want) ||
+					!strings.Contains(err.Error(), gitopsbridge.ClusterSecretPolicyName) {
+					t.Errorf("%s: the server answered %v, want a refusal by %s: %q", tc.reason, err,
+						gitopsbridge.ClusterSecretPolicyName, tc.want)
 				}
+			})
+		}
+		// The fleet's own registration, written again by the controller as a sync of the registry would.
+		own.ResourceVersion, own.ManagedFields = "", nil
+		if _, err := secrets.Update(ctx, own, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
+			t.Errorf("the fleet's own cluster secret, written by the controller, was refused: %v", err)
+		}
+		// Who else may write or delete the guard: the report issue 36 starts from.
+		for _, user := range []string{controller, "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":argocd-server"} {
+			for _, verb := range []string{"delete", "update"} {
+				allowed := canI(ctx, t, env, hub, user, verb, "admissionregistration.k8s.io", "validatingadmissionpolicies")
+				t.Logf("%s may %s the fleet's ValidatingAdmissionPolicies: %v", user, verb, allowed)
 			}
 		}
 	})
@@ -128,6 +182,34 @@ func TestDevFleetOnRealServers(t *testing.T) {
 	if names := env.Clusters.Names(); len(names) != 0 {
 		t.Errorf("control planes after destroy: %v", names)
 	}
+}
+
+// impersonating is a client of control plane name acting as user (the administrator may impersonate anyone).
+func impersonating(t *testing.T, env *offline.Env, name, user string) kubernetes.Interface {
+	t.Helper()
+	cfg, err := env.Clusters.Admin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: []string{"system:serviceaccounts", "system:authenticated"}}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kube
+}
+
+// canI is the server's SubjectAccessReview answer: may user verb resource of group, cluster-wide?
+func canI(ctx context.Context, t *testing.T, env *offline.Env, name, user, verb, group, resource string) bool {
+	t.Helper()
+	review, err := typed(t, env, name).AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{
+		Spec: authorizationv1.SubjectAccessReviewSpec{User: user, Groups: []string{"system:serviceaccounts", "system:authenticated"},
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: verb, Group: group, Resource: resource}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return review.Status.Allowed
 }
 
 func devControlPlanes() []string {

@@ -74,7 +74,8 @@ func (c Clusters) Create(ctx context.Context, name string) error {
 		return err
 	}
 	if err := c.kwokctl(ctx, name, "scale", "node", "--replicas", strconv.Itoa(Nodes)); err != nil {
-		return err
+		// Nothing half made is left: the cluster's create fails whole.
+		return errors.Join(err, c.kwokctl(ctx, name, "delete", "cluster", c.contexts()))
 	}
 	return nil
 }
