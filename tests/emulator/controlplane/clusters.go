@@ -163,7 +163,9 @@ func (c Clusters) kwokctl(ctx context.Context, name string, args ...string) erro
 
 // contexts is kwokctl's --kubeconfig flag for create and delete: a file of the workdir's own, so that no
 // kubeconfig of the user's gains or loses contexts.
-func (c Clusters) contexts() string { return "--kubeconfig=" + filepath.Join(c.Workdir, "kwokctl-contexts.yaml") }
+func (c Clusters) contexts() string {
+	return "--kubeconfig=" + filepath.Join(c.Workdir, "kwokctl-contexts.yaml")
+}
 
 // lock serializes kwokctl's create, start and delete across the run's processes: it picks free ports by looking at
 // the other clusters of the workdir, so two at once could pick the same.

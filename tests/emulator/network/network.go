@@ -132,7 +132,16 @@ func (n *Network) connect(w http.ResponseWriter, r *http.Request) {
 	}()
 }
 
+// makeCA loads the CA of an earlier network in the same directory, else makes one: the clusters of a persistent
+// offline cloud (a second `make demo`) report the certificate authority of the run that created them, and their
+// kubeconfigs trust only that one.
 func (n *Network) makeCA() error {
+	keyFile := strings.TrimSuffix(n.CAFile, ".pem") + "-key.pem"
+	if certPEM, err := os.ReadFile(n.CAFile); err == nil {
+		if keyPEM, err := os.ReadFile(keyFile); err == nil {
+			return n.loadCA(certPEM, keyPEM)
+		}
+	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return err
@@ -141,7 +150,7 @@ func (n *Network) makeCA() error {
 		SerialNumber:          big.NewInt(1),
 		Subject:               pkix.Name{CommonName: "pulumi-fleet offline network CA"},
 		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(24 * time.Hour),
+		NotAfter:              time.Now().Add(10 * 365 * 24 * time.Hour),
 		IsCA:                  true,
 		BasicConstraintsValid: true,
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
@@ -150,12 +159,36 @@ func (n *Network) makeCA() error {
 	if err != nil {
 		return err
 	}
-	n.ca, err = x509.ParseCertificate(der)
+	keyDER, err := x509.MarshalECPrivateKey(key)
 	if err != nil {
 		return err
 	}
-	n.caKey = key
-	return os.WriteFile(n.CAFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		return err
+	}
+	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	if err := os.WriteFile(n.CAFile, certPEM, 0o600); err != nil {
+		return err
+	}
+	return n.loadCA(certPEM, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}))
+}
+
+func (n *Network) loadCA(certPEM, keyPEM []byte) error {
+	certBlock, _ := pem.Decode(certPEM)
+	keyBlock, _ := pem.Decode(keyPEM)
+	if certBlock == nil || keyBlock == nil {
+		return fmt.Errorf("offline network: %s or its key is not PEM", n.CAFile)
+	}
+	ca, err := x509.ParseCertificate(certBlock.Bytes)
+	if err != nil {
+		return err
+	}
+	key, err := x509.ParseECPrivateKey(keyBlock.Bytes)
+	if err != nil {
+		return err
+	}
+	n.ca, n.caKey = ca, key
+	return nil
 }
 
 // certificate mints (once per name) a certificate for the host the client asked for.

@@ -41,9 +41,10 @@ func run(stackName string, destroy bool, opts offline.Options) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(root, ".work", "demo")
+	// The two kinds of run keep their states apart: objects an emulated run wrote are in no API server.
+	dir := filepath.Join(root, ".work", "demo-real")
 	if !opts.ControlPlanes {
-		dir = filepath.Join(root, ".work", "demo-emulated")
+		dir = filepath.Join(root, ".work", "demo")
 	}
 	env, err := offline.Open(root, dir, opts)
 	if err != nil {
