@@ -9,6 +9,10 @@ JAVA_GO := GONOSUMDB=github.com/pulumi $(GO)
 COMPONENTS := components/fleet components/delivery components/ledger components/drain components/tenant components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
 STACK ?= dev
+# KUBE: real (a Kubernetes control plane behind each cluster, objects through the real Kubernetes provider) or
+# emulated (tests/emulator/kubernetes); the stacks that install PKO, Kargo or cert-manager (delivery, delivery-seed,
+# hub) need emulated until their charts are served offline.
+KUBE ?= real
 LDFLAGS := -X github.com/gitops-fleet/pulumi-fleet/provider.version=$(VERSION)
 
 all: build test
@@ -116,14 +120,16 @@ bin/kube/pulumi-resource-kubernetes: tests/kubeprovider/go.mod tests/kubeprovide
 ## clusters' control plane and the real Kubernetes provider
 offline: cli provider emulators eks java kube kubeprovider
 
-## demo: the dev fleet (examples/fleet) through the real CLI and engine on the offline cloud: preview, then up
+## demo: the dev fleet (examples/fleet) through the real CLI and engine on the offline cloud, with a real Kubernetes
+## control plane behind each cluster (KUBE=emulated for none): preview, then up
 demo: demo-notice offline
-	$(GO) run ./tests/offline/cmd/fleet-demo -stack $(STACK)
+	$(GO) run ./tests/offline/cmd/fleet-demo -stack $(STACK) -kube $(KUBE)
 
 demo-notice:
 	@echo "make demo: building what an offline run needs (the Pulumi CLI $(PULUMI_VERSION) from source, the fleet plugin,"
-	@echo "  the offline cloud's plugins, pulumi-eks from npm, pulumi-java's language host). On a fresh machine the first"
-	@echo "  run downloads and compiles for about 15-20 minutes on 2 cores; later runs take under a minute."
+	@echo "  the offline cloud's plugins, pulumi-eks from npm, pulumi-java's language host, Kubernetes $(KUBE_VERSION)'s"
+	@echo "  control plane, kwok and the Kubernetes provider). On a fresh machine the first run downloads and compiles"
+	@echo "  for about 25-35 minutes on 2 cores; later runs take about a minute."
 
 ## peer: the benchmarks' TypeScript peer (bench/peer: @pulumi/eks and @pulumi/awsx from npm, compiled with tsc)
 peer: bench/peer/bin/run.js

@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// TestInterruptedUp is `make demo` killed during its first `up`, then run again, as a new user would: the CLI and
+// its plugins are killed (SIGKILL to the process group) once the first EKS cluster exists, while the others are
+// being created. The next plain `up` fails on the stack's lock, as Pulumi's file backend says; offline's Recover
+// (what the demo runner does before every run) clears that lock, whose process is gone, and settles the pending
+// creates; then `up` converges, the next preview plans nothing, and the offline cloud holds each resource of the
+// state once and nothing else.
+func TestInterruptedUp(t *testing.T) {
+	ctx := context.Background()
+	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	stack := fleetStack(t, env, "dev")
+
+	stream := make(chan events.EngineEvent)
+	killed := make(chan int, 1)
+	go func() {
+		for e := range stream {
+			if e.ResOutputsEvent == nil || e.ResOutputsEvent.Metadata.Type != "aws:eks/cluster:Cluster" || len(killed) > 0 {
+				continue
+			}
+			if pid := lockHolder(t, env); pid > 0 {
+				_ = syscall.Kill(-pid, syscall.SIGKILL)
+				killed <- pid
+			}
+		}
+	}()
+	if _, err := stack.Up(ctx, optup.EventStreams(stream), optup.ProgressStreams(progress(t, env, "killed-up"))); err == nil {
+		t.Fatal("the killed up succeeded")
+	}
+	if len(killed) == 0 {
+		t.Fatal("up ended before any EKS cluster was created: nothing was killed")
+	}
+
+	_, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "locked-up")))
+	if err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Fatalf("up after the kill: %v, want the stack's lock", err)
+	}
+	var said bytes.Buffer
+	if err := env.Recover(ctx, stack, &said); err != nil {
+		t.Fatalf("recover: %v\n%s", err, said.String())
+	}
+	if !strings.Contains(said.String(), "cleared the lock of an interrupted run whose process is gone") ||
+		!strings.Contains(said.String(), "settling") {
+		t.Errorf("recover said:\n%s", offline.Tail(said.String(), 20))
+	}
+	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
+		t.Fatalf("up after recovering: %v", err)
+	}
+	if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
+		t.Fatalf("preview --expect-no-changes: %v", err)
+	}
+
+	// Nothing lost or duplicated: every record of the offline cloud is a resource of the state, once.
+	_, deployment := exported(t, env, stack, false)
+	inState := map[string]bool{}
+	for _, r := range deployment.Resources {
+		inState[string(r.URN)] = true
+	}
+	seen := map[string]int{}
+	for _, r := range records(t, env, "", "") {
+		seen[r.URN]++
+		if !inState[r.URN] {
+			t.Errorf("%s %s is in the cloud but not in the state (an orphan of the killed run)", r.Type, r.ID)
+		}
+	}
+	for urn, n := range seen {
+		if n > 1 {
+			t.Errorf("%s made %d resources", urn, n)
+		}
+	}
+	for _, o := range stateObjects(t, env, stack) {
+		if _, err := o.get(ctx, t, env); err != nil {
+			t.Errorf("%s %s/%s: %v", o.kind, o.namespace, o.name, err)
+		}
+	}
+}
+
+// lockHolder is the pid in the stack's lock in the Env's file backend, 0 while there is none.
+func lockHolder(t *testing.T, env *offline.Env) int {
+	paths, _ := filepath.Glob(filepath.Join(env.Dir, "state", ".pulumi", "locks", "*", "*", "*", "*.json"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var l struct {
+			Pid int `json:"pid"`
+		}
+		if json.Unmarshal(data, &l) == nil && l.Pid > 0 {
+			return l.Pid
+		}
+	}
+	return 0
+}
