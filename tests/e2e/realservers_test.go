@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -94,7 +95,7 @@ func TestDevFleetOnRealServers(t *testing.T) {
 		for _, s := range secrets.Items {
 			names = append(names, s.Name)
 		}
-		if want := slices.Sorted(mapKeys(devClusters)); !slices.Equal(slices.Sorted(slices.Values(names)), want) {
+		if want := slices.Sorted(maps.Keys(devClusters)); !slices.Equal(slices.Sorted(slices.Values(names)), want) {
 			t.Errorf("cluster secrets %v, want %v", names, want)
 		}
 	})
@@ -220,23 +221,9 @@ func devControlPlanes() []string {
 	return slices.Sorted(slices.Values(names))
 }
 
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 func typed(t *testing.T, env *offline.Env, name string) kubernetes.Interface {
 	t.Helper()
-	cfg, err := env.Clusters.Admin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube, err := kubernetes.NewForConfig(cfg)
+	kube, err := env.Clusters.Typed(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,11 +232,7 @@ func typed(t *testing.T, env *offline.Env, name string) kubernetes.Interface {
 
 func dynamicClient(t *testing.T, env *offline.Env, name string) dynamic.Interface {
 	t.Helper()
-	cfg, err := env.Clusters.Admin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	dyn, err := env.Clusters.Dynamic(name)
 	if err != nil {
 		t.Fatal(err)
 	}

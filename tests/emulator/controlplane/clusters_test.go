@@ -173,11 +173,7 @@ func TestProxy(t *testing.T) {
 
 func client(t *testing.T, c controlplane.Clusters, name string) kubernetes.Interface {
 	t.Helper()
-	cfg, err := c.Admin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube, err := kubernetes.NewForConfig(cfg)
+	kube, err := c.Typed(name)
 	if err != nil {
 		t.Fatal(err)
 	}

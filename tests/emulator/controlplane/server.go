@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -36,4 +38,22 @@ func (c Clusters) adminTransport(name string) (http.RoundTripper, string, error)
 		return nil, "", err
 	}
 	return rt, cfg.Host, nil
+}
+
+// Typed is client-go's clientset of the control plane as its administrator.
+func (c Clusters) Typed(name string) (kubernetes.Interface, error) {
+	cfg, err := c.Admin(name)
+	if err != nil {
+		return nil, err
+	}
+	return kubernetes.NewForConfig(cfg)
+}
+
+// Dynamic is client-go's dynamic client of the control plane as its administrator.
+func (c Clusters) Dynamic(name string) (dynamic.Interface, error) {
+	cfg, err := c.Admin(name)
+	if err != nil {
+		return nil, err
+	}
+	return dynamic.NewForConfig(cfg)
 }
