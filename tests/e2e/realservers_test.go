@@ -13,6 +13,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -168,6 +169,32 @@ func TestDevFleetOnRealServers(t *testing.T) {
 					t.Errorf("%s: namespace %s has no Pod Security level: %v", cluster, ns, got.Labels)
 				}
 			}
+		}
+	})
+
+	t.Run("a spoke's API server enforces a tenant namespace's Pod Security level and quota", func(t *testing.T) {
+		pods := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2")).CoreV1().Pods("payments")
+		dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+		privileged := true
+		_, err := pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "root"},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox",
+				SecurityContext: &corev1.SecurityContext{Privileged: &privileged}}}}}, dryRun)
+		if err == nil || !strings.Contains(err.Error(), `violates PodSecurity "restricted:`) {
+			t.Errorf("a privileged pod in payments (restricted): %v, want PodSecurity's refusal", err)
+		}
+		// Restricted-compliant, over payments' quota (requests.cpu 8, limits.cpu 8 in Pulumi.dev.yaml).
+		yes, no := true, false
+		cpu := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("9"), corev1.ResourceMemory: resource.MustParse("1Gi")}
+		_, err = pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "big"},
+			Spec: corev1.PodSpec{
+				SecurityContext: &corev1.PodSecurityContext{RunAsNonRoot: &yes,
+					SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault}},
+				Containers: []corev1.Container{{Name: "c", Image: "busybox",
+					Resources: corev1.ResourceRequirements{Requests: cpu, Limits: cpu},
+					SecurityContext: &corev1.SecurityContext{AllowPrivilegeEscalation: &no,
+						Capabilities: &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}}}}}}}, dryRun)
+		if err == nil || !strings.Contains(err.Error(), "exceeded quota") {
+			t.Errorf("a pod over payments' quota: %v, want the quota's refusal", err)
 		}
 	})
 
