@@ -167,13 +167,11 @@ func (c Clusters) contexts() string {
 	return "--kubeconfig=" + filepath.Join(c.Workdir, "kwokctl-contexts.yaml")
 }
 
-// lock serializes kwokctl's create, start and delete across the run's processes: it picks free ports by looking at
-// the other clusters of the workdir, so two at once could pick the same.
+// lock serializes kwokctl's create, start and delete across every run on the machine: kwokctl picks a cluster's
+// ports by trying which are free, so two clusters starting at once (the plugins of one run, or two test packages)
+// could pick the same before either binds them.
 func (c Clusters) lock() (func(), error) {
-	if err := os.MkdirAll(c.Workdir, 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(filepath.Join(c.Workdir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), "pulumi-fleet-controlplanes.lock"), os.O_CREATE|os.O_RDWR, 0o666)
 	if err != nil {
 		return nil, err
 	}
