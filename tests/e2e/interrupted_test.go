@@ -56,7 +56,11 @@ func TestInterruptedUp(t *testing.T) {
 	if err := env.Recover(ctx, stack, &said); err != nil {
 		t.Fatalf("recover: %v\n%s", err, said.String())
 	}
-	t.Logf("recover said:\n%s", offline.Tail(said.String(), 4))
+	for _, line := range strings.Split(said.String(), "\n") {
+		if strings.HasPrefix(line, "cleared") || strings.HasPrefix(line, "settling") {
+			t.Logf("recover: %s", line)
+		}
+	}
 	if !strings.Contains(said.String(), "cleared the lock of an interrupted run whose process is gone") ||
 		!strings.Contains(said.String(), "settling") {
 		t.Errorf("recover said:\n%s", offline.Tail(said.String(), 20))
