@@ -26,10 +26,18 @@ const EKSClusterType = "aws:eks/cluster:Cluster"
 // real control plane for it and deleting it deletes that.
 var eksCluster = emulator.Kind{
 	Start: func(c emulator.Call, id string) error {
-		if clusters, ok := controlplane.FromEnv(); ok {
-			return clusters.Create(context.Background(), controlplane.Name(c.Scope, id))
+		clusters, ok := controlplane.FromEnv()
+		if !ok {
+			return nil
 		}
-		return nil
+		// EKS names are unique per account and region: another stack's cluster of this name (the dev and prod
+		// stacks both have a hub in us-east-1) would otherwise share its control plane.
+		if rec, found, err := c.Store.Get("aws", EKSClusterType, id); err != nil {
+			return err
+		} else if found && rec.Scope == c.Scope && rec.URN != string(c.URN) {
+			return fmt.Errorf("ResourceInUseException: Cluster already exists with name: %s (in %s, made by %s)", id, c.Scope, rec.URN)
+		}
+		return clusters.Create(context.Background(), controlplane.Name(c.Scope, id))
 	},
 	Stop: func(scope, id string) error {
 		if clusters, ok := controlplane.FromEnv(); ok {
