@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,11 +37,12 @@ func TestInterruptedUp(t *testing.T) {
 			// The CLI that holds the lock and every process under it (its plugins, node for pulumi-eks, a kwokctl
 			// at work), as a terminal kills a job; it shares the test's process group, so not by group. The control
 			// planes kwokctl started are in sessions of their own and stay, as they would.
-			if pid := lockHolder(t, env); pid > 0 {
+			if locks, _ := env.Locks(stack.Name()); len(locks) > 0 && locks[0].Pid > 0 {
+				pid := locks[0].Pid
+				killed <- pid // before the kill: Up returns as soon as the CLI dies
 				for _, p := range append(descendants(pid), pid) {
 					_ = syscall.Kill(p, syscall.SIGKILL)
 				}
-				killed <- pid
 			}
 		}
 	}()
@@ -126,22 +126,4 @@ func descendants(pid int) []int {
 		queue = append(queue, children[queue[0]]...)
 	}
 	return out
-}
-
-// lockHolder is the pid in the stack's lock in the Env's file backend, 0 while there is none.
-func lockHolder(t *testing.T, env *offline.Env) int {
-	paths, _ := filepath.Glob(filepath.Join(env.Dir, "state", ".pulumi", "locks", "*", "*", "*", "*.json"))
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		var l struct {
-			Pid int `json:"pid"`
-		}
-		if json.Unmarshal(data, &l) == nil && l.Pid > 0 {
-			return l.Pid
-		}
-	}
-	return 0
 }

@@ -10,25 +10,18 @@ import (
 	"syscall"
 )
 
-// lock is what the file backend writes into a stack's lock (pulumi/pkg/v3 backend/diy lockContent).
-type lock struct {
+// Lock is one lock of a stack in the Env's file backend (.pulumi/locks/<org>/<project>/<stack>/<id>.json), with what
+// the backend writes into it (pulumi/pkg/v3 backend/diy lockContent): the process that holds it and its host.
+type Lock struct {
+	Path     string `json:"-"`
 	Pid      int    `json:"pid"`
 	Hostname string `json:"hostname"`
 }
 
-// ClearStaleLocks removes the locks of stack in the Env's file backend (.pulumi/locks/<org>/<project>/<stack>)
-// whose process is gone: written on this host by a process that no longer runs, as a `make demo` killed during
-// `up` leaves behind. Every later run would otherwise fail with "the stack is currently locked", and the
-// `pulumi cancel` the message advises needs the CLI, backend and passphrase of the runner. A lock of a live
-// process, or of another host, stays. It returns the paths it removed.
-func (e *Env) ClearStaleLocks(stack string) ([]string, error) {
-	host, err := os.Hostname()
-	if err != nil {
-		return nil, err
-	}
-	root := filepath.Join(e.Dir, "state", ".pulumi", "locks")
-	var removed []string
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+// Locks are the locks of stack in the Env's file backend; none while no operation holds it.
+func (e *Env) Locks(stack string) ([]Lock, error) {
+	var locks []Lock
+	err := filepath.WalkDir(filepath.Join(e.Dir, "state", ".pulumi", "locks"), func(path string, d fs.DirEntry, err error) error {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil
@@ -41,20 +34,41 @@ func (e *Env) ClearStaleLocks(stack string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		var l lock
+		l := Lock{Path: path}
 		if err := json.Unmarshal(data, &l); err != nil {
 			return fmt.Errorf("lock %s: %w", path, err)
 		}
-		if l.Hostname != host || l.Pid <= 0 || alive(l.Pid) {
-			return nil
-		}
-		if err := os.Remove(path); err != nil {
-			return err
-		}
-		removed = append(removed, path)
+		locks = append(locks, l)
 		return nil
 	})
-	return removed, err
+	return locks, err
+}
+
+// ClearStaleLocks removes the locks of stack in the Env's file backend whose process is gone: written on this host
+// by a process that no longer runs, as a `make demo` killed during `up` leaves behind. Every later run would
+// otherwise fail with "the stack is currently locked", and the `pulumi cancel` the message advises needs the CLI,
+// backend and passphrase of the runner. A lock of a live process, or of another host, stays. It returns the paths
+// it removed.
+func (e *Env) ClearStaleLocks(stack string) ([]string, error) {
+	host, err := os.Hostname()
+	if err != nil {
+		return nil, err
+	}
+	locks, err := e.Locks(stack)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, l := range locks {
+		if l.Hostname != host || l.Pid <= 0 || alive(l.Pid) {
+			continue
+		}
+		if err := os.Remove(l.Path); err != nil {
+			return removed, err
+		}
+		removed = append(removed, l.Path)
+	}
+	return removed, nil
 }
 
 // alive says whether process pid runs (signal 0 reaches it, or it exists but belongs to another user).

@@ -47,6 +47,12 @@ func (e *Env) Recover(ctx context.Context, stack auto.Stack, w io.Writer) error 
 	fmt.Fprintf(w, "settling %d operations an interrupted run left pending (creates: %d found in the cloud and imported, "+
 		"%d not and dropped) with a refresh\n", len(pending), imported, dropped)
 	_, err = stack.Refresh(ctx, opts...)
+	if err != nil && imported > 0 {
+		// An import the engine cannot complete (the kill left the resource half made) is dropped instead: the next
+		// up creates it again under the same URN, which the offline cloud takes as the same resource.
+		fmt.Fprintf(w, "importing the pending creates failed (%v); dropping them instead\n", err)
+		_, err = stack.Refresh(ctx, optrefresh.ProgressStreams(w), optrefresh.ClearPendingCreates())
+	}
 	return err
 }
 
