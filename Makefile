@@ -93,11 +93,13 @@ java:
 	cd provider/java && $(JAVA_GO) build -o $(CURDIR)/bin/ github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java
 
 ## kube: the offline clusters' control plane in bin/kube: etcd, kube-apiserver, kube-controller-manager,
-## kube-scheduler and kubectl $(KUBE_VERSION) (tests/kube), kwok and kwokctl (tests/kwok); built once per go.sum
+## kube-scheduler and kubectl $(KUBE_VERSION) (tests/kube), kwok and kwokctl (tests/kwok), aws-iam-authenticator
+## $(AUTHENTICATOR_VERSION) (tests/authenticator); built once per go.sum
 KUBE_VERSION := v1.33.13
+AUTHENTICATOR_VERSION := v0.6.13
 KUBE_LDFLAGS := $(foreach pkg,k8s.io/component-base/version k8s.io/client-go/pkg/version,-X $(pkg).gitVersion=$(KUBE_VERSION) \
 	-X $(pkg).gitMajor=1 -X $(pkg).gitMinor=33)
-kube: bin/kube/kube-apiserver bin/kube/kwokctl
+kube: bin/kube/kube-apiserver bin/kube/kwokctl bin/kube/aws-iam-authenticator
 bin/kube/kube-apiserver: tests/kube/go.mod tests/kube/go.sum
 	cd tests/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-controller-manager \
 		k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
@@ -105,6 +107,9 @@ bin/kube/kube-apiserver: tests/kube/go.mod tests/kube/go.sum
 	cd tests/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-apiserver
 bin/kube/kwokctl: tests/kwok/go.mod tests/kwok/go.sum
 	cd tests/kwok && $(GO) build -o $(CURDIR)/bin/kube/ sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
+bin/kube/aws-iam-authenticator: tests/authenticator/go.mod tests/authenticator/go.sum
+	cd tests/authenticator && $(GO) build -ldflags "-X sigs.k8s.io/aws-iam-authenticator/pkg.Version=$(AUTHENTICATOR_VERSION)" \
+		-o $(CURDIR)/bin/kube/ sigs.k8s.io/aws-iam-authenticator/cmd/aws-iam-authenticator
 
 ## kubeprovider: the real Pulumi Kubernetes provider bin/kube/pulumi-resource-kubernetes (tests/kubeprovider), which
 ## reports version $(KUBE_PROVIDER_VERSION), the version the fleet's SDK asks for

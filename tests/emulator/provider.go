@@ -138,6 +138,9 @@ func (e *emulator) create(_ context.Context, req p.CreateRequest) (p.CreateRespo
 	if err := e.save(c, id, outs); err != nil {
 		return p.CreateResponse{}, err
 	}
+	if err := e.changed(k, typ, id); err != nil {
+		return p.CreateResponse{}, err
+	}
 	return p.CreateResponse{ID: id, Properties: outs}, nil
 }
 
@@ -167,6 +170,9 @@ func (e *emulator) update(_ context.Context, req p.UpdateRequest) (p.UpdateRespo
 	if err := e.save(c, req.ID, outs); err != nil {
 		return p.UpdateResponse{}, err
 	}
+	if err := e.changed(k, typ, req.ID); err != nil {
+		return p.UpdateResponse{}, err
+	}
 	return p.UpdateResponse{Properties: outs}, nil
 }
 
@@ -193,18 +199,60 @@ func (e *emulator) delete(_ context.Context, req p.DeleteRequest) error {
 	if e.storeErr != nil {
 		return e.storeErr
 	}
-	if stop := e.kind(req.Urn.Type().String()).Stop; stop != nil {
-		if err := stop(e.scope, req.ID); err != nil {
+	typ := req.Urn.Type().String()
+	k := e.kind(typ)
+	if k.Stop != nil {
+		if err := k.Stop(e.scope, req.ID); err != nil {
 			return err
 		}
 	}
+	var last map[string]any
+	if k.Changed != nil {
+		rec, ok, err := e.get(typ, req.ID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if last, err = rec.Plain(); err != nil {
+				return err
+			}
+		}
+	}
 	// A record already gone is no error: deleting is idempotent, as with the real providers.
+	var err error
 	if e.svc.ScopedIDs {
-		_, err := e.store.DeleteIn(e.svc.Package, req.Urn.Type().String(), e.scope, req.ID)
+		_, err = e.store.DeleteIn(e.svc.Package, typ, e.scope, req.ID)
+	} else {
+		_, err = e.store.Delete(e.svc.Package, typ, req.ID)
+	}
+	if err != nil || last == nil {
 		return err
 	}
-	_, err := e.store.Delete(e.svc.Package, req.Urn.Type().String(), req.ID)
-	return err
+	return k.Changed(e.store, e.scope, last)
+}
+
+// get is the record of typ and id, in the provider's scope where IDs are scoped.
+func (e *emulator) get(typ, id string) (Record, bool, error) {
+	if e.svc.ScopedIDs {
+		return e.store.GetIn(e.svc.Package, typ, e.scope, id)
+	}
+	return e.store.Get(e.svc.Package, typ, id)
+}
+
+// changed runs k's Changed hook, if any, on the record of typ and id just saved.
+func (e *emulator) changed(k Kind, typ, id string) error {
+	if k.Changed == nil {
+		return nil
+	}
+	rec, ok, err := e.get(typ, id)
+	if err != nil || !ok {
+		return err
+	}
+	state, err := rec.Plain()
+	if err != nil {
+		return err
+	}
+	return k.Changed(e.store, e.scope, state)
 }
 
 func (e *emulator) save(c Call, id string, outs property.Map) error {

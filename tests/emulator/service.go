@@ -65,6 +65,10 @@ type Kind struct {
 	// create. Stop undoes it when the resource (of scope and id) is deleted.
 	Start func(c Call, id string) error
 	Stop  func(scope, id string) error
+	// Changed, when set, runs after the resource's record is saved (create, update) or removed (delete), with its
+	// outputs (the last ones, for a delete): what the cloud derives from the resource's set follows it (EKS's
+	// authenticator follows the cluster's access entries). Its error fails the operation.
+	Changed func(s *Store, scope string, state map[string]any) error
 }
 
 // AutoNameKey is an AutoName that fills top-level key with "<name>-<suffix>", keeping the old value.

@@ -77,6 +77,12 @@ func encodeState(m property.Map) (json.RawMessage, error) {
 	return protojson.Marshal(s)
 }
 
+// PlainState is a record's State from plain values (strings, numbers, bools, and lists and maps of them), for
+// records put by hand.
+func PlainState(values map[string]any) (json.RawMessage, error) {
+	return encodeState(resource.FromResourcePropertyMap(resource.NewPropertyMapFromMap(values)))
+}
+
 // Store is the emulated cloud's contents: a directory with one JSON file per Record, shared by every plugin
 // process of a run. A record is written to a temporary file and renamed into place, so readers never see half
 // of one, and each operation costs the same however many records exist (a fleet of 45 clusters holds

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -39,6 +41,8 @@ type Env struct {
 
 	// Clusters are the run's control planes, when it has them (Options.ControlPlanes).
 	Clusters *controlplane.Clusters
+	// STS is the offline STS, which the clusters' authenticators ask who a token's signer is.
+	STS *aws.STS
 
 	net     *network.Network
 	cmd     auto.PulumiCommand
@@ -66,7 +70,8 @@ var Needed = []string{
 // NeededForControlPlanes are the files `make offline` builds for an Env with control planes.
 var NeededForControlPlanes = []string{
 	"bin/kube/etcd", "bin/kube/kube-apiserver", "bin/kube/kube-controller-manager", "bin/kube/kube-scheduler",
-	"bin/kube/kubectl", "bin/kube/kwok", "bin/kube/kwokctl", "bin/kube/pulumi-resource-kubernetes",
+	"bin/kube/kubectl", "bin/kube/kwok", "bin/kube/kwokctl", "bin/kube/aws-iam-authenticator",
+	"bin/kube/pulumi-resource-kubernetes",
 }
 
 // New prepares an Env in dir (created if needed; state from an earlier Env in the same dir is kept) on the
@@ -95,38 +100,51 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	}
 	store := emulator.OpenStore(filepath.Join(dir, "cloud"))
 	plugins := maps.Clone(Plugins)
-	var clusters *controlplane.Clusters
-	serve := workloads.Handler(store, network.Answer)
+	sts := aws.NewSTS(store)
+	// The network's handler is set once the network runs: the control planes' proxy needs the network's address
+	// (the authenticators it starts reach the offline STS through it).
+	var serve http.Handler
 	var hosts []string
+	var repos []charts.Repository
 	if opts.ControlPlanes {
-		clusters = &controlplane.Clusters{Workdir: filepath.Join(dir, "clusters"), Bin: filepath.Join(root, "bin/kube")}
-		repos, err := ChartRepositories(root)
-		if err != nil {
-			return nil, err
-		}
-		serve = controlplane.Proxy(*clusters, func(endpoint string) (string, error) {
-			name, region, err := aws.ClusterAt(store, endpoint)
-			if name == "" || err != nil {
-				return "", err
-			}
-			return controlplane.Name(region, name), nil
-		}, aws.CheckToken, serve)
-		if serve, err = charts.Handler(repos, serve); err != nil {
+		var err error
+		if repos, err = ChartRepositories(root); err != nil {
 			return nil, err
 		}
 		hosts = charts.Hosts(repos)
 		plugins["kubernetes"] = "bin/kube"
 	}
-	net, err := network.Start(dir, serve, hosts...)
+	net, err := network.Start(dir, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { serve.ServeHTTP(w, r) }), hosts...)
 	if err != nil {
 		return nil, err
+	}
+	var clusters *controlplane.Clusters
+	serve = sts.Handler(workloads.Handler(store, network.Answer))
+	if opts.ControlPlanes {
+		clusters = &controlplane.Clusters{Workdir: filepath.Join(dir, "clusters"), Bin: filepath.Join(root, "bin/kube"),
+			Network: ControlPlaneNetwork(net)}
+		if net.Moved {
+			// The control planes still running reach the network at its old address: stopped, they start again
+			// with this one when first asked (the proxy starts them).
+			for _, name := range clusters.Names() {
+				if err := clusters.Stop(context.Background(), name); err != nil {
+					net.Close()
+					return nil, err
+				}
+			}
+		}
+		serve = sts.Handler(controlPlaneProxy(*clusters, store, workloads.Handler(store, network.Answer)))
+		if serve, err = charts.Handler(repos, serve); err != nil {
+			net.Close()
+			return nil, err
+		}
 	}
 	cmd, err := auto.NewPulumiCommand(&auto.PulumiCommandOptions{Root: root, SkipVersionCheck: true})
 	if err != nil {
 		net.Close()
 		return nil, fmt.Errorf("the Pulumi CLI in %s/bin: %w", root, err)
 	}
-	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, plugins: plugins}
+	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, STS: sts, plugins: plugins}
 	path := strings.Join([]string{
 		filepath.Join(root, "tests/emulator/tools"), filepath.Join(root, "bin/emulator"), filepath.Join(root, "bin"),
 		os.Getenv("PATH"),
@@ -142,8 +160,8 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		aws.CAEnv:         net.CAFile,
 		// The fleet plugin's own AWS calls (a ClusterDrain's token and Tagging API queries) sign with these
 		// stand-ins for credentials, and trust the network's CA; the offline cloud checks the signature's form only.
-		"AWS_ACCESS_KEY_ID":         "AKIAOFFLINECLOUD0000",
-		"AWS_SECRET_ACCESS_KEY":     "offline-cloud-stand-in-not-a-credential",
+		"AWS_ACCESS_KEY_ID":         aws.DeployerAccessKeyID,
+		"AWS_SECRET_ACCESS_KEY":     aws.DeployerSecretAccessKey,
 		"AWS_CA_BUNDLE":             net.CAFile,
 		"AWS_EC2_METADATA_DISABLED": "true",
 	}
@@ -157,6 +175,41 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		e.Vars["SSL_CERT_FILE"] = net.CAFile
 	}
 	return e, nil
+}
+
+// controlPlaneProxy is the control planes' proxy (controlplane.Proxy) for the EKS clusters in store: a namespace
+// created on a cluster gets the bindings of the access policies scoped to it (aws.SyncAccess).
+func controlPlaneProxy(clusters controlplane.Clusters, store *emulator.Store, next http.Handler) http.Handler {
+	var mu sync.Mutex
+	eks := map[string][2]string{} // control plane -> region, cluster name
+	find := func(endpoint string) (string, error) {
+		name, region, err := aws.ClusterAt(store, endpoint)
+		if name == "" || err != nil {
+			return "", err
+		}
+		cp := controlplane.Name(region, name)
+		mu.Lock()
+		eks[cp] = [2]string{region, name}
+		mu.Unlock()
+		return cp, nil
+	}
+	return controlplane.Proxy(clusters, find, next, controlplane.ProxyOptions{
+		NamespaceCreated: func(cp string) error {
+			mu.Lock()
+			c := eks[cp]
+			mu.Unlock()
+			return aws.SyncAccess(context.Background(), store, clusters, c[0], c[1])
+		},
+	})
+}
+
+// ControlPlaneNetwork are the variables the control planes' processes get (controlplane.Clusters.Network): the
+// network's proxy and its CA as the system's roots, and no instance metadata service.
+func ControlPlaneNetwork(net *network.Network) map[string]string {
+	vars := net.Env()
+	vars["SSL_CERT_FILE"] = net.CAFile
+	vars["AWS_EC2_METADATA_DISABLED"] = "true"
+	return vars
 }
 
 // Close stops the offline network.

@@ -37,8 +37,20 @@ var eksCluster = emulator.Kind{
 		} else if found && rec.Scope == c.Scope && rec.URN != string(c.URN) {
 			return fmt.Errorf("ResourceInUseException: Cluster already exists with name: %s (in %s, made by %s)", id, c.Scope, rec.URN)
 		}
-		return clusters.Create(context.Background(), controlplane.Name(c.Scope, id))
+		mode, bootstrap := "CONFIG_MAP", true // EKS's defaults
+		if ac, ok := c.Inputs.GetOk("accessConfig"); ok && ac.IsMap() {
+			if m, ok := ac.AsMap().GetOk("authenticationMode"); ok && m.IsString() {
+				mode = m.AsString()
+			}
+			if b, ok := ac.AsMap().GetOk("bootstrapClusterCreatorAdminPermissions"); ok && b.IsBool() {
+				bootstrap = b.AsBool()
+			}
+		}
+		return clusters.Create(context.Background(), controlplane.Name(c.Scope, id), &controlplane.Authentication{
+			ClusterID: id, BackendModes: BackendModes(mode), Access: CreatorAccess(bootstrap)})
 	},
+	// Once the cluster is recorded, its creator's access applies (SyncAccess).
+	Changed: syncAccessOf("name"),
 	Stop: func(scope, id string) error {
 		if clusters, ok := controlplane.FromEnv(); ok {
 			return clusters.Delete(context.Background(), controlplane.Name(scope, id))
@@ -113,6 +125,33 @@ var eksAddon = emulator.Kind{
 	Replaces: []string{"clusterName", "addonName"},
 }
 
+// syncAccessOf is a Changed hook that brings the control plane of the cluster named by the resource's key (its
+// name, or clusterName) in line with the cluster's access entries, where the run has control planes.
+func syncAccessOf(key string) func(s *emulator.Store, scope string, state map[string]any) error {
+	return func(s *emulator.Store, scope string, state map[string]any) error {
+		clusters, ok := controlplane.FromEnv()
+		if !ok {
+			return nil
+		}
+		cluster, _ := state[key].(string)
+		return SyncAccess(context.Background(), s, clusters, scope, cluster)
+	}
+}
+
+// eksAccessPolicyAssociation associates an access policy with an access entry; the cluster's control plane
+// authorizes it (SyncAccess).
+var eksAccessPolicyAssociation = emulator.Kind{
+	ID: func(c emulator.Call) string {
+		return strings.Join([]string{emulator.Str(c.Inputs, "clusterName"), emulator.Str(c.Inputs, "principalArn"),
+			emulator.Str(c.Inputs, "policyArn")}, "#")
+	},
+	Computed: func(c emulator.Call, id string) map[string]any {
+		return map[string]any{"associatedAt": created, "modifiedAt": created}
+	},
+	Changed:  syncAccessOf("clusterName"),
+	Replaces: []string{"clusterName", "principalArn", "policyArn"},
+}
+
 var eksAccessEntry = emulator.Kind{
 	ID: func(c emulator.Call) string {
 		return emulator.Str(c.Inputs, "clusterName") + ":" + emulator.Str(c.Inputs, "principalArn")
@@ -120,13 +159,17 @@ var eksAccessEntry = emulator.Kind{
 	Computed: func(c emulator.Call, id string) map[string]any {
 		out := map[string]any{
 			"accessEntryArn": ARN("eks", c.Scope, fmt.Sprintf("access-entry/%s/%s", emulator.Str(c.Inputs, "clusterName"), emulator.UUID())),
-			"createdAt":      created, "modifiedAt": created, "userName": emulator.Str(c.Inputs, "principalArn"),
+			"createdAt":      created, "modifiedAt": created,
+		}
+		if emulator.Str(c.Inputs, "userName") == "" {
+			out["userName"] = defaultUsername(emulator.Str(c.Inputs, "principalArn"))
 		}
 		if emulator.Str(c.Inputs, "type") == "" {
 			out["type"] = "STANDARD"
 		}
 		return out
 	},
+	Changed:  syncAccessOf("clusterName"),
 	Replaces: []string{"clusterName", "principalArn"},
 }
 

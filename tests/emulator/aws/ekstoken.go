@@ -6,6 +6,11 @@ import (
 	"net/url"
 	"strings"
 
+	awsv1 "github.com/aws/aws-sdk-go/aws"
+	"github.com/aws/aws-sdk-go/aws/credentials"
+	"github.com/aws/aws-sdk-go/aws/session"
+	"sigs.k8s.io/aws-iam-authenticator/pkg/token"
+
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 )
 
@@ -62,4 +67,23 @@ func ClusterAt(s *emulator.Store, endpoint string) (name, region string, err err
 		}
 	}
 	return "", "", nil
+}
+
+// Token is an EKS bearer token ("k8s-aws-v1." and the presigned URL) for cluster, signed with creds by
+// aws-iam-authenticator's token package as `aws eks get-token` makes it, on region's STS endpoint.
+func Token(creds Credentials, region, cluster string) (string, error) {
+	sess, err := session.NewSession(&awsv1.Config{Region: awsv1.String(region),
+		Credentials: credentials.NewStaticCredentials(creds.AccessKeyID, creds.SecretAccessKey, creds.SessionToken)})
+	if err != nil {
+		return "", err
+	}
+	gen, err := token.NewGenerator(false, false)
+	if err != nil {
+		return "", err
+	}
+	tok, err := gen.GetWithOptions(&token.GetTokenOptions{ClusterID: cluster, Region: region, Session: sess})
+	if err != nil {
+		return "", err
+	}
+	return tok.Token, nil
 }

@@ -13,8 +13,7 @@ import (
 var invokes = map[string]emulator.InvokeFunc{
 	"aws:index/getCallerIdentity:getCallerIdentity": func(c emulator.Call) (map[string]any, error) {
 		return map[string]any{
-			"id": Account, "accountId": Account, "userId": "AIDAEMULATOR00000000",
-			"arn": fmt.Sprintf("arn:aws:iam::%s:user/fleet-emulator", Account),
+			"id": Account, "accountId": Account, "userId": deployerUserID, "arn": DeployerARN(),
 		}, nil
 	},
 	// The caller is an IAM user, so the session's issuer is the caller itself (IAM GetSessionContext).

@@ -137,6 +137,7 @@ var kinds = map[string]emulator.Kind{
 	"aws:eks/nodeGroup:NodeGroup":                           eksNodeGroup,
 	"aws:eks/addon:Addon":                                   eksAddon,
 	"aws:eks/accessEntry:AccessEntry":                       eksAccessEntry,
+	AccessPolicyAssociationType:                             eksAccessPolicyAssociation,
 	"aws:eks/podIdentityAssociation:PodIdentityAssociation": eksPodIdentity,
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,8 +38,13 @@ type Clusters struct {
 	// Workdir is kwokctl's working directory (KWOK_WORKDIR): a cluster's PKI, etcd data, logs and pids live in
 	// Workdir/clusters/<name>.
 	Workdir string
-	// Bin holds etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, kwok and kwokctl.
+	// Bin holds etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, kwok, kwokctl and
+	// aws-iam-authenticator.
 	Bin string
+	// Network are variables every control plane process is started with besides the caller's environment: the
+	// offline network's proxy and CA, through which a cluster's authenticator reaches the offline STS. A plugin
+	// has them in its environment already; the harness, whose proxy starts stopped control planes, sets them.
+	Network map[string]string
 }
 
 // FromEnv is the run's Clusters, if the run has control planes (WorkdirEnv and BinEnv set).
@@ -56,8 +62,9 @@ func (c Clusters) Env() map[string]string {
 func Name(region, cluster string) string { return region + "-" + cluster }
 
 // Create starts a new control plane called name with Nodes kwok nodes and waits until its API server is ready.
-// Creating one that exists starts it if it is stopped.
-func (c Clusters) Create(ctx context.Context, name string) error {
+// With auth, the API server authenticates bearer tokens through aws-iam-authenticator (Authentication); without
+// (nil), only the administrator's client certificate. Creating one that exists starts it if it is stopped.
+func (c Clusters) Create(ctx context.Context, name string, auth *Authentication) error {
 	unlock, err := c.lock()
 	if err != nil {
 		return err
@@ -66,16 +73,23 @@ func (c Clusters) Create(ctx context.Context, name string) error {
 	if err := os.MkdirAll(c.Workdir, 0o755); err != nil {
 		return err
 	}
+	var authenticator map[string]any
+	var apiserverArgs []map[string]string
+	if auth != nil {
+		if authenticator, apiserverArgs, err = c.prepareAuthenticator(ctx, name, *auth); err != nil {
+			return errors.Join(err, os.RemoveAll(c.authDir(name)))
+		}
+	}
 	conf := filepath.Join(c.Workdir, name+".kwokctl.yaml")
-	if err := os.WriteFile(conf, c.config(), 0o644); err != nil {
+	if err := os.WriteFile(conf, c.config(authenticator, apiserverArgs), 0o644); err != nil {
 		return err
 	}
 	if err := c.kwokctl(ctx, name, "create", "cluster", "--config", conf, "--wait", "60s", c.contexts()); err != nil {
-		return err
+		return errors.Join(err, os.RemoveAll(c.authDir(name)))
 	}
 	if err := c.kwokctl(ctx, name, "scale", "node", "--replicas", strconv.Itoa(Nodes)); err != nil {
 		// Nothing half made is left: the cluster's create fails whole.
-		return errors.Join(err, c.kwokctl(ctx, name, "delete", "cluster", c.contexts()))
+		return errors.Join(err, c.kwokctl(ctx, name, "delete", "cluster", c.contexts()), os.RemoveAll(c.authDir(name)))
 	}
 	return nil
 }
@@ -104,7 +118,21 @@ func (c Clusters) Delete(ctx context.Context, name string) error {
 		return err
 	}
 	defer unlock()
-	return c.kwokctl(ctx, name, "delete", "cluster", c.contexts())
+	return errors.Join(c.kwokctl(ctx, name, "delete", "cluster", c.contexts()), os.RemoveAll(c.authDir(name)))
+}
+
+// Stop stops the control plane name's processes, its data kept (Start starts it again); a stopped one is left
+// alone.
+func (c Clusters) Stop(ctx context.Context, name string) error {
+	if !c.Running(name) {
+		return nil
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return c.kwokctl(ctx, name, "stop", "cluster")
 }
 
 // DeleteAll deletes every control plane of the run.
@@ -153,6 +181,9 @@ func (c Clusters) kwokctl(ctx context.Context, name string, args ...string) erro
 	cmd := exec.CommandContext(ctx, filepath.Join(c.Bin, "kwokctl"), args...)
 	cmd.Env = append(os.Environ(), "KWOK_WORKDIR="+c.Workdir,
 		"PATH="+c.Bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, k := range slices.Sorted(maps.Keys(c.Network)) {
+		cmd.Env = append(cmd.Env, k+"="+c.Network[k])
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

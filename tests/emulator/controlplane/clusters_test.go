@@ -2,11 +2,7 @@ package controlplane_test
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
@@ -52,7 +47,7 @@ func TestControlPlane(t *testing.T) {
 	ctx := context.Background()
 	c := clustersForTest(t)
 	name := controlplane.Name("us-east-1", "hub")
-	if err := c.Create(ctx, name); err != nil {
+	if err := c.Create(ctx, name, nil); err != nil {
 		t.Fatal(err)
 	}
 	kube := client(t, c, name)
@@ -108,66 +103,6 @@ func TestControlPlane(t *testing.T) {
 	}
 	if c.Running(name) {
 		t.Error("the API server still runs after delete")
-	}
-}
-
-// TestProxy is the cluster's endpoint as the offline network serves it: health without a token, the API with an
-// EKS token only, and any other host to the next handler.
-func TestProxy(t *testing.T) {
-	ctx := context.Background()
-	c := clustersForTest(t)
-	name := controlplane.Name("us-west-2", "spoke")
-	if err := c.Create(ctx, name); err != nil {
-		t.Fatal(err)
-	}
-	find := func(endpoint string) (string, error) {
-		if endpoint == "https://spoke.example.eks.amazonaws.com" {
-			return name, nil
-		}
-		return "", nil
-	}
-	next := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
-	server := httptest.NewServer(controlplane.Proxy(c, find, aws.CheckToken, next))
-	defer server.Close()
-
-	token := "Bearer " + aws.TokenPrefix + base64.RawURLEncoding.EncodeToString([]byte(
-		"https://sts.us-west-2.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15"+
-			"&X-Amz-Credential=AKIA%2F20260101%2Fus-west-2%2Fsts%2Faws4_request&X-Amz-SignedHeaders=host%3Bx-k8s-aws-id"+
-			"&X-Amz-Signature=abc"))
-	cases := map[string]struct {
-		reason      string
-		host, path  string
-		token       string
-		wantStatus  int
-		wantContain string
-	}{
-		"health": {reason: "pulumi-eks polls /healthz with no token", host: "spoke.example.eks.amazonaws.com",
-			path: "/healthz", wantStatus: http.StatusOK, wantContain: "ok"},
-		"no token": {reason: "the API needs an EKS token", host: "spoke.example.eks.amazonaws.com",
-			path: "/api/v1/namespaces", wantStatus: http.StatusUnauthorized, wantContain: "want an EKS token"},
-		"token": {reason: "with one, the real API server answers", host: "spoke.example.eks.amazonaws.com",
-			path: "/api/v1/namespaces/kube-system", token: token, wantStatus: http.StatusOK, wantContain: `"name":"kube-system"`},
-		"other host": {reason: "a host with no control plane goes on", host: "oidc.us-west-2.eks.amazonaws.com",
-			path: "/id/x", wantStatus: http.StatusTeapot},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			req, _ := http.NewRequest(http.MethodGet, server.URL+tc.path, nil)
-			req.Host = tc.host
-			if tc.token != "" {
-				req.Header.Set("Authorization", tc.token)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			body := new(strings.Builder)
-			_, _ = io.Copy(body, resp.Body)
-			if resp.StatusCode != tc.wantStatus || !strings.Contains(body.String(), tc.wantContain) {
-				t.Errorf("%s: %d %s, want %d with %q", tc.reason, resp.StatusCode, body, tc.wantStatus, tc.wantContain)
-			}
-		})
 	}
 }
 

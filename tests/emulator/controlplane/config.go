@@ -8,8 +8,9 @@ import (
 
 // config is the KwokctlConfiguration of every control plane: binary runtime, the binaries of Bin and nothing
 // downloaded, secure serving with RBAC and the default admission plugins on loopback only, and kwok's default
-// stages (nodes ready with leases, pods ready, Jobs' pods complete).
-func (c Clusters) config() []byte {
+// stages (nodes ready with leases, pods ready, Jobs' pods complete). The authenticator, when given, runs as one
+// more component, and the API server takes tokens through it (prepareAuthenticator).
+func (c Clusters) config(authenticator map[string]any, apiserverArgs []map[string]string) []byte {
 	bin := func(name string) string { return filepath.Join(c.Bin, name) }
 	conf := map[string]any{
 		"apiVersion": "config.kwok.x-k8s.io/v1alpha1",
@@ -34,9 +35,13 @@ func (c Clusters) config() []byte {
 			"etcdutlBinary": bin("etcd"),
 		},
 	}
+	if authenticator != nil {
+		conf["components"] = []any{authenticator}
+		conf["componentsPatches"] = []any{map[string]any{"name": "kube-apiserver", "extraArgs": apiserverArgs}}
+	}
 	data, err := yaml.Marshal(conf)
 	if err != nil {
-		panic(err) // a map of strings and bools always marshals
+		panic(err) // maps of strings, numbers and bools always marshal
 	}
 	return data
 }

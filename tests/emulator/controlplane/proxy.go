@@ -15,13 +15,20 @@ import (
 // Finder is the control plane's name of the EKS cluster at endpoint (https://<host>), "" when no cluster is there.
 type Finder func(endpoint string) (string, error)
 
+// ProxyOptions are what a Proxy does besides passing requests on.
+type ProxyOptions struct {
+	// NamespaceCreated, when set, is called once the API server of control plane name has created a namespace,
+	// before the creator hears of it: EKS's access policies scoped to a namespace apply from its creation.
+	NamespaceCreated func(name string) error
+}
+
 // Proxy serves the endpoint of every EKS cluster with a control plane from that control plane's kube-apiserver,
 // starting it first if it is stopped, and hands every other request (no cluster there, or one without a control
-// plane) to next. A request must carry a bearer token that check accepts (an EKS token's form); the API server sees
-// it as its administrator (EKS's authenticator and access entries are not played here yet). Watches and upgrades
-// (exec, port-forward) pass through.
-func Proxy(c Clusters, find Finder, check func(authorization string) error, next http.Handler) http.Handler {
-	p := &proxy{clusters: c, find: find, check: check, next: next, names: map[string]string{},
+// plane) to next. Requests pass as they are, bearer token included: the API server authenticates them (through
+// its authenticator, see Authentication), anonymous ones reaching what EKS serves anonymously (/healthz, /readyz,
+// /livez, /version). Watches and upgrades (exec, port-forward) pass through.
+func Proxy(c Clusters, find Finder, next http.Handler, opts ProxyOptions) http.Handler {
+	p := &proxy{clusters: c, find: find, next: next, opts: opts, names: map[string]string{},
 		backends: map[string]http.Handler{}}
 	return p
 }
@@ -29,8 +36,8 @@ func Proxy(c Clusters, find Finder, check func(authorization string) error, next
 type proxy struct {
 	clusters Clusters
 	find     Finder
-	check    func(string) error
 	next     http.Handler
+	opts     ProxyOptions
 
 	mu       sync.Mutex
 	names    map[string]string       // host -> control plane, once found (an endpoint is never reused)
@@ -51,27 +58,12 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.next.ServeHTTP(w, r)
 		return
 	}
-	// EKS answers /healthz, /readyz and /livez without a token (system:public-info-viewer), as pulumi-eks polls.
-	if !public(r) {
-		if err := p.check(r.Header.Get("Authorization")); err != nil {
-			status(w, http.StatusUnauthorized, "Unauthorized", err.Error())
-			return
-		}
-	}
 	backend, err := p.backend(r.Context(), name)
 	if err != nil {
 		status(w, http.StatusServiceUnavailable, "ServiceUnavailable", err.Error())
 		return
 	}
 	backend.ServeHTTP(w, r)
-}
-
-func public(r *http.Request) bool {
-	switch r.URL.Path {
-	case "/healthz", "/readyz", "/livez", "/version":
-		return r.Method == http.MethodGet
-	}
-	return false
 }
 
 // name is the control plane behind host, "" if none (not a cluster, or a cluster with no control plane).
@@ -109,7 +101,7 @@ func (p *proxy) backend(ctx context.Context, name string) (http.Handler, error) 
 	if b, ok := p.backends[name]; ok {
 		return b, nil
 	}
-	rt, host, err := p.clusters.adminTransport(name)
+	rt, host, err := p.clusters.transport(name)
 	if err != nil {
 		return nil, err
 	}
@@ -118,9 +110,13 @@ func (p *proxy) backend(ctx context.Context, name string) (http.Handler, error) 
 		return nil, err
 	}
 	b := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(target)
-			pr.Out.Header.Del("Authorization") // the administrator's client certificate authenticates instead
+		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
+		ModifyResponse: func(resp *http.Response) error {
+			if p.opts.NamespaceCreated != nil && resp.StatusCode == http.StatusCreated &&
+				resp.Request.Method == http.MethodPost && resp.Request.URL.Path == "/api/v1/namespaces" {
+				return p.opts.NamespaceCreated(name)
+			}
+			return nil
 		},
 		Transport:     rt,
 		FlushInterval: -1, // watches stream

@@ -29,8 +29,12 @@ const Suffix = ".amazonaws.com"
 type Network struct {
 	// CAFile is the PEM of the CA that signs the host certificates.
 	CAFile string
-	// ProxyURL is the proxy's address, http://127.0.0.1:<port>.
+	// ProxyURL is the proxy's address, http://127.0.0.1:<port>: the address an earlier network in the same
+	// directory had, if it is free (processes that outlive a run, the clusters' authenticators, keep reaching it).
 	ProxyURL string
+	// Moved says the proxy could not take the address an earlier network in the same directory had: processes
+	// started with that address no longer reach the network.
+	Moved bool
 
 	ca      *x509.Certificate
 	caKey   *ecdsa.PrivateKey
@@ -64,14 +68,33 @@ func Start(dir string, serve http.Handler, hosts ...string) (*Network, error) {
 	n.backend = &http.Server{Handler: serve, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = n.backend.Serve(tlsLn) }()
 
-	proxyLn, err := net.Listen("tcp", "127.0.0.1:0")
+	proxyLn, moved, err := listenAgain(filepath.Join(dir, "proxy-address"))
 	if err != nil {
 		return nil, err
 	}
-	n.ProxyURL = "http://" + proxyLn.Addr().String()
+	n.ProxyURL, n.Moved = "http://"+proxyLn.Addr().String(), moved
 	n.proxy = &http.Server{Handler: http.HandlerFunc(n.connect), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = n.proxy.Serve(proxyLn) }()
 	return n, nil
+}
+
+// listenAgain listens on the loopback address recorded in file, if there is one and it is free, else on a new one
+// that it records; moved is whether a recorded address was lost.
+func listenAgain(file string) (ln net.Listener, moved bool, err error) {
+	if prev, err := os.ReadFile(file); err == nil {
+		if ln, err := net.Listen("tcp", strings.TrimSpace(string(prev))); err == nil {
+			return ln, false, nil
+		}
+		moved = true
+	}
+	if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+		return nil, false, err
+	}
+	if err := os.WriteFile(file, []byte(ln.Addr().String()+"\n"), 0o644); err != nil {
+		ln.Close()
+		return nil, false, err
+	}
+	return ln, moved, nil
 }
 
 // Env are the variables that route the plugins' HTTPS through the network and make them trust its CA.
