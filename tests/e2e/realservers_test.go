@@ -198,6 +198,13 @@ func TestDevFleetOnRealServers(t *testing.T) {
 		}
 	})
 
+	t.Run("the tenants' owners reach their namespaces through EKS authentication, and nothing else", func(t *testing.T) {
+		testOwnersAccess(t, env)
+	})
+	t.Run("the hub's Argo CD reaches each spoke through its cluster secret, as the fleet grants", func(t *testing.T) {
+		testArgoCDAccess(t, env)
+	})
+
 	t.Run("a second up plans no change against the real servers", func(t *testing.T) {
 		if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
 			t.Fatalf("preview --expect-no-changes: %v", err)

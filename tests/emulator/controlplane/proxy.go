@@ -8,6 +8,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,8 +18,9 @@ type Finder func(endpoint string) (string, error)
 
 // ProxyOptions are what a Proxy does besides passing requests on.
 type ProxyOptions struct {
-	// NamespaceCreated, when set, is called once the API server of control plane name has created a namespace,
-	// before the creator hears of it: EKS's access policies scoped to a namespace apply from its creation.
+	// NamespaceCreated, when set, is called once the API server of control plane name has created a namespace (a
+	// create, or a server-side apply that creates), before the creator hears of it: EKS's access policies scoped
+	// to a namespace apply from its creation.
 	NamespaceCreated func(name string) error
 }
 
@@ -112,8 +114,7 @@ func (p *proxy) backend(ctx context.Context, name string) (http.Handler, error) 
 	b := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
 		ModifyResponse: func(resp *http.Response) error {
-			if p.opts.NamespaceCreated != nil && resp.StatusCode == http.StatusCreated &&
-				resp.Request.Method == http.MethodPost && resp.Request.URL.Path == "/api/v1/namespaces" {
+			if p.opts.NamespaceCreated != nil && resp.StatusCode == http.StatusCreated && namespaceWrite(resp.Request) {
 				return p.opts.NamespaceCreated(name)
 			}
 			return nil
@@ -123,6 +124,21 @@ func (p *proxy) backend(ctx context.Context, name string) (http.Handler, error) 
 	}
 	p.backends[name] = b
 	return b, nil
+}
+
+// namespaceWrite says whether r writes a namespace: a create (POST /api/v1/namespaces) or a server-side apply
+// (PATCH /api/v1/namespaces/<name>, how the Kubernetes provider writes), which answer 201 when they create it.
+func namespaceWrite(r *http.Request) bool {
+	rest, ok := strings.CutPrefix(r.URL.Path, "/api/v1/namespaces")
+	switch {
+	case !ok:
+		return false
+	case r.Method == http.MethodPost:
+		return rest == ""
+	case r.Method == http.MethodPatch:
+		return len(rest) > 1 && !strings.Contains(rest[1:], "/")
+	}
+	return false
 }
 
 func status(w http.ResponseWriter, code int, reason, msg string) {
