@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	appsv1 "k8s.io/api/apps/v1"
@@ -29,8 +28,11 @@ import (
 // TestDevFleetOnRealServers is the dev fleet with a real control plane behind each of its EKS clusters and every
 // Kubernetes object written by the real Pulumi Kubernetes provider: the servers accept what the fleet writes
 // (Argo CD's chart with its CRDs established and its Deployments available, the cluster secrets, the
-// ApplicationSets and AppProjects against the chart's CRDs, the tenants' namespaces), a second up changes
-// nothing against them (no server-side default drifts), and destroy deletes the control planes with the clusters.
+// ApplicationSets and AppProjects against the chart's CRDs, the tenants' namespaces), enforce what it means (the
+// cluster-secret guard, Pod Security, quotas), authenticate and authorize who it grants access as EKS does (the
+// tenants' owners, the hub's Argo CD), a second up changes nothing against them (no server-side default drifts),
+// and destroy drains the spokes' load balancers and claims on them, then deletes the control planes with the
+// clusters.
 func TestDevFleetOnRealServers(t *testing.T) {
 	ctx := context.Background()
 	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
@@ -211,9 +213,9 @@ func TestDevFleetOnRealServers(t *testing.T) {
 		}
 	})
 
-	if _, err := stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy"))); err != nil {
-		t.Fatalf("destroy: %v", err)
-	}
+	t.Run("destroy drains a spoke's load balancers and claims on its real server, waiting for their finalizers", func(t *testing.T) {
+		testDrainOnRealServers(t, env, stack)
+	})
 	if names := env.Clusters.Names(); len(names) != 0 {
 		t.Errorf("control planes after destroy: %v", names)
 	}

@@ -123,6 +123,19 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	if opts.ControlPlanes {
 		clusters = &controlplane.Clusters{Workdir: filepath.Join(dir, "clusters"), Bin: filepath.Join(root, "bin/kube"),
 			Network: ControlPlaneNetwork(net)}
+		var old []string
+		for _, name := range clusters.Names() {
+			if !clusters.Authenticates(name) {
+				old = append(old, name)
+			}
+		}
+		if len(old) > 0 {
+			net.Close()
+			return nil, fmt.Errorf("the control planes %s in %s were made before the offline clusters authenticated "+
+				"EKS tokens (aws-iam-authenticator) and refuse every token: start over (stop them with "+
+				"`KWOK_WORKDIR=%s %s delete cluster --name <name>` for each, then `rm -rf %s`, the run's state)",
+				strings.Join(old, ", "), clusters.Workdir, clusters.Workdir, filepath.Join(clusters.Bin, "kwokctl"), dir)
+		}
 		if net.Moved {
 			// The control planes still running reach the network at its old address: stopped, they start again
 			// with this one when first asked (the proxy starts them).

@@ -46,6 +46,12 @@ func (c Clusters) authDir(name string) string {
 	return filepath.Join(c.Workdir, "authenticators", name)
 }
 
+// Authenticates says whether control plane name was created with an Authentication.
+func (c Clusters) Authenticates(name string) bool {
+	_, err := os.Stat(filepath.Join(c.authDir(name), "config.yaml"))
+	return err == nil
+}
+
 func (c Clusters) accessFile(name string) string {
 	return filepath.Join(c.authDir(name), "access-entries.json")
 }

@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/drain"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// lbFinalizer is the finalizer the AWS Load Balancer Controller puts on a Service whose load balancer it made, and
+// removes once the load balancer is deleted.
+const lbFinalizer = "service.k8s.aws/resources"
+
+// releaseAfter is how long the test's stand-in for the AWS Load Balancer Controller takes to delete a load
+// balancer before it releases the Service.
+const releaseAfter = 3 * time.Second
+
+// testDrainOnRealServers destroys the stack with workloads on spoke-usw2's real API server: a Service of type
+// LoadBalancer under the AWS Load Balancer Controller's finalizer (the test plays the controller: it releases the
+// Service releaseAfter after its deletion is asked), a ClusterIP Service and a PersistentVolumeClaim (the API
+// server gives it the pvc-protection finalizer, which kube-controller-manager releases). The spoke's drain deletes
+// the load balancer's Service and the claim, leaves the ClusterIP Service, and ends only once both are gone, before
+// its cluster is deleted. (Karpenter's NodePools are not tried: its chart, and so its CRDs, are not here.)
+func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
+	ctx := context.Background()
+	const cluster = "spoke-usw2"
+	kube := typed(t, env, controlplane.Name(devClusters[cluster], cluster))
+	services, claims := kube.CoreV1().Services("default"), kube.CoreV1().PersistentVolumeClaims("default")
+	port := []corev1.ServicePort{{Port: 443}}
+	if _, err := services.Create(ctx, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web", Finalizers: []string{lbFinalizer}},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, Ports: port}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := services.Create(ctx, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "internal"},
+		Spec: corev1.ServiceSpec{Ports: port}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	claim, err := claims.Create(ctx, &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "data"},
+		Spec: corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
+			Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{
+				corev1.ResourceStorage: resource.MustParse("1Gi")}}}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(claim.Finalizers) == 0 {
+		t.Errorf("the API server gave the claim no finalizer: %v", claim.Finalizers)
+	}
+
+	seen := &drainSeen{}
+	watchCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	go seen.playLoadBalancerController(watchCtx, kube)
+	go seen.watchClaims(watchCtx, kube)
+
+	var drainedAt time.Time
+	ch, done := make(chan events.EngineEvent), make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range ch {
+			if o := e.ResOutputsEvent; o != nil && o.Metadata.Type == drain.TypeToken && strings.HasSuffix(o.Metadata.URN, "::"+cluster+"-drain") {
+				drainedAt = time.Now()
+			}
+		}
+	}()
+	_, err = stack.Destroy(ctx, optdestroy.EventStreams(ch), optdestroy.ProgressStreams(progress(t, env, "destroy")))
+	<-done
+	if err != nil {
+		t.Fatalf("destroy: %v", err)
+	}
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	switch {
+	case drainedAt.IsZero():
+		t.Errorf("%s was not drained", cluster)
+	case seen.released.IsZero():
+		t.Error("the drain never asked to delete the LoadBalancer Service")
+	case drainedAt.Before(seen.released):
+		t.Errorf("the drain ended at %s, before the load balancer's Service was released at %s: it did not wait",
+			drainedAt.Format(time.TimeOnly), seen.released.Format(time.TimeOnly))
+	}
+	if !seen.internalLeft {
+		t.Error("the ClusterIP Service was gone when the LoadBalancer Service was deleted: the drain deletes only load balancers")
+	}
+	switch {
+	case seen.claimGone.IsZero():
+		t.Error("the claim was never deleted (kube-controller-manager releases pvc-protection once it is asked)")
+	case !drainedAt.IsZero() && drainedAt.Before(seen.claimGone):
+		t.Errorf("the drain ended at %s, before the claim was gone at %s", drainedAt.Format(time.TimeOnly),
+			seen.claimGone.Format(time.TimeOnly))
+	}
+}
+
+// drainSeen is what the test's watchers saw of the drain on the server.
+type drainSeen struct {
+	mu           sync.Mutex
+	released     time.Time // the load balancer's Service released by its controller
+	internalLeft bool      // the ClusterIP Service still there when the load balancer's was asked to go
+	claimGone    time.Time
+}
+
+// playLoadBalancerController does what the AWS Load Balancer Controller does when a Service it manages is being
+// deleted: it deletes the load balancer (here, waits releaseAfter), then removes its finalizer.
+func (s *drainSeen) playLoadBalancerController(ctx context.Context, kube kubernetes.Interface) {
+	w, err := kube.CoreV1().Services("default").Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=web"})
+	if err != nil {
+		return
+	}
+	defer w.Stop()
+	for e := range w.ResultChan() {
+		svc, ok := e.Object.(*corev1.Service)
+		if !ok || svc.DeletionTimestamp == nil {
+			continue
+		}
+		_, err := kube.CoreV1().Services("default").Get(ctx, "internal", metav1.GetOptions{})
+		time.Sleep(releaseAfter)
+		patch := []byte(`{"metadata":{"finalizers":null}}`)
+		if _, perr := kube.CoreV1().Services("default").Patch(ctx, "web", types.MergePatchType, patch, metav1.PatchOptions{}); perr == nil {
+			s.mu.Lock()
+			s.released, s.internalLeft = time.Now(), err == nil
+			s.mu.Unlock()
+		}
+		return
+	}
+}
+
+// watchClaims notes when the claim is gone.
+func (s *drainSeen) watchClaims(ctx context.Context, kube kubernetes.Interface) {
+	w, err := kube.CoreV1().PersistentVolumeClaims("default").Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=data"})
+	if err != nil {
+		return
+	}
+	defer w.Stop()
+	for e := range w.ResultChan() {
+		if e.Type == watch.Deleted {
+			s.mu.Lock()
+			s.claimGone = time.Now()
+			s.mu.Unlock()
+			return
+		}
+	}
+}
