@@ -22,7 +22,7 @@ import (
 func Child(ctx context.Context, root string, impl Impl, op Op, projectDir, stack, plan string) (Result, error) {
 	var program pulumi.RunFunc
 	switch impl {
-	case Fleet:
+	case Fleet, FleetReal:
 		program = fleetstack.Run
 	case Floor:
 		data, err := os.ReadFile(plan)

@@ -111,6 +111,10 @@ type Run struct {
 	Procs []procmem.Process
 	// PeakTree is the peak of the tree's total resident memory, in bytes.
 	PeakTree int64
+	// ControlPlanes is the resident memory of the run's Kubernetes control planes once the operation ended, in
+	// bytes, and ControlPlaneCount how many there were (FleetReal only; they are not in the child's tree).
+	ControlPlanes     int64
+	ControlPlaneCount int
 }
 
 // Runner starts the children of one benchmark session.
@@ -229,7 +233,7 @@ func (r Runner) measure(ctx context.Context, env *offline.Env, impl Impl, size, 
 	dir := r.Dir(impl, size, rep)
 	var argv []string
 	switch impl {
-	case Fleet, Floor:
+	case Fleet, Floor, FleetReal:
 		argv = []string{r.Self, "-child", string(impl), "-op", string(op), "-dir", projectDir(dir), "-plan", plan}
 	case Peer:
 		argv = []string{"node", filepath.Join(r.Root, "bench", "peer", "bin", "run.js"), string(op.Verb()), projectDir(dir), StackName}

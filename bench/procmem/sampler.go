@@ -226,3 +226,14 @@ func isShell(label string) bool {
 func sortByPID(ps []Process) {
 	slices.SortFunc(ps, func(a, b Process) int { return cmp.Compare(a.PID, b.PID) })
 }
+
+// Resident is the sum of the resident memory (VmRSS) of pids, in bytes; a process gone is counted as 0.
+func Resident(pids []int) int64 {
+	var total int64
+	for _, pid := range pids {
+		if _, rss, err := memoryOf(pid); err == nil {
+			total += rss
+		}
+	}
+	return total
+}

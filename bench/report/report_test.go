@@ -144,3 +144,20 @@ func TestShardsSection(t *testing.T) {
 		}
 	}
 }
+
+// TestRealSection: the fleet's runs on real API servers are reported apart, with the control planes' memory.
+func TestRealSection(t *testing.T) {
+	s := session(20, 150, 80*time.Millisecond)
+	up := run(engine.FleetReal, 3, engine.Up, 41.5, 150)
+	up.ControlPlanes, up.ControlPlaneCount = 2048<<20, 3
+	s.Real = []engine.Run{up}
+	md := Markdown(s)
+	for _, want := range []string{"## Real Kubernetes API servers: the fleet alone", "| 3 | up | 41.5 |", "| 3 | 2048 MiB |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report has no %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "| 3 | up | 41.5 | 30.0") {
+		t.Error("the real servers' run is among the fleet/floor/peer comparison")
+	}
+}

@@ -25,7 +25,7 @@ func Write(dir string, s Session) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := writeCSV(filepath.Join(dir, CSVFile), append(slices.Clone(s.Runs), s.Shards...)); err != nil {
+	if err := writeCSV(filepath.Join(dir, CSVFile), slices.Concat(s.Runs, s.Shards, s.Real)); err != nil {
 		return err
 	}
 	if err := writePlot(filepath.Join(dir, PlotFile), Rows(s.Runs)); err != nil {
@@ -37,7 +37,8 @@ func Write(dir string, s Session) error {
 // csvHeader: one row per measured operation; memory in MiB, times in seconds.
 var csvHeader = []string{"impl", "stack", "clusters", "op", "rep", "seconds", "resources", "tree_peak_mib",
 	"cli_peak_mib", "fleet_plugin_peak_mib", "eks_peak_mib", "program_peak_mib", "plugin_processes",
-	"cpu_seconds_total", "cpu_seconds_cli", "cpu_seconds_fleet_plugin", "cpu_seconds_eks", "cpu_seconds_program"}
+	"cpu_seconds_total", "cpu_seconds_cli", "cpu_seconds_fleet_plugin", "cpu_seconds_eks", "cpu_seconds_program",
+	"control_planes", "control_planes_rss_mib"}
 
 func writeCSV(path string, runs []engine.Run) error {
 	f, err := os.Create(path)
@@ -62,7 +63,8 @@ func writeCSV(path string, runs []engine.Run) error {
 		_ = w.Write([]string{string(r.Impl), r.Stack, strconv.Itoa(r.Size), string(r.Op), strconv.Itoa(r.Rep), num(r.Seconds),
 			strconv.Itoa(r.Resources), strconv.FormatInt(r.PeakTree>>20, 10), peak("pulumi CLI"),
 			peak("pulumi-resource-fleet"), peak("pulumi-resource-eks"), peak("program"), strconv.Itoa(plugins),
-			num(total), cpu("pulumi CLI"), cpu("pulumi-resource-fleet"), cpu("pulumi-resource-eks"), cpu("program")})
+			num(total), cpu("pulumi CLI"), cpu("pulumi-resource-fleet"), cpu("pulumi-resource-eks"), cpu("program"),
+			strconv.Itoa(r.ControlPlaneCount), strconv.FormatInt(r.ControlPlanes>>20, 10)})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
@@ -199,6 +201,9 @@ func Markdown(s Session) string {
 		}
 	}
 	p("")
+	if len(s.Real) > 0 {
+		writeReal(p, s.Real)
+	}
 	if len(s.Construct) > 0 {
 		p("## Component construction under mocks (no engine)")
 		p("")
@@ -229,6 +234,26 @@ func Markdown(s Session) string {
 		p("")
 	}
 	return b.String()
+}
+
+// writeReal is the section of the fleet on real Kubernetes API servers.
+func writeReal(p func(string, ...any), runs []engine.Run) {
+	p("## Real Kubernetes API servers: the fleet alone")
+	p("")
+	p("The fleet's program again, on a new stack, with a real control plane behind each EKS cluster (etcd,")
+	p("kube-apiserver, kube-controller-manager, kube-scheduler, kwok, aws-iam-authenticator; `tests/emulator/controlplane`)")
+	p("and every Kubernetes object written by the real Kubernetes provider: the rows above keep the emulated Kubernetes")
+	p("API (so the floor and the peer compare like for like). Each control plane is created when its EKS cluster is,")
+	p("inside the up. Control planes' memory is their processes' resident memory once the operation ended, outside the")
+	p("process tree measured.")
+	p("")
+	p("| clusters | op | fleet on real servers (s) | resources | tree peak | control planes | their memory |")
+	p("|---:|---|---:|---:|---:|---:|---:|")
+	for _, r := range runs {
+		p("| %d | %s | %.1f | %d | %d MiB | %d | %d MiB |", r.Size, r.Op, r.Seconds, r.Resources, r.PeakTree>>20,
+			r.ControlPlaneCount, r.ControlPlanes>>20)
+	}
+	p("")
 }
 
 func secs(r Row) string {

@@ -241,7 +241,7 @@ func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulum
 	if err != nil {
 		return auto.Stack{}, err
 	}
-	if project, err = e.withPlugins(project); err != nil {
+	if project, err = e.ProjectFile(project); err != nil {
 		return auto.Stack{}, err
 	}
 	if err := os.WriteFile(filepath.Join(work, "Pulumi.yaml"), project, 0o644); err != nil {
@@ -263,10 +263,10 @@ var Plugins = map[string]string{
 	"eks": "tests/emulator/tools", "fleet": "bin",
 }
 
-// withPlugins is the project file with the offline run's resource plugins as project plugins (`plugins.providers`,
+// ProjectFile is the project file with the offline run's resource plugins as project plugins (`plugins.providers`,
 // name and directory). The engine takes them before any other, and without the "using ... from $PATH" warning it
 // prints for plugins it finds on PATH, so a run shows every warning it counts.
-func (e *Env) withPlugins(project []byte) ([]byte, error) {
+func (e *Env) ProjectFile(project []byte) ([]byte, error) {
 	var doc map[string]any
 	if err := yaml.Unmarshal(project, &doc); err != nil {
 		return nil, err

@@ -1,7 +1,8 @@
 // Command fleet-bench is `make bench`: it measures component construction under mocks, the plugin's cold
 // start, and preview and up of fleets of 3, 15 and 45 clusters through the real engine for the fleet, the floor
 // and the TypeScript peer, interleaved in one session; then the same 45 clusters as a hub stack and 3 shard stacks
-// of 15 (in sequence, the change loop of one shard, side by side); then it profiles the fleet's up at the largest
+// of 15 (in sequence, the change loop of one shard, side by side); then the fleet of 3 and 15 clusters on real
+// Kubernetes API servers (a control plane per cluster, the real Kubernetes provider); then it profiles the fleet's up at the largest
 // size and writes the report to bench/results.
 //
 // With -child it is instead one measured operation of a Go program (bench/engine starts it so).
@@ -28,6 +29,8 @@ import (
 // options are the session's flags.
 type options struct {
 	sizes, constructSizes []int
+	// realSizes are the sizes of the fleet measured on real Kubernetes API servers (engine.FleetReal).
+	realSizes []int
 	reps, coldRuns        int
 	// shards and shardSize are the sharded fleet (0 shards: none).
 	shards, shardSize int
@@ -49,6 +52,8 @@ func main() {
 	out := flag.String("out", "bench/results", "where the report goes")
 	profile := flag.Bool("profile", true, "profile the fleet's up at the largest size after the measured runs")
 	sharded := flag.String("shards", "3x15", "the fleet beyond one stack: <shards>x<spokes per shard>, or \"\" for none")
+	realSizes := flag.String("real-sizes", "3,15", "fleet sizes run on real Kubernetes API servers (a control plane "+
+		"per cluster), comma-separated, or \"\" for none")
 	flag.Parse()
 
 	ctx := context.Background()
@@ -65,6 +70,9 @@ func main() {
 		o.shards, o.shardSize, err = shardsOf(*sharded)
 		if err == nil {
 			o.sizes, err = ints("-sizes", *sizes)
+		}
+		if err == nil && *realSizes != "" {
+			o.realSizes, err = ints("-real-sizes", *realSizes)
 		}
 		if err == nil {
 			if o.constructSizes, err = ints("-construct-sizes", *constructSizes); err == nil {
@@ -159,6 +167,17 @@ func session(ctx context.Context, root string, o options) error {
 		for _, run := range s.Shards {
 			logf("%-7s %-14s %-10s %3d clusters: %6.1f s, %5d resources", run.Impl, run.Op, run.Stack, run.Size, run.Seconds, run.Resources)
 		}
+	}
+	for _, n := range o.realSizes {
+		runs, err := r.MeasureReal(ctx, n)
+		if err != nil {
+			return fmt.Errorf("the fleet of %d clusters on real API servers: %w", n, err)
+		}
+		for _, run := range runs {
+			logf("%-10s %-14s %3d clusters: %6.1f s, %5d resources, control planes %d MiB", run.Impl, run.Op, n,
+				run.Seconds, run.Resources, run.ControlPlanes>>20)
+		}
+		s.Real = append(s.Real, runs...)
 	}
 	if o.profile {
 		if err := profileFleet(ctx, r, o.sizes[len(o.sizes)-1], &s); err != nil {

@@ -212,3 +212,20 @@ func (c Clusters) lock() (func(), error) {
 	}
 	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }
+
+// PIDs are the processes of the control plane name (etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler, kwok, the authenticator), from kwokctl's pid files; a stopped one has none alive.
+func (c Clusters) PIDs(name string) []int {
+	files, _ := filepath.Glob(filepath.Join(c.Dir(name), "pids", "*.pid"))
+	var pids []int
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && syscall.Kill(pid, 0) == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
