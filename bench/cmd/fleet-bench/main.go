@@ -30,8 +30,8 @@ import (
 type options struct {
 	sizes, constructSizes []int
 	// realSizes are the sizes of the fleet measured on real Kubernetes API servers (engine.FleetReal).
-	realSizes []int
-	reps, coldRuns        int
+	realSizes      []int
+	reps, coldRuns int
 	// shards and shardSize are the sharded fleet (0 shards: none).
 	shards, shardSize int
 	work, out         string
