@@ -81,7 +81,7 @@ func (c Clusters) WriteAccess(name string, a Access) error {
 	return os.Rename(tmp, c.accessFile(name))
 }
 
-// prepareAuthenticator writes the authenticator's configuration, an empty access file, and (through the
+// prepareAuthenticator writes the authenticator's configuration, its first access file (auth.Access), and (through the
 // authenticator's own `init`) its serving certificate and the webhook kubeconfig the API server reads at start. It
 // returns the authenticator's component and the API server's flags for kwokctl.
 func (c Clusters) prepareAuthenticator(ctx context.Context, name string, auth Authentication) (component map[string]any, apiserverArgs []map[string]string, err error) {

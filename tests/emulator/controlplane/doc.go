@@ -4,6 +4,9 @@
 //
 // The aws emulator creates a cluster's control plane with the EKS cluster and deletes it with it; the offline
 // network (tests/emulator/network) routes the cluster's endpoint, https://<id>.gr7.<region>.eks.amazonaws.com, to
-// its kube-apiserver, starting a stopped one (a second `make demo`) on the first request. Processes outlive the
-// plugin that started them (kwokctl detaches them); a test's Env deletes its clusters when it ends.
+// its kube-apiserver, starting a stopped one (a second `make demo`) on the first request. The API server
+// authenticates bearer tokens as EKS does, through aws-iam-authenticator's server (Authentication): the offline STS
+// says who signed a token, and the cluster's access entries (WriteAccess) or aws-auth say who that is in
+// Kubernetes. Processes outlive the plugin that started them (kwokctl detaches them); a test's Env deletes its
+// clusters when it ends.
 package controlplane
