@@ -121,23 +121,11 @@ func testArgoCDAccess(t *testing.T, env *offline.Env) {
 			t.Fatal(err)
 		}
 		cluster := as.config.AWSAuthConfig.ClusterName
-		tok, err := aws.Token(creds, devClusters[cluster], cluster)
-		if err != nil {
-			t.Fatal(err)
-		}
 		ca, err := base64.StdEncoding.DecodeString(of.config.TLSClientConfig.CAData)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := env.EndpointConfig(of.server, ca, tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kube, err := kubernetes.NewForConfig(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return kube
+		return clientAs(t, env, creds, devClusters[cluster], cluster, of.server, ca)
 	}
 	listSecrets := func(k kubernetes.Interface) error {
 		_, err := k.CoreV1().Secrets("").List(ctx, metav1.ListOptions{})
@@ -183,11 +171,18 @@ func asRole(t *testing.T, env *offline.Env, roleArn, session, cluster string) ku
 		t.Fatal(err)
 	}
 	region := devClusters[cluster]
+	endpoint, ca := eksEndpoint(t, env, region, cluster)
+	return clientAs(t, env, creds, region, cluster, endpoint, ca)
+}
+
+// clientAs is a client of an EKS endpoint trusting ca (PEM), authenticating with an EKS token for cluster signed
+// with creds on region's STS, as `aws eks get-token` makes it.
+func clientAs(t *testing.T, env *offline.Env, creds aws.Credentials, region, cluster, endpoint string, ca []byte) kubernetes.Interface {
+	t.Helper()
 	tok, err := aws.Token(creds, region, cluster)
 	if err != nil {
 		t.Fatal(err)
 	}
-	endpoint, ca := eksEndpoint(t, env, region, cluster)
 	cfg, err := env.EndpointConfig(endpoint, ca, tok)
 	if err != nil {
 		t.Fatal(err)
