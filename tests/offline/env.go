@@ -121,33 +121,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	var clusters *controlplane.Clusters
 	serve = sts.Handler(workloads.Handler(store, network.Answer))
 	if opts.ControlPlanes {
-		clusters = &controlplane.Clusters{Workdir: filepath.Join(dir, "clusters"), Bin: filepath.Join(root, "bin/kube"),
-			Network: ControlPlaneNetwork(net)}
-		var old []string
-		for _, name := range clusters.Names() {
-			if !clusters.Authenticates(name) {
-				old = append(old, name)
-			}
-		}
-		if len(old) > 0 {
-			net.Close()
-			return nil, fmt.Errorf("the control planes %s in %s were made before the offline clusters authenticated "+
-				"EKS tokens (aws-iam-authenticator) and refuse every token: start over (stop them with "+
-				"`KWOK_WORKDIR=%s %s delete cluster --name <name>` for each, then `rm -rf %s`, the run's state)",
-				strings.Join(old, ", "), clusters.Workdir, clusters.Workdir, filepath.Join(clusters.Bin, "kwokctl"), dir)
-		}
-		if net.Moved {
-			// The control planes still running reach the network at its old address: stopped, they start again
-			// with this one when first asked (the proxy starts them).
-			for _, name := range clusters.Names() {
-				if err := clusters.Stop(context.Background(), name); err != nil {
-					net.Close()
-					return nil, err
-				}
-			}
-		}
-		serve = sts.Handler(controlPlaneProxy(*clusters, store, workloads.Handler(store, network.Answer)))
-		if serve, err = charts.Handler(repos, serve); err != nil {
+		if clusters, serve, err = openControlPlanes(root, dir, net, store, sts, repos); err != nil {
 			net.Close()
 			return nil, err
 		}
@@ -171,8 +145,9 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		"PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
 		emulator.StoreEnv: filepath.Join(dir, "cloud"),
 		aws.CAEnv:         net.CAFile,
-		// The fleet plugin's own AWS calls (a ClusterDrain's token and Tagging API queries) sign with these
-		// stand-ins for credentials, and trust the network's CA; the offline cloud checks the signature's form only.
+		// The fleet plugin's own AWS calls (a ClusterDrain's token and Tagging API queries) and every EKS token sign
+		// with these stand-ins for credentials (the deployer's), and trust the network's CA; the offline STS checks
+		// the signatures of tokens, the Tagging API only their form.
 		"AWS_ACCESS_KEY_ID":         aws.DeployerAccessKeyID,
 		"AWS_SECRET_ACCESS_KEY":     aws.DeployerSecretAccessKey,
 		"AWS_CA_BUNDLE":             net.CAFile,
@@ -188,6 +163,37 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		e.Vars["SSL_CERT_FILE"] = net.CAFile
 	}
 	return e, nil
+}
+
+// openControlPlanes are the run's control planes in dir, and what the network serves with them: the offline STS, the
+// control planes' proxy and the chart repositories repos, before the rest of the offline cloud. Control planes made
+// before they authenticated EKS tokens are refused; running ones that reach the network at an address it lost
+// (network.Moved) are stopped, to be started again with the new one on the first request.
+func openControlPlanes(root, dir string, net *network.Network, store *emulator.Store, sts *aws.STS, repos []charts.Repository,
+) (*controlplane.Clusters, http.Handler, error) {
+	clusters := &controlplane.Clusters{Workdir: filepath.Join(dir, "clusters"), Bin: filepath.Join(root, "bin/kube"),
+		Network: ControlPlaneNetwork(net)}
+	var old []string
+	for _, name := range clusters.Names() {
+		if !clusters.Authenticates(name) {
+			old = append(old, name)
+		}
+	}
+	if len(old) > 0 {
+		return nil, nil, fmt.Errorf("the control planes %s in %s were made before the offline clusters authenticated "+
+			"EKS tokens (aws-iam-authenticator) and refuse every token: start over (stop them with "+
+			"`KWOK_WORKDIR=%s %s delete cluster --name <name>` for each, then `rm -rf %s`, the run's state)",
+			strings.Join(old, ", "), clusters.Workdir, clusters.Workdir, filepath.Join(clusters.Bin, "kwokctl"), dir)
+	}
+	if net.Moved {
+		for _, name := range clusters.Names() {
+			if err := clusters.Stop(context.Background(), name); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	serve, err := charts.Handler(repos, sts.Handler(controlPlaneProxy(*clusters, store, workloads.Handler(store, network.Answer))))
+	return clusters, serve, err
 }
 
 // controlPlaneProxy is the control planes' proxy (controlplane.Proxy) for the EKS clusters in store: a namespace
