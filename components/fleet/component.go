@@ -188,10 +188,11 @@ func (b *builder) build() error {
 	if b.args.Hub != nil {
 		b.comp.ShardFacts = shardFactsOf(b.args.Hub.Shard, spokes)
 	}
-	if err := b.drains(hubBuilt, spokes); err != nil {
+	drains, err := b.drains(hubBuilt, spokes)
+	if err != nil {
 		return err
 	}
-	tenants, err := b.tenants(hubBuilt, spokes)
+	tenants, err := b.tenants(hubBuilt, spokes, drains)
 	if err != nil {
 		return err
 	}

@@ -55,22 +55,26 @@ func (c *children) list() []pulumi.Resource {
 // GitOpsBridge registered (so the engine deletes the secret, the add-on roles, the node groups, the cluster and
 // the VPC only after the drain); every spoke's also on the hub's: the engine deletes a resource before what it
 // depends on, so a destroy drains the spokes, then the hub, whose Argo CD keeps running until then. Each is
-// served by the ledger's provider.
-func (b *builder) drains(hub *built, spokes []built) error {
+// served by the ledger's provider. It returns the drains by cluster name: a tenant's guard on a cluster depends on
+// the cluster's drain, so that a destroy asks the guard first (see tenant.Target.Drain).
+func (b *builder) drains(hub *built, spokes []built) (map[string]pulumi.Resource, error) {
+	out := map[string]pulumi.Resource{}
 	var after []pulumi.Resource
 	if hub != nil {
 		d, err := b.drain(*hub, nil)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		after = append(after, d)
+		after, out[hub.spec.Name] = append(after, d), d
 	}
 	for _, s := range spokes {
-		if _, err := b.drain(s, after); err != nil {
-			return err
+		d, err := b.drain(s, after)
+		if err != nil {
+			return nil, err
 		}
+		out[s.spec.Name] = d
 	}
-	return nil
+	return out, nil
 }
 
 func (b *builder) drain(c built, after []pulumi.Resource) (pulumi.Resource, error) {

@@ -15,8 +15,9 @@ import (
 // registry repository (tenant.FilePath; a pull request per tenant from gitops-fleet/tenant-<name> with
 // git.pullRequest), else through a Kubernetes provider of the cluster's own (<cluster>-k8s, from its kubeconfig;
 // the hub's is the hub's), made for the clusters some tenant writes to directly only. A cluster in handover (moving
-// to Git in this run) gets both. It returns the tenants' summaries, by name.
-func (b *builder) tenants(hub *built, spokes []built) (map[string]TenantSummary, error) {
+// to Git in this run) gets both. Each tenant's guard on a cluster waits for the cluster's drain (drains, by cluster
+// name), so a destroy asks the guard first. It returns the tenants' summaries, by name.
+func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.Resource) (map[string]TenantSummary, error) {
 	out := map[string]TenantSummary{}
 	if len(b.args.Tenants) == 0 || hub == nil {
 		return out, nil
@@ -57,7 +58,7 @@ func (b *builder) tenants(hub *built, spokes []built) (map[string]TenantSummary,
 				Endpoint: c.cl.Endpoint, CertificateAuthorityData: c.cl.CertificateAuthorityData,
 				AssumeRoleArn: c.spec.AssumeRoleArn, AccountId: c.cl.AccountId, OidcProviderArn: c.cl.OidcProviderArn, OidcProviderUrl: c.cl.OidcProviderUrl,
 				Kubernetes: prov, AWS: awsProv, ExternalSecrets: c.spec.Addons["external_secrets"],
-				PodIdentity: c.spec.Identity != fleetcluster.IdentityIRSA, Handover: handover})
+				PodIdentity: c.spec.Identity != fleetcluster.IdentityIRSA, Handover: handover, Drain: drains[c.spec.Name]})
 		}
 		if _, err := tenant.Deploy(b.ctx, d, pulumi.Parent(b.comp)); err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -80,6 +81,10 @@ func TestTenantsOntoTheClustersTheySelect(t *testing.T) {
 		!dependsOn(guard, "kubernetes:argoproj.io/v1alpha1:AppProject", "payments-project") {
 		t.Errorf("payments' guard on spoke-b: provider %s, preventDeletion %v, dependencies %v", guard.Provider,
 			guard.Input("preventDeletion"), guard.Dependencies)
+	}
+	// A destroy asks the guard before spoke-b's drain deletes its claims, the tenant's among them.
+	if !dependsOn(guard, drain.TypeToken, "spoke-b-drain") {
+		t.Errorf("payments' guard on spoke-b does not depend on spoke-b's drain: %v", guard.Dependencies)
 	}
 	eks := cloud.MustGet(t, "eks:index:Cluster", "spoke-a-cluster")
 	entries, _ := json.Marshal(eks.Input("accessEntries"))

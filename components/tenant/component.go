@@ -42,6 +42,10 @@ type Target struct {
 	// directly once more, now retained on delete, so that the next run lets them go without deleting them (Argo
 	// CD's Application, syncing the same objects from Git, owns them from then on).
 	Handover bool
+	// Drain is the cluster's ClusterDrain, when it has one (Fleet's): the tenant's guard depends on it, so that the
+	// engine deletes the guard first. A destroy then asks the guard before the drain deletes the cluster's claims,
+	// the tenant's among them: with preventDeletion, a tenant's claims stop the destroy instead of being drained.
+	Drain pulumi.Resource
 }
 
 // Deployment is what Deploy and NewTenant build a tenant with (checked, with defaults): the tenant, its targets in the
@@ -245,13 +249,18 @@ func annotate(objects []map[string]any, name string, role pulumi.StringOutput) {
 	}
 }
 
-// guard registers the tenant's TenantGuard on target c, after (so deleted before) the objects registered there.
+// guard registers the tenant's TenantGuard on target c, after (so deleted before) the objects registered there and
+// the cluster's drain.
 func guard(ctx *pulumi.Context, parent pulumi.Resource, d Deployment, c Target, objects []pulumi.Resource) error {
 	var namespaces []string
 	for _, n := range d.Tenant.Namespaces {
 		namespaces = append(namespaces, n.Name)
 	}
-	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.DependsOn(objects)}
+	after := objects
+	if c.Drain != nil {
+		after = append(slices.Clone(objects), c.Drain)
+	}
+	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.DependsOn(after)}
 	if d.Guard != nil {
 		opts = append(opts, pulumi.Provider(d.Guard))
 	}

@@ -11,9 +11,11 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
@@ -35,7 +37,8 @@ const releaseAfter = 3 * time.Second
 // Service releaseAfter after its deletion is asked), a ClusterIP Service and a PersistentVolumeClaim (the API
 // server gives it the pvc-protection finalizer, which kube-controller-manager releases). The spoke's drain deletes
 // the load balancer's Service and the claim, leaves the ClusterIP Service, and ends only once both are gone, before
-// its cluster is deleted. (Karpenter's NodePools are not tried: its chart, and so its CRDs, are not here.)
+// its cluster is deleted. (Karpenter's NodePools are not tried: its chart, and so its CRDs, are not here.) Before
+// that, a claim in a tenant's namespace stops the destroy at the tenant's guard, the drain not run.
 func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 	ctx := context.Background()
 	const cluster = "spoke-usw2"
@@ -66,6 +69,35 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 	defer stop()
 	go seen.playLoadBalancerController(watchCtx, kube)
 	go seen.watchClaims(watchCtx, kube)
+
+	// A claim of the payments tenant (preventDeletion, its default): the tenant's guard refuses the destroy, and
+	// does so before the spoke's drain, which would delete every claim on a Delete volume, the tenant's included.
+	tenantClaims := kube.CoreV1().PersistentVolumeClaims("payments")
+	ledger := claim.DeepCopy()
+	ledger.ObjectMeta = metav1.ObjectMeta{Name: "ledger"}
+	if _, err := tenantClaims.Create(ctx, ledger, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy-refused")))
+	if err == nil || !strings.Contains(err.Error(), `its namespaces on cluster "spoke-usw2" hold PersistentVolumeClaims (payments/ledger)`) {
+		t.Fatalf("destroy with a claim in payments: %v, want the payments guard's refusal naming payments/ledger", err)
+	}
+	for _, c := range []struct{ namespace, name string }{{"payments", "ledger"}, {"default", "data"}} {
+		if got, err := kube.CoreV1().PersistentVolumeClaims(c.namespace).Get(ctx, c.name, metav1.GetOptions{}); err != nil || got.DeletionTimestamp != nil {
+			t.Errorf("after the refused destroy, claim %s/%s: %v (deleting: %v); the drain ran before the guard decided",
+				c.namespace, c.name, err, got != nil && got.DeletionTimestamp != nil)
+		}
+	}
+	// The tenant's data moved away, the destroy goes on.
+	if err := tenantClaims.Delete(ctx, "ledger", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, err := tenantClaims.Get(ctx, "ledger", metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	}); err != nil {
+		t.Fatalf("the tenant's claim is not gone: %v", err)
+	}
 
 	var drainedAt time.Time
 	ch, done := make(chan events.EngineEvent), make(chan struct{})
