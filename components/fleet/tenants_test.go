@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
-	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
