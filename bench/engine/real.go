@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/procmem"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
@@ -13,53 +12,41 @@ import (
 
 // FleetReal is the fleet (the Fleet program) on real Kubernetes API servers: a control plane behind each cluster
 // and every Kubernetes object written by the real Kubernetes provider (offline.Options.ControlPlanes). It is not
-// among Impls: it is measured alone (MeasureReal), not against the floor and the peer, whose Kubernetes objects go
-// to the emulator.
+// among Impls: it is measured alone, not against the floor and the peer, whose Kubernetes objects go to the
+// emulator.
 const FleetReal Impl = "fleet-real"
 
-// MeasureReal runs each of Ops, then each of ChangeOps, of the fleet at size on real control planes, as Measure
-// does, noting with each run the control planes' resident memory once it ends (Run.ControlPlanes); the control
-// planes are deleted at the end.
-func (r Runner) MeasureReal(ctx context.Context, size int) (runs []Run, err error) {
-	if err := r.prepare(FleetReal, size, 0); err != nil {
-		return nil, err
+// openEnv is the offline cloud of a run of impl in dir: with control planes for FleetReal, whose project file then
+// names the real Kubernetes provider (withPlugins).
+func (r Runner) openEnv(impl Impl, dir string) (*offline.Env, error) {
+	if impl != FleetReal {
+		return offline.New(r.Root, dir)
 	}
-	dir := r.Dir(FleetReal, size, 0)
 	env, err := offline.Open(r.Root, dir, offline.Options{ControlPlanes: true})
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		err = errors.Join(err, env.Clusters.DeleteAll(context.Background()), env.Close())
-	}()
 	if err := r.withPlugins(env, dir); err != nil {
-		return nil, err
+		return nil, errors.Join(err, closeEnv(env))
 	}
-	for _, op := range append(slices.Clone(Ops), ChangeOps...) {
-		if change := op.change(); change != nil {
-			if err := r.writeProject(FleetReal, size, 0, change, false); err != nil {
-				return nil, err
-			}
-			if err := r.withPlugins(env, dir); err != nil {
-				return nil, err
-			}
-		}
-		run, err := r.measure(ctx, env, FleetReal, size, 0, op, "")
-		if err != nil {
-			return nil, err
-		}
-		var pids []int
-		for _, name := range env.Clusters.Names() {
-			pids = append(pids, env.Clusters.PIDs(name)...)
-		}
-		run.ControlPlanes, run.ControlPlaneCount = procmem.Resident(pids), len(env.Clusters.Names())
-		runs = append(runs, run)
-	}
-	return runs, nil
+	return env, nil
 }
 
-// withPlugins rewrites the project file of the run in dir with env's plugins (the real Kubernetes provider).
+// closeEnv deletes env's control planes, if it has them, and closes it.
+func closeEnv(env *offline.Env) error {
+	var err error
+	if env.Clusters != nil {
+		err = env.Clusters.DeleteAll(context.Background())
+	}
+	return errors.Join(err, env.Close())
+}
+
+// withPlugins rewrites the project file of the run in dir with env's plugins (the real Kubernetes provider), where
+// env has control planes; the emulated runs find their plugins on PATH.
 func (r Runner) withPlugins(env *offline.Env, dir string) error {
+	if env.Clusters == nil {
+		return nil
+	}
 	path := filepath.Join(projectDir(dir), "Pulumi.yaml")
 	project, err := os.ReadFile(path)
 	if err != nil {
@@ -69,4 +56,18 @@ func (r Runner) withPlugins(env *offline.Env, dir string) error {
 		return err
 	}
 	return os.WriteFile(path, project, 0o644)
+}
+
+// controlPlanesMemory is the resident memory of env's control planes' processes now, in bytes, and how many
+// control planes there are (0, 0 without control planes).
+func controlPlanesMemory(env *offline.Env) (int64, int) {
+	if env.Clusters == nil {
+		return 0, 0
+	}
+	var pids []int
+	names := env.Clusters.Names()
+	for _, name := range names {
+		pids = append(pids, env.Clusters.PIDs(name)...)
+	}
+	return procmem.Resident(pids), len(names)
 }

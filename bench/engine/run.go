@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -201,21 +202,24 @@ var Ops = []Op{Preview, Up}
 // Measure runs each of Ops of impl at size on a new stack against a new offline cloud in the run's directory
 // (emptied first), then each of ChangeOps on that stack (the stack file rewritten for each change), each in a
 // child process whose process tree is sampled while it runs. plan is the fleet's stack export the floor
-// registers (PlanFor each operation).
-func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, plan string) ([]Run, error) {
+// registers (PlanFor each operation). FleetReal runs on real control planes (openEnv), deleted at the end, and
+// each of its runs notes their resident memory once it ends (Run.ControlPlanes).
+func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, plan string) (runs []Run, err error) {
 	if err := r.prepare(impl, size, rep); err != nil {
 		return nil, err
 	}
 	dir := r.Dir(impl, size, rep)
-	env, err := offline.New(r.Root, dir)
+	env, err := r.openEnv(impl, dir)
 	if err != nil {
 		return nil, err
 	}
-	defer env.Close()
-	var runs []Run
+	defer func() { err = errors.Join(err, closeEnv(env)) }()
 	for _, op := range append(slices.Clone(Ops), ChangeOps...) {
 		if change := op.change(); change != nil {
 			if err := r.writeProject(impl, size, rep, change, false); err != nil {
+				return nil, err
+			}
+			if err := r.withPlugins(env, dir); err != nil {
 				return nil, err
 			}
 		}
@@ -223,6 +227,7 @@ func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, plan stri
 		if err != nil {
 			return nil, err
 		}
+		run.ControlPlanes, run.ControlPlaneCount = controlPlanesMemory(env)
 		runs = append(runs, run)
 	}
 	return runs, nil

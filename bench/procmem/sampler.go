@@ -77,19 +77,7 @@ func (s *Sampler) Stop() (procs []Process, peakTree int64) {
 }
 
 func (s *Sampler) sample() {
-	// One read of /proc/<pid>/stat per process gives both its parent and its CPU time.
-	parents := map[int]int{}
-	cpus := map[int]time.Duration{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if ppid, cpu, err := statOf(pid); err == nil {
-			parents[pid], cpus[pid] = ppid, cpu
-		}
-	}
+	parents, cpus := processes()
 	var tree int64
 	for pid := range parents {
 		if !descends(pid, s.root, parents) {
@@ -117,6 +105,34 @@ func (s *Sampler) sample() {
 	s.mu.Lock()
 	s.peakTree = max(s.peakTree, tree)
 	s.mu.Unlock()
+}
+
+// processes are every process's parent and CPU time: one read of /proc/<pid>/stat per process gives both.
+func processes() (parents map[int]int, cpus map[int]time.Duration) {
+	parents, cpus = map[int]int{}, map[int]time.Duration{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, cpu, err := statOf(pid); err == nil {
+			parents[pid], cpus[pid] = ppid, cpu
+		}
+	}
+	return parents, cpus
+}
+
+// Descendants are the processes under root now (its children, theirs, and so on; not root), from /proc.
+func Descendants(root int) []int {
+	parents, _ := processes()
+	var out []int
+	for pid := range parents {
+		if pid != root && descends(pid, root, parents) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 func descends(pid, root int, parents map[int]int) bool {

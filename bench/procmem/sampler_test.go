@@ -1,10 +1,13 @@
 package procmem
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -72,5 +75,30 @@ func TestLabel(t *testing.T) {
 		if got := Label(tc.argv); got != tc.want {
 			t.Errorf("%s: Label(%q) = %q, want %q", name, tc.argv, got, tc.want)
 		}
+	}
+}
+
+// TestDescendants: a shell's backgrounded grandchild is under the test's child, and the child itself is not.
+func TestDescendants(t *testing.T) {
+	cmd := exec.Command("sh", "-c", `sleep 5 & echo $!; wait`)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	var sleep int
+	if _, err := fmt.Fscan(out, &sleep); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = syscall.Kill(sleep, syscall.SIGKILL) }()
+	got := Descendants(cmd.Process.Pid)
+	if !slices.Contains(got, sleep) || slices.Contains(got, cmd.Process.Pid) {
+		t.Errorf("Descendants(%d) = %v, want the sleep %d and not the shell itself", cmd.Process.Pid, got, sleep)
+	}
+	if mine := Descendants(os.Getpid()); !slices.Contains(mine, sleep) {
+		t.Errorf("Descendants of the test process %v lack its grandchild %d", mine, sleep)
 	}
 }

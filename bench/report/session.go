@@ -25,7 +25,7 @@ type Session struct {
 	Runs []engine.Run
 	// Shards are the runs of the fleet beyond one stack (engine.MeasureShards), in the order they ran.
 	Shards []engine.Run
-	// Real are the runs of the fleet on real Kubernetes API servers (engine.MeasureReal), in the order they ran.
+	// Real are the runs of the fleet on real Kubernetes API servers (engine.Measure of engine.FleetReal), in the order they ran.
 	Real []engine.Run
 	// Profiles are the profiles taken at the largest size: what they profile -> path from the repository root.
 	Profiles map[string]string

@@ -3,9 +3,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,11 +11,13 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 
+	"github.com/gitops-fleet/pulumi-fleet/bench/procmem"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // TestInterruptedUp is `make demo` killed during its first `up`, then run again, as a new user would: the CLI and
-// its plugins are killed (SIGKILL) once the first EKS cluster exists, while the others are being created. The next plain `up` fails on the stack's lock, as Pulumi's file backend says; offline's Recover
+// its plugins are killed (SIGKILL) once the first EKS cluster exists, while the others are being created. The
+// next plain `up` fails on the stack's lock, as Pulumi's file backend says; offline's Recover
 // (what the demo runner does before every run) clears that lock, whose process is gone, and settles the pending
 // creates; then `up` converges, the next preview plans nothing, and the offline cloud holds each resource of the
 // state once and nothing else.
@@ -40,7 +39,7 @@ func TestInterruptedUp(t *testing.T) {
 			if locks, _ := env.Locks(stack.Name()); len(locks) > 0 && locks[0].Pid > 0 {
 				pid := locks[0].Pid
 				killed <- pid // before the kill: Up returns as soon as the CLI dies
-				for _, p := range append(descendants(pid), pid) {
+				for _, p := range append(procmem.Descendants(pid), pid) {
 					_ = syscall.Kill(p, syscall.SIGKILL)
 				}
 			}
@@ -101,29 +100,4 @@ func TestInterruptedUp(t *testing.T) {
 			t.Errorf("%s %s/%s: %v", o.kind, o.namespace, o.name, err)
 		}
 	}
-}
-
-// descendants are the processes under pid (children first found, then theirs), read from /proc.
-func descendants(pid int) []int {
-	children := map[int][]int{}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		data, err := os.ReadFile(stat)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
-		fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-		child, err1 := strconv.Atoi(filepath.Base(filepath.Dir(stat)))
-		parent, err2 := strconv.Atoi(fields[1])
-		if err1 == nil && err2 == nil {
-			children[parent] = append(children[parent], child)
-		}
-	}
-	var out []int
-	for queue := []int{pid}; len(queue) > 0; queue = queue[1:] {
-		out = append(out, children[queue[0]]...)
-		queue = append(queue, children[queue[0]]...)
-	}
-	return out
 }

@@ -180,11 +180,7 @@ func (e *emulator) read(_ context.Context, req p.ReadRequest) (p.ReadResponse, e
 	if e.storeErr != nil {
 		return p.ReadResponse{}, e.storeErr
 	}
-	get := e.store.Get
-	if e.svc.ScopedIDs {
-		get = func(pkg, typ, id string) (Record, bool, error) { return e.store.GetIn(pkg, typ, e.scope, id) }
-	}
-	rec, ok, err := get(e.svc.Package, req.Urn.Type().String(), req.ID)
+	rec, ok, err := e.get(req.Urn.Type().String(), req.ID)
 	if err != nil || !ok {
 		return p.ReadResponse{}, err
 	}

@@ -223,11 +223,11 @@ func controlPlaneProxy(clusters controlplane.Clusters, store *emulator.Store, ne
 }
 
 // ControlPlaneNetwork are the variables the control planes' processes get (controlplane.Clusters.Network): the
-// network's proxy and its CA as the system's roots, and no instance metadata service.
+// network's proxy and its CA as the system's roots. (The authenticator's component sets AWS_EC2_METADATA_DISABLED
+// itself.)
 func ControlPlaneNetwork(net *network.Network) map[string]string {
 	vars := net.Env()
 	vars["SSL_CERT_FILE"] = net.CAFile
-	vars["AWS_EC2_METADATA_DISABLED"] = "true"
 	return vars
 }
 

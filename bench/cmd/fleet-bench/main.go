@@ -169,7 +169,7 @@ func session(ctx context.Context, root string, o options) error {
 		}
 	}
 	for _, n := range o.realSizes {
-		runs, err := r.MeasureReal(ctx, n)
+		runs, err := r.Measure(ctx, engine.FleetReal, n, 0, "")
 		if err != nil {
 			return fmt.Errorf("the fleet of %d clusters on real API servers: %w", n, err)
 		}

@@ -161,15 +161,21 @@ func (c Clusters) Dir(name string) string { return filepath.Join(c.Workdir, "clu
 
 // Running says whether the control plane's kube-apiserver process is alive.
 func (c Clusters) Running(name string) bool {
-	data, err := os.ReadFile(filepath.Join(c.Dir(name), "pids", "kube-apiserver.pid"))
+	_, alive := livePID(filepath.Join(c.Dir(name), "pids", "kube-apiserver.pid"))
+	return alive
+}
+
+// livePID is the process in kwokctl's pid file, and whether it is alive.
+func livePID(file string) (int, bool) {
+	data, err := os.ReadFile(file)
 	if err != nil {
-		return false
+		return 0, false
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	if err != nil {
-		return false
+		return 0, false
 	}
-	return syscall.Kill(pid, 0) == nil
+	return pid, syscall.Kill(pid, 0) == nil
 }
 
 // kwokctl runs kwokctl on cluster name with the run's workdir, binaries first on PATH (it asks kubectl whether the
@@ -219,11 +225,7 @@ func (c Clusters) PIDs(name string) []int {
 	files, _ := filepath.Glob(filepath.Join(c.Dir(name), "pids", "*.pid"))
 	var pids []int
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && syscall.Kill(pid, 0) == nil {
+		if pid, alive := livePID(f); alive {
 			pids = append(pids, pid)
 		}
 	}

@@ -2,10 +2,8 @@ package controlplane_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -80,7 +78,11 @@ func TestControlPlane(t *testing.T) {
 	available(t, kube, "web", replicas)
 
 	// Stopped the hard way: every process of the control plane killed, its pid files left behind.
-	for _, pid := range pids(t, c, name) {
+	processes := c.PIDs(name)
+	if len(processes) == 0 {
+		t.Fatal("the running control plane has no live process in its pid files")
+	}
+	for _, pid := range processes {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 10*time.Second, true,
@@ -125,25 +127,4 @@ func available(t *testing.T, kube kubernetes.Interface, name string, replicas in
 	if err != nil {
 		t.Fatalf("deployment %s never had %d available replicas: %v", name, replicas, err)
 	}
-}
-
-func pids(t *testing.T, c controlplane.Clusters, name string) []int {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(c.Dir(name), "pids", "*.pid"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no pid files: %v", err)
-	}
-	var out []int
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var pid int
-		if _, err := fmt.Sscan(strings.TrimSpace(string(data)), &pid); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, pid)
-	}
-	return out
 }
