@@ -96,7 +96,7 @@ func TestDelivery(t *testing.T) {
 	}
 
 	// GitHub: one Stack manifest per stage pinned to its commit, and prod's preview Stack.
-	before := stackFiles(t, l)
+	before := stackFiles(t, l.env)
 	if got := slices.Sorted(maps.Keys(before)); !slices.Equal(got, []string{
 		"pulumi-fleet/deploy/stacks/dev/stack.yaml", "pulumi-fleet/deploy/stacks/prod/preview-stack.yaml",
 		"pulumi-fleet/deploy/stacks/prod/stack.yaml", "pulumi-fleet/deploy/stacks/qa/stack.yaml"}) {
@@ -145,7 +145,7 @@ func TestDelivery(t *testing.T) {
 		if got := plain(t, l.record("github", branchType, branch.ID))["sha"]; got != kargoHead {
 			t.Errorf("qa's branch is at %v after up, not at Kargo's promotion %s", got, kargoHead)
 		}
-		if diff := cmp.Diff(before, stackFiles(t, l)); diff != "" {
+		if diff := cmp.Diff(before, stackFiles(t, l.env)); diff != "" {
 			t.Errorf("the templates changed:\n%s", diff)
 		}
 	})
@@ -163,7 +163,7 @@ func TestDelivery(t *testing.T) {
 		}
 		l.up()
 		l.settled()
-		after := stackFiles(t, l)
+		after := stackFiles(t, l.env)
 		for file, obj := range before {
 			diff := cmp.Diff(obj, after[file])
 			switch {
@@ -213,7 +213,7 @@ func TestDelivery(t *testing.T) {
 		}
 		l.up()
 		l.settled()
-		if _, ok := stackFiles(t, l)["pulumi-fleet/deploy/stacks/dr/stack.yaml"]; !ok {
+		if _, ok := stackFiles(t, l.env)["pulumi-fleet/deploy/stacks/dr/stack.yaml"]; !ok {
 			t.Error("no Stack manifest for dr in GitHub")
 		}
 	})
@@ -352,10 +352,10 @@ func offlineRoot(t *testing.T) string {
 }
 
 // stackFiles are the Stack manifests in the emulated GitHub, parsed, by repository/path.
-func stackFiles(t *testing.T, l *lifecycle) map[string]map[string]any {
+func stackFiles(t *testing.T, env *offline.Env) map[string]map[string]any {
 	t.Helper()
 	out := map[string]map[string]any{}
-	for _, r := range records(t, l.env, "github", fileType) {
+	for _, r := range records(t, env, "github", fileType) {
 		var obj map[string]any
 		if err := yaml.Unmarshal([]byte(plain(t, r)["content"].(string)), &obj); err != nil {
 			t.Fatal(err)

@@ -3,8 +3,11 @@ package offline
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/charts"
 )
@@ -13,13 +16,80 @@ import (
 // (../shared/upstream); nothing of it is committed here.
 func Upstream(root string) string { return filepath.Join(filepath.Dir(root), "shared", "upstream") }
 
+// standIn is a chart the fleet pins that is not available offline, substituted by the stand-in in tests/charts/<name>
+// (its Chart.yaml says what it renders) with the upstream CRDs of crds (globs under Upstream) in its crds/ folder.
+type standIn struct {
+	repo, name, version string
+	crds                string
+}
+
+// standIns are the charts StackDelivery installs: PKO's and Kargo's (OCI artifacts on ghcr.io) and cert-manager's.
+var standIns = []standIn{
+	{ociRepository(delivery.OperatorChart), path.Base(delivery.OperatorChart), delivery.DefaultOperatorChartVersion,
+		"pko-v" + delivery.DefaultOperatorChartVersion + "/*.yaml"},
+	{ociRepository(delivery.KargoChart), path.Base(delivery.KargoChart), delivery.DefaultKargoChartVersion,
+		"kargo-v" + delivery.DefaultKargoChartVersion + "/crds/*.yaml"},
+	{delivery.CertManagerChartRepository, delivery.CertManagerChart, delivery.DefaultCertManagerChartVersion, ""},
+}
+
+// ociRepository is the repository of an OCI chart reference (oci://<host>/<path>/<name>): all but its name.
+func ociRepository(chart string) string { return chart[:strings.LastIndex(chart, "/")] }
+
 // ChartRepositories are the chart repositories an Env with control planes serves: Argo CD's (the argo-helm
-// repository the hub's release names) with the chart gitopsbridge pins and its redis-ha subchart, from the upstream copy.
-func ChartRepositories(root string) ([]charts.Repository, error) {
+// repository the hub's release names) with the chart gitopsbridge pins and its redis-ha subchart, from the upstream
+// copy; and the stand-ins (standIns) for StackDelivery's charts, assembled in dir/charts.
+func ChartRepositories(root, dir string) ([]charts.Repository, error) {
 	argocd := filepath.Join(Upstream(root), "argo-cd-chart-"+gitopsbridge.DefaultChartVersion, "chart", "argo-cd")
 	if _, err := os.Stat(argocd); err != nil {
 		return nil, fmt.Errorf("the Argo CD chart %s gitopsbridge pins (upstream copy in ../shared/upstream): %w",
 			gitopsbridge.DefaultChartVersion, err)
 	}
-	return []charts.Repository{{URL: gitopsbridge.DefaultChartRepository, Charts: []string{argocd}}}, nil
+	repos := []charts.Repository{{URL: gitopsbridge.DefaultChartRepository, Charts: []string{argocd}}}
+	for _, s := range standIns {
+		chart, err := s.assemble(root, filepath.Join(dir, "charts"))
+		if err != nil {
+			return nil, err
+		}
+		repos = append(repos, charts.Repository{URL: s.repo, Charts: []string{chart}})
+	}
+	return repos, nil
+}
+
+// assemble copies the stand-in into under/<name> with its upstream CRDs, after checking it is the version the fleet
+// pins, and returns the chart's directory.
+func (s standIn) assemble(root, under string) (string, error) {
+	src, dst := filepath.Join(root, "tests", "charts", s.name), filepath.Join(under, s.name)
+	meta, err := os.ReadFile(filepath.Join(src, "Chart.yaml"))
+	if err != nil {
+		return "", fmt.Errorf("the stand-in for chart %s: %w", s.name, err)
+	}
+	if !strings.Contains(string(meta), "\nversion: "+s.version+"\n") {
+		return "", fmt.Errorf("the stand-in for chart %s (%s) is not version %s, the version the fleet pins", s.name, src, s.version)
+	}
+	if err := os.RemoveAll(dst); err != nil {
+		return "", err
+	}
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		return "", fmt.Errorf("the stand-in for chart %s: %w", s.name, err)
+	}
+	if s.crds == "" {
+		return dst, nil
+	}
+	crds, err := filepath.Glob(filepath.Join(Upstream(root), s.crds))
+	if err != nil || len(crds) == 0 {
+		return "", fmt.Errorf("the CRDs of chart %s (upstream copy in ../shared/upstream/%s): none found", s.name, s.crds)
+	}
+	if err := os.MkdirAll(filepath.Join(dst, "crds"), 0o755); err != nil {
+		return "", err
+	}
+	for _, crd := range crds {
+		content, err := os.ReadFile(crd)
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dst, "crds", filepath.Base(crd)), content, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dst, nil
 }

@@ -108,7 +108,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	var repos []charts.Repository
 	if opts.ControlPlanes {
 		var err error
-		if repos, err = ChartRepositories(root); err != nil {
+		if repos, err = ChartRepositories(root, dir); err != nil {
 			return nil, err
 		}
 		hosts = charts.Hosts(repos)

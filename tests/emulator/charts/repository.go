@@ -26,13 +26,17 @@ type Repository struct {
 }
 
 // Handler serves the repositories (their index.yaml and one archive per chart, <name>-<version>.tgz, laid out as
-// `helm package` and `helm repo index` make them) and hands any other request to next.
+// `helm package` and `helm repo index` make them; an oci:// repository as an OCI registry, see OCIScheme) and hands
+// any other request to next.
 func Handler(repos []Repository, next http.Handler) (http.Handler, error) {
 	files := map[string][]byte{} // host + path -> content
 	for _, repo := range repos {
 		u, err := url.Parse(repo.URL)
 		if err != nil {
 			return nil, fmt.Errorf("chart repository %q: %w", repo.URL, err)
+		}
+		if u.Scheme == OCIScheme {
+			continue
 		}
 		base := strings.TrimSuffix(u.Path, "/")
 		entries := map[string][]any{}
@@ -57,10 +61,18 @@ func Handler(repos []Repository, next http.Handler) (http.Handler, error) {
 		}
 		files[u.Host+base+"/index.yaml"] = index
 	}
+	registries, err := ociRegistries(repos)
+	if err != nil {
+		return nil, err
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host := r.Host
 		if h, _, ok := strings.Cut(host, ":"); ok {
 			host = h
+		}
+		if reg := registries[host]; reg != nil && (r.URL.Path == "/v2" || strings.HasPrefix(r.URL.Path, "/v2/")) {
+			reg.ServeHTTP(w, r)
+			return
 		}
 		content, ok := files[host+path.Clean(r.URL.Path)]
 		if !ok || r.Method != http.MethodGet {

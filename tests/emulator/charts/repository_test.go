@@ -22,21 +22,13 @@ import (
 // TestRepository: the index lists the chart as Helm reads it (name, version, the archive's URL and digest), the
 // archive holds the chart's files under its name with its subcharts, and other paths and hosts go on.
 func TestRepository(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "demo")
-	for path, content := range map[string]string{
+	dir := writeChart(t, map[string]string{
 		"Chart.yaml":                      "apiVersion: v2\nname: demo\nversion: 1.2.3\nappVersion: v9\n",
 		"values.yaml":                     "replicas: 1\n",
 		"templates/cm.yaml":               "kind: ConfigMap\n",
 		"charts/redis/Chart.yaml":         "apiVersion: v2\nname: redis\nversion: 0.1.0\n",
 		"charts/redis/templates/svc.yaml": "kind: Service\n",
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, path), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	next := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
 	h, err := charts.Handler([]charts.Repository{{URL: "https://charts.example.io/repo", Charts: []string{dir}}}, next)
 	if err != nil {
@@ -97,4 +89,19 @@ func TestRepository(t *testing.T) {
 	if hosts := charts.Hosts([]charts.Repository{{URL: "https://charts.example.io/repo"}}); !slices.Equal(hosts, []string{"charts.example.io"}) {
 		t.Errorf("hosts %v", hosts)
 	}
+}
+
+// writeChart writes a chart's files (path -> content) into a new directory and returns it.
+func writeChart(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "chart")
+	for path, content := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, path), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

@@ -92,7 +92,7 @@ func (c Clusters) prepareAuthenticator(ctx context.Context, name string, auth Au
 	if err := os.MkdirAll(filepath.Join(dir, "state"), 0o700); err != nil {
 		return nil, nil, err
 	}
-	port, err := freePort()
+	port, err := freePort() // not another control plane's: Create holds theirs
 	if err != nil {
 		return nil, nil, err
 	}

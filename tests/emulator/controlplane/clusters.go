@@ -73,6 +73,12 @@ func (c Clusters) Create(ctx context.Context, name string, auth *Authentication)
 	if err := os.MkdirAll(c.Workdir, 0o755); err != nil {
 		return err
 	}
+	// The ports of the other control planes, stopped ones included, stay theirs.
+	given, err := c.givenPorts(name)
+	if err != nil {
+		return err
+	}
+	defer holdPorts(given)()
 	var authenticator map[string]any
 	var apiserverArgs []map[string]string
 	if auth != nil {

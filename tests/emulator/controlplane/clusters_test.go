@@ -40,7 +40,8 @@ func clustersForTest(t *testing.T) controlplane.Clusters {
 
 // TestControlPlane is a control plane's life: created with ready nodes, it runs a Deployment to Available (the
 // controller manager, the scheduler and kwok's kubelets at work); stopped (its processes killed, as a reboot
-// would) and started, it still holds the Deployment; deleted, nothing of it is left.
+// would), then started after another control plane was created meanwhile (on ports of its own), it still holds the
+// Deployment; deleted, nothing of it is left.
 func TestControlPlane(t *testing.T) {
 	ctx := context.Background()
 	c := clustersForTest(t)
@@ -89,12 +90,23 @@ func TestControlPlane(t *testing.T) {
 		func(context.Context) (bool, error) { return !c.Running(name), nil }); err != nil {
 		t.Fatal("the control plane still runs after its processes were killed")
 	}
-	if err := c.Start(ctx, name); err != nil {
+	// A control plane created while it is stopped is given ports of its own: both run side by side after.
+	other := controlplane.Name("us-east-1", "mgmt")
+	if err := c.Create(ctx, other, nil); err != nil {
 		t.Fatal(err)
+	}
+	if err := c.Start(ctx, name); err != nil {
+		t.Fatalf("starting the control plane again after another was created: %v", err)
 	}
 	kube = client(t, c, name)
 	if _, err := kube.AppsV1().Deployments("default").Get(ctx, "web", metav1.GetOptions{}); err != nil {
 		t.Errorf("after a restart: %v", err)
+	}
+	if _, err := client(t, c, other).Discovery().ServerVersion(); err != nil {
+		t.Errorf("the other control plane, beside the restarted one: %v", err)
+	}
+	if err := c.Delete(ctx, other); err != nil {
+		t.Fatal(err)
 	}
 
 	if err := c.Delete(ctx, name); err != nil {

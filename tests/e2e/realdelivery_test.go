@@ -1,0 +1,183 @@
+package e2e
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// TestDeliveryOnRealServers is the delivery stack (examples/fleet/Pulumi.delivery.yaml) on a real control plane:
+// the management hub's charts install from the offline network (Argo CD's upstream chart; PKO's and Kargo's from
+// an OCI registry, with cert-manager's, as stand-ins carrying the upstream CRDs), the objects the stack writes are
+// accepted against those CRDs (the Kargo Project in the namespace it adopts), every Stack manifest the stack
+// commits to Git is admitted by the hub's API server as Argo CD's controller would write it (PKO's CRD schema and
+// the Stack guard) while a manifest that breaks the guard is refused with its message, a second up plans no
+// change, and destroy leaves no control plane behind.
+func TestDeliveryOnRealServers(t *testing.T) {
+	ctx := context.Background()
+	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	stack := fleetStack(t, env, "delivery")
+	if err := offline.SetDeliverySecrets(ctx, stack); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	hub := controlplane.Name("us-east-1", "mgmt")
+	dyn := dynamicClient(t, env, hub)
+
+	t.Run("the charts are installed: their CRDs established, their Deployments available", func(t *testing.T) {
+		crds := dyn.Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1",
+			Resource: "customresourcedefinitions"})
+		for _, crd := range []string{"applications.argoproj.io", "stacks.pulumi.com", "programs.pulumi.com",
+			"workspaces.auto.pulumi.com", "projects.kargo.akuity.io", "projectconfigs.kargo.akuity.io",
+			"warehouses.kargo.akuity.io", "stages.kargo.akuity.io"} {
+			obj, err := crds.Get(ctx, crd, metav1.GetOptions{})
+			if err != nil || !established(obj) {
+				t.Errorf("CRD %s is not established: %v", crd, err)
+			}
+		}
+		for ns, want := range map[string][]string{
+			gitopsbridge.DefaultNamespace: {"argocd-server"},
+			"pulumi-kubernetes-operator":  {"pulumi-kubernetes-operator-controller-manager"},
+			"cert-manager":                {"cert-manager", "cert-manager-cainjector", "cert-manager-webhook"},
+			"kargo":                       {"kargo-api", "kargo-controller", "kargo-management-controller"},
+		} {
+			list, err := typed(t, env, hub).AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			available := map[string]bool{}
+			for _, d := range list.Items {
+				available[d.Name] = deploymentAvailable(d)
+			}
+			for _, name := range want {
+				if !available[name] {
+					t.Errorf("Deployment %s/%s is not available (Deployments there: %v)", ns, name, available)
+				}
+			}
+		}
+	})
+
+	t.Run("every Kubernetes object in the stack's state is on the hub, the Kargo Project in its adopted namespace", func(t *testing.T) {
+		kinds := map[string]int{}
+		for _, o := range stateObjects(t, env, stack) {
+			kinds[o.kind]++
+			if _, err := o.get(ctx, t, env); err != nil {
+				t.Errorf("%s %s/%s on %s: %v", o.kind, o.namespace, o.name, o.server, err)
+			}
+		}
+		for _, kind := range []string{"Project", "ProjectConfig", "Warehouse", "Stage", "Application", "AppProject",
+			"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"} {
+			if kinds[kind] == 0 {
+				t.Errorf("the state holds no %s (kinds: %v)", kind, kinds)
+			}
+		}
+		ns, err := typed(t, env, hub).CoreV1().Namespaces().Get(ctx, "fleet", metav1.GetOptions{})
+		if err != nil || ns.Labels[delivery.KargoProjectLabel] != "true" {
+			t.Errorf("the Project's namespace fleet: %v, labels %v; want %s=true", err, ns.GetLabels(), delivery.KargoProjectLabel)
+		}
+	})
+
+	t.Run("the hub admits the Stack manifests the stack commits, as Argo CD writes them, and the guard refuses others", func(t *testing.T) {
+		stacks := asArgoCD(t, env, hub).Resource(schema.GroupVersionResource{Group: "pulumi.com", Version: "v1", Resource: "stacks"})
+		dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+		files := stackFiles(t, env)
+		if len(files) != 4 {
+			t.Fatalf("Stack manifests in Git: %v, want dev, qa, prod and prod's preview", slices.Sorted(maps.Keys(files)))
+		}
+		var prod *unstructured.Unstructured
+		for path, obj := range files {
+			u := &unstructured.Unstructured{Object: obj}
+			if _, err := stacks.Namespace(u.GetNamespace()).Create(ctx, u, dryRun); err != nil {
+				t.Errorf("%s: the hub refused the fleet's own Stack: %v", path, err)
+			}
+			if strings.HasSuffix(path, "/prod/stack.yaml") {
+				prod = u
+			}
+		}
+		if prod == nil {
+			t.Fatal("no prod Stack manifest")
+		}
+		policy := delivery.StackPolicyName("fleet")
+		cases := map[string]struct {
+			edit func(spec map[string]any)
+			want string
+		}{
+			"another program": {func(s map[string]any) { s["projectRepo"] = "https://github.com/evil/program.git" },
+				"runs only the delivered program"},
+			"another stack": {func(s map[string]any) { s["stack"] = "gitops-fleet/gitops-fleet/dev" },
+				"deploys only the stage's own stack"},
+			"another ServiceAccount": {func(s map[string]any) { s["serviceAccountName"] = "fleet-dev" },
+				"runs as the stage's own ServiceAccount"},
+			"the operator's environment": {func(s map[string]any) {
+				s["envRefs"] = map[string]any{"AWS_SECRET_ACCESS_KEY": map[string]any{"type": "Env",
+					"env": map[string]any{"name": "AWS_SECRET_ACCESS_KEY"}}}
+			}, "envRefs are of type Secret or Literal only"},
+			"a privileged workspace": {func(s map[string]any) {
+				s["workspaceTemplate"] = map[string]any{"spec": map[string]any{"podTemplate": map[string]any{
+					"spec": map[string]any{"containers": []any{map[string]any{"name": "pulumi",
+						"securityContext": map[string]any{"privileged": true}}}}}}}
+			}, "cannot run a container privileged"},
+		}
+		for name, tc := range cases {
+			t.Run(name, func(t *testing.T) {
+				evil := prod.DeepCopy()
+				spec, _ := evil.Object["spec"].(map[string]any)
+				tc.edit(spec)
+				_, err := stacks.Namespace(evil.GetNamespace()).Create(ctx, evil, dryRun)
+				if err == nil || !strings.Contains(err.Error(), policy) || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("the server answered %v, want a refusal by %s: %q", err, policy, tc.want)
+				}
+			})
+		}
+	})
+
+	t.Run("a second up plans no change against the real server", func(t *testing.T) {
+		if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
+			t.Fatalf("preview --expect-no-changes: %v", err)
+		}
+	})
+
+	if _, err := stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy"))); err != nil {
+		t.Fatalf("destroy: %v", err)
+	}
+	if names := env.Clusters.Names(); len(names) != 0 {
+		t.Errorf("control planes after destroy: %v", names)
+	}
+}
+
+// asArgoCD is a dynamic client of control plane name acting as Argo CD's application controller, the writer of
+// what the manifests repository holds.
+func asArgoCD(t *testing.T, env *offline.Env, name string) dynamic.Interface {
+	t.Helper()
+	cfg, err := env.Clusters.Admin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Impersonate = rest.ImpersonationConfig{
+		UserName: "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":argocd-application-controller",
+		Groups:   []string{"system:serviceaccounts", "system:authenticated"},
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dyn
+}
