@@ -54,7 +54,7 @@ func TestDeliveryOnRealServers(t *testing.T) {
 			}
 		}
 		for ns, want := range map[string][]string{
-			gitopsbridge.DefaultNamespace: {"argocd-server"},
+			gitopsbridge.DefaultNamespace: {"argo-cd-argocd-server"},
 			"pulumi-kubernetes-operator":  {"pulumi-kubernetes-operator-controller-manager"},
 			"cert-manager":                {"cert-manager", "cert-manager-cainjector", "cert-manager-webhook"},
 			"kargo":                       {"kargo-api", "kargo-controller", "kargo-management-controller"},

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -47,6 +48,7 @@ type Env struct {
 	net     *network.Network
 	cmd     auto.PulumiCommand
 	plugins map[string]string
+	stop    context.CancelFunc // the stand-ins that run beside the control planes (releaseApplications)
 }
 
 // Options choose what an Env runs on.
@@ -131,7 +133,13 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		net.Close()
 		return nil, fmt.Errorf("the Pulumi CLI in %s/bin: %w", root, err)
 	}
-	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, STS: sts, plugins: plugins}
+	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, STS: sts, plugins: plugins,
+		stop: func() {}}
+	if clusters != nil {
+		var ctx context.Context
+		ctx, e.stop = context.WithCancel(context.Background())
+		go releaseApplications(ctx, *clusters, 2*time.Second)
+	}
 	path := strings.Join([]string{
 		filepath.Join(root, "tests/emulator/tools"), filepath.Join(root, "bin/emulator"), filepath.Join(root, "bin"),
 		os.Getenv("PATH"),
@@ -231,8 +239,11 @@ func ControlPlaneNetwork(net *network.Network) map[string]string {
 	return vars
 }
 
-// Close stops the offline network.
-func (e *Env) Close() error { return e.net.Close() }
+// Close stops the offline network and the stand-ins beside the control planes.
+func (e *Env) Close() error {
+	e.stop()
+	return e.net.Close()
+}
 
 // Stack creates or selects stack of an inline program whose Pulumi.yaml and Pulumi.<stack>.yaml are copied from
 // projectDir into the Env on every call (so the repository's files are never written to, and an edit of the stack
