@@ -26,6 +26,9 @@ type Variable struct {
 // Validation is a CEL expression and the message given when it is false.
 type Validation struct {
 	Expression, Message string
+	// MessageExpression, when set, is a CEL expression of type string that gives the message instead (Message
+	// stays the fallback when it errors).
+	MessageExpression string
 }
 
 // NamespaceNameLabel is the label the API server sets on every namespace to its name (Kubernetes 1.22+).
@@ -39,7 +42,11 @@ func (p Policy) Object() map[string]any {
 	}
 	vals := make([]any, len(p.Validations))
 	for i, v := range p.Validations {
-		vals[i] = map[string]any{"expression": v.Expression, "message": v.Message}
+		val := map[string]any{"expression": v.Expression, "message": v.Message}
+		if v.MessageExpression != "" {
+			val["messageExpression"] = v.MessageExpression
+		}
+		vals[i] = val
 	}
 	return map[string]any{
 		"apiVersion": "admissionregistration.k8s.io/v1",

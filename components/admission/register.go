@@ -59,7 +59,12 @@ func (p Policy) spec() admissionv1.ValidatingAdmissionPolicySpec {
 	}
 	for _, v := range p.Validations {
 		msg := v.Message
-		s.Validations = append(s.Validations, admissionv1.Validation{Expression: v.Expression, Message: &msg})
+		val := admissionv1.Validation{Expression: v.Expression, Message: &msg}
+		if v.MessageExpression != "" {
+			expr := v.MessageExpression
+			val.MessageExpression = &expr
+		}
+		s.Validations = append(s.Validations, val)
 	}
 	return s
 }

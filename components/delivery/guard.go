@@ -17,8 +17,10 @@ func StackPolicyName(project string) string { return project + "-stacks" }
 // stage's program (projectRepo, repoDir, stack and backend as delivered), from a pinned commit or the stage's
 // branch, as the stage's deploy ServiceAccount (its preview ServiceAccount for a preview Stack), with envRefs of
 // type Secret or Literal only, no Program or Flux source, and a workspace that cannot change its ServiceAccount,
-// mount host paths, share the host's network or process namespaces, run privileged or add capabilities. What a
-// manifests commit can still choose is the commit, which is the promotion itself.
+// mount host paths, share the host's network or process namespaces, run privileged or add capabilities; and then,
+// deny by default, each Stack is one the delivery writes (by namespace and name) with exactly the spec it wrote
+// (pinValidations). What a manifests commit can still choose is the commit, which is the promotion itself, and the
+// workspace pod's resources and metadata.
 func StackGuard(a StackDeliveryArgs) admission.Policy {
 	var entries, stacks, namespaces []string
 	for _, s := range a.Stages {
@@ -45,16 +47,17 @@ func StackGuard(a StackDeliveryArgs) admission.Policy {
 	slices.Sort(stacks)
 	pod := "object.spec.?workspaceTemplate.?spec.?podTemplate.?spec"
 	containers := fmt.Sprintf("%s.?containers.orValue([]) + %s.?initContainers.orValue([])", pod, pod)
+	pinVars, pinVals := pinValidations(a)
 	return admission.Policy{
 		Name:  StackPolicyName(a.Project),
 		Group: "pulumi.com", Version: "*", Resource: "stacks",
 		Namespaces: namespaces,
-		Variables: []admission.Variable{
+		Variables: append([]admission.Variable{
 			{Name: "stage", Expression: "{" + strings.Join(entries, ", ") + "}[request.namespace]"},
 			{Name: "preview", Expression: "object.spec.?preview.orValue(false)"},
 			{Name: "stacks", Expression: "{" + strings.Join(stacks, ", ") + "}[request.namespace]"},
-		},
-		Validations: []admission.Validation{
+		}, pinVars...),
+		Validations: append([]admission.Validation{
 			{
 				Expression: fmt.Sprintf("object.spec.projectRepo == %s && object.spec.?repoDir.orValue('') == %s && object.spec.?backend.orValue('') == %s",
 					admission.String(a.Program.RepoUrl), admission.String(a.Program.RepoDir), admission.String(a.Backend)),
@@ -97,6 +100,6 @@ func StackGuard(a StackDeliveryArgs) admission.Policy {
 				Expression: "(" + containers + ").all(c, !c.?securityContext.?privileged.orValue(false) && c.?securityContext.?capabilities.?add.orValue([]).size() == 0)",
 				Message:    "workspaceTemplate cannot run a container privileged or add capabilities",
 			},
-		},
+		}, pinVals...),
 	}
 }

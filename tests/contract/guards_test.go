@@ -256,6 +256,36 @@ func TestStackGuard(t *testing.T) {
 			obj: pod(map[string]any{"initContainers": []any{map[string]any{"name": "x", "securityContext": map[string]any{"privileged": true}}}})},
 		"prod's Stack in dev's namespace": {namespace: dev.Namespace, want: "only the stage's own stack",
 			obj: edited(t, prodStack, func(o map[string]any) { field(o, "metadata")["namespace"] = dev.Namespace })},
+		// Deny by default (issue 36, item 3): every field but the promotion's is the one the delivery wrote.
+		"the workspace's resources and labels, which a commit may size": {obj: spec(func(s map[string]any) {
+			field(s, "workspaceTemplate", "spec")["resources"] = map[string]any{"requests": map[string]any{"cpu": "2"}}
+			field(s, "workspaceTemplate", "metadata", "labels")["team"] = "platform"
+		})},
+		"a second Stack in prod's namespace": {want: "holds only the Stacks the delivery writes",
+			obj: edited(t, prodStack, func(o map[string]any) { field(o, "metadata")["name"] = "fleet-prod-2" })},
+		"another workspace image": {want: "spec.workspaceTemplate.spec.image differ",
+			obj: spec(func(s map[string]any) { field(s, "workspaceTemplate", "spec")["image"] = "evil/pulumi:latest" })},
+		"a program from a git source of the workspace's": {want: "spec.workspaceTemplate.spec.git differ",
+			obj: spec(func(s map[string]any) {
+				field(s, "workspaceTemplate", "spec")["git"] = map[string]any{"url": "https://github.com/evil/x.git", "ref": "main"}
+			})},
+		"environment for the workspace": {want: "spec.workspaceTemplate.spec.env differ",
+			obj: spec(func(s map[string]any) {
+				field(s, "workspaceTemplate", "spec")["env"] = []any{map[string]any{"name": "PULUMI_CONFIG", "value": "{}"}}
+			})},
+		"prod's stack config rewritten": {want: "spec.config differ",
+			obj: spec(func(s map[string]any) { s["config"] = map[string]any{"gitops-fleet:clusters": "[]"} })},
+		"destroy armed for the next deletion": {want: "spec.destroyOnFinalize differ",
+			obj: spec(func(s map[string]any) { s["destroyOnFinalize"] = true })},
+		"another secrets provider": {want: "spec.secretsProvider differ",
+			obj: spec(func(s map[string]any) { s["secretsProvider"] = "awskms://alias/evil" })},
+		"an update template": {want: "spec.updateTemplate differ",
+			obj: spec(func(s map[string]any) { s["updateTemplate"] = map[string]any{"spec": map[string]any{}} })},
+		"another Secret read into the environment": {want: "spec.envRefs differ",
+			obj: spec(func(s map[string]any) {
+				field(s, "envRefs")["STOLEN"] = map[string]any{"type": "Secret",
+					"secret": map[string]any{"name": "argocd-secret", "key": "server.secretkey"}}
+			})},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -335,3 +336,23 @@ func TestBridgeObjectsMatchUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestStackGuardKnowsEveryStackField: the Stack guard pins field by field (deny by default), so its lists of the
+// Stack's and the Workspace template's spec fields are exactly those of PKO's Stack CRD at the pinned version: a
+// field the lists missed would be left to any manifests commit.
+func TestStackGuardKnowsEveryStackField(t *testing.T) {
+	schemas := loadCRDs(t, upstreamDir(t))
+	stack, ok := schemas["pulumi.com/v1/Stack"]
+	if !ok {
+		t.Fatal("no pulumi.com/v1 Stack CRD upstream")
+	}
+	spec := stack.Properties["spec"]
+	if got, want := slices.Sorted(maps.Keys(spec.Properties)), slices.Sorted(slices.Values(delivery.StackSpecFields)); !slices.Equal(got, want) {
+		t.Errorf("the Stack CRD's spec fields %v, the guard's %v", got, want)
+	}
+	workspace := spec.Properties["workspaceTemplate"].Properties["spec"]
+	if got, want := slices.Sorted(maps.Keys(workspace.Properties)), slices.Sorted(slices.Values(delivery.WorkspaceSpecFields)); !slices.Equal(got, want) {
+		t.Errorf("the workspace template's spec fields %v, the guard's %v", got, want)
+	}
+}
+

@@ -27,8 +27,8 @@ import (
 // an OCI registry, with cert-manager's, as stand-ins carrying the upstream CRDs), the objects the stack writes are
 // accepted against those CRDs (the Kargo Project in the namespace it adopts), every Stack manifest the stack
 // commits to Git is admitted by the hub's API server as Argo CD's controller would write it (PKO's CRD schema and
-// the Stack guard) while a manifest that breaks the guard is refused with its message, a second up plans no
-// change, and destroy leaves no control plane behind.
+// the Stack guard) while a manifest that breaks the guard is refused with its message (a field the delivery did not
+// write among them: deny by default), a second up plans no change, and destroy leaves no control plane behind.
 func TestDeliveryOnRealServers(t *testing.T) {
 	ctx := context.Background()
 	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
@@ -135,6 +135,20 @@ func TestDeliveryOnRealServers(t *testing.T) {
 					"spec": map[string]any{"containers": []any{map[string]any{"name": "pulumi",
 						"securityContext": map[string]any{"privileged": true}}}}}}}
 			}, "cannot run a container privileged"},
+			// Deny by default: every field but the promotion's and the workspace's resources is what the stack wrote.
+			"another workspace image": {func(s map[string]any) {
+				s["workspaceTemplate"] = map[string]any{"spec": map[string]any{"image": "evil/pulumi:latest"}}
+			}, "spec.workspaceTemplate.spec.image differ"},
+			"destroy armed for the next deletion": {func(s map[string]any) { s["destroyOnFinalize"] = true },
+				"spec.destroyOnFinalize differ"},
+			"prod's stack config rewritten": {func(s map[string]any) {
+				s["config"] = map[string]any{"gitops-fleet:clusters": "[]"}
+			}, "spec.config differ"},
+			"a promotion that sizes the workspace": {func(s map[string]any) {
+				s["commit"] = strings.Repeat("b", 40)
+				s["workspaceTemplate"] = map[string]any{"spec": map[string]any{"resources": map[string]any{
+					"requests": map[string]any{"cpu": "2", "memory": "4Gi"}}}}
+			}, ""},
 		}
 		for name, tc := range cases {
 			t.Run(name, func(t *testing.T) {
@@ -142,10 +156,19 @@ func TestDeliveryOnRealServers(t *testing.T) {
 				spec, _ := evil.Object["spec"].(map[string]any)
 				tc.edit(spec)
 				_, err := stacks.Namespace(evil.GetNamespace()).Create(ctx, evil, dryRun)
-				if err == nil || !strings.Contains(err.Error(), policy) || !strings.Contains(err.Error(), tc.want) {
+				switch {
+				case tc.want == "" && err != nil:
+					t.Errorf("the server refused it: %v", err)
+				case tc.want != "" && (err == nil || !strings.Contains(err.Error(), policy) || !strings.Contains(err.Error(), tc.want)):
 					t.Errorf("the server answered %v, want a refusal by %s: %q", err, policy, tc.want)
 				}
 			})
+		}
+		other := prod.DeepCopy()
+		other.SetName("fleet-prod-2")
+		if _, err := stacks.Namespace(other.GetNamespace()).Create(ctx, other, dryRun); err == nil ||
+			!strings.Contains(err.Error(), "holds only the Stacks the delivery writes") {
+			t.Errorf("a second Stack in prod's namespace: the server answered %v", err)
 		}
 	})
 

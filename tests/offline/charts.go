@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
@@ -23,13 +24,16 @@ type standIn struct {
 	crds                string
 }
 
-// standIns are the charts StackDelivery installs: PKO's and Kargo's (OCI artifacts on ghcr.io) and cert-manager's.
+// standIns are the charts StackDelivery installs: PKO's and Kargo's (OCI artifacts on ghcr.io), cert-manager's and
+// Argo Rollouts' (beside Argo CD's in Argo Helm).
 var standIns = []standIn{
 	{ociRepository(delivery.OperatorChart), path.Base(delivery.OperatorChart), delivery.DefaultOperatorChartVersion,
 		"pko-v" + delivery.DefaultOperatorChartVersion + "/*.yaml"},
 	{ociRepository(delivery.KargoChart), path.Base(delivery.KargoChart), delivery.DefaultKargoChartVersion,
 		"kargo-v" + delivery.DefaultKargoChartVersion + "/crds/*.yaml"},
 	{delivery.CertManagerChartRepository, delivery.CertManagerChart, delivery.DefaultCertManagerChartVersion, ""},
+	{delivery.RolloutsChartRepository, delivery.RolloutsChart, delivery.DefaultRolloutsChartVersion,
+		"argo-rollouts-v1.9.1/*.yaml"},
 }
 
 // ociRepository is the repository of an OCI chart reference (oci://<host>/<path>/<name>): all but its name.
@@ -37,7 +41,8 @@ func ociRepository(chart string) string { return chart[:strings.LastIndex(chart,
 
 // ChartRepositories are the chart repositories an Env with control planes serves: Argo CD's (the argo-helm
 // repository the hub's release names) with the chart gitopsbridge pins and its redis-ha subchart, from the upstream
-// copy; and the stand-ins (standIns) for StackDelivery's charts, assembled in dir/charts.
+// copy; and the stand-ins (standIns) for StackDelivery's charts, assembled in dir/charts, each in the repository
+// the fleet names (Argo Rollouts' beside Argo CD's).
 func ChartRepositories(root, dir string) ([]charts.Repository, error) {
 	argocd := filepath.Join(Upstream(root), "argo-cd-chart-"+gitopsbridge.DefaultChartVersion, "chart", "argo-cd")
 	if _, err := os.Stat(argocd); err != nil {
@@ -50,7 +55,11 @@ func ChartRepositories(root, dir string) ([]charts.Repository, error) {
 		if err != nil {
 			return nil, err
 		}
-		repos = append(repos, charts.Repository{URL: s.repo, Charts: []string{chart}})
+		i := slices.IndexFunc(repos, func(r charts.Repository) bool { return r.URL == s.repo })
+		if i < 0 {
+			i, repos = len(repos), append(repos, charts.Repository{URL: s.repo})
+		}
+		repos[i].Charts = append(repos[i].Charts, chart)
 	}
 	return repos, nil
 }
