@@ -44,7 +44,7 @@ func TestObjects(t *testing.T) {
 		"Branch fleet-dev-branch", "Branch fleet-qa-branch", "Branch fleet-prod-branch",
 		"ConfigMapPatch argocd-cm",
 		"Application fleet-dev", "Application fleet-qa", "Application fleet-prod",
-		"Namespace fleet", "Project fleet", "ProjectConfig fleet", "Secret git-manifests", "Warehouse program",
+		"Project fleet", "ProjectConfig fleet", "Secret git-manifests", "Warehouse program",
 		"Stage dev", "Stage qa", "Stage prod",
 		"ServiceAccount qa-promoter", "Role qa-promoter", "RoleBinding qa-promoter",
 		"ServiceAccount prod-promoter", "Role prod-promoter", "RoleBinding prod-promoter",

@@ -48,15 +48,7 @@ func GitCredentials(a StackDeliveryArgs) []GitCredential {
 	return out
 }
 
-// KargoProjectLabel marks a namespace as a Kargo Project's (value "true"): Kargo adopts a namespace so labelled,
-// created before its Project, and refuses the Project when its namespace exists without it (Kargo v1.11.2
-// api/v1alpha1/labels.go, pkg/webhook/kubernetes/project/webhook.go). Its ProjectConfig needs it too.
-const KargoProjectLabel = "kargo.akuity.io/project"
-
-// Project is the Kargo Project (cluster-scoped). Its namespace, of the same name, is written before it, labelled
-// KargoProjectLabel, so that Kargo adopts it: the Project's objects never wait for Kargo to make it, and the API
-// server admits them whether or not Kargo's webhooks run. Deleting the Project deletes the namespace (Kargo's
-// cleanup, unless the Project or namespace is annotated kargo.akuity.io/keep-namespace: "true").
+// Project is the Kargo Project (cluster-scoped; Kargo creates its namespace of the same name).
 func Project(a StackDeliveryArgs) map[string]any {
 	return kargoObject("Project", map[string]any{"name": a.Project}, nil)
 }

@@ -1,29 +1,17 @@
 package delivery
 
 import (
-	"slices"
-
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// kargo creates the Project's namespace and the Project after Kargo, then in the namespace the ProjectConfig, the
-// git credentials, the Warehouse, the Stages in graph order (each after its upstream stages and its Application)
-// and the approvers' RBAC.
+// kargo creates the Project after Kargo, then in its namespace the ProjectConfig, the git credentials, the
+// Warehouse, the Stages in graph order (each after its upstream stages and its Application) and the approvers' RBAC.
 func (b *builder) kargo(release []pulumi.Resource, apps map[string]pulumi.Resource) error {
 	a := b.args
-	ns, err := corev1.NewNamespace(b.ctx, childName(b.name, "project-namespace"), &corev1.NamespaceArgs{
-		Metadata: &metav1.ObjectMetaArgs{
-			Name:   pulumi.String(a.Project),
-			Labels: pulumi.StringMap{KargoProjectLabel: pulumi.String("true")},
-		},
-	}, b.child(b.k8s, release...)...)
-	if err != nil {
-		return err
-	}
-	project, err := b.object("project", Project(a), append(slices.Clone(release), ns))
+	project, err := b.object("project", Project(a), release)
 	if err != nil {
 		return err
 	}

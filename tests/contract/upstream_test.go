@@ -355,4 +355,3 @@ func TestStackGuardKnowsEveryStackField(t *testing.T) {
 		t.Errorf("the workspace template's spec fields %v, the guard's %v", got, want)
 	}
 }
-

@@ -25,7 +25,7 @@ import (
 // TestDeliveryOnRealServers is the delivery stack (examples/fleet/Pulumi.delivery.yaml) on a real control plane:
 // the management hub's charts install from the offline network (Argo CD's upstream chart; PKO's and Kargo's from
 // an OCI registry, with cert-manager's, as stand-ins carrying the upstream CRDs), the objects the stack writes are
-// accepted against those CRDs (the Kargo Project in the namespace it adopts), every Stack manifest the stack
+// accepted against those CRDs (the Kargo Project's objects in the namespace Kargo makes for it), every Stack manifest the stack
 // commits to Git is admitted by the hub's API server as Argo CD's controller would write it (PKO's CRD schema and
 // the Stack guard) while a manifest that breaks the guard is refused with its message (a field the delivery did not
 // write among them: deny by default), a second up plans no change, and destroy leaves no control plane behind.
@@ -75,7 +75,7 @@ func TestDeliveryOnRealServers(t *testing.T) {
 		}
 	})
 
-	t.Run("every Kubernetes object in the stack's state is on the hub, the Kargo Project in its adopted namespace", func(t *testing.T) {
+	t.Run("every Kubernetes object in the stack's state is on the hub, the Kargo Project's in its namespace", func(t *testing.T) {
 		kinds := map[string]int{}
 		for _, o := range stateObjects(t, env, stack) {
 			kinds[o.kind]++
@@ -89,9 +89,11 @@ func TestDeliveryOnRealServers(t *testing.T) {
 				t.Errorf("the state holds no %s (kinds: %v)", kind, kinds)
 			}
 		}
+		// Kargo's webhook makes the Project's namespace as the Project is created (here its stand-in, in the offline
+		// network): the ProjectConfig, Warehouse and Stages above are in it.
 		ns, err := typed(t, env, hub).CoreV1().Namespaces().Get(ctx, "fleet", metav1.GetOptions{})
-		if err != nil || ns.Labels[delivery.KargoProjectLabel] != "true" {
-			t.Errorf("the Project's namespace fleet: %v, labels %v; want %s=true", err, ns.GetLabels(), delivery.KargoProjectLabel)
+		if err != nil || ns.Labels["kargo.akuity.io/project"] != "true" {
+			t.Errorf("the Project's namespace fleet: %v, labels %v; want kargo.akuity.io/project=true", err, ns.GetLabels())
 		}
 	})
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,41 +19,26 @@ var applications = schema.GroupVersionResource{Group: "argoproj.io", Version: "v
 // releaseApplications stands in for the one thing Argo CD's application controller must do for a destroy to end,
 // until Argo CD itself runs on the hubs (issue 37): an Application deleted with Argo CD's resources finalizer
 // (delivery.ResourcesFinalizer) has what it synced deleted, then the finalizer removed. Nothing syncs here, so
-// there is nothing to delete: every interval, on every running control plane, it removes the finalizer from each
-// Application being deleted. It stops when ctx ends.
-func releaseApplications(ctx context.Context, clusters controlplane.Clusters, interval time.Duration) {
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
+// there is nothing to delete: on control plane name, it removes the finalizer from each Application being deleted.
+func releaseApplications(ctx context.Context, clusters controlplane.Clusters, name string) {
+	dyn, err := clusters.Dynamic(name)
+	if err != nil {
+		return
+	}
+	apps, err := dyn.Resource(applications).List(ctx, metav1.ListOptions{})
+	if err != nil { // no Argo CD here, or the server is going away
+		return
+	}
+	for _, app := range apps.Items {
+		finalizers := app.GetFinalizers()
+		if app.GetDeletionTimestamp() == nil || !slices.Contains(finalizers, delivery.ResourcesFinalizer) {
+			continue
 		}
-		for _, name := range clusters.Names() {
-			if !clusters.Running(name) {
-				continue
-			}
-			dyn, err := clusters.Dynamic(name)
-			if err != nil {
-				continue
-			}
-			apps, err := dyn.Resource(applications).List(ctx, metav1.ListOptions{})
-			if err != nil { // no Argo CD here, or the server is going away
-				continue
-			}
-			for _, app := range apps.Items {
-				finalizers := app.GetFinalizers()
-				if app.GetDeletionTimestamp() == nil || !slices.Contains(finalizers, delivery.ResourcesFinalizer) {
-					continue
-				}
-				patch, _ := json.Marshal(map[string]any{"metadata": map[string]any{
-					"resourceVersion": app.GetResourceVersion(),
-					"finalizers":      slices.DeleteFunc(finalizers, func(f string) bool { return f == delivery.ResourcesFinalizer }),
-				}})
-				_, _ = dyn.Resource(applications).Namespace(app.GetNamespace()).Patch(ctx, app.GetName(),
-					types.MergePatchType, patch, metav1.PatchOptions{})
-			}
-		}
+		patch, _ := json.Marshal(map[string]any{"metadata": map[string]any{
+			"resourceVersion": app.GetResourceVersion(),
+			"finalizers":      slices.DeleteFunc(finalizers, func(f string) bool { return f == delivery.ResourcesFinalizer }),
+		}})
+		_, _ = dyn.Resource(applications).Namespace(app.GetNamespace()).Patch(ctx, app.GetName(),
+			types.MergePatchType, patch, metav1.PatchOptions{})
 	}
 }

@@ -48,7 +48,7 @@ type Env struct {
 	net     *network.Network
 	cmd     auto.PulumiCommand
 	plugins map[string]string
-	stop    context.CancelFunc // the stand-ins that run beside the control planes (releaseApplications)
+	stop    context.CancelFunc // the stand-ins that run beside the control planes (runStandIns)
 }
 
 // Options choose what an Env runs on.
@@ -138,7 +138,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	if clusters != nil {
 		var ctx context.Context
 		ctx, e.stop = context.WithCancel(context.Background())
-		go releaseApplications(ctx, *clusters, 2*time.Second)
+		go runStandIns(ctx, *clusters, 2*time.Second)
 	}
 	path := strings.Join([]string{
 		filepath.Join(root, "tests/emulator/tools"), filepath.Join(root, "bin/emulator"), filepath.Join(root, "bin"),
@@ -205,7 +205,8 @@ func openControlPlanes(root, dir string, net *network.Network, store *emulator.S
 }
 
 // controlPlaneProxy is the control planes' proxy (controlplane.Proxy) for the EKS clusters in store: a namespace
-// created on a cluster gets the bindings of the access policies scoped to it (aws.SyncAccess).
+// created on a cluster gets the bindings of the access policies scoped to it (aws.SyncAccess), and a Kargo Project
+// its namespace, as Kargo's webhook makes it (kargoProjectCreated).
 func controlPlaneProxy(clusters controlplane.Clusters, store *emulator.Store, next http.Handler) http.Handler {
 	var mu sync.Mutex
 	eks := map[string][2]string{} // control plane -> region, cluster name
@@ -227,6 +228,7 @@ func controlPlaneProxy(clusters controlplane.Clusters, store *emulator.Store, ne
 			mu.Unlock()
 			return aws.SyncAccess(context.Background(), store, clusters, c[0], c[1])
 		},
+		Answered: kargoProjectCreated(clusters),
 	})
 }
 

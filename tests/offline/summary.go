@@ -102,12 +102,17 @@ func PrintControlPlanes(w io.Writer, env *Env) {
 	if len(names) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nKubernetes API servers: %d (Kubernetes %s, kwok nodes), still running; as their administrator:\n",
+	fmt.Fprintf(w, "\nKubernetes API servers: %d (Kubernetes %s, kwok nodes); as their administrator:\n",
 		len(names), controlplane.KubeVersion)
 	for _, name := range names {
-		fmt.Fprintf(w, "  %-22s bin/kube/kubectl --kubeconfig %s get nodes\n", name, relative(env.Root, env.Clusters.Kubeconfig(name)))
+		state := "running"
+		if !env.Clusters.Running(name) { // another stack's, not asked for in this run
+			state = "stopped"
+		}
+		fmt.Fprintf(w, "  %-22s %-8s bin/kube/kubectl --kubeconfig %s get nodes\n", name, state,
+			relative(env.Root, env.Clusters.Kubeconfig(name)))
 	}
-	fmt.Fprintf(w, "  stop them: bin/kube/kwokctl --name <name> stop cluster (with KWOK_WORKDIR=%s); the next run starts them\n",
+	fmt.Fprintf(w, "  stop them: bin/kube/kwokctl --name <name> stop cluster (with KWOK_WORKDIR=%s); a request to one starts it\n",
 		relative(env.Root, env.Clusters.Workdir))
 }
 

@@ -22,6 +22,10 @@ type ProxyOptions struct {
 	// create, or a server-side apply that creates), before the creator hears of it: EKS's access policies scoped
 	// to a namespace apply from its creation.
 	NamespaceCreated func(name string) error
+	// Answered, when set, is called with every answer of control plane name's API server before the client hears
+	// of it (an error answers 502 instead): what a controller does at admission time (Kargo's webhook creating a
+	// Project's namespace) is done there. It may read resp.Body if it puts an equal reader back.
+	Answered func(name string, resp *http.Response) error
 }
 
 // Proxy serves the endpoint of every EKS cluster with a control plane from that control plane's kube-apiserver,
@@ -115,7 +119,12 @@ func (p *proxy) backend(ctx context.Context, name string) (http.Handler, error) 
 		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
 		ModifyResponse: func(resp *http.Response) error {
 			if p.opts.NamespaceCreated != nil && resp.StatusCode == http.StatusCreated && namespaceWrite(resp.Request) {
-				return p.opts.NamespaceCreated(name)
+				if err := p.opts.NamespaceCreated(name); err != nil {
+					return err
+				}
+			}
+			if p.opts.Answered != nil {
+				return p.opts.Answered(name, resp)
 			}
 			return nil
 		},
