@@ -6,13 +6,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 
@@ -28,7 +33,9 @@ import (
 // accepted against those CRDs (the Kargo Project's objects in the namespace Kargo makes for it), every Stack manifest the stack
 // commits to Git is admitted by the hub's API server as Argo CD's controller would write it (PKO's CRD schema and
 // the Stack guard) while a manifest that breaks the guard is refused with its message (a field the delivery did not
-// write among them: deny by default), a second up plans no change, and destroy leaves no control plane behind.
+// write among them: deny by default), a second up plans no change, an object the hub refuses (a platform team's own
+// policy) fails the up with a Pulumi error naming it and the server's reason, and destroy leaves no control plane
+// behind.
 func TestDeliveryOnRealServers(t *testing.T) {
 	ctx := context.Background()
 	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
@@ -177,6 +184,62 @@ func TestDeliveryOnRealServers(t *testing.T) {
 	t.Run("a second up plans no change against the real server", func(t *testing.T) {
 		if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
 			t.Fatalf("preview --expect-no-changes: %v", err)
+		}
+	})
+
+	t.Run("the hub's refusal of an object surfaces as a Pulumi error naming it and the server's reason", func(t *testing.T) {
+		// The platform team's own policy on the hub, outside the stack: a new Kargo stage waits for the change board.
+		policy := &admissionv1.ValidatingAdmissionPolicy{
+			ObjectMeta: metav1.ObjectMeta{Name: "change-board"},
+			Spec: admissionv1.ValidatingAdmissionPolicySpec{
+				MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{
+					{RuleWithOperations: admissionv1.RuleWithOperations{
+						Operations: []admissionv1.OperationType{admissionv1.Create},
+						Rule: admissionv1.Rule{APIGroups: []string{"kargo.akuity.io"}, APIVersions: []string{"*"},
+							Resources: []string{"stages"}},
+					}},
+					// A ConfigMap called dr shows when the server enforces the policy.
+					{RuleWithOperations: admissionv1.RuleWithOperations{
+						Operations: []admissionv1.OperationType{admissionv1.Create},
+						Rule:       admissionv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}},
+					}},
+				}},
+				Validations: []admissionv1.Validation{{Expression: "object.metadata.name != 'dr'",
+					Message: "stage dr waits for the change board"}},
+			},
+		}
+		admission := typed(t, env, hub).AdmissionregistrationV1()
+		if _, err := admission.ValidatingAdmissionPolicies().Create(ctx, policy, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := admission.ValidatingAdmissionPolicyBindings().Create(ctx, &admissionv1.ValidatingAdmissionPolicyBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: "change-board"},
+			Spec: admissionv1.ValidatingAdmissionPolicyBindingSpec{PolicyName: "change-board",
+				ValidationActions: []admissionv1.ValidationAction{admissionv1.Deny}},
+		}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for key, value := range map[string]string{"name": "dr", "stack": "gitops-fleet/gitops-fleet/dr",
+			"commit": strings.Repeat("c", 40)} {
+			if err := stack.SetConfigWithOptions(ctx, offline.DeliveryConfigKey+".stages[3]."+key,
+				auto.ConfigValue{Value: value}, &auto.ConfigOptions{Path: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The API server enforces a new policy within a second or so: wait until it refuses the probe.
+		probe := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "dr"}}
+		err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+			_, err := typed(t, env, hub).CoreV1().ConfigMaps("default").Create(ctx, probe,
+				metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+			return err != nil && strings.Contains(err.Error(), "change board"), nil
+		})
+		if err != nil {
+			t.Fatalf("the hub never enforced the policy: %v", err)
+		}
+		_, err = stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-refused")))
+		if err == nil || !strings.Contains(err.Error(), "delivery-dr-stage") ||
+			!strings.Contains(err.Error(), "stage dr waits for the change board") {
+			t.Errorf("up answered %v; want the refusal of Stage delivery-dr-stage with the policy's message", err)
 		}
 	})
 

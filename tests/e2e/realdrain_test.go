@@ -14,9 +14,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
@@ -37,7 +40,9 @@ const releaseAfter = 3 * time.Second
 // Service releaseAfter after its deletion is asked), a ClusterIP Service and a PersistentVolumeClaim (the API
 // server gives it the pvc-protection finalizer, which kube-controller-manager releases). The spoke's drain deletes
 // the load balancer's Service and the claim, leaves the ClusterIP Service, and ends only once both are gone, before
-// its cluster is deleted. (Karpenter's NodePools are not tried: its chart, and so its CRDs, are not here.) Before
+// its cluster is deleted; a Karpenter NodePool (a stand-in CRD: Karpenter's chart is not here) under Karpenter's
+// finalizer, which the test releases releaseAfter after the delete as Karpenter would, is deleted and waited for
+// too. Before
 // that, a claim in a tenant's namespace stops the destroy at the tenant's guard, the drain not run.
 func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 	ctx := context.Background()
@@ -64,11 +69,22 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 		t.Errorf("the API server gave the claim no finalizer: %v", claim.Finalizers)
 	}
 
+	dyn := dynamicClient(t, env, controlplane.Name(devClusters[cluster], cluster))
+	nodePools := karpenterNodePools(ctx, t, dyn)
+	if _, err := nodePools.Create(ctx, &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "karpenter.sh/v1", "kind": "NodePool",
+		"metadata": map[string]any{"name": "general", "finalizers": []any{karpenterFinalizer}},
+		"spec":     map[string]any{"template": map[string]any{"spec": map[string]any{}}},
+	}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
 	seen := &drainSeen{}
 	watchCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	go seen.playLoadBalancerController(watchCtx, kube)
 	go seen.watchClaims(watchCtx, kube)
+	go seen.playKarpenter(watchCtx, nodePools)
 
 	// A claim of the payments tenant (preventDeletion, its default): the tenant's guard refuses the destroy, and
 	// does so before the spoke's drain, which would delete every claim on a Delete volume, the tenant's included.
@@ -129,6 +145,13 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 		t.Error("the ClusterIP Service was gone when the LoadBalancer Service was deleted: the drain deletes only load balancers")
 	}
 	switch {
+	case seen.nodePoolReleased.IsZero():
+		t.Error("the drain never asked to delete Karpenter's NodePool")
+	case !drainedAt.IsZero() && drainedAt.Before(seen.nodePoolReleased):
+		t.Errorf("the drain ended at %s, before Karpenter released its NodePool at %s", drainedAt.Format(time.TimeOnly),
+			seen.nodePoolReleased.Format(time.TimeOnly))
+	}
+	switch {
 	case seen.claimGone.IsZero():
 		t.Error("the claim was never deleted (kube-controller-manager releases pvc-protection once it is asked)")
 	case !drainedAt.IsZero() && drainedAt.Before(seen.claimGone):
@@ -139,10 +162,64 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 
 // drainSeen is what the test's watchers saw of the drain on the server.
 type drainSeen struct {
-	mu           sync.Mutex
-	released     time.Time // the load balancer's Service released by its controller
-	internalLeft bool      // the ClusterIP Service still there when the load balancer's was asked to go
-	claimGone    time.Time
+	mu               sync.Mutex
+	released         time.Time // the load balancer's Service released by its controller
+	internalLeft     bool      // the ClusterIP Service still there when the load balancer's was asked to go
+	claimGone        time.Time
+	nodePoolReleased time.Time // the NodePool released by Karpenter
+}
+
+// karpenterFinalizer is the finalizer Karpenter puts on a NodePool and removes once its nodes are gone.
+const karpenterFinalizer = "karpenter.sh/termination"
+
+// karpenterNodePools installs a stand-in for Karpenter's NodePool CRD (karpenter.sh/v1 nodepools, cluster-scoped,
+// its schema left open: Karpenter's chart and CRDs are not here) and returns the NodePools' client once the CRD is
+// established.
+func karpenterNodePools(ctx context.Context, t *testing.T, dyn dynamic.Interface) dynamic.ResourceInterface {
+	t.Helper()
+	crds := dyn.Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"})
+	open := map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}
+	if _, err := crds.Create(ctx, &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "nodepools.karpenter.sh"},
+		"spec": map[string]any{"group": "karpenter.sh", "scope": "Cluster",
+			"names": map[string]any{"plural": "nodepools", "singular": "nodepool", "kind": "NodePool", "listKind": "NodePoolList"},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": open}}}},
+	}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		crd, err := crds.Get(ctx, "nodepools.karpenter.sh", metav1.GetOptions{})
+		return err == nil && established(crd), nil
+	}); err != nil {
+		t.Fatalf("the NodePool CRD is not established: %v", err)
+	}
+	return dyn.Resource(schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodepools"})
+}
+
+// playKarpenter does what Karpenter does when a NodePool is being deleted: it drains and deletes the pool's nodes
+// (here, waits releaseAfter), then removes its finalizer.
+func (s *drainSeen) playKarpenter(ctx context.Context, pools dynamic.ResourceInterface) {
+	w, err := pools.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=general"})
+	if err != nil {
+		return
+	}
+	defer w.Stop()
+	for e := range w.ResultChan() {
+		pool, ok := e.Object.(*unstructured.Unstructured)
+		if !ok || pool.GetDeletionTimestamp() == nil {
+			continue
+		}
+		time.Sleep(releaseAfter)
+		patch := []byte(`{"metadata":{"finalizers":null}}`)
+		if _, err := pools.Patch(ctx, "general", types.MergePatchType, patch, metav1.PatchOptions{}); err == nil {
+			s.mu.Lock()
+			s.nodePoolReleased = time.Now()
+			s.mu.Unlock()
+		}
+		return
+	}
 }
 
 // playLoadBalancerController does what the AWS Load Balancer Controller does when a Service it manages is being
