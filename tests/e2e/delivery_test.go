@@ -15,6 +15,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
@@ -29,13 +30,15 @@ const (
 	promoted    = "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432"
 )
 
-// TestDelivery: the fleet example's delivery stack (examples/fleet/Pulumi.delivery.yaml) on the offline cloud:
-// a management hub with Argo CD, PKO and Kargo delivering the fleet program's dev, qa and prod stacks. After `up`
-// a preview plans no change, the Stack templates are in the emulated GitHub and the objects on the emulated hub;
-// a Kargo promotion (a push to a stage's branch) survives a refresh and an up; a new commit in a stage's config
-// changes that stage's template and nothing else.
+// TestDelivery: the fleet example's delivery stack (examples/fleet/Pulumi.delivery.yaml) on the offline cloud, its
+// hub on a real control plane: a management hub with Argo CD, PKO and Kargo delivering the fleet program's dev, qa
+// and prod stacks. After `up` a preview plans no change, the Stack templates are in the emulated GitHub and the
+// objects on the hub's API server (as the state read them back); a Kargo promotion (a push to a stage's branch)
+// survives a refresh and an up; a new commit in a stage's config changes that stage's template and nothing else;
+// adding and removing stages, gates and preview stages plan exactly their objects, each up then a no-op against
+// the real server.
 func TestDelivery(t *testing.T) {
-	l := newLifecycleOf(t, "delivery", stackFileConfig(t, "delivery"))
+	l := newLifecycleIn(t, offline.ForTestWith(t, offline.Options{ControlPlanes: true}), "delivery", stackFileConfig(t, "delivery"))
 	steps := l.up()
 	l.settled()
 
@@ -59,8 +62,7 @@ func TestDelivery(t *testing.T) {
 
 	// The hub: four charts, one Application per stage that its Kargo Stage may update, the Stack health check.
 	charts := map[string]string{}
-	for _, r := range records(t, l.env, "kubernetes", releaseType) {
-		s := plain(t, r)
+	for _, s := range kubeObjects(t, l, releaseType) {
 		charts[s["name"].(string)] = s["chart"].(string) + "@" + s["version"].(string)
 	}
 	wantCharts := map[string]string{
@@ -73,8 +75,8 @@ func TestDelivery(t *testing.T) {
 		t.Errorf("Helm releases on the hub (-want +got):\n%s", diff)
 	}
 	apps := map[string]string{}
-	for _, r := range records(t, l.env, "kubernetes", "kubernetes:argoproj.io/v1alpha1:Application") {
-		md := plain(t, r)["metadata"].(map[string]any)
+	for _, app := range kubeObjects(t, l, "kubernetes:argoproj.io/v1alpha1:Application") {
+		md := app["metadata"].(map[string]any)
 		an, _ := md["annotations"].(map[string]any)
 		apps[md["name"].(string)], _ = an["kargo.akuity.io/authorized-stage"].(string)
 	}
@@ -82,16 +84,16 @@ func TestDelivery(t *testing.T) {
 		t.Errorf("Applications and their authorized stages (-want +got):\n%s", diff)
 	}
 	kinds := map[string]int{}
-	for _, r := range records(t, l.env, "kubernetes", "") {
-		if strings.HasPrefix(r.Type, "kubernetes:kargo.akuity.io/") {
-			kinds[r.Type[strings.LastIndex(r.Type, ":")+1:]]++
+	for _, o := range kubeObjects(t, l, "") {
+		if typ := o[typeKey].(string); strings.HasPrefix(typ, "kubernetes:kargo.akuity.io/") {
+			kinds[typ[strings.LastIndex(typ, ":")+1:]]++
 		}
 	}
 	if diff := cmp.Diff(map[string]int{"Project": 1, "ProjectConfig": 1, "Warehouse": 1, "Stage": 3}, kinds); diff != "" {
 		t.Errorf("Kargo objects (-want +got):\n%s", diff)
 	}
-	patches := records(t, l.env, "kubernetes", "kubernetes:core/v1:ConfigMapPatch")
-	if len(patches) != 1 || !strings.Contains(string(patches[0].State), "resource.customizations.health.pulumi.com_Stack") {
+	patches := kubeObjects(t, l, "kubernetes:core/v1:ConfigMapPatch")
+	if len(patches) != 1 || patches[0]["data"].(map[string]any)[delivery.HealthCheckKey] == nil {
 		t.Errorf("argocd-cm patches %v, want the pulumi.com/Stack health check", patches)
 	}
 
@@ -313,8 +315,7 @@ func TestDelivery(t *testing.T) {
 		}
 		l.up()
 		l.settled()
-		for _, r := range records(t, l.env, "kubernetes", stageType) {
-			s := plain(t, r)
+		for _, s := range kubeObjects(t, l, stageType) {
 			if s["metadata"].(map[string]any)["name"] != "qa" {
 				continue
 			}
@@ -413,4 +414,27 @@ func (l *lifecycle) record(pkg, typ, id string) emulator.Record {
 		l.t.Fatalf("no %s %s: %v", typ, id, err)
 	}
 	return r
+}
+
+// typeKey is where kubeObjects puts an object's Pulumi type.
+const typeKey = "__type"
+
+// kubeObjects are the outputs of the stack's Kubernetes resources of type typ (every Kubernetes type when ""), as
+// the provider read them back from the hub's API server, from the state (`stack export --show-secrets`), each
+// with its type under typeKey.
+func kubeObjects(t *testing.T, l *lifecycle, typ string) []map[string]any {
+	t.Helper()
+	_, deployment := exported(t, l.env, l.stack, true)
+	var out []map[string]any
+	for _, r := range deployment.Resources {
+		rt := string(r.Type)
+		if !r.Custom || !strings.HasPrefix(rt, "kubernetes:") || strings.HasPrefix(rt, "pulumi:providers:") ||
+			(typ != "" && rt != typ) {
+			continue
+		}
+		o := maps.Clone(r.Outputs)
+		o[typeKey] = rt
+		out = append(out, o)
+	}
+	return out
 }

@@ -74,7 +74,11 @@ func newLifecycle(t *testing.T) *lifecycle { return newLifecycleOf(t, "day2", da
 
 // newLifecycleOf is a stack of the fleet example named name with the config cfg.
 func newLifecycleOf(t *testing.T, name string, cfg map[string]any) *lifecycle {
-	env := newEnv(t)
+	return newLifecycleIn(t, newEnv(t), name, cfg)
+}
+
+// newLifecycleIn is newLifecycleOf in env.
+func newLifecycleIn(t *testing.T, env *offline.Env, name string, cfg map[string]any) *lifecycle {
 	l := &lifecycle{t: t, env: env, dir: t.TempDir(), name: name, cfg: cfg}
 	pulumiYAML, err := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.yaml"))
 	if err != nil {

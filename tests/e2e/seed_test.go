@@ -4,20 +4,23 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
-// TestDeliverySeed: seed 004's pipeline (examples/fleet/Pulumi.delivery-seed.yaml) on the offline cloud: after `up`
+// TestDeliverySeed: seed 004's pipeline (examples/fleet/Pulumi.delivery-seed.yaml) on the offline cloud, its hub on
+// a real control plane (Argo Rollouts' AnalysisTemplate against its CRD): after `up`
 // a preview plans no change; the hub holds Kargo's graph as the seed draws it (gates, preview stages their
 // targets follow, the QA preview after both QA gates with All), Argo Rollouts, the pulumiCloud AnalysisTemplate
 // and its token Secret in the project, and a verification on every stage but the gates.
 func TestDeliverySeed(t *testing.T) {
-	l := newLifecycleOf(t, "delivery-seed", stackFileConfig(t, "delivery-seed"))
+	l := newLifecycleIn(t, offline.ForTestWith(t, offline.Options{ControlPlanes: true}), "delivery-seed",
+		stackFileConfig(t, "delivery-seed"))
 	l.up()
 	l.settled()
 
 	sources, verified := map[string]any{}, map[string]bool{}
-	for _, r := range records(t, l.env, "kubernetes", "kubernetes:kargo.akuity.io/v1alpha1:Stage") {
-		s := plain(t, r)
+	for _, s := range kubeObjects(t, l, "kubernetes:kargo.akuity.io/v1alpha1:Stage") {
 		name := s["metadata"].(map[string]any)["name"].(string)
 		spec := s["spec"].(map[string]any)
 		sources[name] = spec["requestedFreight"].([]any)[0].(map[string]any)["sources"]
@@ -42,15 +45,15 @@ func TestDeliverySeed(t *testing.T) {
 		}
 	}
 	kinds := map[string]int{}
-	for _, r := range records(t, l.env, "kubernetes", "") {
-		md, _ := plain(t, r)["metadata"].(map[string]any)
-		switch {
-		case r.Type == "kubernetes:argoproj.io/v1alpha1:AnalysisTemplate" && md["namespace"] == "fleet-seed":
+	for _, o := range kubeObjects(t, l, "") {
+		md, _ := o["metadata"].(map[string]any)
+		switch typ := o[typeKey]; {
+		case typ == "kubernetes:argoproj.io/v1alpha1:AnalysisTemplate" && md["namespace"] == "fleet-seed":
 			kinds["AnalysisTemplate "+md["name"].(string)]++
-		case r.Type == "kubernetes:core/v1:Secret" && md["namespace"] == "fleet-seed" && md["name"] == "pulumi-api-token":
+		case typ == "kubernetes:core/v1:Secret" && md["namespace"] == "fleet-seed" && md["name"] == "pulumi-api-token":
 			kinds["Secret pulumi-api-token"]++
-		case r.Type == releaseType && plain(t, r)["chart"] == "argo-rollouts":
-			kinds["Release "+plain(t, r)["version"].(string)]++
+		case typ == releaseType && o["chart"] == "argo-rollouts":
+			kinds["Release "+o["version"].(string)]++
 		}
 	}
 	if diff := cmp.Diff(map[string]int{"AnalysisTemplate pulumi-cloud": 1, "Secret pulumi-api-token": 1,
