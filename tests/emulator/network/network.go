@@ -41,6 +41,7 @@ type Network struct {
 	mu      sync.Mutex
 	certs   map[string]*tls.Certificate
 	proxy   *http.Server
+	proxyLn net.Listener
 	backend *http.Server
 	tlsAddr string
 	hosts   map[string]bool
@@ -74,16 +75,29 @@ func Start(dir string, serve http.Handler, hosts ...string) (*Network, error) {
 	}
 	n.ProxyURL, n.Moved = "http://"+proxyLn.Addr().String(), moved
 	n.proxy = &http.Server{Handler: http.HandlerFunc(n.connect), ReadHeaderTimeout: 10 * time.Second}
+	n.proxyLn = proxyLn
 	go func() { _ = n.proxy.Serve(proxyLn) }()
 	return n, nil
 }
 
-// listenAgain listens on the loopback address recorded in file, if there is one and it is free, else on a new one
-// that it records; moved is whether a recorded address was lost.
+// reclaimTries and reclaimWait bound how long listenAgain waits for a recorded address to be free: a port of the
+// ephemeral range can be held for a moment by another process's outgoing connection.
+const (
+	reclaimTries = 20
+	reclaimWait  = 50 * time.Millisecond
+)
+
+// listenAgain listens on the loopback address recorded in file, if there is one and it is free (within
+// reclaimTries × reclaimWait), else on a new one that it records; moved is whether a recorded address was lost.
 func listenAgain(file string) (ln net.Listener, moved bool, err error) {
 	if prev, err := os.ReadFile(file); err == nil {
-		if ln, err := net.Listen("tcp", strings.TrimSpace(string(prev))); err == nil {
-			return ln, false, nil
+		for try := range reclaimTries {
+			if ln, err := net.Listen("tcp", strings.TrimSpace(string(prev))); err == nil {
+				return ln, false, nil
+			}
+			if try < reclaimTries-1 {
+				time.Sleep(reclaimWait)
+			}
 		}
 		moved = true
 	}
@@ -109,7 +123,11 @@ func (n *Network) Env() map[string]string {
 
 // Close stops both servers.
 func (n *Network) Close() error {
-	return errors.Join(n.proxy.Close(), n.backend.Close())
+	err := errors.Join(n.proxy.Close(), n.backend.Close())
+	// The proxy's address is free once Close returns, even if its Serve had not started yet (a network started
+	// again in the directory takes it).
+	_ = n.proxyLn.Close()
+	return err
 }
 
 // Answer is the reply of an endpoint nothing else serves: the API server is healthy, the OIDC issuer is there.
