@@ -221,14 +221,19 @@ func controlPlaneProxy(clusters controlplane.Clusters, store *emulator.Store, ne
 		mu.Unlock()
 		return cp, nil
 	}
+	kargo := kargoProjectCreated(clusters)
 	return controlplane.Proxy(clusters, find, next, controlplane.ProxyOptions{
-		NamespaceCreated: func(cp string) error {
-			mu.Lock()
-			c := eks[cp]
-			mu.Unlock()
-			return aws.SyncAccess(context.Background(), store, clusters, c[0], c[1])
+		Answered: func(cp string, resp *http.Response) error {
+			if controlplane.NamespaceCreated(resp) {
+				mu.Lock()
+				c := eks[cp]
+				mu.Unlock()
+				if err := aws.SyncAccess(context.Background(), store, clusters, c[0], c[1]); err != nil {
+					return err
+				}
+			}
+			return kargo(cp, resp)
 		},
-		Answered: kargoProjectCreated(clusters),
 	})
 }
 

@@ -18,13 +18,10 @@ type Finder func(endpoint string) (string, error)
 
 // ProxyOptions are what a Proxy does besides passing requests on.
 type ProxyOptions struct {
-	// NamespaceCreated, when set, is called once the API server of control plane name has created a namespace (a
-	// create, or a server-side apply that creates), before the creator hears of it: EKS's access policies scoped
-	// to a namespace apply from its creation.
-	NamespaceCreated func(name string) error
 	// Answered, when set, is called with every answer of control plane name's API server before the client hears
-	// of it (an error answers 502 instead): what a controller does at admission time (Kargo's webhook creating a
-	// Project's namespace) is done there. It may read resp.Body if it puts an equal reader back.
+	// of it (an error answers 502 instead): what follows a creation at once is done there (EKS's access policies
+	// scoped to a namespace apply from its creation, see NamespaceCreated; Kargo's webhook makes a Project's
+	// namespace). It may read resp.Body if it puts an equal reader back.
 	Answered func(name string, resp *http.Response) error
 }
 
@@ -118,11 +115,6 @@ func (p *proxy) backend(ctx context.Context, name string) (http.Handler, error) 
 	b := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) },
 		ModifyResponse: func(resp *http.Response) error {
-			if p.opts.NamespaceCreated != nil && resp.StatusCode == http.StatusCreated && namespaceWrite(resp.Request) {
-				if err := p.opts.NamespaceCreated(name); err != nil {
-					return err
-				}
-			}
 			if p.opts.Answered != nil {
 				return p.opts.Answered(name, resp)
 			}
@@ -133,6 +125,12 @@ func (p *proxy) backend(ctx context.Context, name string) (http.Handler, error) 
 	}
 	p.backends[name] = b
 	return b, nil
+}
+
+// NamespaceCreated says whether resp is the API server's answer to a request that created a namespace: a create,
+// or a server-side apply that creates, answered 201.
+func NamespaceCreated(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusCreated && namespaceWrite(resp.Request)
 }
 
 // namespaceWrite says whether r writes a namespace: a create (POST /api/v1/namespaces) or a server-side apply
