@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/charts"
@@ -68,11 +70,15 @@ func ChartRepositories(root, dir string) ([]charts.Repository, error) {
 // pins, and returns the chart's directory.
 func (s standIn) assemble(root, under string) (string, error) {
 	src, dst := filepath.Join(root, "tests", "charts", s.name), filepath.Join(under, s.name)
-	meta, err := os.ReadFile(filepath.Join(src, "Chart.yaml"))
+	data, err := os.ReadFile(filepath.Join(src, "Chart.yaml"))
 	if err != nil {
 		return "", fmt.Errorf("the stand-in for chart %s: %w", s.name, err)
 	}
-	if !strings.Contains(string(meta), "\nversion: "+s.version+"\n") {
+	var meta struct{ Version string }
+	if err := yaml.Unmarshal(data, &meta); err != nil {
+		return "", fmt.Errorf("the stand-in for chart %s: Chart.yaml: %w", s.name, err)
+	}
+	if meta.Version != s.version {
 		return "", fmt.Errorf("the stand-in for chart %s (%s) is not version %s, the version the fleet pins", s.name, src, s.version)
 	}
 	if err := os.RemoveAll(dst); err != nil {
