@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -255,15 +254,8 @@ func TestDeliveryOnRealServers(t *testing.T) {
 // what the manifests repository holds.
 func asArgoCD(t *testing.T, env *offline.Env, name string) dynamic.Interface {
 	t.Helper()
-	cfg, err := env.Clusters.Admin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Impersonate = rest.ImpersonationConfig{
-		UserName: "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":argocd-application-controller",
-		Groups:   []string{"system:serviceaccounts", "system:authenticated"},
-	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	controller := "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":" + gitopsbridge.ApplicationControllerServiceAccount
+	dyn, err := dynamic.NewForConfig(impersonated(t, env, name, controller))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -221,15 +221,22 @@ func TestDevFleetOnRealServers(t *testing.T) {
 	}
 }
 
-// impersonating is a client of control plane name acting as user (the administrator may impersonate anyone).
-func impersonating(t *testing.T, env *offline.Env, name, user string) kubernetes.Interface {
+// impersonated is the configuration of a client of control plane name acting as user, in the service accounts'
+// groups (the administrator may impersonate anyone).
+func impersonated(t *testing.T, env *offline.Env, name, user string) *rest.Config {
 	t.Helper()
 	cfg, err := env.Clusters.Admin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: []string{"system:serviceaccounts", "system:authenticated"}}
-	kube, err := kubernetes.NewForConfig(cfg)
+	return cfg
+}
+
+// impersonating is a client of control plane name acting as user (impersonated).
+func impersonating(t *testing.T, env *offline.Env, name, user string) kubernetes.Interface {
+	t.Helper()
+	kube, err := kubernetes.NewForConfig(impersonated(t, env, name, user))
 	if err != nil {
 		t.Fatal(err)
 	}
