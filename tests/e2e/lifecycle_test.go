@@ -167,13 +167,19 @@ func previewSteps(t *testing.T, env *offline.Env, stack auto.Stack, op string, o
 func (l *lifecycle) up() []step {
 	l.t.Helper()
 	l.sync()
+	return upSteps(l.t, l.env, l.stack, "up")
+}
+
+// upSteps runs up of stack (its output logged as op) and returns its steps; it fails the test when the up fails.
+func upSteps(t *testing.T, env *offline.Env, stack auto.Stack, op string) []step {
+	t.Helper()
 	var steps []step
 	ch, done := make(chan events.EngineEvent), make(chan struct{})
 	go collect(ch, &steps, done)
-	_, err := l.stack.Up(context.Background(), optup.EventStreams(ch), optup.ProgressStreams(progress(l.t, l.env, "up")))
+	_, err := stack.Up(context.Background(), optup.EventStreams(ch), optup.ProgressStreams(progress(t, env, op)))
 	<-done
 	if err != nil {
-		l.t.Fatalf("up: %v", err)
+		t.Fatalf("%s: %v", op, err)
 	}
 	return steps
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
@@ -115,15 +114,7 @@ func TestShards(t *testing.T) {
 	if p := planOf(previewSteps(t, env, *stacks["shard-us"], "preview-toggle")); len(p["create"]) == 0 || len(p["delete"]) > 0 {
 		t.Errorf("enabling the EBS CSI driver on spoke-us2 previews %v, want creates, and no delete", p)
 	}
-	var steps []step
-	ch, done := make(chan events.EngineEvent), make(chan struct{})
-	go collect(ch, &steps, done)
-	_, err = stacks["shard-us"].Up(ctx, optup.EventStreams(ch), optup.ProgressStreams(progress(t, env, "up-toggle")))
-	<-done
-	if err != nil {
-		t.Fatalf("up shard-us: %v", err)
-	}
-	if p := planOf(steps); len(p["create"]) == 0 || len(p["delete"]) > 0 || len(p["replace"]) > 0 || len(p["update"]) != 1 {
+	if p := planOf(upSteps(t, env, *stacks["shard-us"], "up-toggle")); len(p["create"]) == 0 || len(p["delete"]) > 0 || len(p["replace"]) > 0 || len(p["update"]) != 1 {
 		t.Errorf("enabling the EBS CSI driver on spoke-us2 does %v, want creates and the cluster secret's update only", p)
 	}
 	settled("after the toggle")
