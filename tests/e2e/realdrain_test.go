@@ -12,6 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -205,46 +206,60 @@ func (s *drainSeen) playKarpenter(ctx context.Context, pools dynamic.ResourceInt
 	if err != nil {
 		return
 	}
-	defer w.Stop()
-	for e := range w.ResultChan() {
-		pool, ok := e.Object.(*unstructured.Unstructured)
-		if !ok || pool.GetDeletionTimestamp() == nil {
-			continue
-		}
-		time.Sleep(releaseAfter)
-		patch := []byte(`{"metadata":{"finalizers":null}}`)
-		if _, err := pools.Patch(ctx, "general", types.MergePatchType, patch, metav1.PatchOptions{}); err == nil {
-			s.mu.Lock()
-			s.nodePoolReleased = time.Now()
-			s.mu.Unlock()
-		}
-		return
-	}
+	released := whenDeleted(w, func() {}, func() error {
+		_, err := pools.Patch(ctx, "general", types.MergePatchType, releasePatch, metav1.PatchOptions{})
+		return err
+	})
+	s.mu.Lock()
+	s.nodePoolReleased = released
+	s.mu.Unlock()
 }
 
 // playLoadBalancerController does what the AWS Load Balancer Controller does when a Service it manages is being
-// deleted: it deletes the load balancer (here, waits releaseAfter), then removes its finalizer.
+// deleted: it deletes the load balancer (here, waits releaseAfter), then removes its finalizer. It notes whether the
+// ClusterIP Service was still there when the deletion was asked.
 func (s *drainSeen) playLoadBalancerController(ctx context.Context, kube kubernetes.Interface) {
-	w, err := kube.CoreV1().Services("default").Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=web"})
+	services := kube.CoreV1().Services("default")
+	w, err := services.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=web"})
 	if err != nil {
 		return
 	}
+	var internalLeft bool
+	released := whenDeleted(w, func() {
+		_, err := services.Get(ctx, "internal", metav1.GetOptions{})
+		internalLeft = err == nil
+	}, func() error {
+		_, err := services.Patch(ctx, "web", types.MergePatchType, releasePatch, metav1.PatchOptions{})
+		return err
+	})
+	if !released.IsZero() {
+		s.mu.Lock()
+		s.released, s.internalLeft = released, internalLeft
+		s.mu.Unlock()
+	}
+}
+
+// releasePatch removes an object's finalizers.
+var releasePatch = []byte(`{"metadata":{"finalizers":null}}`)
+
+// whenDeleted plays the controller of the object w watches: once the object is being deleted, it calls seen (what
+// the controller finds then), waits releaseAfter (the controller's cleanup), then calls release (its finalizer
+// removed). It returns when release succeeded; the zero time when release failed or w ended first.
+func whenDeleted(w watch.Interface, seen func(), release func() error) time.Time {
 	defer w.Stop()
 	for e := range w.ResultChan() {
-		svc, ok := e.Object.(*corev1.Service)
-		if !ok || svc.DeletionTimestamp == nil {
+		obj, err := meta.Accessor(e.Object)
+		if err != nil || obj.GetDeletionTimestamp() == nil {
 			continue
 		}
-		_, err := kube.CoreV1().Services("default").Get(ctx, "internal", metav1.GetOptions{})
+		seen()
 		time.Sleep(releaseAfter)
-		patch := []byte(`{"metadata":{"finalizers":null}}`)
-		if _, perr := kube.CoreV1().Services("default").Patch(ctx, "web", types.MergePatchType, patch, metav1.PatchOptions{}); perr == nil {
-			s.mu.Lock()
-			s.released, s.internalLeft = time.Now(), err == nil
-			s.mu.Unlock()
+		if release() != nil {
+			return time.Time{}
 		}
-		return
+		return time.Now()
 	}
+	return time.Time{}
 }
 
 // watchClaims notes when the claim is gone.
