@@ -32,15 +32,7 @@ func TestOCIRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	get := func(host, path, accept string) *httptest.ResponseRecorder {
-		rec := httptest.NewRecorder()
-		req := httptest.NewRequest(http.MethodGet, "https://"+host+path, nil)
-		if accept != "" {
-			req.Header.Set("Accept", accept)
-		}
-		h.ServeHTTP(rec, req)
-		return rec
-	}
+	get := func(host, path, accept string) *httptest.ResponseRecorder { return serve(h, host, path, accept) }
 	const repo = "/v2/org/helm-charts/operator"
 	var tags struct{ Tags []string }
 	if err := json.Unmarshal(get("registry.example.io", repo+"/tags/list", "").Body.Bytes(), &tags); err != nil {

@@ -34,12 +34,7 @@ func TestRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	get := func(host, path string) *httptest.ResponseRecorder {
-		rec := httptest.NewRecorder()
-		req := httptest.NewRequest(http.MethodGet, "https://"+host+path, nil)
-		h.ServeHTTP(rec, req)
-		return rec
-	}
+	get := func(host, path string) *httptest.ResponseRecorder { return serve(h, host, path, "") }
 
 	var index struct {
 		Entries map[string][]struct {
@@ -104,4 +99,15 @@ func writeChart(t *testing.T, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// serve is h's answer to a GET of https://<host><path>, asking for accept when it is not "".
+func serve(h http.Handler, host, path, accept string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "https://"+host+path, nil)
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	h.ServeHTTP(rec, req)
+	return rec
 }
