@@ -137,26 +137,29 @@ func TestConstructGitOpsBridge(t *testing.T) {
 	}
 }
 
-// TestConstructHubRegisteredSpokes: a hub's registeredSpokes, sent by an SDK as a list of clusterInfo objects
-// (each with its secret kubeconfig), reach the admission guard as registrations of exactly what each spoke writes.
-func TestConstructHubRegisteredSpokes(t *testing.T) {
+// TestConstructHubRegisteredSecrets: a hub's registeredSecrets, sent by an SDK as a list of manifests (a spoke
+// GitOpsBridge's manifest output), one of them secret, reach the admission guard as registrations of exactly what
+// each spoke writes, labels and annotations included; the hub's secret writers join the chart's.
+func TestConstructHubRegisteredSecrets(t *testing.T) {
 	cloud := mocks.New()
-	info := func(name, role string) property.Value {
-		return property.New(map[string]property.Value{
-			"clusterName": property.New(name), "environment": property.New("dev"),
-			"server": property.New("https://" + name + ".example"), "certificateAuthorityData": property.New("Q0E="),
-			"region": property.New("us-east-2"), "accountId": property.New("123456789012"),
-			"kubernetesVersion": property.New("1.33"), "kubeconfig": property.New(`{"clusters":[]}`).WithSecret(true),
-			"spokeRoleArn": property.New(role),
-		})
-	}
+	info := property.New(map[string]property.Value{
+		"clusterName": property.New("hub"), "environment": property.New("dev"),
+		"server": property.New("https://hub.example"), "certificateAuthorityData": property.New("Q0E="),
+		"region": property.New("us-east-2"), "accountId": property.New("123456789012"),
+		"kubernetesVersion": property.New("1.33"), "kubeconfig": property.New(`{"clusters":[]}`).WithSecret(true),
+	})
 	role := "arn:aws:iam::123456789012:role/gitops-fleet/spoke/spoke1"
+	spoke := gitopsbridge.ClusterSecret{Name: "spoke1", Namespace: "argocd", ClusterName: "spoke1",
+		Labels:      gitopsbridge.Labels("spoke1", "dev", "1.33", map[string]bool{"karpenter": true}, nil),
+		Annotations: map[string]string{"aws_region": "us-east-2"},
+		Server:      "https://spoke1.example", Config: gitopsbridge.SpokeConfig("spoke1", role, "Q0E=")}
 	_, err := server(t, cloud).Construct(p.ConstructRequest{
 		Urn: urn(gitopsbridge.TypeToken, "hub"),
 		Inputs: property.NewMap(map[string]property.Value{
-			"cluster": info("hub", ""),
+			"cluster": info,
 			"hub": property.New(map[string]property.Value{
-				"registeredSpokes": property.New([]property.Value{info("spoke1", role)}),
+				"registeredSecrets": property.New([]property.Value{property.New(spoke.YAML()).WithSecret(true)}),
+				"secretWriters":     property.New([]property.Value{property.New("system:serviceaccount:external-secrets:external-secrets")}),
 			}),
 		}),
 	})
@@ -168,6 +171,12 @@ func TestConstructHubRegisteredSpokes(t *testing.T) {
 	for _, want := range []string{"spoke1", "https://spoke1.example", gitopsbridge.SpokeConfig("spoke1", role, "Q0E=")} {
 		if b := base64.StdEncoding.EncodeToString([]byte(want)); !strings.Contains(string(raw), b) {
 			t.Errorf("the guard does not register %q (%s): %s", want, b, raw)
+		}
+	}
+	for _, want := range []string{`enable_karpenter\": dyn(\"true\")`, `aws_region\": dyn(\"us-east-2\")`,
+		"system:serviceaccount:external-secrets:external-secrets", "system:serviceaccount:argocd:argocd-server"} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the guard lacks %s: %s", want, raw)
 		}
 	}
 }

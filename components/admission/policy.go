@@ -3,8 +3,8 @@ package admission
 import "strconv"
 
 // Policy is a ValidatingAdmissionPolicy and its binding (same name, validationActions Deny) that guard one kind
-// of object in a set of namespaces. Every validation is a CEL expression that must be true for a CREATE or
-// UPDATE to be admitted; failurePolicy is Fail, so an expression that errors refuses the request too.
+// of object in a set of namespaces. Every validation is a CEL expression that must be true for a request of one
+// of Operations to be admitted; failurePolicy is Fail, so an expression that errors refuses the request too.
 type Policy struct {
 	// Name of the policy and of its binding, a DNS-1123 subdomain.
 	Name string
@@ -16,6 +16,17 @@ type Policy struct {
 	Variables []Variable
 	// Validations must all be true.
 	Validations []Validation
+	// Operations are the requests the policy applies to: "CREATE", "UPDATE", "DELETE" (then CEL's object is
+	// null and oldObject is the object deleted). Default: CREATE and UPDATE.
+	Operations []string
+}
+
+// operations are the policy's Operations, CREATE and UPDATE when none are given.
+func (p Policy) operations() []string {
+	if len(p.Operations) == 0 {
+		return []string{"CREATE", "UPDATE"}
+	}
+	return p.Operations
 }
 
 // Variable is a named CEL expression.
@@ -58,7 +69,7 @@ func (p Policy) Object() map[string]any {
 				"apiGroups":   []any{p.Group},
 				"apiVersions": []any{p.Version},
 				"resources":   []any{p.Resource},
-				"operations":  []any{"CREATE", "UPDATE"},
+				"operations":  anySlice(p.operations()),
 			}}},
 			"variables":   vars,
 			"validations": vals,

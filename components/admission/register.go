@@ -51,7 +51,7 @@ func (p Policy) spec() admissionv1.ValidatingAdmissionPolicySpec {
 			ApiGroups:   []string{p.Group},
 			ApiVersions: []string{p.Version},
 			Resources:   []string{p.Resource},
-			Operations:  []string{"CREATE", "UPDATE"},
+			Operations:  p.operations(),
 		}}},
 	}
 	for _, v := range p.Variables {

@@ -33,7 +33,7 @@ type FleetArgs struct {
 	Git *gitopsbridge.GitDelivery `pulumi:"git,optional"`
 	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the
 	// GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters
-	// to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+	// to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).
 	Argocd *gitopsbridge.Hub `pulumi:"argocd,optional"`
 	// AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their
 	// entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before

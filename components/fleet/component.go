@@ -179,7 +179,7 @@ func (b *builder) build() error {
 		if err != nil {
 			return err
 		}
-		b.spokes.built(c.Name, cl)
+		b.spokes.built(c.Name, bridge)
 		spokes = append(spokes, built{c, cl, bridge, children})
 		summaries[c.Name] = b.summary(c, cl, bridge)
 		kubeconfigs[c.Name] = cl.Kubeconfig

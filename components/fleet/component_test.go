@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -165,19 +166,31 @@ func TestAddonsProjectNamesTheFleet(t *testing.T) {
 	}
 }
 
-// TestHubGuardAdmitsWhatTheSpokesWrite: the hub, built before its spokes, lists in its admission guard exactly the
-// data each spoke's cluster secret holds, so a Git sync may write those secrets and no other.
+// TestHubGuardAdmitsWhatTheSpokesWrite: the hub, built before its spokes, pins in its admission guard exactly the
+// data, labels and annotations of each spoke's cluster secret, so a Git sync may write those secrets and no other.
 func TestHubGuardAdmitsWhatTheSpokesWrite(t *testing.T) {
 	cloud, _ := build(t, DevFleet())
 	policy := cloud.MustGet(t, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "hub-cluster-secrets-policy")
 	var registered string
 	for _, v := range policy.Input("spec").(map[string]any)["variables"].([]any) {
-		if v := v.(map[string]any); v["name"] == "registered" {
+		if v := v.(map[string]any); v["name"] == "pinned" {
 			registered = v["expression"].(string)
 		}
 	}
 	for _, spoke := range []string{"spoke-a", "spoke-b"} {
-		data := cloud.MustGet(t, "kubernetes:core/v1:Secret", spoke+"-cluster-secret").Input("stringData").(map[string]any)
+		secret := cloud.MustGet(t, "kubernetes:core/v1:Secret", spoke+"-cluster-secret")
+		md := secret.Input("metadata").(map[string]any)
+		for _, part := range []string{"labels", "annotations"} {
+			if len(md[part].(map[string]any)) == 0 {
+				t.Errorf("%s's secret has no %s", spoke, part)
+			}
+			for k, v := range md[part].(map[string]any) {
+				if want := fmt.Sprintf("%q: dyn(%q)", k, v); !strings.Contains(registered, want) {
+					t.Errorf("the hub's guard does not pin %s's %s", spoke, want)
+				}
+			}
+		}
+		data := secret.Input("stringData").(map[string]any)
 		for _, k := range []string{"name", "server", "config"} {
 			if b := base64.StdEncoding.EncodeToString([]byte(data[k].(string))); !strings.Contains(registered, b) {
 				t.Errorf("the hub's guard does not admit %s's %s %q (base64 %s): %s", spoke, k, data[k], b, registered)

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -19,8 +18,8 @@ type ShardFacts struct {
 	Spokes []ShardSpoke `pulumi:"spokes" json:"spokes"`
 }
 
-// ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's
-// hub.registeredSpokes), and the environment its registry file lies under.
+// ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets),
+// and the environment its registry file lies under.
 type ShardSpoke struct {
 	// Name is the cluster's name in the fleet.
 	Name string `pulumi:"name" json:"name"`
@@ -34,6 +33,9 @@ type ShardSpoke struct {
 	CertificateAuthorityData string `pulumi:"certificateAuthorityData" json:"certificateAuthorityData"`
 	// SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
 	SpokeRoleArn string `pulumi:"spokeRoleArn" json:"spokeRoleArn"`
+	// Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what
+	// the hub's guard admits for the spoke, name, data, labels and annotations.
+	Manifest string `pulumi:"manifest" json:"manifest"`
 }
 
 // ShardFactsOutput is an output of ShardFacts.
@@ -51,7 +53,7 @@ func shardFactsOf(shard string, spokes []built) ShardFactsOutput {
 	facts := []any{}
 	for _, s := range spokes {
 		facts = append(facts, pulumi.All(s.cl.ClusterName, s.cl.Endpoint, s.cl.CertificateAuthorityData,
-			s.cl.SpokeRoleArn))
+			s.cl.SpokeRoleArn, s.bridge.Manifest))
 	}
 	return pulumi.All(facts...).ApplyT(func(v []any) ShardFacts {
 		out := ShardFacts{Shard: shard, Spokes: []ShardSpoke{}}
@@ -59,7 +61,7 @@ func shardFactsOf(shard string, spokes []built) ShardFactsOutput {
 			s := f.([]any)
 			out.Spokes = append(out.Spokes, ShardSpoke{Name: spokes[i].spec.Name, Environment: spokes[i].spec.Environment,
 				ClusterName: s[0].(string), Server: s[1].(string), CertificateAuthorityData: s[2].(string),
-				SpokeRoleArn: s[3].(string)})
+				SpokeRoleArn: s[3].(string), Manifest: s[4].(string)})
 		}
 		return out
 	}).(ShardFactsOutput)
@@ -102,6 +104,11 @@ func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards
 					"to admit it", s.Stack, sp.Name, s.Name)
 				continue
 			}
+			if sp.Manifest == "" {
+				ps.Add(field, "stack %s's spoke %q has no manifest (its shardFacts predate the hub's pinned "+
+					"registrations); run up on it first", s.Stack, sp.Name)
+				continue
+			}
 			spokes = append(spokes, sp)
 		}
 	}
@@ -110,7 +117,7 @@ func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards
 
 // joinShards is a hub fleet's arguments (a, with defaults) with its shards' spokes: with git and no
 // registryEnvironments given (args is the fleet as given), the hub also syncs the registry folders of their
-// environments. Their registrations join the hub's registeredSpokes through spokes.
+// environments. Their secrets join the hub's registeredSecrets through spokes.
 func joinShards(args, a FleetArgs, read []ShardSpoke, spokes *spokeFacts) FleetArgs {
 	if a.Git != nil && (args.Argocd == nil || len(args.Argocd.RegistryEnvironments) == 0) {
 		h := *a.Argocd
@@ -123,10 +130,7 @@ func joinShards(args, a FleetArgs, read []ShardSpoke, spokes *spokeFacts) FleetA
 		a.Argocd = &h
 	}
 	for _, s := range read {
-		spokes.infos = append(spokes.infos, clusterinfo.ClusterInfoArgs{
-			ClusterName: pulumi.String(s.ClusterName), Server: pulumi.String(s.Server),
-			CertificateAuthorityData: pulumi.String(s.CertificateAuthorityData), SpokeRoleArn: pulumi.String(s.SpokeRoleArn),
-		})
+		spokes.manifests = append(spokes.manifests, pulumi.String(s.Manifest))
 	}
 	return a
 }

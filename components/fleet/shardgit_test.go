@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -86,6 +87,9 @@ func TestHubAdmitsItsGitShardsSpokes(t *testing.T) {
 	for _, spoke := range []string{"spoke-us1", "spoke-us2"} {
 		content, _ := shardCloud.MustGet(t, "github:index/repositoryFile:RepositoryFile", spoke+"-manifest").Input("content").(string)
 		var secret struct {
+			Metadata struct {
+				Labels, Annotations map[string]string
+			} `json:"metadata"`
 			StringData map[string]string `json:"stringData"`
 		}
 		if err := yaml.Unmarshal([]byte(content), &secret); err != nil || len(secret.StringData) != 3 {
@@ -94,6 +98,13 @@ func TestHubAdmitsItsGitShardsSpokes(t *testing.T) {
 		for k, v := range secret.StringData {
 			if !strings.Contains(registered, base64.StdEncoding.EncodeToString([]byte(v))) {
 				t.Errorf("the hub's guard does not admit %s's %s %q as the shard committed it", spoke, k, v)
+			}
+		}
+		for _, m := range []map[string]string{secret.Metadata.Labels, secret.Metadata.Annotations} {
+			for k, v := range m {
+				if want := fmt.Sprintf("%q: dyn(%q)", k, v); !strings.Contains(registered, want) {
+					t.Errorf("the hub's guard does not pin %s's %s as the shard committed it", spoke, want)
+				}
 			}
 		}
 	}
@@ -185,11 +196,11 @@ func guardRegistered(t *testing.T, cloud *mocks.Cloud) string {
 	t.Helper()
 	policy := cloud.MustGet(t, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "hub-cluster-secrets-policy")
 	for _, v := range policy.Input("spec").(map[string]any)["variables"].([]any) {
-		if v := v.(map[string]any); v["name"] == "registered" {
+		if v := v.(map[string]any); v["name"] == "pinned" {
 			return v["expression"].(string)
 		}
 	}
-	t.Fatal("the guard has no registered variable")
+	t.Fatal("the guard has no pinned variable")
 	return ""
 }
 

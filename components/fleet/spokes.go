@@ -4,18 +4,16 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
-	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// spokeFacts are the spokes' clusterInfo, deferred: the hub is built first (every spoke trusts its management
-// role), yet its admission guard lists the spokes a Git sync may register (hub.registeredSpokes), so each spoke's
-// facts are promised to the hub and resolved once the spoke's FleetCluster exists.
+// spokeFacts are the spokes' cluster secret manifests, deferred: the hub is built first (every spoke trusts its
+// management role), yet its admission guard pins the secrets of the spokes (hub.registeredSecrets), so each
+// spoke's manifest is promised to the hub and resolved once the spoke's GitOpsBridge exists.
 type spokeFacts struct {
-	infos   []clusterinfo.ClusterInfoInput
-	resolve map[string]func(pulumi.Output)
+	manifests []pulumi.StringInput
+	resolve   map[string]func(pulumi.Output)
 }
 
 func deferSpokes(ctx *pulumi.Context, a FleetArgs) *spokeFacts {
@@ -24,8 +22,8 @@ func deferSpokes(ctx *pulumi.Context, a FleetArgs) *spokeFacts {
 		if c.Role != Spoke {
 			continue
 		}
-		out, resolve := pulumi.DeferredOutput[clusterinfo.ClusterInfo](ctx.Context())
-		f.infos = append(f.infos, clusterinfo.ClusterInfoOutput{OutputState: out.OutputState})
+		out, resolve := pulumi.DeferredOutput[string](ctx.Context())
+		f.manifests = append(f.manifests, pulumi.StringOutput{OutputState: out.OutputState})
 		f.resolve[c.Name] = resolve
 	}
 	return f
@@ -37,18 +35,15 @@ func (f *spokeFacts) withSpokes(h *gitopsbridge.Hub) *gitopsbridge.Hub {
 	if h != nil {
 		out = *h
 	}
-	out.RegisteredSpokes = append(slices.Clone(out.RegisteredSpokes), f.infos...)
+	out.RegisteredSecrets = append(slices.Clone(out.RegisteredSecrets), f.manifests...)
 	return &out
 }
 
-// built resolves a spoke's facts with what its registration is made of: its FleetCluster's name, endpoint, CA and
-// spoke role. Only these, so that a change elsewhere in the spoke (an add-on toggled: new metadata, unknown during
-// preview) does not leave the hub's guard unknown in the plan.
-func (f *spokeFacts) built(name string, cl *fleetcluster.FleetCluster) {
-	f.resolve[name](clusterinfo.ClusterInfoArgs{
-		ClusterName: cl.ClusterName, Server: cl.Endpoint, CertificateAuthorityData: cl.CertificateAuthorityData,
-		SpokeRoleArn: cl.SpokeRoleArn,
-	}.ToClusterInfoOutput())
+// built resolves a spoke's manifest with its GitOpsBridge's: the secret the hub's guard pins, labels and
+// annotations included, so that a change of the spoke's registration (an add-on toggled) updates the guard in the
+// same run.
+func (f *spokeFacts) built(name string, bridge *gitopsbridge.GitOpsBridge) {
+	f.resolve[name](bridge.Manifest)
 	delete(f.resolve, name)
 }
 
@@ -56,8 +51,8 @@ func (f *spokeFacts) built(name string, cl *fleetcluster.FleetCluster) {
 // waits on them for ever.
 func (f *spokeFacts) abandon() {
 	for name, resolve := range f.resolve {
-		resolve(pulumi.String(name).ToStringOutput().ApplyT(func(n string) (clusterinfo.ClusterInfo, error) {
-			return clusterinfo.ClusterInfo{}, fmt.Errorf("spoke %s was not built", n)
+		resolve(pulumi.String(name).ToStringOutput().ApplyT(func(n string) (string, error) {
+			return "", fmt.Errorf("spoke %s was not built", n)
 		}))
 	}
 	clear(f.resolve)

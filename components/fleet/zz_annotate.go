@@ -81,7 +81,7 @@ func (x *FleetArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.CidrPrefixLength, "CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.")
 	a.Describe(&x.Repositories, "Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.")
 	a.Describe(&x.Git, "Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).")
-	a.Describe(&x.Argocd, "Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).")
+	a.Describe(&x.Argocd, "Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).")
 	a.Describe(&x.AllowRemoval, "AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.")
 	a.Describe(&x.Tenants, "Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.")
 }
@@ -140,13 +140,14 @@ func (x *ShardFacts) Annotate(a infer.Annotator) {
 
 // Annotate gives ShardSpoke its schema descriptions.
 func (x *ShardSpoke) Annotate(a infer.Annotator) {
-	a.Describe(x, "ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.")
+	a.Describe(x, "ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.")
 	a.Describe(&x.Name, "Name is the cluster's name in the fleet.")
 	a.Describe(&x.Environment, "Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.")
 	a.Describe(&x.ClusterName, "ClusterName is the EKS cluster's name: the secret's name and cluster_name.")
 	a.Describe(&x.Server, "Server is the cluster's API server URL.")
 	a.Describe(&x.CertificateAuthorityData, "CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.")
 	a.Describe(&x.SpokeRoleArn, "SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.")
+	a.Describe(&x.Manifest, "Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what the hub's guard admits for the spoke, name, data, labels and annotations.")
 }
 
 // Annotate gives TenantSummary its schema descriptions.

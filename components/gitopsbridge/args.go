@@ -71,14 +71,22 @@ type Hub struct {
 	// projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets
 	// nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
 	FleetClusters []string `pulumi:"fleetClusters,optional"`
-	// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo
-	// CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's
-	// admission guard admits from the controller only a cluster secret whose name, server and config are exactly
-	// what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the
-	// hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and
-	// spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists
-	// every spoke of the fleet.
-	RegisteredSpokes []clusterinfo.ClusterInfoInput `pulumi:"registeredSpokes,optional"`
+	// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge
+	// writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose
+	// stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but
+	// the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a
+	// stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion
+	// of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under
+	// clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every
+	// spoke of the fleet and of its shards.
+	RegisteredSecrets []pulumi.StringInput `pulumi:"registeredSecrets,optional"`
+	// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that
+	// may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the
+	// stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the
+	// credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets'
+	// controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's
+	// provider is not the stack's AWS caller. Default: none.
+	SecretWriters []string `pulumi:"secretWriters,optional"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides
 	// their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the
 	// repositories of the GitOps Bridge control-plane template's add-ons.

@@ -9,115 +9,213 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 )
 
-// ClusterSecretGuard is what the hub's admission guard for cluster secrets knows of the fleet.
+// ClusterSecretGuard is what the hub's admission guards for the Secrets in Argo CD's namespace know of the fleet:
+// who deploys the hub, who else may write Argo CD's own secrets, and the cluster secrets the stack computed.
 type ClusterSecretGuard struct {
-	// Namespace is Argo CD's: the guard applies to Secrets there.
+	// Namespace is Argo CD's: the guards apply to Secrets there.
 	Namespace string
-	// HubClusterName is the hub's own cluster: only its secret may name the in-cluster server.
-	HubClusterName string
-	// ControllerServiceAccount is the application controller's service account: what a Git sync writes as.
-	ControllerServiceAccount string
-	// Spokes are the cluster secrets the controller may write besides the hub's own (hub.registeredSpokes).
-	Spokes []Registration
+	// Deployer is the Kubernetes username of the identity that runs the hub's stack (DeployerUsername): the guards
+	// do not apply to it. "" exempts no one.
+	Deployer string
+	// SecretWriters are the Kubernetes usernames that may write and delete Secrets other than cluster secrets
+	// (Argo CD's server, which keeps argocd-secret and the credentials added through its API; the chart's
+	// redis-secret-init Job, which makes argocd-redis; hub.secretWriters).
+	SecretWriters []string
+	// Registered are the cluster secrets the stack computed, the hub's own first, then the registered spokes'
+	// (hub.registeredSecrets): every writer but the deployer may write exactly these.
+	Registered []ClusterSecret
 }
 
-// Registration is the data of a cluster secret as GitOpsBridge writes it.
-type Registration struct {
-	// Name is the cluster's name: the secret's name key and its cluster_name label.
-	Name string
-	// Server is the cluster's API server URL.
-	Server string
-	// Config is the cluster's config JSON (ClusterConfig).
-	Config string
+// Policy names: the guard on writes, and the guard on deletions.
+const (
+	ClusterSecretPolicyName       = "gitops-fleet-cluster-secrets"
+	ClusterSecretDeletePolicyName = "gitops-fleet-cluster-secret-deletions"
+)
+
+// Bookkeeping are the annotations Argo CD writes on what it syncs, whatever the manifest says: its tracking
+// annotation (Argo CD 3's default resource tracking) and kubectl's last applied configuration (its client-side
+// apply). The guard lets them be; Argo CD's ApplicationSet templates read neither. Label tracking
+// (application.resourceTrackingMethod: label) adds a label the guard refuses: the fleet keeps the default.
+var Bookkeeping = []string{"argocd.argoproj.io/tracking-id", "kubectl.kubernetes.io/last-applied-configuration"}
+
+// SystemDeleters are the Kubernetes usernames that delete Secrets for the API itself: kube-controller-manager's
+// namespace controller (a deleted namespace's objects) and garbage collector, as their own service accounts
+// (--use-service-account-credentials) or as the controller manager. The guard on writes keeps
+// ownerReferences off every cluster secret but the deployer's, so the garbage collector never owns one.
+var SystemDeleters = []string{
+	"system:serviceaccount:kube-system:namespace-controller",
+	"system:serviceaccount:kube-system:generic-garbage-collector",
+	"system:kube-controller-manager",
 }
 
-// SpokeRegistration is what GitOpsBridge writes for a spoke: its endpoint, and Argo CD's AWS authentication
-// with roleArn and the cluster's CA (SpokeConfig).
-func SpokeRegistration(clusterName, server, roleArn, caData string) Registration {
-	return Registration{Name: clusterName, Server: server, Config: SpokeConfig(clusterName, roleArn, caData)}
-}
-
-// ClusterSecretPolicyName is the hub's ValidatingAdmissionPolicy (and binding) for cluster secrets.
-const ClusterSecretPolicyName = "gitops-fleet-cluster-secrets"
-
-// Policy is the admission guard for what Git can register in the hub (Kubernetes' ValidatingAdmissionPolicy,
-// evaluated by the API server before any Secret in Argo CD's namespace is written):
-//   - Argo CD's application controller (what every Git sync writes as) may write only cluster secrets there,
-//     never Argo CD's own secrets (argocd-secret) or repository credentials;
-//   - a cluster secret (label argocd.argoproj.io/secret-type: cluster) holds exactly name, server and config (no
-//     project, namespaces, clusterResources or shard);
-//   - only the hub's own secret may name the in-cluster server, and its config is exactly the one GitOpsBridge
-//     writes: TLS verified, no credential of any kind;
-//   - a cluster secret the controller writes is exactly one GitOpsBridge writes, the hub's or one of Spokes: the
-//     same name, server and config, and a cluster_name label equal to name. So a Git commit cannot register an
-//     unknown cluster, point a spoke's name at another server (which would receive the spoke role's EKS token),
-//     or give a config an execProviderConfig (a command Argo CD runs), a bearer token, a password, a client key,
-//     insecure TLS or another role.
+// Policy is the admission guard on what is written in Argo CD's namespace (Kubernetes' ValidatingAdmissionPolicy,
+// evaluated by the API server before any Secret there is created or updated). Deny by default, for every writer
+// but the deployer:
+//   - a Secret that is not a cluster secret (label argocd.argoproj.io/secret-type: cluster) is written only by
+//     SecretWriters: a Git sync (Argo CD's application controller), a stage's identity or any other cannot
+//     change Argo CD's own secrets or credentials;
+//   - a cluster secret is exactly one of Registered: its name (so no file named argocd-secret), its data (name,
+//     server, config: no unknown cluster, no spoke name on another server, which would receive the spoke role's
+//     EKS token, no execProviderConfig, bearer token, password, client key, insecure TLS or other role), every
+//     label (no enable_* label flipped, no other environment) and every annotation (no other values repository,
+//     revision, add-on namespace or service account, no text pasted into Helm values) but Bookkeeping, and no
+//     ownerReferences or finalizers.
 //
-// The API server hands a Secret's data to CEL base64-encoded, and Kubernetes' CEL has no base64 decoder, so
-// the data are compared with the registrations base64-encoded in Go, not parsed: an exact allow-list.
+// For the deployer too, a cluster secret holds exactly name, server and config, and only the hub's own names the
+// in-cluster server, with the config GitOpsBridge writes (TLS verified, no credential).
+//
+// The API server hands a Secret's data to CEL base64-encoded, and Kubernetes' CEL has no base64 decoder, so the
+// data are compared with the registrations base64-encoded in Go, not parsed: an exact allow-list.
 func (g ClusterSecretGuard) Policy() admission.Policy {
-	isCluster := fmt.Sprintf("has(object.metadata.labels) && %s in object.metadata.labels && object.metadata.labels[%s] == 'cluster'",
-		admission.String(SecretTypeLabel), admission.String(SecretTypeLabel))
-	controller := "system:serviceaccount:" + g.Namespace + ":" + g.ControllerServiceAccount
+	registered, err := g.registered()
+	if err != nil { // strings only: cannot fail
+		panic(err)
+	}
+	bookkeeping, names := mustLiteral(Bookkeeping), mustLiteral(g.names())
+	hub := ClusterSecret{}
+	if len(g.Registered) > 0 {
+		hub = g.Registered[0]
+	}
 	return admission.Policy{
 		Name:  ClusterSecretPolicyName,
 		Group: "", Version: "v1", Resource: "secrets",
 		Namespaces: []string{g.Namespace},
-		Variables: []admission.Variable{
-			{Name: "isCluster", Expression: isCluster},
-			{Name: "server", Expression: dataField("server")},
-			{Name: "name", Expression: dataField("name")},
-			{Name: "registered", Expression: g.registered()},
-		},
+		Variables: append(g.who(),
+			admission.Variable{Name: "isCluster", Expression: "object.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
+			admission.Variable{Name: "pinned", Expression: registered + "[?object.metadata.name].orValue({})"},
+			admission.Variable{Name: "labels", Expression: "object.metadata.?labels.orValue({})"},
+			admission.Variable{Name: "annotations", Expression: "object.metadata.?annotations.orValue({})"},
+			admission.Variable{Name: "pinnedLabels", Expression: "variables.pinned.?labels.orValue({})"},
+			admission.Variable{Name: "pinnedAnnotations", Expression: "variables.pinned.?annotations.orValue({})"},
+			admission.Variable{Name: "changed", Expression: strings.Join([]string{
+				"(dyn(object.?data.orValue({})) == dyn(variables.pinned.?data.orValue({})) ? [] : ['data'])",
+				"variables.labels.filter(k, !(k in variables.pinnedLabels) || variables.pinnedLabels[k] != variables.labels[k]).map(k, 'label ' + k)",
+				"variables.pinnedLabels.filter(k, !(k in variables.labels)).map(k, 'label ' + k)",
+				"variables.annotations.filter(k, !(k in " + bookkeeping + ") && (!(k in variables.pinnedAnnotations) || variables.pinnedAnnotations[k] != variables.annotations[k])).map(k, 'annotation ' + k)",
+				"variables.pinnedAnnotations.filter(k, !(k in variables.annotations)).map(k, 'annotation ' + k)",
+				"(object.metadata.?ownerReferences.orValue([]).size() == 0 ? [] : ['ownerReferences'])",
+				"(object.metadata.?finalizers.orValue([]).size() == 0 ? [] : ['finalizers'])",
+			}, " + ")},
+		),
 		Validations: []admission.Validation{
 			{
-				Expression: "request.userInfo.username != " + admission.String(controller) + " || variables.isCluster",
-				Message: fmt.Sprintf("Argo CD's application controller may write only cluster secrets in %s: a Git "+
-					"repository it syncs cannot change Argo CD's own secrets or credentials", g.Namespace),
+				Expression: "variables.deployer || variables.writer || variables.isCluster",
+				Message: fmt.Sprintf("only the deployer and %s may write Secrets other than cluster secrets in %s: a "+
+					"Git sync, a stage or another identity cannot change Argo CD's own secrets or credentials",
+					strings.Join(g.SecretWriters, ", "), g.Namespace),
 			},
 			{
 				Expression: "!variables.isCluster || (has(object.data) && object.data.size() == 3 && ['name', 'server', 'config'].all(k, k in object.data))",
 				Message:    "a cluster secret holds exactly name, server and config (no project, namespaces, clusterResources or shard)",
 			},
 			{
-				Expression: "!variables.isCluster || variables.server != " + b64(InClusterServer) +
-					" || (object.data['name'] == " + b64(g.HubClusterName) + " && object.data['config'] == " + b64(InClusterConfig()) + ")",
+				Expression: "!variables.isCluster || object.data[?'server'].orValue('') != " + b64(InClusterServer) +
+					" || (object.data[?'name'].orValue('') == " + b64(hub.ClusterName) + " && object.data[?'config'].orValue('') == " + b64(InClusterConfig()) + ")",
 				Message: fmt.Sprintf("only the hub's own secret (%s) may name the in-cluster server, and its config holds "+
-					"no credential", g.HubClusterName),
+					"no credential", hub.ClusterName),
 			},
 			{
-				Expression: "request.userInfo.username != " + admission.String(controller) + " || !variables.isCluster || " +
-					"(variables.name in variables.registered && variables.registered[variables.name] == " +
-					"[" + clusterNameLabel + ", variables.server, " + dataField("config") + "])",
-				Message: "a cluster secret from Git must be exactly the one GitOpsBridge writes for the hub or a spoke of " +
-					"hub.registeredSpokes: the same name, server and config (awsAuthConfig with the spoke's role and its CA; no " +
-					"execProviderConfig, bearer token, password, client key or insecure TLS), and a cluster_name label equal to name",
+				Expression: "variables.deployer || !variables.isCluster || object.metadata.name in " + names,
+				Message: "a cluster secret is one the stack registered, by name: " + strings.Join(g.names(), ", ") +
+					" (the hub's and hub.registeredSecrets)",
+			},
+			{
+				Expression: "variables.deployer || !variables.isCluster || !(object.metadata.name in " + names + ") || variables.changed.size() == 0",
+				Message: "a cluster secret is exactly the one GitOpsBridge writes for the hub or a spoke of hub.registeredSecrets: " +
+					"the same data (awsAuthConfig with the spoke's role and its CA; no execProviderConfig, bearer token, " +
+					"password, client key or insecure TLS), labels and annotations, and no ownerReferences or finalizers",
+				MessageExpression: "'a cluster secret is exactly the one GitOpsBridge writes for the hub or a spoke of " +
+					"hub.registeredSecrets: ' + variables.changed.join(', ') + ' differ'",
 			},
 		},
 	}
 }
 
-// clusterNameLabel is the secret's cluster_name label, "" when absent.
-var clusterNameLabel = fmt.Sprintf("has(object.metadata.labels) && %[1]s in object.metadata.labels ? object.metadata.labels[%[1]s] : ''",
-	admission.String("cluster_name"))
-
-// registered is a CEL map literal of the registrations the controller may write, the hub's first: base64 name ->
-// [name, base64 server, base64 config], keys in order so that the policy is stable from one `up` to the next.
-func (g ClusterSecretGuard) registered() string {
-	regs := append([]Registration{{Name: g.HubClusterName, Server: InClusterServer, Config: InClusterConfig()}}, g.Spokes...)
-	entries := make([]string, len(regs))
-	for i, r := range regs {
-		entries[i] = fmt.Sprintf("%s: [%s, %s, %s]", b64(r.Name), admission.String(r.Name), b64(r.Server), b64(r.Config))
+// DeletePolicy is the admission guard on what is deleted in Argo CD's namespace, for every writer but the deployer
+// and SystemDeleters: a cluster secret only once the stack no longer registers it (a Git sync prunes a spoke's
+// file after the stack dropped the spoke: never a registered cluster, whose Applications, and with them its
+// add-ons, Argo CD would delete), any other Secret only by SecretWriters (a sync cannot prune argocd-secret).
+func (g ClusterSecretGuard) DeletePolicy() admission.Policy {
+	return admission.Policy{
+		Name:  ClusterSecretDeletePolicyName,
+		Group: "", Version: "v1", Resource: "secrets",
+		Namespaces: []string{g.Namespace},
+		Operations: []string{"DELETE"},
+		Variables: append(g.who(),
+			admission.Variable{Name: "system", Expression: "request.userInfo.username in " + mustLiteral(SystemDeleters)},
+			admission.Variable{Name: "isCluster", Expression: "oldObject.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
+		),
+		Validations: []admission.Validation{
+			{
+				Expression: "variables.deployer || variables.system || variables.isCluster || variables.writer",
+				Message: fmt.Sprintf("only the deployer and %s may delete Secrets other than cluster secrets in %s: a "+
+					"Git sync cannot prune Argo CD's own secrets", strings.Join(g.SecretWriters, ", "), g.Namespace),
+			},
+			{
+				Expression: "variables.deployer || variables.system || !variables.isCluster || !(oldObject.metadata.name in " + mustLiteral(g.names()) + ")",
+				Message: "a registered cluster secret is deleted only by the deployer: the stack unregisters a cluster " +
+					"(remove it from the fleet, or from hub.registeredSecrets) before Git may prune its secret",
+			},
+		},
 	}
-	slices.Sort(entries[1:])
-	return "{" + strings.Join(entries, ", ") + "}"
+}
+
+// who are the variables that name the requester: the deployer (exempt), or one of SecretWriters.
+func (g ClusterSecretGuard) who() []admission.Variable {
+	deployer := "false"
+	if g.Deployer != "" {
+		deployer = usernameMatch(g.Deployer)
+	}
+	return []admission.Variable{
+		{Name: "deployer", Expression: deployer},
+		{Name: "writer", Expression: "request.userInfo.username in " + mustLiteral(g.SecretWriters)},
+	}
+}
+
+// usernameMatch is a CEL test of the request's username against an EKS username: exact, or, for an assumed
+// role's username (arn:aws:sts::<account>:assumed-role/<role>/{{SessionName}}), any session of that role.
+func usernameMatch(username string) string {
+	if prefix, ok := strings.CutSuffix(username, SessionNameTemplate); ok {
+		return "request.userInfo.username.startsWith(" + admission.String(prefix) + ")"
+	}
+	return "request.userInfo.username == " + admission.String(username)
+}
+
+// names are the registered secrets' names, the hub's first, then the spokes' sorted: stable from one `up` to the
+// next whatever the order of hub.registeredSecrets.
+func (g ClusterSecretGuard) names() []string {
+	out := make([]string, len(g.Registered))
+	for i, r := range g.Registered {
+		out[i] = r.Name
+	}
+	if len(out) > 1 {
+		slices.Sort(out[1:])
+	}
+	return out
+}
+
+// registered is a CEL map literal of the registered secrets by name: {data (base64, as the API server gives it to
+// CEL), labels, annotations}. Literal sorts the keys, so the policy is stable from one `up` to the next.
+func (g ClusterSecretGuard) registered() (string, error) {
+	m := map[string]any{}
+	for _, r := range g.Registered {
+		data := map[string]any{}
+		for k, v := range r.StringData() {
+			data[k] = base64.StdEncoding.EncodeToString([]byte(v))
+		}
+		m[r.Name] = map[string]any{"data": data, "labels": r.Labels, "annotations": r.Annotations}
+	}
+	return admission.Literal(m)
+}
+
+// mustLiteral is a CEL list of strings (always has a literal).
+func mustLiteral(s []string) string {
+	lit, err := admission.Literal(slices.Clone(s))
+	if err != nil {
+		panic(err)
+	}
+	return lit
 }
 
 // b64 is a CEL string literal of s base64-encoded, as the API server gives Secret data to CEL.
 func b64(s string) string { return admission.String(base64.StdEncoding.EncodeToString([]byte(s))) }
-
-// dataField is a key of the Secret's data (base64, as the API server gives it to CEL), "" when absent.
-func dataField(key string) string {
-	return fmt.Sprintf("has(object.data) && %s in object.data ? object.data[%s] : ''", admission.String(key), admission.String(key))
-}

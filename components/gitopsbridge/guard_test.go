@@ -6,14 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 )
 
-const policyType = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
+const (
+	policyType  = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
+	bindingType = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
+)
 
-// registered is the CEL map literal of the registrations in the hub guard's policy.
-func registered(t *testing.T, spec any) string {
+// variable is the CEL expression of the named variable in a policy's spec.
+func variable(t *testing.T, spec any, name string) string {
 	t.Helper()
 	raw, _ := json.Marshal(spec)
 	var s struct {
@@ -23,69 +27,110 @@ func registered(t *testing.T, spec any) string {
 		t.Fatal(err)
 	}
 	for _, v := range s.Variables {
-		if v.Name == "registered" {
+		if v.Name == name {
 			return v.Expression
 		}
 	}
-	t.Fatalf("no variable registered in %s", raw)
+	t.Fatalf("no variable %s in %s", name, raw)
 	return ""
 }
 
-func withRole(c clusterinfo.ClusterInfoArgs, role string) clusterinfo.ClusterInfoArgs {
-	c.SpokeRoleArn = pulumi.String(role)
-	return c
+// spokeManifest is a spoke's cluster secret as a spoke GitOpsBridge writes it.
+func spokeManifest(name, region string, addons map[string]bool) string {
+	return ClusterSecret{Name: name, Namespace: DefaultNamespace, ClusterName: name,
+		Labels:      Labels(name, "dev", "1.33", addons, nil),
+		Annotations: map[string]string{"aws_region": region, "addons_repo_url": "https://github.com/acme/addons"},
+		Server:      "https://" + name + ".gr7." + region + ".eks.amazonaws.com",
+		Config:      SpokeConfig(name, spokeRoleArn, "Q0Egb2Yg"+name)}.YAML()
 }
 
-// TestGuardRegisteredSpokes: the hub's guard admits from Git exactly the secrets GitOpsBridge writes for the hub
-// and each registered spoke, listed in a stable order whatever the order given, and the policy is no secret
-// although each clusterInfo carries a kubeconfig.
-func TestGuardRegisteredSpokes(t *testing.T) {
+// TestGuardRegisteredSecrets: the hub's guards pin exactly the secrets GitOpsBridge writes for the hub and each
+// registered spoke (data, labels, annotations), listed in a stable order whatever the order given; they exempt
+// the stack's AWS caller as EKS names it and let the chart's own writers keep Argo CD's secrets; the policies are
+// no secret.
+func TestGuardRegisteredSecrets(t *testing.T) {
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
-	spoke1, spoke2 := withRole(cluster("spoke1", "us-west-2"), spokeRoleArn), withRole(cluster("spoke2", "eu-west-1"), spokeRoleArn)
+	spoke1, spoke2 := spokeManifest("spoke1", "us-west-2", map[string]bool{"karpenter": true}), spokeManifest("spoke2", "eu-west-1", nil)
 	var lists []string
-	for _, spokes := range [][]clusterinfo.ClusterInfoInput{{spoke1, spoke2}, {spoke2, spoke1}} {
+	for _, spokes := range [][]pulumi.StringInput{{pulumi.String(spoke1), pulumi.String(spoke2)}, {pulumi.String(spoke2), pulumi.String(spoke1)}} {
 		args := hubArgs()
-		args.Hub.RegisteredSpokes = spokes
+		args.Hub.RegisteredSecrets = spokes
 		cloud, _ := build(t, "hub", args)
 		policy := cloud.MustGet(t, policyType, "hub-cluster-secrets-policy")
 		if policy.Inputs["spec"].ContainsSecrets() {
 			t.Error("the guard's policy is secret: its plan would show no diff")
 		}
-		lists = append(lists, registered(t, policy.Input("spec")))
+		lists = append(lists, variable(t, policy.Input("spec"), "pinned"))
+		deletions := cloud.MustGet(t, policyType, "hub-cluster-secret-deletions-policy")
+		if got := deletions.Input("spec"); !strings.Contains(toJSON(t, got), `"DELETE"`) {
+			t.Errorf("the deletion guard does not apply to DELETE: %s", toJSON(t, got))
+		}
+		cloud.MustGet(t, bindingType, "hub-cluster-secret-deletions-policy-binding")
+		if got, want := variable(t, policy.Input("spec"), "deployer"),
+			`request.userInfo.username == "arn:aws:iam::`+mocks.Account+`:user/ci"`; got != want {
+			t.Errorf("deployer = %s, want %s", got, want)
+		}
+		if got, want := variable(t, policy.Input("spec"), "writer"),
+			`request.userInfo.username in [dyn("system:serviceaccount:argocd:argocd-server"), `+
+				`dyn("system:serviceaccount:argocd:argo-cd-argocd-redis-secret-init")]`; got != want {
+			t.Errorf("writer = %s, want %s", got, want)
+		}
 	}
 	if lists[0] != lists[1] {
-		t.Errorf("the registrations depend on the order of hub.registeredSpokes:\n%s\n%s", lists[0], lists[1])
+		t.Errorf("the registrations depend on the order of hub.registeredSecrets:\n%s\n%s", lists[0], lists[1])
 	}
 	for _, want := range []string{
 		b64("hub"), b64(InClusterConfig()), b64("spoke1"), b64("https://spoke1.gr7.us-west-2.eks.amazonaws.com"),
 		b64(SpokeConfig("spoke1", spokeRoleArn, "Q0Egb2Ygspoke1")), b64(SpokeConfig("spoke2", spokeRoleArn, "Q0Egb2Ygspoke2")),
+		`"enable_karpenter": dyn("true")`, `"aws_region": dyn("eu-west-1")`,
 	} {
 		if !strings.Contains(lists[0], want) {
 			t.Errorf("the registrations lack %s: %s", want, lists[0])
 		}
 	}
-	// Without registered spokes, the controller may write the hub's own secret only.
+	// Without registered spokes, the hub's own secret alone.
 	cloud, _ := build(t, "hub", hubArgs())
-	if got := registered(t, cloud.MustGet(t, policyType, "hub-cluster-secrets-policy").Input("spec")); strings.Count(got, ":") != 1 {
+	if got := variable(t, cloud.MustGet(t, policyType, "hub-cluster-secrets-policy").Input("spec"), "pinned"); strings.Count(got, `"data"`) != 1 {
 		t.Errorf("registrations without registered spokes = %s, want the hub's alone", got)
 	}
 }
 
-func TestGuardRegisteredSpokesInvalid(t *testing.T) {
+func TestGuardRegisteredSecretsInvalid(t *testing.T) {
+	execConfig := ClusterSecret{Name: "spoke3", Namespace: DefaultNamespace, ClusterName: "spoke3",
+		Labels: Labels("spoke3", "dev", "1.33", nil, nil), Server: "https://spoke3.example",
+		Config: `{"execProviderConfig":{"command":"sh"},"tlsClientConfig":{"insecure":false}}`}.YAML()
+	elsewhere := strings.Replace(spokeManifest("spoke4", "us-west-2", nil), "namespace: argocd", "namespace: apps", 1)
 	args := hubArgs()
-	args.Hub.RegisteredSpokes = []clusterinfo.ClusterInfoInput{
-		cluster("spoke1", "us-west-2"), withRole(cluster("hub", "us-west-2"), spokeRoleArn),
+	args.Hub.RegisteredSecrets = []pulumi.StringInput{
+		pulumi.String("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"),
+		pulumi.String(spokeManifest("hub", "us-west-2", nil)),
+		pulumi.String(execConfig),
+		pulumi.String(elsewhere),
+		pulumi.String(spokeManifest("spoke1", "us-west-2", nil)),
+		pulumi.String(spokeManifest("spoke1", "us-west-2", nil)),
 	}
 	_, _, err := run("hub", args)
 	if err == nil {
 		t.Fatal("no error")
 	}
 	for _, want := range []string{
-		`hub.registeredSpokes[0].spokeRoleArn: "" is not an IAM role ARN`,
-		`hub.registeredSpokes[1].clusterName: "hub" is also the hub`,
+		`hub.registeredSecrets[0]: a cluster secret is a v1 Secret, not v1 ConfigMap`,
+		`hub.registeredSecrets[1]: secret hub (cluster hub) is registered already as hub`,
+		`hub.registeredSecrets[2]: secret spoke3's config is not a spoke's`,
+		`hub.registeredSecrets[3]: secret spoke4 is in namespace "apps", not Argo CD's (argocd)`,
+		`hub.registeredSecrets[5]: secret spoke1 (cluster spoke1) is registered already as spoke1`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
+}
+
+func toJSON(t *testing.T, v any) string {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
 }

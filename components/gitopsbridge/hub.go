@@ -1,9 +1,11 @@
 package gitopsbridge
 
 import (
+	"encoding/json"
+
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
-	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
@@ -43,7 +45,7 @@ func (b *builder) hub(secret secretContent) error {
 	if err != nil {
 		return err
 	}
-	guard, err := b.guard(k8s, serviceAccountOf(values, "controller"))
+	guard, err := b.guard(k8s, secret.manifest, values)
 	if err != nil {
 		return err
 	}
@@ -75,37 +77,89 @@ func (b *builder) hub(secret secretContent) error {
 	return nil
 }
 
-// guard installs the admission guard for cluster secrets in Argo CD's namespace (ClusterSecretGuard), with the
-// registrations of hub.registeredSpokes; a spoke without a role ARN, or named twice, fails it with the field named.
-func (b *builder) guard(k8s pulumi.ProviderResource, controller string) ([]pulumi.Resource, error) {
-	ns := b.args.Namespace
-	facts := []any{b.cluster.ClusterName}
-	for _, s := range b.args.Hub.RegisteredSpokes {
-		facts = append(facts, pulumi.Unsecret(s.ToClusterInfoOutput().ApplyT(func(c clusterinfo.ClusterInfo) []string {
-			return []string{c.ClusterName, c.Server, c.SpokeRoleArn, c.CertificateAuthorityData}
-		}).(pulumi.StringArrayOutput)))
+// guard installs the admission guards for the Secrets in Argo CD's namespace (ClusterSecretGuard: writes and
+// deletions), registering the hub's own secret and hub.registeredSecrets, exempting the stack's AWS caller as EKS
+// names it (DeployerUsername). A registered secret that is not a spoke's cluster secret, or named twice, fails
+// the guard with the field named.
+func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, values map[string]any) ([]pulumi.Resource, error) {
+	ns, h := b.args.Namespace, b.args.Hub
+	prov, err := b.awsProvider()
+	if err != nil {
+		return nil, err
 	}
-	policy := pulumi.All(facts...).ApplyT(func(v []any) (admission.Policy, error) {
-		g := ClusterSecretGuard{Namespace: ns, HubClusterName: v[0].(string), ControllerServiceAccount: controller}
-		var ps problems.List
-		seen := map[string]string{g.HubClusterName: "the hub"}
-		for i, f := range v[1:] {
-			s := f.([]string)
-			field := problems.Index("hub.registeredSpokes", i)
-			if other, dup := seen[s[0]]; dup {
-				ps.Add(field+".clusterName", "%q is also %s; a cluster is registered once", s[0], other)
-			}
-			seen[s[0]] = field
-			if !roleARNPattern.MatchString(s[2]) {
-				ps.Add(field+".spokeRoleArn", "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>): a "+
-					"registered spoke is managed through its spoke role", s[2])
-			}
-			g.Spokes = append(g.Spokes, SpokeRegistration(s[0], s[1], s[2], s[3]))
+	caller := aws.GetCallerIdentityOutput(b.ctx, aws.GetCallerIdentityOutputArgs{}, pulumi.Provider(prov)).Arn()
+	writers := []string{serviceAccountUser(ns, serviceAccountOf(values, "server"))}
+	if sa := redisSecretInitServiceAccount(h.ReleaseName, values); sa != "" {
+		writers = append(writers, serviceAccountUser(ns, sa))
+	}
+	writers = append(writers, h.SecretWriters...)
+	facts := []any{caller, own}
+	for _, m := range h.RegisteredSecrets {
+		facts = append(facts, pulumi.Unsecret(m.ToStringOutput()))
+	}
+	guard := pulumi.All(facts...).ApplyT(func(v []any) (ClusterSecretGuard, error) {
+		g := ClusterSecretGuard{Namespace: ns, Deployer: DeployerUsername(v[0].(string)), SecretWriters: writers}
+		hub, err := ParseClusterSecret(v[1].(string))
+		if err != nil {
+			return g, err
 		}
-		return g.Policy(), ps.Err(TypeToken)
+		g.Registered = append(g.Registered, hub)
+		var ps problems.List
+		for i, m := range v[2:] {
+			field := problems.Index("hub.registeredSecrets", i)
+			s, err := ParseClusterSecret(m.(string))
+			if err != nil {
+				ps.Add(field, "%v; give a spoke GitOpsBridge's manifest output", err)
+				continue
+			}
+			checkRegistered(&ps, field, s, ns, g.Registered)
+			g.Registered = append(g.Registered, s)
+		}
+		return g, ps.Err(TypeToken)
 	}).(pulumi.AnyOutput)
-	return admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
-		b.child(k8s)...)
+	var out []pulumi.Resource
+	for _, p := range []struct {
+		part, name string
+		policy     func(ClusterSecretGuard) admission.Policy
+	}{
+		{"cluster-secrets", ClusterSecretPolicyName, ClusterSecretGuard.Policy},
+		{"cluster-secret-deletions", ClusterSecretDeletePolicyName, ClusterSecretGuard.DeletePolicy},
+	} {
+		policy := guard.ApplyT(func(g any) admission.Policy { return p.policy(g.(ClusterSecretGuard)) }).(pulumi.AnyOutput)
+		rs, err := admission.Register(b.ctx, childName(b.name, p.part), p.name, []string{ns}, policy, b.child(k8s)...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
+}
+
+// checkRegistered adds the problems of a spoke's registered secret s at field: in Argo CD's namespace, named
+// neither as another registered secret nor as another's cluster, and reached through a spoke role (awsAuthConfig
+// with an IAM role ARN, the CA verified).
+func checkRegistered(ps *problems.List, field string, s ClusterSecret, ns string, before []ClusterSecret) {
+	if s.Namespace != ns {
+		ps.Add(field, "secret %s is in namespace %q, not Argo CD's (%s)", s.Name, s.Namespace, ns)
+	}
+	for _, o := range before {
+		if o.Name == s.Name || o.ClusterName == s.ClusterName {
+			ps.Add(field, "secret %s (cluster %s) is registered already as %s (cluster %s); a cluster is registered once",
+				s.Name, s.ClusterName, o.Name, o.ClusterName)
+		}
+	}
+	var c ClusterConfig
+	if err := json.Unmarshal([]byte(s.Config), &c); err != nil || c.AWSAuthConfig == nil ||
+		!roleARNPattern.MatchString(c.AWSAuthConfig.RoleARN) || c.TLSClientConfig.Insecure || c.TLSClientConfig.CAData == "" {
+		ps.Add(field, "secret %s's config is not a spoke's (awsAuthConfig with the spoke role's ARN, "+
+			"arn:aws:iam::<account>:role/<name>, and the cluster's CA, TLS verified): a registered spoke is managed "+
+			"through its spoke role", s.Name)
+	}
+}
+
+// serviceAccountUser is a service account's Kubernetes username.
+func serviceAccountUser(namespace, name string) string {
+	return "system:serviceaccount:" + namespace + ":" + name
 }
 
 // projects creates the hub's Argo CD projects (HubProjects) after the chart that installs their CRD.

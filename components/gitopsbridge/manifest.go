@@ -1,6 +1,12 @@
 package gitopsbridge
 
-import "sigs.k8s.io/yaml"
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"sigs.k8s.io/yaml"
+)
 
 // ClusterSecret is the Argo CD cluster secret as a plain value, the single source of both the Kubernetes
 // Secret the component writes and the manifest it commits to Git.
@@ -41,4 +47,40 @@ func (s ClusterSecret) YAML() string {
 		panic(err) // maps of strings only: cannot fail
 	}
 	return string(out)
+}
+
+// ParseClusterSecret reads a cluster secret's manifest as YAML renders it (a GitOpsBridge's manifest output): a v1
+// Secret whose stringData holds exactly name, server and config, labelled argocd.argoproj.io/secret-type: cluster.
+func ParseClusterSecret(manifest string) (ClusterSecret, error) {
+	var m struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+		Type       string `json:"type"`
+		Metadata   struct {
+			Name        string            `json:"name"`
+			Namespace   string            `json:"namespace"`
+			Labels      map[string]string `json:"labels"`
+			Annotations map[string]string `json:"annotations"`
+		} `json:"metadata"`
+		StringData map[string]string `json:"stringData"`
+	}
+	if err := yaml.UnmarshalStrict([]byte(manifest), &m); err != nil {
+		return ClusterSecret{}, fmt.Errorf("not a cluster secret's manifest: %w", err)
+	}
+	switch {
+	case m.APIVersion != "v1" || m.Kind != "Secret":
+		return ClusterSecret{}, fmt.Errorf("a cluster secret is a v1 Secret, not %s %s", m.APIVersion, m.Kind)
+	case m.Type != "" && m.Type != "Opaque":
+		return ClusterSecret{}, fmt.Errorf("a cluster secret is of type Opaque, not %s", m.Type)
+	case m.Metadata.Name == "":
+		return ClusterSecret{}, fmt.Errorf("the manifest has no metadata.name")
+	case m.Metadata.Labels[SecretTypeLabel] != "cluster":
+		return ClusterSecret{}, fmt.Errorf("secret %s is not labelled %s: cluster", m.Metadata.Name, SecretTypeLabel)
+	case len(m.StringData) != 3 || m.StringData["name"] == "" || m.StringData["server"] == "" || m.StringData["config"] == "":
+		return ClusterSecret{}, fmt.Errorf("secret %s's stringData holds %v, not exactly name, server and config",
+			m.Metadata.Name, slices.Sorted(maps.Keys(m.StringData)))
+	}
+	return ClusterSecret{Name: m.Metadata.Name, Namespace: m.Metadata.Namespace, Labels: m.Metadata.Labels,
+		Annotations: m.Metadata.Annotations, ClusterName: m.StringData["name"], Server: m.StringData["server"],
+		Config: m.StringData["config"]}, nil
 }

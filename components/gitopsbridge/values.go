@@ -1,6 +1,9 @@
 package gitopsbridge
 
-import "maps"
+import (
+	"maps"
+	"strings"
+)
 
 // Service accounts of the Argo CD components that call AWS: the chart's names, set explicitly so the
 // EKS Pod Identity associations always match.
@@ -64,4 +67,37 @@ func serviceAccountOf(values map[string]any, component string) string {
 	sa, _ := c["serviceAccount"].(map[string]any)
 	name, _ := sa["name"].(string)
 	return name
+}
+
+// redisSecretInitServiceAccount is the service account of the chart's redis-secret-init Job (it creates the
+// argocd-redis Secret), as argo-cd chart 10.1.1 names it: redisSecretInit.serviceAccount.name, else
+// "<fullname>-<redisSecretInit.name>" (argo-cd.redisSecretInit.fullname in _helpers.tpl), where fullname is
+// fullnameOverride, else the release name when it contains nameOverride (default "argocd"), else
+// "<release>-<nameOverride>" (argo-cd.fullname in _common.tpl); "" when the chart makes no account for it.
+func redisSecretInitServiceAccount(release string, values map[string]any) string {
+	init, _ := values["redisSecretInit"].(map[string]any)
+	sa, _ := init["serviceAccount"].(map[string]any)
+	if name, _ := sa["name"].(string); name != "" {
+		return name
+	}
+	if create, ok := sa["create"].(bool); ok && !create {
+		return ""
+	}
+	trunc := func(s string) string { return strings.TrimSuffix(s[:min(len(s), 63)], "-") }
+	fullname, _ := values["fullnameOverride"].(string)
+	if fullname == "" {
+		name, _ := values["nameOverride"].(string)
+		if name == "" {
+			name = "argocd"
+		}
+		fullname = release
+		if !strings.Contains(release, name) {
+			fullname = release + "-" + name
+		}
+	}
+	part, _ := init["name"].(string)
+	if part == "" {
+		part = "redis-secret-init"
+	}
+	return trunc(trunc(fullname) + "-" + part)
 }

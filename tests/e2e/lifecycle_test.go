@@ -43,9 +43,9 @@ type step struct {
 
 // fleetUpdate is what an added or removed cluster updates beside its own resources: the Fleet's ClusterLedger
 // recording it, the hub's Argo CD project fleet-addons, whose destinations are the fleet's clusters by name, and
-// the hub's cluster-secret guard, which lists what each spoke's secret may hold.
+// the hub's cluster-secret guards, which pin each spoke's secret and list the registered ones.
 var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
-	"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1}
+	"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 2}
 
 // podIdentityAssociation is the type of an EKS Pod Identity association.
 const podIdentityAssociation = "aws:eks/podIdentityAssociation:PodIdentityAssociation"

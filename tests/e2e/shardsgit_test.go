@@ -80,7 +80,7 @@ func TestShardsThroughGit(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, v := range state["spec"].(map[string]any)["variables"].([]any) {
-				if v := v.(map[string]any); v["name"] == "registered" {
+				if v := v.(map[string]any); v["name"] == "pinned" {
 					return v["expression"].(string)
 				}
 			}

@@ -70,16 +70,16 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("highAvailability")]
         public Input<bool>? HighAvailability { get; set; }
 
-        [Input("registeredSpokes")]
-        private InputList<Inputs.ClusterInfoArgs>? _registeredSpokes;
+        [Input("registeredSecrets")]
+        private InputList<string>? _registeredSecrets;
 
         /// <summary>
-        /// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+        /// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
         /// </summary>
-        public InputList<Inputs.ClusterInfoArgs> RegisteredSpokes
+        public InputList<string> RegisteredSecrets
         {
-            get => _registeredSpokes ?? (_registeredSpokes = new InputList<Inputs.ClusterInfoArgs>());
-            set => _registeredSpokes = value;
+            get => _registeredSecrets ?? (_registeredSecrets = new InputList<string>());
+            set => _registeredSecrets = value;
         }
 
         [Input("registryEnvironments")]
@@ -99,6 +99,18 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("releaseName")]
         public Input<string>? ReleaseName { get; set; }
+
+        [Input("secretWriters")]
+        private InputList<string>? _secretWriters;
+
+        /// <summary>
+        /// SecretWriters are Kubernetes usernames (system:serviceaccount:&lt;namespace&gt;:&lt;name&gt;, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
+        /// </summary>
+        public InputList<string> SecretWriters
+        {
+            get => _secretWriters ?? (_secretWriters = new InputList<string>());
+            set => _secretWriters = value;
+        }
 
         [Input("signatureKeys")]
         private InputList<string>? _signatureKeys;

@@ -12,7 +12,7 @@ namespace GitOpsFleet.Fleet.Outputs
 {
 
     /// <summary>
-    /// ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+    /// ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.
     /// </summary>
     [OutputType]
     public sealed class ShardSpoke
@@ -29,6 +29,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// Environment is the cluster's environment: its cluster secret lies in clusters/&lt;environment&gt;/ of the registry.
         /// </summary>
         public readonly string Environment;
+        /// <summary>
+        /// Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what the hub's guard admits for the spoke, name, data, labels and annotations.
+        /// </summary>
+        public readonly string Manifest;
         /// <summary>
         /// Name is the cluster's name in the fleet.
         /// </summary>
@@ -50,6 +54,8 @@ namespace GitOpsFleet.Fleet.Outputs
 
             string environment,
 
+            string manifest,
+
             string name,
 
             string server,
@@ -59,6 +65,7 @@ namespace GitOpsFleet.Fleet.Outputs
             CertificateAuthorityData = certificateAuthorityData;
             ClusterName = clusterName;
             Environment = environment;
+            Manifest = manifest;
             Name = name;
             Server = server;
             SpokeRoleArn = spokeRoleArn;

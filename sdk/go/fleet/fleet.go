@@ -59,7 +59,7 @@ func NewFleet(ctx *pulumi.Context,
 type fleetArgs struct {
 	// AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
 	AllowRemoval *bool `pulumi:"allowRemoval"`
-	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).
 	Argocd *Hub `pulumi:"argocd"`
 	// CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
 	CidrPool *string `pulumi:"cidrPool"`
@@ -85,7 +85,7 @@ type fleetArgs struct {
 type FleetArgs struct {
 	// AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
 	AllowRemoval *bool
-	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).
 	Argocd HubPtrInput
 	// CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
 	CidrPool *string

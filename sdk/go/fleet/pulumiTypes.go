@@ -1385,31 +1385,6 @@ func (i ClusterInfoArgs) ToClusterInfoOutputWithContext(ctx context.Context) Clu
 	return pulumi.ToOutputWithContext(ctx, i).(ClusterInfoOutput)
 }
 
-// ClusterInfoArrayInput is an input type that accepts ClusterInfoArray and ClusterInfoArrayOutput values.
-// You can construct a concrete instance of `ClusterInfoArrayInput` via:
-//
-//	ClusterInfoArray{ ClusterInfoArgs{...} }
-type ClusterInfoArrayInput interface {
-	pulumi.Input
-
-	ToClusterInfoArrayOutput() ClusterInfoArrayOutput
-	ToClusterInfoArrayOutputWithContext(context.Context) ClusterInfoArrayOutput
-}
-
-type ClusterInfoArray []ClusterInfoInput
-
-func (ClusterInfoArray) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ClusterInfo)(nil)).Elem()
-}
-
-func (i ClusterInfoArray) ToClusterInfoArrayOutput() ClusterInfoArrayOutput {
-	return i.ToClusterInfoArrayOutputWithContext(context.Background())
-}
-
-func (i ClusterInfoArray) ToClusterInfoArrayOutputWithContext(ctx context.Context) ClusterInfoArrayOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ClusterInfoArrayOutput)
-}
-
 // ClusterInfo are the facts of a cluster that registering it into Argo CD needs. The kubeconfig is a secret; the other facts are not.
 type ClusterInfoOutput struct{ *pulumi.OutputState }
 
@@ -1478,26 +1453,6 @@ func (o ClusterInfoOutput) Server() pulumi.StringOutput {
 // SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
 func (o ClusterInfoOutput) SpokeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterInfo) *string { return v.SpokeRoleArn }).(pulumi.StringPtrOutput)
-}
-
-type ClusterInfoArrayOutput struct{ *pulumi.OutputState }
-
-func (ClusterInfoArrayOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*[]ClusterInfo)(nil)).Elem()
-}
-
-func (o ClusterInfoArrayOutput) ToClusterInfoArrayOutput() ClusterInfoArrayOutput {
-	return o
-}
-
-func (o ClusterInfoArrayOutput) ToClusterInfoArrayOutputWithContext(ctx context.Context) ClusterInfoArrayOutput {
-	return o
-}
-
-func (o ClusterInfoArrayOutput) Index(i pulumi.IntInput) ClusterInfoOutput {
-	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ClusterInfo {
-		return vs[0].([]ClusterInfo)[vs[1].(int)]
-	}).(ClusterInfoOutput)
 }
 
 // ClusterSpec is one cluster of the fleet.
@@ -3777,12 +3732,14 @@ type Hub struct {
 	FleetClusters []string `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability *bool `pulumi:"highAvailability"`
-	// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
-	RegisteredSpokes []ClusterInfo `pulumi:"registeredSpokes"`
+	// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
+	RegisteredSecrets []string `pulumi:"registeredSecrets"`
 	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments []string `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName *string `pulumi:"releaseName"`
+	// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
+	SecretWriters []string `pulumi:"secretWriters"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
 	SignatureKeys []string `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
@@ -3816,12 +3773,14 @@ type HubArgs struct {
 	FleetClusters pulumi.StringArrayInput `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability pulumi.BoolPtrInput `pulumi:"highAvailability"`
-	// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
-	RegisteredSpokes ClusterInfoArrayInput `pulumi:"registeredSpokes"`
+	// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
+	RegisteredSecrets pulumi.StringArrayInput `pulumi:"registeredSecrets"`
 	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments pulumi.StringArrayInput `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName pulumi.StringPtrInput `pulumi:"releaseName"`
+	// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
+	SecretWriters pulumi.StringArrayInput `pulumi:"secretWriters"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
 	SignatureKeys pulumi.StringArrayInput `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
@@ -3938,9 +3897,9 @@ func (o HubOutput) HighAvailability() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Hub) *bool { return v.HighAvailability }).(pulumi.BoolPtrOutput)
 }
 
-// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
-func (o HubOutput) RegisteredSpokes() ClusterInfoArrayOutput {
-	return o.ApplyT(func(v Hub) []ClusterInfo { return v.RegisteredSpokes }).(ClusterInfoArrayOutput)
+// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
+func (o HubOutput) RegisteredSecrets() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.RegisteredSecrets }).(pulumi.StringArrayOutput)
 }
 
 // RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
@@ -3951,6 +3910,11 @@ func (o HubOutput) RegistryEnvironments() pulumi.StringArrayOutput {
 // ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 func (o HubOutput) ReleaseName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ReleaseName }).(pulumi.StringPtrOutput)
+}
+
+// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
+func (o HubOutput) SecretWriters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.SecretWriters }).(pulumi.StringArrayOutput)
 }
 
 // SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
@@ -4052,14 +4016,14 @@ func (o HubPtrOutput) HighAvailability() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
-func (o HubPtrOutput) RegisteredSpokes() ClusterInfoArrayOutput {
-	return o.ApplyT(func(v *Hub) []ClusterInfo {
+// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
+func (o HubPtrOutput) RegisteredSecrets() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
 		if v == nil {
 			return nil
 		}
-		return v.RegisteredSpokes
-	}).(ClusterInfoArrayOutput)
+		return v.RegisteredSecrets
+	}).(pulumi.StringArrayOutput)
 }
 
 // RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
@@ -4080,6 +4044,16 @@ func (o HubPtrOutput) ReleaseName() pulumi.StringPtrOutput {
 		}
 		return v.ReleaseName
 	}).(pulumi.StringPtrOutput)
+}
+
+// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
+func (o HubPtrOutput) SecretWriters() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
+		if v == nil {
+			return nil
+		}
+		return v.SecretWriters
+	}).(pulumi.StringArrayOutput)
 }
 
 // SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
@@ -6750,7 +6724,7 @@ func (o ShardFactsOutput) Spokes() ShardSpokeArrayOutput {
 	return o.ApplyT(func(v ShardFacts) []ShardSpoke { return v.Spokes }).(ShardSpokeArrayOutput)
 }
 
-// ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+// ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.
 type ShardSpoke struct {
 	// CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.
 	CertificateAuthorityData string `pulumi:"certificateAuthorityData"`
@@ -6758,6 +6732,8 @@ type ShardSpoke struct {
 	ClusterName string `pulumi:"clusterName"`
 	// Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
 	Environment string `pulumi:"environment"`
+	// Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what the hub's guard admits for the spoke, name, data, labels and annotations.
+	Manifest string `pulumi:"manifest"`
 	// Name is the cluster's name in the fleet.
 	Name string `pulumi:"name"`
 	// Server is the cluster's API server URL.
@@ -6766,7 +6742,7 @@ type ShardSpoke struct {
 	SpokeRoleArn string `pulumi:"spokeRoleArn"`
 }
 
-// ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+// ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.
 type ShardSpokeOutput struct{ *pulumi.OutputState }
 
 func (ShardSpokeOutput) ElementType() reflect.Type {
@@ -6794,6 +6770,11 @@ func (o ShardSpokeOutput) ClusterName() pulumi.StringOutput {
 // Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
 func (o ShardSpokeOutput) Environment() pulumi.StringOutput {
 	return o.ApplyT(func(v ShardSpoke) string { return v.Environment }).(pulumi.StringOutput)
+}
+
+// Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what the hub's guard admits for the spoke, name, data, labels and annotations.
+func (o ShardSpokeOutput) Manifest() pulumi.StringOutput {
+	return o.ApplyT(func(v ShardSpoke) string { return v.Manifest }).(pulumi.StringOutput)
 }
 
 // Name is the cluster's name in the fleet.
@@ -9394,7 +9375,6 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsInput)(nil)).Elem(), ClusterDefaultsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsPtrInput)(nil)).Elem(), ClusterDefaultsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterInfoInput)(nil)).Elem(), ClusterInfoArgs{})
-	pulumi.RegisterInputType(reflect.TypeOf((*ClusterInfoArrayInput)(nil)).Elem(), ClusterInfoArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecInput)(nil)).Elem(), ClusterSpecArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecArrayInput)(nil)).Elem(), ClusterSpecArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeliveryStageInput)(nil)).Elem(), DeliveryStageArgs{})
@@ -9493,7 +9473,6 @@ func init() {
 	pulumi.RegisterOutputType(ClusterDefaultsOutput{})
 	pulumi.RegisterOutputType(ClusterDefaultsPtrOutput{})
 	pulumi.RegisterOutputType(ClusterInfoOutput{})
-	pulumi.RegisterOutputType(ClusterInfoArrayOutput{})
 	pulumi.RegisterOutputType(ClusterSpecOutput{})
 	pulumi.RegisterOutputType(ClusterSpecArrayOutput{})
 	pulumi.RegisterOutputType(ClusterSummaryOutput{})

@@ -608,9 +608,9 @@ export interface HubArgs {
      */
     highAvailability?: pulumi.Input<boolean | undefined>;
     /**
-     * RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+     * RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
      */
-    registeredSpokes?: pulumi.Input<pulumi.Input<inputs.ClusterInfoArgs>[] | undefined>;
+    registeredSecrets?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
      */
@@ -619,6 +619,10 @@ export interface HubArgs {
      * ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
      */
     releaseName?: pulumi.Input<string | undefined>;
+    /**
+     * SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
+     */
+    secretWriters?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
      */

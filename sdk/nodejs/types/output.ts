@@ -220,7 +220,7 @@ export interface ShardFacts {
 }
 
 /**
- * ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+ * ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.
  */
 export interface ShardSpoke {
     /**
@@ -235,6 +235,10 @@ export interface ShardSpoke {
      * Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
      */
     environment: string;
+    /**
+     * Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what the hub's guard admits for the spoke, name, data, labels and annotations.
+     */
+    manifest: string;
     /**
      * Name is the cluster's name in the fleet.
      */

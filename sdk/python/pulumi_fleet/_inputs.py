@@ -2689,9 +2689,9 @@ class HubArgsDict(TypedDict):
     """
     HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
     """
-    registered_spokes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ClusterInfoArgsDict']]]]]
+    registered_secrets: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+    RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
     """
     registry_environments: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -2700,6 +2700,10 @@ class HubArgsDict(TypedDict):
     release_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
+    """
+    secret_writers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
     """
     signature_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -2723,9 +2727,10 @@ class HubArgs:
                  chart_version: pulumi.Input[Optional[_builtins.str]] = None,
                  fleet_clusters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  high_availability: pulumi.Input[Optional[_builtins.bool]] = None,
-                 registered_spokes: pulumi.Input[Optional[Sequence[pulumi.Input['ClusterInfoArgs']]]] = None,
+                 registered_secrets: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  registry_environments: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_writers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  spoke_account_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
@@ -2738,9 +2743,10 @@ class HubArgs:
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fleet_clusters: FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input['ClusterInfoArgs']]] registered_spokes: RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registered_secrets: RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registry_environments: RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
         :param pulumi.Input[_builtins.str] release_name: ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] secret_writers: SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] spoke_account_ids: SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values merged over the component's (user values win, maps merged key by key).
@@ -2757,12 +2763,14 @@ class HubArgs:
             pulumi.set(__self__, "fleet_clusters", fleet_clusters)
         if high_availability is not None:
             pulumi.set(__self__, "high_availability", high_availability)
-        if registered_spokes is not None:
-            pulumi.set(__self__, "registered_spokes", registered_spokes)
+        if registered_secrets is not None:
+            pulumi.set(__self__, "registered_secrets", registered_secrets)
         if registry_environments is not None:
             pulumi.set(__self__, "registry_environments", registry_environments)
         if release_name is not None:
             pulumi.set(__self__, "release_name", release_name)
+        if secret_writers is not None:
+            pulumi.set(__self__, "secret_writers", secret_writers)
         if signature_keys is not None:
             pulumi.set(__self__, "signature_keys", signature_keys)
         if spoke_account_ids is not None:
@@ -2843,16 +2851,16 @@ class HubArgs:
         pulumi.set(self, "high_availability", value)
 
     @_builtins.property
-    @pulumi.getter(name="registeredSpokes")
-    def registered_spokes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ClusterInfoArgs']]]]:
+    @pulumi.getter(name="registeredSecrets")
+    def registered_secrets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        RegisteredSpokes are the spoke clusters (FleetCluster's clusterInfo fits as it is) whose cluster secrets Argo CD's application controller, and so a Git sync of the registry repository, may write on the hub. The hub's admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster's spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+        RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
         """
-        return pulumi.get(self, "registered_spokes")
+        return pulumi.get(self, "registered_secrets")
 
-    @registered_spokes.setter
-    def registered_spokes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ClusterInfoArgs']]]]):
-        pulumi.set(self, "registered_spokes", value)
+    @registered_secrets.setter
+    def registered_secrets(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "registered_secrets", value)
 
     @_builtins.property
     @pulumi.getter(name="registryEnvironments")
@@ -2877,6 +2885,18 @@ class HubArgs:
     @release_name.setter
     def release_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "release_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretWriters")
+    def secret_writers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
+        """
+        return pulumi.get(self, "secret_writers")
+
+    @secret_writers.setter
+    def secret_writers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "secret_writers", value)
 
     @_builtins.property
     @pulumi.getter(name="signatureKeys")

@@ -38,7 +38,7 @@ class FleetArgs:
         :param pulumi.Input[Sequence[pulumi.Input['ClusterSpecArgs']]] clusters: Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
         :param pulumi.Input['RepositoriesArgs'] repositories: Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
         :param _builtins.bool allow_removal: AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
-        :param pulumi.Input['HubArgs'] argocd: Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+        :param pulumi.Input['HubArgs'] argocd: Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).
         :param _builtins.str cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
         :param pulumi.Input['ClusterDefaultsArgs'] defaults: Defaults are settings every cluster inherits unless it sets its own.
@@ -108,7 +108,7 @@ class FleetArgs:
     @pulumi.getter
     def argocd(self) -> pulumi.Input[Optional['HubArgs']]:
         """
-        Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+        Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).
         """
         return pulumi.get(self, "argocd")
 
@@ -225,7 +225,7 @@ class Fleet(pulumi.ComponentResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.bool allow_removal: AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
-        :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] argocd: Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+        :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] argocd: Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).
         :param _builtins.str cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
         :param pulumi.Input[Sequence[pulumi.Input[Union['ClusterSpecArgs', 'ClusterSpecArgsDict']]]] clusters: Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.

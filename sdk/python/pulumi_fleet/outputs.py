@@ -712,7 +712,7 @@ class ShardFacts(dict):
 @pulumi.output_type
 class ShardSpoke(dict):
     """
-    ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+    ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -739,15 +739,17 @@ class ShardSpoke(dict):
                  certificate_authority_data: _builtins.str,
                  cluster_name: _builtins.str,
                  environment: _builtins.str,
+                 manifest: _builtins.str,
                  name: _builtins.str,
                  server: _builtins.str,
                  spoke_role_arn: _builtins.str):
         """
-        ShardSpoke is what a spoke's cluster secret is made of, for the hub's admission guard (GitOpsBridge's hub.registeredSpokes), and the environment its registry file lies under.
+        ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.
 
         :param _builtins.str certificate_authority_data: CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster's name: the secret's name and cluster_name.
         :param _builtins.str environment: Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
+        :param _builtins.str manifest: Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what the hub's guard admits for the spoke, name, data, labels and annotations.
         :param _builtins.str name: Name is the cluster's name in the fleet.
         :param _builtins.str server: Server is the cluster's API server URL.
         :param _builtins.str spoke_role_arn: SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
@@ -755,6 +757,7 @@ class ShardSpoke(dict):
         pulumi.set(__self__, "certificate_authority_data", certificate_authority_data)
         pulumi.set(__self__, "cluster_name", cluster_name)
         pulumi.set(__self__, "environment", environment)
+        pulumi.set(__self__, "manifest", manifest)
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "server", server)
         pulumi.set(__self__, "spoke_role_arn", spoke_role_arn)
@@ -782,6 +785,14 @@ class ShardSpoke(dict):
         Environment is the cluster's environment: its cluster secret lies in clusters/<environment>/ of the registry.
         """
         return pulumi.get(self, "environment")
+
+    @_builtins.property
+    @pulumi.getter
+    def manifest(self) -> _builtins.str:
+        """
+        Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what the hub's guard admits for the spoke, name, data, labels and annotations.
+        """
+        return pulumi.get(self, "manifest")
 
     @_builtins.property
     @pulumi.getter

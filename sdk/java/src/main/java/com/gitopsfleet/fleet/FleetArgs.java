@@ -43,14 +43,14 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+     * Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke&#39;s cluster secret after those given (spokes of other stacks).
      * 
      */
     @Import(name="argocd")
     private @Nullable Output<HubArgs> argocd;
 
     /**
-     * @return Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+     * @return Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke&#39;s cluster secret after those given (spokes of other stacks).
      * 
      */
     public Optional<Output<HubArgs>> argocd() {
@@ -238,7 +238,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param argocd Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+         * @param argocd Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke&#39;s cluster secret after those given (spokes of other stacks).
          * 
          * @return builder
          * 
@@ -249,7 +249,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param argocd Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSpokes gets every spoke of the fleet after those given (spokes of other stacks).
+         * @param argocd Argocd are the hub&#39;s Argo CD settings (GitOpsBridge&#39;s hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes&#39; assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke&#39;s cluster secret after those given (spokes of other stacks).
          * 
          * @return builder
          * 

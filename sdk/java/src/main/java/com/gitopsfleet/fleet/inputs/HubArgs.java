@@ -3,7 +3,6 @@
 
 package com.gitopsfleet.fleet.inputs;
 
-import com.gitopsfleet.fleet.inputs.ClusterInfoArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.Boolean;
@@ -115,18 +114,18 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+     * RegisteredSecrets are the manifests of the spokes&#39; cluster secrets, each exactly as the spoke&#39;s GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub&#39;s own, these are the only cluster secrets anyone but the deployer may write in Argo CD&#39;s namespace (a Git sync of the registry repository, Argo CD&#39;s server, a stage): the hub&#39;s admission guard pins each one&#39;s name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke&#39;s config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer&#39;s). Fleet lists every spoke of the fleet and of its shards.
      * 
      */
-    @Import(name="registeredSpokes")
-    private @Nullable Output<List<ClusterInfoArgs>> registeredSpokes;
+    @Import(name="registeredSecrets")
+    private @Nullable Output<List<String>> registeredSecrets;
 
     /**
-     * @return RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+     * @return RegisteredSecrets are the manifests of the spokes&#39; cluster secrets, each exactly as the spoke&#39;s GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub&#39;s own, these are the only cluster secrets anyone but the deployer may write in Argo CD&#39;s namespace (a Git sync of the registry repository, Argo CD&#39;s server, a stage): the hub&#39;s admission guard pins each one&#39;s name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke&#39;s config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer&#39;s). Fleet lists every spoke of the fleet and of its shards.
      * 
      */
-    public Optional<Output<List<ClusterInfoArgs>>> registeredSpokes() {
-        return Optional.ofNullable(this.registeredSpokes);
+    public Optional<Output<List<String>>> registeredSecrets() {
+        return Optional.ofNullable(this.registeredSecrets);
     }
 
     /**
@@ -157,6 +156,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> releaseName() {
         return Optional.ofNullable(this.releaseName);
+    }
+
+    /**
+     * SecretWriters are Kubernetes usernames (system:serviceaccount:&lt;namespace&gt;:&lt;name&gt;, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD&#39;s namespace, besides the deployer (the stack&#39;s AWS caller as EKS names it) and the chart&#39;s own writers (Argo CD&#39;s server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets&#39; controller when it keeps repository credentials there, or the hub&#39;s Kubernetes identity when the hub&#39;s provider is not the stack&#39;s AWS caller. Default: none.
+     * 
+     */
+    @Import(name="secretWriters")
+    private @Nullable Output<List<String>> secretWriters;
+
+    /**
+     * @return SecretWriters are Kubernetes usernames (system:serviceaccount:&lt;namespace&gt;:&lt;name&gt;, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD&#39;s namespace, besides the deployer (the stack&#39;s AWS caller as EKS names it) and the chart&#39;s own writers (Argo CD&#39;s server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets&#39; controller when it keeps repository credentials there, or the hub&#39;s Kubernetes identity when the hub&#39;s provider is not the stack&#39;s AWS caller. Default: none.
+     * 
+     */
+    public Optional<Output<List<String>>> secretWriters() {
+        return Optional.ofNullable(this.secretWriters);
     }
 
     /**
@@ -213,9 +227,10 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         this.chartVersion = $.chartVersion;
         this.fleetClusters = $.fleetClusters;
         this.highAvailability = $.highAvailability;
-        this.registeredSpokes = $.registeredSpokes;
+        this.registeredSecrets = $.registeredSecrets;
         this.registryEnvironments = $.registryEnvironments;
         this.releaseName = $.releaseName;
+        this.secretWriters = $.secretWriters;
         this.signatureKeys = $.signatureKeys;
         this.spokeAccountIds = $.spokeAccountIds;
         this.values = $.values;
@@ -396,34 +411,34 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param registeredSpokes RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+         * @param registeredSecrets RegisteredSecrets are the manifests of the spokes&#39; cluster secrets, each exactly as the spoke&#39;s GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub&#39;s own, these are the only cluster secrets anyone but the deployer may write in Argo CD&#39;s namespace (a Git sync of the registry repository, Argo CD&#39;s server, a stage): the hub&#39;s admission guard pins each one&#39;s name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke&#39;s config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer&#39;s). Fleet lists every spoke of the fleet and of its shards.
          * 
          * @return builder
          * 
          */
-        public Builder registeredSpokes(@Nullable Output<List<ClusterInfoArgs>> registeredSpokes) {
-            $.registeredSpokes = registeredSpokes;
+        public Builder registeredSecrets(@Nullable Output<List<String>> registeredSecrets) {
+            $.registeredSecrets = registeredSecrets;
             return this;
         }
 
         /**
-         * @param registeredSpokes RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+         * @param registeredSecrets RegisteredSecrets are the manifests of the spokes&#39; cluster secrets, each exactly as the spoke&#39;s GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub&#39;s own, these are the only cluster secrets anyone but the deployer may write in Argo CD&#39;s namespace (a Git sync of the registry repository, Argo CD&#39;s server, a stage): the hub&#39;s admission guard pins each one&#39;s name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke&#39;s config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer&#39;s). Fleet lists every spoke of the fleet and of its shards.
          * 
          * @return builder
          * 
          */
-        public Builder registeredSpokes(List<ClusterInfoArgs> registeredSpokes) {
-            return registeredSpokes(Output.of(registeredSpokes));
+        public Builder registeredSecrets(List<String> registeredSecrets) {
+            return registeredSecrets(Output.of(registeredSecrets));
         }
 
         /**
-         * @param registeredSpokes RegisteredSpokes are the spoke clusters (FleetCluster&#39;s clusterInfo fits as it is) whose cluster secrets Argo CD&#39;s application controller, and so a Git sync of the registry repository, may write on the hub. The hub&#39;s admission guard admits from the controller only a cluster secret whose name, server and config are exactly what GitOpsBridge writes for one of them (awsAuthConfig with the cluster&#39;s spokeRoleArn, its CA) or for the hub itself, with cluster_name equal to name. Each needs clusterName, server, certificateAuthorityData and spokeRoleArn (an IAM role ARN); names are unique. Default: none (a Git sync registers no spoke). Fleet lists every spoke of the fleet.
+         * @param registeredSecrets RegisteredSecrets are the manifests of the spokes&#39; cluster secrets, each exactly as the spoke&#39;s GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub&#39;s own, these are the only cluster secrets anyone but the deployer may write in Argo CD&#39;s namespace (a Git sync of the registry repository, Argo CD&#39;s server, a stage): the hub&#39;s admission guard pins each one&#39;s name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke&#39;s config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer&#39;s). Fleet lists every spoke of the fleet and of its shards.
          * 
          * @return builder
          * 
          */
-        public Builder registeredSpokes(ClusterInfoArgs... registeredSpokes) {
-            return registeredSpokes(List.of(registeredSpokes));
+        public Builder registeredSecrets(String... registeredSecrets) {
+            return registeredSecrets(List.of(registeredSecrets));
         }
 
         /**
@@ -476,6 +491,37 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder releaseName(String releaseName) {
             return releaseName(Output.of(releaseName));
+        }
+
+        /**
+         * @param secretWriters SecretWriters are Kubernetes usernames (system:serviceaccount:&lt;namespace&gt;:&lt;name&gt;, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD&#39;s namespace, besides the deployer (the stack&#39;s AWS caller as EKS names it) and the chart&#39;s own writers (Argo CD&#39;s server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets&#39; controller when it keeps repository credentials there, or the hub&#39;s Kubernetes identity when the hub&#39;s provider is not the stack&#39;s AWS caller. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder secretWriters(@Nullable Output<List<String>> secretWriters) {
+            $.secretWriters = secretWriters;
+            return this;
+        }
+
+        /**
+         * @param secretWriters SecretWriters are Kubernetes usernames (system:serviceaccount:&lt;namespace&gt;:&lt;name&gt;, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD&#39;s namespace, besides the deployer (the stack&#39;s AWS caller as EKS names it) and the chart&#39;s own writers (Argo CD&#39;s server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets&#39; controller when it keeps repository credentials there, or the hub&#39;s Kubernetes identity when the hub&#39;s provider is not the stack&#39;s AWS caller. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder secretWriters(List<String> secretWriters) {
+            return secretWriters(Output.of(secretWriters));
+        }
+
+        /**
+         * @param secretWriters SecretWriters are Kubernetes usernames (system:serviceaccount:&lt;namespace&gt;:&lt;name&gt;, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD&#39;s namespace, besides the deployer (the stack&#39;s AWS caller as EKS names it) and the chart&#39;s own writers (Argo CD&#39;s server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets&#39; controller when it keeps repository credentials there, or the hub&#39;s Kubernetes identity when the hub&#39;s provider is not the stack&#39;s AWS caller. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder secretWriters(String... secretWriters) {
+            return secretWriters(List.of(secretWriters));
         }
 
         /**

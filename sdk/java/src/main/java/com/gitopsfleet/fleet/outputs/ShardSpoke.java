@@ -26,6 +26,11 @@ public final class ShardSpoke {
      */
     private String environment;
     /**
+     * @return Manifest is the cluster secret&#39;s manifest as the spoke&#39;s GitOpsBridge writes it (its manifest output): what the hub&#39;s guard admits for the spoke, name, data, labels and annotations.
+     * 
+     */
+    private String manifest;
+    /**
      * @return Name is the cluster&#39;s name in the fleet.
      * 
      */
@@ -64,6 +69,13 @@ public final class ShardSpoke {
         return this.environment;
     }
     /**
+     * @return Manifest is the cluster secret&#39;s manifest as the spoke&#39;s GitOpsBridge writes it (its manifest output): what the hub&#39;s guard admits for the spoke, name, data, labels and annotations.
+     * 
+     */
+    public String manifest() {
+        return this.manifest;
+    }
+    /**
      * @return Name is the cluster&#39;s name in the fleet.
      * 
      */
@@ -97,6 +109,7 @@ public final class ShardSpoke {
         private String certificateAuthorityData;
         private String clusterName;
         private String environment;
+        private String manifest;
         private String name;
         private String server;
         private String spokeRoleArn;
@@ -106,6 +119,7 @@ public final class ShardSpoke {
     	      this.certificateAuthorityData = defaults.certificateAuthorityData;
     	      this.clusterName = defaults.clusterName;
     	      this.environment = defaults.environment;
+    	      this.manifest = defaults.manifest;
     	      this.name = defaults.name;
     	      this.server = defaults.server;
     	      this.spokeRoleArn = defaults.spokeRoleArn;
@@ -133,6 +147,14 @@ public final class ShardSpoke {
               throw new MissingRequiredPropertyException("ShardSpoke", "environment");
             }
             this.environment = environment;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder manifest(String manifest) {
+            if (manifest == null) {
+              throw new MissingRequiredPropertyException("ShardSpoke", "manifest");
+            }
+            this.manifest = manifest;
             return this;
         }
         @CustomType.Setter
@@ -164,6 +186,7 @@ public final class ShardSpoke {
             _resultValue.certificateAuthorityData = certificateAuthorityData;
             _resultValue.clusterName = clusterName;
             _resultValue.environment = environment;
+            _resultValue.manifest = manifest;
             _resultValue.name = name;
             _resultValue.server = server;
             _resultValue.spokeRoleArn = spokeRoleArn;
