@@ -37,8 +37,19 @@ type StackDeliveryArgs struct {
 	// "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef
 	// PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
 	PulumiAccessToken pulumi.StringInput `pulumi:"pulumiAccessToken,optional" provider:"secret"`
-	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+	// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud,
+	// a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the
+	// program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here
+	// or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's
+	// namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks
+	// when that stage has a pulumiAccessToken.
+	PreviewAccessToken pulumi.StringInput `pulumi:"previewAccessToken,optional" provider:"secret"`
+	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks
+	// get only the Literal ones (and previewEnvRefs).
 	EnvRefs map[string]EnvRef `pulumi:"envRefs,optional"`
+	// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the
+	// secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs,optional"`
 	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
 	Operator *OperatorInstall `pulumi:"operator,optional"`
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token
@@ -175,8 +186,12 @@ type DeliveryStage struct {
 	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the
 	// repository.
 	Config map[string]string `pulumi:"config,optional"`
-	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get
+	// only the Literal ones.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs,optional"`
+	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level
+	// previewEnvRefs.
+	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs,optional"`
 	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and
 	// bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
 	ServiceAccountName string `pulumi:"serviceAccountName,optional"`
@@ -189,6 +204,9 @@ type DeliveryStage struct {
 	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret
 	// "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
 	PulumiAccessToken pulumi.StringInput `pulumi:"pulumiAccessToken,optional" provider:"secret"`
+	// PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its
+	// own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+	PreviewAccessToken pulumi.StringInput `pulumi:"previewAccessToken,optional" provider:"secret"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own
 	// Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
 	ProgramGitToken pulumi.StringInput `pulumi:"programGitToken,optional" provider:"secret"`

@@ -34,7 +34,7 @@ func TestObjects(t *testing.T) {
 		"ClusterRoleBinding fleet-stacks-dev:fleet-dev:system:auth-delegator",
 		"Namespace fleet-stacks-qa", "Secret pulumi-access-token", "ServiceAccount fleet-qa",
 		"ClusterRoleBinding fleet-stacks-qa:fleet-qa:system:auth-delegator",
-		"Namespace fleet-stacks-prod", "Secret pulumi-access-token", "ServiceAccount fleet-prod",
+		"Namespace fleet-stacks-prod", "Secret pulumi-access-token", "Secret pulumi-preview-access-token", "ServiceAccount fleet-prod",
 		"ClusterRoleBinding fleet-stacks-prod:fleet-prod:system:auth-delegator",
 		"ServiceAccount fleet-prod-preview", "ClusterRoleBinding fleet-stacks-prod:fleet-prod-preview:system:auth-delegator",
 		"AppProject fleet-delivery", "ValidatingAdmissionPolicy fleet-stacks", "ValidatingAdmissionPolicyBinding fleet-stacks",
@@ -161,7 +161,8 @@ func TestExisting(t *testing.T) {
 	for _, typ := range []string{"kubernetes:helm.sh/v3:Release", "github:index/branch:Branch",
 		"github:index/repositoryPullRequest:RepositoryPullRequest", "kubernetes:core/v1:Secret"} {
 		for _, r := range cloud.OfType(typ) {
-			if nameOf(r) != AccessTokenSecret && !strings.HasPrefix(fmt.Sprint(r.Input("branch")), "stage/") {
+			if nameOf(r) != AccessTokenSecret && nameOf(r) != PreviewAccessTokenSecret &&
+				!strings.HasPrefix(fmt.Sprint(r.Input("branch")), "stage/") {
 				t.Errorf("%s %s registered", typ, nameOf(r))
 			}
 		}
@@ -210,6 +211,7 @@ func TestTokens(t *testing.T) {
 		want["fleet-stacks-"+stage+"/pulumi-access-token"] = "accessToken"
 		want["fleet-stacks-"+stage+"/program-git-token"] = "accessToken"
 	}
+	want["fleet-stacks-prod/pulumi-preview-access-token"] = "accessToken" // prod has a preview Stack
 	got := map[string]string{}
 	for _, r := range cloud.OfType("kubernetes:core/v1:Secret") {
 		md := r.Input("metadata").(map[string]any)

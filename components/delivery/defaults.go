@@ -50,6 +50,8 @@ const (
 	defaultResync            = 600
 	// AccessTokenSecret is the Secret (key accessTokenKey) the pulumiAccessToken input is written to.
 	AccessTokenSecret = "pulumi-access-token"
+	// PreviewAccessTokenSecret is the Secret (key accessTokenKey) the previewAccessToken input is written to.
+	PreviewAccessTokenSecret = "pulumi-preview-access-token"
 	accessTokenKey    = "accessToken"
 	accessTokenEnv    = "PULUMI_ACCESS_TOKEN"
 	// ProgramTokenSecret is the Secret (key accessTokenKey) the program.gitToken input is written to.
@@ -130,6 +132,9 @@ func WithDefaults(args StackDeliveryArgs, name string) StackDeliveryArgs {
 		if s.PulumiAccessToken == nil {
 			s.PulumiAccessToken = a.PulumiAccessToken
 		}
+		if s.PreviewAccessToken == nil {
+			s.PreviewAccessToken = a.PreviewAccessToken
+		}
 		if s.ProgramGitToken == nil {
 			s.ProgramGitToken = a.Program.GitToken
 		}
@@ -177,6 +182,12 @@ func previewDefaults(s *DeliveryStage, t DeliveryStage) {
 	}
 	if s.PulumiAccessToken == nil {
 		s.PulumiAccessToken = t.PulumiAccessToken
+	}
+	if s.PreviewAccessToken == nil {
+		s.PreviewAccessToken = t.PreviewAccessToken
+	}
+	if len(s.PreviewEnvRefs) == 0 {
+		s.PreviewEnvRefs = t.PreviewEnvRefs
 	}
 	if s.ProgramGitToken == nil {
 		s.ProgramGitToken = t.ProgramGitToken

@@ -18,11 +18,12 @@ const (
 // prod are gates (prod's through a pull request), prod has a preview Stack.
 func threeStages() StackDeliveryArgs {
 	return StackDeliveryArgs{
-		Kubeconfig:        pulumi.String(hubKubeconfig),
-		Project:           "fleet",
-		Program:           ProgramRepository{RepoUrl: "https://github.com/acme/platform.git", RepoDir: "examples/fleet"},
-		Manifests:         ManifestsRepository{Owner: "acme", Repository: "platform", Path: "deploy/stacks", PullRequest: true},
-		PulumiAccessToken: pulumi.String("pul-canary"),
+		Kubeconfig:         pulumi.String(hubKubeconfig),
+		Project:            "fleet",
+		Program:            ProgramRepository{RepoUrl: "https://github.com/acme/platform.git", RepoDir: "examples/fleet"},
+		Manifests:          ManifestsRepository{Owner: "acme", Repository: "platform", Path: "deploy/stacks", PullRequest: true},
+		PulumiAccessToken:  pulumi.String("pul-canary"),
+		PreviewAccessToken: pulumi.String("pul-preview-canary"),
 		Stages: []DeliveryStage{
 			{Name: "dev", Stack: "acme/fleet/dev", Commit: commitA},
 			{Name: "qa", Stack: "acme/fleet/qa", Commit: commitA, Approvers: &Approvers{Groups: []string{"platform"}}},

@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,7 +53,7 @@ spec:
   preview: true
   serviceAccountName: fleet-prod-preview
   envRefs:
-    PULUMI_ACCESS_TOKEN: {type: Secret, secret: {name: pulumi-access-token, key: accessToken}}
+    PULUMI_ACCESS_TOKEN: {type: Secret, secret: {name: pulumi-preview-access-token, key: accessToken}}
   refresh: true
   resyncFrequencySeconds: 600
   continueResyncOnCommitMatch: true
@@ -220,6 +221,38 @@ spec:
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPreviewEnvRefs: a preview Stack gets the preview access token, the Literal envRefs and the previewEnvRefs,
+// never the stage's access token or its Secret envRefs; the stage's own Stack gets none of the preview ones.
+func TestPreviewEnvRefs(t *testing.T) {
+	a := threeStages()
+	secretRef := func(name string) EnvRef { return EnvRef{Type: "Secret", Secret: &EnvSecret{Name: name, Key: "k"}} }
+	a.EnvRefs = map[string]EnvRef{"AWS_REGION": {Type: "Literal", Literal: &EnvLiteral{Value: "us-east-1"}},
+		"DEPLOY_KEY": secretRef("deploy-key")}
+	a.PreviewEnvRefs = map[string]EnvRef{"READ_KEY": secretRef("read-key")}
+	a.Stages[2].EnvRefs = map[string]EnvRef{"PROD_KEY": secretRef("prod-key")}
+	a = WithDefaults(a, "fleet")
+	names := func(preview bool) []string {
+		refs := roundTrip(t, StackObject(a, a.Stages[2], preview))["spec"].(map[string]any)["envRefs"].(map[string]any)
+		var out []string
+		for k, r := range refs {
+			name := ""
+			if s, ok := r.(map[string]any)["secret"].(map[string]any); ok {
+				name = "=" + s["name"].(string)
+			}
+			out = append(out, k+name)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := names(true), []string{"AWS_REGION", "PULUMI_ACCESS_TOKEN=pulumi-preview-access-token", "READ_KEY=read-key"}; !slices.Equal(got, want) {
+		t.Errorf("the preview Stack's envRefs %v, want %v", got, want)
+	}
+	if got, want := names(false), []string{"AWS_REGION", "DEPLOY_KEY=deploy-key", "PROD_KEY=prod-key",
+		"PULUMI_ACCESS_TOKEN=pulumi-access-token"}; !slices.Equal(got, want) {
+		t.Errorf("the stage's Stack's envRefs %v, want %v", got, want)
 	}
 }
 

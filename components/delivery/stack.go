@@ -60,7 +60,7 @@ func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]
 	if len(s.WorkspaceTemplate) > 0 {
 		spec["workspaceTemplate"] = s.WorkspaceTemplate
 	}
-	if refs := envRefs(a, s); len(refs) > 0 {
+	if refs := envRefs(a, s, preview || s.Kind == KindPreview); len(refs) > 0 {
 		spec["envRefs"] = refs
 	}
 	return map[string]any{
@@ -71,15 +71,33 @@ func StackObject(a StackDeliveryArgs, s DeliveryStage, preview bool) map[string]
 	}
 }
 
-// envRefs are the Stack's spec.envRefs: PULUMI_ACCESS_TOKEN from the access token Secret when
-// the stage has a pulumiAccessToken (its own or the top-level one), then the top-level envRefs, then the stage's.
-func envRefs(a StackDeliveryArgs, s DeliveryStage) map[string]any {
+// envRefs are the Stack's spec.envRefs: PULUMI_ACCESS_TOKEN from the access token Secret when the stage has a
+// pulumiAccessToken (its own or the top-level one), then the top-level envRefs, then the stage's. A preview Stack's
+// (previewing) are PULUMI_ACCESS_TOKEN from the preview access token Secret when the stage has a
+// previewAccessToken, the Literal envRefs, then the top-level previewEnvRefs, then the stage's: never the stage's
+// token or its Secret envRefs.
+func envRefs(a StackDeliveryArgs, s DeliveryStage, previewing bool) map[string]any {
 	all := map[string]EnvRef{}
-	if s.PulumiAccessToken != nil {
-		all[accessTokenEnv] = EnvRef{Type: "Secret", Secret: &EnvSecret{Name: AccessTokenSecret, Key: accessTokenKey}}
+	if !previewing {
+		if s.PulumiAccessToken != nil {
+			all[accessTokenEnv] = EnvRef{Type: "Secret", Secret: &EnvSecret{Name: AccessTokenSecret, Key: accessTokenKey}}
+		}
+		maps.Copy(all, a.EnvRefs)
+		maps.Copy(all, s.EnvRefs)
+	} else {
+		if s.PreviewAccessToken != nil {
+			all[accessTokenEnv] = EnvRef{Type: "Secret", Secret: &EnvSecret{Name: PreviewAccessTokenSecret, Key: accessTokenKey}}
+		}
+		for _, refs := range []map[string]EnvRef{a.EnvRefs, s.EnvRefs} {
+			for k, r := range refs {
+				if r.Type == "Literal" {
+					all[k] = r
+				}
+			}
+		}
+		maps.Copy(all, a.PreviewEnvRefs)
+		maps.Copy(all, s.PreviewEnvRefs)
 	}
-	maps.Copy(all, a.EnvRefs)
-	maps.Copy(all, s.EnvRefs)
 	out := map[string]any{}
 	for k, r := range all {
 		ref := map[string]any{"type": r.Type}

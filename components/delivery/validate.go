@@ -51,6 +51,7 @@ func Validate(a StackDeliveryArgs, hubProvider bool) error {
 	validateProgram(&ps, a.Program)
 	validateManifests(&ps, a.Manifests, a.Stages)
 	validateEnvRefs(&ps, "envRefs", a.EnvRefs)
+	validateEnvRefs(&ps, "previewEnvRefs", a.PreviewEnvRefs)
 	validateOperator(&ps, *a.Operator, a.Stages)
 	validateKargo(&ps, a)
 	validateStages(&ps, a.Stages)
@@ -300,6 +301,12 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 				"the hub; bind narrower ClusterRoles, or set allowClusterAdmin: true", ClusterAdmin)
 		}
 		validateEnvRefs(ps, f+".envRefs", s.EnvRefs)
+		validateEnvRefs(ps, f+".previewEnvRefs", s.PreviewEnvRefs)
+		if s.PreviewServiceAccountName != "" && s.PulumiAccessToken != nil && s.PreviewAccessToken == nil {
+			ps.Add(f+".previewAccessToken", "is required: stage %q has preview Stacks, which run code no promotion "+
+				"reviewed and never receive pulumiAccessToken; give them a read-only backend token of their own "+
+				"(here or the top-level previewAccessToken)", s.Name)
+		}
 	}
 	if unique {
 		_, problems := graph(stages)
@@ -338,7 +345,7 @@ func validateGate(ps *problems.List, f string, s DeliveryStage) {
 		{"stack", s.Stack != ""}, {"commit", s.Commit != ""}, {"branch", s.Branch != ""}, {"preview", s.Preview},
 		{"stackName", s.StackName != ""}, {"namespace", s.Namespace != ""},
 		{"serviceAccountName", s.ServiceAccountName != ""}, {"config", len(s.Config) > 0},
-		{"envRefs", len(s.EnvRefs) > 0}, {"clusterRoles", len(s.ClusterRoles) > 0},
+		{"envRefs", len(s.EnvRefs) > 0}, {"previewEnvRefs", len(s.PreviewEnvRefs) > 0}, {"clusterRoles", len(s.ClusterRoles) > 0},
 		{"workspaceTemplate", len(s.WorkspaceTemplate) > 0}, {"pullRequest", s.PullRequest},
 		{"verification", s.Verification != nil}, {"stacks", len(s.Stacks) > 0},
 	} {

@@ -192,6 +192,16 @@ func TestValidate(t *testing.T) {
 				"stages[1].verification.provider":       "backend is \"s3://acme-state\"; verify a self-managed backend with stackStatus",
 				"stages[3].verification":                "a gate deploys nothing"},
 		},
+		"a preview Stack without a token of its own, and a gate's previewEnvRefs": {
+			edit: func(a *StackDeliveryArgs) {
+				a.PreviewAccessToken = nil
+				a.PreviewEnvRefs = map[string]EnvRef{"X": {Type: "Env"}}
+				a.Stages = append(a.Stages, DeliveryStage{Name: "gate", Kind: KindGate,
+					PreviewEnvRefs: map[string]EnvRef{"Y": {Type: "Literal", Literal: &EnvLiteral{Value: "y"}}}})
+			},
+			want: map[string]string{"stages[2].previewAccessToken": "never receive pulumiAccessToken",
+				`previewEnvRefs["X"].type`: `"Env" is not allowed`, "stages[3].previewEnvRefs": "a gate deploys nothing"},
+		},
 		"stack": {
 			edit: func(a *StackDeliveryArgs) { a.Stages[0].Stack = "acme/fleet/dev/extra" },
 			want: map[string]string{"stages[0].stack": "not a Pulumi stack"},

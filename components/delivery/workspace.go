@@ -45,6 +45,12 @@ func (b *builder) stageWorkspace(s DeliveryStage) ([]pulumi.Resource, error) {
 		part, name string
 		value      pulumi.StringInput
 	}{{"access-token", AccessTokenSecret, s.PulumiAccessToken}, {"program-git-token", ProgramTokenSecret, s.ProgramGitToken}}
+	if s.PreviewServiceAccountName != "" { // preview: true, or a preview stage targets it
+		tokens = append(tokens, struct {
+			part, name string
+			value      pulumi.StringInput
+		}{"preview-access-token", PreviewAccessTokenSecret, s.PreviewAccessToken})
+	}
 	for _, t := range tokens {
 		if t.value == nil {
 			continue

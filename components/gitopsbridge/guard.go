@@ -26,11 +26,9 @@ type ClusterSecretGuard struct {
 	Registered []ClusterSecret
 }
 
-// Policy names: the guard on writes, and the guard on deletions.
-const (
-	ClusterSecretPolicyName       = "gitops-fleet-cluster-secrets"
-	ClusterSecretDeletePolicyName = "gitops-fleet-cluster-secret-deletions"
-)
+// ClusterSecretPolicyName is the hub's ValidatingAdmissionPolicy (and binding) for the Secrets in Argo CD's
+// namespace.
+const ClusterSecretPolicyName = "gitops-fleet-cluster-secrets"
 
 // Bookkeeping are the annotations Argo CD writes on what it syncs, whatever the manifest says: its tracking
 // annotation (Argo CD 3's default resource tracking) and kubectl's last applied configuration (its client-side
@@ -39,31 +37,37 @@ const (
 var Bookkeeping = []string{"argocd.argoproj.io/tracking-id", "kubectl.kubernetes.io/last-applied-configuration"}
 
 // SystemDeleters are the Kubernetes usernames that delete Secrets for the API itself: kube-controller-manager's
-// namespace controller (a deleted namespace's objects) and garbage collector, as their own service accounts
-// (--use-service-account-credentials) or as the controller manager. The guard on writes keeps
-// ownerReferences off every cluster secret but the deployer's, so the garbage collector never owns one.
+// namespace controller (a deleted namespace's objects) and garbage collector (which also takes the
+// foregroundDeletion finalizer off an object being deleted), as their own service accounts
+// (--use-service-account-credentials) or as the controller manager. They may delete, and write an object being
+// deleted; the guard keeps ownerReferences off every cluster secret but the deployer's, so the garbage collector
+// never owns one.
 var SystemDeleters = []string{
 	"system:serviceaccount:kube-system:namespace-controller",
 	"system:serviceaccount:kube-system:generic-garbage-collector",
 	"system:kube-controller-manager",
 }
 
-// Policy is the admission guard on what is written in Argo CD's namespace (Kubernetes' ValidatingAdmissionPolicy,
-// evaluated by the API server before any Secret there is created or updated). Deny by default, for every writer
-// but the deployer:
-//   - a Secret that is not a cluster secret (label argocd.argoproj.io/secret-type: cluster) is written only by
-//     SecretWriters: a Git sync (Argo CD's application controller), a stage's identity or any other cannot
-//     change Argo CD's own secrets or credentials;
+// Policy is the admission guard on the Secrets in Argo CD's namespace (Kubernetes' ValidatingAdmissionPolicy,
+// evaluated by the API server before any Secret there is created, updated or deleted). Deny by default, for every
+// writer but the deployer (and SystemDeleters finishing a deletion):
+//   - a Secret that is not a cluster secret (label argocd.argoproj.io/secret-type: cluster) is written and
+//     deleted only by SecretWriters: a Git sync (Argo CD's application controller), a stage or any other
+//     identity cannot change or prune Argo CD's own secrets or credentials;
 //   - a cluster secret is exactly one of Registered: its name (so no file named argocd-secret), its data (name,
 //     server, config: no unknown cluster, no spoke name on another server, which would receive the spoke role's
 //     EKS token, no execProviderConfig, bearer token, password, client key, insecure TLS or other role), every
 //     label (no enable_* label flipped, no other environment) and every annotation (no other values repository,
 //     revision, add-on namespace or service account, no text pasted into Helm values) but Bookkeeping, and no
-//     ownerReferences or finalizers.
+//     ownerReferences or finalizers;
+//   - a registered cluster secret is deleted only by the deployer (and SystemDeleters): a Git sync prunes a
+//     cluster's file only once the stack no longer registers it, never a registered cluster, whose Applications,
+//     and with them its add-ons, Argo CD would delete.
 //
 // For the deployer too, a cluster secret holds exactly name, server and config, and only the hub's own names the
 // in-cluster server, with the config GitOpsBridge writes (TLS verified, no credential).
 //
+// One policy for writes and deletions, so that a spoke's new secret (unknown during a preview) updates one object.
 // The API server hands a Secret's data to CEL base64-encoded, and Kubernetes' CEL has no base64 decoder, so the
 // data are compared with the registrations base64-encoded in Go, not parsed: an exact allow-list.
 func (g ClusterSecretGuard) Policy() admission.Policy {
@@ -76,83 +80,72 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 	if len(g.Registered) > 0 {
 		hub = g.Registered[0]
 	}
+	writing := func(expr string) string { return "request.operation == 'DELETE' || " + expr }
+	deleting := func(expr string) string { return "request.operation != 'DELETE' || " + expr }
 	return admission.Policy{
 		Name:  ClusterSecretPolicyName,
 		Group: "", Version: "v1", Resource: "secrets",
 		Namespaces: []string{g.Namespace},
+		Operations: []string{"CREATE", "UPDATE", "DELETE"},
 		Variables: append(g.who(),
-			admission.Variable{Name: "isCluster", Expression: "object.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
-			admission.Variable{Name: "pinned", Expression: registered + "[?object.metadata.name].orValue({})"},
-			admission.Variable{Name: "labels", Expression: "object.metadata.?labels.orValue({})"},
-			admission.Variable{Name: "annotations", Expression: "object.metadata.?annotations.orValue({})"},
+			admission.Variable{Name: "secret", Expression: "request.operation == 'DELETE' ? oldObject : object"},
+			admission.Variable{Name: "system", Expression: "request.userInfo.username in " + mustLiteral(SystemDeleters) +
+				" && (request.operation == 'DELETE' || has(object.metadata.deletionTimestamp))"},
+			admission.Variable{Name: "exempt", Expression: "variables.deployer || variables.system"},
+			admission.Variable{Name: "isCluster", Expression: "variables.secret.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
+			admission.Variable{Name: "registered", Expression: "variables.secret.metadata.name in " + names},
+			admission.Variable{Name: "pinned", Expression: registered + "[?variables.secret.metadata.name].orValue({})"},
+			admission.Variable{Name: "labels", Expression: "variables.secret.metadata.?labels.orValue({})"},
+			admission.Variable{Name: "annotations", Expression: "variables.secret.metadata.?annotations.orValue({})"},
 			admission.Variable{Name: "pinnedLabels", Expression: "variables.pinned.?labels.orValue({})"},
 			admission.Variable{Name: "pinnedAnnotations", Expression: "variables.pinned.?annotations.orValue({})"},
 			admission.Variable{Name: "changed", Expression: strings.Join([]string{
-				"(dyn(object.?data.orValue({})) == dyn(variables.pinned.?data.orValue({})) ? [] : ['data'])",
+				"(dyn(variables.secret.?data.orValue({})) == dyn(variables.pinned.?data.orValue({})) ? [] : ['data'])",
 				"variables.labels.filter(k, !(k in variables.pinnedLabels) || variables.pinnedLabels[k] != variables.labels[k]).map(k, 'label ' + k)",
 				"variables.pinnedLabels.filter(k, !(k in variables.labels)).map(k, 'label ' + k)",
 				"variables.annotations.filter(k, !(k in " + bookkeeping + ") && (!(k in variables.pinnedAnnotations) || variables.pinnedAnnotations[k] != variables.annotations[k])).map(k, 'annotation ' + k)",
 				"variables.pinnedAnnotations.filter(k, !(k in variables.annotations)).map(k, 'annotation ' + k)",
-				"(object.metadata.?ownerReferences.orValue([]).size() == 0 ? [] : ['ownerReferences'])",
-				"(object.metadata.?finalizers.orValue([]).size() == 0 ? [] : ['finalizers'])",
+				"(variables.secret.metadata.?ownerReferences.orValue([]).size() == 0 ? [] : ['ownerReferences'])",
+				"(variables.secret.metadata.?finalizers.orValue([]).size() == 0 ? [] : ['finalizers'])",
 			}, " + ")},
 		),
 		Validations: []admission.Validation{
 			{
-				Expression: "variables.deployer || variables.writer || variables.isCluster",
+				Expression: writing("variables.exempt || variables.writer || variables.isCluster"),
 				Message: fmt.Sprintf("only the deployer and %s may write Secrets other than cluster secrets in %s: a "+
 					"Git sync, a stage or another identity cannot change Argo CD's own secrets or credentials",
 					strings.Join(g.SecretWriters, ", "), g.Namespace),
 			},
 			{
-				Expression: "!variables.isCluster || (has(object.data) && object.data.size() == 3 && ['name', 'server', 'config'].all(k, k in object.data))",
+				Expression: writing("!variables.isCluster || (has(object.data) && object.data.size() == 3 && ['name', 'server', 'config'].all(k, k in object.data))"),
 				Message:    "a cluster secret holds exactly name, server and config (no project, namespaces, clusterResources or shard)",
 			},
 			{
-				Expression: "!variables.isCluster || object.data[?'server'].orValue('') != " + b64(InClusterServer) +
-					" || (object.data[?'name'].orValue('') == " + b64(hub.ClusterName) + " && object.data[?'config'].orValue('') == " + b64(InClusterConfig()) + ")",
+				Expression: writing("!variables.isCluster || object.data[?'server'].orValue('') != " + b64(InClusterServer) +
+					" || (object.data[?'name'].orValue('') == " + b64(hub.ClusterName) + " && object.data[?'config'].orValue('') == " + b64(InClusterConfig()) + ")"),
 				Message: fmt.Sprintf("only the hub's own secret (%s) may name the in-cluster server, and its config holds "+
 					"no credential", hub.ClusterName),
 			},
 			{
-				Expression: "variables.deployer || !variables.isCluster || object.metadata.name in " + names,
+				Expression: writing("variables.exempt || !variables.isCluster || variables.registered"),
 				Message: "a cluster secret is one the stack registered, by name: " + strings.Join(g.names(), ", ") +
 					" (the hub's and hub.registeredSecrets)",
 			},
 			{
-				Expression: "variables.deployer || !variables.isCluster || !(object.metadata.name in " + names + ") || variables.changed.size() == 0",
+				Expression: writing("variables.exempt || !variables.isCluster || !variables.registered || variables.changed.size() == 0"),
 				Message: "a cluster secret is exactly the one GitOpsBridge writes for the hub or a spoke of hub.registeredSecrets: " +
 					"the same data (awsAuthConfig with the spoke's role and its CA; no execProviderConfig, bearer token, " +
 					"password, client key or insecure TLS), labels and annotations, and no ownerReferences or finalizers",
 				MessageExpression: "'a cluster secret is exactly the one GitOpsBridge writes for the hub or a spoke of " +
 					"hub.registeredSecrets: ' + variables.changed.join(', ') + ' differ'",
 			},
-		},
-	}
-}
-
-// DeletePolicy is the admission guard on what is deleted in Argo CD's namespace, for every writer but the deployer
-// and SystemDeleters: a cluster secret only once the stack no longer registers it (a Git sync prunes a spoke's
-// file after the stack dropped the spoke: never a registered cluster, whose Applications, and with them its
-// add-ons, Argo CD would delete), any other Secret only by SecretWriters (a sync cannot prune argocd-secret).
-func (g ClusterSecretGuard) DeletePolicy() admission.Policy {
-	return admission.Policy{
-		Name:  ClusterSecretDeletePolicyName,
-		Group: "", Version: "v1", Resource: "secrets",
-		Namespaces: []string{g.Namespace},
-		Operations: []string{"DELETE"},
-		Variables: append(g.who(),
-			admission.Variable{Name: "system", Expression: "request.userInfo.username in " + mustLiteral(SystemDeleters)},
-			admission.Variable{Name: "isCluster", Expression: "oldObject.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
-		),
-		Validations: []admission.Validation{
 			{
-				Expression: "variables.deployer || variables.system || variables.isCluster || variables.writer",
+				Expression: deleting("variables.exempt || variables.isCluster || variables.writer"),
 				Message: fmt.Sprintf("only the deployer and %s may delete Secrets other than cluster secrets in %s: a "+
 					"Git sync cannot prune Argo CD's own secrets", strings.Join(g.SecretWriters, ", "), g.Namespace),
 			},
 			{
-				Expression: "variables.deployer || variables.system || !variables.isCluster || !(oldObject.metadata.name in " + mustLiteral(g.names()) + ")",
+				Expression: deleting("variables.exempt || !variables.isCluster || !variables.registered"),
 				Message: "a registered cluster secret is deleted only by the deployer: the stack unregisters a cluster " +
 					"(remove it from the fleet, or from hub.registeredSecrets) before Git may prune its secret",
 			},

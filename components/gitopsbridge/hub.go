@@ -77,8 +77,7 @@ func (b *builder) hub(secret secretContent) error {
 	return nil
 }
 
-// guard installs the admission guards for the Secrets in Argo CD's namespace (ClusterSecretGuard: writes and
-// deletions), registering the hub's own secret and hub.registeredSecrets, exempting the stack's AWS caller as EKS
+// guard installs the admission guard for the Secrets in Argo CD's namespace (ClusterSecretGuard), registering the hub's own secret and hub.registeredSecrets, exempting the stack's AWS caller as EKS
 // names it (DeployerUsername). A registered secret that is not a spoke's cluster secret, or named twice, fails
 // the guard with the field named.
 func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, values map[string]any) ([]pulumi.Resource, error) {
@@ -117,22 +116,9 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, va
 		}
 		return g, ps.Err(TypeToken)
 	}).(pulumi.AnyOutput)
-	var out []pulumi.Resource
-	for _, p := range []struct {
-		part, name string
-		policy     func(ClusterSecretGuard) admission.Policy
-	}{
-		{"cluster-secrets", ClusterSecretPolicyName, ClusterSecretGuard.Policy},
-		{"cluster-secret-deletions", ClusterSecretDeletePolicyName, ClusterSecretGuard.DeletePolicy},
-	} {
-		policy := guard.ApplyT(func(g any) admission.Policy { return p.policy(g.(ClusterSecretGuard)) }).(pulumi.AnyOutput)
-		rs, err := admission.Register(b.ctx, childName(b.name, p.part), p.name, []string{ns}, policy, b.child(k8s)...)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rs...)
-	}
-	return out, nil
+	policy := guard.ApplyT(func(g any) admission.Policy { return g.(ClusterSecretGuard).Policy() }).(pulumi.AnyOutput)
+	return admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
+		b.child(k8s)...)
 }
 
 // checkRegistered adds the problems of a spoke's registered secret s at field: in Argo CD's namespace, named

@@ -16,7 +16,9 @@ func RegistryPath(environment string) string { return "clusters/" + environment 
 
 // RegistryApplication is the spec of the Argo CD Application (argoproj.io/v1alpha1) that syncs an environment's
 // cluster secrets from the registry repository into the hub's Argo CD namespace, in project fleet-registry: a merged pull request registers
-// a cluster, a removed file unregisters it (prune), and an edit on the hub is put back (selfHeal).
+// a cluster, a removed file unregisters it (prune), and an edit on the hub is put back (selfHeal). A sync the hub's
+// guards refuse is retried (RegistryRetry): a commit and the guard that admits it land in the same `up`, in no
+// set order, so the first sync of a new registration may come before its guard.
 func RegistryApplication(g GitDelivery, environment, namespace string) map[string]any {
 	return map[string]any{
 		"project": RegistryProject,
@@ -26,8 +28,19 @@ func RegistryApplication(g GitDelivery, environment, namespace string) map[strin
 			"path":           RegistryPath(environment),
 		},
 		"destination": map[string]any{"server": InClusterServer, "namespace": namespace},
-		"syncPolicy":  map[string]any{"automated": map[string]any{"prune": true, "selfHeal": true}},
+		"syncPolicy": map[string]any{
+			"automated": map[string]any{"prune": true, "selfHeal": true},
+			"retry":     RegistryRetry,
+		},
 	}
+}
+
+// RegistryRetry is the registry Applications' retry of a failed sync (Argo CD's syncPolicy.retry): without limit
+// (a negative limit), 5 s apart at first, doubling up to every 3 minutes, so that a registration converges once the
+// hub's stack has run.
+var RegistryRetry = map[string]any{
+	"limit":   -1,
+	"backoff": map[string]any{"duration": "5s", "factor": 2, "maxDuration": "3m"},
 }
 
 // registry creates the hub's registry Applications, one per environment of hub.registryEnvironments (default:

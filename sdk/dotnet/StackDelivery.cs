@@ -138,7 +138,7 @@ namespace GitOpsFleet.Fleet
         private InputMap<Inputs.EnvRefArgs>? _envRefs;
 
         /// <summary>
-        /// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+        /// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
         /// </summary>
         public InputMap<Inputs.EnvRefArgs> EnvRefs
         {
@@ -185,6 +185,34 @@ namespace GitOpsFleet.Fleet
         /// </summary>
         [Input("operator")]
         public Input<Inputs.OperatorInstallArgs>? Operator { get; set; }
+
+        [Input("previewAccessToken")]
+        private Input<string>? _previewAccessToken;
+
+        /// <summary>
+        /// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+        /// </summary>
+        public Input<string>? PreviewAccessToken
+        {
+            get => _previewAccessToken;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _previewAccessToken = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
+
+        [Input("previewEnvRefs")]
+        private InputMap<Inputs.EnvRefArgs>? _previewEnvRefs;
+
+        /// <summary>
+        /// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+        /// </summary>
+        public InputMap<Inputs.EnvRefArgs> PreviewEnvRefs
+        {
+            get => _previewEnvRefs ?? (_previewEnvRefs = new InputMap<Inputs.EnvRefArgs>());
+            set => _previewEnvRefs = value;
+        }
 
         /// <summary>
         /// Program is the Git repository of the Pulumi program the Stacks run. Required.

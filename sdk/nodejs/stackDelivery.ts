@@ -105,6 +105,8 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["manifests"] = args?.manifests;
             resourceInputs["namespace"] = args?.namespace;
             resourceInputs["operator"] = args?.operator;
+            resourceInputs["previewAccessToken"] = args?.previewAccessToken ? pulumi.secret(args.previewAccessToken) : undefined;
+            resourceInputs["previewEnvRefs"] = args?.previewEnvRefs;
             resourceInputs["program"] = args?.program;
             resourceInputs["project"] = args?.project;
             resourceInputs["pulumiAccessToken"] = args?.pulumiAccessToken ? pulumi.secret(args.pulumiAccessToken) : undefined;
@@ -153,7 +155,7 @@ export interface StackDeliveryArgs {
      */
     backend?: string;
     /**
-     * EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+     * EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
      */
     envRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
     /**
@@ -176,6 +178,14 @@ export interface StackDeliveryArgs {
      * Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
      */
     operator?: pulumi.Input<inputs.OperatorInstallArgs | undefined>;
+    /**
+     * PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+     */
+    previewAccessToken?: pulumi.Input<string | undefined>;
+    /**
+     * PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+     */
+    previewEnvRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
     /**
      * Program is the Git repository of the Pulumi program the Stacks run. Required.
      */

@@ -242,12 +242,13 @@ func TestClusterSecretGuard(t *testing.T) {
 	}
 }
 
-// TestClusterSecretDeletions: the deletion guard lets a Git sync prune only a cluster secret the stack no longer
-// registers; a registered cluster, or Argo CD's own secret, is deleted by the deployer or the API's own
-// controllers only.
+// TestClusterSecretDeletions: the guard lets a Git sync prune only a cluster secret the stack no longer registers;
+// a registered cluster, or Argo CD's own secret, is deleted by the deployer or the API's own controllers only, and
+// the garbage collector may finish the deletion of a secret the guard would not admit (its foregroundDeletion
+// finalizer taken off).
 func TestClusterSecretDeletions(t *testing.T) {
 	g, _, spoke, _ := clusterSecretGuard(t)
-	p := g.DeletePolicy()
+	p := g.Policy()
 	dropped := edited(t, spoke, func(o map[string]any) { field(o, "metadata")["name"] = "spoke-gone" })
 	argocdSecret := map[string]any{"apiVersion": "v1", "kind": "Secret",
 		"metadata": map[string]any{"name": "argocd-secret", "namespace": argocdNamespace}}
@@ -270,6 +271,20 @@ func TestClusterSecretDeletions(t *testing.T) {
 			ok, msg := admit(t, p, nil, tc.old, argocdNamespace, tc.user, secretKind, secretResource)
 			expectAdmission(t, ok, msg, tc.want)
 		})
+	}
+	// A secret the deployer wrote and the guard does not register (pushed by another stack), being deleted with
+	// propagationPolicy Foreground: the garbage collector takes its finalizer off; no one else writes it.
+	terminating := edited(t, dropped, func(o map[string]any) {
+		field(o, "metadata")["deletionTimestamp"] = "2026-11-26T03:50:51Z"
+		field(o, "metadata")["finalizers"] = []any{"foregroundDeletion"}
+	})
+	finished := edited(t, terminating, func(o map[string]any) { delete(field(o, "metadata"), "finalizers") })
+	for user, want := range map[string]string{
+		"system:serviceaccount:kube-system:generic-garbage-collector": "",
+		controller: "one the stack registered, by name",
+	} {
+		ok, msg := admit(t, p, finished, terminating, argocdNamespace, user, secretKind, secretResource)
+		expectAdmission(t, ok, msg, want)
 	}
 }
 

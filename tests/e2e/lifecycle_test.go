@@ -43,9 +43,16 @@ type step struct {
 
 // fleetUpdate is what an added or removed cluster updates beside its own resources: the Fleet's ClusterLedger
 // recording it, the hub's Argo CD project fleet-addons, whose destinations are the fleet's clusters by name, and
-// the hub's cluster-secret guards, which pin each spoke's secret and list the registered ones.
+// the hub's cluster-secret guard, which pins each spoke's secret.
 var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
-	"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 2}
+	"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1}
+
+// guardType and hubGuard are the hub's cluster-secret guard: it pins every spoke's secret, labels and annotations
+// included, so a change of a spoke's registration updates it too.
+const (
+	guardType = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
+	hubGuard  = "hub-cluster-secrets-policy"
+)
 
 // podIdentityAssociation is the type of an EKS Pod Identity association.
 const podIdentityAssociation = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
@@ -302,15 +309,16 @@ func TestDay2(t *testing.T) {
 		p, steps := l.preview()
 		// external-secrets 0.9.13, the template's, takes Pod Identity credentials: its role is bound with an
 		// association too (identity podIdentity by default).
+		// The hub's guard pins spoke-b's secret: its new labels and annotations update it in the same run.
 		want := plan{
 			"create": {"aws:iam/role:Role": 1, "aws:iam/rolePolicy:RolePolicy": 1, podIdentityAssociation: 1},
-			"update": {"kubernetes:core/v1:Secret": 1},
+			"update": {"kubernetes:core/v1:Secret": 1, guardType: 1},
 		}
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
 		for _, u := range append(urns(steps, "create"), urns(steps, "update")...) {
-			if !of(u, "spoke-b") {
+			if !of(u, "spoke-b") && !strings.HasSuffix(u, "::"+hubGuard) {
 				t.Errorf("enabling external_secrets on spoke-b touches %s", u)
 			}
 		}
@@ -518,6 +526,7 @@ func TestDay2(t *testing.T) {
 			"aws:eks/nodeGroup:NodeGroup": 1,
 			"eks:index:Cluster":           1, // pulumi-eks's component: its version input
 			"kubernetes:core/v1:Secret":   1, // kubernetes_version label and annotation
+			guardType:                     1, // which the hub's guard pins
 		}}
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
@@ -581,12 +590,13 @@ func TestDay2(t *testing.T) {
 		l.t = t
 		l.cluster("spoke-b")["decommission"] = true
 		p, steps := l.preview()
-		want := plan{"update": {"kubernetes:core/v1:Secret": 1, "fleet:index:ClusterLedger": 1}}
+		want := plan{"update": {"kubernetes:core/v1:Secret": 1, "fleet:index:ClusterLedger": 1, guardType: 1}}
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
 		for _, u := range urns(steps, "update") {
-			if !strings.HasSuffix(u, "::spoke-b-cluster-secret") && !strings.HasSuffix(u, "::fleet-ledger") {
+			if !strings.HasSuffix(u, "::spoke-b-cluster-secret") && !strings.HasSuffix(u, "::fleet-ledger") &&
+				!strings.HasSuffix(u, "::"+hubGuard) {
 				t.Errorf("decommissioning spoke-b updates %s", u)
 			}
 		}

@@ -78,9 +78,9 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 	t.Run("a registered spoke pruned by a sync", func(t *testing.T) {
 		err := impersonating(t, env, hub, controller).CoreV1().Secrets(ns).Delete(ctx, own.Name,
 			metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
-		if err == nil || !strings.Contains(err.Error(), gitopsbridge.ClusterSecretDeletePolicyName) ||
+		if err == nil || !strings.Contains(err.Error(), gitopsbridge.ClusterSecretPolicyName) ||
 			!strings.Contains(err.Error(), "deleted only by the deployer") {
-			t.Errorf("a registered cluster secret pruned by the controller: %v, want the deletion guard's refusal", err)
+			t.Errorf("a registered cluster secret pruned by the controller: %v, want the guard's refusal", err)
 		}
 	})
 	t.Run("the fleet's own secret, written again by a sync", func(t *testing.T) {

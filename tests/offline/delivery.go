@@ -15,6 +15,7 @@ var DeliverySecrets = map[string]string{
 	"gitops-fleet:kargoAdminPasswordHash": "$2a$10$adK6IJiDqk.fmNNkOiZENO0ppqa2aTwUHB.6DiG9g8CcRw5Y9NiiG",
 	"gitops-fleet:kargoTokenSigningKey":   "offline0token0signing0key0000000",
 	"gitops-fleet:pulumiAccessToken":      "pul-offline0access0token",
+	"gitops-fleet:previewAccessToken":     "pul-offline0preview0token",
 	"gitops-fleet:kargoGitToken":          "ghp_offline0kargo0git0token",
 	"gitops-fleet:programGitToken":        "ghp_offline0program0git0token",
 	"github:token":                        "ghp_offline0pulumi0github0token",

@@ -10,7 +10,8 @@ import (
 // Delivery is gitops-fleet:delivery: the fleet's own stacks delivered by GitOps from the hub (StackDelivery's
 // inputs, in the schema's camelCase keys). Its secrets are config secrets of their own:
 // gitops-fleet:kargoAdminPasswordHash and gitops-fleet:kargoTokenSigningKey (required to install Kargo), and
-// gitops-fleet:pulumiAccessToken, gitops-fleet:kargoGitToken (the manifests repository, which Kargo pushes),
+// gitops-fleet:pulumiAccessToken, gitops-fleet:previewAccessToken (the preview Stacks' read-only token),
+// gitops-fleet:kargoGitToken (the manifests repository, which Kargo pushes),
 // gitops-fleet:kargoProgramGitToken (read-only, a private program repository of its own) and
 // gitops-fleet:programGitToken (optional).
 type Delivery struct {
@@ -39,6 +40,9 @@ func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet) (*fleet.StackDeliv
 	}
 	if token, ok := secret(cfg, "pulumiAccessToken"); ok {
 		args.PulumiAccessToken = token
+	}
+	if token, ok := secret(cfg, "previewAccessToken"); ok {
+		args.PreviewAccessToken = token
 	}
 	k := fleet.KargoInstall{}
 	if d.Kargo != nil {

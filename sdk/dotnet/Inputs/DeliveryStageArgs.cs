@@ -98,7 +98,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<Inputs.EnvRefArgs>? _envRefs;
 
         /// <summary>
-        /// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+        /// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
         /// </summary>
         public InputMap<Inputs.EnvRefArgs> EnvRefs
         {
@@ -141,6 +141,34 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("preview")]
         public Input<bool>? Preview { get; set; }
+
+        [Input("previewAccessToken")]
+        private Input<string>? _previewAccessToken;
+
+        /// <summary>
+        /// PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+        /// </summary>
+        public Input<string>? PreviewAccessToken
+        {
+            get => _previewAccessToken;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _previewAccessToken = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
+
+        [Input("previewEnvRefs")]
+        private InputMap<Inputs.EnvRefArgs>? _previewEnvRefs;
+
+        /// <summary>
+        /// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+        /// </summary>
+        public InputMap<Inputs.EnvRefArgs> PreviewEnvRefs
+        {
+            get => _previewEnvRefs ?? (_previewEnvRefs = new InputMap<Inputs.EnvRefArgs>());
+            set => _previewEnvRefs = value;
+        }
 
         /// <summary>
         /// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "&lt;stackName&gt;-preview".

@@ -1839,7 +1839,7 @@ type DeliveryStage struct {
 	DestroyOnFinalize *bool `pulumi:"destroyOnFinalize"`
 	// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
 	Direct *bool `pulumi:"direct"`
-	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs"`
 	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
 	From []string `pulumi:"from"`
@@ -1851,6 +1851,10 @@ type DeliveryStage struct {
 	Namespace *string `pulumi:"namespace"`
 	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
 	Preview *bool `pulumi:"preview"`
+	// PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+	PreviewAccessToken *string `pulumi:"previewAccessToken"`
+	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs"`
 	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
 	PreviewServiceAccountName *string `pulumi:"previewServiceAccountName"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
@@ -1914,7 +1918,7 @@ type DeliveryStageArgs struct {
 	DestroyOnFinalize pulumi.BoolPtrInput `pulumi:"destroyOnFinalize"`
 	// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
 	Direct pulumi.BoolPtrInput `pulumi:"direct"`
-	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
 	EnvRefs EnvRefMapInput `pulumi:"envRefs"`
 	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
 	From pulumi.StringArrayInput `pulumi:"from"`
@@ -1926,6 +1930,10 @@ type DeliveryStageArgs struct {
 	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
 	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
 	Preview pulumi.BoolPtrInput `pulumi:"preview"`
+	// PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+	PreviewAccessToken pulumi.StringPtrInput `pulumi:"previewAccessToken"`
+	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+	PreviewEnvRefs EnvRefMapInput `pulumi:"previewEnvRefs"`
 	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
 	PreviewServiceAccountName pulumi.StringPtrInput `pulumi:"previewServiceAccountName"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
@@ -2061,7 +2069,7 @@ func (o DeliveryStageOutput) Direct() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.Direct }).(pulumi.BoolPtrOutput)
 }
 
-// EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
 func (o DeliveryStageOutput) EnvRefs() EnvRefMapOutput {
 	return o.ApplyT(func(v DeliveryStage) map[string]EnvRef { return v.EnvRefs }).(EnvRefMapOutput)
 }
@@ -2089,6 +2097,16 @@ func (o DeliveryStageOutput) Namespace() pulumi.StringPtrOutput {
 // Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
 func (o DeliveryStageOutput) Preview() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.Preview }).(pulumi.BoolPtrOutput)
+}
+
+// PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+func (o DeliveryStageOutput) PreviewAccessToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeliveryStage) *string { return v.PreviewAccessToken }).(pulumi.StringPtrOutput)
+}
+
+// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+func (o DeliveryStageOutput) PreviewEnvRefs() EnvRefMapOutput {
+	return o.ApplyT(func(v DeliveryStage) map[string]EnvRef { return v.PreviewEnvRefs }).(EnvRefMapOutput)
 }
 
 // PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".

@@ -63,6 +63,9 @@ func NewStackDelivery(ctx *pulumi.Context,
 	if args.Kubeconfig != nil {
 		args.Kubeconfig = pulumi.ToSecret(args.Kubeconfig).(pulumi.StringPtrInput)
 	}
+	if args.PreviewAccessToken != nil {
+		args.PreviewAccessToken = pulumi.ToSecret(args.PreviewAccessToken).(pulumi.StringPtrInput)
+	}
 	if args.PulumiAccessToken != nil {
 		args.PulumiAccessToken = pulumi.ToSecret(args.PulumiAccessToken).(pulumi.StringPtrInput)
 	}
@@ -80,7 +83,7 @@ type stackDeliveryArgs struct {
 	ArgocdNamespace *string `pulumi:"argocdNamespace"`
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
 	Backend *string `pulumi:"backend"`
-	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
 	EnvRefs map[string]EnvRef `pulumi:"envRefs"`
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
 	Kargo *KargoInstall `pulumi:"kargo"`
@@ -92,6 +95,10 @@ type stackDeliveryArgs struct {
 	Namespace *string `pulumi:"namespace"`
 	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
 	Operator *OperatorInstall `pulumi:"operator"`
+	// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+	PreviewAccessToken *string `pulumi:"previewAccessToken"`
+	// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs"`
 	// Program is the Git repository of the Pulumi program the Stacks run. Required.
 	Program ProgramRepository `pulumi:"program"`
 	// Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
@@ -110,7 +117,7 @@ type StackDeliveryArgs struct {
 	ArgocdNamespace *string
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
 	Backend *string
-	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
 	EnvRefs EnvRefMapInput
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
 	Kargo KargoInstallPtrInput
@@ -122,6 +129,10 @@ type StackDeliveryArgs struct {
 	Namespace *string
 	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
 	Operator OperatorInstallPtrInput
+	// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+	PreviewAccessToken pulumi.StringPtrInput
+	// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+	PreviewEnvRefs EnvRefMapInput
 	// Program is the Git repository of the Pulumi program the Stacks run. Required.
 	Program ProgramRepositoryInput
 	// Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.

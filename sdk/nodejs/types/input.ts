@@ -340,7 +340,7 @@ export interface DeliveryStageArgs {
      */
     direct?: pulumi.Input<boolean | undefined>;
     /**
-     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
      */
     envRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
     /**
@@ -363,6 +363,14 @@ export interface DeliveryStageArgs {
      * Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
      */
     preview?: pulumi.Input<boolean | undefined>;
+    /**
+     * PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+     */
+    previewAccessToken?: pulumi.Input<string | undefined>;
+    /**
+     * PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+     */
+    previewEnvRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
     /**
      * PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
      */

@@ -1445,7 +1445,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     env_refs: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgsDict']]]]]
     """
-    EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+    EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
     """
     from_: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -1462,6 +1462,14 @@ class DeliveryStageArgsDict(TypedDict):
     preview: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
+    """
+    preview_access_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+    """
+    preview_env_refs: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgsDict']]]]]
+    """
+    PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
     """
     preview_service_account_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1536,6 +1544,8 @@ class DeliveryStageArgs:
                  kind: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  preview: pulumi.Input[Optional[_builtins.bool]] = None,
+                 preview_access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 preview_env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]] = None,
                  preview_service_account_name: pulumi.Input[Optional[_builtins.str]] = None,
                  program_git_token: pulumi.Input[Optional[_builtins.str]] = None,
                  pull_request: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -1564,11 +1574,13 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.bool] continue_resync_on_commit_match: ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
         :param pulumi.Input[_builtins.bool] destroy_on_finalize: DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
         :param pulumi.Input[_builtins.bool] direct: Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
-        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] from_: From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
         :param pulumi.Input[_builtins.str] kind: Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
         :param pulumi.Input[_builtins.str] namespace: Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
         :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
+        :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] preview_env_refs: PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
         :param pulumi.Input[_builtins.str] preview_service_account_name: PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
         :param pulumi.Input[_builtins.str] program_git_token: ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
         :param pulumi.Input[_builtins.bool] pull_request: PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
@@ -1616,6 +1628,10 @@ class DeliveryStageArgs:
             pulumi.set(__self__, "namespace", namespace)
         if preview is not None:
             pulumi.set(__self__, "preview", preview)
+        if preview_access_token is not None:
+            pulumi.set(__self__, "preview_access_token", preview_access_token)
+        if preview_env_refs is not None:
+            pulumi.set(__self__, "preview_env_refs", preview_env_refs)
         if preview_service_account_name is not None:
             pulumi.set(__self__, "preview_service_account_name", preview_service_account_name)
         if program_git_token is not None:
@@ -1791,7 +1807,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="envRefs")
     def env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
         """
-        EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+        EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
         """
         return pulumi.get(self, "env_refs")
 
@@ -1846,6 +1862,30 @@ class DeliveryStageArgs:
     @preview.setter
     def preview(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "preview", value)
+
+    @_builtins.property
+    @pulumi.getter(name="previewAccessToken")
+    def preview_access_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
+        """
+        return pulumi.get(self, "preview_access_token")
+
+    @preview_access_token.setter
+    def preview_access_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "preview_access_token", value)
+
+    @_builtins.property
+    @pulumi.getter(name="previewEnvRefs")
+    def preview_env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
+        """
+        PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+        """
+        return pulumi.get(self, "preview_env_refs")
+
+    @preview_env_refs.setter
+    def preview_env_refs(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]):
+        pulumi.set(self, "preview_env_refs", value)
 
     @_builtins.property
     @pulumi.getter(name="previewServiceAccountName")

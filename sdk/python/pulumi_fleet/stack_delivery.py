@@ -30,6 +30,8 @@ class StackDeliveryArgs:
                  kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: Optional[_builtins.str] = None,
                  operator: pulumi.Input[Optional['OperatorInstallArgs']] = None,
+                 preview_access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 preview_env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]] = None,
                  project: Optional[_builtins.str] = None,
                  pulumi_access_token: pulumi.Input[Optional[_builtins.str]] = None,
                  rollouts: pulumi.Input[Optional['RolloutsInstallArgs']] = None):
@@ -41,11 +43,13 @@ class StackDeliveryArgs:
         :param pulumi.Input[Sequence[pulumi.Input['DeliveryStageArgs']]] stages: Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
         :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
-        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
         :param pulumi.Input['KargoInstallArgs'] kargo: Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
         :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
         :param _builtins.str namespace: Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
         :param pulumi.Input['OperatorInstallArgs'] operator: Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
+        :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] preview_env_refs: PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
         :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
         :param pulumi.Input['RolloutsInstallArgs'] rollouts: Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
@@ -67,6 +71,10 @@ class StackDeliveryArgs:
             pulumi.set(__self__, "namespace", namespace)
         if operator is not None:
             pulumi.set(__self__, "operator", operator)
+        if preview_access_token is not None:
+            pulumi.set(__self__, "preview_access_token", preview_access_token)
+        if preview_env_refs is not None:
+            pulumi.set(__self__, "preview_env_refs", preview_env_refs)
         if project is not None:
             pulumi.set(__self__, "project", project)
         if pulumi_access_token is not None:
@@ -138,7 +146,7 @@ class StackDeliveryArgs:
     @pulumi.getter(name="envRefs")
     def env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
         """
-        EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+        EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
         """
         return pulumi.get(self, "env_refs")
 
@@ -195,6 +203,30 @@ class StackDeliveryArgs:
         pulumi.set(self, "operator", value)
 
     @_builtins.property
+    @pulumi.getter(name="previewAccessToken")
+    def preview_access_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+        """
+        return pulumi.get(self, "preview_access_token")
+
+    @preview_access_token.setter
+    def preview_access_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "preview_access_token", value)
+
+    @_builtins.property
+    @pulumi.getter(name="previewEnvRefs")
+    def preview_env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
+        """
+        PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+        """
+        return pulumi.get(self, "preview_env_refs")
+
+    @preview_env_refs.setter
+    def preview_env_refs(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]):
+        pulumi.set(self, "preview_env_refs", value)
+
+    @_builtins.property
     @pulumi.getter
     def project(self) -> Optional[_builtins.str]:
         """
@@ -245,6 +277,8 @@ class StackDelivery(pulumi.ComponentResource):
                  manifests: pulumi.Input[Optional[Union['ManifestsRepositoryArgs', 'ManifestsRepositoryArgsDict']]] = None,
                  namespace: Optional[_builtins.str] = None,
                  operator: pulumi.Input[Optional[Union['OperatorInstallArgs', 'OperatorInstallArgsDict']]] = None,
+                 preview_access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 preview_env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]]] = None,
                  program: pulumi.Input[Optional[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']]] = None,
                  project: Optional[_builtins.str] = None,
                  pulumi_access_token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -258,12 +292,14 @@ class StackDelivery(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
         :param pulumi.Input[Union['KargoInstallArgs', 'KargoInstallArgsDict']] kargo: Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
         :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
         :param pulumi.Input[Union['ManifestsRepositoryArgs', 'ManifestsRepositoryArgsDict']] manifests: Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
         :param _builtins.str namespace: Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
         :param pulumi.Input[Union['OperatorInstallArgs', 'OperatorInstallArgsDict']] operator: Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
+        :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] preview_env_refs: PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
         :param pulumi.Input[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']] program: Program is the Git repository of the Pulumi program the Stacks run. Required.
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
         :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
@@ -302,6 +338,8 @@ class StackDelivery(pulumi.ComponentResource):
                  manifests: pulumi.Input[Optional[Union['ManifestsRepositoryArgs', 'ManifestsRepositoryArgsDict']]] = None,
                  namespace: Optional[_builtins.str] = None,
                  operator: pulumi.Input[Optional[Union['OperatorInstallArgs', 'OperatorInstallArgsDict']]] = None,
+                 preview_access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 preview_env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]]] = None,
                  program: pulumi.Input[Optional[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']]] = None,
                  project: Optional[_builtins.str] = None,
                  pulumi_access_token: pulumi.Input[Optional[_builtins.str]] = None,
@@ -328,6 +366,8 @@ class StackDelivery(pulumi.ComponentResource):
             __props__.__dict__["manifests"] = manifests
             __props__.__dict__["namespace"] = namespace
             __props__.__dict__["operator"] = operator
+            __props__.__dict__["preview_access_token"] = None if preview_access_token is None else pulumi.Output.secret(preview_access_token)
+            __props__.__dict__["preview_env_refs"] = preview_env_refs
             if program is None and not opts.urn:
                 raise TypeError("Missing required property 'program'")
             __props__.__dict__["program"] = program

@@ -56,14 +56,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win.
+     * EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
      * 
      */
     @Import(name="envRefs")
     private @Nullable Output<Map<String,EnvRefArgs>> envRefs;
 
     /**
-     * @return EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win.
+     * @return EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
      * 
      */
     public Optional<Output<Map<String,EnvRefArgs>>> envRefs() {
@@ -143,6 +143,36 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<OperatorInstallArgs>> operator() {
         return Optional.ofNullable(this.operator);
+    }
+
+    /**
+     * PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+     * 
+     */
+    @Import(name="previewAccessToken")
+    private @Nullable Output<String> previewAccessToken;
+
+    /**
+     * @return PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+     * 
+     */
+    public Optional<Output<String>> previewAccessToken() {
+        return Optional.ofNullable(this.previewAccessToken);
+    }
+
+    /**
+     * PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win.
+     * 
+     */
+    @Import(name="previewEnvRefs")
+    private @Nullable Output<Map<String,EnvRefArgs>> previewEnvRefs;
+
+    /**
+     * @return PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win.
+     * 
+     */
+    public Optional<Output<Map<String,EnvRefArgs>>> previewEnvRefs() {
+        return Optional.ofNullable(this.previewEnvRefs);
     }
 
     /**
@@ -231,6 +261,8 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         this.manifests = $.manifests;
         this.namespace = $.namespace;
         this.operator = $.operator;
+        this.previewAccessToken = $.previewAccessToken;
+        this.previewEnvRefs = $.previewEnvRefs;
         this.program = $.program;
         this.project = $.project;
         this.pulumiAccessToken = $.pulumiAccessToken;
@@ -279,7 +311,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param envRefs EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win.
+         * @param envRefs EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
          * 
          * @return builder
          * 
@@ -290,7 +322,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param envRefs EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win.
+         * @param envRefs EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
          * 
          * @return builder
          * 
@@ -392,6 +424,48 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder operator(OperatorInstallArgs operator) {
             return operator(Output.of(operator));
+        }
+
+        /**
+         * @param previewAccessToken PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewAccessToken(@Nullable Output<String> previewAccessToken) {
+            $.previewAccessToken = previewAccessToken;
+            return this;
+        }
+
+        /**
+         * @param previewAccessToken PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewAccessToken(String previewAccessToken) {
+            return previewAccessToken(Output.of(previewAccessToken));
+        }
+
+        /**
+         * @param previewEnvRefs PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewEnvRefs(@Nullable Output<Map<String,EnvRefArgs>> previewEnvRefs) {
+            $.previewEnvRefs = previewEnvRefs;
+            return this;
+        }
+
+        /**
+         * @param previewEnvRefs PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewEnvRefs(Map<String,EnvRefArgs> previewEnvRefs) {
+            return previewEnvRefs(Output.of(previewEnvRefs));
         }
 
         /**

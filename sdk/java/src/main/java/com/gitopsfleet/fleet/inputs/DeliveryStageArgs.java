@@ -195,14 +195,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
      * 
      */
     @Import(name="envRefs")
     private @Nullable Output<Map<String,EnvRefArgs>> envRefs;
 
     /**
-     * @return EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+     * @return EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
      * 
      */
     public Optional<Output<Map<String,EnvRefArgs>>> envRefs() {
@@ -282,6 +282,36 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> preview() {
         return Optional.ofNullable(this.preview);
+    }
+
+    /**
+     * PreviewAccessToken is this stage&#39;s read-only backend token for its preview Stacks (a secret), written to its own Secret &#34;pulumi-preview-access-token&#34; in the stage&#39;s namespace. Default: the top-level previewAccessToken.
+     * 
+     */
+    @Import(name="previewAccessToken")
+    private @Nullable Output<String> previewAccessToken;
+
+    /**
+     * @return PreviewAccessToken is this stage&#39;s read-only backend token for its preview Stacks (a secret), written to its own Secret &#34;pulumi-preview-access-token&#34; in the stage&#39;s namespace. Default: the top-level previewAccessToken.
+     * 
+     */
+    public Optional<Output<String>> previewAccessToken() {
+        return Optional.ofNullable(this.previewAccessToken);
+    }
+
+    /**
+     * PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs.
+     * 
+     */
+    @Import(name="previewEnvRefs")
+    private @Nullable Output<Map<String,EnvRefArgs>> previewEnvRefs;
+
+    /**
+     * @return PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs.
+     * 
+     */
+    public Optional<Output<Map<String,EnvRefArgs>>> previewEnvRefs() {
+        return Optional.ofNullable(this.previewEnvRefs);
     }
 
     /**
@@ -499,6 +529,8 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         this.name = $.name;
         this.namespace = $.namespace;
         this.preview = $.preview;
+        this.previewAccessToken = $.previewAccessToken;
+        this.previewEnvRefs = $.previewEnvRefs;
         this.previewServiceAccountName = $.previewServiceAccountName;
         this.programGitToken = $.programGitToken;
         this.pullRequest = $.pullRequest;
@@ -774,7 +806,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+         * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
          * 
          * @return builder
          * 
@@ -785,7 +817,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs.
+         * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
          * 
          * @return builder
          * 
@@ -907,6 +939,48 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder preview(Boolean preview) {
             return preview(Output.of(preview));
+        }
+
+        /**
+         * @param previewAccessToken PreviewAccessToken is this stage&#39;s read-only backend token for its preview Stacks (a secret), written to its own Secret &#34;pulumi-preview-access-token&#34; in the stage&#39;s namespace. Default: the top-level previewAccessToken.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewAccessToken(@Nullable Output<String> previewAccessToken) {
+            $.previewAccessToken = previewAccessToken;
+            return this;
+        }
+
+        /**
+         * @param previewAccessToken PreviewAccessToken is this stage&#39;s read-only backend token for its preview Stacks (a secret), written to its own Secret &#34;pulumi-preview-access-token&#34; in the stage&#39;s namespace. Default: the top-level previewAccessToken.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewAccessToken(String previewAccessToken) {
+            return previewAccessToken(Output.of(previewAccessToken));
+        }
+
+        /**
+         * @param previewEnvRefs PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewEnvRefs(@Nullable Output<Map<String,EnvRefArgs>> previewEnvRefs) {
+            $.previewEnvRefs = previewEnvRefs;
+            return this;
+        }
+
+        /**
+         * @param previewEnvRefs PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder previewEnvRefs(Map<String,EnvRefArgs> previewEnvRefs) {
+            return previewEnvRefs(Output.of(previewEnvRefs));
         }
 
         /**
