@@ -1,10 +1,15 @@
 package fleet
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
+	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -109,6 +114,10 @@ func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards
 					"registrations); run up on it first", s.Stack, sp.Name)
 				continue
 			}
+			if err := grantedSpoke(sp, s.Name); err != nil {
+				ps.Add(field, "stack %s's spoke %q: %v", s.Stack, sp.Name, err)
+				continue
+			}
 			spokes = append(spokes, sp)
 		}
 	}
@@ -146,4 +155,34 @@ func registryOf(a FleetArgs) *Registry {
 // String is the registry as owner/repository@branch.
 func (r Registry) String() string {
 	return fmt.Sprintf("%s/%s@%s", r.Owner, r.Repository, or(r.Branch, "main"))
+}
+
+// eksEndpoint is an EKS cluster's API server endpoint (https://<hex digits>.<zone>.<region>.eks.amazonaws.com).
+var eksEndpoint = regexp.MustCompile(`^https://[0-9A-F]+\.[a-z0-9]+\.[a-z0-9-]+\.eks\.amazonaws\.com(\.cn)?$`)
+
+// grantedSpoke checks that a shard's spoke registers the cluster the hub granted it, as a Fleet registers it: its
+// secret and its EKS cluster named as the hub's stack names the cluster, an EKS endpoint, and a spoke role under
+// clusterinfo.SpokeRolePath. A shard's stack cannot register a cluster under another name, point it elsewhere or
+// have Argo CD assume another role.
+func grantedSpoke(sp ShardSpoke, shard string) error {
+	s, err := gitopsbridge.ParseClusterSecret(sp.Manifest)
+	if err != nil {
+		return err
+	}
+	var c gitopsbridge.ClusterConfig
+	_ = json.Unmarshal([]byte(s.Config), &c)
+	role := ""
+	if c.AWSAuthConfig != nil {
+		role = c.AWSAuthConfig.RoleARN
+	}
+	switch {
+	case s.Name != sp.Name || s.ClusterName != sp.Name || sp.ClusterName != sp.Name:
+		return fmt.Errorf("its secret %s registers cluster %s (EKS cluster %s): shard %s's spokes register under "+
+			"the names the hub's shards[].clusters grant", s.Name, s.ClusterName, sp.ClusterName, shard)
+	case s.Server != sp.Server || !eksEndpoint.MatchString(s.Server):
+		return fmt.Errorf("its server %q is not the cluster's EKS endpoint", s.Server)
+	case role != sp.SpokeRoleArn || !strings.Contains(role, ":role"+clusterinfo.SpokeRolePath):
+		return fmt.Errorf("its role %q is not a spoke role (under %s)", role, clusterinfo.SpokeRolePath)
+	}
+	return nil
 }

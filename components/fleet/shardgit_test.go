@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
@@ -130,6 +131,13 @@ func TestHubRefusesWhatItsShardDidNotGetGranted(t *testing.T) {
 			`shards[0].stack: stack org/fleet/shard-us has the spoke "spoke-us9", which is not among shard us's clusters`},
 		"another shard": {map[string]any{"shard": "eu", "spokes": []any{}}, `shards[0].stack: stack org/fleet/shard-us is shard "eu", not "us"`},
 		"not run yet":   {nil, "shards[0].stack: stack org/fleet/shard-us has no shardFacts output of a shard"},
+		"a granted spoke registered as argocd-secret": {granted(t, func(s *gitopsbridge.ClusterSecret) { s.Name = "argocd-secret" }),
+			`spoke "spoke-us1": its secret argocd-secret registers cluster spoke-us1`},
+		"a granted spoke pointed elsewhere": {granted(t, func(s *gitopsbridge.ClusterSecret) { s.Server = "https://evil.example.com" }),
+			`spoke "spoke-us1": its server "https://evil.example.com" is not the cluster's EKS endpoint`},
+		"a granted spoke with another role": {granted(t, func(s *gitopsbridge.ClusterSecret) {
+			s.Config = gitopsbridge.SpokeConfig("spoke-us1", "arn:aws:iam::111122223333:role/admin", "Q0E=")
+		}), `spoke "spoke-us1": its role "arn:aws:iam::111122223333:role/admin" is not a spoke role`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			a := hubStack()
@@ -147,6 +155,20 @@ func TestHubRefusesWhatItsShardDidNotGetGranted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// granted is a shard's facts with the granted spoke spoke-us1 as a Fleet registers it, its secret edited.
+func granted(t *testing.T, edit func(*gitopsbridge.ClusterSecret)) map[string]any {
+	t.Helper()
+	const server = "https://DC85F95D2517D0AB.gr7.us-east-2.eks.amazonaws.com"
+	role := "arn:aws:iam::111122223333:role" + clusterinfo.SpokeRolePath + "spoke-us1-use2-gitops-spoke"
+	secret := gitopsbridge.ClusterSecret{Name: "spoke-us1", Namespace: "argocd", ClusterName: "spoke-us1",
+		Labels: gitopsbridge.Labels("spoke-us1", "prod-us", "1.33", nil, nil), Server: server,
+		Config: gitopsbridge.SpokeConfig("spoke-us1", role, "Q0E=")}
+	edit(&secret)
+	spoke := ShardSpoke{Name: "spoke-us1", Environment: "prod-us", ClusterName: "spoke-us1", Server: server,
+		CertificateAuthorityData: "Q0E=", SpokeRoleArn: role, Manifest: secret.YAML()}
+	return toMap(t, ShardFacts{Shard: "us", Spokes: []ShardSpoke{spoke}})
 }
 
 // TestGitShardRefusals: what a shard's git and tenants may not be, against its hub's registry (or its absence).

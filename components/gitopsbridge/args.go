@@ -60,6 +60,13 @@ type Hub struct {
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server,
 	// repo server and ApplicationSet controller). Default: false.
 	HighAvailability bool `pulumi:"highAvailability,optional"`
+	// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity
+	// association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and
+	// terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold
+	// the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's
+	// docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API
+	// session reaches every spoke. Default: false.
+	ServerClusterAccess bool `pulumi:"serverClusterAccess,optional"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume
 	// (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 	SpokeAccountIds []string `pulumi:"spokeAccountIds,optional"`

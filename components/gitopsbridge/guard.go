@@ -36,6 +36,16 @@ const ClusterSecretPolicyName = "gitops-fleet-cluster-secrets"
 // (application.resourceTrackingMethod: label) adds a label the guard refuses: the fleet keeps the default.
 var Bookkeeping = []string{"argocd.argoproj.io/tracking-id", "kubectl.kubernetes.io/last-applied-configuration"}
 
+// argoCDSecrets are the Secrets argo-cd chart 10.1.1 and Argo CD make in their namespace, by name; the chart's
+// repository credentials are argocd-repo-<key> and argocd-repo-creds-<key>.
+var argoCDSecrets = []string{"argocd-secret", "argocd-redis", "argocd-notifications-secret",
+	"argocd-initial-admin-secret", "argocd-server-tls", "argocd-repo-server-tls", "argocd-dex-server-tls"}
+
+// ArgoCDSecret says whether name is one of Argo CD's own Secrets: a cluster secret may not take it.
+func ArgoCDSecret(name string) bool {
+	return slices.Contains(argoCDSecrets, name) || strings.HasPrefix(name, "argocd-repo-")
+}
+
 // SystemDeleters are the Kubernetes usernames that delete Secrets for the API itself: kube-controller-manager's
 // namespace controller (a deleted namespace's objects) and garbage collector (which also takes the
 // foregroundDeletion finalizer off an object being deleted), as their own service accounts

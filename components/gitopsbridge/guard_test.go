@@ -108,6 +108,7 @@ func TestGuardRegisteredSecretsInvalid(t *testing.T) {
 		pulumi.String(elsewhere),
 		pulumi.String(spokeManifest("spoke1", "us-west-2", nil)),
 		pulumi.String(spokeManifest("spoke1", "us-west-2", nil)),
+		pulumi.String(spokeManifest("argocd-secret", "us-west-2", nil)),
 	}
 	_, _, err := run("hub", args)
 	if err == nil {
@@ -119,6 +120,7 @@ func TestGuardRegisteredSecretsInvalid(t *testing.T) {
 		`hub.registeredSecrets[2]: secret spoke3's config is not a spoke's`,
 		`hub.registeredSecrets[3]: secret spoke4 is in namespace "apps", not Argo CD's (argocd)`,
 		`hub.registeredSecrets[5]: secret spoke1 (cluster spoke1) is registered already as spoke1`,
+		`hub.registeredSecrets[6]: secret argocd-secret is named as one of Argo CD's own Secrets`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)

@@ -122,9 +122,13 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, va
 }
 
 // checkRegistered adds the problems of a spoke's registered secret s at field: in Argo CD's namespace, named
-// neither as another registered secret nor as another's cluster, and reached through a spoke role (awsAuthConfig
+// neither as one of Argo CD's own Secrets (ArgoCDSecret), nor as another registered secret or another's cluster, and reached through a spoke role (awsAuthConfig
 // with an IAM role ARN, the CA verified).
 func checkRegistered(ps *problems.List, field string, s ClusterSecret, ns string, before []ClusterSecret) {
+	if ArgoCDSecret(s.Name) {
+		ps.Add(field, "secret %s is named as one of Argo CD's own Secrets: a registration would let a Git sync "+
+			"overwrite it, and pruning it delete it", s.Name)
+	}
 	if s.Namespace != ns {
 		ps.Add(field, "secret %s is in namespace %q, not Argo CD's (%s)", s.Name, s.Namespace, ns)
 	}

@@ -109,12 +109,12 @@ func TestManagementRole(t *testing.T) {
 		t.Errorf("role in region %q with path %v; want us-east-1 and %s", role.Region, role.Input("path"), HubRolePath)
 	}
 	// The EKS User Guide's Pod Identity trust policy, conditioned on the session tags of this cluster, Argo CD's
-	// namespace and the three Argo CD service accounts that call AWS.
+	// namespace and the two Argo CD controllers that call AWS (not the server: no serverClusterAccess).
 	wantTrust := `{"Version":"2012-10-17","Statement":[{"Sid":"AllowEksAuthToAssumeRoleForPodIdentity","Effect":"Allow",` +
 		`"Principal":{"Service":"pods.eks.amazonaws.com"},"Action":["sts:AssumeRole","sts:TagSession"],` +
 		`"Condition":{"StringEquals":{"aws:RequestTag/eks-cluster-arn":["arn:aws:eks:us-east-1:123456789012:cluster/hub"],` +
 		`"aws:RequestTag/kubernetes-namespace":["argocd"],"aws:RequestTag/kubernetes-service-account":` +
-		`["argocd-application-controller","argocd-applicationset-controller","argocd-server"]}}}]}`
+		`["argocd-application-controller","argocd-applicationset-controller"]}}}]}`
 	if got := role.Input("assumeRolePolicy"); got != wantTrust {
 		t.Errorf("only Argo CD's service accounts on the hub cluster may assume the role:\n got %s\nwant %s", got, wantTrust)
 	}
@@ -149,14 +149,23 @@ func TestManagementRole(t *testing.T) {
 		}
 	}
 	slices.Sort(got)
-	want := []string{"argocd/argocd-application-controller@hub", "argocd/argocd-applicationset-controller@hub", "argocd/argocd-server@hub"}
+	want := []string{"argocd/argocd-application-controller@hub", "argocd/argocd-applicationset-controller@hub"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Pod Identity associations (-want +got):\n%s", diff)
+	}
+	// With serverClusterAccess, Argo CD's server holds the role too, and may assume it.
+	args := hubArgs()
+	args.Hub.ServerClusterAccess = true
+	cloud, _ = build(t, "hub", args)
+	cloud.MustGet(t, associationType, "hub-argocd-server")
+	if trust := cloud.MustGet(t, "aws:iam/role:Role", "hub-argocd-management").Input("assumeRolePolicy").(string); !strings.Contains(trust, `"argocd-server"`) {
+		t.Errorf("with serverClusterAccess the server may not assume the role: %s", trust)
 	}
 }
 
 func TestRenamedServiceAccountIsBound(t *testing.T) {
 	args := hubArgs()
+	args.Hub.ServerClusterAccess = true
 	args.Hub.Values = map[string]any{"server": map[string]any{"serviceAccount": map[string]any{"name": "argo-web"}}}
 	cloud, _ := build(t, "hub", args)
 	a := cloud.MustGet(t, associationType, "hub-argocd-server")

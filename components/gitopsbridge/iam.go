@@ -46,7 +46,7 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []
 	f := b.cluster
 	partition := aws.GetPartitionOutput(b.ctx, aws.GetPartitionOutputArgs{}, pulumi.Provider(prov)).Partition()
 	var accounts []string
-	for _, c := range awsCallers {
+	for _, c := range awsCallers(*b.args.Hub) {
 		accounts = append(accounts, serviceAccountOf(values, c.values))
 	}
 	namespace := b.args.Namespace
@@ -71,7 +71,7 @@ func (b *builder) managementRole(values map[string]any) (pulumi.StringOutput, []
 		return fail(err)
 	}
 	var assocs []pulumi.Resource
-	for _, c := range awsCallers {
+	for _, c := range awsCallers(*b.args.Hub) {
 		sa := serviceAccountOf(values, c.values)
 		a, err := awseks.NewPodIdentityAssociation(b.ctx, childName(b.name, "argocd-"+c.part), &awseks.PodIdentityAssociationArgs{
 			ClusterName:    f.ClusterName,

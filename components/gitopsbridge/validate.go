@@ -216,6 +216,10 @@ func CheckSignatureKeys(ps *problems.List, field string, keys []string) {
 // HasCredentials tells a URL that carries a secret in its user information (user:token@).
 func HasCredentials(s string) bool { return hasCredentials(s) }
 
+// GitURL tells a Git repository URL Argo CD can read: https, http, ssh or git with a host and a path, or scp-like
+// (git@host:owner/repository).
+func GitURL(s string) bool { return gitURL(s) }
+
 // accountIDPattern is an AWS account ID: 12 digits.
 var accountIDPattern = regexp.MustCompile(`^\d{12}$`)
 
@@ -257,7 +261,7 @@ func validateHub(ps *problems.List, h Hub) {
 	}
 	CheckSignatureKeys(ps, "hub.signatureKeys", h.SignatureKeys)
 	values := chartValues(h)
-	for _, c := range awsCallers {
+	for _, c := range awsCallers(h) {
 		sa := serviceAccountOf(values, c.values)
 		for _, msg := range content.IsDNS1123Subdomain(sa) {
 			ps.Add("hub.values."+c.values+".serviceAccount.name", "%q is not a service account name (EKS Pod "+

@@ -13,12 +13,20 @@ const (
 	ServerServiceAccount                = "argocd-server"
 )
 
-// awsCallers are the chart components whose pods assume spoke roles: their key in the values and the name
-// part of their Pod Identity association.
-var awsCallers = []struct{ values, part string }{
-	{"controller", "application-controller"},
-	{"applicationSet", "applicationset-controller"},
-	{"server", "server"},
+// awsCaller is a chart component whose pods assume spoke roles: its key in the values and the name part of its Pod
+// Identity association.
+type awsCaller struct{ values, part string }
+
+// awsCallers are the chart components whose pods assume spoke roles through the management role: the application
+// controller (syncs) and the ApplicationSet controller (cluster generators), and Argo CD's server only with
+// hub.serverClusterAccess (its API and UI reaching the spokes: live manifests, logs, resource actions). A server
+// without it holds no AWS credential: whoever takes over its pod or its API gains no spoke.
+func awsCallers(h Hub) []awsCaller {
+	out := []awsCaller{{"controller", "application-controller"}, {"applicationSet", "applicationset-controller"}}
+	if h.ServerClusterAccess {
+		out = append(out, awsCaller{"server", "server"})
+	}
+	return out
 }
 
 // chartValues are the argo-cd chart values: the component's (service account names; with high availability

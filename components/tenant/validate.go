@@ -3,12 +3,14 @@ package tenant
 import (
 	"encoding/json"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -117,6 +119,25 @@ func Check(ps *problems.List, field string, a TenantSpec) {
 			}
 		}
 	}
+	if w := a.Workloads; w != nil {
+		switch {
+		case gitopsbridge.HasCredentials(w.URL):
+			ps.Add(at("workloads.url"), "carries credentials (user:token@): they would reach the tenant's project, its "+
+				"ApplicationSet and the state; give Argo CD a repository credential instead")
+		case !gitopsbridge.GitURL(w.URL):
+			ps.Add(at("workloads.url"), "%q is not a repository URL (https://host/owner/repository, ssh://, git://)", w.URL)
+		}
+	}
+	for i, r := range a.SourceRepos {
+		f := at(problems.Index("sourceRepos", i))
+		switch {
+		case gitopsbridge.HasCredentials(r):
+			ps.Add(f, "carries credentials (user:token@); give Argo CD a repository credential instead")
+		case !sourceRepo(r):
+			ps.Add(f, "%q reaches repositories of any host: name the host (https://github.com/acme/*, or "+
+				"host/namespace for OCI), globs only after it", r)
+		}
+	}
 	for i, w := range a.SyncWindows {
 		f := at(problems.Index("syncWindows", i))
 		if w.Kind != "allow" && w.Kind != "deny" {
@@ -145,4 +166,16 @@ func isPrincipal(s string) bool {
 	a, err := arn.Parse(s)
 	return err == nil && a.Service == "iam" && len(a.AccountID) == 12 &&
 		(strings.HasPrefix(a.Resource, "role/") || strings.HasPrefix(a.Resource, "user/"))
+}
+
+// sourceRepo tells an Argo CD sourceRepos entry that names its host: a URL, or an OCI repository as host/path,
+// whose host has no glob (so no "*", which would let the tenant's Applications read any repository).
+func sourceRepo(s string) bool {
+	host := s
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
+		host = u.Host
+	} else if i := strings.Index(s, "/"); i >= 0 {
+		host = s[:i]
+	}
+	return host != "" && !strings.ContainsAny(host, "*?[]{}!")
 }

@@ -51,6 +51,15 @@ func TestCheck(t *testing.T) {
 				TenantServiceAccount{Name: "ledger", Policy: "{", ManagedPolicyArns: []string{"AmazonS3ReadOnlyAccess"}})
 		}, []string{`t.namespaces[0].serviceAccounts[1].name: "ledger" appears twice`, "t.namespaces[0].serviceAccounts[1].policy: is not a JSON",
 			`t.namespaces[0].serviceAccounts[1].managedPolicyArns[0]: "AmazonS3ReadOnlyAccess" is not an IAM policy ARN`}},
+		"repositories with credentials or any host": {func(a *TenantSpec) {
+			a.Workloads = &TenantWorkloads{URL: "https://x-access-token:ghp_x@github.com/acme/payments-deploy", Path: "clusters"}
+			a.SourceRepos = []string{"*", "https://user:ghp_x@github.com/acme/charts", "https://*/acme/x",
+				"https://github.com/acme/*", "public.ecr.aws/acme", "*.ecr.aws/acme"}
+		}, []string{"t.workloads.url: carries credentials", `t.sourceRepos[0]: "*" reaches repositories of any host`,
+			"t.sourceRepos[1]: carries credentials", `t.sourceRepos[2]: "https://*/acme/x" reaches`,
+			`t.sourceRepos[5]: "*.ecr.aws/acme" reaches`}},
+		"not a repository": {func(a *TenantSpec) { a.Workloads = &TenantWorkloads{URL: "payments-deploy", Path: "clusters"} },
+			[]string{`t.workloads.url: "payments-deploy" is not a repository URL`}},
 		"sync window": {func(a *TenantSpec) {
 			a.SyncWindows[0] = TenantSyncWindow{Kind: "block", Schedule: "nightly", Duration: "8"}
 		},

@@ -112,6 +112,12 @@ namespace GitOpsFleet.Fleet.Inputs
             set => _secretWriters = value;
         }
 
+        /// <summary>
+        /// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+        /// </summary>
+        [Input("serverClusterAccess")]
+        public Input<bool>? ServerClusterAccess { get; set; }
+
         [Input("signatureKeys")]
         private InputList<string>? _signatureKeys;
 

@@ -3758,6 +3758,8 @@ type Hub struct {
 	ReleaseName *string `pulumi:"releaseName"`
 	// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
 	SecretWriters []string `pulumi:"secretWriters"`
+	// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+	ServerClusterAccess *bool `pulumi:"serverClusterAccess"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
 	SignatureKeys []string `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
@@ -3799,6 +3801,8 @@ type HubArgs struct {
 	ReleaseName pulumi.StringPtrInput `pulumi:"releaseName"`
 	// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
 	SecretWriters pulumi.StringArrayInput `pulumi:"secretWriters"`
+	// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+	ServerClusterAccess pulumi.BoolPtrInput `pulumi:"serverClusterAccess"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
 	SignatureKeys pulumi.StringArrayInput `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
@@ -3933,6 +3937,11 @@ func (o HubOutput) ReleaseName() pulumi.StringPtrOutput {
 // SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
 func (o HubOutput) SecretWriters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.SecretWriters }).(pulumi.StringArrayOutput)
+}
+
+// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+func (o HubOutput) ServerClusterAccess() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Hub) *bool { return v.ServerClusterAccess }).(pulumi.BoolPtrOutput)
 }
 
 // SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
@@ -4072,6 +4081,16 @@ func (o HubPtrOutput) SecretWriters() pulumi.StringArrayOutput {
 		}
 		return v.SecretWriters
 	}).(pulumi.StringArrayOutput)
+}
+
+// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+func (o HubPtrOutput) ServerClusterAccess() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Hub) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ServerClusterAccess
+	}).(pulumi.BoolPtrOutput)
 }
 
 // SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).

@@ -632,6 +632,10 @@ export interface HubArgs {
      */
     secretWriters?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
+     * ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+     */
+    serverClusterAccess?: pulumi.Input<boolean | undefined>;
+    /**
      * SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
      */
     signatureKeys?: pulumi.Input<pulumi.Input<string>[] | undefined>;

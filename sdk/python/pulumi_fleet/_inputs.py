@@ -2745,6 +2745,10 @@ class HubArgsDict(TypedDict):
     """
     SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
     """
+    server_cluster_access: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+    """
     signature_keys: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
@@ -2771,6 +2775,7 @@ class HubArgs:
                  registry_environments: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
                  secret_writers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 server_cluster_access: pulumi.Input[Optional[_builtins.bool]] = None,
                  signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  spoke_account_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
@@ -2787,6 +2792,7 @@ class HubArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registry_environments: RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
         :param pulumi.Input[_builtins.str] release_name: ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] secret_writers: SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
+        :param pulumi.Input[_builtins.bool] server_cluster_access: ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] spoke_account_ids: SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values merged over the component's (user values win, maps merged key by key).
@@ -2811,6 +2817,8 @@ class HubArgs:
             pulumi.set(__self__, "release_name", release_name)
         if secret_writers is not None:
             pulumi.set(__self__, "secret_writers", secret_writers)
+        if server_cluster_access is not None:
+            pulumi.set(__self__, "server_cluster_access", server_cluster_access)
         if signature_keys is not None:
             pulumi.set(__self__, "signature_keys", signature_keys)
         if spoke_account_ids is not None:
@@ -2937,6 +2945,18 @@ class HubArgs:
     @secret_writers.setter
     def secret_writers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "secret_writers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serverClusterAccess")
+    def server_cluster_access(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+        """
+        return pulumi.get(self, "server_cluster_access")
+
+    @server_cluster_access.setter
+    def server_cluster_access(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "server_cluster_access", value)
 
     @_builtins.property
     @pulumi.getter(name="signatureKeys")

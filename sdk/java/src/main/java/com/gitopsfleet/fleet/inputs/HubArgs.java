@@ -174,6 +174,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * ServerClusterAccess gives Argo CD&#39;s server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes&#39; Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD&#39;s docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+     * 
+     */
+    @Import(name="serverClusterAccess")
+    private @Nullable Output<Boolean> serverClusterAccess;
+
+    /**
+     * @return ServerClusterAccess gives Argo CD&#39;s server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes&#39; Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD&#39;s docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> serverClusterAccess() {
+        return Optional.ofNullable(this.serverClusterAccess);
+    }
+
+    /**
      * SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD&#39;s GnuPG keyring) whose signed commits alone the hub&#39;s projects sync (Argo CD&#39;s signature verification). Default: none (no verification).
      * 
      */
@@ -231,6 +246,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         this.registryEnvironments = $.registryEnvironments;
         this.releaseName = $.releaseName;
         this.secretWriters = $.secretWriters;
+        this.serverClusterAccess = $.serverClusterAccess;
         this.signatureKeys = $.signatureKeys;
         this.spokeAccountIds = $.spokeAccountIds;
         this.values = $.values;
@@ -522,6 +538,27 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder secretWriters(String... secretWriters) {
             return secretWriters(List.of(secretWriters));
+        }
+
+        /**
+         * @param serverClusterAccess ServerClusterAccess gives Argo CD&#39;s server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes&#39; Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD&#39;s docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder serverClusterAccess(@Nullable Output<Boolean> serverClusterAccess) {
+            $.serverClusterAccess = serverClusterAccess;
+            return this;
+        }
+
+        /**
+         * @param serverClusterAccess ServerClusterAccess gives Argo CD&#39;s server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes&#39; Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD&#39;s docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder serverClusterAccess(Boolean serverClusterAccess) {
+            return serverClusterAccess(Output.of(serverClusterAccess));
         }
 
         /**
