@@ -19,7 +19,8 @@ import (
 // TypeToken is the type of the Tenant component.
 const TypeToken = "fleet:index:Tenant"
 
-// reserved are namespaces no tenant may take: Kubernetes' own, Argo CD's, and every add-on's (the contract table).
+// reserved are namespaces no tenant may take: Kubernetes' own (and any kube-*, which Check refuses by prefix),
+// Argo CD's, and every add-on's with an identity (the contract table).
 func reserved() []string {
 	names := []string{"default", "kube-system", "kube-public", "kube-node-lease", "argocd"}
 	for _, a := range addons.All() {
@@ -72,7 +73,7 @@ func Check(ps *problems.List, field string, a TenantSpec) {
 		switch errs := validation.IsDNS1123Label(n.Name); {
 		case len(errs) > 0:
 			ps.Add(f+".name", "%q is not a DNS-1123 label: %s", n.Name, strings.Join(errs, "; "))
-		case slices.Contains(taken, n.Name):
+		case slices.Contains(taken, n.Name) || strings.HasPrefix(n.Name, "kube-"):
 			ps.Add(f+".name", "%q is a namespace of Kubernetes, Argo CD or an add-on; choose another", n.Name)
 		default:
 			if j, dup := seen[n.Name]; dup {
@@ -107,6 +108,9 @@ func Check(ps *problems.List, field string, a TenantSpec) {
 				ps.Add(g+".name", "%q is not a DNS-1123 subdomain: %s", sa.Name, strings.Join(errs, "; "))
 			} else if accounts[sa.Name] {
 				ps.Add(g+".name", "%q appears twice in the namespace", sa.Name)
+			} else if sa.Name == SecretsServiceAccount {
+				ps.Add(g+".name", "%q is the service account of the namespace's SecretStore (with external_secrets); "+
+					"choose another", sa.Name)
 			}
 			accounts[sa.Name] = true
 			if sa.Policy != "" && !json.Valid([]byte(sa.Policy)) {

@@ -37,8 +37,12 @@ func TestCheck(t *testing.T) {
 		"no namespace": {func(a *TenantSpec) { a.Namespaces = nil }, []string{"t.namespaces: list at least one namespace"}},
 		"an add-on's namespace": {func(a *TenantSpec) { a.Namespaces[1].Name = "karpenter" },
 			[]string{`t.namespaces[1].name: "karpenter" is a namespace of Kubernetes, Argo CD or an add-on`}},
-		"kube-system": {func(a *TenantSpec) { a.Namespaces[1].Name = "kube-system" }, []string{`t.namespaces[1].name: "kube-system"`}},
-		"twice":       {func(a *TenantSpec) { a.Namespaces[1].Name = "payments" }, []string{`t.namespaces[1].name: "payments" is also namespaces[0]`}},
+		"kube-system":   {func(a *TenantSpec) { a.Namespaces[1].Name = "kube-system" }, []string{`t.namespaces[1].name: "kube-system"`}},
+		"kube-anything": {func(a *TenantSpec) { a.Namespaces[1].Name = "kube-green" }, []string{`t.namespaces[1].name: "kube-green"`}},
+		"the SecretStore's service account": {func(a *TenantSpec) {
+			a.Namespaces[0].ServiceAccounts = append(a.Namespaces[0].ServiceAccounts, TenantServiceAccount{Name: SecretsServiceAccount})
+		}, []string{`t.namespaces[0].serviceAccounts[1].name: "tenant-secrets" is the service account of the namespace's SecretStore`}},
+		"twice": {func(a *TenantSpec) { a.Namespaces[1].Name = "payments" }, []string{`t.namespaces[1].name: "payments" is also namespaces[0]`}},
 		"bad quantities": {func(a *TenantSpec) {
 			a.Namespaces[0].Quota.RequestsCpu = "four"
 			a.Namespaces[1].Limits.Memory = "1 GB"
