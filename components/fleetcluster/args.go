@@ -228,8 +228,13 @@ type AddonSettings struct {
 	// services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every
 	// resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on
 	// names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>.
-	// Default: the upstream policy.
+	// An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 	PolicyArns map[string][]string `pulumi:"policyArns,optional"`
+	// AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is:
+	// the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the
+	// add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in
+	// policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+	AcceptAccountWide []string `pulumi:"acceptAccountWide,optional"`
 }
 
 // FluentBitSettings are the settings of aws_for_fluentbit.

@@ -132,11 +132,11 @@ func roundTrip(t *testing.T, d iampolicy.Document) iampolicy.Document {
 }
 
 // TestOwnPoliciesReplaceAccountWideOnes: an ACK controller given policies of the user's gets those and not
-// its service's full access; without them, the upstream recommendation.
+// its service's full access; accepted as it is, the upstream recommendation.
 func TestOwnPoliciesReplaceAccountWideOnes(t *testing.T) {
 	own := "arn:aws:iam::" + mocks.Account + ":policy/platform/s3-team-buckets"
 	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", Addons: map[string]bool{"ack_s3": true, "ack_rds": true},
-		AddonSettings: &AddonSettings{PolicyArns: map[string][]string{"ack_s3": {own}}}})
+		AddonSettings: &AddonSettings{PolicyArns: map[string][]string{"ack_s3": {own}}, AcceptAccountWide: []string{"ack_rds"}}})
 	attached := map[string][]any{}
 	for _, r := range cloud.OfType("aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
 		if strings.HasPrefix(r.Name, "dev-irsa-ack-") {

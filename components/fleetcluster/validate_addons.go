@@ -72,7 +72,7 @@ func validateAddons(ps *problems.List, a FleetClusterArgs) {
 			ps.Add("addonSettings."+field, "is required when %s is enabled: %s", addon, why)
 		}
 	}
-	validatePolicyArns(ps, s.PolicyArns, a.Addons)
+	validatePolicyArns(ps, s.PolicyArns, s.AcceptAccountWide, a.Addons)
 	if on("awsForFluentbit", "aws_for_fluentbit", s.AwsForFluentbit != nil) {
 		validateFluentBit(ps, s.AwsForFluentbit, a.ClusterName)
 	}
@@ -198,12 +198,27 @@ func validateAddonVersions(ps *problems.List, a FleetClusterArgs) {
 }
 
 // validatePolicyArns checks the replacements of account-wide upstream policies: of enabled add-ons whose
-// upstream policy is account-wide, at least one policy ARN each, each in IAM's ARN form.
-func validatePolicyArns(ps *problems.List, given map[string][]string, enabled map[string]bool) {
-	var accountWide []string
-	for _, a := range addons.All() {
-		if a.Identity != nil && a.Identity.AccountWide {
-			accountWide = append(accountWide, a.Name)
+// upstream policy is account-wide, at least one policy ARN each, each in IAM's ARN form; and that every enabled
+// account-wide add-on has its policies or is accepted as it is (accepted: enabled, account-wide, not replaced).
+func validatePolicyArns(ps *problems.List, given map[string][]string, accepted []string, enabled map[string]bool) {
+	accountWide := AccountWideAddons()
+	for _, name := range accountWide {
+		if _, own := given[name]; enabled[name] && !own && !slices.Contains(accepted, name) {
+			ps.Add(problems.Key("addonSettings.policyArns", name), "is required: %s's upstream policy reaches every "+
+				"resource of its service in the account; give policies narrowed to what it should manage, or accept "+
+				"the upstream policy by listing %s in addonSettings.acceptAccountWide", name, name)
+		}
+	}
+	for i, name := range accepted {
+		field := problems.Index("addonSettings.acceptAccountWide", i)
+		_, own := given[name]
+		switch {
+		case !slices.Contains(accountWide, name):
+			ps.Add(field, "%q is not an add-on whose upstream policy is account-wide: %s", name, strings.Join(accountWide, ", "))
+		case !enabled[name]:
+			ps.Add(field, "%s is not enabled in addons; remove it or enable the add-on", name)
+		case own:
+			ps.Add(field, "%s has policyArns too; keep one of them", name)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(given)) {
@@ -224,4 +239,16 @@ func validatePolicyArns(ps *problems.List, given map[string][]string, enabled ma
 			}
 		}
 	}
+}
+
+// AccountWideAddons are the add-ons whose upstream policy is account-wide (addons.Identity.AccountWide), in the
+// catalogue's order.
+func AccountWideAddons() []string {
+	var out []string
+	for _, a := range addons.All() {
+		if a.Identity != nil && a.Identity.AccountWide {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }

@@ -143,8 +143,44 @@ func TestValidateAcceptsEveryAddon(t *testing.T) {
 		AwsPrivatecaIssuer: &PrivateCAIssuerSettings{CertificateAuthorityArns: []string{"arn:aws:acm-pca:us-west-2:111122223333:certificate-authority/abc"}},
 		Velero:             &VeleroSettings{BucketName: "acme-backups.eu"},
 		AwsForFluentbit:    &FluentBitSettings{RetentionInDays: 30},
+		AcceptAccountWide:  AccountWideAddons(),
 	}
 	if err := Validate(withDefaults(args, "dev", "test"), args); err != nil {
 		t.Errorf("every add-on of the catalogue with valid settings: %v", err)
+	}
+}
+
+// TestAccountWideAddonsNeedAChoice: an account-wide add-on enabled without policies of the user's is refused
+// unless its upstream policy is accepted by name; acceptAccountWide names only enabled account-wide add-ons
+// without policies.
+func TestAccountWideAddonsNeedAChoice(t *testing.T) {
+	own := "arn:aws:iam::111122223333:policy/platform/s3-team-buckets"
+	for name, tc := range map[string]struct {
+		settings    AddonSettings
+		field, want string
+	}{
+		"neither": {field: `addonSettings.policyArns["ack_s3"]`, want: "accept the upstream policy by listing ack_s3"},
+		"an add-on that is not account-wide": {settings: AddonSettings{AcceptAccountWide: []string{"ack_s3", "karpenter"}},
+			field: "addonSettings.acceptAccountWide[1]", want: `"karpenter" is not an add-on whose upstream policy is account-wide`},
+		"one not enabled": {settings: AddonSettings{AcceptAccountWide: []string{"ack_s3", "ack_rds"}},
+			field: "addonSettings.acceptAccountWide[1]", want: "ack_rds is not enabled"},
+		"both": {settings: AddonSettings{AcceptAccountWide: []string{"ack_s3"}, PolicyArns: map[string][]string{"ack_s3": {own}}},
+			field: "addonSettings.acceptAccountWide[0]", want: "ack_s3 has policyArns too"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			args := validArgs()
+			args.Addons = map[string]bool{"ack_s3": true}
+			s := tc.settings
+			args.AddonSettings = &s
+			expectProblem(t, args, tc.field, tc.want, name)
+		})
+	}
+	for _, s := range []AddonSettings{{AcceptAccountWide: []string{"ack_s3"}}, {PolicyArns: map[string][]string{"ack_s3": {own}}}} {
+		args := validArgs()
+		args.Addons = map[string]bool{"ack_s3": true}
+		args.AddonSettings = &s
+		if err := Validate(withDefaults(args, "dev", "test"), args); err != nil {
+			t.Errorf("ack_s3 with %+v: %v", s, err)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
@@ -29,6 +30,8 @@ var catalogueSettings = map[string]any{
 	"certManager": map[string]any{"hostedZoneIds": []string{"Z0CONTRACT0000000000"}},
 	"awsPrivatecaIssuer": map[string]any{"certificateAuthorityArns": []string{
 		"arn:aws:acm-pca:us-east-2:111122223333:certificate-authority/0f1e2d3c-aaaa-bbbb-cccc-000000000000"}},
+	// The upstream policies are what the contract checks: accepted as they are.
+	"acceptAccountWide": fleetcluster.AccountWideAddons(),
 }
 
 // fleetConfig is the stack config of the contract fleet: a hub with a few add-ons and a spoke with all of them.

@@ -16,6 +16,18 @@ namespace GitOpsFleet.Fleet.Inputs
     /// </summary>
     public sealed class AddonSettingsArgs : global::Pulumi.ResourceArgs
     {
+        [Input("acceptAccountWide")]
+        private InputList<string>? _acceptAccountWide;
+
+        /// <summary>
+        /// AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+        /// </summary>
+        public InputList<string> AcceptAccountWide
+        {
+            get => _acceptAccountWide ?? (_acceptAccountWide = new InputList<string>());
+            set => _acceptAccountWide = value;
+        }
+
         /// <summary>
         /// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
         /// </summary>
@@ -50,7 +62,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<ImmutableArray<string>>? _policyArns;
 
         /// <summary>
-        /// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or "aws"&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+        /// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or "aws"&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
         /// </summary>
         public InputMap<ImmutableArray<string>> PolicyArns
         {

@@ -251,6 +251,8 @@ func (o AccessPolicyArrayOutput) Index(i pulumi.IntInput) AccessPolicyOutput {
 
 // AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
 type AddonSettings struct {
+	// AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+	AcceptAccountWide []string `pulumi:"acceptAccountWide"`
 	// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
 	AwsForFluentbit *FluentBitSettings `pulumi:"awsForFluentbit"`
 	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
@@ -261,7 +263,7 @@ type AddonSettings struct {
 	ExternalDns *ExternalDNSSettings `pulumi:"externalDns"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
 	ExternalSecrets *ExternalSecretsSettings `pulumi:"externalSecrets"`
-	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 	PolicyArns map[string][]string `pulumi:"policyArns"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
 	Velero *VeleroSettings `pulumi:"velero"`
@@ -280,6 +282,8 @@ type AddonSettingsInput interface {
 
 // AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
 type AddonSettingsArgs struct {
+	// AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+	AcceptAccountWide pulumi.StringArrayInput `pulumi:"acceptAccountWide"`
 	// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
 	AwsForFluentbit FluentBitSettingsPtrInput `pulumi:"awsForFluentbit"`
 	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
@@ -290,7 +294,7 @@ type AddonSettingsArgs struct {
 	ExternalDns ExternalDNSSettingsPtrInput `pulumi:"externalDns"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
 	ExternalSecrets ExternalSecretsSettingsPtrInput `pulumi:"externalSecrets"`
-	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 	PolicyArns pulumi.StringArrayMapInput `pulumi:"policyArns"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
 	Velero VeleroSettingsPtrInput `pulumi:"velero"`
@@ -374,6 +378,11 @@ func (o AddonSettingsOutput) ToAddonSettingsPtrOutputWithContext(ctx context.Con
 	}).(AddonSettingsPtrOutput)
 }
 
+// AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+func (o AddonSettingsOutput) AcceptAccountWide() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AddonSettings) []string { return v.AcceptAccountWide }).(pulumi.StringArrayOutput)
+}
+
 // AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
 func (o AddonSettingsOutput) AwsForFluentbit() FluentBitSettingsPtrOutput {
 	return o.ApplyT(func(v AddonSettings) *FluentBitSettings { return v.AwsForFluentbit }).(FluentBitSettingsPtrOutput)
@@ -399,7 +408,7 @@ func (o AddonSettingsOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutput 
 	return o.ApplyT(func(v AddonSettings) *ExternalSecretsSettings { return v.ExternalSecrets }).(ExternalSecretsSettingsPtrOutput)
 }
 
-// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 func (o AddonSettingsOutput) PolicyArns() pulumi.StringArrayMapOutput {
 	return o.ApplyT(func(v AddonSettings) map[string][]string { return v.PolicyArns }).(pulumi.StringArrayMapOutput)
 }
@@ -431,6 +440,16 @@ func (o AddonSettingsPtrOutput) Elem() AddonSettingsOutput {
 		var ret AddonSettings
 		return ret
 	}).(AddonSettingsOutput)
+}
+
+// AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+func (o AddonSettingsPtrOutput) AcceptAccountWide() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *AddonSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AcceptAccountWide
+	}).(pulumi.StringArrayOutput)
 }
 
 // AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
@@ -483,7 +502,7 @@ func (o AddonSettingsPtrOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutp
 	}).(ExternalSecretsSettingsPtrOutput)
 }
 
-// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 func (o AddonSettingsPtrOutput) PolicyArns() pulumi.StringArrayMapOutput {
 	return o.ApplyT(func(v *AddonSettings) map[string][]string {
 		if v == nil {

@@ -46,6 +46,10 @@ export interface AccessPolicyArgs {
  */
 export interface AddonSettingsArgs {
     /**
+     * AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+     */
+    acceptAccountWide?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
      */
     awsForFluentbit?: pulumi.Input<inputs.FluentBitSettingsArgs | undefined>;
@@ -66,7 +70,7 @@ export interface AddonSettingsArgs {
      */
     externalSecrets?: pulumi.Input<inputs.ExternalSecretsSettingsArgs | undefined>;
     /**
-     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
      */
     policyArns?: pulumi.Input<{[key: string]: pulumi.Input<pulumi.Input<string>[]>} | undefined>;
     /**

@@ -268,6 +268,10 @@ class AddonSettingsArgsDict(TypedDict):
     """
     AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
     """
+    accept_account_wide: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+    """
     aws_for_fluentbit: NotRequired[pulumi.Input[Optional['FluentBitSettingsArgsDict']]]
     """
     AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
@@ -290,7 +294,7 @@ class AddonSettingsArgsDict(TypedDict):
     """
     policy_arns: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]]
     """
-    PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+    PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
     """
     velero: NotRequired[pulumi.Input[Optional['VeleroSettingsArgsDict']]]
     """
@@ -300,6 +304,7 @@ class AddonSettingsArgsDict(TypedDict):
 @pulumi.input_type
 class AddonSettingsArgs:
     def __init__(__self__, *,
+                 accept_account_wide: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  aws_for_fluentbit: pulumi.Input[Optional['FluentBitSettingsArgs']] = None,
                  aws_privateca_issuer: pulumi.Input[Optional['PrivateCAIssuerSettingsArgs']] = None,
                  cert_manager: pulumi.Input[Optional['CertManagerSettingsArgs']] = None,
@@ -310,14 +315,17 @@ class AddonSettingsArgs:
         """
         AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.
 
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] accept_account_wide: AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
         :param pulumi.Input['FluentBitSettingsArgs'] aws_for_fluentbit: AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
         :param pulumi.Input['PrivateCAIssuerSettingsArgs'] aws_privateca_issuer: AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
         :param pulumi.Input['CertManagerSettingsArgs'] cert_manager: CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
         :param pulumi.Input['ExternalDNSSettingsArgs'] external_dns: ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
         :param pulumi.Input['ExternalSecretsSettingsArgs'] external_secrets: ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] policy_arns: PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] policy_arns: PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
         :param pulumi.Input['VeleroSettingsArgs'] velero: Velero sets the backup bucket. Optional: without it FleetCluster creates one.
         """
+        if accept_account_wide is not None:
+            pulumi.set(__self__, "accept_account_wide", accept_account_wide)
         if aws_for_fluentbit is not None:
             pulumi.set(__self__, "aws_for_fluentbit", aws_for_fluentbit)
         if aws_privateca_issuer is not None:
@@ -332,6 +340,18 @@ class AddonSettingsArgs:
             pulumi.set(__self__, "policy_arns", policy_arns)
         if velero is not None:
             pulumi.set(__self__, "velero", velero)
+
+    @_builtins.property
+    @pulumi.getter(name="acceptAccountWide")
+    def accept_account_wide(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+        """
+        return pulumi.get(self, "accept_account_wide")
+
+    @accept_account_wide.setter
+    def accept_account_wide(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "accept_account_wide", value)
 
     @_builtins.property
     @pulumi.getter(name="awsForFluentbit")
@@ -397,7 +417,7 @@ class AddonSettingsArgs:
     @pulumi.getter(name="policyArns")
     def policy_arns(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]:
         """
-        PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. Default: the upstream policy.
+        PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
         """
         return pulumi.get(self, "policy_arns")
 

@@ -28,6 +28,21 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     public static final AddonSettingsArgs Empty = new AddonSettingsArgs();
 
     /**
+     * AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on&#39;s kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+     * 
+     */
+    @Import(name="acceptAccountWide")
+    private @Nullable Output<List<String>> acceptAccountWide;
+
+    /**
+     * @return AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on&#39;s kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+     * 
+     */
+    public Optional<Output<List<String>>> acceptAccountWide() {
+        return Optional.ofNullable(this.acceptAccountWide);
+    }
+
+    /**
      * AwsForFluentbit sets Fluent Bit&#39;s CloudWatch log group. Optional: the defaults apply without it.
      * 
      */
@@ -103,14 +118,14 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
      * 
      */
     @Import(name="policyArns")
     private @Nullable Output<Map<String,List<String>>> policyArns;
 
     /**
-     * @return PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+     * @return PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
      * 
      */
     public Optional<Output<Map<String,List<String>>>> policyArns() {
@@ -135,6 +150,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     private AddonSettingsArgs() {}
 
     private AddonSettingsArgs(AddonSettingsArgs $) {
+        this.acceptAccountWide = $.acceptAccountWide;
         this.awsForFluentbit = $.awsForFluentbit;
         this.awsPrivatecaIssuer = $.awsPrivatecaIssuer;
         this.certManager = $.certManager;
@@ -160,6 +176,37 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(AddonSettingsArgs defaults) {
             $ = new AddonSettingsArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param acceptAccountWide AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on&#39;s kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder acceptAccountWide(@Nullable Output<List<String>> acceptAccountWide) {
+            $.acceptAccountWide = acceptAccountWide;
+            return this;
+        }
+
+        /**
+         * @param acceptAccountWide AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on&#39;s kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder acceptAccountWide(List<String> acceptAccountWide) {
+            return acceptAccountWide(Output.of(acceptAccountWide));
+        }
+
+        /**
+         * @param acceptAccountWide AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on&#39;s kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder acceptAccountWide(String... acceptAccountWide) {
+            return acceptAccountWide(List.of(acceptAccountWide));
         }
 
         /**
@@ -268,7 +315,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
          * 
          * @return builder
          * 
@@ -279,7 +326,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. Default: the upstream policy.
+         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
          * 
          * @return builder
          * 
