@@ -65,6 +65,9 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		shardHub = &hub{roleArn: pulumi.String(facts.ManagementRoleArn), egress: pulumi.ToStringArray(facts.EgressCidrs)}
 		hubKubeconfig = kube
 	}
+	for _, w := range revisionWarnings(a) {
+		_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
+	}
 	spokes := deferSpokes(ctx, a)
 	defer spokes.abandon()
 	if len(a.Shards) > 0 {
