@@ -46,6 +46,11 @@ func ArgoCDSecret(name string) bool {
 	return slices.Contains(argoCDSecrets, name) || strings.HasPrefix(name, "argocd-repo-")
 }
 
+// MastersGroup is Kubernetes' superuser group: its members bypass authorization and may delete the guard itself, so
+// the guard exempts them rather than pretend to bind them (on EKS no one is in it unless aws-auth maps someone there,
+// which FleetCluster refuses; kwokctl's kube-controller-manager runs in it).
+const MastersGroup = "system:masters"
+
 // SystemDeleters are the Kubernetes usernames that delete Secrets for the API itself: kube-controller-manager's
 // namespace controller (a deleted namespace's objects) and garbage collector (which also takes the
 // foregroundDeletion finalizer off an object being deleted), as their own service accounts
@@ -60,7 +65,7 @@ var SystemDeleters = []string{
 
 // Policy is the admission guard on the Secrets in Argo CD's namespace (Kubernetes' ValidatingAdmissionPolicy,
 // evaluated by the API server before any Secret there is created, updated or deleted). Deny by default, for every
-// writer but the deployer (and SystemDeleters finishing a deletion):
+// writer but the deployer (and SystemDeleters finishing a deletion, and MastersGroup):
 //   - a Secret that is not a cluster secret (label argocd.argoproj.io/secret-type: cluster) is written and
 //     deleted only by SecretWriters: a Git sync (Argo CD's application controller), a stage or any other
 //     identity cannot change or prune Argo CD's own secrets or credentials;
@@ -99,8 +104,9 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 		Operations: []string{"CREATE", "UPDATE", "DELETE"},
 		Variables: append(g.who(),
 			admission.Variable{Name: "secret", Expression: "request.operation == 'DELETE' ? oldObject : object"},
-			admission.Variable{Name: "system", Expression: "request.userInfo.username in " + mustLiteral(SystemDeleters) +
-				" && (request.operation == 'DELETE' || has(object.metadata.deletionTimestamp))"},
+			admission.Variable{Name: "system", Expression: "(request.userInfo.username in " + mustLiteral(SystemDeleters) +
+				" && (request.operation == 'DELETE' || has(object.metadata.deletionTimestamp))) || " +
+				admission.String(MastersGroup) + " in request.userInfo.groups"},
 			admission.Variable{Name: "exempt", Expression: "variables.deployer || variables.system"},
 			admission.Variable{Name: "isCluster", Expression: "variables.secret.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
 			admission.Variable{Name: "registered", Expression: "variables.secret.metadata.name in " + names},

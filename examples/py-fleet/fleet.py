@@ -47,6 +47,7 @@ def program():
                    "gitToken": cfg.get_secret("kargoGitToken"),
                    "programGitToken": cfg.get_secret("kargoProgramGitToken")},
             pulumi_access_token=cfg.get_secret("pulumiAccessToken"),
+            preview_access_token=cfg.get_secret("previewAccessToken"),
         ), pulumi.ResourceOptions(depends_on=[f]))
         pulumi.export("deliveryStages", d.stages)
         pulumi.export("deliveryApplications", d.application_names)

@@ -47,6 +47,7 @@ export function program(): Record<string, pulumi.Input<any>> {
             ...delivery,
             kubeconfig: f.hubKubeconfig,
             pulumiAccessToken: cfg.getSecret("pulumiAccessToken"),
+            previewAccessToken: cfg.getSecret("previewAccessToken"),
             program: { ...delivery.program, gitToken: cfg.getSecret("programGitToken") },
             kargo: {
                 ...delivery.kargo,
