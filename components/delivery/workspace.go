@@ -41,15 +41,13 @@ func (b *builder) stageWorkspace(s DeliveryStage) ([]pulumi.Resource, error) {
 		return nil, err
 	}
 	res := []pulumi.Resource{ns}
-	tokens := []struct {
+	type token struct {
 		part, name string
 		value      pulumi.StringInput
-	}{{"access-token", AccessTokenSecret, s.PulumiAccessToken}, {"program-git-token", ProgramTokenSecret, s.ProgramGitToken}}
+	}
+	tokens := []token{{"access-token", AccessTokenSecret, s.PulumiAccessToken}, {"program-git-token", ProgramTokenSecret, s.ProgramGitToken}}
 	if s.PreviewServiceAccountName != "" { // preview: true, or a preview stage targets it
-		tokens = append(tokens, struct {
-			part, name string
-			value      pulumi.StringInput
-		}{"preview-access-token", PreviewAccessTokenSecret, s.PreviewAccessToken})
+		tokens = append(tokens, token{"preview-access-token", PreviewAccessTokenSecret, s.PreviewAccessToken})
 	}
 	for _, t := range tokens {
 		if t.value == nil {

@@ -267,7 +267,7 @@ func TestDelivery(t *testing.T) {
 		l.settled()
 	})
 
-	t.Run("add a preview stage for qa: its Stack, branch, Application and Stage, and qa's preview identity", func(t *testing.T) {
+	t.Run("add a preview stage for qa: its Stack, branch, Application and Stage, and qa's preview identity and token", func(t *testing.T) {
 		l.t = t
 		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
 		d["stages"] = append(stagesOf(), map[string]any{"name": "qapreview", "kind": "preview", "target": "qa",
@@ -276,7 +276,8 @@ func TestDelivery(t *testing.T) {
 		p, steps := l.preview()
 		want := plan{
 			"create": {fileType: 1, branchType: 1, "kubernetes:argoproj.io/v1alpha1:Application": 1, stageType: 1,
-				"kubernetes:core/v1:ServiceAccount": 1, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1},
+				"kubernetes:core/v1:ServiceAccount": 1, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1,
+				"kubernetes:core/v1:Secret": 1}, // qa's pulumi-preview-access-token: a preview never gets qa's own token
 			"update": {stageType: 1, policyConfig: 1, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1},
 		}
 		if diff := cmp.Diff(want, p); diff != "" {
@@ -284,7 +285,8 @@ func TestDelivery(t *testing.T) {
 		}
 		for _, u := range urns(steps, "create") {
 			if !strings.Contains(u, "::delivery-qapreview-") && !strings.HasSuffix(u, "::delivery-qa-preview-sa") &&
-				!strings.Contains(u, "::delivery-qa-preview-system:auth-delegator") {
+				!strings.Contains(u, "::delivery-qa-preview-system:auth-delegator") &&
+				!strings.HasSuffix(u, "::delivery-qa-preview-access-token") {
 				t.Errorf("adding qapreview creates %s", u)
 			}
 		}
