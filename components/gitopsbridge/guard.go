@@ -9,13 +9,13 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 )
 
-// ClusterSecretGuard is what the hub's admission guards for the Secrets in Argo CD's namespace know of the fleet:
+// ClusterSecretGuard is what the hub's admission guard for the Secrets in Argo CD's namespace knows of the fleet:
 // who deploys the hub, who else may write Argo CD's own secrets, and the cluster secrets the stack computed.
 type ClusterSecretGuard struct {
-	// Namespace is Argo CD's: the guards apply to Secrets there.
+	// Namespace is Argo CD's: the guard applies to Secrets there.
 	Namespace string
-	// Deployer is the Kubernetes username of the identity that runs the hub's stack (DeployerUsername): the guards
-	// do not apply to it. "" exempts no one.
+	// Deployer is the Kubernetes username of the identity that runs the hub's stack (DeployerUsername): the guard
+	// does not apply to it. "" exempts no one.
 	Deployer string
 	// SecretWriters are the Kubernetes usernames that may write and delete Secrets other than cluster secrets
 	// (Argo CD's server, which keeps argocd-secret and the credentials added through its API; the chart's

@@ -17,7 +17,7 @@ func RegistryPath(environment string) string { return "clusters/" + environment 
 // RegistryApplication is the spec of the Argo CD Application (argoproj.io/v1alpha1) that syncs an environment's
 // cluster secrets from the registry repository into the hub's Argo CD namespace, in project fleet-registry: a merged pull request registers
 // a cluster, a removed file unregisters it (prune), and an edit on the hub is put back (selfHeal). A sync the hub's
-// guards refuse is retried (RegistryRetry): a commit and the guard that admits it land in the same `up`, in no
+// guard refuses is retried (RegistryRetry): a commit and the guard that admits it land in the same `up`, in no
 // set order, so the first sync of a new registration may come before its guard.
 func RegistryApplication(g GitDelivery, environment, namespace string) map[string]any {
 	return map[string]any{
