@@ -45,6 +45,7 @@ type builder struct {
 	comp     *GitOpsBridge
 	explicit Providers
 	cluster  clusterinfo.Fields
+	aws      pulumi.ProviderResource // awsProvider's, once made
 }
 
 func newBuilder(ctx *pulumi.Context, name string, args GitOpsBridgeArgs, comp *GitOpsBridge, explicit Providers) *builder {

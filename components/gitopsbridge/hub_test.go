@@ -216,3 +216,18 @@ func decode(t *testing.T, v any) iampolicy.Document {
 	}
 	return doc
 }
+
+// TestOneAWSProvider: a hub given no aws provider makes one for its region, shared by the management role and the
+// guard's caller identity (two would be one URN twice, which the engine refuses).
+func TestOneAWSProvider(t *testing.T) {
+	cloud, _ := build(t, "hub", hubArgs())
+	n := 0
+	for _, r := range cloud.Resources() {
+		if r.Type == "pulumi:providers:aws" && r.Name == "hub-aws" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d aws providers named hub-aws, want 1", n)
+	}
+}

@@ -95,11 +95,19 @@ func spokeAccounts(given []string, hubAccount string) []string {
 	return []string{hubAccount}
 }
 
-// awsProvider is the aws provider of the hub's region: the explicit one, or one for cluster.region.
+// awsProvider is the aws provider of the hub's region: the explicit one, or one for cluster.region, made once
+// (the management role and the guard's caller identity share it).
 func (b *builder) awsProvider() (pulumi.ProviderResource, error) {
 	if b.explicit.AWS != nil {
 		return b.explicit.AWS, nil
 	}
-	return aws.NewProvider(b.ctx, childName(b.name, "aws"), &aws.ProviderArgs{Region: b.cluster.Region},
-		pulumi.Parent(b.comp))
+	if b.aws == nil {
+		prov, err := aws.NewProvider(b.ctx, childName(b.name, "aws"), &aws.ProviderArgs{Region: b.cluster.Region},
+			pulumi.Parent(b.comp))
+		if err != nil {
+			return nil, err
+		}
+		b.aws = prov
+	}
+	return b.aws, nil
 }
