@@ -241,6 +241,7 @@ func TestDeliveryObjectsMatchUpstream(t *testing.T) {
 	a := deliveryArgs()
 	a.Kubeconfig = pulumi.String(`{"apiVersion":"v1","kind":"Config"}`)
 	a.PulumiAccessToken = pulumi.String("pul-contract")
+	a.PreviewAccessToken = pulumi.String("pul-contract-read-only") // prod has a preview Stack
 	a.Manifests.PullRequest = true
 	a.Stages[1].Approvers = &delivery.Approvers{Groups: []string{"platform"}}
 	a.Kargo = &delivery.KargoInstall{AdminPasswordHash: pulumi.String("$2a$10$contract"),
