@@ -52,8 +52,8 @@ const (
 	AccessTokenSecret = "pulumi-access-token"
 	// PreviewAccessTokenSecret is the Secret (key accessTokenKey) the previewAccessToken input is written to.
 	PreviewAccessTokenSecret = "pulumi-preview-access-token"
-	accessTokenKey    = "accessToken"
-	accessTokenEnv    = "PULUMI_ACCESS_TOKEN"
+	accessTokenKey           = "accessToken"
+	accessTokenEnv           = "PULUMI_ACCESS_TOKEN"
 	// ProgramTokenSecret is the Secret (key accessTokenKey) the program.gitToken input is written to.
 	ProgramTokenSecret = "program-git-token"
 )

@@ -26,8 +26,6 @@ const (
 )
 
 var (
-	// A full Git commit SHA: 40 hex digits.
-	commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	// Kargo's Warehouse interval pattern.
 	intervalPattern = regexp.MustCompile(`^([0-9]+(\.[0-9]+)?(s|m|h))+$`)
 	// A Pulumi stack reference: <stack>, <project>/<stack> or <org>/<project>/<stack>.
@@ -273,7 +271,7 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 		case (s.Commit == "") == (s.Branch == ""):
 			ps.Add(f+".commit", "exactly one of commit and branch is required: a pinned commit (recommended; "+
 				"promotions move it) or a branch to follow")
-		case s.Commit != "" && !commitPattern.MatchString(s.Commit):
+		case s.Commit != "" && !gitopsbridge.IsCommit(s.Commit):
 			ps.Add(f+".commit", "%q is not a full commit SHA (40 lowercase hex digits)", s.Commit)
 		}
 		if s.ResyncFrequencySeconds < minResync {

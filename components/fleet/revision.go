@@ -2,13 +2,11 @@ package fleet
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-)
 
-// commitSHA is a full Git commit: 40 lowercase hex digits.
-var commitSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+)
 
 // revisionWarnings are the warnings of a fleet (with defaults) whose add-ons repository is followed at a branch or
 // tag (repositories.addons.revision not a full commit) while it has clusters outside a dev environment (one whose
@@ -16,7 +14,7 @@ var commitSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
 // reviewed pin between them. Pin a commit there, and move it as a promotion (the examples pin the template's).
 func revisionWarnings(a FleetArgs) []string {
 	r := a.Repositories.Addons
-	if r == nil || commitSHA.MatchString(r.Revision) {
+	if r == nil || gitopsbridge.IsCommit(r.Revision) {
 		return nil
 	}
 	var envs []string

@@ -86,11 +86,8 @@ var SystemDeleters = []string{
 // The API server hands a Secret's data to CEL base64-encoded, and Kubernetes' CEL has no base64 decoder, so the
 // data are compared with the registrations base64-encoded in Go, not parsed: an exact allow-list.
 func (g ClusterSecretGuard) Policy() admission.Policy {
-	registered, err := g.registered()
-	if err != nil { // strings only: cannot fail
-		panic(err)
-	}
-	bookkeeping, names := mustLiteral(Bookkeeping), mustLiteral(g.names())
+	names := g.names()
+	bookkeeping, namesLit := literal(Bookkeeping), literal(names)
 	hub := ClusterSecret{}
 	if len(g.Registered) > 0 {
 		hub = g.Registered[0]
@@ -104,13 +101,13 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 		Operations: []string{"CREATE", "UPDATE", "DELETE"},
 		Variables: append(g.who(),
 			admission.Variable{Name: "secret", Expression: "request.operation == 'DELETE' ? oldObject : object"},
-			admission.Variable{Name: "system", Expression: "(request.userInfo.username in " + mustLiteral(SystemDeleters) +
+			admission.Variable{Name: "system", Expression: "(request.userInfo.username in " + literal(SystemDeleters) +
 				" && (request.operation == 'DELETE' || has(object.metadata.deletionTimestamp))) || " +
 				admission.String(MastersGroup) + " in request.userInfo.groups"},
 			admission.Variable{Name: "exempt", Expression: "variables.deployer || variables.system"},
 			admission.Variable{Name: "isCluster", Expression: "variables.secret.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
-			admission.Variable{Name: "registered", Expression: "variables.secret.metadata.name in " + names},
-			admission.Variable{Name: "pinned", Expression: registered + "[?variables.secret.metadata.name].orValue({})"},
+			admission.Variable{Name: "registered", Expression: "variables.secret.metadata.name in " + namesLit},
+			admission.Variable{Name: "pinned", Expression: g.registered() + "[?variables.secret.metadata.name].orValue({})"},
 			admission.Variable{Name: "labels", Expression: "variables.secret.metadata.?labels.orValue({})"},
 			admission.Variable{Name: "annotations", Expression: "variables.secret.metadata.?annotations.orValue({})"},
 			admission.Variable{Name: "pinnedLabels", Expression: "variables.pinned.?labels.orValue({})"},
@@ -144,7 +141,7 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 			},
 			{
 				Expression: writing("variables.exempt || !variables.isCluster || variables.registered"),
-				Message: "a cluster secret is one the stack registered, by name: " + strings.Join(g.names(), ", ") +
+				Message: "a cluster secret is one the stack registered, by name: " + strings.Join(names, ", ") +
 					" (the hub's and hub.registeredSecrets)",
 			},
 			{
@@ -177,7 +174,7 @@ func (g ClusterSecretGuard) who() []admission.Variable {
 	}
 	return []admission.Variable{
 		{Name: "deployer", Expression: deployer},
-		{Name: "writer", Expression: "request.userInfo.username in " + mustLiteral(g.SecretWriters)},
+		{Name: "writer", Expression: "request.userInfo.username in " + literal(g.SecretWriters)},
 	}
 }
 
@@ -205,7 +202,7 @@ func (g ClusterSecretGuard) names() []string {
 
 // registered is a CEL map literal of the registered secrets by name: {data (base64, as the API server gives it to
 // CEL), labels, annotations}. Literal sorts the keys, so the policy is stable from one `up` to the next.
-func (g ClusterSecretGuard) registered() (string, error) {
+func (g ClusterSecretGuard) registered() string {
 	m := map[string]any{}
 	for _, r := range g.Registered {
 		data := map[string]any{}
@@ -214,12 +211,13 @@ func (g ClusterSecretGuard) registered() (string, error) {
 		}
 		m[r.Name] = map[string]any{"data": data, "labels": r.Labels, "annotations": r.Annotations}
 	}
-	return admission.Literal(m)
+	return literal(m)
 }
 
-// mustLiteral is a CEL list of strings (always has a literal).
-func mustLiteral(s []string) string {
-	lit, err := admission.Literal(slices.Clone(s))
+// literal is v as a CEL literal (admission.Literal) where v holds only strings, lists and maps of them, which
+// always have one.
+func literal(v any) string {
+	lit, err := admission.Literal(v)
 	if err != nil {
 		panic(err)
 	}

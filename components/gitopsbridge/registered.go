@@ -28,11 +28,11 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, va
 	for _, m := range h.RegisteredSecrets {
 		facts = append(facts, pulumi.Unsecret(m.ToStringOutput()))
 	}
-	guard := pulumi.All(facts...).ApplyT(func(v []any) (ClusterSecretGuard, error) {
+	policy := pulumi.All(facts...).ApplyT(func(v []any) (admission.Policy, error) {
 		g := ClusterSecretGuard{Namespace: ns, Deployer: DeployerUsername(v[0].(string)), SecretWriters: writers}
 		hub, err := ParseClusterSecret(v[1].(string))
 		if err != nil {
-			return g, err
+			return admission.Policy{}, err
 		}
 		g.Registered = append(g.Registered, hub)
 		var ps problems.List
@@ -46,9 +46,8 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, va
 			checkRegistered(&ps, field, s, ns, g.Registered)
 			g.Registered = append(g.Registered, s)
 		}
-		return g, ps.Err(TypeToken)
+		return g.Policy(), ps.Err(TypeToken)
 	}).(pulumi.AnyOutput)
-	policy := guard.ApplyT(func(g any) admission.Policy { return g.(ClusterSecretGuard).Policy() }).(pulumi.AnyOutput)
 	return admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
 		b.child(k8s)...)
 }

@@ -216,6 +216,12 @@ func CheckSignatureKeys(ps *problems.List, field string, keys []string) {
 // HasCredentials tells a URL that carries a secret in its user information (user:token@).
 func HasCredentials(s string) bool { return hasCredentials(s) }
 
+// commitPattern is a full Git commit SHA: 40 lowercase hex digits.
+var commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// IsCommit tells a full Git commit SHA (40 lowercase hex digits), as a revision pinned to a commit is written.
+func IsCommit(s string) bool { return commitPattern.MatchString(s) }
+
 // GitURL tells a Git repository URL Argo CD can read: https, http, ssh or git with a host and a path, or scp-like
 // (git@host:owner/repository).
 func GitURL(s string) bool { return gitURL(s) }
