@@ -12,6 +12,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/ledger"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -146,12 +147,13 @@ func TestProvidersPerRolePath(t *testing.T) {
 	}
 }
 
-// TestAddonsProjectNamesTheFleet: the hub's add-ons project may deploy to the fleet's clusters, each by name.
+// TestAddonsProjectNamesTheFleet: the add-ons' Applications may deploy to the fleet's spokes, each by name, and, the
+// hub enabling add-ons of its own, to the hub (every namespace but Argo CD's), never by its name.
 func TestAddonsProjectNamesTheFleet(t *testing.T) {
 	cloud, _ := build(t, DevFleet())
 	var dests []any
 	for _, r := range cloud.OfType("kubernetes:argoproj.io/v1alpha1:AppProject") {
-		if md, _ := r.Input("metadata").(map[string]any); md["name"] == gitopsbridge.AddonsProject {
+		if md, _ := r.Input("metadata").(map[string]any); md["name"] == gitopsbridge.AddonApplicationsProject {
 			dests = r.Input("spec").(map[string]any)["destinations"].([]any)
 		}
 	}
@@ -161,8 +163,12 @@ func TestAddonsProjectNamesTheFleet(t *testing.T) {
 			names = append(names, n)
 		}
 	}
-	if !slices.Equal(names, []string{"hub", "spoke-a", "spoke-b"}) {
-		t.Errorf("fleet-addons destinations by name %v (all %v)", names, dests)
+	if !slices.Equal(names, []string{"spoke-a", "spoke-b"}) {
+		t.Errorf("default destinations by name %v (all %v)", names, dests)
+	}
+	hub := map[string]any{"server": gitopsbridge.InClusterServer, "namespace": "!argocd"}
+	if len(dests) == 0 || !cmp.Equal(dests[0], hub) {
+		t.Errorf("default destinations %v: the hub enables add-ons, so its namespaces but Argo CD's come first", dests)
 	}
 }
 

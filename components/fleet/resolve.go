@@ -134,8 +134,9 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 }
 
 // hubSettings are the fleet's Argo CD settings. With Git delivery and no registryEnvironments, the hub syncs
-// the registry folder of every environment of the fleet. Without fleetClusters, the add-ons and workloads
-// projects may deploy to every cluster of the fleet. Without spokeAccountIds, when every cluster names an
+// the registry folder of every environment of the fleet. A hub cluster that enables an add-on lets the add-ons
+// repository install onto the hub (argocd.addonsOnHub, which the stack file thereby asks for). Without
+// fleetClusters, the add-ons' and workloads' Applications may deploy to every spoke of the fleet. Without spokeAccountIds, when every cluster names an
 // assumeRoleArn, the management role may assume spoke roles in the accounts of those roles; otherwise
 // GitOpsBridge's default (the hub's own account) applies.
 func hubSettings(a FleetArgs) *gitopsbridge.Hub {
@@ -148,6 +149,11 @@ func hubSettings(a FleetArgs) *gitopsbridge.Hub {
 			if !slices.Contains(h.RegistryEnvironments, c.Environment) {
 				h.RegistryEnvironments = append(h.RegistryEnvironments, c.Environment)
 			}
+		}
+	}
+	for _, c := range a.Clusters {
+		if c.Role == Hub && slices.Contains(slices.Collect(maps.Values(c.Addons)), true) {
+			h.AddonsOnHub = true
 		}
 	}
 	if len(h.FleetClusters) == 0 {

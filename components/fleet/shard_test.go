@@ -68,7 +68,7 @@ func TestHubStackHandsShardsTheirFacts(t *testing.T) {
 	// The hub's Argo CD projects admit the shard's clusters.
 	for _, p := range cloud.OfType("kubernetes:argoproj.io/v1alpha1:AppProject") {
 		raw, _ := json.Marshal(p.Input("spec"))
-		if strings.Contains(p.Name, "addons") && !strings.Contains(string(raw), `"name":"spoke-us2"`) {
+		if strings.HasSuffix(p.Name, "-"+gitopsbridge.AddonApplicationsProject) && !strings.Contains(string(raw), `"name":"spoke-us2"`) {
 			t.Errorf("project %s admits no shard cluster: %s", p.Name, raw)
 		}
 	}

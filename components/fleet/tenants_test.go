@@ -71,8 +71,8 @@ func TestTenantsOntoTheClustersTheySelect(t *testing.T) {
 	if _, ok := cloud.Named("kubernetes:core/v1:Namespace", "search-spoke-b-search"); ok {
 		t.Error("search selects spoke-a only, but got a namespace on spoke-b")
 	}
-	if n := len(cloud.OfType("kubernetes:core/v1:Namespace")); n != 2*2+1+1 {
-		// payments: 2 namespaces x 2 spokes; search: 1 on spoke-a; and the hub's argocd namespace.
+	if n := len(cloud.OfType("kubernetes:core/v1:Namespace")); n != 2*2+1+2 {
+		// payments: 2 namespaces x 2 spokes; search: 1 on spoke-a; and the hub's argocd and argocd-addons namespaces.
 		t.Errorf("%d namespaces", n)
 	}
 	guard := cloud.MustGet(t, tenant.GuardToken, "payments-spoke-b-guard")

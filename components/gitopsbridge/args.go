@@ -74,9 +74,10 @@ type Hub struct {
 	// repository with Git delivery: one Application per environment syncs clusters/<environment>/ of
 	// git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments []string `pulumi:"registryEnvironments,optional"`
-	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads
-	// projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets
-	// nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads'
+	// Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD
+	// but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the
+	// fleet and of its shards.
 	FleetClusters []string `pulumi:"fleetClusters,optional"`
 	// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge
 	// writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose
@@ -94,6 +95,12 @@ type Hub struct {
 	// controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's
 	// provider is not the stack's AWS caller. Default: none.
 	SecretWriters []string `pulumi:"secretWriters,optional"`
+	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but
+	// Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so
+	// the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's
+	// secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused
+	// by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+	AddonsOnHub bool `pulumi:"addonsOnHub,optional"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides
 	// their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the
 	// repositories of the GitOps Bridge control-plane template's add-ons.

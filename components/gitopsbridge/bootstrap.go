@@ -12,13 +12,17 @@ import (
 
 // BootstrapApplicationSet is the ApplicationSet that bootstraps a repository in the gitops-bridge way: a
 // cluster generator selects the hub's own cluster secret (by its cluster_name label) and the one generated
-// Application reads the folder named by that secret's <prefix>_repo_* annotations, recursively, into the
-// hub's Argo CD namespace, in the repository's project (fleet-addons or fleet-workloads). The folder holds the repository's ApplicationSets, which then select clusters by
-// their enable_<addon> labels and template them from their annotations. prefix is "addons" or "workload".
+// Application reads the folder named by that secret's <prefix>_repo_* annotations, recursively, in the
+// repository's project (fleet-addons or fleet-workloads), into the repository's ApplicationsNamespace on the hub
+// (namespace is Argo CD's), which the stack creates. The folder holds the repository's ApplicationSets, which then
+// select clusters by their enable_<addon> labels and template them from their annotations; their Applications
+// stay in that namespace, so Argo CD admits them only into the repository's Applications project. prefix is
+// "addons" or "workload".
 func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[string]any {
 	annotation := func(key string) string {
 		return "{{.metadata.annotations." + prefix + "_repo_" + key + "}}"
 	}
+	part := map[string]string{"addons": "addons", "workload": "workloads"}[prefix]
 	return map[string]any{
 		"goTemplate":        true,
 		"goTemplateOptions": []any{"missingkey=error"},
@@ -36,11 +40,8 @@ func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[strin
 					"path":           annotation("basepath") + annotation("path"),
 					"directory":      map[string]any{"recurse": true},
 				},
-				"destination": map[string]any{"server": InClusterServer, "namespace": namespace},
-				"syncPolicy": map[string]any{
-					"automated":   map[string]any{"selfHeal": true},
-					"syncOptions": []any{"CreateNamespace=true"},
-				},
+				"destination": map[string]any{"server": InClusterServer, "namespace": ApplicationsNamespace(namespace, part)},
+				"syncPolicy":  map[string]any{"automated": map[string]any{"selfHeal": true}},
 			},
 		},
 	}

@@ -55,13 +55,13 @@ func TestBootstrapObjects(t *testing.T) {
 	args.Hub.Bootstrap = []map[string]any{{
 		"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
 		"metadata": map[string]any{"name": "platform", "labels": map[string]any{"team": "platform"}},
-		"spec":     map[string]any{"project": "default"},
+		"spec":     map[string]any{"project": "platform"},
 	}}
 	cloud, _ := build(t, "hub", args)
 	r := cloud.MustGet(t, appType, "hub-Application-platform")
 	want := map[string]any{
 		"metadata": map[string]any{"name": "platform", "namespace": "argocd", "labels": map[string]any{"team": "platform"}},
-		"spec":     map[string]any{"project": "default"},
+		"spec":     map[string]any{"project": "platform"},
 	}
 	got := map[string]any{"metadata": r.Input("metadata"), "spec": r.Input("spec")}
 	if diff := cmp.Diff(want, got); diff != "" {

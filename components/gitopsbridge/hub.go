@@ -24,7 +24,11 @@ func (b *builder) hub(secret secretContent) error {
 	if err != nil {
 		return err
 	}
-	values := chartValues(h)
+	var appNamespaces []string
+	for _, repo := range b.appsNamespaces() {
+		appNamespaces = append(appNamespaces, ApplicationsNamespace(b.args.Namespace, repo))
+	}
+	values := chartValues(h, appNamespaces)
 	roleArn, assocs, err := b.managementRole(values)
 	if err != nil {
 		return err
@@ -72,11 +76,26 @@ func (b *builder) hub(secret secretContent) error {
 	return nil
 }
 
-// projects creates the hub's Argo CD projects (HubProjects) after the chart that installs their CRD.
+// projects creates the hub's Argo CD projects (HubProjects, which leave the hub's own name out of the spokes) after
+// the chart that installs their CRD, and the namespaces where the repositories' ApplicationSets live.
 func (b *builder) projects(k8s pulumi.ProviderResource, release pulumi.Resource) ([]pulumi.Resource, error) {
 	var out []pulumi.Resource
-	for _, p := range HubProjects(b.args) {
-		r, err := NewObject(b.ctx, childName(b.name, "project-"+p.Name), p.Object(),
+	for _, repo := range b.appsNamespaces() {
+		n, err := corev1.NewNamespace(b.ctx, childName(b.name, "namespace-"+repo), &corev1.NamespaceArgs{
+			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(ApplicationsNamespace(b.args.Namespace, repo))},
+		}, b.child(k8s)...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	for i, p := range HubProjects(b.args, "") {
+		obj := p.Object()
+		spec := b.cluster.ClusterName.ApplyT(func(hub string) map[string]any {
+			return HubProjects(b.args, hub)[i].Object()["spec"].(map[string]any)
+		}).(pulumi.MapOutput)
+		obj["spec"] = spec
+		r, err := NewObject(b.ctx, childName(b.name, "project-"+p.Name), obj,
 			b.child(k8s, pulumi.DependsOn([]pulumi.Resource{release}))...)
 		if err != nil {
 			return nil, err
@@ -84,4 +103,17 @@ func (b *builder) projects(k8s pulumi.ProviderResource, release pulumi.Resource)
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// appsNamespaces are the repositories ("addons", "workloads") whose ApplicationSets live in their own namespace
+// on the hub (ApplicationsNamespace).
+func (b *builder) appsNamespaces() []string {
+	var out []string
+	if b.args.AddonsRepo != nil {
+		out = append(out, "addons")
+	}
+	if b.args.WorkloadsRepo != nil {
+		out = append(out, "workloads")
+	}
+	return out
 }

@@ -1,18 +1,42 @@
 package gitopsbridge
 
+import "slices"
+
 // The Argo CD projects GitOpsBridge creates on a hub, one per path from Git into the fleet, so that whoever can
-// write a repository gets only what that path is for (Argo CD's AppProject: source repositories, destinations
-// and the kinds a sync may create).
+// write a repository gets only what that path is for (Argo CD's AppProject: source repositories, source
+// namespaces, destinations and the kinds a sync may create).
 const (
 	// RegistryProject is the project of the registry Applications: the registry repository, Secrets in Argo
 	// CD's namespace on the hub, nothing else.
 	RegistryProject = "fleet-registry"
-	// AddonsProject is the project of the add-ons repository's bootstrap Application: that repository and the
-	// add-ons' chart repositories, the fleet's clusters.
+	// AddonsProject is the project of the add-ons repository's bootstrap Application: that repository's
+	// ApplicationSets into the add-ons' Applications namespace on the hub (ApplicationsNamespace), nothing else.
 	AddonsProject = "fleet-addons"
-	// WorkloadsProject is the project of the workloads repository's bootstrap Application.
+	// WorkloadsProject is the project of the workloads repository's bootstrap Application: its ApplicationSets
+	// into the workloads' Applications namespace on the hub, nothing else.
 	WorkloadsProject = "fleet-workloads"
+	// AddonApplicationsProject is the project of the Applications the add-ons repository's ApplicationSets
+	// generate: Argo CD's own default project, which the GitOps Bridge control-plane template's ApplicationSets
+	// name (project: default), written by the hub so that it is fenced: Applications from the add-ons'
+	// Applications namespace only, the add-ons repository and its chart repositories, the fleet's spokes (the hub
+	// only with hub.addonsOnHub). Without an add-ons repository it permits nothing.
+	AddonApplicationsProject = "default"
+	// WorkloadApplicationsProject is the project of the Applications the workloads repository's ApplicationSets
+	// generate (their template names it): Applications from the workloads' Applications namespace only, the
+	// workloads repository and the chart repositories, the fleet's spokes, Namespaces the only cluster-scoped kind.
+	WorkloadApplicationsProject = "fleet-workloads-apps"
 )
+
+// ApplicationsNamespace is the namespace on the hub where a repository's ApplicationSets live and generate their
+// Applications (Argo CD's Applications and ApplicationSets in any namespace): "<Argo CD's namespace>-addons" or
+// "-workloads". Argo CD admits an Application outside its own namespace only into a project whose
+// sourceNamespaces name its namespace, so an ApplicationSet there reaches that one project, whatever it says.
+func ApplicationsNamespace(argocdNamespace, repo string) string { return argocdNamespace + "-" + repo }
+
+// Upsert is the annotation that lets the hub's Kubernetes provider take over an object someone else created
+// (pulumi-kubernetes' server-side apply, field conflicts forced): Argo CD's server creates project default when
+// it starts, before the stack writes it.
+var Upsert = map[string]string{"pulumi.com/patchForce": "true"}
 
 // AppProject is an Argo CD AppProject (argoproj.io/v1alpha1) as the product writes it.
 type AppProject struct {
@@ -31,6 +55,10 @@ type AppProject struct {
 	NamespaceResources []GroupKind
 	// SignatureKeys are GPG key IDs; when set, Argo CD syncs only commits signed by one of them.
 	SignatureKeys []string
+	// SourceNamespaces are the namespaces besides Argo CD's whose Applications the project admits.
+	SourceNamespaces []string
+	// Annotations of the project object.
+	Annotations map[string]string
 }
 
 // ProjectDestination is a cluster (by server URL or by name) and a namespace, each an Argo CD glob.
@@ -72,6 +100,9 @@ func (p AppProject) Object() map[string]any {
 	if p.NamespaceResources != nil {
 		spec["namespaceResourceWhitelist"] = groupKinds(p.NamespaceResources)
 	}
+	if len(p.SourceNamespaces) > 0 {
+		spec["sourceNamespaces"] = anyList(p.SourceNamespaces)
+	}
 	if len(p.SignatureKeys) > 0 {
 		keys := make([]any, len(p.SignatureKeys))
 		for i, k := range p.SignatureKeys {
@@ -79,10 +110,18 @@ func (p AppProject) Object() map[string]any {
 		}
 		spec["signatureKeys"] = keys
 	}
+	metadata := map[string]any{"name": p.Name, "namespace": p.Namespace}
+	if len(p.Annotations) > 0 {
+		annotations := map[string]any{}
+		for k, v := range p.Annotations {
+			annotations[k] = v
+		}
+		metadata["annotations"] = annotations
+	}
 	return map[string]any{
 		"apiVersion": ArgoAPIVersion,
 		"kind":       "AppProject",
-		"metadata":   map[string]any{"name": p.Name, "namespace": p.Namespace},
+		"metadata":   metadata,
 		"spec":       spec,
 	}
 }
@@ -137,16 +176,24 @@ var DefaultChartRepositories = []string{
 	"public.ecr.aws/karpenter",
 }
 
-// HubProjects are the Argo CD projects of a hub (arguments with their defaults):
+// HubProjects are the Argo CD projects of a hub whose own cluster secret is named hubName (arguments with their
+// defaults). Each path from Git reaches one project, and each project only what the path is for:
 //   - fleet-registry (with git): sources the registry repository only; destination Argo CD's namespace on the
 //     hub; no cluster-scoped kind; of namespaced kinds core Secret only. A registry commit can register a cluster,
 //     nothing else (and the admission guard checks what the secret says).
-//   - fleet-addons (with addonsRepo) and fleet-workloads (with workloadsRepo): sources the repository and
-//     hub.chartRepositories; destinations the hub and the clusters of hub.fleetClusters by name, every
-//     namespace. Add-ons install CRDs and cluster roles, so every cluster-scoped kind; workloads Namespaces only.
+//   - fleet-addons and fleet-workloads (with addonsRepo, workloadsRepo): the bootstrap Application's, which
+//     syncs the repository's ApplicationSets: sources that repository; destination its ApplicationsNamespace on
+//     the hub; of kinds argoproj.io ApplicationSet only. A commit cannot write an Application, an AppProject or
+//     anything else, nor reach Argo CD's namespace.
+//   - default (always; AddonApplicationsProject) and fleet-workloads-apps (with workloadsRepo): the Applications
+//     the ApplicationSets generate, admitted from that ApplicationsNamespace only (sourceNamespaces); sources the
+//     repository and hub.chartRepositories; destinations the clusters of hub.fleetClusters by name, every
+//     namespace, never the hub (hubName is left out), except for add-ons with hub.addonsOnHub (every namespace of
+//     the hub but Argo CD's). Add-ons install CRDs and cluster roles, so every cluster-scoped kind; workloads
+//     Namespaces only. Without an add-ons repository default permits nothing.
 //
 // hub.signatureKeys go on every one.
-func HubProjects(a GitOpsBridgeArgs) []AppProject {
+func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 	h, ns := *a.Hub, a.Namespace
 	var out []AppProject
 	if a.Git != nil {
@@ -159,29 +206,67 @@ func HubProjects(a GitOpsBridgeArgs) []AppProject {
 			SignatureKeys:      h.SignatureKeys,
 		})
 	}
-	fleet := []ProjectDestination{{Server: InClusterServer, Namespace: "*"}}
+	var spokes []ProjectDestination
 	for _, c := range h.FleetClusters {
-		fleet = append(fleet, ProjectDestination{Name: c, Namespace: "*"})
+		if c != hubName {
+			spokes = append(spokes, ProjectDestination{Name: c, Namespace: "*"})
+		}
 	}
 	for _, r := range []struct {
-		name, what string
-		repo       *Repo
-		cluster    []GroupKind
+		bootstrap, apps, part, what string
+		repo                        *Repo
+		cluster                     []GroupKind
+		onHub                       bool
 	}{
-		{AddonsProject, "Add-ons", a.AddonsRepo, AnyKind},
-		{WorkloadsProject, "Workloads", a.WorkloadsRepo, []GroupKind{{Group: "", Kind: "Namespace"}}},
+		{AddonsProject, AddonApplicationsProject, "addons", "Add-ons", a.AddonsRepo, AnyKind, h.AddonsOnHub},
+		{WorkloadsProject, WorkloadApplicationsProject, "workloads", "Workloads", a.WorkloadsRepo, []GroupKind{{Group: "", Kind: "Namespace"}}, false},
 	} {
 		if r.repo == nil {
 			continue
 		}
+		apps := ApplicationsNamespace(ns, r.part)
 		out = append(out, AppProject{
-			Name: r.name, Namespace: ns,
-			Description:      r.what + " of the fleet: " + r.repo.URL + " and its chart repositories, onto the fleet's clusters",
+			Name: r.bootstrap, Namespace: ns,
+			Description:        r.what + " bootstrap: the ApplicationSets of " + r.repo.URL + " into " + apps + " on the hub, nothing else",
+			SourceRepos:        []string{r.repo.URL},
+			Destinations:       []ProjectDestination{{Server: InClusterServer, Namespace: apps}},
+			NamespaceResources: []GroupKind{{Group: "argoproj.io", Kind: "ApplicationSet"}},
+			SignatureKeys:      h.SignatureKeys,
+		})
+		dests := slices.Clone(spokes)
+		onto := "the fleet's spokes"
+		if r.onHub {
+			dests = append([]ProjectDestination{{Server: InClusterServer, Namespace: "!" + ns}}, dests...)
+			onto += " and the hub (every namespace but " + ns + ")"
+		}
+		out = append(out, AppProject{
+			Name: r.apps, Namespace: ns,
+			Description: r.what + " of the fleet: the Applications of " + apps + ", from " + r.repo.URL +
+				" and its chart repositories, onto " + onto,
+			SourceNamespaces: []string{apps},
 			SourceRepos:      append([]string{r.repo.URL}, h.ChartRepositories...),
-			Destinations:     fleet,
+			Destinations:     dests,
 			ClusterResources: r.cluster,
 			SignatureKeys:    h.SignatureKeys,
+			Annotations:      upsert(r.apps),
+		})
+	}
+	if a.AddonsRepo == nil {
+		out = append(out, AppProject{
+			Name: AddonApplicationsProject, Namespace: ns,
+			Description: "Argo CD's default project, fenced: no add-ons repository, so it permits nothing",
+			// Not nil: an empty whitelist of namespaced kinds admits none (nil admits every one).
+			NamespaceResources: []GroupKind{},
+			Annotations:        Upsert,
 		})
 	}
 	return out
+}
+
+// upsert are the annotations of a project the hub writes: Upsert for Argo CD's default project, none otherwise.
+func upsert(name string) map[string]string {
+	if name == AddonApplicationsProject {
+		return Upsert
+	}
+	return nil
 }

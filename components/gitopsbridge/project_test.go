@@ -7,20 +7,32 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// TestHubProjects: each Git path of a hub gets a project of its own, and the registry's lets a commit write
-// Secrets into Argo CD's namespace on the hub and nothing else.
+// TestHubProjects: each Git path of a hub gets a project of its own: the registry's lets a commit write Secrets into
+// Argo CD's namespace on the hub and nothing else, the add-ons' bootstrap only ApplicationSets into the add-ons'
+// namespace, and the add-ons' Applications (project default) come from that namespace only and reach the spokes,
+// never the hub unless hub.addonsOnHub.
 func TestHubProjects(t *testing.T) {
-	a := withDefaults(GitOpsBridgeArgs{
-		Hub:        &Hub{FleetClusters: []string{"hub", "spoke-a"}, SignatureKeys: []string{"4AEE18F83AFDEB23"}},
-		AddonsRepo: &Repo{URL: "https://github.com/acme/addons", Path: "bootstrap"},
-		Git:        &GitDelivery{Owner: "acme", Repository: "registry"},
-	}, "hub")
-	got := map[string]any{}
-	for _, p := range HubProjects(a) {
-		got[p.Name] = p.Object()["spec"]
-	}
-	var want map[string]any
-	if err := yaml.Unmarshal([]byte(`
+	for name, tc := range map[string]struct {
+		onHub bool
+		dests string
+	}{
+		"spokes only": {dests: `[{name: spoke-a, namespace: "*"}]`},
+		"add-ons on the hub": {onHub: true,
+			dests: `[{server: "https://kubernetes.default.svc", namespace: "!argocd"}, {name: spoke-a, namespace: "*"}]`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			a := withDefaults(GitOpsBridgeArgs{
+				Hub: &Hub{FleetClusters: []string{"hub", "spoke-a"}, SignatureKeys: []string{"4AEE18F83AFDEB23"},
+					AddonsOnHub: tc.onHub},
+				AddonsRepo: &Repo{URL: "https://github.com/acme/addons", Path: "bootstrap"},
+				Git:        &GitDelivery{Owner: "acme", Repository: "registry"},
+			}, "hub")
+			got := map[string]any{}
+			for _, p := range HubProjects(a, "hub") {
+				got[p.Name] = p.Object()["spec"]
+			}
+			var want map[string]any
+			if err := yaml.Unmarshal([]byte(`
 fleet-registry:
   description: "Cluster secrets from the registry repository: Secrets in argocd on the hub, nothing else"
   sourceRepos: ["https://github.com/acme/registry.git"]
@@ -29,31 +41,56 @@ fleet-registry:
   namespaceResourceWhitelist: [{group: "", kind: Secret}]
   signatureKeys: [{keyID: 4AEE18F83AFDEB23}]
 fleet-addons:
-  description: "Add-ons of the fleet: https://github.com/acme/addons and its chart repositories, onto the fleet's clusters"
-  destinations:
-  - {server: "https://kubernetes.default.svc", namespace: "*"}
-  - {name: hub, namespace: "*"}
-  - {name: spoke-a, namespace: "*"}
+  description: "Add-ons bootstrap: the ApplicationSets of https://github.com/acme/addons into argocd-addons on the hub, nothing else"
+  sourceRepos: ["https://github.com/acme/addons"]
+  destinations: [{server: "https://kubernetes.default.svc", namespace: argocd-addons}]
+  clusterResourceWhitelist: []
+  namespaceResourceWhitelist: [{group: argoproj.io, kind: ApplicationSet}]
+  signatureKeys: [{keyID: 4AEE18F83AFDEB23}]
+default:
+  sourceNamespaces: [argocd-addons]
+  destinations: `+tc.dests+`
   clusterResourceWhitelist: [{group: "*", kind: "*"}]
   signatureKeys: [{keyID: 4AEE18F83AFDEB23}]
 `), &want); err != nil {
-		t.Fatal(err)
+				t.Fatal(err)
+			}
+			addons := got["default"].(map[string]any)
+			repos := addons["sourceRepos"].([]any)
+			if len(repos) != 1+len(DefaultChartRepositories) || repos[0] != "https://github.com/acme/addons" {
+				t.Errorf("add-ons sources: %v", repos)
+			}
+			delete(addons, "sourceRepos")
+			delete(addons, "description")
+			if diff := cmp.Diff(want, roundTrip(t, got)); diff != "" {
+				t.Errorf("projects (-want +got):\n%s", diff)
+			}
+		})
 	}
-	addons := got["fleet-addons"].(map[string]any)
-	repos := addons["sourceRepos"].([]any)
-	if len(repos) != 1+len(DefaultChartRepositories) || repos[0] != "https://github.com/acme/addons" {
-		t.Errorf("add-ons sources: %v", repos)
-	}
-	delete(addons, "sourceRepos")
-	if diff := cmp.Diff(want, roundTrip(t, got)); diff != "" {
-		t.Errorf("projects (-want +got):\n%s", diff)
-	}
+	a := withDefaults(GitOpsBridgeArgs{Hub: &Hub{}, Git: &GitDelivery{Owner: "acme", Repository: "registry"}}, "hub")
 	if p := RegistryApplication(*a.Git, "prod", "argocd")["project"]; p != RegistryProject {
 		t.Errorf("registry Application in project %v", p)
 	}
 	tmpl := BootstrapApplicationSet("addons", "hub", "argocd")["template"].(map[string]any)
 	if p := tmpl["spec"].(map[string]any)["project"]; p != AddonsProject {
 		t.Errorf("add-ons bootstrap Application in project %v", p)
+	}
+	if d := tmpl["spec"].(map[string]any)["destination"].(map[string]any)["namespace"]; d != "argocd-addons" {
+		t.Errorf("add-ons bootstrap Application into namespace %v", d)
+	}
+	var closed map[string]any
+	for _, p := range HubProjects(a, "hub") {
+		if p.Name == AddonApplicationsProject {
+			closed = roundTrip(t, p.Object())
+		}
+	}
+	want := map[string]any{"description": "Argo CD's default project, fenced: no add-ons repository, so it permits nothing",
+		"sourceRepos": []any{}, "destinations": []any{}, "clusterResourceWhitelist": []any{}, "namespaceResourceWhitelist": []any{}}
+	if diff := cmp.Diff(want, closed["spec"]); diff != "" {
+		t.Errorf("default without add-ons (-want +got):\n%s", diff)
+	}
+	if ann := closed["metadata"].(map[string]any)["annotations"]; !cmp.Equal(ann, map[string]any{"pulumi.com/patchForce": "true"}) {
+		t.Errorf("default's annotations: %v", ann)
 	}
 }
 

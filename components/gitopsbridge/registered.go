@@ -2,6 +2,7 @@ package gitopsbridge
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
@@ -9,8 +10,9 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// guard installs the admission guard for the Secrets in Argo CD's namespace (ClusterSecretGuard), registering the
-// hub's own secret and hub.registeredSecrets, exempting the stack's AWS caller as EKS names it (DeployerUsername).
+// guard installs the hub's admission guards: for the Secrets in Argo CD's namespace (ClusterSecretGuard), registering
+// the hub's own secret and hub.registeredSecrets, and for Argo CD's Applications and projects (ApplicationGuard),
+// each exempting the stack's AWS caller as EKS names it (DeployerUsername).
 // A registered secret that is not a spoke's cluster secret, or named twice, fails the guard with the field named.
 func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, values map[string]any) ([]pulumi.Resource, error) {
 	ns, h := b.args.Namespace, b.args.Hub
@@ -48,8 +50,23 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, va
 		}
 		return g.Policy(), ps.Err(TypeToken)
 	}).(pulumi.AnyOutput)
-	return admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
+	out, err := admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
 		b.child(k8s)...)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range b.args.ApplicationGuard("").Policies() {
+		policy := caller.ApplyT(func(arn string) admission.Policy {
+			return b.args.ApplicationGuard(DeployerUsername(arn)).Policies()[i]
+		}).(pulumi.AnyOutput)
+		part := strings.TrimPrefix(p.Name, "gitops-fleet-")
+		rs, err := admission.Register(b.ctx, childName(b.name, part), p.Name, p.Namespaces, policy, b.child(k8s)...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
 }
 
 // checkRegistered adds the problems of a spoke's registered secret s at field: in Argo CD's namespace, named

@@ -54,6 +54,10 @@ func Validate(args GitOpsBridgeArgs, hubProvider bool) error {
 	for _, msg := range content.IsDNS1123Label(args.Namespace) {
 		ps.Add("namespace", "%q is not a Kubernetes namespace name: %s", args.Namespace, msg)
 	}
+	if apps := ApplicationsNamespace(args.Namespace, "workloads"); args.Hub != nil && len(apps) > 63 {
+		ps.Add("namespace", "%q is too long: the hub makes namespace %s for the workloads' Applications, and a "+
+			"namespace name has at most 63 characters (53 for Argo CD's)", args.Namespace, apps)
+	}
 	for _, msg := range content.IsDNS1123Subdomain(args.SecretName) {
 		ps.Add("secretName", "%q is not a Kubernetes Secret name (it defaults to the resource name): %s",
 			args.SecretName, msg)
@@ -266,7 +270,7 @@ func validateHub(ps *problems.List, h Hub) {
 		}
 	}
 	CheckSignatureKeys(ps, "hub.signatureKeys", h.SignatureKeys)
-	values := chartValues(h)
+	values := chartValues(h, nil)
 	for _, c := range awsCallers(h) {
 		sa := serviceAccountOf(values, c.values)
 		for _, msg := range content.IsDNS1123Subdomain(sa) {
@@ -304,6 +308,20 @@ func validateArgoObject(ps *problems.List, field string, obj map[string]any) {
 			ps.Add(field+".metadata.namespace", "%v is not a namespace name: %s", ns, msg)
 		}
 	}
+	spec, path := obj["spec"], ".spec.project"
+	if obj["kind"] == "ApplicationSet" {
+		spec, path = entry(entry(spec, "template"), "spec"), ".spec.template.spec.project"
+	}
+	if p := entry(spec, "project"); p == AddonApplicationsProject {
+		ps.Add(field+path, "project %s is the add-ons' Applications project, which the hub's guard admits only from "+
+			"the add-ons' namespace: name a project of your own", AddonApplicationsProject)
+	}
+}
+
+// entry is m[key] when m is a map, else nil.
+func entry(m any, key string) any {
+	mm, _ := m.(map[string]any)
+	return mm[key]
 }
 
 func validateSpoke(ps *problems.List, s Spoke, cluster clusterinfo.ClusterInfoInput, hubProvider bool) {

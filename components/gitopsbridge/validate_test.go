@@ -135,6 +135,22 @@ func TestValidation(t *testing.T) {
 			fields: []string{"hub.bootstrap[0].apiVersion", "hub.bootstrap[0].kind", "hub.bootstrap[0].metadata.name",
 				"hub.bootstrap[2].metadata.name"},
 		},
+		"bootstrap objects in project default": {
+			reason: "default is the add-ons' Applications project, admitted from the add-ons' namespace only",
+			args: func(a *GitOpsBridgeArgs) {
+				set := app("ApplicationSet", "platform")
+				set["spec"] = map[string]any{"template": map[string]any{"spec": map[string]any{"project": "default"}}}
+				one := app("Application", "platform")
+				one["spec"] = map[string]any{"project": "default"}
+				a.Hub.Bootstrap = []map[string]any{set, one}
+			},
+			fields: []string{"hub.bootstrap[0].spec.template.spec.project", "hub.bootstrap[1].spec.project"},
+		},
+		"Argo CD namespace too long for the Applications' namespaces": {
+			reason: "the hub makes <namespace>-workloads, at most 63 characters",
+			args:   func(a *GitOpsBridgeArgs) { a.Namespace = strings.Repeat("a", 60) },
+			fields: []string{"namespace"},
+		},
 		"spoke without hub kubeconfig or role": {
 			reason: "a spoke needs the hub's kubeconfig and the role Argo CD assumes",
 			args: func(a *GitOpsBridgeArgs) {

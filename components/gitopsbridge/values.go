@@ -29,14 +29,24 @@ func awsCallers(h Hub) []awsCaller {
 	return out
 }
 
-// chartValues are the argo-cd chart values: the component's (service account names; with high availability
-// redis-ha and two replicas of the server, repo server and ApplicationSet controller, the chart's documented
-// HA setup without autoscaling), with the user's values merged over them.
-func chartValues(h Hub) map[string]any {
+// chartValues are the argo-cd chart values: the component's (service account names; Applications and
+// ApplicationSets in the namespaces appNamespaces, the repositories' ApplicationsNamespace, which the chart turns
+// into argocd-cmd-params-cm's application.namespaces and applicationsetcontroller.namespaces and the ApplicationSet
+// controller's cluster role; with high availability redis-ha and two replicas of the server, repo server and
+// ApplicationSet controller, the chart's documented HA setup without autoscaling), with the user's values merged
+// over them.
+func chartValues(h Hub, appNamespaces []string) map[string]any {
 	ours := map[string]any{
 		"controller":     map[string]any{"serviceAccount": map[string]any{"name": ApplicationControllerServiceAccount}},
 		"applicationSet": map[string]any{"serviceAccount": map[string]any{"name": ApplicationSetServiceAccount}},
 		"server":         map[string]any{"serviceAccount": map[string]any{"name": ServerServiceAccount}},
+	}
+	if len(appNamespaces) > 0 {
+		list := strings.Join(appNamespaces, ",")
+		ours = MergeValues(ours, map[string]any{
+			"configs":        map[string]any{"params": map[string]any{"application.namespaces": list, "applicationsetcontroller.namespaces": list}},
+			"applicationSet": map[string]any{"allowAnyNamespace": true},
+		})
 	}
 	if h.HighAvailability {
 		ours = MergeValues(ours, map[string]any{
