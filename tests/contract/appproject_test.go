@@ -75,10 +75,22 @@ func argoDB(t *testing.T, namespace string, clusterSecrets ...corev1.Secret) db.
 func permitted(t *testing.T, project map[string]any, source argov1alpha1.ApplicationSource,
 	dest argov1alpha1.ApplicationDestination, argoDB db.ArgoDB, objects []syncedObject) error {
 	t.Helper()
+	return permittedIn(t, project, argocdNamespace, source, dest, argoDB, objects)
+}
+
+// permittedIn is permitted for an Application in namespace appNamespace, which the project admits first (util/argo
+// GetAppProject: AppProject.IsAppNamespacePermitted, Argo CD's namespace always, others by sourceNamespaces).
+func permittedIn(t *testing.T, project map[string]any, appNamespace string, source argov1alpha1.ApplicationSource,
+	dest argov1alpha1.ApplicationDestination, argoDB db.ArgoDB, objects []syncedObject) error {
+	t.Helper()
 	ctx := t.Context()
 	proj := appProjectOf(t, project)
 	spec := argov1alpha1.ApplicationSpec{Source: &source, Destination: dest, Project: proj.Name}
 	var errs []error
+	app := &argov1alpha1.Application{ObjectMeta: metav1.ObjectMeta{Name: "app", Namespace: appNamespace}, Spec: spec}
+	if !proj.IsAppNamespacePermitted(app, argocdNamespace) {
+		errs = append(errs, argo.NewErrApplicationNotAllowedToUseProject(app.Name, app.Namespace, proj.Name))
+	}
 	conditions, err := argo.ValidatePermissions(ctx, &spec, proj, argoDB)
 	if err != nil {
 		return err

@@ -17,7 +17,8 @@ const argocdNamespace = "argocd"
 
 // appSetTemplate is an ApplicationSet in the shape of the control-plane template's addons-*-appset.yaml: a merge
 // generator over a cluster generator that selects on the add-on's labels (and skips clusters labelled
-// akuity.io/argo-cd-cluster-name: in-cluster) and two environment overlays; an Application named
+// akuity.io/argo-cd-cluster-name: in-cluster) and two environment overlays, in the add-ons' namespace on the hub
+// (the template's sets name none; the bootstrap Application syncs them there); an Application named
 // addon-<cluster>-<chart> whose sources read addons_repo_* and whose Helm values and destination read every
 // annotation of the row. [[ ]] delimits this template; {{ }} is Argo CD's.
 var appSetTemplate = template.Must(template.New("appset").Delims("[[", "]]").Funcs(template.FuncMap{
@@ -31,7 +32,7 @@ var appSetTemplate = template.Must(template.New("appset").Delims("[[", "]]").Fun
 kind: ApplicationSet
 metadata:
   name: [[.SetName]]
-  namespace: argocd
+  namespace: argocd-addons
 spec:
   goTemplate: [[.GoTemplate]]
   syncPolicy:

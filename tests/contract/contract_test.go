@@ -34,6 +34,7 @@ func TestTheBridgeHoldsForEveryAddon(t *testing.T) {
 	}
 	checkGuardAdmits(t, env, secrets)
 	apps := generate(t, secrets)
+	checkAddonsFenced(t, env, secrets, apps)
 	roles := cloudIAMOf(t, env)
 
 	for _, s := range secrets {

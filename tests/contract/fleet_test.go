@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	argov1alpha1 "github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
+	"github.com/argoproj/argo-cd/v3/util/argo"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -188,5 +190,60 @@ func checkGuardAdmits(t *testing.T, env *offline.Env, secrets []corev1.Secret) {
 	evil.Data["server"] = []byte("https://collector.example.com")
 	if ok, _ := admitWith(t, policy, binding, asObject(evil), nil, evil.Namespace, controller, secretKind, secretResource); ok {
 		t.Errorf("the hub's guard admits %s's secret from Git pointed at another server", everyAddon)
+	}
+}
+
+// checkAddonsFenced: every Application Argo CD's ApplicationSet code renders from the template's sets lives in the
+// add-ons' namespace (its set's), which the hub's stored Application guard admits there and refuses in Argo CD's
+// namespace, and which the hub's stored project default admits onto the cluster it names (the contract fleet's hub
+// enables metrics-server, so the Fleet lets the add-ons onto the hub), but never into Argo CD's namespace on the hub.
+func checkAddonsFenced(t *testing.T, env *offline.Env, secrets []corev1.Secret, apps map[string]map[string][]argov1alpha1.Application) {
+	t.Helper()
+	const api = "admissionregistration.k8s.io/v1"
+	policy := storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicy", api, "ValidatingAdmissionPolicy",
+		gitopsbridge.ApplicationPolicyName)
+	binding := storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicyBinding", api,
+		"ValidatingAdmissionPolicyBinding", gitopsbridge.ApplicationPolicyName)
+	proj := appProjectOf(t, storedObject(t, env, "kubernetes:argoproj.io/v1alpha1:AppProject", "argoproj.io/v1alpha1",
+		"AppProject", gitopsbridge.AddonApplicationsProject))
+	adb := argoDB(t, argocdNamespace, secrets...)
+	projectClusters := func(p string) ([]*argov1alpha1.Cluster, error) { return adb.GetProjectClusters(t.Context(), p) }
+	checked := 0
+	for set, byCluster := range apps {
+		for cluster, list := range byCluster {
+			for _, app := range list {
+				if app.Namespace != addonsApps {
+					t.Errorf("%s renders %s in namespace %q, not its set's (%s)", set, app.Name, app.Namespace, addonsApps)
+				}
+				var obj map[string]any
+				decodeStrict(t, app, &obj)
+				obj["apiVersion"], obj["kind"] = "argoproj.io/v1alpha1", "Application"
+				if ok, msg := admitWith(t, policy, binding, obj, nil, addonsApps, appSetController, applicationKind, applicationResource); !ok {
+					t.Errorf("the hub's guard refuses %s from %s: %s", app.Name, set, msg)
+				}
+				inArgoCD := maps.Clone(obj)
+				inArgoCD["metadata"] = map[string]any{"name": app.Name, "namespace": argocdNamespace}
+				if ok, _ := admitWith(t, policy, binding, inArgoCD, nil, argocdNamespace, argocdServer, applicationKind, applicationResource); ok {
+					t.Errorf("the hub's guard admits %s in Argo CD's namespace", app.Name)
+				}
+				dest, err := argo.GetDestinationCluster(t.Context(), app.Spec.Destination, adb)
+				if err != nil {
+					t.Errorf("%s: %v", app.Name, err)
+					continue
+				}
+				permitted, err := proj.IsDestinationPermitted(dest, app.Spec.Destination.Namespace, projectClusters)
+				if !proj.IsAppNamespacePermitted(&app, argocdNamespace) || err != nil || !permitted {
+					t.Errorf("project default refuses %s onto %s: namespace admitted %v, destination %v (%v)",
+						app.Name, cluster, proj.IsAppNamespacePermitted(&app, argocdNamespace), permitted, err)
+				}
+				if ok, _ := proj.IsDestinationPermitted(dest, argocdNamespace, projectClusters); ok && dest.Server == gitopsbridge.InClusterServer {
+					t.Errorf("project default admits %s into Argo CD's namespace on the hub", app.Name)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no rendered Application to check")
 	}
 }

@@ -12,19 +12,29 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
 
-// hubProjects are the projects of a hub with Git delivery to acme/registry and the add-ons template, whose
-// fleet is the hub and spoke-a, by name.
-func hubProjects(t *testing.T) map[string]map[string]any {
-	t.Helper()
-	a := gitopsbridge.GitOpsBridgeArgs{
+// hubArgs is a hub with Git delivery to acme/registry, the add-ons template and acme/workloads, whose fleet is the
+// hub and spoke-a, by name.
+func hubArgs() gitopsbridge.GitOpsBridgeArgs {
+	return gitopsbridge.GitOpsBridgeArgs{
 		Namespace: argocdNamespace,
 		Hub:       &gitopsbridge.Hub{FleetClusters: []string{"hub", "spoke-a"}, ChartRepositories: gitopsbridge.DefaultChartRepositories},
 		AddonsRepo: &gitopsbridge.Repo{URL: "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
 			Path: "bootstrap/control-plane/addons", Revision: "e6d355197ff3af8e6be09e1dea068dc12727a915"},
-		Git: &gitopsbridge.GitDelivery{Owner: "acme", Repository: "registry", Branch: "main"},
+		WorkloadsRepo: &gitopsbridge.Repo{URL: "https://github.com/acme/workloads", Path: "apps", Revision: "e6d355197ff3af8e6be09e1dea068dc12727a915"},
+		Git:           &gitopsbridge.GitDelivery{Owner: "acme", Repository: "registry", Branch: "main"},
 	}
+}
+
+// hubProjects are the projects of hubArgs, by name.
+func hubProjects(t *testing.T) map[string]map[string]any {
+	t.Helper()
+	return projectsOf(hubArgs())
+}
+
+// projectsOf are a hub's projects (its own secret named hub) as objects, by name.
+func projectsOf(a gitopsbridge.GitOpsBridgeArgs) map[string]map[string]any {
 	out := map[string]map[string]any{}
-	for _, p := range gitopsbridge.HubProjects(a) {
+	for _, p := range gitopsbridge.HubProjects(a, "hub") {
 		out[p.Name] = p.Object()
 	}
 	return out
@@ -50,10 +60,12 @@ func secretObjects(t *testing.T, manifests ...map[string]any) []corev1.Secret {
 }
 
 type projectCase struct {
-	source  argov1alpha1.ApplicationSource
-	dest    argov1alpha1.ApplicationDestination
-	objects []syncedObject
-	refused bool
+	// appNamespace is the Application's namespace; Argo CD's when empty.
+	appNamespace string
+	source       argov1alpha1.ApplicationSource
+	dest         argov1alpha1.ApplicationDestination
+	objects      []syncedObject
+	refused      bool
 }
 
 func runProjectCases(t *testing.T, project map[string]any, secrets []corev1.Secret, cases map[string]projectCase) {
@@ -61,7 +73,11 @@ func runProjectCases(t *testing.T, project map[string]any, secrets []corev1.Secr
 	adb := argoDB(t, argocdNamespace, secrets...)
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			err := permitted(t, project, tc.source, tc.dest, adb, tc.objects)
+			ns := tc.appNamespace
+			if ns == "" {
+				ns = argocdNamespace
+			}
+			err := permittedIn(t, project, ns, tc.source, tc.dest, adb, tc.objects)
 			switch {
 			case !tc.refused && err != nil:
 				t.Errorf("Argo CD refuses it: %v", err)
@@ -105,32 +121,120 @@ func TestRegistryProject(t *testing.T) {
 	})
 }
 
-// TestAddonsProject: the add-ons bootstrap Application (the one the bootstrap ApplicationSet generates for the
-// hub) is permitted, the add-ons' charts reach the fleet's clusters by name, and another repository or a cluster
-// the fleet does not name is refused.
-func TestAddonsProject(t *testing.T) {
+// The namespaces of the add-ons' and the workloads' ApplicationSets and Applications on the hub.
+var (
+	addonsApps    = gitopsbridge.ApplicationsNamespace(argocdNamespace, "addons")
+	workloadsApps = gitopsbridge.ApplicationsNamespace(argocdNamespace, "workloads")
+)
+
+// TestBootstrapProjects: each repository's bootstrap Application (the one the bootstrap ApplicationSet generates
+// for the hub) syncs that repository's ApplicationSets into its own namespace on the hub, and an evil commit that
+// adds anything else, or puts an ApplicationSet into Argo CD's namespace, is refused.
+func TestBootstrapProjects(t *testing.T) {
+	hub, spoke := fleetSecrets(t)
+	a := hubArgs()
+	for _, r := range []struct {
+		project, namespace, prefix string
+		repo                       *gitopsbridge.Repo
+	}{
+		{gitopsbridge.AddonsProject, addonsApps, "addons", a.AddonsRepo},
+		{gitopsbridge.WorkloadsProject, workloadsApps, "workload", a.WorkloadsRepo},
+	} {
+		t.Run(r.project, func(t *testing.T) {
+			var spec argov1alpha1.ApplicationSpec
+			raw, _ := yaml.Marshal(gitopsbridge.BootstrapApplicationSet(r.prefix, "hub", argocdNamespace)["template"].(map[string]any)["spec"])
+			if err := yaml.Unmarshal(raw, &spec); err != nil {
+				t.Fatal(err)
+			}
+			if spec.Project != r.project {
+				t.Fatalf("the bootstrap Application is in project %q", spec.Project)
+			}
+			src := argov1alpha1.ApplicationSource{RepoURL: r.repo.URL, Path: r.repo.Path, TargetRevision: r.repo.Revision}
+			dest := spec.Destination
+			if dest.Namespace != r.namespace {
+				t.Fatalf("the bootstrap Application syncs into %q", dest.Namespace)
+			}
+			argo := func(kind, ns string) []syncedObject {
+				return []syncedObject{{Group: "argoproj.io", Kind: kind, Name: "x", Namespace: ns, Namespaced: true}}
+			}
+			runProjectCases(t, hubProjects(t)[r.project], secretObjects(t, hub, spoke), map[string]projectCase{
+				"the repository's ApplicationSets":           {source: src, dest: dest, objects: argo("ApplicationSet", "")},
+				"an ApplicationSet into Argo CD's namespace": {refused: true, source: src, dest: dest, objects: argo("ApplicationSet", argocdNamespace)},
+				"an Application":                             {refused: true, source: src, dest: dest, objects: argo("Application", "")},
+				"an AppProject":                              {refused: true, source: src, dest: dest, objects: argo("AppProject", "")},
+				"a ConfigMap (argocd-cm)":                    {refused: true, source: src, dest: dest, objects: []syncedObject{{Kind: "ConfigMap", Name: "argocd-cm", Namespace: argocdNamespace, Namespaced: true}}},
+				"a ClusterRoleBinding":                       {refused: true, source: src, dest: dest, objects: []syncedObject{{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding", Name: "pwn"}}},
+				"Argo CD's namespace as the destination": {refused: true, source: src,
+					dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: argocdNamespace}},
+				"another repository": {refused: true, dest: dest,
+					source: argov1alpha1.ApplicationSource{RepoURL: "https://github.com/evil/appsets", Path: ".", TargetRevision: "main"}},
+			})
+		})
+	}
+}
+
+// TestAddonApplicationsProject: the Applications the add-ons' ApplicationSets generate (project default, as the
+// GitOps Bridge template names it) reach the fleet's spokes by name with the add-ons' charts; from any other
+// namespace (the workloads' ApplicationSets', or Argo CD's own for anyone but Argo CD's namespace rule), onto the
+// hub, onto a cluster the fleet does not name, or from another chart repository, Argo CD refuses them. With
+// hub.addonsOnHub the hub is reached too, but never Argo CD's namespace.
+func TestAddonApplicationsProject(t *testing.T) {
 	hub, spoke := fleetSecrets(t)
 	stranger := edited(t, spoke, func(o map[string]any) {
 		field(o, "metadata")["name"] = "stranger"
 		field(o, "stringData")["name"] = "stranger"
 		field(o, "stringData")["server"] = strings.Replace(spokeServer, "44B8", "99B8", 1)
 	})
-	template := "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template"
-	bootstrap := argov1alpha1.ApplicationSource{RepoURL: template, Path: "bootstrap/control-plane/addons",
-		TargetRevision: "e6d355197ff3af8e6be09e1dea068dc12727a915"}
 	chart := argov1alpha1.ApplicationSource{RepoURL: "https://aws.github.io/eks-charts", Chart: "aws-load-balancer-controller",
 		TargetRevision: "1.7.1"}
-	runProjectCases(t, hubProjects(t)[gitopsbridge.AddonsProject], secretObjects(t, hub, spoke, stranger), map[string]projectCase{
-		"the bootstrap Application on the hub": {source: bootstrap,
-			dest:    argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: argocdNamespace},
-			objects: []syncedObject{{Group: "argoproj.io", Kind: "ApplicationSet", Name: "addons-aws-load-balancer-controller", Namespaced: true}}},
-		"an add-on's chart on a spoke of the fleet": {source: chart,
-			dest:    argov1alpha1.ApplicationDestination{Name: "spoke-a", Namespace: "kube-system"},
-			objects: []syncedObject{{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "aws-load-balancer-controller-role"}}},
-		"a chart from elsewhere": {refused: true, dest: argov1alpha1.ApplicationDestination{Name: "spoke-a", Namespace: "kube-system"},
+	role := []syncedObject{{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "aws-load-balancer-controller-role"}}
+	onSpoke := argov1alpha1.ApplicationDestination{Name: "spoke-a", Namespace: "kube-system"}
+	secrets := secretObjects(t, hub, spoke, stranger)
+	runProjectCases(t, hubProjects(t)[gitopsbridge.AddonApplicationsProject], secrets, map[string]projectCase{
+		"an add-on's chart on a spoke of the fleet": {appNamespace: addonsApps, source: chart, dest: onSpoke, objects: role},
+		"from the workloads' namespace":             {refused: true, appNamespace: workloadsApps, source: chart, dest: onSpoke},
+		"from another namespace":                    {refused: true, appNamespace: "team-a", source: chart, dest: onSpoke},
+		"a chart from elsewhere": {refused: true, appNamespace: addonsApps, dest: onSpoke,
 			source: argov1alpha1.ApplicationSource{RepoURL: "https://charts.evil.example", Chart: "miner", TargetRevision: "1.0.0"}},
-		"a cluster the fleet does not name": {refused: true, source: chart,
+		"a cluster the fleet does not name": {refused: true, appNamespace: addonsApps, source: chart,
 			dest: argov1alpha1.ApplicationDestination{Name: "stranger", Namespace: "kube-system"}},
+		"the hub by name": {refused: true, appNamespace: addonsApps, source: chart,
+			dest: argov1alpha1.ApplicationDestination{Name: "hub", Namespace: "kube-system"}},
+		"the hub's Argo CD namespace": {refused: true, appNamespace: addonsApps, source: chart,
+			dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: argocdNamespace}},
+	})
+	a := hubArgs()
+	a.Hub.AddonsOnHub = true
+	runProjectCases(t, projectsOf(a)[gitopsbridge.AddonApplicationsProject], secrets, map[string]projectCase{
+		"with addonsOnHub, an add-on on the hub": {appNamespace: addonsApps, source: chart, objects: role,
+			dest: argov1alpha1.ApplicationDestination{Name: "hub", Namespace: "kube-system"}},
+		"with addonsOnHub, still a spoke": {appNamespace: addonsApps, source: chart, dest: onSpoke},
+		"with addonsOnHub, the hub's Argo CD namespace": {refused: true, appNamespace: addonsApps, source: chart,
+			dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: argocdNamespace}},
+		"with addonsOnHub, a pod into Argo CD's namespace": {refused: true, appNamespace: addonsApps, source: chart,
+			dest:    argov1alpha1.ApplicationDestination{Name: "hub", Namespace: "kube-system"},
+			objects: []syncedObject{{Kind: "Pod", Name: "as-controller", Namespace: argocdNamespace, Namespaced: true}}},
+	})
+	a.AddonsRepo = nil
+	runProjectCases(t, projectsOf(a)[gitopsbridge.AddonApplicationsProject], secrets, map[string]projectCase{
+		"without an add-ons repository, anything in default": {refused: true, source: chart, dest: onSpoke},
+	})
+}
+
+// TestWorkloadApplicationsProject: the workloads' Applications come from the workloads' namespace, reach the
+// spokes with Namespaces the only cluster-scoped kind, and never the hub.
+func TestWorkloadApplicationsProject(t *testing.T) {
+	hub, spoke := fleetSecrets(t)
+	src := argov1alpha1.ApplicationSource{RepoURL: "https://github.com/acme/workloads", Path: "apps/web", TargetRevision: "main"}
+	onSpoke := argov1alpha1.ApplicationDestination{Name: "spoke-a", Namespace: "web"}
+	runProjectCases(t, hubProjects(t)[gitopsbridge.WorkloadApplicationsProject], secretObjects(t, hub, spoke), map[string]projectCase{
+		"a workload on a spoke": {appNamespace: workloadsApps, source: src, dest: onSpoke,
+			objects: []syncedObject{{Group: "apps", Kind: "Deployment", Name: "web", Namespaced: true}, {Kind: "Namespace", Name: "web"}}},
+		"from the add-ons' namespace": {refused: true, appNamespace: addonsApps, source: src, dest: onSpoke},
+		"a ClusterRoleBinding": {refused: true, appNamespace: workloadsApps, source: src, dest: onSpoke,
+			objects: []syncedObject{{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding", Name: "pwn"}}},
+		"the hub": {refused: true, appNamespace: workloadsApps, source: src,
+			dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: "web"}},
 	})
 }
 
