@@ -3757,6 +3757,8 @@ func (o GitOpsAccessPtrOutput) HubRoleArn() pulumi.StringPtrOutput {
 
 // Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
 type Hub struct {
+	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+	AddonsOnHub *bool `pulumi:"addonsOnHub"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap []map[string]interface{} `pulumi:"bootstrap"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
@@ -3765,7 +3767,7 @@ type Hub struct {
 	ChartRepository *string `pulumi:"chartRepository"`
 	// ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
 	ChartVersion *string `pulumi:"chartVersion"`
-	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters []string `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability *bool `pulumi:"highAvailability"`
@@ -3800,6 +3802,8 @@ type HubInput interface {
 
 // Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
 type HubArgs struct {
+	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+	AddonsOnHub pulumi.BoolPtrInput `pulumi:"addonsOnHub"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap pulumi.MapArrayInput `pulumi:"bootstrap"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
@@ -3808,7 +3812,7 @@ type HubArgs struct {
 	ChartRepository pulumi.StringPtrInput `pulumi:"chartRepository"`
 	// ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
-	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters pulumi.StringArrayInput `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability pulumi.BoolPtrInput `pulumi:"highAvailability"`
@@ -3908,6 +3912,11 @@ func (o HubOutput) ToHubPtrOutputWithContext(ctx context.Context) HubPtrOutput {
 	}).(HubPtrOutput)
 }
 
+// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+func (o HubOutput) AddonsOnHub() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Hub) *bool { return v.AddonsOnHub }).(pulumi.BoolPtrOutput)
+}
+
 // Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 func (o HubOutput) Bootstrap() pulumi.MapArrayOutput {
 	return o.ApplyT(func(v Hub) []map[string]interface{} { return v.Bootstrap }).(pulumi.MapArrayOutput)
@@ -3928,7 +3937,7 @@ func (o HubOutput) ChartVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ChartVersion }).(pulumi.StringPtrOutput)
 }
 
-// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 func (o HubOutput) FleetClusters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.FleetClusters }).(pulumi.StringArrayOutput)
 }
@@ -4002,6 +4011,16 @@ func (o HubPtrOutput) Elem() HubOutput {
 	}).(HubOutput)
 }
 
+// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+func (o HubPtrOutput) AddonsOnHub() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Hub) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.AddonsOnHub
+	}).(pulumi.BoolPtrOutput)
+}
+
 // Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 func (o HubPtrOutput) Bootstrap() pulumi.MapArrayOutput {
 	return o.ApplyT(func(v *Hub) []map[string]interface{} {
@@ -4042,7 +4061,7 @@ func (o HubPtrOutput) ChartVersion() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 func (o HubPtrOutput) FleetClusters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Hub) []string {
 		if v == nil {

@@ -596,6 +596,10 @@ export interface GitOpsAccessArgs {
  */
 export interface HubArgs {
     /**
+     * AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+     */
+    addonsOnHub?: pulumi.Input<boolean | undefined>;
+    /**
      * Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
      */
     bootstrap?: pulumi.Input<pulumi.Input<{[key: string]: any}>[] | undefined>;
@@ -612,7 +616,7 @@ export interface HubArgs {
      */
     chartVersion?: pulumi.Input<string | undefined>;
     /**
-     * FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+     * FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      */
     fleetClusters?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

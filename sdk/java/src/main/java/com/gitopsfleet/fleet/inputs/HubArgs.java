@@ -24,6 +24,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     public static final HubArgs Empty = new HubArgs();
 
     /**
+     * AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on. Default: false.
+     * 
+     */
+    @Import(name="addonsOnHub")
+    private @Nullable Output<Boolean> addonsOnHub;
+
+    /**
+     * @return AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> addonsOnHub() {
+        return Optional.ofNullable(this.addonsOnHub);
+    }
+
+    /**
      * Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
      * 
      */
@@ -84,14 +99,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+     * FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      * 
      */
     @Import(name="fleetClusters")
     private @Nullable Output<List<String>> fleetClusters;
 
     /**
-     * @return FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+     * @return FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      * 
      */
     public Optional<Output<List<String>>> fleetClusters() {
@@ -236,6 +251,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     private HubArgs() {}
 
     private HubArgs(HubArgs $) {
+        this.addonsOnHub = $.addonsOnHub;
         this.bootstrap = $.bootstrap;
         this.chartRepositories = $.chartRepositories;
         this.chartRepository = $.chartRepository;
@@ -268,6 +284,27 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(HubArgs defaults) {
             $ = new HubArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param addonsOnHub AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonsOnHub(@Nullable Output<Boolean> addonsOnHub) {
+            $.addonsOnHub = addonsOnHub;
+            return this;
+        }
+
+        /**
+         * @param addonsOnHub AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonsOnHub(Boolean addonsOnHub) {
+            return addonsOnHub(Output.of(addonsOnHub));
         }
 
         /**
@@ -375,7 +412,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
          * 
          * @return builder
          * 
@@ -386,7 +423,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
          * 
          * @return builder
          * 
@@ -396,7 +433,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons and workloads projects may deploy to, besides the hub itself. A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none (the hub only); Fleet names every cluster of the fleet.
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
          * 
          * @return builder
          * 
