@@ -2,11 +2,15 @@ package e2e
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
@@ -99,4 +103,76 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 			t.Logf("%s may %s the fleet's ValidatingAdmissionPolicies: %v", user, verb, allowed)
 		}
 	}
+}
+
+// testApplicationGuards: the hub's API server refuses an Application an evil add-ons commit would make the
+// ApplicationSet controller write into another project, and one anyone would write into default in Argo CD's own
+// namespace, and a change of project default by Argo CD's server, each with the guard's message; it admits the
+// add-ons' own Application. It also reads project default back as the real provider wrote it: fenced to the
+// add-ons' namespace and the fleet's clusters. Every write is a dry run.
+func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, hub string) {
+	ns := gitopsbridge.DefaultNamespace
+	addons := gitopsbridge.ApplicationsNamespace(ns, "addons")
+	user := func(sa string) string { return "system:serviceaccount:" + ns + ":" + sa }
+	appsets, server := user(gitopsbridge.ApplicationSetServiceAccount), user(gitopsbridge.ServerServiceAccount)
+	apps := schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
+	projects := schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "appprojects"}
+	app := func(namespace, project string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+			"metadata": map[string]any{"name": "addon-spoke-use2-metrics-server", "namespace": namespace},
+			"spec": map[string]any{"project": project,
+				"source":      map[string]any{"repoURL": "https://kubernetes-sigs.github.io/metrics-server", "chart": "metrics-server", "targetRevision": "3.12.0"},
+				"destination": map[string]any{"name": "spoke-use2", "namespace": "kube-system"}},
+		}}
+	}
+	dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+	for name, tc := range map[string]struct {
+		user, namespace, project, want string
+	}{
+		"the add-ons' Application in default":             {user: appsets, namespace: addons, project: gitopsbridge.AddonApplicationsProject},
+		"an add-ons commit's Application in the registry": {user: appsets, namespace: addons, project: gitopsbridge.RegistryProject, want: "names project default, not fleet-registry"},
+		"an Application in default in Argo CD's namespace": {user: server, namespace: ns, project: gitopsbridge.AddonApplicationsProject,
+			want: "only Applications of " + addons + " name it"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dyn, err := dynamic.NewForConfig(impersonated(t, env, hub, tc.user))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = dyn.Resource(apps).Namespace(tc.namespace).Create(ctx, app(tc.namespace, tc.project), dryRun)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), gitopsbridge.ApplicationPolicyName)):
+				t.Errorf("the server answered %v, want a refusal by %s: %q", err, gitopsbridge.ApplicationPolicyName, tc.want)
+			}
+		})
+	}
+	stored, err := dynamicClient(t, env, hub).Resource(projects).Namespace(ns).Get(ctx, gitopsbridge.AddonApplicationsProject, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, _, _ := unstructured.NestedStringSlice(stored.Object, "spec", "sourceNamespaces")
+	dests, _, _ := unstructured.NestedSlice(stored.Object, "spec", "destinations")
+	if !slices.Equal(sources, []string{addons}) || len(dests) == 0 {
+		t.Errorf("project default as stored: sourceNamespaces %v, destinations %v", sources, dests)
+	}
+	for _, d := range dests {
+		if m, _ := d.(map[string]any); m["namespace"] == "*" && m["server"] != nil {
+			t.Errorf("project default reaches every namespace of %v", m["server"])
+		}
+	}
+	t.Run("project default opened through Argo CD's server", func(t *testing.T) {
+		opened := stored.DeepCopy()
+		_ = unstructured.SetNestedSlice(opened.Object, []any{map[string]any{"server": "*", "namespace": "*"}}, "spec", "destinations")
+		dyn, err := dynamic.NewForConfig(impersonated(t, env, hub, server))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = dyn.Resource(projects).Namespace(ns).Update(ctx, opened, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+		if err == nil || !strings.Contains(err.Error(), gitopsbridge.ProjectPolicyName) || !strings.Contains(err.Error(), "only the deployer") {
+			t.Errorf("the server answered %v, want the project guard's refusal", err)
+		}
+	})
 }

@@ -107,6 +107,10 @@ func TestDevFleetOnRealServers(t *testing.T) {
 		testClusterSecretGuards(ctx, t, env, hub)
 	})
 
+	t.Run("the hub's API server fences the add-ons' Applications and the hub's projects", func(t *testing.T) {
+		testApplicationGuards(ctx, t, env, hub)
+	})
+
 	t.Run("the tenants' namespaces are on the spokes they select, with their Pod Security level", func(t *testing.T) {
 		for cluster, namespaces := range map[string][]string{
 			"spoke-use2": {"payments", "payments-batch"}, "spoke-usw2": {"payments", "payments-batch", "search"},
