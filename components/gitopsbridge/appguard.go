@@ -9,10 +9,13 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 )
 
-// Names of the hub's ValidatingAdmissionPolicies (and bindings) for Argo CD's Applications and projects.
+// Names of the hub's ValidatingAdmissionPolicies (and bindings) for Argo CD's Applications and projects, and for the
+// hub's guards themselves. Every guard of GitOpsBridge's is named with GuardPrefix.
 const (
 	ApplicationPolicyName = "gitops-fleet-applications"
 	ProjectPolicyName     = "gitops-fleet-projects"
+	GuardsPolicyName      = "gitops-fleet-guards"
+	GuardPrefix           = "gitops-fleet-"
 )
 
 // ApplicationGuard is what the hub's admission guard for Argo CD's Applications and AppProjects knows of the fleet.
@@ -47,7 +50,7 @@ func (a GitOpsBridgeArgs) ApplicationGuard(deployer string) ApplicationGuard {
 	return g
 }
 
-// Policies are the two policies (Kubernetes' ValidatingAdmissionPolicy, evaluated by the API server):
+// Policies are the three policies (Kubernetes' ValidatingAdmissionPolicy, evaluated by the API server):
 //   - gitops-fleet-applications, on the Applications of Argo CD's namespace and of every ApplicationsNamespace,
 //     for every writer: an Application in an ApplicationsNamespace names that namespace's project; no other names
 //     AddonApplicationsProject (default), which Argo CD would otherwise admit from its own namespace whatever the
@@ -56,6 +59,12 @@ func (a GitOpsBridgeArgs) ApplicationGuard(deployer string) ApplicationGuard {
 //   - gitops-fleet-projects, on the AppProjects of Argo CD's namespace: only the deployer (and MastersGroup, and
 //     SystemDeleters deleting the namespace) changes the spec of one of Fenced or deletes it. Argo CD's server
 //     still creates default when it starts and finds none (creations are not guarded).
+//   - gitops-fleet-guards, on ValidatingAdmissionPolicies and their bindings: only the deployer (and MastersGroup)
+//     changes or deletes one named with GuardPrefix, this one included. An identity that may write admission
+//     policies (an Application whose project allows cluster-scoped kinds on the hub, a stage holding cluster-admin)
+//     cannot lift the guards; it may add a policy or binding, which only refuses more. The API server applies
+//     policies to policies (only admission webhooks skip them); its binding's namespace selector never skips a
+//     cluster-scoped object.
 func (g ApplicationGuard) Policies() []admission.Policy {
 	namespaces := slices.Sorted(maps.Keys(g.Projects))
 	projects := literal(g.Projects)
@@ -107,5 +116,20 @@ func (g ApplicationGuard) Policies() []admission.Policy {
 				"changes what they permit or deletes them",
 		}},
 	}
-	return []admission.Policy{apps, projectsPolicy}
+	guards := admission.Policy{
+		Name:  GuardsPolicyName,
+		Group: "admissionregistration.k8s.io", Version: "v1",
+		Resource: "validatingadmissionpolicies", Resources: []string{"validatingadmissionpolicybindings"},
+		Namespaces: []string{g.Namespace},
+		Operations: []string{"UPDATE", "DELETE"},
+		Variables: []admission.Variable{
+			{Name: "exempt", Expression: deployer + " || " + admission.String(MastersGroup) + " in request.userInfo.groups"},
+		},
+		Validations: []admission.Validation{{
+			Expression: "variables.exempt || !oldObject.metadata.name.startsWith(" + admission.String(GuardPrefix) + ")",
+			Message: "the hub's admission guards (" + GuardPrefix + "*) are the stack's: only the deployer changes or " +
+				"deletes them or their bindings",
+		}},
+	}
+	return []admission.Policy{apps, projectsPolicy, guards}
 }

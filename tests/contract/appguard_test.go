@@ -90,3 +90,44 @@ func TestProjectGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestGuardsGuard: only the deployer changes or deletes the hub's admission guards and their bindings; a sync, Argo
+// CD's server or a stage cannot lift them (Kubernetes applies policies to policies: only webhooks skip them, and the
+// binding's namespace selector never skips a cluster-scoped object), and a policy that is not the fleet's is free.
+func TestGuardsGuard(t *testing.T) {
+	p := applicationGuard().Policies()[2]
+	if p.Name != gitopsbridge.GuardsPolicyName {
+		t.Fatalf("third policy %s", p.Name)
+	}
+	api := "admissionregistration.k8s.io"
+	policyKind := schema.GroupVersionKind{Group: api, Version: "v1", Kind: "ValidatingAdmissionPolicy"}
+	policyResource := schema.GroupVersionResource{Group: api, Version: "v1", Resource: "validatingadmissionpolicies"}
+	bindingKind := schema.GroupVersionKind{Group: api, Version: "v1", Kind: "ValidatingAdmissionPolicyBinding"}
+	bindingResource := schema.GroupVersionResource{Group: api, Version: "v1", Resource: "validatingadmissionpolicybindings"}
+	secrets, _, _, _ := clusterSecretGuard(t)
+	guard := secrets.Policy()
+	policy, binding := guard.Object(), guard.Binding()
+	lifted := edited(t, policy, func(o map[string]any) { field(o, "spec")["validations"] = []any{map[string]any{"expression": "true"}} })
+	warnOnly := edited(t, binding, func(o map[string]any) { field(o, "spec")["validationActions"] = []any{"Warn"} })
+	other := edited(t, policy, func(o map[string]any) { field(o, "metadata")["name"] = "kyverno-require-labels" })
+	otherLifted := edited(t, lifted, func(o map[string]any) { field(o, "metadata")["name"] = "kyverno-require-labels" })
+	for name, tc := range map[string]struct {
+		obj, old map[string]any
+		user     string
+		kind     schema.GroupVersionKind
+		resource schema.GroupVersionResource
+		want     string
+	}{
+		"the cluster-secret guard updated by the deployer": {obj: lifted, old: policy, user: deployerRole + "ci-run-2", kind: policyKind, resource: policyResource},
+		"the cluster-secret guard lifted by a sync":        {obj: lifted, old: policy, user: controller, kind: policyKind, resource: policyResource, want: "only the deployer changes or deletes them"},
+		"the cluster-secret guard deleted by a stage":      {old: policy, user: stage, kind: policyKind, resource: policyResource, want: "only the deployer changes or deletes them"},
+		"its binding turned to Warn by Argo CD's server":   {obj: warnOnly, old: binding, user: argocdServer, kind: bindingKind, resource: bindingResource, want: "only the deployer changes or deletes them"},
+		"its binding deleted by a sync":                    {old: binding, user: controller, kind: bindingKind, resource: bindingResource, want: "only the deployer changes or deletes them"},
+		"another policy, changed by an add-on controller":  {obj: otherLifted, old: other, user: controller, kind: policyKind, resource: policyResource},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ok, msg := admit(t, p, tc.obj, tc.old, "", tc.user, tc.kind, tc.resource)
+			expectAdmission(t, ok, msg, tc.want)
+		})
+	}
+}

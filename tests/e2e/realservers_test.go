@@ -10,7 +10,6 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	appsv1 "k8s.io/api/apps/v1"
-	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -196,19 +195,6 @@ func impersonating(t *testing.T, env *offline.Env, name, user string) kubernetes
 		t.Fatal(err)
 	}
 	return kube
-}
-
-// canI is the server's SubjectAccessReview answer: may user verb resource of group, cluster-wide?
-func canI(ctx context.Context, t *testing.T, env *offline.Env, name, user, verb, group, resource string) bool {
-	t.Helper()
-	review, err := typed(t, env, name).AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{
-		Spec: authorizationv1.SubjectAccessReviewSpec{User: user, Groups: []string{"system:serviceaccounts", "system:authenticated"},
-			ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: verb, Group: group, Resource: resource}},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return review.Status.Allowed
 }
 
 func devControlPlanes() []string {
