@@ -200,7 +200,17 @@ func hubOf(a FleetArgs) (ClusterSpec, bool) {
 	return ClusterSpec{}, false
 }
 
-// tenantCluster is what a tenant's selector reads of a cluster.
+// tenantCluster is what a tenant's selector reads of a cluster, and the add-ons with an account-wide role it runs
+// (enabled and accepted as they are in addonSettings.acceptAccountWide).
 func tenantCluster(c ClusterSpec) tenant.Cluster {
-	return tenant.Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Role == Hub}
+	out := tenant.Cluster{Name: c.Name, Environment: c.Environment, Hub: c.Role == Hub}
+	if c.AddonSettings != nil {
+		for _, name := range c.AddonSettings.AcceptAccountWide {
+			if c.Addons[name] && !slices.Contains(out.AccountWide, name) {
+				out.AccountWide = append(out.AccountWide, name)
+			}
+		}
+	}
+	slices.Sort(out.AccountWide)
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -115,6 +116,43 @@ func TestTenantsAreCheckedAcrossTheFleet(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate: %v\nwant %q", err, want)
 		}
+	}
+}
+
+// TestTenantsOffAccountWideAddons: a tenant is not onboarded onto a cluster running an add-on with an account-wide
+// role unless it says so; narrowing the add-on's policy (policyArns) lifts the refusal.
+func TestTenantsOffAccountWideAddons(t *testing.T) {
+	for name, tc := range map[string]struct {
+		settings fleetcluster.AddonSettings
+		allow    bool
+		want     string
+	}{
+		"accepted account-wide": {settings: fleetcluster.AddonSettings{AcceptAccountWide: []string{"ack_s3"}},
+			want: `selects spoke-a, which runs add-ons with an account-wide role (ack_s3)`},
+		"accepted, and the tenant allows it": {settings: fleetcluster.AddonSettings{AcceptAccountWide: []string{"ack_s3"}}, allow: true},
+		"narrowed by policyArns": {settings: fleetcluster.AddonSettings{
+			PolicyArns: map[string][]string{"ack_s3": {"arn:aws:iam::111122223333:policy/ack-s3-payments"}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			a := withTenants()
+			for i := range a.Clusters {
+				if a.Clusters[i].Name == "spoke-a" {
+					a.Clusters[i].Addons = map[string]bool{"ack_s3": true}
+					settings := tc.settings
+					a.Clusters[i].AddonSettings = &settings
+				}
+			}
+			for i := range a.Tenants {
+				a.Tenants[i].AllowAccountWideAddons = tc.allow
+			}
+			err := Validate(a, "test")
+			switch {
+			case tc.want == "" && err != nil && strings.Contains(err.Error(), "account-wide role"):
+				t.Errorf("Validate: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("Validate: %v\nwant %q", err, tc.want)
+			}
+		})
 	}
 }
 

@@ -28,6 +28,25 @@ type TenantSpec struct {
 	// PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default:
 	// true.
 	PreventDeletion *bool `pulumi:"preventDeletion,optional"`
+	// ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example
+	// {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another
+	// namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs,
+	// an empty kind. Default: none.
+	ExtraKinds []TenantKind `pulumi:"extraKinds,optional"`
+	// AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK
+	// controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its
+	// own does not): those controllers act on the objects of every namespace with a role that reaches every resource
+	// of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet
+	// refuses such a selection. Default: false.
+	AllowAccountWideAddons bool `pulumi:"allowAccountWideAddons,optional"`
+}
+
+// TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
+type TenantKind struct {
+	// Group is the API group, "" for core ("apps", "networking.k8s.io").
+	Group string `pulumi:"group,optional"`
+	// Kind is the kind ("Ingress").
+	Kind string `pulumi:"kind"`
 }
 
 // TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked

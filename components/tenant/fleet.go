@@ -10,10 +10,12 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Cluster is what a tenant's selector reads of a cluster of the fleet.
+// Cluster is what a tenant's selector reads of a cluster of the fleet, and the add-ons with an account-wide role it
+// enables (fleetcluster.AccountWideAddons, sorted).
 type Cluster struct {
 	Name, Environment string
 	Hub               bool
+	AccountWide       []string
 }
 
 // Selects tells whether a tenant is onboarded onto c: c is named in the selector, or c is a spoke of one of its
@@ -62,6 +64,13 @@ func checkSelector(ps *problems.List, field string, t TenantSpec, clusters []Clu
 			if !slices.ContainsFunc(clusters, func(c Cluster) bool { return c.Environment == env }) {
 				ps.Add(problems.Index(field+".clusters.environments", k), "%q is not an environment of the fleet", env)
 			}
+		}
+	}
+	for _, c := range clusters {
+		if t.Selects(c) && len(c.AccountWide) > 0 && !t.AllowAccountWideAddons {
+			ps.Add(field+".clusters", "selects %s, which runs add-ons with an account-wide role (%s): they act on "+
+				"the objects of every namespace, the tenant's included; set allowAccountWideAddons: true to accept, "+
+				"or give those add-ons addonSettings.policyArns", c.Name, strings.Join(c.AccountWide, ", "))
 		}
 	}
 	if !slices.ContainsFunc(clusters, t.Selects) {

@@ -2,6 +2,7 @@ package tenant
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
@@ -22,9 +23,44 @@ var PlatformKinds = []gitopsbridge.GroupKind{
 	{Group: "external-secrets.io", Kind: "SecretStore"},
 }
 
+// WorkloadKinds are the namespaced kinds a tenant's Applications may create by default (the project's
+// namespaceResourceWhitelist, deny by default): Pods and their controllers (Deployment, StatefulSet, DaemonSet,
+// ReplicaSet, Job, CronJob), Service, ConfigMap, Secret, ServiceAccount, PersistentVolumeClaim,
+// HorizontalPodAutoscaler, PodDisruptionBudget and External Secrets' ExternalSecret (which reads through the
+// tenant's own SecretStore). Everything else (an ACK AdoptedResource, a TargetGroupBinding, an AWSPCAIssuer, VPC
+// Lattice and Gateway kinds, Endpoints and EndpointSlices written by hand, an Ingress) only when the tenant names it
+// in extraKinds.
+var WorkloadKinds = []gitopsbridge.GroupKind{
+	{Group: "", Kind: "Pod"},
+	{Group: "", Kind: "Service"},
+	{Group: "", Kind: "ConfigMap"},
+	{Group: "", Kind: "Secret"},
+	{Group: "", Kind: "ServiceAccount"},
+	{Group: "", Kind: "PersistentVolumeClaim"},
+	{Group: "apps", Kind: "Deployment"},
+	{Group: "apps", Kind: "StatefulSet"},
+	{Group: "apps", Kind: "DaemonSet"},
+	{Group: "apps", Kind: "ReplicaSet"},
+	{Group: "batch", Kind: "Job"},
+	{Group: "batch", Kind: "CronJob"},
+	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"},
+	{Group: "policy", Kind: "PodDisruptionBudget"},
+	{Group: "external-secrets.io", Kind: "ExternalSecret"},
+}
+
+// Kinds are the namespaced kinds the tenant's Applications may create: WorkloadKinds and its extraKinds.
+func (t TenantSpec) Kinds() []gitopsbridge.GroupKind {
+	out := slices.Clone(WorkloadKinds)
+	for _, k := range t.ExtraKinds {
+		out = append(out, gitopsbridge.GroupKind{Group: k.Group, Kind: k.Kind})
+	}
+	return out
+}
+
 // Project is the tenant's Argo CD AppProject in Argo CD's namespace on the hub: its source repositories, its
-// destinations (each selected cluster, by name, times each of its namespaces), no cluster-scoped kind, no
-// platform kind, a role per owner access level for the owners' groups, and its sync windows.
+// destinations (each selected cluster, by name, times each of its namespaces), no cluster-scoped kind, of namespaced
+// kinds its Kinds only (and never a platform kind), a role per owner access level for the owners' groups, and its
+// sync windows.
 func Project(t TenantSpec, clusters []string, argocdNamespace string) map[string]any {
 	var dests []gitopsbridge.ProjectDestination
 	for _, c := range clusters {
@@ -35,8 +71,9 @@ func Project(t TenantSpec, clusters []string, argocdNamespace string) map[string
 	obj := gitopsbridge.AppProject{
 		Name: ProjectName(t.Name), Namespace: argocdNamespace,
 		Description:  fmt.Sprintf("Tenant %s: its workloads into its namespaces on the clusters it selects", t.Name),
-		SourceRepos:  t.SourceRepos,
-		Destinations: dests,
+		SourceRepos:        t.SourceRepos,
+		Destinations:       dests,
+		NamespaceResources: t.Kinds(),
 	}.Object()
 	spec := obj["spec"].(map[string]any)
 	deny := make([]any, len(PlatformKinds))

@@ -28,6 +28,16 @@ func TestProject(t *testing.T) {
 	if n := strings.Count(s, `"namespace":"payments`); n != 4 {
 		t.Errorf("%d destinations, want 2 clusters x 2 namespaces", n)
 	}
+	kinds := p["spec"].(map[string]any)["namespaceResourceWhitelist"].([]any)
+	if len(kinds) != len(WorkloadKinds) {
+		t.Errorf("namespaced kinds %v, want the %d workload kinds", kinds, len(WorkloadKinds))
+	}
+	withIngress := payments()
+	withIngress.ExtraKinds = []TenantKind{{Group: "networking.k8s.io", Kind: "Ingress"}}
+	kinds = Project(withIngress, []string{"spoke-a"}, "argocd")["spec"].(map[string]any)["namespaceResourceWhitelist"].([]any)
+	if last := kinds[len(kinds)-1]; len(kinds) != len(WorkloadKinds)+1 || last.(map[string]any)["kind"] != "Ingress" {
+		t.Errorf("with extraKinds Ingress, namespaced kinds %v", kinds)
+	}
 }
 
 func TestApplicationSet(t *testing.T) {

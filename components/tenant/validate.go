@@ -142,6 +142,16 @@ func Check(ps *problems.List, field string, a TenantSpec) {
 				"host/namespace for OCI), globs only after it", r)
 		}
 	}
+	for i, k := range a.ExtraKinds {
+		f := at(problems.Index("extraKinds", i))
+		switch {
+		case k.Kind == "" || strings.ContainsAny(k.Group+k.Kind, "*?[]!"):
+			ps.Add(f, "%q/%q is not a kind: name one group and one kind, no glob", k.Group, k.Kind)
+		case slices.ContainsFunc(PlatformKinds, func(p gitopsbridge.GroupKind) bool { return p.Group == k.Group && p.Kind == k.Kind }):
+			ps.Add(f, "%s/%s is the platform's (the tenant's quota, limits, network policies, RBAC and secret store "+
+				"are set by the Tenant)", k.Group, k.Kind)
+		}
+	}
 	for i, w := range a.SyncWindows {
 		f := at(problems.Index("syncWindows", i))
 		if w.Kind != "allow" && w.Kind != "deny" {

@@ -64,6 +64,11 @@ func TestCheck(t *testing.T) {
 			`t.sourceRepos[5]: "*.ecr.aws/acme" reaches`}},
 		"not a repository": {func(a *TenantSpec) { a.Workloads = &TenantWorkloads{URL: "payments-deploy", Path: "clusters"} },
 			[]string{`t.workloads.url: "payments-deploy" is not a repository URL`}},
+		"extra kinds": {func(a *TenantSpec) {
+			a.ExtraKinds = []TenantKind{{Group: "networking.k8s.io", Kind: "Ingress"}, {Group: "", Kind: "ResourceQuota"},
+				{Group: "services.k8s.aws", Kind: "*"}, {Group: "apps"}}
+		}, []string{`t.extraKinds[1]: /ResourceQuota is the platform's`, `t.extraKinds[2]: "services.k8s.aws"/"*" is not a kind`,
+			`t.extraKinds[3]: "apps"/"" is not a kind`}},
 		"sync window": {func(a *TenantSpec) {
 			a.SyncWindows[0] = TenantSyncWindow{Kind: "block", Schedule: "nightly", Duration: "8"}
 		},

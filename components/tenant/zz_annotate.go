@@ -50,6 +50,13 @@ func (x *TenantGuardArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.PreventDeletion, "PreventDeletion refuses removals of namespaces that hold claims.")
 }
 
+// Annotate gives TenantKind its schema descriptions.
+func (x *TenantKind) Annotate(a infer.Annotator) {
+	a.Describe(x, "TenantKind is a namespaced Kubernetes kind: its API group (\"\" for core) and kind, as Argo CD's project names it.")
+	a.Describe(&x.Group, "Group is the API group, \"\" for core (\"apps\", \"networking.k8s.io\").")
+	a.Describe(&x.Kind, "Kind is the kind (\"Ingress\").")
+}
+
 // Annotate gives TenantLimits its schema descriptions.
 func (x *TenantLimits) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.")
@@ -117,6 +124,8 @@ func (x *TenantSpec) Annotate(a infer.Annotator) {
 	a.Describe(&x.SyncWindows, "SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).")
 	a.Describe(&x.SecretsPrefix, "SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only \"<secretsPrefix><name>/*\". Default: \"tenants/\".")
 	a.Describe(&x.PreventDeletion, "PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.")
+	a.Describe(&x.ExtraKinds, "ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.")
+	a.Describe(&x.AllowAccountWideAddons, "AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.")
 }
 
 // Annotate gives TenantSyncWindow its schema descriptions.

@@ -37,7 +37,8 @@ func payments() tenant.TenantSpec {
 
 // TestTenantProject: Argo CD v3.5.7's project checks over the tenant's project: its Applications may deploy its
 // workloads into its namespaces on the clusters it selects, and nothing else: not another tenant's namespace, not
-// a cluster-scoped kind, not a platform kind, not the hub, not another repository.
+// a cluster-scoped kind, not a platform kind, no kind outside the workload kinds and its extraKinds (issue 36's
+// ACK, load balancer, CA, Gateway and hand-written endpoint objects), not the hub, not another repository.
 func TestTenantProject(t *testing.T) {
 	hub, spoke := fleetSecrets(t)
 	project := tenant.Project(payments(), []string{"spoke-a"}, argocdNamespace)
@@ -61,7 +62,26 @@ func TestTenantProject(t *testing.T) {
 		"the hub":                        {refused: true, source: src, dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: "payments"}},
 		"another repository":             {refused: true, source: argov1alpha1.ApplicationSource{RepoURL: "https://github.com/evil/apps", Path: ".", TargetRevision: "main"}, dest: dest},
 		"its namespace on another spoke": {refused: true, source: src, dest: argov1alpha1.ApplicationDestination{Name: "hub", Namespace: "payments"}},
+		"an ACK AdoptedResource":         {refused: true, source: src, dest: dest, objects: namespaced("services.k8s.aws", "AdoptedResource", "prod-db")},
+		"a TargetGroupBinding":           {refused: true, source: src, dest: dest, objects: namespaced("elbv2.k8s.aws", "TargetGroupBinding", "other-lb")},
+		"an AWSPCAIssuer":                {refused: true, source: src, dest: dest, objects: namespaced("awspca.cert-manager.io", "AWSPCAIssuer", "platform-ca")},
+		"a Gateway":                      {refused: true, source: src, dest: dest, objects: namespaced("gateway.networking.k8s.io", "Gateway", "lattice")},
+		"an EndpointSlice by hand":       {refused: true, source: src, dest: dest, objects: namespaced("discovery.k8s.io", "EndpointSlice", "metadata")},
+		"an Ingress, not named":          {refused: true, source: src, dest: dest, objects: namespaced("networking.k8s.io", "Ingress", "api")},
+		"a SecretStore of its own":       {refused: true, source: src, dest: dest, objects: namespaced("external-secrets.io", "SecretStore", "any")},
+		"an ExternalSecret":              {source: src, dest: dest, objects: namespaced("external-secrets.io", "ExternalSecret", "db")},
 	})
+	withIngress := payments()
+	withIngress.ExtraKinds = []tenant.TenantKind{{Group: "networking.k8s.io", Kind: "Ingress"}}
+	runProjectCases(t, tenant.Project(withIngress, []string{"spoke-a"}, argocdNamespace), secretObjects(t, hub, spoke), map[string]projectCase{
+		"an Ingress, named in extraKinds": {source: src, dest: dest, objects: namespaced("networking.k8s.io", "Ingress", "api")},
+		"still no TargetGroupBinding":     {refused: true, source: src, dest: dest, objects: namespaced("elbv2.k8s.aws", "TargetGroupBinding", "other-lb")},
+	})
+}
+
+// namespaced is one namespaced object of group and kind, in the destination's namespace.
+func namespaced(group, kind, name string) []syncedObject {
+	return []syncedObject{{Group: group, Kind: kind, Name: name, Namespaced: true}}
 }
 
 // TestTenantManifests: every object of a tenant namespace passes Kubernetes v1.36's own validation (after its

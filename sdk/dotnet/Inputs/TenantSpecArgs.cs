@@ -17,10 +17,28 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class TenantSpecArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
+        /// AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+        /// </summary>
+        [Input("allowAccountWideAddons")]
+        public Input<bool>? AllowAccountWideAddons { get; set; }
+
+        /// <summary>
         /// Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
         /// </summary>
         [Input("clusters")]
         public Input<Inputs.TenantSelectorArgs>? Clusters { get; set; }
+
+        [Input("extraKinds")]
+        private InputList<Inputs.TenantKindArgs>? _extraKinds;
+
+        /// <summary>
+        /// ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+        /// </summary>
+        public InputList<Inputs.TenantKindArgs> ExtraKinds
+        {
+            get => _extraKinds ?? (_extraKinds = new InputList<Inputs.TenantKindArgs>());
+            set => _extraKinds = value;
+        }
 
         /// <summary>
         /// Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=&lt;name&gt;) and names its Argo CD project ("tenant-&lt;name&gt;").

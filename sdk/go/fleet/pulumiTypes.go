@@ -7463,6 +7463,115 @@ func (o TenantClusterArrayOutput) Index(i pulumi.IntInput) TenantClusterOutput {
 	}).(TenantClusterOutput)
 }
 
+// TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
+type TenantKind struct {
+	// Group is the API group, "" for core ("apps", "networking.k8s.io").
+	Group *string `pulumi:"group"`
+	// Kind is the kind ("Ingress").
+	Kind string `pulumi:"kind"`
+}
+
+// TenantKindInput is an input type that accepts TenantKindArgs and TenantKindOutput values.
+// You can construct a concrete instance of `TenantKindInput` via:
+//
+//	TenantKindArgs{...}
+type TenantKindInput interface {
+	pulumi.Input
+
+	ToTenantKindOutput() TenantKindOutput
+	ToTenantKindOutputWithContext(context.Context) TenantKindOutput
+}
+
+// TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
+type TenantKindArgs struct {
+	// Group is the API group, "" for core ("apps", "networking.k8s.io").
+	Group pulumi.StringPtrInput `pulumi:"group"`
+	// Kind is the kind ("Ingress").
+	Kind pulumi.StringInput `pulumi:"kind"`
+}
+
+func (TenantKindArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantKind)(nil)).Elem()
+}
+
+func (i TenantKindArgs) ToTenantKindOutput() TenantKindOutput {
+	return i.ToTenantKindOutputWithContext(context.Background())
+}
+
+func (i TenantKindArgs) ToTenantKindOutputWithContext(ctx context.Context) TenantKindOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantKindOutput)
+}
+
+// TenantKindArrayInput is an input type that accepts TenantKindArray and TenantKindArrayOutput values.
+// You can construct a concrete instance of `TenantKindArrayInput` via:
+//
+//	TenantKindArray{ TenantKindArgs{...} }
+type TenantKindArrayInput interface {
+	pulumi.Input
+
+	ToTenantKindArrayOutput() TenantKindArrayOutput
+	ToTenantKindArrayOutputWithContext(context.Context) TenantKindArrayOutput
+}
+
+type TenantKindArray []TenantKindInput
+
+func (TenantKindArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantKind)(nil)).Elem()
+}
+
+func (i TenantKindArray) ToTenantKindArrayOutput() TenantKindArrayOutput {
+	return i.ToTenantKindArrayOutputWithContext(context.Background())
+}
+
+func (i TenantKindArray) ToTenantKindArrayOutputWithContext(ctx context.Context) TenantKindArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TenantKindArrayOutput)
+}
+
+// TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
+type TenantKindOutput struct{ *pulumi.OutputState }
+
+func (TenantKindOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TenantKind)(nil)).Elem()
+}
+
+func (o TenantKindOutput) ToTenantKindOutput() TenantKindOutput {
+	return o
+}
+
+func (o TenantKindOutput) ToTenantKindOutputWithContext(ctx context.Context) TenantKindOutput {
+	return o
+}
+
+// Group is the API group, "" for core ("apps", "networking.k8s.io").
+func (o TenantKindOutput) Group() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TenantKind) *string { return v.Group }).(pulumi.StringPtrOutput)
+}
+
+// Kind is the kind ("Ingress").
+func (o TenantKindOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v TenantKind) string { return v.Kind }).(pulumi.StringOutput)
+}
+
+type TenantKindArrayOutput struct{ *pulumi.OutputState }
+
+func (TenantKindArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TenantKind)(nil)).Elem()
+}
+
+func (o TenantKindArrayOutput) ToTenantKindArrayOutput() TenantKindArrayOutput {
+	return o
+}
+
+func (o TenantKindArrayOutput) ToTenantKindArrayOutputWithContext(ctx context.Context) TenantKindArrayOutput {
+	return o
+}
+
+func (o TenantKindArrayOutput) Index(i pulumi.IntInput) TenantKindOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TenantKind {
+		return vs[0].([]TenantKind)[vs[1].(int)]
+	}).(TenantKindOutput)
+}
+
 // TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
 type TenantLimits struct {
 	// Cpu is the default CPU limit. Default: "500m".
@@ -8456,8 +8565,12 @@ func (o TenantServiceAccountArrayOutput) Index(i pulumi.IntInput) TenantServiceA
 
 // TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
 type TenantSpec struct {
+	// AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+	AllowAccountWideAddons *bool `pulumi:"allowAccountWideAddons"`
 	// Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
 	Clusters *TenantSelector `pulumi:"clusters"`
+	// ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+	ExtraKinds []TenantKind `pulumi:"extraKinds"`
 	// Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
 	Name string `pulumi:"name"`
 	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
@@ -8489,8 +8602,12 @@ type TenantSpecInput interface {
 
 // TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.
 type TenantSpecArgs struct {
+	// AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+	AllowAccountWideAddons pulumi.BoolPtrInput `pulumi:"allowAccountWideAddons"`
 	// Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
 	Clusters TenantSelectorPtrInput `pulumi:"clusters"`
+	// ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+	ExtraKinds TenantKindArrayInput `pulumi:"extraKinds"`
 	// Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
 	Name pulumi.StringInput `pulumi:"name"`
 	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
@@ -8561,9 +8678,19 @@ func (o TenantSpecOutput) ToTenantSpecOutputWithContext(ctx context.Context) Ten
 	return o
 }
 
+// AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+func (o TenantSpecOutput) AllowAccountWideAddons() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantSpec) *bool { return v.AllowAccountWideAddons }).(pulumi.BoolPtrOutput)
+}
+
 // Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
 func (o TenantSpecOutput) Clusters() TenantSelectorPtrOutput {
 	return o.ApplyT(func(v TenantSpec) *TenantSelector { return v.Clusters }).(TenantSelectorPtrOutput)
+}
+
+// ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+func (o TenantSpecOutput) ExtraKinds() TenantKindArrayOutput {
+	return o.ApplyT(func(v TenantSpec) []TenantKind { return v.ExtraKinds }).(TenantKindArrayOutput)
 }
 
 // Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
@@ -9509,6 +9636,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TaintArrayInput)(nil)).Elem(), TaintArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantClusterInput)(nil)).Elem(), TenantClusterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantClusterArrayInput)(nil)).Elem(), TenantClusterArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantKindInput)(nil)).Elem(), TenantKindArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TenantKindArrayInput)(nil)).Elem(), TenantKindArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitsInput)(nil)).Elem(), TenantLimitsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantLimitsPtrInput)(nil)).Elem(), TenantLimitsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TenantNamespaceInput)(nil)).Elem(), TenantNamespaceArgs{})
@@ -9613,6 +9742,8 @@ func init() {
 	pulumi.RegisterOutputType(TaintArrayOutput{})
 	pulumi.RegisterOutputType(TenantClusterOutput{})
 	pulumi.RegisterOutputType(TenantClusterArrayOutput{})
+	pulumi.RegisterOutputType(TenantKindOutput{})
+	pulumi.RegisterOutputType(TenantKindArrayOutput{})
 	pulumi.RegisterOutputType(TenantLimitsOutput{})
 	pulumi.RegisterOutputType(TenantLimitsPtrOutput{})
 	pulumi.RegisterOutputType(TenantNamespaceOutput{})

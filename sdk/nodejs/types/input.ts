@@ -1160,6 +1160,20 @@ export interface TenantClusterArgs {
 }
 
 /**
+ * TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
+ */
+export interface TenantKindArgs {
+    /**
+     * Group is the API group, "" for core ("apps", "networking.k8s.io").
+     */
+    group?: pulumi.Input<string | undefined>;
+    /**
+     * Kind is the kind ("Ingress").
+     */
+    kind: pulumi.Input<string>;
+}
+
+/**
  * TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
  */
 export interface TenantLimitsArgs {
@@ -1300,9 +1314,17 @@ export interface TenantServiceAccountArgs {
  */
 export interface TenantSpecArgs {
     /**
+     * AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+     */
+    allowAccountWideAddons?: pulumi.Input<boolean | undefined>;
+    /**
      * Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
      */
     clusters?: pulumi.Input<inputs.TenantSelectorArgs | undefined>;
+    /**
+     * ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+     */
+    extraKinds?: pulumi.Input<pulumi.Input<inputs.TenantKindArgs>[] | undefined>;
     /**
      * Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
      */

@@ -93,6 +93,8 @@ __all__ = [
     'TaintArgsDict',
     'TenantClusterArgs',
     'TenantClusterArgsDict',
+    'TenantKindArgs',
+    'TenantKindArgsDict',
     'TenantLimitsArgs',
     'TenantLimitsArgsDict',
     'TenantNamespaceArgs',
@@ -5211,6 +5213,59 @@ class TenantClusterArgs:
         pulumi.set(self, "oidc_provider_url", value)
 
 
+class TenantKindArgsDict(TypedDict):
+    """
+    TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
+    """
+    kind: pulumi.Input[_builtins.str]
+    """
+    Kind is the kind ("Ingress").
+    """
+    group: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Group is the API group, "" for core ("apps", "networking.k8s.io").
+    """
+
+@pulumi.input_type
+class TenantKindArgs:
+    def __init__(__self__, *,
+                 kind: pulumi.Input[_builtins.str],
+                 group: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
+
+        :param pulumi.Input[_builtins.str] kind: Kind is the kind ("Ingress").
+        :param pulumi.Input[_builtins.str] group: Group is the API group, "" for core ("apps", "networking.k8s.io").
+        """
+        pulumi.set(__self__, "kind", kind)
+        if group is not None:
+            pulumi.set(__self__, "group", group)
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> pulumi.Input[_builtins.str]:
+        """
+        Kind is the kind ("Ingress").
+        """
+        return pulumi.get(self, "kind")
+
+    @kind.setter
+    def kind(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "kind", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def group(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Group is the API group, "" for core ("apps", "networking.k8s.io").
+        """
+        return pulumi.get(self, "group")
+
+    @group.setter
+    def group(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "group", value)
+
+
 class TenantLimitsArgsDict(TypedDict):
     """
     TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
@@ -5804,9 +5859,17 @@ class TenantSpecArgsDict(TypedDict):
     """
     Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
     """
+    allow_account_wide_addons: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+    """
     clusters: NotRequired[pulumi.Input[Optional['TenantSelectorArgsDict']]]
     """
     Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+    """
+    extra_kinds: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TenantKindArgsDict']]]]]
+    """
+    ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
     """
     owners: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TenantOwnerArgsDict']]]]]
     """
@@ -5838,7 +5901,9 @@ class TenantSpecArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  namespaces: pulumi.Input[Sequence[pulumi.Input['TenantNamespaceArgs']]],
+                 allow_account_wide_addons: pulumi.Input[Optional[_builtins.bool]] = None,
                  clusters: pulumi.Input[Optional['TenantSelectorArgs']] = None,
+                 extra_kinds: pulumi.Input[Optional[Sequence[pulumi.Input['TenantKindArgs']]]] = None,
                  owners: pulumi.Input[Optional[Sequence[pulumi.Input['TenantOwnerArgs']]]] = None,
                  prevent_deletion: pulumi.Input[Optional[_builtins.bool]] = None,
                  secrets_prefix: pulumi.Input[Optional[_builtins.str]] = None,
@@ -5850,7 +5915,9 @@ class TenantSpecArgs:
 
         :param pulumi.Input[_builtins.str] name: Name is the tenant's name, a DNS-1123 label unique in the fleet, for example "payments". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project ("tenant-<name>").
         :param pulumi.Input[Sequence[pulumi.Input['TenantNamespaceArgs']]] namespaces: Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
+        :param pulumi.Input[_builtins.bool] allow_account_wide_addons: AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
         :param pulumi.Input['TenantSelectorArgs'] clusters: Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
+        :param pulumi.Input[Sequence[pulumi.Input['TenantKindArgs']]] extra_kinds: ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input['TenantOwnerArgs']]] owners: Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
         :param pulumi.Input[_builtins.bool] prevent_deletion: PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
         :param pulumi.Input[_builtins.str] secrets_prefix: SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
@@ -5860,8 +5927,12 @@ class TenantSpecArgs:
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "namespaces", namespaces)
+        if allow_account_wide_addons is not None:
+            pulumi.set(__self__, "allow_account_wide_addons", allow_account_wide_addons)
         if clusters is not None:
             pulumi.set(__self__, "clusters", clusters)
+        if extra_kinds is not None:
+            pulumi.set(__self__, "extra_kinds", extra_kinds)
         if owners is not None:
             pulumi.set(__self__, "owners", owners)
         if prevent_deletion is not None:
@@ -5900,6 +5971,18 @@ class TenantSpecArgs:
         pulumi.set(self, "namespaces", value)
 
     @_builtins.property
+    @pulumi.getter(name="allowAccountWideAddons")
+    def allow_account_wide_addons(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+        """
+        return pulumi.get(self, "allow_account_wide_addons")
+
+    @allow_account_wide_addons.setter
+    def allow_account_wide_addons(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_account_wide_addons", value)
+
+    @_builtins.property
     @pulumi.getter
     def clusters(self) -> pulumi.Input[Optional['TenantSelectorArgs']]:
         """
@@ -5910,6 +5993,18 @@ class TenantSpecArgs:
     @clusters.setter
     def clusters(self, value: pulumi.Input[Optional['TenantSelectorArgs']]):
         pulumi.set(self, "clusters", value)
+
+    @_builtins.property
+    @pulumi.getter(name="extraKinds")
+    def extra_kinds(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantKindArgs']]]]:
+        """
+        ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+        """
+        return pulumi.get(self, "extra_kinds")
+
+    @extra_kinds.setter
+    def extra_kinds(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['TenantKindArgs']]]]):
+        pulumi.set(self, "extra_kinds", value)
 
     @_builtins.property
     @pulumi.getter

@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.TenantKindArgs;
 import com.gitopsfleet.fleet.inputs.TenantNamespaceArgs;
 import com.gitopsfleet.fleet.inputs.TenantOwnerArgs;
 import com.gitopsfleet.fleet.inputs.TenantSelectorArgs;
@@ -28,6 +29,21 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
     public static final TenantSpecArgs Empty = new TenantSpecArgs();
 
     /**
+     * AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant&#39;s owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+     * 
+     */
+    @Import(name="allowAccountWideAddons")
+    private @Nullable Output<Boolean> allowAccountWideAddons;
+
+    /**
+     * @return AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant&#39;s owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> allowAccountWideAddons() {
+        return Optional.ofNullable(this.allowAccountWideAddons);
+    }
+
+    /**
      * Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
      * 
      */
@@ -40,6 +56,21 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<TenantSelectorArgs>> clusters() {
         return Optional.ofNullable(this.clusters);
+    }
+
+    /**
+     * ExtraKinds are namespaced kinds the tenant&#39;s Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup&#39;s load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD&#39;s kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+     * 
+     */
+    @Import(name="extraKinds")
+    private @Nullable Output<List<TenantKindArgs>> extraKinds;
+
+    /**
+     * @return ExtraKinds are namespaced kinds the tenant&#39;s Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup&#39;s load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD&#39;s kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+     * 
+     */
+    public Optional<Output<List<TenantKindArgs>>> extraKinds() {
+        return Optional.ofNullable(this.extraKinds);
     }
 
     /**
@@ -165,7 +196,9 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
     private TenantSpecArgs() {}
 
     private TenantSpecArgs(TenantSpecArgs $) {
+        this.allowAccountWideAddons = $.allowAccountWideAddons;
         this.clusters = $.clusters;
+        this.extraKinds = $.extraKinds;
         this.name = $.name;
         this.namespaces = $.namespaces;
         this.owners = $.owners;
@@ -195,6 +228,27 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
+         * @param allowAccountWideAddons AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant&#39;s owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowAccountWideAddons(@Nullable Output<Boolean> allowAccountWideAddons) {
+            $.allowAccountWideAddons = allowAccountWideAddons;
+            return this;
+        }
+
+        /**
+         * @param allowAccountWideAddons AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant&#39;s owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder allowAccountWideAddons(Boolean allowAccountWideAddons) {
+            return allowAccountWideAddons(Output.of(allowAccountWideAddons));
+        }
+
+        /**
          * @param clusters Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
          * 
          * @return builder
@@ -213,6 +267,37 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder clusters(TenantSelectorArgs clusters) {
             return clusters(Output.of(clusters));
+        }
+
+        /**
+         * @param extraKinds ExtraKinds are namespaced kinds the tenant&#39;s Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup&#39;s load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD&#39;s kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder extraKinds(@Nullable Output<List<TenantKindArgs>> extraKinds) {
+            $.extraKinds = extraKinds;
+            return this;
+        }
+
+        /**
+         * @param extraKinds ExtraKinds are namespaced kinds the tenant&#39;s Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup&#39;s load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD&#39;s kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder extraKinds(List<TenantKindArgs> extraKinds) {
+            return extraKinds(Output.of(extraKinds));
+        }
+
+        /**
+         * @param extraKinds ExtraKinds are namespaced kinds the tenant&#39;s Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup&#39;s load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD&#39;s kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder extraKinds(TenantKindArgs... extraKinds) {
+            return extraKinds(List.of(extraKinds));
         }
 
         /**
