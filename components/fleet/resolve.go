@@ -93,7 +93,8 @@ type hub struct {
 }
 
 // clusterArgs are the FleetCluster inputs of a cluster (with defaults applied) at its VPC CIDR; h is the hub
-// for a spoke, nil for the hub.
+// for a spoke, nil for the hub. A cluster some tenant selects enforces NetworkPolicies (networkPolicy), which the
+// tenants' namespaces are fenced with.
 func clusterArgs(c ClusterSpec, vpcCidr string, h *hub, tenants []tenant.TenantSpec) fleetcluster.FleetClusterArgs {
 	args := fleetcluster.FleetClusterArgs{
 		ClusterName:       c.Name,
@@ -109,6 +110,7 @@ func clusterArgs(c ClusterSpec, vpcCidr string, h *hub, tenants []tenant.TenantS
 		Identity:          c.Identity,
 		Tags:              c.Tags,
 		AccessEntries:     tenant.AccessEntries(tenants, tenantCluster(c), tenant.PartitionOf(c.Region)),
+		NetworkPolicy:     slices.ContainsFunc(tenants, func(t tenant.TenantSpec) bool { return t.Selects(tenantCluster(c)) }),
 	}
 	if h != nil {
 		args.GitOpsAccess = &fleetcluster.GitOpsAccess{HubRoleArn: h.roleArn, HubEgressCidrs: h.egress}

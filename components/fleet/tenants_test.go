@@ -119,6 +119,17 @@ func TestTenantsAreCheckedAcrossTheFleet(t *testing.T) {
 	}
 }
 
+// TestTenantClustersEnforceNetworkPolicies: a cluster some tenant selects turns on the VPC CNI's network policy
+// agent, so the tenants' NetworkPolicies are enforced; the hub, which none selects, does not.
+func TestTenantClustersEnforceNetworkPolicies(t *testing.T) {
+	cloud, _ := build(t, withTenants())
+	for cluster, want := range map[string]any{"spoke-a": `{"enableNetworkPolicy":"true"}`, "spoke-b": `{"enableNetworkPolicy":"true"}`, "hub": nil} {
+		if got := cloud.MustGet(t, "aws:eks/addon:Addon", cluster+"-vpc-cni").Input("configurationValues"); got != want {
+			t.Errorf("%s's vpc-cni configuration %v, want %v", cluster, got, want)
+		}
+	}
+}
+
 // TestTenantsOffAccountWideAddons: a tenant is not onboarded onto a cluster running an add-on with an account-wide
 // role unless it says so; narrowing the add-on's policy (policyArns) lifts the refusal.
 func TestTenantsOffAccountWideAddons(t *testing.T) {

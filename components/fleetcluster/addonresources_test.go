@@ -82,6 +82,20 @@ func TestAddonResources(t *testing.T) {
 	}
 }
 
+// TestNetworkPolicyTurnsOnTheCNIAgent: networkPolicy configures the vpc-cni add-on with its network policy agent on,
+// and nothing else; without it vpc-cni has no configuration (the EBS test above checks that).
+func TestNetworkPolicyTurnsOnTheCNIAgent(t *testing.T) {
+	cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", NetworkPolicy: true})
+	if got := cloud.MustGet(t, "aws:eks/addon:Addon", "dev-vpc-cni").Input("configurationValues"); got != `{"enableNetworkPolicy":"true"}` {
+		t.Errorf("vpc-cni's configuration %v, want the network policy agent on", got)
+	}
+	for _, other := range []string{"kube-proxy", "coredns", PodIdentityAgentAddon} {
+		if got := cloud.MustGet(t, "aws:eks/addon:Addon", "dev-"+other).Input("configurationValues"); got != nil {
+			t.Errorf("%s has a configuration: %v", other, got)
+		}
+	}
+}
+
 func TestEBSCSIDriverIsAManagedAddon(t *testing.T) {
 	cloud, fc := build(t, "dev", FleetClusterArgs{Region: "us-east-1", Addons: map[string]bool{"aws_ebs_csi_driver": true}})
 	addon := cloud.MustGet(t, "aws:eks/addon:Addon", "dev-aws-ebs-csi-driver")

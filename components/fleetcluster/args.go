@@ -102,6 +102,12 @@ type FleetClusterArgs struct {
 	// Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the
 	// add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
 	Identity string `pulumi:"identity,optional"`
+	// NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies
+	// (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide,
+	// cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are).
+	// Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects.
+	// Toggling it updates the add-on in place. Default: false.
+	NetworkPolicy bool `pulumi:"networkPolicy,optional"`
 	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values
 	// 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
 	Tags map[string]string `pulumi:"tags,optional"`

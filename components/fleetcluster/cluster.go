@@ -162,7 +162,14 @@ func (b *builder) managedAddonsAndNodes(cl *eks.Cluster, net network, nodeRole *
 }
 
 // NodeAgentAddons are the EKS managed add-ons every cluster gets before its node groups, in install order.
-var NodeAgentAddons = []string{"vpc-cni", "kube-proxy", PodIdentityAgentAddon}
+var NodeAgentAddons = []string{VPCCNIAddon, "kube-proxy", PodIdentityAgentAddon}
+
+// VPCCNIAddon is the EKS managed add-on of the Amazon VPC CNI plugin.
+const VPCCNIAddon = "vpc-cni"
+
+// VPCCNINetworkPolicyConfiguration is the vpc-cni add-on's configuration with networkPolicy: its network policy
+// agent on (the add-on's configuration schema takes the flag as a string).
+const VPCCNINetworkPolicyConfiguration = `{"enableNetworkPolicy":"true"}`
 
 // EBSCSIDriverAddon is the EKS managed add-on of the EBS CSI driver.
 const EBSCSIDriverAddon = "aws-ebs-csi-driver"
@@ -195,8 +202,11 @@ func (b *builder) managedAddonWithRole(cluster pulumi.StringOutput, addon string
 	after []pulumi.Resource,
 ) (*awseks.Addon, error) {
 	var config pulumi.StringPtrInput
-	if addon == EBSCSIDriverAddon {
+	switch {
+	case addon == EBSCSIDriverAddon:
 		config = pulumi.String(EBSCSIDriverConfiguration(b.args.ClusterName))
+	case addon == VPCCNIAddon && b.args.NetworkPolicy:
+		config = pulumi.String(VPCCNINetworkPolicyConfiguration)
 	}
 	version := awseks.GetAddonVersionOutput(b.ctx, awseks.GetAddonVersionOutputArgs{
 		AddonName:         pulumi.String(addon),

@@ -86,6 +86,12 @@ type TenantNamespace struct {
 	Limits *TenantLimits `pulumi:"limits,optional"`
 	// ServiceAccounts are the namespace's workload identities.
 	ServiceAccounts []TenantServiceAccount `pulumi:"serviceAccounts,optional"`
+	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides
+	// the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load
+	// balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's
+	// docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none
+	// (no load balancer reaches the namespace's pods).
+	IngressCidrs []string `pulumi:"ingressCidrs,optional"`
 }
 
 // TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").

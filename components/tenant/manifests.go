@@ -21,11 +21,17 @@ const (
 	DenyAllPolicy          = "default-deny"
 	SameNamespacePolicy    = "allow-same-namespace"
 	DNSPolicy              = "allow-dns"
+	AWSPolicy              = "allow-aws-apis"
+	IngressCidrsPolicy     = "allow-ingress-cidrs"
 	SecretStoreName        = "aws-secrets-manager"
 	SecretsServiceAccount  = "tenant-secrets"
 	roleArnAnnotation      = "eks.amazonaws.com/role-arn"
 	podSecurityLabelPrefix = "pod-security.kubernetes.io/"
 )
+
+// PodIdentityAgentCIDR is the address of the EKS Pod Identity agent on every node (Amazon EKS User Guide,
+// pod-id-how-it-works: 169.254.170.23, port 80), which tenant pods reach for their roles' credentials.
+const PodIdentityAgentCIDR = "169.254.170.23/32"
 
 // Identities are the IAM role ARNs of a namespace's service accounts that take IRSA (annotated with
 // eks.amazonaws.com/role-arn), by service account name; a service account bound through EKS Pod Identity is absent.
@@ -33,7 +39,8 @@ type Identities map[string]string
 
 // Manifests are the in-cluster objects of one tenant namespace, in apply order: the Namespace (labels tenant,
 // managed-by, the Pod Security Admission levels), its ResourceQuota and LimitRange, the NetworkPolicies (deny all,
-// then allow the namespace's own pods and DNS), the service accounts, and, when secrets is true (the cluster runs
+// then allow the namespace's own pods, DNS, AWS: the Pod Identity agent and HTTPS out, which STS and the AWS APIs
+// and their VPC endpoints take, and, with ingressCidrs, traffic from those networks), the service accounts, and, when secrets is true (the cluster runs
 // the external_secrets add-on), the SecretStore on AWS Secrets Manager in region and its service account, whose
 // role (ids[SecretsServiceAccount]) reads only the tenant's prefix. Each object is a map as the API serves it.
 func Manifests(t TenantSpec, n TenantNamespace, ids Identities, secrets bool, region string) ([]map[string]any, error) {
@@ -67,7 +74,7 @@ func Manifests(t TenantSpec, n TenantNamespace, ids Identities, secrets bool, re
 		return nil, err
 	}
 	all := metav1.LabelSelector{}
-	dnsPort := intstr.FromInt32(53)
+	dnsPort, agentPort, httpsPort := intstr.FromInt32(53), intstr.FromInt32(80), intstr.FromInt32(443)
 	udp, tcp := corev1.ProtocolUDP, corev1.ProtocolTCP
 	objects := []runtime.Object{
 		&corev1.Namespace{TypeMeta: typeMeta("v1", "Namespace"), ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: labels}},
@@ -94,6 +101,26 @@ func Manifests(t TenantSpec, n TenantNamespace, ids Identities, secrets bool, re
 					Ports: []networkingv1.NetworkPolicyPort{{Protocol: &udp, Port: &dnsPort}, {Protocol: &tcp, Port: &dnsPort}},
 				}},
 				PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeEgress}}},
+		&networkingv1.NetworkPolicy{TypeMeta: typeMeta("networking.k8s.io/v1", "NetworkPolicy"), ObjectMeta: meta(AWSPolicy),
+			Spec: networkingv1.NetworkPolicySpec{PodSelector: all,
+				Egress: []networkingv1.NetworkPolicyEgressRule{
+					{To: []networkingv1.NetworkPolicyPeer{{IPBlock: &networkingv1.IPBlock{CIDR: PodIdentityAgentCIDR}}},
+						Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &agentPort}}},
+					{To: []networkingv1.NetworkPolicyPeer{{IPBlock: &networkingv1.IPBlock{CIDR: "0.0.0.0/0"}}},
+						Ports: []networkingv1.NetworkPolicyPort{{Protocol: &tcp, Port: &httpsPort}}},
+				},
+				PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeEgress}}},
+	}
+	if len(n.IngressCidrs) > 0 {
+		var from []networkingv1.NetworkPolicyPeer
+		for _, c := range n.IngressCidrs {
+			from = append(from, networkingv1.NetworkPolicyPeer{IPBlock: &networkingv1.IPBlock{CIDR: c}})
+		}
+		objects = append(objects, &networkingv1.NetworkPolicy{TypeMeta: typeMeta("networking.k8s.io/v1", "NetworkPolicy"),
+			ObjectMeta: meta(IngressCidrsPolicy),
+			Spec: networkingv1.NetworkPolicySpec{PodSelector: all,
+				Ingress:     []networkingv1.NetworkPolicyIngressRule{{From: from}},
+				PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress}}})
 	}
 	accounts := n.ServiceAccounts
 	if secrets {

@@ -36,7 +36,8 @@ func TestManifests(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"Namespace/payments", "ResourceQuota/tenant-quota", "LimitRange/tenant-limits",
-		"NetworkPolicy/default-deny", "NetworkPolicy/allow-same-namespace", "NetworkPolicy/allow-dns", "ServiceAccount/ledger"}
+		"NetworkPolicy/default-deny", "NetworkPolicy/allow-same-namespace", "NetworkPolicy/allow-dns",
+		"NetworkPolicy/allow-aws-apis", "ServiceAccount/ledger"}
 	if got := kinds(ms); !slices.Equal(got, want) {
 		t.Fatalf("objects %v, want %v", got, want)
 	}
@@ -72,9 +73,40 @@ func TestManifests(t *testing.T) {
 		len(to.Ports) != 2 || to.Ports[0].Port.IntValue() != 53 {
 		t.Errorf("allow-dns %+v", dns.Spec)
 	}
-	sa := decode[corev1.ServiceAccount](t, ms[6])
+	aws := decode[networkingv1.NetworkPolicy](t, ms[6])
+	if e := aws.Spec.Egress; len(e) != 2 || e[0].To[0].IPBlock.CIDR != "169.254.170.23/32" || e[0].Ports[0].Port.IntValue() != 80 ||
+		e[1].To[0].IPBlock.CIDR != "0.0.0.0/0" || e[1].Ports[0].Port.IntValue() != 443 || len(aws.Spec.Ingress) != 0 {
+		t.Errorf("allow-aws-apis %+v: want the Pod Identity agent on 80 and HTTPS out, no ingress", aws.Spec)
+	}
+	sa := decode[corev1.ServiceAccount](t, ms[7])
 	if sa.Annotations["eks.amazonaws.com/role-arn"] != "arn:aws:iam::111122223333:role/payments-ledger" {
 		t.Errorf("the IRSA service account's annotations %v", sa.Annotations)
+	}
+}
+
+// TestManifestsIngressCidrs: a namespace with ingressCidrs lets those networks (load balancers) reach its pods, in a
+// NetworkPolicy of its own.
+func TestManifestsIngressCidrs(t *testing.T) {
+	a := payments()
+	n := a.Namespaces[0]
+	n.IngressCidrs = []string{"10.20.0.0/24", "10.20.1.0/24"}
+	ms, err := Manifests(a, n, nil, false, "us-east-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, m := range ms {
+		if m["kind"] != "NetworkPolicy" || m["metadata"].(map[string]any)["name"] != IngressCidrsPolicy {
+			continue
+		}
+		found = true
+		p := decode[networkingv1.NetworkPolicy](t, m)
+		if from := p.Spec.Ingress[0].From; len(from) != 2 || from[1].IPBlock.CIDR != "10.20.1.0/24" || len(p.Spec.Egress) != 0 {
+			t.Errorf("allow-ingress-cidrs %+v", p.Spec)
+		}
+	}
+	if !found {
+		t.Errorf("no %s among %v", IngressCidrsPolicy, kinds(ms))
 	}
 }
 

@@ -3,6 +3,7 @@ package tenant
 import (
 	"encoding/json"
 	"maps"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -140,6 +141,14 @@ func Check(ps *problems.List, field string, a TenantSpec) {
 		case !sourceRepo(r):
 			ps.Add(f, "%q reaches repositories of any host: name the host (https://github.com/acme/*, or "+
 				"host/namespace for OCI), globs only after it", r)
+		}
+	}
+	for i, n := range a.Namespaces {
+		for j, c := range n.IngressCidrs {
+			if p, err := netip.ParsePrefix(c); err != nil || p.Masked() != p {
+				ps.Add(at(problems.Index(problems.Index("namespaces", i)+".ingressCidrs", j)),
+					"%q is not a network in CIDR form with its host bits zero (\"10.20.0.0/24\")", c)
+			}
 		}
 	}
 	for i, k := range a.ExtraKinds {

@@ -64,6 +64,8 @@ func TestCheck(t *testing.T) {
 			`t.sourceRepos[5]: "*.ecr.aws/acme" reaches`}},
 		"not a repository": {func(a *TenantSpec) { a.Workloads = &TenantWorkloads{URL: "payments-deploy", Path: "clusters"} },
 			[]string{`t.workloads.url: "payments-deploy" is not a repository URL`}},
+		"ingress CIDRs": {func(a *TenantSpec) { a.Namespaces[0].IngressCidrs = []string{"10.20.0.0/24", "10.20.0.1/24", "lb"} },
+			[]string{`t.namespaces[0].ingressCidrs[1]: "10.20.0.1/24" is not a network`, `t.namespaces[0].ingressCidrs[2]: "lb" is not a network`}},
 		"extra kinds": {func(a *TenantSpec) {
 			a.ExtraKinds = []TenantKind{{Group: "networking.k8s.io", Kind: "Ingress"}, {Group: "", Kind: "ResourceQuota"},
 				{Group: "services.k8s.aws", Kind: "*"}, {Group: "apps"}}

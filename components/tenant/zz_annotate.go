@@ -75,6 +75,7 @@ func (x *TenantNamespace) Annotate(a infer.Annotator) {
 	a.Describe(&x.Quota, "Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).")
 	a.Describe(&x.Limits, "Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).")
 	a.Describe(&x.ServiceAccounts, "ServiceAccounts are the namespace's workload identities.")
+	a.Describe(&x.IngressCidrs, "IngressCidrs are IPv4 or IPv6 networks (\"10.20.0.0/24\") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, \"Network policies\"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).")
 }
 
 // Annotate gives TenantOwner its schema descriptions.

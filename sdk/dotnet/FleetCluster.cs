@@ -266,6 +266,12 @@ namespace GitOpsFleet.Fleet
         [Input("natGatewayStrategy")]
         public string? NatGatewayStrategy { get; set; }
 
+        /// <summary>
+        /// NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
+        /// </summary>
+        [Input("networkPolicy")]
+        public bool? NetworkPolicy { get; set; }
+
         [Input("nodeGroups")]
         private InputList<Inputs.NodeGroupArgs>? _nodeGroups;
 

@@ -132,6 +132,7 @@ export class FleetCluster extends pulumi.ComponentResource {
             resourceInputs["gitopsAccess"] = args?.gitopsAccess;
             resourceInputs["identity"] = args?.identity;
             resourceInputs["natGatewayStrategy"] = args?.natGatewayStrategy;
+            resourceInputs["networkPolicy"] = args?.networkPolicy;
             resourceInputs["nodeGroups"] = args?.nodeGroups;
             resourceInputs["privateSubnetIds"] = args?.privateSubnetIds;
             resourceInputs["publicAccessCidrs"] = args?.publicAccessCidrs;
@@ -241,6 +242,10 @@ export interface FleetClusterArgs {
      * NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
      */
     natGatewayStrategy?: string;
+    /**
+     * NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
+     */
+    networkPolicy?: boolean;
     /**
      * NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
      */

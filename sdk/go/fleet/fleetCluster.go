@@ -101,6 +101,8 @@ type fleetClusterArgs struct {
 	Identity *string `pulumi:"identity"`
 	// NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
 	NatGatewayStrategy *string `pulumi:"natGatewayStrategy"`
+	// NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
+	NetworkPolicy *bool `pulumi:"networkPolicy"`
 	// NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
 	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
@@ -157,6 +159,8 @@ type FleetClusterArgs struct {
 	Identity *string
 	// NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
 	NatGatewayStrategy *string
+	// NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
+	NetworkPolicy *bool
 	// NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
 	NodeGroups NodeGroupArrayInput
 	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.

@@ -7771,6 +7771,8 @@ func (o TenantLimitsPtrOutput) RequestMemory() pulumi.StringPtrOutput {
 
 // TenantNamespace is one namespace of the tenant.
 type TenantNamespace struct {
+	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+	IngressCidrs []string `pulumi:"ingressCidrs"`
 	// Labels are added to the namespace (tenant and managed-by are set by the component).
 	Labels map[string]string `pulumi:"labels"`
 	// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
@@ -7798,6 +7800,8 @@ type TenantNamespaceInput interface {
 
 // TenantNamespace is one namespace of the tenant.
 type TenantNamespaceArgs struct {
+	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+	IngressCidrs pulumi.StringArrayInput `pulumi:"ingressCidrs"`
 	// Labels are added to the namespace (tenant and managed-by are set by the component).
 	Labels pulumi.StringMapInput `pulumi:"labels"`
 	// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
@@ -7862,6 +7866,11 @@ func (o TenantNamespaceOutput) ToTenantNamespaceOutput() TenantNamespaceOutput {
 
 func (o TenantNamespaceOutput) ToTenantNamespaceOutputWithContext(ctx context.Context) TenantNamespaceOutput {
 	return o
+}
+
+// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+func (o TenantNamespaceOutput) IngressCidrs() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v TenantNamespace) []string { return v.IngressCidrs }).(pulumi.StringArrayOutput)
 }
 
 // Labels are added to the namespace (tenant and managed-by are set by the component).

@@ -1200,6 +1200,10 @@ export interface TenantLimitsArgs {
  */
 export interface TenantNamespaceArgs {
     /**
+     * IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+     */
+    ingressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * Labels are added to the namespace (tenant and managed-by are set by the component).
      */
     labels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;

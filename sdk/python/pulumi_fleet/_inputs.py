@@ -5368,6 +5368,10 @@ class TenantNamespaceArgsDict(TypedDict):
     """
     Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
     """
+    ingress_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+    """
     labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
     Labels are added to the namespace (tenant and managed-by are set by the component).
@@ -5393,6 +5397,7 @@ class TenantNamespaceArgsDict(TypedDict):
 class TenantNamespaceArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
+                 ingress_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  limits: pulumi.Input[Optional['TenantLimitsArgs']] = None,
                  pod_security: pulumi.Input[Optional[_builtins.str]] = None,
@@ -5402,6 +5407,7 @@ class TenantNamespaceArgs:
         TenantNamespace is one namespace of the tenant.
 
         :param pulumi.Input[_builtins.str] name: Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ingress_cidrs: IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are added to the namespace (tenant and managed-by are set by the component).
         :param pulumi.Input['TenantLimitsArgs'] limits: Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
         :param pulumi.Input[_builtins.str] pod_security: PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
@@ -5409,6 +5415,8 @@ class TenantNamespaceArgs:
         :param pulumi.Input[Sequence[pulumi.Input['TenantServiceAccountArgs']]] service_accounts: ServiceAccounts are the namespace's workload identities.
         """
         pulumi.set(__self__, "name", name)
+        if ingress_cidrs is not None:
+            pulumi.set(__self__, "ingress_cidrs", ingress_cidrs)
         if labels is not None:
             pulumi.set(__self__, "labels", labels)
         if limits is not None:
@@ -5431,6 +5439,18 @@ class TenantNamespaceArgs:
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ingressCidrs")
+    def ingress_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+        """
+        return pulumi.get(self, "ingress_cidrs")
+
+    @ingress_cidrs.setter
+    def ingress_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "ingress_cidrs", value)
 
     @_builtins.property
     @pulumi.getter

@@ -35,6 +35,7 @@ class FleetClusterArgs:
                  gitops_access: pulumi.Input[Optional['GitOpsAccessArgs']] = None,
                  identity: Optional[_builtins.str] = None,
                  nat_gateway_strategy: Optional[_builtins.str] = None,
+                 network_policy: Optional[_builtins.bool] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -64,6 +65,7 @@ class FleetClusterArgs:
         :param pulumi.Input['GitOpsAccessArgs'] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
         :param _builtins.str identity: Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
+        :param _builtins.bool network_policy: NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
         :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
         :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
@@ -104,6 +106,8 @@ class FleetClusterArgs:
             pulumi.set(__self__, "identity", identity)
         if nat_gateway_strategy is not None:
             pulumi.set(__self__, "nat_gateway_strategy", nat_gateway_strategy)
+        if network_policy is not None:
+            pulumi.set(__self__, "network_policy", network_policy)
         if node_groups is not None:
             pulumi.set(__self__, "node_groups", node_groups)
         if private_subnet_ids is not None:
@@ -298,6 +302,18 @@ class FleetClusterArgs:
         pulumi.set(self, "nat_gateway_strategy", value)
 
     @_builtins.property
+    @pulumi.getter(name="networkPolicy")
+    def network_policy(self) -> Optional[_builtins.bool]:
+        """
+        NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
+        """
+        return pulumi.get(self, "network_policy")
+
+    @network_policy.setter
+    def network_policy(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "network_policy", value)
+
+    @_builtins.property
     @pulumi.getter(name="nodeGroups")
     def node_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]:
         """
@@ -461,6 +477,7 @@ class FleetCluster(pulumi.ComponentResource):
                  gitops_access: pulumi.Input[Optional[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']]] = None,
                  identity: Optional[_builtins.str] = None,
                  nat_gateway_strategy: Optional[_builtins.str] = None,
+                 network_policy: Optional[_builtins.bool] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]]] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -493,6 +510,7 @@ class FleetCluster(pulumi.ComponentResource):
         :param pulumi.Input[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
         :param _builtins.str identity: Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
+        :param _builtins.bool network_policy: NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
         :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
         :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
@@ -544,6 +562,7 @@ class FleetCluster(pulumi.ComponentResource):
                  gitops_access: pulumi.Input[Optional[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']]] = None,
                  identity: Optional[_builtins.str] = None,
                  nat_gateway_strategy: Optional[_builtins.str] = None,
+                 network_policy: Optional[_builtins.bool] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]]] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -581,6 +600,7 @@ class FleetCluster(pulumi.ComponentResource):
             __props__.__dict__["gitops_access"] = gitops_access
             __props__.__dict__["identity"] = identity
             __props__.__dict__["nat_gateway_strategy"] = nat_gateway_strategy
+            __props__.__dict__["network_policy"] = network_policy
             __props__.__dict__["node_groups"] = node_groups
             __props__.__dict__["private_subnet_ids"] = private_subnet_ids
             __props__.__dict__["public_access_cidrs"] = public_access_cidrs

@@ -222,6 +222,21 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * NetworkPolicy turns on the VPC CNI&#39;s network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: &#34;true&#34; in the vpc-cni managed add-on&#39;s configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS&#39;s default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
+     * 
+     */
+    @Import(name="networkPolicy")
+    private @Nullable Boolean networkPolicy;
+
+    /**
+     * @return NetworkPolicy turns on the VPC CNI&#39;s network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: &#34;true&#34; in the vpc-cni managed add-on&#39;s configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS&#39;s default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
+     * 
+     */
+    public Optional<Boolean> networkPolicy() {
+        return Optional.ofNullable(this.networkPolicy);
+    }
+
+    /**
      * NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
      * 
      */
@@ -432,6 +447,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         this.gitopsAccess = $.gitopsAccess;
         this.identity = $.identity;
         this.natGatewayStrategy = $.natGatewayStrategy;
+        this.networkPolicy = $.networkPolicy;
         this.nodeGroups = $.nodeGroups;
         this.privateSubnetIds = $.privateSubnetIds;
         this.publicAccessCidrs = $.publicAccessCidrs;
@@ -685,6 +701,17 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder natGatewayStrategy(@Nullable String natGatewayStrategy) {
             $.natGatewayStrategy = natGatewayStrategy;
+            return this;
+        }
+
+        /**
+         * @param networkPolicy NetworkPolicy turns on the VPC CNI&#39;s network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: &#34;true&#34; in the vpc-cni managed add-on&#39;s configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS&#39;s default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder networkPolicy(@Nullable Boolean networkPolicy) {
+            $.networkPolicy = networkPolicy;
             return this;
         }
 

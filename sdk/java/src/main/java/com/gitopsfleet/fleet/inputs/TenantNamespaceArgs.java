@@ -26,6 +26,21 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
     public static final TenantNamespaceArgs Empty = new TenantNamespaceArgs();
 
     /**
+     * IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+     * 
+     */
+    @Import(name="ingressCidrs")
+    private @Nullable Output<List<String>> ingressCidrs;
+
+    /**
+     * @return IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+     * 
+     */
+    public Optional<Output<List<String>>> ingressCidrs() {
+        return Optional.ofNullable(this.ingressCidrs);
+    }
+
+    /**
      * Labels are added to the namespace (tenant and managed-by are set by the component).
      * 
      */
@@ -118,6 +133,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
     private TenantNamespaceArgs() {}
 
     private TenantNamespaceArgs(TenantNamespaceArgs $) {
+        this.ingressCidrs = $.ingressCidrs;
         this.labels = $.labels;
         this.limits = $.limits;
         this.name = $.name;
@@ -142,6 +158,37 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
 
         public Builder(TenantNamespaceArgs defaults) {
             $ = new TenantNamespaceArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ingressCidrs(@Nullable Output<List<String>> ingressCidrs) {
+            $.ingressCidrs = ingressCidrs;
+            return this;
+        }
+
+        /**
+         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ingressCidrs(List<String> ingressCidrs) {
+            return ingressCidrs(Output.of(ingressCidrs));
+        }
+
+        /**
+         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder ingressCidrs(String... ingressCidrs) {
+            return ingressCidrs(List.of(ingressCidrs));
         }
 
         /**
