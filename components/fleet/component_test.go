@@ -145,6 +145,18 @@ func TestProvidersPerRolePath(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("aws providers %v, want %v", names, want)
 	}
+	// Two roles whose path and name join alike (team/a-deploy and team-a/deploy) are still two providers.
+	args.Clusters[2].Region = "us-east-2"
+	args.Clusters[1].AssumeRoleArn = "arn:aws:iam::111122223333:role/team/a-deploy"
+	cloud, _ = build(t, args)
+	roles := map[string]string{}
+	for _, r := range cloud.OfType("pulumi:providers:aws") {
+		arn, _ := r.Input("assumeRole").(map[string]any)["roleArn"].(string)
+		roles[arn] = r.Name
+	}
+	if len(roles) != 3 || roles["arn:aws:iam::111122223333:role/team/a-deploy"] == roles["arn:aws:iam::111122223333:role/team-a/deploy"] {
+		t.Errorf("aws providers by role %v: want one each", roles)
+	}
 }
 
 // TestAddonsProjectNamesTheFleet: the add-ons' Applications may deploy to the fleet's spokes, each by name, and, the

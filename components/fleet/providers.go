@@ -1,6 +1,8 @@
 package fleet
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -17,26 +19,33 @@ type providers struct {
 	ctx    *pulumi.Context
 	parent pulumi.Resource
 	args   FleetArgs
-	byKey  map[string]*aws.Provider
+	byKey  map[string]*aws.Provider // by "<region> <role ARN>"
+	names  map[string]bool          // the aws providers' resource names
 	hub    *kubernetes.Provider
 	gh     *github.Provider
 }
 
 func newProviders(ctx *pulumi.Context, parent pulumi.Resource, args FleetArgs) *providers {
-	return &providers{ctx: ctx, parent: parent, args: args, byKey: map[string]*aws.Provider{}}
+	return &providers{ctx: ctx, parent: parent, args: args, byKey: map[string]*aws.Provider{}, names: map[string]bool{}}
 }
 
-// aws is the provider of region with role (the ambient credentials when role is ""), named aws-<region>,
-// aws-<region>-<account>-<role name>, or for a role with a path aws-<region>-<account>-<path>-<role name> (the
-// path's segments joined by "-"), so two roles of one name under two paths get two providers.
+// aws is the provider of region with role (the ambient credentials when role is ""), one per (region, role ARN),
+// named aws-<region>, aws-<region>-<account>-<role name>, or for a role with a path
+// aws-<region>-<account>-<path>-<role name> (the path's segments joined by "-"). Two roles whose names join alike
+// (path a/b-c and a-b/c) get two providers: the second name ends with a hash of its ARN.
 func (p *providers) aws(region, role string) (*aws.Provider, error) {
+	key := region + " " + role
+	if prov, ok := p.byKey[key]; ok {
+		return prov, nil
+	}
 	name := "aws-" + region
 	if role != "" {
 		resource := role[strings.Index(role, ":role/")+len(":role/"):]
 		name += "-" + accountOf(role) + "-" + strings.ReplaceAll(resource, "/", "-")
 	}
-	if prov, ok := p.byKey[name]; ok {
-		return prov, nil
+	if p.names[name] {
+		sum := sha256.Sum256([]byte(role))
+		name += "-" + hex.EncodeToString(sum[:4])
 	}
 	args := &aws.ProviderArgs{Region: pulumi.String(region)}
 	if role != "" {
@@ -49,7 +58,7 @@ func (p *providers) aws(region, role string) (*aws.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.byKey[name] = prov
+	p.byKey[key], p.names[name] = prov, true
 	return prov, nil
 }
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
-	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"

@@ -277,7 +277,8 @@ type ExternalDNSSettings struct {
 // ExternalSecretsSettings are the settings of external_secrets.
 type ExternalSecretsSettings struct {
 	// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may
-	// read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+	// read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/"
+	// would reach every secret and parameter named as a path).
 	SecretsPrefix string `pulumi:"secretsPrefix,optional"`
 	// KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>").
 	// Default: any key of the region, used through Secrets Manager or SSM only.

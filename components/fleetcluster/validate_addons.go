@@ -86,9 +86,8 @@ func validateAddons(ps *problems.List, a FleetClusterArgs) {
 	}
 	if on("externalSecrets", "external_secrets", s.ExternalSecrets != nil) {
 		es := s.ExternalSecrets
-		if es.SecretsPrefix != "" && !secretsPrefixPattern.MatchString(es.SecretsPrefix) {
-			ps.Add("addonSettings.externalSecrets.secretsPrefix", "%q must be 1-512 letters, digits and /_+=.@- "+
-				"(Secrets Manager secret names)", es.SecretsPrefix)
+		if es.SecretsPrefix != "" {
+			CheckSecretsPrefix(ps, "addonSettings.externalSecrets.secretsPrefix", es.SecretsPrefix)
 		}
 		checkEach(ps, "addonSettings.externalSecrets.kmsKeyArns", es.KmsKeyArns, kmsKeyARNPattern,
 			"arn:<partition>:kms:<region>:<account>:key/<key id>")
@@ -118,6 +117,10 @@ func validateFluentBit(ps *problems.List, fb *FluentBitSettings, cluster string)
 	if g, cp := fb.LogGroupName, controlPlaneLogGroup(cluster); g != "" && (g == cp || strings.HasPrefix(g, cp+"/") || strings.HasPrefix(cp, g+"/")) {
 		ps.Add(f+".logGroupName", "%q is, contains or is below the EKS control-plane log group %s (the role may write "+
 			"<group> and <group>/*); Fluent Bit gets a group of its own, such as /aws/eks/%s/aws-fluentbit-logs", g, cp, cluster)
+	}
+	if g, own := fb.LogGroupName, "/aws/eks/"+cluster+"/"; strings.HasPrefix(g, "/aws/eks/") && !strings.HasPrefix(g, own) {
+		ps.Add(f+".logGroupName", "%q is under another EKS cluster's groups (/aws/eks/<cluster>/, where EKS writes "+
+			"that cluster's control-plane logs): under /aws/eks/ only this cluster's %s* is Fluent Bit's", g, own)
 	}
 	if fb.RetentionInDays != 0 && !slices.Contains(logRetentionDays, fb.RetentionInDays) {
 		ps.Add(f+".retentionInDays", "%d is not a CloudWatch Logs retention; expected one of %s", fb.RetentionInDays,
@@ -251,4 +254,16 @@ func AccountWideAddons() []string {
 		}
 	}
 	return out
+}
+
+// CheckSecretsPrefix adds a problem at field when prefix is not a name prefix of Secrets Manager secrets and SSM
+// parameters that narrows anything: 1-512 letters, digits and /_+=.@- (Secrets Manager secret names), not made of
+// slashes only ("/" reaches every secret and parameter named as a path, which hierarchical SSM parameters all are).
+func CheckSecretsPrefix(ps *problems.List, field, prefix string) {
+	switch {
+	case !secretsPrefixPattern.MatchString(prefix):
+		ps.Add(field, "%q must be 1-512 letters, digits and /_+=.@- (Secrets Manager secret names)", prefix)
+	case strings.Trim(prefix, "/") == "":
+		ps.Add(field, "%q reaches every secret and parameter named as a path: name a folder (\"payments/\")", prefix)
+	}
 }

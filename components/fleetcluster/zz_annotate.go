@@ -50,7 +50,7 @@ func (x *ExternalDNSSettings) Annotate(a infer.Annotator) {
 // Annotate gives ExternalSecretsSettings its schema descriptions.
 func (x *ExternalSecretsSettings) Annotate(a infer.Annotator) {
 	a.Describe(x, "ExternalSecretsSettings are the settings of external_secrets.")
-	a.Describe(&x.SecretsPrefix, "SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: \"<cluster>/\". At most 512 characters of letters, digits and /_+=.@-.")
+	a.Describe(&x.SecretsPrefix, "SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: \"<cluster>/\". At most 512 characters of letters, digits and /_+=.@-, not slashes only (\"/\" would reach every secret and parameter named as a path).")
 	a.Describe(&x.KmsKeyArns, "KmsKeyArns are the customer-managed KMS keys of those secrets (\"arn:<partition>:kms:<region>:<account>:key/<id>\"). Default: any key of the region, used through Secrets Manager or SSM only.")
 }
 

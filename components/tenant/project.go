@@ -70,7 +70,7 @@ func Project(t TenantSpec, clusters []string, argocdNamespace string) map[string
 	}
 	obj := gitopsbridge.AppProject{
 		Name: ProjectName(t.Name), Namespace: argocdNamespace,
-		Description:  fmt.Sprintf("Tenant %s: its workloads into its namespaces on the clusters it selects", t.Name),
+		Description:        fmt.Sprintf("Tenant %s: its workloads into its namespaces on the clusters it selects", t.Name),
 		SourceRepos:        t.SourceRepos,
 		Destinations:       dests,
 		NamespaceResources: t.Kinds(),

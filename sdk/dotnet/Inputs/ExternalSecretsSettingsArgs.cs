@@ -29,7 +29,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "&lt;cluster&gt;/". At most 512 characters of letters, digits and /_+=.@-.
+        /// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "&lt;cluster&gt;/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
         /// </summary>
         [Input("secretsPrefix")]
         public Input<string>? SecretsPrefix { get; set; }

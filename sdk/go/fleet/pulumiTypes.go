@@ -3009,7 +3009,7 @@ func (o ExternalDNSSettingsPtrOutput) Policy() pulumi.StringPtrOutput {
 type ExternalSecretsSettings struct {
 	// KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
 	KmsKeyArns []string `pulumi:"kmsKeyArns"`
-	// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+	// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
 	SecretsPrefix *string `pulumi:"secretsPrefix"`
 }
 
@@ -3028,7 +3028,7 @@ type ExternalSecretsSettingsInput interface {
 type ExternalSecretsSettingsArgs struct {
 	// KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
 	KmsKeyArns pulumi.StringArrayInput `pulumi:"kmsKeyArns"`
-	// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+	// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
 	SecretsPrefix pulumi.StringPtrInput `pulumi:"secretsPrefix"`
 }
 
@@ -3115,7 +3115,7 @@ func (o ExternalSecretsSettingsOutput) KmsKeyArns() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ExternalSecretsSettings) []string { return v.KmsKeyArns }).(pulumi.StringArrayOutput)
 }
 
-// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
 func (o ExternalSecretsSettingsOutput) SecretsPrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ExternalSecretsSettings) *string { return v.SecretsPrefix }).(pulumi.StringPtrOutput)
 }
@@ -3154,7 +3154,7 @@ func (o ExternalSecretsSettingsPtrOutput) KmsKeyArns() pulumi.StringArrayOutput 
 	}).(pulumi.StringArrayOutput)
 }
 
-// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+// SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
 func (o ExternalSecretsSettingsPtrOutput) SecretsPrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ExternalSecretsSettings) *string {
 		if v == nil {

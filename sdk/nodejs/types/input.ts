@@ -520,7 +520,7 @@ export interface ExternalSecretsSettingsArgs {
      */
     kmsKeyArns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+     * SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
      */
     secretsPrefix?: pulumi.Input<string | undefined>;
 }

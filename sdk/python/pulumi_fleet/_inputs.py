@@ -2400,7 +2400,7 @@ class ExternalSecretsSettingsArgsDict(TypedDict):
     """
     secrets_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+    SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
     """
 
 @pulumi.input_type
@@ -2412,7 +2412,7 @@ class ExternalSecretsSettingsArgs:
         ExternalSecretsSettings are the settings of external_secrets.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] kms_key_arns: KmsKeyArns are the customer-managed KMS keys of those secrets ("arn:<partition>:kms:<region>:<account>:key/<id>"). Default: any key of the region, used through Secrets Manager or SSM only.
-        :param pulumi.Input[_builtins.str] secrets_prefix: SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+        :param pulumi.Input[_builtins.str] secrets_prefix: SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
         """
         if kms_key_arns is not None:
             pulumi.set(__self__, "kms_key_arns", kms_key_arns)
@@ -2435,7 +2435,7 @@ class ExternalSecretsSettingsArgs:
     @pulumi.getter(name="secretsPrefix")
     def secrets_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-.
+        SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: "<cluster>/". At most 512 characters of letters, digits and /_+=.@-, not slashes only ("/" would reach every secret and parameter named as a path).
         """
         return pulumi.get(self, "secrets_prefix")
 

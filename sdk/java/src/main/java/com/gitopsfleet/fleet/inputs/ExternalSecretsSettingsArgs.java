@@ -36,14 +36,14 @@ public final class ExternalSecretsSettingsArgs extends com.pulumi.resources.Reso
     }
 
     /**
-     * SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: &#34;&lt;cluster&gt;/&#34;. At most 512 characters of letters, digits and /_+=.{@literal @}-.
+     * SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: &#34;&lt;cluster&gt;/&#34;. At most 512 characters of letters, digits and /_+=.{@literal @}-, not slashes only (&#34;/&#34; would reach every secret and parameter named as a path).
      * 
      */
     @Import(name="secretsPrefix")
     private @Nullable Output<String> secretsPrefix;
 
     /**
-     * @return SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: &#34;&lt;cluster&gt;/&#34;. At most 512 characters of letters, digits and /_+=.{@literal @}-.
+     * @return SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: &#34;&lt;cluster&gt;/&#34;. At most 512 characters of letters, digits and /_+=.{@literal @}-, not slashes only (&#34;/&#34; would reach every secret and parameter named as a path).
      * 
      */
     public Optional<Output<String>> secretsPrefix() {
@@ -107,7 +107,7 @@ public final class ExternalSecretsSettingsArgs extends com.pulumi.resources.Reso
         }
 
         /**
-         * @param secretsPrefix SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: &#34;&lt;cluster&gt;/&#34;. At most 512 characters of letters, digits and /_+=.{@literal @}-.
+         * @param secretsPrefix SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: &#34;&lt;cluster&gt;/&#34;. At most 512 characters of letters, digits and /_+=.{@literal @}-, not slashes only (&#34;/&#34; would reach every secret and parameter named as a path).
          * 
          * @return builder
          * 
@@ -118,7 +118,7 @@ public final class ExternalSecretsSettingsArgs extends com.pulumi.resources.Reso
         }
 
         /**
-         * @param secretsPrefix SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: &#34;&lt;cluster&gt;/&#34;. At most 512 characters of letters, digits and /_+=.{@literal @}-.
+         * @param secretsPrefix SecretsPrefix is the name prefix of the Secrets Manager secrets and SSM parameters external-secrets may read. Default: &#34;&lt;cluster&gt;/&#34;. At most 512 characters of letters, digits and /_+=.{@literal @}-, not slashes only (&#34;/&#34; would reach every secret and parameter named as a path).
          * 
          * @return builder
          * 
