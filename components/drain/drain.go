@@ -71,7 +71,9 @@ func (e *LeftoverError) Error() string {
 
 // Run deletes each kind of Steps in order (those not kept), waiting until its objects are gone, then waits until
 // AWS holds nothing the controllers made for the cluster. It stops at the timeout with a *LeftoverError, unless
-// forced.
+// forced: a forced drain out of time still deletes the later steps' objects and asks AWS, each for one poll
+// interval past the timeout (so nothing it could have deleted is left for want of asking), and warns of everything
+// left.
 func (d Drainer) Run(ctx context.Context) error {
 	s := d.Settings
 	if s.Timeout == 0 {
@@ -80,30 +82,42 @@ func (d Drainer) Run(ctx context.Context) error {
 	if s.Poll == 0 {
 		s.Poll = 10 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	parent := ctx
+	ctx, cancel := context.WithTimeout(parent, s.Timeout)
 	defer cancel()
+	// budget is the context of the next wait: the drain's own, or once a forced drain is out of time one poll
+	// interval of grace.
+	budget := func() (context.Context, context.CancelFunc) {
+		if ctx.Err() == nil || !s.Force {
+			return ctx, func() {}
+		}
+		return context.WithTimeout(context.WithoutCancel(parent), s.Poll)
+	}
 	for _, step := range Steps {
 		if slices.Contains(s.Keep, step.Kind) {
 			d.log("keeping %s (drain.keep)", step.Kind)
 			continue
 		}
-		left, err := d.deleteAndWait(ctx, step, s.Poll)
+		stepCtx, done := budget()
+		left, err := d.deleteAndWait(stepCtx, step, s.Poll)
+		done()
 		if err != nil {
 			return err
 		}
 		if len(left) > 0 {
-			if s.Force {
-				d.warn("timed out with %s still being deleted; going on (drain.force): %s", step.Kind, strings.Join(left, ", "))
-				return nil
+			if !s.Force {
+				return &LeftoverError{Cluster: d.Cluster, Objects: left}
 			}
-			return &LeftoverError{Cluster: d.Cluster, Objects: left}
+			d.warn("timed out with %s still being deleted; going on (drain.force): %s", step.Kind, strings.Join(left, ", "))
 		}
 	}
-	spared, err := d.spared(ctx, s.Keep)
+	awsCtx, done := budget()
+	defer done()
+	spared, err := d.spared(awsCtx, s.Keep)
 	if err != nil {
 		return err
 	}
-	arns, err := d.awaitAWS(ctx, s.Poll, spared)
+	arns, err := d.awaitAWS(awsCtx, s.Poll, spared)
 	if err != nil {
 		return err
 	}

@@ -140,6 +140,9 @@ func TestDrain(t *testing.T) {
 		"an object that stays": {reason: "an Ingress held by a finalizer: nothing after it is deleted",
 			stuck: []string{"web"}, aws: &fakeAWS{}, deletes: []string{"ingresses shop/web"},
 			err: "objects are still being deleted", left: []string{"ingresses shop/web"}},
+		"an object that stays, forced": {reason: "drain.force goes on past a stuck object: the later steps are deleted " +
+			"and AWS is asked, within a poll interval each", force: true, stuck: []string{"web"},
+			aws: &fakeAWS{answers: [][]string{{lb}}}, deletes: everything},
 		"AWS cannot be asked": {reason: "an API error fails the drain", aws: &fakeAWS{err: errors.New("AccessDenied")},
 			deletes: everything, err: "AccessDenied"},
 	}
@@ -169,6 +172,11 @@ func TestDrain(t *testing.T) {
 			}
 			if tc.force && !slices.ContainsFunc(logs, func(m string) bool { return strings.Contains(m, lb) }) {
 				t.Errorf("a forced drain logs what it leaves: %v", logs)
+			}
+			if tc.force && tc.stuck != nil && !slices.ContainsFunc(logs, func(m string) bool {
+				return strings.Contains(m, "still being deleted") && strings.Contains(m, "shop/web")
+			}) {
+				t.Errorf("a forced drain logs the object it left: %v", logs)
 			}
 		})
 	}

@@ -17,7 +17,8 @@ type DrainOptions struct {
 	// Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
 	Timeout string `pulumi:"timeout,optional"`
 	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the
-	// cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+	// cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced
+	// drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 	Force bool `pulumi:"force,optional"`
 	// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims,
 	// nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step).

@@ -25,7 +25,7 @@ func (x *DrainOptions) Annotate(a infer.Annotator) {
 	a.Describe(x, "DrainOptions are the knobs of a cluster's drain as given: Fleet's `drain` (in defaults and on each cluster) and ClusterDrain's inputs.")
 	a.Describe(&x.Enabled, "Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.")
 	a.Describe(&x.Timeout, "Timeout bounds the whole drain, as a Go duration (\"20m\", \"1h30m\"), at least 10s. Default: \"20m\".")
-	a.Describe(&x.Force, "Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.")
+	a.Describe(&x.Force, "Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.")
 	a.Describe(&x.Keep, "Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.")
 }
 

@@ -55,7 +55,7 @@ export class ClusterDrain extends pulumi.CustomResource {
      */
     declare public readonly endpoint: pulumi.Output<string>;
     /**
-     * Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+     * Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
      */
     declare public readonly force: pulumi.Output<boolean | undefined>;
     /**
@@ -144,7 +144,7 @@ export interface ClusterDrainArgs {
      */
     endpoint: pulumi.Input<string>;
     /**
-     * Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+     * Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
      */
     force?: pulumi.Input<boolean | undefined>;
     /**

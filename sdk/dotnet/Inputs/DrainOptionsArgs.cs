@@ -23,7 +23,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<bool>? Enabled { get; set; }
 
         /// <summary>
-        /// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        /// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
         /// </summary>
         [Input("force")]
         public Input<bool>? Force { get; set; }

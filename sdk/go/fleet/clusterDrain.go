@@ -26,7 +26,7 @@ type ClusterDrain struct {
 	Enabled pulumi.BoolPtrOutput `pulumi:"enabled"`
 	// Endpoint is the cluster's API server URL (https://...).
 	Endpoint pulumi.StringOutput `pulumi:"endpoint"`
-	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 	Force pulumi.BoolPtrOutput `pulumi:"force"`
 	// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
 	Keep pulumi.StringArrayOutput `pulumi:"keep"`
@@ -98,7 +98,7 @@ type clusterDrainArgs struct {
 	Enabled *bool `pulumi:"enabled"`
 	// Endpoint is the cluster's API server URL (https://...).
 	Endpoint string `pulumi:"endpoint"`
-	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 	Force *bool `pulumi:"force"`
 	// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
 	Keep []string `pulumi:"keep"`
@@ -120,7 +120,7 @@ type ClusterDrainArgs struct {
 	Enabled pulumi.BoolPtrInput
 	// Endpoint is the cluster's API server URL (https://...).
 	Endpoint pulumi.StringInput
-	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 	Force pulumi.BoolPtrInput
 	// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
 	Keep pulumi.StringArrayInput
@@ -242,7 +242,7 @@ func (o ClusterDrainOutput) Endpoint() pulumi.StringOutput {
 	return o.ApplyT(func(v *ClusterDrain) pulumi.StringOutput { return v.Endpoint }).(pulumi.StringOutput)
 }
 
-// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 func (o ClusterDrainOutput) Force() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ClusterDrain) pulumi.BoolPtrOutput { return v.Force }).(pulumi.BoolPtrOutput)
 }

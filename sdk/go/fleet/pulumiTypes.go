@@ -2217,7 +2217,7 @@ func (o DeliveryStageArrayOutput) Index(i pulumi.IntInput) DeliveryStageOutput {
 type DrainOptions struct {
 	// Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
 	Enabled *bool `pulumi:"enabled"`
-	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 	Force *bool `pulumi:"force"`
 	// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
 	Keep []string `pulumi:"keep"`
@@ -2240,7 +2240,7 @@ type DrainOptionsInput interface {
 type DrainOptionsArgs struct {
 	// Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
 	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
-	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+	// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 	Force pulumi.BoolPtrInput `pulumi:"force"`
 	// Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
 	Keep pulumi.StringArrayInput `pulumi:"keep"`
@@ -2331,7 +2331,7 @@ func (o DrainOptionsOutput) Enabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DrainOptions) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
 }
 
-// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 func (o DrainOptionsOutput) Force() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DrainOptions) *bool { return v.Force }).(pulumi.BoolPtrOutput)
 }
@@ -2380,7 +2380,7 @@ func (o DrainOptionsPtrOutput) Enabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+// Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
 func (o DrainOptionsPtrOutput) Force() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *DrainOptions) *bool {
 		if v == nil {

@@ -2076,7 +2076,7 @@ class DrainOptionsArgsDict(TypedDict):
     """
     force: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+    Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
     """
     keep: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -2098,7 +2098,7 @@ class DrainOptionsArgs:
         DrainOptions are the knobs of a cluster's drain as given: Fleet's `drain` (in defaults and on each cluster) and ClusterDrain's inputs.
 
         :param pulumi.Input[_builtins.bool] enabled: Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
-        :param pulumi.Input[_builtins.bool] force: Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        :param pulumi.Input[_builtins.bool] force: Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] keep: Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
         :param pulumi.Input[_builtins.str] timeout: Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
         """
@@ -2127,7 +2127,7 @@ class DrainOptionsArgs:
     @pulumi.getter
     def force(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
         """
         return pulumi.get(self, "force")
 

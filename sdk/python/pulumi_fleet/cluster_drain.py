@@ -37,7 +37,7 @@ class ClusterDrainArgs:
         :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role the drain assumes for the cluster's API and AWS, the one of the cluster's aws provider. Default: the ambient credentials.
         :param pulumi.Input[_builtins.bool] enabled: Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
-        :param pulumi.Input[_builtins.bool] force: Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        :param pulumi.Input[_builtins.bool] force: Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] keep: Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
         :param pulumi.Input[_builtins.str] timeout: Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
         """
@@ -132,7 +132,7 @@ class ClusterDrainArgs:
     @pulumi.getter
     def force(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
         """
         return pulumi.get(self, "force")
 
@@ -191,7 +191,7 @@ class ClusterDrain(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] cluster_name: ClusterName is the EKS cluster's name.
         :param pulumi.Input[_builtins.bool] enabled: Enabled runs the drain when the cluster is removed. false removes the cluster as before: its secret, add-on roles, cluster and VPC at once, leaving whatever the add-on controllers made. Default: true.
         :param pulumi.Input[_builtins.str] endpoint: Endpoint is the cluster's API server URL (https://...).
-        :param pulumi.Input[_builtins.bool] force: Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        :param pulumi.Input[_builtins.bool] force: Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] keep: Keep are kinds the drain leaves alone: ingresses, gateways, loadBalancerServices, persistentVolumeClaims, nodePools, nodeClaims (for example persistentVolumeClaims, when volumes are kept by a later step). Default: none.
         :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region.
         :param pulumi.Input[_builtins.str] timeout: Timeout bounds the whole drain, as a Go duration ("20m", "1h30m"), at least 10s. Default: "20m".
@@ -332,7 +332,7 @@ class ClusterDrain(pulumi.CustomResource):
     @pulumi.getter
     def force(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+        Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
         """
         return pulumi.get(self, "force")
 

@@ -92,14 +92,14 @@ public class ClusterDrain extends com.pulumi.resources.CustomResource {
         return this.endpoint;
     }
     /**
-     * Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+     * Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
      * 
      */
     @Export(name="force", refs={Boolean.class}, tree="[0]")
     private Output</* @Nullable */ Boolean> force;
 
     /**
-     * @return Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Default: false.
+     * @return Force lets a drain that times out succeed, leaving the resources it names (logged as a warning), so the cluster and VPC are deleted anyway (the VPC may then fail with DependencyViolation). Out of time, a forced drain still deletes the later kinds and asks AWS, for one poll interval (10s) each. Default: false.
      * 
      */
     public Output<Optional<Boolean>> force() {
