@@ -102,7 +102,8 @@ type Hub struct {
 	// by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
 	AddonsOnHub bool `pulumi:"addonsOnHub,optional"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides
-	// their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the
+	// their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the
+	// host is refused). Default: DefaultChartRepositories, the
 	// repositories of the GitOps Bridge control-plane template's add-ons.
 	ChartRepositories []string `pulumi:"chartRepositories,optional"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits

@@ -217,6 +217,19 @@ func CheckSignatureKeys(ps *problems.List, field string, keys []string) {
 	}
 }
 
+// NamesHost tells a repository pattern (an Argo CD project's sourceRepos entry: a URL, or host/namespace for OCI)
+// whose host is named, with no glob in it: globs may only follow the host ("https://github.com/acme/*"), so a
+// pattern never reaches repositories of any host ("*", "https://*/acme/x", "*.ecr.aws/acme").
+func NamesHost(s string) bool {
+	host := s
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
+		host = u.Host
+	} else if i := strings.Index(s, "/"); i >= 0 {
+		host = s[:i]
+	}
+	return host != "" && !strings.ContainsAny(host, "*?[]{}!")
+}
+
 // HasCredentials tells a URL that carries a secret in its user information (user:token@).
 func HasCredentials(s string) bool { return hasCredentials(s) }
 
@@ -259,9 +272,13 @@ func validateHub(ps *problems.List, h Hub) {
 			"without credentials)")
 	}
 	for i, r := range h.ChartRepositories {
-		if r == "" || strings.Contains(r, "@") || strings.ContainsAny(r, " \t\n") {
+		switch {
+		case r == "" || strings.Contains(r, "@") || strings.ContainsAny(r, " \t\n"):
 			ps.Add(problems.Index("hub.chartRepositories", i), "%q is not a chart repository URL without credentials "+
 				"(https://host/path, or host/namespace for OCI)", r)
+		case !NamesHost(r):
+			ps.Add(problems.Index("hub.chartRepositories", i), "%q reaches chart repositories of any host: name the "+
+				"host (https://charts.example.com/*, or host/namespace for OCI), globs only after it", r)
 		}
 	}
 	for i, c := range h.FleetClusters {

@@ -112,6 +112,13 @@ func TestValidation(t *testing.T) {
 			},
 			fields: []string{"addonsRepo.url", "workloadsRepo.url", "hub.chartRepository"},
 		},
+		"chart repositories of any host": {
+			reason: "a project's chart repositories name their host; globs only after it",
+			args: func(a *GitOpsBridgeArgs) {
+				a.Hub.ChartRepositories = []string{"https://charts.example.com/*", "*", "https://*/charts", "*.ecr.aws/acme"}
+			},
+			fields: []string{"hub.chartRepositories[1]", "hub.chartRepositories[2]", "hub.chartRepositories[3]"},
+		},
 		"chart repository": {
 			reason: "the chart repository is an https or oci URL",
 			args:   func(a *GitOpsBridgeArgs) { a.Hub.ChartRepository = "argoproj.github.io/argo-helm" },

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"net/netip"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -138,7 +137,7 @@ func Check(ps *problems.List, field string, a TenantSpec) {
 		switch {
 		case gitopsbridge.HasCredentials(r):
 			ps.Add(f, "carries credentials (user:token@); give Argo CD a repository credential instead")
-		case !sourceRepo(r):
+		case !gitopsbridge.NamesHost(r):
 			ps.Add(f, "%q reaches repositories of any host: name the host (https://github.com/acme/*, or "+
 				"host/namespace for OCI), globs only after it", r)
 		}
@@ -189,16 +188,4 @@ func isPrincipal(s string) bool {
 	a, err := arn.Parse(s)
 	return err == nil && a.Service == "iam" && len(a.AccountID) == 12 &&
 		(strings.HasPrefix(a.Resource, "role/") || strings.HasPrefix(a.Resource, "user/"))
-}
-
-// sourceRepo tells an Argo CD sourceRepos entry that names its host: a URL, or an OCI repository as host/path,
-// whose host has no glob (so no "*", which would let the tenant's Applications read any repository).
-func sourceRepo(s string) bool {
-	host := s
-	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
-		host = u.Host
-	} else if i := strings.Index(s, "/"); i >= 0 {
-		host = s[:i]
-	}
-	return host != "" && !strings.ContainsAny(host, "*?[]{}!")
 }

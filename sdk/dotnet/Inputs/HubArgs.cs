@@ -38,7 +38,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _chartRepositories;
 
         /// <summary>
-        /// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+        /// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
         /// </summary>
         public InputList<string> ChartRepositories
         {

@@ -3761,7 +3761,7 @@ type Hub struct {
 	AddonsOnHub *bool `pulumi:"addonsOnHub"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap []map[string]interface{} `pulumi:"bootstrap"`
-	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 	ChartRepositories []string `pulumi:"chartRepositories"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 	ChartRepository *string `pulumi:"chartRepository"`
@@ -3806,7 +3806,7 @@ type HubArgs struct {
 	AddonsOnHub pulumi.BoolPtrInput `pulumi:"addonsOnHub"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
 	Bootstrap pulumi.MapArrayInput `pulumi:"bootstrap"`
-	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 	ChartRepositories pulumi.StringArrayInput `pulumi:"chartRepositories"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 	ChartRepository pulumi.StringPtrInput `pulumi:"chartRepository"`
@@ -3922,7 +3922,7 @@ func (o HubOutput) Bootstrap() pulumi.MapArrayOutput {
 	return o.ApplyT(func(v Hub) []map[string]interface{} { return v.Bootstrap }).(pulumi.MapArrayOutput)
 }
 
-// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 func (o HubOutput) ChartRepositories() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.ChartRepositories }).(pulumi.StringArrayOutput)
 }
@@ -4031,7 +4031,7 @@ func (o HubPtrOutput) Bootstrap() pulumi.MapArrayOutput {
 	}).(pulumi.MapArrayOutput)
 }
 
-// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 func (o HubPtrOutput) ChartRepositories() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Hub) []string {
 		if v == nil {

@@ -604,7 +604,7 @@ export interface HubArgs {
      */
     bootstrap?: pulumi.Input<pulumi.Input<{[key: string]: any}>[] | undefined>;
     /**
-     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
      */
     chartRepositories?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

@@ -54,14 +54,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
      * 
      */
     @Import(name="chartRepositories")
     private @Nullable Output<List<String>> chartRepositories;
 
     /**
-     * @return ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+     * @return ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
      * 
      */
     public Optional<Output<List<String>>> chartRepositories() {
@@ -339,7 +339,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
          * 
          * @return builder
          * 
@@ -350,7 +350,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
          * 
          * @return builder
          * 
@@ -360,7 +360,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs, OCI ones as host/namespace). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
          * 
          * @return builder
          * 
