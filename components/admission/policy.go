@@ -10,8 +10,6 @@ type Policy struct {
 	Name string
 	// Group, Version and Resource of the objects guarded ("" / "v1" / "secrets").
 	Group, Version, Resource string
-	// Resources are more resources of the same group and version guarded alike. Default: none.
-	Resources []string
 	// Namespaces the binding applies to (by the kubernetes.io/metadata.name label every namespace carries).
 	Namespaces []string
 	// Variables are named CEL expressions, available to the validations as variables.<name>, in order.
@@ -30,9 +28,6 @@ func (p Policy) operations() []string {
 	}
 	return p.Operations
 }
-
-// resources are Resource and Resources.
-func (p Policy) resources() []string { return append([]string{p.Resource}, p.Resources...) }
 
 // Variable is a named CEL expression.
 type Variable struct {
@@ -73,7 +68,7 @@ func (p Policy) Object() map[string]any {
 			"matchConstraints": map[string]any{"resourceRules": []any{map[string]any{
 				"apiGroups":   []any{p.Group},
 				"apiVersions": []any{p.Version},
-				"resources":   anySlice(p.resources()),
+				"resources":   []any{p.Resource},
 				"operations":  anySlice(p.operations()),
 			}}},
 			"variables":   vars,

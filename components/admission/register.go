@@ -50,7 +50,7 @@ func (p Policy) spec() admissionv1.ValidatingAdmissionPolicySpec {
 		MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
 			ApiGroups:   []string{p.Group},
 			ApiVersions: []string{p.Version},
-			Resources:   p.resources(),
+			Resources:   []string{p.Resource},
 			Operations:  p.operations(),
 		}}},
 	}

@@ -9,13 +9,10 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 )
 
-// Names of the hub's ValidatingAdmissionPolicies (and bindings) for Argo CD's Applications and projects, and for the
-// hub's guards themselves. Every guard of GitOpsBridge's is named with GuardPrefix.
+// Names of the hub's ValidatingAdmissionPolicies (and bindings) for Argo CD's Applications and projects.
 const (
 	ApplicationPolicyName = "gitops-fleet-applications"
 	ProjectPolicyName     = "gitops-fleet-projects"
-	GuardsPolicyName      = "gitops-fleet-guards"
-	GuardPrefix           = "gitops-fleet-"
 )
 
 // ApplicationGuard is what the hub's admission guard for Argo CD's Applications and AppProjects knows of the fleet.
@@ -50,7 +47,7 @@ func (a GitOpsBridgeArgs) ApplicationGuard(deployer string) ApplicationGuard {
 	return g
 }
 
-// Policies are the three policies (Kubernetes' ValidatingAdmissionPolicy, evaluated by the API server):
+// Policies are the two policies (Kubernetes' ValidatingAdmissionPolicy, evaluated by the API server):
 //   - gitops-fleet-applications, on the Applications of Argo CD's namespace and of every ApplicationsNamespace,
 //     for every writer: an Application in an ApplicationsNamespace names that namespace's project; no other names
 //     AddonApplicationsProject (default), which Argo CD would otherwise admit from its own namespace whatever the
@@ -59,12 +56,11 @@ func (a GitOpsBridgeArgs) ApplicationGuard(deployer string) ApplicationGuard {
 //   - gitops-fleet-projects, on the AppProjects of Argo CD's namespace: only the deployer (and MastersGroup, and
 //     SystemDeleters deleting the namespace) changes the spec of one of Fenced or deletes it. Argo CD's server
 //     still creates default when it starts and finds none (creations are not guarded).
-//   - gitops-fleet-guards, on ValidatingAdmissionPolicies and their bindings: only the deployer (and MastersGroup)
-//     changes or deletes one named with GuardPrefix, this one included. An identity that may write admission
-//     policies (an Application whose project allows cluster-scoped kinds on the hub, a stage holding cluster-admin)
-//     cannot lift the guards; it may add a policy or binding, which only refuses more. The API server applies
-//     policies to policies (only admission webhooks skip them); its binding's namespace selector never skips a
-//     cluster-scoped object.
+//
+// Nothing guards the guards themselves: the API server never applies a policy to ValidatingAdmissionPolicies,
+// MutatingAdmissionPolicies or their bindings (k8s.io/apiserver's policy plugin excludes them, and webhooks skip
+// them too), so whoever RBAC lets write admissionregistration.k8s.io can lift them (on the hub, Argo CD's
+// application controller, whose chart cluster role allows everything).
 func (g ApplicationGuard) Policies() []admission.Policy {
 	namespaces := slices.Sorted(maps.Keys(g.Projects))
 	projects := literal(g.Projects)
@@ -116,20 +112,5 @@ func (g ApplicationGuard) Policies() []admission.Policy {
 				"changes what they permit or deletes them",
 		}},
 	}
-	guards := admission.Policy{
-		Name:  GuardsPolicyName,
-		Group: "admissionregistration.k8s.io", Version: "v1",
-		Resource: "validatingadmissionpolicies", Resources: []string{"validatingadmissionpolicybindings"},
-		Namespaces: []string{g.Namespace},
-		Operations: []string{"UPDATE", "DELETE"},
-		Variables: []admission.Variable{
-			{Name: "exempt", Expression: deployer + " || " + admission.String(MastersGroup) + " in request.userInfo.groups"},
-		},
-		Validations: []admission.Validation{{
-			Expression: "variables.exempt || !oldObject.metadata.name.startsWith(" + admission.String(GuardPrefix) + ")",
-			Message: "the hub's admission guards (" + GuardPrefix + "*) are the stack's: only the deployer changes or " +
-				"deletes them or their bindings",
-		}},
-	}
-	return []admission.Policy{apps, projectsPolicy, guards}
+	return []admission.Policy{apps, projectsPolicy}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -68,6 +69,12 @@ func admitWith(t *testing.T, policy, binding, obj, oldObj map[string]any, namesp
 	}
 	checkCreatable(t, vap)
 	validator := compilePolicy(t, vap)
+	// The API server never applies a policy to admission policies and bindings: k8s.io/apiserver v0.33's generic
+	// Plugin always excludes them (excludedResources, checked in Dispatch before any matcher; later versions have the
+	// API server set them), and the hub's real v1.33 API server admitted a deletion of one despite a policy saying no.
+	if gvr.Group == "admissionregistration.k8s.io" && strings.Contains(gvr.Resource, "admissionpolic") {
+		return true, "the API server applies no policy to " + gvr.Resource
+	}
 
 	// The request, as the API server hands it to admission.
 	// obj and oldObj: an UPDATE; obj alone: a CREATE; oldObj alone: a DELETE (object null, as the API server

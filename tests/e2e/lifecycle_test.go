@@ -394,18 +394,20 @@ func TestDay2(t *testing.T) {
 			"create": {
 				"fleet:index:Tenant": 1, "pulumi:providers:kubernetes": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
 				"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
-				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 3, "kubernetes:core/v1:ServiceAccount": 1,
+				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4, "kubernetes:core/v1:ServiceAccount": 1,
 				"aws:iam/role:Role": 1, "aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
 				"fleet:index:TenantGuard": 1,
 			},
-			"update": {"eks:index:Cluster": 1},
+			// The owner's access entry (through the EKS component) and the network policy agent, now that a tenant
+			// lives on spoke-a (vpc-cni's configuration).
+			"update": {"eks:index:Cluster": 1, "aws:eks/addon:Addon": 1},
 		}
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
 		for _, u := range urns(steps, "update") {
-			if !strings.HasSuffix(u, "::spoke-a-cluster") {
+			if !strings.HasSuffix(u, "::spoke-a-cluster") && !strings.HasSuffix(u, "::spoke-a-vpc-cni") {
 				t.Errorf("adding the tenant updates %s", u)
 			}
 		}
@@ -439,7 +441,7 @@ func TestDay2(t *testing.T) {
 		delete(p, "delete-replaced")
 		wantNS := plan{
 			"create": {"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
-				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 3},
+				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "fleet:index:TenantGuard": 1, "eks:index:Cluster": 1},
 		}
 		if diff := cmp.Diff(wantNS, p); diff != "" {
@@ -454,7 +456,7 @@ func TestDay2(t *testing.T) {
 		wantCluster := plan{
 			"create": {
 				"pulumi:providers:kubernetes": 1, "kubernetes:core/v1:Namespace": 2, "kubernetes:core/v1:ResourceQuota": 2,
-				"kubernetes:core/v1:LimitRange": 2, "kubernetes:networking.k8s.io/v1:NetworkPolicy": 6,
+				"kubernetes:core/v1:LimitRange": 2, "kubernetes:networking.k8s.io/v1:NetworkPolicy": 8,
 				// spoke-b runs external-secrets: each namespace gets a SecretStore, its service account and role.
 				"kubernetes:external-secrets.io/v1beta1:SecretStore": 2, "kubernetes:core/v1:ServiceAccount": 3,
 				"aws:iam/role:Role": 3, "aws:iam/rolePolicy:RolePolicy": 2,
@@ -462,7 +464,7 @@ func TestDay2(t *testing.T) {
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
 				"fleet:index:TenantGuard": 1,
 			},
-			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "eks:index:Cluster": 1},
+			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "eks:index:Cluster": 1, "aws:eks/addon:Addon": 1},
 		}
 		if diff := cmp.Diff(wantCluster, p); diff != "" {
 			t.Errorf("selecting spoke-b too: plan (-want +got):\n%s", diff)

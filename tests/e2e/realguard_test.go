@@ -96,17 +96,12 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 			t.Errorf("the fleet's own cluster secret, written by the controller, was refused: %v", err)
 		}
 	})
-	// Whoever RBAC lets write admission policies (the application controller's cluster role allows everything), the
-	// guards of the guards refuse to lift them.
-	for _, user := range []string{controller, server} {
-		t.Run("the guard deleted by "+user, func(t *testing.T) {
-			err := impersonating(t, env, hub, user).AdmissionregistrationV1().ValidatingAdmissionPolicies().Delete(ctx,
-				gitopsbridge.ClusterSecretPolicyName, metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
-			if err == nil || !strings.Contains(err.Error(), gitopsbridge.GuardsPolicyName) {
-				t.Errorf("the server answered %v, want the refusal of %s", err, gitopsbridge.GuardsPolicyName)
-			}
-		})
-	}
+	// Nothing guards the guards: the API server applies no policy to admission policies, so whoever RBAC lets
+	// delete one lifts it. On the hub, the chart's cluster role lets the application controller do so: the server
+	// admits its (dry-run) deletion of the cluster-secret guard. What issue 36's "guard the guards" is left with.
+	err = impersonating(t, env, hub, controller).AdmissionregistrationV1().ValidatingAdmissionPolicies().Delete(ctx,
+		gitopsbridge.ClusterSecretPolicyName, metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
+	t.Logf("the application controller deleting %s (dry run): %v", gitopsbridge.ClusterSecretPolicyName, err)
 }
 
 // testApplicationGuards: the hub's API server refuses an Application an evil add-ons commit would make the
