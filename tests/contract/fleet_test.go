@@ -164,16 +164,20 @@ func storedObject(t *testing.T, env *offline.Env, typ, apiVersion, kind, name st
 	return nil
 }
 
+// storedPolicy is the hub's ValidatingAdmissionPolicy name and its binding as the offline cloud stores them.
+func storedPolicy(t *testing.T, env *offline.Env, name string) (policy, binding map[string]any) {
+	t.Helper()
+	const api = "admissionregistration.k8s.io/v1"
+	return storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicy", api, "ValidatingAdmissionPolicy", name),
+		storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicyBinding", api, "ValidatingAdmissionPolicyBinding", name)
+}
+
 // checkGuardAdmits runs Kubernetes' admission code with the cluster-secret guard the hub holds after `up` over
 // each cluster secret written as Argo CD's application controller (a Git sync): every one is admitted, and the
 // spoke's, pointed at another server, is refused.
 func checkGuardAdmits(t *testing.T, env *offline.Env, secrets []corev1.Secret) {
 	t.Helper()
-	const api = "admissionregistration.k8s.io/v1"
-	policy := storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicy", api, "ValidatingAdmissionPolicy",
-		gitopsbridge.ClusterSecretPolicyName)
-	binding := storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicyBinding", api,
-		"ValidatingAdmissionPolicyBinding", gitopsbridge.ClusterSecretPolicyName)
+	policy, binding := storedPolicy(t, env, gitopsbridge.ClusterSecretPolicyName)
 	asObject := func(s corev1.Secret) map[string]any {
 		s.APIVersion, s.Kind = "v1", "Secret"
 		var m map[string]any
@@ -199,11 +203,7 @@ func checkGuardAdmits(t *testing.T, env *offline.Env, secrets []corev1.Secret) {
 // enables metrics-server, so the Fleet lets the add-ons onto the hub), but never into Argo CD's namespace on the hub.
 func checkAddonsFenced(t *testing.T, env *offline.Env, secrets []corev1.Secret, apps map[string]map[string][]argov1alpha1.Application) {
 	t.Helper()
-	const api = "admissionregistration.k8s.io/v1"
-	policy := storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicy", api, "ValidatingAdmissionPolicy",
-		gitopsbridge.ApplicationPolicyName)
-	binding := storedObject(t, env, "kubernetes:"+api+":ValidatingAdmissionPolicyBinding", api,
-		"ValidatingAdmissionPolicyBinding", gitopsbridge.ApplicationPolicyName)
+	policy, binding := storedPolicy(t, env, gitopsbridge.ApplicationPolicyName)
 	proj := appProjectOf(t, storedObject(t, env, "kubernetes:argoproj.io/v1alpha1:AppProject", "argoproj.io/v1alpha1",
 		"AppProject", gitopsbridge.AddonApplicationsProject))
 	adb := argoDB(t, argocdNamespace, secrets...)
