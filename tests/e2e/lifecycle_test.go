@@ -42,8 +42,8 @@ type step struct {
 }
 
 // fleetUpdate is what an added or removed cluster updates beside its own resources: the Fleet's ClusterLedger
-// recording it, the hub's Argo CD project fleet-addons, whose destinations are the fleet's clusters by name, and
-// the hub's cluster-secret guard, which pins each spoke's secret.
+// recording it, the hub's Argo CD project default (the add-ons' Applications), whose destinations are the fleet's
+// spokes by name, and the hub's cluster-secret guard, which pins each spoke's secret.
 var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
 	"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1}
 
