@@ -138,9 +138,9 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 // hubSettings are the fleet's Argo CD settings. With Git delivery and no registryEnvironments, the hub syncs
 // the registry folder of every environment of the fleet. A hub cluster that enables an add-on lets the add-ons
 // repository install onto the hub (argocd.addonsOnHub, which the stack file thereby asks for). Without
-// fleetClusters, the add-ons' and workloads' Applications may deploy to every spoke of the fleet. Without spokeAccountIds, when every cluster names an
-// assumeRoleArn, the management role may assume spoke roles in the accounts of those roles; otherwise
-// GitOpsBridge's default (the hub's own account) applies.
+// fleetClusters, the add-ons' and workloads' Applications may deploy to every spoke of the fleet. Without
+// spokeAccountIds, when every cluster names an assumeRoleArn, the management role may assume spoke roles in the
+// accounts of those roles; otherwise GitOpsBridge's default (the hub's own account) applies.
 func hubSettings(a FleetArgs) *gitopsbridge.Hub {
 	h := gitopsbridge.Hub{}
 	if a.Argocd != nil {

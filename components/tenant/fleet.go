@@ -10,8 +10,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Cluster is what a tenant's selector reads of a cluster of the fleet, and the add-ons with an account-wide role it
-// enables (fleetcluster.AccountWideAddons, sorted).
+// Cluster is what a tenant's selector reads of a cluster of the fleet, and the add-ons it runs with an account-wide
+// role (of fleetcluster.AccountWideAddons, those enabled and accepted as they are, sorted).
 type Cluster struct {
 	Name, Environment string
 	Hub               bool
