@@ -1,7 +1,10 @@
 // Package gitopsbridge builds GitOpsBridge (fleet:index:GitOpsBridge): the Argo CD cluster secret that
 // carries a cluster's infrastructure metadata as labels (enable_<addon>) and annotations (aws_cluster_name,
 // aws_region, ...), Argo CD itself on a hub, spoke registration without static credentials, ApplicationSet
-// bootstrap and delivery of the secret manifest to Git.
+// bootstrap and delivery of the secret manifest to Git. On a hub it also fences each path from Git: an Argo CD
+// project per path (project.go; the add-ons' and workloads' ApplicationSets in namespaces of their own, so their
+// Applications reach one project each) and the API server's admission guards on cluster secrets (guard.go) and on
+// Applications and projects (appguard.go).
 //
 // It depends on no FleetCluster type: any cluster whose facts are given to it can be registered.
 package gitopsbridge
