@@ -35,11 +35,8 @@ type ApplicationGuard struct {
 // to its Applications project; the hub's projects fenced).
 func (a GitOpsBridgeArgs) ApplicationGuard(deployer string) ApplicationGuard {
 	g := ApplicationGuard{Namespace: a.Namespace, Deployer: deployer, Projects: map[string]string{}}
-	if a.AddonsRepo != nil {
-		g.Projects[ApplicationsNamespace(a.Namespace, "addons")] = AddonApplicationsProject
-	}
-	if a.WorkloadsRepo != nil {
-		g.Projects[ApplicationsNamespace(a.Namespace, "workloads")] = WorkloadApplicationsProject
+	for _, p := range givenPaths(a) {
+		g.Projects[ApplicationsNamespace(a.Namespace, p.part)] = p.apps
 	}
 	for _, p := range HubProjects(a, "") {
 		g.Fenced = append(g.Fenced, p.Name)
@@ -92,17 +89,13 @@ func (g ApplicationGuard) Policies() []admission.Policy {
 			},
 		},
 	}
-	deployer := "false"
-	if g.Deployer != "" {
-		deployer = usernameMatch(g.Deployer)
-	}
 	projectsPolicy := admission.Policy{
 		Name:  ProjectPolicyName,
 		Group: "argoproj.io", Version: "v1alpha1", Resource: "appprojects",
 		Namespaces: []string{g.Namespace},
 		Operations: []string{"UPDATE", "DELETE"},
 		Variables: []admission.Variable{
-			{Name: "exempt", Expression: deployer + " || " + admission.String(MastersGroup) + " in request.userInfo.groups || " +
+			{Name: "exempt", Expression: deployerMatch(g.Deployer) + " || " + admission.String(MastersGroup) + " in request.userInfo.groups || " +
 				"(request.operation == 'DELETE' && request.userInfo.username in " + literal(SystemDeleters) + ")"},
 			{Name: "fenced", Expression: "oldObject.metadata.name in " + fenced},
 		},

@@ -22,7 +22,12 @@ func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[strin
 	annotation := func(key string) string {
 		return "{{.metadata.annotations." + prefix + "_repo_" + key + "}}"
 	}
-	part := map[string]string{"addons": "addons", "workload": "workloads"}[prefix]
+	var path gitPath
+	for _, p := range gitPaths {
+		if p.prefix == prefix {
+			path = p
+		}
+	}
 	return map[string]any{
 		"goTemplate":        true,
 		"goTemplateOptions": []any{"missingkey=error"},
@@ -33,14 +38,14 @@ func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[strin
 		"template": map[string]any{
 			"metadata": map[string]any{"name": "bootstrap-" + prefix + "-{{.name}}"},
 			"spec": map[string]any{
-				"project": map[string]string{"addons": AddonsProject, "workload": WorkloadsProject}[prefix],
+				"project": path.bootstrap,
 				"source": map[string]any{
 					"repoURL":        annotation("url"),
 					"targetRevision": annotation("revision"),
 					"path":           annotation("basepath") + annotation("path"),
 					"directory":      map[string]any{"recurse": true},
 				},
-				"destination": map[string]any{"server": InClusterServer, "namespace": ApplicationsNamespace(namespace, part)},
+				"destination": map[string]any{"server": InClusterServer, "namespace": ApplicationsNamespace(namespace, path.part)},
 				"syncPolicy":  map[string]any{"automated": map[string]any{"selfHeal": true}},
 			},
 		},
@@ -51,13 +56,7 @@ func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[strin
 // objects, through the hub's provider after Argo CD.
 func (b *builder) bootstrap(k8s pulumi.ProviderResource, after pulumi.ResourceOption) error {
 	ns := b.args.Namespace
-	for _, r := range []struct {
-		prefix, part string
-		repo         *Repo
-	}{{"addons", "addons", b.args.AddonsRepo}, {"workload", "workloads", b.args.WorkloadsRepo}} {
-		if r.repo == nil {
-			continue
-		}
+	for _, r := range givenPaths(b.args) {
 		spec := b.cluster.ClusterName.ApplyT(func(hub string) map[string]any {
 			return BootstrapApplicationSet(r.prefix, hub, ns)
 		}).(pulumi.MapOutput)

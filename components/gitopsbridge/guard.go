@@ -168,14 +168,19 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 
 // who are the variables that name the requester: the deployer (exempt), or one of SecretWriters.
 func (g ClusterSecretGuard) who() []admission.Variable {
-	deployer := "false"
-	if g.Deployer != "" {
-		deployer = usernameMatch(g.Deployer)
-	}
 	return []admission.Variable{
-		{Name: "deployer", Expression: deployer},
+		{Name: "deployer", Expression: deployerMatch(g.Deployer)},
 		{Name: "writer", Expression: "request.userInfo.username in " + literal(g.SecretWriters)},
 	}
+}
+
+// deployerMatch is a CEL test of the request's username against the deployer's (usernameMatch); false when there is
+// no deployer ("" exempts no one).
+func deployerMatch(deployer string) string {
+	if deployer == "" {
+		return "false"
+	}
+	return usernameMatch(deployer)
 }
 
 // usernameMatch is a CEL test of the request's username against an EKS username: exact, or, for an assumed

@@ -25,8 +25,8 @@ func (b *builder) hub(secret secretContent) error {
 		return err
 	}
 	var appNamespaces []string
-	for _, repo := range b.appsNamespaces() {
-		appNamespaces = append(appNamespaces, ApplicationsNamespace(b.args.Namespace, repo))
+	for _, p := range givenPaths(b.args) {
+		appNamespaces = append(appNamespaces, ApplicationsNamespace(b.args.Namespace, p.part))
 	}
 	values := chartValues(h, appNamespaces)
 	roleArn, assocs, err := b.managementRole(values)
@@ -80,9 +80,9 @@ func (b *builder) hub(secret secretContent) error {
 // the chart that installs their CRD, and the namespaces where the repositories' ApplicationSets live.
 func (b *builder) projects(k8s pulumi.ProviderResource, release pulumi.Resource) ([]pulumi.Resource, error) {
 	var out []pulumi.Resource
-	for _, repo := range b.appsNamespaces() {
-		n, err := corev1.NewNamespace(b.ctx, childName(b.name, "namespace-"+repo), &corev1.NamespaceArgs{
-			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(ApplicationsNamespace(b.args.Namespace, repo))},
+	for _, p := range givenPaths(b.args) {
+		n, err := corev1.NewNamespace(b.ctx, childName(b.name, "namespace-"+p.part), &corev1.NamespaceArgs{
+			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(ApplicationsNamespace(b.args.Namespace, p.part))},
 		}, b.child(k8s)...)
 		if err != nil {
 			return nil, err
@@ -103,17 +103,4 @@ func (b *builder) projects(k8s pulumi.ProviderResource, release pulumi.Resource)
 		out = append(out, r)
 	}
 	return out, nil
-}
-
-// appsNamespaces are the repositories ("addons", "workloads") whose ApplicationSets live in their own namespace
-// on the hub (ApplicationsNamespace).
-func (b *builder) appsNamespaces() []string {
-	var out []string
-	if b.args.AddonsRepo != nil {
-		out = append(out, "addons")
-	}
-	if b.args.WorkloadsRepo != nil {
-		out = append(out, "workloads")
-	}
-	return out
 }

@@ -27,6 +27,39 @@ const (
 	WorkloadApplicationsProject = "fleet-workloads-apps"
 )
 
+// gitPath is a repository whose ApplicationSets the hub bootstraps: the prefix of its keys in the hub's cluster
+// secret (<prefix>_repo_*), the part naming its bootstrap ApplicationSet and its ApplicationsNamespace, its
+// bootstrap project, its Applications' project and the cluster-scoped kinds they may create.
+type gitPath struct {
+	prefix, part, bootstrap, apps, what string
+	cluster                             []GroupKind
+}
+
+// gitPaths are the add-ons' and the workloads' paths, in that order.
+var gitPaths = []gitPath{
+	{"addons", "addons", AddonsProject, AddonApplicationsProject, "Add-ons", AnyKind},
+	{"workload", "workloads", WorkloadsProject, WorkloadApplicationsProject, "Workloads", []GroupKind{{Group: "", Kind: "Namespace"}}},
+}
+
+// repo is the path's repository in a (nil when not given).
+func (p gitPath) repo(a GitOpsBridgeArgs) *Repo {
+	if p.part == "addons" {
+		return a.AddonsRepo
+	}
+	return a.WorkloadsRepo
+}
+
+// givenPaths are the paths whose repository a gives.
+func givenPaths(a GitOpsBridgeArgs) []gitPath {
+	var out []gitPath
+	for _, p := range gitPaths {
+		if p.repo(a) != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // ApplicationsNamespace is the namespace on the hub where a repository's ApplicationSets live and generate their
 // Applications (Argo CD's Applications and ApplicationSets in any namespace): "<Argo CD's namespace>-addons" or
 // "-workloads". Argo CD admits an Application outside its own namespace only into a project whose
@@ -212,39 +245,29 @@ func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 			spokes = append(spokes, ProjectDestination{Name: c, Namespace: "*"})
 		}
 	}
-	for _, r := range []struct {
-		bootstrap, apps, part, what string
-		repo                        *Repo
-		cluster                     []GroupKind
-		onHub                       bool
-	}{
-		{AddonsProject, AddonApplicationsProject, "addons", "Add-ons", a.AddonsRepo, AnyKind, h.AddonsOnHub},
-		{WorkloadsProject, WorkloadApplicationsProject, "workloads", "Workloads", a.WorkloadsRepo, []GroupKind{{Group: "", Kind: "Namespace"}}, false},
-	} {
-		if r.repo == nil {
-			continue
-		}
+	for _, r := range givenPaths(a) {
+		repo, onHub := r.repo(a), r.part == "addons" && h.AddonsOnHub
 		apps := ApplicationsNamespace(ns, r.part)
 		out = append(out, AppProject{
 			Name: r.bootstrap, Namespace: ns,
-			Description:        r.what + " bootstrap: the ApplicationSets of " + r.repo.URL + " into " + apps + " on the hub, nothing else",
-			SourceRepos:        []string{r.repo.URL},
+			Description:        r.what + " bootstrap: the ApplicationSets of " + repo.URL + " into " + apps + " on the hub, nothing else",
+			SourceRepos:        []string{repo.URL},
 			Destinations:       []ProjectDestination{{Server: InClusterServer, Namespace: apps}},
 			NamespaceResources: []GroupKind{{Group: "argoproj.io", Kind: "ApplicationSet"}},
 			SignatureKeys:      h.SignatureKeys,
 		})
 		dests := slices.Clone(spokes)
 		onto := "the fleet's spokes"
-		if r.onHub {
+		if onHub {
 			dests = append([]ProjectDestination{{Server: InClusterServer, Namespace: "!" + ns}}, dests...)
 			onto += " and the hub (every namespace but " + ns + ")"
 		}
 		out = append(out, AppProject{
 			Name: r.apps, Namespace: ns,
-			Description: r.what + " of the fleet: the Applications of " + apps + ", from " + r.repo.URL +
+			Description: r.what + " of the fleet: the Applications of " + apps + ", from " + repo.URL +
 				" and its chart repositories, onto " + onto,
 			SourceNamespaces: []string{apps},
-			SourceRepos:      append([]string{r.repo.URL}, h.ChartRepositories...),
+			SourceRepos:      append([]string{repo.URL}, h.ChartRepositories...),
 			Destinations:     dests,
 			ClusterResources: r.cluster,
 			SignatureKeys:    h.SignatureKeys,
