@@ -18,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 )
 
@@ -43,19 +42,7 @@ func TestShards(t *testing.T) {
 	settled("after the ups")
 
 	hub := controlplane.Name("us-east-1", "hub")
-	inHub := func() []string {
-		secrets, err := typed(t, env, hub).CoreV1().Secrets(gitopsbridge.DefaultNamespace).List(ctx,
-			metav1.ListOptions{LabelSelector: "argocd.argoproj.io/secret-type=cluster"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, s := range secrets.Items {
-			names = append(names, s.Name)
-		}
-		slices.Sort(names)
-		return names
-	}
+	inHub := func() []string { return clusterSecrets(t, env, "us-east-1", "hub") }
 	if got, want := inHub(), []string{"hub", "spoke-eu1", "spoke-us1", "spoke-us2"}; !slices.Equal(got, want) {
 		t.Errorf("cluster secrets in the hub: %v, want %v", got, want)
 	}

@@ -2,23 +2,30 @@ package e2e
 
 import (
 	"context"
-	"encoding/base64"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // TestShardsThroughGit runs the example's hub stack with Git delivery, then shard-us against it: the shard holds
-// no provider of the hub and commits its spokes' cluster secrets to the hub's registry repository. Once the hub
-// stack names the shard's stack (shards[0].stack), its next up admits in its admission guard exactly what the
-// shard committed, and changes nothing else; every stack plans no change after each step.
+// no provider of the hub and commits its spokes' cluster secrets to the hub's registry repository. The hub's real
+// API server refuses those registrations (synced as Argo CD's application controller) until the hub stack names
+// the shard's stack (shards[0].stack); its next up then admits exactly what the shard committed, and changes
+// nothing else; every stack plans no change after each step.
 func TestShardsThroughGit(t *testing.T) {
 	ctx := context.Background()
-	env := newEnv(t)
+	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
 	stacks := shardStacks(t, env, "hub", "shard-us")
 	setPath := func(stack, key, value string, secret bool) {
 		t.Helper()
@@ -38,12 +45,10 @@ func TestShardsThroughGit(t *testing.T) {
 	settled := func(when string) { t.Helper(); settledAll(t, env, stacks, when) }
 	settled("after the ups")
 
-	for _, secret := range records(t, env, "kubernetes", "kubernetes:core/v1:Secret") {
-		if strings.HasPrefix(secret.ID, "argocd/") {
-			t.Errorf("cluster secret %s written into the hub: with git every registration comes from the registry", secret.ID)
-		}
+	if got := clusterSecrets(t, env, "us-east-1", "hub"); len(got) != 0 {
+		t.Errorf("cluster secrets %v written into the hub: with git every registration comes from the registry", got)
 	}
-	committed := map[string]map[string]string{}
+	committed := map[string]*corev1.Secret{}
 	for _, f := range records(t, env, "github", "github:index/repositoryFile:RepositoryFile") {
 		if !strings.HasPrefix(f.ID, "fleet-registry/") {
 			continue // the hub's delivery of the shard stacks, in the program's repository
@@ -52,52 +57,32 @@ func TestShardsThroughGit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var secret struct {
-			StringData map[string]string `json:"stringData"`
-		}
+		var secret corev1.Secret
 		if err := yaml.Unmarshal([]byte(state["content"].(string)), &secret); err != nil {
 			t.Fatalf("%s: %v", f.ID, err)
 		}
-		committed[f.ID] = secret.StringData
+		committed[f.ID] = &secret
 	}
-	var paths []string
-	for p := range committed {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	if want := []string{"fleet-registry/clusters/prod/hub.yaml", "fleet-registry/clusters/prod/spoke-us1.yaml",
-		"fleet-registry/clusters/prod/spoke-us2.yaml"}; !slices.Equal(paths, want) {
+	if paths, want := slices.Sorted(maps.Keys(committed)), []string{"fleet-registry/clusters/prod/hub.yaml",
+		"fleet-registry/clusters/prod/spoke-us1.yaml", "fleet-registry/clusters/prod/spoke-us2.yaml"}; !slices.Equal(paths, want) {
 		t.Fatalf("files in the registry %v, want %v", paths, want)
 	}
-	registered := func() string {
+	// admits is the hub's API server answering the registry Application's sync of spoke's committed secret: a
+	// dry-run create as Argo CD's application controller, which the cluster-secret guard admits or refuses.
+	controller := "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":" + gitopsbridge.ApplicationControllerServiceAccount
+	admits := func(spoke string) error {
 		t.Helper()
-		for _, r := range records(t, env, "kubernetes", "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy") {
-			if !strings.HasSuffix(r.ID, "gitops-fleet-cluster-secrets") {
-				continue
-			}
-			state, err := r.Plain()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range state["spec"].(map[string]any)["variables"].([]any) {
-				if v := v.(map[string]any); v["name"] == "pinned" {
-					return v["expression"].(string)
-				}
-			}
-		}
-		t.Fatal("no cluster-secret guard on the hub")
-		return ""
+		secret := committed["fleet-registry/clusters/prod/"+spoke+".yaml"]
+		_, err := impersonating(t, env, controlplane.Name("us-east-1", "hub"), controller).CoreV1().
+			Secrets(secret.Namespace).Create(ctx, secret, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		return err
 	}
-	admits := func(spoke string) bool {
-		for _, v := range committed["fleet-registry/clusters/prod/"+spoke+".yaml"] {
-			if !strings.Contains(registered(), base64.StdEncoding.EncodeToString([]byte(v))) {
-				return false
-			}
-		}
-		return true
+	if err := admits("hub"); err != nil {
+		t.Errorf("the hub's API server refuses the hub's own registration as committed: %v", err)
 	}
-	if admits("spoke-us1") {
-		t.Error("the hub's guard admits spoke-us1 before the hub stack read the shard")
+	if err := admits("spoke-us1"); err == nil || !strings.Contains(err.Error(), gitopsbridge.ClusterSecretPolicyName) ||
+		!strings.Contains(err.Error(), "one the stack registered, by name") {
+		t.Errorf("spoke-us1's registration before the hub stack read the shard: %v, want the guard's refusal", err)
 	}
 
 	// The hub stack names the shard's stack: its next up admits the shard's spokes, an update of its guard only.
@@ -110,8 +95,8 @@ func TestShardsThroughGit(t *testing.T) {
 		t.Fatalf("up hub: %v", err)
 	}
 	for _, spoke := range []string{"spoke-us1", "spoke-us2"} {
-		if !admits(spoke) {
-			t.Errorf("the hub's guard does not admit %s's registration as the shard committed it", spoke)
+		if err := admits(spoke); err != nil {
+			t.Errorf("the hub's API server refuses %s's registration as the shard committed it: %v", spoke, err)
 		}
 	}
 	settled("after the hub admitted the shard")

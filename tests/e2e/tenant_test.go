@@ -2,12 +2,11 @@ package e2e
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
 	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
@@ -15,12 +14,13 @@ import (
 )
 
 // TestStandaloneTenant is a program on the generated Go SDK that builds its clusters itself (FleetCluster, with
-// a GitOpsBridge hub) and onboards a tenant with fleet:index:Tenant, through the engine and the fleet plugin:
-// the tenant's namespace lands on the spoke it selects, with an IRSA role on that IRSA spoke, and a second up
-// plans nothing; removing the tenant from the program removes its objects.
+// a GitOpsBridge hub) and onboards a tenant with fleet:index:Tenant, through the engine and the fleet plugin, on
+// real control planes: the tenant's namespace lands on the API server of the spoke it selects, with an IRSA role
+// on that IRSA spoke, and a second up plans nothing; removing the tenant from the program removes its objects
+// from the server.
 func TestStandaloneTenant(t *testing.T) {
 	ctx := context.Background()
-	env := newEnv(t)
+	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
 	withTenant := true
 	program := func(ctx *pulumi.Context) error {
 		repo := &fleet.RepoArgs{Url: pulumi.String("https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template"),
@@ -78,26 +78,12 @@ func TestStandaloneTenant(t *testing.T) {
 	if got := up.Outputs["tenantClusters"].Value; len(got.([]any)) != 1 || got.([]any)[0] != "spoke-a" {
 		t.Errorf("tenant clusters %v, want spoke-a (the hub is not selected)", got)
 	}
-	spokeServer := ""
-	for _, r := range records(t, env, "aws", "aws:eks/cluster:Cluster") {
-		if r.ID == "spoke-a" {
-			state, err := r.Plain()
-			if err != nil {
-				t.Fatal(err)
-			}
-			spokeServer, _ = state["endpoint"].(string)
-		}
+	namespace := func() bool { return hasNamespace(t, env, "us-east-2", "spoke-a", "payments") }
+	if !namespace() {
+		t.Error("the tenant's namespace payments is not on spoke-a's API server")
 	}
-	namespace := func() (emulator.Record, bool) {
-		ns := records(t, env, "kubernetes", "kubernetes:core/v1:Namespace")
-		i := slices.IndexFunc(ns, func(r emulator.Record) bool { return strings.HasSuffix(r.URN, "::payments-spoke-a-payments") })
-		if i < 0 {
-			return emulator.Record{}, false
-		}
-		return ns[i], true
-	}
-	if ns, ok := namespace(); !ok || ns.Scope != spokeServer || spokeServer == "" {
-		t.Errorf("the tenant's namespace is in %q, want spoke-a's API server %q", ns.Scope, spokeServer)
+	if hasNamespace(t, env, "us-east-1", "hub", "payments") {
+		t.Error("the tenant's namespace payments is on the hub, which it does not select")
 	}
 	var irsa bool
 	for _, r := range records(t, env, "aws", "aws:iam/role:Role") {
@@ -116,7 +102,7 @@ func TestStandaloneTenant(t *testing.T) {
 	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-removed"))); err != nil {
 		t.Fatalf("up without the tenant: %v", err)
 	}
-	if _, ok := namespace(); ok {
-		t.Error("the tenant's namespace is still on spoke-a after its removal")
+	if namespace() {
+		t.Error("the tenant's namespace is still on spoke-a's API server after its removal")
 	}
 }
