@@ -135,15 +135,21 @@ func (l *lifecycle) sync() {
 func collect(ch <-chan events.EngineEvent, out *[]step, done chan<- struct{}) {
 	defer close(done)
 	for e := range ch {
-		switch {
-		case e.ResourcePreEvent != nil:
-			m := e.ResourcePreEvent.Metadata
-			*out = append(*out, step{op: string(m.Op), typ: m.Type, urn: m.URN})
-		case e.ResOutputsEvent != nil:
-			m := e.ResOutputsEvent.Metadata
-			*out = append(*out, step{op: string(m.Op), typ: m.Type, urn: m.URN, done: true})
-		}
+		*out = appendStep(*out, e)
 	}
+}
+
+// appendStep is steps with e's step, when e is the start or the end of one.
+func appendStep(steps []step, e events.EngineEvent) []step {
+	switch {
+	case e.ResourcePreEvent != nil:
+		m := e.ResourcePreEvent.Metadata
+		return append(steps, step{op: string(m.Op), typ: m.Type, urn: m.URN})
+	case e.ResOutputsEvent != nil:
+		m := e.ResOutputsEvent.Metadata
+		return append(steps, step{op: string(m.Op), typ: m.Type, urn: m.URN, done: true})
+	}
+	return steps
 }
 
 // preview is the plan of the current config; it fails the test when the preview fails.

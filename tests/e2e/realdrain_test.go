@@ -44,8 +44,9 @@ const releaseAfter = 3 * time.Second
 // its cluster is deleted; a Karpenter NodePool (a stand-in CRD: Karpenter's chart is not here) under Karpenter's
 // finalizer, which the test releases releaseAfter after the delete as Karpenter would, is deleted and waited for
 // too. Before
-// that, a claim in a tenant's namespace stops the destroy at the tenant's guard, the drain not run.
-func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
+// that, a claim in a tenant's namespace stops the destroy at the tenant's guard, the drain not run. It returns the
+// destroy's steps.
+func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) []step {
 	ctx := context.Background()
 	const cluster = "spoke-usw2"
 	kube := typed(t, env, controlplane.Name(devClusters[cluster], cluster))
@@ -117,6 +118,7 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 	}
 
 	var drainedAt time.Time
+	var steps []step
 	ch, done := make(chan events.EngineEvent), make(chan struct{})
 	go func() {
 		defer close(done)
@@ -124,6 +126,7 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 			if o := e.ResOutputsEvent; o != nil && o.Metadata.Type == drain.TypeToken && strings.HasSuffix(o.Metadata.URN, "::"+cluster+"-drain") {
 				drainedAt = time.Now()
 			}
+			steps = appendStep(steps, e)
 		}
 	}()
 	_, err = stack.Destroy(ctx, optdestroy.EventStreams(ch), optdestroy.ProgressStreams(progress(t, env, "destroy")))
@@ -159,6 +162,7 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) {
 		t.Errorf("the drain ended at %s, before the claim was gone at %s", drainedAt.Format(time.TimeOnly),
 			seen.claimGone.Format(time.TimeOnly))
 	}
+	return steps
 }
 
 // drainSeen is what the test's watchers saw of the drain on the server.
