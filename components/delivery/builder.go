@@ -1,8 +1,8 @@
 package delivery
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
-	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -87,9 +87,7 @@ func (b *builder) hubProvider() (pulumi.ProviderResource, error) {
 	if b.explicit.Kubernetes != nil {
 		return b.explicit.Kubernetes, nil
 	}
-	return kubernetes.NewProvider(b.ctx, childName(b.name, "hub"), &kubernetes.ProviderArgs{
-		Kubeconfig: pulumi.ToSecret(b.args.Kubeconfig).(pulumi.StringOutput),
-	}, pulumi.Parent(b.comp))
+	return clusterinfo.NewKubernetesProvider(b.ctx, childName(b.name, "hub"), b.args.Kubeconfig, pulumi.Parent(b.comp))
 }
 
 // child are the options of a child that goes through provider after the given resources.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	"github.com/pulumi/pulumi-github/sdk/v6/go/github"
@@ -64,9 +65,7 @@ func (p *providers) aws(region, role string) (*aws.Provider, error) {
 
 // setHub creates the hub's Kubernetes provider from its kubeconfig (kept secret).
 func (p *providers) setHub(kubeconfig pulumi.StringOutput) error {
-	prov, err := kubernetes.NewProvider(p.ctx, "hub-k8s", &kubernetes.ProviderArgs{
-		Kubeconfig: pulumi.ToSecret(kubeconfig).(pulumi.StringOutput),
-	}, pulumi.Parent(p.parent))
+	prov, err := clusterinfo.NewKubernetesProvider(p.ctx, "hub-k8s", kubeconfig, pulumi.Parent(p.parent))
 	p.hub = prov
 	return err
 }

@@ -3,10 +3,10 @@ package fleet
 import (
 	"slices"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
-	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -42,9 +42,7 @@ func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.R
 			handover := slices.Contains(b.handover, c.spec.Name)
 			prov, ok := kube[c.spec.Name]
 			if !ok && (d.Git == nil || handover) {
-				p, err := kubernetes.NewProvider(b.ctx, c.spec.Name+"-k8s", &kubernetes.ProviderArgs{
-					Kubeconfig: pulumi.ToSecret(c.cl.Kubeconfig).(pulumi.StringOutput),
-				}, pulumi.Parent(b.comp))
+				p, err := clusterinfo.NewKubernetesProvider(b.ctx, c.spec.Name+"-k8s", c.cl.Kubeconfig, pulumi.Parent(b.comp))
 				if err != nil {
 					return nil, err
 				}

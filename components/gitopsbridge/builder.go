@@ -89,9 +89,7 @@ func (b *builder) hubProvider(kubeconfig pulumi.StringInput, part string) (pulum
 	if b.explicit.Kubernetes != nil {
 		return b.explicit.Kubernetes, nil
 	}
-	return kubernetes.NewProvider(b.ctx, childName(b.name, part), &kubernetes.ProviderArgs{
-		Kubeconfig: pulumi.ToSecret(kubeconfig).(pulumi.StringOutput),
-	}, pulumi.Parent(b.comp))
+	return clusterinfo.NewKubernetesProvider(b.ctx, childName(b.name, part), kubeconfig, pulumi.Parent(b.comp))
 }
 
 // child are the options of a child that goes through provider.

@@ -100,6 +100,13 @@ func TestHubOrder(t *testing.T) {
 	if !k8s.Inputs["kubeconfig"].ContainsSecrets() {
 		t.Error("the hub kubeconfig is not secret")
 	}
+	// The provider replaces a Secret whose data changes unless told otherwise, deleting it first: a cluster secret
+	// gone for a moment unregisters its cluster from Argo CD (clusterinfo.NewKubernetesProvider).
+	for _, mutable := range []string{"enableSecretMutable", "enableConfigMapMutable"} {
+		if got := k8s.Input(mutable); got != true {
+			t.Errorf("the hub's provider has %s %v, want true: cluster secrets are updated in place", mutable, got)
+		}
+	}
 }
 
 func TestManagementRole(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
-	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -162,8 +161,7 @@ func NewTenant(ctx *pulumi.Context, name string, args TenantArgs, opts ...pulumi
 		return nil, err
 	}
 	parent := pulumi.Parent(comp)
-	hub, err := kubernetes.NewProvider(ctx, name+"-hub", &kubernetes.ProviderArgs{
-		Kubeconfig: pulumi.ToSecret(args.HubKubeconfig).(pulumi.StringOutput)}, parent)
+	hub, err := clusterinfo.NewKubernetesProvider(ctx, name+"-hub", args.HubKubeconfig, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -206,9 +204,8 @@ func NewTenant(ctx *pulumi.Context, name string, args TenantArgs, opts ...pulumi
 			OidcProviderArn: c.OidcProviderArn, OidcProviderUrl: c.OidcProviderUrl, AWS: awsProv,
 			ExternalSecrets: c.ExternalSecrets, PodIdentity: c.Identity != fleetcluster.IdentityIRSA}
 		if d.Git == nil {
-			target.Kubernetes, err = kubernetes.NewProvider(ctx, name+"-"+c.Name+"-k8s", &kubernetes.ProviderArgs{
-				Kubeconfig: pulumi.ToSecret(fact(func(i clusterinfo.ClusterInfo) string { return i.Kubeconfig })).(pulumi.StringOutput)},
-				parent)
+			target.Kubernetes, err = clusterinfo.NewKubernetesProvider(ctx, name+"-"+c.Name+"-k8s",
+				fact(func(i clusterinfo.ClusterInfo) string { return i.Kubeconfig }), parent)
 			if err != nil {
 				return nil, err
 			}

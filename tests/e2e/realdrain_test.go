@@ -177,30 +177,36 @@ type drainSeen struct {
 // karpenterFinalizer is the finalizer Karpenter puts on a NodePool and removes once its nodes are gone.
 const karpenterFinalizer = "karpenter.sh/termination"
 
-// karpenterNodePools installs a stand-in for Karpenter's NodePool CRD (karpenter.sh/v1 nodepools, cluster-scoped,
-// its schema left open: Karpenter's chart and CRDs are not here) and returns the NodePools' client once the CRD is
-// established.
+// karpenterNodePools installs a stand-in for Karpenter's NodePool CRD (openCRD) and returns the NodePools' client.
 func karpenterNodePools(ctx context.Context, t *testing.T, dyn dynamic.Interface) dynamic.ResourceInterface {
+	t.Helper()
+	openCRD(ctx, t, dyn, nodePools, "NodePool", "Cluster")
+	return dyn.Resource(nodePools)
+}
+
+// openCRD installs a stand-in CRD of kind, served as the resource gvr of scope (Cluster or Namespaced) with its
+// schema left open (the add-ons' charts and CRDs are not here), and returns once the server says it is established.
+func openCRD(ctx context.Context, t *testing.T, dyn dynamic.Interface, gvr schema.GroupVersionResource, kind, scope string) {
 	t.Helper()
 	crds := dyn.Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"})
 	open := map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}
+	name := gvr.Resource + "." + gvr.Group
 	if _, err := crds.Create(ctx, &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-		"metadata": map[string]any{"name": "nodepools.karpenter.sh"},
-		"spec": map[string]any{"group": "karpenter.sh", "scope": "Cluster",
-			"names": map[string]any{"plural": "nodepools", "singular": "nodepool", "kind": "NodePool", "listKind": "NodePoolList"},
-			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+		"metadata": map[string]any{"name": name},
+		"spec": map[string]any{"group": gvr.Group, "scope": scope,
+			"names": map[string]any{"plural": gvr.Resource, "singular": strings.ToLower(kind), "kind": kind, "listKind": kind + "List"},
+			"versions": []any{map[string]any{"name": gvr.Version, "served": true, "storage": true,
 				"schema": map[string]any{"openAPIV3Schema": open}}}},
 	}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
-		crd, err := crds.Get(ctx, "nodepools.karpenter.sh", metav1.GetOptions{})
+		crd, err := crds.Get(ctx, name, metav1.GetOptions{})
 		return err == nil && established(crd), nil
 	}); err != nil {
-		t.Fatalf("the NodePool CRD is not established: %v", err)
+		t.Fatalf("the %s CRD is not established: %v", kind, err)
 	}
-	return dyn.Resource(schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodepools"})
 }
 
 // playKarpenter does what Karpenter does when a NodePool is being deleted: it drains and deletes the pool's nodes

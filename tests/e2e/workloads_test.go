@@ -26,18 +26,30 @@ var (
 		Region: "us-west-2", Tags: map[string]string{"elbv2.k8s.aws/cluster": "spoke-b"}}
 )
 
-func obj(apiVersion, kind, namespace, name string, spec map[string]any) map[string]any {
-	o := map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name, "namespace": namespace}}
+// obj is an object of apiVersion and kind named namespace/name with spec (when not nil) and finalizers.
+func obj(apiVersion, kind, namespace, name string, spec map[string]any, finalizers ...string) map[string]any {
+	md := map[string]any{"name": name, "finalizers": []any{}}
+	if namespace != "" {
+		md["namespace"] = namespace
+	}
+	for _, f := range finalizers {
+		md["finalizers"] = append(md["finalizers"].([]any), f)
+	}
+	o := map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": md}
 	if spec != nil {
 		o["spec"] = spec
 	}
 	return o
 }
 
-// spokeWorkloads are what a cluster runs once Argo CD synced its workloads: an Ingress (an ALB, its target group
-// and security group, tagged by the Load Balancer Controller), a LoadBalancer Service (an NLB) and a ClusterIP
-// one, a claim on a Delete volume (tagged by the EBS CSI driver) and one on a Retain volume, and a Karpenter v1
-// NodePool and NodeClaim (an instance and a launch template, tagged by Karpenter).
+// ingressFinalizer is the AWS Load Balancer Controller's finalizer on an Ingress whose load balancer it made.
+const ingressFinalizer = "ingress.k8s.aws/resources"
+
+// spokeWorkloads are what a cluster runs once Argo CD synced its workloads, as a real API server takes them: an
+// Ingress (an ALB, its target group and security group, tagged by the Load Balancer Controller, under its
+// finalizer), a LoadBalancer Service (an NLB, likewise) and a ClusterIP one, a claim bound to a Delete volume (tagged
+// by the EBS CSI driver) and one bound to a Retain volume, and a Karpenter v1 NodePool and its NodeClaim (an
+// instance and a launch template, tagged by Karpenter, under Karpenter's finalizer), all in namespace shop.
 func spokeWorkloads(cluster, region string) ([]workloads.Object, []workloads.Tagged) {
 	lbTags := map[string]string{"elbv2.k8s.aws/cluster": cluster, "ingress.k8s.aws/stack": "shop/web"}
 	ebsTags := map[string]string{"ebs.csi.aws.com/cluster": "true", "KubernetesCluster": cluster}
@@ -48,24 +60,33 @@ func spokeWorkloads(cluster, region string) ([]workloads.Object, []workloads.Tag
 	data := aws.ARN("ec2", region, "volume/vol-0data")
 	instance, template := aws.ARN("ec2", region, "instance/i-0karpenter"), aws.ARN("ec2", region, "launch-template/lt-0default")
 	retained := aws.ARN("ec2", region, "volume/vol-0archive")
+	ports := []any{map[string]any{"port": int64(443)}}
+	claim := func(volume string) map[string]any {
+		return map[string]any{"accessModes": []any{"ReadWriteOnce"}, "storageClassName": "", "volumeName": volume,
+			"resources": map[string]any{"requests": map[string]any{"storage": "1Gi"}}}
+	}
+	volume := func(policy, handle, claim string) map[string]any {
+		return map[string]any{"persistentVolumeReclaimPolicy": policy, "accessModes": []any{"ReadWriteOnce"},
+			"capacity": map[string]any{"storage": "1Gi"}, "csi": map[string]any{"driver": "ebs.csi.aws.com", "volumeHandle": handle},
+			"claimRef": map[string]any{"namespace": "shop", "name": claim}}
+	}
 	objects := []workloads.Object{
-		{Cluster: cluster, Resource: ingresses, Object: obj("networking.k8s.io/v1", "Ingress", "shop", "web", nil),
-			Made: []string{alb, tg, sg}},
-		{Cluster: cluster, Resource: services, Object: obj("v1", "Service", "shop", "api", map[string]any{"type": "LoadBalancer"}),
-			Made: []string{nlb}},
-		{Cluster: cluster, Resource: services, Object: obj("v1", "Service", "shop", "internal", map[string]any{"type": "ClusterIP"})},
-		{Cluster: cluster, Resource: claims, Object: obj("v1", "PersistentVolumeClaim", "shop", "data",
-			map[string]any{"volumeName": "pv-data"}), Made: []string{data}},
-		{Cluster: cluster, Resource: claims, Object: obj("v1", "PersistentVolumeClaim", "shop", "archive",
-			map[string]any{"volumeName": "pv-archive"})},
-		{Cluster: cluster, Resource: volumes, Object: obj("v1", "PersistentVolume", "", "pv-data", map[string]any{
-			"persistentVolumeReclaimPolicy": "Delete", "csi": map[string]any{"driver": "ebs.csi.aws.com", "volumeHandle": "vol-0data"}})},
-		{Cluster: cluster, Resource: volumes, Object: obj("v1", "PersistentVolume", "", "pv-archive", map[string]any{
-			"persistentVolumeReclaimPolicy": "Retain", "csi": map[string]any{"driver": "ebs.csi.aws.com", "volumeHandle": "vol-0archive"}})},
-		{Cluster: cluster, Resource: nodePools, Object: obj("karpenter.sh/v1", "NodePool", "", "default", nil),
-			Made: []string{template}},
-		{Cluster: cluster, Resource: nodeClaims, Object: obj("karpenter.sh/v1", "NodeClaim", "", "default-x7k2p", nil),
-			Made: []string{instance}},
+		{Cluster: cluster, Resource: ingresses, Object: obj("networking.k8s.io/v1", "Ingress", "shop", "web", map[string]any{
+			"defaultBackend": map[string]any{"service": map[string]any{"name": "web", "port": map[string]any{"number": int64(443)}}}},
+			ingressFinalizer), Made: []string{alb, tg, sg}},
+		{Cluster: cluster, Resource: services, Object: obj("v1", "Service", "shop", "api",
+			map[string]any{"type": "LoadBalancer", "ports": ports}, lbFinalizer), Made: []string{nlb}},
+		{Cluster: cluster, Resource: services, Object: obj("v1", "Service", "shop", "internal",
+			map[string]any{"type": "ClusterIP", "ports": ports})},
+		{Cluster: cluster, Resource: volumes, Object: obj("v1", "PersistentVolume", "", "pv-data", volume("Delete", "vol-0data", "data"))},
+		{Cluster: cluster, Resource: volumes, Object: obj("v1", "PersistentVolume", "", "pv-archive", volume("Retain", "vol-0archive", "archive"))},
+		{Cluster: cluster, Resource: claims, Object: obj("v1", "PersistentVolumeClaim", "shop", "data", claim("pv-data")),
+			Made: []string{data}},
+		{Cluster: cluster, Resource: claims, Object: obj("v1", "PersistentVolumeClaim", "shop", "archive", claim("pv-archive"))},
+		{Cluster: cluster, Resource: nodePools, Object: obj("karpenter.sh/v1", "NodePool", "", "default",
+			map[string]any{"template": map[string]any{"spec": map[string]any{}}}, karpenterFinalizer), Made: []string{template}},
+		{Cluster: cluster, Resource: nodeClaims, Object: obj("karpenter.sh/v1", "NodeClaim", "", "default-x7k2p",
+			map[string]any{}, karpenterFinalizer), Made: []string{instance}},
 	}
 	var tagged []workloads.Tagged
 	for _, by := range []struct {
@@ -92,10 +113,4 @@ func taggedARNs(t *testing.T, env *offline.Env, region string) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// putWorkloads adds spokeWorkloads of cluster to the offline cloud.
-func putWorkloads(env *offline.Env, cluster, region string) error {
-	objects, tagged := spokeWorkloads(cluster, region)
-	return workloads.Put(env.Store, objects, tagged)
 }

@@ -99,7 +99,13 @@ func remove(s *emulator.Store, o Object) error {
 	if _, err := s.Delete(Package, objectType, o.id()); err != nil {
 		return err
 	}
-	for _, arn := range o.Made {
+	return Forget(s, o.Made)
+}
+
+// Forget deletes the tagged resources arns from the store, as the controller that made them does once their object
+// is gone from a real API server (where the store holds no object: the server does).
+func Forget(s *emulator.Store, arns []string) error {
+	for _, arn := range arns {
 		if _, err := s.Delete(Package, taggedType, arn); err != nil {
 			return err
 		}
