@@ -38,7 +38,7 @@ const (
 // adding and removing stages, gates and preview stages plan exactly their objects, each up then a no-op against
 // the real server.
 func TestDelivery(t *testing.T) {
-	l := newLifecycleIn(t, offline.ForTestWith(t, offline.Options{ControlPlanes: true}), "delivery", stackFileConfig(t, "delivery"))
+	l := newLifecycleIn(t, newEnv(t), "delivery", stackFileConfig(t, "delivery"))
 	steps := l.up()
 	l.settled()
 

@@ -42,7 +42,7 @@ import (
 // planes with the clusters and leaves nothing in the cloud or the stack.
 func TestDevFleet(t *testing.T) {
 	ctx := context.Background()
-	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	env := newEnv(t)
 	stack := fleetStack(t, env, "dev")
 	up, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up")))
 	if err != nil {

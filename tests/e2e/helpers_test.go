@@ -17,8 +17,11 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
-// newEnv is an offline environment in a fresh temporary directory.
-func newEnv(t *testing.T) *offline.Env { return offline.ForTest(t) }
+// newEnv is an offline environment in a fresh temporary directory, with a real control plane behind each EKS
+// cluster it creates and the real Pulumi Kubernetes provider.
+func newEnv(t *testing.T) *offline.Env {
+	return offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+}
 
 // fleetDir is examples/fleet.
 func fleetDir(env *offline.Env) string { return filepath.Join(env.Root, "examples", "fleet") }

@@ -23,7 +23,7 @@ import (
 // state once and nothing else.
 func TestInterruptedUp(t *testing.T) {
 	ctx := context.Background()
-	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	env := newEnv(t)
 	stack := fleetStack(t, env, "dev")
 
 	stream := make(chan events.EngineEvent)

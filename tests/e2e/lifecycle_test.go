@@ -81,9 +81,7 @@ func day2Config() map[string]any {
 	}
 }
 
-func newLifecycle(t *testing.T) *lifecycle {
-	return newLifecycleIn(t, offline.ForTestWith(t, offline.Options{ControlPlanes: true}), "day2", day2Config())
-}
+func newLifecycle(t *testing.T) *lifecycle { return newLifecycleOf(t, "day2", day2Config()) }
 
 // newLifecycleOf is a stack of the fleet example named name with the config cfg.
 func newLifecycleOf(t *testing.T, name string, cfg map[string]any) *lifecycle {
@@ -737,7 +735,7 @@ func TestSwitchToGitDelivery(t *testing.T) {
 	cfg := day2Config()
 	cfg["gitops-fleet:tenants"] = []any{map[string]any{"name": "payments", "clusters": map[string]any{"clusters": []string{"spoke-a"}},
 		"namespaces": []any{map[string]any{"name": "payments"}}}}
-	l := newLifecycleIn(t, offline.ForTestWith(t, offline.Options{ControlPlanes: true}), "handover", cfg)
+	l := newLifecycleOf(t, "handover", cfg)
 	l.up()
 	l.settled()
 	inHub := func() []string { return clusterSecrets(t, l.env, "us-east-1", "hub") }

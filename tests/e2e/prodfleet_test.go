@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // TestProdFleetKeepsSecrets runs the prod stack (Git delivery as pull requests) on real control planes with a
@@ -23,7 +22,7 @@ import (
 // namespace.
 func TestProdFleetKeepsSecrets(t *testing.T) {
 	ctx := context.Background()
-	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	env := newEnv(t)
 	stack := fleetStack(t, env, "prod")
 	const canary = "ghp_CANARY0fleet0e2e0token0never0in0plaintext"
 	if err := stack.SetConfig(ctx, "github:token", auto.ConfigValue{Value: canary, Secret: true}); err != nil {

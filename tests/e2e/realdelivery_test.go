@@ -37,7 +37,7 @@ import (
 // behind.
 func TestDeliveryOnRealServers(t *testing.T) {
 	ctx := context.Background()
-	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	env := newEnv(t)
 	stack := fleetStack(t, env, "delivery")
 	if err := offline.SetDeliverySecrets(ctx, stack); err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // TestDeliverySeed: seed 004's pipeline (examples/fleet/Pulumi.delivery-seed.yaml) on the offline cloud, its hub on
@@ -14,7 +12,7 @@ import (
 // targets follow, the QA preview after both QA gates with All), Argo Rollouts, the pulumiCloud AnalysisTemplate
 // and its token Secret in the project, and a verification on every stage but the gates.
 func TestDeliverySeed(t *testing.T) {
-	l := newLifecycleIn(t, offline.ForTestWith(t, offline.Options{ControlPlanes: true}), "delivery-seed",
+	l := newLifecycleIn(t, newEnv(t), "delivery-seed",
 		stackFileConfig(t, "delivery-seed"))
 	l.up()
 	l.settled()

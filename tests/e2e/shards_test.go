@@ -28,7 +28,7 @@ import (
 // plans no change after each step.
 func TestShards(t *testing.T) {
 	ctx := context.Background()
-	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	env := newEnv(t)
 	stacks := shardStacks(t, env, "hub", "shard-us", "shard-eu")
 	outputs := map[string]auto.OutputMap{}
 	for _, name := range []string{"hub", "shard-us", "shard-eu"} {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // TestShardsThroughGit runs the example's hub stack with Git delivery, then shard-us against it: the shard holds
@@ -25,7 +24,7 @@ import (
 // nothing else; every stack plans no change after each step.
 func TestShardsThroughGit(t *testing.T) {
 	ctx := context.Background()
-	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	env := newEnv(t)
 	stacks := shardStacks(t, env, "hub", "shard-us")
 	setPath := func(stack, key, value string, secret bool) {
 		t.Helper()

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
@@ -20,7 +19,7 @@ import (
 // from the server.
 func TestStandaloneTenant(t *testing.T) {
 	ctx := context.Background()
-	env := offline.ForTestWith(t, offline.Options{ControlPlanes: true})
+	env := newEnv(t)
 	withTenant := true
 	program := func(ctx *pulumi.Context) error {
 		repo := &fleet.RepoArgs{Url: pulumi.String("https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template"),
