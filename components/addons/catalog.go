@@ -39,8 +39,12 @@ var catalog = map[string]Addon{
 		ApplicationSet: aws + "addons-aws-csi-ebs-resources-appset.yaml", Chart: "aws-ebs-csi-classes",
 		SelectLabel: EnableLabel("aws_ebs_csi_resources"), Implies: []string{"aws_ebs_csi_resources"},
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("ebs-csi-controller-sa"),
-			Policies: managed("Amazon EKS User Guide, Amazon EBS CSI driver: the AmazonEBSCSIDriverPolicy managed policy",
-				"service-role/AmazonEBSCSIDriverPolicy")},
+			Policies: managed("AWS Managed Policy Reference, AmazonEBSCSIDriverPolicyV2 (2026-04-16): the driver manages only "+
+				"volumes and snapshots tagged ebs.csi.aws.com/cluster=true, which it puts on every volume it creates, and "+
+				"CSI-migrated ones by their kubernetes.io/created-for/pvc/name tag; the first AmazonEBSCSIDriverPolicy "+
+				"attaches, detaches and snapshots any volume of the account. Not AmazonEBSCSIDriverEKSClusterScopedPolicy: "+
+				"it needs the ebs.csi.aws.com/cluster-name tag, which volumes made before it lack",
+				"AmazonEBSCSIDriverPolicyV2")},
 		Resources: []Resource{ManagedAddon},
 	},
 	"aws_efs_csi_driver": {

@@ -61,8 +61,8 @@ func TestIRSARolesForEnabledAddons(t *testing.T) {
 		}
 	}
 
-	ebs := cloud.MustGet(t, "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-irsa-aws-ebs-csi-driver-service-role/AmazonEBSCSIDriverPolicy")
-	if got := ebs.Input("policyArn"); got != "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy" {
+	ebs := cloud.MustGet(t, "aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-irsa-aws-ebs-csi-driver-AmazonEBSCSIDriverPolicyV2")
+	if got := ebs.Input("policyArn"); got != "arn:aws:iam::aws:policy/AmazonEBSCSIDriverPolicyV2" {
 		t.Errorf("EBS CSI policy = %v", got)
 	}
 
