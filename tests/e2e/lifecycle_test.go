@@ -317,7 +317,9 @@ func TestDay2(t *testing.T) {
 		p, steps := l.preview()
 		// external-secrets 0.9.13, the template's, takes Pod Identity credentials: its role is bound with an
 		// association too (identity podIdentity by default).
-		// The hub's guard pins spoke-b's secret: its new labels and annotations update it in the same run.
+		// The hub's guard pins spoke-b's secret: its new labels and annotations update it in the same run. The secret
+		// itself is updated in place, not replaced (deleted first), which would unregister spoke-b from Argo CD for a
+		// moment (clusterinfo.NewKubernetesProvider).
 		want := plan{
 			"create": {"aws:iam/role:Role": 1, "aws:iam/rolePolicy:RolePolicy": 1, podIdentityAssociation: 1},
 			"update": {"kubernetes:core/v1:Secret": 1, guardType: 1},

@@ -65,10 +65,10 @@ func putWorkloadsOnServer(t *testing.T, env *offline.Env, cluster, region string
 // controllerFinalizers are the finalizers the add-on controllers put on objects they made cloud resources for.
 var controllerFinalizers = []string{ingressFinalizer, lbFinalizer, karpenterFinalizer}
 
-// playController plays the add-on controller of obj, which made the cloud resources made for it: once obj is being
-// deleted (or gone, when no controller's finalizer holds it), the controller deletes them (releaseAfter later) and
-// removes its finalizer, as the AWS Load Balancer Controller, the EBS CSI driver and Karpenter do. It ends with the
-// object, or when the server goes.
+// playController plays the add-on controller that made the cloud resources `made` for obj: once obj is being deleted
+// (or is gone, when no controller's finalizer holds it), the controller deletes them (releaseAfter later) and removes
+// its finalizer, as the AWS Load Balancer Controller, the EBS CSI driver and Karpenter do. It ends with the object, or
+// when the server goes.
 func playController(env *offline.Env, res dynamic.ResourceInterface, obj *unstructured.Unstructured, made []string) {
 	ctx := context.Background()
 	w, err := res.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=" + obj.GetName(),

@@ -28,12 +28,13 @@ var (
 
 // obj is an object of apiVersion and kind named namespace/name with spec (when not nil) and finalizers.
 func obj(apiVersion, kind, namespace, name string, spec map[string]any, finalizers ...string) map[string]any {
-	md := map[string]any{"name": name, "finalizers": []any{}}
+	fs := []any{} // JSON's types, as runtime.DeepCopyJSON takes them
+	for _, f := range finalizers {
+		fs = append(fs, f)
+	}
+	md := map[string]any{"name": name, "finalizers": fs}
 	if namespace != "" {
 		md["namespace"] = namespace
-	}
-	for _, f := range finalizers {
-		md["finalizers"] = append(md["finalizers"].([]any), f)
 	}
 	o := map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": md}
 	if spec != nil {
