@@ -270,15 +270,19 @@ func TestDevFleet(t *testing.T) {
 		if err != nil {
 			t.Fatalf("refresh: %v", err)
 		}
-		if got, want := *res.Summary.ResourceChanges, map[string]int{"delete": 2, "same": 355}; !maps.Equal(got, want) {
-			t.Errorf("refresh after spoke-usw2's access entry was deleted: %v, want %v (the entry and its policy's association)", got, want)
+		// Exactly the entry and its policy's association, whatever else the fleet holds (the rest "same").
+		exactly := func(op string, got map[string]int) bool {
+			return got[op] == 2 && got["same"] > 0 && len(got) == 2
+		}
+		if got := *res.Summary.ResourceChanges; !exactly("delete", got) {
+			t.Errorf("refresh after spoke-usw2's access entry was deleted: %v, want 2 deletes (the entry and its policy's association) and the rest same", got)
 		}
 		up, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-restore")))
 		if err != nil {
 			t.Fatalf("up: %v", err)
 		}
-		if got, want := *up.Summary.ResourceChanges, map[string]int{"create": 2, "same": 355}; !maps.Equal(got, want) {
-			t.Errorf("up after the refresh: %v, want %v", got, want)
+		if got := *up.Summary.ResourceChanges; !exactly("create", got) {
+			t.Errorf("up after the refresh: %v, want 2 creates and the rest same", got)
 		}
 	})
 
