@@ -125,7 +125,7 @@ func TestValidateAddonVersionsAndIdentity(t *testing.T) {
 			field: `addonVersions["karpenter"]`, want: "not a semantic version"},
 		"outside every range": {reason: "Karpenter v1.0 published a policy FleetCluster does not carry",
 			versions: map[string]string{"karpenter": "1.0.6"},
-			field:    `addonVersions["karpenter"]`, want: "supported: >=0.34.0 <0.35.0; >=0.35.0 <1.0.0; >=1.1.0 <2.0.0"},
+			field:    `addonVersions["karpenter"]`, want: "supported: >=0.34.0 <0.35.0; >=0.35.0 <1.0.0; >=1.1.0 <1.3.0; >=1.3.0 <1.7.0"},
 		"identity mode": {reason: "podIdentity or irsa", identity: "oidc", field: "identity", want: "podIdentity, irsa"},
 	}
 	for name, tc := range cases {
