@@ -58,6 +58,10 @@ type karpenterFeatures struct {
 	zonalShift bool
 }
 
+// karpenterRelease is where a v1.x release's template is at its own tag: the docs/ copy there still holds the
+// previous release until the release commit copies preview/ over it.
+const karpenterRelease = "aws/karpenter-provider-aws website/content/en/preview/getting-started/getting-started-with-karpenter/cloudformation.yaml"
+
 // karpenterV1 is the controller policy of versions, from the template of release ref with features.
 func karpenterV1(versions, ref string, f karpenterFeatures) Policy {
 	policies := "KarpenterControllerPolicy"
@@ -69,7 +73,7 @@ func karpenterV1(versions, ref string, f karpenterFeatures) Policy {
 		policies += "ResourceDiscovery controller policies"
 	}
 	return Policy{Versions: versions, Inline: func(c PolicyContext) iampolicy.Document { return karpenterPolicy(c, f) },
-		Source: karpenterDocs + " at " + ref + " (" + policies + ")"}
+		Source: karpenterRelease + " at " + ref + " (" + policies + ")"}
 }
 
 // karpenterV0Policy is Karpenter v0.34's (scopedLaunchTemplates false) or v0.35-v0.37's controller policy,
