@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -33,15 +34,32 @@ func clusterSecrets(t *testing.T, env *offline.Env, region, cluster string) []st
 }
 
 // hasNamespace says whether the control plane of EKS cluster cluster in region holds namespace name, not being
-// deleted (a namespace Pulumi deleted may still be Terminating while kube-controller-manager empties it).
+// deleted (serverNamespace).
 func hasNamespace(t *testing.T, env *offline.Env, region, cluster, name string) bool {
+	t.Helper()
+	return serverNamespace(t, env, region, cluster, name) != nil
+}
+
+// serverNamespace is namespace name as the control plane of EKS cluster cluster in region holds it; nil when it has
+// none, or one being deleted (a namespace Pulumi deleted may still be Terminating while kube-controller-manager
+// empties it).
+func serverNamespace(t *testing.T, env *offline.Env, region, cluster, name string) *corev1.Namespace {
 	t.Helper()
 	ns, err := typed(t, env, controlplane.Name(region, cluster)).CoreV1().Namespaces().Get(context.Background(), name, metav1.GetOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
-		return false
+		return nil
 	case err != nil:
 		t.Fatal(err)
 	}
-	return ns.DeletionTimestamp == nil
+	if ns.DeletionTimestamp != nil {
+		return nil
+	}
+	return ns
+}
+
+// argoCDUser is the Kubernetes username of Argo CD's service account sa in Argo CD's namespace: who its pods are
+// to the hub's API server (and whom a test impersonates to write as them).
+func argoCDUser(sa string) string {
+	return "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":" + sa
 }

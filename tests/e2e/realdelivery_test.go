@@ -254,7 +254,7 @@ func TestDeliveryOnRealServers(t *testing.T) {
 // what the manifests repository holds.
 func asArgoCD(t *testing.T, env *offline.Env, name string) dynamic.Interface {
 	t.Helper()
-	controller := "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":" + gitopsbridge.ApplicationControllerServiceAccount
+	controller := argoCDUser(gitopsbridge.ApplicationControllerServiceAccount)
 	dyn, err := dynamic.NewForConfig(impersonated(t, env, name, controller))
 	if err != nil {
 		t.Fatal(err)

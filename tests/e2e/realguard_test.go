@@ -23,8 +23,8 @@ import (
 // sync (with Argo CD's tracking annotation). Every request is a dry run: nothing changes on the hub.
 func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env, hub string) {
 	ns := gitopsbridge.DefaultNamespace
-	controller := "system:serviceaccount:" + ns + ":" + gitopsbridge.ApplicationControllerServiceAccount
-	server := "system:serviceaccount:" + ns + ":" + gitopsbridge.ServerServiceAccount
+	controller := argoCDUser(gitopsbridge.ApplicationControllerServiceAccount)
+	server := argoCDUser(gitopsbridge.ServerServiceAccount)
 	own, err := typed(t, env, hub).CoreV1().Secrets(ns).Get(ctx, "spoke-use2", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -112,8 +112,7 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, hub string) {
 	ns := gitopsbridge.DefaultNamespace
 	addons := gitopsbridge.ApplicationsNamespace(ns, "addons")
-	user := func(sa string) string { return "system:serviceaccount:" + ns + ":" + sa }
-	appsets, server := user(gitopsbridge.ApplicationSetServiceAccount), user(gitopsbridge.ServerServiceAccount)
+	appsets, server := argoCDUser(gitopsbridge.ApplicationSetServiceAccount), argoCDUser(gitopsbridge.ServerServiceAccount)
 	apps := schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
 	projects := schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "appprojects"}
 	app := func(namespace, project string) *unstructured.Unstructured {

@@ -68,7 +68,7 @@ func TestShardsThroughGit(t *testing.T) {
 	}
 	// admits is the hub's API server answering the registry Application's sync of spoke's committed secret: a
 	// dry-run create as Argo CD's application controller, which the cluster-secret guard admits or refuses.
-	controller := "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":" + gitopsbridge.ApplicationControllerServiceAccount
+	controller := argoCDUser(gitopsbridge.ApplicationControllerServiceAccount)
 	admits := func(spoke string) error {
 		t.Helper()
 		secret := committed["fleet-registry/clusters/prod/"+spoke+".yaml"]
