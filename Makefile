@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test contract workflows docs java demo-notice test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider
+.PHONY: all build vet test contract workflows docs java demo-notice test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -121,9 +121,23 @@ bin/kube/pulumi-resource-kubernetes: tests/kubeprovider/go.mod tests/kubeprovide
 	cd tests/kubeprovider && $(GO) build -ldflags "-X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$(KUBE_PROVIDER_VERSION)" \
 		-o $(CURDIR)/bin/kube/pulumi-resource-kubernetes .
 
+## argocd: Argo CD $(ARGOCD_VERSION) (bin/argocd/argocd: the application controller, ApplicationSet controller, repo
+## server and argocd-k8s-auth in one binary, run by name) and the Helm $(HELM_VERSION) its repo server renders charts
+## with (tests/argocd). The hub's chart 10.1.1 pins Argo CD v3.4.4, which cannot be built here (see tests/argocd/doc.go)
+ARGOCD_VERSION := v3.5.7
+HELM_VERSION := v4.2.1
+argocd: bin/argocd/argocd
+bin/argocd/argocd: tests/argocd/go.mod tests/argocd/go.sum
+	cd tests/argocd && $(GO) build -ldflags "-X github.com/argoproj/argo-cd/v3/common.version=$(ARGOCD_VERSION:v%=%)" \
+		-o $(CURDIR)/bin/argocd/argocd github.com/argoproj/argo-cd/v3/cmd
+	cd tests/argocd && $(GO) build -ldflags "-X helm.sh/helm/v4/internal/version.version=$(HELM_VERSION)" \
+		-o $(CURDIR)/bin/argocd/helm helm.sh/helm/v4/cmd/helm
+	for name in argocd-application-controller argocd-applicationset-controller argocd-repo-server argocd-k8s-auth; do \
+		ln -sf argocd $(CURDIR)/bin/argocd/$$name; done
+
 ## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks, the Java language host, the
-## clusters' control plane and the real Kubernetes provider
-offline: cli provider emulators eks java kube kubeprovider
+## clusters' control plane, the real Kubernetes provider and Argo CD
+offline: cli provider emulators eks java kube kubeprovider argocd
 
 ## demo: the dev fleet (examples/fleet) through the real CLI and engine on the offline cloud, with a real Kubernetes
 ## control plane behind each cluster (KUBE=emulated for none): preview, then up
