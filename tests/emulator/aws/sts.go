@@ -42,10 +42,11 @@ const TokenLifetime = 15 * time.Minute
 type identity struct {
 	Credentials
 	arn, userID string
+	roleArn     string // the role a session is of; "" for a user
 }
 
 // STS is the offline STS: sts:GetCallerIdentity, the call an EKS token presigns, for the deployer and the roles
-// assumed through AssumeRole. A request's SigV4 signature is checked against the caller's secret, as STS does, so
+// assumed through AssumeRole, and sts:AssumeRole over HTTP as its trust policies allow (assumeRoleHTTP). A request's SigV4 signature is checked against the caller's secret, as STS does, so
 // a token names the cluster it was made for (the x-k8s-aws-id header it signed) and no other.
 type STS struct {
 	store *emulator.Store
@@ -66,31 +67,27 @@ func NewSTS(store *emulator.Store) *STS {
 // that sts:GetCallerIdentity answers as arn:aws:sts::<account>:assumed-role/<role name>/<session>. Who may assume
 // the role (its trust policy) is not checked.
 func (s *STS) AssumeRole(roleArn, session string) (Credentials, error) {
-	recs, err := s.store.List()
+	role, err := s.role(roleArn)
 	if err != nil {
 		return Credentials{}, err
 	}
-	for _, r := range recs {
-		if r.Type != "aws:iam/role:Role" {
-			continue
-		}
-		state, err := r.Plain()
-		if err != nil {
-			return Credentials{}, err
-		}
-		if state["arn"] != roleArn {
-			continue
-		}
-		creds := Credentials{AccessKeyID: "ASIA" + strings.ToUpper(emulator.RandomHex(8)), SecretAccessKey: emulator.RandomHex(20),
-			SessionToken: emulator.RandomHex(32)}
-		s.mu.Lock()
-		s.identities[creds.AccessKeyID] = identity{Credentials: creds,
-			arn:    fmt.Sprintf("arn:aws:sts::%s:assumed-role/%s/%s", Account, path.Base(roleArn), session),
-			userID: fmt.Sprintf("%v:%s", state["uniqueId"], session)}
-		s.mu.Unlock()
-		return creds, nil
-	}
-	return Credentials{}, fmt.Errorf("NoSuchEntity: the role %s does not exist", roleArn)
+	creds, _, err := s.assume(role, session)
+	return creds, err
+}
+
+// assume makes a session of role (its state in the store) named session: new credentials, known from now on as
+// arn:aws:sts::<account>:assumed-role/<role name>/<session>.
+func (s *STS) assume(role map[string]any, session string) (Credentials, identity, error) {
+	roleArn, _ := role["arn"].(string)
+	creds := Credentials{AccessKeyID: "ASIA" + strings.ToUpper(emulator.RandomHex(8)), SecretAccessKey: emulator.RandomHex(20),
+		SessionToken: emulator.RandomHex(32)}
+	id := identity{Credentials: creds, roleArn: roleArn,
+		arn:    fmt.Sprintf("arn:aws:sts::%s:assumed-role/%s/%s", Account, path.Base(roleArn), session),
+		userID: fmt.Sprintf("%v:%s", role["uniqueId"], session)}
+	s.mu.Lock()
+	s.identities[creds.AccessKeyID] = id
+	s.mu.Unlock()
+	return creds, id, nil
 }
 
 // Handler serves STS's hosts (sts.amazonaws.com, sts.<region>.amazonaws.com) and hands every other request to
@@ -105,6 +102,27 @@ func (s *STS) Handler(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if r.Method == http.MethodPost {
+			body, form, err := readForm(r)
+			if err != nil {
+				stsError(w, r, http.StatusBadRequest, fmt.Errorf("MalformedInput: %v", err))
+				return
+			}
+			switch form.Get("Action") {
+			case "AssumeRole":
+				s.assumeRoleHTTP(w, r, body, form)
+			case "GetCallerIdentity":
+				id, code, err := s.signer(r, body)
+				if err != nil {
+					stsError(w, r, code, err)
+					return
+				}
+				answerCaller(w, r, id)
+			default:
+				stsError(w, r, http.StatusBadRequest, fmt.Errorf("InvalidAction: the offline STS serves AssumeRole and GetCallerIdentity only"))
+			}
+			return
+		}
 		id, code, err := s.caller(r)
 		if err != nil {
 			stsError(w, r, code, err)
@@ -114,19 +132,25 @@ func (s *STS) Handler(next http.Handler) http.Handler {
 			stsError(w, r, http.StatusBadRequest, fmt.Errorf("InvalidAction: the offline STS serves GetCallerIdentity only"))
 			return
 		}
-		result := getCallerIdentityResult{Account: Account, Arn: id.arn, UserID: id.userID}
-		if strings.Contains(r.Header.Get("Accept"), "json") {
-			w.Header().Set("Content-Type", "application/json")
-			_ = json.NewEncoder(w).Encode(map[string]any{"GetCallerIdentityResponse": map[string]any{
-				"GetCallerIdentityResult": result, "ResponseMetadata": map[string]string{"RequestId": emulator.UUID()}}})
-			return
-		}
-		w.Header().Set("Content-Type", "text/xml")
-		_ = xml.NewEncoder(w).Encode(struct {
-			XMLName xml.Name                `xml:"https://sts.amazonaws.com/doc/2011-06-15/ GetCallerIdentityResponse"`
-			Result  getCallerIdentityResult `xml:"GetCallerIdentityResult"`
-		}{Result: result})
+		answerCaller(w, r, id)
 	})
+}
+
+// answerCaller answers sts:GetCallerIdentity for id, in JSON when the request accepts it (aws-iam-authenticator
+// asks so), in STS's XML otherwise.
+func answerCaller(w http.ResponseWriter, r *http.Request, id identity) {
+	result := getCallerIdentityResult{Account: Account, Arn: id.arn, UserID: id.userID}
+	if strings.Contains(r.Header.Get("Accept"), "json") {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"GetCallerIdentityResponse": map[string]any{
+			"GetCallerIdentityResult": result, "ResponseMetadata": map[string]string{"RequestId": emulator.UUID()}}})
+		return
+	}
+	w.Header().Set("Content-Type", "text/xml")
+	_ = xml.NewEncoder(w).Encode(struct {
+		XMLName xml.Name                `xml:"https://sts.amazonaws.com/doc/2011-06-15/ GetCallerIdentityResponse"`
+		Result  getCallerIdentityResult `xml:"GetCallerIdentityResult"`
+	}{Result: result})
 }
 
 type getCallerIdentityResult struct {
