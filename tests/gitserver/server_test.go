@@ -1,0 +1,78 @@
+package gitserver
+
+import (
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPublishAndClone publishes a folder twice and clones it over HTTP with the git CLI, as Argo CD's repo server
+// fetches: the clone has the second tree at the returned SHA, with the first commit as its parent; a push is refused
+// and an unknown repository is not found.
+func TestPublishAndClone(t *testing.T) {
+	root, src := t.TempDir(), t.TempDir()
+	srv := httptest.NewServer(must(Handler(root)))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	repoURL := "https://" + host + "/fleet/addons"
+	write(t, filepath.Join(src, "bootstrap", "a.yaml"), "a: 1\n")
+	first, err := Publish(root, repoURL, src, "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(src, "bootstrap", "a.yaml"), "a: 2\n")
+	write(t, filepath.Join(src, "b.yaml"), "b: 1\n")
+	second, err := Publish(root, repoURL, src, "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, "", "clone", "--quiet", srv.URL+"/fleet/addons.git", clone)
+	if head := strings.TrimSpace(git(t, clone, "rev-parse", "HEAD")); head != second {
+		t.Errorf("HEAD %s, want the second publish %s", head, second)
+	}
+	if parent := strings.TrimSpace(git(t, clone, "rev-parse", "HEAD^")); parent != first {
+		t.Errorf("HEAD^ %s, want the first publish %s", parent, first)
+	}
+	if data, _ := os.ReadFile(filepath.Join(clone, "bootstrap", "a.yaml")); string(data) != "a: 2\n" {
+		t.Errorf("a.yaml = %q, want the second tree's", data)
+	}
+	git(t, clone, "-c", "user.name=x", "-c", "user.email=x@x", "commit", "--quiet", "--allow-empty", "-m", "evil")
+	if out, err := exec.Command("git", "-C", clone, "push", "origin", "HEAD:main").CombinedOutput(); err == nil {
+		t.Errorf("a push was accepted: %s", out)
+	}
+	if out, err := exec.Command("git", "ls-remote", srv.URL+"/fleet/nothing").CombinedOutput(); err == nil {
+		t.Errorf("an unknown repository was served: %s", out)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func write(t *testing.T, file, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
