@@ -75,6 +75,26 @@ func TestHelmRelease(t *testing.T) {
 	}
 }
 
+// TestAnyNamespaceValues: with Applications and ApplicationSets in the repositories' namespaces, the chart values
+// name those namespaces and turn the SCM provider generators off, without which Argo CD v3's ApplicationSet
+// controller exits at start ("When enabling applicationset in any namespace using applicationset-namespaces, you
+// must either set --enable-scm-providers=false or specify --allowed-scm-providers", seen on the offline hub).
+func TestAnyNamespaceValues(t *testing.T) {
+	got := chartValues(Hub{}, []string{"argocd-addons", "argocd-workloads"})
+	want := map[string]any{
+		"application.namespaces":                        "argocd-addons,argocd-workloads",
+		"applicationsetcontroller.namespaces":           "argocd-addons,argocd-workloads",
+		"applicationsetcontroller.enable.scm.providers": "false",
+	}
+	if diff := cmp.Diff(want, got["configs"].(map[string]any)["params"]); diff != "" {
+		t.Errorf("argocd-cmd-params-cm (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"allowAnyNamespace": true, "serviceAccount": map[string]any{"name": ApplicationSetServiceAccount}},
+		got["applicationSet"]); diff != "" {
+		t.Errorf("applicationSet values (-want +got):\n%s", diff)
+	}
+}
+
 func TestHubOrder(t *testing.T) {
 	cloud, _ := build(t, "hub", hubArgs())
 	release := cloud.MustGet(t, releaseType, "hub-argocd")

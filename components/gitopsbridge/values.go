@@ -32,7 +32,7 @@ func awsCallers(h Hub) []awsCaller {
 // chartValues are the argo-cd chart values: the component's (service account names; Applications and
 // ApplicationSets in the namespaces appNamespaces, the repositories' ApplicationsNamespace, which the chart turns
 // into argocd-cmd-params-cm's application.namespaces and applicationsetcontroller.namespaces and the ApplicationSet
-// controller's cluster role; with high availability redis-ha and two replicas of the server, repo server and
+// controller's cluster role, with the SCM provider generators off; with high availability redis-ha and two replicas of the server, repo server and
 // ApplicationSet controller, the chart's documented HA setup without autoscaling), with the user's values merged
 // over them.
 func chartValues(h Hub, appNamespaces []string) map[string]any {
@@ -44,7 +44,14 @@ func chartValues(h Hub, appNamespaces []string) map[string]any {
 	if len(appNamespaces) > 0 {
 		list := strings.Join(appNamespaces, ",")
 		ours = MergeValues(ours, map[string]any{
-			"configs":        map[string]any{"params": map[string]any{"application.namespaces": list, "applicationsetcontroller.namespaces": list}},
+			"configs": map[string]any{"params": map[string]any{
+				"application.namespaces": list, "applicationsetcontroller.namespaces": list,
+				// Argo CD's ApplicationSet controller refuses to start with ApplicationSets in any namespace unless the
+				// SCM provider generators are off or limited to named providers (Argo CD's "ApplicationSet in any
+				// namespace" docs: a generator could send an SCM token to a host of its author's choice). The
+				// fleet's ApplicationSets use cluster generators only.
+				"applicationsetcontroller.enable.scm.providers": "false",
+			}},
 			"applicationSet": map[string]any{"allowAnyNamespace": true},
 		})
 	}
