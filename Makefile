@@ -122,11 +122,11 @@ bin/kube/pulumi-resource-kubernetes: tests/kubeprovider/go.mod tests/kubeprovide
 		-o $(CURDIR)/bin/kube/pulumi-resource-kubernetes .
 
 ## argocd: Argo CD $(ARGOCD_VERSION) (bin/argocd/argocd: the application controller, ApplicationSet controller, repo
-## server and argocd-k8s-auth in one binary, run by name) and the Helm $(HELM_VERSION) its repo server renders charts
-## with (tests/argocd). The hub's chart 10.1.1 pins Argo CD v3.4.4, which cannot be built here (see tests/argocd/doc.go)
+## server and argocd-k8s-auth in one binary, run by name, and the wrapper scripts its image puts beside it) and the
+## Helm $(HELM_VERSION) its repo server renders charts with (tests/argocd). The hub's chart 10.1.1 pins Argo CD v3.4.4, which cannot be built here (see tests/argocd/doc.go)
 ARGOCD_VERSION := v3.5.7
 HELM_VERSION := v4.2.1
-argocd: bin/argocd/argocd
+argocd: bin/argocd/argocd bin/argocd/gpg-wrapper.sh
 bin/argocd/argocd: tests/argocd/go.mod tests/argocd/go.sum
 	cd tests/argocd && $(GO) build -ldflags "-X github.com/argoproj/argo-cd/v3/common.version=$(ARGOCD_VERSION:v%=%)" \
 		-o $(CURDIR)/bin/argocd/argocd github.com/argoproj/argo-cd/v3/cmd
@@ -134,6 +134,10 @@ bin/argocd/argocd: tests/argocd/go.mod tests/argocd/go.sum
 		-o $(CURDIR)/bin/argocd/helm helm.sh/helm/v4/cmd/helm
 	for name in argocd-application-controller argocd-applicationset-controller argocd-repo-server argocd-k8s-auth; do \
 		ln -sf argocd $(CURDIR)/bin/argocd/$$name; done
+bin/argocd/gpg-wrapper.sh: bin/argocd/argocd
+	mkdir -p bin/argocd
+	cd tests/argocd && dir="$$($(GO) list -m -f '{{.Dir}}' github.com/argoproj/argo-cd/v3)" && \
+		install -m 0755 "$$dir/hack/git-verify-wrapper.sh" "$$dir/hack/gpg-wrapper.sh" $(CURDIR)/bin/argocd/
 
 ## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks, the Java language host, the
 ## clusters' control plane, the real Kubernetes provider and Argo CD

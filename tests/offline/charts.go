@@ -38,13 +38,23 @@ var standIns = []standIn{
 		"argo-rollouts-v1.9.1/*.yaml"},
 }
 
+// addonStandIns are the charts of the add-ons the offline add-ons repository enables (tests/fixtures/addons-repo),
+// each in the repository and at the version its ApplicationSet names, as the GitOps Bridge template does: what
+// Argo CD's repo server renders when Argo CD runs on the hub. The fleet pins none of them (the add-ons repository
+// does).
+var addonStandIns = []standIn{
+	{repo: "https://aws.github.io/eks-charts", name: "aws-load-balancer-controller", version: "1.7.1"},
+	{repo: "https://kubernetes-sigs.github.io/metrics-server", name: "metrics-server", version: "3.12.0"},
+}
+
 // ociRepository is the repository of an OCI chart reference (oci://<host>/<path>/<name>): all but its name.
 func ociRepository(chart string) string { return chart[:strings.LastIndex(chart, "/")] }
 
 // ChartRepositories are the chart repositories an Env with control planes serves: Argo CD's (the argo-helm
 // repository the hub's release names) with the chart gitopsbridge pins and its redis-ha subchart, from the upstream
 // copy; and the stand-ins (standIns) for StackDelivery's charts, assembled in dir/charts, each in the repository
-// the fleet names (Argo Rollouts' beside Argo CD's).
+// the fleet names (Argo Rollouts' beside Argo CD's), and for the add-ons the offline add-ons repository enables
+// (addonStandIns).
 func ChartRepositories(root, dir string) ([]charts.Repository, error) {
 	argocd := filepath.Join(Upstream(root), "argo-cd-chart-"+gitopsbridge.DefaultChartVersion, "chart", "argo-cd")
 	if _, err := os.Stat(argocd); err != nil {
@@ -52,7 +62,7 @@ func ChartRepositories(root, dir string) ([]charts.Repository, error) {
 			gitopsbridge.DefaultChartVersion, err)
 	}
 	repos := []charts.Repository{{URL: gitopsbridge.DefaultChartRepository, Charts: []string{argocd}}}
-	for _, s := range standIns {
+	for _, s := range slices.Concat(standIns, addonStandIns) {
 		chart, err := s.assemble(root, filepath.Join(dir, "charts"))
 		if err != nil {
 			return nil, err

@@ -25,6 +25,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/network"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
+	"github.com/gitops-fleet/pulumi-fleet/tests/gitserver"
 )
 
 // Passphrase encrypts the secrets of offline stacks (the passphrase secrets provider of a local backend). It
@@ -113,7 +114,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		if repos, err = ChartRepositories(root, dir); err != nil {
 			return nil, err
 		}
-		hosts = charts.Hosts(repos)
+		hosts = append(charts.Hosts(repos), GitHost)
 		plugins["kubernetes"] = "bin/kube"
 	}
 	net, err := network.Start(dir, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { serve.ServeHTTP(w, r) }), hosts...)
@@ -200,7 +201,11 @@ func openControlPlanes(root, dir string, net *network.Network, store *emulator.S
 			}
 		}
 	}
-	serve, err := charts.Handler(repos, sts.Handler(controlPlaneProxy(*clusters, store, workloads.Handler(store, network.Answer))))
+	git, err := gitserver.Handler(GitRoot(dir))
+	if err != nil {
+		return nil, nil, err
+	}
+	serve, err := charts.Handler(repos, gitHost(git, sts.Handler(controlPlaneProxy(*clusters, store, workloads.Handler(store, network.Answer)))))
 	return clusters, serve, err
 }
 

@@ -1,0 +1,190 @@
+package e2e
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/tests/argocdhub"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// offlineAddonsRepo is where TestArgoCDSyncsAddons publishes the offline add-ons repository (tests/fixtures).
+const offlineAddonsRepo = "https://" + offline.GitHost + "/fleet-e2e/addons"
+
+// TestArgoCDSyncsAddons closes the GitOps loop with Argo CD's own controllers (tests/argocdhub) on the dev fleet's
+// hub: the add-ons repository is the offline one, laid out as the GitOps Bridge template, served over Git; after
+// `up`, the real ApplicationSet controller renders each enabled add-on's Application for each spoke from the cluster
+// secrets the fleet wrote, and the real application controller syncs it into that spoke's API server, reaching it
+// through the secret's awsAuthConfig (argocd-k8s-auth, Pod Identity, the offline STS). Toggling an add-on off in
+// the stack file removes its Application from that spoke only.
+func TestArgoCDSyncsAddons(t *testing.T) {
+	ctx := context.Background()
+	env := newEnv(t)
+	sha, err := env.PublishGit(offlineAddonsRepo, "tests/fixtures/addons-repo", "the offline add-ons repository")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stack := fleetStack(t, env, "dev")
+	setConfig(t, stack, map[string]string{
+		"gitops-fleet:repositories.addons.url":      offlineAddonsRepo,
+		"gitops-fleet:repositories.addons.revision": sha,
+	})
+	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	hubCP := controlplane.Name(devClusters["hub"], "hub")
+	admin, err := env.Clusters.Admin(hubCP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	netVars := map[string]string{}
+	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE"} {
+		netVars[k] = env.Vars[k]
+	}
+	started := time.Now()
+	hub, err := argocdhub.Start(ctx, argocdhub.Config{Bin: filepath.Join(env.Root, "bin", "argocd"),
+		Dir: filepath.Join(env.Dir, "argocd"), Admin: admin, Namespace: gitopsbridge.DefaultNamespace,
+		Region: devClusters["hub"], Cluster: "hub", STS: env.STS, Env: netVars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Stop()
+	defer func() {
+		if t.Failed() {
+			for name, log := range hub.Logs {
+				data, _ := os.ReadFile(log)
+				t.Logf("%s's log ends:\n%s", name, offline.Tail(string(data), 40))
+			}
+		}
+	}()
+	apps := dynamicClient(t, env, hubCP).Resource(argoApplications).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
+	want := map[string]bool{}
+	for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
+		for _, chart := range []string{"aws-load-balancer-controller", "metrics-server"} {
+			want["addon-"+spoke+"-"+chart] = true
+		}
+	}
+	synced := func() (map[string]string, bool) {
+		list, err := apps.List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return map[string]string{"list": err.Error()}, false
+		}
+		states, all := map[string]string{}, true
+		for _, app := range list.Items {
+			sync, _, _ := unstructured.NestedString(app.Object, "status", "sync", "status")
+			health, _, _ := unstructured.NestedString(app.Object, "status", "health", "status")
+			states[app.GetName()] = sync + "/" + health
+			if want[app.GetName()] && (sync != "Synced" || health != "Healthy") {
+				all = false
+			}
+		}
+		for name := range want {
+			if _, ok := states[name]; !ok {
+				all = false
+			}
+		}
+		return states, all
+	}
+	states, ok := waitFor(5*time.Minute, synced)
+	if !ok {
+		t.Fatalf("after 5 minutes the add-on Applications are %v; want %v each Synced/Healthy", states, slices.Sorted(maps.Keys(want)))
+	}
+	t.Logf("every add-on Application Synced and Healthy %s after Argo CD started: %v", time.Since(started).Round(time.Second), states)
+
+	t.Run("the spokes hold the add-ons, the controller's service account with the role the fleet created", func(t *testing.T) {
+		for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
+			secret, err := typed(t, env, hubCP).CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, spoke, metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := secret.Annotations
+			kube := typed(t, env, controlplane.Name(devClusters[spoke], spoke))
+			sa, err := kube.CoreV1().ServiceAccounts(a["aws_load_balancer_controller_namespace"]).Get(ctx,
+				a["aws_load_balancer_controller_service_account"], metav1.GetOptions{})
+			if err != nil {
+				t.Errorf("%s: the load balancer controller's service account: %v", spoke, err)
+				continue
+			}
+			if got, want := sa.Annotations["eks.amazonaws.com/role-arn"], a["aws_load_balancer_controller_iam_role_arn"]; got != want || want == "" {
+				t.Errorf("%s: the service account's role is %q, want the fleet's %q", spoke, got, want)
+			}
+			if !roleExists(t, env, a["aws_load_balancer_controller_iam_role_arn"]) {
+				t.Errorf("%s: the role %s is not in the offline cloud", spoke, a["aws_load_balancer_controller_iam_role_arn"])
+			}
+			for _, d := range []string{"aws-load-balancer-controller", "metrics-server"} {
+				if _, err := kube.AppsV1().Deployments("kube-system").Get(ctx, d, metav1.GetOptions{}); err != nil {
+					t.Errorf("%s: Deployment kube-system/%s: %v", spoke, d, err)
+				}
+			}
+		}
+	})
+
+	t.Run("toggling metrics_server off on spoke-usw2 removes its Application there only", func(t *testing.T) {
+		setConfig(t, stack, map[string]string{"gitops-fleet:clusters[2].addons.metrics_server": "false"})
+		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-toggle"))); err != nil {
+			t.Fatalf("up: %v", err)
+		}
+		gone := "addon-spoke-usw2-metrics-server"
+		states, ok := waitFor(3*time.Minute, func() (map[string]string, bool) {
+			states, _ := synced()
+			_, still := states[gone]
+			return states, !still
+		})
+		if !ok {
+			t.Fatalf("%s is still there: %v", gone, states)
+		}
+		delete(want, gone)
+		if states, ok := synced(); !ok {
+			t.Errorf("the other add-ons' Applications are %v, want each of %v Synced/Healthy", states, slices.Sorted(maps.Keys(want)))
+		}
+	})
+}
+
+// argoApplications are Argo CD's Applications.
+var argoApplications = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
+
+// setConfig sets stack config values by path (gitops-fleet:clusters[2].addons.metrics_server).
+func setConfig(t *testing.T, stack auto.Stack, values map[string]string) {
+	t.Helper()
+	for k, v := range values {
+		if err := stack.SetConfigWithOptions(context.Background(), k, auto.ConfigValue{Value: v}, &auto.ConfigOptions{Path: true}); err != nil {
+			t.Fatalf("config %s: %v", k, err)
+		}
+	}
+}
+
+// waitFor polls check every two seconds until it holds or timeout passes, and returns its last state.
+func waitFor[S any](timeout time.Duration, check func() (S, bool)) (S, bool) {
+	deadline := time.Now().Add(timeout)
+	for {
+		s, ok := check()
+		if ok || time.Now().After(deadline) {
+			return s, ok
+		}
+		time.Sleep(2 * time.Second)
+	}
+}
+
+// roleExists tells whether the offline cloud holds the IAM role arn.
+func roleExists(t *testing.T, env *offline.Env, arn string) bool {
+	for _, r := range records(t, env, "aws", "aws:iam/role:Role") {
+		if state, err := r.Plain(); err == nil && state["arn"] == arn {
+			return true
+		}
+	}
+	return false
+}
+
