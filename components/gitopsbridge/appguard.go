@@ -79,7 +79,7 @@ func (g ApplicationGuard) Policies() []admission.Policy {
 				Expression: "!(request.namespace in variables.fenced) || variables.project == variables.fenced[request.namespace]",
 				Message: "an Application of a repository's namespace names that repository's project (" +
 					strings.Join(pairs, ", ") + "): its ApplicationSets reach that project only",
-				MessageExpression: "'an Application in ' + request.namespace + ' names project ' + " +
+				MessageExpression: "'an Application in ' + request.namespace + ' must name project ' + " +
 					"variables.fenced[request.namespace] + ', not ' + variables.project",
 			},
 			{

@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,6 +153,142 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 			t.Errorf("the other add-ons' Applications are %v, want each of %v Synced/Healthy", states, slices.Sorted(maps.Keys(want)))
 		}
 	})
+
+	t.Run("an evil add-ons commit is refused by Argo CD: nothing lands in Argo CD's namespace", func(t *testing.T) {
+		src := t.TempDir()
+		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root, "tests/fixtures/addons-repo"))); err != nil {
+			t.Fatal(err)
+		}
+		for file, content := range evilAddons {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(src, file)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(src, file), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		evil, err := env.PublishGit(offlineAddonsRepo, src, "add-ons: two more ApplicationSets")
+		if err != nil {
+			t.Fatal(err)
+		}
+		setConfig(t, stack, map[string]string{"gitops-fleet:repositories.addons.revision": evil})
+		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-evil"))); err != nil {
+			t.Fatalf("up: %v", err)
+		}
+		appsets := dynamicClient(t, env, hubCP).Resource(argoApplicationSets).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
+		// Who refuses what: Argo CD's application controller, the takeover (project default, as the hub fenced it,
+		// allows no destination in Argo CD's namespace), in the Application's status; the hub's API server, the
+		// Application in a bootstrap project (the fleet's admission policy on Applications), in the ApplicationSet's
+		// status, as the ApplicationSet controller heard it.
+		want := map[string]string{
+			"Application evil-takeover": "InvalidSpecError: application destination server 'https://kubernetes.default.svc' " +
+				"and namespace 'argocd' do not match any of the allowed destinations in project 'default'",
+			"ApplicationSet evil-project": "ValidatingAdmissionPolicy 'gitops-fleet-applications' with binding " +
+				"'gitops-fleet-applications' denied request: an Application in argocd-addons must name project default, not fleet-addons",
+		}
+		refusals, ok := waitFor(2*time.Minute, func() (map[string]string, bool) {
+			got := map[string]string{}
+			if app, err := apps.Get(ctx, "evil-takeover", metav1.GetOptions{}); err == nil {
+				got["Application evil-takeover"] = conditions(app)
+			}
+			if set, err := appsets.Get(ctx, "evil-project", metav1.GetOptions{}); err == nil {
+				got["ApplicationSet evil-project"] = conditions(set)
+			}
+			for k, w := range want {
+				if !strings.Contains(got[k], w) {
+					return got, false
+				}
+			}
+			return got, true
+		})
+		if !ok {
+			t.Errorf("the refusals are %v; want each of %v", refusals, want)
+		}
+		if _, err := apps.Get(ctx, "evil-project", metav1.GetOptions{}); err == nil {
+			t.Error("the Application evil-project exists in a bootstrap project")
+		}
+		if app, err := apps.Get(ctx, "evil-takeover", metav1.GetOptions{}); err == nil {
+			if sync, _, _ := unstructured.NestedString(app.Object, "status", "sync", "status"); sync == "Synced" {
+				t.Error("the Application evil-takeover synced")
+			}
+		}
+		if _, err := typed(t, env, hubCP).CoreV1().ConfigMaps(gitopsbridge.DefaultNamespace).Get(ctx, "evil-payload", metav1.GetOptions{}); err == nil {
+			t.Errorf("the evil payload landed in %s on the hub", gitopsbridge.DefaultNamespace)
+		}
+	})
+}
+
+// conditions are an Argo CD object's status conditions, "type: message" each.
+func conditions(obj *unstructured.Unstructured) string {
+	list, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+	var out []string
+	for _, c := range list {
+		m, _ := c.(map[string]any)
+		out = append(out, fmt.Sprintf("%v: %v", m["type"], m["message"]))
+	}
+	return strings.Join(out, "; ")
+}
+
+// argoApplicationSets are Argo CD's ApplicationSets.
+var argoApplicationSets = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applicationsets"}
+
+// evilAddons are ApplicationSets an evil commit to the add-ons repository adds (under
+// bootstrap/control-plane/addons/evil/), with the payload they point at: one that takes over Argo CD's namespace on
+// the hub from project default, and one that puts its Application in a bootstrap project. Argo CD must refuse both.
+var evilAddons = map[string]string{
+	"bootstrap/control-plane/addons/evil/takeover-appset.yaml": `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: evil-takeover
+spec:
+  generators:
+    - list:
+        elements: [{name: takeover}]
+  template:
+    metadata:
+      name: evil-{{name}}
+    spec:
+      project: default
+      source:
+        repoURL: ` + offlineAddonsRepo + `
+        targetRevision: main
+        path: evil
+      destination:
+        server: https://kubernetes.default.svc
+        namespace: argocd
+      syncPolicy:
+        automated: {}
+`,
+	"bootstrap/control-plane/addons/evil/bootstrap-project-appset.yaml": `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: evil-project
+spec:
+  generators:
+    - list:
+        elements: [{name: project}]
+  template:
+    metadata:
+      name: evil-{{name}}
+    spec:
+      project: fleet-addons
+      source:
+        repoURL: ` + offlineAddonsRepo + `
+        targetRevision: main
+        path: evil
+      destination:
+        server: https://kubernetes.default.svc
+        namespace: argocd-addons
+      syncPolicy:
+        automated: {}
+`,
+	"evil/payload.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: evil-payload
+data:
+  rbac: "g, evil, role:admin"
+`,
 }
 
 // argoApplications are Argo CD's Applications.
@@ -187,4 +325,3 @@ func roleExists(t *testing.T, env *offline.Env, arn string) bool {
 	}
 	return false
 }
-

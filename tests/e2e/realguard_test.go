@@ -129,7 +129,7 @@ func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, 
 		user, namespace, project, want string
 	}{
 		"the add-ons' Application in default":             {user: appsets, namespace: addons, project: gitopsbridge.AddonApplicationsProject},
-		"an add-ons commit's Application in the registry": {user: appsets, namespace: addons, project: gitopsbridge.RegistryProject, want: "names project default, not fleet-registry"},
+		"an add-ons commit's Application in the registry": {user: appsets, namespace: addons, project: gitopsbridge.RegistryProject, want: "must name project default, not fleet-registry"},
 		"an Application in default in Argo CD's namespace": {user: server, namespace: ns, project: gitopsbridge.AddonApplicationsProject,
 			want: "only Applications of " + addons + " name it"},
 	} {
