@@ -43,10 +43,11 @@ type Config struct {
 
 // Hub is Argo CD running on a hub. Stop ends it.
 type Hub struct {
-	cfg   Config
-	procs []*exec.Cmd
-	agent *http.Server
-	temps []string // folders outside Dir, removed by Stop
+	cfg    Config
+	procs  []*exec.Cmd
+	byName map[string]*exec.Cmd
+	agent  *http.Server
+	temps  []string // folders outside Dir, removed by Stop
 	// Logs are the processes' log files by component (redis, repo-server, application-controller,
 	// applicationset-controller).
 	Logs map[string]string
@@ -63,7 +64,7 @@ func Start(ctx context.Context, cfg Config) (_ *Hub, err error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Hub{cfg: cfg, Logs: map[string]string{}}
+	h := &Hub{cfg: cfg, Logs: map[string]string{}, byName: map[string]*exec.Cmd{}}
 	defer func() {
 		if err != nil {
 			h.Stop()
@@ -154,6 +155,7 @@ func (h *Hub) run(component string, p process) error {
 		return fmt.Errorf("%s: %w", component, err)
 	}
 	h.procs = append(h.procs, cmd)
+	h.byName[component] = cmd
 	h.Logs[component] = log
 	return nil
 }
@@ -173,7 +175,7 @@ func (h *Hub) Stop() {
 			<-done
 		}
 	}
-	h.procs = nil
+	h.procs, h.byName = nil, map[string]*exec.Cmd{}
 	if h.agent != nil {
 		_ = h.agent.Close()
 	}
@@ -249,4 +251,22 @@ func freePorts(n int) ([]int, error) {
 		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
+}
+
+// PeakMemory is each running process's peak resident memory (VmHWM in /proc/<pid>/status) in MiB, by component.
+func (h *Hub) PeakMemory() map[string]int {
+	out := map[string]int{}
+	for component, cmd := range h.byName {
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(status), "\n") {
+			var kb int
+			if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kb); err == nil {
+				out[component] = kb / 1024
+			}
+		}
+	}
+	return out
 }

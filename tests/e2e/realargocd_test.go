@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/argocdhub"
@@ -31,7 +32,8 @@ const offlineAddonsRepo = "https://" + offline.GitHost + "/fleet-e2e/addons"
 // `up`, the real ApplicationSet controller renders each enabled add-on's Application for each spoke from the cluster
 // secrets the fleet wrote, and the real application controller syncs it into that spoke's API server, reaching it
 // through the secret's awsAuthConfig (argocd-k8s-auth, Pod Identity, the offline STS). Toggling an add-on off in
-// the stack file removes its Application from that spoke only.
+// the stack file removes its Application from that spoke only; an evil add-ons commit and a tenant's commit that
+// reaches outside its namespaces are refused by Argo CD or the hub's API server, the refusal in a status.
 func TestArgoCDSyncsAddons(t *testing.T) {
 	ctx := context.Background()
 	env := newEnv(t)
@@ -212,11 +214,124 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 				t.Error("the Application evil-takeover synced")
 			}
 		}
+	})
+
+	t.Run("a tenant's commit syncs into its namespace only: a cluster-scoped object or another namespace refuses the sync", func(t *testing.T) {
+		src := t.TempDir()
+		for file, content := range tenantCommit {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(src, file)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(src, file), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := env.PublishGit(tenantRepo, src, "payments: ledger"); err != nil {
+			t.Fatal(err)
+		}
+		tenantApps := dynamicClient(t, env, hubCP).Resource(argoApplications).Namespace(gitopsbridge.DefaultNamespace)
+		// What the repository's webhook to Argo CD's server would do (neither runs here): ask for a refresh.
+		for _, name := range []string{"payments-spoke-use2", "payments-spoke-usw2"} {
+			if _, err := tenantApps.Patch(ctx, name, types.MergePatchType,
+				[]byte(`{"metadata":{"annotations":{"argocd.argoproj.io/refresh":"normal"}}}`), metav1.PatchOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		refused := []string{"one or more synchronization tasks are not valid",
+			"namespace kube-system is not permitted in project 'tenant-payments'",
+			"resource rbac.authorization.k8s.io:ClusterRoleBinding is not permitted in project tenant-payments"}
+		states, ok := waitFor(3*time.Minute, func() (map[string]string, bool) {
+			got := map[string]string{}
+			for _, name := range []string{"payments-spoke-use2", "payments-spoke-usw2"} {
+				app, err := tenantApps.Get(ctx, name, metav1.GetOptions{})
+				if err != nil {
+					return map[string]string{name: err.Error()}, false
+				}
+				sync, _, _ := unstructured.NestedString(app.Object, "status", "sync", "status")
+				phase, _, _ := unstructured.NestedString(app.Object, "status", "operationState", "phase")
+				msg, _, _ := unstructured.NestedString(app.Object, "status", "operationState", "message")
+				got[name] = sync + " | " + phase + " | " + msg + " | " + conditions(app)
+			}
+			done := strings.HasPrefix(got["payments-spoke-usw2"], "Synced | Succeeded")
+			for _, r := range refused {
+				done = done && strings.Contains(got["payments-spoke-use2"], r)
+			}
+			return got, done
+		})
+		if !ok {
+			t.Errorf("the tenant's Applications are %v; want payments-spoke-usw2 synced and payments-spoke-use2's sync refused: %q",
+				states, refused)
+		}
+		use2 := typed(t, env, controlplane.Name(devClusters["spoke-use2"], "spoke-use2"))
+		if _, err := use2.RbacV1().ClusterRoleBindings().Get(ctx, "payments-admin", metav1.GetOptions{}); err == nil {
+			t.Error("the tenant's ClusterRoleBinding reached spoke-use2")
+		}
+		if _, err := use2.CoreV1().ConfigMaps("kube-system").Get(ctx, "payments-was-here", metav1.GetOptions{}); err == nil {
+			t.Error("the tenant's ConfigMap reached kube-system on spoke-use2")
+		}
+		usw2 := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2"))
+		if _, err := usw2.AppsV1().Deployments("payments").Get(ctx, "ledger", metav1.GetOptions{}); err != nil {
+			t.Errorf("the tenant's Deployment on spoke-usw2: %v", err)
+		}
+	})
+
+	t.Run("what Argo CD used", func(t *testing.T) {
+		t.Logf("peak memory (MiB): %v", hub.PeakMemory())
 		if _, err := typed(t, env, hubCP).CoreV1().ConfigMaps(gitopsbridge.DefaultNamespace).Get(ctx, "evil-payload", metav1.GetOptions{}); err == nil {
 			t.Errorf("the evil payload landed in %s on the hub", gitopsbridge.DefaultNamespace)
 		}
 	})
 }
+
+// tenantRepo is the dev fleet's payments workloads repository (examples/fleet/Pulumi.dev.yaml), which
+// TestArgoCDSyncsAddons publishes: per cluster, a folder of manifests that Argo CD syncs into the tenant's namespace.
+const tenantRepo = "https://" + offline.GitHost + "/acme/payments-deploy"
+
+// tenantCommit is what a payments commit puts in clusters/<cluster>/: its own Deployment (spoke-usw2), and on
+// spoke-use2 with it a ClusterRoleBinding making its service account cluster admin and a ConfigMap in kube-system.
+var tenantCommit = map[string]string{
+	"clusters/spoke-usw2/ledger.yaml": ledgerDeployment,
+	"clusters/spoke-use2/ledger.yaml": ledgerDeployment,
+	"clusters/spoke-use2/escalate.yaml": `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: payments-admin
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: cluster-admin
+subjects:
+  - kind: ServiceAccount
+    name: ledger
+    namespace: payments
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: payments-was-here
+  namespace: kube-system
+data:
+  owner: payments
+`,
+}
+
+const ledgerDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ledger
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: ledger}
+  template:
+    metadata:
+      labels: {app: ledger}
+    spec:
+      serviceAccountName: ledger
+      containers:
+        - name: ledger
+          image: registry.example.com/payments/ledger:1.0.0
+`
 
 // conditions are an Argo CD object's status conditions, "type: message" each.
 func conditions(obj *unstructured.Unstructured) string {
