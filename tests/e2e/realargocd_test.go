@@ -161,14 +161,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root, "tests/fixtures/addons-repo"))); err != nil {
 			t.Fatal(err)
 		}
-		for file, content := range evilAddons {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(src, file)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(src, file), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeFiles(t, src, evilAddons)
 		evil, err := env.PublishGit(offlineAddonsRepo, src, "add-ons: two more ApplicationSets")
 		if err != nil {
 			t.Fatal(err)
@@ -218,14 +211,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 
 	t.Run("a tenant's commit syncs into its namespace only: a cluster-scoped object or another namespace refuses the sync", func(t *testing.T) {
 		src := t.TempDir()
-		for file, content := range tenantCommit {
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(src, file)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(src, file), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeFiles(t, src, tenantCommit)
 		if _, err := env.PublishGit(tenantRepo, src, "payments: ledger"); err != nil {
 			t.Fatal(err)
 		}
@@ -332,6 +318,19 @@ spec:
         - name: ledger
           image: registry.example.com/payments/ledger:1.0.0
 `
+
+// writeFiles writes files (path relative to dir -> content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for file, content := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, file)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 
 // conditions are an Argo CD object's status conditions, "type: message" each.
 func conditions(obj *unstructured.Unstructured) string {
