@@ -151,7 +151,7 @@ demo: demo-notice offline
 demo-notice:
 	@echo "make demo: building what an offline run needs (the Pulumi CLI $(PULUMI_VERSION) from source, the fleet plugin,"
 	@echo "  the offline cloud's plugins, pulumi-eks from npm, pulumi-java's language host, Kubernetes $(KUBE_VERSION)'s"
-	@echo "  control plane, kwok and the Kubernetes provider). On a fresh machine the first run downloads and compiles"
+	@echo "  control plane, kwok, the Kubernetes provider and Argo CD). On a fresh machine the first run downloads and compiles"
 	@echo "  for about 25-35 minutes on 2 cores; later runs take about a minute."
 
 ## peer: the benchmarks' TypeScript peer (bench/peer: @pulumi/eks and @pulumi/awsx from npm, compiled with tsc)
