@@ -83,14 +83,9 @@ func (s *STS) signer(r *http.Request, body []byte) (identity, int, error) {
 	if scheme != "AWS4-HMAC-SHA256" || len(cred) != 5 || cred[3] != "sts" || fields["Signature"] == "" {
 		return identity{}, http.StatusForbidden, fmt.Errorf("MissingAuthenticationToken: the request is not signed with SigV4 for sts")
 	}
-	s.mu.Lock()
-	id, ok := s.identities[cred[0]]
-	s.mu.Unlock()
-	if !ok {
-		return identity{}, http.StatusForbidden, fmt.Errorf("InvalidClientTokenId: the security token included in the request is invalid")
-	}
-	if id.SessionToken != "" && r.Header.Get("X-Amz-Security-Token") != id.SessionToken {
-		return identity{}, http.StatusForbidden, fmt.Errorf("InvalidClientTokenId: the session token does not match")
+	id, err := s.known(cred[0], r.Header.Get("X-Amz-Security-Token"))
+	if err != nil {
+		return identity{}, http.StatusForbidden, err
 	}
 	signed, err := time.Parse("20060102T150405Z", r.Header.Get("X-Amz-Date"))
 	if err != nil {
@@ -152,22 +147,11 @@ func (s *STS) role(roleArn string) (map[string]any, error) {
 // its account (the account ID or arn:aws:iam::<account>:root) or "*". Deny statements and conditions are not read:
 // the fleet writes neither into the trust of a role assumed this way (fleetcluster.SpokeTrustPolicy).
 func trusts(role map[string]any, caller identity) bool {
-	var doc struct {
-		Statement []struct {
-			Effect    string
-			Action    any
-			Principal any
-		}
-	}
-	text, _ := role["assumeRolePolicy"].(string)
-	if json.Unmarshal([]byte(text), &doc) != nil {
-		return false
-	}
 	names := []string{"*", Account, "arn:aws:iam::" + Account + ":root", caller.arn}
 	if caller.roleArn != "" {
 		names = append(names, caller.roleArn)
 	}
-	for _, st := range doc.Statement {
+	for _, st := range trustStatements(role) {
 		if st.Effect != "Allow" || !slices.ContainsFunc(strs(st.Action), func(a string) bool { return a == "sts:AssumeRole" || a == "sts:*" }) {
 			continue
 		}
@@ -180,6 +164,25 @@ func trusts(role map[string]any, caller identity) bool {
 		}
 	}
 	return false
+}
+
+// trustStatement is a statement of a role's trust policy; Principal is "*" or a map of principal kinds to one
+// name or a list of them.
+type trustStatement struct {
+	Effect    string
+	Action    any
+	Principal any
+	Condition map[string]map[string]any
+}
+
+// trustStatements are the statements of role's trust policy (its assumeRolePolicy), none if it does not parse.
+func trustStatements(role map[string]any) []trustStatement {
+	var doc struct{ Statement []trustStatement }
+	text, _ := role["assumeRolePolicy"].(string)
+	if json.Unmarshal([]byte(text), &doc) != nil {
+		return nil
+	}
+	return doc.Statement
 }
 
 // strs is a policy element that is one string or a list of them, as a list.

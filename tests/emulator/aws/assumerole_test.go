@@ -88,15 +88,22 @@ func TestAssumeRoleChain(t *testing.T) {
 	}
 }
 
+// putRole puts the IAM role arn with trust policy trust in store.
 func putRole(t *testing.T, store *emulator.Store, arn, trust string) {
 	t.Helper()
 	name := arn[strings.LastIndex(arn, "/")+1:]
-	state, err := emulator.PlainState(map[string]any{"arn": arn, "name": name, "uniqueId": "AROA" + strings.ToUpper(name),
-		"assumeRolePolicy": trust})
+	putRecord(t, store, "aws:iam/role:Role", name, "", map[string]any{"arn": arn, "name": name,
+		"uniqueId": "AROA" + strings.ToUpper(name), "assumeRolePolicy": trust})
+}
+
+// putRecord puts a record of type typ with id and plain state in store, in scope (a region, "" for IAM's).
+func putRecord(t *testing.T, store *emulator.Store, typ, id, scope string, state map[string]any) {
+	t.Helper()
+	st, err := emulator.PlainState(state)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Put(emulator.Record{Package: "aws", Type: "aws:iam/role:Role", ID: name, URN: "urn:" + name, State: state}); err != nil {
+	if err := store.Put(emulator.Record{Package: "aws", Type: typ, ID: id, URN: "urn:" + id, Scope: scope, State: st}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -104,21 +104,10 @@ func (a PodIdentityAgent) credentials(ns, sa string) (Credentials, error) {
 // conditions hold. Only StringEquals on aws:RequestTag/<key> is read (what iampolicy.PodIdentityTrust writes);
 // any other condition fails closed.
 func trustsPodIdentity(role map[string]any, tags map[string]string) bool {
-	var doc struct {
-		Statement []struct {
-			Effect    string
-			Action    any
-			Principal map[string]any
-			Condition map[string]map[string]any
-		}
-	}
-	text, _ := role["assumeRolePolicy"].(string)
-	if json.Unmarshal([]byte(text), &doc) != nil {
-		return false
-	}
-	for _, st := range doc.Statement {
+	for _, st := range trustStatements(role) {
 		actions := strs(st.Action)
-		if st.Effect != "Allow" || !slices.Contains(strs(st.Principal["Service"]), PodIdentityAudience) ||
+		principal, _ := st.Principal.(map[string]any)
+		if st.Effect != "Allow" || !slices.Contains(strs(principal["Service"]), PodIdentityAudience) ||
 			!slices.Contains(actions, "sts:AssumeRole") || !slices.Contains(actions, "sts:TagSession") {
 			continue
 		}

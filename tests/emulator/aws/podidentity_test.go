@@ -19,15 +19,7 @@ import (
 func TestPodIdentityAgent(t *testing.T) {
 	store := emulator.OpenStore(t.TempDir())
 	clusterArn := ARN("eks", "us-west-2", "cluster/hub")
-	put := func(typ, id string, state map[string]any) {
-		st, err := emulator.PlainState(state)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := store.Put(emulator.Record{Package: "aws", Type: typ, ID: id, URN: "urn:" + id, Scope: "us-west-2", State: st}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(typ, id string, state map[string]any) { putRecord(t, store, typ, id, "us-west-2", state) }
 	mgmt := "arn:aws:iam::" + Account + ":role/gitops-fleet/hub/hub-management"
 	put(EKSClusterType, "hub", map[string]any{"name": "hub", "arn": clusterArn})
 	putRole(t, store, mgmt, gitopsbridge.ManagementTrustPolicy(clusterArn, "argocd",

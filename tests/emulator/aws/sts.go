@@ -168,14 +168,9 @@ func (s *STS) caller(r *http.Request) (identity, int, error) {
 	if len(cred) != 5 || cred[3] != "sts" || q.Get("X-Amz-Signature") == "" {
 		return identity{}, http.StatusForbidden, fmt.Errorf("MissingAuthenticationToken: the request is not presigned with SigV4 for sts")
 	}
-	s.mu.Lock()
-	id, ok := s.identities[cred[0]]
-	s.mu.Unlock()
-	if !ok {
-		return identity{}, http.StatusForbidden, fmt.Errorf("InvalidClientTokenId: the security token included in the request is invalid")
-	}
-	if id.SessionToken != "" && q.Get("X-Amz-Security-Token") != id.SessionToken {
-		return identity{}, http.StatusForbidden, fmt.Errorf("InvalidClientTokenId: the session token does not match")
+	id, err := s.known(cred[0], q.Get("X-Amz-Security-Token"))
+	if err != nil {
+		return identity{}, http.StatusForbidden, err
 	}
 	signed, err := time.Parse("20060102T150405Z", q.Get("X-Amz-Date"))
 	if err != nil {
@@ -216,6 +211,20 @@ func (s *STS) caller(r *http.Request) (identity, int, error) {
 		return identity{}, http.StatusForbidden, fmt.Errorf("SignatureDoesNotMatch: the request signature we calculated does not match the signature you provided")
 	}
 	return id, http.StatusOK, nil
+}
+
+// known is the identity of access key akid, presented with sessionToken (which a role's session must match).
+func (s *STS) known(akid, sessionToken string) (identity, error) {
+	s.mu.Lock()
+	id, ok := s.identities[akid]
+	s.mu.Unlock()
+	if !ok {
+		return identity{}, fmt.Errorf("InvalidClientTokenId: the security token included in the request is invalid")
+	}
+	if id.SessionToken != "" && sessionToken != id.SessionToken {
+		return identity{}, fmt.Errorf("InvalidClientTokenId: the session token does not match")
+	}
+	return id, nil
 }
 
 func stsError(w http.ResponseWriter, r *http.Request, code int, err error) {
