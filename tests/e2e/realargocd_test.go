@@ -350,52 +350,8 @@ var argoApplicationSets = schema.GroupVersionResource{Group: "argoproj.io", Vers
 // bootstrap/control-plane/addons/evil/), with the payload they point at: one that takes over Argo CD's namespace on
 // the hub from project default, and one that puts its Application in a bootstrap project. Argo CD must refuse both.
 var evilAddons = map[string]string{
-	"bootstrap/control-plane/addons/evil/takeover-appset.yaml": `apiVersion: argoproj.io/v1alpha1
-kind: ApplicationSet
-metadata:
-  name: evil-takeover
-spec:
-  generators:
-    - list:
-        elements: [{name: takeover}]
-  template:
-    metadata:
-      name: evil-{{name}}
-    spec:
-      project: default
-      source:
-        repoURL: ` + offlineAddonsRepo + `
-        targetRevision: main
-        path: evil
-      destination:
-        server: https://kubernetes.default.svc
-        namespace: argocd
-      syncPolicy:
-        automated: {}
-`,
-	"bootstrap/control-plane/addons/evil/bootstrap-project-appset.yaml": `apiVersion: argoproj.io/v1alpha1
-kind: ApplicationSet
-metadata:
-  name: evil-project
-spec:
-  generators:
-    - list:
-        elements: [{name: project}]
-  template:
-    metadata:
-      name: evil-{{name}}
-    spec:
-      project: fleet-addons
-      source:
-        repoURL: ` + offlineAddonsRepo + `
-        targetRevision: main
-        path: evil
-      destination:
-        server: https://kubernetes.default.svc
-        namespace: argocd-addons
-      syncPolicy:
-        automated: {}
-`,
+	"bootstrap/control-plane/addons/evil/takeover-appset.yaml":          evilApplicationSet("takeover", "default", "argocd"),
+	"bootstrap/control-plane/addons/evil/bootstrap-project-appset.yaml": evilApplicationSet("project", "fleet-addons", "argocd-addons"),
 	"evil/payload.yaml": `apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -403,6 +359,34 @@ metadata:
 data:
   rbac: "g, evil, role:admin"
 `,
+}
+
+// evilApplicationSet is an ApplicationSet named evil-<name> that generates one Application evil-<name> in project,
+// syncing the repository's evil/ folder into namespace on the hub.
+func evilApplicationSet(name, project, namespace string) string {
+	return `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: evil-` + name + `
+spec:
+  generators:
+    - list:
+        elements: [{name: ` + name + `}]
+  template:
+    metadata:
+      name: evil-{{name}}
+    spec:
+      project: ` + project + `
+      source:
+        repoURL: ` + offlineAddonsRepo + `
+        targetRevision: main
+        path: evil
+      destination:
+        server: https://kubernetes.default.svc
+        namespace: ` + namespace + `
+      syncPolicy:
+        automated: {}
+`
 }
 
 // argoApplications are Argo CD's Applications.

@@ -113,7 +113,6 @@ func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, 
 	ns := gitopsbridge.DefaultNamespace
 	addons := gitopsbridge.ApplicationsNamespace(ns, "addons")
 	appsets, server := argoCDUser(gitopsbridge.ApplicationSetServiceAccount), argoCDUser(gitopsbridge.ServerServiceAccount)
-	apps := schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
 	projects := schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "appprojects"}
 	app := func(namespace, project string) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{
@@ -138,7 +137,7 @@ func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, 
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = dyn.Resource(apps).Namespace(tc.namespace).Create(ctx, app(tc.namespace, tc.project), dryRun)
+			_, err = dyn.Resource(argoApplications).Namespace(tc.namespace).Create(ctx, app(tc.namespace, tc.project), dryRun)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("refused: %v", err)
