@@ -146,14 +146,18 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		os.Getenv("PATH"),
 	}, string(os.PathListSeparator))
 	e.Vars = map[string]string{
-		"PATH":                     path,
-		"PULUMI_BACKEND_URL":       "file://" + filepath.Join(dir, "state"),
-		"PULUMI_HOME":              filepath.Join(dir, "home"),
-		"PULUMI_CONFIG_PASSPHRASE": Passphrase,
-		"PULUMI_SKIP_UPDATE_CHECK": "true",
+		"PATH": path,
+		// metadata=skip: gocloud's fileblob writes a checkpoint atomically (a temp file renamed) but its ".attrs"
+		// sidecar in place, so a run killed between the two leaves an empty sidecar, and every later read of the
+		// stack fails with "failed to load checkpoint: EOF". Pulumi reads no blob attributes; without sidecars a
+		// kill leaves the last whole checkpoint (gocloud.dev/blob/fileblob, "metadata" URL parameter).
+		"PULUMI_BACKEND_URL":                          "file://" + filepath.Join(dir, "state") + "?metadata=skip",
+		"PULUMI_HOME":                                 filepath.Join(dir, "home"),
+		"PULUMI_CONFIG_PASSPHRASE":                    Passphrase,
+		"PULUMI_SKIP_UPDATE_CHECK":                    "true",
 		"PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
-		emulator.StoreEnv: filepath.Join(dir, "cloud"),
-		aws.CAEnv:         net.CAFile,
+		emulator.StoreEnv:                             filepath.Join(dir, "cloud"),
+		aws.CAEnv:                                     net.CAFile,
 		// The fleet plugin's own AWS calls (a ClusterDrain's token and Tagging API queries) and every EKS token sign
 		// with these stand-ins for credentials (the deployer's), and trust the network's CA; the offline STS checks
 		// the signatures of tokens, the Tagging API only their form.
