@@ -58,6 +58,8 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE"} {
 		netVars[k] = env.Vars[k]
 	}
+	// From here Argo CD itself deletes what a deleted Application synced and releases its finalizer.
+	defer env.ArgoCDRuns(hubCP)()
 	started := time.Now()
 	hub, err := argocdhub.Start(ctx, argocdhub.Config{Bin: filepath.Join(env.Root, "bin", "argocd"),
 		Dir: filepath.Join(env.Dir, "argocd"), Admin: admin, Namespace: gitopsbridge.DefaultNamespace,
@@ -209,6 +211,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		}
 	})
 
+	usw2 := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2"))
 	t.Run("a tenant's commit syncs into its namespace only: a cluster-scoped object or another namespace refuses the sync", func(t *testing.T) {
 		src := t.TempDir()
 		writeFiles(t, src, tenantCommit)
@@ -255,9 +258,72 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		if _, err := use2.CoreV1().ConfigMaps("kube-system").Get(ctx, "payments-was-here", metav1.GetOptions{}); err == nil {
 			t.Error("the tenant's ConfigMap reached kube-system on spoke-use2")
 		}
-		usw2 := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2"))
 		if _, err := usw2.AppsV1().Deployments("payments").Get(ctx, "ledger", metav1.GetOptions{}); err != nil {
 			t.Errorf("the tenant's Deployment on spoke-usw2: %v", err)
+		}
+	})
+
+	t.Run("decommissioning spoke-usw2: Argo CD deletes the tenant's Application there and what it synced; the add-ons stay", func(t *testing.T) {
+		setConfig(t, stack, map[string]string{"gitops-fleet:clusters[2].decommission": "true"})
+		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-decommission"))); err != nil {
+			t.Fatalf("up: %v", err)
+		}
+		tenantApps := dynamicClient(t, env, hubCP).Resource(argoApplications).Namespace(gitopsbridge.DefaultNamespace)
+		state, ok := waitFor(3*time.Minute, func() (map[string]string, bool) {
+			got := map[string]string{}
+			if _, err := tenantApps.Get(ctx, "payments-spoke-usw2", metav1.GetOptions{}); err == nil {
+				got["Application payments-spoke-usw2"] = "still there"
+			}
+			if _, err := usw2.AppsV1().Deployments("payments").Get(ctx, "ledger", metav1.GetOptions{}); err == nil {
+				got["Deployment payments/ledger on spoke-usw2"] = "still there"
+			}
+			return got, len(got) == 0
+		})
+		if !ok {
+			t.Errorf("after decommissioning: %v; want the tenant's Application and its Deployment deleted by Argo CD", state)
+		}
+		if _, err := tenantApps.Get(ctx, "payments-spoke-use2", metav1.GetOptions{}); err != nil {
+			t.Errorf("the tenant's Application on spoke-use2, which stays: %v", err)
+		}
+		if _, err := usw2.CoreV1().Namespaces().Get(ctx, "payments", metav1.GetOptions{}); err != nil {
+			t.Errorf("the tenant's namespace on spoke-usw2 (the stack's, not Argo CD's): %v", err)
+		}
+		if states, ok := synced(); !ok {
+			t.Errorf("the add-ons' Applications are %v, want each of %v Synced/Healthy: decommissioning keeps them",
+				states, slices.Sorted(maps.Keys(want)))
+		}
+	})
+
+	t.Run("removing spoke-usw2: its drain runs, then its secret goes and with it its add-on Applications", func(t *testing.T) {
+		// The search tenant is on spoke-usw2 only: the fleet refuses a tenant that selects no cluster, so it goes too.
+		for _, key := range []string{"gitops-fleet:clusters[2]", "gitops-fleet:tenants[1]"} {
+			if err := stack.RemoveConfigWithOptions(ctx, key, &auto.ConfigOptions{Path: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-remove"))); err != nil {
+			t.Fatalf("up: %v", err)
+		}
+		for name := range want {
+			if strings.Contains(name, "spoke-usw2") {
+				delete(want, name)
+			}
+		}
+		states, ok := waitFor(2*time.Minute, func() (map[string]string, bool) {
+			states, all := synced()
+			for name := range states {
+				if strings.Contains(name, "spoke-usw2") {
+					return states, false
+				}
+			}
+			return states, all
+		})
+		if !ok {
+			t.Errorf("after removing spoke-usw2 the add-on Applications are %v; want only %v, each Synced/Healthy",
+				states, slices.Sorted(maps.Keys(want)))
+		}
+		if _, err := typed(t, env, hubCP).CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, "spoke-usw2", metav1.GetOptions{}); err == nil {
+			t.Error("spoke-usw2's cluster secret is still on the hub")
 		}
 	})
 

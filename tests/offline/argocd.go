@@ -17,7 +17,7 @@ import (
 var applications = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
 
 // releaseApplications stands in for the one thing Argo CD's application controller must do for a destroy to end,
-// until Argo CD itself runs on the hubs (issue 37): an Application deleted with Argo CD's resources finalizer
+// on a hub where Argo CD itself does not run (see ArgoCDRuns): an Application deleted with Argo CD's resources finalizer
 // (delivery.ResourcesFinalizer) has what it synced deleted, then the finalizer removed. Nothing syncs here, so
 // there is nothing to delete: on control plane name, it removes the finalizer from each Application being deleted.
 func releaseApplications(ctx context.Context, clusters controlplane.Clusters, name string) {
@@ -41,4 +41,12 @@ func releaseApplications(ctx context.Context, clusters controlplane.Clusters, na
 		_, _ = dyn.Resource(applications).Namespace(app.GetNamespace()).Patch(ctx, app.GetName(),
 			types.MergePatchType, patch, metav1.PatchOptions{})
 	}
+}
+
+// ArgoCDRuns says that Argo CD's own application controller runs on the control plane name (tests/argocdhub), so
+// the stand-in that releases deleted Applications (releaseApplications) stays off it: Argo CD deletes what it synced
+// and removes its finalizer itself. The returned func turns the stand-in back on, once Argo CD stops.
+func (e *Env) ArgoCDRuns(name string) (stopped func()) {
+	e.argocd.Store(name, true)
+	return func() { e.argocd.Delete(name) }
 }

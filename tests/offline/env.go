@@ -50,6 +50,7 @@ type Env struct {
 	cmd     auto.PulumiCommand
 	plugins map[string]string
 	stop    context.CancelFunc // the stand-ins that run beside the control planes (runStandIns)
+	argocd  sync.Map           // control plane name -> true where Argo CD itself runs (ArgoCDRuns)
 }
 
 // Options choose what an Env runs on.
@@ -139,7 +140,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	if clusters != nil {
 		var ctx context.Context
 		ctx, e.stop = context.WithCancel(context.Background())
-		go runStandIns(ctx, *clusters, 2*time.Second)
+		go runStandIns(ctx, *clusters, 2*time.Second, func(name string) bool { _, ok := e.argocd.Load(name); return ok })
 	}
 	path := strings.Join([]string{
 		filepath.Join(root, "tests/emulator/tools"), filepath.Join(root, "bin/emulator"), filepath.Join(root, "bin"),
