@@ -37,10 +37,13 @@ func RegistryApplication(g GitDelivery, environment, namespace string) map[strin
 
 // RegistryRetry is the registry Applications' retry of a failed sync (Argo CD's syncPolicy.retry): without limit
 // (a negative limit), 5 s apart at first, doubling up to every 3 minutes, so that a registration converges once the
-// hub's stack has run.
+// hub's stack has run. Each retry syncs the branch's latest commit (refresh: true): Argo CD's default retries the
+// revision that failed, so a commit the guard refused would be retried forever and hide every later commit to the
+// registry, the one that fixes it included (Argo CD's RetryStrategy.Refresh, in the CRD of chart 10.1.1).
 var RegistryRetry = map[string]any{
 	"limit":   -1,
 	"backoff": map[string]any{"duration": "5s", "factor": 2, "maxDuration": "3m"},
+	"refresh": true,
 }
 
 // registry creates the hub's registry Applications, one per environment of hub.registryEnvironments (default:

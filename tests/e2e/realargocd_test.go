@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
-	"github.com/gitops-fleet/pulumi-fleet/tests/argocdhub"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
@@ -50,32 +49,8 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		t.Fatalf("up: %v", err)
 	}
 	hubCP := controlplane.Name(devClusters["hub"], "hub")
-	admin, err := env.Clusters.Admin(hubCP)
-	if err != nil {
-		t.Fatal(err)
-	}
-	netVars := map[string]string{}
-	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE"} {
-		netVars[k] = env.Vars[k]
-	}
-	// From here Argo CD itself deletes what a deleted Application synced and releases its finalizer.
-	defer env.ArgoCDRuns(hubCP)()
 	started := time.Now()
-	hub, err := argocdhub.Start(ctx, argocdhub.Config{Bin: filepath.Join(env.Root, "bin", "argocd"),
-		Dir: filepath.Join(env.Dir, "argocd"), Admin: admin, Namespace: gitopsbridge.DefaultNamespace,
-		Region: devClusters["hub"], Cluster: "hub", STS: env.STS, Env: netVars})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Stop()
-	defer func() {
-		if t.Failed() {
-			for name, log := range hub.Logs {
-				data, _ := os.ReadFile(log)
-				t.Logf("%s's log ends:\n%s", name, offline.Tail(string(data), 40))
-			}
-		}
-	}()
+	hub := startArgoCD(t, env, devClusters["hub"], "hub")
 	apps := dynamicClient(t, env, hubCP).Resource(argoApplications).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
 	want := map[string]bool{}
 	for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {

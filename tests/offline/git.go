@@ -1,8 +1,12 @@
 package offline
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/gitserver"
@@ -38,4 +42,61 @@ func (e *Env) PublishGit(repoURL, src, message string) (string, error) {
 		src = filepath.Join(e.Root, src)
 	}
 	return gitserver.Publish(GitRoot(e.Dir), repoURL, src, message)
+}
+
+// PublishGitHub serves, at GitHost, branch of the repository owner/repo as the emulated GitHub holds it: the files
+// Pulumi committed there (github:index/repositoryFile:RepositoryFile) become the whole content of branch main of
+// https://github.com/<owner>/<repo>, as one commit, whose SHA it returns. It is what GitHub does by itself, which
+// the emulator does not: a test calls it after each up whose commits Argo CD should read (a pull request's branch
+// published this way is the pull request merged). With commit, it is someone else's commit on top of that: its files
+// (path -> content) are written over Pulumi's, an empty content deleting the file.
+func (e *Env) PublishGitHub(owner, repo, branch, message string, commit map[string]string) (string, error) {
+	records, err := e.Store.List()
+	if err != nil {
+		return "", err
+	}
+	src, err := os.MkdirTemp("", "github-"+repo+"-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(src)
+	for _, r := range records {
+		if r.Type != "github:index/repositoryFile:RepositoryFile" || r.Scope != owner {
+			continue
+		}
+		state, err := r.Plain()
+		if err != nil {
+			return "", err
+		}
+		file, _ := state["file"].(string)
+		content, _ := state["content"].(string)
+		if state["repository"] != repo || state["branch"] != branch || file == "" || !filepath.IsLocal(file) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Join(src, filepath.Dir(file)), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(src, file), []byte(content), 0o644); err != nil {
+			return "", err
+		}
+	}
+	for file, content := range commit {
+		if !filepath.IsLocal(file) {
+			return "", fmt.Errorf("%q is not a path in the repository", file)
+		}
+		path := filepath.Join(src, file)
+		if content == "" {
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return "", err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return gitserver.Publish(GitRoot(e.Dir), "https://"+GitHost+"/"+owner+"/"+repo, src, message)
 }
