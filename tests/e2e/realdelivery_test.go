@@ -186,6 +186,12 @@ func TestDeliveryOnRealServers(t *testing.T) {
 		}
 	})
 
+	// Argo CD's own controllers run on the hub from here on, the destroy included: they sync the stages' Stacks, and
+	// delete them when the destroy deletes their Applications (Argo CD's resources finalizer).
+	publishManifests(t, env, "dev", "qa", "prod")
+	startArgoCD(t, env, "us-east-1", "mgmt")
+	stagesThroughArgoCD(t, env, dyn)
+
 	t.Run("the hub's refusal of an object surfaces as a Pulumi error naming it and the server's reason", func(t *testing.T) {
 		// The platform team's own policy on the hub, outside the stack: a new Kargo stage waits for the change board.
 		policy := &admissionv1.ValidatingAdmissionPolicy{

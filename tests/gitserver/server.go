@@ -68,6 +68,30 @@ func Dir(root, repoURL string) (string, error) {
 // root (created on first use), as one commit with message, and returns the commit's SHA. Each call replaces the
 // branch's tree with src's, on top of the previous commit: what a merged pull request leaves.
 func Publish(root, repoURL, src, message string) (string, error) {
+	return PublishBranch(root, repoURL, "main", src, message)
+}
+
+// Branch creates branch to of the repository at repoURL under root at the head of branch from, as GitHub's
+// "create a branch" does, and returns that commit's SHA. It fails when to exists or from does not.
+func Branch(root, repoURL, from, to string) (string, error) {
+	bare, err := Dir(root, repoURL)
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command("git", "--git-dir="+bare, "rev-parse", "--verify", "refs/heads/"+from).Output()
+	if err != nil {
+		return "", fmt.Errorf("branch %s of %s: %w", from, repoURL, err)
+	}
+	sha := strings.TrimSpace(string(out))
+	// update-ref with an all-zero old value creates the ref only if it does not exist.
+	if err := run("", "--git-dir="+bare, "update-ref", "refs/heads/"+to, sha, strings.Repeat("0", 40)); err != nil {
+		return "", err
+	}
+	return sha, nil
+}
+
+// PublishBranch is Publish to branch (created on first use, its first commit a root).
+func PublishBranch(root, repoURL, branch, src, message string) (string, error) {
 	bare, err := Dir(root, repoURL)
 	if err != nil {
 		return "", err
@@ -93,10 +117,10 @@ func Publish(root, repoURL, src, message string) (string, error) {
 		return "", err
 	}
 	steps := [][]string{
-		{"symbolic-ref", "HEAD", "refs/heads/main"},
+		{"symbolic-ref", "HEAD", "refs/heads/" + branch},
 		{"add", "--all", "--force", "."},
 		{"-c", "user.name=Fleet Tests", "-c", "user.email=tests@fleet.invalid", "commit", "--quiet", "--allow-empty", "-m", message},
-		{"push", "--quiet", bare, "HEAD:refs/heads/main"},
+		{"push", "--quiet", bare, "HEAD:refs/heads/" + branch},
 	}
 	for _, s := range steps {
 		if err := git(s...); err != nil {

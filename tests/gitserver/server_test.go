@@ -49,6 +49,43 @@ func TestPublishAndClone(t *testing.T) {
 	}
 }
 
+// TestBranchAndPublishBranch creates a branch from main, as GitHub's "create a branch" does, then publishes to it, as
+// a promotion pushes a stage's branch: the branch starts at main's head, its publish is a child of that and leaves
+// main as it was; a branch that exists is not created again, and one from a missing branch fails.
+func TestBranchAndPublishBranch(t *testing.T) {
+	root, src := t.TempDir(), t.TempDir()
+	repoURL := "https://github.com/fleet/deploy"
+	write(t, filepath.Join(src, "stacks", "dev", "stack.yaml"), "commit: \"\"\n")
+	main, err := Publish(root, repoURL, src, "templates")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sha, err := Branch(root, repoURL, "main", "stage/dev"); err != nil || sha != main {
+		t.Fatalf("Branch = %s, %v; want main's head %s", sha, err, main)
+	}
+	write(t, filepath.Join(src, "stacks", "dev", "stack.yaml"), "commit: abc\n")
+	promoted, err := PublishBranch(root, repoURL, "stage/dev", src, "promote")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := must(Dir(root, repoURL))
+	if parent := strings.TrimSpace(git(t, "", "--git-dir="+bare, "rev-parse", promoted+"^")); parent != main {
+		t.Errorf("the promotion's parent is %s, want main's head %s", parent, main)
+	}
+	if head := strings.TrimSpace(git(t, "", "--git-dir="+bare, "rev-parse", "refs/heads/main")); head != main {
+		t.Errorf("main moved to %s", head)
+	}
+	if got := git(t, "", "--git-dir="+bare, "show", "stage/dev:stacks/dev/stack.yaml"); got != "commit: abc\n" {
+		t.Errorf("stage/dev's stack.yaml = %q", got)
+	}
+	if _, err := Branch(root, repoURL, "main", "stage/dev"); err == nil {
+		t.Error("an existing branch was created again")
+	}
+	if _, err := Branch(root, repoURL, "nothing", "stage/qa"); err == nil {
+		t.Error("a branch was created from a missing one")
+	}
+}
+
 func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)

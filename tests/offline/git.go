@@ -45,7 +45,7 @@ func (e *Env) PublishGit(repoURL, src, message string) (string, error) {
 }
 
 // PublishGitHub serves, at GitHost, branch of the repository owner/repo as the emulated GitHub holds it: the files
-// Pulumi committed there (github:index/repositoryFile:RepositoryFile) become the whole content of branch main of
+// Pulumi committed there (github:index/repositoryFile:RepositoryFile) become the whole content of that branch of
 // https://github.com/<owner>/<repo>, as one commit, whose SHA it returns. It is what GitHub does by itself, which
 // the emulator does not: a test calls it after each up whose commits Argo CD should read (a pull request's branch
 // published this way is the pull request merged). With commit, it is someone else's commit on top of that: its files
@@ -98,5 +98,11 @@ func (e *Env) PublishGitHub(owner, repo, branch, message string, commit map[stri
 			return "", err
 		}
 	}
-	return gitserver.Publish(GitRoot(e.Dir), "https://"+GitHost+"/"+owner+"/"+repo, src, message)
+	return gitserver.PublishBranch(GitRoot(e.Dir), "https://"+GitHost+"/"+owner+"/"+repo, branch, src, message)
+}
+
+// BranchGitHub creates branch to at the head of branch from in the repository owner/repo that GitHost serves, as the
+// emulated GitHub's github:index/branch:Branch says GitHub did, and returns its commit's SHA.
+func (e *Env) BranchGitHub(owner, repo, from, to string) (string, error) {
+	return gitserver.Branch(GitRoot(e.Dir), "https://"+GitHost+"/"+owner+"/"+repo, from, to)
 }
