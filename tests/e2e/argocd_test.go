@@ -3,35 +3,18 @@ package e2e
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/argocdhub"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
-// startArgoCD runs Argo CD's own controllers (tests/argocdhub) on the hub cluster of region, in Argo CD's default
-// namespace, reaching the network as the env's plugins do, until the test ends; the env's stand-in for Argo CD's
-// finalizer stays off that hub meanwhile (Env.ArgoCDRuns). When the test fails, it logs the end of each process's log.
+// startArgoCD runs Argo CD's own controllers on the hub cluster of region until the test ends (Env.StartArgoCD).
+// When the test fails, it logs the end of each process's log.
 func startArgoCD(t *testing.T, env *offline.Env, region, cluster string) *argocdhub.Hub {
 	t.Helper()
-	name := controlplane.Name(region, cluster)
-	admin, err := env.Clusters.Admin(name)
+	hub, stop, err := env.StartArgoCD(context.Background(), region, cluster)
 	if err != nil {
-		t.Fatal(err)
-	}
-	netVars := map[string]string{}
-	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE"} {
-		netVars[k] = env.Vars[k]
-	}
-	standIn := env.ArgoCDRuns(name)
-	hub, err := argocdhub.Start(context.Background(), argocdhub.Config{Bin: filepath.Join(env.Root, "bin", "argocd"),
-		Dir: filepath.Join(env.Dir, "argocd-"+cluster), Admin: admin, Namespace: gitopsbridge.DefaultNamespace,
-		Region: region, Cluster: cluster, STS: env.STS, Env: netVars})
-	if err != nil {
-		standIn()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -41,8 +24,7 @@ func startArgoCD(t *testing.T, env *offline.Env, region, cluster string) *argocd
 				t.Logf("%s's log ends:\n%s", name, offline.Tail(string(data), 40))
 			}
 		}
-		hub.Stop()
-		standIn()
+		stop()
 	})
 	return hub
 }

@@ -24,7 +24,7 @@ import (
 )
 
 // offlineAddonsRepo is where TestArgoCDSyncsAddons publishes the offline add-ons repository (tests/fixtures).
-const offlineAddonsRepo = "https://" + offline.GitHost + "/fleet-e2e/addons"
+const offlineAddonsRepo = offline.AddonsRepo
 
 // TestArgoCDSyncsAddons closes the GitOps loop with Argo CD's own controllers (tests/argocdhub) on the dev fleet's
 // hub: the add-ons repository is the offline one, laid out as the GitOps Bridge template, served over Git; after
@@ -36,7 +36,7 @@ const offlineAddonsRepo = "https://" + offline.GitHost + "/fleet-e2e/addons"
 func TestArgoCDSyncsAddons(t *testing.T) {
 	ctx := context.Background()
 	env := newEnv(t)
-	sha, err := env.PublishGit(offlineAddonsRepo, "tests/fixtures/addons-repo", "the offline add-ons repository")
+	sha, err := env.PublishGit(offlineAddonsRepo, offline.AddonsFixture, "the offline add-ons repository")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 
 	t.Run("an evil add-ons commit is refused by Argo CD: nothing lands in Argo CD's namespace", func(t *testing.T) {
 		src := t.TempDir()
-		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root, "tests/fixtures/addons-repo"))); err != nil {
+		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root, offline.AddonsFixture))); err != nil {
 			t.Fatal(err)
 		}
 		writeFiles(t, src, evilAddons)
@@ -189,6 +189,9 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 	usw2 := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2"))
 	t.Run("a tenant's commit syncs into its namespace only: a cluster-scoped object or another namespace refuses the sync", func(t *testing.T) {
 		src := t.TempDir()
+		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root, offline.PaymentsFixture))); err != nil {
+			t.Fatal(err)
+		}
 		writeFiles(t, src, tenantCommit)
 		if _, err := env.PublishGit(tenantRepo, src, "payments: ledger"); err != nil {
 			t.Fatal(err)
@@ -212,18 +215,20 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 					return map[string]string{name: err.Error()}, false
 				}
 				sync, _, _ := unstructured.NestedString(app.Object, "status", "sync", "status")
+				health, _, _ := unstructured.NestedString(app.Object, "status", "health", "status")
 				phase, _, _ := unstructured.NestedString(app.Object, "status", "operationState", "phase")
 				msg, _, _ := unstructured.NestedString(app.Object, "status", "operationState", "message")
-				got[name] = sync + " | " + phase + " | " + msg + " | " + conditions(app)
+				got[name] = sync + "/" + health + " | " + phase + " | " + msg + " | " + conditions(app)
 			}
-			done := strings.HasPrefix(got["payments-spoke-usw2"], "Synced | Succeeded")
+			done := strings.HasPrefix(got["payments-spoke-usw2"], "Synced/Healthy | Succeeded")
 			for _, r := range refused {
 				done = done && strings.Contains(got["payments-spoke-use2"], r)
 			}
 			return got, done
 		})
 		if !ok {
-			t.Errorf("the tenant's Applications are %v; want payments-spoke-usw2 synced and payments-spoke-use2's sync refused: %q",
+			t.Errorf("the tenant's Applications are %v; want payments-spoke-usw2 synced and healthy (its Deployment "+
+				"admitted by the namespace's Pod Security level and quota) and payments-spoke-use2's sync refused: %q",
 				states, refused)
 		}
 		use2 := typed(t, env, controlplane.Name(devClusters["spoke-use2"], "spoke-use2"))
@@ -312,13 +317,12 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 
 // tenantRepo is the dev fleet's payments workloads repository (examples/fleet/Pulumi.dev.yaml), which
 // TestArgoCDSyncsAddons publishes: per cluster, a folder of manifests that Argo CD syncs into the tenant's namespace.
-const tenantRepo = "https://" + offline.GitHost + "/acme/payments-deploy"
+const tenantRepo = offline.PaymentsRepo
 
-// tenantCommit is what a payments commit puts in clusters/<cluster>/: its own Deployment (spoke-usw2), and on
-// spoke-use2 with it a ClusterRoleBinding making its service account cluster admin and a ConfigMap in kube-system.
+// tenantCommit is what a payments commit adds to its repository (offline.PaymentsFixture: its Deployment in
+// clusters/<cluster>/): on spoke-use2, a ClusterRoleBinding making its service account cluster admin and a ConfigMap
+// in kube-system.
 var tenantCommit = map[string]string{
-	"clusters/spoke-usw2/ledger.yaml": ledgerDeployment,
-	"clusters/spoke-use2/ledger.yaml": ledgerDeployment,
 	"clusters/spoke-use2/escalate.yaml": `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata:
@@ -341,24 +345,6 @@ data:
   owner: payments
 `,
 }
-
-const ledgerDeployment = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ledger
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: ledger}
-  template:
-    metadata:
-      labels: {app: ledger}
-    spec:
-      serviceAccountName: ledger
-      containers:
-        - name: ledger
-          image: registry.example.com/payments/ledger:1.0.0
-`
 
 // writeFiles writes files (path relative to dir -> content) under dir.
 func writeFiles(t *testing.T, dir string, files map[string]string) {

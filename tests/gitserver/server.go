@@ -66,7 +66,8 @@ func Dir(root, repoURL string) (string, error) {
 
 // Publish commits the files of folder src as the whole content of branch main of the repository at repoURL under
 // root (created on first use), as one commit with message, and returns the commit's SHA. Each call replaces the
-// branch's tree with src's, on top of the previous commit: what a merged pull request leaves.
+// branch's tree with src's, on top of the previous commit: what a merged pull request leaves. src's tree as the branch
+// holds it already is no new commit: the SHA is the branch's head.
 func Publish(root, repoURL, src, message string) (string, error) {
 	return PublishBranch(root, repoURL, "main", src, message)
 }
@@ -116,15 +117,20 @@ func PublishBranch(root, repoURL, branch, src, message string) (string, error) {
 	if err := run("", "--git-dir="+gitDir, "config", "core.bare", "false"); err != nil {
 		return "", err
 	}
-	steps := [][]string{
-		{"symbolic-ref", "HEAD", "refs/heads/" + branch},
-		{"add", "--all", "--force", "."},
-		{"-c", "user.name=Fleet Tests", "-c", "user.email=tests@fleet.invalid", "commit", "--quiet", "--allow-empty", "-m", message},
-		{"push", "--quiet", bare, "HEAD:refs/heads/" + branch},
-	}
-	for _, s := range steps {
+	for _, s := range [][]string{{"symbolic-ref", "HEAD", "refs/heads/" + branch}, {"add", "--all", "--force", "."}} {
 		if err := git(s...); err != nil {
 			return "", err
+		}
+	}
+	// The same tree as the branch's head is no new commit: publishing what is there already changes nothing.
+	if git("rev-parse", "--verify", "--quiet", "HEAD") != nil || git("diff", "--cached", "--quiet", "HEAD") != nil {
+		for _, s := range [][]string{
+			{"-c", "user.name=Fleet Tests", "-c", "user.email=tests@fleet.invalid", "commit", "--quiet", "-m", message},
+			{"push", "--quiet", bare, "HEAD:refs/heads/" + branch},
+		} {
+			if err := git(s...); err != nil {
+				return "", err
+			}
 		}
 	}
 	out, err := exec.Command("git", "--git-dir="+gitDir, "rev-parse", "HEAD").Output()

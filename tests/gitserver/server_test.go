@@ -29,6 +29,9 @@ func TestPublishAndClone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if again, err := Publish(root, repoURL, src, "again"); err != nil || again != second {
+		t.Errorf("publishing the same tree again = %s, %v; want no new commit (%s)", again, err, second)
+	}
 	clone := filepath.Join(t.TempDir(), "clone")
 	git(t, "", "clone", "--quiet", srv.URL+"/fleet/addons.git", clone)
 	if head := strings.TrimSpace(git(t, clone, "rev-parse", "HEAD")); head != second {

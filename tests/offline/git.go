@@ -106,3 +106,15 @@ func (e *Env) PublishGitHub(owner, repo, branch, message string, commit map[stri
 func (e *Env) BranchGitHub(owner, repo, from, to string) (string, error) {
 	return gitserver.Branch(GitRoot(e.Dir), "https://"+GitHost+"/"+owner+"/"+repo, from, to)
 }
+
+// The repositories `make demo` serves for the dev fleet's Argo CD (PublishDevRepositories).
+const (
+	// AddonsRepo is where the offline add-ons repository (AddonsFixture) is served: the layout of the GitOps
+	// Bridge control-plane template with small local charts, since the template's commit and its charts' registries
+	// are not reachable offline.
+	AddonsRepo    = "https://" + GitHost + "/gitops-fleet/offline-addons"
+	AddonsFixture = "tests/fixtures/addons-repo"
+	// PaymentsRepo is the dev fleet's payments workloads repository, served from PaymentsFixture.
+	PaymentsRepo    = "https://" + GitHost + "/acme/payments-deploy"
+	PaymentsFixture = "tests/fixtures/payments-deploy"
+)

@@ -1,6 +1,8 @@
 // Command fleet-demo runs the fleet example (examples/fleet, stack dev by default) through the real Pulumi CLI
 // and engine against the offline cloud: `pulumi preview`, then `pulumi up`, with Pulumi's own progress output,
 // then a summary of the fleet. State persists in .work/demo, so a second run is an update with no changes.
+// With real control planes, the dev fleet ends with Argo CD's view: Argo CD's own controllers run on the hub,
+// read the repositories the run serves offline, and sync the add-ons and the tenant's workloads into the spokes.
 // `make demo` runs it; -destroy tears the stack down.
 package main
 
@@ -68,6 +70,12 @@ func run(stackName string, destroy bool, opts offline.Options) error {
 		_, err := stack.Destroy(ctx, optdestroy.ProgressStreams(out))
 		return err
 	}
+	argocd := opts.ControlPlanes && stackName == "dev"
+	if argocd {
+		if err := serveDevRepositories(ctx, env, stack); err != nil {
+			return err
+		}
+	}
 	fmt.Printf("== pulumi preview (stack %s, offline cloud, state in %s)\n", stackName, env.Vars["PULUMI_BACKEND_URL"])
 	if _, err := stack.Preview(ctx, optpreview.ProgressStreams(out)); err != nil {
 		return err
@@ -80,5 +88,8 @@ func run(stackName string, destroy bool, opts offline.Options) error {
 	offline.PrintSummary(os.Stdout, res.Outputs)
 	offline.PrintDelivery(os.Stdout, res.Outputs)
 	offline.PrintControlPlanes(os.Stdout, env)
+	if argocd {
+		return showArgoCD(ctx, env, res.Outputs)
+	}
 	return nil
 }
