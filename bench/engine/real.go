@@ -26,6 +26,10 @@ func (r Runner) openEnv(impl Impl, dir string) (*offline.Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The add-ons repository Argo CD reads after the up (runArgoCD, offlineAddons).
+	if _, err := env.PublishGit(offline.AddonsRepo, offline.AddonsFixture, "the offline add-ons repository"); err != nil {
+		return nil, errors.Join(err, closeEnv(env))
+	}
 	if err := r.withPlugins(env, dir); err != nil {
 		return nil, errors.Join(err, closeEnv(env))
 	}

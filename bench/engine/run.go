@@ -116,6 +116,8 @@ type Run struct {
 	// bytes, and ControlPlaneCount how many there were (FleetReal only; they are not in the child's tree).
 	ControlPlanes     int64
 	ControlPlaneCount int
+	// ArgoCD is Argo CD on the hub after the operation (FleetReal's Up only).
+	ArgoCD *ArgoCDRun
 }
 
 // Runner starts the children of one benchmark session.
@@ -161,6 +163,9 @@ func (r Runner) writeProject(impl Impl, size, rep int, change func(fleetstack.Co
 	cfg, err := fleetgen.Fleet(size)
 	if err != nil {
 		return err
+	}
+	if impl == FleetReal {
+		cfg = offlineAddons(cfg)
 	}
 	if change != nil {
 		cfg = change(cfg)
@@ -228,6 +233,11 @@ func (r Runner) Measure(ctx context.Context, impl Impl, size, rep int, plan stri
 			return nil, err
 		}
 		run.ControlPlanes, run.ControlPlaneCount = controlPlanesMemory(env)
+		if impl == FleetReal && op == Up {
+			if run.ArgoCD, err = runArgoCD(ctx, env); err != nil {
+				return nil, err
+			}
+		}
 		runs = append(runs, run)
 	}
 	return runs, nil

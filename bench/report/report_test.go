@@ -160,4 +160,13 @@ func TestRealSection(t *testing.T) {
 	if strings.Contains(md, "| 3 | up | 41.5 | 30.0") {
 		t.Error("the real servers' run is among the fleet/floor/peer comparison")
 	}
+	if strings.Contains(md, "Argo CD to settled") {
+		t.Error("the report has an Argo CD table without an Argo CD run")
+	}
+	up.ArgoCD = &engine.ArgoCDRun{Seconds: 12.25, Applications: 7, Healthy: 6,
+		Memory: map[string]int{"application-controller": 350, "applicationset-controller": 140, "repo-server": 120, "redis": 12}}
+	s.Real = []engine.Run{up}
+	if md := Markdown(s); !strings.Contains(md, "| 3 | 12.2 | 7 | 6 | 350 MiB | 140 MiB | 120 MiB | 12 MiB |") {
+		t.Errorf("the report has no Argo CD row for the up:\n%s", md)
+	}
 }

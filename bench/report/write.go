@@ -254,6 +254,28 @@ func writeReal(p func(string, ...any), runs []engine.Run) {
 			r.ControlPlaneCount, r.ControlPlanes>>20)
 	}
 	p("")
+	var argocd []engine.Run
+	for _, r := range runs {
+		if r.ArgoCD != nil {
+			argocd = append(argocd, r)
+		}
+	}
+	if len(argocd) == 0 {
+		return
+	}
+	p("After each up, Argo CD's own controllers (`tests/argocdhub`, v3.5.7) start on the hub, with the offline add-ons")
+	p("repository (the load balancer controller's and metrics-server's ApplicationSets, the two add-ons every generated")
+	p("cluster enables): the time until every Application had been reconciled and settled, how many were Synced and")
+	p("Healthy, and the controllers' peak resident memory.")
+	p("")
+	p("| clusters | Argo CD to settled (s) | Applications | Synced and Healthy | application controller | ApplicationSet controller | repo server | Redis |")
+	p("|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range argocd {
+		a := r.ArgoCD
+		p("| %d | %.1f | %d | %d | %d MiB | %d MiB | %d MiB | %d MiB |", r.Size, a.Seconds, a.Applications, a.Healthy,
+			a.Memory["application-controller"], a.Memory["applicationset-controller"], a.Memory["repo-server"], a.Memory["redis"])
+	}
+	p("")
 }
 
 func secs(r Row) string {

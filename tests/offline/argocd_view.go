@@ -31,9 +31,14 @@ type Application struct {
 	ReconciledAt time.Time
 }
 
-// Settled says that Argo CD has finished with it for now: compared, and neither Progressing nor Missing while Synced.
+// Settled says that Argo CD has finished with it for now: Synced, and neither Progressing nor Missing; or not, and
+// saying why (a repository that is not there, a refused sync). An OutOfSync Application without a reason is one
+// Argo CD has yet to sync.
 func (a Application) Settled() bool {
-	return a.Sync != "" && a.Sync != "Unknown" && (a.Sync != "Synced" || a.Health != "Progressing" && a.Health != "Missing")
+	if a.Sync == "Synced" {
+		return a.Health != "Progressing" && a.Health != "Missing"
+	}
+	return a.Sync != "" && a.Message != ""
 }
 
 // Applications lists Argo CD's Applications in every namespace of the hub dyn reaches, by cluster then name.

@@ -1,9 +1,7 @@
 package offline
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -55,11 +53,7 @@ func (e *Env) PublishGitHub(owner, repo, branch, message string, commit map[stri
 	if err != nil {
 		return "", err
 	}
-	src, err := os.MkdirTemp("", "github-"+repo+"-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(src)
+	files := map[string]string{}
 	for _, r := range records {
 		if r.Type != "github:index/repositoryFile:RepositoryFile" || r.Scope != owner {
 			continue
@@ -68,33 +62,30 @@ func (e *Env) PublishGitHub(owner, repo, branch, message string, commit map[stri
 		if err != nil {
 			return "", err
 		}
-		file, _ := state["file"].(string)
-		content, _ := state["content"].(string)
-		if state["repository"] != repo || state["branch"] != branch || file == "" || !filepath.IsLocal(file) {
-			continue
+		if file, _ := state["file"].(string); state["repository"] == repo && state["branch"] == branch {
+			files[file], _ = state["content"].(string)
+		}
+	}
+	for file, content := range commit {
+		if content == "" {
+			delete(files, file)
+		} else {
+			files[file] = content
+		}
+	}
+	src, err := os.MkdirTemp("", "github-"+repo+"-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(src)
+	for file, content := range files {
+		if !filepath.IsLocal(file) {
+			return "", fmt.Errorf("%q is not a path in the repository", file)
 		}
 		if err := os.MkdirAll(filepath.Join(src, filepath.Dir(file)), 0o755); err != nil {
 			return "", err
 		}
 		if err := os.WriteFile(filepath.Join(src, file), []byte(content), 0o644); err != nil {
-			return "", err
-		}
-	}
-	for file, content := range commit {
-		if !filepath.IsLocal(file) {
-			return "", fmt.Errorf("%q is not a path in the repository", file)
-		}
-		path := filepath.Join(src, file)
-		if content == "" {
-			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return "", err
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			return "", err
 		}
 	}
@@ -107,7 +98,8 @@ func (e *Env) BranchGitHub(owner, repo, from, to string) (string, error) {
 	return gitserver.Branch(GitRoot(e.Dir), "https://"+GitHost+"/"+owner+"/"+repo, from, to)
 }
 
-// The repositories `make demo` serves for the dev fleet's Argo CD (PublishDevRepositories).
+// The repositories the offline runs serve for Argo CD (PublishGit): `make demo`'s dev fleet, the e2e tests and the
+// benchmarks' fleets on real servers.
 const (
 	// AddonsRepo is where the offline add-ons repository (AddonsFixture) is served: the layout of the GitOps
 	// Bridge control-plane template with small local charts, since the template's commit and its charts' registries

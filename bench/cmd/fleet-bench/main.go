@@ -101,8 +101,12 @@ func shardsOf(flagValue string) (int, int, error) {
 	return kn[0], kn[1], nil
 }
 
+// ints parses a comma-separated list of positive numbers; "" is none (to measure only what other flags ask for).
 func ints(flagName, list string) ([]int, error) {
 	var out []int
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
 	for _, s := range strings.Split(list, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
@@ -176,6 +180,10 @@ func session(ctx context.Context, root string, o options) error {
 		for _, run := range runs {
 			logf("%-10s %-14s %3d clusters: %6.1f s, %5d resources, control planes %d MiB", run.Impl, run.Op, n,
 				run.Seconds, run.Resources, run.ControlPlanes>>20)
+			if a := run.ArgoCD; a != nil {
+				logf("%-10s %-14s %3d clusters: Argo CD settled in %.1f s, %d of %d Applications Synced and Healthy; "+
+					"the others: %v", "argocd", "after up", n, a.Seconds, a.Healthy, a.Applications, a.Others)
+			}
 		}
 		s.Real = append(s.Real, runs...)
 	}
