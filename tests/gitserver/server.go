@@ -125,7 +125,8 @@ func PublishBranch(root, repoURL, branch, src, message string) (string, error) {
 	// The same tree as the branch's head is no new commit: publishing what is there already changes nothing.
 	if git("rev-parse", "--verify", "--quiet", "HEAD") != nil || git("diff", "--cached", "--quiet", "HEAD") != nil {
 		for _, s := range [][]string{
-			{"-c", "user.name=Fleet Tests", "-c", "user.email=tests@fleet.invalid", "commit", "--quiet", "-m", message},
+			// --allow-empty: a branch's first commit may hold nothing (a registry no cluster is merged into yet).
+			{"-c", "user.name=Fleet Tests", "-c", "user.email=tests@fleet.invalid", "commit", "--quiet", "--allow-empty", "-m", message},
 			{"push", "--quiet", bare, "HEAD:refs/heads/" + branch},
 		} {
 			if err := git(s...); err != nil {

@@ -87,6 +87,9 @@ func TestBranchAndPublishBranch(t *testing.T) {
 	if _, err := Branch(root, repoURL, "nothing", "stage/qa"); err == nil {
 		t.Error("a branch was created from a missing one")
 	}
+	if _, err := PublishBranch(root, repoURL, "empty", t.TempDir(), "nothing yet"); err != nil {
+		t.Errorf("a first publish of an empty tree: %v", err)
+	}
 }
 
 func must[T any](v T, err error) T {

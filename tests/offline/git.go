@@ -49,22 +49,9 @@ func (e *Env) PublishGit(repoURL, src, message string) (string, error) {
 // published this way is the pull request merged). With commit, it is someone else's commit on top of that: its files
 // (path -> content) are written over Pulumi's, an empty content deleting the file.
 func (e *Env) PublishGitHub(owner, repo, branch, message string, commit map[string]string) (string, error) {
-	records, err := e.Store.List()
+	files, err := e.GitHubFiles(owner, repo, branch)
 	if err != nil {
 		return "", err
-	}
-	files := map[string]string{}
-	for _, r := range records {
-		if r.Type != "github:index/repositoryFile:RepositoryFile" || r.Scope != owner {
-			continue
-		}
-		state, err := r.Plain()
-		if err != nil {
-			return "", err
-		}
-		if file, _ := state["file"].(string); state["repository"] == repo && state["branch"] == branch {
-			files[file], _ = state["content"].(string)
-		}
 	}
 	for file, content := range commit {
 		if content == "" {
@@ -90,6 +77,29 @@ func (e *Env) PublishGitHub(owner, repo, branch, message string, commit map[stri
 		}
 	}
 	return gitserver.PublishBranch(GitRoot(e.Dir), "https://"+GitHost+"/"+owner+"/"+repo, branch, src, message)
+}
+
+// GitHubFiles are the files Pulumi committed to branch of the repository owner/repo of the emulated GitHub
+// (github:index/repositoryFile:RepositoryFile), path -> content.
+func (e *Env) GitHubFiles(owner, repo, branch string) (map[string]string, error) {
+	records, err := e.Store.List()
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	for _, r := range records {
+		if r.Type != "github:index/repositoryFile:RepositoryFile" || r.Scope != owner {
+			continue
+		}
+		state, err := r.Plain()
+		if err != nil {
+			return nil, err
+		}
+		if file, _ := state["file"].(string); state["repository"] == repo && state["branch"] == branch {
+			files[file], _ = state["content"].(string)
+		}
+	}
+	return files, nil
 }
 
 // BranchGitHub creates branch to at the head of branch from in the repository owner/repo that GitHost serves, as the
