@@ -116,7 +116,8 @@ bin/kube/aws-iam-authenticator: tests/authenticator/go.mod tests/authenticator/g
 KUBE_PROVIDER_VERSION := 4.33.0
 kubeprovider: bin/kube/pulumi-resource-kubernetes
 bin/kube/pulumi-resource-kubernetes: tests/kubeprovider/go.mod tests/kubeprovider/go.sum tests/kubeprovider/main.go
-	cd tests/kubeprovider && $(GO) run ./cmd/kubeprovider-schema \
+	cd tests/kubeprovider && $(GO) mod download github.com/pulumi/pulumi-kubernetes/provider/v4 && \
+		$(GO) run ./cmd/kubeprovider-schema \
 		"$$($(GO) list -m -f '{{.Dir}}' github.com/pulumi/pulumi-kubernetes/provider/v4)" $(KUBE_PROVIDER_VERSION) .
 	cd tests/kubeprovider && $(GO) build -ldflags "-X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$(KUBE_PROVIDER_VERSION)" \
 		-o $(CURDIR)/bin/kube/pulumi-resource-kubernetes .
@@ -136,7 +137,8 @@ bin/argocd/argocd: tests/argocd/go.mod tests/argocd/go.sum
 		ln -sf argocd $(CURDIR)/bin/argocd/$$name; done
 bin/argocd/gpg-wrapper.sh: bin/argocd/argocd
 	mkdir -p bin/argocd
-	cd tests/argocd && dir="$$($(GO) list -m -f '{{.Dir}}' github.com/argoproj/argo-cd/v3)" && \
+	cd tests/argocd && $(GO) mod download github.com/argoproj/argo-cd/v3 && \
+		dir="$$($(GO) list -m -f '{{.Dir}}' github.com/argoproj/argo-cd/v3)" && \
 		install -m 0755 "$$dir/hack/git-verify-wrapper.sh" "$$dir/hack/gpg-wrapper.sh" $(CURDIR)/bin/argocd/
 
 ## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks, the Java language host, the

@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	rbacv1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/rbac/v1"
@@ -17,7 +18,8 @@ const ClusterAdmin = "cluster-admin"
 // stackPrerequisites creates what each stage's Stacks need on the hub before Argo CD applies them, in the
 // stage's own namespace: the namespace, the stage's own backend access token and program Git token Secrets, the
 // deploy ServiceAccount with its ClusterRoleBindings and, for a stage with a preview Stack, the preview
-// ServiceAccount, bound to system:auth-delegator only. Nothing is shared between stages. It returns them by stage.
+// ServiceAccount, bound to system:auth-delegator only; and Argo CD's application controller's grant to write
+// the namespace's Stacks (gitopsbridge.ControllerWriteRole). Nothing is shared between stages. It returns them by stage.
 func (b *builder) stackPrerequisites() (map[string][]pulumi.Resource, error) {
 	out := map[string][]pulumi.Resource{}
 	for _, l := range b.links {
@@ -102,7 +104,16 @@ func (b *builder) stageWorkspace(s DeliveryStage) ([]pulumi.Resource, error) {
 			res = append(res, crb)
 		}
 	}
-	return res, nil
+	// Argo CD's application controller syncs the stage's Stacks into its namespace: a grant of its own, for a hub
+	// whose controller is not the cluster's admin (GitOpsBridge's hub.controllerClusterAdmin).
+	sync, err := gitopsbridge.NewControllerWrite(b.ctx, childName(b.name, s.Name+"-argocd-sync"),
+		gitopsbridge.ControllerWrite{Namespace: s.Namespace, Group: "pulumi.com", Resources: []string{"stacks"}},
+		gitopsbridge.ControllerSubject(b.args.ArgocdNamespace, gitopsbridge.ApplicationControllerServiceAccount),
+		b.child(b.k8s, ns)...)
+	if err != nil {
+		return nil, err
+	}
+	return append(res, sync...), nil
 }
 
 // BindingName is the ClusterRoleBinding of a Stack's ServiceAccount to role: "<namespace>:<account>:<role>".

@@ -55,12 +55,12 @@ func withDefaults(args FleetArgs, stack string) FleetArgs {
 		c.Tags = merged(d.Tags, c.Tags)
 		a.Clusters[i] = c
 	}
-	if a.Hub == nil {
-		a.Argocd = hubSettings(a)
-	}
 	a.Tenants = make([]tenant.TenantSpec, len(args.Tenants))
 	for i, t := range args.Tenants {
 		a.Tenants[i] = tenant.WithDefaults(t)
+	}
+	if a.Hub == nil {
+		a.Argocd = hubSettings(a)
 	}
 	return a
 }
@@ -137,7 +137,9 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 
 // hubSettings are the fleet's Argo CD settings. With Git delivery and no registryEnvironments, the hub syncs
 // the registry folder of every environment of the fleet. A hub cluster that enables an add-on lets the add-ons
-// repository install onto the hub (argocd.addonsOnHub, which the stack file thereby asks for). Without
+// repository install onto the hub (argocd.addonsOnHub, which the stack file thereby asks for); one a tenant selects
+// keeps Argo CD's application controller its cluster admin (argocd.controllerClusterAdmin: the tenant's
+// Applications sync Namespaces and workloads there). Without
 // fleetClusters, the add-ons' and workloads' Applications may deploy to every spoke of the fleet. Without
 // spokeAccountIds, when every cluster names an assumeRoleArn, the management role may assume spoke roles in the
 // accounts of those roles; otherwise GitOpsBridge's default (the hub's own account) applies.
@@ -156,6 +158,9 @@ func hubSettings(a FleetArgs) *gitopsbridge.Hub {
 	for _, c := range a.Clusters {
 		if c.Role == Hub && slices.Contains(slices.Collect(maps.Values(c.Addons)), true) {
 			h.AddonsOnHub = true
+		}
+		if c.Role == Hub && slices.ContainsFunc(a.Tenants, func(t tenant.TenantSpec) bool { return t.Selects(tenantCluster(c)) }) {
+			h.ControllerClusterAdmin = true
 		}
 	}
 	if len(h.FleetClusters) == 0 {

@@ -309,3 +309,39 @@ func TestTenantsThroughGit(t *testing.T) {
 		t.Errorf("payments' guard on spoke-a depends on %v, want its file and the platform ApplicationSet", guard.Dependencies)
 	}
 }
+
+// TestHubControllerRole: Argo CD's application controller is narrowed to the fleet's paths on a hub that runs no
+// add-on and that no tenant selects; a tenant naming the hub (its Namespaces and workloads sync there) or an
+// add-on on the hub keeps the chart's cluster role (gitopsbridge's hub.controllerClusterAdmin, hub.addonsOnHub).
+func TestHubControllerRole(t *testing.T) {
+	bare := func() FleetArgs {
+		a := withTenants()
+		a.Clusters[0].Addons = map[string]bool{"aws_ebs_csi_driver": false} // the defaults turn it on
+		return a
+	}
+	cases := map[string]struct {
+		args     func() FleetArgs
+		narrowed bool
+	}{
+		"a hub of its own": {args: bare, narrowed: true},
+		"a tenant on the hub": {args: func() FleetArgs {
+			a := bare()
+			a.Tenants[1].Clusters.Clusters = append(a.Tenants[1].Clusters.Clusters, "hub")
+			return a
+		}},
+		"an add-on on the hub": {args: withTenants},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cloud, _ := build(t, tc.args())
+			releases := cloud.OfType("kubernetes:helm.sh/v3:Release")
+			if len(releases) != 1 {
+				t.Fatalf("%d Helm releases", len(releases))
+			}
+			controller := releases[0].Input("values").(map[string]any)["controller"].(map[string]any)
+			if _, narrowed := controller["clusterRoleRules"]; narrowed != tc.narrowed {
+				t.Errorf("the controller's cluster role narrowed: %v, want %v", narrowed, tc.narrowed)
+			}
+		})
+	}
+}

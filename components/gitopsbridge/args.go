@@ -101,6 +101,16 @@ type Hub struct {
 	// secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused
 	// by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
 	AddonsOnHub bool `pulumi:"addonsOnHub,optional"`
+	// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's
+	// cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller
+	// reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's
+	// cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in
+	// their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot
+	// write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server
+	// applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours
+	// (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub.
+	// Default: false.
+	ControllerClusterAdmin bool `pulumi:"controllerClusterAdmin,optional"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides
 	// their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the
 	// host is refused). Default: DefaultChartRepositories, the

@@ -28,7 +28,7 @@ func (b *builder) hub(secret secretContent) error {
 	for _, p := range givenPaths(b.args) {
 		appNamespaces = append(appNamespaces, ApplicationsNamespace(b.args.Namespace, p.part))
 	}
-	values := chartValues(h, appNamespaces)
+	values := ChartValues(h, appNamespaces)
 	roleArn, assocs, err := b.managementRole(values)
 	if err != nil {
 		return err
@@ -52,6 +52,11 @@ func (b *builder) hub(secret secretContent) error {
 	if err != nil {
 		return err
 	}
+	roles, err := b.controllerRoles(k8s, values, append([]pulumi.Resource{ns}, projects...))
+	if err != nil {
+		return err
+	}
+	projects = append(projects, roles...)
 	var registration []pulumi.Resource
 	if b.args.Git == nil || b.args.Handover {
 		sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}))

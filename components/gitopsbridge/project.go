@@ -32,13 +32,27 @@ const (
 // bootstrap project, its Applications' project and the cluster-scoped kinds they may create.
 type gitPath struct {
 	prefix, part, bootstrap, apps, what string
-	cluster                             []GroupKind
+	cluster, clusterDenied              []GroupKind
 }
 
 // gitPaths are the add-ons' and the workloads' paths, in that order.
 var gitPaths = []gitPath{
-	{"addons", "addons", AddonsProject, AddonApplicationsProject, "Add-ons", AnyKind},
-	{"workload", "workloads", WorkloadsProject, WorkloadApplicationsProject, "Workloads", []GroupKind{{Group: "", Kind: "Namespace"}}},
+	{"addons", "addons", AddonsProject, AddonApplicationsProject, "Add-ons", AnyKind, AdmissionPolicyKinds},
+	{"workload", "workloads", WorkloadsProject, WorkloadApplicationsProject, "Workloads", []GroupKind{{Group: "", Kind: "Namespace"}}, nil},
+}
+
+// AdmissionPolicyKinds are the kinds of Kubernetes' admission policies (admissionregistration.k8s.io: validating,
+// the fleet's guards, and mutating, which could rewrite what the deployer writes before a guard that exempts the
+// deployer reads it), with their bindings. The API server applies no admission policy or webhook to these
+// objects, so no guard can protect another; the add-ons' project, the only fleet project with cluster-scoped kinds
+// beyond Namespaces, denies them (Argo CD's clusterResourceBlacklist, which wins over the whitelist): a commit to
+// the add-ons repository cannot write, change or prune a guard on the hub or on a spoke (the tenants' guards).
+// None of the GitOps Bridge template's add-on charts ships one; admission webhooks, which several do, stay allowed.
+var AdmissionPolicyKinds = []GroupKind{
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"},
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"},
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicy"},
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding"},
 }
 
 // repo is the path's repository in a (nil when not given).
@@ -84,6 +98,9 @@ type AppProject struct {
 	// ClusterResources are the cluster-scoped kinds a sync may create; none when empty (Argo CD denies every
 	// cluster-scoped kind a project does not allow).
 	ClusterResources []GroupKind
+	// ClusterResourcesDenied are cluster-scoped kinds a sync may not create even where ClusterResources allows
+	// them (Argo CD's clusterResourceBlacklist); none when empty.
+	ClusterResourcesDenied []GroupKind
 	// NamespaceResources are the only namespaced kinds a sync may create; every kind when nil.
 	NamespaceResources []GroupKind
 	// SignatureKeys are GPG key IDs; when set, Argo CD syncs only commits signed by one of them.
@@ -129,6 +146,9 @@ func (p AppProject) Object() map[string]any {
 		// An empty list, not an absent one: no cluster-scoped kind. Argo CD reads both the same way; the list
 		// says so to a reader.
 		"clusterResourceWhitelist": groupKinds(p.ClusterResources),
+	}
+	if len(p.ClusterResourcesDenied) > 0 {
+		spec["clusterResourceBlacklist"] = groupKinds(p.ClusterResourcesDenied)
 	}
 	if p.NamespaceResources != nil {
 		spec["namespaceResourceWhitelist"] = groupKinds(p.NamespaceResources)
@@ -222,8 +242,8 @@ var DefaultChartRepositories = []string{
 //     the ApplicationSets generate, admitted from that ApplicationsNamespace only (sourceNamespaces); sources the
 //     repository and hub.chartRepositories; destinations the clusters of hub.fleetClusters by name, every
 //     namespace, never the hub (hubName is left out), except for add-ons with hub.addonsOnHub (every namespace of
-//     the hub but Argo CD's). Add-ons install CRDs and cluster roles, so every cluster-scoped kind; workloads
-//     Namespaces only. Without an add-ons repository default permits nothing.
+//     the hub but Argo CD's). Add-ons install CRDs and cluster roles, so every cluster-scoped kind but the
+//     admission policies and their bindings (AdmissionPolicyKinds); workloads Namespaces only. Without an add-ons repository default permits nothing.
 //
 // hub.signatureKeys go on every one.
 func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
@@ -266,12 +286,13 @@ func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 			Name: r.apps, Namespace: ns,
 			Description: r.what + " of the fleet: the Applications of " + apps + ", from " + repo.URL +
 				" and its chart repositories, onto " + onto,
-			SourceNamespaces: []string{apps},
-			SourceRepos:      append([]string{repo.URL}, h.ChartRepositories...),
-			Destinations:     dests,
-			ClusterResources: r.cluster,
-			SignatureKeys:    h.SignatureKeys,
-			Annotations:      upsert(r.apps),
+			SourceNamespaces:       []string{apps},
+			SourceRepos:            append([]string{repo.URL}, h.ChartRepositories...),
+			Destinations:           dests,
+			ClusterResources:       r.cluster,
+			ClusterResourcesDenied: r.clusterDenied,
+			SignatureKeys:          h.SignatureKeys,
+			Annotations:            upsert(r.apps),
 		})
 	}
 	if a.AddonsRepo == nil {

@@ -10,7 +10,7 @@ import (
 // TestHubProjects: each Git path of a hub gets a project of its own: the registry's lets a commit write Secrets into
 // Argo CD's namespace on the hub and nothing else, the add-ons' bootstrap only ApplicationSets into the add-ons'
 // namespace, and the add-ons' Applications (project default) come from that namespace only and reach the spokes,
-// never the hub unless hub.addonsOnHub.
+// never the hub unless hub.addonsOnHub, with every cluster-scoped kind but the admission policies.
 func TestHubProjects(t *testing.T) {
 	for name, tc := range map[string]struct {
 		onHub bool
@@ -51,6 +51,11 @@ default:
   sourceNamespaces: [argocd-addons]
   destinations: `+tc.dests+`
   clusterResourceWhitelist: [{group: "*", kind: "*"}]
+  clusterResourceBlacklist:
+  - {group: admissionregistration.k8s.io, kind: ValidatingAdmissionPolicy}
+  - {group: admissionregistration.k8s.io, kind: ValidatingAdmissionPolicyBinding}
+  - {group: admissionregistration.k8s.io, kind: MutatingAdmissionPolicy}
+  - {group: admissionregistration.k8s.io, kind: MutatingAdmissionPolicyBinding}
   signatureKeys: [{keyID: 4AEE18F83AFDEB23}]
 `), &want); err != nil {
 				t.Fatal(err)

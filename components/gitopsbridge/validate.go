@@ -287,7 +287,7 @@ func validateHub(ps *problems.List, h Hub) {
 		}
 	}
 	CheckSignatureKeys(ps, "hub.signatureKeys", h.SignatureKeys)
-	values := chartValues(h, nil)
+	values := ChartValues(h, nil)
 	for _, c := range awsCallers(h) {
 		sa := serviceAccountOf(values, c.values)
 		for _, msg := range content.IsDNS1123Subdomain(sa) {

@@ -29,13 +29,14 @@ func awsCallers(h Hub) []awsCaller {
 	return out
 }
 
-// chartValues are the argo-cd chart values: the component's (service account names; Applications and
+// ChartValues are the argo-cd chart values: the component's (service account names; Applications and
 // ApplicationSets in the namespaces appNamespaces, the repositories' ApplicationsNamespace, which the chart turns
 // into argocd-cmd-params-cm's application.namespaces and applicationsetcontroller.namespaces and the ApplicationSet
-// controller's cluster role, with the SCM provider generators off; with high availability redis-ha and two replicas of the server, repo server and
-// ApplicationSet controller, the chart's documented HA setup without autoscaling), with the user's values merged
-// over them.
-func chartValues(h Hub, appNamespaces []string) map[string]any {
+// controller's cluster role, with the SCM provider generators off; the server's and, unless it is the hub's admin,
+// the application controller's cluster role rules (serverClusterRoleRules, controllerClusterRoleRules); with high
+// availability redis-ha and two replicas of the server, repo server and ApplicationSet controller, the chart's
+// documented HA setup without autoscaling), with the user's values merged over them.
+func ChartValues(h Hub, appNamespaces []string) map[string]any {
 	ours := map[string]any{
 		"controller":     map[string]any{"serviceAccount": map[string]any{"name": ApplicationControllerServiceAccount}},
 		"applicationSet": map[string]any{"serviceAccount": map[string]any{"name": ApplicationSetServiceAccount}},
@@ -54,6 +55,14 @@ func chartValues(h Hub, appNamespaces []string) map[string]any {
 			}},
 			"applicationSet": map[string]any{"allowAnyNamespace": true},
 		})
+	}
+	// Argo CD's server never writes the hub's objects but its Applications; the controller writes only the
+	// fleet's paths unless it must be the hub's admin (serverClusterRoleRules, controllerClusterRoleRules).
+	ours = MergeValues(ours, map[string]any{"server": map[string]any{
+		"clusterRoleRules": map[string]any{"enabled": true, "rules": serverClusterRoleRules(appNamespaces)}}})
+	if !hubControllerAdmin(h) {
+		ours = MergeValues(ours, map[string]any{"controller": map[string]any{
+			"clusterRoleRules": map[string]any{"enabled": true, "rules": controllerClusterRoleRules()}}})
 	}
 	if h.HighAvailability {
 		ours = MergeValues(ours, map[string]any{

@@ -202,6 +202,12 @@ func TestAddonApplicationsProject(t *testing.T) {
 			dest: argov1alpha1.ApplicationDestination{Name: "hub", Namespace: "kube-system"}},
 		"the hub's Argo CD namespace": {refused: true, appNamespace: addonsApps, source: chart,
 			dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: argocdNamespace}},
+		"an admission webhook on a spoke": {appNamespace: addonsApps, source: chart, dest: onSpoke,
+			objects: []syncedObject{{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration", Name: "aws-load-balancer-webhook"}}},
+		"a spoke's tenant guard replaced": {refused: true, appNamespace: addonsApps, source: chart, dest: onSpoke,
+			objects: []syncedObject{{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy", Name: "gitops-fleet-tenants"}}},
+		"a mutating policy on a spoke": {refused: true, appNamespace: addonsApps, source: chart, dest: onSpoke,
+			objects: []syncedObject{{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding", Name: "evil"}}},
 	})
 	a := hubArgs()
 	a.Hub.AddonsOnHub = true
@@ -211,6 +217,10 @@ func TestAddonApplicationsProject(t *testing.T) {
 		"with addonsOnHub, still a spoke": {appNamespace: addonsApps, source: chart, dest: onSpoke},
 		"with addonsOnHub, the hub's Argo CD namespace": {refused: true, appNamespace: addonsApps, source: chart,
 			dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: argocdNamespace}},
+		"with addonsOnHub, the hub's cluster-secret guard unbound": {refused: true, appNamespace: addonsApps, source: chart,
+			dest: argov1alpha1.ApplicationDestination{Name: "hub", Namespace: "kube-system"},
+			objects: []syncedObject{{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding",
+				Name: gitopsbridge.ClusterSecretPolicyName}}},
 		"with addonsOnHub, a pod into Argo CD's namespace": {refused: true, appNamespace: addonsApps, source: chart,
 			dest:    argov1alpha1.ApplicationDestination{Name: "hub", Namespace: "kube-system"},
 			objects: []syncedObject{{Kind: "Pod", Name: "as-controller", Namespace: argocdNamespace, Namespaced: true}}},

@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -23,7 +27,9 @@ import (
 // the hub holds no cluster secret; merging the hub's and spoke-use2's pull requests (their branches' files onto
 // main, served as GitHub would) has the registry Application register exactly those two, and the ApplicationSet
 // controller then gives spoke-use2 its add-ons, Synced and Healthy, while spoke-usw2, whose pull request is still
-// open, gets none.
+// open, gets none. The hub runs no add-on here, so Argo CD's application controller is not its admin
+// (controllerClusterAdmin): all of the above is synced through the Roles the hub grants it, and the hub's API
+// server refuses the controller the fleet's guards, RBAC and pods (testNarrowedController).
 func TestRegistrationPullRequests(t *testing.T) {
 	ctx := context.Background()
 	env := newEnv(t)
@@ -40,6 +46,11 @@ func TestRegistrationPullRequests(t *testing.T) {
 		"gitops-fleet:git.repository":               repo,
 		"gitops-fleet:git.pullRequest":              "true",
 		"github:token":                              "ghp_e2e0registration0token",
+		// The dev hub's add-ons off: the controller's cluster role on the hub is narrowed.
+		"gitops-fleet:clusters[0].addons.aws_load_balancer_controller": "false",
+		"gitops-fleet:clusters[0].addons.aws_ebs_csi_driver":           "false",
+		"gitops-fleet:clusters[0].addons.aws_for_fluentbit":            "false",
+		"gitops-fleet:clusters[0].addons.metrics_server":               "false",
 	})
 	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
 		t.Fatalf("up: %v", err)
@@ -90,8 +101,7 @@ func TestRegistrationPullRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	addons := apps.Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
-	want := []string{"addon-hub-aws-load-balancer-controller", "addon-hub-metrics-server",
-		"addon-spoke-use2-aws-load-balancer-controller", "addon-spoke-use2-metrics-server"}
+	want := []string{"addon-spoke-use2-aws-load-balancer-controller", "addon-spoke-use2-metrics-server"}
 	type view struct{ Secrets, Addons string }
 	got, ok := waitFor(3*time.Minute, func() (view, bool) {
 		v := view{Secrets: strings.Join(clusterSecrets(t, env, devClusters["hub"], "hub"), ",")}
@@ -116,4 +126,54 @@ func TestRegistrationPullRequests(t *testing.T) {
 			"exactly %v Synced and Healthy", got.Secrets, got.Addons, want)
 	}
 	t.Logf("the merged registrations' add-ons Synced and Healthy %s after the merge", time.Since(started).Round(time.Second))
+	testNarrowedController(ctx, t, env, hubCP)
+}
+
+// testNarrowedController: on a hub whose Argo CD application controller is not its admin, the hub's API server
+// itself (RBAC, as the chart and the hub's Roles grant) refuses the controller what would lift the fleet's guards
+// or make it admin: deleting the cluster-secret guard or its binding, binding a cluster role, running a pod in Argo
+// CD's namespace, a token of Argo CD's server, a Secret outside Argo CD's namespace. Every request is a dry run.
+func testNarrowedController(ctx context.Context, t *testing.T, env *offline.Env, hub string) {
+	kube := impersonating(t, env, hub, argoCDUser(gitopsbridge.ApplicationControllerServiceAccount))
+	dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+	ns := gitopsbridge.DefaultNamespace
+	cases := map[string]func() error{
+		"deleting the cluster-secret guard": func() error {
+			return kube.AdmissionregistrationV1().ValidatingAdmissionPolicies().Delete(ctx, gitopsbridge.ClusterSecretPolicyName,
+				metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
+		},
+		"deleting its binding": func() error {
+			return kube.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Delete(ctx, gitopsbridge.ClusterSecretPolicyName,
+				metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
+		},
+		"binding cluster-admin": func() error {
+			_, err := kube.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
+				ObjectMeta: metav1.ObjectMeta{Name: "evil"},
+				RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "cluster-admin"},
+				Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: "default", Namespace: "default"}}}, dryRun)
+			return err
+		},
+		"a pod in Argo CD's namespace": func() error {
+			_, err := kube.CoreV1().Pods(ns).Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "evil"},
+				Spec: corev1.PodSpec{ServiceAccountName: gitopsbridge.ApplicationControllerServiceAccount,
+					Containers: []corev1.Container{{Name: "evil", Image: "busybox"}}}}, dryRun)
+			return err
+		},
+		"a token of Argo CD's server": func() error {
+			_, err := kube.CoreV1().ServiceAccounts(ns).CreateToken(ctx, gitopsbridge.ServerServiceAccount,
+				&authenticationv1.TokenRequest{}, dryRun)
+			return err
+		},
+		"a Secret in kube-system": func() error {
+			_, err := kube.CoreV1().Secrets("kube-system").Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "evil"}}, dryRun)
+			return err
+		},
+	}
+	for name, do := range cases {
+		t.Run("the controller: "+name, func(t *testing.T) {
+			if err := do(); !apierrors.IsForbidden(err) {
+				t.Errorf("the hub's API server answered %v, want forbidden", err)
+			}
+		})
+	}
 }

@@ -58,6 +58,12 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("chartVersion")]
         public Input<string>? ChartVersion { get; set; }
 
+        /// <summary>
+        /// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+        /// </summary>
+        [Input("controllerClusterAdmin")]
+        public Input<bool>? ControllerClusterAdmin { get; set; }
+
         [Input("fleetClusters")]
         private InputList<string>? _fleetClusters;
 

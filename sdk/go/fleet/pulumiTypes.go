@@ -3767,6 +3767,8 @@ type Hub struct {
 	ChartRepository *string `pulumi:"chartRepository"`
 	// ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
 	ChartVersion *string `pulumi:"chartVersion"`
+	// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+	ControllerClusterAdmin *bool `pulumi:"controllerClusterAdmin"`
 	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters []string `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
@@ -3812,6 +3814,8 @@ type HubArgs struct {
 	ChartRepository pulumi.StringPtrInput `pulumi:"chartRepository"`
 	// ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
+	// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+	ControllerClusterAdmin pulumi.BoolPtrInput `pulumi:"controllerClusterAdmin"`
 	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters pulumi.StringArrayInput `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
@@ -3937,6 +3941,11 @@ func (o HubOutput) ChartVersion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ChartVersion }).(pulumi.StringPtrOutput)
 }
 
+// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+func (o HubOutput) ControllerClusterAdmin() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Hub) *bool { return v.ControllerClusterAdmin }).(pulumi.BoolPtrOutput)
+}
+
 // FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 func (o HubOutput) FleetClusters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.FleetClusters }).(pulumi.StringArrayOutput)
@@ -4059,6 +4068,16 @@ func (o HubPtrOutput) ChartVersion() pulumi.StringPtrOutput {
 		}
 		return v.ChartVersion
 	}).(pulumi.StringPtrOutput)
+}
+
+// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+func (o HubPtrOutput) ControllerClusterAdmin() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Hub) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ControllerClusterAdmin
+	}).(pulumi.BoolPtrOutput)
 }
 
 // FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.

@@ -616,6 +616,10 @@ export interface HubArgs {
      */
     chartVersion?: pulumi.Input<string | undefined>;
     /**
+     * ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+     */
+    controllerClusterAdmin?: pulumi.Input<boolean | undefined>;
+    /**
      * FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      */
     fleetClusters?: pulumi.Input<pulumi.Input<string>[] | undefined>;

@@ -2747,6 +2747,10 @@ class HubArgsDict(TypedDict):
     """
     ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
     """
+    controller_cluster_admin: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+    """
     fleet_clusters: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
@@ -2796,6 +2800,7 @@ class HubArgs:
                  chart_repositories: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  chart_repository: pulumi.Input[Optional[_builtins.str]] = None,
                  chart_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 controller_cluster_admin: pulumi.Input[Optional[_builtins.bool]] = None,
                  fleet_clusters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  high_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  registered_secrets: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -2814,6 +2819,7 @@ class HubArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] chart_repositories: ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
         :param pulumi.Input[_builtins.str] chart_repository: ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
+        :param pulumi.Input[_builtins.bool] controller_cluster_admin: ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fleet_clusters: FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registered_secrets: RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
@@ -2835,6 +2841,8 @@ class HubArgs:
             pulumi.set(__self__, "chart_repository", chart_repository)
         if chart_version is not None:
             pulumi.set(__self__, "chart_version", chart_version)
+        if controller_cluster_admin is not None:
+            pulumi.set(__self__, "controller_cluster_admin", controller_cluster_admin)
         if fleet_clusters is not None:
             pulumi.set(__self__, "fleet_clusters", fleet_clusters)
         if high_availability is not None:
@@ -2915,6 +2923,18 @@ class HubArgs:
     @chart_version.setter
     def chart_version(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "chart_version", value)
+
+    @_builtins.property
+    @pulumi.getter(name="controllerClusterAdmin")
+    def controller_cluster_admin(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+        """
+        return pulumi.get(self, "controller_cluster_admin")
+
+    @controller_cluster_admin.setter
+    def controller_cluster_admin(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "controller_cluster_admin", value)
 
     @_builtins.property
     @pulumi.getter(name="fleetClusters")

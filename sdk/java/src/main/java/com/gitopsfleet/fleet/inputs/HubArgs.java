@@ -99,6 +99,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * ControllerClusterAdmin keeps Argo CD&#39;s application controller cluster admin of the hub: the argo-cd chart&#39;s cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet&#39;s paths from Git write there: the registry&#39;s cluster secrets in Argo CD&#39;s namespace (Roles gitops-fleet-argocd-sync), the repositories&#39; ApplicationSets in their namespaces, StackDelivery&#39;s Stacks in its stages&#39; namespaces, and Applications&#39; status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet&#39;s guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+     * 
+     */
+    @Import(name="controllerClusterAdmin")
+    private @Nullable Output<Boolean> controllerClusterAdmin;
+
+    /**
+     * @return ControllerClusterAdmin keeps Argo CD&#39;s application controller cluster admin of the hub: the argo-cd chart&#39;s cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet&#39;s paths from Git write there: the registry&#39;s cluster secrets in Argo CD&#39;s namespace (Roles gitops-fleet-argocd-sync), the repositories&#39; ApplicationSets in their namespaces, StackDelivery&#39;s Stacks in its stages&#39; namespaces, and Applications&#39; status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet&#39;s guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> controllerClusterAdmin() {
+        return Optional.ofNullable(this.controllerClusterAdmin);
+    }
+
+    /**
      * FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      * 
      */
@@ -256,6 +271,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         this.chartRepositories = $.chartRepositories;
         this.chartRepository = $.chartRepository;
         this.chartVersion = $.chartVersion;
+        this.controllerClusterAdmin = $.controllerClusterAdmin;
         this.fleetClusters = $.fleetClusters;
         this.highAvailability = $.highAvailability;
         this.registeredSecrets = $.registeredSecrets;
@@ -409,6 +425,27 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder chartVersion(String chartVersion) {
             return chartVersion(Output.of(chartVersion));
+        }
+
+        /**
+         * @param controllerClusterAdmin ControllerClusterAdmin keeps Argo CD&#39;s application controller cluster admin of the hub: the argo-cd chart&#39;s cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet&#39;s paths from Git write there: the registry&#39;s cluster secrets in Argo CD&#39;s namespace (Roles gitops-fleet-argocd-sync), the repositories&#39; ApplicationSets in their namespaces, StackDelivery&#39;s Stacks in its stages&#39; namespaces, and Applications&#39; status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet&#39;s guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder controllerClusterAdmin(@Nullable Output<Boolean> controllerClusterAdmin) {
+            $.controllerClusterAdmin = controllerClusterAdmin;
+            return this;
+        }
+
+        /**
+         * @param controllerClusterAdmin ControllerClusterAdmin keeps Argo CD&#39;s application controller cluster admin of the hub: the argo-cd chart&#39;s cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet&#39;s paths from Git write there: the registry&#39;s cluster secrets in Argo CD&#39;s namespace (Roles gitops-fleet-argocd-sync), the repositories&#39; ApplicationSets in their namespaces, StackDelivery&#39;s Stacks in its stages&#39; namespaces, and Applications&#39; status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet&#39;s guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder controllerClusterAdmin(Boolean controllerClusterAdmin) {
+            return controllerClusterAdmin(Output.of(controllerClusterAdmin));
         }
 
         /**
