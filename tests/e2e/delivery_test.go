@@ -178,13 +178,15 @@ func TestDelivery(t *testing.T) {
 	})
 
 	// A stage's own objects: what adding one creates and removing it deletes.
-	// A stage's own objects: its namespace, its own two token Secrets, its ServiceAccount and binding, its
-	// manifest, Application and Kargo Stage.
+	// A stage's own objects: its namespace, its own two token Secrets, its ServiceAccount and binding, Argo CD's
+	// application controller's Role and RoleBinding to write its Stacks, its manifest, Application and Kargo Stage.
 	stageObjects := map[string]int{
 		"kubernetes:core/v1:Namespace":                               1,
 		"kubernetes:core/v1:Secret":                                  2,
 		"kubernetes:core/v1:ServiceAccount":                          1,
 		"kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1,
+		"kubernetes:rbac.authorization.k8s.io/v1:Role":               1,
+		"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding":        1,
 		fileType:   1,
 		branchType: 1,
 		"kubernetes:argoproj.io/v1alpha1:Application": 1,
