@@ -16,7 +16,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
@@ -199,8 +198,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		tenantApps := dynamicClient(t, env, hubCP).Resource(argoApplications).Namespace(gitopsbridge.DefaultNamespace)
 		// What the repository's webhook to Argo CD's server would do (neither runs here): ask for a refresh.
 		for _, name := range []string{"payments-spoke-use2", "payments-spoke-usw2"} {
-			if _, err := tenantApps.Patch(ctx, name, types.MergePatchType,
-				[]byte(`{"metadata":{"annotations":{"argocd.argoproj.io/refresh":"normal"}}}`), metav1.PatchOptions{}); err != nil {
+			if err := offline.RefreshApplication(ctx, tenantApps, name); err != nil {
 				t.Fatal(err)
 			}
 		}

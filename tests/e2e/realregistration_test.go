@@ -15,7 +15,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
@@ -96,8 +95,7 @@ func TestRegistrationPullRequests(t *testing.T) {
 	}
 	started := time.Now()
 	// What the registry's push webhook to Argo CD's server would do (neither runs here): ask for a refresh.
-	if _, err := apps.Namespace(gitopsbridge.DefaultNamespace).Patch(ctx, registry, types.MergePatchType,
-		[]byte(`{"metadata":{"annotations":{"argocd.argoproj.io/refresh":"normal"}}}`), metav1.PatchOptions{}); err != nil {
+	if err := offline.RefreshApplication(ctx, apps.Namespace(gitopsbridge.DefaultNamespace), registry); err != nil {
 		t.Fatal(err)
 	}
 	addons := apps.Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))

@@ -9,7 +9,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/yaml"
 
@@ -113,8 +112,7 @@ func stagesThroughArgoCD(t *testing.T, env *offline.Env, dyn dynamic.Interface) 
 		if _, err := env.PublishGitHub(manifestsOwner, manifestsRepo, "stage/dev", "Promote dev to "+commit, files); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := apps.Patch(ctx, delivery.ApplicationName(deliveryProject, "dev"), types.MergePatchType,
-			[]byte(`{"metadata":{"annotations":{"argocd.argoproj.io/refresh":"normal"}}}`), metav1.PatchOptions{}); err != nil {
+		if err := offline.RefreshApplication(ctx, apps, delivery.ApplicationName(deliveryProject, "dev")); err != nil {
 			t.Fatal(err)
 		}
 	}

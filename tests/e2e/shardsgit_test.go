@@ -19,6 +19,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // TestShardsThroughGit runs the example's hub stack with Git delivery, then shard-us against it: the shard holds
@@ -157,8 +158,7 @@ func TestShardsThroughGit(t *testing.T) {
 		if _, err := env.PublishGitHub("gitops-fleet", "fleet-registry", "main", message, files); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := registry.Patch(ctx, gitopsbridge.RegistryApplicationName("prod"), types.MergePatchType,
-			[]byte(`{"metadata":{"annotations":{"argocd.argoproj.io/refresh":"normal"}}}`), metav1.PatchOptions{}); err != nil {
+		if err := offline.RefreshApplication(ctx, registry, gitopsbridge.RegistryApplicationName("prod")); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -89,22 +89,28 @@ func WaitForApplications(ctx context.Context, dyn dynamic.Interface, since time.
 	}
 }
 
-// RefreshApplications asks Argo CD to compare every Application on the hub with Git now (the annotation
-// argocd.argoproj.io/refresh: normal, what the UI's Refresh does): a controller that restarts within its
-// reconciliation period would otherwise keep the statuses it found.
+// RefreshApplications asks Argo CD to compare every Application on the hub with Git now (RefreshApplication): a
+// controller that restarts within its reconciliation period would otherwise keep the statuses it found.
 func RefreshApplications(ctx context.Context, dyn dynamic.Interface) error {
 	list, err := dyn.Resource(applications).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
 	}
-	patch := []byte(`{"metadata":{"annotations":{"argocd.argoproj.io/refresh":"normal"}}}`)
 	for _, u := range list.Items {
-		if _, err := dyn.Resource(applications).Namespace(u.GetNamespace()).Patch(ctx, u.GetName(), types.MergePatchType,
-			patch, metav1.PatchOptions{}); err != nil {
+		if err := RefreshApplication(ctx, dyn.Resource(applications).Namespace(u.GetNamespace()), u.GetName()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// RefreshApplication asks Argo CD to compare Application name of apps (the Applications of one namespace) with Git
+// now: the annotation argocd.argoproj.io/refresh: normal, what the UI's Refresh and a push webhook to Argo CD's
+// server do (neither runs here).
+func RefreshApplication(ctx context.Context, apps dynamic.ResourceInterface, name string) error {
+	_, err := apps.Patch(ctx, name, types.MergePatchType,
+		[]byte(`{"metadata":{"annotations":{"argocd.argoproj.io/refresh":"normal"}}}`), metav1.PatchOptions{})
+	return err
 }
 
 // PrintApplications prints Argo CD's view: per destination cluster, each Application with its sync and health, and
