@@ -14,7 +14,6 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
@@ -71,7 +70,8 @@ func TestRegistrationPullRequests(t *testing.T) {
 	}
 	hubCP := controlplane.Name(devClusters["hub"], "hub")
 	startArgoCD(t, env, devClusters["hub"], "hub")
-	apps := dynamicClient(t, env, hubCP).Resource(argoApplications)
+	dyn := dynamicClient(t, env, hubCP)
+	apps := dyn.Resource(argoApplications)
 	registry := gitopsbridge.RegistryApplicationName("dev")
 	// The registry Application has compared main, holding no registration yet, by the time this holds.
 	if state, ok := waitFor(2*time.Minute, func() (string, bool) {
@@ -98,26 +98,28 @@ func TestRegistrationPullRequests(t *testing.T) {
 	if err := offline.RefreshApplication(ctx, apps.Namespace(gitopsbridge.DefaultNamespace), registry); err != nil {
 		t.Fatal(err)
 	}
-	addons := apps.Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
+	addons := gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons")
 	want := []string{"addon-spoke-use2-aws-load-balancer-controller", "addon-spoke-use2-metrics-server"}
 	type view struct{ Secrets, Addons string }
 	got, ok := waitFor(3*time.Minute, func() (view, bool) {
 		v := view{Secrets: strings.Join(clusterSecrets(t, env, devClusters["hub"], "hub"), ",")}
-		list, err := addons.List(ctx, metav1.ListOptions{})
+		list, err := offline.Applications(ctx, dyn)
 		if err != nil {
 			return v, false
 		}
-		healthy := []string{}
-		for _, app := range list.Items {
-			sync, _, _ := unstructured.NestedString(app.Object, "status", "sync", "status")
-			health, _, _ := unstructured.NestedString(app.Object, "status", "health", "status")
-			v.Addons += app.GetName() + "=" + sync + "/" + health + " "
-			if sync == "Synced" && health == "Healthy" {
-				healthy = append(healthy, app.GetName())
+		healthy, count := []string{}, 0
+		for _, app := range list {
+			if app.Namespace != addons {
+				continue
+			}
+			count++
+			v.Addons += app.Name + "=" + app.Sync + "/" + app.Health + " "
+			if app.Sync == "Synced" && app.Health == "Healthy" {
+				healthy = append(healthy, app.Name)
 			}
 		}
 		slices.Sort(healthy)
-		return v, v.Secrets == "hub,spoke-use2" && slices.Equal(healthy, want) && len(list.Items) == len(want)
+		return v, v.Secrets == "hub,spoke-use2" && slices.Equal(healthy, want) && count == len(want)
 	})
 	if !ok {
 		t.Fatalf("after merging: cluster secrets [%s], add-on Applications %s; want hub and spoke-use2 registered and "+
@@ -134,15 +136,14 @@ func TestRegistrationPullRequests(t *testing.T) {
 func testNarrowedController(ctx context.Context, t *testing.T, env *offline.Env, hub string) {
 	kube := impersonating(t, env, hub, argoCDUser(gitopsbridge.ApplicationControllerServiceAccount))
 	dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+	dryDelete := metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}}
 	ns := gitopsbridge.DefaultNamespace
 	cases := map[string]func() error{
 		"deleting the cluster-secret guard": func() error {
-			return kube.AdmissionregistrationV1().ValidatingAdmissionPolicies().Delete(ctx, gitopsbridge.ClusterSecretPolicyName,
-				metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
+			return kube.AdmissionregistrationV1().ValidatingAdmissionPolicies().Delete(ctx, gitopsbridge.ClusterSecretPolicyName, dryDelete)
 		},
 		"deleting its binding": func() error {
-			return kube.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Delete(ctx, gitopsbridge.ClusterSecretPolicyName,
-				metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
+			return kube.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Delete(ctx, gitopsbridge.ClusterSecretPolicyName, dryDelete)
 		},
 		"binding cluster-admin": func() error {
 			_, err := kube.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
