@@ -14,8 +14,9 @@ import (
 // objects through the hub's provider after Argo CD; each cluster's in-cluster objects with git committed to the
 // registry repository (tenant.FilePath; a pull request per tenant from gitops-fleet/tenant-<name> with
 // git.pullRequest), else through a Kubernetes provider of the cluster's own (<cluster>-k8s, from its kubeconfig;
-// the hub's is the hub's), made for the clusters some tenant writes to directly only. A cluster in handover (moving
-// to Git in this run) gets both. Each tenant's guard on a cluster waits for the cluster's drain (drains, by cluster
+// the hub's is the hub's), which every cluster some tenant selects gets: the tenant's admission policies (which pin
+// its namespaces' Pod Security labels and SecretStores) are written through it in both modes. A cluster in
+// handover (moving to Git in this run) gets both. Each tenant's guard on a cluster waits for the cluster's drain (drains, by cluster
 // name), so a destroy asks the guard first. It returns the tenants' summaries, by name.
 func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.Resource) (map[string]TenantSummary, error) {
 	out := map[string]TenantSummary{}
@@ -41,7 +42,7 @@ func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.R
 			}
 			handover := slices.Contains(b.handover, c.spec.Name)
 			prov, ok := kube[c.spec.Name]
-			if !ok && (d.Git == nil || handover) {
+			if !ok {
 				p, err := clusterinfo.NewKubernetesProvider(b.ctx, c.spec.Name+"-k8s", c.cl.Kubeconfig, pulumi.Parent(b.comp))
 				if err != nil {
 					return nil, err

@@ -3,6 +3,7 @@ package fleet_test
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -271,8 +272,26 @@ func TestTenantsThroughGit(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := cloud.Named("pulumi:providers:kubernetes", "spoke-a-k8s"); ok {
-		t.Error("spoke-a got a Kubernetes provider, which nothing writes through")
+	// Through spoke-a's own provider go the tenants' admission policies only (payments' here), and the commit
+	// waits for them.
+	cloud.MustGet(t, "pulumi:providers:kubernetes", "spoke-a-k8s")
+	var through []string
+	for _, r := range cloud.Resources() {
+		if strings.Contains(r.Provider, "::spoke-a-k8s::") && !strings.HasPrefix(r.Name, "search-") {
+			through = append(through, r.Type+" "+r.Name)
+		}
+	}
+	slices.Sort(through)
+	vap, vapb := "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
+	if want := []string{vap + " payments-spoke-a-namespaces-policy", vap + " payments-spoke-a-secret-stores-policy",
+		vapb + " payments-spoke-a-namespaces-policy-binding", vapb + " payments-spoke-a-secret-stores-policy-binding"}; !slices.Equal(through, want) {
+		t.Errorf("through spoke-a-k8s: %v, want %v", through, want)
+	}
+	policy := cloud.MustGet(t, vap, "payments-spoke-a-namespaces-policy")
+	if deps := cloud.MustGet(t, "github:index/repositoryFile:RepositoryFile", "payments-spoke-a-file").Dependencies; !slices.ContainsFunc(deps, func(u string) bool {
+		return strings.HasSuffix(u, "::payments-spoke-a-namespaces-policy")
+	}) {
+		t.Errorf("payments' file on spoke-a is committed after %v, not after its namespaces' policy %s", deps, policy.Name)
 	}
 	file := cloud.MustGet(t, "github:index/repositoryFile:RepositoryFile", "payments-spoke-a-file")
 	content, _ := file.Input("content").(string)

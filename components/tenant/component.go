@@ -24,10 +24,10 @@ type Tenant struct {
 }
 
 // Target is a selected cluster: its name (the EKS cluster's), region, API endpoint, CA and the role to reach it as
-// (for its TenantGuard), ARN, account and IAM OIDC provider, the Kubernetes provider the tenant's objects reach it
-// through (direct delivery), the aws provider of its account and region, whether it runs the external_secrets
-// add-on (then each namespace gets a SecretStore), and whether it binds roles through EKS Pod Identity (else
-// IRSA).
+// (for its TenantGuard), ARN, account and IAM OIDC provider, the Kubernetes provider the tenant's admission
+// policies (and, with direct delivery, its objects) reach it through (required), the aws provider of its account
+// and region, whether it runs the external_secrets add-on (then each namespace gets a SecretStore), and whether it
+// binds roles through EKS Pod Identity (else IRSA).
 type Target struct {
 	Name, Region                       string
 	Endpoint, CertificateAuthorityData pulumi.StringInput
@@ -82,7 +82,8 @@ func Deploy(ctx *pulumi.Context, d Deployment, opts ...pulumi.ResourceOption) (*
 
 // build registers the tenant's objects under comp: the AppProject tenant-<name> and, with workloads, the
 // ApplicationSet <name>-workloads, in Argo CD's namespace on the hub; on each target, the roles of its service
-// accounts (identities), its owners' access entries (d.AccessEntries), and each namespace's manifests (Manifests),
+// accounts (identities), its owners' access entries (d.AccessEntries), its admission policies (NamespacePolicy,
+// SecretStorePolicy, through the target's provider), and after them each namespace's manifests (Manifests),
 // written through the target's provider, the namespace first, or with Git committed (File) and synced by the
 // platform project and ApplicationSet on the hub; last, on each target, the TenantGuard. Objects are named
 // <tenant>-<cluster>-<namespace>-<kind>-<name>. It sets comp's outputs and registers them.
@@ -98,12 +99,18 @@ func build(ctx *pulumi.Context, comp *Tenant, d Deployment) error {
 	}
 	registered := make([][]pulumi.Resource, len(d.Targets))
 	var files []gitopsbridge.GitHubFile
+	var pinned []pulumi.Resource // every target's admission policies, which the objects they guard wait for
 	for i, c := range d.Targets {
 		roles, arns, err := identities(ctx, comp, t, c)
 		if err != nil {
 			return err
 		}
-		registered[i] = append(slices.Clone(hubObjects), roles...)
+		guards, err := policies(ctx, comp, t, c)
+		if err != nil {
+			return err
+		}
+		pinned = append(pinned, guards...)
+		registered[i] = append(append(slices.Clone(hubObjects), roles...), guards...)
 		if d.AccessEntries {
 			entries, err := accessEntries(ctx, comp, t, c)
 			if err != nil {
@@ -112,7 +119,7 @@ func build(ctx *pulumi.Context, comp *Tenant, d Deployment) error {
 			registered[i] = append(registered[i], entries...)
 		}
 		if d.Git == nil || c.Handover {
-			objects, err := direct(ctx, comp, t, c, arns)
+			objects, err := direct(ctx, comp, t, c, arns, guards)
 			if err != nil {
 				return err
 			}
@@ -129,7 +136,7 @@ func build(ctx *pulumi.Context, comp *Tenant, d Deployment) error {
 			Title: pulumi.Sprintf("Tenant %s", t.Name),
 			Body: pulumi.Sprintf("The namespaces of tenant %s on %s (%s).\n\nOpened by %s.", t.Name,
 				strings.Join(names, ", "), Folder(t.Name), TypeToken)},
-			pulumi.Parent(comp), pulumi.Provider(d.GitHub))
+			pulumi.Parent(comp), pulumi.Provider(d.GitHub), pulumi.DependsOn(pinned))
 		if err != nil {
 			return err
 		}
@@ -188,9 +195,11 @@ func applicationSet(name, ns string, spec map[string]any) map[string]any {
 		"metadata": map[string]any{"name": name, "namespace": ns}, "spec": spec}
 }
 
-// direct writes each namespace's manifests onto target c through its Kubernetes provider, the namespace first,
-// its IRSA service accounts annotated with their roles (arns); retained on delete in a handover.
-func direct(ctx *pulumi.Context, comp *Tenant, t TenantSpec, c Target, arns map[string]roleArns) ([]pulumi.Resource, error) {
+// direct writes each namespace's manifests onto target c through its Kubernetes provider, after the admission
+// policies that guard them (after), the namespace first, its IRSA service accounts annotated with their roles
+// (arns); retained on delete in a handover.
+func direct(ctx *pulumi.Context, comp *Tenant, t TenantSpec, c Target, arns map[string]roleArns, after []pulumi.Resource,
+) ([]pulumi.Resource, error) {
 	var out []pulumi.Resource
 	for _, n := range t.Namespaces {
 		objects, err := Manifests(t, n, nil, c.ExternalSecrets, c.Region)
@@ -207,7 +216,8 @@ func direct(ctx *pulumi.Context, comp *Tenant, t TenantSpec, c Target, arns map[
 			if obj["kind"] == "Namespace" {
 				name = fmt.Sprintf("%s-%s-%s", t.Name, c.Name, n.Name)
 			}
-			opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes), pulumi.RetainOnDelete(c.Handover)}
+			opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes), pulumi.RetainOnDelete(c.Handover),
+				pulumi.DependsOn(after)}
 			if namespace != nil {
 				opts = append(opts, pulumi.DependsOn([]pulumi.Resource{namespace}))
 			}

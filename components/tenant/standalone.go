@@ -148,8 +148,9 @@ func GitTarget(g gitopsbridge.GitDelivery, tenant string) gitopsbridge.GitHubTar
 
 // NewTenant onboards one tenant onto the clusters it selects among args.Clusters (fleet:index:Tenant): everything a
 // Fleet's tenant gets (see Deploy), through providers of its own made from the inputs: the hub's Kubernetes
-// provider (<name>-hub), per selected cluster an aws provider (<name>-<cluster>-aws) and, for direct delivery, a
-// Kubernetes provider (<name>-<cluster>-k8s), and with git a github provider; and the owners' EKS access entries,
+// provider (<name>-hub), per selected cluster an aws provider (<name>-<cluster>-aws) and a Kubernetes provider
+// (<name>-<cluster>-k8s: the tenant's admission policies, and with direct delivery its objects), and with git a
+// github provider; and the owners' EKS access entries,
 // which a Fleet merges into its clusters instead. Invalid inputs fail before anything is registered (Validate).
 func NewTenant(ctx *pulumi.Context, name string, args TenantArgs, opts ...pulumi.ResourceOption) (*Tenant, error) {
 	if err := Validate(args); err != nil {
@@ -203,12 +204,10 @@ func NewTenant(ctx *pulumi.Context, name string, args TenantArgs, opts ...pulumi
 			}).(pulumi.StringOutput),
 			OidcProviderArn: c.OidcProviderArn, OidcProviderUrl: c.OidcProviderUrl, AWS: awsProv,
 			ExternalSecrets: c.ExternalSecrets, PodIdentity: c.Identity != fleetcluster.IdentityIRSA}
-		if d.Git == nil {
-			target.Kubernetes, err = clusterinfo.NewKubernetesProvider(ctx, name+"-"+c.Name+"-k8s",
-				fact(func(i clusterinfo.ClusterInfo) string { return i.Kubeconfig }), parent)
-			if err != nil {
-				return nil, err
-			}
+		target.Kubernetes, err = clusterinfo.NewKubernetesProvider(ctx, name+"-"+c.Name+"-k8s",
+			fact(func(i clusterinfo.ClusterInfo) string { return i.Kubeconfig }), parent)
+		if err != nil {
+			return nil, err
 		}
 		d.Targets = append(d.Targets, target)
 	}

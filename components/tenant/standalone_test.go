@@ -121,9 +121,17 @@ func TestStandaloneTenantThroughGit(t *testing.T) {
 	if got := mocks.Await[string](t, tn.Folder); got != "tenants/payments" {
 		t.Errorf("folder %q", got)
 	}
-	if n := len(cloud.OfType("pulumi:providers:kubernetes")); n != 1 {
-		t.Errorf("%d Kubernetes providers, want the hub's only", n)
+	// Each cluster's provider writes the tenant's admission policies only: its objects are committed.
+	if n := len(cloud.OfType("pulumi:providers:kubernetes")); n != 3 {
+		t.Errorf("%d Kubernetes providers, want the hub's and each cluster's", n)
 	}
+	for _, r := range cloud.Resources() {
+		if strings.Contains(r.Provider, "-spoke-") && strings.HasPrefix(r.Type, "kubernetes:") &&
+			!strings.HasPrefix(r.Type, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy") {
+			t.Errorf("with git, %s %s is written through %s", r.Type, r.Name, r.Provider)
+		}
+	}
+	cloud.MustGet(t, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding", "payments-spoke-b-secret-stores-policy-binding")
 	file := cloud.MustGet(t, "github:index/repositoryFile:RepositoryFile", "payments-spoke-b-file")
 	if content, _ := file.Input("content").(string); !strings.Contains(content, "kind: SecretStore") ||
 		!strings.Contains(content, "eks.amazonaws.com/role-arn:") {

@@ -183,7 +183,7 @@ func TestDevFleet(t *testing.T) {
 		}
 	})
 
-	t.Run("a spoke's API server enforces a tenant namespace's Pod Security level and quota", func(t *testing.T) {
+	t.Run("a spoke's API server enforces a tenant namespace's Pod Security level and quota, and keeps the level", func(t *testing.T) {
 		pods := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2")).CoreV1().Pods("payments")
 		dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
 		privileged := true
@@ -192,6 +192,17 @@ func TestDevFleet(t *testing.T) {
 				SecurityContext: &corev1.SecurityContext{Privileged: &privileged}}}}}, dryRun)
 		if err == nil || !strings.Contains(err.Error(), `violates PodSecurity "restricted:`) {
 			t.Errorf("a privileged pod in payments (restricted): %v, want PodSecurity's refusal", err)
+		}
+		// Nor can the namespace's level be lowered, by anyone: the tenant's namespaces policy pins it.
+		namespaces := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2")).CoreV1().Namespaces()
+		ns, err := namespaces.Get(ctx, "payments", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns.Labels["pod-security.kubernetes.io/enforce"] = "privileged"
+		_, err = namespaces.Update(ctx, ns, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+		if err == nil || !strings.Contains(err.Error(), "tenant namespace payments enforces, audits and warns Pod Security level restricted") {
+			t.Errorf("payments relabelled privileged: %v, want the tenant's namespaces policy's refusal", err)
 		}
 		// Restricted-compliant, over payments' quota (requests.cpu 8, limits.cpu 8 in Pulumi.dev.yaml).
 		yes, no := true, false

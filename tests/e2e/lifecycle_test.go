@@ -61,6 +61,12 @@ const (
 // podIdentityAssociation is the type of an EKS Pod Identity association.
 const podIdentityAssociation = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
 
+// vap and vapBinding are the types of a ValidatingAdmissionPolicy and its binding.
+const (
+	vap        = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
+	vapBinding = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
+)
+
 // plan is the operations of a run by operation and resource type (same and read are left out).
 type plan map[string]map[string]int
 
@@ -413,7 +419,7 @@ func TestDay2(t *testing.T) {
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4, "kubernetes:core/v1:ServiceAccount": 1,
 				"aws:iam/role:Role": 1, "aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
-				"fleet:index:TenantGuard": 1,
+				"fleet:index:TenantGuard": 1, vap: 2, vapBinding: 2, // its namespaces' and SecretStores' pins
 			},
 			// The owner's access entry (through the EKS component) and the network policy agent, now that a tenant
 			// lives on spoke-a (vpc-cni's configuration).
@@ -456,7 +462,9 @@ func TestDay2(t *testing.T) {
 		wantNS := plan{
 			"create": {"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4},
-			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "fleet:index:TenantGuard": 1, "eks:index:Cluster": 1},
+			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "fleet:index:TenantGuard": 1, "eks:index:Cluster": 1,
+				// the namespaces policy (the new namespace's level) and both bindings (their namespaces)
+				vap: 1, vapBinding: 2},
 		}
 		if diff := cmp.Diff(wantNS, p); diff != "" {
 			t.Errorf("adding a namespace: plan (-want +got):\n%s", diff)
@@ -476,7 +484,7 @@ func TestDay2(t *testing.T) {
 				"aws:iam/role:Role": 3, "aws:iam/rolePolicy:RolePolicy": 2,
 				"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
-				"fleet:index:TenantGuard": 1,
+				"fleet:index:TenantGuard": 1, vap: 2, vapBinding: 2,
 			},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "eks:index:Cluster": 1, "aws:eks/addon:Addon": 1},
 		}

@@ -13,13 +13,15 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 )
 
 // TestProdFleetKeepsSecrets runs the prod stack (Git delivery as pull requests) on real control planes with a
 // canary GitHub token in the stack config: it reaches the state, only ever encrypted. What Git delivers is in
 // Git only: the hub's API server holds the registry Application and no cluster secret, the spokes' no tenant
-// namespace.
+// namespace, only the tenant's admission policies, which refuse a commit to its folder that lowers its Pod Security
+// level or adds a SecretStore of its own (testTenantFolderPins).
 func TestProdFleetKeepsSecrets(t *testing.T) {
 	ctx := context.Background()
 	env := newEnv(t)
@@ -64,12 +66,15 @@ func TestProdFleetKeepsSecrets(t *testing.T) {
 		"fleet-registry/tenants/payments/spoke-usw2.yaml"}; !slices.Equal(paths, want) {
 		t.Errorf("files %v, want %v", paths, want)
 	}
-	// The tenant's objects are in Git only: nothing is written into a spoke.
+	// The tenant's objects are in Git only: no namespace of its is written into a spoke. What Pulumi writes there is
+	// the tenant's admission policies, which pin what a commit to its folder can set.
 	for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
 		if hasNamespace(t, env, devClusters[spoke], spoke, "payments") {
 			t.Errorf("with git, Pulumi wrote the tenant's namespace payments into %s", spoke)
 		}
 	}
+	testTenantFolderPins(ctx, t, env, devClusters["spoke-usw2"], "spoke-usw2", "payments",
+		committedFile(t, env, tenant.FilePath("payments", "spoke-usw2")))
 
 	// Git is the source of truth: no cluster secret is written into the hub (a closed pull request registers
 	// nothing); the hub's registry Application syncs the merged ones from clusters/prod/ of the registry.

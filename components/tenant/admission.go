@@ -1,0 +1,129 @@
+package tenant
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// A tenant's namespaces carry two objects that decide more than the namespace itself: the Pod Security Admission
+// labels of the Namespace (a "privileged" label lets the tenant's pods run as root on the node) and the SecretStore
+// (without auth, external-secrets reads AWS Secrets Manager with its own role, the platform's whole prefix). With Git
+// delivery a commit to the tenant's folder writes both through Argo CD, and the tenant's owners may edit
+// SecretStores where external-secrets aggregates them into the admin and edit roles. So each selected cluster's API
+// server pins them to what the stack computed, for every writer: two ValidatingAdmissionPolicies (and bindings) per
+// tenant, written by the deployer through the cluster's Kubernetes provider before the objects they guard.
+
+// NamespacePolicyName is the policy pinning the Pod Security labels of a tenant's namespaces: tenant-<tenant>-namespaces.
+func NamespacePolicyName(tenant string) string { return ProjectName(tenant) + "-namespaces" }
+
+// SecretStorePolicyName is the policy pinning the SecretStores of a tenant's namespaces: tenant-<tenant>-secret-stores.
+func SecretStorePolicyName(tenant string) string { return ProjectName(tenant) + "-secret-stores" }
+
+// podSecurityModes are the Pod Security Admission modes a tenant namespace sets, each to its podSecurity level.
+var podSecurityModes = []string{"enforce", "audit", "warn"}
+
+// NamespacePolicy refuses a Namespace of the tenant (CREATE or UPDATE, by anyone) unless its Pod Security Admission
+// labels (prefix pod-security.kubernetes.io/) are exactly enforce, audit and warn, each at the namespace's
+// podSecurity level: a commit can neither lower the level nor add a version pin (enforce-version: v1.0 would apply
+// an older, looser "restricted"). The binding selects the tenant's namespaces by name (for a Namespace the API
+// server matches the object's own kubernetes.io/metadata.name label, which it sets to the name).
+func NamespacePolicy(t TenantSpec) admission.Policy {
+	var levels, names, modes []string
+	for _, n := range t.Namespaces {
+		levels = append(levels, admission.String(n.Name)+": "+admission.String(n.PodSecurity))
+		names = append(names, n.Name)
+	}
+	for _, m := range podSecurityModes {
+		modes = append(modes, admission.String(podSecurityLabelPrefix+m))
+	}
+	prefix := admission.String(podSecurityLabelPrefix)
+	return admission.Policy{
+		Name: NamespacePolicyName(t.Name), Group: "", Version: "v1", Resource: "namespaces",
+		Namespaces: names,
+		Variables: []admission.Variable{
+			{Name: "level", Expression: "{" + strings.Join(levels, ", ") + "}[object.metadata.name]"},
+			{Name: "labels", Expression: "object.metadata.?labels.orValue({})"},
+		},
+		Validations: []admission.Validation{
+			{
+				Expression: fmt.Sprintf("[%s].all(k, k in variables.labels && variables.labels[k] == variables.level)",
+					strings.Join(modes, ", ")),
+				Message: "a tenant namespace's Pod Security Admission labels enforce, audit and warn are its podSecurity level, as the stack computed",
+				MessageExpression: "'tenant namespace ' + object.metadata.name + ' enforces, audits and warns Pod Security level ' + " +
+					"variables.level + ' (pod-security.kubernetes.io/enforce, audit and warn), as the stack computed'",
+			},
+			{
+				Expression: fmt.Sprintf("variables.labels.all(k, !k.startsWith(%s) || k in [%s])", prefix, strings.Join(modes, ", ")),
+				Message: "a tenant namespace has no other Pod Security Admission label (a version pin such as " +
+					"pod-security.kubernetes.io/enforce-version would loosen its level)",
+			},
+		},
+	}
+}
+
+// SecretStorePolicy refuses a SecretStore in the tenant's namespaces (CREATE or UPDATE, by anyone, any version of
+// external-secrets.io) unless it is the one the stack computes (secretStore): on a cluster with external_secrets
+// (secrets), spec sets only provider, refreshInterval and retrySettings; provider is aws only, with service
+// SecretsManager, the cluster's region and no other field (no role, additionalRoles, externalID, prefix); auth is
+// exactly a JWT of the namespace's tenant-secrets service account, whose role reads only the tenant's secrets. On a
+// cluster without the add-on the tenant's namespaces hold no SecretStore.
+func SecretStorePolicy(t TenantSpec, secrets bool, region string) admission.Policy {
+	var names []string
+	for _, n := range t.Namespaces {
+		names = append(names, n.Name)
+	}
+	p := admission.Policy{
+		Name: SecretStorePolicyName(t.Name), Group: "external-secrets.io", Version: "*", Resource: "secretstores",
+		Namespaces: names,
+	}
+	if !secrets {
+		p.Validations = []admission.Validation{{Expression: "false",
+			Message: "the cluster runs no external_secrets add-on: a tenant's namespaces hold no SecretStore"}}
+		return p
+	}
+	aws := "object.spec.?provider.?aws"
+	p.Validations = []admission.Validation{
+		{
+			Expression: "object.spec.all(k, k in ['provider', 'refreshInterval', 'retrySettings'])",
+			Message:    "a tenant's SecretStore sets only provider, refreshInterval and retrySettings in its spec",
+		},
+		{
+			Expression: fmt.Sprintf("object.spec.?provider.orValue({}).all(k, k == 'aws') && %s.orValue({}).all(k, k in ['service', 'region', 'auth']) && "+
+				"%s.?service.orValue('') == 'SecretsManager' && %s.?region.orValue('') == %s", aws, aws, aws, admission.String(region)),
+			Message: fmt.Sprintf("a tenant's SecretStore reads AWS Secrets Manager in %s only (provider.aws with service "+
+				"SecretsManager, region and auth; no role, additionalRoles, externalID or prefix)", region),
+		},
+		{
+			Expression: fmt.Sprintf("%s.?auth.orValue({}) == {'jwt': {'serviceAccountRef': {'name': %s}}}", aws,
+				admission.String(SecretsServiceAccount)),
+			Message: "a tenant's SecretStore authenticates as its namespace's " + SecretsServiceAccount + " service " +
+				"account (auth.jwt.serviceAccountRef), whose role reads only the tenant's secrets; without it " +
+				"external-secrets would read with its own role",
+		},
+	}
+	return p
+}
+
+// policies registers the tenant's NamespacePolicy and SecretStorePolicy on target c through its Kubernetes
+// provider (resources <tenant>-<cluster>-namespaces-policy[-binding] and -secret-stores-policy[-binding]).
+func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target) ([]pulumi.Resource, error) {
+	if c.Kubernetes == nil {
+		return nil, fmt.Errorf("tenant %q: cluster %q has no Kubernetes provider for its admission policies", t.Name, c.Name)
+	}
+	opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes)}
+	var out []pulumi.Resource
+	for _, p := range []admission.Policy{NamespacePolicy(t), SecretStorePolicy(t, c.ExternalSecrets, c.Region)} {
+		part := strings.TrimPrefix(p.Name, ProjectName(t.Name)+"-")
+		rs, err := admission.Register(ctx, t.Name+"-"+c.Name+"-"+part, p.Name, slices.Clone(p.Namespaces),
+			pulumi.Any(p), opts...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
+	}
+	return out, nil
+}

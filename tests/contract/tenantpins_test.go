@@ -1,0 +1,152 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+)
+
+var (
+	namespaceKind       = schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}
+	namespaceResource   = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	secretStoreKind     = schema.GroupVersionKind{Group: "external-secrets.io", Version: "v1beta1", Kind: "SecretStore"}
+	secretStoreResource = schema.GroupVersionResource{Group: "external-secrets.io", Version: "v1beta1", Resource: "secretstores"}
+)
+
+// folderObjects are the objects of a tenant's file for one cluster, as a commit to its folder carries them
+// (tenant.File), by kind and name. A Namespace gets the kubernetes.io/metadata.name label, which the API server
+// sets on every namespace before admission (and which the binding selects by).
+func folderObjects(t *testing.T, a tenant.TenantSpec, secrets bool, region string) map[string]map[string]any {
+	t.Helper()
+	content, err := tenant.File(a, nil, secrets, region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	for _, doc := range strings.Split(content, "---\n")[1:] {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatal(err)
+		}
+		md := field(obj, "metadata")
+		if obj["kind"] == "Namespace" {
+			field(obj, "metadata", "labels")[admission.NamespaceNameLabel] = md["name"]
+			md["namespace"] = ""
+		}
+		out[fmt.Sprintf("%s/%s/%s", obj["kind"], md["namespace"], md["name"])] = obj
+	}
+	return out
+}
+
+// TestTenantFolderPins: Kubernetes' own admission code (the API server's ValidatingAdmissionPolicy plugin) runs the
+// tenant's two policies over what a commit to tenants/<tenant>/ (or a tenant owner with edit rights on SecretStores)
+// can write. The stack's own file is admitted, namespace by namespace at its own level; a lowered or pinned Pod
+// Security level, a SecretStore without the tenant's auth, with a role of its own, in another region, on another
+// provider or with a controller class, are refused with the policy's message; another namespace is not the
+// tenant's to pin.
+func TestTenantFolderPins(t *testing.T) {
+	a := payments()
+	const region = "us-east-2"
+	objs := folderObjects(t, a, true, region)
+	ns, batch := objs["Namespace//payments"], objs["Namespace//payments-batch"]
+	store := objs["SecretStore/payments/aws-secrets-manager"]
+	if ns == nil || batch == nil || store == nil {
+		t.Fatalf("the tenant's file has no Namespace payments, payments-batch or SecretStore: %v", objs)
+	}
+	labels := func(edit func(l map[string]any)) func(o map[string]any) {
+		return func(o map[string]any) { edit(field(o, "metadata", "labels")) }
+	}
+	aws := func(edit func(p map[string]any)) func(o map[string]any) {
+		return func(o map[string]any) { edit(field(o, "spec", "provider", "aws")) }
+	}
+	const committer = "system:serviceaccount:argocd:argocd-application-controller"
+	namespaces := tenant.NamespacePolicy(a)
+	stores := tenant.SecretStorePolicy(a, true, region)
+	for name, tc := range map[string]struct {
+		policy    admission.Policy
+		obj, old  map[string]any
+		namespace string
+		want      string // "" admitted, else part of the refusal
+	}{
+		"the file's namespace":                   {policy: namespaces, obj: ns},
+		"the file's baseline namespace":          {policy: namespaces, obj: batch},
+		"the file's namespace, relabelled again": {policy: namespaces, obj: ns, old: ns},
+		"enforce privileged": {policy: namespaces, obj: edited(t, ns, labels(func(l map[string]any) {
+			l["pod-security.kubernetes.io/enforce"] = "privileged"
+		})), old: ns, want: "tenant namespace payments enforces, audits and warns Pod Security level restricted"},
+		"baseline's level on a restricted namespace": {policy: namespaces, obj: edited(t, ns, labels(func(l map[string]any) {
+			for _, m := range []string{"enforce", "audit", "warn"} {
+				l["pod-security.kubernetes.io/"+m] = "baseline"
+			}
+		})), want: "Pod Security level restricted"},
+		"no enforce label": {policy: namespaces, obj: edited(t, batch, labels(func(l map[string]any) {
+			delete(l, "pod-security.kubernetes.io/enforce")
+		})), want: "tenant namespace payments-batch enforces, audits and warns Pod Security level baseline"},
+		"a version pin": {policy: namespaces, obj: edited(t, ns, labels(func(l map[string]any) {
+			l["pod-security.kubernetes.io/enforce-version"] = "v1.0"
+		})), want: "no other Pod Security Admission label"},
+		"another team's label": {policy: namespaces, obj: edited(t, ns, labels(func(l map[string]any) {
+			l["team"] = "payments"
+		}))},
+		"a namespace not the tenant's": {policy: namespaces, obj: edited(t, ns, func(o map[string]any) {
+			field(o, "metadata")["name"] = "kube-system"
+			field(o, "metadata", "labels")[admission.NamespaceNameLabel] = "kube-system"
+			field(o, "metadata", "labels")["pod-security.kubernetes.io/enforce"] = "privileged"
+		})},
+
+		"the file's SecretStore": {policy: stores, obj: store, namespace: "payments"},
+		"the file's SecretStore, refreshed hourly": {policy: stores, obj: edited(t, store, func(o map[string]any) {
+			field(o, "spec")["refreshInterval"] = 3600
+		}), old: store, namespace: "payments"},
+		"no auth": {policy: stores, obj: edited(t, store, aws(func(p map[string]any) { delete(p, "auth") })),
+			namespace: "payments", want: "authenticates as its namespace's tenant-secrets service account"},
+		"another service account": {policy: stores, obj: edited(t, store, aws(func(p map[string]any) {
+			p["auth"] = map[string]any{"jwt": map[string]any{"serviceAccountRef": map[string]any{"name": "ledger"}}}
+		})), namespace: "payments-batch", want: "authenticates as"},
+		"another namespace's service account": {policy: stores, obj: edited(t, store, aws(func(p map[string]any) {
+			field(p, "auth", "jwt", "serviceAccountRef")["namespace"] = "external-secrets"
+		})), namespace: "payments", want: "authenticates as"},
+		"static credentials": {policy: stores, obj: edited(t, store, aws(func(p map[string]any) {
+			p["auth"] = map[string]any{"secretRef": map[string]any{"accessKeyIDSecretRef": map[string]any{"name": "keys", "key": "id"}}}
+		})), namespace: "payments", want: "authenticates as"},
+		"a role to assume": {policy: stores, obj: edited(t, store, aws(func(p map[string]any) {
+			p["role"] = "arn:aws:iam::111122223333:role/platform-secrets"
+		})), namespace: "payments", want: "reads AWS Secrets Manager in us-east-2 only"},
+		"another region": {policy: stores, obj: edited(t, store, aws(func(p map[string]any) { p["region"] = "eu-west-1" })),
+			namespace: "payments", want: "reads AWS Secrets Manager in us-east-2 only"},
+		"Parameter Store": {policy: stores, obj: edited(t, store, aws(func(p map[string]any) { p["service"] = "ParameterStore" })),
+			namespace: "payments", want: "reads AWS Secrets Manager"},
+		"another provider": {policy: stores, obj: edited(t, store, func(o map[string]any) {
+			field(o, "spec")["provider"] = map[string]any{"vault": map[string]any{"server": "https://vault.example.com"}}
+		}), namespace: "payments", want: "reads AWS Secrets Manager"},
+		"a controller class": {policy: stores, obj: edited(t, store, func(o map[string]any) { field(o, "spec")["controller"] = "other" }),
+			namespace: "payments", want: "sets only provider, refreshInterval and retrySettings"},
+		"a SecretStore in a namespace not the tenant's": {policy: stores, obj: edited(t, store, func(o map[string]any) {
+			field(o, "metadata")["namespace"] = "search"
+			delete(field(o, "spec", "provider", "aws"), "auth")
+		}), namespace: "search"},
+		"the file's SecretStore where no external_secrets runs": {policy: tenant.SecretStorePolicy(a, false, region), obj: store,
+			namespace: "payments", want: "the cluster runs no external_secrets add-on"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			kind, res := namespaceKind, namespaceResource
+			if tc.policy.Resource == "secretstores" {
+				kind, res = secretStoreKind, secretStoreResource
+			}
+			ok, msg := admit(t, tc.policy, tc.obj, tc.old, tc.namespace, committer, kind, res)
+			switch {
+			case tc.want == "" && !ok:
+				t.Errorf("refused: %s", msg)
+			case tc.want != "" && ok:
+				t.Errorf("admitted (%s), want refused with %q", msg, tc.want)
+			case tc.want != "" && !strings.Contains(msg, tc.want):
+				t.Errorf("refused with %q, want %q", msg, tc.want)
+			}
+		})
+	}
+}

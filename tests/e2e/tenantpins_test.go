@@ -1,0 +1,89 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+)
+
+// committedFile is the content the emulated GitHub holds for path of the registry repository.
+func committedFile(t *testing.T, env *offline.Env, path string) string {
+	t.Helper()
+	for _, r := range records(t, env, "github", "github:index/repositoryFile:RepositoryFile") {
+		if state, err := r.Plain(); err == nil && state["file"] == path {
+			return fmt.Sprint(state["content"])
+		}
+	}
+	t.Fatalf("nothing is committed to %s", path)
+	return ""
+}
+
+// testTenantFolderPins replays a tenant's folder on a spoke's real API server, as Argo CD's application controller
+// would sync it (the policies exempt no one): the spoke holds the tenant's two admission policies, written by the
+// deployer; a commit that sets Pod Security "privileged" on the tenant's namespace is refused with the policy's
+// message, the file as the stack committed it is admitted, and a SecretStore that reads with external-secrets'
+// own role (no auth) is refused.
+func testTenantFolderPins(ctx context.Context, t *testing.T, env *offline.Env, region, cluster, tenantName, content string) {
+	name := controlplane.Name(region, cluster)
+	dyn := dynamicClient(t, env, name)
+	policies := schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicies"}
+	bindings := policies
+	bindings.Resource = "validatingadmissionpolicybindings"
+	for _, p := range []string{tenant.NamespacePolicyName(tenantName), tenant.SecretStorePolicyName(tenantName)} {
+		if _, err := dyn.Resource(policies).Get(ctx, p, metav1.GetOptions{}); err != nil {
+			t.Errorf("%s: policy %s: %v", cluster, p, err)
+		}
+		if _, err := dyn.Resource(bindings).Get(ctx, p, metav1.GetOptions{}); err != nil {
+			t.Errorf("%s: binding %s: %v", cluster, p, err)
+		}
+	}
+
+	namespaces := dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"})
+	var synced []string
+	for _, doc := range strings.Split(content, "---\n")[1:] {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+			t.Fatal(err)
+		}
+		if obj["kind"] != "Namespace" {
+			continue
+		}
+		evil := &unstructured.Unstructured{Object: obj}
+		evil = evil.DeepCopy()
+		labels := evil.GetLabels()
+		labels["pod-security.kubernetes.io/enforce"] = "privileged"
+		evil.SetLabels(labels)
+		_, err := namespaces.Create(ctx, evil, metav1.CreateOptions{})
+		if err == nil || !strings.Contains(err.Error(), "tenant namespace "+evil.GetName()+" enforces, audits and warns Pod Security level") {
+			t.Errorf("%s: the tenant's namespace %s as privileged: %v, want the namespaces policy's refusal", cluster, evil.GetName(), err)
+		}
+		if _, err := namespaces.Create(ctx, &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{}); err != nil {
+			t.Errorf("%s: the tenant's namespace as committed: %v", cluster, err)
+			continue
+		}
+		synced = append(synced, evil.GetName())
+	}
+	if len(synced) == 0 {
+		t.Fatalf("%s: no namespace of the committed file was admitted:\n%s", cluster, content)
+	}
+
+	// A SecretStore (the kind external-secrets serves; a stand-in CRD here) that reads with external-secrets' own role.
+	stores := schema.GroupVersionResource{Group: "external-secrets.io", Version: "v1beta1", Resource: "secretstores"}
+	openCRD(ctx, t, dyn, stores, "SecretStore", "Namespaced")
+	store := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "external-secrets.io/v1beta1", "kind": "SecretStore",
+		"metadata": map[string]any{"name": "platform", "namespace": synced[0]},
+		"spec": map[string]any{"provider": map[string]any{"aws": map[string]any{"service": "SecretsManager", "region": region}}}}}
+	_, err := dyn.Resource(stores).Namespace(synced[0]).Create(ctx, store, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	if err == nil || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+tenant.SecretStorePolicyName(tenantName)+"'") {
+		t.Errorf("%s: a SecretStore without auth in %s: %v, want the secret-stores policy's refusal", cluster, synced[0], err)
+	}
+}
