@@ -41,8 +41,7 @@ interface Built {
 const spokeRolePath = "/gitops-fleet/spoke/";
 const hubRolePath = "/gitops-fleet/hub/";
 const managedAddons = ["vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent"];
-const nodePolicies = ["AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryPullOnly",
-    "AmazonSSMManagedInstanceCore"];
+const nodePolicies = ["AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryPullOnly"];
 const logTypes = ["api", "audit", "authenticator", "controllerManager", "scheduler"];
 
 /** IRSA identities of the add-ons the generated fleets enable (FleetCluster knows more). */

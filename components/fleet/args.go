@@ -104,6 +104,10 @@ type ClusterSpec struct {
 	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
 	// Tags are added to the cluster's AWS resources, merged over defaults.tags.
 	Tags map[string]string `pulumi:"tags,optional"`
+	// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster
+	// nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager,
+	// else false.
+	NodeSessionManager *bool `pulumi:"nodeSessionManager,optional"`
 	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a
 	// change replaces the EKS cluster and its VPC (and everything on them); without this flag the
 	// ClusterLedger refuses it before any resource is touched. Default: false.
@@ -143,6 +147,8 @@ type ClusterDefaults struct {
 	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
 	// Tags are added to every cluster's AWS resources.
 	Tags map[string]string `pulumi:"tags,optional"`
+	// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+	NodeSessionManager *bool `pulumi:"nodeSessionManager,optional"`
 	// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to
 	// drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on
 	// (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.

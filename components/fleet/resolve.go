@@ -53,6 +53,9 @@ func withDefaults(args FleetArgs, stack string) FleetArgs {
 		c.AddonVersions = merged(d.AddonVersions, c.AddonVersions)
 		c.Identity = or(c.Identity, d.Identity)
 		c.Tags = merged(d.Tags, c.Tags)
+		if c.NodeSessionManager == nil {
+			c.NodeSessionManager = d.NodeSessionManager
+		}
 		a.Clusters[i] = c
 	}
 	a.Tenants = make([]tenant.TenantSpec, len(args.Tenants))
@@ -97,20 +100,21 @@ type hub struct {
 // tenants' namespaces are fenced with.
 func clusterArgs(c ClusterSpec, vpcCidr string, h *hub, tenants []tenant.TenantSpec) fleetcluster.FleetClusterArgs {
 	args := fleetcluster.FleetClusterArgs{
-		ClusterName:       c.Name,
-		Region:            c.Region,
-		Environment:       c.Environment,
-		Version:           c.Version,
-		VpcCidr:           vpcCidr,
-		PublicAccessCidrs: c.PublicAccessCidrs,
-		NodeGroups:        c.NodeGroups,
-		Addons:            c.Addons,
-		AddonSettings:     c.AddonSettings,
-		AddonVersions:     c.AddonVersions,
-		Identity:          c.Identity,
-		Tags:              c.Tags,
-		AccessEntries:     tenant.AccessEntries(tenants, tenantCluster(c), tenant.PartitionOf(c.Region)),
-		NetworkPolicy:     slices.ContainsFunc(tenants, func(t tenant.TenantSpec) bool { return t.Selects(tenantCluster(c)) }),
+		ClusterName:        c.Name,
+		Region:             c.Region,
+		Environment:        c.Environment,
+		Version:            c.Version,
+		VpcCidr:            vpcCidr,
+		PublicAccessCidrs:  c.PublicAccessCidrs,
+		NodeGroups:         c.NodeGroups,
+		Addons:             c.Addons,
+		AddonSettings:      c.AddonSettings,
+		AddonVersions:      c.AddonVersions,
+		Identity:           c.Identity,
+		Tags:               c.Tags,
+		AccessEntries:      tenant.AccessEntries(tenants, tenantCluster(c), tenant.PartitionOf(c.Region)),
+		NetworkPolicy:      slices.ContainsFunc(tenants, func(t tenant.TenantSpec) bool { return t.Selects(tenantCluster(c)) }),
+		NodeSessionManager: c.NodeSessionManager != nil && *c.NodeSessionManager,
 	}
 	if h != nil {
 		args.GitOpsAccess = &fleetcluster.GitOpsAccess{HubRoleArn: h.roleArn, HubEgressCidrs: h.egress}

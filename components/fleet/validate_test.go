@@ -118,3 +118,28 @@ func TestWithDefaults(t *testing.T) {
 		t.Errorf("pool defaults: %s /%d", a.CidrPool, a.CidrPrefixLength)
 	}
 }
+
+// TestNodeSessionManagerDefaults: a cluster's nodeSessionManager wins over defaults.nodeSessionManager, which wins
+// over off; FleetCluster gets the result.
+func TestNodeSessionManagerDefaults(t *testing.T) {
+	yes, no := true, false
+	for name, tc := range map[string]struct {
+		dflt, own *bool
+		want      bool
+	}{
+		"unset":                 {want: false},
+		"on by default":         {dflt: &yes, want: true},
+		"off for this cluster":  {dflt: &yes, own: &no, want: false},
+		"on for this cluster":   {own: &yes, want: true},
+		"off by default, again": {dflt: &no, want: false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := DevFleet()
+			d.Defaults.NodeSessionManager, d.Clusters[1].NodeSessionManager = tc.dflt, tc.own
+			c := withDefaults(d, "dev").Clusters[1]
+			if got := clusterArgs(c, "10.20.0.0/16", nil, nil).NodeSessionManager; got != tc.want {
+				t.Errorf("FleetCluster nodeSessionManager %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

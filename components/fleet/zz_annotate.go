@@ -16,6 +16,7 @@ func (x *ClusterDefaults) Annotate(a infer.Annotator) {
 	a.Describe(&x.Identity, "Identity is the default identity mode of the clusters' add-ons, \"podIdentity\" (default) or \"irsa\".")
 	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the default role of the clusters' aws providers.")
 	a.Describe(&x.Tags, "Tags are added to every cluster's AWS resources.")
+	a.Describe(&x.NodeSessionManager, "NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.")
 	a.Describe(&x.Drain, "Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.")
 }
 
@@ -36,6 +37,7 @@ func (x *ClusterSpec) Annotate(a infer.Annotator) {
 	a.Describe(&x.Identity, "Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: \"podIdentity\" or \"irsa\"). Default: defaults.identity, else \"podIdentity\".")
 	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the IAM role (\"arn:<partition>:iam::<account>:role/<name>\") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.")
 	a.Describe(&x.Tags, "Tags are added to the cluster's AWS resources, merged over defaults.tags.")
+	a.Describe(&x.NodeSessionManager, "NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.")
 	a.Describe(&x.AllowReplacement, "AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.")
 	a.Describe(&x.Decommission, "Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: \"true\", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.")
 	a.Describe(&x.Drain, "Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.")

@@ -1,7 +1,9 @@
 package fleetcluster
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
@@ -142,5 +144,32 @@ func TestBackupBucketIsRetained(t *testing.T) {
 	slices.Sort(types)
 	if !slices.Equal(want, types) {
 		t.Errorf("the backups outlive disabling velero or destroying the stack: retained %v, want %v", types, want)
+	}
+}
+
+// TestNodeSessionManager: the node role carries the kubelet's, the VPC CNI's and ECR pulls' managed policies, and
+// Session Manager's only with nodeSessionManager.
+func TestNodeSessionManager(t *testing.T) {
+	for name, tc := range map[string]struct {
+		on   bool
+		want []string
+	}{
+		"default": {want: []string{"AmazonEC2ContainerRegistryPullOnly", "AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy"}},
+		"nodeSessionManager": {on: true, want: []string{"AmazonEC2ContainerRegistryPullOnly", "AmazonEKSWorkerNodePolicy",
+			"AmazonEKS_CNI_Policy", "AmazonSSMManagedInstanceCore"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cloud, _ := build(t, "dev", FleetClusterArgs{Region: "us-east-1", NodeSessionManager: tc.on})
+			var got []string
+			for _, r := range cloud.OfType("aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
+				if strings.HasPrefix(r.Name, "dev-node-role-") {
+					got = append(got, strings.TrimPrefix(fmt.Sprint(r.Input("policyArn")), "arn:aws:iam::aws:policy/"))
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("node role policies %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

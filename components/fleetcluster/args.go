@@ -108,6 +108,11 @@ type FleetClusterArgs struct {
 	// Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects.
 	// Toggling it updates the add-on in place. Default: false.
 	NetworkPolicy bool `pulumi:"networkPolicy,optional"`
+	// NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager
+	// manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever
+	// may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default:
+	// false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+	NodeSessionManager bool `pulumi:"nodeSessionManager,optional"`
 	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values
 	// 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
 	Tags map[string]string `pulumi:"tags,optional"`

@@ -36,7 +36,6 @@ func TestChildrenAndTheirRegion(t *testing.T) {
 		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEKSWorkerNodePolicy", "us-east-2"},
 		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEKS_CNI_Policy", "us-east-2"},
 		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonEC2ContainerRegistryPullOnly", "us-east-2"},
-		{"aws:iam/rolePolicyAttachment:RolePolicyAttachment", "dev-node-role-AmazonSSMManagedInstanceCore", "us-east-2"},
 		{"aws:kms/key:Key", "dev-secrets-key", "us-east-2"},
 		{"aws:kms/keyPolicy:KeyPolicy", "dev-secrets-key", "us-east-2"},
 		{"eks:index:Cluster", "dev-cluster", "us-east-2"},

@@ -1,6 +1,7 @@
 package fleetcluster
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,13 +12,26 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// NodeManagedPolicies are the AWS managed policies of the node role: what the kubelet, the VPC CNI, image
-// pulls from ECR and Session Manager access need (EKS node IAM role documentation). Image pulls take
+// NodeManagedPolicies are the AWS managed policies of the node role: what the kubelet, the VPC CNI and image
+// pulls from ECR need (Amazon EKS User Guide, create-node-role). Image pulls take
 // AmazonEC2ContainerRegistryPullOnly, which the EKS User Guide and Karpenter v1.8 on give nodes in place of
 // ...ReadOnly: pulling needs no listing or describing of repositories.
 var NodeManagedPolicies = []string{
 	"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryPullOnly",
-	"AmazonSSMManagedInstanceCore",
+}
+
+// SessionManagerPolicy is the AWS managed policy that lets AWS Systems Manager manage an instance, Session
+// Manager's shells included (AWS Systems Manager User Guide, setup-instance-permissions): the node role gets it
+// with nodeSessionManager only.
+const SessionManagerPolicy = "AmazonSSMManagedInstanceCore"
+
+// nodePolicies are the managed policies of the cluster's node role: NodeManagedPolicies, and SessionManagerPolicy
+// with nodeSessionManager.
+func (a FleetClusterArgs) nodePolicies() []string {
+	if a.NodeSessionManager {
+		return append(slices.Clone(NodeManagedPolicies), SessionManagerPolicy)
+	}
+	return NodeManagedPolicies
 }
 
 // nodeRole builds the IAM role of every managed node group of the cluster.
@@ -32,7 +46,7 @@ func (b *builder) nodeRole() (*iam.Role, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range NodeManagedPolicies {
+	for _, p := range b.args.nodePolicies() {
 		if err := b.attachManagedPolicy(childName(b.name, "node-role-"+p), role, p); err != nil {
 			return nil, err
 		}

@@ -284,6 +284,12 @@ namespace GitOpsFleet.Fleet
             set => _nodeGroups = value;
         }
 
+        /// <summary>
+        /// NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+        /// </summary>
+        [Input("nodeSessionManager")]
+        public bool? NodeSessionManager { get; set; }
+
         [Input("privateSubnetIds")]
         private InputList<string>? _privateSubnetIds;
 

@@ -134,6 +134,7 @@ export class FleetCluster extends pulumi.ComponentResource {
             resourceInputs["natGatewayStrategy"] = args?.natGatewayStrategy;
             resourceInputs["networkPolicy"] = args?.networkPolicy;
             resourceInputs["nodeGroups"] = args?.nodeGroups;
+            resourceInputs["nodeSessionManager"] = args?.nodeSessionManager;
             resourceInputs["privateSubnetIds"] = args?.privateSubnetIds;
             resourceInputs["publicAccessCidrs"] = args?.publicAccessCidrs;
             resourceInputs["publicSubnetIds"] = args?.publicSubnetIds;
@@ -250,6 +251,10 @@ export interface FleetClusterArgs {
      * NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
      */
     nodeGroups?: pulumi.Input<pulumi.Input<inputs.NodeGroupArgs>[] | undefined>;
+    /**
+     * NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+     */
+    nodeSessionManager?: boolean;
     /**
      * PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
      */

@@ -403,6 +403,27 @@ func TestDay2(t *testing.T) {
 		l.settled()
 	})
 
+	t.Run("toggle Session Manager on a cluster's nodes: one attachment of its node role", func(t *testing.T) {
+		l.t = t
+		attachment := map[string]int{"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1}
+		l.cluster("spoke-a")["nodeSessionManager"] = true
+		p, steps := l.preview()
+		if diff := cmp.Diff(plan{"create": attachment}, p); diff != "" {
+			t.Errorf("on: plan (-want +got):\n%s", diff)
+		}
+		if got := urns(steps, "create"); len(got) != 1 || !strings.HasSuffix(got[0], "::spoke-a-node-role-AmazonSSMManagedInstanceCore") {
+			t.Errorf("on: creates %v, want spoke-a's node role's Session Manager attachment", got)
+		}
+		l.up()
+		l.settled()
+		delete(l.cluster("spoke-a"), "nodeSessionManager")
+		if p, _ := l.preview(); !cmp.Equal(plan{"delete": attachment}, p) {
+			t.Errorf("off: plan %v, want that attachment's delete only", p)
+		}
+		l.up()
+		l.settled()
+	})
+
 	t.Run("add a tenant on one spoke, then remove it: its objects, identities and access only", func(t *testing.T) {
 		l.t = t
 		l.cfg["gitops-fleet:tenants"] = []any{map[string]any{

@@ -76,6 +76,12 @@ namespace GitOpsFleet.Fleet.Inputs
             set => _nodeGroups = value;
         }
 
+        /// <summary>
+        /// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+        /// </summary>
+        [Input("nodeSessionManager")]
+        public Input<bool>? NodeSessionManager { get; set; }
+
         [Input("publicAccessCidrs")]
         private InputList<string>? _publicAccessCidrs;
 

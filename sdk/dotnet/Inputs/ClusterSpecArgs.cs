@@ -100,6 +100,12 @@ namespace GitOpsFleet.Fleet.Inputs
             set => _nodeGroups = value;
         }
 
+        /// <summary>
+        /// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+        /// </summary>
+        [Input("nodeSessionManager")]
+        public Input<bool>? NodeSessionManager { get; set; }
+
         [Input("publicAccessCidrs")]
         private InputList<string>? _publicAccessCidrs;
 

@@ -105,6 +105,8 @@ type fleetClusterArgs struct {
 	NetworkPolicy *bool `pulumi:"networkPolicy"`
 	// NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
+	// NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+	NodeSessionManager *bool `pulumi:"nodeSessionManager"`
 	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
 	PrivateSubnetIds []string `pulumi:"privateSubnetIds"`
 	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
@@ -163,6 +165,8 @@ type FleetClusterArgs struct {
 	NetworkPolicy *bool
 	// NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
 	NodeGroups NodeGroupArrayInput
+	// NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+	NodeSessionManager *bool
 	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
 	PrivateSubnetIds pulumi.StringArrayInput
 	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.

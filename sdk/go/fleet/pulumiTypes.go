@@ -1034,6 +1034,8 @@ type ClusterDefaults struct {
 	Identity *string `pulumi:"identity"`
 	// NodeGroups are the default managed node groups.
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
+	// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+	NodeSessionManager *bool `pulumi:"nodeSessionManager"`
 	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
 	// Tags are added to every cluster's AWS resources.
@@ -1069,6 +1071,8 @@ type ClusterDefaultsArgs struct {
 	Identity pulumi.StringPtrInput `pulumi:"identity"`
 	// NodeGroups are the default managed node groups.
 	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
+	// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+	NodeSessionManager pulumi.BoolPtrInput `pulumi:"nodeSessionManager"`
 	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
 	PublicAccessCidrs pulumi.StringArrayInput `pulumi:"publicAccessCidrs"`
 	// Tags are added to every cluster's AWS resources.
@@ -1190,6 +1194,11 @@ func (o ClusterDefaultsOutput) NodeGroups() NodeGroupArrayOutput {
 	return o.ApplyT(func(v ClusterDefaults) []NodeGroup { return v.NodeGroups }).(NodeGroupArrayOutput)
 }
 
+// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+func (o ClusterDefaultsOutput) NodeSessionManager() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClusterDefaults) *bool { return v.NodeSessionManager }).(pulumi.BoolPtrOutput)
+}
+
 // PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
 func (o ClusterDefaultsOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ClusterDefaults) []string { return v.PublicAccessCidrs }).(pulumi.StringArrayOutput)
@@ -1297,6 +1306,16 @@ func (o ClusterDefaultsPtrOutput) NodeGroups() NodeGroupArrayOutput {
 		}
 		return v.NodeGroups
 	}).(NodeGroupArrayOutput)
+}
+
+// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+func (o ClusterDefaultsPtrOutput) NodeSessionManager() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ClusterDefaults) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSessionManager
+	}).(pulumi.BoolPtrOutput)
 }
 
 // PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
@@ -1498,6 +1517,8 @@ type ClusterSpec struct {
 	Name string `pulumi:"name"`
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
+	// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+	NodeSessionManager *bool `pulumi:"nodeSessionManager"`
 	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
 	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
@@ -1547,6 +1568,8 @@ type ClusterSpecArgs struct {
 	Name pulumi.StringInput `pulumi:"name"`
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
 	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
+	// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+	NodeSessionManager pulumi.BoolPtrInput `pulumi:"nodeSessionManager"`
 	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
 	PublicAccessCidrs pulumi.StringArrayInput `pulumi:"publicAccessCidrs"`
 	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
@@ -1666,6 +1689,11 @@ func (o ClusterSpecOutput) Name() pulumi.StringOutput {
 // NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
 func (o ClusterSpecOutput) NodeGroups() NodeGroupArrayOutput {
 	return o.ApplyT(func(v ClusterSpec) []NodeGroup { return v.NodeGroups }).(NodeGroupArrayOutput)
+}
+
+// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+func (o ClusterSpecOutput) NodeSessionManager() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *bool { return v.NodeSessionManager }).(pulumi.BoolPtrOutput)
 }
 
 // PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.

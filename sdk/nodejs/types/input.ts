@@ -158,6 +158,10 @@ export interface ClusterDefaultsArgs {
      */
     nodeGroups?: pulumi.Input<pulumi.Input<inputs.NodeGroupArgs>[] | undefined>;
     /**
+     * NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+     */
+    nodeSessionManager?: pulumi.Input<boolean | undefined>;
+    /**
      * PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
      */
     publicAccessCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
@@ -269,6 +273,10 @@ export interface ClusterSpecArgs {
      * NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
      */
     nodeGroups?: pulumi.Input<pulumi.Input<inputs.NodeGroupArgs>[] | undefined>;
+    /**
+     * NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+     */
+    nodeSessionManager?: pulumi.Input<boolean | undefined>;
     /**
      * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
      */

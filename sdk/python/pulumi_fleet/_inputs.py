@@ -654,6 +654,10 @@ class ClusterDefaultsArgsDict(TypedDict):
     """
     NodeGroups are the default managed node groups.
     """
+    node_session_manager: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+    """
     public_access_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
@@ -677,6 +681,7 @@ class ClusterDefaultsArgs:
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
+                 node_session_manager: pulumi.Input[Optional[_builtins.bool]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  version: pulumi.Input[Optional[_builtins.str]] = None):
@@ -690,6 +695,7 @@ class ClusterDefaultsArgs:
         :param pulumi.Input[_builtins.str] environment: Environment is the default GitOps Bridge environment. Default: the stack name.
         :param pulumi.Input[_builtins.str] identity: Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the default managed node groups.
+        :param pulumi.Input[_builtins.bool] node_session_manager: NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to every cluster's AWS resources.
         :param pulumi.Input[_builtins.str] version: Version is the default Kubernetes minor version.
@@ -708,6 +714,8 @@ class ClusterDefaultsArgs:
             pulumi.set(__self__, "identity", identity)
         if node_groups is not None:
             pulumi.set(__self__, "node_groups", node_groups)
+        if node_session_manager is not None:
+            pulumi.set(__self__, "node_session_manager", node_session_manager)
         if public_access_cidrs is not None:
             pulumi.set(__self__, "public_access_cidrs", public_access_cidrs)
         if tags is not None:
@@ -798,6 +806,18 @@ class ClusterDefaultsArgs:
     @node_groups.setter
     def node_groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]):
         pulumi.set(self, "node_groups", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSessionManager")
+    def node_session_manager(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
+        """
+        return pulumi.get(self, "node_session_manager")
+
+    @node_session_manager.setter
+    def node_session_manager(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "node_session_manager", value)
 
     @_builtins.property
     @pulumi.getter(name="publicAccessCidrs")
@@ -1118,6 +1138,10 @@ class ClusterSpecArgsDict(TypedDict):
     """
     NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
     """
+    node_session_manager: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+    """
     public_access_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
@@ -1151,6 +1175,7 @@ class ClusterSpecArgs:
                  environment: pulumi.Input[Optional[_builtins.str]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
+                 node_session_manager: pulumi.Input[Optional[_builtins.bool]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  version: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1171,6 +1196,7 @@ class ClusterSpecArgs:
         :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
         :param pulumi.Input[_builtins.str] identity: Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+        :param pulumi.Input[_builtins.bool] node_session_manager: NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags.
         :param pulumi.Input[_builtins.str] version: Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
@@ -1199,6 +1225,8 @@ class ClusterSpecArgs:
             pulumi.set(__self__, "identity", identity)
         if node_groups is not None:
             pulumi.set(__self__, "node_groups", node_groups)
+        if node_session_manager is not None:
+            pulumi.set(__self__, "node_session_manager", node_session_manager)
         if public_access_cidrs is not None:
             pulumi.set(__self__, "public_access_cidrs", public_access_cidrs)
         if tags is not None:
@@ -1363,6 +1391,18 @@ class ClusterSpecArgs:
     @node_groups.setter
     def node_groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]):
         pulumi.set(self, "node_groups", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSessionManager")
+    def node_session_manager(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+        """
+        return pulumi.get(self, "node_session_manager")
+
+    @node_session_manager.setter
+    def node_session_manager(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "node_session_manager", value)
 
     @_builtins.property
     @pulumi.getter(name="publicAccessCidrs")

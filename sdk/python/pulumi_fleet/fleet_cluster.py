@@ -37,6 +37,7 @@ class FleetClusterArgs:
                  nat_gateway_strategy: Optional[_builtins.str] = None,
                  network_policy: Optional[_builtins.bool] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]] = None,
+                 node_session_manager: Optional[_builtins.bool] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -67,6 +68,7 @@ class FleetClusterArgs:
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
         :param _builtins.bool network_policy: NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
+        :param _builtins.bool node_session_manager: NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
         :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
         :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
         :param pulumi.Input[Sequence[_builtins.str]] public_subnet_ids: PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
@@ -110,6 +112,8 @@ class FleetClusterArgs:
             pulumi.set(__self__, "network_policy", network_policy)
         if node_groups is not None:
             pulumi.set(__self__, "node_groups", node_groups)
+        if node_session_manager is not None:
+            pulumi.set(__self__, "node_session_manager", node_session_manager)
         if private_subnet_ids is not None:
             pulumi.set(__self__, "private_subnet_ids", private_subnet_ids)
         if public_access_cidrs is not None:
@@ -326,6 +330,18 @@ class FleetClusterArgs:
         pulumi.set(self, "node_groups", value)
 
     @_builtins.property
+    @pulumi.getter(name="nodeSessionManager")
+    def node_session_manager(self) -> Optional[_builtins.bool]:
+        """
+        NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+        """
+        return pulumi.get(self, "node_session_manager")
+
+    @node_session_manager.setter
+    def node_session_manager(self, value: Optional[_builtins.bool]):
+        pulumi.set(self, "node_session_manager", value)
+
+    @_builtins.property
     @pulumi.getter(name="privateSubnetIds")
     def private_subnet_ids(self) -> pulumi.Input[Optional[Sequence[_builtins.str]]]:
         """
@@ -479,6 +495,7 @@ class FleetCluster(pulumi.ComponentResource):
                  nat_gateway_strategy: Optional[_builtins.str] = None,
                  network_policy: Optional[_builtins.bool] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]]] = None,
+                 node_session_manager: Optional[_builtins.bool] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -512,6 +529,7 @@ class FleetCluster(pulumi.ComponentResource):
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
         :param _builtins.bool network_policy: NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
+        :param _builtins.bool node_session_manager: NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
         :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
         :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
         :param pulumi.Input[Sequence[_builtins.str]] public_subnet_ids: PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
@@ -564,6 +582,7 @@ class FleetCluster(pulumi.ComponentResource):
                  nat_gateway_strategy: Optional[_builtins.str] = None,
                  network_policy: Optional[_builtins.bool] = None,
                  node_groups: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]]] = None,
+                 node_session_manager: Optional[_builtins.bool] = None,
                  private_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_access_cidrs: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                  public_subnet_ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
@@ -602,6 +621,7 @@ class FleetCluster(pulumi.ComponentResource):
             __props__.__dict__["nat_gateway_strategy"] = nat_gateway_strategy
             __props__.__dict__["network_policy"] = network_policy
             __props__.__dict__["node_groups"] = node_groups
+            __props__.__dict__["node_session_manager"] = node_session_manager
             __props__.__dict__["private_subnet_ids"] = private_subnet_ids
             __props__.__dict__["public_access_cidrs"] = public_access_cidrs
             __props__.__dict__["public_subnet_ids"] = public_subnet_ids

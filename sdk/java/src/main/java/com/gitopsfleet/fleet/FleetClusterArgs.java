@@ -252,6 +252,21 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups&#39; instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+     * 
+     */
+    @Import(name="nodeSessionManager")
+    private @Nullable Boolean nodeSessionManager;
+
+    /**
+     * @return NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups&#39; instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+     * 
+     */
+    public Optional<Boolean> nodeSessionManager() {
+        return Optional.ofNullable(this.nodeSessionManager);
+    }
+
+    /**
      * PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it.
      * 
      */
@@ -449,6 +464,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         this.natGatewayStrategy = $.natGatewayStrategy;
         this.networkPolicy = $.networkPolicy;
         this.nodeGroups = $.nodeGroups;
+        this.nodeSessionManager = $.nodeSessionManager;
         this.privateSubnetIds = $.privateSubnetIds;
         this.publicAccessCidrs = $.publicAccessCidrs;
         this.publicSubnetIds = $.publicSubnetIds;
@@ -744,6 +760,17 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder nodeGroups(NodeGroupArgs... nodeGroups) {
             return nodeGroups(List.of(nodeGroups));
+        }
+
+        /**
+         * @param nodeSessionManager NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups&#39; instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeSessionManager(@Nullable Boolean nodeSessionManager) {
+            $.nodeSessionManager = nodeSessionManager;
+            return this;
         }
 
         /**

@@ -130,6 +130,21 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
+     * NodeSessionManager is every cluster&#39;s nodeSessionManager (a cluster&#39;s own wins). Default: false.
+     * 
+     */
+    @Import(name="nodeSessionManager")
+    private @Nullable Output<Boolean> nodeSessionManager;
+
+    /**
+     * @return NodeSessionManager is every cluster&#39;s nodeSessionManager (a cluster&#39;s own wins). Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> nodeSessionManager() {
+        return Optional.ofNullable(this.nodeSessionManager);
+    }
+
+    /**
      * PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
      * 
      */
@@ -184,6 +199,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         this.environment = $.environment;
         this.identity = $.identity;
         this.nodeGroups = $.nodeGroups;
+        this.nodeSessionManager = $.nodeSessionManager;
         this.publicAccessCidrs = $.publicAccessCidrs;
         this.tags = $.tags;
         this.version = $.version;
@@ -362,6 +378,27 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
          */
         public Builder nodeGroups(NodeGroupArgs... nodeGroups) {
             return nodeGroups(List.of(nodeGroups));
+        }
+
+        /**
+         * @param nodeSessionManager NodeSessionManager is every cluster&#39;s nodeSessionManager (a cluster&#39;s own wins). Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeSessionManager(@Nullable Output<Boolean> nodeSessionManager) {
+            $.nodeSessionManager = nodeSessionManager;
+            return this;
+        }
+
+        /**
+         * @param nodeSessionManager NodeSessionManager is every cluster&#39;s nodeSessionManager (a cluster&#39;s own wins). Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeSessionManager(Boolean nodeSessionManager) {
+            return nodeSessionManager(Output.of(nodeSessionManager));
         }
 
         /**

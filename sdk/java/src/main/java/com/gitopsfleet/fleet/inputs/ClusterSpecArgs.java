@@ -192,6 +192,21 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster&#39;s nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+     * 
+     */
+    @Import(name="nodeSessionManager")
+    private @Nullable Output<Boolean> nodeSessionManager;
+
+    /**
+     * @return NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster&#39;s nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+     * 
+     */
+    public Optional<Output<Boolean>> nodeSessionManager() {
+        return Optional.ofNullable(this.nodeSessionManager);
+    }
+
+    /**
      * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
      * 
      */
@@ -295,6 +310,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         this.identity = $.identity;
         this.name = $.name;
         this.nodeGroups = $.nodeGroups;
+        this.nodeSessionManager = $.nodeSessionManager;
         this.publicAccessCidrs = $.publicAccessCidrs;
         this.region = $.region;
         this.role = $.role;
@@ -560,6 +576,27 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder nodeGroups(NodeGroupArgs... nodeGroups) {
             return nodeGroups(List.of(nodeGroups));
+        }
+
+        /**
+         * @param nodeSessionManager NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster&#39;s nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeSessionManager(@Nullable Output<Boolean> nodeSessionManager) {
+            $.nodeSessionManager = nodeSessionManager;
+            return this;
+        }
+
+        /**
+         * @param nodeSessionManager NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster&#39;s nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder nodeSessionManager(Boolean nodeSessionManager) {
+            return nodeSessionManager(Output.of(nodeSessionManager));
         }
 
         /**
