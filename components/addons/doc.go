@@ -4,5 +4,5 @@
 // installs, the AWS identity the add-on needs (namespace, service accounts, one policy per range of the
 // add-on's versions after the upstream project's document at that version, and the version from which it
 // takes EKS Pod Identity credentials) and the AWS resources it needs. Validation, IAM, metadata, schema docs,
-// the README table and the contract tests are all derived from this table.
+// the add-on table (docs/addons.md) and the contract tests are all derived from this table.
 package addons

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// What FleetCluster creates for each kind of resource, as the README table says it.
+// What FleetCluster creates for each kind of resource, as the add-on table (docs/addons.md) says it.
 var resourceDocs = map[Resource]string{
 	LogGroup:            "CloudWatch log group (retention `awsForFluentbit.retentionInDays`, default 90)",
 	InterruptionQueue:   "SQS queue (SSE, TLS only) fed by EventBridge rules",
@@ -14,7 +14,7 @@ var resourceDocs = map[Resource]string{
 	NodeInstanceProfile: "instance profile of the node role",
 }
 
-// Table is the README's add-on table, one row per add-on of the catalogue: the version the template installs
+// Table is the add-on table of docs/addons.md, one row per add-on of the catalogue: the version the template installs
 // (addonVersions' default), the versions FleetCluster has a policy for and how the role is bound by default,
 // what FleetCluster creates, the labels and metadata keys it writes, and the ApplicationSet of the
 // control-plane template that reads them.

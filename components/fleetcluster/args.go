@@ -90,13 +90,13 @@ type FleetClusterArgs struct {
 	AddonSettings *AddonSettings `pulumi:"addonSettings,optional"`
 	// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or
 	// "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version
-	// (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane
+	// (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane
 	// template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no
 	// AWS identity, or a version no published policy covers (the error names the supported ranges).
 	AddonVersions map[string]string `pulumi:"addonVersions,optional"`
 	// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each
 	// role with EKS Pod Identity associations for every add-on whose installed version supports it (the
-	// README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust
+	// add-on table, docs/addons.md) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust
 	// the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's
 	// ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before
 	// Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the
@@ -235,7 +235,7 @@ type AddonSettings struct {
 	// aws_privateca_issuer is enabled.
 	AwsPrivatecaIssuer *PrivateCAIssuerSettings `pulumi:"awsPrivatecaIssuer,optional"`
 	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the
-	// README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their
+	// add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their
 	// services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every
 	// resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on
 	// names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>.

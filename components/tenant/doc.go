@@ -12,6 +12,6 @@
 // (manifests.go, project.go, appset.go, and git.go for Git delivery: the file per cluster, the platform project
 // and ApplicationSet); the roles of its service accounts, EKS Pod Identity or IRSA (identity.go, secrets.go); the
 // build under a Fleet (component.go, Deploy) and the standalone component (standalone.go, NewTenant); and the
-// TenantGuard resource of preventDeletion (guard.go). The README's "Tenants" section has the table of what a
+// TenantGuard resource of preventDeletion (guard.go). docs/tenants.md has the table of what a
 // tenant gets and who can do what.
 package tenant

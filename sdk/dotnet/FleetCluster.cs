@@ -186,7 +186,7 @@ namespace GitOpsFleet.Fleet
         private InputMap<string>? _addonVersions;
 
         /// <summary>
-        /// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the README's add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+        /// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
         /// </summary>
         public InputMap<string> AddonVersions
         {
@@ -255,7 +255,7 @@ namespace GitOpsFleet.Fleet
         public Input<Inputs.GitOpsAccessArgs>? GitopsAccess { get; set; }
 
         /// <summary>
-        /// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README's add-on table) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+        /// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
         /// </summary>
         [Input("identity")]
         public string? Identity { get; set; }

@@ -1,4 +1,4 @@
-// Command fleet-docs rewrites the README's add-on table from the contract table (components/addons): the text
+// Command fleet-docs rewrites the add-on table of docs/addons.md from the contract table (components/addons): the text
 // between <!-- addons:begin (make docs) --> and <!-- addons:end -->.
 package main
 
@@ -14,7 +14,7 @@ const begin, end = "<!-- addons:begin (make docs) -->\n", "<!-- addons:end -->"
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: fleet-docs README.md")
+		fmt.Fprintln(os.Stderr, "usage: fleet-docs docs/addons.md")
 		os.Exit(2)
 	}
 	data, err := os.ReadFile(os.Args[1])

@@ -62,7 +62,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<ImmutableArray<string>>? _policyArns;
 
         /// <summary>
-        /// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or "aws"&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+        /// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or "aws"&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
         /// </summary>
         public InputMap<ImmutableArray<string>> PolicyArns
         {

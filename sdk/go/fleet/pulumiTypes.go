@@ -263,7 +263,7 @@ type AddonSettings struct {
 	ExternalDns *ExternalDNSSettings `pulumi:"externalDns"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
 	ExternalSecrets *ExternalSecretsSettings `pulumi:"externalSecrets"`
-	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 	PolicyArns map[string][]string `pulumi:"policyArns"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
 	Velero *VeleroSettings `pulumi:"velero"`
@@ -294,7 +294,7 @@ type AddonSettingsArgs struct {
 	ExternalDns ExternalDNSSettingsPtrInput `pulumi:"externalDns"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
 	ExternalSecrets ExternalSecretsSettingsPtrInput `pulumi:"externalSecrets"`
-	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 	PolicyArns pulumi.StringArrayMapInput `pulumi:"policyArns"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
 	Velero VeleroSettingsPtrInput `pulumi:"velero"`
@@ -408,7 +408,7 @@ func (o AddonSettingsOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutput 
 	return o.ApplyT(func(v AddonSettings) *ExternalSecretsSettings { return v.ExternalSecrets }).(ExternalSecretsSettingsPtrOutput)
 }
 
-// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 func (o AddonSettingsOutput) PolicyArns() pulumi.StringArrayMapOutput {
 	return o.ApplyT(func(v AddonSettings) map[string][]string { return v.PolicyArns }).(pulumi.StringArrayMapOutput)
 }
@@ -502,7 +502,7 @@ func (o AddonSettingsPtrOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutp
 	}).(ExternalSecretsSettingsPtrOutput)
 }
 
-// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
 func (o AddonSettingsPtrOutput) PolicyArns() pulumi.StringArrayMapOutput {
 	return o.ApplyT(func(v *AddonSettings) map[string][]string {
 		if v == nil {

@@ -296,7 +296,7 @@ class AddonSettingsArgsDict(TypedDict):
     """
     policy_arns: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]]
     """
-    PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+    PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
     """
     velero: NotRequired[pulumi.Input[Optional['VeleroSettingsArgsDict']]]
     """
@@ -323,7 +323,7 @@ class AddonSettingsArgs:
         :param pulumi.Input['CertManagerSettingsArgs'] cert_manager: CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
         :param pulumi.Input['ExternalDNSSettingsArgs'] external_dns: ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
         :param pulumi.Input['ExternalSecretsSettingsArgs'] external_secrets: ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] policy_arns: PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] policy_arns: PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
         :param pulumi.Input['VeleroSettingsArgs'] velero: Velero sets the backup bucket. Optional: without it FleetCluster creates one.
         """
         if accept_account_wide is not None:
@@ -419,7 +419,7 @@ class AddonSettingsArgs:
     @pulumi.getter(name="policyArns")
     def policy_arns(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]:
         """
-        PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README's add-on table says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+        PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
         """
         return pulumi.get(self, "policy_arns")
 

@@ -57,14 +57,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the README&#39;s add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+     * AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
      * 
      */
     @Import(name="addonVersions")
     private @Nullable Output<Map<String,String>> addonVersions;
 
     /**
-     * @return AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the README&#39;s add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+     * @return AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
      * 
      */
     public Optional<Output<Map<String,String>>> addonVersions() {
@@ -192,14 +192,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README&#39;s add-on table) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+     * Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
      * 
      */
     @Import(name="identity")
     private @Nullable String identity;
 
     /**
-     * @return Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README&#39;s add-on table) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+     * @return Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
      * 
      */
     public Optional<String> identity() {
@@ -550,7 +550,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonVersions AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the README&#39;s add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+         * @param addonVersions AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
          * 
          * @return builder
          * 
@@ -561,7 +561,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonVersions AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the README&#39;s add-on table lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
+         * @param addonVersions AddonVersions maps add-on names to the application version the add-ons repository installs (&#34;0.34.1&#34; or &#34;v0.34.1&#34;; for Velero the Velero server&#39;s), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table&#39;s &#34;Version&#34; column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
          * 
          * @return builder
          * 
@@ -699,7 +699,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param identity Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the README&#39;s add-on table) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
+         * @param identity Identity is how the add-ons&#39; pods get their IAM roles&#39; credentials: &#34;podIdentity&#34; (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; &#34;irsa&#34; uses IRSA only. Either way the roles trust the cluster&#39;s OIDC provider too and the metadata keeps &lt;addon&gt;_iam_role_arn: the template&#39;s ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity&#39;s (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
          * 
          * @return builder
          * 

@@ -118,14 +118,14 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
      * 
      */
     @Import(name="policyArns")
     private @Nullable Output<Map<String,List<String>>> policyArns;
 
     /**
-     * @return PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+     * @return PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
      * 
      */
     public Optional<Output<Map<String,List<String>>>> policyArns() {
@@ -315,7 +315,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
          * 
          * @return builder
          * 
@@ -326,7 +326,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the README&#39;s add-on table says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
          * 
          * @return builder
          * 
