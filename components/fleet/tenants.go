@@ -16,8 +16,8 @@ import (
 // git.pullRequest), else through a Kubernetes provider of the cluster's own (<cluster>-k8s, from its kubeconfig;
 // the hub's is the hub's), which every cluster some tenant selects gets: the tenant's admission policies (which pin
 // its namespaces' Pod Security labels and SecretStores) are written through it in both modes. A cluster in
-// handover (moving to Git in this run) gets both. Each tenant's guard on a cluster waits for the cluster's drain (drains, by cluster
-// name), so a destroy asks the guard first. It returns the tenants' summaries, by name.
+// handover (moving to Git in this run) gets both. Each tenant's guard on a cluster waits for the cluster's drain
+// (drains, by cluster name), so a destroy asks the guard first. It returns the tenants' summaries, by name.
 func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.Resource) (map[string]TenantSummary, error) {
 	out := map[string]TenantSummary{}
 	if len(b.args.Tenants) == 0 || hub == nil {

@@ -17,10 +17,12 @@ import (
 // server pins them to what the stack computed, for every writer: two ValidatingAdmissionPolicies (and bindings) per
 // tenant, written by the deployer through the cluster's Kubernetes provider before the objects they guard.
 
-// NamespacePolicyName is the policy pinning the Pod Security labels of a tenant's namespaces: tenant-<tenant>-namespaces.
+// NamespacePolicyName is the policy pinning the Pod Security labels of a tenant's namespaces:
+// tenant-<tenant>-namespaces.
 func NamespacePolicyName(tenant string) string { return ProjectName(tenant) + "-namespaces" }
 
-// SecretStorePolicyName is the policy pinning the SecretStores of a tenant's namespaces: tenant-<tenant>-secret-stores.
+// SecretStorePolicyName is the policy pinning the SecretStores of a tenant's namespaces:
+// tenant-<tenant>-secret-stores.
 func SecretStorePolicyName(tenant string) string { return ProjectName(tenant) + "-secret-stores" }
 
 // podSecurityModes are the Pod Security Admission modes a tenant namespace sets, each to its podSecurity level.
