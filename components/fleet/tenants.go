@@ -66,9 +66,7 @@ func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.R
 		for _, c := range d.Targets {
 			summary.Clusters = append(summary.Clusters, c.Name)
 		}
-		for _, n := range t.Namespaces {
-			summary.Namespaces = append(summary.Namespaces, n.Name)
-		}
+		summary.Namespaces = t.NamespaceNames()
 		if d.Git != nil {
 			summary.Folder = tenant.Folder(t.Name)
 		}

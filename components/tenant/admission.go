@@ -2,7 +2,6 @@ package tenant
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
@@ -25,19 +24,15 @@ func NamespacePolicyName(tenant string) string { return ProjectName(tenant) + "-
 // tenant-<tenant>-secret-stores.
 func SecretStorePolicyName(tenant string) string { return ProjectName(tenant) + "-secret-stores" }
 
-// podSecurityModes are the Pod Security Admission modes a tenant namespace sets, each to its podSecurity level.
-var podSecurityModes = []string{"enforce", "audit", "warn"}
-
 // NamespacePolicy refuses a Namespace of the tenant (CREATE or UPDATE, by anyone) unless its Pod Security Admission
 // labels (prefix pod-security.kubernetes.io/) are exactly enforce, audit and warn, each at the namespace's
 // podSecurity level: a commit can neither lower the level nor add a version pin (enforce-version: v1.0 would apply
 // an older, looser "restricted"). The binding selects the tenant's namespaces by name (for a Namespace the API
 // server matches the object's own kubernetes.io/metadata.name label, which it sets to the name).
 func NamespacePolicy(t TenantSpec) admission.Policy {
-	var levels, names, modes []string
+	var levels, modes []string
 	for _, n := range t.Namespaces {
 		levels = append(levels, admission.String(n.Name)+": "+admission.String(n.PodSecurity))
-		names = append(names, n.Name)
 	}
 	for _, m := range podSecurityModes {
 		modes = append(modes, admission.String(podSecurityLabelPrefix+m))
@@ -45,7 +40,7 @@ func NamespacePolicy(t TenantSpec) admission.Policy {
 	prefix := admission.String(podSecurityLabelPrefix)
 	return admission.Policy{
 		Name: NamespacePolicyName(t.Name), Group: "", Version: "v1", Resource: "namespaces",
-		Namespaces: names,
+		Namespaces: t.NamespaceNames(),
 		Variables: []admission.Variable{
 			{Name: "level", Expression: "{" + strings.Join(levels, ", ") + "}[object.metadata.name]"},
 			{Name: "labels", Expression: "object.metadata.?labels.orValue({})"},
@@ -74,13 +69,9 @@ func NamespacePolicy(t TenantSpec) admission.Policy {
 // exactly a JWT of the namespace's tenant-secrets service account, whose role reads only the tenant's secrets. On a
 // cluster without the add-on the tenant's namespaces hold no SecretStore.
 func SecretStorePolicy(t TenantSpec, secrets bool, region string) admission.Policy {
-	var names []string
-	for _, n := range t.Namespaces {
-		names = append(names, n.Name)
-	}
 	p := admission.Policy{
 		Name: SecretStorePolicyName(t.Name), Group: "external-secrets.io", Version: "*", Resource: "secretstores",
-		Namespaces: names,
+		Namespaces: t.NamespaceNames(),
 	}
 	if !secrets {
 		p.Validations = []admission.Validation{{Expression: "false",
@@ -120,8 +111,7 @@ func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target)
 	var out []pulumi.Resource
 	for _, p := range []admission.Policy{NamespacePolicy(t), SecretStorePolicy(t, c.ExternalSecrets, c.Region)} {
 		part := strings.TrimPrefix(p.Name, ProjectName(t.Name)+"-")
-		rs, err := admission.Register(ctx, t.Name+"-"+c.Name+"-"+part, p.Name, slices.Clone(p.Namespaces),
-			pulumi.Any(p), opts...)
+		rs, err := admission.Register(ctx, t.Name+"-"+c.Name+"-"+part, p.Name, p.Namespaces, pulumi.Any(p), opts...)
 		if err != nil {
 			return nil, err
 		}

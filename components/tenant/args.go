@@ -41,6 +41,15 @@ type TenantSpec struct {
 	AllowAccountWideAddons bool `pulumi:"allowAccountWideAddons,optional"`
 }
 
+// NamespaceNames are the names of the tenant's namespaces, in the order given.
+func (t TenantSpec) NamespaceNames() []string {
+	out := make([]string, len(t.Namespaces))
+	for i, n := range t.Namespaces {
+		out[i] = n.Name
+	}
+	return out
+}
+
 // TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
 type TenantKind struct {
 	// Group is the API group, "" for core ("apps", "networking.k8s.io").

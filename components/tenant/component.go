@@ -262,10 +262,6 @@ func annotate(objects []map[string]any, name string, role pulumi.StringOutput) {
 // guard registers the tenant's TenantGuard on target c, after (so deleted before) the objects registered there and
 // the cluster's drain.
 func guard(ctx *pulumi.Context, parent pulumi.Resource, d Deployment, c Target, objects []pulumi.Resource) error {
-	var namespaces []string
-	for _, n := range d.Tenant.Namespaces {
-		namespaces = append(namespaces, n.Name)
-	}
 	after := objects
 	if c.Drain != nil {
 		after = append(slices.Clone(objects), c.Drain)
@@ -278,7 +274,7 @@ func guard(ctx *pulumi.Context, parent pulumi.Resource, d Deployment, c Target, 
 	return ctx.RegisterResource(GuardToken, d.Tenant.Name+"-"+c.Name+"-guard", pulumi.Map{
 		"tenant": pulumi.String(d.Tenant.Name), "clusterName": pulumi.String(c.Name), "region": pulumi.String(c.Region),
 		"endpoint": c.Endpoint, "certificateAuthorityData": c.CertificateAuthorityData,
-		"assumeRoleArn": pulumi.String(c.AssumeRoleArn), "namespaces": pulumi.ToStringArray(namespaces),
+		"assumeRoleArn": pulumi.String(c.AssumeRoleArn), "namespaces": pulumi.ToStringArray(d.Tenant.NamespaceNames()),
 		"preventDeletion": pulumi.Bool(*d.Tenant.PreventDeletion),
 	}, &r, opts...)
 }

@@ -29,6 +29,10 @@ const (
 	podSecurityLabelPrefix = "pod-security.kubernetes.io/"
 )
 
+// podSecurityModes are the Pod Security Admission modes a tenant namespace sets (labels podSecurityLabelPrefix +
+// mode), each to its podSecurity level.
+var podSecurityModes = []string{"enforce", "audit", "warn"}
+
 // PodIdentityAgentCIDR is the address of the EKS Pod Identity agent on every node (Amazon EKS User Guide,
 // pod-id-how-it-works: 169.254.170.23, port 80), which tenant pods reach for their roles' credentials.
 const PodIdentityAgentCIDR = "169.254.170.23/32"
@@ -51,7 +55,7 @@ func Manifests(t TenantSpec, n TenantNamespace, ids Identities, secrets bool, re
 	labels["tenant"] = t.Name
 	labels["app.kubernetes.io/managed-by"] = ManagedBy
 	labels["managed-by"] = ManagedBy
-	for _, mode := range []string{"enforce", "audit", "warn"} {
+	for _, mode := range podSecurityModes {
 		labels[podSecurityLabelPrefix+mode] = n.PodSecurity
 	}
 	meta := func(name string) metav1.ObjectMeta {

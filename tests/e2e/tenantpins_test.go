@@ -57,8 +57,7 @@ func testTenantFolderPins(ctx context.Context, t *testing.T, env *offline.Env, r
 		if obj["kind"] != "Namespace" {
 			continue
 		}
-		evil := &unstructured.Unstructured{Object: obj}
-		evil = evil.DeepCopy()
+		evil := (&unstructured.Unstructured{Object: obj}).DeepCopy()
 		labels := evil.GetLabels()
 		labels["pod-security.kubernetes.io/enforce"] = "privileged"
 		evil.SetLabels(labels)
@@ -81,7 +80,7 @@ func testTenantFolderPins(ctx context.Context, t *testing.T, env *offline.Env, r
 	openCRD(ctx, t, dyn, stores, "SecretStore", "Namespaced")
 	store := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "external-secrets.io/v1beta1", "kind": "SecretStore",
 		"metadata": map[string]any{"name": "platform", "namespace": synced[0]},
-		"spec": map[string]any{"provider": map[string]any{"aws": map[string]any{"service": "SecretsManager", "region": region}}}}}
+		"spec":     map[string]any{"provider": map[string]any{"aws": map[string]any{"service": "SecretsManager", "region": region}}}}}
 	_, err := dyn.Resource(stores).Namespace(synced[0]).Create(ctx, store, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 	if err == nil || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+tenant.SecretStorePolicyName(tenantName)+"'") {
 		t.Errorf("%s: a SecretStore without auth in %s: %v, want the secret-stores policy's refusal", cluster, synced[0], err)
