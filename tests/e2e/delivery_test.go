@@ -195,10 +195,10 @@ func TestDelivery(t *testing.T) {
 	// What knows the stages: the ProjectConfig's policies, the Argo CD project's destinations and the Stack
 	// guard's stages and namespaces.
 	policies := map[string]int{
-		"kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig":                           1,
-		"kubernetes:argoproj.io/v1alpha1:AppProject":                                  1,
-		"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy":        1,
-		"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding": 1,
+		"kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig": 1,
+		"kubernetes:argoproj.io/v1alpha1:AppProject":        1,
+		vap:        1,
+		vapBinding: 1,
 	}
 
 	t.Run("add a stage after prod: its objects and the ProjectConfig's policy, nothing else", func(t *testing.T) {
@@ -280,7 +280,7 @@ func TestDelivery(t *testing.T) {
 			"create": {fileType: 1, branchType: 1, "kubernetes:argoproj.io/v1alpha1:Application": 1, stageType: 1,
 				"kubernetes:core/v1:ServiceAccount": 1, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1,
 				"kubernetes:core/v1:Secret": 1}, // qa's pulumi-preview-access-token: a preview never gets qa's own token
-			"update": {stageType: 1, policyConfig: 1, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1},
+			"update": {stageType: 1, policyConfig: 1, vap: 1},
 		}
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)

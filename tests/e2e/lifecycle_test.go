@@ -45,27 +45,27 @@ type step struct {
 	done         bool
 }
 
-// fleetUpdate is what an added or removed cluster updates beside its own resources: the Fleet's ClusterLedger
-// recording it, the hub's Argo CD project default (the add-ons' Applications), whose destinations are the fleet's
-// spokes by name, and the hub's cluster-secret guard, which pins each spoke's secret.
-var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
-	"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1}
-
-// guardType and hubGuard are the hub's cluster-secret guard: it pins every spoke's secret, labels and annotations
-// included, so a change of a spoke's registration updates it too.
-const (
-	guardType = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
-	hubGuard  = "hub-cluster-secrets-policy"
-)
-
-// podIdentityAssociation is the type of an EKS Pod Identity association.
-const podIdentityAssociation = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
-
 // vap and vapBinding are the types of a ValidatingAdmissionPolicy and its binding.
 const (
 	vap        = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy"
 	vapBinding = "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
 )
+
+// fleetUpdate is what an added or removed cluster updates beside its own resources: the Fleet's ClusterLedger
+// recording it, the hub's Argo CD project default (the add-ons' Applications), whose destinations are the fleet's
+// spokes by name, and the hub's cluster-secret guard, which pins each spoke's secret.
+var fleetUpdate = map[string]int{"fleet:index:ClusterLedger": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
+	vap: 1}
+
+// guardType and hubGuard are the hub's cluster-secret guard: it pins every spoke's secret, labels and annotations
+// included, so a change of a spoke's registration updates it too.
+const (
+	guardType = vap
+	hubGuard  = "hub-cluster-secrets-policy"
+)
+
+// podIdentityAssociation is the type of an EKS Pod Identity association.
+const podIdentityAssociation = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
 
 // plan is the operations of a run by operation and resource type (same and read are left out).
 type plan map[string]map[string]int
