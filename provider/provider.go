@@ -62,8 +62,8 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 		WithResources(resources...).
 		WithFunctions(infer.Function(drain.GetStillTagged{})).
 		Build()
-	return withConfigUpdatedInPlace(withWholeUnknowns(prov, map[tokens.Type][]string{
+	return withExamples(withConfigUpdatedInPlace(withWholeUnknowns(prov, map[tokens.Type][]string{
 		fleetcluster.TypeToken: objectInputsOf(fleetcluster.FleetClusterArgs{}),
 		gitopsbridge.TypeToken: objectInputsOf(gitopsbridge.GitOpsBridgeArgs{}),
-	})), err
+	}))), err
 }

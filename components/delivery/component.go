@@ -7,6 +7,11 @@ import (
 
 // StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1
 // Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.
+//
+// Each stage's Stack pins a commit of the program (or follows a branch) and lives on the stage's own branch of the
+// manifests repository, which its Application syncs; Kargo promotes new commits from stage to stage, through the
+// stage's approvers or verification when it has them. It can install PKO, Kargo and Argo Rollouts on the hub too.
+// Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/stackdelivery.md.
 type StackDelivery struct {
 	pulumi.ResourceState
 

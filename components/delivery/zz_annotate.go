@@ -140,7 +140,7 @@ func (x *RolloutsInstall) Annotate(a infer.Annotator) {
 
 // Annotate gives StackDelivery its schema descriptions.
 func (x *StackDelivery) Annotate(a infer.Annotator) {
-	a.Describe(x, "StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.")
+	a.Describe(x, "StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.\n\nEach stage's Stack pins a commit of the program (or follows a branch) and lives on the stage's own branch of the manifests repository, which its Application syncs; Kargo promotes new commits from stage to stage, through the stage's approvers or verification when it has them. It can install PKO, Kargo and Argo Rollouts on the hub too. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/stackdelivery.md.")
 	a.Describe(&x.Project, "Project is the Kargo Project (and its namespace).")
 	a.Describe(&x.Stages, "Stages are the stage names in promotion order, from the one that takes Freight from the Warehouse.")
 	a.Describe(&x.StackNames, "StackNames are the Stack objects' names by stage; for a stage with stacks, the prefix of its Stack objects.")

@@ -11,6 +11,13 @@ import (
 
 // Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each
 // a FleetCluster registered through a GitOpsBridge.
+//
+// Give it the clusters (name, region, role "hub" or "spoke", add-ons) and the Git repositories Argo CD bootstraps
+// from; stack config fits as it is. Before it registers anything it checks the whole fleet (one hub, unique names,
+// non-overlapping VPC CIDRs, every cluster's own rules) and reports every problem at once. Its ClusterLedger
+// allocates and keeps the VPC CIDRs and refuses a change that would replace a cluster; a cluster leaves in two runs
+// (decommission, then removal) and is drained first by its ClusterDrain. Tenants, shards (spokes in stacks of their
+// own) and Git delivery of the cluster secrets are optional. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleet.md.
 type Fleet struct {
 	pulumi.ResourceState
 

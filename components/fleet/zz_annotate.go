@@ -61,7 +61,7 @@ func (x *ClusterSummary) Annotate(a infer.Annotator) {
 
 // Annotate gives Fleet its schema descriptions.
 func (x *Fleet) Annotate(a infer.Annotator) {
-	a.Describe(x, "Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each a FleetCluster registered through a GitOpsBridge.")
+	a.Describe(x, "Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each a FleetCluster registered through a GitOpsBridge.\n\nGive it the clusters (name, region, role \"hub\" or \"spoke\", add-ons) and the Git repositories Argo CD bootstraps from; stack config fits as it is. Before it registers anything it checks the whole fleet (one hub, unique names, non-overlapping VPC CIDRs, every cluster's own rules) and reports every problem at once. Its ClusterLedger allocates and keeps the VPC CIDRs and refuses a change that would replace a cluster; a cluster leaves in two runs (decommission, then removal) and is drained first by its ClusterDrain. Tenants, shards (spokes in stacks of their own) and Git delivery of the cluster secrets are optional. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleet.md.")
 	a.Describe(&x.Clusters, "Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.")
 	a.Describe(&x.Kubeconfigs, "Kubeconfigs are cluster name -> kubeconfig (JSON, `aws eks get-token`; no token in it), a secret.")
 	a.Describe(&x.HubKubeconfig, "HubKubeconfig is the hub's kubeconfig, a secret.")

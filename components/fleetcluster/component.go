@@ -7,6 +7,12 @@ import (
 
 // FleetCluster is one EKS cluster with its network, nodes, access and add-on identities. Its outputs are
 // plain values (no resource references) so that programs in every language can use them.
+//
+// It builds a VPC (or uses vpcId and its subnets), the EKS cluster through pulumi-eks v2 with its managed node
+// groups, access entries, secrets encryption and control plane logs, and for each enabled GitOps Bridge add-on the
+// IAM role and AWS resources the add-on needs (EKS Pod Identity, or IRSA). clusterInfo is what a GitOpsBridge
+// registers into Argo CD; gitopsAccess lets a hub's Argo CD manage the cluster without static credentials. Guide:
+// https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleetcluster.md.
 type FleetCluster struct {
 	pulumi.ResourceState
 

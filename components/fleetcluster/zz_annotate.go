@@ -56,7 +56,7 @@ func (x *ExternalSecretsSettings) Annotate(a infer.Annotator) {
 
 // Annotate gives FleetCluster its schema descriptions.
 func (x *FleetCluster) Annotate(a infer.Annotator) {
-	a.Describe(x, "FleetCluster is one EKS cluster with its network, nodes, access and add-on identities. Its outputs are plain values (no resource references) so that programs in every language can use them.")
+	a.Describe(x, "FleetCluster is one EKS cluster with its network, nodes, access and add-on identities. Its outputs are plain values (no resource references) so that programs in every language can use them.\n\nIt builds a VPC (or uses vpcId and its subnets), the EKS cluster through pulumi-eks v2 with its managed node groups, access entries, secrets encryption and control plane logs, and for each enabled GitOps Bridge add-on the IAM role and AWS resources the add-on needs (EKS Pod Identity, or IRSA). clusterInfo is what a GitOpsBridge registers into Argo CD; gitopsAccess lets a hub's Argo CD manage the cluster without static credentials. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleetcluster.md.")
 	a.Describe(&x.ClusterName, "ClusterName is the EKS cluster name.")
 	a.Describe(&x.ClusterArn, "ClusterArn is the EKS cluster ARN.")
 	a.Describe(&x.Endpoint, "Endpoint is the Kubernetes API server URL (\"https://...\").")

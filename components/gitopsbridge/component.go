@@ -5,6 +5,13 @@ import (
 )
 
 // GitOpsBridge is the Argo CD registration of one cluster: its cluster secret, and on a hub Argo CD itself.
+//
+// The cluster secret carries the GitOps Bridge contract: the enable_<addon> labels and the metadata annotations
+// (add-on IAM roles, region, repositories) the add-on ApplicationSets template from. In hub mode it installs Argo CD
+// from the argo-cd Helm chart with an IAM management role, the AppProjects that bound what Git may deploy, and the
+// bootstrap Applications of the add-ons and workloads repositories. In spoke mode it writes the spoke's secret on
+// the hub (spoke.hubKubeconfig), or with git commits it to the registry repository the hub syncs. Guide:
+// https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/gitopsbridge.md.
 type GitOpsBridge struct {
 	pulumi.ResourceState
 

@@ -27,7 +27,7 @@ func (x *GitDelivery) Annotate(a infer.Annotator) {
 
 // Annotate gives GitOpsBridge its schema descriptions.
 func (x *GitOpsBridge) Annotate(a infer.Annotator) {
-	a.Describe(x, "GitOpsBridge is the Argo CD registration of one cluster: its cluster secret, and on a hub Argo CD itself.")
+	a.Describe(x, "GitOpsBridge is the Argo CD registration of one cluster: its cluster secret, and on a hub Argo CD itself.\n\nThe cluster secret carries the GitOps Bridge contract: the enable_<addon> labels and the metadata annotations (add-on IAM roles, region, repositories) the add-on ApplicationSets template from. In hub mode it installs Argo CD from the argo-cd Helm chart with an IAM management role, the AppProjects that bound what Git may deploy, and the bootstrap Applications of the add-ons and workloads repositories. In spoke mode it writes the spoke's secret on the hub (spoke.hubKubeconfig), or with git commits it to the registry repository the hub syncs. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/gitopsbridge.md.")
 	a.Describe(&x.SecretName, "SecretName is the name of the Argo CD cluster secret.")
 	a.Describe(&x.SecretNamespace, "SecretNamespace is the namespace of the cluster secret on the hub.")
 	a.Describe(&x.Labels, "Labels are the cluster secret's labels (secret type, cluster_name, environment, kubernetes_version, enable_<addon>).")

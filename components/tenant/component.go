@@ -12,6 +12,9 @@ import (
 // Tenant is one tenant onboarded onto the clusters it selects (fleet:index:Tenant, standalone or under a Fleet): its
 // Argo CD projects and ApplicationSets on the hub, and on every selected cluster its namespaces' objects, its roles,
 // its owners' access and its TenantGuard.
+//
+// With git the in-cluster objects are committed to the registry repository for Argo CD to sync; each selected
+// cluster pins what that folder may set with admission policies. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/tenants.md.
 type Tenant struct {
 	pulumi.ResourceState
 

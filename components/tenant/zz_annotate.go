@@ -6,7 +6,7 @@ import "github.com/pulumi/pulumi-go-provider/infer"
 
 // Annotate gives Tenant its schema descriptions.
 func (x *Tenant) Annotate(a infer.Annotator) {
-	a.Describe(x, "Tenant is one tenant onboarded onto the clusters it selects (fleet:index:Tenant, standalone or under a Fleet): its Argo CD projects and ApplicationSets on the hub, and on every selected cluster its namespaces' objects, its roles, its owners' access and its TenantGuard.")
+	a.Describe(x, "Tenant is one tenant onboarded onto the clusters it selects (fleet:index:Tenant, standalone or under a Fleet): its Argo CD projects and ApplicationSets on the hub, and on every selected cluster its namespaces' objects, its roles, its owners' access and its TenantGuard.\n\nWith git the in-cluster objects are committed to the registry repository for Argo CD to sync; each selected cluster pins what that folder may set with admission policies. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/tenants.md.")
 	a.Describe(&x.Clusters, "Clusters are the clusters the tenant is onboarded onto, in the order given.")
 	a.Describe(&x.Project, "Project is the tenant's Argo CD project on the hub (tenant-<name>), which its Applications use.")
 	a.Describe(&x.Folder, "Folder is, with Git delivery, the tenant's folder of the repository (tenants/<name>); \"\" without.")

@@ -12,6 +12,47 @@ namespace GitOpsFleet.Fleet
 {
     /// <summary>
     /// ClusterDrain drains an EKS cluster when it is deleted: through the cluster's API it deletes the Ingresses and Gateways, the Services of type LoadBalancer, the PersistentVolumeClaims whose volumes are deleted with them and Karpenter's NodePools and NodeClaims, waiting for each kind; then it waits until the Resource Groups Tagging API finds nothing the AWS Load Balancer Controller, the EBS CSI driver or Karpenter tagged to the cluster. Create and update only record the inputs. Give it dependsOn the FleetCluster and the GitOpsBridge of the cluster, so they are deleted after it; a drain that fails (leftovers at the timeout) stops the delete with the ARNs named. Fleet creates one per cluster. It authenticates with the plugin's ambient AWS credentials (and assumeRoleArn), the identity that created the cluster.
+    /// 
+    /// ## Example Usage
+    /// ### A cluster drained before it is deleted
+    /// 
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Fleet = GitOpsFleet.Fleet;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var spoke = new Fleet.FleetCluster("spoke", new()
+    ///     {
+    ///         Region = "us-west-2",
+    ///         Addons = { { "aws_load_balancer_controller", true } },
+    ///     });
+    /// 
+    ///     // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+    ///     // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+    ///     new Fleet.ClusterDrain("spoke", new()
+    ///     {
+    ///         ClusterName = spoke.ClusterName,
+    ///         Region = spoke.Region,
+    ///         Endpoint = spoke.Endpoint,
+    ///         CertificateAuthorityData = spoke.CertificateAuthorityData,
+    ///         Timeout = "30m",
+    ///     }, new CustomResourceOptions { DependsOn = { spoke } });
+    /// 
+    ///     // What the add-on controllers made for the cluster that is still there.
+    ///     var leftovers = Fleet.GetStillTagged.Invoke(new()
+    ///     {
+    ///         ClusterName = spoke.ClusterName,
+    ///         Region = spoke.Region,
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["stillTagged"] = leftovers.Apply(result =&gt; result.Arns),
+    ///     };
+    /// });
+    /// ```
     /// </summary>
     [FleetResourceType("fleet:index:ClusterDrain")]
     public partial class ClusterDrain : global::Pulumi.CustomResource

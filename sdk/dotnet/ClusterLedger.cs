@@ -12,6 +12,36 @@ namespace GitOpsFleet.Fleet
 {
     /// <summary>
     /// ClusterLedger is a Fleet's record of what identifies each cluster (region, account role, VPC CIDR). It refuses a change that would replace a cluster unless the cluster sets allowReplacement, and allocates and keeps the VPC CIDRs of clusters that give none. Fleet creates it; it calls no cloud API.
+    /// 
+    /// ## Example Usage
+    /// ### VPC CIDRs allocated and kept
+    /// 
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Fleet = GitOpsFleet.Fleet;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     // VPC CIDRs for two clusters: spoke-use2 keeps the one it gives, hub gets a /16 from the pool
+    ///     // that stays its own when clusters are added or removed.
+    ///     var ledger = new Fleet.ClusterLedger("ledger", new()
+    ///     {
+    ///         CidrPool = "10.0.0.0/8",
+    ///         CidrPrefixLength = 16,
+    ///         Clusters =
+    ///         {
+    ///             new Fleet.Inputs.LedgerEntryArgs { Name = "hub", Region = "us-east-1" },
+    ///             new Fleet.Inputs.LedgerEntryArgs { Name = "spoke-use2", Region = "us-east-2", VpcCidr = "10.42.0.0/16" },
+    ///         },
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["vpcCidrs"] = ledger.VpcCidrs,
+    ///     };
+    /// });
+    /// ```
     /// </summary>
     [FleetResourceType("fleet:index:ClusterLedger")]
     public partial class ClusterLedger : global::Pulumi.CustomResource

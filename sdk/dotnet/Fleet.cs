@@ -12,6 +12,58 @@ namespace GitOpsFleet.Fleet
 {
     /// <summary>
     /// Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each a FleetCluster registered through a GitOpsBridge.
+    /// 
+    /// Give it the clusters (name, region, role "hub" or "spoke", add-ons) and the Git repositories Argo CD bootstraps from; stack config fits as it is. Before it registers anything it checks the whole fleet (one hub, unique names, non-overlapping VPC CIDRs, every cluster's own rules) and reports every problem at once. Its ClusterLedger allocates and keeps the VPC CIDRs and refuses a change that would replace a cluster; a cluster leaves in two runs (decommission, then removal) and is drained first by its ClusterDrain. Tenants, shards (spokes in stacks of their own) and Git delivery of the cluster secrets are optional. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleet.md.
+    /// 
+    /// ## Example Usage
+    /// ### A hub and a spoke in two regions
+    /// 
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Fleet = GitOpsFleet.Fleet;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     // A hub running Argo CD and a spoke it manages, in two regions. The VPC CIDRs are
+    ///     // allocated from 10.0.0.0/8 and kept by the fleet's ClusterLedger.
+    ///     var fleet = new Fleet.Fleet("fleet", new()
+    ///     {
+    ///         Repositories = new Fleet.Inputs.RepositoriesArgs
+    ///         {
+    ///             Addons = new Fleet.Inputs.RepoArgs
+    ///             {
+    ///                 Url = "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+    ///                 Revision = "main",
+    ///                 Path = "bootstrap/control-plane/addons",
+    ///             },
+    ///         },
+    ///         Clusters =
+    ///         {
+    ///             new Fleet.Inputs.ClusterSpecArgs
+    ///             {
+    ///                 Name = "hub",
+    ///                 Region = "us-east-1",
+    ///                 Role = "hub",
+    ///                 Addons = { { "metrics_server", true } },
+    ///             },
+    ///             new Fleet.Inputs.ClusterSpecArgs
+    ///             {
+    ///                 Name = "spoke-use2",
+    ///                 Region = "us-east-2",
+    ///                 Role = "spoke",
+    ///                 Addons = { { "aws_load_balancer_controller", true }, { "karpenter", true } },
+    ///             },
+    ///         },
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["vpcCidrs"] = fleet.VpcCidrs,
+    ///         ["argocdManagementRoleArn"] = fleet.ArgocdManagementRoleArn,
+    ///     };
+    /// });
+    /// ```
     /// </summary>
     [FleetResourceType("fleet:index:Fleet")]
     public partial class Fleet : global::Pulumi.ComponentResource

@@ -14,18 +14,666 @@ namespace GitOpsFleet.Fleet
     {
         /// <summary>
         /// getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver's volumes, Karpenter's instances and launch templates), through the Resource Groups Tagging API with the plugin's ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// 
+        /// {{% example %}}
+        /// ### A cluster drained before it is deleted
+        /// 
+        /// ```typescript
+        /// import * as fleet from "@gitops-fleet/fleet";
+        /// 
+        /// const spoke = new fleet.FleetCluster("spoke", {
+        ///     region: "us-west-2",
+        ///     addons: { aws_load_balancer_controller: true },
+        /// });
+        /// 
+        /// // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// new fleet.ClusterDrain("spoke", {
+        ///     clusterName: spoke.clusterName,
+        ///     region: spoke.region,
+        ///     endpoint: spoke.endpoint,
+        ///     certificateAuthorityData: spoke.certificateAuthorityData,
+        ///     timeout: "30m",
+        /// }, { dependsOn: [spoke] });
+        /// 
+        /// // What the add-on controllers made for the cluster that is still there.
+        /// export const stillTagged = fleet.getStillTaggedOutput({
+        ///     clusterName: spoke.clusterName,
+        ///     region: spoke.region,
+        /// }).arns;
+        /// ```
+        /// 
+        /// ```python
+        /// import pulumi
+        /// import pulumi_fleet as fleet
+        /// 
+        /// spoke = fleet.FleetCluster("spoke", region="us-west-2", addons={"aws_load_balancer_controller": True})
+        /// 
+        /// # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// fleet.ClusterDrain(
+        ///     "spoke",
+        ///     cluster_name=spoke.cluster_name,
+        ///     region=spoke.region,
+        ///     endpoint=spoke.endpoint,
+        ///     certificate_authority_data=spoke.certificate_authority_data,
+        ///     timeout="30m",
+        ///     opts=pulumi.ResourceOptions(depends_on=[spoke]),
+        /// )
+        /// 
+        /// # What the add-on controllers made for the cluster that is still there.
+        /// leftovers = fleet.get_still_tagged_output(cluster_name=spoke.cluster_name, region=spoke.region)
+        /// pulumi.export("stillTagged", leftovers.arns)
+        /// ```
+        /// 
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		spoke, err := fleet.NewFleetCluster(ctx, "spoke", &amp;fleet.FleetClusterArgs{
+        /// 			Region: "us-west-2",
+        /// 			Addons: pulumi.BoolMap{"aws_load_balancer_controller": pulumi.Bool(true)},
+        /// 		})
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		// Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// 		// Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// 		_, err = fleet.NewClusterDrain(ctx, "spoke", &amp;fleet.ClusterDrainArgs{
+        /// 			ClusterName:              spoke.ClusterName,
+        /// 			Region:                   spoke.Region,
+        /// 			Endpoint:                 spoke.Endpoint,
+        /// 			CertificateAuthorityData: spoke.CertificateAuthorityData,
+        /// 			Timeout:                  pulumi.String("30m"),
+        /// 		}, pulumi.DependsOn([]pulumi.Resource{spoke}))
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		// What the add-on controllers made for the cluster that is still there.
+        /// 		leftovers := fleet.GetStillTaggedOutput(ctx, fleet.GetStillTaggedOutputArgs{
+        /// 			ClusterName: spoke.ClusterName,
+        /// 			Region:      spoke.Region,
+        /// 		})
+        /// 		ctx.Export("stillTagged", leftovers.Arns())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// 
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Fleet = GitOpsFleet.Fleet;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var spoke = new Fleet.FleetCluster("spoke", new()
+        ///     {
+        ///         Region = "us-west-2",
+        ///         Addons = { { "aws_load_balancer_controller", true } },
+        ///     });
+        /// 
+        ///     // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///     // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///     new Fleet.ClusterDrain("spoke", new()
+        ///     {
+        ///         ClusterName = spoke.ClusterName,
+        ///         Region = spoke.Region,
+        ///         Endpoint = spoke.Endpoint,
+        ///         CertificateAuthorityData = spoke.CertificateAuthorityData,
+        ///         Timeout = "30m",
+        ///     }, new CustomResourceOptions { DependsOn = { spoke } });
+        /// 
+        ///     // What the add-on controllers made for the cluster that is still there.
+        ///     var leftovers = Fleet.GetStillTagged.Invoke(new()
+        ///     {
+        ///         ClusterName = spoke.ClusterName,
+        ///         Region = spoke.Region,
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["stillTagged"] = leftovers.Apply(result =&gt; result.Arns),
+        ///     };
+        /// });
+        /// ```
+        /// 
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.gitopsfleet.fleet.ClusterDrain;
+        /// import com.gitopsfleet.fleet.ClusterDrainArgs;
+        /// import com.gitopsfleet.fleet.FleetCluster;
+        /// import com.gitopsfleet.fleet.FleetClusterArgs;
+        /// import com.gitopsfleet.fleet.FleetFunctions;
+        /// import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+        /// import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.resources.CustomResourceOptions;
+        /// import java.util.Map;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+        ///             .region("us-west-2")
+        ///             .addons(Map.of("aws_load_balancer_controller", true))
+        ///             .build());
+        /// 
+        ///         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+        ///             .clusterName(spoke.clusterName())
+        ///             .region(spoke.region())
+        ///             .endpoint(spoke.endpoint())
+        ///             .certificateAuthorityData(spoke.certificateAuthorityData())
+        ///             .timeout("30m")
+        ///             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+        /// 
+        ///         // What the add-on controllers made for the cluster that is still there.
+        ///         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+        ///             .clusterName(spoke.clusterName())
+        ///             .region(spoke.region())
+        ///             .build());
+        ///         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+        ///     }
+        /// }
+        /// ```
+        /// 
+        /// ```yaml
+        /// name: cluster-drain
+        /// runtime: yaml
+        /// resources:
+        ///   spoke:
+        ///     type: fleet:FleetCluster
+        ///     properties:
+        ///       region: us-west-2
+        ///       addons:
+        ///         aws_load_balancer_controller: true
+        ///   # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///   # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///   drain:
+        ///     type: fleet:ClusterDrain
+        ///     properties:
+        ///       clusterName: ${spoke.clusterName}
+        ///       region: ${spoke.region}
+        ///       endpoint: ${spoke.endpoint}
+        ///       certificateAuthorityData: ${spoke.certificateAuthorityData}
+        ///       timeout: 30m
+        ///     options:
+        ///       dependsOn:
+        ///         - ${spoke}
+        /// variables:
+        ///   # What the add-on controllers made for the cluster that is still there.
+        ///   leftovers:
+        ///     fn::invoke:
+        ///       function: fleet:getStillTagged
+        ///       arguments:
+        ///         clusterName: ${spoke.clusterName}
+        ///         region: ${spoke.region}
+        /// outputs:
+        ///   stillTagged: ${leftovers.arns}
+        /// ```
+        /// 
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Task<GetStillTaggedResult> InvokeAsync(GetStillTaggedArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetStillTaggedResult>("fleet:index:getStillTagged", args ?? new GetStillTaggedArgs(), options.WithDefaults());
 
         /// <summary>
         /// getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver's volumes, Karpenter's instances and launch templates), through the Resource Groups Tagging API with the plugin's ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// 
+        /// {{% example %}}
+        /// ### A cluster drained before it is deleted
+        /// 
+        /// ```typescript
+        /// import * as fleet from "@gitops-fleet/fleet";
+        /// 
+        /// const spoke = new fleet.FleetCluster("spoke", {
+        ///     region: "us-west-2",
+        ///     addons: { aws_load_balancer_controller: true },
+        /// });
+        /// 
+        /// // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// new fleet.ClusterDrain("spoke", {
+        ///     clusterName: spoke.clusterName,
+        ///     region: spoke.region,
+        ///     endpoint: spoke.endpoint,
+        ///     certificateAuthorityData: spoke.certificateAuthorityData,
+        ///     timeout: "30m",
+        /// }, { dependsOn: [spoke] });
+        /// 
+        /// // What the add-on controllers made for the cluster that is still there.
+        /// export const stillTagged = fleet.getStillTaggedOutput({
+        ///     clusterName: spoke.clusterName,
+        ///     region: spoke.region,
+        /// }).arns;
+        /// ```
+        /// 
+        /// ```python
+        /// import pulumi
+        /// import pulumi_fleet as fleet
+        /// 
+        /// spoke = fleet.FleetCluster("spoke", region="us-west-2", addons={"aws_load_balancer_controller": True})
+        /// 
+        /// # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// fleet.ClusterDrain(
+        ///     "spoke",
+        ///     cluster_name=spoke.cluster_name,
+        ///     region=spoke.region,
+        ///     endpoint=spoke.endpoint,
+        ///     certificate_authority_data=spoke.certificate_authority_data,
+        ///     timeout="30m",
+        ///     opts=pulumi.ResourceOptions(depends_on=[spoke]),
+        /// )
+        /// 
+        /// # What the add-on controllers made for the cluster that is still there.
+        /// leftovers = fleet.get_still_tagged_output(cluster_name=spoke.cluster_name, region=spoke.region)
+        /// pulumi.export("stillTagged", leftovers.arns)
+        /// ```
+        /// 
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		spoke, err := fleet.NewFleetCluster(ctx, "spoke", &amp;fleet.FleetClusterArgs{
+        /// 			Region: "us-west-2",
+        /// 			Addons: pulumi.BoolMap{"aws_load_balancer_controller": pulumi.Bool(true)},
+        /// 		})
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		// Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// 		// Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// 		_, err = fleet.NewClusterDrain(ctx, "spoke", &amp;fleet.ClusterDrainArgs{
+        /// 			ClusterName:              spoke.ClusterName,
+        /// 			Region:                   spoke.Region,
+        /// 			Endpoint:                 spoke.Endpoint,
+        /// 			CertificateAuthorityData: spoke.CertificateAuthorityData,
+        /// 			Timeout:                  pulumi.String("30m"),
+        /// 		}, pulumi.DependsOn([]pulumi.Resource{spoke}))
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		// What the add-on controllers made for the cluster that is still there.
+        /// 		leftovers := fleet.GetStillTaggedOutput(ctx, fleet.GetStillTaggedOutputArgs{
+        /// 			ClusterName: spoke.ClusterName,
+        /// 			Region:      spoke.Region,
+        /// 		})
+        /// 		ctx.Export("stillTagged", leftovers.Arns())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// 
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Fleet = GitOpsFleet.Fleet;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var spoke = new Fleet.FleetCluster("spoke", new()
+        ///     {
+        ///         Region = "us-west-2",
+        ///         Addons = { { "aws_load_balancer_controller", true } },
+        ///     });
+        /// 
+        ///     // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///     // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///     new Fleet.ClusterDrain("spoke", new()
+        ///     {
+        ///         ClusterName = spoke.ClusterName,
+        ///         Region = spoke.Region,
+        ///         Endpoint = spoke.Endpoint,
+        ///         CertificateAuthorityData = spoke.CertificateAuthorityData,
+        ///         Timeout = "30m",
+        ///     }, new CustomResourceOptions { DependsOn = { spoke } });
+        /// 
+        ///     // What the add-on controllers made for the cluster that is still there.
+        ///     var leftovers = Fleet.GetStillTagged.Invoke(new()
+        ///     {
+        ///         ClusterName = spoke.ClusterName,
+        ///         Region = spoke.Region,
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["stillTagged"] = leftovers.Apply(result =&gt; result.Arns),
+        ///     };
+        /// });
+        /// ```
+        /// 
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.gitopsfleet.fleet.ClusterDrain;
+        /// import com.gitopsfleet.fleet.ClusterDrainArgs;
+        /// import com.gitopsfleet.fleet.FleetCluster;
+        /// import com.gitopsfleet.fleet.FleetClusterArgs;
+        /// import com.gitopsfleet.fleet.FleetFunctions;
+        /// import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+        /// import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.resources.CustomResourceOptions;
+        /// import java.util.Map;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+        ///             .region("us-west-2")
+        ///             .addons(Map.of("aws_load_balancer_controller", true))
+        ///             .build());
+        /// 
+        ///         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+        ///             .clusterName(spoke.clusterName())
+        ///             .region(spoke.region())
+        ///             .endpoint(spoke.endpoint())
+        ///             .certificateAuthorityData(spoke.certificateAuthorityData())
+        ///             .timeout("30m")
+        ///             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+        /// 
+        ///         // What the add-on controllers made for the cluster that is still there.
+        ///         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+        ///             .clusterName(spoke.clusterName())
+        ///             .region(spoke.region())
+        ///             .build());
+        ///         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+        ///     }
+        /// }
+        /// ```
+        /// 
+        /// ```yaml
+        /// name: cluster-drain
+        /// runtime: yaml
+        /// resources:
+        ///   spoke:
+        ///     type: fleet:FleetCluster
+        ///     properties:
+        ///       region: us-west-2
+        ///       addons:
+        ///         aws_load_balancer_controller: true
+        ///   # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///   # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///   drain:
+        ///     type: fleet:ClusterDrain
+        ///     properties:
+        ///       clusterName: ${spoke.clusterName}
+        ///       region: ${spoke.region}
+        ///       endpoint: ${spoke.endpoint}
+        ///       certificateAuthorityData: ${spoke.certificateAuthorityData}
+        ///       timeout: 30m
+        ///     options:
+        ///       dependsOn:
+        ///         - ${spoke}
+        /// variables:
+        ///   # What the add-on controllers made for the cluster that is still there.
+        ///   leftovers:
+        ///     fn::invoke:
+        ///       function: fleet:getStillTagged
+        ///       arguments:
+        ///         clusterName: ${spoke.clusterName}
+        ///         region: ${spoke.region}
+        /// outputs:
+        ///   stillTagged: ${leftovers.arns}
+        /// ```
+        /// 
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetStillTaggedResult> Invoke(GetStillTaggedInvokeArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetStillTaggedResult>("fleet:index:getStillTagged", args ?? new GetStillTaggedInvokeArgs(), options.WithDefaults());
 
         /// <summary>
         /// getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver's volumes, Karpenter's instances and launch templates), through the Resource Groups Tagging API with the plugin's ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+        /// 
+        /// {{% examples %}}
+        /// ## Example Usage
+        /// 
+        /// {{% example %}}
+        /// ### A cluster drained before it is deleted
+        /// 
+        /// ```typescript
+        /// import * as fleet from "@gitops-fleet/fleet";
+        /// 
+        /// const spoke = new fleet.FleetCluster("spoke", {
+        ///     region: "us-west-2",
+        ///     addons: { aws_load_balancer_controller: true },
+        /// });
+        /// 
+        /// // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// new fleet.ClusterDrain("spoke", {
+        ///     clusterName: spoke.clusterName,
+        ///     region: spoke.region,
+        ///     endpoint: spoke.endpoint,
+        ///     certificateAuthorityData: spoke.certificateAuthorityData,
+        ///     timeout: "30m",
+        /// }, { dependsOn: [spoke] });
+        /// 
+        /// // What the add-on controllers made for the cluster that is still there.
+        /// export const stillTagged = fleet.getStillTaggedOutput({
+        ///     clusterName: spoke.clusterName,
+        ///     region: spoke.region,
+        /// }).arns;
+        /// ```
+        /// 
+        /// ```python
+        /// import pulumi
+        /// import pulumi_fleet as fleet
+        /// 
+        /// spoke = fleet.FleetCluster("spoke", region="us-west-2", addons={"aws_load_balancer_controller": True})
+        /// 
+        /// # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// fleet.ClusterDrain(
+        ///     "spoke",
+        ///     cluster_name=spoke.cluster_name,
+        ///     region=spoke.region,
+        ///     endpoint=spoke.endpoint,
+        ///     certificate_authority_data=spoke.certificate_authority_data,
+        ///     timeout="30m",
+        ///     opts=pulumi.ResourceOptions(depends_on=[spoke]),
+        /// )
+        /// 
+        /// # What the add-on controllers made for the cluster that is still there.
+        /// leftovers = fleet.get_still_tagged_output(cluster_name=spoke.cluster_name, region=spoke.region)
+        /// pulumi.export("stillTagged", leftovers.arns)
+        /// ```
+        /// 
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		spoke, err := fleet.NewFleetCluster(ctx, "spoke", &amp;fleet.FleetClusterArgs{
+        /// 			Region: "us-west-2",
+        /// 			Addons: pulumi.BoolMap{"aws_load_balancer_controller": pulumi.Bool(true)},
+        /// 		})
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		// Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        /// 		// Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        /// 		_, err = fleet.NewClusterDrain(ctx, "spoke", &amp;fleet.ClusterDrainArgs{
+        /// 			ClusterName:              spoke.ClusterName,
+        /// 			Region:                   spoke.Region,
+        /// 			Endpoint:                 spoke.Endpoint,
+        /// 			CertificateAuthorityData: spoke.CertificateAuthorityData,
+        /// 			Timeout:                  pulumi.String("30m"),
+        /// 		}, pulumi.DependsOn([]pulumi.Resource{spoke}))
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		// What the add-on controllers made for the cluster that is still there.
+        /// 		leftovers := fleet.GetStillTaggedOutput(ctx, fleet.GetStillTaggedOutputArgs{
+        /// 			ClusterName: spoke.ClusterName,
+        /// 			Region:      spoke.Region,
+        /// 		})
+        /// 		ctx.Export("stillTagged", leftovers.Arns())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// 
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using Pulumi;
+        /// using Fleet = GitOpsFleet.Fleet;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt;
+        /// {
+        ///     var spoke = new Fleet.FleetCluster("spoke", new()
+        ///     {
+        ///         Region = "us-west-2",
+        ///         Addons = { { "aws_load_balancer_controller", true } },
+        ///     });
+        /// 
+        ///     // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///     // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///     new Fleet.ClusterDrain("spoke", new()
+        ///     {
+        ///         ClusterName = spoke.ClusterName,
+        ///         Region = spoke.Region,
+        ///         Endpoint = spoke.Endpoint,
+        ///         CertificateAuthorityData = spoke.CertificateAuthorityData,
+        ///         Timeout = "30m",
+        ///     }, new CustomResourceOptions { DependsOn = { spoke } });
+        /// 
+        ///     // What the add-on controllers made for the cluster that is still there.
+        ///     var leftovers = Fleet.GetStillTagged.Invoke(new()
+        ///     {
+        ///         ClusterName = spoke.ClusterName,
+        ///         Region = spoke.Region,
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["stillTagged"] = leftovers.Apply(result =&gt; result.Arns),
+        ///     };
+        /// });
+        /// ```
+        /// 
+        /// ```java
+        /// package myproject;
+        /// 
+        /// import com.gitopsfleet.fleet.ClusterDrain;
+        /// import com.gitopsfleet.fleet.ClusterDrainArgs;
+        /// import com.gitopsfleet.fleet.FleetCluster;
+        /// import com.gitopsfleet.fleet.FleetClusterArgs;
+        /// import com.gitopsfleet.fleet.FleetFunctions;
+        /// import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+        /// import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.resources.CustomResourceOptions;
+        /// import java.util.Map;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+        ///             .region("us-west-2")
+        ///             .addons(Map.of("aws_load_balancer_controller", true))
+        ///             .build());
+        /// 
+        ///         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+        ///             .clusterName(spoke.clusterName())
+        ///             .region(spoke.region())
+        ///             .endpoint(spoke.endpoint())
+        ///             .certificateAuthorityData(spoke.certificateAuthorityData())
+        ///             .timeout("30m")
+        ///             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+        /// 
+        ///         // What the add-on controllers made for the cluster that is still there.
+        ///         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+        ///             .clusterName(spoke.clusterName())
+        ///             .region(spoke.region())
+        ///             .build());
+        ///         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+        ///     }
+        /// }
+        /// ```
+        /// 
+        /// ```yaml
+        /// name: cluster-drain
+        /// runtime: yaml
+        /// resources:
+        ///   spoke:
+        ///     type: fleet:FleetCluster
+        ///     properties:
+        ///       region: us-west-2
+        ///       addons:
+        ///         aws_load_balancer_controller: true
+        ///   # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        ///   # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        ///   drain:
+        ///     type: fleet:ClusterDrain
+        ///     properties:
+        ///       clusterName: ${spoke.clusterName}
+        ///       region: ${spoke.region}
+        ///       endpoint: ${spoke.endpoint}
+        ///       certificateAuthorityData: ${spoke.certificateAuthorityData}
+        ///       timeout: 30m
+        ///     options:
+        ///       dependsOn:
+        ///         - ${spoke}
+        /// variables:
+        ///   # What the add-on controllers made for the cluster that is still there.
+        ///   leftovers:
+        ///     fn::invoke:
+        ///       function: fleet:getStillTagged
+        ///       arguments:
+        ///         clusterName: ${spoke.clusterName}
+        ///         region: ${spoke.region}
+        /// outputs:
+        ///   stillTagged: ${leftovers.arns}
+        /// ```
+        /// 
+        /// {{% /example %}}
+        /// {{% /examples %}}
         /// </summary>
         public static Output<GetStillTaggedResult> Invoke(GetStillTaggedInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetStillTaggedResult>("fleet:index:getStillTagged", args ?? new GetStillTaggedInvokeArgs(), options.WithDefaults());

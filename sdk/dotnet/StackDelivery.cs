@@ -12,6 +12,54 @@ namespace GitOpsFleet.Fleet
 {
     /// <summary>
     /// StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.
+    /// 
+    /// Each stage's Stack pins a commit of the program (or follows a branch) and lives on the stage's own branch of the manifests repository, which its Application syncs; Kargo promotes new commits from stage to stage, through the stage's approvers or verification when it has them. It can install PKO, Kargo and Argo Rollouts on the hub too. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/stackdelivery.md.
+    /// 
+    /// ## Example Usage
+    /// ### The fleet's stacks promoted from dev to prod
+    /// 
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Fleet = GitOpsFleet.Fleet;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var config = new Config();
+    /// 
+    ///     // The fleet's own stacks delivered on the hub: a PKO Stack per stage, each pinned to a
+    ///     // commit of the program, promoted dev -&gt; prod by Kargo; prod needs the platform leads.
+    ///     var delivery = new Fleet.StackDelivery("delivery", new()
+    ///     {
+    ///         Kubeconfig = config.RequireSecret("hubKubeconfig"),
+    ///         PulumiAccessToken = config.RequireSecret("pulumiAccessToken"),
+    ///         Program = new Fleet.Inputs.ProgramRepositoryArgs { RepoUrl = "https://github.com/acme/platform-fleet.git" },
+    ///         Manifests = new Fleet.Inputs.ManifestsRepositoryArgs { Owner = "acme", Repository = "platform-fleet" },
+    ///         Stages =
+    ///         {
+    ///             new Fleet.Inputs.DeliveryStageArgs
+    ///             {
+    ///                 Name = "dev",
+    ///                 Stack = "acme/platform-fleet/dev",
+    ///                 Commit = "81d3a29597266e2c6dee3d95e1a055caf008a79d",
+    ///             },
+    ///             new Fleet.Inputs.DeliveryStageArgs
+    ///             {
+    ///                 Name = "prod",
+    ///                 Stack = "acme/platform-fleet/prod",
+    ///                 Commit = "81d3a29597266e2c6dee3d95e1a055caf008a79d",
+    ///                 Approvers = new Fleet.Inputs.ApproversArgs { Groups = { "platform-leads" } },
+    ///             },
+    ///         },
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["stages"] = delivery.Stages,
+    ///         ["applications"] = delivery.ApplicationNames,
+    ///     };
+    /// });
+    /// ```
     /// </summary>
     [FleetResourceType("fleet:index:StackDelivery")]
     public partial class StackDelivery : global::Pulumi.ComponentResource

@@ -12,6 +12,32 @@ namespace GitOpsFleet.Fleet
 {
     /// <summary>
     /// TenantGuard refuses, while preventDeletion is set, to let a tenant's namespaces on a cluster be removed while they hold PersistentVolumeClaims (it lists them through the cluster's API, authenticated like `aws eks get-token`). Fleet creates one per tenant and cluster.
+    /// 
+    /// ## Example Usage
+    /// ### A tenant's namespaces kept while they hold volumes
+    /// 
+    /// ```csharp
+    /// using Pulumi;
+    /// using Fleet = GitOpsFleet.Fleet;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     var spoke = new Fleet.FleetCluster("spoke", new() { Region = "us-west-2" });
+    /// 
+    ///     // Refuses an up or destroy that would delete the payments namespace while it holds
+    ///     // PersistentVolumeClaims; set PreventDeletion to false to let it go.
+    ///     new Fleet.TenantGuard("payments-spoke", new()
+    ///     {
+    ///         Tenant = "payments",
+    ///         Namespaces = { "payments" },
+    ///         PreventDeletion = true,
+    ///         ClusterName = spoke.ClusterName,
+    ///         Region = spoke.Region,
+    ///         Endpoint = spoke.Endpoint,
+    ///         CertificateAuthorityData = spoke.CertificateAuthorityData,
+    ///     });
+    /// });
+    /// ```
     /// </summary>
     [FleetResourceType("fleet:index:TenantGuard")]
     public partial class TenantGuard : global::Pulumi.CustomResource

@@ -6,6 +6,34 @@ import * as utilities from "./utilities";
 
 /**
  * ClusterDrain drains an EKS cluster when it is deleted: through the cluster's API it deletes the Ingresses and Gateways, the Services of type LoadBalancer, the PersistentVolumeClaims whose volumes are deleted with them and Karpenter's NodePools and NodeClaims, waiting for each kind; then it waits until the Resource Groups Tagging API finds nothing the AWS Load Balancer Controller, the EBS CSI driver or Karpenter tagged to the cluster. Create and update only record the inputs. Give it dependsOn the FleetCluster and the GitOpsBridge of the cluster, so they are deleted after it; a drain that fails (leftovers at the timeout) stops the delete with the ARNs named. Fleet creates one per cluster. It authenticates with the plugin's ambient AWS credentials (and assumeRoleArn), the identity that created the cluster.
+ *
+ * ## Example Usage
+ * ### A cluster drained before it is deleted
+ *
+ * ```typescript
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * const spoke = new fleet.FleetCluster("spoke", {
+ *     region: "us-west-2",
+ *     addons: { aws_load_balancer_controller: true },
+ * });
+ *
+ * // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+ * // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+ * new fleet.ClusterDrain("spoke", {
+ *     clusterName: spoke.clusterName,
+ *     region: spoke.region,
+ *     endpoint: spoke.endpoint,
+ *     certificateAuthorityData: spoke.certificateAuthorityData,
+ *     timeout: "30m",
+ * }, { dependsOn: [spoke] });
+ *
+ * // What the add-on controllers made for the cluster that is still there.
+ * export const stillTagged = fleet.getStillTaggedOutput({
+ *     clusterName: spoke.clusterName,
+ *     region: spoke.region,
+ * }).arns;
+ * ```
  */
 export class ClusterDrain extends pulumi.CustomResource {
     /**

@@ -8,6 +8,39 @@ import * as utilities from "./utilities";
 
 /**
  * Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each a FleetCluster registered through a GitOpsBridge.
+ *
+ * Give it the clusters (name, region, role "hub" or "spoke", add-ons) and the Git repositories Argo CD bootstraps from; stack config fits as it is. Before it registers anything it checks the whole fleet (one hub, unique names, non-overlapping VPC CIDRs, every cluster's own rules) and reports every problem at once. Its ClusterLedger allocates and keeps the VPC CIDRs and refuses a change that would replace a cluster; a cluster leaves in two runs (decommission, then removal) and is drained first by its ClusterDrain. Tenants, shards (spokes in stacks of their own) and Git delivery of the cluster secrets are optional. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleet.md.
+ *
+ * ## Example Usage
+ * ### A hub and a spoke in two regions
+ *
+ * ```typescript
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * // A hub running Argo CD and a spoke it manages, in two regions. The VPC CIDRs are
+ * // allocated from 10.0.0.0/8 and kept by the fleet's ClusterLedger.
+ * const f = new fleet.Fleet("fleet", {
+ *     repositories: {
+ *         addons: {
+ *             url: "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+ *             revision: "main",
+ *             path: "bootstrap/control-plane/addons",
+ *         },
+ *     },
+ *     clusters: [
+ *         { name: "hub", region: "us-east-1", role: "hub", addons: { metrics_server: true } },
+ *         {
+ *             name: "spoke-use2",
+ *             region: "us-east-2",
+ *             role: "spoke",
+ *             addons: { aws_load_balancer_controller: true, karpenter: true },
+ *         },
+ *     ],
+ * });
+ *
+ * export const vpcCidrs = f.vpcCidrs;
+ * export const argocdManagementRoleArn = f.argocdManagementRoleArn;
+ * ```
  */
 export class Fleet extends pulumi.ComponentResource {
     /** @internal */

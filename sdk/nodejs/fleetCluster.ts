@@ -8,6 +8,40 @@ import * as utilities from "./utilities";
 
 /**
  * FleetCluster is one EKS cluster with its network, nodes, access and add-on identities. Its outputs are plain values (no resource references) so that programs in every language can use them.
+ *
+ * It builds a VPC (or uses vpcId and its subnets), the EKS cluster through pulumi-eks v2 with its managed node groups, access entries, secrets encryption and control plane logs, and for each enabled GitOps Bridge add-on the IAM role and AWS resources the add-on needs (EKS Pod Identity, or IRSA). clusterInfo is what a GitOpsBridge registers into Argo CD; gitopsAccess lets a hub's Argo CD manage the cluster without static credentials. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleetcluster.md.
+ *
+ * ## Example Usage
+ * ### A hub running Argo CD and a spoke registered into it
+ *
+ * ```typescript
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * // The hub cluster, and Argo CD on it.
+ * const hub = new fleet.FleetCluster("hub", { region: "us-east-1", addons: { metrics_server: true } });
+ * const argocd = new fleet.GitOpsBridge("hub", {
+ *     cluster: hub.clusterInfo,
+ *     hub: { highAvailability: true },
+ *     addonsRepo: {
+ *         url: "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+ *         path: "bootstrap/control-plane/addons",
+ *     },
+ * });
+ *
+ * // A spoke whose role the hub's Argo CD assumes, registered into the hub by its cluster secret.
+ * const spoke = new fleet.FleetCluster("spoke", {
+ *     region: "us-west-2",
+ *     addons: { aws_load_balancer_controller: true },
+ *     gitopsAccess: { hubRoleArn: argocd.managementRoleArn },
+ * });
+ * const registration = new fleet.GitOpsBridge("spoke", {
+ *     cluster: spoke.clusterInfo,
+ *     spoke: { hubKubeconfig: hub.kubeconfig },
+ * });
+ *
+ * export const spokeSecret = registration.secretName;
+ * export const spokeLabels = registration.labels;
+ * ```
  */
 export class FleetCluster extends pulumi.ComponentResource {
     /** @internal */

@@ -6,6 +6,34 @@ import * as utilities from "./utilities";
 
 /**
  * getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver's volumes, Karpenter's instances and launch templates), through the Resource Groups Tagging API with the plugin's ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+ *
+ * ## Example Usage
+ * ### A cluster drained before it is deleted
+ *
+ * ```typescript
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * const spoke = new fleet.FleetCluster("spoke", {
+ *     region: "us-west-2",
+ *     addons: { aws_load_balancer_controller: true },
+ * });
+ *
+ * // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+ * // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+ * new fleet.ClusterDrain("spoke", {
+ *     clusterName: spoke.clusterName,
+ *     region: spoke.region,
+ *     endpoint: spoke.endpoint,
+ *     certificateAuthorityData: spoke.certificateAuthorityData,
+ *     timeout: "30m",
+ * }, { dependsOn: [spoke] });
+ *
+ * // What the add-on controllers made for the cluster that is still there.
+ * export const stillTagged = fleet.getStillTaggedOutput({
+ *     clusterName: spoke.clusterName,
+ *     region: spoke.region,
+ * }).arns;
+ * ```
  */
 export function getStillTagged(args: GetStillTaggedArgs, opts?: pulumi.InvokeOptions): Promise<GetStillTaggedResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -45,6 +73,34 @@ export interface GetStillTaggedResult {
 }
 /**
  * getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver's volumes, Karpenter's instances and launch templates), through the Resource Groups Tagging API with the plugin's ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+ *
+ * ## Example Usage
+ * ### A cluster drained before it is deleted
+ *
+ * ```typescript
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * const spoke = new fleet.FleetCluster("spoke", {
+ *     region: "us-west-2",
+ *     addons: { aws_load_balancer_controller: true },
+ * });
+ *
+ * // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+ * // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+ * new fleet.ClusterDrain("spoke", {
+ *     clusterName: spoke.clusterName,
+ *     region: spoke.region,
+ *     endpoint: spoke.endpoint,
+ *     certificateAuthorityData: spoke.certificateAuthorityData,
+ *     timeout: "30m",
+ * }, { dependsOn: [spoke] });
+ *
+ * // What the add-on controllers made for the cluster that is still there.
+ * export const stillTagged = fleet.getStillTaggedOutput({
+ *     clusterName: spoke.clusterName,
+ *     region: spoke.region,
+ * }).arns;
+ * ```
  */
 export function getStillTaggedOutput(args: GetStillTaggedOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetStillTaggedResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,6 +8,40 @@ import * as utilities from "./utilities";
 
 /**
  * GitOpsBridge is the Argo CD registration of one cluster: its cluster secret, and on a hub Argo CD itself.
+ *
+ * The cluster secret carries the GitOps Bridge contract: the enable_<addon> labels and the metadata annotations (add-on IAM roles, region, repositories) the add-on ApplicationSets template from. In hub mode it installs Argo CD from the argo-cd Helm chart with an IAM management role, the AppProjects that bound what Git may deploy, and the bootstrap Applications of the add-ons and workloads repositories. In spoke mode it writes the spoke's secret on the hub (spoke.hubKubeconfig), or with git commits it to the registry repository the hub syncs. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/gitopsbridge.md.
+ *
+ * ## Example Usage
+ * ### A hub running Argo CD and a spoke registered into it
+ *
+ * ```typescript
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * // The hub cluster, and Argo CD on it.
+ * const hub = new fleet.FleetCluster("hub", { region: "us-east-1", addons: { metrics_server: true } });
+ * const argocd = new fleet.GitOpsBridge("hub", {
+ *     cluster: hub.clusterInfo,
+ *     hub: { highAvailability: true },
+ *     addonsRepo: {
+ *         url: "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+ *         path: "bootstrap/control-plane/addons",
+ *     },
+ * });
+ *
+ * // A spoke whose role the hub's Argo CD assumes, registered into the hub by its cluster secret.
+ * const spoke = new fleet.FleetCluster("spoke", {
+ *     region: "us-west-2",
+ *     addons: { aws_load_balancer_controller: true },
+ *     gitopsAccess: { hubRoleArn: argocd.managementRoleArn },
+ * });
+ * const registration = new fleet.GitOpsBridge("spoke", {
+ *     cluster: spoke.clusterInfo,
+ *     spoke: { hubKubeconfig: hub.kubeconfig },
+ * });
+ *
+ * export const spokeSecret = registration.secretName;
+ * export const spokeLabels = registration.labels;
+ * ```
  */
 export class GitOpsBridge extends pulumi.ComponentResource {
     /** @internal */

@@ -8,6 +8,39 @@ import * as utilities from "./utilities";
 
 /**
  * StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.
+ *
+ * Each stage's Stack pins a commit of the program (or follows a branch) and lives on the stage's own branch of the manifests repository, which its Application syncs; Kargo promotes new commits from stage to stage, through the stage's approvers or verification when it has them. It can install PKO, Kargo and Argo Rollouts on the hub too. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/stackdelivery.md.
+ *
+ * ## Example Usage
+ * ### The fleet's stacks promoted from dev to prod
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * const cfg = new pulumi.Config();
+ *
+ * // The fleet's own stacks delivered on the hub: a PKO Stack per stage, each pinned to a
+ * // commit of the program, promoted dev -> prod by Kargo; prod needs the platform leads.
+ * const delivery = new fleet.StackDelivery("delivery", {
+ *     kubeconfig: cfg.requireSecret("hubKubeconfig"),
+ *     pulumiAccessToken: cfg.requireSecret("pulumiAccessToken"),
+ *     program: { repoUrl: "https://github.com/acme/platform-fleet.git" },
+ *     manifests: { owner: "acme", repository: "platform-fleet" },
+ *     stages: [
+ *         { name: "dev", stack: "acme/platform-fleet/dev", commit: "81d3a29597266e2c6dee3d95e1a055caf008a79d" },
+ *         {
+ *             name: "prod",
+ *             stack: "acme/platform-fleet/prod",
+ *             commit: "81d3a29597266e2c6dee3d95e1a055caf008a79d",
+ *             approvers: { groups: ["platform-leads"] },
+ *         },
+ *     ],
+ * });
+ *
+ * export const stages = delivery.stages;
+ * export const applications = delivery.applicationNames;
+ * ```
  */
 export class StackDelivery extends pulumi.ComponentResource {
     /** @internal */

@@ -8,6 +8,33 @@ import * as utilities from "./utilities";
 
 /**
  * Tenant is one tenant onboarded onto the clusters it selects (fleet:index:Tenant, standalone or under a Fleet): its Argo CD projects and ApplicationSets on the hub, and on every selected cluster its namespaces' objects, its roles, its owners' access and its TenantGuard.
+ *
+ * With git the in-cluster objects are committed to the registry repository for Argo CD to sync; each selected cluster pins what that folder may set with admission policies. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/tenants.md.
+ *
+ * ## Example Usage
+ * ### A team onboarded onto a spoke
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * const cfg = new pulumi.Config();
+ * const spoke = new fleet.FleetCluster("spoke", { region: "us-west-2" });
+ *
+ * // The payments team on the spoke: its namespace at Pod Security "restricted", its owners'
+ * // EKS access to that namespace only, and its Argo CD project on the hub.
+ * const payments = new fleet.Tenant("payments", {
+ *     hubKubeconfig: cfg.requireSecret("hubKubeconfig"),
+ *     clusters: [{ name: spoke.clusterName, region: spoke.region, cluster: spoke.clusterInfo }],
+ *     tenant: {
+ *         name: "payments",
+ *         namespaces: [{ name: "payments" }],
+ *         owners: [{ arn: "arn:aws:iam::111122223333:role/payments-admins", access: "edit" }],
+ *     },
+ * });
+ *
+ * export const project = payments.project;
+ * ```
  */
 export class Tenant extends pulumi.ComponentResource {
     /** @internal */

@@ -6,6 +6,27 @@ import * as utilities from "./utilities";
 
 /**
  * TenantGuard refuses, while preventDeletion is set, to let a tenant's namespaces on a cluster be removed while they hold PersistentVolumeClaims (it lists them through the cluster's API, authenticated like `aws eks get-token`). Fleet creates one per tenant and cluster.
+ *
+ * ## Example Usage
+ * ### A tenant's namespaces kept while they hold volumes
+ *
+ * ```typescript
+ * import * as fleet from "@gitops-fleet/fleet";
+ *
+ * const spoke = new fleet.FleetCluster("spoke", { region: "us-west-2" });
+ *
+ * // Refuses an up or destroy that would delete the payments namespace while it holds
+ * // PersistentVolumeClaims; set preventDeletion to false to let it go.
+ * new fleet.TenantGuard("payments-spoke", {
+ *     tenant: "payments",
+ *     namespaces: ["payments"],
+ *     preventDeletion: true,
+ *     clusterName: spoke.clusterName,
+ *     region: spoke.region,
+ *     endpoint: spoke.endpoint,
+ *     certificateAuthorityData: spoke.certificateAuthorityData,
+ * });
+ * ```
  */
 export class TenantGuard extends pulumi.CustomResource {
     /**

@@ -13,6 +13,52 @@ import (
 )
 
 // ClusterDrain drains an EKS cluster when it is deleted: through the cluster's API it deletes the Ingresses and Gateways, the Services of type LoadBalancer, the PersistentVolumeClaims whose volumes are deleted with them and Karpenter's NodePools and NodeClaims, waiting for each kind; then it waits until the Resource Groups Tagging API finds nothing the AWS Load Balancer Controller, the EBS CSI driver or Karpenter tagged to the cluster. Create and update only record the inputs. Give it dependsOn the FleetCluster and the GitOpsBridge of the cluster, so they are deleted after it; a drain that fails (leftovers at the timeout) stops the delete with the ARNs named. Fleet creates one per cluster. It authenticates with the plugin's ambient AWS credentials (and assumeRoleArn), the identity that created the cluster.
+//
+// ## Example Usage
+// ### A cluster drained before it is deleted
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			spoke, err := fleet.NewFleetCluster(ctx, "spoke", &fleet.FleetClusterArgs{
+//				Region: "us-west-2",
+//				Addons: pulumi.BoolMap{"aws_load_balancer_controller": pulumi.Bool(true)},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+//			// Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+//			_, err = fleet.NewClusterDrain(ctx, "spoke", &fleet.ClusterDrainArgs{
+//				ClusterName:              spoke.ClusterName,
+//				Region:                   spoke.Region,
+//				Endpoint:                 spoke.Endpoint,
+//				CertificateAuthorityData: spoke.CertificateAuthorityData,
+//				Timeout:                  pulumi.String("30m"),
+//			}, pulumi.DependsOn([]pulumi.Resource{spoke}))
+//			if err != nil {
+//				return err
+//			}
+//			// What the add-on controllers made for the cluster that is still there.
+//			leftovers := fleet.GetStillTaggedOutput(ctx, fleet.GetStillTaggedOutputArgs{
+//				ClusterName: spoke.ClusterName,
+//				Region:      spoke.Region,
+//			})
+//			ctx.Export("stillTagged", leftovers.Arns())
+//			return nil
+//		})
+//	}
+//
+// ```
 type ClusterDrain struct {
 	pulumi.CustomResourceState
 

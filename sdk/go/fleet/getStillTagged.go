@@ -12,6 +12,52 @@ import (
 )
 
 // getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver's volumes, Karpenter's instances and launch templates), through the Resource Groups Tagging API with the plugin's ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+//
+// ## Example Usage
+// ### A cluster drained before it is deleted
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			spoke, err := fleet.NewFleetCluster(ctx, "spoke", &fleet.FleetClusterArgs{
+//				Region: "us-west-2",
+//				Addons: pulumi.BoolMap{"aws_load_balancer_controller": pulumi.Bool(true)},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+//			// Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+//			_, err = fleet.NewClusterDrain(ctx, "spoke", &fleet.ClusterDrainArgs{
+//				ClusterName:              spoke.ClusterName,
+//				Region:                   spoke.Region,
+//				Endpoint:                 spoke.Endpoint,
+//				CertificateAuthorityData: spoke.CertificateAuthorityData,
+//				Timeout:                  pulumi.String("30m"),
+//			}, pulumi.DependsOn([]pulumi.Resource{spoke}))
+//			if err != nil {
+//				return err
+//			}
+//			// What the add-on controllers made for the cluster that is still there.
+//			leftovers := fleet.GetStillTaggedOutput(ctx, fleet.GetStillTaggedOutputArgs{
+//				ClusterName: spoke.ClusterName,
+//				Region:      spoke.Region,
+//			})
+//			ctx.Export("stillTagged", leftovers.Arns())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetStillTagged(ctx *pulumi.Context, args *GetStillTaggedArgs, opts ...pulumi.InvokeOption) (*GetStillTaggedResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetStillTaggedResult

@@ -13,6 +13,62 @@ import (
 )
 
 // StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.
+//
+// Each stage's Stack pins a commit of the program (or follows a branch) and lives on the stage's own branch of the manifests repository, which its Application syncs; Kargo promotes new commits from stage to stage, through the stage's approvers or verification when it has them. It can install PKO, Kargo and Argo Rollouts on the hub too. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/stackdelivery.md.
+//
+// ## Example Usage
+// ### The fleet's stacks promoted from dev to prod
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			// The fleet's own stacks delivered on the hub: a PKO Stack per stage, each pinned to a
+//			// commit of the program, promoted dev -> prod by Kargo; prod needs the platform leads.
+//			delivery, err := fleet.NewStackDelivery(ctx, "delivery", &fleet.StackDeliveryArgs{
+//				Kubeconfig:        cfg.RequireSecret("hubKubeconfig"),
+//				PulumiAccessToken: cfg.RequireSecret("pulumiAccessToken"),
+//				Program: &fleet.ProgramRepositoryArgs{
+//					RepoUrl: pulumi.String("https://github.com/acme/platform-fleet.git"),
+//				},
+//				Manifests: &fleet.ManifestsRepositoryArgs{
+//					Owner:      pulumi.String("acme"),
+//					Repository: pulumi.String("platform-fleet"),
+//				},
+//				Stages: fleet.DeliveryStageArray{
+//					&fleet.DeliveryStageArgs{
+//						Name:   pulumi.String("dev"),
+//						Stack:  pulumi.String("acme/platform-fleet/dev"),
+//						Commit: pulumi.String("81d3a29597266e2c6dee3d95e1a055caf008a79d"),
+//					},
+//					&fleet.DeliveryStageArgs{
+//						Name:      pulumi.String("prod"),
+//						Stack:     pulumi.String("acme/platform-fleet/prod"),
+//						Commit:    pulumi.String("81d3a29597266e2c6dee3d95e1a055caf008a79d"),
+//						Approvers: &fleet.ApproversArgs{Groups: pulumi.StringArray{pulumi.String("platform-leads")}},
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("stages", delivery.Stages)
+//			ctx.Export("applications", delivery.ApplicationNames)
+//			return nil
+//		})
+//	}
+//
+// ```
 type StackDelivery struct {
 	pulumi.ResourceState
 

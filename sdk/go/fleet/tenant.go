@@ -13,6 +13,63 @@ import (
 )
 
 // Tenant is one tenant onboarded onto the clusters it selects (fleet:index:Tenant, standalone or under a Fleet): its Argo CD projects and ApplicationSets on the hub, and on every selected cluster its namespaces' objects, its roles, its owners' access and its TenantGuard.
+//
+// With git the in-cluster objects are committed to the registry repository for Argo CD to sync; each selected cluster pins what that folder may set with admission policies. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/tenants.md.
+//
+// ## Example Usage
+// ### A team onboarded onto a spoke
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			spoke, err := fleet.NewFleetCluster(ctx, "spoke", &fleet.FleetClusterArgs{Region: "us-west-2"})
+//			if err != nil {
+//				return err
+//			}
+//			// The payments team on the spoke: its namespace at Pod Security "restricted", its owners'
+//			// EKS access to that namespace only, and its Argo CD project on the hub.
+//			payments, err := fleet.NewTenant(ctx, "payments", &fleet.TenantArgs{
+//				HubKubeconfig: cfg.RequireSecret("hubKubeconfig"),
+//				Clusters: fleet.TenantClusterArray{
+//					&fleet.TenantClusterArgs{
+//						Name:    spoke.ClusterName,
+//						Region:  spoke.Region,
+//						Cluster: spoke.ClusterInfo,
+//					},
+//				},
+//				Tenant: &fleet.TenantSpecArgs{
+//					Name: pulumi.String("payments"),
+//					Namespaces: fleet.TenantNamespaceArray{
+//						&fleet.TenantNamespaceArgs{Name: pulumi.String("payments")},
+//					},
+//					Owners: fleet.TenantOwnerArray{
+//						&fleet.TenantOwnerArgs{
+//							Arn:    pulumi.String("arn:aws:iam::111122223333:role/payments-admins"),
+//							Access: pulumi.String("edit"),
+//						},
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("project", payments.Project)
+//			return nil
+//		})
+//	}
+//
+// ```
 type Tenant struct {
 	pulumi.ResourceState
 

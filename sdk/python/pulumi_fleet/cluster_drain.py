@@ -184,6 +184,32 @@ class ClusterDrain(pulumi.CustomResource):
         """
         ClusterDrain drains an EKS cluster when it is deleted: through the cluster's API it deletes the Ingresses and Gateways, the Services of type LoadBalancer, the PersistentVolumeClaims whose volumes are deleted with them and Karpenter's NodePools and NodeClaims, waiting for each kind; then it waits until the Resource Groups Tagging API finds nothing the AWS Load Balancer Controller, the EBS CSI driver or Karpenter tagged to the cluster. Create and update only record the inputs. Give it dependsOn the FleetCluster and the GitOpsBridge of the cluster, so they are deleted after it; a drain that fails (leftovers at the timeout) stops the delete with the ARNs named. Fleet creates one per cluster. It authenticates with the plugin's ambient AWS credentials (and assumeRoleArn), the identity that created the cluster.
 
+        ## Example Usage
+        ### A cluster drained before it is deleted
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        spoke = fleet.FleetCluster("spoke", region="us-west-2", addons={"aws_load_balancer_controller": True})
+
+        # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        fleet.ClusterDrain(
+            "spoke",
+            cluster_name=spoke.cluster_name,
+            region=spoke.region,
+            endpoint=spoke.endpoint,
+            certificate_authority_data=spoke.certificate_authority_data,
+            timeout="30m",
+            opts=pulumi.ResourceOptions(depends_on=[spoke]),
+        )
+
+        # What the add-on controllers made for the cluster that is still there.
+        leftovers = fleet.get_still_tagged_output(cluster_name=spoke.cluster_name, region=spoke.region)
+        pulumi.export("stillTagged", leftovers.arns)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role the drain assumes for the cluster's API and AWS, the one of the cluster's aws provider. Default: the ambient credentials.
@@ -204,6 +230,32 @@ class ClusterDrain(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         ClusterDrain drains an EKS cluster when it is deleted: through the cluster's API it deletes the Ingresses and Gateways, the Services of type LoadBalancer, the PersistentVolumeClaims whose volumes are deleted with them and Karpenter's NodePools and NodeClaims, waiting for each kind; then it waits until the Resource Groups Tagging API finds nothing the AWS Load Balancer Controller, the EBS CSI driver or Karpenter tagged to the cluster. Create and update only record the inputs. Give it dependsOn the FleetCluster and the GitOpsBridge of the cluster, so they are deleted after it; a drain that fails (leftovers at the timeout) stops the delete with the ARNs named. Fleet creates one per cluster. It authenticates with the plugin's ambient AWS credentials (and assumeRoleArn), the identity that created the cluster.
+
+        ## Example Usage
+        ### A cluster drained before it is deleted
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        spoke = fleet.FleetCluster("spoke", region="us-west-2", addons={"aws_load_balancer_controller": True})
+
+        # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+        # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+        fleet.ClusterDrain(
+            "spoke",
+            cluster_name=spoke.cluster_name,
+            region=spoke.region,
+            endpoint=spoke.endpoint,
+            certificate_authority_data=spoke.certificate_authority_data,
+            timeout="30m",
+            opts=pulumi.ResourceOptions(depends_on=[spoke]),
+        )
+
+        # What the add-on controllers made for the cluster that is still there.
+        leftovers = fleet.get_still_tagged_output(cluster_name=spoke.cluster_name, region=spoke.region)
+        pulumi.export("stillTagged", leftovers.arns)
+        ```
 
         :param str resource_name: The name of the resource.
         :param ClusterDrainArgs args: The arguments to use to populate this resource's properties.

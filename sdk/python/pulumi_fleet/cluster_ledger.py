@@ -119,6 +119,28 @@ class ClusterLedger(pulumi.CustomResource):
         """
         ClusterLedger is a Fleet's record of what identifies each cluster (region, account role, VPC CIDR). It refuses a change that would replace a cluster unless the cluster sets allowReplacement, and allocates and keeps the VPC CIDRs of clusters that give none. Fleet creates it; it calls no cloud API.
 
+        ## Example Usage
+        ### VPC CIDRs allocated and kept
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        # VPC CIDRs for two clusters: spoke-use2 keeps the one it gives, hub gets a /16 from the pool
+        # that stays its own when clusters are added or removed.
+        ledger = fleet.ClusterLedger(
+            "ledger",
+            cidr_pool="10.0.0.0/8",
+            cidr_prefix_length=16,
+            clusters=[
+                {"name": "hub", "region": "us-east-1"},
+                {"name": "spoke-use2", "region": "us-east-2", "vpc_cidr": "10.42.0.0/16"},
+            ],
+        )
+
+        pulumi.export("vpcCidrs", ledger.vpc_cidrs)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] allow_removal: AllowRemoval lets clusters that were not decommissioned leave the fleet. Default: false.
@@ -135,6 +157,28 @@ class ClusterLedger(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         ClusterLedger is a Fleet's record of what identifies each cluster (region, account role, VPC CIDR). It refuses a change that would replace a cluster unless the cluster sets allowReplacement, and allocates and keeps the VPC CIDRs of clusters that give none. Fleet creates it; it calls no cloud API.
+
+        ## Example Usage
+        ### VPC CIDRs allocated and kept
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        # VPC CIDRs for two clusters: spoke-use2 keeps the one it gives, hub gets a /16 from the pool
+        # that stays its own when clusters are added or removed.
+        ledger = fleet.ClusterLedger(
+            "ledger",
+            cidr_pool="10.0.0.0/8",
+            cidr_prefix_length=16,
+            clusters=[
+                {"name": "hub", "region": "us-east-1"},
+                {"name": "spoke-use2", "region": "us-east-2", "vpc_cidr": "10.42.0.0/16"},
+            ],
+        )
+
+        pulumi.export("vpcCidrs", ledger.vpc_cidrs)
+        ```
 
         :param str resource_name: The name of the resource.
         :param ClusterLedgerArgs args: The arguments to use to populate this resource's properties.

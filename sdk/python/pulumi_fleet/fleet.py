@@ -222,6 +222,41 @@ class Fleet(pulumi.ComponentResource):
         """
         Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each a FleetCluster registered through a GitOpsBridge.
 
+        Give it the clusters (name, region, role "hub" or "spoke", add-ons) and the Git repositories Argo CD bootstraps from; stack config fits as it is. Before it registers anything it checks the whole fleet (one hub, unique names, non-overlapping VPC CIDRs, every cluster's own rules) and reports every problem at once. Its ClusterLedger allocates and keeps the VPC CIDRs and refuses a change that would replace a cluster; a cluster leaves in two runs (decommission, then removal) and is drained first by its ClusterDrain. Tenants, shards (spokes in stacks of their own) and Git delivery of the cluster secrets are optional. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleet.md.
+
+        ## Example Usage
+        ### A hub and a spoke in two regions
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        # A hub running Argo CD and a spoke it manages, in two regions. The VPC CIDRs are
+        # allocated from 10.0.0.0/8 and kept by the fleet's ClusterLedger.
+        f = fleet.Fleet(
+            "fleet",
+            repositories={
+                "addons": {
+                    "url": "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+                    "revision": "main",
+                    "path": "bootstrap/control-plane/addons",
+                },
+            },
+            clusters=[
+                {"name": "hub", "region": "us-east-1", "role": "hub", "addons": {"metrics_server": True}},
+                {
+                    "name": "spoke-use2",
+                    "region": "us-east-2",
+                    "role": "spoke",
+                    "addons": {"aws_load_balancer_controller": True, "karpenter": True},
+                },
+            ],
+        )
+
+        pulumi.export("vpcCidrs", f.vpc_cidrs)
+        pulumi.export("argocdManagementRoleArn", f.argocd_management_role_arn)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.bool allow_removal: AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.
@@ -244,6 +279,41 @@ class Fleet(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each a FleetCluster registered through a GitOpsBridge.
+
+        Give it the clusters (name, region, role "hub" or "spoke", add-ons) and the Git repositories Argo CD bootstraps from; stack config fits as it is. Before it registers anything it checks the whole fleet (one hub, unique names, non-overlapping VPC CIDRs, every cluster's own rules) and reports every problem at once. Its ClusterLedger allocates and keeps the VPC CIDRs and refuses a change that would replace a cluster; a cluster leaves in two runs (decommission, then removal) and is drained first by its ClusterDrain. Tenants, shards (spokes in stacks of their own) and Git delivery of the cluster secrets are optional. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleet.md.
+
+        ## Example Usage
+        ### A hub and a spoke in two regions
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        # A hub running Argo CD and a spoke it manages, in two regions. The VPC CIDRs are
+        # allocated from 10.0.0.0/8 and kept by the fleet's ClusterLedger.
+        f = fleet.Fleet(
+            "fleet",
+            repositories={
+                "addons": {
+                    "url": "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+                    "revision": "main",
+                    "path": "bootstrap/control-plane/addons",
+                },
+            },
+            clusters=[
+                {"name": "hub", "region": "us-east-1", "role": "hub", "addons": {"metrics_server": True}},
+                {
+                    "name": "spoke-use2",
+                    "region": "us-east-2",
+                    "role": "spoke",
+                    "addons": {"aws_load_balancer_controller": True, "karpenter": True},
+                },
+            ],
+        )
+
+        pulumi.export("vpcCidrs", f.vpc_cidrs)
+        pulumi.export("argocdManagementRoleArn", f.argocd_management_role_arn)
+        ```
 
         :param str resource_name: The name of the resource.
         :param FleetArgs args: The arguments to use to populate this resource's properties.

@@ -56,6 +56,32 @@ def get_still_tagged(assume_role_arn: Optional[_builtins.str] = None,
     """
     getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver's volumes, Karpenter's instances and launch templates), through the Resource Groups Tagging API with the plugin's ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
 
+    ## Example Usage
+    ### A cluster drained before it is deleted
+
+    ```python
+    import pulumi
+    import pulumi_fleet as fleet
+
+    spoke = fleet.FleetCluster("spoke", region="us-west-2", addons={"aws_load_balancer_controller": True})
+
+    # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+    # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+    fleet.ClusterDrain(
+        "spoke",
+        cluster_name=spoke.cluster_name,
+        region=spoke.region,
+        endpoint=spoke.endpoint,
+        certificate_authority_data=spoke.certificate_authority_data,
+        timeout="30m",
+        opts=pulumi.ResourceOptions(depends_on=[spoke]),
+    )
+
+    # What the add-on controllers made for the cluster that is still there.
+    leftovers = fleet.get_still_tagged_output(cluster_name=spoke.cluster_name, region=spoke.region)
+    pulumi.export("stillTagged", leftovers.arns)
+    ```
+
     :param _builtins.str assume_role_arn: AssumeRoleArn is the role to ask AWS as. Default: the ambient credentials.
     :param _builtins.str cluster_name: ClusterName is the EKS cluster's name.
     :param _builtins.str region: Region is the cluster's AWS region.
@@ -75,6 +101,32 @@ def get_still_tagged_output(assume_role_arn: pulumi.Input[Optional[Optional[_bui
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetStillTaggedResult]:
     """
     getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver's volumes, Karpenter's instances and launch templates), through the Resource Groups Tagging API with the plugin's ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+
+    ## Example Usage
+    ### A cluster drained before it is deleted
+
+    ```python
+    import pulumi
+    import pulumi_fleet as fleet
+
+    spoke = fleet.FleetCluster("spoke", region="us-west-2", addons={"aws_load_balancer_controller": True})
+
+    # Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+    # Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+    fleet.ClusterDrain(
+        "spoke",
+        cluster_name=spoke.cluster_name,
+        region=spoke.region,
+        endpoint=spoke.endpoint,
+        certificate_authority_data=spoke.certificate_authority_data,
+        timeout="30m",
+        opts=pulumi.ResourceOptions(depends_on=[spoke]),
+    )
+
+    # What the add-on controllers made for the cluster that is still there.
+    leftovers = fleet.get_still_tagged_output(cluster_name=spoke.cluster_name, region=spoke.region)
+    pulumi.export("stillTagged", leftovers.arns)
+    ```
 
     :param _builtins.str assume_role_arn: AssumeRoleArn is the role to ask AWS as. Default: the ambient credentials.
     :param _builtins.str cluster_name: ClusterName is the EKS cluster's name.

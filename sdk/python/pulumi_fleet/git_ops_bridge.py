@@ -239,6 +239,63 @@ class GitOpsBridge(pulumi.ComponentResource):
         """
         GitOpsBridge is the Argo CD registration of one cluster: its cluster secret, and on a hub Argo CD itself.
 
+        The cluster secret carries the GitOps Bridge contract: the enable_<addon> labels and the metadata annotations (add-on IAM roles, region, repositories) the add-on ApplicationSets template from. In hub mode it installs Argo CD from the argo-cd Helm chart with an IAM management role, the AppProjects that bound what Git may deploy, and the bootstrap Applications of the add-ons and workloads repositories. In spoke mode it writes the spoke's secret on the hub (spoke.hubKubeconfig), or with git commits it to the registry repository the hub syncs. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/gitopsbridge.md.
+
+        ## Example Usage
+        ### A hub running Argo CD and a spoke registered into it
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+
+        def cluster_info(cluster: fleet.FleetCluster) -> fleet.ClusterInfoArgsDict:
+            \"\"\"The cluster's facts as GitOpsBridge and Tenant take them: FleetCluster's clusterInfo output, built from
+            its outputs (Python types the output as the output class ClusterInfo, not the input class).\"\"\"
+            return {
+                "cluster_name": cluster.cluster_name,
+                "environment": cluster.environment,
+                "server": cluster.endpoint,
+                "certificate_authority_data": cluster.certificate_authority_data,
+                "region": cluster.region,
+                "account_id": cluster.account_id,
+                "kubernetes_version": cluster.kubernetes_version,
+                "kubeconfig": cluster.kubeconfig,
+                "spoke_role_arn": cluster.spoke_role_arn,
+                "gitops_metadata": cluster.gitops_metadata,
+                "addons": cluster.addons,
+            }
+
+
+        # The hub cluster, and Argo CD on it.
+        hub = fleet.FleetCluster("hub", region="us-east-1", addons={"metrics_server": True})
+        argocd = fleet.GitOpsBridge(
+            "hub",
+            cluster=cluster_info(hub),
+            hub={"high_availability": True},
+            addons_repo={
+                "url": "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+                "path": "bootstrap/control-plane/addons",
+            },
+        )
+
+        # A spoke whose role the hub's Argo CD assumes, registered into the hub by its cluster secret.
+        spoke = fleet.FleetCluster(
+            "spoke",
+            region="us-west-2",
+            addons={"aws_load_balancer_controller": True},
+            gitops_access={"hub_role_arn": argocd.management_role_arn},
+        )
+        registration = fleet.GitOpsBridge(
+            "spoke",
+            cluster=cluster_info(spoke),
+            spoke={"hub_kubeconfig": hub.kubeconfig},
+        )
+
+        pulumi.export("spokeSecret", registration.secret_name)
+        pulumi.export("spokeLabels", registration.labels)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
@@ -262,6 +319,63 @@ class GitOpsBridge(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         GitOpsBridge is the Argo CD registration of one cluster: its cluster secret, and on a hub Argo CD itself.
+
+        The cluster secret carries the GitOps Bridge contract: the enable_<addon> labels and the metadata annotations (add-on IAM roles, region, repositories) the add-on ApplicationSets template from. In hub mode it installs Argo CD from the argo-cd Helm chart with an IAM management role, the AppProjects that bound what Git may deploy, and the bootstrap Applications of the add-ons and workloads repositories. In spoke mode it writes the spoke's secret on the hub (spoke.hubKubeconfig), or with git commits it to the registry repository the hub syncs. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/gitopsbridge.md.
+
+        ## Example Usage
+        ### A hub running Argo CD and a spoke registered into it
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+
+        def cluster_info(cluster: fleet.FleetCluster) -> fleet.ClusterInfoArgsDict:
+            \"\"\"The cluster's facts as GitOpsBridge and Tenant take them: FleetCluster's clusterInfo output, built from
+            its outputs (Python types the output as the output class ClusterInfo, not the input class).\"\"\"
+            return {
+                "cluster_name": cluster.cluster_name,
+                "environment": cluster.environment,
+                "server": cluster.endpoint,
+                "certificate_authority_data": cluster.certificate_authority_data,
+                "region": cluster.region,
+                "account_id": cluster.account_id,
+                "kubernetes_version": cluster.kubernetes_version,
+                "kubeconfig": cluster.kubeconfig,
+                "spoke_role_arn": cluster.spoke_role_arn,
+                "gitops_metadata": cluster.gitops_metadata,
+                "addons": cluster.addons,
+            }
+
+
+        # The hub cluster, and Argo CD on it.
+        hub = fleet.FleetCluster("hub", region="us-east-1", addons={"metrics_server": True})
+        argocd = fleet.GitOpsBridge(
+            "hub",
+            cluster=cluster_info(hub),
+            hub={"high_availability": True},
+            addons_repo={
+                "url": "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
+                "path": "bootstrap/control-plane/addons",
+            },
+        )
+
+        # A spoke whose role the hub's Argo CD assumes, registered into the hub by its cluster secret.
+        spoke = fleet.FleetCluster(
+            "spoke",
+            region="us-west-2",
+            addons={"aws_load_balancer_controller": True},
+            gitops_access={"hub_role_arn": argocd.management_role_arn},
+        )
+        registration = fleet.GitOpsBridge(
+            "spoke",
+            cluster=cluster_info(spoke),
+            spoke={"hub_kubeconfig": hub.kubeconfig},
+        )
+
+        pulumi.export("spokeSecret", registration.secret_name)
+        pulumi.export("spokeLabels", registration.labels)
+        ```
 
         :param str resource_name: The name of the resource.
         :param GitOpsBridgeArgs args: The arguments to use to populate this resource's properties.

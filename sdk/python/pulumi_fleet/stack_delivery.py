@@ -288,6 +288,40 @@ class StackDelivery(pulumi.ComponentResource):
         """
         StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.
 
+        Each stage's Stack pins a commit of the program (or follows a branch) and lives on the stage's own branch of the manifests repository, which its Application syncs; Kargo promotes new commits from stage to stage, through the stage's approvers or verification when it has them. It can install PKO, Kargo and Argo Rollouts on the hub too. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/stackdelivery.md.
+
+        ## Example Usage
+        ### The fleet's stacks promoted from dev to prod
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        cfg = pulumi.Config()
+
+        # The fleet's own stacks delivered on the hub: a PKO Stack per stage, each pinned to a
+        # commit of the program, promoted dev -> prod by Kargo; prod needs the platform leads.
+        delivery = fleet.StackDelivery(
+            "delivery",
+            kubeconfig=cfg.require_secret("hubKubeconfig"),
+            pulumi_access_token=cfg.require_secret("pulumiAccessToken"),
+            program={"repo_url": "https://github.com/acme/platform-fleet.git"},
+            manifests={"owner": "acme", "repository": "platform-fleet"},
+            stages=[
+                {"name": "dev", "stack": "acme/platform-fleet/dev", "commit": "81d3a29597266e2c6dee3d95e1a055caf008a79d"},
+                {
+                    "name": "prod",
+                    "stack": "acme/platform-fleet/prod",
+                    "commit": "81d3a29597266e2c6dee3d95e1a055caf008a79d",
+                    "approvers": {"groups": ["platform-leads"]},
+                },
+            ],
+        )
+
+        pulumi.export("stages", delivery.stages)
+        pulumi.export("applications", delivery.application_names)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
@@ -314,6 +348,40 @@ class StackDelivery(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         StackDelivery delivers the fleet's own Pulumi stacks by GitOps on the hub: PKO and Kargo, one pulumi.com/v1 Stack per stage in Git, one Argo CD Application per stage and Kargo's Project, Warehouse and chained Stages.
+
+        Each stage's Stack pins a commit of the program (or follows a branch) and lives on the stage's own branch of the manifests repository, which its Application syncs; Kargo promotes new commits from stage to stage, through the stage's approvers or verification when it has them. It can install PKO, Kargo and Argo Rollouts on the hub too. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/stackdelivery.md.
+
+        ## Example Usage
+        ### The fleet's stacks promoted from dev to prod
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        cfg = pulumi.Config()
+
+        # The fleet's own stacks delivered on the hub: a PKO Stack per stage, each pinned to a
+        # commit of the program, promoted dev -> prod by Kargo; prod needs the platform leads.
+        delivery = fleet.StackDelivery(
+            "delivery",
+            kubeconfig=cfg.require_secret("hubKubeconfig"),
+            pulumi_access_token=cfg.require_secret("pulumiAccessToken"),
+            program={"repo_url": "https://github.com/acme/platform-fleet.git"},
+            manifests={"owner": "acme", "repository": "platform-fleet"},
+            stages=[
+                {"name": "dev", "stack": "acme/platform-fleet/dev", "commit": "81d3a29597266e2c6dee3d95e1a055caf008a79d"},
+                {
+                    "name": "prod",
+                    "stack": "acme/platform-fleet/prod",
+                    "commit": "81d3a29597266e2c6dee3d95e1a055caf008a79d",
+                    "approvers": {"groups": ["platform-leads"]},
+                },
+            ],
+        )
+
+        pulumi.export("stages", delivery.stages)
+        pulumi.export("applications", delivery.application_names)
+        ```
 
         :param str resource_name: The name of the resource.
         :param StackDeliveryArgs args: The arguments to use to populate this resource's properties.

@@ -164,6 +164,28 @@ class TenantGuard(pulumi.CustomResource):
         """
         TenantGuard refuses, while preventDeletion is set, to let a tenant's namespaces on a cluster be removed while they hold PersistentVolumeClaims (it lists them through the cluster's API, authenticated like `aws eks get-token`). Fleet creates one per tenant and cluster.
 
+        ## Example Usage
+        ### A tenant's namespaces kept while they hold volumes
+
+        ```python
+        import pulumi_fleet as fleet
+
+        spoke = fleet.FleetCluster("spoke", region="us-west-2")
+
+        # Refuses an up or destroy that would delete the payments namespace while it holds
+        # PersistentVolumeClaims; set prevent_deletion to False to let it go.
+        fleet.TenantGuard(
+            "payments-spoke",
+            tenant="payments",
+            namespaces=["payments"],
+            prevent_deletion=True,
+            cluster_name=spoke.cluster_name,
+            region=spoke.region,
+            endpoint=spoke.endpoint,
+            certificate_authority_data=spoke.certificate_authority_data,
+        )
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role to reach the cluster as. Default: the ambient credentials.
@@ -183,6 +205,28 @@ class TenantGuard(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         TenantGuard refuses, while preventDeletion is set, to let a tenant's namespaces on a cluster be removed while they hold PersistentVolumeClaims (it lists them through the cluster's API, authenticated like `aws eks get-token`). Fleet creates one per tenant and cluster.
+
+        ## Example Usage
+        ### A tenant's namespaces kept while they hold volumes
+
+        ```python
+        import pulumi_fleet as fleet
+
+        spoke = fleet.FleetCluster("spoke", region="us-west-2")
+
+        # Refuses an up or destroy that would delete the payments namespace while it holds
+        # PersistentVolumeClaims; set prevent_deletion to False to let it go.
+        fleet.TenantGuard(
+            "payments-spoke",
+            tenant="payments",
+            namespaces=["payments"],
+            prevent_deletion=True,
+            cluster_name=spoke.cluster_name,
+            region=spoke.region,
+            endpoint=spoke.endpoint,
+            certificate_authority_data=spoke.certificate_authority_data,
+        )
+        ```
 
         :param str resource_name: The name of the resource.
         :param TenantGuardArgs args: The arguments to use to populate this resource's properties.

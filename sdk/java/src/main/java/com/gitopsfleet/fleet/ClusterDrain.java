@@ -18,6 +18,57 @@ import javax.annotation.Nullable;
 /**
  * ClusterDrain drains an EKS cluster when it is deleted: through the cluster&#39;s API it deletes the Ingresses and Gateways, the Services of type LoadBalancer, the PersistentVolumeClaims whose volumes are deleted with them and Karpenter&#39;s NodePools and NodeClaims, waiting for each kind; then it waits until the Resource Groups Tagging API finds nothing the AWS Load Balancer Controller, the EBS CSI driver or Karpenter tagged to the cluster. Create and update only record the inputs. Give it dependsOn the FleetCluster and the GitOpsBridge of the cluster, so they are deleted after it; a drain that fails (leftovers at the timeout) stops the delete with the ARNs named. Fleet creates one per cluster. It authenticates with the plugin&#39;s ambient AWS credentials (and assumeRoleArn), the identity that created the cluster.
  * 
+ * ## Example Usage
+ * ### A cluster drained before it is deleted
+ * 
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.gitopsfleet.fleet.ClusterDrain;
+ * import com.gitopsfleet.fleet.ClusterDrainArgs;
+ * import com.gitopsfleet.fleet.FleetCluster;
+ * import com.gitopsfleet.fleet.FleetClusterArgs;
+ * import com.gitopsfleet.fleet.FleetFunctions;
+ * import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+ * import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.resources.CustomResourceOptions;
+ * import java.util.Map;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+ *             .region("us-west-2")
+ *             .addons(Map.of("aws_load_balancer_controller", true))
+ *             .build());
+ * 
+ *         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+ *         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+ *         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+ *             .clusterName(spoke.clusterName())
+ *             .region(spoke.region())
+ *             .endpoint(spoke.endpoint())
+ *             .certificateAuthorityData(spoke.certificateAuthorityData())
+ *             .timeout("30m")
+ *             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+ * 
+ *         // What the add-on controllers made for the cluster that is still there.
+ *         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+ *             .clusterName(spoke.clusterName())
+ *             .region(spoke.region())
+ *             .build());
+ *         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
  */
 @ResourceType(type="fleet:index:ClusterDrain")
 public class ClusterDrain extends com.pulumi.resources.CustomResource {

@@ -20,6 +20,62 @@ import javax.annotation.Nullable;
 /**
  * Fleet is a whole multi-region fleet: a hub cluster running Argo CD and the spoke clusters it manages, each a FleetCluster registered through a GitOpsBridge.
  * 
+ * Give it the clusters (name, region, role &#34;hub&#34; or &#34;spoke&#34;, add-ons) and the Git repositories Argo CD bootstraps from; stack config fits as it is. Before it registers anything it checks the whole fleet (one hub, unique names, non-overlapping VPC CIDRs, every cluster&#39;s own rules) and reports every problem at once. Its ClusterLedger allocates and keeps the VPC CIDRs and refuses a change that would replace a cluster; a cluster leaves in two runs (decommission, then removal) and is drained first by its ClusterDrain. Tenants, shards (spokes in stacks of their own) and Git delivery of the cluster secrets are optional. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleet.md.
+ * 
+ * ## Example Usage
+ * ### A hub and a spoke in two regions
+ * 
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.gitopsfleet.fleet.Fleet;
+ * import com.gitopsfleet.fleet.FleetArgs;
+ * import com.gitopsfleet.fleet.inputs.ClusterSpecArgs;
+ * import com.gitopsfleet.fleet.inputs.RepoArgs;
+ * import com.gitopsfleet.fleet.inputs.RepositoriesArgs;
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import java.util.Map;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     // A hub running Argo CD and a spoke it manages, in two regions. The VPC CIDRs are
+ *     // allocated from 10.0.0.0/8 and kept by the fleet's ClusterLedger.
+ *     public static void stack(Context ctx) {
+ *         var fleet = new Fleet("fleet", FleetArgs.builder()
+ *             .repositories(RepositoriesArgs.builder()
+ *                 .addons(RepoArgs.builder()
+ *                     .url("https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template")
+ *                     .revision("main")
+ *                     .path("bootstrap/control-plane/addons")
+ *                     .build())
+ *                 .build())
+ *             .clusters(
+ *                 ClusterSpecArgs.builder()
+ *                     .name("hub")
+ *                     .region("us-east-1")
+ *                     .role("hub")
+ *                     .addons(Map.of("metrics_server", true))
+ *                     .build(),
+ *                 ClusterSpecArgs.builder()
+ *                     .name("spoke-use2")
+ *                     .region("us-east-2")
+ *                     .role("spoke")
+ *                     .addons(Map.of("aws_load_balancer_controller", true, "karpenter", true))
+ *                     .build())
+ *             .build());
+ * 
+ *         ctx.export("vpcCidrs", fleet.vpcCidrs());
+ *         ctx.export("argocdManagementRoleArn", fleet.argocdManagementRoleArn());
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
  */
 @ResourceType(type="fleet:index:Fleet")
 public class Fleet extends com.pulumi.resources.ComponentResource {

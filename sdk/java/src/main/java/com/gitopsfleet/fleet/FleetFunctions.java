@@ -18,12 +18,114 @@ public final class FleetFunctions {
     /**
      * getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver&#39;s volumes, Karpenter&#39;s instances and launch templates), through the Resource Groups Tagging API with the plugin&#39;s ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
      * 
+     * ## Example Usage
+     * ### A cluster drained before it is deleted
+     * 
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.gitopsfleet.fleet.ClusterDrain;
+     * import com.gitopsfleet.fleet.ClusterDrainArgs;
+     * import com.gitopsfleet.fleet.FleetCluster;
+     * import com.gitopsfleet.fleet.FleetClusterArgs;
+     * import com.gitopsfleet.fleet.FleetFunctions;
+     * import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+     * import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+     *             .region("us-west-2")
+     *             .addons(Map.of("aws_load_balancer_controller", true))
+     *             .build());
+     * 
+     *         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+     *         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+     *         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .endpoint(spoke.endpoint())
+     *             .certificateAuthorityData(spoke.certificateAuthorityData())
+     *             .timeout("30m")
+     *             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+     * 
+     *         // What the add-on controllers made for the cluster that is still there.
+     *         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .build());
+     *         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetStillTaggedResult> getStillTagged(GetStillTaggedArgs args) {
         return getStillTagged(args, InvokeOptions.Empty);
     }
     /**
      * getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver&#39;s volumes, Karpenter&#39;s instances and launch templates), through the Resource Groups Tagging API with the plugin&#39;s ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+     * 
+     * ## Example Usage
+     * ### A cluster drained before it is deleted
+     * 
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.gitopsfleet.fleet.ClusterDrain;
+     * import com.gitopsfleet.fleet.ClusterDrainArgs;
+     * import com.gitopsfleet.fleet.FleetCluster;
+     * import com.gitopsfleet.fleet.FleetClusterArgs;
+     * import com.gitopsfleet.fleet.FleetFunctions;
+     * import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+     * import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+     *             .region("us-west-2")
+     *             .addons(Map.of("aws_load_balancer_controller", true))
+     *             .build());
+     * 
+     *         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+     *         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+     *         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .endpoint(spoke.endpoint())
+     *             .certificateAuthorityData(spoke.certificateAuthorityData())
+     *             .timeout("30m")
+     *             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+     * 
+     *         // What the add-on controllers made for the cluster that is still there.
+     *         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .build());
+     *         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetStillTaggedResult> getStillTaggedPlain(GetStillTaggedPlainArgs args) {
@@ -32,6 +134,57 @@ public final class FleetFunctions {
     /**
      * getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver&#39;s volumes, Karpenter&#39;s instances and launch templates), through the Resource Groups Tagging API with the plugin&#39;s ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
      * 
+     * ## Example Usage
+     * ### A cluster drained before it is deleted
+     * 
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.gitopsfleet.fleet.ClusterDrain;
+     * import com.gitopsfleet.fleet.ClusterDrainArgs;
+     * import com.gitopsfleet.fleet.FleetCluster;
+     * import com.gitopsfleet.fleet.FleetClusterArgs;
+     * import com.gitopsfleet.fleet.FleetFunctions;
+     * import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+     * import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+     *             .region("us-west-2")
+     *             .addons(Map.of("aws_load_balancer_controller", true))
+     *             .build());
+     * 
+     *         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+     *         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+     *         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .endpoint(spoke.endpoint())
+     *             .certificateAuthorityData(spoke.certificateAuthorityData())
+     *             .timeout("30m")
+     *             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+     * 
+     *         // What the add-on controllers made for the cluster that is still there.
+     *         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .build());
+     *         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetStillTaggedResult> getStillTagged(GetStillTaggedArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("fleet:index:getStillTagged", TypeShape.of(GetStillTaggedResult.class), args, Utilities.withVersion(options));
@@ -39,12 +192,114 @@ public final class FleetFunctions {
     /**
      * getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver&#39;s volumes, Karpenter&#39;s instances and launch templates), through the Resource Groups Tagging API with the plugin&#39;s ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
      * 
+     * ## Example Usage
+     * ### A cluster drained before it is deleted
+     * 
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.gitopsfleet.fleet.ClusterDrain;
+     * import com.gitopsfleet.fleet.ClusterDrainArgs;
+     * import com.gitopsfleet.fleet.FleetCluster;
+     * import com.gitopsfleet.fleet.FleetClusterArgs;
+     * import com.gitopsfleet.fleet.FleetFunctions;
+     * import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+     * import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+     *             .region("us-west-2")
+     *             .addons(Map.of("aws_load_balancer_controller", true))
+     *             .build());
+     * 
+     *         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+     *         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+     *         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .endpoint(spoke.endpoint())
+     *             .certificateAuthorityData(spoke.certificateAuthorityData())
+     *             .timeout("30m")
+     *             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+     * 
+     *         // What the add-on controllers made for the cluster that is still there.
+     *         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .build());
+     *         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+     *     }
+     * }
+     * }
+     * </pre>
+     * 
      */
     public static Output<GetStillTaggedResult> getStillTagged(GetStillTaggedArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("fleet:index:getStillTagged", TypeShape.of(GetStillTaggedResult.class), args, Utilities.withVersion(options));
     }
     /**
      * getStillTagged lists the AWS resources the add-on controllers made for a cluster that still exist (load balancers, target groups and security groups of the AWS Load Balancer Controller, the EBS CSI driver&#39;s volumes, Karpenter&#39;s instances and launch templates), through the Resource Groups Tagging API with the plugin&#39;s ambient credentials. It is the query a ClusterDrain waits on; it deletes nothing.
+     * 
+     * ## Example Usage
+     * ### A cluster drained before it is deleted
+     * 
+     * <pre>
+     * {@code
+     * package myproject;
+     * 
+     * import com.gitopsfleet.fleet.ClusterDrain;
+     * import com.gitopsfleet.fleet.ClusterDrainArgs;
+     * import com.gitopsfleet.fleet.FleetCluster;
+     * import com.gitopsfleet.fleet.FleetClusterArgs;
+     * import com.gitopsfleet.fleet.FleetFunctions;
+     * import com.gitopsfleet.fleet.inputs.GetStillTaggedArgs;
+     * import com.gitopsfleet.fleet.outputs.GetStillTaggedResult;
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.resources.CustomResourceOptions;
+     * import java.util.Map;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder()
+     *             .region("us-west-2")
+     *             .addons(Map.of("aws_load_balancer_controller", true))
+     *             .build());
+     * 
+     *         // Deleted before the cluster (it depends on it): removes the load balancers, volumes and
+     *         // Karpenter nodes the add-ons made, and waits until AWS has nothing tagged to the cluster.
+     *         new ClusterDrain("spoke", ClusterDrainArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .endpoint(spoke.endpoint())
+     *             .certificateAuthorityData(spoke.certificateAuthorityData())
+     *             .timeout("30m")
+     *             .build(), CustomResourceOptions.builder().dependsOn(spoke).build());
+     * 
+     *         // What the add-on controllers made for the cluster that is still there.
+     *         var leftovers = FleetFunctions.getStillTagged(GetStillTaggedArgs.builder()
+     *             .clusterName(spoke.clusterName())
+     *             .region(spoke.region())
+     *             .build());
+     *         ctx.export("stillTagged", leftovers.applyValue(GetStillTaggedResult::arns));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetStillTaggedResult> getStillTaggedPlain(GetStillTaggedPlainArgs args, InvokeOptions options) {

@@ -18,6 +18,44 @@ import javax.annotation.Nullable;
 /**
  * TenantGuard refuses, while preventDeletion is set, to let a tenant&#39;s namespaces on a cluster be removed while they hold PersistentVolumeClaims (it lists them through the cluster&#39;s API, authenticated like `aws eks get-token`). Fleet creates one per tenant and cluster.
  * 
+ * ## Example Usage
+ * ### A tenant&#39;s namespaces kept while they hold volumes
+ * 
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.gitopsfleet.fleet.FleetCluster;
+ * import com.gitopsfleet.fleet.FleetClusterArgs;
+ * import com.gitopsfleet.fleet.TenantGuard;
+ * import com.gitopsfleet.fleet.TenantGuardArgs;
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var spoke = new FleetCluster("spoke", FleetClusterArgs.builder().region("us-west-2").build());
+ * 
+ *         // Refuses an up or destroy that would delete the payments namespace while it holds
+ *         // PersistentVolumeClaims; set preventDeletion to false to let it go.
+ *         new TenantGuard("payments-spoke", TenantGuardArgs.builder()
+ *             .tenant("payments")
+ *             .namespaces("payments")
+ *             .preventDeletion(true)
+ *             .clusterName(spoke.clusterName())
+ *             .region(spoke.region())
+ *             .endpoint(spoke.endpoint())
+ *             .certificateAuthorityData(spoke.certificateAuthorityData())
+ *             .build());
+ *     }
+ * }
+ * }
+ * </pre>
+ * 
  */
 @ResourceType(type="fleet:index:TenantGuard")
 public class TenantGuard extends com.pulumi.resources.CustomResource {
