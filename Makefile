@@ -57,9 +57,10 @@ schema:
 	$(GO) run ./provider/cmd/fleet-annotate $(COMPONENTS)
 	$(GO) run ./provider/cmd/fleet-schema schema.json
 
-## docs: docs/addons.md's add-on table from the contract table (components/addons)
+## docs: docs/addons.md's add-on table from the contract table (components/addons), and the programs the README,
+## CONTRIBUTING.md and docs/*.md include from example files (<!-- include: path --> before a code block)
 docs:
-	$(GO) run ./provider/cmd/fleet-docs docs/addons.md
+	$(GO) run ./provider/cmd/fleet-docs .
 
 ## sdks: the Go, TypeScript, Python and .NET SDKs under sdk/ from schema.json (Pulumi's codegen packages), and the
 ## Java SDK with pulumi-java's generator from its own tool module (provider/java)

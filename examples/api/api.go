@@ -21,6 +21,7 @@ type Example struct {
 
 // Examples are the scenarios, in the order a resource's description lists them.
 var Examples = []Example{
+	{Dir: "cluster", Title: "One cluster with an add-on", Tokens: []string{"fleet:index:FleetCluster"}},
 	{Dir: "fleet", Title: "A hub and a spoke in two regions", Tokens: []string{"fleet:index:Fleet"}},
 	{Dir: "hubandspoke", Title: "A hub running Argo CD and a spoke registered into it",
 		Tokens: []string{"fleet:index:FleetCluster", "fleet:index:GitOpsBridge"}},

@@ -16,6 +16,28 @@ namespace GitOpsFleet.Fleet
     /// It builds a VPC (or uses vpcId and its subnets), the EKS cluster through pulumi-eks v2 with its managed node groups, access entries, secrets encryption and control plane logs, and for each enabled GitOps Bridge add-on the IAM role and AWS resources the add-on needs (EKS Pod Identity, or IRSA). clusterInfo is what a GitOpsBridge registers into Argo CD; gitopsAccess lets a hub's Argo CD manage the cluster without static credentials. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleetcluster.md.
     /// 
     /// ## Example Usage
+    /// ### One cluster with an add-on
+    /// 
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using Pulumi;
+    /// using Fleet = GitOpsFleet.Fleet;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt;
+    /// {
+    ///     // An EKS cluster in its own VPC, with the AWS Load Balancer Controller's IAM role.
+    ///     var cluster = new Fleet.FleetCluster("dev", new()
+    ///     {
+    ///         Region = "us-east-1",
+    ///         Addons = { { "aws_load_balancer_controller", true } },
+    ///     });
+    /// 
+    ///     return new Dictionary&lt;string, object?&gt;
+    ///     {
+    ///         ["kubeconfig"] = cluster.Kubeconfig,
+    ///     };
+    /// });
+    /// ```
     /// ### A hub running Argo CD and a spoke registered into it
     /// 
     /// ```csharp

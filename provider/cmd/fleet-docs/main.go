@@ -1,36 +1,60 @@
-// Command fleet-docs rewrites the add-on table of docs/addons.md from the contract table (components/addons): the text
-// between <!-- addons:begin (make docs) --> and <!-- addons:end -->.
+// Command fleet-docs refreshes the generated parts of the docs of the repository whose root is its argument:
+// docs/addons.md's add-on table from the contract table (components/addons), the text between
+// <!-- addons:begin (make docs) --> and <!-- addons:end -->; and every program included from an example file
+// (provider/docinclude) in README.md, CONTRIBUTING.md and docs/*.md. `make docs` runs it.
 package main
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/provider/docinclude"
 )
 
 const begin, end = "<!-- addons:begin (make docs) -->\n", "<!-- addons:end -->"
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: fleet-docs docs/addons.md")
+		fmt.Fprintln(os.Stderr, "usage: fleet-docs <repository root>")
 		os.Exit(2)
 	}
-	data, err := os.ReadFile(os.Args[1])
+	if err := run(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, "fleet-docs:", err)
+		os.Exit(1)
+	}
+}
+
+func run(root string) error {
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return err
 	}
-	s := string(data)
-	i, j := strings.Index(s, begin), strings.Index(s, end)
-	if i < 0 || j < i {
-		fmt.Fprintf(os.Stderr, "%s: no %q ... %q markers\n", os.Args[1], begin, end)
-		os.Exit(1)
+	pages = append([]string{filepath.Join(root, "README.md"), filepath.Join(root, "CONTRIBUTING.md")}, pages...)
+	read := func(path string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(path))) }
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			return err
+		}
+		s := string(data)
+		if filepath.Base(page) == "addons.md" {
+			i, j := strings.Index(s, begin), strings.Index(s, end)
+			if i < 0 || j < i {
+				return fmt.Errorf("%s: no %q ... %q markers", page, begin, end)
+			}
+			s = s[:i+len(begin)] + addons.Table() + s[j:]
+		}
+		if s, err = docinclude.Refresh(s, read); err != nil {
+			return fmt.Errorf("%s: %w", page, err)
+		}
+		if s != string(data) {
+			if err := os.WriteFile(page, []byte(s), 0o644); err != nil {
+				return err
+			}
+		}
 	}
-	out := s[:i+len(begin)] + addons.Table() + s[j:]
-	if err := os.WriteFile(os.Args[1], []byte(out), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	return nil
 }

@@ -17,6 +17,34 @@ import (
 // It builds a VPC (or uses vpcId and its subnets), the EKS cluster through pulumi-eks v2 with its managed node groups, access entries, secrets encryption and control plane logs, and for each enabled GitOps Bridge add-on the IAM role and AWS resources the add-on needs (EKS Pod Identity, or IRSA). clusterInfo is what a GitOpsBridge registers into Argo CD; gitopsAccess lets a hub's Argo CD manage the cluster without static credentials. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleetcluster.md.
 //
 // ## Example Usage
+// ### One cluster with an add-on
+//
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			// An EKS cluster in its own VPC, with the AWS Load Balancer Controller's IAM role.
+//			cluster, err := fleet.NewFleetCluster(ctx, "dev", &fleet.FleetClusterArgs{
+//				Region: "us-east-1",
+//				Addons: pulumi.BoolMap{"aws_load_balancer_controller": pulumi.Bool(true)},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("kubeconfig", cluster.Kubeconfig)
+//			return nil
+//		})
+//	}
+//
+// ```
 // ### A hub running Argo CD and a spoke registered into it
 //
 // ```go

@@ -515,6 +515,17 @@ class FleetCluster(pulumi.ComponentResource):
         It builds a VPC (or uses vpcId and its subnets), the EKS cluster through pulumi-eks v2 with its managed node groups, access entries, secrets encryption and control plane logs, and for each enabled GitOps Bridge add-on the IAM role and AWS resources the add-on needs (EKS Pod Identity, or IRSA). clusterInfo is what a GitOpsBridge registers into Argo CD; gitopsAccess lets a hub's Argo CD manage the cluster without static credentials. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleetcluster.md.
 
         ## Example Usage
+        ### One cluster with an add-on
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        # An EKS cluster in its own VPC, with the AWS Load Balancer Controller's IAM role.
+        cluster = fleet.FleetCluster("dev", region="us-east-1", addons={"aws_load_balancer_controller": True})
+
+        pulumi.export("kubeconfig", cluster.kubeconfig)
+        ```
         ### A hub running Argo CD and a spoke registered into it
 
         ```python
@@ -612,6 +623,17 @@ class FleetCluster(pulumi.ComponentResource):
         It builds a VPC (or uses vpcId and its subnets), the EKS cluster through pulumi-eks v2 with its managed node groups, access entries, secrets encryption and control plane logs, and for each enabled GitOps Bridge add-on the IAM role and AWS resources the add-on needs (EKS Pod Identity, or IRSA). clusterInfo is what a GitOpsBridge registers into Argo CD; gitopsAccess lets a hub's Argo CD manage the cluster without static credentials. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleetcluster.md.
 
         ## Example Usage
+        ### One cluster with an add-on
+
+        ```python
+        import pulumi
+        import pulumi_fleet as fleet
+
+        # An EKS cluster in its own VPC, with the AWS Load Balancer Controller's IAM role.
+        cluster = fleet.FleetCluster("dev", region="us-east-1", addons={"aws_load_balancer_controller": True})
+
+        pulumi.export("kubeconfig", cluster.kubeconfig)
+        ```
         ### A hub running Argo CD and a spoke registered into it
 
         ```python

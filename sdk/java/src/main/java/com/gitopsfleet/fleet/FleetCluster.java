@@ -22,6 +22,35 @@ import javax.annotation.Nullable;
  * It builds a VPC (or uses vpcId and its subnets), the EKS cluster through pulumi-eks v2 with its managed node groups, access entries, secrets encryption and control plane logs, and for each enabled GitOps Bridge add-on the IAM role and AWS resources the add-on needs (EKS Pod Identity, or IRSA). clusterInfo is what a GitOpsBridge registers into Argo CD; gitopsAccess lets a hub&#39;s Argo CD manage the cluster without static credentials. Guide: https://github.com/gitops-fleet/pulumi-fleet/blob/main/docs/fleetcluster.md.
  * 
  * ## Example Usage
+ * ### One cluster with an add-on
+ * 
+ * <pre>
+ * {@code
+ * package myproject;
+ * 
+ * import com.gitopsfleet.fleet.FleetCluster;
+ * import com.gitopsfleet.fleet.FleetClusterArgs;
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import java.util.Map;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     // An EKS cluster in its own VPC, with the AWS Load Balancer Controller's IAM role.
+ *     public static void stack(Context ctx) {
+ *         var cluster = new FleetCluster("dev", FleetClusterArgs.builder()
+ *             .region("us-east-1")
+ *             .addons(Map.of("aws_load_balancer_controller", true))
+ *             .build());
+ * 
+ *         ctx.export("kubeconfig", cluster.kubeconfig());
+ *     }
+ * }
+ * }
+ * </pre>
  * ### A hub running Argo CD and a spoke registered into it
  * 
  * <pre>

@@ -1,0 +1,51 @@
+package docs
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/provider/docinclude"
+)
+
+// TestProgramsAreIncluded: every program in the README, CONTRIBUTING.md and docs/ is included from an example file
+// that the tests compile or type-check (examples/api), and is that file as it is (docinclude.Problems).
+func TestProgramsAreIncluded(t *testing.T) {
+	read := func(path string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(path))) }
+	for _, p := range pages(t) {
+		data, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, problem := range docinclude.Problems(string(data), read) {
+			t.Errorf("%s %s", p, problem)
+		}
+	}
+}
+
+// datedFigure is a measured figure in prose: a duration, a size or a date.
+var datedFigure = regexp.MustCompile(`\b\d+(\.\d+)? ?(ms|s|min|minutes|seconds|MiB|GiB|MB|GB)\b|\b20\d\d-\d\d-\d\d\b`)
+
+// TestREADMEHasNoMeasurements: the README's prose carries no measured figures (durations, sizes, dates), which
+// go stale; they live in bench/results and the docs page that cites it (docs/performance.md).
+func TestREADMEHasNoMeasurements(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inCode := false
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+			continue
+		}
+		if inCode {
+			continue
+		}
+		if m := datedFigure.FindString(codeSpan.ReplaceAllString(line, "")); m != "" {
+			t.Errorf("README.md:%d: %q is a measurement; cite docs/performance.md or bench/results instead", i+1, m)
+		}
+	}
+}
