@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gitops-fleet/pulumi-fleet/provider/internal/annotate"
@@ -73,5 +74,58 @@ func TestSchemaBinds(t *testing.T) {
 		if _, ok := spec.Language[lang]; !ok {
 			t.Errorf("no %s package settings", lang)
 		}
+	}
+}
+
+// TestEveryOptionalInputStatesItsDefault: the description of every optional input of a resource or function, and
+// of every optional property of a type they take (the types reachable from their inputs), says what applies when
+// it is left out ("Default: ..." or a default named in the text).
+func TestEveryOptionalInputStatesItsDefault(t *testing.T) {
+	var spec pschema.PackageSpec
+	if err := json.Unmarshal(committedSchema(t), &spec); err != nil {
+		t.Fatal(err)
+	}
+	pkg, diags, err := pschema.BindSpec(spec, pschema.NewNullLoader(), pschema.ValidationOptions{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("schema does not bind: %v %v", err, diags)
+	}
+	seen := map[string]bool{}
+	var check func(where string, props []*pschema.Property)
+	var walk func(t pschema.Type)
+	walk = func(typ pschema.Type) {
+		switch tt := typ.(type) {
+		case *pschema.OptionalType:
+			walk(tt.ElementType)
+		case *pschema.InputType:
+			walk(tt.ElementType)
+		case *pschema.ArrayType:
+			walk(tt.ElementType)
+		case *pschema.MapType:
+			walk(tt.ElementType)
+		case *pschema.ObjectType:
+			if !seen[tt.Token] {
+				seen[tt.Token] = true
+				check(tt.Token, tt.Properties)
+			}
+		}
+	}
+	check = func(where string, props []*pschema.Property) {
+		for _, p := range props {
+			if !p.IsRequired() && !strings.Contains(strings.ToLower(p.Comment), "default") {
+				t.Errorf("%s.%s: the description does not say its default: %q", where, p.Name, p.Comment)
+			}
+			walk(p.Type)
+		}
+	}
+	for _, r := range pkg.Resources {
+		check(r.Token, r.InputProperties)
+	}
+	for _, f := range pkg.Functions {
+		if f.Inputs != nil {
+			check(f.Token, f.Inputs.Properties)
+		}
+	}
+	if len(seen) < 30 {
+		t.Errorf("walked %d input types; the schema has more", len(seen))
 	}
 }

@@ -31,11 +31,12 @@ type ClusterInfo struct {
 	// Kubeconfig reaches the cluster (JSON or YAML); a secret.
 	Kubeconfig string `pulumi:"kubeconfig" provider:"secret"`
 	// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+	// Default: "" (none).
 	SpokeRoleArn string `pulumi:"spokeRoleArn,optional"`
 	// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn,
-	// ...) that become the cluster secret's annotations.
+	// ...) that become the cluster secret's annotations. Default: none.
 	GitOpsMetadata map[string]string `pulumi:"gitopsMetadata,optional"`
-	// Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+	// Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
 	Addons map[string]bool `pulumi:"addons,optional"`
 }
 

@@ -15,7 +15,7 @@ func (x *ClusterInfo) Annotate(a infer.Annotator) {
 	a.Describe(&x.AccountId, "AccountId is the 12-digit AWS account of the cluster.")
 	a.Describe(&x.KubernetesVersion, "KubernetesVersion is the control plane's minor version (\"1.33\").")
 	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the cluster (JSON or YAML); a secret.")
-	a.Describe(&x.SpokeRoleArn, "SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (\"\" when there is none).")
-	a.Describe(&x.GitOpsMetadata, "GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.")
-	a.Describe(&x.Addons, "Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.")
+	a.Describe(&x.SpokeRoleArn, "SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (\"\" when there is none). Default: \"\" (none).")
+	a.Describe(&x.GitOpsMetadata, "GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.")
+	a.Describe(&x.Addons, "Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.")
 }

@@ -9,6 +9,7 @@ import (
 type StackDeliveryArgs struct {
 	// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a
 	// kubernetes provider is given in the resource options.
+	// Default: none (the kubernetes provider of the resource options).
 	Kubeconfig pulumi.StringInput `pulumi:"kubeconfig,optional" provider:"secret"`
 	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go
 	// there. Default: "argocd".
@@ -35,20 +36,20 @@ type StackDeliveryArgs struct {
 	Backend string `pulumi:"backend,optional"`
 	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret
 	// "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef
-	// PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+	// PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
 	PulumiAccessToken pulumi.StringInput `pulumi:"pulumiAccessToken,optional" provider:"secret"`
 	// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud,
 	// a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the
 	// program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here
 	// or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's
 	// namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks
-	// when that stage has a pulumiAccessToken.
+	// when that stage has a pulumiAccessToken. Default: none.
 	PreviewAccessToken pulumi.StringInput `pulumi:"previewAccessToken,optional" provider:"secret"`
 	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks
-	// get only the Literal ones (and previewEnvRefs).
+	// get only the Literal ones (and previewEnvRefs). Default: none.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs,optional"`
 	// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the
-	// secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+	// secrets a preview may read (for example a read-only cloud credential). A stage's own win. Default: none.
 	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs,optional"`
 	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
 	Operator *OperatorInstall `pulumi:"operator,optional"`
@@ -101,7 +102,7 @@ type ManifestsRepository struct {
 	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
 	Path string `pulumi:"path,optional"`
 	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of
-	// to Branch: nothing is delivered before the pull request is merged.
+	// to Branch: nothing is delivered before the pull request is merged. Default: false.
 	PullRequest bool `pulumi:"pullRequest,optional"`
 	// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default:
 	// "gitops-fleet/<project>-stacks".
@@ -144,6 +145,7 @@ type DeliveryStage struct {
 	AvailabilityStrategy string `pulumi:"availabilityStrategy,optional"`
 	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi
 	// Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+	// Default: none (a gate).
 	Stack string `pulumi:"stack,optional"`
 	// Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example
 	// the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>",
@@ -159,21 +161,22 @@ type DeliveryStage struct {
 	// DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
 	Namespace string `pulumi:"namespace,optional"`
 	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage
-	// runs until its first promotion. Exactly one of commit and branch.
+	// runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
 	Commit string `pulumi:"commit,optional"`
 	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of
 	// commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+	// Default: none (commit).
 	Branch string `pulumi:"branch,optional"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's
 	// promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for
 	// the others: a person promotes into them.
 	AutoPromotion *bool `pulumi:"autoPromotion,optional"`
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount
-	// that Kargo maps these OIDC claims to.
+	// that Kargo maps these OIDC claims to. Default: none.
 	Approvers *Approvers `pulumi:"approvers,optional"`
 	// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait
 	// for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a
-	// reviewed pull request.
+	// reviewed pull request. Default: false (a promotion pushes to the stage's branch).
 	PullRequest bool `pulumi:"pullRequest,optional"`
 	// Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs
 	// pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never
@@ -187,16 +190,16 @@ type DeliveryStage struct {
 	// repository.
 	Config map[string]string `pulumi:"config,optional"`
 	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get
-	// only the Literal ones.
+	// only the Literal ones. Default: none.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs,optional"`
 	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level
-	// previewEnvRefs.
+	// previewEnvRefs. Default: none.
 	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs,optional"`
 	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and
 	// bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
 	ServiceAccountName string `pulumi:"serviceAccountName,optional"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
-	// "cluster-admin" only with allowClusterAdmin.
+	// "cluster-admin" only with allowClusterAdmin. Default: none.
 	ClusterRoles []string `pulumi:"clusterRoles,optional"`
 	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it
 	// runs, then owns the hub. Default: false.
@@ -213,7 +216,7 @@ type DeliveryStage struct {
 	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's
 	// Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}.
 	// The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of
-	// the stage's ServiceAccount to a deploy role) or from envRefs.
+	// the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
 	WorkspaceTemplate map[string]any `pulumi:"workspaceTemplate,optional"`
 	// Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
 	Refresh *bool `pulumi:"refresh,optional"`
@@ -234,11 +237,11 @@ type DeliveryStage struct {
 // Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount
 // (annotation rbac.kargo.akuity.io/claims). At least one entry.
 type Approvers struct {
-	// Groups are values of the groups claim.
+	// Groups are values of the groups claim. Default: none.
 	Groups []string `pulumi:"groups,optional"`
-	// Emails are values of the email claim.
+	// Emails are values of the email claim. Default: none.
 	Emails []string `pulumi:"emails,optional"`
-	// Subjects are values of the sub claim.
+	// Subjects are values of the sub claim. Default: none.
 	Subjects []string `pulumi:"subjects,optional"`
 }
 
@@ -248,9 +251,9 @@ type Approvers struct {
 type EnvRef struct {
 	// Type is "Secret" or "Literal".
 	Type string `pulumi:"type"`
-	// Secret is the Secret and key in the Stack's namespace (type Secret).
+	// Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
 	Secret *EnvSecret `pulumi:"secret,optional"`
-	// Literal is the value (type Literal).
+	// Literal is the value (type Literal). Default: none.
 	Literal *EnvLiteral `pulumi:"literal,optional"`
 }
 
@@ -277,7 +280,7 @@ type OperatorInstall struct {
 	ChartVersion string `pulumi:"chartVersion,optional"`
 	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
 	Namespace string `pulumi:"namespace,optional"`
-	// Values are Helm values of the chart.
+	// Values are Helm values of the chart. Default: none.
 	Values map[string]any `pulumi:"values,optional"`
 }
 
@@ -291,18 +294,19 @@ type KargoInstall struct {
 	// Namespace is Kargo's namespace. Default: "kargo".
 	Namespace string `pulumi:"namespace,optional"`
 	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret).
-	// Required unless existing.
+	// Required unless existing. Default: none.
 	AdminPasswordHash pulumi.StringInput `pulumi:"adminPasswordHash,optional" provider:"secret"`
 	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required
-	// unless existing.
+	// unless existing. Default: none.
 	TokenSigningKey pulumi.StringInput `pulumi:"tokenSigningKey,optional" provider:"secret"`
 	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met:
 	// "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager)
-	// before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+	// before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
 	CertManager string `pulumi:"certManager,optional"`
 	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write
 	// access to that repository only). When set, it is written as the Kargo git credential "git-manifests"
 	// (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+	// Default: none (no Kargo git credential).
 	GitToken pulumi.StringInput `pulumi:"gitToken,optional" provider:"secret"`
 	// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a
 	// secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when
@@ -310,9 +314,9 @@ type KargoInstall struct {
 	ProgramGitToken pulumi.StringInput `pulumi:"programGitToken,optional" provider:"secret"`
 	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which
 	// stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with
-	// approvers unless existing.
+	// approvers unless existing. Default: none.
 	Oidc *KargoOidc `pulumi:"oidc,optional"`
-	// Values are Helm values of the chart, merged over the component's.
+	// Values are Helm values of the chart, merged over the component's. Default: none.
 	Values map[string]any `pulumi:"values,optional"`
 }
 
@@ -384,7 +388,7 @@ type RolloutsInstall struct {
 	// KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default:
 	// "registry.k8s.io/kubectl:v1.33.0".
 	KubectlImage string `pulumi:"kubectlImage,optional"`
-	// Values are Helm values of the chart.
+	// Values are Helm values of the chart. Default: none.
 	Values map[string]any `pulumi:"values,optional"`
 }
 

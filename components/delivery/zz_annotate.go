@@ -7,9 +7,9 @@ import "github.com/pulumi/pulumi-go-provider/infer"
 // Annotate gives Approvers its schema descriptions.
 func (x *Approvers) Annotate(a infer.Annotator) {
 	a.Describe(x, "Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.")
-	a.Describe(&x.Groups, "Groups are values of the groups claim.")
-	a.Describe(&x.Emails, "Emails are values of the email claim.")
-	a.Describe(&x.Subjects, "Subjects are values of the sub claim.")
+	a.Describe(&x.Groups, "Groups are values of the groups claim. Default: none.")
+	a.Describe(&x.Emails, "Emails are values of the email claim. Default: none.")
+	a.Describe(&x.Subjects, "Subjects are values of the sub claim. Default: none.")
 }
 
 // Annotate gives DeliveryStage its schema descriptions.
@@ -21,27 +21,27 @@ func (x *DeliveryStage) Annotate(a infer.Annotator) {
 	a.Describe(&x.From, "From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.")
 	a.Describe(&x.Direct, "Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.")
 	a.Describe(&x.AvailabilityStrategy, "AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): \"All\" (verified in every upstream stage, for example both approval gates) or \"OneOf\" (in any). Only with two or more sources. Default: Kargo's, \"OneOf\".")
-	a.Describe(&x.Stack, "Stack is the Pulumi stack the Stack object deploys (spec.stack), \"<org>/<project>/<stack>\" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.")
+	a.Describe(&x.Stack, "Stack is the Pulumi stack the Stack object deploys (spec.stack), \"<org>/<project>/<stack>\" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).")
 	a.Describe(&x.Stacks, "Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own (\"<stackName>-<name>\", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).")
 	a.Describe(&x.StackName, "StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, \"<stackName>-preview\" must fit too. Default: \"<project>-<name>\".")
 	a.Describe(&x.Namespace, "Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: \"<namespace>-<name>\".")
-	a.Describe(&x.Commit, "Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.")
-	a.Describe(&x.Branch, "Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).")
+	a.Describe(&x.Commit, "Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).")
+	a.Describe(&x.Branch, "Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).")
 	a.Describe(&x.AutoPromotion, "AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.")
-	a.Describe(&x.Approvers, "Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.")
-	a.Describe(&x.PullRequest, "PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.")
+	a.Describe(&x.Approvers, "Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.")
+	a.Describe(&x.PullRequest, "PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).")
 	a.Describe(&x.Preview, "Preview adds a second Stack, \"<stackName>-preview\", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.")
 	a.Describe(&x.PreviewServiceAccountName, "PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: \"<stackName>-preview\".")
 	a.Describe(&x.Config, "Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.")
-	a.Describe(&x.EnvRefs, "EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.")
-	a.Describe(&x.PreviewEnvRefs, "PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.")
+	a.Describe(&x.EnvRefs, "EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.")
+	a.Describe(&x.PreviewEnvRefs, "PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.")
 	a.Describe(&x.ServiceAccountName, "ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.")
-	a.Describe(&x.ClusterRoles, "ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. \"cluster-admin\" only with allowClusterAdmin.")
+	a.Describe(&x.ClusterRoles, "ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. \"cluster-admin\" only with allowClusterAdmin. Default: none.")
 	a.Describe(&x.AllowClusterAdmin, "AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.")
 	a.Describe(&x.PulumiAccessToken, "PulumiAccessToken is this stage's backend token (a secret), written to its own Secret \"pulumi-access-token\" in the stage's namespace. Default: the top-level pulumiAccessToken.")
 	a.Describe(&x.PreviewAccessToken, "PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret \"pulumi-preview-access-token\" in the stage's namespace. Default: the top-level previewAccessToken.")
 	a.Describe(&x.ProgramGitToken, "ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret \"program-git-token\" in the stage's namespace. Default: program.gitToken.")
-	a.Describe(&x.WorkspaceTemplate, "WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {\"spec\": {\"image\": \"pulumi/pulumi:3.259.0\"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.")
+	a.Describe(&x.WorkspaceTemplate, "WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {\"spec\": {\"image\": \"pulumi/pulumi:3.259.0\"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).")
 	a.Describe(&x.Refresh, "Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).")
 	a.Describe(&x.ResyncFrequencySeconds, "ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.")
 	a.Describe(&x.ContinueResyncOnCommitMatch, "ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.")
@@ -59,8 +59,8 @@ func (x *EnvLiteral) Annotate(a infer.Annotator) {
 func (x *EnvRef) Annotate(a infer.Annotator) {
 	a.Describe(x, "EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.")
 	a.Describe(&x.Type, "Type is \"Secret\" or \"Literal\".")
-	a.Describe(&x.Secret, "Secret is the Secret and key in the Stack's namespace (type Secret).")
-	a.Describe(&x.Literal, "Literal is the value (type Literal).")
+	a.Describe(&x.Secret, "Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.")
+	a.Describe(&x.Literal, "Literal is the value (type Literal). Default: none.")
 }
 
 // Annotate gives EnvSecret its schema descriptions.
@@ -76,13 +76,13 @@ func (x *KargoInstall) Annotate(a infer.Annotator) {
 	a.Describe(&x.Existing, "Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.")
 	a.Describe(&x.ChartVersion, "ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: \"1.11.2\".")
 	a.Describe(&x.Namespace, "Namespace is Kargo's namespace. Default: \"kargo\".")
-	a.Describe(&x.AdminPasswordHash, "AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.")
-	a.Describe(&x.TokenSigningKey, "TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.")
-	a.Describe(&x.CertManager, "CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: \"install\" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; \"present\" states that cert-manager is already installed. Required unless existing.")
-	a.Describe(&x.GitToken, "GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential \"git-manifests\" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.")
+	a.Describe(&x.AdminPasswordHash, "AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.")
+	a.Describe(&x.TokenSigningKey, "TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.")
+	a.Describe(&x.CertManager, "CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: \"install\" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; \"present\" states that cert-manager is already installed. Required unless existing. Default: none.")
+	a.Describe(&x.GitToken, "GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential \"git-manifests\" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).")
 	a.Describe(&x.ProgramGitToken, "ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential \"git-program\" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).")
-	a.Describe(&x.Oidc, "Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.")
-	a.Describe(&x.Values, "Values are Helm values of the chart, merged over the component's.")
+	a.Describe(&x.Oidc, "Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.")
+	a.Describe(&x.Values, "Values are Helm values of the chart, merged over the component's. Default: none.")
 }
 
 // Annotate gives KargoOidc its schema descriptions.
@@ -102,7 +102,7 @@ func (x *ManifestsRepository) Annotate(a infer.Annotator) {
 	a.Describe(&x.Branch, "Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: \"main\".")
 	a.Describe(&x.StageBranchPrefix, "StageBranchPrefix names each stage's own branch, \"<stageBranchPrefix><stage>\": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: \"stage/\".")
 	a.Describe(&x.Path, "Path is the folder of the stage folders, relative, without a trailing slash. Default: \"stacks\".")
-	a.Describe(&x.PullRequest, "PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.")
+	a.Describe(&x.PullRequest, "PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.")
 	a.Describe(&x.PullRequestBranch, "PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: \"gitops-fleet/<project>-stacks\".")
 	a.Describe(&x.BranchProtection, "BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.")
 	a.Describe(&x.SignatureKeys, "SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).")
@@ -114,7 +114,7 @@ func (x *OperatorInstall) Annotate(a infer.Annotator) {
 	a.Describe(&x.Existing, "Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.")
 	a.Describe(&x.ChartVersion, "ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: \"2.9.0\". Preview Stacks need 2.3 or later.")
 	a.Describe(&x.Namespace, "Namespace is the operator's namespace. Default: \"pulumi-kubernetes-operator\".")
-	a.Describe(&x.Values, "Values are Helm values of the chart.")
+	a.Describe(&x.Values, "Values are Helm values of the chart. Default: none.")
 }
 
 // Annotate gives ProgramRepository its schema descriptions.
@@ -135,7 +135,7 @@ func (x *RolloutsInstall) Annotate(a infer.Annotator) {
 	a.Describe(&x.ChartVersion, "ChartVersion is the argo-rollouts chart version. Default: \"2.41.1\" (Argo Rollouts v1.9.1, whose AnalysisTemplate the templates are written against).")
 	a.Describe(&x.Namespace, "Namespace is Argo Rollouts' namespace. Default: \"argo-rollouts\".")
 	a.Describe(&x.KubectlImage, "KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: \"registry.k8s.io/kubectl:v1.33.0\".")
-	a.Describe(&x.Values, "Values are Helm values of the chart.")
+	a.Describe(&x.Values, "Values are Helm values of the chart. Default: none.")
 }
 
 // Annotate gives StackDelivery its schema descriptions.
@@ -159,7 +159,7 @@ func (x *StackDelivery) Annotate(a infer.Annotator) {
 // Annotate gives StackDeliveryArgs its schema descriptions.
 func (x *StackDeliveryArgs) Annotate(a infer.Annotator) {
 	a.Describe(x, "StackDeliveryArgs are the inputs of a StackDelivery.")
-	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.")
+	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).")
 	a.Describe(&x.ArgocdNamespace, "ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: \"argocd\".")
 	a.Describe(&x.Namespace, "Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, \"<namespace>-<stage>\" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: \"fleet-stacks\".")
 	a.Describe(&x.Project, "Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.")
@@ -167,10 +167,10 @@ func (x *StackDeliveryArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Manifests, "Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.")
 	a.Describe(&x.Stages, "Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.")
 	a.Describe(&x.Backend, "Backend is the Pulumi backend URL of every Stack (spec.backend), for example \"s3://acme-pulumi-state\". Default: none (Pulumi Cloud).")
-	a.Describe(&x.PulumiAccessToken, "PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret \"pulumi-access-token\" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.")
-	a.Describe(&x.PreviewAccessToken, "PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret \"pulumi-preview-access-token\" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.")
-	a.Describe(&x.EnvRefs, "EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).")
-	a.Describe(&x.PreviewEnvRefs, "PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.")
+	a.Describe(&x.PulumiAccessToken, "PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret \"pulumi-access-token\" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.")
+	a.Describe(&x.PreviewAccessToken, "PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret \"pulumi-preview-access-token\" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.")
+	a.Describe(&x.EnvRefs, "EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.")
+	a.Describe(&x.PreviewEnvRefs, "PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win. Default: none.")
 	a.Describe(&x.Operator, "Operator installs the Pulumi Kubernetes Operator. Default: the chart at version \"2.9.0\".")
 	a.Describe(&x.Kargo, "Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.")
 	a.Describe(&x.Rollouts, "Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version \"2.41.1\".")

@@ -30,6 +30,7 @@ type FleetArgs struct {
 	// Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
 	Repositories Repositories `pulumi:"repositories"`
 	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+	// Default: none (the cluster secrets are written into the hub directly).
 	Git *gitopsbridge.GitDelivery `pulumi:"git,optional"`
 	// Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the
 	// GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters
@@ -51,7 +52,7 @@ type FleetArgs struct {
 type Repositories struct {
 	// Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
 	Addons *gitopsbridge.Repo `pulumi:"addons"`
-	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
 	Workloads *gitopsbridge.Repo `pulumi:"workloads,optional"`
 }
 
@@ -88,12 +89,13 @@ type ClusterSpec struct {
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
 	NodeGroups []fleetcluster.NodeGroup `pulumi:"nodeGroups,optional"`
 	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+	// Default: defaults.addons.
 	Addons map[string]bool `pulumi:"addons,optional"`
-	// AddonSettings are FleetCluster's add-on settings for this cluster.
+	// AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
 	AddonSettings *fleetcluster.AddonSettings `pulumi:"addonSettings,optional"`
 	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster
 	// addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the
-	// ApplicationSets pin another addonChartVersion for the cluster's environment.
+	// ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
 	AddonVersions map[string]string `pulumi:"addonVersions,optional"`
 	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity"
 	// or "irsa"). Default: defaults.identity, else "podIdentity".
@@ -102,7 +104,7 @@ type ClusterSpec struct {
 	// provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient
 	// credentials.
 	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
-	// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+	// Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
 	Tags map[string]string `pulumi:"tags,optional"`
 	// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster
 	// nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager,
@@ -130,22 +132,22 @@ type ClusterSpec struct {
 type ClusterDefaults struct {
 	// Environment is the default GitOps Bridge environment. Default: the stack name.
 	Environment string `pulumi:"environment,optional"`
-	// Version is the default Kubernetes minor version.
+	// Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
 	Version string `pulumi:"version,optional"`
-	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
-	// NodeGroups are the default managed node groups.
+	// NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
 	NodeGroups []fleetcluster.NodeGroup `pulumi:"nodeGroups,optional"`
-	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
 	Addons map[string]bool `pulumi:"addons,optional"`
 	// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster
 	// addonVersions); a cluster's own entry wins. Default: the pinned template's.
 	AddonVersions map[string]string `pulumi:"addonVersions,optional"`
 	// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
 	Identity string `pulumi:"identity,optional"`
-	// AssumeRoleArn is the default role of the clusters' aws providers.
+	// AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
 	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
-	// Tags are added to every cluster's AWS resources.
+	// Tags are added to every cluster's AWS resources. Default: none.
 	Tags map[string]string `pulumi:"tags,optional"`
 	// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
 	NodeSessionManager *bool `pulumi:"nodeSessionManager,optional"`

@@ -19,18 +19,20 @@ type HubRef struct {
 	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed
 	// backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's
 	// management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names.
-	// Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+	// Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
 	Stack string `pulumi:"stack,optional"`
-	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
 	Shard string `pulumi:"shard,optional"`
 	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every
 	// spoke's role trusts, when the facts are given directly. Required without stack.
+	// Default: with stack, the hub stack's hubFacts output.
 	ManagementRoleArn string `pulumi:"managementRoleArn,optional"`
 	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the
 	// spokes' public API endpoints admit, when the facts are given directly. Default: none.
 	EgressCidrs []string `pulumi:"egressCidrs,optional"`
 	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given
 	// directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+	// Default: with stack, the hub stack's hubKubeconfig output.
 	Kubeconfig *string `pulumi:"kubeconfig,optional" provider:"secret"`
 	// Registry is the hub's registry repository, when the facts are given directly: the spokes then register
 	// through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the

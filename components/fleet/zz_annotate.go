@@ -8,14 +8,14 @@ import "github.com/pulumi/pulumi-go-provider/infer"
 func (x *ClusterDefaults) Annotate(a infer.Annotator) {
 	a.Describe(x, "ClusterDefaults are what every cluster inherits unless it sets its own.")
 	a.Describe(&x.Environment, "Environment is the default GitOps Bridge environment. Default: the stack name.")
-	a.Describe(&x.Version, "Version is the default Kubernetes minor version.")
-	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the default networks allowed to reach the public API endpoints.")
-	a.Describe(&x.NodeGroups, "NodeGroups are the default managed node groups.")
-	a.Describe(&x.Addons, "Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.")
+	a.Describe(&x.Version, "Version is the default Kubernetes minor version. Default: none (FleetCluster's default).")
+	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.")
+	a.Describe(&x.NodeGroups, "NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).")
+	a.Describe(&x.Addons, "Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.")
 	a.Describe(&x.AddonVersions, "AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.")
 	a.Describe(&x.Identity, "Identity is the default identity mode of the clusters' add-ons, \"podIdentity\" (default) or \"irsa\".")
-	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the default role of the clusters' aws providers.")
-	a.Describe(&x.Tags, "Tags are added to every cluster's AWS resources.")
+	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).")
+	a.Describe(&x.Tags, "Tags are added to every cluster's AWS resources. Default: none.")
 	a.Describe(&x.NodeSessionManager, "NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.")
 	a.Describe(&x.Drain, "Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.")
 }
@@ -31,12 +31,12 @@ func (x *ClusterSpec) Annotate(a infer.Annotator) {
 	a.Describe(&x.VpcCidr, "VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.")
 	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.")
 	a.Describe(&x.NodeGroups, "NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.")
-	a.Describe(&x.Addons, "Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).")
-	a.Describe(&x.AddonSettings, "AddonSettings are FleetCluster's add-on settings for this cluster.")
-	a.Describe(&x.AddonVersions, "AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.")
+	a.Describe(&x.Addons, "Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.")
+	a.Describe(&x.AddonSettings, "AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.")
+	a.Describe(&x.AddonVersions, "AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.")
 	a.Describe(&x.Identity, "Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: \"podIdentity\" or \"irsa\"). Default: defaults.identity, else \"podIdentity\".")
 	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the IAM role (\"arn:<partition>:iam::<account>:role/<name>\") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.")
-	a.Describe(&x.Tags, "Tags are added to the cluster's AWS resources, merged over defaults.tags.")
+	a.Describe(&x.Tags, "Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.")
 	a.Describe(&x.NodeSessionManager, "NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.")
 	a.Describe(&x.AllowReplacement, "AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.")
 	a.Describe(&x.Decommission, "Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: \"true\", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.")
@@ -82,7 +82,7 @@ func (x *FleetArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.CidrPool, "CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: \"10.0.0.0/8\". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.")
 	a.Describe(&x.CidrPrefixLength, "CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.")
 	a.Describe(&x.Repositories, "Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.")
-	a.Describe(&x.Git, "Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).")
+	a.Describe(&x.Git, "Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git). Default: none (the cluster secrets are written into the hub directly).")
 	a.Describe(&x.Argocd, "Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).")
 	a.Describe(&x.AllowRemoval, "AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.")
 	a.Describe(&x.Tenants, "Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.")
@@ -101,11 +101,11 @@ func (x *HubFacts) Annotate(a infer.Annotator) {
 // Annotate gives HubRef its schema descriptions.
 func (x *HubRef) Annotate(a infer.Annotator) {
 	a.Describe(x, "HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.")
-	a.Describe(&x.Stack, "Stack is the hub's stack, as a stack reference names it (\"<org>/<project>/<stack>\"; with a self-managed backend \"organization/<project>/<stack>\"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.")
-	a.Describe(&x.Shard, "Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.")
-	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.")
+	a.Describe(&x.Stack, "Stack is the hub's stack, as a stack reference names it (\"<org>/<project>/<stack>\"; with a self-managed backend \"organization/<project>/<stack>\"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).")
+	a.Describe(&x.Shard, "Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.")
+	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.")
 	a.Describe(&x.EgressCidrs, "EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.")
-	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).")
+	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.")
 	a.Describe(&x.Registry, "Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).")
 }
 
@@ -121,7 +121,7 @@ func (x *Registry) Annotate(a infer.Annotator) {
 func (x *Repositories) Annotate(a infer.Annotator) {
 	a.Describe(x, "Repositories are the GitOps repositories of the fleet.")
 	a.Describe(&x.Addons, "Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.")
-	a.Describe(&x.Workloads, "Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.")
+	a.Describe(&x.Workloads, "Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.")
 }
 
 // Annotate gives Shard its schema descriptions.

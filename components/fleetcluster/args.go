@@ -33,11 +33,13 @@ type FleetClusterArgs struct {
 	// subnets and need egress.
 	NatGatewayStrategy string `pulumi:"natGatewayStrategy,optional"`
 	// VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+	// Default: none (a VPC is built).
 	VpcId pulumi.StringInput `pulumi:"vpcId,optional"`
 	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes.
-	// Required with VpcId, not allowed without it.
+	// Required with VpcId, not allowed without it. Default: the built VPC's private subnets.
 	PrivateSubnetIds pulumi.StringArrayInput `pulumi:"privateSubnetIds,optional"`
 	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+	// Default: the built VPC's public subnets; none with VpcId.
 	PublicSubnetIds pulumi.StringArrayInput `pulumi:"publicSubnetIds,optional"`
 
 	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when
@@ -46,7 +48,7 @@ type FleetClusterArgs struct {
 	EndpointPublicAccess *bool `pulumi:"endpointPublicAccess,optional"`
 	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI,
 	// office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is
-	// true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
+	// true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly. Default: none.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
 	// EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs.
 	// Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty
@@ -69,13 +71,14 @@ type FleetClusterArgs struct {
 	// "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
 	AuthenticationMode string `pulumi:"authenticationMode,optional"`
 	// RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always
-	// kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+	// kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.
 	RoleMappings []RoleMapping `pulumi:"roleMappings,optional"`
-	// UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+	// UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
 	UserMappings []UserMapping `pulumi:"userMappings,optional"`
-	// AccessEntries are EKS access entries for IAM principals.
+	// AccessEntries are EKS access entries for IAM principals. Default: none.
 	AccessEntries []AccessEntry `pulumi:"accessEntries,optional"`
 	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+	// Default: none (no spoke role: no hub manages the cluster through a role).
 	GitOpsAccess *GitOpsAccess `pulumi:"gitopsAccess,optional"`
 
 	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to
@@ -83,10 +86,10 @@ type FleetClusterArgs struct {
 	// (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the
 	// upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's
 	// and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS
-	// managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+	// managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
 	Addons map[string]bool `pulumi:"addons,optional"`
 	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is
-	// not enabled is rejected.
+	// not enabled is rejected. Default: none (each add-on's own defaults).
 	AddonSettings *AddonSettings `pulumi:"addonSettings,optional"`
 	// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or
 	// "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version
@@ -114,7 +117,7 @@ type FleetClusterArgs struct {
 	// false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
 	NodeSessionManager bool `pulumi:"nodeSessionManager,optional"`
 	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values
-	// 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
+	// 0-256 characters, keys not starting with "aws:" (AWS tagging rules). Default: none.
 	Tags map[string]string `pulumi:"tags,optional"`
 }
 
@@ -138,9 +141,9 @@ type NodeGroup struct {
 	DiskSize int `pulumi:"diskSize,optional"`
 	// AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
 	AmiType string `pulumi:"amiType,optional"`
-	// Labels are Kubernetes labels put on the nodes.
+	// Labels are Kubernetes labels put on the nodes. Default: none.
 	Labels map[string]string `pulumi:"labels,optional"`
-	// Taints are Kubernetes taints put on the nodes.
+	// Taints are Kubernetes taints put on the nodes. Default: none.
 	Taints []Taint `pulumi:"taints,optional"`
 	// MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or
 	// launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
@@ -151,7 +154,7 @@ type NodeGroup struct {
 type Taint struct {
 	// Key is the taint key: a Kubernetes qualified name.
 	Key string `pulumi:"key"`
-	// Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+	// Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
 	Value string `pulumi:"value,optional"`
 	// Effect is "NO_SCHEDULE", "NO_EXECUTE" or "PREFER_NO_SCHEDULE" (EKS spelling).
 	Effect string `pulumi:"effect"`
@@ -168,6 +171,7 @@ type RoleMapping struct {
 	Username string `pulumi:"username"`
 	// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:,
 	// iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+	// Default: none.
 	Groups []string `pulumi:"groups,optional"`
 }
 
@@ -177,7 +181,7 @@ type UserMapping struct {
 	UserArn pulumi.StringInput `pulumi:"userArn"`
 	// Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
 	Username string `pulumi:"username"`
-	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
 	Groups []string `pulumi:"groups,optional"`
 }
 
@@ -189,9 +193,9 @@ type AccessEntry struct {
 	// PrincipalArn is the IAM role or user ARN.
 	PrincipalArn pulumi.StringInput `pulumi:"principalArn"`
 	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects
-	// groups starting with system:, eks:, aws:, amazon: or iam:.
+	// groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
 	KubernetesGroups []string `pulumi:"kubernetesGroups,optional"`
-	// AccessPolicies are EKS access policies associated with the principal.
+	// AccessPolicies are EKS access policies associated with the principal. Default: none.
 	AccessPolicies []AccessPolicy `pulumi:"accessPolicies,optional"`
 }
 
@@ -201,6 +205,7 @@ type AccessPolicy struct {
 	// for example AmazonEKSViewPolicy.
 	PolicyArn string `pulumi:"policyArn"`
 	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+	// Default: none (the whole cluster).
 	Namespaces []string `pulumi:"namespaces,optional"`
 }
 
@@ -213,7 +218,7 @@ type GitOpsAccess struct {
 	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT
 	// gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the
 	// public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit
-	// endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+	// endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 	HubEgressCidrs pulumi.StringArrayInput `pulumi:"hubEgressCidrs,optional"`
 }
 
@@ -222,17 +227,19 @@ type AddonSettings struct {
 	// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
 	AwsForFluentbit *FluentBitSettings `pulumi:"awsForFluentbit,optional"`
 	// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without
-	// zones cert-manager gets no Route 53 record access (HTTP01 still works).
+	// zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
 	CertManager *CertManagerSettings `pulumi:"certManager,optional"`
 	// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled:
-	// its ApplicationSet reads external_dns_domain_filters with no default.
+	// its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
 	ExternalDns *ExternalDNSSettings `pulumi:"externalDns,optional"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+	// Default: none (secrets and parameters under "<cluster>/").
 	ExternalSecrets *ExternalSecretsSettings `pulumi:"externalSecrets,optional"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+	// Default: none (FleetCluster creates the bucket).
 	Velero *VeleroSettings `pulumi:"velero,optional"`
 	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when
-	// aws_privateca_issuer is enabled.
+	// aws_privateca_issuer is enabled. Default: none.
 	AwsPrivatecaIssuer *PrivateCAIssuerSettings `pulumi:"awsPrivatecaIssuer,optional"`
 	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the
 	// add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their
@@ -240,6 +247,7 @@ type AddonSettings struct {
 	// resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on
 	// names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>.
 	// An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+	// Default: none (the upstream policy).
 	PolicyArns map[string][]string `pulumi:"policyArns,optional"`
 	// AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is:
 	// the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the
@@ -264,7 +272,7 @@ type FluentBitSettings struct {
 // CertManagerSettings are the settings of cert_manager.
 type CertManagerSettings struct {
 	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits)
-	// where cert-manager may write TXT records for DNS01 challenges.
+	// where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
 	HostedZoneIds []string `pulumi:"hostedZoneIds,optional"`
 }
 

@@ -9,34 +9,34 @@ func (x *AccessEntry) Annotate(a infer.Annotator) {
 	a.Describe(x, "AccessEntry is an EKS access entry: an IAM principal's access to the cluster's Kubernetes API.")
 	a.Describe(&x.Name, "Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters, digits, '-' and '_'. Unique within the cluster.")
 	a.Describe(&x.PrincipalArn, "PrincipalArn is the IAM role or user ARN.")
-	a.Describe(&x.KubernetesGroups, "KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.")
-	a.Describe(&x.AccessPolicies, "AccessPolicies are EKS access policies associated with the principal.")
+	a.Describe(&x.KubernetesGroups, "KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.")
+	a.Describe(&x.AccessPolicies, "AccessPolicies are EKS access policies associated with the principal. Default: none.")
 }
 
 // Annotate gives AccessPolicy its schema descriptions.
 func (x *AccessPolicy) Annotate(a infer.Annotator) {
 	a.Describe(x, "AccessPolicy associates an EKS access policy with an access entry.")
 	a.Describe(&x.PolicyArn, "PolicyArn is an EKS access policy ARN, \"arn:<partition>:eks::aws:cluster-access-policy/<Name>\", for example AmazonEKSViewPolicy.")
-	a.Describe(&x.Namespaces, "Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.")
+	a.Describe(&x.Namespaces, "Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).")
 }
 
 // Annotate gives AddonSettings its schema descriptions.
 func (x *AddonSettings) Annotate(a infer.Annotator) {
 	a.Describe(x, "AddonSettings are per-add-on settings, each allowed only while its add-on is enabled in Addons.")
 	a.Describe(&x.AwsForFluentbit, "AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.")
-	a.Describe(&x.CertManager, "CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).")
-	a.Describe(&x.ExternalDns, "ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.")
-	a.Describe(&x.ExternalSecrets, "ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.")
-	a.Describe(&x.Velero, "Velero sets the backup bucket. Optional: without it FleetCluster creates one.")
-	a.Describe(&x.AwsPrivatecaIssuer, "AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.")
-	a.Describe(&x.PolicyArns, "PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or \"aws\">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.")
+	a.Describe(&x.CertManager, "CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.")
+	a.Describe(&x.ExternalDns, "ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.")
+	a.Describe(&x.ExternalSecrets, "ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under \"<cluster>/\").")
+	a.Describe(&x.Velero, "Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).")
+	a.Describe(&x.AwsPrivatecaIssuer, "AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.")
+	a.Describe(&x.PolicyArns, "PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or \"aws\">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).")
 	a.Describe(&x.AcceptAccountWide, "AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).")
 }
 
 // Annotate gives CertManagerSettings its schema descriptions.
 func (x *CertManagerSettings) Annotate(a infer.Annotator) {
 	a.Describe(x, "CertManagerSettings are the settings of cert_manager.")
-	a.Describe(&x.HostedZoneIds, "HostedZoneIds are the Route 53 hosted zones (\"Z\" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.")
+	a.Describe(&x.HostedZoneIds, "HostedZoneIds are the Route 53 hosted zones (\"Z\" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).")
 }
 
 // Annotate gives ExternalDNSSettings its schema descriptions.
@@ -89,27 +89,27 @@ func (x *FleetClusterArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.VpcCidr, "VpcCidr is the IPv4 CIDR of the VPC the component builds. Default: \"10.0.0.0/16\". It must be a network address with a prefix from /16 (the largest VPC AWS allows) to /24 (room for a public and a private subnet in up to six zones). Not allowed together with VpcId.")
 	a.Describe(&x.AvailabilityZoneCount, "AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.")
 	a.Describe(&x.NatGatewayStrategy, "NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: \"Single\" (default, one NAT gateway) or \"OnePerAz\" (one per zone, for zone-independent egress). \"None\" is rejected: the nodes run in private subnets and need egress.")
-	a.Describe(&x.VpcId, "VpcId selects an existing VPC (\"vpc-...\"); then no VPC is built and PrivateSubnetIds is required.")
-	a.Describe(&x.PrivateSubnetIds, "PrivateSubnetIds are the existing private subnets (\"subnet-...\") for the control plane and nodes. Required with VpcId, not allowed without it.")
-	a.Describe(&x.PublicSubnetIds, "PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.")
+	a.Describe(&x.VpcId, "VpcId selects an existing VPC (\"vpc-...\"); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).")
+	a.Describe(&x.PrivateSubnetIds, "PrivateSubnetIds are the existing private subnets (\"subnet-...\") for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC's private subnets.")
+	a.Describe(&x.PublicSubnetIds, "PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC's public subnets; none with VpcId.")
 	a.Describe(&x.EndpointPublicAccess, "EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.")
-	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; \"0.0.0.0/0\" (the whole internet, EKS's own default) must be given explicitly.")
+	a.Describe(&x.PublicAccessCidrs, "PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; \"0.0.0.0/0\" (the whole internet, EKS's own default) must be given explicitly. Default: none.")
 	a.Describe(&x.EnabledClusterLogTypes, "EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, [\"api\",\"audit\",\"authenticator\",\"controllerManager\",\"scheduler\"]. An explicit empty list turns logging off.")
 	a.Describe(&x.SecretsEncryption, "SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.")
 	a.Describe(&x.SecretsKeyAdministratorArns, "SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key (\"arn:<partition>:iam::<account>:role/<name>\"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).")
 	a.Describe(&x.NodeGroups, "NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.")
 	a.Describe(&x.AuthenticationMode, "AuthenticationMode is how the cluster authenticates IAM principals: \"CONFIG_MAP\", \"API\" or \"API_AND_CONFIG_MAP\" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.")
-	a.Describe(&x.RoleMappings, "RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.")
-	a.Describe(&x.UserMappings, "UserMappings are extra IAM user entries of the aws-auth ConfigMap.")
-	a.Describe(&x.AccessEntries, "AccessEntries are EKS access entries for IAM principals.")
-	a.Describe(&x.GitOpsAccess, "GitOpsAccess lets an Argo CD hub manage this cluster. Optional.")
-	a.Describe(&x.Addons, "Addons maps GitOps Bridge add-on names (KnownAddons, for example \"aws_load_balancer_controller\") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.")
-	a.Describe(&x.AddonSettings, "AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.")
+	a.Describe(&x.RoleMappings, "RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.")
+	a.Describe(&x.UserMappings, "UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.")
+	a.Describe(&x.AccessEntries, "AccessEntries are EKS access entries for IAM principals. Default: none.")
+	a.Describe(&x.GitOpsAccess, "GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).")
+	a.Describe(&x.Addons, "Addons maps GitOps Bridge add-on names (KnownAddons, for example \"aws_load_balancer_controller\") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).")
+	a.Describe(&x.AddonSettings, "AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on's own defaults).")
 	a.Describe(&x.AddonVersions, "AddonVersions maps add-on names to the application version the add-ons repository installs (\"0.34.1\" or \"v0.34.1\"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's \"Version\" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).")
 	a.Describe(&x.Identity, "Identity is how the add-ons' pods get their IAM roles' credentials: \"podIdentity\" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; \"irsa\" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.")
 	a.Describe(&x.NetworkPolicy, "NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: \"true\" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.")
 	a.Describe(&x.NodeSessionManager, "NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.")
-	a.Describe(&x.Tags, "Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with \"aws:\" (AWS tagging rules).")
+	a.Describe(&x.Tags, "Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with \"aws:\" (AWS tagging rules). Default: none.")
 }
 
 // Annotate gives FluentBitSettings its schema descriptions.
@@ -123,7 +123,7 @@ func (x *FluentBitSettings) Annotate(a infer.Annotator) {
 func (x *GitOpsAccess) Annotate(a infer.Annotator) {
 	a.Describe(x, "GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.")
 	a.Describe(&x.HubRoleArn, "HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.")
-	a.Describe(&x.HubEgressCidrs, "HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).")
+	a.Describe(&x.HubEgressCidrs, "HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.")
 }
 
 // Annotate gives NodeGroup its schema descriptions.
@@ -137,8 +137,8 @@ func (x *NodeGroup) Annotate(a infer.Annotator) {
 	a.Describe(&x.CapacityType, "CapacityType is \"ON_DEMAND\" (default) or \"SPOT\".")
 	a.Describe(&x.DiskSize, "DiskSize is the root volume size in GiB, 20-16384 (gp3 limits with room for the AMI). Default: 50.")
 	a.Describe(&x.AmiType, "AmiType is the EKS AMI type, one of AmiTypes. Default: \"AL2023_x86_64_STANDARD\".")
-	a.Describe(&x.Labels, "Labels are Kubernetes labels put on the nodes.")
-	a.Describe(&x.Taints, "Taints are Kubernetes taints put on the nodes.")
+	a.Describe(&x.Labels, "Labels are Kubernetes labels put on the nodes. Default: none.")
+	a.Describe(&x.Taints, "Taints are Kubernetes taints put on the nodes. Default: none.")
 	a.Describe(&x.MaxUnavailablePercentage, "MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.")
 }
 
@@ -153,14 +153,14 @@ func (x *RoleMapping) Annotate(a infer.Annotator) {
 	a.Describe(x, "RoleMapping is an aws-auth ConfigMap entry for an IAM role.")
 	a.Describe(&x.RoleArn, "RoleArn is the IAM role ARN without a path, \"arn:<partition>:iam::<account>:role/<name>\": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).")
 	a.Describe(&x.Username, "Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).")
-	a.Describe(&x.Groups, "Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.")
+	a.Describe(&x.Groups, "Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.")
 }
 
 // Annotate gives Taint its schema descriptions.
 func (x *Taint) Annotate(a infer.Annotator) {
 	a.Describe(x, "Taint is a Kubernetes node taint.")
 	a.Describe(&x.Key, "Key is the taint key: a Kubernetes qualified name.")
-	a.Describe(&x.Value, "Value is the taint value: at most 63 characters of the label-value alphabet. Optional.")
+	a.Describe(&x.Value, "Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: \"\".")
 	a.Describe(&x.Effect, "Effect is \"NO_SCHEDULE\", \"NO_EXECUTE\" or \"PREFER_NO_SCHEDULE\" (EKS spelling).")
 }
 
@@ -169,7 +169,7 @@ func (x *UserMapping) Annotate(a infer.Annotator) {
 	a.Describe(x, "UserMapping is an aws-auth ConfigMap entry for an IAM user.")
 	a.Describe(&x.UserArn, "UserArn is the IAM user ARN, \"arn:<partition>:iam::<account>:user/<path><name>\".")
 	a.Describe(&x.Username, "Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.")
-	a.Describe(&x.Groups, "Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.")
+	a.Describe(&x.Groups, "Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.")
 }
 
 // Annotate gives VeleroSettings its schema descriptions.

@@ -13,9 +13,11 @@ type GitOpsBridgeArgs struct {
 	Cluster clusterinfo.ClusterInfoInput `pulumi:"cluster"`
 	// Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label
 	// enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
+	// Default: none (cluster.addons as they are).
 	Addons map[string]bool `pulumi:"addons,optional"`
 	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the
 	// repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+	// Default: none.
 	Metadata map[string]string `pulumi:"metadata,optional"`
 	// Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
 	Namespace string `pulumi:"namespace,optional"`
@@ -25,14 +27,19 @@ type GitOpsBridgeArgs struct {
 	// AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the
 	// secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an
 	// ApplicationSet bootstraps it.
+	// Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
 	AddonsRepo *Repo `pulumi:"addonsRepo,optional"`
 	// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+	// Default: none (no workload_repo_* annotations).
 	WorkloadsRepo *Repo `pulumi:"workloadsRepo,optional"`
 	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+	// Default: none; exactly one of hub and spoke is required.
 	Hub *Hub `pulumi:"hub,optional"`
 	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+	// Default: none; exactly one of hub and spoke is required.
 	Spoke *Spoke `pulumi:"spoke,optional"`
 	// Git commits the cluster secret's manifest to a GitHub repository as well.
+	// Default: none (the secret is written into the hub directly).
 	Git *GitDelivery `pulumi:"git,optional"`
 	// Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload
 	// ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the
@@ -55,7 +62,7 @@ type Hub struct {
 	ChartVersion string `pulumi:"chartVersion,optional"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 	ChartRepository string `pulumi:"chartRepository,optional"`
-	// Values are Helm values merged over the component's (user values win, maps merged key by key).
+	// Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
 	Values map[string]any `pulumi:"values,optional"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server,
 	// repo server and ApplicationSet controller). Default: false.
@@ -120,7 +127,7 @@ type Hub struct {
 	// alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
 	SignatureKeys []string `pulumi:"signatureKeys,optional"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet
-	// (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+	// (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 	Bootstrap []map[string]any `pulumi:"bootstrap,optional"`
 }
 
@@ -129,6 +136,7 @@ type Spoke struct {
 	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a
 	// kubernetes provider for the hub is given in the resource options, or git delivers the secret (without
 	// handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+	// Default: none.
 	HubKubeconfig pulumi.StringInput `pulumi:"hubKubeconfig,optional" provider:"secret"`
 	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
 	RoleArn pulumi.StringInput `pulumi:"roleArn,optional"`
@@ -149,6 +157,7 @@ type GitDelivery struct {
 	// CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
 	CommitMessage string `pulumi:"commitMessage,optional"`
 	// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+	// Default: false.
 	PullRequest bool `pulumi:"pullRequest,optional"`
 	// PullRequestBranch is the branch of the pull request. Default: "gitops-fleet/<secret name>".
 	PullRequestBranch string `pulumi:"pullRequestBranch,optional"`

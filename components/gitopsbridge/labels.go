@@ -48,7 +48,7 @@ func Labels(clusterName, environment, kubernetesVersion string, enabled map[stri
 type Repo struct {
 	// URL of the repository, for example "https://github.com/acme/gitops-addons".
 	URL string `pulumi:"url"`
-	// BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+	// BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
 	BasePath string `pulumi:"basePath,optional"`
 	// Path is the folder, under BasePath, the bootstrap Application reads, for example "bootstrap/control-plane/addons".
 	Path string `pulumi:"path"`

@@ -20,7 +20,7 @@ func (x *GitDelivery) Annotate(a infer.Annotator) {
 	a.Describe(&x.Branch, "Branch is the branch the manifest lands on (the pull request's base). Default: \"main\".")
 	a.Describe(&x.Path, "Path is the file's path in the repository, relative, ending in .yaml or .yml. Default: clusters/<environment>/<cluster name>.yaml.")
 	a.Describe(&x.CommitMessage, "CommitMessage is the commit message. Default: \"Register cluster <cluster name> (<environment>)\".")
-	a.Describe(&x.PullRequest, "PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.")
+	a.Describe(&x.PullRequest, "PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.")
 	a.Describe(&x.PullRequestBranch, "PullRequestBranch is the branch of the pull request. Default: \"gitops-fleet/<secret name>\".")
 	a.Describe(&x.BranchProtection, "BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).")
 }
@@ -44,15 +44,15 @@ func (x *GitOpsBridge) Annotate(a infer.Annotator) {
 func (x *GitOpsBridgeArgs) Annotate(a infer.Annotator) {
 	a.Describe(x, "GitOpsBridgeArgs are the inputs of a GitOpsBridge. Exactly one of Hub and Spoke is set: Hub installs Argo CD on the cluster and registers it as in-cluster; Spoke registers the cluster into a hub's Argo CD.")
 	a.Describe(&x.Cluster, "Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.")
-	a.Describe(&x.Addons, "Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: \"true\"|\"false\". \"enable_<addon>\" must be a Kubernetes qualified name.")
-	a.Describe(&x.Metadata, "Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.")
+	a.Describe(&x.Addons, "Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: \"true\"|\"false\". \"enable_<addon>\" must be a Kubernetes qualified name. Default: none (cluster.addons as they are).")
+	a.Describe(&x.Metadata, "Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.")
 	a.Describe(&x.Namespace, "Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: \"argocd\".")
 	a.Describe(&x.SecretName, "SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.")
-	a.Describe(&x.AddonsRepo, "AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.")
-	a.Describe(&x.WorkloadsRepo, "WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.")
-	a.Describe(&x.Hub, "Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.")
-	a.Describe(&x.Spoke, "Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.")
-	a.Describe(&x.Git, "Git commits the cluster secret's manifest to a GitHub repository as well.")
+	a.Describe(&x.AddonsRepo, "AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).")
+	a.Describe(&x.WorkloadsRepo, "WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).")
+	a.Describe(&x.Hub, "Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.")
+	a.Describe(&x.Spoke, "Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.")
+	a.Describe(&x.Git, "Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).")
 	a.Describe(&x.Decommission, "Decommission labels the cluster secret fleet_decommission: \"true\" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn [\"true\"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.")
 	a.Describe(&x.Handover, "Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.")
 }
@@ -63,7 +63,7 @@ func (x *Hub) Annotate(a infer.Annotator) {
 	a.Describe(&x.ReleaseName, "ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: \"argo-cd\".")
 	a.Describe(&x.ChartVersion, "ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.")
 	a.Describe(&x.ChartRepository, "ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).")
-	a.Describe(&x.Values, "Values are Helm values merged over the component's (user values win, maps merged key by key).")
+	a.Describe(&x.Values, "Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.")
 	a.Describe(&x.HighAvailability, "HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.")
 	a.Describe(&x.ServerClusterAccess, "ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.")
 	a.Describe(&x.SpokeAccountIds, "SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.")
@@ -75,14 +75,14 @@ func (x *Hub) Annotate(a infer.Annotator) {
 	a.Describe(&x.ControllerClusterAdmin, "ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.")
 	a.Describe(&x.ChartRepositories, "ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; \"*\" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.")
 	a.Describe(&x.SignatureKeys, "SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).")
-	a.Describe(&x.Bootstrap, "Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.")
+	a.Describe(&x.Bootstrap, "Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.")
 }
 
 // Annotate gives Repo its schema descriptions.
 func (x *Repo) Annotate(a infer.Annotator) {
 	a.Describe(x, "Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.")
 	a.Describe(&x.URL, "URL of the repository, for example \"https://github.com/acme/gitops-addons\".")
-	a.Describe(&x.BasePath, "BasePath is the folder that holds everything of this repository's kind, for example \"addons/\".")
+	a.Describe(&x.BasePath, "BasePath is the folder that holds everything of this repository's kind, for example \"addons/\". Default: \"\".")
 	a.Describe(&x.Path, "Path is the folder, under BasePath, the bootstrap Application reads, for example \"bootstrap/control-plane/addons\".")
 	a.Describe(&x.Revision, "Revision is the branch, tag or commit. Default: \"HEAD\".")
 }
@@ -90,6 +90,6 @@ func (x *Repo) Annotate(a infer.Annotator) {
 // Annotate gives Spoke its schema descriptions.
 func (x *Spoke) Annotate(a infer.Annotator) {
 	a.Describe(x, "Spoke are the settings of spoke mode.")
-	a.Describe(&x.HubKubeconfig, "HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.")
+	a.Describe(&x.HubKubeconfig, "HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.")
 	a.Describe(&x.RoleArn, "RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.")
 }

@@ -50,16 +50,17 @@ type LedgerEntry struct {
 	Name string `pulumi:"name"`
 	// Region is the cluster's AWS region.
 	Region string `pulumi:"region"`
-	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
 	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
-	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
 	VpcCidr string `pulumi:"vpcCidr,optional"`
-	// AllowReplacement lets a change of the above through.
+	// AllowReplacement lets a change of the above through. Default: false.
 	AllowReplacement bool `pulumi:"allowReplacement,optional"`
 	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+	// Default: false.
 	Decommission bool `pulumi:"decommission,optional"`
 	// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's
-	// registry Application brings it from Git). "" reads as "direct".
+	// registry Application brings it from Git). "" reads as "direct". Default: "direct".
 	Delivery string `pulumi:"delivery,optional"`
 }
 

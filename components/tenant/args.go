@@ -9,13 +9,13 @@ type TenantSpec struct {
 	Clusters *TenantSelector `pulumi:"clusters,optional"`
 	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster
 	// with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD
-	// project.
+	// project. Default: none.
 	Owners []TenantOwner `pulumi:"owners,optional"`
 	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
 	Namespaces []TenantNamespace `pulumi:"namespaces"`
 	// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the
 	// hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or
-	// ApplicationSets of another repository, use it).
+	// ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
 	Workloads *TenantWorkloads `pulumi:"workloads,optional"`
 	// SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the
 	// workloads repository's URL.
@@ -52,7 +52,7 @@ func (t TenantSpec) NamespaceNames() []string {
 
 // TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
 type TenantKind struct {
-	// Group is the API group, "" for core ("apps", "networking.k8s.io").
+	// Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
 	Group string `pulumi:"group,optional"`
 	// Kind is the kind ("Ingress").
 	Kind string `pulumi:"kind"`
@@ -61,9 +61,9 @@ type TenantKind struct {
 // TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked
 // only when named.
 type TenantSelector struct {
-	// Environments are GitOps Bridge environments ("dev", "prod").
+	// Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
 	Environments []string `pulumi:"environments,optional"`
-	// Clusters are cluster names.
+	// Clusters are cluster names. Default: none.
 	Clusters []string `pulumi:"clusters,optional"`
 }
 
@@ -76,7 +76,7 @@ type TenantOwner struct {
 	// (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
 	Access string `pulumi:"access,optional"`
 	// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync,
-	// create, delete its Applications; "view": read them).
+	// create, delete its Applications; "view": read them). Default: none.
 	Groups []string `pulumi:"groups,optional"`
 }
 
@@ -84,7 +84,7 @@ type TenantOwner struct {
 type TenantNamespace struct {
 	// Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
 	Name string `pulumi:"name"`
-	// Labels are added to the namespace (tenant and managed-by are set by the component).
+	// Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
 	Labels map[string]string `pulumi:"labels,optional"`
 	// PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted".
 	// Default: "restricted".
@@ -93,7 +93,7 @@ type TenantNamespace struct {
 	Quota *TenantQuota `pulumi:"quota,optional"`
 	// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
 	Limits *TenantLimits `pulumi:"limits,optional"`
-	// ServiceAccounts are the namespace's workload identities.
+	// ServiceAccounts are the namespace's workload identities. Default: none.
 	ServiceAccounts []TenantServiceAccount `pulumi:"serviceAccounts,optional"`
 	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides
 	// the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load
@@ -139,9 +139,9 @@ type TenantLimits struct {
 type TenantServiceAccount struct {
 	// Name is the service account's name, a DNS-1123 subdomain.
 	Name string `pulumi:"name"`
-	// ManagedPolicyArns are IAM policies attached to its role.
+	// ManagedPolicyArns are IAM policies attached to its role. Default: none.
 	ManagedPolicyArns []string `pulumi:"managedPolicyArns,optional"`
-	// Policy is an inline IAM policy document (JSON) of its role.
+	// Policy is an inline IAM policy document (JSON) of its role. Default: none.
 	Policy string `pulumi:"policy,optional"`
 }
 

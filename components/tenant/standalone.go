@@ -42,6 +42,7 @@ type TenantCluster struct {
 	// label): 1-100 letters, digits, '-' and '_'. Required.
 	Name string `pulumi:"name"`
 	// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+	// Default: none (no environment selector picks it).
 	Environment string `pulumi:"environment,optional"`
 	// Hub marks the hub: picked only when the selector names it. Default: false.
 	Hub bool `pulumi:"hub,optional"`
@@ -56,10 +57,10 @@ type TenantCluster struct {
 	Cluster clusterinfo.ClusterInfoInput `pulumi:"cluster"`
 	// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the
 	// IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa.
-	// Required for those.
+	// Required for those. Default: none.
 	OidcProviderArn pulumi.StringInput `pulumi:"oidcProviderArn,optional"`
 	// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://.
-	// Required with oidcProviderArn.
+	// Required with oidcProviderArn. Default: none.
 	OidcProviderUrl pulumi.StringInput `pulumi:"oidcProviderUrl,optional"`
 	// Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its
 	// agent runs) or "irsa". Default: "podIdentity".

@@ -26,13 +26,13 @@ func (x *TenantArgs) Annotate(a infer.Annotator) {
 func (x *TenantCluster) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantCluster is a cluster a standalone Tenant may be onboarded onto.")
 	a.Describe(&x.Name, "Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.")
-	a.Describe(&x.Environment, "Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.")
+	a.Describe(&x.Environment, "Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).")
 	a.Describe(&x.Hub, "Hub marks the hub: picked only when the selector names it. Default: false.")
 	a.Describe(&x.Region, "Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.")
 	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).")
 	a.Describe(&x.Cluster, "Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.")
-	a.Describe(&x.OidcProviderArn, "OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.")
-	a.Describe(&x.OidcProviderUrl, "OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.")
+	a.Describe(&x.OidcProviderArn, "OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.")
+	a.Describe(&x.OidcProviderUrl, "OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.")
 	a.Describe(&x.Identity, "Identity is how the cluster binds IAM roles to service accounts: \"podIdentity\" (EKS Pod Identity: its agent runs) or \"irsa\". Default: \"podIdentity\".")
 	a.Describe(&x.ExternalSecrets, "ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.")
 }
@@ -53,7 +53,7 @@ func (x *TenantGuardArgs) Annotate(a infer.Annotator) {
 // Annotate gives TenantKind its schema descriptions.
 func (x *TenantKind) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantKind is a namespaced Kubernetes kind: its API group (\"\" for core) and kind, as Argo CD's project names it.")
-	a.Describe(&x.Group, "Group is the API group, \"\" for core (\"apps\", \"networking.k8s.io\").")
+	a.Describe(&x.Group, "Group is the API group, \"\" for core (\"apps\", \"networking.k8s.io\"). Default: \"\" (core).")
 	a.Describe(&x.Kind, "Kind is the kind (\"Ingress\").")
 }
 
@@ -70,11 +70,11 @@ func (x *TenantLimits) Annotate(a infer.Annotator) {
 func (x *TenantNamespace) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantNamespace is one namespace of the tenant.")
 	a.Describe(&x.Name, "Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.")
-	a.Describe(&x.Labels, "Labels are added to the namespace (tenant and managed-by are set by the component).")
+	a.Describe(&x.Labels, "Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.")
 	a.Describe(&x.PodSecurity, "PodSecurity is the Pod Security Admission level enforced: \"privileged\", \"baseline\" or \"restricted\". Default: \"restricted\".")
 	a.Describe(&x.Quota, "Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).")
 	a.Describe(&x.Limits, "Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).")
-	a.Describe(&x.ServiceAccounts, "ServiceAccounts are the namespace's workload identities.")
+	a.Describe(&x.ServiceAccounts, "ServiceAccounts are the namespace's workload identities. Default: none.")
 	a.Describe(&x.IngressCidrs, "IngressCidrs are IPv4 or IPv6 networks (\"10.20.0.0/24\") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, \"Network policies\"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).")
 }
 
@@ -83,7 +83,7 @@ func (x *TenantOwner) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantOwner is an IAM principal that owns the tenant.")
 	a.Describe(&x.Arn, "Arn is an IAM role or user ARN (\"arn:aws:iam::111122223333:role/payments-admins\"); for IAM Identity Center, the permission set's role.")
 	a.Describe(&x.Access, "Access is the EKS access policy, scoped to the tenant's namespaces: \"admin\" (AmazonEKSAdminPolicy), \"edit\" (AmazonEKSEditPolicy) or \"view\" (AmazonEKSViewPolicy). Default: \"admin\".")
-	a.Describe(&x.Groups, "Groups are SSO groups given the same access in the tenant's Argo CD project (\"admin\" and \"edit\": sync, create, delete its Applications; \"view\": read them).")
+	a.Describe(&x.Groups, "Groups are SSO groups given the same access in the tenant's Argo CD project (\"admin\" and \"edit\": sync, create, delete its Applications; \"view\": read them). Default: none.")
 }
 
 // Annotate gives TenantQuota its schema descriptions.
@@ -101,16 +101,16 @@ func (x *TenantQuota) Annotate(a infer.Annotator) {
 // Annotate gives TenantSelector its schema descriptions.
 func (x *TenantSelector) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.")
-	a.Describe(&x.Environments, "Environments are GitOps Bridge environments (\"dev\", \"prod\").")
-	a.Describe(&x.Clusters, "Clusters are cluster names.")
+	a.Describe(&x.Environments, "Environments are GitOps Bridge environments (\"dev\", \"prod\"). Default: none.")
+	a.Describe(&x.Clusters, "Clusters are cluster names. Default: none.")
 }
 
 // Annotate gives TenantServiceAccount its schema descriptions.
 func (x *TenantServiceAccount) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity \"irsa\") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).")
 	a.Describe(&x.Name, "Name is the service account's name, a DNS-1123 subdomain.")
-	a.Describe(&x.ManagedPolicyArns, "ManagedPolicyArns are IAM policies attached to its role.")
-	a.Describe(&x.Policy, "Policy is an inline IAM policy document (JSON) of its role.")
+	a.Describe(&x.ManagedPolicyArns, "ManagedPolicyArns are IAM policies attached to its role. Default: none.")
+	a.Describe(&x.Policy, "Policy is an inline IAM policy document (JSON) of its role. Default: none.")
 }
 
 // Annotate gives TenantSpec its schema descriptions.
@@ -118,9 +118,9 @@ func (x *TenantSpec) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantSpec is one tenant: a team, what it gets on the clusters it selects, and who owns it.")
 	a.Describe(&x.Name, "Name is the tenant's name, a DNS-1123 label unique in the fleet, for example \"payments\". It labels the tenant's namespaces (tenant=<name>) and names its Argo CD project (\"tenant-<name>\").")
 	a.Describe(&x.Clusters, "Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.")
-	a.Describe(&x.Owners, "Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.")
+	a.Describe(&x.Owners, "Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.")
 	a.Describe(&x.Namespaces, "Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.")
-	a.Describe(&x.Workloads, "Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).")
+	a.Describe(&x.Workloads, "Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).")
 	a.Describe(&x.SourceRepos, "SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.")
 	a.Describe(&x.SyncWindows, "SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).")
 	a.Describe(&x.SecretsPrefix, "SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only \"<secretsPrefix><name>/*\". Default: \"tenants/\".")

@@ -187,7 +187,7 @@ namespace GitOpsFleet.Fleet
         public Input<Inputs.ClusterDefaultsArgs>? Defaults { get; set; }
 
         /// <summary>
-        /// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+        /// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git). Default: none (the cluster secrets are written into the hub directly).
         /// </summary>
         [Input("git")]
         public Input<Inputs.GitDeliveryArgs>? Git { get; set; }

@@ -257,7 +257,7 @@ namespace GitOpsFleet.Fleet
         private InputList<Inputs.AccessEntryArgs>? _accessEntries;
 
         /// <summary>
-        /// AccessEntries are EKS access entries for IAM principals.
+        /// AccessEntries are EKS access entries for IAM principals. Default: none.
         /// </summary>
         public InputList<Inputs.AccessEntryArgs> AccessEntries
         {
@@ -266,7 +266,7 @@ namespace GitOpsFleet.Fleet
         }
 
         /// <summary>
-        /// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        /// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on's own defaults).
         /// </summary>
         [Input("addonSettings")]
         public Input<Inputs.AddonSettingsArgs>? AddonSettings { get; set; }
@@ -287,7 +287,7 @@ namespace GitOpsFleet.Fleet
         private InputMap<bool>? _addons;
 
         /// <summary>
-        /// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+        /// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
         /// </summary>
         public InputMap<bool> Addons
         {
@@ -338,7 +338,7 @@ namespace GitOpsFleet.Fleet
         public string? Environment { get; set; }
 
         /// <summary>
-        /// GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+        /// GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
         /// </summary>
         [Input("gitopsAccess")]
         public Input<Inputs.GitOpsAccessArgs>? GitopsAccess { get; set; }
@@ -383,7 +383,7 @@ namespace GitOpsFleet.Fleet
         private InputList<string>? _privateSubnetIds;
 
         /// <summary>
-        /// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
+        /// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC's private subnets.
         /// </summary>
         public InputList<string> PrivateSubnetIds
         {
@@ -395,7 +395,7 @@ namespace GitOpsFleet.Fleet
         private InputList<string>? _publicAccessCidrs;
 
         /// <summary>
-        /// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
+        /// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly. Default: none.
         /// </summary>
         public InputList<string> PublicAccessCidrs
         {
@@ -407,7 +407,7 @@ namespace GitOpsFleet.Fleet
         private InputList<string>? _publicSubnetIds;
 
         /// <summary>
-        /// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+        /// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC's public subnets; none with VpcId.
         /// </summary>
         public InputList<string> PublicSubnetIds
         {
@@ -425,7 +425,7 @@ namespace GitOpsFleet.Fleet
         private InputList<Inputs.RoleMappingArgs>? _roleMappings;
 
         /// <summary>
-        /// RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+        /// RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.
         /// </summary>
         public InputList<Inputs.RoleMappingArgs> RoleMappings
         {
@@ -455,7 +455,7 @@ namespace GitOpsFleet.Fleet
         private InputMap<string>? _tags;
 
         /// <summary>
-        /// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
+        /// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules). Default: none.
         /// </summary>
         public InputMap<string> Tags
         {
@@ -467,7 +467,7 @@ namespace GitOpsFleet.Fleet
         private InputList<Inputs.UserMappingArgs>? _userMappings;
 
         /// <summary>
-        /// UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+        /// UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
         /// </summary>
         public InputList<Inputs.UserMappingArgs> UserMappings
         {
@@ -488,7 +488,7 @@ namespace GitOpsFleet.Fleet
         public string? VpcCidr { get; set; }
 
         /// <summary>
-        /// VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+        /// VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
         /// </summary>
         [Input("vpcId")]
         public Input<string>? VpcId { get; set; }

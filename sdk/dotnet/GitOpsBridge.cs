@@ -175,7 +175,7 @@ namespace GitOpsFleet.Fleet
         private InputMap<bool>? _addons;
 
         /// <summary>
-        /// Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: "true"|"false". "enable_&lt;addon&gt;" must be a Kubernetes qualified name.
+        /// Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: "true"|"false". "enable_&lt;addon&gt;" must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
         /// </summary>
         public InputMap<bool> Addons
         {
@@ -184,7 +184,7 @@ namespace GitOpsFleet.Fleet
         }
 
         /// <summary>
-        /// AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+        /// AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
         /// </summary>
         [Input("addonsRepo")]
         public Input<Inputs.RepoArgs>? AddonsRepo { get; set; }
@@ -202,7 +202,7 @@ namespace GitOpsFleet.Fleet
         public bool? Decommission { get; set; }
 
         /// <summary>
-        /// Git commits the cluster secret's manifest to a GitHub repository as well.
+        /// Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
         /// </summary>
         [Input("git")]
         public Input<Inputs.GitDeliveryArgs>? Git { get; set; }
@@ -214,7 +214,7 @@ namespace GitOpsFleet.Fleet
         public bool? Handover { get; set; }
 
         /// <summary>
-        /// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+        /// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
         /// </summary>
         [Input("hub")]
         public Input<Inputs.HubArgs>? Hub { get; set; }
@@ -223,7 +223,7 @@ namespace GitOpsFleet.Fleet
         private InputMap<string>? _metadata;
 
         /// <summary>
-        /// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+        /// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
         /// </summary>
         public InputMap<string> Metadata
         {
@@ -244,13 +244,13 @@ namespace GitOpsFleet.Fleet
         public string? SecretName { get; set; }
 
         /// <summary>
-        /// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+        /// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
         /// </summary>
         [Input("spoke")]
         public Input<Inputs.SpokeArgs>? Spoke { get; set; }
 
         /// <summary>
-        /// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+        /// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
         /// </summary>
         [Input("workloadsRepo")]
         public Input<Inputs.RepoArgs>? WorkloadsRepo { get; set; }

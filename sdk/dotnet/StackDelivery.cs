@@ -186,7 +186,7 @@ namespace GitOpsFleet.Fleet
         private InputMap<Inputs.EnvRefArgs>? _envRefs;
 
         /// <summary>
-        /// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+        /// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
         /// </summary>
         public InputMap<Inputs.EnvRefArgs> EnvRefs
         {
@@ -204,7 +204,7 @@ namespace GitOpsFleet.Fleet
         private Input<string>? _kubeconfig;
 
         /// <summary>
-        /// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+        /// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
         /// </summary>
         public Input<string>? Kubeconfig
         {
@@ -238,7 +238,7 @@ namespace GitOpsFleet.Fleet
         private Input<string>? _previewAccessToken;
 
         /// <summary>
-        /// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+        /// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
         /// </summary>
         public Input<string>? PreviewAccessToken
         {
@@ -254,7 +254,7 @@ namespace GitOpsFleet.Fleet
         private InputMap<Inputs.EnvRefArgs>? _previewEnvRefs;
 
         /// <summary>
-        /// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+        /// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win. Default: none.
         /// </summary>
         public InputMap<Inputs.EnvRefArgs> PreviewEnvRefs
         {
@@ -278,7 +278,7 @@ namespace GitOpsFleet.Fleet
         private Input<string>? _pulumiAccessToken;
 
         /// <summary>
-        /// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+        /// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
         /// </summary>
         public Input<string>? PulumiAccessToken
         {

@@ -168,7 +168,7 @@ export interface FleetArgs {
      */
     defaults?: pulumi.Input<inputs.ClusterDefaultsArgs | undefined>;
     /**
-     * Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+     * Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git). Default: none (the cluster secrets are written into the hub directly).
      */
     git?: pulumi.Input<inputs.GitDeliveryArgs | undefined>;
     /**

@@ -236,11 +236,11 @@ export class FleetCluster extends pulumi.ComponentResource {
  */
 export interface FleetClusterArgs {
     /**
-     * AccessEntries are EKS access entries for IAM principals.
+     * AccessEntries are EKS access entries for IAM principals. Default: none.
      */
     accessEntries?: pulumi.Input<pulumi.Input<inputs.AccessEntryArgs>[] | undefined>;
     /**
-     * AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+     * AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on's own defaults).
      */
     addonSettings?: pulumi.Input<inputs.AddonSettingsArgs | undefined>;
     /**
@@ -248,7 +248,7 @@ export interface FleetClusterArgs {
      */
     addonVersions?: pulumi.Input<{[key: string]: string} | undefined>;
     /**
-     * Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+     * Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
      */
     addons?: pulumi.Input<{[key: string]: boolean} | undefined>;
     /**
@@ -276,7 +276,7 @@ export interface FleetClusterArgs {
      */
     environment?: string;
     /**
-     * GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+     * GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
      */
     gitopsAccess?: pulumi.Input<inputs.GitOpsAccessArgs | undefined>;
     /**
@@ -300,15 +300,15 @@ export interface FleetClusterArgs {
      */
     nodeSessionManager?: boolean;
     /**
-     * PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
+     * PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC's private subnets.
      */
     privateSubnetIds?: pulumi.Input<string[] | undefined>;
     /**
-     * PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
+     * PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly. Default: none.
      */
     publicAccessCidrs?: pulumi.Input<string[] | undefined>;
     /**
-     * PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+     * PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC's public subnets; none with VpcId.
      */
     publicSubnetIds?: pulumi.Input<string[] | undefined>;
     /**
@@ -316,7 +316,7 @@ export interface FleetClusterArgs {
      */
     region: string;
     /**
-     * RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+     * RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.
      */
     roleMappings?: pulumi.Input<pulumi.Input<inputs.RoleMappingArgs>[] | undefined>;
     /**
@@ -328,11 +328,11 @@ export interface FleetClusterArgs {
      */
     secretsKeyAdministratorArns?: pulumi.Input<string[] | undefined>;
     /**
-     * Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
+     * Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules). Default: none.
      */
     tags?: pulumi.Input<{[key: string]: string} | undefined>;
     /**
-     * UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+     * UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
      */
     userMappings?: pulumi.Input<pulumi.Input<inputs.UserMappingArgs>[] | undefined>;
     /**
@@ -344,7 +344,7 @@ export interface FleetClusterArgs {
      */
     vpcCidr?: string;
     /**
-     * VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+     * VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
      */
     vpcId?: pulumi.Input<string | undefined>;
 }

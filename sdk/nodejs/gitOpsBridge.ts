@@ -156,11 +156,11 @@ export class GitOpsBridge extends pulumi.ComponentResource {
  */
 export interface GitOpsBridgeArgs {
     /**
-     * Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
+     * Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
      */
     addons?: pulumi.Input<{[key: string]: boolean} | undefined>;
     /**
-     * AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+     * AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
      */
     addonsRepo?: pulumi.Input<inputs.RepoArgs | undefined>;
     /**
@@ -172,7 +172,7 @@ export interface GitOpsBridgeArgs {
      */
     decommission?: boolean;
     /**
-     * Git commits the cluster secret's manifest to a GitHub repository as well.
+     * Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
      */
     git?: pulumi.Input<inputs.GitDeliveryArgs | undefined>;
     /**
@@ -180,11 +180,11 @@ export interface GitOpsBridgeArgs {
      */
     handover?: boolean;
     /**
-     * Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+     * Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
      */
     hub?: pulumi.Input<inputs.HubArgs | undefined>;
     /**
-     * Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+     * Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
      */
     metadata?: pulumi.Input<{[key: string]: string} | undefined>;
     /**
@@ -196,11 +196,11 @@ export interface GitOpsBridgeArgs {
      */
     secretName?: string;
     /**
-     * Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+     * Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
      */
     spoke?: pulumi.Input<inputs.SpokeArgs | undefined>;
     /**
-     * WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+     * WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
      */
     workloadsRepo?: pulumi.Input<inputs.RepoArgs | undefined>;
 }

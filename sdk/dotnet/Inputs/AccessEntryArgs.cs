@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<Inputs.AccessPolicyArgs>? _accessPolicies;
 
         /// <summary>
-        /// AccessPolicies are EKS access policies associated with the principal.
+        /// AccessPolicies are EKS access policies associated with the principal. Default: none.
         /// </summary>
         public InputList<Inputs.AccessPolicyArgs> AccessPolicies
         {
@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _kubernetesGroups;
 
         /// <summary>
-        /// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+        /// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
         /// </summary>
         public InputList<string> KubernetesGroups
         {

@@ -35,25 +35,25 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<Inputs.FluentBitSettingsArgs>? AwsForFluentbit { get; set; }
 
         /// <summary>
-        /// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+        /// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
         /// </summary>
         [Input("awsPrivatecaIssuer")]
         public Input<Inputs.PrivateCAIssuerSettingsArgs>? AwsPrivatecaIssuer { get; set; }
 
         /// <summary>
-        /// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+        /// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
         /// </summary>
         [Input("certManager")]
         public Input<Inputs.CertManagerSettingsArgs>? CertManager { get; set; }
 
         /// <summary>
-        /// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+        /// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
         /// </summary>
         [Input("externalDns")]
         public Input<Inputs.ExternalDNSSettingsArgs>? ExternalDns { get; set; }
 
         /// <summary>
-        /// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+        /// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "&lt;cluster&gt;/").
         /// </summary>
         [Input("externalSecrets")]
         public Input<Inputs.ExternalSecretsSettingsArgs>? ExternalSecrets { get; set; }
@@ -62,7 +62,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<ImmutableArray<string>>? _policyArns;
 
         /// <summary>
-        /// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or "aws"&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+        /// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or "aws"&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
         /// </summary>
         public InputMap<ImmutableArray<string>> PolicyArns
         {
@@ -71,7 +71,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+        /// Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
         /// </summary>
         [Input("velero")]
         public Input<Inputs.VeleroSettingsArgs>? Velero { get; set; }

@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _emails;
 
         /// <summary>
-        /// Emails are values of the email claim.
+        /// Emails are values of the email claim. Default: none.
         /// </summary>
         public InputList<string> Emails
         {
@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _groups;
 
         /// <summary>
-        /// Groups are values of the groups claim.
+        /// Groups are values of the groups claim. Default: none.
         /// </summary>
         public InputList<string> Groups
         {
@@ -44,7 +44,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _subjects;
 
         /// <summary>
-        /// Subjects are values of the sub claim.
+        /// Subjects are values of the sub claim. Default: none.
         /// </summary>
         public InputList<string> Subjects
         {

@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<bool>? _addons;
 
         /// <summary>
-        /// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+        /// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
         /// </summary>
         public InputMap<bool> Addons
         {
@@ -41,7 +41,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// AssumeRoleArn is the default role of the clusters' aws providers.
+        /// AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
         /// </summary>
         [Input("assumeRoleArn")]
         public Input<string>? AssumeRoleArn { get; set; }
@@ -68,7 +68,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<Inputs.NodeGroupArgs>? _nodeGroups;
 
         /// <summary>
-        /// NodeGroups are the default managed node groups.
+        /// NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
         /// </summary>
         public InputList<Inputs.NodeGroupArgs> NodeGroups
         {
@@ -86,7 +86,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _publicAccessCidrs;
 
         /// <summary>
-        /// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+        /// PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
         /// </summary>
         public InputList<string> PublicAccessCidrs
         {
@@ -98,7 +98,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<string>? _tags;
 
         /// <summary>
-        /// Tags are added to every cluster's AWS resources.
+        /// Tags are added to every cluster's AWS resources. Default: none.
         /// </summary>
         public InputMap<string> Tags
         {
@@ -107,7 +107,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// Version is the default Kubernetes minor version.
+        /// Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
         /// </summary>
         [Input("version")]
         public Input<string>? Version { get; set; }

@@ -26,7 +26,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<bool>? _addons;
 
         /// <summary>
-        /// Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels.
+        /// Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels. Default: none.
         /// </summary>
         public InputMap<bool> Addons
         {
@@ -56,7 +56,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<string>? _gitopsMetadata;
 
         /// <summary>
-        /// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret's annotations.
+        /// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
         /// </summary>
         public InputMap<string> GitopsMetadata
         {
@@ -99,7 +99,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string> Server { get; set; } = null!;
 
         /// <summary>
-        /// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+        /// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
         /// </summary>
         [Input("spokeRoleArn")]
         public Input<string>? SpokeRoleArn { get; set; }

@@ -17,7 +17,7 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class ClusterSpecArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// AddonSettings are FleetCluster's add-on settings for this cluster.
+        /// AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
         /// </summary>
         [Input("addonSettings")]
         public Input<Inputs.AddonSettingsArgs>? AddonSettings { get; set; }
@@ -26,7 +26,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<string>? _addonVersions;
 
         /// <summary>
-        /// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+        /// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
         /// </summary>
         public InputMap<string> AddonVersions
         {
@@ -38,7 +38,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<bool>? _addons;
 
         /// <summary>
-        /// Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster's entry wins).
+        /// Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
         /// </summary>
         public InputMap<bool> Addons
         {
@@ -134,7 +134,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<string>? _tags;
 
         /// <summary>
-        /// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+        /// Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
         /// </summary>
         public InputMap<string> Tags
         {

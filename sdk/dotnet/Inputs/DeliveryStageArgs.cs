@@ -23,7 +23,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<bool>? AllowClusterAdmin { get; set; }
 
         /// <summary>
-        /// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+        /// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
         /// </summary>
         [Input("approvers")]
         public Input<Inputs.ApproversArgs>? Approvers { get; set; }
@@ -41,7 +41,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? AvailabilityStrategy { get; set; }
 
         /// <summary>
-        /// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+        /// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
         /// </summary>
         [Input("branch")]
         public Input<string>? Branch { get; set; }
@@ -50,7 +50,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _clusterRoles;
 
         /// <summary>
-        /// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
+        /// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
         /// </summary>
         public InputList<string> ClusterRoles
         {
@@ -59,7 +59,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+        /// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
         /// </summary>
         [Input("commit")]
         public Input<string>? Commit { get; set; }
@@ -98,7 +98,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<Inputs.EnvRefArgs>? _envRefs;
 
         /// <summary>
-        /// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+        /// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
         /// </summary>
         public InputMap<Inputs.EnvRefArgs> EnvRefs
         {
@@ -162,7 +162,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<Inputs.EnvRefArgs>? _previewEnvRefs;
 
         /// <summary>
-        /// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+        /// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
         /// </summary>
         public InputMap<Inputs.EnvRefArgs> PreviewEnvRefs
         {
@@ -193,7 +193,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+        /// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
         /// </summary>
         [Input("pullRequest")]
         public Input<bool>? PullRequest { get; set; }
@@ -233,7 +233,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? ServiceAccountName { get; set; }
 
         /// <summary>
-        /// Stack is the Pulumi stack the Stack object deploys (spec.stack), "&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+        /// Stack is the Pulumi stack the Stack object deploys (spec.stack), "&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
         /// </summary>
         [Input("stack")]
         public Input<string>? Stack { get; set; }
@@ -272,7 +272,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<object>? _workspaceTemplate;
 
         /// <summary>
-        /// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+        /// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
         /// </summary>
         public InputMap<object> WorkspaceTemplate
         {

@@ -17,13 +17,13 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class EnvRefArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Literal is the value (type Literal).
+        /// Literal is the value (type Literal). Default: none.
         /// </summary>
         [Input("literal")]
         public Input<Inputs.EnvLiteralArgs>? Literal { get; set; }
 
         /// <summary>
-        /// Secret is the Secret and key in the Stack's namespace (type Secret).
+        /// Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
         /// </summary>
         [Input("secret")]
         public Input<Inputs.EnvSecretArgs>? Secret { get; set; }

@@ -47,7 +47,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? Path { get; set; }
 
         /// <summary>
-        /// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+        /// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
         /// </summary>
         [Input("pullRequest")]
         public Input<bool>? PullRequest { get; set; }

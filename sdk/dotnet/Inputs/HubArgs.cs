@@ -26,7 +26,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<ImmutableDictionary<string, object>>? _bootstrap;
 
         /// <summary>
-        /// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+        /// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
         /// </summary>
         public InputList<ImmutableDictionary<string, object>> Bootstrap
         {
@@ -158,7 +158,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<object>? _values;
 
         /// <summary>
-        /// Values are Helm values merged over the component's (user values win, maps merged key by key).
+        /// Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
         /// </summary>
         public InputMap<object> Values
         {

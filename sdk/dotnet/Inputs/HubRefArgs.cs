@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private Input<string>? _kubeconfig;
 
         /// <summary>
-        /// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+        /// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
         /// </summary>
         public Input<string>? Kubeconfig
         {
@@ -45,7 +45,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+        /// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
         /// </summary>
         [Input("managementRoleArn")]
         public Input<string>? ManagementRoleArn { get; set; }
@@ -57,13 +57,13 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<Inputs.RegistryArgs>? Registry { get; set; }
 
         /// <summary>
-        /// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+        /// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
         /// </summary>
         [Input("shard")]
         public Input<string>? Shard { get; set; }
 
         /// <summary>
-        /// Stack is the hub's stack, as a stack reference names it ("&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;"; with a self-managed backend "organization/&lt;project&gt;/&lt;stack&gt;"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+        /// Stack is the hub's stack, as a stack reference names it ("&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;"; with a self-managed backend "organization/&lt;project&gt;/&lt;stack&gt;"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
         /// </summary>
         [Input("stack")]
         public Input<string>? Stack { get; set; }

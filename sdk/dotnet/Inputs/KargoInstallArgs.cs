@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private Input<string>? _adminPasswordHash;
 
         /// <summary>
-        /// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+        /// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
         /// </summary>
         public Input<string>? AdminPasswordHash
         {
@@ -33,7 +33,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+        /// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
         /// </summary>
         [Input("certManager")]
         public Input<string>? CertManager { get; set; }
@@ -54,7 +54,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private Input<string>? _gitToken;
 
         /// <summary>
-        /// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+        /// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
         /// </summary>
         public Input<string>? GitToken
         {
@@ -73,7 +73,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? Namespace { get; set; }
 
         /// <summary>
-        /// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+        /// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
         /// </summary>
         [Input("oidc")]
         public Input<Inputs.KargoOidcArgs>? Oidc { get; set; }
@@ -98,7 +98,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private Input<string>? _tokenSigningKey;
 
         /// <summary>
-        /// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+        /// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
         /// </summary>
         public Input<string>? TokenSigningKey
         {
@@ -114,7 +114,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<object>? _values;
 
         /// <summary>
-        /// Values are Helm values of the chart, merged over the component's.
+        /// Values are Helm values of the chart, merged over the component's. Default: none.
         /// </summary>
         public InputMap<object> Values
         {

@@ -17,25 +17,25 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class LedgerEntryArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// AllowReplacement lets a change of the above through.
+        /// AllowReplacement lets a change of the above through. Default: false.
         /// </summary>
         [Input("allowReplacement")]
         public Input<bool>? AllowReplacement { get; set; }
 
         /// <summary>
-        /// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        /// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
         /// </summary>
         [Input("assumeRoleArn")]
         public Input<string>? AssumeRoleArn { get; set; }
 
         /// <summary>
-        /// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        /// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
         /// </summary>
         [Input("decommission")]
         public Input<bool>? Decommission { get; set; }
 
         /// <summary>
-        /// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+        /// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
         /// </summary>
         [Input("delivery")]
         public Input<string>? Delivery { get; set; }
@@ -53,7 +53,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string> Region { get; set; } = null!;
 
         /// <summary>
-        /// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        /// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
         /// </summary>
         [Input("vpcCidr")]
         public Input<string>? VpcCidr { get; set; }

@@ -41,7 +41,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string>? Path { get; set; }
 
         /// <summary>
-        /// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+        /// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
         /// </summary>
         [Input("pullRequest")]
         public Input<bool>? PullRequest { get; set; }

@@ -56,7 +56,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<string>? _labels;
 
         /// <summary>
-        /// Labels are Kubernetes labels put on the nodes.
+        /// Labels are Kubernetes labels put on the nodes. Default: none.
         /// </summary>
         public InputMap<string> Labels
         {
@@ -92,7 +92,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<Inputs.TaintArgs>? _taints;
 
         /// <summary>
-        /// Taints are Kubernetes taints put on the nodes.
+        /// Taints are Kubernetes taints put on the nodes. Default: none.
         /// </summary>
         public InputList<Inputs.TaintArgs> Taints
         {

@@ -17,7 +17,7 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class RepoArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+        /// BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
         /// </summary>
         [Input("basePath")]
         public Input<string>? BasePath { get; set; }

@@ -23,7 +23,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<Inputs.RepoArgs> Addons { get; set; } = null!;
 
         /// <summary>
-        /// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+        /// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
         /// </summary>
         [Input("workloads")]
         public Input<Inputs.RepoArgs>? Workloads { get; set; }

@@ -44,7 +44,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<object>? _values;
 
         /// <summary>
-        /// Values are Helm values of the chart.
+        /// Values are Helm values of the chart. Default: none.
         /// </summary>
         public InputMap<object> Values
         {

@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private Input<string>? _hubKubeconfig;
 
         /// <summary>
-        /// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+        /// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
         /// </summary>
         public Input<string>? HubKubeconfig
         {

@@ -29,7 +29,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string> Key { get; set; } = null!;
 
         /// <summary>
-        /// Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+        /// Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
         /// </summary>
         [Input("value")]
         public Input<string>? Value { get; set; }

@@ -29,7 +29,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<Inputs.ClusterInfoArgs> Cluster { get; set; } = null!;
 
         /// <summary>
-        /// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+        /// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).
         /// </summary>
         [Input("environment")]
         public Input<string>? Environment { get; set; }
@@ -59,13 +59,13 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+        /// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
         /// </summary>
         [Input("oidcProviderArn")]
         public Input<string>? OidcProviderArn { get; set; }
 
         /// <summary>
-        /// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+        /// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
         /// </summary>
         [Input("oidcProviderUrl")]
         public Input<string>? OidcProviderUrl { get; set; }

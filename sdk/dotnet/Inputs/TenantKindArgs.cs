@@ -17,7 +17,7 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class TenantKindArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Group is the API group, "" for core ("apps", "networking.k8s.io").
+        /// Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
         /// </summary>
         [Input("group")]
         public Input<string>? Group { get; set; }

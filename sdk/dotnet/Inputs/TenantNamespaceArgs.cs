@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputMap<string>? _labels;
 
         /// <summary>
-        /// Labels are added to the namespace (tenant and managed-by are set by the component).
+        /// Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
         /// </summary>
         public InputMap<string> Labels
         {
@@ -68,7 +68,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<Inputs.TenantServiceAccountArgs>? _serviceAccounts;
 
         /// <summary>
-        /// ServiceAccounts are the namespace's workload identities.
+        /// ServiceAccounts are the namespace's workload identities. Default: none.
         /// </summary>
         public InputList<Inputs.TenantServiceAccountArgs> ServiceAccounts
         {

@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _groups;
 
         /// <summary>
-        /// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+        /// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them). Default: none.
         /// </summary>
         public InputList<string> Groups
         {

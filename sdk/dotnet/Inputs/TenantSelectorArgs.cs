@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _clusters;
 
         /// <summary>
-        /// Clusters are cluster names.
+        /// Clusters are cluster names. Default: none.
         /// </summary>
         public InputList<string> Clusters
         {
@@ -32,7 +32,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _environments;
 
         /// <summary>
-        /// Environments are GitOps Bridge environments ("dev", "prod").
+        /// Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
         /// </summary>
         public InputList<string> Environments
         {

@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _managedPolicyArns;
 
         /// <summary>
-        /// ManagedPolicyArns are IAM policies attached to its role.
+        /// ManagedPolicyArns are IAM policies attached to its role. Default: none.
         /// </summary>
         public InputList<string> ManagedPolicyArns
         {
@@ -35,7 +35,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// Policy is an inline IAM policy document (JSON) of its role.
+        /// Policy is an inline IAM policy document (JSON) of its role. Default: none.
         /// </summary>
         [Input("policy")]
         public Input<string>? Policy { get; set; }

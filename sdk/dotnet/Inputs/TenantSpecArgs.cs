@@ -62,7 +62,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<Inputs.TenantOwnerArgs>? _owners;
 
         /// <summary>
-        /// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+        /// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.
         /// </summary>
         public InputList<Inputs.TenantOwnerArgs> Owners
         {
@@ -107,7 +107,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+        /// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
         /// </summary>
         [Input("workloads")]
         public Input<Inputs.TenantWorkloadsArgs>? Workloads { get; set; }

@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _groups;
 
         /// <summary>
-        /// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+        /// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
         /// </summary>
         public InputList<string> Groups
         {

@@ -22,7 +22,7 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string AccountId;
         /// <summary>
-        /// Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels.
+        /// Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels. Default: none.
         /// </summary>
         public readonly ImmutableDictionary<string, bool>? Addons;
         /// <summary>
@@ -38,7 +38,7 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string Environment;
         /// <summary>
-        /// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret's annotations.
+        /// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
         /// </summary>
         public readonly ImmutableDictionary<string, string>? GitopsMetadata;
         /// <summary>
@@ -58,7 +58,7 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string Server;
         /// <summary>
-        /// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+        /// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
         /// </summary>
         public readonly string? SpokeRoleArn;
 

@@ -18,19 +18,19 @@ namespace GitOpsFleet.Fleet.Outputs
     public sealed class LedgerEntry
     {
         /// <summary>
-        /// AllowReplacement lets a change of the above through.
+        /// AllowReplacement lets a change of the above through. Default: false.
         /// </summary>
         public readonly bool? AllowReplacement;
         /// <summary>
-        /// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        /// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
         /// </summary>
         public readonly string? AssumeRoleArn;
         /// <summary>
-        /// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        /// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
         /// </summary>
         public readonly bool? Decommission;
         /// <summary>
-        /// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+        /// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
         /// </summary>
         public readonly string? Delivery;
         /// <summary>
@@ -42,7 +42,7 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string Region;
         /// <summary>
-        /// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        /// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
         /// </summary>
         public readonly string? VpcCidr;
 

@@ -125,7 +125,7 @@ type fleetArgs struct {
 	Clusters []ClusterSpec `pulumi:"clusters"`
 	// Defaults are settings every cluster inherits unless it sets its own.
 	Defaults *ClusterDefaults `pulumi:"defaults"`
-	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git). Default: none (the cluster secrets are written into the hub directly).
 	Git *GitDelivery `pulumi:"git"`
 	// Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
 	Hub *HubRef `pulumi:"hub"`
@@ -151,7 +151,7 @@ type FleetArgs struct {
 	Clusters ClusterSpecArrayInput
 	// Defaults are settings every cluster inherits unless it sets its own.
 	Defaults ClusterDefaultsPtrInput
-	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+	// Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git). Default: none (the cluster secrets are written into the hub directly).
 	Git GitDeliveryPtrInput
 	// Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
 	Hub HubRefPtrInput

@@ -163,13 +163,13 @@ func NewFleetCluster(ctx *pulumi.Context,
 }
 
 type fleetClusterArgs struct {
-	// AccessEntries are EKS access entries for IAM principals.
+	// AccessEntries are EKS access entries for IAM principals. Default: none.
 	AccessEntries []AccessEntry `pulumi:"accessEntries"`
-	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on's own defaults).
 	AddonSettings *AddonSettings `pulumi:"addonSettings"`
 	// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
 	AddonVersions map[string]string `pulumi:"addonVersions"`
-	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
 	Addons map[string]bool `pulumi:"addons"`
 	// AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
 	AuthenticationMode *string `pulumi:"authenticationMode"`
@@ -183,7 +183,7 @@ type fleetClusterArgs struct {
 	EndpointPublicAccess *bool `pulumi:"endpointPublicAccess"`
 	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
 	Environment *string `pulumi:"environment"`
-	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
 	GitopsAccess *GitOpsAccess `pulumi:"gitopsAccess"`
 	// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
 	Identity *string `pulumi:"identity"`
@@ -195,41 +195,41 @@ type fleetClusterArgs struct {
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
 	// NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
 	NodeSessionManager *bool `pulumi:"nodeSessionManager"`
-	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
+	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC's private subnets.
 	PrivateSubnetIds []string `pulumi:"privateSubnetIds"`
-	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
+	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly. Default: none.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
-	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC's public subnets; none with VpcId.
 	PublicSubnetIds []string `pulumi:"publicSubnetIds"`
 	// Region is the AWS region of the cluster, for example "us-east-2". Required. The component creates an aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in which case that provider wins and Region must name the provider's region (it is part of IAM role names).
 	Region string `pulumi:"region"`
-	// RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+	// RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.
 	RoleMappings []RoleMapping `pulumi:"roleMappings"`
 	// SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
 	SecretsEncryption *bool `pulumi:"secretsEncryption"`
 	// SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
 	SecretsKeyAdministratorArns []string `pulumi:"secretsKeyAdministratorArns"`
-	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
+	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules). Default: none.
 	Tags map[string]string `pulumi:"tags"`
-	// UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+	// UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
 	UserMappings []UserMapping `pulumi:"userMappings"`
 	// Version is the Kubernetes minor version, "<major>.<minor>", for example "1.33". Default: DefaultVersion.
 	Version *string `pulumi:"version"`
 	// VpcCidr is the IPv4 CIDR of the VPC the component builds. Default: "10.0.0.0/16". It must be a network address with a prefix from /16 (the largest VPC AWS allows) to /24 (room for a public and a private subnet in up to six zones). Not allowed together with VpcId.
 	VpcCidr *string `pulumi:"vpcCidr"`
-	// VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+	// VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
 	VpcId *string `pulumi:"vpcId"`
 }
 
 // The set of arguments for constructing a FleetCluster resource.
 type FleetClusterArgs struct {
-	// AccessEntries are EKS access entries for IAM principals.
+	// AccessEntries are EKS access entries for IAM principals. Default: none.
 	AccessEntries AccessEntryArrayInput
-	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+	// AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on's own defaults).
 	AddonSettings AddonSettingsPtrInput
 	// AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
 	AddonVersions pulumi.StringMapInput
-	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+	// Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
 	Addons pulumi.BoolMapInput
 	// AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
 	AuthenticationMode *string
@@ -243,7 +243,7 @@ type FleetClusterArgs struct {
 	EndpointPublicAccess *bool
 	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
 	Environment *string
-	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
 	GitopsAccess GitOpsAccessPtrInput
 	// Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
 	Identity *string
@@ -255,29 +255,29 @@ type FleetClusterArgs struct {
 	NodeGroups NodeGroupArrayInput
 	// NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
 	NodeSessionManager *bool
-	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
+	// PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC's private subnets.
 	PrivateSubnetIds pulumi.StringArrayInput
-	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
+	// PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly. Default: none.
 	PublicAccessCidrs pulumi.StringArrayInput
-	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+	// PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC's public subnets; none with VpcId.
 	PublicSubnetIds pulumi.StringArrayInput
 	// Region is the AWS region of the cluster, for example "us-east-2". Required. The component creates an aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in which case that provider wins and Region must name the provider's region (it is part of IAM role names).
 	Region string
-	// RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+	// RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.
 	RoleMappings RoleMappingArrayInput
 	// SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
 	SecretsEncryption *bool
 	// SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
 	SecretsKeyAdministratorArns pulumi.StringArrayInput
-	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
+	// Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules). Default: none.
 	Tags pulumi.StringMapInput
-	// UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+	// UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
 	UserMappings UserMappingArrayInput
 	// Version is the Kubernetes minor version, "<major>.<minor>", for example "1.33". Default: DefaultVersion.
 	Version *string
 	// VpcCidr is the IPv4 CIDR of the VPC the component builds. Default: "10.0.0.0/16". It must be a network address with a prefix from /16 (the largest VPC AWS allows) to /24 (room for a public and a private subnet in up to six zones). Not allowed together with VpcId.
 	VpcCidr *string
-	// VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+	// VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
 	VpcId pulumi.StringPtrInput
 }
 

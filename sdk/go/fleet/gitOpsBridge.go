@@ -118,57 +118,57 @@ func NewGitOpsBridge(ctx *pulumi.Context,
 }
 
 type gitOpsBridgeArgs struct {
-	// Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
+	// Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
 	Addons map[string]bool `pulumi:"addons"`
-	// AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+	// AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
 	AddonsRepo *Repo `pulumi:"addonsRepo"`
 	// Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
 	Cluster ClusterInfo `pulumi:"cluster"`
 	// Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
 	Decommission *bool `pulumi:"decommission"`
-	// Git commits the cluster secret's manifest to a GitHub repository as well.
+	// Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
 	Git *GitDelivery `pulumi:"git"`
 	// Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
 	Handover *bool `pulumi:"handover"`
-	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
 	Hub *Hub `pulumi:"hub"`
-	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
 	Metadata map[string]string `pulumi:"metadata"`
 	// Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
 	Namespace *string `pulumi:"namespace"`
 	// SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
 	SecretName *string `pulumi:"secretName"`
-	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
 	Spoke *Spoke `pulumi:"spoke"`
-	// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+	// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
 	WorkloadsRepo *Repo `pulumi:"workloadsRepo"`
 }
 
 // The set of arguments for constructing a GitOpsBridge resource.
 type GitOpsBridgeArgs struct {
-	// Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
+	// Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
 	Addons pulumi.BoolMapInput
-	// AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+	// AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
 	AddonsRepo RepoPtrInput
 	// Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
 	Cluster ClusterInfoInput
 	// Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
 	Decommission *bool
-	// Git commits the cluster secret's manifest to a GitHub repository as well.
+	// Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
 	Git GitDeliveryPtrInput
 	// Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
 	Handover *bool
-	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+	// Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
 	Hub HubPtrInput
-	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
 	Metadata pulumi.StringMapInput
 	// Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
 	Namespace *string
 	// SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
 	SecretName *string
-	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
 	Spoke SpokePtrInput
-	// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+	// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
 	WorkloadsRepo RepoPtrInput
 }
 

@@ -15,9 +15,9 @@ var _ = internal.GetEnvOrDefault
 
 // AccessEntry is an EKS access entry: an IAM principal's access to the cluster's Kubernetes API.
 type AccessEntry struct {
-	// AccessPolicies are EKS access policies associated with the principal.
+	// AccessPolicies are EKS access policies associated with the principal. Default: none.
 	AccessPolicies []AccessPolicy `pulumi:"accessPolicies"`
-	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
 	KubernetesGroups []string `pulumi:"kubernetesGroups"`
 	// Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters, digits, '-' and '_'. Unique within the cluster.
 	Name string `pulumi:"name"`
@@ -38,9 +38,9 @@ type AccessEntryInput interface {
 
 // AccessEntry is an EKS access entry: an IAM principal's access to the cluster's Kubernetes API.
 type AccessEntryArgs struct {
-	// AccessPolicies are EKS access policies associated with the principal.
+	// AccessPolicies are EKS access policies associated with the principal. Default: none.
 	AccessPolicies AccessPolicyArrayInput `pulumi:"accessPolicies"`
-	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+	// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
 	KubernetesGroups pulumi.StringArrayInput `pulumi:"kubernetesGroups"`
 	// Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters, digits, '-' and '_'. Unique within the cluster.
 	Name pulumi.StringInput `pulumi:"name"`
@@ -100,12 +100,12 @@ func (o AccessEntryOutput) ToAccessEntryOutputWithContext(ctx context.Context) A
 	return o
 }
 
-// AccessPolicies are EKS access policies associated with the principal.
+// AccessPolicies are EKS access policies associated with the principal. Default: none.
 func (o AccessEntryOutput) AccessPolicies() AccessPolicyArrayOutput {
 	return o.ApplyT(func(v AccessEntry) []AccessPolicy { return v.AccessPolicies }).(AccessPolicyArrayOutput)
 }
 
-// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+// KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
 func (o AccessEntryOutput) KubernetesGroups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v AccessEntry) []string { return v.KubernetesGroups }).(pulumi.StringArrayOutput)
 }
@@ -142,7 +142,7 @@ func (o AccessEntryArrayOutput) Index(i pulumi.IntInput) AccessEntryOutput {
 
 // AccessPolicy associates an EKS access policy with an access entry.
 type AccessPolicy struct {
-	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
 	Namespaces []string `pulumi:"namespaces"`
 	// PolicyArn is an EKS access policy ARN, "arn:<partition>:eks::aws:cluster-access-policy/<Name>", for example AmazonEKSViewPolicy.
 	PolicyArn string `pulumi:"policyArn"`
@@ -161,7 +161,7 @@ type AccessPolicyInput interface {
 
 // AccessPolicy associates an EKS access policy with an access entry.
 type AccessPolicyArgs struct {
-	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
 	Namespaces pulumi.StringArrayInput `pulumi:"namespaces"`
 	// PolicyArn is an EKS access policy ARN, "arn:<partition>:eks::aws:cluster-access-policy/<Name>", for example AmazonEKSViewPolicy.
 	PolicyArn pulumi.StringInput `pulumi:"policyArn"`
@@ -219,7 +219,7 @@ func (o AccessPolicyOutput) ToAccessPolicyOutputWithContext(ctx context.Context)
 	return o
 }
 
-// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
 func (o AccessPolicyOutput) Namespaces() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v AccessPolicy) []string { return v.Namespaces }).(pulumi.StringArrayOutput)
 }
@@ -255,17 +255,17 @@ type AddonSettings struct {
 	AcceptAccountWide []string `pulumi:"acceptAccountWide"`
 	// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
 	AwsForFluentbit *FluentBitSettings `pulumi:"awsForFluentbit"`
-	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
 	AwsPrivatecaIssuer *PrivateCAIssuerSettings `pulumi:"awsPrivatecaIssuer"`
-	// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+	// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
 	CertManager *CertManagerSettings `pulumi:"certManager"`
-	// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+	// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
 	ExternalDns *ExternalDNSSettings `pulumi:"externalDns"`
-	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
 	ExternalSecrets *ExternalSecretsSettings `pulumi:"externalSecrets"`
-	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
 	PolicyArns map[string][]string `pulumi:"policyArns"`
-	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+	// Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
 	Velero *VeleroSettings `pulumi:"velero"`
 }
 
@@ -286,17 +286,17 @@ type AddonSettingsArgs struct {
 	AcceptAccountWide pulumi.StringArrayInput `pulumi:"acceptAccountWide"`
 	// AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
 	AwsForFluentbit FluentBitSettingsPtrInput `pulumi:"awsForFluentbit"`
-	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
 	AwsPrivatecaIssuer PrivateCAIssuerSettingsPtrInput `pulumi:"awsPrivatecaIssuer"`
-	// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+	// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
 	CertManager CertManagerSettingsPtrInput `pulumi:"certManager"`
-	// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+	// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
 	ExternalDns ExternalDNSSettingsPtrInput `pulumi:"externalDns"`
-	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
 	ExternalSecrets ExternalSecretsSettingsPtrInput `pulumi:"externalSecrets"`
-	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
 	PolicyArns pulumi.StringArrayMapInput `pulumi:"policyArns"`
-	// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+	// Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
 	Velero VeleroSettingsPtrInput `pulumi:"velero"`
 }
 
@@ -388,32 +388,32 @@ func (o AddonSettingsOutput) AwsForFluentbit() FluentBitSettingsPtrOutput {
 	return o.ApplyT(func(v AddonSettings) *FluentBitSettings { return v.AwsForFluentbit }).(FluentBitSettingsPtrOutput)
 }
 
-// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
 func (o AddonSettingsOutput) AwsPrivatecaIssuer() PrivateCAIssuerSettingsPtrOutput {
 	return o.ApplyT(func(v AddonSettings) *PrivateCAIssuerSettings { return v.AwsPrivatecaIssuer }).(PrivateCAIssuerSettingsPtrOutput)
 }
 
-// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
 func (o AddonSettingsOutput) CertManager() CertManagerSettingsPtrOutput {
 	return o.ApplyT(func(v AddonSettings) *CertManagerSettings { return v.CertManager }).(CertManagerSettingsPtrOutput)
 }
 
-// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
 func (o AddonSettingsOutput) ExternalDns() ExternalDNSSettingsPtrOutput {
 	return o.ApplyT(func(v AddonSettings) *ExternalDNSSettings { return v.ExternalDns }).(ExternalDNSSettingsPtrOutput)
 }
 
-// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
 func (o AddonSettingsOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutput {
 	return o.ApplyT(func(v AddonSettings) *ExternalSecretsSettings { return v.ExternalSecrets }).(ExternalSecretsSettingsPtrOutput)
 }
 
-// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
 func (o AddonSettingsOutput) PolicyArns() pulumi.StringArrayMapOutput {
 	return o.ApplyT(func(v AddonSettings) map[string][]string { return v.PolicyArns }).(pulumi.StringArrayMapOutput)
 }
 
-// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+// Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
 func (o AddonSettingsOutput) Velero() VeleroSettingsPtrOutput {
 	return o.ApplyT(func(v AddonSettings) *VeleroSettings { return v.Velero }).(VeleroSettingsPtrOutput)
 }
@@ -462,7 +462,7 @@ func (o AddonSettingsPtrOutput) AwsForFluentbit() FluentBitSettingsPtrOutput {
 	}).(FluentBitSettingsPtrOutput)
 }
 
-// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
 func (o AddonSettingsPtrOutput) AwsPrivatecaIssuer() PrivateCAIssuerSettingsPtrOutput {
 	return o.ApplyT(func(v *AddonSettings) *PrivateCAIssuerSettings {
 		if v == nil {
@@ -472,7 +472,7 @@ func (o AddonSettingsPtrOutput) AwsPrivatecaIssuer() PrivateCAIssuerSettingsPtrO
 	}).(PrivateCAIssuerSettingsPtrOutput)
 }
 
-// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+// CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
 func (o AddonSettingsPtrOutput) CertManager() CertManagerSettingsPtrOutput {
 	return o.ApplyT(func(v *AddonSettings) *CertManagerSettings {
 		if v == nil {
@@ -482,7 +482,7 @@ func (o AddonSettingsPtrOutput) CertManager() CertManagerSettingsPtrOutput {
 	}).(CertManagerSettingsPtrOutput)
 }
 
-// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+// ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
 func (o AddonSettingsPtrOutput) ExternalDns() ExternalDNSSettingsPtrOutput {
 	return o.ApplyT(func(v *AddonSettings) *ExternalDNSSettings {
 		if v == nil {
@@ -492,7 +492,7 @@ func (o AddonSettingsPtrOutput) ExternalDns() ExternalDNSSettingsPtrOutput {
 	}).(ExternalDNSSettingsPtrOutput)
 }
 
-// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
 func (o AddonSettingsPtrOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutput {
 	return o.ApplyT(func(v *AddonSettings) *ExternalSecretsSettings {
 		if v == nil {
@@ -502,7 +502,7 @@ func (o AddonSettingsPtrOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutp
 	}).(ExternalSecretsSettingsPtrOutput)
 }
 
-// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
 func (o AddonSettingsPtrOutput) PolicyArns() pulumi.StringArrayMapOutput {
 	return o.ApplyT(func(v *AddonSettings) map[string][]string {
 		if v == nil {
@@ -512,7 +512,7 @@ func (o AddonSettingsPtrOutput) PolicyArns() pulumi.StringArrayMapOutput {
 	}).(pulumi.StringArrayMapOutput)
 }
 
-// Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+// Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
 func (o AddonSettingsPtrOutput) Velero() VeleroSettingsPtrOutput {
 	return o.ApplyT(func(v *AddonSettings) *VeleroSettings {
 		if v == nil {
@@ -524,11 +524,11 @@ func (o AddonSettingsPtrOutput) Velero() VeleroSettingsPtrOutput {
 
 // Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
 type Approvers struct {
-	// Emails are values of the email claim.
+	// Emails are values of the email claim. Default: none.
 	Emails []string `pulumi:"emails"`
-	// Groups are values of the groups claim.
+	// Groups are values of the groups claim. Default: none.
 	Groups []string `pulumi:"groups"`
-	// Subjects are values of the sub claim.
+	// Subjects are values of the sub claim. Default: none.
 	Subjects []string `pulumi:"subjects"`
 }
 
@@ -545,11 +545,11 @@ type ApproversInput interface {
 
 // Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
 type ApproversArgs struct {
-	// Emails are values of the email claim.
+	// Emails are values of the email claim. Default: none.
 	Emails pulumi.StringArrayInput `pulumi:"emails"`
-	// Groups are values of the groups claim.
+	// Groups are values of the groups claim. Default: none.
 	Groups pulumi.StringArrayInput `pulumi:"groups"`
-	// Subjects are values of the sub claim.
+	// Subjects are values of the sub claim. Default: none.
 	Subjects pulumi.StringArrayInput `pulumi:"subjects"`
 }
 
@@ -631,17 +631,17 @@ func (o ApproversOutput) ToApproversPtrOutputWithContext(ctx context.Context) Ap
 	}).(ApproversPtrOutput)
 }
 
-// Emails are values of the email claim.
+// Emails are values of the email claim. Default: none.
 func (o ApproversOutput) Emails() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Approvers) []string { return v.Emails }).(pulumi.StringArrayOutput)
 }
 
-// Groups are values of the groups claim.
+// Groups are values of the groups claim. Default: none.
 func (o ApproversOutput) Groups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Approvers) []string { return v.Groups }).(pulumi.StringArrayOutput)
 }
 
-// Subjects are values of the sub claim.
+// Subjects are values of the sub claim. Default: none.
 func (o ApproversOutput) Subjects() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Approvers) []string { return v.Subjects }).(pulumi.StringArrayOutput)
 }
@@ -670,7 +670,7 @@ func (o ApproversPtrOutput) Elem() ApproversOutput {
 	}).(ApproversOutput)
 }
 
-// Emails are values of the email claim.
+// Emails are values of the email claim. Default: none.
 func (o ApproversPtrOutput) Emails() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Approvers) []string {
 		if v == nil {
@@ -680,7 +680,7 @@ func (o ApproversPtrOutput) Emails() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// Groups are values of the groups claim.
+// Groups are values of the groups claim. Default: none.
 func (o ApproversPtrOutput) Groups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Approvers) []string {
 		if v == nil {
@@ -690,7 +690,7 @@ func (o ApproversPtrOutput) Groups() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// Subjects are values of the sub claim.
+// Subjects are values of the sub claim. Default: none.
 func (o ApproversPtrOutput) Subjects() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Approvers) []string {
 		if v == nil {
@@ -880,7 +880,7 @@ func (o BranchProtectionPtrOutput) RequiredApprovals() pulumi.IntPtrOutput {
 
 // CertManagerSettings are the settings of cert_manager.
 type CertManagerSettings struct {
-	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
 	HostedZoneIds []string `pulumi:"hostedZoneIds"`
 }
 
@@ -897,7 +897,7 @@ type CertManagerSettingsInput interface {
 
 // CertManagerSettings are the settings of cert_manager.
 type CertManagerSettingsArgs struct {
-	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
 	HostedZoneIds pulumi.StringArrayInput `pulumi:"hostedZoneIds"`
 }
 
@@ -979,7 +979,7 @@ func (o CertManagerSettingsOutput) ToCertManagerSettingsPtrOutputWithContext(ctx
 	}).(CertManagerSettingsPtrOutput)
 }
 
-// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
 func (o CertManagerSettingsOutput) HostedZoneIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v CertManagerSettings) []string { return v.HostedZoneIds }).(pulumi.StringArrayOutput)
 }
@@ -1008,7 +1008,7 @@ func (o CertManagerSettingsPtrOutput) Elem() CertManagerSettingsOutput {
 	}).(CertManagerSettingsOutput)
 }
 
-// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
 func (o CertManagerSettingsPtrOutput) HostedZoneIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *CertManagerSettings) []string {
 		if v == nil {
@@ -1022,9 +1022,9 @@ func (o CertManagerSettingsPtrOutput) HostedZoneIds() pulumi.StringArrayOutput {
 type ClusterDefaults struct {
 	// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
 	AddonVersions map[string]string `pulumi:"addonVersions"`
-	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
 	Addons map[string]bool `pulumi:"addons"`
-	// AssumeRoleArn is the default role of the clusters' aws providers.
+	// AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
 	// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
 	Drain *DrainOptions `pulumi:"drain"`
@@ -1032,15 +1032,15 @@ type ClusterDefaults struct {
 	Environment *string `pulumi:"environment"`
 	// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
 	Identity *string `pulumi:"identity"`
-	// NodeGroups are the default managed node groups.
+	// NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
 	// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
 	NodeSessionManager *bool `pulumi:"nodeSessionManager"`
-	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
-	// Tags are added to every cluster's AWS resources.
+	// Tags are added to every cluster's AWS resources. Default: none.
 	Tags map[string]string `pulumi:"tags"`
-	// Version is the default Kubernetes minor version.
+	// Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
 	Version *string `pulumi:"version"`
 }
 
@@ -1059,9 +1059,9 @@ type ClusterDefaultsInput interface {
 type ClusterDefaultsArgs struct {
 	// AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
 	AddonVersions pulumi.StringMapInput `pulumi:"addonVersions"`
-	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+	// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
 	Addons pulumi.BoolMapInput `pulumi:"addons"`
-	// AssumeRoleArn is the default role of the clusters' aws providers.
+	// AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
 	// Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
 	Drain DrainOptionsPtrInput `pulumi:"drain"`
@@ -1069,15 +1069,15 @@ type ClusterDefaultsArgs struct {
 	Environment pulumi.StringPtrInput `pulumi:"environment"`
 	// Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
 	Identity pulumi.StringPtrInput `pulumi:"identity"`
-	// NodeGroups are the default managed node groups.
+	// NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
 	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
 	// NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
 	NodeSessionManager pulumi.BoolPtrInput `pulumi:"nodeSessionManager"`
-	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+	// PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
 	PublicAccessCidrs pulumi.StringArrayInput `pulumi:"publicAccessCidrs"`
-	// Tags are added to every cluster's AWS resources.
+	// Tags are added to every cluster's AWS resources. Default: none.
 	Tags pulumi.StringMapInput `pulumi:"tags"`
-	// Version is the default Kubernetes minor version.
+	// Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
 	Version pulumi.StringPtrInput `pulumi:"version"`
 }
 
@@ -1164,12 +1164,12 @@ func (o ClusterDefaultsOutput) AddonVersions() pulumi.StringMapOutput {
 	return o.ApplyT(func(v ClusterDefaults) map[string]string { return v.AddonVersions }).(pulumi.StringMapOutput)
 }
 
-// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
 func (o ClusterDefaultsOutput) Addons() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v ClusterDefaults) map[string]bool { return v.Addons }).(pulumi.BoolMapOutput)
 }
 
-// AssumeRoleArn is the default role of the clusters' aws providers.
+// AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
 func (o ClusterDefaultsOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterDefaults) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
 }
@@ -1189,7 +1189,7 @@ func (o ClusterDefaultsOutput) Identity() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterDefaults) *string { return v.Identity }).(pulumi.StringPtrOutput)
 }
 
-// NodeGroups are the default managed node groups.
+// NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
 func (o ClusterDefaultsOutput) NodeGroups() NodeGroupArrayOutput {
 	return o.ApplyT(func(v ClusterDefaults) []NodeGroup { return v.NodeGroups }).(NodeGroupArrayOutput)
 }
@@ -1199,17 +1199,17 @@ func (o ClusterDefaultsOutput) NodeSessionManager() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ClusterDefaults) *bool { return v.NodeSessionManager }).(pulumi.BoolPtrOutput)
 }
 
-// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+// PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
 func (o ClusterDefaultsOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ClusterDefaults) []string { return v.PublicAccessCidrs }).(pulumi.StringArrayOutput)
 }
 
-// Tags are added to every cluster's AWS resources.
+// Tags are added to every cluster's AWS resources. Default: none.
 func (o ClusterDefaultsOutput) Tags() pulumi.StringMapOutput {
 	return o.ApplyT(func(v ClusterDefaults) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
 }
 
-// Version is the default Kubernetes minor version.
+// Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
 func (o ClusterDefaultsOutput) Version() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterDefaults) *string { return v.Version }).(pulumi.StringPtrOutput)
 }
@@ -1248,7 +1248,7 @@ func (o ClusterDefaultsPtrOutput) AddonVersions() pulumi.StringMapOutput {
 	}).(pulumi.StringMapOutput)
 }
 
-// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+// Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
 func (o ClusterDefaultsPtrOutput) Addons() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v *ClusterDefaults) map[string]bool {
 		if v == nil {
@@ -1258,7 +1258,7 @@ func (o ClusterDefaultsPtrOutput) Addons() pulumi.BoolMapOutput {
 	}).(pulumi.BoolMapOutput)
 }
 
-// AssumeRoleArn is the default role of the clusters' aws providers.
+// AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
 func (o ClusterDefaultsPtrOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ClusterDefaults) *string {
 		if v == nil {
@@ -1298,7 +1298,7 @@ func (o ClusterDefaultsPtrOutput) Identity() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// NodeGroups are the default managed node groups.
+// NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
 func (o ClusterDefaultsPtrOutput) NodeGroups() NodeGroupArrayOutput {
 	return o.ApplyT(func(v *ClusterDefaults) []NodeGroup {
 		if v == nil {
@@ -1318,7 +1318,7 @@ func (o ClusterDefaultsPtrOutput) NodeSessionManager() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+// PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
 func (o ClusterDefaultsPtrOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ClusterDefaults) []string {
 		if v == nil {
@@ -1328,7 +1328,7 @@ func (o ClusterDefaultsPtrOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// Tags are added to every cluster's AWS resources.
+// Tags are added to every cluster's AWS resources. Default: none.
 func (o ClusterDefaultsPtrOutput) Tags() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *ClusterDefaults) map[string]string {
 		if v == nil {
@@ -1338,7 +1338,7 @@ func (o ClusterDefaultsPtrOutput) Tags() pulumi.StringMapOutput {
 	}).(pulumi.StringMapOutput)
 }
 
-// Version is the default Kubernetes minor version.
+// Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
 func (o ClusterDefaultsPtrOutput) Version() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ClusterDefaults) *string {
 		if v == nil {
@@ -1352,7 +1352,7 @@ func (o ClusterDefaultsPtrOutput) Version() pulumi.StringPtrOutput {
 type ClusterInfo struct {
 	// AccountId is the 12-digit AWS account of the cluster.
 	AccountId string `pulumi:"accountId"`
-	// Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+	// Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
 	Addons map[string]bool `pulumi:"addons"`
 	// CertificateAuthorityData is the cluster CA certificate, base64-encoded PEM.
 	CertificateAuthorityData string `pulumi:"certificateAuthorityData"`
@@ -1360,7 +1360,7 @@ type ClusterInfo struct {
 	ClusterName string `pulumi:"clusterName"`
 	// Environment is the stage the cluster serves ("dev", "prod"); it becomes the `environment` label.
 	Environment string `pulumi:"environment"`
-	// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
+	// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
 	GitopsMetadata map[string]string `pulumi:"gitopsMetadata"`
 	// Kubeconfig reaches the cluster (JSON or YAML); a secret.
 	Kubeconfig string `pulumi:"kubeconfig"`
@@ -1370,7 +1370,7 @@ type ClusterInfo struct {
 	Region string `pulumi:"region"`
 	// Server is the Kubernetes API server URL ("https://<id>.gr7.<region>.eks.amazonaws.com").
 	Server string `pulumi:"server"`
-	// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+	// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
 	SpokeRoleArn *string `pulumi:"spokeRoleArn"`
 }
 
@@ -1389,7 +1389,7 @@ type ClusterInfoInput interface {
 type ClusterInfoArgs struct {
 	// AccountId is the 12-digit AWS account of the cluster.
 	AccountId pulumi.StringInput `pulumi:"accountId"`
-	// Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+	// Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
 	Addons pulumi.BoolMapInput `pulumi:"addons"`
 	// CertificateAuthorityData is the cluster CA certificate, base64-encoded PEM.
 	CertificateAuthorityData pulumi.StringInput `pulumi:"certificateAuthorityData"`
@@ -1397,7 +1397,7 @@ type ClusterInfoArgs struct {
 	ClusterName pulumi.StringInput `pulumi:"clusterName"`
 	// Environment is the stage the cluster serves ("dev", "prod"); it becomes the `environment` label.
 	Environment pulumi.StringInput `pulumi:"environment"`
-	// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
+	// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
 	GitopsMetadata pulumi.StringMapInput `pulumi:"gitopsMetadata"`
 	// Kubeconfig reaches the cluster (JSON or YAML); a secret.
 	Kubeconfig pulumi.StringInput `pulumi:"kubeconfig"`
@@ -1407,7 +1407,7 @@ type ClusterInfoArgs struct {
 	Region pulumi.StringInput `pulumi:"region"`
 	// Server is the Kubernetes API server URL ("https://<id>.gr7.<region>.eks.amazonaws.com").
 	Server pulumi.StringInput `pulumi:"server"`
-	// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+	// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
 	SpokeRoleArn pulumi.StringPtrInput `pulumi:"spokeRoleArn"`
 }
 
@@ -1443,7 +1443,7 @@ func (o ClusterInfoOutput) AccountId() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterInfo) string { return v.AccountId }).(pulumi.StringOutput)
 }
 
-// Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+// Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
 func (o ClusterInfoOutput) Addons() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v ClusterInfo) map[string]bool { return v.Addons }).(pulumi.BoolMapOutput)
 }
@@ -1463,7 +1463,7 @@ func (o ClusterInfoOutput) Environment() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterInfo) string { return v.Environment }).(pulumi.StringOutput)
 }
 
-// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
+// GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
 func (o ClusterInfoOutput) GitopsMetadata() pulumi.StringMapOutput {
 	return o.ApplyT(func(v ClusterInfo) map[string]string { return v.GitopsMetadata }).(pulumi.StringMapOutput)
 }
@@ -1488,18 +1488,18 @@ func (o ClusterInfoOutput) Server() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterInfo) string { return v.Server }).(pulumi.StringOutput)
 }
 
-// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+// SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
 func (o ClusterInfoOutput) SpokeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterInfo) *string { return v.SpokeRoleArn }).(pulumi.StringPtrOutput)
 }
 
 // ClusterSpec is one cluster of the fleet.
 type ClusterSpec struct {
-	// AddonSettings are FleetCluster's add-on settings for this cluster.
+	// AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
 	AddonSettings *AddonSettings `pulumi:"addonSettings"`
-	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
 	AddonVersions map[string]string `pulumi:"addonVersions"`
-	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
 	Addons map[string]bool `pulumi:"addons"`
 	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
 	AllowReplacement *bool `pulumi:"allowReplacement"`
@@ -1525,7 +1525,7 @@ type ClusterSpec struct {
 	Region string `pulumi:"region"`
 	// Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
 	Role string `pulumi:"role"`
-	// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+	// Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
 	Tags map[string]string `pulumi:"tags"`
 	// Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
 	Version *string `pulumi:"version"`
@@ -1546,11 +1546,11 @@ type ClusterSpecInput interface {
 
 // ClusterSpec is one cluster of the fleet.
 type ClusterSpecArgs struct {
-	// AddonSettings are FleetCluster's add-on settings for this cluster.
+	// AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
 	AddonSettings AddonSettingsPtrInput `pulumi:"addonSettings"`
-	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
 	AddonVersions pulumi.StringMapInput `pulumi:"addonVersions"`
-	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
 	Addons pulumi.BoolMapInput `pulumi:"addons"`
 	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
 	AllowReplacement pulumi.BoolPtrInput `pulumi:"allowReplacement"`
@@ -1576,7 +1576,7 @@ type ClusterSpecArgs struct {
 	Region pulumi.StringInput `pulumi:"region"`
 	// Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
 	Role pulumi.StringInput `pulumi:"role"`
-	// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+	// Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
 	Tags pulumi.StringMapInput `pulumi:"tags"`
 	// Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
 	Version pulumi.StringPtrInput `pulumi:"version"`
@@ -1636,17 +1636,17 @@ func (o ClusterSpecOutput) ToClusterSpecOutputWithContext(ctx context.Context) C
 	return o
 }
 
-// AddonSettings are FleetCluster's add-on settings for this cluster.
+// AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
 func (o ClusterSpecOutput) AddonSettings() AddonSettingsPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *AddonSettings { return v.AddonSettings }).(AddonSettingsPtrOutput)
 }
 
-// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
 func (o ClusterSpecOutput) AddonVersions() pulumi.StringMapOutput {
 	return o.ApplyT(func(v ClusterSpec) map[string]string { return v.AddonVersions }).(pulumi.StringMapOutput)
 }
 
-// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
 func (o ClusterSpecOutput) Addons() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v ClusterSpec) map[string]bool { return v.Addons }).(pulumi.BoolMapOutput)
 }
@@ -1711,7 +1711,7 @@ func (o ClusterSpecOutput) Role() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterSpec) string { return v.Role }).(pulumi.StringOutput)
 }
 
-// Tags are added to the cluster's AWS resources, merged over defaults.tags.
+// Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
 func (o ClusterSpecOutput) Tags() pulumi.StringMapOutput {
 	return o.ApplyT(func(v ClusterSpec) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
 }
@@ -1866,17 +1866,17 @@ func (o ClusterSummaryMapOutput) MapIndex(k pulumi.StringInput) ClusterSummaryOu
 type DeliveryStage struct {
 	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
 	AllowClusterAdmin *bool `pulumi:"allowClusterAdmin"`
-	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
 	Approvers *Approvers `pulumi:"approvers"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
 	AutoPromotion *bool `pulumi:"autoPromotion"`
 	// AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
 	AvailabilityStrategy *string `pulumi:"availabilityStrategy"`
-	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
 	Branch *string `pulumi:"branch"`
-	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
 	ClusterRoles []string `pulumi:"clusterRoles"`
-	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
 	Commit *string `pulumi:"commit"`
 	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
 	Config map[string]string `pulumi:"config"`
@@ -1886,7 +1886,7 @@ type DeliveryStage struct {
 	DestroyOnFinalize *bool `pulumi:"destroyOnFinalize"`
 	// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
 	Direct *bool `pulumi:"direct"`
-	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs"`
 	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
 	From []string `pulumi:"from"`
@@ -1900,13 +1900,13 @@ type DeliveryStage struct {
 	Preview *bool `pulumi:"preview"`
 	// PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
 	PreviewAccessToken *string `pulumi:"previewAccessToken"`
-	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
 	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs"`
 	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
 	PreviewServiceAccountName *string `pulumi:"previewServiceAccountName"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
 	ProgramGitToken *string `pulumi:"programGitToken"`
-	// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+	// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
 	PullRequest *bool `pulumi:"pullRequest"`
 	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
 	PulumiAccessToken *string `pulumi:"pulumiAccessToken"`
@@ -1916,7 +1916,7 @@ type DeliveryStage struct {
 	ResyncFrequencySeconds *int `pulumi:"resyncFrequencySeconds"`
 	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
 	ServiceAccountName *string `pulumi:"serviceAccountName"`
-	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
 	Stack *string `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName *string `pulumi:"stackName"`
@@ -1926,7 +1926,7 @@ type DeliveryStage struct {
 	Target *string `pulumi:"target"`
 	// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
 	Verification *Verification `pulumi:"verification"`
-	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
 	WorkspaceTemplate map[string]interface{} `pulumi:"workspaceTemplate"`
 }
 
@@ -1945,17 +1945,17 @@ type DeliveryStageInput interface {
 type DeliveryStageArgs struct {
 	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
 	AllowClusterAdmin pulumi.BoolPtrInput `pulumi:"allowClusterAdmin"`
-	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
 	Approvers ApproversPtrInput `pulumi:"approvers"`
 	// AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
 	AutoPromotion pulumi.BoolPtrInput `pulumi:"autoPromotion"`
 	// AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
 	AvailabilityStrategy pulumi.StringPtrInput `pulumi:"availabilityStrategy"`
-	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
-	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
 	ClusterRoles pulumi.StringArrayInput `pulumi:"clusterRoles"`
-	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
 	Commit pulumi.StringPtrInput `pulumi:"commit"`
 	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
 	Config pulumi.StringMapInput `pulumi:"config"`
@@ -1965,7 +1965,7 @@ type DeliveryStageArgs struct {
 	DestroyOnFinalize pulumi.BoolPtrInput `pulumi:"destroyOnFinalize"`
 	// Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
 	Direct pulumi.BoolPtrInput `pulumi:"direct"`
-	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+	// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
 	EnvRefs EnvRefMapInput `pulumi:"envRefs"`
 	// From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
 	From pulumi.StringArrayInput `pulumi:"from"`
@@ -1979,13 +1979,13 @@ type DeliveryStageArgs struct {
 	Preview pulumi.BoolPtrInput `pulumi:"preview"`
 	// PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
 	PreviewAccessToken pulumi.StringPtrInput `pulumi:"previewAccessToken"`
-	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
 	PreviewEnvRefs EnvRefMapInput `pulumi:"previewEnvRefs"`
 	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
 	PreviewServiceAccountName pulumi.StringPtrInput `pulumi:"previewServiceAccountName"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
 	ProgramGitToken pulumi.StringPtrInput `pulumi:"programGitToken"`
-	// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+	// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
 	PullRequest pulumi.BoolPtrInput `pulumi:"pullRequest"`
 	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
 	PulumiAccessToken pulumi.StringPtrInput `pulumi:"pulumiAccessToken"`
@@ -1995,7 +1995,7 @@ type DeliveryStageArgs struct {
 	ResyncFrequencySeconds pulumi.IntPtrInput `pulumi:"resyncFrequencySeconds"`
 	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
 	ServiceAccountName pulumi.StringPtrInput `pulumi:"serviceAccountName"`
-	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
 	Stack pulumi.StringPtrInput `pulumi:"stack"`
 	// StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
 	StackName pulumi.StringPtrInput `pulumi:"stackName"`
@@ -2005,7 +2005,7 @@ type DeliveryStageArgs struct {
 	Target pulumi.StringPtrInput `pulumi:"target"`
 	// Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
 	Verification VerificationPtrInput `pulumi:"verification"`
-	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+	// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
 	WorkspaceTemplate pulumi.MapInput `pulumi:"workspaceTemplate"`
 }
 
@@ -2066,7 +2066,7 @@ func (o DeliveryStageOutput) AllowClusterAdmin() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.AllowClusterAdmin }).(pulumi.BoolPtrOutput)
 }
 
-// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
 func (o DeliveryStageOutput) Approvers() ApproversPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *Approvers { return v.Approvers }).(ApproversPtrOutput)
 }
@@ -2081,17 +2081,17 @@ func (o DeliveryStageOutput) AvailabilityStrategy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.AvailabilityStrategy }).(pulumi.StringPtrOutput)
 }
 
-// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
 func (o DeliveryStageOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
-// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
+// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
 func (o DeliveryStageOutput) ClusterRoles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v DeliveryStage) []string { return v.ClusterRoles }).(pulumi.StringArrayOutput)
 }
 
-// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
 func (o DeliveryStageOutput) Commit() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Commit }).(pulumi.StringPtrOutput)
 }
@@ -2116,7 +2116,7 @@ func (o DeliveryStageOutput) Direct() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.Direct }).(pulumi.BoolPtrOutput)
 }
 
-// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+// EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
 func (o DeliveryStageOutput) EnvRefs() EnvRefMapOutput {
 	return o.ApplyT(func(v DeliveryStage) map[string]EnvRef { return v.EnvRefs }).(EnvRefMapOutput)
 }
@@ -2151,7 +2151,7 @@ func (o DeliveryStageOutput) PreviewAccessToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.PreviewAccessToken }).(pulumi.StringPtrOutput)
 }
 
-// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
 func (o DeliveryStageOutput) PreviewEnvRefs() EnvRefMapOutput {
 	return o.ApplyT(func(v DeliveryStage) map[string]EnvRef { return v.PreviewEnvRefs }).(EnvRefMapOutput)
 }
@@ -2166,7 +2166,7 @@ func (o DeliveryStageOutput) ProgramGitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.ProgramGitToken }).(pulumi.StringPtrOutput)
 }
 
-// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+// PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
 func (o DeliveryStageOutput) PullRequest() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.PullRequest }).(pulumi.BoolPtrOutput)
 }
@@ -2191,7 +2191,7 @@ func (o DeliveryStageOutput) ServiceAccountName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.ServiceAccountName }).(pulumi.StringPtrOutput)
 }
 
-// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
 func (o DeliveryStageOutput) Stack() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Stack }).(pulumi.StringPtrOutput)
 }
@@ -2216,7 +2216,7 @@ func (o DeliveryStageOutput) Verification() VerificationPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *Verification { return v.Verification }).(VerificationPtrOutput)
 }
 
-// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+// WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
 func (o DeliveryStageOutput) WorkspaceTemplate() pulumi.MapOutput {
 	return o.ApplyT(func(v DeliveryStage) map[string]interface{} { return v.WorkspaceTemplate }).(pulumi.MapOutput)
 }
@@ -2580,9 +2580,9 @@ func (o EnvLiteralPtrOutput) Value() pulumi.StringPtrOutput {
 
 // EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
 type EnvRef struct {
-	// Literal is the value (type Literal).
+	// Literal is the value (type Literal). Default: none.
 	Literal *EnvLiteral `pulumi:"literal"`
-	// Secret is the Secret and key in the Stack's namespace (type Secret).
+	// Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
 	Secret *EnvSecret `pulumi:"secret"`
 	// Type is "Secret" or "Literal".
 	Type string `pulumi:"type"`
@@ -2601,9 +2601,9 @@ type EnvRefInput interface {
 
 // EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
 type EnvRefArgs struct {
-	// Literal is the value (type Literal).
+	// Literal is the value (type Literal). Default: none.
 	Literal EnvLiteralPtrInput `pulumi:"literal"`
-	// Secret is the Secret and key in the Stack's namespace (type Secret).
+	// Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
 	Secret EnvSecretPtrInput `pulumi:"secret"`
 	// Type is "Secret" or "Literal".
 	Type pulumi.StringInput `pulumi:"type"`
@@ -2661,12 +2661,12 @@ func (o EnvRefOutput) ToEnvRefOutputWithContext(ctx context.Context) EnvRefOutpu
 	return o
 }
 
-// Literal is the value (type Literal).
+// Literal is the value (type Literal). Default: none.
 func (o EnvRefOutput) Literal() EnvLiteralPtrOutput {
 	return o.ApplyT(func(v EnvRef) *EnvLiteral { return v.Literal }).(EnvLiteralPtrOutput)
 }
 
-// Secret is the Secret and key in the Stack's namespace (type Secret).
+// Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
 func (o EnvRefOutput) Secret() EnvSecretPtrOutput {
 	return o.ApplyT(func(v EnvRef) *EnvSecret { return v.Secret }).(EnvSecretPtrOutput)
 }
@@ -3363,7 +3363,7 @@ type GitDelivery struct {
 	Owner string `pulumi:"owner"`
 	// Path is the file's path in the repository, relative, ending in .yaml or .yml. Default: clusters/<environment>/<cluster name>.yaml.
 	Path *string `pulumi:"path"`
-	// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+	// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
 	PullRequest *bool `pulumi:"pullRequest"`
 	// PullRequestBranch is the branch of the pull request. Default: "gitops-fleet/<secret name>".
 	PullRequestBranch *string `pulumi:"pullRequestBranch"`
@@ -3394,7 +3394,7 @@ type GitDeliveryArgs struct {
 	Owner pulumi.StringInput `pulumi:"owner"`
 	// Path is the file's path in the repository, relative, ending in .yaml or .yml. Default: clusters/<environment>/<cluster name>.yaml.
 	Path pulumi.StringPtrInput `pulumi:"path"`
-	// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+	// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
 	PullRequest pulumi.BoolPtrInput `pulumi:"pullRequest"`
 	// PullRequestBranch is the branch of the pull request. Default: "gitops-fleet/<secret name>".
 	PullRequestBranch pulumi.StringPtrInput `pulumi:"pullRequestBranch"`
@@ -3505,7 +3505,7 @@ func (o GitDeliveryOutput) Path() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GitDelivery) *string { return v.Path }).(pulumi.StringPtrOutput)
 }
 
-// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
 func (o GitDeliveryOutput) PullRequest() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GitDelivery) *bool { return v.PullRequest }).(pulumi.BoolPtrOutput)
 }
@@ -3594,7 +3594,7 @@ func (o GitDeliveryPtrOutput) Path() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+// PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
 func (o GitDeliveryPtrOutput) PullRequest() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *GitDelivery) *bool {
 		if v == nil {
@@ -3626,7 +3626,7 @@ func (o GitDeliveryPtrOutput) Repository() pulumi.StringPtrOutput {
 
 // GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 type GitOpsAccess struct {
-	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 	HubEgressCidrs []string `pulumi:"hubEgressCidrs"`
 	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
 	HubRoleArn string `pulumi:"hubRoleArn"`
@@ -3645,7 +3645,7 @@ type GitOpsAccessInput interface {
 
 // GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 type GitOpsAccessArgs struct {
-	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 	HubEgressCidrs pulumi.StringArrayInput `pulumi:"hubEgressCidrs"`
 	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
 	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn"`
@@ -3729,7 +3729,7 @@ func (o GitOpsAccessOutput) ToGitOpsAccessPtrOutputWithContext(ctx context.Conte
 	}).(GitOpsAccessPtrOutput)
 }
 
-// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 func (o GitOpsAccessOutput) HubEgressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GitOpsAccess) []string { return v.HubEgressCidrs }).(pulumi.StringArrayOutput)
 }
@@ -3763,7 +3763,7 @@ func (o GitOpsAccessPtrOutput) Elem() GitOpsAccessOutput {
 	}).(GitOpsAccessOutput)
 }
 
-// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 func (o GitOpsAccessPtrOutput) HubEgressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *GitOpsAccess) []string {
 		if v == nil {
@@ -3787,7 +3787,7 @@ func (o GitOpsAccessPtrOutput) HubRoleArn() pulumi.StringPtrOutput {
 type Hub struct {
 	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
 	AddonsOnHub *bool `pulumi:"addonsOnHub"`
-	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 	Bootstrap []map[string]interface{} `pulumi:"bootstrap"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 	ChartRepositories []string `pulumi:"chartRepositories"`
@@ -3815,7 +3815,7 @@ type Hub struct {
 	SignatureKeys []string `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 	SpokeAccountIds []string `pulumi:"spokeAccountIds"`
-	// Values are Helm values merged over the component's (user values win, maps merged key by key).
+	// Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
 	Values map[string]interface{} `pulumi:"values"`
 }
 
@@ -3834,7 +3834,7 @@ type HubInput interface {
 type HubArgs struct {
 	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
 	AddonsOnHub pulumi.BoolPtrInput `pulumi:"addonsOnHub"`
-	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 	Bootstrap pulumi.MapArrayInput `pulumi:"bootstrap"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 	ChartRepositories pulumi.StringArrayInput `pulumi:"chartRepositories"`
@@ -3862,7 +3862,7 @@ type HubArgs struct {
 	SignatureKeys pulumi.StringArrayInput `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 	SpokeAccountIds pulumi.StringArrayInput `pulumi:"spokeAccountIds"`
-	// Values are Helm values merged over the component's (user values win, maps merged key by key).
+	// Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
 	Values pulumi.MapInput `pulumi:"values"`
 }
 
@@ -3949,7 +3949,7 @@ func (o HubOutput) AddonsOnHub() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Hub) *bool { return v.AddonsOnHub }).(pulumi.BoolPtrOutput)
 }
 
-// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 func (o HubOutput) Bootstrap() pulumi.MapArrayOutput {
 	return o.ApplyT(func(v Hub) []map[string]interface{} { return v.Bootstrap }).(pulumi.MapArrayOutput)
 }
@@ -4019,7 +4019,7 @@ func (o HubOutput) SpokeAccountIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.SpokeAccountIds }).(pulumi.StringArrayOutput)
 }
 
-// Values are Helm values merged over the component's (user values win, maps merged key by key).
+// Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
 func (o HubOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v Hub) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
 }
@@ -4058,7 +4058,7 @@ func (o HubPtrOutput) AddonsOnHub() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 func (o HubPtrOutput) Bootstrap() pulumi.MapArrayOutput {
 	return o.ApplyT(func(v *Hub) []map[string]interface{} {
 		if v == nil {
@@ -4198,7 +4198,7 @@ func (o HubPtrOutput) SpokeAccountIds() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// Values are Helm values merged over the component's (user values win, maps merged key by key).
+// Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
 func (o HubPtrOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v *Hub) map[string]interface{} {
 		if v == nil {
@@ -4266,15 +4266,15 @@ func (o HubFactsOutput) VpcCidrs() pulumi.StringMapOutput {
 type HubRef struct {
 	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
 	EgressCidrs []string `pulumi:"egressCidrs"`
-	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
 	Kubeconfig *string `pulumi:"kubeconfig"`
-	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
 	ManagementRoleArn *string `pulumi:"managementRoleArn"`
 	// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
 	Registry *Registry `pulumi:"registry"`
-	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
 	Shard *string `pulumi:"shard"`
-	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
 	Stack *string `pulumi:"stack"`
 }
 
@@ -4293,15 +4293,15 @@ type HubRefInput interface {
 type HubRefArgs struct {
 	// EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
 	EgressCidrs pulumi.StringArrayInput `pulumi:"egressCidrs"`
-	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+	// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
 	Kubeconfig pulumi.StringPtrInput `pulumi:"kubeconfig"`
-	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
 	ManagementRoleArn pulumi.StringPtrInput `pulumi:"managementRoleArn"`
 	// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
 	Registry RegistryPtrInput `pulumi:"registry"`
-	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
 	Shard pulumi.StringPtrInput `pulumi:"shard"`
-	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+	// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
 	Stack pulumi.StringPtrInput `pulumi:"stack"`
 }
 
@@ -4388,12 +4388,12 @@ func (o HubRefOutput) EgressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v HubRef) []string { return v.EgressCidrs }).(pulumi.StringArrayOutput)
 }
 
-// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
 func (o HubRefOutput) Kubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.Kubeconfig }).(pulumi.StringPtrOutput)
 }
 
-// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
 func (o HubRefOutput) ManagementRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.ManagementRoleArn }).(pulumi.StringPtrOutput)
 }
@@ -4403,12 +4403,12 @@ func (o HubRefOutput) Registry() RegistryPtrOutput {
 	return o.ApplyT(func(v HubRef) *Registry { return v.Registry }).(RegistryPtrOutput)
 }
 
-// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
 func (o HubRefOutput) Shard() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.Shard }).(pulumi.StringPtrOutput)
 }
 
-// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
 func (o HubRefOutput) Stack() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.Stack }).(pulumi.StringPtrOutput)
 }
@@ -4447,7 +4447,7 @@ func (o HubRefPtrOutput) EgressCidrs() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+// Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
 func (o HubRefPtrOutput) Kubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HubRef) *string {
 		if v == nil {
@@ -4457,7 +4457,7 @@ func (o HubRefPtrOutput) Kubeconfig() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
 func (o HubRefPtrOutput) ManagementRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HubRef) *string {
 		if v == nil {
@@ -4477,7 +4477,7 @@ func (o HubRefPtrOutput) Registry() RegistryPtrOutput {
 	}).(RegistryPtrOutput)
 }
 
-// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
 func (o HubRefPtrOutput) Shard() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HubRef) *string {
 		if v == nil {
@@ -4487,7 +4487,7 @@ func (o HubRefPtrOutput) Shard() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+// Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
 func (o HubRefPtrOutput) Stack() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HubRef) *string {
 		if v == nil {
@@ -4499,25 +4499,25 @@ func (o HubRefPtrOutput) Stack() pulumi.StringPtrOutput {
 
 // KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
 type KargoInstall struct {
-	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
 	AdminPasswordHash *string `pulumi:"adminPasswordHash"`
-	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
 	CertManager *string `pulumi:"certManager"`
 	// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
 	ChartVersion *string `pulumi:"chartVersion"`
 	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
 	Existing *bool `pulumi:"existing"`
-	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
 	GitToken *string `pulumi:"gitToken"`
 	// Namespace is Kargo's namespace. Default: "kargo".
 	Namespace *string `pulumi:"namespace"`
-	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
 	Oidc *KargoOidc `pulumi:"oidc"`
 	// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
 	ProgramGitToken *string `pulumi:"programGitToken"`
-	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
 	TokenSigningKey *string `pulumi:"tokenSigningKey"`
-	// Values are Helm values of the chart, merged over the component's.
+	// Values are Helm values of the chart, merged over the component's. Default: none.
 	Values map[string]interface{} `pulumi:"values"`
 }
 
@@ -4534,25 +4534,25 @@ type KargoInstallInput interface {
 
 // KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
 type KargoInstallArgs struct {
-	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
 	AdminPasswordHash pulumi.StringPtrInput `pulumi:"adminPasswordHash"`
-	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+	// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
 	CertManager pulumi.StringPtrInput `pulumi:"certManager"`
 	// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
 	// Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
 	Existing pulumi.BoolPtrInput `pulumi:"existing"`
-	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
 	GitToken pulumi.StringPtrInput `pulumi:"gitToken"`
 	// Namespace is Kargo's namespace. Default: "kargo".
 	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
-	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
 	Oidc KargoOidcPtrInput `pulumi:"oidc"`
 	// ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
 	ProgramGitToken pulumi.StringPtrInput `pulumi:"programGitToken"`
-	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+	// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
 	TokenSigningKey pulumi.StringPtrInput `pulumi:"tokenSigningKey"`
-	// Values are Helm values of the chart, merged over the component's.
+	// Values are Helm values of the chart, merged over the component's. Default: none.
 	Values pulumi.MapInput `pulumi:"values"`
 }
 
@@ -4634,12 +4634,12 @@ func (o KargoInstallOutput) ToKargoInstallPtrOutputWithContext(ctx context.Conte
 	}).(KargoInstallPtrOutput)
 }
 
-// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
 func (o KargoInstallOutput) AdminPasswordHash() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.AdminPasswordHash }).(pulumi.StringPtrOutput)
 }
 
-// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
 func (o KargoInstallOutput) CertManager() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.CertManager }).(pulumi.StringPtrOutput)
 }
@@ -4654,7 +4654,7 @@ func (o KargoInstallOutput) Existing() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *bool { return v.Existing }).(pulumi.BoolPtrOutput)
 }
 
-// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
 func (o KargoInstallOutput) GitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.GitToken }).(pulumi.StringPtrOutput)
 }
@@ -4664,7 +4664,7 @@ func (o KargoInstallOutput) Namespace() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
 }
 
-// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
 func (o KargoInstallOutput) Oidc() KargoOidcPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *KargoOidc { return v.Oidc }).(KargoOidcPtrOutput)
 }
@@ -4674,12 +4674,12 @@ func (o KargoInstallOutput) ProgramGitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.ProgramGitToken }).(pulumi.StringPtrOutput)
 }
 
-// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
 func (o KargoInstallOutput) TokenSigningKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.TokenSigningKey }).(pulumi.StringPtrOutput)
 }
 
-// Values are Helm values of the chart, merged over the component's.
+// Values are Helm values of the chart, merged over the component's. Default: none.
 func (o KargoInstallOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v KargoInstall) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
 }
@@ -4708,7 +4708,7 @@ func (o KargoInstallPtrOutput) Elem() KargoInstallOutput {
 	}).(KargoInstallOutput)
 }
 
-// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
 func (o KargoInstallPtrOutput) AdminPasswordHash() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *KargoInstall) *string {
 		if v == nil {
@@ -4718,7 +4718,7 @@ func (o KargoInstallPtrOutput) AdminPasswordHash() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+// CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
 func (o KargoInstallPtrOutput) CertManager() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *KargoInstall) *string {
 		if v == nil {
@@ -4748,7 +4748,7 @@ func (o KargoInstallPtrOutput) Existing() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
 func (o KargoInstallPtrOutput) GitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *KargoInstall) *string {
 		if v == nil {
@@ -4768,7 +4768,7 @@ func (o KargoInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
 func (o KargoInstallPtrOutput) Oidc() KargoOidcPtrOutput {
 	return o.ApplyT(func(v *KargoInstall) *KargoOidc {
 		if v == nil {
@@ -4788,7 +4788,7 @@ func (o KargoInstallPtrOutput) ProgramGitToken() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+// TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
 func (o KargoInstallPtrOutput) TokenSigningKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *KargoInstall) *string {
 		if v == nil {
@@ -4798,7 +4798,7 @@ func (o KargoInstallPtrOutput) TokenSigningKey() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Values are Helm values of the chart, merged over the component's.
+// Values are Helm values of the chart, merged over the component's. Default: none.
 func (o KargoInstallPtrOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v *KargoInstall) map[string]interface{} {
 		if v == nil {
@@ -5007,19 +5007,19 @@ func (o KargoOidcPtrOutput) IssuerUrl() pulumi.StringPtrOutput {
 
 // LedgerEntry is what identifies one cluster.
 type LedgerEntry struct {
-	// AllowReplacement lets a change of the above through.
+	// AllowReplacement lets a change of the above through. Default: false.
 	AllowReplacement *bool `pulumi:"allowReplacement"`
-	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
-	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
 	Decommission *bool `pulumi:"decommission"`
-	// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+	// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
 	Delivery *string `pulumi:"delivery"`
 	// Name is the cluster's name.
 	Name string `pulumi:"name"`
 	// Region is the cluster's AWS region.
 	Region string `pulumi:"region"`
-	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
 	VpcCidr *string `pulumi:"vpcCidr"`
 }
 
@@ -5036,19 +5036,19 @@ type LedgerEntryInput interface {
 
 // LedgerEntry is what identifies one cluster.
 type LedgerEntryArgs struct {
-	// AllowReplacement lets a change of the above through.
+	// AllowReplacement lets a change of the above through. Default: false.
 	AllowReplacement pulumi.BoolPtrInput `pulumi:"allowReplacement"`
-	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+	// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
-	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+	// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
 	Decommission pulumi.BoolPtrInput `pulumi:"decommission"`
-	// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+	// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
 	Delivery pulumi.StringPtrInput `pulumi:"delivery"`
 	// Name is the cluster's name.
 	Name pulumi.StringInput `pulumi:"name"`
 	// Region is the cluster's AWS region.
 	Region pulumi.StringInput `pulumi:"region"`
-	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+	// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
 	VpcCidr pulumi.StringPtrInput `pulumi:"vpcCidr"`
 }
 
@@ -5104,22 +5104,22 @@ func (o LedgerEntryOutput) ToLedgerEntryOutputWithContext(ctx context.Context) L
 	return o
 }
 
-// AllowReplacement lets a change of the above through.
+// AllowReplacement lets a change of the above through. Default: false.
 func (o LedgerEntryOutput) AllowReplacement() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LedgerEntry) *bool { return v.AllowReplacement }).(pulumi.BoolPtrOutput)
 }
 
-// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+// AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
 func (o LedgerEntryOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerEntry) *string { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
 }
 
-// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+// Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
 func (o LedgerEntryOutput) Decommission() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LedgerEntry) *bool { return v.Decommission }).(pulumi.BoolPtrOutput)
 }
 
-// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+// Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
 func (o LedgerEntryOutput) Delivery() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerEntry) *string { return v.Delivery }).(pulumi.StringPtrOutput)
 }
@@ -5134,7 +5134,7 @@ func (o LedgerEntryOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v LedgerEntry) string { return v.Region }).(pulumi.StringOutput)
 }
 
-// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+// VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
 func (o LedgerEntryOutput) VpcCidr() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LedgerEntry) *string { return v.VpcCidr }).(pulumi.StringPtrOutput)
 }
@@ -5169,7 +5169,7 @@ type ManifestsRepository struct {
 	Owner string `pulumi:"owner"`
 	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
 	Path *string `pulumi:"path"`
-	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
 	PullRequest *bool `pulumi:"pullRequest"`
 	// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
 	PullRequestBranch *string `pulumi:"pullRequestBranch"`
@@ -5202,7 +5202,7 @@ type ManifestsRepositoryArgs struct {
 	Owner pulumi.StringInput `pulumi:"owner"`
 	// Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
 	Path pulumi.StringPtrInput `pulumi:"path"`
-	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+	// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
 	PullRequest pulumi.BoolPtrInput `pulumi:"pullRequest"`
 	// PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
 	PullRequestBranch pulumi.StringPtrInput `pulumi:"pullRequestBranch"`
@@ -5261,7 +5261,7 @@ func (o ManifestsRepositoryOutput) Path() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ManifestsRepository) *string { return v.Path }).(pulumi.StringPtrOutput)
 }
 
-// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+// PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
 func (o ManifestsRepositoryOutput) PullRequest() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ManifestsRepository) *bool { return v.PullRequest }).(pulumi.BoolPtrOutput)
 }
@@ -5298,7 +5298,7 @@ type NodeGroup struct {
 	DiskSize *int `pulumi:"diskSize"`
 	// InstanceTypes are the EC2 instance types, for example ["m6i.large"]. At least one.
 	InstanceTypes []string `pulumi:"instanceTypes"`
-	// Labels are Kubernetes labels put on the nodes.
+	// Labels are Kubernetes labels put on the nodes. Default: none.
 	Labels map[string]string `pulumi:"labels"`
 	// MaxSize is the most nodes, at least 1 and at least desiredSize.
 	MaxSize int `pulumi:"maxSize"`
@@ -5308,7 +5308,7 @@ type NodeGroup struct {
 	MinSize int `pulumi:"minSize"`
 	// Name of the node group: 1-63 letters, digits, '-' and '_', starting with a letter or digit (EKS CreateNodegroup API). Unique within the cluster.
 	Name string `pulumi:"name"`
-	// Taints are Kubernetes taints put on the nodes.
+	// Taints are Kubernetes taints put on the nodes. Default: none.
 	Taints []Taint `pulumi:"taints"`
 }
 
@@ -5335,7 +5335,7 @@ type NodeGroupArgs struct {
 	DiskSize pulumi.IntPtrInput `pulumi:"diskSize"`
 	// InstanceTypes are the EC2 instance types, for example ["m6i.large"]. At least one.
 	InstanceTypes pulumi.StringArrayInput `pulumi:"instanceTypes"`
-	// Labels are Kubernetes labels put on the nodes.
+	// Labels are Kubernetes labels put on the nodes. Default: none.
 	Labels pulumi.StringMapInput `pulumi:"labels"`
 	// MaxSize is the most nodes, at least 1 and at least desiredSize.
 	MaxSize pulumi.IntInput `pulumi:"maxSize"`
@@ -5345,7 +5345,7 @@ type NodeGroupArgs struct {
 	MinSize pulumi.IntInput `pulumi:"minSize"`
 	// Name of the node group: 1-63 letters, digits, '-' and '_', starting with a letter or digit (EKS CreateNodegroup API). Unique within the cluster.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Taints are Kubernetes taints put on the nodes.
+	// Taints are Kubernetes taints put on the nodes. Default: none.
 	Taints TaintArrayInput `pulumi:"taints"`
 }
 
@@ -5426,7 +5426,7 @@ func (o NodeGroupOutput) InstanceTypes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v NodeGroup) []string { return v.InstanceTypes }).(pulumi.StringArrayOutput)
 }
 
-// Labels are Kubernetes labels put on the nodes.
+// Labels are Kubernetes labels put on the nodes. Default: none.
 func (o NodeGroupOutput) Labels() pulumi.StringMapOutput {
 	return o.ApplyT(func(v NodeGroup) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
 }
@@ -5451,7 +5451,7 @@ func (o NodeGroupOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v NodeGroup) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Taints are Kubernetes taints put on the nodes.
+// Taints are Kubernetes taints put on the nodes. Default: none.
 func (o NodeGroupOutput) Taints() TaintArrayOutput {
 	return o.ApplyT(func(v NodeGroup) []Taint { return v.Taints }).(TaintArrayOutput)
 }
@@ -5484,7 +5484,7 @@ type OperatorInstall struct {
 	Existing *bool `pulumi:"existing"`
 	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
 	Namespace *string `pulumi:"namespace"`
-	// Values are Helm values of the chart.
+	// Values are Helm values of the chart. Default: none.
 	Values map[string]interface{} `pulumi:"values"`
 }
 
@@ -5507,7 +5507,7 @@ type OperatorInstallArgs struct {
 	Existing pulumi.BoolPtrInput `pulumi:"existing"`
 	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
 	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
-	// Values are Helm values of the chart.
+	// Values are Helm values of the chart. Default: none.
 	Values pulumi.MapInput `pulumi:"values"`
 }
 
@@ -5604,7 +5604,7 @@ func (o OperatorInstallOutput) Namespace() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v OperatorInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
 }
 
-// Values are Helm values of the chart.
+// Values are Helm values of the chart. Default: none.
 func (o OperatorInstallOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v OperatorInstall) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
 }
@@ -5663,7 +5663,7 @@ func (o OperatorInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Values are Helm values of the chart.
+// Values are Helm values of the chart. Default: none.
 func (o OperatorInstallPtrOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v *OperatorInstall) map[string]interface{} {
 		if v == nil {
@@ -6093,7 +6093,7 @@ func (o RegistryPtrOutput) Repository() pulumi.StringPtrOutput {
 
 // Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
 type Repo struct {
-	// BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+	// BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
 	BasePath *string `pulumi:"basePath"`
 	// Path is the folder, under BasePath, the bootstrap Application reads, for example "bootstrap/control-plane/addons".
 	Path string `pulumi:"path"`
@@ -6116,7 +6116,7 @@ type RepoInput interface {
 
 // Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.
 type RepoArgs struct {
-	// BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+	// BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
 	BasePath pulumi.StringPtrInput `pulumi:"basePath"`
 	// Path is the folder, under BasePath, the bootstrap Application reads, for example "bootstrap/control-plane/addons".
 	Path pulumi.StringInput `pulumi:"path"`
@@ -6204,7 +6204,7 @@ func (o RepoOutput) ToRepoPtrOutputWithContext(ctx context.Context) RepoPtrOutpu
 	}).(RepoPtrOutput)
 }
 
-// BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+// BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
 func (o RepoOutput) BasePath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Repo) *string { return v.BasePath }).(pulumi.StringPtrOutput)
 }
@@ -6248,7 +6248,7 @@ func (o RepoPtrOutput) Elem() RepoOutput {
 	}).(RepoOutput)
 }
 
-// BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+// BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
 func (o RepoPtrOutput) BasePath() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Repo) *string {
 		if v == nil {
@@ -6292,7 +6292,7 @@ func (o RepoPtrOutput) Url() pulumi.StringPtrOutput {
 type Repositories struct {
 	// Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
 	Addons Repo `pulumi:"addons"`
-	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
 	Workloads *Repo `pulumi:"workloads"`
 }
 
@@ -6311,7 +6311,7 @@ type RepositoriesInput interface {
 type RepositoriesArgs struct {
 	// Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
 	Addons RepoInput `pulumi:"addons"`
-	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+	// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
 	Workloads RepoPtrInput `pulumi:"workloads"`
 }
 
@@ -6347,14 +6347,14 @@ func (o RepositoriesOutput) Addons() RepoOutput {
 	return o.ApplyT(func(v Repositories) Repo { return v.Addons }).(RepoOutput)
 }
 
-// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+// Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
 func (o RepositoriesOutput) Workloads() RepoPtrOutput {
 	return o.ApplyT(func(v Repositories) *Repo { return v.Workloads }).(RepoPtrOutput)
 }
 
 // RoleMapping is an aws-auth ConfigMap entry for an IAM role.
 type RoleMapping struct {
-	// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+	// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
 	Groups []string `pulumi:"groups"`
 	// RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
 	RoleArn string `pulumi:"roleArn"`
@@ -6375,7 +6375,7 @@ type RoleMappingInput interface {
 
 // RoleMapping is an aws-auth ConfigMap entry for an IAM role.
 type RoleMappingArgs struct {
-	// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+	// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
 	Groups pulumi.StringArrayInput `pulumi:"groups"`
 	// RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
 	RoleArn pulumi.StringInput `pulumi:"roleArn"`
@@ -6435,7 +6435,7 @@ func (o RoleMappingOutput) ToRoleMappingOutputWithContext(ctx context.Context) R
 	return o
 }
 
-// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+// Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
 func (o RoleMappingOutput) Groups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v RoleMapping) []string { return v.Groups }).(pulumi.StringArrayOutput)
 }
@@ -6480,7 +6480,7 @@ type RolloutsInstall struct {
 	KubectlImage *string `pulumi:"kubectlImage"`
 	// Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
 	Namespace *string `pulumi:"namespace"`
-	// Values are Helm values of the chart.
+	// Values are Helm values of the chart. Default: none.
 	Values map[string]interface{} `pulumi:"values"`
 }
 
@@ -6505,7 +6505,7 @@ type RolloutsInstallArgs struct {
 	KubectlImage pulumi.StringPtrInput `pulumi:"kubectlImage"`
 	// Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
 	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
-	// Values are Helm values of the chart.
+	// Values are Helm values of the chart. Default: none.
 	Values pulumi.MapInput `pulumi:"values"`
 }
 
@@ -6607,7 +6607,7 @@ func (o RolloutsInstallOutput) Namespace() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v RolloutsInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
 }
 
-// Values are Helm values of the chart.
+// Values are Helm values of the chart. Default: none.
 func (o RolloutsInstallOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v RolloutsInstall) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
 }
@@ -6676,7 +6676,7 @@ func (o RolloutsInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Values are Helm values of the chart.
+// Values are Helm values of the chart. Default: none.
 func (o RolloutsInstallPtrOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v *RolloutsInstall) map[string]interface{} {
 		if v == nil {
@@ -6936,7 +6936,7 @@ func (o ShardSpokeArrayOutput) Index(i pulumi.IntInput) ShardSpokeOutput {
 
 // Spoke are the settings of spoke mode.
 type Spoke struct {
-	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
 	HubKubeconfig *string `pulumi:"hubKubeconfig"`
 	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
 	RoleArn *string `pulumi:"roleArn"`
@@ -6955,7 +6955,7 @@ type SpokeInput interface {
 
 // Spoke are the settings of spoke mode.
 type SpokeArgs struct {
-	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
 	HubKubeconfig pulumi.StringPtrInput `pulumi:"hubKubeconfig"`
 	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
 	RoleArn pulumi.StringPtrInput `pulumi:"roleArn"`
@@ -7039,7 +7039,7 @@ func (o SpokeOutput) ToSpokePtrOutputWithContext(ctx context.Context) SpokePtrOu
 	}).(SpokePtrOutput)
 }
 
-// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
 func (o SpokeOutput) HubKubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Spoke) *string { return v.HubKubeconfig }).(pulumi.StringPtrOutput)
 }
@@ -7073,7 +7073,7 @@ func (o SpokePtrOutput) Elem() SpokeOutput {
 	}).(SpokeOutput)
 }
 
-// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
 func (o SpokePtrOutput) HubKubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Spoke) *string {
 		if v == nil {
@@ -7217,7 +7217,7 @@ type Taint struct {
 	Effect string `pulumi:"effect"`
 	// Key is the taint key: a Kubernetes qualified name.
 	Key string `pulumi:"key"`
-	// Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+	// Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
 	Value *string `pulumi:"value"`
 }
 
@@ -7238,7 +7238,7 @@ type TaintArgs struct {
 	Effect pulumi.StringInput `pulumi:"effect"`
 	// Key is the taint key: a Kubernetes qualified name.
 	Key pulumi.StringInput `pulumi:"key"`
-	// Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+	// Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
 	Value pulumi.StringPtrInput `pulumi:"value"`
 }
 
@@ -7304,7 +7304,7 @@ func (o TaintOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v Taint) string { return v.Key }).(pulumi.StringOutput)
 }
 
-// Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+// Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
 func (o TaintOutput) Value() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Taint) *string { return v.Value }).(pulumi.StringPtrOutput)
 }
@@ -7335,7 +7335,7 @@ type TenantCluster struct {
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
 	// Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
 	Cluster ClusterInfo `pulumi:"cluster"`
-	// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+	// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).
 	Environment *string `pulumi:"environment"`
 	// ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
 	ExternalSecrets *bool `pulumi:"externalSecrets"`
@@ -7345,9 +7345,9 @@ type TenantCluster struct {
 	Identity *string `pulumi:"identity"`
 	// Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
 	Name string `pulumi:"name"`
-	// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+	// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
 	OidcProviderArn *string `pulumi:"oidcProviderArn"`
-	// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+	// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
 	OidcProviderUrl *string `pulumi:"oidcProviderUrl"`
 	// Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
 	Region string `pulumi:"region"`
@@ -7370,7 +7370,7 @@ type TenantClusterArgs struct {
 	AssumeRoleArn pulumi.StringPtrInput `pulumi:"assumeRoleArn"`
 	// Cluster are the cluster's facts: FleetCluster's clusterInfo output fits as it is (its server, CA, account and kubeconfig are read). Required.
 	Cluster ClusterInfoInput `pulumi:"cluster"`
-	// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+	// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).
 	Environment pulumi.StringPtrInput `pulumi:"environment"`
 	// ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
 	ExternalSecrets pulumi.BoolPtrInput `pulumi:"externalSecrets"`
@@ -7380,9 +7380,9 @@ type TenantClusterArgs struct {
 	Identity pulumi.StringPtrInput `pulumi:"identity"`
 	// Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
 	Name pulumi.StringInput `pulumi:"name"`
-	// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+	// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
 	OidcProviderArn pulumi.StringPtrInput `pulumi:"oidcProviderArn"`
-	// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+	// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
 	OidcProviderUrl pulumi.StringPtrInput `pulumi:"oidcProviderUrl"`
 	// Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
 	Region pulumi.StringInput `pulumi:"region"`
@@ -7450,7 +7450,7 @@ func (o TenantClusterOutput) Cluster() ClusterInfoOutput {
 	return o.ApplyT(func(v TenantCluster) ClusterInfo { return v.Cluster }).(ClusterInfoOutput)
 }
 
-// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+// Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).
 func (o TenantClusterOutput) Environment() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantCluster) *string { return v.Environment }).(pulumi.StringPtrOutput)
 }
@@ -7475,12 +7475,12 @@ func (o TenantClusterOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v TenantCluster) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+// OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
 func (o TenantClusterOutput) OidcProviderArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantCluster) *string { return v.OidcProviderArn }).(pulumi.StringPtrOutput)
 }
 
-// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+// OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
 func (o TenantClusterOutput) OidcProviderUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantCluster) *string { return v.OidcProviderUrl }).(pulumi.StringPtrOutput)
 }
@@ -7512,7 +7512,7 @@ func (o TenantClusterArrayOutput) Index(i pulumi.IntInput) TenantClusterOutput {
 
 // TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
 type TenantKind struct {
-	// Group is the API group, "" for core ("apps", "networking.k8s.io").
+	// Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
 	Group *string `pulumi:"group"`
 	// Kind is the kind ("Ingress").
 	Kind string `pulumi:"kind"`
@@ -7531,7 +7531,7 @@ type TenantKindInput interface {
 
 // TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
 type TenantKindArgs struct {
-	// Group is the API group, "" for core ("apps", "networking.k8s.io").
+	// Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
 	Group pulumi.StringPtrInput `pulumi:"group"`
 	// Kind is the kind ("Ingress").
 	Kind pulumi.StringInput `pulumi:"kind"`
@@ -7589,7 +7589,7 @@ func (o TenantKindOutput) ToTenantKindOutputWithContext(ctx context.Context) Ten
 	return o
 }
 
-// Group is the API group, "" for core ("apps", "networking.k8s.io").
+// Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
 func (o TenantKindOutput) Group() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantKind) *string { return v.Group }).(pulumi.StringPtrOutput)
 }
@@ -7820,7 +7820,7 @@ func (o TenantLimitsPtrOutput) RequestMemory() pulumi.StringPtrOutput {
 type TenantNamespace struct {
 	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
 	IngressCidrs []string `pulumi:"ingressCidrs"`
-	// Labels are added to the namespace (tenant and managed-by are set by the component).
+	// Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
 	Labels map[string]string `pulumi:"labels"`
 	// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
 	Limits *TenantLimits `pulumi:"limits"`
@@ -7830,7 +7830,7 @@ type TenantNamespace struct {
 	PodSecurity *string `pulumi:"podSecurity"`
 	// Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
 	Quota *TenantQuota `pulumi:"quota"`
-	// ServiceAccounts are the namespace's workload identities.
+	// ServiceAccounts are the namespace's workload identities. Default: none.
 	ServiceAccounts []TenantServiceAccount `pulumi:"serviceAccounts"`
 }
 
@@ -7849,7 +7849,7 @@ type TenantNamespaceInput interface {
 type TenantNamespaceArgs struct {
 	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
 	IngressCidrs pulumi.StringArrayInput `pulumi:"ingressCidrs"`
-	// Labels are added to the namespace (tenant and managed-by are set by the component).
+	// Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
 	Labels pulumi.StringMapInput `pulumi:"labels"`
 	// Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
 	Limits TenantLimitsPtrInput `pulumi:"limits"`
@@ -7859,7 +7859,7 @@ type TenantNamespaceArgs struct {
 	PodSecurity pulumi.StringPtrInput `pulumi:"podSecurity"`
 	// Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
 	Quota TenantQuotaPtrInput `pulumi:"quota"`
-	// ServiceAccounts are the namespace's workload identities.
+	// ServiceAccounts are the namespace's workload identities. Default: none.
 	ServiceAccounts TenantServiceAccountArrayInput `pulumi:"serviceAccounts"`
 }
 
@@ -7920,7 +7920,7 @@ func (o TenantNamespaceOutput) IngressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TenantNamespace) []string { return v.IngressCidrs }).(pulumi.StringArrayOutput)
 }
 
-// Labels are added to the namespace (tenant and managed-by are set by the component).
+// Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
 func (o TenantNamespaceOutput) Labels() pulumi.StringMapOutput {
 	return o.ApplyT(func(v TenantNamespace) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
 }
@@ -7945,7 +7945,7 @@ func (o TenantNamespaceOutput) Quota() TenantQuotaPtrOutput {
 	return o.ApplyT(func(v TenantNamespace) *TenantQuota { return v.Quota }).(TenantQuotaPtrOutput)
 }
 
-// ServiceAccounts are the namespace's workload identities.
+// ServiceAccounts are the namespace's workload identities. Default: none.
 func (o TenantNamespaceOutput) ServiceAccounts() TenantServiceAccountArrayOutput {
 	return o.ApplyT(func(v TenantNamespace) []TenantServiceAccount { return v.ServiceAccounts }).(TenantServiceAccountArrayOutput)
 }
@@ -7976,7 +7976,7 @@ type TenantOwner struct {
 	Access *string `pulumi:"access"`
 	// Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
 	Arn string `pulumi:"arn"`
-	// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+	// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them). Default: none.
 	Groups []string `pulumi:"groups"`
 }
 
@@ -7997,7 +7997,7 @@ type TenantOwnerArgs struct {
 	Access pulumi.StringPtrInput `pulumi:"access"`
 	// Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
 	Arn pulumi.StringInput `pulumi:"arn"`
-	// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+	// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them). Default: none.
 	Groups pulumi.StringArrayInput `pulumi:"groups"`
 }
 
@@ -8063,7 +8063,7 @@ func (o TenantOwnerOutput) Arn() pulumi.StringOutput {
 	return o.ApplyT(func(v TenantOwner) string { return v.Arn }).(pulumi.StringOutput)
 }
 
-// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+// Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them). Default: none.
 func (o TenantOwnerOutput) Groups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TenantOwner) []string { return v.Groups }).(pulumi.StringArrayOutput)
 }
@@ -8344,9 +8344,9 @@ func (o TenantQuotaPtrOutput) Storage() pulumi.StringPtrOutput {
 
 // TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
 type TenantSelector struct {
-	// Clusters are cluster names.
+	// Clusters are cluster names. Default: none.
 	Clusters []string `pulumi:"clusters"`
-	// Environments are GitOps Bridge environments ("dev", "prod").
+	// Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
 	Environments []string `pulumi:"environments"`
 }
 
@@ -8363,9 +8363,9 @@ type TenantSelectorInput interface {
 
 // TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
 type TenantSelectorArgs struct {
-	// Clusters are cluster names.
+	// Clusters are cluster names. Default: none.
 	Clusters pulumi.StringArrayInput `pulumi:"clusters"`
-	// Environments are GitOps Bridge environments ("dev", "prod").
+	// Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
 	Environments pulumi.StringArrayInput `pulumi:"environments"`
 }
 
@@ -8447,12 +8447,12 @@ func (o TenantSelectorOutput) ToTenantSelectorPtrOutputWithContext(ctx context.C
 	}).(TenantSelectorPtrOutput)
 }
 
-// Clusters are cluster names.
+// Clusters are cluster names. Default: none.
 func (o TenantSelectorOutput) Clusters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TenantSelector) []string { return v.Clusters }).(pulumi.StringArrayOutput)
 }
 
-// Environments are GitOps Bridge environments ("dev", "prod").
+// Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
 func (o TenantSelectorOutput) Environments() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TenantSelector) []string { return v.Environments }).(pulumi.StringArrayOutput)
 }
@@ -8481,7 +8481,7 @@ func (o TenantSelectorPtrOutput) Elem() TenantSelectorOutput {
 	}).(TenantSelectorOutput)
 }
 
-// Clusters are cluster names.
+// Clusters are cluster names. Default: none.
 func (o TenantSelectorPtrOutput) Clusters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *TenantSelector) []string {
 		if v == nil {
@@ -8491,7 +8491,7 @@ func (o TenantSelectorPtrOutput) Clusters() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// Environments are GitOps Bridge environments ("dev", "prod").
+// Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
 func (o TenantSelectorPtrOutput) Environments() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *TenantSelector) []string {
 		if v == nil {
@@ -8503,11 +8503,11 @@ func (o TenantSelectorPtrOutput) Environments() pulumi.StringArrayOutput {
 
 // TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 type TenantServiceAccount struct {
-	// ManagedPolicyArns are IAM policies attached to its role.
+	// ManagedPolicyArns are IAM policies attached to its role. Default: none.
 	ManagedPolicyArns []string `pulumi:"managedPolicyArns"`
 	// Name is the service account's name, a DNS-1123 subdomain.
 	Name string `pulumi:"name"`
-	// Policy is an inline IAM policy document (JSON) of its role.
+	// Policy is an inline IAM policy document (JSON) of its role. Default: none.
 	Policy *string `pulumi:"policy"`
 }
 
@@ -8524,11 +8524,11 @@ type TenantServiceAccountInput interface {
 
 // TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 type TenantServiceAccountArgs struct {
-	// ManagedPolicyArns are IAM policies attached to its role.
+	// ManagedPolicyArns are IAM policies attached to its role. Default: none.
 	ManagedPolicyArns pulumi.StringArrayInput `pulumi:"managedPolicyArns"`
 	// Name is the service account's name, a DNS-1123 subdomain.
 	Name pulumi.StringInput `pulumi:"name"`
-	// Policy is an inline IAM policy document (JSON) of its role.
+	// Policy is an inline IAM policy document (JSON) of its role. Default: none.
 	Policy pulumi.StringPtrInput `pulumi:"policy"`
 }
 
@@ -8584,7 +8584,7 @@ func (o TenantServiceAccountOutput) ToTenantServiceAccountOutputWithContext(ctx 
 	return o
 }
 
-// ManagedPolicyArns are IAM policies attached to its role.
+// ManagedPolicyArns are IAM policies attached to its role. Default: none.
 func (o TenantServiceAccountOutput) ManagedPolicyArns() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TenantServiceAccount) []string { return v.ManagedPolicyArns }).(pulumi.StringArrayOutput)
 }
@@ -8594,7 +8594,7 @@ func (o TenantServiceAccountOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v TenantServiceAccount) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Policy is an inline IAM policy document (JSON) of its role.
+// Policy is an inline IAM policy document (JSON) of its role. Default: none.
 func (o TenantServiceAccountOutput) Policy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantServiceAccount) *string { return v.Policy }).(pulumi.StringPtrOutput)
 }
@@ -8631,7 +8631,7 @@ type TenantSpec struct {
 	Name string `pulumi:"name"`
 	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
 	Namespaces []TenantNamespace `pulumi:"namespaces"`
-	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.
 	Owners []TenantOwner `pulumi:"owners"`
 	// PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
 	PreventDeletion *bool `pulumi:"preventDeletion"`
@@ -8641,7 +8641,7 @@ type TenantSpec struct {
 	SourceRepos []string `pulumi:"sourceRepos"`
 	// SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
 	SyncWindows []TenantSyncWindow `pulumi:"syncWindows"`
-	// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+	// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
 	Workloads *TenantWorkloads `pulumi:"workloads"`
 }
 
@@ -8668,7 +8668,7 @@ type TenantSpecArgs struct {
 	Name pulumi.StringInput `pulumi:"name"`
 	// Namespaces are the tenant's namespaces, at least one, each created on every selected cluster.
 	Namespaces TenantNamespaceArrayInput `pulumi:"namespaces"`
-	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+	// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.
 	Owners TenantOwnerArrayInput `pulumi:"owners"`
 	// PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
 	PreventDeletion pulumi.BoolPtrInput `pulumi:"preventDeletion"`
@@ -8678,7 +8678,7 @@ type TenantSpecArgs struct {
 	SourceRepos pulumi.StringArrayInput `pulumi:"sourceRepos"`
 	// SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
 	SyncWindows TenantSyncWindowArrayInput `pulumi:"syncWindows"`
-	// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+	// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
 	Workloads TenantWorkloadsPtrInput `pulumi:"workloads"`
 }
 
@@ -8759,7 +8759,7 @@ func (o TenantSpecOutput) Namespaces() TenantNamespaceArrayOutput {
 	return o.ApplyT(func(v TenantSpec) []TenantNamespace { return v.Namespaces }).(TenantNamespaceArrayOutput)
 }
 
-// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+// Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.
 func (o TenantSpecOutput) Owners() TenantOwnerArrayOutput {
 	return o.ApplyT(func(v TenantSpec) []TenantOwner { return v.Owners }).(TenantOwnerArrayOutput)
 }
@@ -8784,7 +8784,7 @@ func (o TenantSpecOutput) SyncWindows() TenantSyncWindowArrayOutput {
 	return o.ApplyT(func(v TenantSpec) []TenantSyncWindow { return v.SyncWindows }).(TenantSyncWindowArrayOutput)
 }
 
-// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+// Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
 func (o TenantSpecOutput) Workloads() TenantWorkloadsPtrOutput {
 	return o.ApplyT(func(v TenantSpec) *TenantWorkloads { return v.Workloads }).(TenantWorkloadsPtrOutput)
 }
@@ -9183,7 +9183,7 @@ func (o TenantWorkloadsPtrOutput) Url() pulumi.StringPtrOutput {
 
 // UserMapping is an aws-auth ConfigMap entry for an IAM user.
 type UserMapping struct {
-	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
 	Groups []string `pulumi:"groups"`
 	// UserArn is the IAM user ARN, "arn:<partition>:iam::<account>:user/<path><name>".
 	UserArn string `pulumi:"userArn"`
@@ -9204,7 +9204,7 @@ type UserMappingInput interface {
 
 // UserMapping is an aws-auth ConfigMap entry for an IAM user.
 type UserMappingArgs struct {
-	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+	// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
 	Groups pulumi.StringArrayInput `pulumi:"groups"`
 	// UserArn is the IAM user ARN, "arn:<partition>:iam::<account>:user/<path><name>".
 	UserArn pulumi.StringInput `pulumi:"userArn"`
@@ -9264,7 +9264,7 @@ func (o UserMappingOutput) ToUserMappingOutputWithContext(ctx context.Context) U
 	return o
 }
 
-// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+// Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
 func (o UserMappingOutput) Groups() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v UserMapping) []string { return v.Groups }).(pulumi.StringArrayOutput)
 }

@@ -139,11 +139,11 @@ type stackDeliveryArgs struct {
 	ArgocdNamespace *string `pulumi:"argocdNamespace"`
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
 	Backend *string `pulumi:"backend"`
-	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs"`
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
 	Kargo *KargoInstall `pulumi:"kargo"`
-	// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+	// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
 	Kubeconfig *string `pulumi:"kubeconfig"`
 	// Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
 	Manifests ManifestsRepository `pulumi:"manifests"`
@@ -151,15 +151,15 @@ type stackDeliveryArgs struct {
 	Namespace *string `pulumi:"namespace"`
 	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
 	Operator *OperatorInstall `pulumi:"operator"`
-	// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+	// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
 	PreviewAccessToken *string `pulumi:"previewAccessToken"`
-	// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+	// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win. Default: none.
 	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs"`
 	// Program is the Git repository of the Pulumi program the Stacks run. Required.
 	Program ProgramRepository `pulumi:"program"`
 	// Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
 	Project *string `pulumi:"project"`
-	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
 	PulumiAccessToken *string `pulumi:"pulumiAccessToken"`
 	// Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
 	Rollouts *RolloutsInstall `pulumi:"rollouts"`
@@ -173,11 +173,11 @@ type StackDeliveryArgs struct {
 	ArgocdNamespace *string
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
 	Backend *string
-	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
 	EnvRefs EnvRefMapInput
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
 	Kargo KargoInstallPtrInput
-	// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+	// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
 	Kubeconfig pulumi.StringPtrInput
 	// Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
 	Manifests ManifestsRepositoryInput
@@ -185,15 +185,15 @@ type StackDeliveryArgs struct {
 	Namespace *string
 	// Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
 	Operator OperatorInstallPtrInput
-	// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+	// PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
 	PreviewAccessToken pulumi.StringPtrInput
-	// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+	// PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win. Default: none.
 	PreviewEnvRefs EnvRefMapInput
 	// Program is the Git repository of the Pulumi program the Stacks run. Required.
 	Program ProgramRepositoryInput
 	// Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
 	Project *string
-	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+	// PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
 	PulumiAccessToken pulumi.StringPtrInput
 	// Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
 	Rollouts RolloutsInstallPtrInput

@@ -10,11 +10,11 @@ import * as outputs from "../types/output";
  */
 export interface AccessEntryArgs {
     /**
-     * AccessPolicies are EKS access policies associated with the principal.
+     * AccessPolicies are EKS access policies associated with the principal. Default: none.
      */
     accessPolicies?: pulumi.Input<pulumi.Input<inputs.AccessPolicyArgs>[] | undefined>;
     /**
-     * KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+     * KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
      */
     kubernetesGroups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -32,7 +32,7 @@ export interface AccessEntryArgs {
  */
 export interface AccessPolicyArgs {
     /**
-     * Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+     * Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
      */
     namespaces?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -54,27 +54,27 @@ export interface AddonSettingsArgs {
      */
     awsForFluentbit?: pulumi.Input<inputs.FluentBitSettingsArgs | undefined>;
     /**
-     * AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+     * AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
      */
     awsPrivatecaIssuer?: pulumi.Input<inputs.PrivateCAIssuerSettingsArgs | undefined>;
     /**
-     * CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+     * CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
      */
     certManager?: pulumi.Input<inputs.CertManagerSettingsArgs | undefined>;
     /**
-     * ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+     * ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
      */
     externalDns?: pulumi.Input<inputs.ExternalDNSSettingsArgs | undefined>;
     /**
-     * ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+     * ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
      */
     externalSecrets?: pulumi.Input<inputs.ExternalSecretsSettingsArgs | undefined>;
     /**
-     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
      */
     policyArns?: pulumi.Input<{[key: string]: pulumi.Input<pulumi.Input<string>[]>} | undefined>;
     /**
-     * Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+     * Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
      */
     velero?: pulumi.Input<inputs.VeleroSettingsArgs | undefined>;
 }
@@ -84,15 +84,15 @@ export interface AddonSettingsArgs {
  */
 export interface ApproversArgs {
     /**
-     * Emails are values of the email claim.
+     * Emails are values of the email claim. Default: none.
      */
     emails?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Groups are values of the groups claim.
+     * Groups are values of the groups claim. Default: none.
      */
     groups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Subjects are values of the sub claim.
+     * Subjects are values of the sub claim. Default: none.
      */
     subjects?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
@@ -120,7 +120,7 @@ export interface BranchProtectionArgs {
  */
 export interface CertManagerSettingsArgs {
     /**
-     * HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+     * HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
      */
     hostedZoneIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
@@ -134,11 +134,11 @@ export interface ClusterDefaultsArgs {
      */
     addonVersions?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+     * Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
      */
     addons?: pulumi.Input<{[key: string]: pulumi.Input<boolean>} | undefined>;
     /**
-     * AssumeRoleArn is the default role of the clusters' aws providers.
+     * AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
      */
     assumeRoleArn?: pulumi.Input<string | undefined>;
     /**
@@ -154,7 +154,7 @@ export interface ClusterDefaultsArgs {
      */
     identity?: pulumi.Input<string | undefined>;
     /**
-     * NodeGroups are the default managed node groups.
+     * NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
      */
     nodeGroups?: pulumi.Input<pulumi.Input<inputs.NodeGroupArgs>[] | undefined>;
     /**
@@ -162,15 +162,15 @@ export interface ClusterDefaultsArgs {
      */
     nodeSessionManager?: pulumi.Input<boolean | undefined>;
     /**
-     * PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+     * PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
      */
     publicAccessCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Tags are added to every cluster's AWS resources.
+     * Tags are added to every cluster's AWS resources. Default: none.
      */
     tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * Version is the default Kubernetes minor version.
+     * Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
      */
     version?: pulumi.Input<string | undefined>;
 }
@@ -184,7 +184,7 @@ export interface ClusterInfoArgs {
      */
     accountId: pulumi.Input<string>;
     /**
-     * Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+     * Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
      */
     addons?: pulumi.Input<{[key: string]: pulumi.Input<boolean>} | undefined>;
     /**
@@ -200,7 +200,7 @@ export interface ClusterInfoArgs {
      */
     environment: pulumi.Input<string>;
     /**
-     * GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
+     * GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
      */
     gitopsMetadata?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
@@ -220,7 +220,7 @@ export interface ClusterInfoArgs {
      */
     server: pulumi.Input<string>;
     /**
-     * SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+     * SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
      */
     spokeRoleArn?: pulumi.Input<string | undefined>;
 }
@@ -230,15 +230,15 @@ export interface ClusterInfoArgs {
  */
 export interface ClusterSpecArgs {
     /**
-     * AddonSettings are FleetCluster's add-on settings for this cluster.
+     * AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
      */
     addonSettings?: pulumi.Input<inputs.AddonSettingsArgs | undefined>;
     /**
-     * AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+     * AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
      */
     addonVersions?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+     * Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
      */
     addons?: pulumi.Input<{[key: string]: pulumi.Input<boolean>} | undefined>;
     /**
@@ -290,7 +290,7 @@ export interface ClusterSpecArgs {
      */
     role: pulumi.Input<string>;
     /**
-     * Tags are added to the cluster's AWS resources, merged over defaults.tags.
+     * Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
      */
     tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
@@ -312,7 +312,7 @@ export interface DeliveryStageArgs {
      */
     allowClusterAdmin?: pulumi.Input<boolean | undefined>;
     /**
-     * Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+     * Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
      */
     approvers?: pulumi.Input<inputs.ApproversArgs | undefined>;
     /**
@@ -324,15 +324,15 @@ export interface DeliveryStageArgs {
      */
     availabilityStrategy?: pulumi.Input<string | undefined>;
     /**
-     * Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+     * Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
      */
     branch?: pulumi.Input<string | undefined>;
     /**
-     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
+     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
      */
     clusterRoles?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+     * Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
      */
     commit?: pulumi.Input<string | undefined>;
     /**
@@ -352,7 +352,7 @@ export interface DeliveryStageArgs {
      */
     direct?: pulumi.Input<boolean | undefined>;
     /**
-     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
      */
     envRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
     /**
@@ -380,7 +380,7 @@ export interface DeliveryStageArgs {
      */
     previewAccessToken?: pulumi.Input<string | undefined>;
     /**
-     * PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+     * PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
      */
     previewEnvRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
     /**
@@ -392,7 +392,7 @@ export interface DeliveryStageArgs {
      */
     programGitToken?: pulumi.Input<string | undefined>;
     /**
-     * PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+     * PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
      */
     pullRequest?: pulumi.Input<boolean | undefined>;
     /**
@@ -412,7 +412,7 @@ export interface DeliveryStageArgs {
      */
     serviceAccountName?: pulumi.Input<string | undefined>;
     /**
-     * Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+     * Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
      */
     stack?: pulumi.Input<string | undefined>;
     /**
@@ -432,7 +432,7 @@ export interface DeliveryStageArgs {
      */
     verification?: pulumi.Input<inputs.VerificationArgs | undefined>;
     /**
-     * WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+     * WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
      */
     workspaceTemplate?: pulumi.Input<{[key: string]: any} | undefined>;
 }
@@ -474,11 +474,11 @@ export interface EnvLiteralArgs {
  */
 export interface EnvRefArgs {
     /**
-     * Literal is the value (type Literal).
+     * Literal is the value (type Literal). Default: none.
      */
     literal?: pulumi.Input<inputs.EnvLiteralArgs | undefined>;
     /**
-     * Secret is the Secret and key in the Stack's namespace (type Secret).
+     * Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
      */
     secret?: pulumi.Input<inputs.EnvSecretArgs | undefined>;
     /**
@@ -572,7 +572,7 @@ export interface GitDeliveryArgs {
      */
     path?: pulumi.Input<string | undefined>;
     /**
-     * PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+     * PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
      */
     pullRequest?: pulumi.Input<boolean | undefined>;
     /**
@@ -590,7 +590,7 @@ export interface GitDeliveryArgs {
  */
 export interface GitOpsAccessArgs {
     /**
-     * HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+     * HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
      */
     hubEgressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -608,7 +608,7 @@ export interface HubArgs {
      */
     addonsOnHub?: pulumi.Input<boolean | undefined>;
     /**
-     * Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+     * Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
      */
     bootstrap?: pulumi.Input<pulumi.Input<{[key: string]: any}>[] | undefined>;
     /**
@@ -664,7 +664,7 @@ export interface HubArgs {
      */
     spokeAccountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Values are Helm values merged over the component's (user values win, maps merged key by key).
+     * Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
 }
@@ -678,11 +678,11 @@ export interface HubRefArgs {
      */
     egressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+     * Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
      */
     kubeconfig?: pulumi.Input<string | undefined>;
     /**
-     * ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+     * ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
      */
     managementRoleArn?: pulumi.Input<string | undefined>;
     /**
@@ -690,11 +690,11 @@ export interface HubRefArgs {
      */
     registry?: pulumi.Input<inputs.RegistryArgs | undefined>;
     /**
-     * Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+     * Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
      */
     shard?: pulumi.Input<string | undefined>;
     /**
-     * Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+     * Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
      */
     stack?: pulumi.Input<string | undefined>;
 }
@@ -704,11 +704,11 @@ export interface HubRefArgs {
  */
 export interface KargoInstallArgs {
     /**
-     * AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+     * AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
      */
     adminPasswordHash?: pulumi.Input<string | undefined>;
     /**
-     * CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+     * CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
      */
     certManager?: pulumi.Input<string | undefined>;
     /**
@@ -720,7 +720,7 @@ export interface KargoInstallArgs {
      */
     existing?: pulumi.Input<boolean | undefined>;
     /**
-     * GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+     * GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
      */
     gitToken?: pulumi.Input<string | undefined>;
     /**
@@ -728,7 +728,7 @@ export interface KargoInstallArgs {
      */
     namespace?: pulumi.Input<string | undefined>;
     /**
-     * Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+     * Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
      */
     oidc?: pulumi.Input<inputs.KargoOidcArgs | undefined>;
     /**
@@ -736,11 +736,11 @@ export interface KargoInstallArgs {
      */
     programGitToken?: pulumi.Input<string | undefined>;
     /**
-     * TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+     * TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
      */
     tokenSigningKey?: pulumi.Input<string | undefined>;
     /**
-     * Values are Helm values of the chart, merged over the component's.
+     * Values are Helm values of the chart, merged over the component's. Default: none.
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
 }
@@ -772,19 +772,19 @@ export interface KargoOidcArgs {
  */
 export interface LedgerEntryArgs {
     /**
-     * AllowReplacement lets a change of the above through.
+     * AllowReplacement lets a change of the above through. Default: false.
      */
     allowReplacement?: pulumi.Input<boolean | undefined>;
     /**
-     * AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+     * AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
      */
     assumeRoleArn?: pulumi.Input<string | undefined>;
     /**
-     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
      */
     decommission?: pulumi.Input<boolean | undefined>;
     /**
-     * Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+     * Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
      */
     delivery?: pulumi.Input<string | undefined>;
     /**
@@ -796,7 +796,7 @@ export interface LedgerEntryArgs {
      */
     region: pulumi.Input<string>;
     /**
-     * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+     * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
      */
     vpcCidr?: pulumi.Input<string | undefined>;
 }
@@ -822,7 +822,7 @@ export interface ManifestsRepositoryArgs {
      */
     path?: pulumi.Input<string | undefined>;
     /**
-     * PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+     * PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
      */
     pullRequest?: pulumi.Input<boolean | undefined>;
     /**
@@ -868,7 +868,7 @@ export interface NodeGroupArgs {
      */
     instanceTypes: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Labels are Kubernetes labels put on the nodes.
+     * Labels are Kubernetes labels put on the nodes. Default: none.
      */
     labels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
@@ -888,7 +888,7 @@ export interface NodeGroupArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Taints are Kubernetes taints put on the nodes.
+     * Taints are Kubernetes taints put on the nodes. Default: none.
      */
     taints?: pulumi.Input<pulumi.Input<inputs.TaintArgs>[] | undefined>;
 }
@@ -910,7 +910,7 @@ export interface OperatorInstallArgs {
      */
     namespace?: pulumi.Input<string | undefined>;
     /**
-     * Values are Helm values of the chart.
+     * Values are Helm values of the chart. Default: none.
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
 }
@@ -978,7 +978,7 @@ export interface RegistryArgs {
  */
 export interface RepoArgs {
     /**
-     * BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+     * BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
      */
     basePath?: pulumi.Input<string | undefined>;
     /**
@@ -1004,7 +1004,7 @@ export interface RepositoriesArgs {
      */
     addons: pulumi.Input<inputs.RepoArgs>;
     /**
-     * Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+     * Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
      */
     workloads?: pulumi.Input<inputs.RepoArgs | undefined>;
 }
@@ -1014,7 +1014,7 @@ export interface RepositoriesArgs {
  */
 export interface RoleMappingArgs {
     /**
-     * Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+     * Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
      */
     groups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -1048,7 +1048,7 @@ export interface RolloutsInstallArgs {
      */
     namespace?: pulumi.Input<string | undefined>;
     /**
-     * Values are Helm values of the chart.
+     * Values are Helm values of the chart. Default: none.
      */
     values?: pulumi.Input<{[key: string]: any} | undefined>;
 }
@@ -1080,7 +1080,7 @@ export interface ShardArgs {
  */
 export interface SpokeArgs {
     /**
-     * HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+     * HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
      */
     hubKubeconfig?: pulumi.Input<string | undefined>;
     /**
@@ -1120,7 +1120,7 @@ export interface TaintArgs {
      */
     key: pulumi.Input<string>;
     /**
-     * Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+     * Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
      */
     value?: pulumi.Input<string | undefined>;
 }
@@ -1138,7 +1138,7 @@ export interface TenantClusterArgs {
      */
     cluster: pulumi.Input<inputs.ClusterInfoArgs>;
     /**
-     * Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+     * Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).
      */
     environment?: pulumi.Input<string | undefined>;
     /**
@@ -1158,11 +1158,11 @@ export interface TenantClusterArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+     * OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
      */
     oidcProviderArn?: pulumi.Input<string | undefined>;
     /**
-     * OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+     * OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
      */
     oidcProviderUrl?: pulumi.Input<string | undefined>;
     /**
@@ -1176,7 +1176,7 @@ export interface TenantClusterArgs {
  */
 export interface TenantKindArgs {
     /**
-     * Group is the API group, "" for core ("apps", "networking.k8s.io").
+     * Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
      */
     group?: pulumi.Input<string | undefined>;
     /**
@@ -1216,7 +1216,7 @@ export interface TenantNamespaceArgs {
      */
     ingressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Labels are added to the namespace (tenant and managed-by are set by the component).
+     * Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
      */
     labels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
@@ -1236,7 +1236,7 @@ export interface TenantNamespaceArgs {
      */
     quota?: pulumi.Input<inputs.TenantQuotaArgs | undefined>;
     /**
-     * ServiceAccounts are the namespace's workload identities.
+     * ServiceAccounts are the namespace's workload identities. Default: none.
      */
     serviceAccounts?: pulumi.Input<pulumi.Input<inputs.TenantServiceAccountArgs>[] | undefined>;
 }
@@ -1254,7 +1254,7 @@ export interface TenantOwnerArgs {
      */
     arn: pulumi.Input<string>;
     /**
-     * Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+     * Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them). Default: none.
      */
     groups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
@@ -1298,11 +1298,11 @@ export interface TenantQuotaArgs {
  */
 export interface TenantSelectorArgs {
     /**
-     * Clusters are cluster names.
+     * Clusters are cluster names. Default: none.
      */
     clusters?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Environments are GitOps Bridge environments ("dev", "prod").
+     * Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
      */
     environments?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
@@ -1312,7 +1312,7 @@ export interface TenantSelectorArgs {
  */
 export interface TenantServiceAccountArgs {
     /**
-     * ManagedPolicyArns are IAM policies attached to its role.
+     * ManagedPolicyArns are IAM policies attached to its role. Default: none.
      */
     managedPolicyArns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -1320,7 +1320,7 @@ export interface TenantServiceAccountArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Policy is an inline IAM policy document (JSON) of its role.
+     * Policy is an inline IAM policy document (JSON) of its role. Default: none.
      */
     policy?: pulumi.Input<string | undefined>;
 }
@@ -1350,7 +1350,7 @@ export interface TenantSpecArgs {
      */
     namespaces: pulumi.Input<pulumi.Input<inputs.TenantNamespaceArgs>[]>;
     /**
-     * Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+     * Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.
      */
     owners?: pulumi.Input<pulumi.Input<inputs.TenantOwnerArgs>[] | undefined>;
     /**
@@ -1370,7 +1370,7 @@ export interface TenantSpecArgs {
      */
     syncWindows?: pulumi.Input<pulumi.Input<inputs.TenantSyncWindowArgs>[] | undefined>;
     /**
-     * Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+     * Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
      */
     workloads?: pulumi.Input<inputs.TenantWorkloadsArgs | undefined>;
 }
@@ -1420,7 +1420,7 @@ export interface TenantWorkloadsArgs {
  */
 export interface UserMappingArgs {
     /**
-     * Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+     * Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
      */
     groups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

@@ -14,7 +14,7 @@ export interface ClusterInfo {
      */
     accountId: string;
     /**
-     * Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+     * Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
      */
     addons?: {[key: string]: boolean};
     /**
@@ -30,7 +30,7 @@ export interface ClusterInfo {
      */
     environment: string;
     /**
-     * GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
+     * GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
      */
     gitopsMetadata?: {[key: string]: string};
     /**
@@ -50,7 +50,7 @@ export interface ClusterInfo {
      */
     server: string;
     /**
-     * SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+     * SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
      */
     spokeRoleArn?: string;
 }
@@ -136,19 +136,19 @@ export interface HubFacts {
  */
 export interface LedgerEntry {
     /**
-     * AllowReplacement lets a change of the above through.
+     * AllowReplacement lets a change of the above through. Default: false.
      */
     allowReplacement?: boolean;
     /**
-     * AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+     * AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
      */
     assumeRoleArn?: string;
     /**
-     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
      */
     decommission?: boolean;
     /**
-     * Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+     * Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
      */
     delivery?: string;
     /**
@@ -160,7 +160,7 @@ export interface LedgerEntry {
      */
     region: string;
     /**
-     * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+     * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
      */
     vpcCidr?: string;
 }

@@ -135,11 +135,11 @@ class AccessEntryArgsDict(TypedDict):
     """
     access_policies: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['AccessPolicyArgsDict']]]]]
     """
-    AccessPolicies are EKS access policies associated with the principal.
+    AccessPolicies are EKS access policies associated with the principal. Default: none.
     """
     kubernetes_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+    KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
     """
 
 @pulumi.input_type
@@ -154,8 +154,8 @@ class AccessEntryArgs:
 
         :param pulumi.Input[_builtins.str] name: Name identifies the entry within the component (it names the Pulumi resources): 1-63 letters, digits, '-' and '_'. Unique within the cluster.
         :param pulumi.Input[_builtins.str] principal_arn: PrincipalArn is the IAM role or user ARN.
-        :param pulumi.Input[Sequence[pulumi.Input['AccessPolicyArgs']]] access_policies: AccessPolicies are EKS access policies associated with the principal.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] kubernetes_groups: KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+        :param pulumi.Input[Sequence[pulumi.Input['AccessPolicyArgs']]] access_policies: AccessPolicies are EKS access policies associated with the principal. Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] kubernetes_groups: KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "principal_arn", principal_arn)
@@ -192,7 +192,7 @@ class AccessEntryArgs:
     @pulumi.getter(name="accessPolicies")
     def access_policies(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['AccessPolicyArgs']]]]:
         """
-        AccessPolicies are EKS access policies associated with the principal.
+        AccessPolicies are EKS access policies associated with the principal. Default: none.
         """
         return pulumi.get(self, "access_policies")
 
@@ -204,7 +204,7 @@ class AccessEntryArgs:
     @pulumi.getter(name="kubernetesGroups")
     def kubernetes_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+        KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
         """
         return pulumi.get(self, "kubernetes_groups")
 
@@ -223,7 +223,7 @@ class AccessPolicyArgsDict(TypedDict):
     """
     namespaces: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+    Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
     """
 
 @pulumi.input_type
@@ -235,7 +235,7 @@ class AccessPolicyArgs:
         AccessPolicy associates an EKS access policy with an access entry.
 
         :param pulumi.Input[_builtins.str] policy_arn: PolicyArn is an EKS access policy ARN, "arn:<partition>:eks::aws:cluster-access-policy/<Name>", for example AmazonEKSViewPolicy.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] namespaces: Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] namespaces: Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
         """
         pulumi.set(__self__, "policy_arn", policy_arn)
         if namespaces is not None:
@@ -257,7 +257,7 @@ class AccessPolicyArgs:
     @pulumi.getter
     def namespaces(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+        Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
         """
         return pulumi.get(self, "namespaces")
 
@@ -280,27 +280,27 @@ class AddonSettingsArgsDict(TypedDict):
     """
     aws_privateca_issuer: NotRequired[pulumi.Input[Optional['PrivateCAIssuerSettingsArgsDict']]]
     """
-    AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+    AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
     """
     cert_manager: NotRequired[pulumi.Input[Optional['CertManagerSettingsArgsDict']]]
     """
-    CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+    CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
     """
     external_dns: NotRequired[pulumi.Input[Optional['ExternalDNSSettingsArgsDict']]]
     """
-    ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+    ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
     """
     external_secrets: NotRequired[pulumi.Input[Optional['ExternalSecretsSettingsArgsDict']]]
     """
-    ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+    ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
     """
     policy_arns: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]]
     """
-    PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+    PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
     """
     velero: NotRequired[pulumi.Input[Optional['VeleroSettingsArgsDict']]]
     """
-    Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+    Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
     """
 
 @pulumi.input_type
@@ -319,12 +319,12 @@ class AddonSettingsArgs:
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] accept_account_wide: AcceptAccountWide are the account-wide add-ons (see policyArns) whose upstream policy you accept as it is: the controller, and whoever can make it act (the add-ons repository, a tenant whose project allows the add-on's kinds), reaches every resource of its service in the account. Each must be enabled and not in policyArns. Default: none (an enabled account-wide add-on without policyArns is refused).
         :param pulumi.Input['FluentBitSettingsArgs'] aws_for_fluentbit: AwsForFluentbit sets Fluent Bit's CloudWatch log group. Optional: the defaults apply without it.
-        :param pulumi.Input['PrivateCAIssuerSettingsArgs'] aws_privateca_issuer: AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
-        :param pulumi.Input['CertManagerSettingsArgs'] cert_manager: CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
-        :param pulumi.Input['ExternalDNSSettingsArgs'] external_dns: ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
-        :param pulumi.Input['ExternalSecretsSettingsArgs'] external_secrets: ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] policy_arns: PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
-        :param pulumi.Input['VeleroSettingsArgs'] velero: Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+        :param pulumi.Input['PrivateCAIssuerSettingsArgs'] aws_privateca_issuer: AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
+        :param pulumi.Input['CertManagerSettingsArgs'] cert_manager: CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
+        :param pulumi.Input['ExternalDNSSettingsArgs'] external_dns: ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
+        :param pulumi.Input['ExternalSecretsSettingsArgs'] external_secrets: ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
+        :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] policy_arns: PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
+        :param pulumi.Input['VeleroSettingsArgs'] velero: Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
         """
         if accept_account_wide is not None:
             pulumi.set(__self__, "accept_account_wide", accept_account_wide)
@@ -371,7 +371,7 @@ class AddonSettingsArgs:
     @pulumi.getter(name="awsPrivatecaIssuer")
     def aws_privateca_issuer(self) -> pulumi.Input[Optional['PrivateCAIssuerSettingsArgs']]:
         """
-        AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+        AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
         """
         return pulumi.get(self, "aws_privateca_issuer")
 
@@ -383,7 +383,7 @@ class AddonSettingsArgs:
     @pulumi.getter(name="certManager")
     def cert_manager(self) -> pulumi.Input[Optional['CertManagerSettingsArgs']]:
         """
-        CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+        CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
         """
         return pulumi.get(self, "cert_manager")
 
@@ -395,7 +395,7 @@ class AddonSettingsArgs:
     @pulumi.getter(name="externalDns")
     def external_dns(self) -> pulumi.Input[Optional['ExternalDNSSettingsArgs']]:
         """
-        ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+        ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
         """
         return pulumi.get(self, "external_dns")
 
@@ -407,7 +407,7 @@ class AddonSettingsArgs:
     @pulumi.getter(name="externalSecrets")
     def external_secrets(self) -> pulumi.Input[Optional['ExternalSecretsSettingsArgs']]:
         """
-        ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+        ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
         """
         return pulumi.get(self, "external_secrets")
 
@@ -419,7 +419,7 @@ class AddonSettingsArgs:
     @pulumi.getter(name="policyArns")
     def policy_arns(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]:
         """
-        PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+        PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
         """
         return pulumi.get(self, "policy_arns")
 
@@ -431,7 +431,7 @@ class AddonSettingsArgs:
     @pulumi.getter
     def velero(self) -> pulumi.Input[Optional['VeleroSettingsArgs']]:
         """
-        Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+        Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
         """
         return pulumi.get(self, "velero")
 
@@ -446,15 +446,15 @@ class ApproversArgsDict(TypedDict):
     """
     emails: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Emails are values of the email claim.
+    Emails are values of the email claim. Default: none.
     """
     groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Groups are values of the groups claim.
+    Groups are values of the groups claim. Default: none.
     """
     subjects: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Subjects are values of the sub claim.
+    Subjects are values of the sub claim. Default: none.
     """
 
 @pulumi.input_type
@@ -466,9 +466,9 @@ class ApproversArgs:
         """
         Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
 
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: Emails are values of the email claim.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are values of the groups claim.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] subjects: Subjects are values of the sub claim.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] emails: Emails are values of the email claim. Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are values of the groups claim. Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] subjects: Subjects are values of the sub claim. Default: none.
         """
         if emails is not None:
             pulumi.set(__self__, "emails", emails)
@@ -481,7 +481,7 @@ class ApproversArgs:
     @pulumi.getter
     def emails(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Emails are values of the email claim.
+        Emails are values of the email claim. Default: none.
         """
         return pulumi.get(self, "emails")
 
@@ -493,7 +493,7 @@ class ApproversArgs:
     @pulumi.getter
     def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Groups are values of the groups claim.
+        Groups are values of the groups claim. Default: none.
         """
         return pulumi.get(self, "groups")
 
@@ -505,7 +505,7 @@ class ApproversArgs:
     @pulumi.getter
     def subjects(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Subjects are values of the sub claim.
+        Subjects are values of the sub claim. Default: none.
         """
         return pulumi.get(self, "subjects")
 
@@ -594,7 +594,7 @@ class CertManagerSettingsArgsDict(TypedDict):
     """
     hosted_zone_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+    HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
     """
 
 @pulumi.input_type
@@ -604,7 +604,7 @@ class CertManagerSettingsArgs:
         """
         CertManagerSettings are the settings of cert_manager.
 
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hosted_zone_ids: HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hosted_zone_ids: HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
         """
         if hosted_zone_ids is not None:
             pulumi.set(__self__, "hosted_zone_ids", hosted_zone_ids)
@@ -613,7 +613,7 @@ class CertManagerSettingsArgs:
     @pulumi.getter(name="hostedZoneIds")
     def hosted_zone_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+        HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
         """
         return pulumi.get(self, "hosted_zone_ids")
 
@@ -632,11 +632,11 @@ class ClusterDefaultsArgsDict(TypedDict):
     """
     addons: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]]
     """
-    Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+    Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
     """
     assume_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    AssumeRoleArn is the default role of the clusters' aws providers.
+    AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
     """
     drain: NotRequired[pulumi.Input[Optional['DrainOptionsArgsDict']]]
     """
@@ -652,7 +652,7 @@ class ClusterDefaultsArgsDict(TypedDict):
     """
     node_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgsDict']]]]]
     """
-    NodeGroups are the default managed node groups.
+    NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
     """
     node_session_manager: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -660,15 +660,15 @@ class ClusterDefaultsArgsDict(TypedDict):
     """
     public_access_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+    PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
     """
     tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
-    Tags are added to every cluster's AWS resources.
+    Tags are added to every cluster's AWS resources. Default: none.
     """
     version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Version is the default Kubernetes minor version.
+    Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
     """
 
 @pulumi.input_type
@@ -689,16 +689,16 @@ class ClusterDefaultsArgs:
         ClusterDefaults are what every cluster inherits unless it sets its own.
 
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] addon_versions: AddonVersions are the add-on versions the add-ons repository installs on every cluster (FleetCluster addonVersions); a cluster's own entry wins. Default: the pinned template's.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
-        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the default role of the clusters' aws providers.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
+        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
         :param pulumi.Input['DrainOptionsArgs'] drain: Drain is every cluster's drain (a cluster's own drain wins, field by field). Its force also applies to drains already under way: with force true here, a rerun of a removal that failed on leftovers goes on (the removed entry itself can no longer be changed). Default: enabled, 20m timeout, not forced.
         :param pulumi.Input[_builtins.str] environment: Environment is the default GitOps Bridge environment. Default: the stack name.
         :param pulumi.Input[_builtins.str] identity: Identity is the default identity mode of the clusters' add-ons, "podIdentity" (default) or "irsa".
-        :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the default managed node groups.
+        :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
         :param pulumi.Input[_builtins.bool] node_session_manager: NodeSessionManager is every cluster's nodeSessionManager (a cluster's own wins). Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to every cluster's AWS resources.
-        :param pulumi.Input[_builtins.str] version: Version is the default Kubernetes minor version.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to every cluster's AWS resources. Default: none.
+        :param pulumi.Input[_builtins.str] version: Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
         """
         if addon_versions is not None:
             pulumi.set(__self__, "addon_versions", addon_versions)
@@ -739,7 +739,7 @@ class ClusterDefaultsArgs:
     @pulumi.getter
     def addons(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]:
         """
-        Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins.
+        Addons are add-ons enabled (or disabled) on every cluster; a cluster's own entry wins. Default: none.
         """
         return pulumi.get(self, "addons")
 
@@ -751,7 +751,7 @@ class ClusterDefaultsArgs:
     @pulumi.getter(name="assumeRoleArn")
     def assume_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        AssumeRoleArn is the default role of the clusters' aws providers.
+        AssumeRoleArn is the default role of the clusters' aws providers. Default: none (the ambient credentials).
         """
         return pulumi.get(self, "assume_role_arn")
 
@@ -799,7 +799,7 @@ class ClusterDefaultsArgs:
     @pulumi.getter(name="nodeGroups")
     def node_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]:
         """
-        NodeGroups are the default managed node groups.
+        NodeGroups are the default managed node groups. Default: none (FleetCluster's default group).
         """
         return pulumi.get(self, "node_groups")
 
@@ -823,7 +823,7 @@ class ClusterDefaultsArgs:
     @pulumi.getter(name="publicAccessCidrs")
     def public_access_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+        PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
         """
         return pulumi.get(self, "public_access_cidrs")
 
@@ -835,7 +835,7 @@ class ClusterDefaultsArgs:
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Tags are added to every cluster's AWS resources.
+        Tags are added to every cluster's AWS resources. Default: none.
         """
         return pulumi.get(self, "tags")
 
@@ -847,7 +847,7 @@ class ClusterDefaultsArgs:
     @pulumi.getter
     def version(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Version is the default Kubernetes minor version.
+        Version is the default Kubernetes minor version. Default: none (FleetCluster's default).
         """
         return pulumi.get(self, "version")
 
@@ -894,15 +894,15 @@ class ClusterInfoArgsDict(TypedDict):
     """
     addons: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]]
     """
-    Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+    Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
     """
     gitops_metadata: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
-    GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
+    GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
     """
     spoke_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+    SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
     """
 
 @pulumi.input_type
@@ -930,9 +930,9 @@ class ClusterInfoArgs:
         :param pulumi.Input[_builtins.str] kubernetes_version: KubernetesVersion is the control plane's minor version ("1.33").
         :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region ("us-east-1").
         :param pulumi.Input[_builtins.str] server: Server is the Kubernetes API server URL ("https://<id>.gr7.<region>.eks.amazonaws.com").
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] gitops_metadata: GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
-        :param pulumi.Input[_builtins.str] spoke_role_arn: SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] gitops_metadata: GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
+        :param pulumi.Input[_builtins.str] spoke_role_arn: SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
         """
         pulumi.set(__self__, "account_id", account_id)
         pulumi.set(__self__, "certificate_authority_data", certificate_authority_data)
@@ -1049,7 +1049,7 @@ class ClusterInfoArgs:
     @pulumi.getter
     def addons(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]:
         """
-        Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+        Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
         """
         return pulumi.get(self, "addons")
 
@@ -1061,7 +1061,7 @@ class ClusterInfoArgs:
     @pulumi.getter(name="gitopsMetadata")
     def gitops_metadata(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
+        GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
         """
         return pulumi.get(self, "gitops_metadata")
 
@@ -1073,7 +1073,7 @@ class ClusterInfoArgs:
     @pulumi.getter(name="spokeRoleArn")
     def spoke_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+        SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
         """
         return pulumi.get(self, "spoke_role_arn")
 
@@ -1100,15 +1100,15 @@ class ClusterSpecArgsDict(TypedDict):
     """
     addon_settings: NotRequired[pulumi.Input[Optional['AddonSettingsArgsDict']]]
     """
-    AddonSettings are FleetCluster's add-on settings for this cluster.
+    AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
     """
     addon_versions: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
-    AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+    AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
     """
     addons: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]]
     """
-    Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+    Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
     """
     allow_replacement: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -1148,7 +1148,7 @@ class ClusterSpecArgsDict(TypedDict):
     """
     tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
-    Tags are added to the cluster's AWS resources, merged over defaults.tags.
+    Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
     """
     version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1186,9 +1186,9 @@ class ClusterSpecArgs:
         :param pulumi.Input[_builtins.str] name: Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
         :param pulumi.Input[_builtins.str] region: Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
         :param pulumi.Input[_builtins.str] role: Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
-        :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are FleetCluster's add-on settings for this cluster.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] addon_versions: AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+        :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] addon_versions: AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
         :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
         :param pulumi.Input[_builtins.bool] decommission: Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
@@ -1198,7 +1198,7 @@ class ClusterSpecArgs:
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
         :param pulumi.Input[_builtins.bool] node_session_manager: NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
         :param pulumi.Input[_builtins.str] version: Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
         :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
         """
@@ -1276,7 +1276,7 @@ class ClusterSpecArgs:
     @pulumi.getter(name="addonSettings")
     def addon_settings(self) -> pulumi.Input[Optional['AddonSettingsArgs']]:
         """
-        AddonSettings are FleetCluster's add-on settings for this cluster.
+        AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
         """
         return pulumi.get(self, "addon_settings")
 
@@ -1288,7 +1288,7 @@ class ClusterSpecArgs:
     @pulumi.getter(name="addonVersions")
     def addon_versions(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment.
+        AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
         """
         return pulumi.get(self, "addon_versions")
 
@@ -1300,7 +1300,7 @@ class ClusterSpecArgs:
     @pulumi.getter
     def addons(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]:
         """
-        Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
+        Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
         """
         return pulumi.get(self, "addons")
 
@@ -1420,7 +1420,7 @@ class ClusterSpecArgs:
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Tags are added to the cluster's AWS resources, merged over defaults.tags.
+        Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
         """
         return pulumi.get(self, "tags")
 
@@ -1467,7 +1467,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     approvers: NotRequired[pulumi.Input[Optional['ApproversArgsDict']]]
     """
-    Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+    Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
     """
     auto_promotion: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -1479,15 +1479,15 @@ class DeliveryStageArgsDict(TypedDict):
     """
     branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+    Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
     """
     cluster_roles: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
+    ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
     """
     commit: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+    Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
     """
     config: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -1507,7 +1507,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     env_refs: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgsDict']]]]]
     """
-    EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+    EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
     """
     from_: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -1531,7 +1531,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     preview_env_refs: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgsDict']]]]]
     """
-    PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+    PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
     """
     preview_service_account_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1543,7 +1543,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     pull_request: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+    PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
     """
     pulumi_access_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1563,7 +1563,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     stack: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+    Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
     """
     stack_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1583,7 +1583,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     workspace_template: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
-    WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+    WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
     """
 
 @pulumi.input_type
@@ -1626,36 +1626,36 @@ class DeliveryStageArgs:
 
         :param pulumi.Input[_builtins.str] name: Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
         :param pulumi.Input[_builtins.bool] allow_cluster_admin: AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
-        :param pulumi.Input['ApproversArgs'] approvers: Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+        :param pulumi.Input['ApproversArgs'] approvers: Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
         :param pulumi.Input[_builtins.bool] auto_promotion: AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
         :param pulumi.Input[_builtins.str] availability_strategy: AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
-        :param pulumi.Input[_builtins.str] branch: Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
-        :param pulumi.Input[_builtins.str] commit: Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+        :param pulumi.Input[_builtins.str] branch: Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+        :param pulumi.Input[_builtins.str] commit: Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] config: Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
         :param pulumi.Input[_builtins.bool] continue_resync_on_commit_match: ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
         :param pulumi.Input[_builtins.bool] destroy_on_finalize: DestroyOnFinalize destroys the stack's resources when the Stack object is deleted (spec.destroyOnFinalize). Default: false: removing a stage from delivery leaves its infrastructure.
         :param pulumi.Input[_builtins.bool] direct: Direct lets the stage take Freight from the Warehouse itself (sources.direct), besides from: a second first stage (two dev stages side by side). Default: true for the first stage when it has no from.
-        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] from_: From are the stages whose verified Freight this stage promotes (Kargo's requestedFreight sources.stages): two or more make a fan-in, two stages naming the same one a fan-out. Default: the stage before it in stages, none for the first, which takes Freight from the Warehouse.
         :param pulumi.Input[_builtins.str] kind: Kind is what the stage is: "update" (a Stack that runs pulumi up of the promoted commit, with its Application), "preview" (a Stack with preview: true that runs pulumi preview of the promoted commit against target's stack; target then takes Freight from it, and promotes it on its own by default once it is verified) or "gate" (no Stack and no Application: a Kargo Stage whose promotion is the approval, for its approvers; the stages after it take the Freight it passed). Default: "update".
         :param pulumi.Input[_builtins.str] namespace: Namespace is the stage's namespace on the hub: its Stack objects, ServiceAccounts and token Secrets. A DNS-1123 label, unique among the stages. Default: "<namespace>-<name>".
         :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
         :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
-        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] preview_env_refs: PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] preview_env_refs: PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
         :param pulumi.Input[_builtins.str] preview_service_account_name: PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
         :param pulumi.Input[_builtins.str] program_git_token: ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
-        :param pulumi.Input[_builtins.bool] pull_request: PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+        :param pulumi.Input[_builtins.bool] pull_request: PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
         :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
         :param pulumi.Input[_builtins.bool] refresh: Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
         :param pulumi.Input[_builtins.int] resync_frequency_seconds: ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
         :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
-        :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+        :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
         :param pulumi.Input[_builtins.str] stack_name: StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
         :param pulumi.Input[Sequence[pulumi.Input['StageStackArgs']]] stacks: Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
         :param pulumi.Input[_builtins.str] target: Target is the update stage a preview stage previews. Its Stack, "<target's stackName>-preview" by default, runs in the target's namespace, against the target's stack, as the target's preview ServiceAccount (a read-only identity), and takes the target's settings where it sets none. Required for kind preview, and only for it; the target cannot also have preview: true (both would be its preview Stack).
         :param pulumi.Input['VerificationArgs'] verification: Verification makes Kargo verify the stage's Freight after each promotion before the stages after it may take it. Default: none (Argo CD's health of the stage's Application only). Not for gates.
-        :param pulumi.Input[Mapping[str, Any]] workspace_template: WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+        :param pulumi.Input[Mapping[str, Any]] workspace_template: WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
         """
         pulumi.set(__self__, "name", name)
         if allow_cluster_admin is not None:
@@ -1749,7 +1749,7 @@ class DeliveryStageArgs:
     @pulumi.getter
     def approvers(self) -> pulumi.Input[Optional['ApproversArgs']]:
         """
-        Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+        Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
         """
         return pulumi.get(self, "approvers")
 
@@ -1785,7 +1785,7 @@ class DeliveryStageArgs:
     @pulumi.getter
     def branch(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+        Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
         """
         return pulumi.get(self, "branch")
 
@@ -1797,7 +1797,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="clusterRoles")
     def cluster_roles(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin.
+        ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
         """
         return pulumi.get(self, "cluster_roles")
 
@@ -1809,7 +1809,7 @@ class DeliveryStageArgs:
     @pulumi.getter
     def commit(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+        Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
         """
         return pulumi.get(self, "commit")
 
@@ -1869,7 +1869,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="envRefs")
     def env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
         """
-        EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+        EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
         """
         return pulumi.get(self, "env_refs")
 
@@ -1941,7 +1941,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="previewEnvRefs")
     def preview_env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
         """
-        PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs.
+        PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
         """
         return pulumi.get(self, "preview_env_refs")
 
@@ -1977,7 +1977,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="pullRequest")
     def pull_request(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+        PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
         """
         return pulumi.get(self, "pull_request")
 
@@ -2037,7 +2037,7 @@ class DeliveryStageArgs:
     @pulumi.getter
     def stack(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+        Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
         """
         return pulumi.get(self, "stack")
 
@@ -2097,7 +2097,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="workspaceTemplate")
     def workspace_template(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs.
+        WorkspaceTemplate is PKO's spec.workspaceTemplate as it is: a strategic merge patch on the stack's Workspace (its image, resources, pod metadata, volumes), for example {"spec": {"image": "pulumi/pulumi:3.259.0"}}. The program's cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage's ServiceAccount to a deploy role) or from envRefs. Default: none (PKO's Workspace defaults).
         """
         return pulumi.get(self, "workspace_template")
 
@@ -2243,11 +2243,11 @@ class EnvRefArgsDict(TypedDict):
     """
     literal: NotRequired[pulumi.Input[Optional['EnvLiteralArgsDict']]]
     """
-    Literal is the value (type Literal).
+    Literal is the value (type Literal). Default: none.
     """
     secret: NotRequired[pulumi.Input[Optional['EnvSecretArgsDict']]]
     """
-    Secret is the Secret and key in the Stack's namespace (type Secret).
+    Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
     """
 
 @pulumi.input_type
@@ -2260,8 +2260,8 @@ class EnvRefArgs:
         EnvRef is where the value of a Stack's environment variable comes from (PKO's ResourceRef): type Secret with secret, or type Literal with literal. PKO's Env and FS types read the operator's own environment and files, which a delivered Stack must not depend on; they are refused.
 
         :param pulumi.Input[_builtins.str] type: Type is "Secret" or "Literal".
-        :param pulumi.Input['EnvLiteralArgs'] literal: Literal is the value (type Literal).
-        :param pulumi.Input['EnvSecretArgs'] secret: Secret is the Secret and key in the Stack's namespace (type Secret).
+        :param pulumi.Input['EnvLiteralArgs'] literal: Literal is the value (type Literal). Default: none.
+        :param pulumi.Input['EnvSecretArgs'] secret: Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
         """
         pulumi.set(__self__, "type", type)
         if literal is not None:
@@ -2285,7 +2285,7 @@ class EnvRefArgs:
     @pulumi.getter
     def literal(self) -> pulumi.Input[Optional['EnvLiteralArgs']]:
         """
-        Literal is the value (type Literal).
+        Literal is the value (type Literal). Default: none.
         """
         return pulumi.get(self, "literal")
 
@@ -2297,7 +2297,7 @@ class EnvRefArgs:
     @pulumi.getter
     def secret(self) -> pulumi.Input[Optional['EnvSecretArgs']]:
         """
-        Secret is the Secret and key in the Stack's namespace (type Secret).
+        Secret is the Secret and key in the Stack's namespace (type Secret). Default: none.
         """
         return pulumi.get(self, "secret")
 
@@ -2568,7 +2568,7 @@ class GitDeliveryArgsDict(TypedDict):
     """
     pull_request: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+    PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
     """
     pull_request_branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2595,7 +2595,7 @@ class GitDeliveryArgs:
         :param pulumi.Input['BranchProtectionArgs'] branch_protection: BranchProtection protects Branch on GitHub (github.BranchProtection): changes land only through reviewed pull requests. Default: none (the branch is left as it is).
         :param pulumi.Input[_builtins.str] commit_message: CommitMessage is the commit message. Default: "Register cluster <cluster name> (<environment>)".
         :param pulumi.Input[_builtins.str] path: Path is the file's path in the repository, relative, ending in .yaml or .yml. Default: clusters/<environment>/<cluster name>.yaml.
-        :param pulumi.Input[_builtins.bool] pull_request: PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+        :param pulumi.Input[_builtins.bool] pull_request: PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
         :param pulumi.Input[_builtins.str] pull_request_branch: PullRequestBranch is the branch of the pull request. Default: "gitops-fleet/<secret name>".
         """
         pulumi.set(__self__, "owner", owner)
@@ -2689,7 +2689,7 @@ class GitDeliveryArgs:
     @pulumi.getter(name="pullRequest")
     def pull_request(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+        PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
         """
         return pulumi.get(self, "pull_request")
 
@@ -2720,7 +2720,7 @@ class GitOpsAccessArgsDict(TypedDict):
     """
     hub_egress_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+    HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
     """
 
 @pulumi.input_type
@@ -2732,7 +2732,7 @@ class GitOpsAccessArgs:
         GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 
         :param pulumi.Input[_builtins.str] hub_role_arn: HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hub_egress_cidrs: HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hub_egress_cidrs: HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
         """
         pulumi.set(__self__, "hub_role_arn", hub_role_arn)
         if hub_egress_cidrs is not None:
@@ -2754,7 +2754,7 @@ class GitOpsAccessArgs:
     @pulumi.getter(name="hubEgressCidrs")
     def hub_egress_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+        HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
         """
         return pulumi.get(self, "hub_egress_cidrs")
 
@@ -2773,7 +2773,7 @@ class HubArgsDict(TypedDict):
     """
     bootstrap: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, Any]]]]]]
     """
-    Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+    Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
     """
     chart_repositories: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -2829,7 +2829,7 @@ class HubArgsDict(TypedDict):
     """
     values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
-    Values are Helm values merged over the component's (user values win, maps merged key by key).
+    Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
     """
 
 @pulumi.input_type
@@ -2855,7 +2855,7 @@ class HubArgs:
         Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
 
         :param pulumi.Input[_builtins.bool] addons_on_hub: AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, Any]]]] bootstrap: Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+        :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, Any]]]] bootstrap: Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] chart_repositories: ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
         :param pulumi.Input[_builtins.str] chart_repository: ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
@@ -2869,7 +2869,7 @@ class HubArgs:
         :param pulumi.Input[_builtins.bool] server_cluster_access: ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] spoke_account_ids: SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
-        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values merged over the component's (user values win, maps merged key by key).
+        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
         """
         if addons_on_hub is not None:
             pulumi.set(__self__, "addons_on_hub", addons_on_hub)
@@ -2920,7 +2920,7 @@ class HubArgs:
     @pulumi.getter
     def bootstrap(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, Any]]]]]:
         """
-        Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+        Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
         """
         return pulumi.get(self, "bootstrap")
 
@@ -3088,7 +3088,7 @@ class HubArgs:
     @pulumi.getter
     def values(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        Values are Helm values merged over the component's (user values win, maps merged key by key).
+        Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
         """
         return pulumi.get(self, "values")
 
@@ -3107,11 +3107,11 @@ class HubRefArgsDict(TypedDict):
     """
     kubeconfig: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+    Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
     """
     management_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+    ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
     """
     registry: NotRequired[pulumi.Input[Optional['RegistryArgsDict']]]
     """
@@ -3119,11 +3119,11 @@ class HubRefArgsDict(TypedDict):
     """
     shard: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+    Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
     """
     stack: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+    Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
     """
 
 @pulumi.input_type
@@ -3139,11 +3139,11 @@ class HubRefArgs:
         HubRef is the hub of another stack that this fleet's spokes register into: this fleet is then a shard, with spokes only. The facts come from the hub stack's Fleet (stack, shard) or are given directly.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] egress_cidrs: EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
-        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
-        :param pulumi.Input[_builtins.str] management_role_arn: ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
+        :param pulumi.Input[_builtins.str] management_role_arn: ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
         :param pulumi.Input['RegistryArgs'] registry: Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
-        :param pulumi.Input[_builtins.str] shard: Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
-        :param pulumi.Input[_builtins.str] stack: Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+        :param pulumi.Input[_builtins.str] shard: Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
+        :param pulumi.Input[_builtins.str] stack: Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
         """
         if egress_cidrs is not None:
             pulumi.set(__self__, "egress_cidrs", egress_cidrs)
@@ -3174,7 +3174,7 @@ class HubRefArgs:
     @pulumi.getter
     def kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output).
+        Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
         """
         return pulumi.get(self, "kubeconfig")
 
@@ -3186,7 +3186,7 @@ class HubRefArgs:
     @pulumi.getter(name="managementRoleArn")
     def management_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack.
+        ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
         """
         return pulumi.get(self, "management_role_arn")
 
@@ -3210,7 +3210,7 @@ class HubRefArgs:
     @pulumi.getter
     def shard(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack.
+        Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
         """
         return pulumi.get(self, "shard")
 
@@ -3222,7 +3222,7 @@ class HubRefArgs:
     @pulumi.getter
     def stack(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+        Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
         """
         return pulumi.get(self, "stack")
 
@@ -3237,11 +3237,11 @@ class KargoInstallArgsDict(TypedDict):
     """
     admin_password_hash: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+    AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
     """
     cert_manager: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+    CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
     """
     chart_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -3253,7 +3253,7 @@ class KargoInstallArgsDict(TypedDict):
     """
     git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+    GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
     """
     namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -3261,7 +3261,7 @@ class KargoInstallArgsDict(TypedDict):
     """
     oidc: NotRequired[pulumi.Input[Optional['KargoOidcArgsDict']]]
     """
-    Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+    Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
     """
     program_git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -3269,11 +3269,11 @@ class KargoInstallArgsDict(TypedDict):
     """
     token_signing_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+    TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
     """
     values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
-    Values are Helm values of the chart, merged over the component's.
+    Values are Helm values of the chart, merged over the component's. Default: none.
     """
 
 @pulumi.input_type
@@ -3292,16 +3292,16 @@ class KargoInstallArgs:
         """
         KargoInstall installs Kargo from its OCI Helm chart, and cert-manager when asked.
 
-        :param pulumi.Input[_builtins.str] admin_password_hash: AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
-        :param pulumi.Input[_builtins.str] cert_manager: CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+        :param pulumi.Input[_builtins.str] admin_password_hash: AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
+        :param pulumi.Input[_builtins.str] cert_manager: CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
         :param pulumi.Input[_builtins.bool] existing: Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
-        :param pulumi.Input[_builtins.str] git_token: GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+        :param pulumi.Input[_builtins.str] git_token: GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
         :param pulumi.Input[_builtins.str] namespace: Namespace is Kargo's namespace. Default: "kargo".
-        :param pulumi.Input['KargoOidcArgs'] oidc: Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+        :param pulumi.Input['KargoOidcArgs'] oidc: Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
         :param pulumi.Input[_builtins.str] program_git_token: ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
-        :param pulumi.Input[_builtins.str] token_signing_key: TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
-        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart, merged over the component's.
+        :param pulumi.Input[_builtins.str] token_signing_key: TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
+        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart, merged over the component's. Default: none.
         """
         if admin_password_hash is not None:
             pulumi.set(__self__, "admin_password_hash", admin_password_hash)
@@ -3328,7 +3328,7 @@ class KargoInstallArgs:
     @pulumi.getter(name="adminPasswordHash")
     def admin_password_hash(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+        AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
         """
         return pulumi.get(self, "admin_password_hash")
 
@@ -3340,7 +3340,7 @@ class KargoInstallArgs:
     @pulumi.getter(name="certManager")
     def cert_manager(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing.
+        CertManager says how Kargo's need for cert-manager (its webhook server's self-signed certificate) is met: "install" installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; "present" states that cert-manager is already installed. Required unless existing. Default: none.
         """
         return pulumi.get(self, "cert_manager")
 
@@ -3376,7 +3376,7 @@ class KargoInstallArgs:
     @pulumi.getter(name="gitToken")
     def git_token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only.
+        GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
         """
         return pulumi.get(self, "git_token")
 
@@ -3400,7 +3400,7 @@ class KargoInstallArgs:
     @pulumi.getter
     def oidc(self) -> pulumi.Input[Optional['KargoOidcArgs']]:
         """
-        Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing.
+        Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
         """
         return pulumi.get(self, "oidc")
 
@@ -3424,7 +3424,7 @@ class KargoInstallArgs:
     @pulumi.getter(name="tokenSigningKey")
     def token_signing_key(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+        TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
         """
         return pulumi.get(self, "token_signing_key")
 
@@ -3436,7 +3436,7 @@ class KargoInstallArgs:
     @pulumi.getter
     def values(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        Values are Helm values of the chart, merged over the component's.
+        Values are Helm values of the chart, merged over the component's. Default: none.
         """
         return pulumi.get(self, "values")
 
@@ -3551,23 +3551,23 @@ class LedgerEntryArgsDict(TypedDict):
     """
     allow_replacement: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    AllowReplacement lets a change of the above through.
+    AllowReplacement lets a change of the above through. Default: false.
     """
     assume_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+    AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
     """
     decommission: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+    Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
     """
     delivery: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+    Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
     """
     vpc_cidr: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+    VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
     """
 
 @pulumi.input_type
@@ -3585,11 +3585,11 @@ class LedgerEntryArgs:
 
         :param pulumi.Input[_builtins.str] name: Name is the cluster's name.
         :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region.
-        :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of the above through.
-        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
-        :param pulumi.Input[_builtins.bool] decommission: Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
-        :param pulumi.Input[_builtins.str] delivery: Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
-        :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of the above through. Default: false.
+        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
+        :param pulumi.Input[_builtins.bool] decommission: Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
+        :param pulumi.Input[_builtins.str] delivery: Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
+        :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "region", region)
@@ -3632,7 +3632,7 @@ class LedgerEntryArgs:
     @pulumi.getter(name="allowReplacement")
     def allow_replacement(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        AllowReplacement lets a change of the above through.
+        AllowReplacement lets a change of the above through. Default: false.
         """
         return pulumi.get(self, "allow_replacement")
 
@@ -3644,7 +3644,7 @@ class LedgerEntryArgs:
     @pulumi.getter(name="assumeRoleArn")
     def assume_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
         """
         return pulumi.get(self, "assume_role_arn")
 
@@ -3656,7 +3656,7 @@ class LedgerEntryArgs:
     @pulumi.getter
     def decommission(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
         """
         return pulumi.get(self, "decommission")
 
@@ -3668,7 +3668,7 @@ class LedgerEntryArgs:
     @pulumi.getter
     def delivery(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+        Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
         """
         return pulumi.get(self, "delivery")
 
@@ -3680,7 +3680,7 @@ class LedgerEntryArgs:
     @pulumi.getter(name="vpcCidr")
     def vpc_cidr(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
         """
         return pulumi.get(self, "vpc_cidr")
 
@@ -3715,7 +3715,7 @@ class ManifestsRepositoryArgsDict(TypedDict):
     """
     pull_request: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+    PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
     """
     pull_request_branch: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -3750,7 +3750,7 @@ class ManifestsRepositoryArgs:
         :param pulumi.Input[_builtins.str] branch: Branch is the branch Pulumi writes the stages' Stack templates to, which Kargo renders each promotion from. Pulumi owns it; Kargo never writes it. A Git branch name. Default: "main".
         :param pulumi.Input['BranchProtectionArgs'] branch_protection: BranchProtection protects Branch and every stage's branch on GitHub: changes land only through reviewed pull requests, so Kargo's token cannot push past a stage's review. Every stage must then promote through a pull request (stages[].pullRequest) and the first manifests must land as one (pullRequest). Default: none.
         :param pulumi.Input[_builtins.str] path: Path is the folder of the stage folders, relative, without a trailing slash. Default: "stacks".
-        :param pulumi.Input[_builtins.bool] pull_request: PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+        :param pulumi.Input[_builtins.bool] pull_request: PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
         :param pulumi.Input[_builtins.str] pull_request_branch: PullRequestBranch is the branch of that pull request, only with pullRequest; not Branch. Default: "gitops-fleet/<project>-stacks".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the stages' Argo CD project syncs. Default: none (no verification).
         :param pulumi.Input[_builtins.str] stage_branch_prefix: StageBranchPrefix names each stage's own branch, "<stageBranchPrefix><stage>": Pulumi creates it from Branch (so it starts with the stage's template), Kargo's promotions write it (the template rendered with the promoted commit), and the stage's Application follows it. So Pulumi and Kargo never write the same file, and one stage's promotion does not move another stage's revision. Two StackDeliveries that share a manifests repository need different prefixes. Default: "stage/".
@@ -3836,7 +3836,7 @@ class ManifestsRepositoryArgs:
     @pulumi.getter(name="pullRequest")
     def pull_request(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+        PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
         """
         return pulumi.get(self, "pull_request")
 
@@ -3919,7 +3919,7 @@ class NodeGroupArgsDict(TypedDict):
     """
     labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
-    Labels are Kubernetes labels put on the nodes.
+    Labels are Kubernetes labels put on the nodes. Default: none.
     """
     max_unavailable_percentage: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -3927,7 +3927,7 @@ class NodeGroupArgsDict(TypedDict):
     """
     taints: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TaintArgsDict']]]]]
     """
-    Taints are Kubernetes taints put on the nodes.
+    Taints are Kubernetes taints put on the nodes. Default: none.
     """
 
 @pulumi.input_type
@@ -3955,9 +3955,9 @@ class NodeGroupArgs:
         :param pulumi.Input[_builtins.str] ami_type: AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
         :param pulumi.Input[_builtins.str] capacity_type: CapacityType is "ON_DEMAND" (default) or "SPOT".
         :param pulumi.Input[_builtins.int] disk_size: DiskSize is the root volume size in GiB, 20-16384 (gp3 limits with room for the AMI). Default: 50.
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are Kubernetes labels put on the nodes.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are Kubernetes labels put on the nodes. Default: none.
         :param pulumi.Input[_builtins.int] max_unavailable_percentage: MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.
-        :param pulumi.Input[Sequence[pulumi.Input['TaintArgs']]] taints: Taints are Kubernetes taints put on the nodes.
+        :param pulumi.Input[Sequence[pulumi.Input['TaintArgs']]] taints: Taints are Kubernetes taints put on the nodes. Default: none.
         """
         pulumi.set(__self__, "desired_size", desired_size)
         pulumi.set(__self__, "instance_types", instance_types)
@@ -4077,7 +4077,7 @@ class NodeGroupArgs:
     @pulumi.getter
     def labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Labels are Kubernetes labels put on the nodes.
+        Labels are Kubernetes labels put on the nodes. Default: none.
         """
         return pulumi.get(self, "labels")
 
@@ -4101,7 +4101,7 @@ class NodeGroupArgs:
     @pulumi.getter
     def taints(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TaintArgs']]]]:
         """
-        Taints are Kubernetes taints put on the nodes.
+        Taints are Kubernetes taints put on the nodes. Default: none.
         """
         return pulumi.get(self, "taints")
 
@@ -4128,7 +4128,7 @@ class OperatorInstallArgsDict(TypedDict):
     """
     values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
-    Values are Helm values of the chart.
+    Values are Helm values of the chart. Default: none.
     """
 
 @pulumi.input_type
@@ -4144,7 +4144,7 @@ class OperatorInstallArgs:
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
         :param pulumi.Input[_builtins.bool] existing: Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
         :param pulumi.Input[_builtins.str] namespace: Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
-        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart.
+        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart. Default: none.
         """
         if chart_version is not None:
             pulumi.set(__self__, "chart_version", chart_version)
@@ -4195,7 +4195,7 @@ class OperatorInstallArgs:
     @pulumi.getter
     def values(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        Values are Helm values of the chart.
+        Values are Helm values of the chart. Default: none.
         """
         return pulumi.get(self, "values")
 
@@ -4456,7 +4456,7 @@ class RepoArgsDict(TypedDict):
     """
     base_path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+    BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
     """
     revision: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -4475,7 +4475,7 @@ class RepoArgs:
 
         :param pulumi.Input[_builtins.str] path: Path is the folder, under BasePath, the bootstrap Application reads, for example "bootstrap/control-plane/addons".
         :param pulumi.Input[_builtins.str] url: URL of the repository, for example "https://github.com/acme/gitops-addons".
-        :param pulumi.Input[_builtins.str] base_path: BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+        :param pulumi.Input[_builtins.str] base_path: BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
         :param pulumi.Input[_builtins.str] revision: Revision is the branch, tag or commit. Default: "HEAD".
         """
         pulumi.set(__self__, "path", path)
@@ -4513,7 +4513,7 @@ class RepoArgs:
     @pulumi.getter(name="basePath")
     def base_path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        BasePath is the folder that holds everything of this repository's kind, for example "addons/".
+        BasePath is the folder that holds everything of this repository's kind, for example "addons/". Default: "".
         """
         return pulumi.get(self, "base_path")
 
@@ -4544,7 +4544,7 @@ class RepositoriesArgsDict(TypedDict):
     """
     workloads: NotRequired[pulumi.Input[Optional['RepoArgsDict']]]
     """
-    Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+    Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
     """
 
 @pulumi.input_type
@@ -4556,7 +4556,7 @@ class RepositoriesArgs:
         Repositories are the GitOps repositories of the fleet.
 
         :param pulumi.Input['RepoArgs'] addons: Addons holds the add-on ApplicationSets (GitOpsBridge addonsRepo). Required.
-        :param pulumi.Input['RepoArgs'] workloads: Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+        :param pulumi.Input['RepoArgs'] workloads: Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
         """
         pulumi.set(__self__, "addons", addons)
         if workloads is not None:
@@ -4578,7 +4578,7 @@ class RepositoriesArgs:
     @pulumi.getter
     def workloads(self) -> pulumi.Input[Optional['RepoArgs']]:
         """
-        Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+        Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
         """
         return pulumi.get(self, "workloads")
 
@@ -4601,7 +4601,7 @@ class RoleMappingArgsDict(TypedDict):
     """
     groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+    Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
     """
 
 @pulumi.input_type
@@ -4615,7 +4615,7 @@ class RoleMappingArgs:
 
         :param pulumi.Input[_builtins.str] role_arn: RoleArn is the IAM role ARN without a path, "arn:<partition>:iam::<account>:role/<name>": aws-auth compares it with the ARN derived from the role session, which has no path. The cluster's node role is refused (its entry is FleetCluster's).
         :param pulumi.Input[_builtins.str] username: Username is the Kubernetes user name the role maps to; it may not start with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
         """
         pulumi.set(__self__, "role_arn", role_arn)
         pulumi.set(__self__, "username", username)
@@ -4650,7 +4650,7 @@ class RoleMappingArgs:
     @pulumi.getter
     def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+        Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
         """
         return pulumi.get(self, "groups")
 
@@ -4681,7 +4681,7 @@ class RolloutsInstallArgsDict(TypedDict):
     """
     values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
-    Values are Helm values of the chart.
+    Values are Helm values of the chart. Default: none.
     """
 
 @pulumi.input_type
@@ -4699,7 +4699,7 @@ class RolloutsInstallArgs:
         :param pulumi.Input[_builtins.bool] existing: Existing says Argo Rollouts is already installed on the hub: no chart is installed. Default: false.
         :param pulumi.Input[_builtins.str] kubectl_image: KubectlImage is the image of stackStatus verification's Job, which runs kubectl wait. Default: "registry.k8s.io/kubectl:v1.33.0".
         :param pulumi.Input[_builtins.str] namespace: Namespace is Argo Rollouts' namespace. Default: "argo-rollouts".
-        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart.
+        :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart. Default: none.
         """
         if chart_version is not None:
             pulumi.set(__self__, "chart_version", chart_version)
@@ -4764,7 +4764,7 @@ class RolloutsInstallArgs:
     @pulumi.getter
     def values(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        Values are Helm values of the chart.
+        Values are Helm values of the chart. Default: none.
         """
         return pulumi.get(self, "values")
 
@@ -4870,7 +4870,7 @@ class SpokeArgsDict(TypedDict):
     """
     hub_kubeconfig: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+    HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
     """
     role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -4885,7 +4885,7 @@ class SpokeArgs:
         """
         Spoke are the settings of spoke mode.
 
-        :param pulumi.Input[_builtins.str] hub_kubeconfig: HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+        :param pulumi.Input[_builtins.str] hub_kubeconfig: HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
         :param pulumi.Input[_builtins.str] role_arn: RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
         """
         if hub_kubeconfig is not None:
@@ -4897,7 +4897,7 @@ class SpokeArgs:
     @pulumi.getter(name="hubKubeconfig")
     def hub_kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
+        HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
         """
         return pulumi.get(self, "hub_kubeconfig")
 
@@ -5004,7 +5004,7 @@ class TaintArgsDict(TypedDict):
     """
     value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+    Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
     """
 
 @pulumi.input_type
@@ -5018,7 +5018,7 @@ class TaintArgs:
 
         :param pulumi.Input[_builtins.str] effect: Effect is "NO_SCHEDULE", "NO_EXECUTE" or "PREFER_NO_SCHEDULE" (EKS spelling).
         :param pulumi.Input[_builtins.str] key: Key is the taint key: a Kubernetes qualified name.
-        :param pulumi.Input[_builtins.str] value: Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+        :param pulumi.Input[_builtins.str] value: Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
         """
         pulumi.set(__self__, "effect", effect)
         pulumi.set(__self__, "key", key)
@@ -5053,7 +5053,7 @@ class TaintArgs:
     @pulumi.getter
     def value(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+        Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: "".
         """
         return pulumi.get(self, "value")
 
@@ -5084,7 +5084,7 @@ class TenantClusterArgsDict(TypedDict):
     """
     environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+    Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).
     """
     external_secrets: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -5100,11 +5100,11 @@ class TenantClusterArgsDict(TypedDict):
     """
     oidc_provider_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+    OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
     """
     oidc_provider_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+    OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
     """
 
 @pulumi.input_type
@@ -5127,12 +5127,12 @@ class TenantClusterArgs:
         :param pulumi.Input[_builtins.str] name: Name is the EKS cluster's name, which the hub's Argo CD cluster secret carries (its name and cluster_name label): 1-100 letters, digits, '-' and '_'. Required.
         :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the role the aws provider assumes to reach the cluster's account. Default: none (the ambient credentials).
-        :param pulumi.Input[_builtins.str] environment: Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+        :param pulumi.Input[_builtins.str] environment: Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).
         :param pulumi.Input[_builtins.bool] external_secrets: ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.
         :param pulumi.Input[_builtins.bool] hub: Hub marks the hub: picked only when the selector names it. Default: false.
         :param pulumi.Input[_builtins.str] identity: Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
-        :param pulumi.Input[_builtins.str] oidc_provider_arn: OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
-        :param pulumi.Input[_builtins.str] oidc_provider_url: OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+        :param pulumi.Input[_builtins.str] oidc_provider_arn: OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
+        :param pulumi.Input[_builtins.str] oidc_provider_url: OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
         """
         pulumi.set(__self__, "cluster", cluster)
         pulumi.set(__self__, "name", name)
@@ -5204,7 +5204,7 @@ class TenantClusterArgs:
     @pulumi.getter
     def environment(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick.
+        Environment is the cluster's GitOps Bridge environment, which the tenant's selector may pick. Default: none (no environment selector picks it).
         """
         return pulumi.get(self, "environment")
 
@@ -5252,7 +5252,7 @@ class TenantClusterArgs:
     @pulumi.getter(name="oidcProviderArn")
     def oidc_provider_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those.
+        OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
         """
         return pulumi.get(self, "oidc_provider_arn")
 
@@ -5264,7 +5264,7 @@ class TenantClusterArgs:
     @pulumi.getter(name="oidcProviderUrl")
     def oidc_provider_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+        OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
         """
         return pulumi.get(self, "oidc_provider_url")
 
@@ -5283,7 +5283,7 @@ class TenantKindArgsDict(TypedDict):
     """
     group: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Group is the API group, "" for core ("apps", "networking.k8s.io").
+    Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
     """
 
 @pulumi.input_type
@@ -5295,7 +5295,7 @@ class TenantKindArgs:
         TenantKind is a namespaced Kubernetes kind: its API group ("" for core) and kind, as Argo CD's project names it.
 
         :param pulumi.Input[_builtins.str] kind: Kind is the kind ("Ingress").
-        :param pulumi.Input[_builtins.str] group: Group is the API group, "" for core ("apps", "networking.k8s.io").
+        :param pulumi.Input[_builtins.str] group: Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
         """
         pulumi.set(__self__, "kind", kind)
         if group is not None:
@@ -5317,7 +5317,7 @@ class TenantKindArgs:
     @pulumi.getter
     def group(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Group is the API group, "" for core ("apps", "networking.k8s.io").
+        Group is the API group, "" for core ("apps", "networking.k8s.io"). Default: "" (core).
         """
         return pulumi.get(self, "group")
 
@@ -5434,7 +5434,7 @@ class TenantNamespaceArgsDict(TypedDict):
     """
     labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
-    Labels are added to the namespace (tenant and managed-by are set by the component).
+    Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
     """
     limits: NotRequired[pulumi.Input[Optional['TenantLimitsArgsDict']]]
     """
@@ -5450,7 +5450,7 @@ class TenantNamespaceArgsDict(TypedDict):
     """
     service_accounts: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TenantServiceAccountArgsDict']]]]]
     """
-    ServiceAccounts are the namespace's workload identities.
+    ServiceAccounts are the namespace's workload identities. Default: none.
     """
 
 @pulumi.input_type
@@ -5468,11 +5468,11 @@ class TenantNamespaceArgs:
 
         :param pulumi.Input[_builtins.str] name: Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ingress_cidrs: IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
-        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are added to the namespace (tenant and managed-by are set by the component).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
         :param pulumi.Input['TenantLimitsArgs'] limits: Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
         :param pulumi.Input[_builtins.str] pod_security: PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
         :param pulumi.Input['TenantQuotaArgs'] quota: Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).
-        :param pulumi.Input[Sequence[pulumi.Input['TenantServiceAccountArgs']]] service_accounts: ServiceAccounts are the namespace's workload identities.
+        :param pulumi.Input[Sequence[pulumi.Input['TenantServiceAccountArgs']]] service_accounts: ServiceAccounts are the namespace's workload identities. Default: none.
         """
         pulumi.set(__self__, "name", name)
         if ingress_cidrs is not None:
@@ -5516,7 +5516,7 @@ class TenantNamespaceArgs:
     @pulumi.getter
     def labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
         """
-        Labels are added to the namespace (tenant and managed-by are set by the component).
+        Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
         """
         return pulumi.get(self, "labels")
 
@@ -5564,7 +5564,7 @@ class TenantNamespaceArgs:
     @pulumi.getter(name="serviceAccounts")
     def service_accounts(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantServiceAccountArgs']]]]:
         """
-        ServiceAccounts are the namespace's workload identities.
+        ServiceAccounts are the namespace's workload identities. Default: none.
         """
         return pulumi.get(self, "service_accounts")
 
@@ -5587,7 +5587,7 @@ class TenantOwnerArgsDict(TypedDict):
     """
     groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+    Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them). Default: none.
     """
 
 @pulumi.input_type
@@ -5601,7 +5601,7 @@ class TenantOwnerArgs:
 
         :param pulumi.Input[_builtins.str] arn: Arn is an IAM role or user ARN ("arn:aws:iam::111122223333:role/payments-admins"); for IAM Identity Center, the permission set's role.
         :param pulumi.Input[_builtins.str] access: Access is the EKS access policy, scoped to the tenant's namespaces: "admin" (AmazonEKSAdminPolicy), "edit" (AmazonEKSEditPolicy) or "view" (AmazonEKSViewPolicy). Default: "admin".
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them). Default: none.
         """
         pulumi.set(__self__, "arn", arn)
         if access is not None:
@@ -5637,7 +5637,7 @@ class TenantOwnerArgs:
     @pulumi.getter
     def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them).
+        Groups are SSO groups given the same access in the tenant's Argo CD project ("admin" and "edit": sync, create, delete its Applications; "view": read them). Default: none.
         """
         return pulumi.get(self, "groups")
 
@@ -5806,11 +5806,11 @@ class TenantSelectorArgsDict(TypedDict):
     """
     clusters: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Clusters are cluster names.
+    Clusters are cluster names. Default: none.
     """
     environments: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Environments are GitOps Bridge environments ("dev", "prod").
+    Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
     """
 
 @pulumi.input_type
@@ -5821,8 +5821,8 @@ class TenantSelectorArgs:
         """
         TenantSelector picks clusters of the fleet: those in any of Environments or named in Clusters. The hub is picked only when named.
 
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] clusters: Clusters are cluster names.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] environments: Environments are GitOps Bridge environments ("dev", "prod").
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] clusters: Clusters are cluster names. Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] environments: Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
         """
         if clusters is not None:
             pulumi.set(__self__, "clusters", clusters)
@@ -5833,7 +5833,7 @@ class TenantSelectorArgs:
     @pulumi.getter
     def clusters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Clusters are cluster names.
+        Clusters are cluster names. Default: none.
         """
         return pulumi.get(self, "clusters")
 
@@ -5845,7 +5845,7 @@ class TenantSelectorArgs:
     @pulumi.getter
     def environments(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Environments are GitOps Bridge environments ("dev", "prod").
+        Environments are GitOps Bridge environments ("dev", "prod"). Default: none.
         """
         return pulumi.get(self, "environments")
 
@@ -5864,11 +5864,11 @@ class TenantServiceAccountArgsDict(TypedDict):
     """
     managed_policy_arns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    ManagedPolicyArns are IAM policies attached to its role.
+    ManagedPolicyArns are IAM policies attached to its role. Default: none.
     """
     policy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Policy is an inline IAM policy document (JSON) of its role.
+    Policy is an inline IAM policy document (JSON) of its role. Default: none.
     """
 
 @pulumi.input_type
@@ -5881,8 +5881,8 @@ class TenantServiceAccountArgs:
         TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 
         :param pulumi.Input[_builtins.str] name: Name is the service account's name, a DNS-1123 subdomain.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] managed_policy_arns: ManagedPolicyArns are IAM policies attached to its role.
-        :param pulumi.Input[_builtins.str] policy: Policy is an inline IAM policy document (JSON) of its role.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] managed_policy_arns: ManagedPolicyArns are IAM policies attached to its role. Default: none.
+        :param pulumi.Input[_builtins.str] policy: Policy is an inline IAM policy document (JSON) of its role. Default: none.
         """
         pulumi.set(__self__, "name", name)
         if managed_policy_arns is not None:
@@ -5906,7 +5906,7 @@ class TenantServiceAccountArgs:
     @pulumi.getter(name="managedPolicyArns")
     def managed_policy_arns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        ManagedPolicyArns are IAM policies attached to its role.
+        ManagedPolicyArns are IAM policies attached to its role. Default: none.
         """
         return pulumi.get(self, "managed_policy_arns")
 
@@ -5918,7 +5918,7 @@ class TenantServiceAccountArgs:
     @pulumi.getter
     def policy(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Policy is an inline IAM policy document (JSON) of its role.
+        Policy is an inline IAM policy document (JSON) of its role. Default: none.
         """
         return pulumi.get(self, "policy")
 
@@ -5953,7 +5953,7 @@ class TenantSpecArgsDict(TypedDict):
     """
     owners: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['TenantOwnerArgsDict']]]]]
     """
-    Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+    Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.
     """
     prevent_deletion: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -5973,7 +5973,7 @@ class TenantSpecArgsDict(TypedDict):
     """
     workloads: NotRequired[pulumi.Input[Optional['TenantWorkloadsArgsDict']]]
     """
-    Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+    Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
     """
 
 @pulumi.input_type
@@ -5998,12 +5998,12 @@ class TenantSpecArgs:
         :param pulumi.Input[_builtins.bool] allow_account_wide_addons: AllowAccountWideAddons onboards the tenant onto clusters that run an add-on with an account-wide role (the ACK controllers, the Gateway API controller without addonSettings.policyArns; a Fleet knows them, a Tenant of its own does not): those controllers act on the objects of every namespace with a role that reaches every resource of their services in the account, and the tenant's owners hold edit or admin in theirs. Without it a Fleet refuses such a selection. Default: false.
         :param pulumi.Input['TenantSelectorArgs'] clusters: Clusters selects the clusters the tenant is onboarded onto. Default: every spoke.
         :param pulumi.Input[Sequence[pulumi.Input['TenantKindArgs']]] extra_kinds: ExtraKinds are namespaced kinds the tenant's Applications may create besides WorkloadKinds, for example {group: networking.k8s.io, kind: Ingress} (an Ingress may join an IngressGroup's load balancer of another namespace: alb.ingress.kubernetes.io/group.name) or a CRD's kind of an add-on. Refused: PlatformKinds, globs, an empty kind. Default: none.
-        :param pulumi.Input[Sequence[pulumi.Input['TenantOwnerArgs']]] owners: Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+        :param pulumi.Input[Sequence[pulumi.Input['TenantOwnerArgs']]] owners: Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.
         :param pulumi.Input[_builtins.bool] prevent_deletion: PreventDeletion refuses to remove the tenant while its namespaces hold PersistentVolumeClaims. Default: true.
         :param pulumi.Input[_builtins.str] secrets_prefix: SecretsPrefix is the prefix of the tenant's secrets in AWS Secrets Manager: the SecretStore of each namespace reads only "<secretsPrefix><name>/*". Default: "tenants/".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] source_repos: SourceRepos are the repositories (URLs, Argo CD globs) the tenant's Applications may read. Default: the workloads repository's URL.
         :param pulumi.Input[Sequence[pulumi.Input['TenantSyncWindowArgs']]] sync_windows: SyncWindows are the Argo CD sync windows of the tenant's project. Default: none (syncs at any time).
-        :param pulumi.Input['TenantWorkloadsArgs'] workloads: Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+        :param pulumi.Input['TenantWorkloadsArgs'] workloads: Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "namespaces", namespaces)
@@ -6090,7 +6090,7 @@ class TenantSpecArgs:
     @pulumi.getter
     def owners(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['TenantOwnerArgs']]]]:
         """
-        Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project.
+        Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant's namespaces, and its groups a role in the tenant's Argo CD project. Default: none.
         """
         return pulumi.get(self, "owners")
 
@@ -6150,7 +6150,7 @@ class TenantSpecArgs:
     @pulumi.getter
     def workloads(self) -> pulumi.Input[Optional['TenantWorkloadsArgs']]:
         """
-        Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it).
+        Workloads is where the tenant's Applications come from: a folder per cluster under its path. With it the hub gets the tenant's ApplicationSet; without it only the project (the tenant's own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
         """
         return pulumi.get(self, "workloads")
 
@@ -6336,7 +6336,7 @@ class UserMappingArgsDict(TypedDict):
     """
     groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+    Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
     """
 
 @pulumi.input_type
@@ -6350,7 +6350,7 @@ class UserMappingArgs:
 
         :param pulumi.Input[_builtins.str] user_arn: UserArn is the IAM user ARN, "arn:<partition>:iam::<account>:user/<path><name>".
         :param pulumi.Input[_builtins.str] username: Username is the Kubernetes user name the user maps to; reserved prefixes are refused as for RoleMapping.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] groups: Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
         """
         pulumi.set(__self__, "user_arn", user_arn)
         pulumi.set(__self__, "username", username)
@@ -6385,7 +6385,7 @@ class UserMappingArgs:
     @pulumi.getter
     def groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+        Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
         """
         return pulumi.get(self, "groups")
 

@@ -42,7 +42,7 @@ class FleetArgs:
         :param _builtins.str cidr_pool: CidrPool is the IPv4 network VPC CIDRs are allocated from for clusters without a vpcCidr. Default: "10.0.0.0/8". An allocated CIDR is kept in the ClusterLedger and stays the cluster's when clusters are added or removed.
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
         :param pulumi.Input['ClusterDefaultsArgs'] defaults: Defaults are settings every cluster inherits unless it sets its own.
-        :param pulumi.Input['GitDeliveryArgs'] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+        :param pulumi.Input['GitDeliveryArgs'] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git). Default: none (the cluster secrets are written into the hub directly).
         :param pulumi.Input['HubRefArgs'] hub: Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
         :param pulumi.Input[Sequence[pulumi.Input['ShardArgs']]] shards: Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input['TenantSpecArgs']]] tenants: Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.
@@ -156,7 +156,7 @@ class FleetArgs:
     @pulumi.getter
     def git(self) -> pulumi.Input[Optional['GitDeliveryArgs']]:
         """
-        Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+        Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git). Default: none (the cluster secrets are written into the hub directly).
         """
         return pulumi.get(self, "git")
 
@@ -265,7 +265,7 @@ class Fleet(pulumi.ComponentResource):
         :param _builtins.int cidr_prefix_length: CidrPrefixLength is the size of an allocated VPC CIDR, 16-24. Default: 16.
         :param pulumi.Input[Sequence[pulumi.Input[Union['ClusterSpecArgs', 'ClusterSpecArgsDict']]]] clusters: Clusters are the fleet's clusters, at least one. Exactly one has role "hub" when any is a spoke, unless hub names the hub of another stack.
         :param pulumi.Input[Union['ClusterDefaultsArgs', 'ClusterDefaultsArgsDict']] defaults: Defaults are settings every cluster inherits unless it sets its own.
-        :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git).
+        :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits every cluster secret's manifest to a GitHub repository as well (GitOpsBridge's git). Default: none (the cluster secrets are written into the hub directly).
         :param pulumi.Input[Union['HubRefArgs', 'HubRefArgsDict']] hub: Hub is the hub of another stack this fleet's spokes register into, which makes this fleet a shard: spokes only, in a stack of their own (see HubRef). Default: none (the hub is one of clusters).
         :param pulumi.Input[Union['RepositoriesArgs', 'RepositoriesArgsDict']] repositories: Repositories are the Git repositories Argo CD bootstraps from, written into every cluster secret.
         :param pulumi.Input[Sequence[pulumi.Input[Union['ShardArgs', 'ShardArgsDict']]]] shards: Shards are the stacks of spokes that join this fleet's hub (each a Fleet with hub: {stack, shard}): their names, disjoint CIDR pools and cluster names, handed to them through the hubFacts output. Default: none.

@@ -53,33 +53,33 @@ class FleetClusterArgs:
         The set of arguments for constructing a FleetCluster resource.
 
         :param _builtins.str region: Region is the AWS region of the cluster, for example "us-east-2". Required. The component creates an aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in which case that provider wins and Region must name the provider's region (it is part of IAM role names).
-        :param pulumi.Input[Sequence[pulumi.Input['AccessEntryArgs']]] access_entries: AccessEntries are EKS access entries for IAM principals.
-        :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        :param pulumi.Input[Sequence[pulumi.Input['AccessEntryArgs']]] access_entries: AccessEntries are EKS access entries for IAM principals. Default: none.
+        :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on's own defaults).
         :param pulumi.Input[Mapping[str, _builtins.str]] addon_versions: AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
-        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
         :param _builtins.str authentication_mode: AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
         :param pulumi.Input[Sequence[_builtins.str]] enabled_cluster_log_types: EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
         :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
         :param _builtins.str environment: Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
-        :param pulumi.Input['GitOpsAccessArgs'] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+        :param pulumi.Input['GitOpsAccessArgs'] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
         :param _builtins.str identity: Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
         :param _builtins.bool network_policy: NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
         :param _builtins.bool node_session_manager: NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
-        :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
-        :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
-        :param pulumi.Input[Sequence[_builtins.str]] public_subnet_ids: PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
-        :param pulumi.Input[Sequence[pulumi.Input['RoleMappingArgs']]] role_mappings: RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+        :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC's private subnets.
+        :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly. Default: none.
+        :param pulumi.Input[Sequence[_builtins.str]] public_subnet_ids: PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC's public subnets; none with VpcId.
+        :param pulumi.Input[Sequence[pulumi.Input['RoleMappingArgs']]] role_mappings: RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.
         :param _builtins.bool secrets_encryption: SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
         :param pulumi.Input[Sequence[_builtins.str]] secrets_key_administrator_arns: SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
-        :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
-        :param pulumi.Input[Sequence[pulumi.Input['UserMappingArgs']]] user_mappings: UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+        :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules). Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input['UserMappingArgs']]] user_mappings: UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
         :param _builtins.str version: Version is the Kubernetes minor version, "<major>.<minor>", for example "1.33". Default: DefaultVersion.
         :param _builtins.str vpc_cidr: VpcCidr is the IPv4 CIDR of the VPC the component builds. Default: "10.0.0.0/16". It must be a network address with a prefix from /16 (the largest VPC AWS allows) to /24 (room for a public and a private subnet in up to six zones). Not allowed together with VpcId.
-        :param pulumi.Input[_builtins.str] vpc_id: VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+        :param pulumi.Input[_builtins.str] vpc_id: VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
         """
         pulumi.set(__self__, "region", region)
         if access_entries is not None:
@@ -153,7 +153,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="accessEntries")
     def access_entries(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['AccessEntryArgs']]]]:
         """
-        AccessEntries are EKS access entries for IAM principals.
+        AccessEntries are EKS access entries for IAM principals. Default: none.
         """
         return pulumi.get(self, "access_entries")
 
@@ -165,7 +165,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="addonSettings")
     def addon_settings(self) -> pulumi.Input[Optional['AddonSettingsArgs']]:
         """
-        AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on's own defaults).
         """
         return pulumi.get(self, "addon_settings")
 
@@ -189,7 +189,7 @@ class FleetClusterArgs:
     @pulumi.getter
     def addons(self) -> pulumi.Input[Optional[Mapping[str, _builtins.bool]]]:
         """
-        Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+        Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
         """
         return pulumi.get(self, "addons")
 
@@ -273,7 +273,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="gitopsAccess")
     def gitops_access(self) -> pulumi.Input[Optional['GitOpsAccessArgs']]:
         """
-        GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+        GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
         """
         return pulumi.get(self, "gitops_access")
 
@@ -345,7 +345,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="privateSubnetIds")
     def private_subnet_ids(self) -> pulumi.Input[Optional[Sequence[_builtins.str]]]:
         """
-        PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
+        PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC's private subnets.
         """
         return pulumi.get(self, "private_subnet_ids")
 
@@ -357,7 +357,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="publicAccessCidrs")
     def public_access_cidrs(self) -> pulumi.Input[Optional[Sequence[_builtins.str]]]:
         """
-        PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
+        PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly. Default: none.
         """
         return pulumi.get(self, "public_access_cidrs")
 
@@ -369,7 +369,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="publicSubnetIds")
     def public_subnet_ids(self) -> pulumi.Input[Optional[Sequence[_builtins.str]]]:
         """
-        PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+        PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC's public subnets; none with VpcId.
         """
         return pulumi.get(self, "public_subnet_ids")
 
@@ -381,7 +381,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="roleMappings")
     def role_mappings(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RoleMappingArgs']]]]:
         """
-        RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+        RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.
         """
         return pulumi.get(self, "role_mappings")
 
@@ -417,7 +417,7 @@ class FleetClusterArgs:
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Mapping[str, _builtins.str]]]:
         """
-        Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
+        Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules). Default: none.
         """
         return pulumi.get(self, "tags")
 
@@ -429,7 +429,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="userMappings")
     def user_mappings(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['UserMappingArgs']]]]:
         """
-        UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+        UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
         """
         return pulumi.get(self, "user_mappings")
 
@@ -465,7 +465,7 @@ class FleetClusterArgs:
     @pulumi.getter(name="vpcId")
     def vpc_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+        VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
         """
         return pulumi.get(self, "vpc_id")
 
@@ -582,34 +582,34 @@ class FleetCluster(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['AccessEntryArgs', 'AccessEntryArgsDict']]]] access_entries: AccessEntries are EKS access entries for IAM principals.
-        :param pulumi.Input[Union['AddonSettingsArgs', 'AddonSettingsArgsDict']] addon_settings: AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['AccessEntryArgs', 'AccessEntryArgsDict']]]] access_entries: AccessEntries are EKS access entries for IAM principals. Default: none.
+        :param pulumi.Input[Union['AddonSettingsArgs', 'AddonSettingsArgsDict']] addon_settings: AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on's own defaults).
         :param pulumi.Input[Mapping[str, _builtins.str]] addon_versions: AddonVersions maps add-on names to the application version the add-ons repository installs ("0.34.1" or "v0.34.1"; for Velero the Velero server's), which picks the upstream IAM policy published for that version (the add-on table (docs/addons.md) lists the ranges). Default: per add-on, the version the pinned control-plane template installs (addons.TemplateRepository; the table's "Version" column). Rejected: an add-on with no AWS identity, or a version no published policy covers (the error names the supported ranges).
-        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons maps GitOps Bridge add-on names (KnownAddons, for example "aws_load_balancer_controller") to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project's published policy, and the AWS resources they need (Fluent Bit's log group, Karpenter's and the Node Termination Handler's interruption queues, Velero's bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
         :param _builtins.str authentication_mode: AuthenticationMode is how the cluster authenticates IAM principals: "CONFIG_MAP", "API" or "API_AND_CONFIG_MAP" (default). Access entries need an API mode; aws-auth mappings need a CONFIG_MAP mode.
         :param _builtins.int availability_zone_count: AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.
         :param _builtins.str cluster_name: ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).
         :param pulumi.Input[Sequence[_builtins.str]] enabled_cluster_log_types: EnabledClusterLogTypes are the control-plane log types sent to CloudWatch Logs. Default: all five, ["api","audit","authenticator","controllerManager","scheduler"]. An explicit empty list turns logging off.
         :param _builtins.bool endpoint_public_access: EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
         :param _builtins.str environment: Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
-        :param pulumi.Input[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+        :param pulumi.Input[Union['GitOpsAccessArgs', 'GitOpsAccessArgsDict']] gitops_access: GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
         :param _builtins.str identity: Identity is how the add-ons' pods get their IAM roles' credentials: "podIdentity" (default) binds each role with EKS Pod Identity associations for every add-on whose installed version supports it (the add-on table, docs/addons.md) and keeps IRSA for the rest; "irsa" uses IRSA only. Either way the roles trust the cluster's OIDC provider too and the metadata keeps <addon>_iam_role_arn: the template's ApplicationSets annotate the service accounts with it, and the AWS SDKs take those IRSA credentials before Pod Identity's (Amazon EKS User Guide, pod-id-how-it-works.html), so the add-on works whichever the add-ons repository uses. Switching plans in place: associations and trust policies, no role replaced.
         :param _builtins.str nat_gateway_strategy: NatGatewayStrategy is the awsx NAT gateway strategy of the built VPC: "Single" (default, one NAT gateway) or "OnePerAz" (one per zone, for zone-independent egress). "None" is rejected: the nodes run in private subnets and need egress.
         :param _builtins.bool network_policy: NetworkPolicy turns on the VPC CNI's network policy agent, which enforces Kubernetes NetworkPolicies (enableNetworkPolicy: "true" in the vpc-cni managed add-on's configuration; Amazon EKS User Guide, cni-network-policy: VPC CNI v1.14 or later, which EKS's default versions for Kubernetes 1.25 and later are). Without it EKS stores NetworkPolicies and enforces none. Fleet sets it on every cluster a tenant selects. Toggling it updates the add-on in place. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[Union['NodeGroupArgs', 'NodeGroupArgsDict']]]] node_groups: NodeGroups are the managed node groups. Default: one group, see DefaultNodeGroup.
         :param _builtins.bool node_session_manager: NodeSessionManager attaches AmazonSSMManagedInstanceCore to the node role, so that AWS Systems Manager manages the managed node groups' instances and Session Manager opens shells on them (as root, for whoever may start a session in the account; AWS Systems Manager User Guide, setup-instance-permissions). Default: false: nodes are reached through Kubernetes only. Toggling it creates or deletes that one attachment.
-        :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it.
-        :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly.
-        :param pulumi.Input[Sequence[_builtins.str]] public_subnet_ids: PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+        :param pulumi.Input[Sequence[_builtins.str]] private_subnet_ids: PrivateSubnetIds are the existing private subnets ("subnet-...") for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC's private subnets.
+        :param pulumi.Input[Sequence[_builtins.str]] public_access_cidrs: PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub's NAT gateway addresses. Required when endpointPublicAccess is true; "0.0.0.0/0" (the whole internet, EKS's own default) must be given explicitly. Default: none.
+        :param pulumi.Input[Sequence[_builtins.str]] public_subnet_ids: PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC's public subnets; none with VpcId.
         :param _builtins.str region: Region is the AWS region of the cluster, for example "us-east-2". Required. The component creates an aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in which case that provider wins and Region must name the provider's region (it is part of IAM role names).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['RoleMappingArgs', 'RoleMappingArgsDict']]]] role_mappings: RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['RoleMappingArgs', 'RoleMappingArgsDict']]]] role_mappings: RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role's entry is always kept: pulumi-eks writes it from the cluster's instance roles, separately from these mappings. Default: none.
         :param _builtins.bool secrets_encryption: SecretsEncryption turns envelope encryption of Kubernetes secrets with a KMS key the component creates (key rotation on) on or off. Default: true.
         :param pulumi.Input[Sequence[_builtins.str]] secrets_key_administrator_arns: SecretsKeyAdministratorArns are the IAM roles and users that administer the secrets KMS key ("arn:<partition>:iam::<account>:role/<name>"). The key policy names them and the cluster's role, and nobody else: no account-wide delegation to IAM. Default: the principal that deploys (the issuer of its session, IAM GetSessionContext). Every later deployer must be among them (KMS refuses a key policy that would lock its writer out).
-        :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['UserMappingArgs', 'UserMappingArgsDict']]]] user_mappings: UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+        :param pulumi.Input[Mapping[str, _builtins.str]] tags: Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with "aws:" (AWS tagging rules). Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['UserMappingArgs', 'UserMappingArgsDict']]]] user_mappings: UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
         :param _builtins.str version: Version is the Kubernetes minor version, "<major>.<minor>", for example "1.33". Default: DefaultVersion.
         :param _builtins.str vpc_cidr: VpcCidr is the IPv4 CIDR of the VPC the component builds. Default: "10.0.0.0/16". It must be a network address with a prefix from /16 (the largest VPC AWS allows) to /24 (room for a public and a private subnet in up to six zones). Not allowed together with VpcId.
-        :param pulumi.Input[_builtins.str] vpc_id: VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required.
+        :param pulumi.Input[_builtins.str] vpc_id: VpcId selects an existing VPC ("vpc-..."); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
         """
         ...
     @overload

@@ -36,17 +36,17 @@ class GitOpsBridgeArgs:
         The set of arguments for constructing a GitOpsBridge resource.
 
         :param pulumi.Input['ClusterInfoArgs'] cluster: Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
-        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
-        :param pulumi.Input['RepoArgs'] addons_repo: AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
+        :param pulumi.Input['RepoArgs'] addons_repo: AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
         :param _builtins.bool decommission: Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
-        :param pulumi.Input['GitDeliveryArgs'] git: Git commits the cluster secret's manifest to a GitHub repository as well.
+        :param pulumi.Input['GitDeliveryArgs'] git: Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
         :param _builtins.bool handover: Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
-        :param pulumi.Input['HubArgs'] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
-        :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+        :param pulumi.Input['HubArgs'] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
+        :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
         :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
         :param _builtins.str secret_name: SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
-        :param pulumi.Input['SpokeArgs'] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
-        :param pulumi.Input['RepoArgs'] workloads_repo: WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+        :param pulumi.Input['SpokeArgs'] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
+        :param pulumi.Input['RepoArgs'] workloads_repo: WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
         """
         pulumi.set(__self__, "cluster", cluster)
         if addons is not None:
@@ -88,7 +88,7 @@ class GitOpsBridgeArgs:
     @pulumi.getter
     def addons(self) -> pulumi.Input[Optional[Mapping[str, _builtins.bool]]]:
         """
-        Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
+        Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
         """
         return pulumi.get(self, "addons")
 
@@ -100,7 +100,7 @@ class GitOpsBridgeArgs:
     @pulumi.getter(name="addonsRepo")
     def addons_repo(self) -> pulumi.Input[Optional['RepoArgs']]:
         """
-        AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+        AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
         """
         return pulumi.get(self, "addons_repo")
 
@@ -124,7 +124,7 @@ class GitOpsBridgeArgs:
     @pulumi.getter
     def git(self) -> pulumi.Input[Optional['GitDeliveryArgs']]:
         """
-        Git commits the cluster secret's manifest to a GitHub repository as well.
+        Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
         """
         return pulumi.get(self, "git")
 
@@ -148,7 +148,7 @@ class GitOpsBridgeArgs:
     @pulumi.getter
     def hub(self) -> pulumi.Input[Optional['HubArgs']]:
         """
-        Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+        Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
         """
         return pulumi.get(self, "hub")
 
@@ -160,7 +160,7 @@ class GitOpsBridgeArgs:
     @pulumi.getter
     def metadata(self) -> pulumi.Input[Optional[Mapping[str, _builtins.str]]]:
         """
-        Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+        Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
         """
         return pulumi.get(self, "metadata")
 
@@ -196,7 +196,7 @@ class GitOpsBridgeArgs:
     @pulumi.getter
     def spoke(self) -> pulumi.Input[Optional['SpokeArgs']]:
         """
-        Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+        Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
         """
         return pulumi.get(self, "spoke")
 
@@ -208,7 +208,7 @@ class GitOpsBridgeArgs:
     @pulumi.getter(name="workloadsRepo")
     def workloads_repo(self) -> pulumi.Input[Optional['RepoArgs']]:
         """
-        WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+        WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
         """
         return pulumi.get(self, "workloads_repo")
 
@@ -298,18 +298,18 @@ class GitOpsBridge(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name.
-        :param pulumi.Input[Union['RepoArgs', 'RepoArgsDict']] addons_repo: AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+        :param pulumi.Input[Mapping[str, _builtins.bool]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over cluster.addons; each becomes the label enable_<addon>: "true"|"false". "enable_<addon>" must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
+        :param pulumi.Input[Union['RepoArgs', 'RepoArgsDict']] addons_repo: AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
         :param pulumi.Input[Union['ClusterInfoArgs', 'ClusterInfoArgsDict']] cluster: Cluster are the facts of the cluster to register. FleetCluster's clusterInfo output fits as it is; for another cluster give a clusterinfo.ClusterInfoArgs. Required.
         :param _builtins.bool decommission: Decommission labels the cluster secret fleet_decommission: "true" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn ["true"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.
-        :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits the cluster secret's manifest to a GitHub repository as well.
+        :param pulumi.Input[Union['GitDeliveryArgs', 'GitDeliveryArgsDict']] git: Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
         :param _builtins.bool handover: Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
-        :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
-        :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+        :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
+        :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
         :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
         :param _builtins.str secret_name: SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
-        :param pulumi.Input[Union['SpokeArgs', 'SpokeArgsDict']] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
-        :param pulumi.Input[Union['RepoArgs', 'RepoArgsDict']] workloads_repo: WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+        :param pulumi.Input[Union['SpokeArgs', 'SpokeArgsDict']] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
+        :param pulumi.Input[Union['RepoArgs', 'RepoArgsDict']] workloads_repo: WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
         """
         ...
     @overload

@@ -82,9 +82,9 @@ class ClusterInfo(dict):
         :param _builtins.str kubernetes_version: KubernetesVersion is the control plane's minor version ("1.33").
         :param _builtins.str region: Region is the cluster's AWS region ("us-east-1").
         :param _builtins.str server: Server is the Kubernetes API server URL ("https://<id>.gr7.<region>.eks.amazonaws.com").
-        :param Mapping[str, _builtins.bool] addons: Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
-        :param Mapping[str, _builtins.str] gitops_metadata: GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
-        :param _builtins.str spoke_role_arn: SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+        :param Mapping[str, _builtins.bool] addons: Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
+        :param Mapping[str, _builtins.str] gitops_metadata: GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
+        :param _builtins.str spoke_role_arn: SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
         """
         pulumi.set(__self__, "account_id", account_id)
         pulumi.set(__self__, "certificate_authority_data", certificate_authority_data)
@@ -169,7 +169,7 @@ class ClusterInfo(dict):
     @pulumi.getter
     def addons(self) -> Optional[Mapping[str, _builtins.bool]]:
         """
-        Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels.
+        Addons are GitOps Bridge add-on names -> enabled; they become `enable_<addon>` labels. Default: none.
         """
         return pulumi.get(self, "addons")
 
@@ -177,7 +177,7 @@ class ClusterInfo(dict):
     @pulumi.getter(name="gitopsMetadata")
     def gitops_metadata(self) -> Optional[Mapping[str, _builtins.str]]:
         """
-        GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations.
+        GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, <addon>_iam_role_arn, ...) that become the cluster secret's annotations. Default: none.
         """
         return pulumi.get(self, "gitops_metadata")
 
@@ -185,7 +185,7 @@ class ClusterInfo(dict):
     @pulumi.getter(name="spokeRoleArn")
     def spoke_role_arn(self) -> Optional[_builtins.str]:
         """
-        SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none).
+        SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster ("" when there is none). Default: "" (none).
         """
         return pulumi.get(self, "spoke_role_arn")
 
@@ -479,11 +479,11 @@ class LedgerEntry(dict):
 
         :param _builtins.str name: Name is the cluster's name.
         :param _builtins.str region: Region is the cluster's AWS region.
-        :param _builtins.bool allow_replacement: AllowReplacement lets a change of the above through.
-        :param _builtins.str assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
-        :param _builtins.bool decommission: Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
-        :param _builtins.str delivery: Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
-        :param _builtins.str vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        :param _builtins.bool allow_replacement: AllowReplacement lets a change of the above through. Default: false.
+        :param _builtins.str assume_role_arn: AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
+        :param _builtins.bool decommission: Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
+        :param _builtins.str delivery: Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
+        :param _builtins.str vpc_cidr: VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "region", region)
@@ -518,7 +518,7 @@ class LedgerEntry(dict):
     @pulumi.getter(name="allowReplacement")
     def allow_replacement(self) -> Optional[_builtins.bool]:
         """
-        AllowReplacement lets a change of the above through.
+        AllowReplacement lets a change of the above through. Default: false.
         """
         return pulumi.get(self, "allow_replacement")
 
@@ -526,7 +526,7 @@ class LedgerEntry(dict):
     @pulumi.getter(name="assumeRoleArn")
     def assume_role_arn(self) -> Optional[_builtins.str]:
         """
-        AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials).
+        AssumeRoleArn is the role of the cluster's aws provider ("" for the ambient credentials). Default: "".
         """
         return pulumi.get(self, "assume_role_arn")
 
@@ -534,7 +534,7 @@ class LedgerEntry(dict):
     @pulumi.getter
     def decommission(self) -> Optional[_builtins.bool]:
         """
-        Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+        Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
         """
         return pulumi.get(self, "decommission")
 
@@ -542,7 +542,7 @@ class LedgerEntry(dict):
     @pulumi.getter
     def delivery(self) -> Optional[_builtins.str]:
         """
-        Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct".
+        Delivery is how the cluster's secret reaches the hub: "direct" (Pulumi writes it) or "git" (the hub's registry Application brings it from Git). "" reads as "direct". Default: "direct".
         """
         return pulumi.get(self, "delivery")
 
@@ -550,7 +550,7 @@ class LedgerEntry(dict):
     @pulumi.getter(name="vpcCidr")
     def vpc_cidr(self) -> Optional[_builtins.str]:
         """
-        VpcCidr is the VPC CIDR as given; "" to allocate one from the pool.
+        VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
         """
         return pulumi.get(self, "vpc_cidr")
 

@@ -43,15 +43,15 @@ class StackDeliveryArgs:
         :param pulumi.Input[Sequence[pulumi.Input['DeliveryStageArgs']]] stages: Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
         :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
-        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
         :param pulumi.Input['KargoInstallArgs'] kargo: Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
-        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
         :param _builtins.str namespace: Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
         :param pulumi.Input['OperatorInstallArgs'] operator: Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
-        :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
-        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] preview_env_refs: PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+        :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
+        :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] preview_env_refs: PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win. Default: none.
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
-        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
         :param pulumi.Input['RolloutsInstallArgs'] rollouts: Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
         """
         pulumi.set(__self__, "manifests", manifests)
@@ -146,7 +146,7 @@ class StackDeliveryArgs:
     @pulumi.getter(name="envRefs")
     def env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
         """
-        EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+        EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
         """
         return pulumi.get(self, "env_refs")
 
@@ -170,7 +170,7 @@ class StackDeliveryArgs:
     @pulumi.getter
     def kubeconfig(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+        Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
         """
         return pulumi.get(self, "kubeconfig")
 
@@ -206,7 +206,7 @@ class StackDeliveryArgs:
     @pulumi.getter(name="previewAccessToken")
     def preview_access_token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+        PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
         """
         return pulumi.get(self, "preview_access_token")
 
@@ -218,7 +218,7 @@ class StackDeliveryArgs:
     @pulumi.getter(name="previewEnvRefs")
     def preview_env_refs(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]:
         """
-        PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+        PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win. Default: none.
         """
         return pulumi.get(self, "preview_env_refs")
 
@@ -242,7 +242,7 @@ class StackDeliveryArgs:
     @pulumi.getter(name="pulumiAccessToken")
     def pulumi_access_token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+        PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
         """
         return pulumi.get(self, "pulumi_access_token")
 
@@ -326,17 +326,17 @@ class StackDelivery(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
         :param pulumi.Input[Union['KargoInstallArgs', 'KargoInstallArgsDict']] kargo: Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
-        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+        :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
         :param pulumi.Input[Union['ManifestsRepositoryArgs', 'ManifestsRepositoryArgsDict']] manifests: Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
         :param _builtins.str namespace: Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
         :param pulumi.Input[Union['OperatorInstallArgs', 'OperatorInstallArgsDict']] operator: Operator installs the Pulumi Kubernetes Operator. Default: the chart at version "2.9.0".
-        :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] preview_env_refs: PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win.
+        :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch's head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret "pulumi-preview-access-token" (key accessToken) in the stage's namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
+        :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] preview_env_refs: PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage's own win. Default: none.
         :param pulumi.Input[Union['ProgramRepositoryArgs', 'ProgramRepositoryArgsDict']] program: Program is the Git repository of the Pulumi program the Stacks run. Required.
         :param _builtins.str project: Project is the Kargo Project, which is also the namespace of the Kargo objects: a DNS-1123 label. Default: the resource name.
-        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+        :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret "pulumi-access-token" (key accessToken) in each stage's namespace and the stage's Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
         :param pulumi.Input[Union['RolloutsInstallArgs', 'RolloutsInstallArgsDict']] rollouts: Rollouts installs Argo Rollouts when a stage has verification. Default: the chart at version "2.41.1".
         :param pulumi.Input[Sequence[pulumi.Input[Union['DeliveryStageArgs', 'DeliveryStageArgsDict']]]] stages: Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
         """

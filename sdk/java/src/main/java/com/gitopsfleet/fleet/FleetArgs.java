@@ -118,14 +118,14 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Git commits every cluster secret&#39;s manifest to a GitHub repository as well (GitOpsBridge&#39;s git).
+     * Git commits every cluster secret&#39;s manifest to a GitHub repository as well (GitOpsBridge&#39;s git). Default: none (the cluster secrets are written into the hub directly).
      * 
      */
     @Import(name="git")
     private @Nullable Output<GitDeliveryArgs> git;
 
     /**
-     * @return Git commits every cluster secret&#39;s manifest to a GitHub repository as well (GitOpsBridge&#39;s git).
+     * @return Git commits every cluster secret&#39;s manifest to a GitHub repository as well (GitOpsBridge&#39;s git). Default: none (the cluster secrets are written into the hub directly).
      * 
      */
     public Optional<Output<GitDeliveryArgs>> git() {
@@ -333,7 +333,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param git Git commits every cluster secret&#39;s manifest to a GitHub repository as well (GitOpsBridge&#39;s git).
+         * @param git Git commits every cluster secret&#39;s manifest to a GitHub repository as well (GitOpsBridge&#39;s git). Default: none (the cluster secrets are written into the hub directly).
          * 
          * @return builder
          * 
@@ -344,7 +344,7 @@ public final class FleetArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param git Git commits every cluster secret&#39;s manifest to a GitHub repository as well (GitOpsBridge&#39;s git).
+         * @param git Git commits every cluster secret&#39;s manifest to a GitHub repository as well (GitOpsBridge&#39;s git). Default: none (the cluster secrets are written into the hub directly).
          * 
          * @return builder
          * 

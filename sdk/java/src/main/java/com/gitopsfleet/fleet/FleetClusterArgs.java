@@ -27,14 +27,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     public static final FleetClusterArgs Empty = new FleetClusterArgs();
 
     /**
-     * AccessEntries are EKS access entries for IAM principals.
+     * AccessEntries are EKS access entries for IAM principals. Default: none.
      * 
      */
     @Import(name="accessEntries")
     private @Nullable Output<List<AccessEntryArgs>> accessEntries;
 
     /**
-     * @return AccessEntries are EKS access entries for IAM principals.
+     * @return AccessEntries are EKS access entries for IAM principals. Default: none.
      * 
      */
     public Optional<Output<List<AccessEntryArgs>>> accessEntries() {
@@ -42,14 +42,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+     * AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on&#39;s own defaults).
      * 
      */
     @Import(name="addonSettings")
     private @Nullable Output<AddonSettingsArgs> addonSettings;
 
     /**
-     * @return AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+     * @return AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on&#39;s own defaults).
      * 
      */
     public Optional<Output<AddonSettingsArgs>> addonSettings() {
@@ -72,14 +72,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+     * Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
      * 
      */
     @Import(name="addons")
     private @Nullable Output<Map<String,Boolean>> addons;
 
     /**
-     * @return Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+     * @return Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
      * 
      */
     public Optional<Output<Map<String,Boolean>>> addons() {
@@ -177,14 +177,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+     * GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
      * 
      */
     @Import(name="gitopsAccess")
     private @Nullable Output<GitOpsAccessArgs> gitopsAccess;
 
     /**
-     * @return GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+     * @return GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
      * 
      */
     public Optional<Output<GitOpsAccessArgs>> gitopsAccess() {
@@ -267,14 +267,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it.
+     * PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC&#39;s private subnets.
      * 
      */
     @Import(name="privateSubnetIds")
     private @Nullable Output<List<String>> privateSubnetIds;
 
     /**
-     * @return PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it.
+     * @return PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC&#39;s private subnets.
      * 
      */
     public Optional<Output<List<String>>> privateSubnetIds() {
@@ -282,14 +282,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly.
+     * PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly. Default: none.
      * 
      */
     @Import(name="publicAccessCidrs")
     private @Nullable Output<List<String>> publicAccessCidrs;
 
     /**
-     * @return PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly.
+     * @return PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly. Default: none.
      * 
      */
     public Optional<Output<List<String>>> publicAccessCidrs() {
@@ -297,14 +297,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+     * PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC&#39;s public subnets; none with VpcId.
      * 
      */
     @Import(name="publicSubnetIds")
     private @Nullable Output<List<String>> publicSubnetIds;
 
     /**
-     * @return PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+     * @return PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC&#39;s public subnets; none with VpcId.
      * 
      */
     public Optional<Output<List<String>>> publicSubnetIds() {
@@ -327,14 +327,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings.
+     * RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings. Default: none.
      * 
      */
     @Import(name="roleMappings")
     private @Nullable Output<List<RoleMappingArgs>> roleMappings;
 
     /**
-     * @return RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings.
+     * @return RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings. Default: none.
      * 
      */
     public Optional<Output<List<RoleMappingArgs>>> roleMappings() {
@@ -372,14 +372,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with &#34;aws:&#34; (AWS tagging rules).
+     * Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with &#34;aws:&#34; (AWS tagging rules). Default: none.
      * 
      */
     @Import(name="tags")
     private @Nullable Output<Map<String,String>> tags;
 
     /**
-     * @return Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with &#34;aws:&#34; (AWS tagging rules).
+     * @return Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with &#34;aws:&#34; (AWS tagging rules). Default: none.
      * 
      */
     public Optional<Output<Map<String,String>>> tags() {
@@ -387,14 +387,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+     * UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
      * 
      */
     @Import(name="userMappings")
     private @Nullable Output<List<UserMappingArgs>> userMappings;
 
     /**
-     * @return UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+     * @return UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
      * 
      */
     public Optional<Output<List<UserMappingArgs>>> userMappings() {
@@ -432,14 +432,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * VpcId selects an existing VPC (&#34;vpc-...&#34;); then no VPC is built and PrivateSubnetIds is required.
+     * VpcId selects an existing VPC (&#34;vpc-...&#34;); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
      * 
      */
     @Import(name="vpcId")
     private @Nullable Output<String> vpcId;
 
     /**
-     * @return VpcId selects an existing VPC (&#34;vpc-...&#34;); then no VPC is built and PrivateSubnetIds is required.
+     * @return VpcId selects an existing VPC (&#34;vpc-...&#34;); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
      * 
      */
     public Optional<Output<String>> vpcId() {
@@ -498,7 +498,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param accessEntries AccessEntries are EKS access entries for IAM principals.
+         * @param accessEntries AccessEntries are EKS access entries for IAM principals. Default: none.
          * 
          * @return builder
          * 
@@ -509,7 +509,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param accessEntries AccessEntries are EKS access entries for IAM principals.
+         * @param accessEntries AccessEntries are EKS access entries for IAM principals. Default: none.
          * 
          * @return builder
          * 
@@ -519,7 +519,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param accessEntries AccessEntries are EKS access entries for IAM principals.
+         * @param accessEntries AccessEntries are EKS access entries for IAM principals. Default: none.
          * 
          * @return builder
          * 
@@ -529,7 +529,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonSettings AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+         * @param addonSettings AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on&#39;s own defaults).
          * 
          * @return builder
          * 
@@ -540,7 +540,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonSettings AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected.
+         * @param addonSettings AddonSettings are the settings of add-ons that need more than a role. A setting of an add-on that is not enabled is rejected. Default: none (each add-on&#39;s own defaults).
          * 
          * @return builder
          * 
@@ -571,7 +571,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addons Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+         * @param addons Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
          * 
          * @return builder
          * 
@@ -582,7 +582,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addons Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected.
+         * @param addons Addons maps GitOps Bridge add-on names (KnownAddons, for example &#34;aws_load_balancer_controller&#34;) to whether Argo CD installs them. Each enabled add-on gets what its GitOps Bridge ApplicationSet reads (components/addons): add-ons that call AWS an IRSA role trusted by their service accounts with the upstream project&#39;s published policy, and the AWS resources they need (Fluent Bit&#39;s log group, Karpenter&#39;s and the Node Termination Handler&#39;s interruption queues, Velero&#39;s bucket, the EBS CSI driver as an EKS managed add-on); their keys are written into GitOpsMetadata. Unknown names are rejected. Default: none (no add-on).
          * 
          * @return builder
          * 
@@ -678,7 +678,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitopsAccess GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+         * @param gitopsAccess GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
          * 
          * @return builder
          * 
@@ -689,7 +689,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitopsAccess GitOpsAccess lets an Argo CD hub manage this cluster. Optional.
+         * @param gitopsAccess GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
          * 
          * @return builder
          * 
@@ -774,7 +774,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param privateSubnetIds PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it.
+         * @param privateSubnetIds PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC&#39;s private subnets.
          * 
          * @return builder
          * 
@@ -785,7 +785,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param privateSubnetIds PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it.
+         * @param privateSubnetIds PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC&#39;s private subnets.
          * 
          * @return builder
          * 
@@ -795,7 +795,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param privateSubnetIds PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it.
+         * @param privateSubnetIds PrivateSubnetIds are the existing private subnets (&#34;subnet-...&#34;) for the control plane and nodes. Required with VpcId, not allowed without it. Default: the built VPC&#39;s private subnets.
          * 
          * @return builder
          * 
@@ -805,7 +805,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly.
+         * @param publicAccessCidrs PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly. Default: none.
          * 
          * @return builder
          * 
@@ -816,7 +816,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly.
+         * @param publicAccessCidrs PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly. Default: none.
          * 
          * @return builder
          * 
@@ -826,7 +826,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly.
+         * @param publicAccessCidrs PublicAccessCidrs are the IPv4 CIDRs allowed to reach the public endpoint: the deploying machines (CI, office) and, for a spoke, the Argo CD hub&#39;s NAT gateway addresses. Required when endpointPublicAccess is true; &#34;0.0.0.0/0&#34; (the whole internet, EKS&#39;s own default) must be given explicitly. Default: none.
          * 
          * @return builder
          * 
@@ -836,7 +836,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicSubnetIds PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+         * @param publicSubnetIds PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC&#39;s public subnets; none with VpcId.
          * 
          * @return builder
          * 
@@ -847,7 +847,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicSubnetIds PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+         * @param publicSubnetIds PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC&#39;s public subnets; none with VpcId.
          * 
          * @return builder
          * 
@@ -857,7 +857,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicSubnetIds PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId.
+         * @param publicSubnetIds PublicSubnetIds are existing public subnets for internet-facing load balancers. Optional, only with VpcId. Default: the built VPC&#39;s public subnets; none with VpcId.
          * 
          * @return builder
          * 
@@ -878,7 +878,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param roleMappings RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings.
+         * @param roleMappings RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings. Default: none.
          * 
          * @return builder
          * 
@@ -889,7 +889,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param roleMappings RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings.
+         * @param roleMappings RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings. Default: none.
          * 
          * @return builder
          * 
@@ -899,7 +899,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param roleMappings RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings.
+         * @param roleMappings RoleMappings are extra IAM role entries of the aws-auth ConfigMap. The node role&#39;s entry is always kept: pulumi-eks writes it from the cluster&#39;s instance roles, separately from these mappings. Default: none.
          * 
          * @return builder
          * 
@@ -951,7 +951,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tags Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with &#34;aws:&#34; (AWS tagging rules).
+         * @param tags Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with &#34;aws:&#34; (AWS tagging rules). Default: none.
          * 
          * @return builder
          * 
@@ -962,7 +962,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tags Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with &#34;aws:&#34; (AWS tagging rules).
+         * @param tags Tags are added to every AWS resource the component creates. At most 50 tags; keys 1-128 and values 0-256 characters, keys not starting with &#34;aws:&#34; (AWS tagging rules). Default: none.
          * 
          * @return builder
          * 
@@ -972,7 +972,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param userMappings UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+         * @param userMappings UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
          * 
          * @return builder
          * 
@@ -983,7 +983,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param userMappings UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+         * @param userMappings UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
          * 
          * @return builder
          * 
@@ -993,7 +993,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param userMappings UserMappings are extra IAM user entries of the aws-auth ConfigMap.
+         * @param userMappings UserMappings are extra IAM user entries of the aws-auth ConfigMap. Default: none.
          * 
          * @return builder
          * 
@@ -1025,7 +1025,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcId VpcId selects an existing VPC (&#34;vpc-...&#34;); then no VPC is built and PrivateSubnetIds is required.
+         * @param vpcId VpcId selects an existing VPC (&#34;vpc-...&#34;); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
          * 
          * @return builder
          * 
@@ -1036,7 +1036,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcId VpcId selects an existing VPC (&#34;vpc-...&#34;); then no VPC is built and PrivateSubnetIds is required.
+         * @param vpcId VpcId selects an existing VPC (&#34;vpc-...&#34;); then no VPC is built and PrivateSubnetIds is required. Default: none (a VPC is built).
          * 
          * @return builder
          * 

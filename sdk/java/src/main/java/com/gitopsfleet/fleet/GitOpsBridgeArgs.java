@@ -24,14 +24,14 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     public static final GitOpsBridgeArgs Empty = new GitOpsBridgeArgs();
 
     /**
-     * Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: &#34;true&#34;|&#34;false&#34;. &#34;enable_&lt;addon&gt;&#34; must be a Kubernetes qualified name.
+     * Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: &#34;true&#34;|&#34;false&#34;. &#34;enable_&lt;addon&gt;&#34; must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
      * 
      */
     @Import(name="addons")
     private @Nullable Output<Map<String,Boolean>> addons;
 
     /**
-     * @return Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: &#34;true&#34;|&#34;false&#34;. &#34;enable_&lt;addon&gt;&#34; must be a Kubernetes qualified name.
+     * @return Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: &#34;true&#34;|&#34;false&#34;. &#34;enable_&lt;addon&gt;&#34; must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
      * 
      */
     public Optional<Output<Map<String,Boolean>>> addons() {
@@ -39,14 +39,14 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+     * AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
      * 
      */
     @Import(name="addonsRepo")
     private @Nullable Output<RepoArgs> addonsRepo;
 
     /**
-     * @return AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+     * @return AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
      * 
      */
     public Optional<Output<RepoArgs>> addonsRepo() {
@@ -84,14 +84,14 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Git commits the cluster secret&#39;s manifest to a GitHub repository as well.
+     * Git commits the cluster secret&#39;s manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
      * 
      */
     @Import(name="git")
     private @Nullable Output<GitDeliveryArgs> git;
 
     /**
-     * @return Git commits the cluster secret&#39;s manifest to a GitHub repository as well.
+     * @return Git commits the cluster secret&#39;s manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
      * 
      */
     public Optional<Output<GitDeliveryArgs>> git() {
@@ -114,14 +114,14 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+     * Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
      * 
      */
     @Import(name="hub")
     private @Nullable Output<HubArgs> hub;
 
     /**
-     * @return Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+     * @return Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
      * 
      */
     public Optional<Output<HubArgs>> hub() {
@@ -129,14 +129,14 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+     * Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
      * 
      */
     @Import(name="metadata")
     private @Nullable Output<Map<String,String>> metadata;
 
     /**
-     * @return Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+     * @return Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
      * 
      */
     public Optional<Output<Map<String,String>>> metadata() {
@@ -174,14 +174,14 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+     * Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
      * 
      */
     @Import(name="spoke")
     private @Nullable Output<SpokeArgs> spoke;
 
     /**
-     * @return Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+     * @return Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
      * 
      */
     public Optional<Output<SpokeArgs>> spoke() {
@@ -189,14 +189,14 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+     * WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
      * 
      */
     @Import(name="workloadsRepo")
     private @Nullable Output<RepoArgs> workloadsRepo;
 
     /**
-     * @return WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+     * @return WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
      * 
      */
     public Optional<Output<RepoArgs>> workloadsRepo() {
@@ -239,7 +239,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: &#34;true&#34;|&#34;false&#34;. &#34;enable_&lt;addon&gt;&#34; must be a Kubernetes qualified name.
+         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: &#34;true&#34;|&#34;false&#34;. &#34;enable_&lt;addon&gt;&#34; must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
          * 
          * @return builder
          * 
@@ -250,7 +250,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: &#34;true&#34;|&#34;false&#34;. &#34;enable_&lt;addon&gt;&#34; must be a Kubernetes qualified name.
+         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled, merged over cluster.addons; each becomes the label enable_&lt;addon&gt;: &#34;true&#34;|&#34;false&#34;. &#34;enable_&lt;addon&gt;&#34; must be a Kubernetes qualified name. Default: none (cluster.addons as they are).
          * 
          * @return builder
          * 
@@ -260,7 +260,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonsRepo AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+         * @param addonsRepo AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
          * 
          * @return builder
          * 
@@ -271,7 +271,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonsRepo AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it.
+         * @param addonsRepo AddonsRepo is the Git repository of the add-on ApplicationSets. Its coordinates are written into the secret as addons_repo_url, addons_repo_basepath, addons_repo_path and addons_repo_revision; on a hub an ApplicationSet bootstraps it. Default: none (no addons_repo_* annotations; on a hub, project default permits nothing).
          * 
          * @return builder
          * 
@@ -313,7 +313,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param git Git commits the cluster secret&#39;s manifest to a GitHub repository as well.
+         * @param git Git commits the cluster secret&#39;s manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
          * 
          * @return builder
          * 
@@ -324,7 +324,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param git Git commits the cluster secret&#39;s manifest to a GitHub repository as well.
+         * @param git Git commits the cluster secret&#39;s manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).
          * 
          * @return builder
          * 
@@ -345,7 +345,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hub Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+         * @param hub Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
          * 
          * @return builder
          * 
@@ -356,7 +356,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hub Hub installs Argo CD on the cluster (hub mode). Excludes Spoke.
+         * @param hub Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
          * 
          * @return builder
          * 
@@ -366,7 +366,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param metadata Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+         * @param metadata Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
          * 
          * @return builder
          * 
@@ -377,7 +377,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param metadata Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
+         * @param metadata Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
          * 
          * @return builder
          * 
@@ -409,7 +409,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param spoke Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+         * @param spoke Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
          * 
          * @return builder
          * 
@@ -420,7 +420,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param spoke Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub.
+         * @param spoke Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
          * 
          * @return builder
          * 
@@ -430,7 +430,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workloadsRepo WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+         * @param workloadsRepo WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
          * 
          * @return builder
          * 
@@ -441,7 +441,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workloadsRepo WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo.
+         * @param workloadsRepo WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
          * 
          * @return builder
          * 

@@ -56,14 +56,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+     * EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
      * 
      */
     @Import(name="envRefs")
     private @Nullable Output<Map<String,EnvRefArgs>> envRefs;
 
     /**
-     * @return EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+     * @return EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
      * 
      */
     public Optional<Output<Map<String,EnvRefArgs>>> envRefs() {
@@ -86,14 +86,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Kubeconfig reaches the hub cluster (a secret): Fleet&#39;s hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+     * Kubeconfig reaches the hub cluster (a secret): Fleet&#39;s hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
      * 
      */
     @Import(name="kubeconfig")
     private @Nullable Output<String> kubeconfig;
 
     /**
-     * @return Kubeconfig reaches the hub cluster (a secret): Fleet&#39;s hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+     * @return Kubeconfig reaches the hub cluster (a secret): Fleet&#39;s hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
      * 
      */
     public Optional<Output<String>> kubeconfig() {
@@ -146,14 +146,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+     * PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
      * 
      */
     @Import(name="previewAccessToken")
     private @Nullable Output<String> previewAccessToken;
 
     /**
-     * @return PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+     * @return PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
      * 
      */
     public Optional<Output<String>> previewAccessToken() {
@@ -161,14 +161,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win.
+     * PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win. Default: none.
      * 
      */
     @Import(name="previewEnvRefs")
     private @Nullable Output<Map<String,EnvRefArgs>> previewEnvRefs;
 
     /**
-     * @return PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win.
+     * @return PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win. Default: none.
      * 
      */
     public Optional<Output<Map<String,EnvRefArgs>>> previewEnvRefs() {
@@ -206,14 +206,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+     * PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
      * 
      */
     @Import(name="pulumiAccessToken")
     private @Nullable Output<String> pulumiAccessToken;
 
     /**
-     * @return PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+     * @return PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
      * 
      */
     public Optional<Output<String>> pulumiAccessToken() {
@@ -311,7 +311,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param envRefs EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+         * @param envRefs EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
          * 
          * @return builder
          * 
@@ -322,7 +322,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param envRefs EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs).
+         * @param envRefs EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage&#39;s own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
          * 
          * @return builder
          * 
@@ -353,7 +353,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubeconfig Kubeconfig reaches the hub cluster (a secret): Fleet&#39;s hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+         * @param kubeconfig Kubeconfig reaches the hub cluster (a secret): Fleet&#39;s hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
          * 
          * @return builder
          * 
@@ -364,7 +364,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubeconfig Kubeconfig reaches the hub cluster (a secret): Fleet&#39;s hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options.
+         * @param kubeconfig Kubeconfig reaches the hub cluster (a secret): Fleet&#39;s hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
          * 
          * @return builder
          * 
@@ -427,7 +427,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param previewAccessToken PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+         * @param previewAccessToken PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
          * 
          * @return builder
          * 
@@ -438,7 +438,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param previewAccessToken PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken.
+         * @param previewAccessToken PreviewAccessToken is the backend token of the preview Stacks (a secret): a read-only one (for Pulumi Cloud, a team token whose team may only read the stacks). A preview Stack runs code no promotion reviewed (the program branch&#39;s head, or a commit not yet promoted), so it never receives pulumiAccessToken: when set (here or per stage) it is written to a Secret &#34;pulumi-preview-access-token&#34; (key accessToken) in the stage&#39;s namespace and the preview Stacks get PULUMI_ACCESS_TOKEN from it. Required for a stage with preview Stacks when that stage has a pulumiAccessToken. Default: none.
          * 
          * @return builder
          * 
@@ -448,7 +448,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param previewEnvRefs PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win.
+         * @param previewEnvRefs PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win. Default: none.
          * 
          * @return builder
          * 
@@ -459,7 +459,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param previewEnvRefs PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win.
+         * @param previewEnvRefs PreviewEnvRefs are environment variables of every preview Stack, by name, over the Literal envRefs: the secrets a preview may read (for example a read-only cloud credential). A stage&#39;s own win. Default: none.
          * 
          * @return builder
          * 
@@ -501,7 +501,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pulumiAccessToken PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+         * @param pulumiAccessToken PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
          * 
          * @return builder
          * 
@@ -512,7 +512,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pulumiAccessToken PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own.
+         * @param pulumiAccessToken PulumiAccessToken is the backend token (a secret). When set (here or per stage), it is written to a Secret &#34;pulumi-access-token&#34; (key accessToken) in each stage&#39;s namespace and the stage&#39;s Stacks get the envRef PULUMI_ACCESS_TOKEN of type Secret to it. A stage may reuse it or give its own. Default: none.
          * 
          * @return builder
          * 

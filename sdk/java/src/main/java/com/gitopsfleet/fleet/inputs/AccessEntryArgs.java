@@ -23,14 +23,14 @@ public final class AccessEntryArgs extends com.pulumi.resources.ResourceArgs {
     public static final AccessEntryArgs Empty = new AccessEntryArgs();
 
     /**
-     * AccessPolicies are EKS access policies associated with the principal.
+     * AccessPolicies are EKS access policies associated with the principal. Default: none.
      * 
      */
     @Import(name="accessPolicies")
     private @Nullable Output<List<AccessPolicyArgs>> accessPolicies;
 
     /**
-     * @return AccessPolicies are EKS access policies associated with the principal.
+     * @return AccessPolicies are EKS access policies associated with the principal. Default: none.
      * 
      */
     public Optional<Output<List<AccessPolicyArgs>>> accessPolicies() {
@@ -38,14 +38,14 @@ public final class AccessEntryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+     * KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
      * 
      */
     @Import(name="kubernetesGroups")
     private @Nullable Output<List<String>> kubernetesGroups;
 
     /**
-     * @return KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+     * @return KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
      * 
      */
     public Optional<Output<List<String>>> kubernetesGroups() {
@@ -110,7 +110,7 @@ public final class AccessEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param accessPolicies AccessPolicies are EKS access policies associated with the principal.
+         * @param accessPolicies AccessPolicies are EKS access policies associated with the principal. Default: none.
          * 
          * @return builder
          * 
@@ -121,7 +121,7 @@ public final class AccessEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param accessPolicies AccessPolicies are EKS access policies associated with the principal.
+         * @param accessPolicies AccessPolicies are EKS access policies associated with the principal. Default: none.
          * 
          * @return builder
          * 
@@ -131,7 +131,7 @@ public final class AccessEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param accessPolicies AccessPolicies are EKS access policies associated with the principal.
+         * @param accessPolicies AccessPolicies are EKS access policies associated with the principal. Default: none.
          * 
          * @return builder
          * 
@@ -141,7 +141,7 @@ public final class AccessEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubernetesGroups KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+         * @param kubernetesGroups KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
          * 
          * @return builder
          * 
@@ -152,7 +152,7 @@ public final class AccessEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubernetesGroups KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+         * @param kubernetesGroups KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
          * 
          * @return builder
          * 
@@ -162,7 +162,7 @@ public final class AccessEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubernetesGroups KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:.
+         * @param kubernetesGroups KubernetesGroups are Kubernetes groups the principal joins (for RBAC bindings of your own); EKS rejects groups starting with system:, eks:, aws:, amazon: or iam:. Default: none.
          * 
          * @return builder
          * 

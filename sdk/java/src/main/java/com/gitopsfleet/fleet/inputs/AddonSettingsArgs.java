@@ -58,14 +58,14 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+     * AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
      * 
      */
     @Import(name="awsPrivatecaIssuer")
     private @Nullable Output<PrivateCAIssuerSettingsArgs> awsPrivatecaIssuer;
 
     /**
-     * @return AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+     * @return AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
      * 
      */
     public Optional<Output<PrivateCAIssuerSettingsArgs>> awsPrivatecaIssuer() {
@@ -73,14 +73,14 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+     * CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
      * 
      */
     @Import(name="certManager")
     private @Nullable Output<CertManagerSettingsArgs> certManager;
 
     /**
-     * @return CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+     * @return CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
      * 
      */
     public Optional<Output<CertManagerSettingsArgs>> certManager() {
@@ -88,14 +88,14 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+     * ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
      * 
      */
     @Import(name="externalDns")
     private @Nullable Output<ExternalDNSSettingsArgs> externalDns;
 
     /**
-     * @return ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+     * @return ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
      * 
      */
     public Optional<Output<ExternalDNSSettingsArgs>> externalDns() {
@@ -103,14 +103,14 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+     * ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under &#34;&lt;cluster&gt;/&#34;).
      * 
      */
     @Import(name="externalSecrets")
     private @Nullable Output<ExternalSecretsSettingsArgs> externalSecrets;
 
     /**
-     * @return ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+     * @return ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under &#34;&lt;cluster&gt;/&#34;).
      * 
      */
     public Optional<Output<ExternalSecretsSettingsArgs>> externalSecrets() {
@@ -118,14 +118,14 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+     * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
      * 
      */
     @Import(name="policyArns")
     private @Nullable Output<Map<String,List<String>>> policyArns;
 
     /**
-     * @return PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+     * @return PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
      * 
      */
     public Optional<Output<Map<String,List<String>>>> policyArns() {
@@ -133,14 +133,14 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+     * Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
      * 
      */
     @Import(name="velero")
     private @Nullable Output<VeleroSettingsArgs> velero;
 
     /**
-     * @return Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+     * @return Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
      * 
      */
     public Optional<Output<VeleroSettingsArgs>> velero() {
@@ -231,7 +231,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param awsPrivatecaIssuer AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+         * @param awsPrivatecaIssuer AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
          * 
          * @return builder
          * 
@@ -242,7 +242,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param awsPrivatecaIssuer AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled.
+         * @param awsPrivatecaIssuer AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when aws_privateca_issuer is enabled. Default: none.
          * 
          * @return builder
          * 
@@ -252,7 +252,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param certManager CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+         * @param certManager CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
          * 
          * @return builder
          * 
@@ -263,7 +263,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param certManager CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works).
+         * @param certManager CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
          * 
          * @return builder
          * 
@@ -273,7 +273,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param externalDns ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+         * @param externalDns ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
          * 
          * @return builder
          * 
@@ -284,7 +284,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param externalDns ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default.
+         * @param externalDns ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
          * 
          * @return builder
          * 
@@ -294,7 +294,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param externalSecrets ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+         * @param externalSecrets ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under &#34;&lt;cluster&gt;/&#34;).
          * 
          * @return builder
          * 
@@ -305,7 +305,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param externalSecrets ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional.
+         * @param externalSecrets ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under &#34;&lt;cluster&gt;/&#34;).
          * 
          * @return builder
          * 
@@ -315,7 +315,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
          * 
          * @return builder
          * 
@@ -326,7 +326,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide.
+         * @param policyArns PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
          * 
          * @return builder
          * 
@@ -336,7 +336,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param velero Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+         * @param velero Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
          * 
          * @return builder
          * 
@@ -347,7 +347,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param velero Velero sets the backup bucket. Optional: without it FleetCluster creates one.
+         * @param velero Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
          * 
          * @return builder
          * 

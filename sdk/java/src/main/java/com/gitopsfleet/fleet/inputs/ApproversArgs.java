@@ -21,14 +21,14 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
     public static final ApproversArgs Empty = new ApproversArgs();
 
     /**
-     * Emails are values of the email claim.
+     * Emails are values of the email claim. Default: none.
      * 
      */
     @Import(name="emails")
     private @Nullable Output<List<String>> emails;
 
     /**
-     * @return Emails are values of the email claim.
+     * @return Emails are values of the email claim. Default: none.
      * 
      */
     public Optional<Output<List<String>>> emails() {
@@ -36,14 +36,14 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Groups are values of the groups claim.
+     * Groups are values of the groups claim. Default: none.
      * 
      */
     @Import(name="groups")
     private @Nullable Output<List<String>> groups;
 
     /**
-     * @return Groups are values of the groups claim.
+     * @return Groups are values of the groups claim. Default: none.
      * 
      */
     public Optional<Output<List<String>>> groups() {
@@ -51,14 +51,14 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Subjects are values of the sub claim.
+     * Subjects are values of the sub claim. Default: none.
      * 
      */
     @Import(name="subjects")
     private @Nullable Output<List<String>> subjects;
 
     /**
-     * @return Subjects are values of the sub claim.
+     * @return Subjects are values of the sub claim. Default: none.
      * 
      */
     public Optional<Output<List<String>>> subjects() {
@@ -92,7 +92,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param emails Emails are values of the email claim.
+         * @param emails Emails are values of the email claim. Default: none.
          * 
          * @return builder
          * 
@@ -103,7 +103,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param emails Emails are values of the email claim.
+         * @param emails Emails are values of the email claim. Default: none.
          * 
          * @return builder
          * 
@@ -113,7 +113,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param emails Emails are values of the email claim.
+         * @param emails Emails are values of the email claim. Default: none.
          * 
          * @return builder
          * 
@@ -123,7 +123,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are values of the groups claim.
+         * @param groups Groups are values of the groups claim. Default: none.
          * 
          * @return builder
          * 
@@ -134,7 +134,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are values of the groups claim.
+         * @param groups Groups are values of the groups claim. Default: none.
          * 
          * @return builder
          * 
@@ -144,7 +144,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are values of the groups claim.
+         * @param groups Groups are values of the groups claim. Default: none.
          * 
          * @return builder
          * 
@@ -154,7 +154,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param subjects Subjects are values of the sub claim.
+         * @param subjects Subjects are values of the sub claim. Default: none.
          * 
          * @return builder
          * 
@@ -165,7 +165,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param subjects Subjects are values of the sub claim.
+         * @param subjects Subjects are values of the sub claim. Default: none.
          * 
          * @return builder
          * 
@@ -175,7 +175,7 @@ public final class ApproversArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param subjects Subjects are values of the sub claim.
+         * @param subjects Subjects are values of the sub claim. Default: none.
          * 
          * @return builder
          * 

@@ -21,14 +21,14 @@ public final class CertManagerSettingsArgs extends com.pulumi.resources.Resource
     public static final CertManagerSettingsArgs Empty = new CertManagerSettingsArgs();
 
     /**
-     * HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+     * HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
      * 
      */
     @Import(name="hostedZoneIds")
     private @Nullable Output<List<String>> hostedZoneIds;
 
     /**
-     * @return HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+     * @return HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
      * 
      */
     public Optional<Output<List<String>>> hostedZoneIds() {
@@ -60,7 +60,7 @@ public final class CertManagerSettingsArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param hostedZoneIds HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+         * @param hostedZoneIds HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
          * 
          * @return builder
          * 
@@ -71,7 +71,7 @@ public final class CertManagerSettingsArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param hostedZoneIds HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+         * @param hostedZoneIds HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
          * 
          * @return builder
          * 
@@ -81,7 +81,7 @@ public final class CertManagerSettingsArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param hostedZoneIds HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges.
+         * @param hostedZoneIds HostedZoneIds are the Route 53 hosted zones (&#34;Z&#34; followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
          * 
          * @return builder
          * 

@@ -40,14 +40,14 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins.
+     * Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins. Default: none.
      * 
      */
     @Import(name="addons")
     private @Nullable Output<Map<String,Boolean>> addons;
 
     /**
-     * @return Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins.
+     * @return Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins. Default: none.
      * 
      */
     public Optional<Output<Map<String,Boolean>>> addons() {
@@ -55,14 +55,14 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * AssumeRoleArn is the default role of the clusters&#39; aws providers.
+     * AssumeRoleArn is the default role of the clusters&#39; aws providers. Default: none (the ambient credentials).
      * 
      */
     @Import(name="assumeRoleArn")
     private @Nullable Output<String> assumeRoleArn;
 
     /**
-     * @return AssumeRoleArn is the default role of the clusters&#39; aws providers.
+     * @return AssumeRoleArn is the default role of the clusters&#39; aws providers. Default: none (the ambient credentials).
      * 
      */
     public Optional<Output<String>> assumeRoleArn() {
@@ -115,14 +115,14 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * NodeGroups are the default managed node groups.
+     * NodeGroups are the default managed node groups. Default: none (FleetCluster&#39;s default group).
      * 
      */
     @Import(name="nodeGroups")
     private @Nullable Output<List<NodeGroupArgs>> nodeGroups;
 
     /**
-     * @return NodeGroups are the default managed node groups.
+     * @return NodeGroups are the default managed node groups. Default: none (FleetCluster&#39;s default group).
      * 
      */
     public Optional<Output<List<NodeGroupArgs>>> nodeGroups() {
@@ -145,14 +145,14 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+     * PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
      * 
      */
     @Import(name="publicAccessCidrs")
     private @Nullable Output<List<String>> publicAccessCidrs;
 
     /**
-     * @return PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+     * @return PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
      * 
      */
     public Optional<Output<List<String>>> publicAccessCidrs() {
@@ -160,14 +160,14 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Tags are added to every cluster&#39;s AWS resources.
+     * Tags are added to every cluster&#39;s AWS resources. Default: none.
      * 
      */
     @Import(name="tags")
     private @Nullable Output<Map<String,String>> tags;
 
     /**
-     * @return Tags are added to every cluster&#39;s AWS resources.
+     * @return Tags are added to every cluster&#39;s AWS resources. Default: none.
      * 
      */
     public Optional<Output<Map<String,String>>> tags() {
@@ -175,14 +175,14 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Version is the default Kubernetes minor version.
+     * Version is the default Kubernetes minor version. Default: none (FleetCluster&#39;s default).
      * 
      */
     @Import(name="version")
     private @Nullable Output<String> version;
 
     /**
-     * @return Version is the default Kubernetes minor version.
+     * @return Version is the default Kubernetes minor version. Default: none (FleetCluster&#39;s default).
      * 
      */
     public Optional<Output<String>> version() {
@@ -245,7 +245,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param addons Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins.
+         * @param addons Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins. Default: none.
          * 
          * @return builder
          * 
@@ -256,7 +256,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param addons Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins.
+         * @param addons Addons are add-ons enabled (or disabled) on every cluster; a cluster&#39;s own entry wins. Default: none.
          * 
          * @return builder
          * 
@@ -266,7 +266,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param assumeRoleArn AssumeRoleArn is the default role of the clusters&#39; aws providers.
+         * @param assumeRoleArn AssumeRoleArn is the default role of the clusters&#39; aws providers. Default: none (the ambient credentials).
          * 
          * @return builder
          * 
@@ -277,7 +277,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param assumeRoleArn AssumeRoleArn is the default role of the clusters&#39; aws providers.
+         * @param assumeRoleArn AssumeRoleArn is the default role of the clusters&#39; aws providers. Default: none (the ambient credentials).
          * 
          * @return builder
          * 
@@ -350,7 +350,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param nodeGroups NodeGroups are the default managed node groups.
+         * @param nodeGroups NodeGroups are the default managed node groups. Default: none (FleetCluster&#39;s default group).
          * 
          * @return builder
          * 
@@ -361,7 +361,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param nodeGroups NodeGroups are the default managed node groups.
+         * @param nodeGroups NodeGroups are the default managed node groups. Default: none (FleetCluster&#39;s default group).
          * 
          * @return builder
          * 
@@ -371,7 +371,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param nodeGroups NodeGroups are the default managed node groups.
+         * @param nodeGroups NodeGroups are the default managed node groups. Default: none (FleetCluster&#39;s default group).
          * 
          * @return builder
          * 
@@ -402,7 +402,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+         * @param publicAccessCidrs PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
          * 
          * @return builder
          * 
@@ -413,7 +413,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+         * @param publicAccessCidrs PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
          * 
          * @return builder
          * 
@@ -423,7 +423,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the default networks allowed to reach the public API endpoints.
+         * @param publicAccessCidrs PublicAccessCidrs are the default networks allowed to reach the public API endpoints. Default: none.
          * 
          * @return builder
          * 
@@ -433,7 +433,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param tags Tags are added to every cluster&#39;s AWS resources.
+         * @param tags Tags are added to every cluster&#39;s AWS resources. Default: none.
          * 
          * @return builder
          * 
@@ -444,7 +444,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param tags Tags are added to every cluster&#39;s AWS resources.
+         * @param tags Tags are added to every cluster&#39;s AWS resources. Default: none.
          * 
          * @return builder
          * 
@@ -454,7 +454,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param version Version is the default Kubernetes minor version.
+         * @param version Version is the default Kubernetes minor version. Default: none (FleetCluster&#39;s default).
          * 
          * @return builder
          * 
@@ -465,7 +465,7 @@ public final class ClusterDefaultsArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param version Version is the default Kubernetes minor version.
+         * @param version Version is the default Kubernetes minor version. Default: none (FleetCluster&#39;s default).
          * 
          * @return builder
          * 

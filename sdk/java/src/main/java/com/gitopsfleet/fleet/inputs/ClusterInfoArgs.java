@@ -38,14 +38,14 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels.
+     * Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels. Default: none.
      * 
      */
     @Import(name="addons")
     private @Nullable Output<Map<String,Boolean>> addons;
 
     /**
-     * @return Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels.
+     * @return Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels. Default: none.
      * 
      */
     public Optional<Output<Map<String,Boolean>>> addons() {
@@ -98,14 +98,14 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations.
+     * GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations. Default: none.
      * 
      */
     @Import(name="gitopsMetadata")
     private @Nullable Output<Map<String,String>> gitopsMetadata;
 
     /**
-     * @return GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations.
+     * @return GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations. Default: none.
      * 
      */
     public Optional<Output<Map<String,String>>> gitopsMetadata() {
@@ -173,14 +173,14 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none).
+     * SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none). Default: &#34;&#34; (none).
      * 
      */
     @Import(name="spokeRoleArn")
     private @Nullable Output<String> spokeRoleArn;
 
     /**
-     * @return SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none).
+     * @return SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none). Default: &#34;&#34; (none).
      * 
      */
     public Optional<Output<String>> spokeRoleArn() {
@@ -243,7 +243,7 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels.
+         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels. Default: none.
          * 
          * @return builder
          * 
@@ -254,7 +254,7 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels.
+         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels. Default: none.
          * 
          * @return builder
          * 
@@ -327,7 +327,7 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitopsMetadata GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations.
+         * @param gitopsMetadata GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations. Default: none.
          * 
          * @return builder
          * 
@@ -338,7 +338,7 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitopsMetadata GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations.
+         * @param gitopsMetadata GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations. Default: none.
          * 
          * @return builder
          * 
@@ -432,7 +432,7 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param spokeRoleArn SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none).
+         * @param spokeRoleArn SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none). Default: &#34;&#34; (none).
          * 
          * @return builder
          * 
@@ -443,7 +443,7 @@ public final class ClusterInfoArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param spokeRoleArn SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none).
+         * @param spokeRoleArn SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none). Default: &#34;&#34; (none).
          * 
          * @return builder
          * 

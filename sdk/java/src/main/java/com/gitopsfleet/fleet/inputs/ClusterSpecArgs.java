@@ -27,14 +27,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     public static final ClusterSpecArgs Empty = new ClusterSpecArgs();
 
     /**
-     * AddonSettings are FleetCluster&#39;s add-on settings for this cluster.
+     * AddonSettings are FleetCluster&#39;s add-on settings for this cluster. Default: none.
      * 
      */
     @Import(name="addonSettings")
     private @Nullable Output<AddonSettingsArgs> addonSettings;
 
     /**
-     * @return AddonSettings are FleetCluster&#39;s add-on settings for this cluster.
+     * @return AddonSettings are FleetCluster&#39;s add-on settings for this cluster. Default: none.
      * 
      */
     public Optional<Output<AddonSettingsArgs>> addonSettings() {
@@ -42,14 +42,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment.
+     * AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment. Default: defaults.addonVersions.
      * 
      */
     @Import(name="addonVersions")
     private @Nullable Output<Map<String,String>> addonVersions;
 
     /**
-     * @return AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment.
+     * @return AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment. Default: defaults.addonVersions.
      * 
      */
     public Optional<Output<Map<String,String>>> addonVersions() {
@@ -57,14 +57,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins).
+     * Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins). Default: defaults.addons.
      * 
      */
     @Import(name="addons")
     private @Nullable Output<Map<String,Boolean>> addons;
 
     /**
-     * @return Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins).
+     * @return Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins). Default: defaults.addons.
      * 
      */
     public Optional<Output<Map<String,Boolean>>> addons() {
@@ -252,14 +252,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Tags are added to the cluster&#39;s AWS resources, merged over defaults.tags.
+     * Tags are added to the cluster&#39;s AWS resources, merged over defaults.tags. Default: defaults.tags.
      * 
      */
     @Import(name="tags")
     private @Nullable Output<Map<String,String>> tags;
 
     /**
-     * @return Tags are added to the cluster&#39;s AWS resources, merged over defaults.tags.
+     * @return Tags are added to the cluster&#39;s AWS resources, merged over defaults.tags. Default: defaults.tags.
      * 
      */
     public Optional<Output<Map<String,String>>> tags() {
@@ -338,7 +338,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonSettings AddonSettings are FleetCluster&#39;s add-on settings for this cluster.
+         * @param addonSettings AddonSettings are FleetCluster&#39;s add-on settings for this cluster. Default: none.
          * 
          * @return builder
          * 
@@ -349,7 +349,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonSettings AddonSettings are FleetCluster&#39;s add-on settings for this cluster.
+         * @param addonSettings AddonSettings are FleetCluster&#39;s add-on settings for this cluster. Default: none.
          * 
          * @return builder
          * 
@@ -359,7 +359,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonVersions AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment.
+         * @param addonVersions AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment. Default: defaults.addonVersions.
          * 
          * @return builder
          * 
@@ -370,7 +370,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonVersions AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment.
+         * @param addonVersions AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster&#39;s entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster&#39;s environment. Default: defaults.addonVersions.
          * 
          * @return builder
          * 
@@ -380,7 +380,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins).
+         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins). Default: defaults.addons.
          * 
          * @return builder
          * 
@@ -391,7 +391,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins).
+         * @param addons Addons are GitOps Bridge add-on names -&gt; enabled, merged over defaults.addons (the cluster&#39;s entry wins). Default: defaults.addons.
          * 
          * @return builder
          * 
@@ -673,7 +673,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tags Tags are added to the cluster&#39;s AWS resources, merged over defaults.tags.
+         * @param tags Tags are added to the cluster&#39;s AWS resources, merged over defaults.tags. Default: defaults.tags.
          * 
          * @return builder
          * 
@@ -684,7 +684,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tags Tags are added to the cluster&#39;s AWS resources, merged over defaults.tags.
+         * @param tags Tags are added to the cluster&#39;s AWS resources, merged over defaults.tags. Default: defaults.tags.
          * 
          * @return builder
          * 

@@ -45,14 +45,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+     * Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
      * 
      */
     @Import(name="approvers")
     private @Nullable Output<ApproversArgs> approvers;
 
     /**
-     * @return Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+     * @return Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
      * 
      */
     public Optional<Output<ApproversArgs>> approvers() {
@@ -90,14 +90,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+     * Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
      * 
      */
     @Import(name="branch")
     private @Nullable Output<String> branch;
 
     /**
-     * @return Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+     * @return Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
      * 
      */
     public Optional<Output<String>> branch() {
@@ -105,14 +105,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
+     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
      * 
      */
     @Import(name="clusterRoles")
     private @Nullable Output<List<String>> clusterRoles;
 
     /**
-     * @return ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
+     * @return ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
      * 
      */
     public Optional<Output<List<String>>> clusterRoles() {
@@ -120,14 +120,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+     * Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
      * 
      */
     @Import(name="commit")
     private @Nullable Output<String> commit;
 
     /**
-     * @return Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+     * @return Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
      * 
      */
     public Optional<Output<String>> commit() {
@@ -195,14 +195,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+     * EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
      * 
      */
     @Import(name="envRefs")
     private @Nullable Output<Map<String,EnvRefArgs>> envRefs;
 
     /**
-     * @return EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+     * @return EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
      * 
      */
     public Optional<Output<Map<String,EnvRefArgs>>> envRefs() {
@@ -300,14 +300,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs.
+     * PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs. Default: none.
      * 
      */
     @Import(name="previewEnvRefs")
     private @Nullable Output<Map<String,EnvRefArgs>> previewEnvRefs;
 
     /**
-     * @return PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs.
+     * @return PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs. Default: none.
      * 
      */
     public Optional<Output<Map<String,EnvRefArgs>>> previewEnvRefs() {
@@ -345,14 +345,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+     * PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage&#39;s branch).
      * 
      */
     @Import(name="pullRequest")
     private @Nullable Output<Boolean> pullRequest;
 
     /**
-     * @return PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+     * @return PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage&#39;s branch).
      * 
      */
     public Optional<Output<Boolean>> pullRequest() {
@@ -420,14 +420,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+     * Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
      * 
      */
     @Import(name="stack")
     private @Nullable Output<String> stack;
 
     /**
-     * @return Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+     * @return Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
      * 
      */
     public Optional<Output<String>> stack() {
@@ -495,14 +495,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
+     * WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs. Default: none (PKO&#39;s Workspace defaults).
      * 
      */
     @Import(name="workspaceTemplate")
     private @Nullable Output<Map<String,Object>> workspaceTemplate;
 
     /**
-     * @return WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
+     * @return WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs. Default: none (PKO&#39;s Workspace defaults).
      * 
      */
     public Optional<Output<Map<String,Object>>> workspaceTemplate() {
@@ -586,7 +586,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param approvers Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+         * @param approvers Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
          * 
          * @return builder
          * 
@@ -597,7 +597,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param approvers Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to.
+         * @param approvers Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
          * 
          * @return builder
          * 
@@ -649,7 +649,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param branch Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+         * @param branch Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
          * 
          * @return builder
          * 
@@ -660,7 +660,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param branch Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both).
+         * @param branch Branch makes the stage&#39;s template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
          * 
          * @return builder
          * 
@@ -670,7 +670,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
          * 
          * @return builder
          * 
@@ -681,7 +681,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
          * 
          * @return builder
          * 
@@ -691,7 +691,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
          * 
          * @return builder
          * 
@@ -701,7 +701,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param commit Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+         * @param commit Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
          * 
          * @return builder
          * 
@@ -712,7 +712,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param commit Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch.
+         * @param commit Commit is the program commit the stage&#39;s template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
          * 
          * @return builder
          * 
@@ -806,7 +806,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+         * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
          * 
          * @return builder
          * 
@@ -817,7 +817,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones.
+         * @param envRefs EnvRefs are environment variables of this Stack, merged over the top-level envRefs. Its preview Stacks get only the Literal ones. Default: none.
          * 
          * @return builder
          * 
@@ -963,7 +963,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param previewEnvRefs PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs.
+         * @param previewEnvRefs PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs. Default: none.
          * 
          * @return builder
          * 
@@ -974,7 +974,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param previewEnvRefs PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs.
+         * @param previewEnvRefs PreviewEnvRefs are environment variables of this stage&#39;s preview Stacks, merged over the top-level previewEnvRefs. Default: none.
          * 
          * @return builder
          * 
@@ -1026,7 +1026,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pullRequest PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+         * @param pullRequest PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage&#39;s branch).
          * 
          * @return builder
          * 
@@ -1037,7 +1037,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pullRequest PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request.
+         * @param pullRequest PullRequest makes a promotion open a pull request into the stage&#39;s branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage&#39;s branch).
          * 
          * @return builder
          * 
@@ -1131,7 +1131,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stack Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+         * @param stack Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
          * 
          * @return builder
          * 
@@ -1142,7 +1142,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stack Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none.
+         * @param stack Stack is the Pulumi stack the Stack object deploys (spec.stack), &#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34; for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
          * 
          * @return builder
          * 
@@ -1246,7 +1246,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workspaceTemplate WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
+         * @param workspaceTemplate WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs. Default: none (PKO&#39;s Workspace defaults).
          * 
          * @return builder
          * 
@@ -1257,7 +1257,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workspaceTemplate WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs.
+         * @param workspaceTemplate WorkspaceTemplate is PKO&#39;s spec.workspaceTemplate as it is: a strategic merge patch on the stack&#39;s Workspace (its image, resources, pod metadata, volumes), for example {&#34;spec&#34;: {&#34;image&#34;: &#34;pulumi/pulumi:3.259.0&#34;}}. The program&#39;s cloud credentials come from the ServiceAccount (for AWS, an EKS Pod Identity association of the stage&#39;s ServiceAccount to a deploy role) or from envRefs. Default: none (PKO&#39;s Workspace defaults).
          * 
          * @return builder
          * 

@@ -23,14 +23,14 @@ public final class EnvRefArgs extends com.pulumi.resources.ResourceArgs {
     public static final EnvRefArgs Empty = new EnvRefArgs();
 
     /**
-     * Literal is the value (type Literal).
+     * Literal is the value (type Literal). Default: none.
      * 
      */
     @Import(name="literal")
     private @Nullable Output<EnvLiteralArgs> literal;
 
     /**
-     * @return Literal is the value (type Literal).
+     * @return Literal is the value (type Literal). Default: none.
      * 
      */
     public Optional<Output<EnvLiteralArgs>> literal() {
@@ -38,14 +38,14 @@ public final class EnvRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Secret is the Secret and key in the Stack&#39;s namespace (type Secret).
+     * Secret is the Secret and key in the Stack&#39;s namespace (type Secret). Default: none.
      * 
      */
     @Import(name="secret")
     private @Nullable Output<EnvSecretArgs> secret;
 
     /**
-     * @return Secret is the Secret and key in the Stack&#39;s namespace (type Secret).
+     * @return Secret is the Secret and key in the Stack&#39;s namespace (type Secret). Default: none.
      * 
      */
     public Optional<Output<EnvSecretArgs>> secret() {
@@ -94,7 +94,7 @@ public final class EnvRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param literal Literal is the value (type Literal).
+         * @param literal Literal is the value (type Literal). Default: none.
          * 
          * @return builder
          * 
@@ -105,7 +105,7 @@ public final class EnvRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param literal Literal is the value (type Literal).
+         * @param literal Literal is the value (type Literal). Default: none.
          * 
          * @return builder
          * 
@@ -115,7 +115,7 @@ public final class EnvRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param secret Secret is the Secret and key in the Stack&#39;s namespace (type Secret).
+         * @param secret Secret is the Secret and key in the Stack&#39;s namespace (type Secret). Default: none.
          * 
          * @return builder
          * 
@@ -126,7 +126,7 @@ public final class EnvRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param secret Secret is the Secret and key in the Stack&#39;s namespace (type Secret).
+         * @param secret Secret is the Secret and key in the Stack&#39;s namespace (type Secret). Default: none.
          * 
          * @return builder
          * 

@@ -98,14 +98,14 @@ public final class GitDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+     * PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
      * 
      */
     @Import(name="pullRequest")
     private @Nullable Output<Boolean> pullRequest;
 
     /**
-     * @return PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+     * @return PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
      * 
      */
     public Optional<Output<Boolean>> pullRequest() {
@@ -279,7 +279,7 @@ public final class GitDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pullRequest PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+         * @param pullRequest PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
          * 
          * @return builder
          * 
@@ -290,7 +290,7 @@ public final class GitDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pullRequest PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch.
+         * @param pullRequest PullRequest commits to a new branch and opens a pull request into Branch instead of writing to Branch. Default: false.
          * 
          * @return builder
          * 

@@ -22,14 +22,14 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
     public static final GitOpsAccessArgs Empty = new GitOpsAccessArgs();
 
     /**
-     * HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+     * HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
      * 
      */
     @Import(name="hubEgressCidrs")
     private @Nullable Output<List<String>> hubEgressCidrs;
 
     /**
-     * @return HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+     * @return HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
      * 
      */
     public Optional<Output<List<String>>> hubEgressCidrs() {
@@ -77,7 +77,7 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
          * 
          * @return builder
          * 
@@ -88,7 +88,7 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
          * 
          * @return builder
          * 
@@ -98,7 +98,7 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway).
+         * @param hubEgressCidrs HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
          * 
          * @return builder
          * 

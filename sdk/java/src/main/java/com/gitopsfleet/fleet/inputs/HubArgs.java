@@ -39,14 +39,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+     * Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
      * 
      */
     @Import(name="bootstrap")
     private @Nullable Output<List<Map<String,Object>>> bootstrap;
 
     /**
-     * @return Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+     * @return Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
      * 
      */
     public Optional<Output<List<Map<String,Object>>>> bootstrap() {
@@ -249,14 +249,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Values are Helm values merged over the component&#39;s (user values win, maps merged key by key).
+     * Values are Helm values merged over the component&#39;s (user values win, maps merged key by key). Default: none.
      * 
      */
     @Import(name="values")
     private @Nullable Output<Map<String,Object>> values;
 
     /**
-     * @return Values are Helm values merged over the component&#39;s (user values win, maps merged key by key).
+     * @return Values are Helm values merged over the component&#39;s (user values win, maps merged key by key). Default: none.
      * 
      */
     public Optional<Output<Map<String,Object>>> values() {
@@ -324,7 +324,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param bootstrap Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+         * @param bootstrap Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
          * 
          * @return builder
          * 
@@ -335,7 +335,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param bootstrap Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+         * @param bootstrap Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
          * 
          * @return builder
          * 
@@ -345,7 +345,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param bootstrap Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace.
+         * @param bootstrap Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
          * 
          * @return builder
          * 
@@ -698,7 +698,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param values Values are Helm values merged over the component&#39;s (user values win, maps merged key by key).
+         * @param values Values are Helm values merged over the component&#39;s (user values win, maps merged key by key). Default: none.
          * 
          * @return builder
          * 
@@ -709,7 +709,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param values Values are Helm values merged over the component&#39;s (user values win, maps merged key by key).
+         * @param values Values are Helm values merged over the component&#39;s (user values win, maps merged key by key). Default: none.
          * 
          * @return builder
          * 

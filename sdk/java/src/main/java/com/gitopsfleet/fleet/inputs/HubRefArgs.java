@@ -37,14 +37,14 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output).
+     * Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output). Default: with stack, the hub stack&#39;s hubKubeconfig output.
      * 
      */
     @Import(name="kubeconfig")
     private @Nullable Output<String> kubeconfig;
 
     /**
-     * @return Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output).
+     * @return Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output). Default: with stack, the hub stack&#39;s hubKubeconfig output.
      * 
      */
     public Optional<Output<String>> kubeconfig() {
@@ -52,14 +52,14 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ManagementRoleArn is the hub&#39;s Argo CD management role (GitOpsBridge&#39;s managementRoleArn), which every spoke&#39;s role trusts, when the facts are given directly. Required without stack.
+     * ManagementRoleArn is the hub&#39;s Argo CD management role (GitOpsBridge&#39;s managementRoleArn), which every spoke&#39;s role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack&#39;s hubFacts output.
      * 
      */
     @Import(name="managementRoleArn")
     private @Nullable Output<String> managementRoleArn;
 
     /**
-     * @return ManagementRoleArn is the hub&#39;s Argo CD management role (GitOpsBridge&#39;s managementRoleArn), which every spoke&#39;s role trusts, when the facts are given directly. Required without stack.
+     * @return ManagementRoleArn is the hub&#39;s Argo CD management role (GitOpsBridge&#39;s managementRoleArn), which every spoke&#39;s role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack&#39;s hubFacts output.
      * 
      */
     public Optional<Output<String>> managementRoleArn() {
@@ -82,14 +82,14 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack.
+     * Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack. Default: none.
      * 
      */
     @Import(name="shard")
     private @Nullable Output<String> shard;
 
     /**
-     * @return Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack.
+     * @return Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack. Default: none.
      * 
      */
     public Optional<Output<String>> shard() {
@@ -97,14 +97,14 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+     * Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
      * 
      */
     @Import(name="stack")
     private @Nullable Output<String> stack;
 
     /**
-     * @return Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+     * @return Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
      * 
      */
     public Optional<Output<String>> stack() {
@@ -172,7 +172,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubeconfig Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output).
+         * @param kubeconfig Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output). Default: with stack, the hub stack&#39;s hubKubeconfig output.
          * 
          * @return builder
          * 
@@ -183,7 +183,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kubeconfig Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output).
+         * @param kubeconfig Kubeconfig reaches the hub, where the spokes&#39; cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack&#39;s hubKubeconfig output). Default: with stack, the hub stack&#39;s hubKubeconfig output.
          * 
          * @return builder
          * 
@@ -193,7 +193,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param managementRoleArn ManagementRoleArn is the hub&#39;s Argo CD management role (GitOpsBridge&#39;s managementRoleArn), which every spoke&#39;s role trusts, when the facts are given directly. Required without stack.
+         * @param managementRoleArn ManagementRoleArn is the hub&#39;s Argo CD management role (GitOpsBridge&#39;s managementRoleArn), which every spoke&#39;s role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack&#39;s hubFacts output.
          * 
          * @return builder
          * 
@@ -204,7 +204,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param managementRoleArn ManagementRoleArn is the hub&#39;s Argo CD management role (GitOpsBridge&#39;s managementRoleArn), which every spoke&#39;s role trusts, when the facts are given directly. Required without stack.
+         * @param managementRoleArn ManagementRoleArn is the hub&#39;s Argo CD management role (GitOpsBridge&#39;s managementRoleArn), which every spoke&#39;s role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack&#39;s hubFacts output.
          * 
          * @return builder
          * 
@@ -235,7 +235,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param shard Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack.
+         * @param shard Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack. Default: none.
          * 
          * @return builder
          * 
@@ -246,7 +246,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param shard Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack.
+         * @param shard Shard is this fleet&#39;s name among the hub stack&#39;s shards (its Fleet&#39;s shards). Required with stack. Default: none.
          * 
          * @return builder
          * 
@@ -256,7 +256,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stack Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+         * @param stack Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
          * 
          * @return builder
          * 
@@ -267,7 +267,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param stack Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry.
+         * @param stack Stack is the hub&#39;s stack, as a stack reference names it (&#34;&lt;org&gt;/&lt;project&gt;/&lt;stack&gt;&#34;; with a self-managed backend &#34;organization/&lt;project&gt;/&lt;stack&gt;&#34;). Its Fleet&#39;s hubFacts and hubKubeconfig outputs give the hub&#39;s management role, egress networks, kubeconfig, registry, and this shard&#39;s CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
          * 
          * @return builder
          * 

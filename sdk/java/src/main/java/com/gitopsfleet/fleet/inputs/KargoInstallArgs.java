@@ -24,14 +24,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     public static final KargoInstallArgs Empty = new KargoInstallArgs();
 
     /**
-     * AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+     * AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
      * 
      */
     @Import(name="adminPasswordHash")
     private @Nullable Output<String> adminPasswordHash;
 
     /**
-     * @return AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+     * @return AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
      * 
      */
     public Optional<Output<String>> adminPasswordHash() {
@@ -39,14 +39,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CertManager says how Kargo&#39;s need for cert-manager (its webhook server&#39;s self-signed certificate) is met: &#34;install&#34; installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; &#34;present&#34; states that cert-manager is already installed. Required unless existing.
+     * CertManager says how Kargo&#39;s need for cert-manager (its webhook server&#39;s self-signed certificate) is met: &#34;install&#34; installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; &#34;present&#34; states that cert-manager is already installed. Required unless existing. Default: none.
      * 
      */
     @Import(name="certManager")
     private @Nullable Output<String> certManager;
 
     /**
-     * @return CertManager says how Kargo&#39;s need for cert-manager (its webhook server&#39;s self-signed certificate) is met: &#34;install&#34; installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; &#34;present&#34; states that cert-manager is already installed. Required unless existing.
+     * @return CertManager says how Kargo&#39;s need for cert-manager (its webhook server&#39;s self-signed certificate) is met: &#34;install&#34; installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; &#34;present&#34; states that cert-manager is already installed. Required unless existing. Default: none.
      * 
      */
     public Optional<Output<String>> certManager() {
@@ -84,14 +84,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only.
+     * GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only. Default: none (no Kargo git credential).
      * 
      */
     @Import(name="gitToken")
     private @Nullable Output<String> gitToken;
 
     /**
-     * @return GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only.
+     * @return GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only. Default: none (no Kargo git credential).
      * 
      */
     public Optional<Output<String>> gitToken() {
@@ -114,14 +114,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing.
+     * Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing. Default: none.
      * 
      */
     @Import(name="oidc")
     private @Nullable Output<KargoOidcArgs> oidc;
 
     /**
-     * @return Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing.
+     * @return Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing. Default: none.
      * 
      */
     public Optional<Output<KargoOidcArgs>> oidc() {
@@ -144,14 +144,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * TokenSigningKey signs the admin account&#39;s tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+     * TokenSigningKey signs the admin account&#39;s tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
      * 
      */
     @Import(name="tokenSigningKey")
     private @Nullable Output<String> tokenSigningKey;
 
     /**
-     * @return TokenSigningKey signs the admin account&#39;s tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+     * @return TokenSigningKey signs the admin account&#39;s tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
      * 
      */
     public Optional<Output<String>> tokenSigningKey() {
@@ -159,14 +159,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Values are Helm values of the chart, merged over the component&#39;s.
+     * Values are Helm values of the chart, merged over the component&#39;s. Default: none.
      * 
      */
     @Import(name="values")
     private @Nullable Output<Map<String,Object>> values;
 
     /**
-     * @return Values are Helm values of the chart, merged over the component&#39;s.
+     * @return Values are Helm values of the chart, merged over the component&#39;s. Default: none.
      * 
      */
     public Optional<Output<Map<String,Object>>> values() {
@@ -207,7 +207,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param adminPasswordHash AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+         * @param adminPasswordHash AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
          * 
          * @return builder
          * 
@@ -218,7 +218,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param adminPasswordHash AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing.
+         * @param adminPasswordHash AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret). Required unless existing. Default: none.
          * 
          * @return builder
          * 
@@ -228,7 +228,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param certManager CertManager says how Kargo&#39;s need for cert-manager (its webhook server&#39;s self-signed certificate) is met: &#34;install&#34; installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; &#34;present&#34; states that cert-manager is already installed. Required unless existing.
+         * @param certManager CertManager says how Kargo&#39;s need for cert-manager (its webhook server&#39;s self-signed certificate) is met: &#34;install&#34; installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; &#34;present&#34; states that cert-manager is already installed. Required unless existing. Default: none.
          * 
          * @return builder
          * 
@@ -239,7 +239,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param certManager CertManager says how Kargo&#39;s need for cert-manager (its webhook server&#39;s self-signed certificate) is met: &#34;install&#34; installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; &#34;present&#34; states that cert-manager is already installed. Required unless existing.
+         * @param certManager CertManager says how Kargo&#39;s need for cert-manager (its webhook server&#39;s self-signed certificate) is met: &#34;install&#34; installs the cert-manager chart (v1.19.1 from charts.jetstack.io, namespace cert-manager) before Kargo; &#34;present&#34; states that cert-manager is already installed. Required unless existing. Default: none.
          * 
          * @return builder
          * 
@@ -291,7 +291,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitToken GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only.
+         * @param gitToken GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only. Default: none (no Kargo git credential).
          * 
          * @return builder
          * 
@@ -302,7 +302,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param gitToken GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only.
+         * @param gitToken GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential &#34;git-manifests&#34; (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository&#39;s URL only. Default: none (no Kargo git credential).
          * 
          * @return builder
          * 
@@ -333,7 +333,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param oidc Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing.
+         * @param oidc Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing. Default: none.
          * 
          * @return builder
          * 
@@ -344,7 +344,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param oidc Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing.
+         * @param oidc Oidc configures Kargo&#39;s API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers&#39; ServiceAccounts. Required with approvers unless existing. Default: none.
          * 
          * @return builder
          * 
@@ -375,7 +375,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tokenSigningKey TokenSigningKey signs the admin account&#39;s tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+         * @param tokenSigningKey TokenSigningKey signs the admin account&#39;s tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
          * 
          * @return builder
          * 
@@ -386,7 +386,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param tokenSigningKey TokenSigningKey signs the admin account&#39;s tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing.
+         * @param tokenSigningKey TokenSigningKey signs the admin account&#39;s tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
          * 
          * @return builder
          * 
@@ -396,7 +396,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param values Values are Helm values of the chart, merged over the component&#39;s.
+         * @param values Values are Helm values of the chart, merged over the component&#39;s. Default: none.
          * 
          * @return builder
          * 
@@ -407,7 +407,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param values Values are Helm values of the chart, merged over the component&#39;s.
+         * @param values Values are Helm values of the chart, merged over the component&#39;s. Default: none.
          * 
          * @return builder
          * 

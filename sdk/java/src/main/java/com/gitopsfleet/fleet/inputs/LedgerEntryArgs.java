@@ -22,14 +22,14 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
     public static final LedgerEntryArgs Empty = new LedgerEntryArgs();
 
     /**
-     * AllowReplacement lets a change of the above through.
+     * AllowReplacement lets a change of the above through. Default: false.
      * 
      */
     @Import(name="allowReplacement")
     private @Nullable Output<Boolean> allowReplacement;
 
     /**
-     * @return AllowReplacement lets a change of the above through.
+     * @return AllowReplacement lets a change of the above through. Default: false.
      * 
      */
     public Optional<Output<Boolean>> allowReplacement() {
@@ -37,14 +37,14 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials).
+     * AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials). Default: &#34;&#34;.
      * 
      */
     @Import(name="assumeRoleArn")
     private @Nullable Output<String> assumeRoleArn;
 
     /**
-     * @return AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials).
+     * @return AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials). Default: &#34;&#34;.
      * 
      */
     public Optional<Output<String>> assumeRoleArn() {
@@ -52,14 +52,14 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
      * 
      */
     @Import(name="decommission")
     private @Nullable Output<Boolean> decommission;
 
     /**
-     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
      * 
      */
     public Optional<Output<Boolean>> decommission() {
@@ -67,14 +67,14 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+     * Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;. Default: &#34;direct&#34;.
      * 
      */
     @Import(name="delivery")
     private @Nullable Output<String> delivery;
 
     /**
-     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;. Default: &#34;direct&#34;.
      * 
      */
     public Optional<Output<String>> delivery() {
@@ -112,14 +112,14 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool.
+     * VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool. Default: &#34;&#34; (allocated).
      * 
      */
     @Import(name="vpcCidr")
     private @Nullable Output<String> vpcCidr;
 
     /**
-     * @return VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool.
+     * @return VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool. Default: &#34;&#34; (allocated).
      * 
      */
     public Optional<Output<String>> vpcCidr() {
@@ -157,7 +157,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowReplacement AllowReplacement lets a change of the above through.
+         * @param allowReplacement AllowReplacement lets a change of the above through. Default: false.
          * 
          * @return builder
          * 
@@ -168,7 +168,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowReplacement AllowReplacement lets a change of the above through.
+         * @param allowReplacement AllowReplacement lets a change of the above through. Default: false.
          * 
          * @return builder
          * 
@@ -178,7 +178,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param assumeRoleArn AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials).
+         * @param assumeRoleArn AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials). Default: &#34;&#34;.
          * 
          * @return builder
          * 
@@ -189,7 +189,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param assumeRoleArn AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials).
+         * @param assumeRoleArn AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials). Default: &#34;&#34;.
          * 
          * @return builder
          * 
@@ -199,7 +199,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param decommission Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+         * @param decommission Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
          * 
          * @return builder
          * 
@@ -210,7 +210,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param decommission Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+         * @param decommission Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
          * 
          * @return builder
          * 
@@ -220,7 +220,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param delivery Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+         * @param delivery Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;. Default: &#34;direct&#34;.
          * 
          * @return builder
          * 
@@ -231,7 +231,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param delivery Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+         * @param delivery Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;. Default: &#34;direct&#34;.
          * 
          * @return builder
          * 
@@ -283,7 +283,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcCidr VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool.
+         * @param vpcCidr VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool. Default: &#34;&#34; (allocated).
          * 
          * @return builder
          * 
@@ -294,7 +294,7 @@ public final class LedgerEntryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcCidr VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool.
+         * @param vpcCidr VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool. Default: &#34;&#34; (allocated).
          * 
          * @return builder
          * 

@@ -84,14 +84,14 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
     }
 
     /**
-     * PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+     * PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
      * 
      */
     @Import(name="pullRequest")
     private @Nullable Output<Boolean> pullRequest;
 
     /**
-     * @return PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+     * @return PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
      * 
      */
     public Optional<Output<Boolean>> pullRequest() {
@@ -275,7 +275,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param pullRequest PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+         * @param pullRequest PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
          * 
          * @return builder
          * 
@@ -286,7 +286,7 @@ public final class ManifestsRepositoryArgs extends com.pulumi.resources.Resource
         }
 
         /**
-         * @param pullRequest PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged.
+         * @param pullRequest PullRequest writes the initial manifests on a new branch with a pull request into Branch instead of to Branch: nothing is delivered before the pull request is merged. Default: false.
          * 
          * @return builder
          * 

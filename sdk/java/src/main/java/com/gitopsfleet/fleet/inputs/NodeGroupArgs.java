@@ -100,14 +100,14 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Labels are Kubernetes labels put on the nodes.
+     * Labels are Kubernetes labels put on the nodes. Default: none.
      * 
      */
     @Import(name="labels")
     private @Nullable Output<Map<String,String>> labels;
 
     /**
-     * @return Labels are Kubernetes labels put on the nodes.
+     * @return Labels are Kubernetes labels put on the nodes. Default: none.
      * 
      */
     public Optional<Output<Map<String,String>>> labels() {
@@ -175,14 +175,14 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Taints are Kubernetes taints put on the nodes.
+     * Taints are Kubernetes taints put on the nodes. Default: none.
      * 
      */
     @Import(name="taints")
     private @Nullable Output<List<TaintArgs>> taints;
 
     /**
-     * @return Taints are Kubernetes taints put on the nodes.
+     * @return Taints are Kubernetes taints put on the nodes. Default: none.
      * 
      */
     public Optional<Output<List<TaintArgs>>> taints() {
@@ -339,7 +339,7 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param labels Labels are Kubernetes labels put on the nodes.
+         * @param labels Labels are Kubernetes labels put on the nodes. Default: none.
          * 
          * @return builder
          * 
@@ -350,7 +350,7 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param labels Labels are Kubernetes labels put on the nodes.
+         * @param labels Labels are Kubernetes labels put on the nodes. Default: none.
          * 
          * @return builder
          * 
@@ -444,7 +444,7 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param taints Taints are Kubernetes taints put on the nodes.
+         * @param taints Taints are Kubernetes taints put on the nodes. Default: none.
          * 
          * @return builder
          * 
@@ -455,7 +455,7 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param taints Taints are Kubernetes taints put on the nodes.
+         * @param taints Taints are Kubernetes taints put on the nodes. Default: none.
          * 
          * @return builder
          * 
@@ -465,7 +465,7 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param taints Taints are Kubernetes taints put on the nodes.
+         * @param taints Taints are Kubernetes taints put on the nodes. Default: none.
          * 
          * @return builder
          * 

@@ -68,14 +68,14 @@ public final class OperatorInstallArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Values are Helm values of the chart.
+     * Values are Helm values of the chart. Default: none.
      * 
      */
     @Import(name="values")
     private @Nullable Output<Map<String,Object>> values;
 
     /**
-     * @return Values are Helm values of the chart.
+     * @return Values are Helm values of the chart. Default: none.
      * 
      */
     public Optional<Output<Map<String,Object>>> values() {
@@ -173,7 +173,7 @@ public final class OperatorInstallArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param values Values are Helm values of the chart.
+         * @param values Values are Helm values of the chart. Default: none.
          * 
          * @return builder
          * 
@@ -184,7 +184,7 @@ public final class OperatorInstallArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param values Values are Helm values of the chart.
+         * @param values Values are Helm values of the chart. Default: none.
          * 
          * @return builder
          * 

@@ -21,14 +21,14 @@ public final class RepoArgs extends com.pulumi.resources.ResourceArgs {
     public static final RepoArgs Empty = new RepoArgs();
 
     /**
-     * BasePath is the folder that holds everything of this repository&#39;s kind, for example &#34;addons/&#34;.
+     * BasePath is the folder that holds everything of this repository&#39;s kind, for example &#34;addons/&#34;. Default: &#34;&#34;.
      * 
      */
     @Import(name="basePath")
     private @Nullable Output<String> basePath;
 
     /**
-     * @return BasePath is the folder that holds everything of this repository&#39;s kind, for example &#34;addons/&#34;.
+     * @return BasePath is the folder that holds everything of this repository&#39;s kind, for example &#34;addons/&#34;. Default: &#34;&#34;.
      * 
      */
     public Optional<Output<String>> basePath() {
@@ -108,7 +108,7 @@ public final class RepoArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param basePath BasePath is the folder that holds everything of this repository&#39;s kind, for example &#34;addons/&#34;.
+         * @param basePath BasePath is the folder that holds everything of this repository&#39;s kind, for example &#34;addons/&#34;. Default: &#34;&#34;.
          * 
          * @return builder
          * 
@@ -119,7 +119,7 @@ public final class RepoArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param basePath BasePath is the folder that holds everything of this repository&#39;s kind, for example &#34;addons/&#34;.
+         * @param basePath BasePath is the folder that holds everything of this repository&#39;s kind, for example &#34;addons/&#34;. Default: &#34;&#34;.
          * 
          * @return builder
          * 

@@ -36,14 +36,14 @@ public final class RepositoriesArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+     * Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
      * 
      */
     @Import(name="workloads")
     private @Nullable Output<RepoArgs> workloads;
 
     /**
-     * @return Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+     * @return Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
      * 
      */
     public Optional<Output<RepoArgs>> workloads() {
@@ -97,7 +97,7 @@ public final class RepositoriesArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workloads Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+         * @param workloads Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
          * 
          * @return builder
          * 
@@ -108,7 +108,7 @@ public final class RepositoriesArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workloads Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional.
+         * @param workloads Workloads holds the workload ApplicationSets (GitOpsBridge workloadsRepo). Optional. Default: none.
          * 
          * @return builder
          * 

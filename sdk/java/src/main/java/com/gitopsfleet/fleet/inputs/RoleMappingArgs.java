@@ -22,14 +22,14 @@ public final class RoleMappingArgs extends com.pulumi.resources.ResourceArgs {
     public static final RoleMappingArgs Empty = new RoleMappingArgs();
 
     /**
-     * Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+     * Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
      * 
      */
     @Import(name="groups")
     private @Nullable Output<List<String>> groups;
 
     /**
-     * @return Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+     * @return Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
      * 
      */
     public Optional<Output<List<String>>> groups() {
@@ -93,7 +93,7 @@ public final class RoleMappingArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+         * @param groups Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
          * 
          * @return builder
          * 
@@ -104,7 +104,7 @@ public final class RoleMappingArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+         * @param groups Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
          * 
          * @return builder
          * 
@@ -114,7 +114,7 @@ public final class RoleMappingArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead.
+         * @param groups Groups are Kubernetes groups, none starting with a prefix EKS reserves (system:, eks:, aws:, amazon:, iam:). For cluster admin (system:masters) use an access entry with AmazonEKSClusterAdminPolicy instead. Default: none.
          * 
          * @return builder
          * 

@@ -83,14 +83,14 @@ public final class RolloutsInstallArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Values are Helm values of the chart.
+     * Values are Helm values of the chart. Default: none.
      * 
      */
     @Import(name="values")
     private @Nullable Output<Map<String,Object>> values;
 
     /**
-     * @return Values are Helm values of the chart.
+     * @return Values are Helm values of the chart. Default: none.
      * 
      */
     public Optional<Output<Map<String,Object>>> values() {
@@ -210,7 +210,7 @@ public final class RolloutsInstallArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param values Values are Helm values of the chart.
+         * @param values Values are Helm values of the chart. Default: none.
          * 
          * @return builder
          * 
@@ -221,7 +221,7 @@ public final class RolloutsInstallArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param values Values are Helm values of the chart.
+         * @param values Values are Helm values of the chart. Default: none.
          * 
          * @return builder
          * 

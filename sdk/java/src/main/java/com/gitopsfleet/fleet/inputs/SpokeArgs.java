@@ -20,14 +20,14 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
     public static final SpokeArgs Empty = new SpokeArgs();
 
     /**
-     * HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub.
+     * HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub. Default: none.
      * 
      */
     @Import(name="hubKubeconfig")
     private @Nullable Output<String> hubKubeconfig;
 
     /**
-     * @return HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub.
+     * @return HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub. Default: none.
      * 
      */
     public Optional<Output<String>> hubKubeconfig() {
@@ -75,7 +75,7 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hubKubeconfig HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub.
+         * @param hubKubeconfig HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub. Default: none.
          * 
          * @return builder
          * 
@@ -86,7 +86,7 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hubKubeconfig HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub.
+         * @param hubKubeconfig HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub&#39;s registry Application then brings it from Git and nothing is written into the hub. Default: none.
          * 
          * @return builder
          * 

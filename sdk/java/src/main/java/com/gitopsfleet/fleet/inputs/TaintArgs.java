@@ -51,14 +51,14 @@ public final class TaintArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+     * Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: &#34;&#34;.
      * 
      */
     @Import(name="value")
     private @Nullable Output<String> value;
 
     /**
-     * @return Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+     * @return Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: &#34;&#34;.
      * 
      */
     public Optional<Output<String>> value() {
@@ -134,7 +134,7 @@ public final class TaintArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param value Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+         * @param value Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: &#34;&#34;.
          * 
          * @return builder
          * 
@@ -145,7 +145,7 @@ public final class TaintArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param value Value is the taint value: at most 63 characters of the label-value alphabet. Optional.
+         * @param value Value is the taint value: at most 63 characters of the label-value alphabet. Optional. Default: &#34;&#34;.
          * 
          * @return builder
          * 

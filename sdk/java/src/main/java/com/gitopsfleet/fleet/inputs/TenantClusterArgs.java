@@ -53,14 +53,14 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Environment is the cluster&#39;s GitOps Bridge environment, which the tenant&#39;s selector may pick.
+     * Environment is the cluster&#39;s GitOps Bridge environment, which the tenant&#39;s selector may pick. Default: none (no environment selector picks it).
      * 
      */
     @Import(name="environment")
     private @Nullable Output<String> environment;
 
     /**
-     * @return Environment is the cluster&#39;s GitOps Bridge environment, which the tenant&#39;s selector may pick.
+     * @return Environment is the cluster&#39;s GitOps Bridge environment, which the tenant&#39;s selector may pick. Default: none (no environment selector picks it).
      * 
      */
     public Optional<Output<String>> environment() {
@@ -128,14 +128,14 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * OidcProviderArn is the ARN of the cluster&#39;s IAM OIDC provider (FleetCluster&#39;s oidcProviderArn), which the IRSA roles trust: the SecretStores&#39; with externalSecrets, and every workload identity with identity irsa. Required for those.
+     * OidcProviderArn is the ARN of the cluster&#39;s IAM OIDC provider (FleetCluster&#39;s oidcProviderArn), which the IRSA roles trust: the SecretStores&#39; with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
      * 
      */
     @Import(name="oidcProviderArn")
     private @Nullable Output<String> oidcProviderArn;
 
     /**
-     * @return OidcProviderArn is the ARN of the cluster&#39;s IAM OIDC provider (FleetCluster&#39;s oidcProviderArn), which the IRSA roles trust: the SecretStores&#39; with externalSecrets, and every workload identity with identity irsa. Required for those.
+     * @return OidcProviderArn is the ARN of the cluster&#39;s IAM OIDC provider (FleetCluster&#39;s oidcProviderArn), which the IRSA roles trust: the SecretStores&#39; with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
      * 
      */
     public Optional<Output<String>> oidcProviderArn() {
@@ -143,14 +143,14 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * OidcProviderUrl is that provider&#39;s issuer URL (FleetCluster&#39;s oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+     * OidcProviderUrl is that provider&#39;s issuer URL (FleetCluster&#39;s oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
      * 
      */
     @Import(name="oidcProviderUrl")
     private @Nullable Output<String> oidcProviderUrl;
 
     /**
-     * @return OidcProviderUrl is that provider&#39;s issuer URL (FleetCluster&#39;s oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+     * @return OidcProviderUrl is that provider&#39;s issuer URL (FleetCluster&#39;s oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
      * 
      */
     public Optional<Output<String>> oidcProviderUrl() {
@@ -248,7 +248,7 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Environment is the cluster&#39;s GitOps Bridge environment, which the tenant&#39;s selector may pick.
+         * @param environment Environment is the cluster&#39;s GitOps Bridge environment, which the tenant&#39;s selector may pick. Default: none (no environment selector picks it).
          * 
          * @return builder
          * 
@@ -259,7 +259,7 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Environment is the cluster&#39;s GitOps Bridge environment, which the tenant&#39;s selector may pick.
+         * @param environment Environment is the cluster&#39;s GitOps Bridge environment, which the tenant&#39;s selector may pick. Default: none (no environment selector picks it).
          * 
          * @return builder
          * 
@@ -353,7 +353,7 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param oidcProviderArn OidcProviderArn is the ARN of the cluster&#39;s IAM OIDC provider (FleetCluster&#39;s oidcProviderArn), which the IRSA roles trust: the SecretStores&#39; with externalSecrets, and every workload identity with identity irsa. Required for those.
+         * @param oidcProviderArn OidcProviderArn is the ARN of the cluster&#39;s IAM OIDC provider (FleetCluster&#39;s oidcProviderArn), which the IRSA roles trust: the SecretStores&#39; with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
          * 
          * @return builder
          * 
@@ -364,7 +364,7 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param oidcProviderArn OidcProviderArn is the ARN of the cluster&#39;s IAM OIDC provider (FleetCluster&#39;s oidcProviderArn), which the IRSA roles trust: the SecretStores&#39; with externalSecrets, and every workload identity with identity irsa. Required for those.
+         * @param oidcProviderArn OidcProviderArn is the ARN of the cluster&#39;s IAM OIDC provider (FleetCluster&#39;s oidcProviderArn), which the IRSA roles trust: the SecretStores&#39; with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
          * 
          * @return builder
          * 
@@ -374,7 +374,7 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param oidcProviderUrl OidcProviderUrl is that provider&#39;s issuer URL (FleetCluster&#39;s oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+         * @param oidcProviderUrl OidcProviderUrl is that provider&#39;s issuer URL (FleetCluster&#39;s oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
          * 
          * @return builder
          * 
@@ -385,7 +385,7 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param oidcProviderUrl OidcProviderUrl is that provider&#39;s issuer URL (FleetCluster&#39;s oidcProviderUrl), with or without https://. Required with oidcProviderArn.
+         * @param oidcProviderUrl OidcProviderUrl is that provider&#39;s issuer URL (FleetCluster&#39;s oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
          * 
          * @return builder
          * 

@@ -21,14 +21,14 @@ public final class TenantKindArgs extends com.pulumi.resources.ResourceArgs {
     public static final TenantKindArgs Empty = new TenantKindArgs();
 
     /**
-     * Group is the API group, &#34;&#34; for core (&#34;apps&#34;, &#34;networking.k8s.io&#34;).
+     * Group is the API group, &#34;&#34; for core (&#34;apps&#34;, &#34;networking.k8s.io&#34;). Default: &#34;&#34; (core).
      * 
      */
     @Import(name="group")
     private @Nullable Output<String> group;
 
     /**
-     * @return Group is the API group, &#34;&#34; for core (&#34;apps&#34;, &#34;networking.k8s.io&#34;).
+     * @return Group is the API group, &#34;&#34; for core (&#34;apps&#34;, &#34;networking.k8s.io&#34;). Default: &#34;&#34; (core).
      * 
      */
     public Optional<Output<String>> group() {
@@ -76,7 +76,7 @@ public final class TenantKindArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param group Group is the API group, &#34;&#34; for core (&#34;apps&#34;, &#34;networking.k8s.io&#34;).
+         * @param group Group is the API group, &#34;&#34; for core (&#34;apps&#34;, &#34;networking.k8s.io&#34;). Default: &#34;&#34; (core).
          * 
          * @return builder
          * 
@@ -87,7 +87,7 @@ public final class TenantKindArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param group Group is the API group, &#34;&#34; for core (&#34;apps&#34;, &#34;networking.k8s.io&#34;).
+         * @param group Group is the API group, &#34;&#34; for core (&#34;apps&#34;, &#34;networking.k8s.io&#34;). Default: &#34;&#34; (core).
          * 
          * @return builder
          * 

@@ -41,14 +41,14 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Labels are added to the namespace (tenant and managed-by are set by the component).
+     * Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
      * 
      */
     @Import(name="labels")
     private @Nullable Output<Map<String,String>> labels;
 
     /**
-     * @return Labels are added to the namespace (tenant and managed-by are set by the component).
+     * @return Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
      * 
      */
     public Optional<Output<Map<String,String>>> labels() {
@@ -116,14 +116,14 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * ServiceAccounts are the namespace&#39;s workload identities.
+     * ServiceAccounts are the namespace&#39;s workload identities. Default: none.
      * 
      */
     @Import(name="serviceAccounts")
     private @Nullable Output<List<TenantServiceAccountArgs>> serviceAccounts;
 
     /**
-     * @return ServiceAccounts are the namespace&#39;s workload identities.
+     * @return ServiceAccounts are the namespace&#39;s workload identities. Default: none.
      * 
      */
     public Optional<Output<List<TenantServiceAccountArgs>>> serviceAccounts() {
@@ -192,7 +192,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param labels Labels are added to the namespace (tenant and managed-by are set by the component).
+         * @param labels Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
          * 
          * @return builder
          * 
@@ -203,7 +203,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param labels Labels are added to the namespace (tenant and managed-by are set by the component).
+         * @param labels Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
          * 
          * @return builder
          * 
@@ -297,7 +297,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param serviceAccounts ServiceAccounts are the namespace&#39;s workload identities.
+         * @param serviceAccounts ServiceAccounts are the namespace&#39;s workload identities. Default: none.
          * 
          * @return builder
          * 
@@ -308,7 +308,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param serviceAccounts ServiceAccounts are the namespace&#39;s workload identities.
+         * @param serviceAccounts ServiceAccounts are the namespace&#39;s workload identities. Default: none.
          * 
          * @return builder
          * 
@@ -318,7 +318,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param serviceAccounts ServiceAccounts are the namespace&#39;s workload identities.
+         * @param serviceAccounts ServiceAccounts are the namespace&#39;s workload identities. Default: none.
          * 
          * @return builder
          * 

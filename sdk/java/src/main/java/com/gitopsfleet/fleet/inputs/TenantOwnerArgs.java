@@ -52,14 +52,14 @@ public final class TenantOwnerArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them).
+     * Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them). Default: none.
      * 
      */
     @Import(name="groups")
     private @Nullable Output<List<String>> groups;
 
     /**
-     * @return Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them).
+     * @return Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them). Default: none.
      * 
      */
     public Optional<Output<List<String>>> groups() {
@@ -135,7 +135,7 @@ public final class TenantOwnerArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them).
+         * @param groups Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them). Default: none.
          * 
          * @return builder
          * 
@@ -146,7 +146,7 @@ public final class TenantOwnerArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them).
+         * @param groups Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them). Default: none.
          * 
          * @return builder
          * 
@@ -156,7 +156,7 @@ public final class TenantOwnerArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them).
+         * @param groups Groups are SSO groups given the same access in the tenant&#39;s Argo CD project (&#34;admin&#34; and &#34;edit&#34;: sync, create, delete its Applications; &#34;view&#34;: read them). Default: none.
          * 
          * @return builder
          * 

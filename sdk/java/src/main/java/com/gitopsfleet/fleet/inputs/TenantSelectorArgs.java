@@ -21,14 +21,14 @@ public final class TenantSelectorArgs extends com.pulumi.resources.ResourceArgs 
     public static final TenantSelectorArgs Empty = new TenantSelectorArgs();
 
     /**
-     * Clusters are cluster names.
+     * Clusters are cluster names. Default: none.
      * 
      */
     @Import(name="clusters")
     private @Nullable Output<List<String>> clusters;
 
     /**
-     * @return Clusters are cluster names.
+     * @return Clusters are cluster names. Default: none.
      * 
      */
     public Optional<Output<List<String>>> clusters() {
@@ -36,14 +36,14 @@ public final class TenantSelectorArgs extends com.pulumi.resources.ResourceArgs 
     }
 
     /**
-     * Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;).
+     * Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;). Default: none.
      * 
      */
     @Import(name="environments")
     private @Nullable Output<List<String>> environments;
 
     /**
-     * @return Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;).
+     * @return Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;). Default: none.
      * 
      */
     public Optional<Output<List<String>>> environments() {
@@ -76,7 +76,7 @@ public final class TenantSelectorArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param clusters Clusters are cluster names.
+         * @param clusters Clusters are cluster names. Default: none.
          * 
          * @return builder
          * 
@@ -87,7 +87,7 @@ public final class TenantSelectorArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param clusters Clusters are cluster names.
+         * @param clusters Clusters are cluster names. Default: none.
          * 
          * @return builder
          * 
@@ -97,7 +97,7 @@ public final class TenantSelectorArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param clusters Clusters are cluster names.
+         * @param clusters Clusters are cluster names. Default: none.
          * 
          * @return builder
          * 
@@ -107,7 +107,7 @@ public final class TenantSelectorArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param environments Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;).
+         * @param environments Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;). Default: none.
          * 
          * @return builder
          * 
@@ -118,7 +118,7 @@ public final class TenantSelectorArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param environments Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;).
+         * @param environments Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;). Default: none.
          * 
          * @return builder
          * 
@@ -128,7 +128,7 @@ public final class TenantSelectorArgs extends com.pulumi.resources.ResourceArgs 
         }
 
         /**
-         * @param environments Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;).
+         * @param environments Environments are GitOps Bridge environments (&#34;dev&#34;, &#34;prod&#34;). Default: none.
          * 
          * @return builder
          * 

@@ -22,14 +22,14 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
     public static final TenantServiceAccountArgs Empty = new TenantServiceAccountArgs();
 
     /**
-     * ManagedPolicyArns are IAM policies attached to its role.
+     * ManagedPolicyArns are IAM policies attached to its role. Default: none.
      * 
      */
     @Import(name="managedPolicyArns")
     private @Nullable Output<List<String>> managedPolicyArns;
 
     /**
-     * @return ManagedPolicyArns are IAM policies attached to its role.
+     * @return ManagedPolicyArns are IAM policies attached to its role. Default: none.
      * 
      */
     public Optional<Output<List<String>>> managedPolicyArns() {
@@ -52,14 +52,14 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * Policy is an inline IAM policy document (JSON) of its role.
+     * Policy is an inline IAM policy document (JSON) of its role. Default: none.
      * 
      */
     @Import(name="policy")
     private @Nullable Output<String> policy;
 
     /**
-     * @return Policy is an inline IAM policy document (JSON) of its role.
+     * @return Policy is an inline IAM policy document (JSON) of its role. Default: none.
      * 
      */
     public Optional<Output<String>> policy() {
@@ -93,7 +93,7 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role.
+         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role. Default: none.
          * 
          * @return builder
          * 
@@ -104,7 +104,7 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role.
+         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role. Default: none.
          * 
          * @return builder
          * 
@@ -114,7 +114,7 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role.
+         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role. Default: none.
          * 
          * @return builder
          * 
@@ -145,7 +145,7 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param policy Policy is an inline IAM policy document (JSON) of its role.
+         * @param policy Policy is an inline IAM policy document (JSON) of its role. Default: none.
          * 
          * @return builder
          * 
@@ -156,7 +156,7 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param policy Policy is an inline IAM policy document (JSON) of its role.
+         * @param policy Policy is an inline IAM policy document (JSON) of its role. Default: none.
          * 
          * @return builder
          * 

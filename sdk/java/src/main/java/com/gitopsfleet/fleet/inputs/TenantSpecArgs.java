@@ -104,14 +104,14 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project.
+     * Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project. Default: none.
      * 
      */
     @Import(name="owners")
     private @Nullable Output<List<TenantOwnerArgs>> owners;
 
     /**
-     * @return Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project.
+     * @return Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project. Default: none.
      * 
      */
     public Optional<Output<List<TenantOwnerArgs>>> owners() {
@@ -179,14 +179,14 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Workloads is where the tenant&#39;s Applications come from: a folder per cluster under its path. With it the hub gets the tenant&#39;s ApplicationSet; without it only the project (the tenant&#39;s own Applications, or ApplicationSets of another repository, use it).
+     * Workloads is where the tenant&#39;s Applications come from: a folder per cluster under its path. With it the hub gets the tenant&#39;s ApplicationSet; without it only the project (the tenant&#39;s own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
      * 
      */
     @Import(name="workloads")
     private @Nullable Output<TenantWorkloadsArgs> workloads;
 
     /**
-     * @return Workloads is where the tenant&#39;s Applications come from: a folder per cluster under its path. With it the hub gets the tenant&#39;s ApplicationSet; without it only the project (the tenant&#39;s own Applications, or ApplicationSets of another repository, use it).
+     * @return Workloads is where the tenant&#39;s Applications come from: a folder per cluster under its path. With it the hub gets the tenant&#39;s ApplicationSet; without it only the project (the tenant&#39;s own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
      * 
      */
     public Optional<Output<TenantWorkloadsArgs>> workloads() {
@@ -353,7 +353,7 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param owners Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project.
+         * @param owners Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project. Default: none.
          * 
          * @return builder
          * 
@@ -364,7 +364,7 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param owners Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project.
+         * @param owners Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project. Default: none.
          * 
          * @return builder
          * 
@@ -374,7 +374,7 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param owners Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project.
+         * @param owners Owners are the IAM principals that own the tenant: each gets an EKS access entry on every selected cluster with an access policy scoped to the tenant&#39;s namespaces, and its groups a role in the tenant&#39;s Argo CD project. Default: none.
          * 
          * @return builder
          * 
@@ -488,7 +488,7 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workloads Workloads is where the tenant&#39;s Applications come from: a folder per cluster under its path. With it the hub gets the tenant&#39;s ApplicationSet; without it only the project (the tenant&#39;s own Applications, or ApplicationSets of another repository, use it).
+         * @param workloads Workloads is where the tenant&#39;s Applications come from: a folder per cluster under its path. With it the hub gets the tenant&#39;s ApplicationSet; without it only the project (the tenant&#39;s own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
          * 
          * @return builder
          * 
@@ -499,7 +499,7 @@ public final class TenantSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param workloads Workloads is where the tenant&#39;s Applications come from: a folder per cluster under its path. With it the hub gets the tenant&#39;s ApplicationSet; without it only the project (the tenant&#39;s own Applications, or ApplicationSets of another repository, use it).
+         * @param workloads Workloads is where the tenant&#39;s Applications come from: a folder per cluster under its path. With it the hub gets the tenant&#39;s ApplicationSet; without it only the project (the tenant&#39;s own Applications, or ApplicationSets of another repository, use it). Default: none (the hub gets only the project).
          * 
          * @return builder
          * 

@@ -22,14 +22,14 @@ public final class UserMappingArgs extends com.pulumi.resources.ResourceArgs {
     public static final UserMappingArgs Empty = new UserMappingArgs();
 
     /**
-     * Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+     * Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
      * 
      */
     @Import(name="groups")
     private @Nullable Output<List<String>> groups;
 
     /**
-     * @return Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+     * @return Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
      * 
      */
     public Optional<Output<List<String>>> groups() {
@@ -93,7 +93,7 @@ public final class UserMappingArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+         * @param groups Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
          * 
          * @return builder
          * 
@@ -104,7 +104,7 @@ public final class UserMappingArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+         * @param groups Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
          * 
          * @return builder
          * 
@@ -114,7 +114,7 @@ public final class UserMappingArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param groups Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping.
+         * @param groups Groups are Kubernetes groups; reserved prefixes are refused as for RoleMapping. Default: none.
          * 
          * @return builder
          * 

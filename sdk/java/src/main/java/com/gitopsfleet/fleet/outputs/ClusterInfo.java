@@ -20,7 +20,7 @@ public final class ClusterInfo {
      */
     private String accountId;
     /**
-     * @return Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels.
+     * @return Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels. Default: none.
      * 
      */
     private @Nullable Map<String,Boolean> addons;
@@ -40,7 +40,7 @@ public final class ClusterInfo {
      */
     private String environment;
     /**
-     * @return GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations.
+     * @return GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations. Default: none.
      * 
      */
     private @Nullable Map<String,String> gitopsMetadata;
@@ -65,7 +65,7 @@ public final class ClusterInfo {
      */
     private String server;
     /**
-     * @return SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none).
+     * @return SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none). Default: &#34;&#34; (none).
      * 
      */
     private @Nullable String spokeRoleArn;
@@ -79,7 +79,7 @@ public final class ClusterInfo {
         return this.accountId;
     }
     /**
-     * @return Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels.
+     * @return Addons are GitOps Bridge add-on names -&gt; enabled; they become `enable_&lt;addon&gt;` labels. Default: none.
      * 
      */
     public Map<String,Boolean> addons() {
@@ -107,7 +107,7 @@ public final class ClusterInfo {
         return this.environment;
     }
     /**
-     * @return GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations.
+     * @return GitOpsMetadata are the GitOps Bridge metadata keys (aws_cluster_name, aws_region, &lt;addon&gt;_iam_role_arn, ...) that become the cluster secret&#39;s annotations. Default: none.
      * 
      */
     public Map<String,String> gitopsMetadata() {
@@ -142,7 +142,7 @@ public final class ClusterInfo {
         return this.server;
     }
     /**
-     * @return SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none).
+     * @return SpokeRoleArn is the IAM role an Argo CD hub assumes to manage the cluster (&#34;&#34; when there is none). Default: &#34;&#34; (none).
      * 
      */
     public Optional<String> spokeRoleArn() {

@@ -14,22 +14,22 @@ import javax.annotation.Nullable;
 @CustomType
 public final class LedgerEntry {
     /**
-     * @return AllowReplacement lets a change of the above through.
+     * @return AllowReplacement lets a change of the above through. Default: false.
      * 
      */
     private @Nullable Boolean allowReplacement;
     /**
-     * @return AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials).
+     * @return AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials). Default: &#34;&#34;.
      * 
      */
     private @Nullable String assumeRoleArn;
     /**
-     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
      * 
      */
     private @Nullable Boolean decommission;
     /**
-     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;. Default: &#34;direct&#34;.
      * 
      */
     private @Nullable String delivery;
@@ -44,35 +44,35 @@ public final class LedgerEntry {
      */
     private String region;
     /**
-     * @return VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool.
+     * @return VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool. Default: &#34;&#34; (allocated).
      * 
      */
     private @Nullable String vpcCidr;
 
     private LedgerEntry() {}
     /**
-     * @return AllowReplacement lets a change of the above through.
+     * @return AllowReplacement lets a change of the above through. Default: false.
      * 
      */
     public Optional<Boolean> allowReplacement() {
         return Optional.ofNullable(this.allowReplacement);
     }
     /**
-     * @return AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials).
+     * @return AssumeRoleArn is the role of the cluster&#39;s aws provider (&#34;&#34; for the ambient credentials). Default: &#34;&#34;.
      * 
      */
     public Optional<String> assumeRoleArn() {
         return Optional.ofNullable(this.assumeRoleArn);
     }
     /**
-     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet.
+     * @return Decommission records that the cluster is being decommissioned: once recorded, it may leave the fleet. Default: false.
      * 
      */
     public Optional<Boolean> decommission() {
         return Optional.ofNullable(this.decommission);
     }
     /**
-     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;.
+     * @return Delivery is how the cluster&#39;s secret reaches the hub: &#34;direct&#34; (Pulumi writes it) or &#34;git&#34; (the hub&#39;s registry Application brings it from Git). &#34;&#34; reads as &#34;direct&#34;. Default: &#34;direct&#34;.
      * 
      */
     public Optional<String> delivery() {
@@ -93,7 +93,7 @@ public final class LedgerEntry {
         return this.region;
     }
     /**
-     * @return VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool.
+     * @return VpcCidr is the VPC CIDR as given; &#34;&#34; to allocate one from the pool. Default: &#34;&#34; (allocated).
      * 
      */
     public Optional<String> vpcCidr() {
