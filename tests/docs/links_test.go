@@ -106,7 +106,7 @@ func slug(h string) string {
 	return b.String()
 }
 
-// TestLinksResolve: every relative link of the README and docs/ names a file or directory of the repository, and
+// TestLinksResolve: every relative link of the README and docs/ names a file or directory inside the repository, and
 // every anchor a heading of its page.
 func TestLinksResolve(t *testing.T) {
 	anchorsOf := map[string]map[string]bool{}
@@ -125,6 +125,10 @@ func TestLinksResolve(t *testing.T) {
 			target := p
 			if file != "" {
 				target = filepath.Clean(filepath.Join(filepath.Dir(p), file))
+				if target == ".." || strings.HasPrefix(target, "../") {
+					t.Errorf("%s:%d: link %s: outside the repository, which a clone does not have", p, l.line, l.target)
+					continue
+				}
 				if _, err := os.Stat(filepath.Join(root, target)); err != nil {
 					t.Errorf("%s:%d: link %s: no %s in the repository", p, l.line, l.target, target)
 					continue

@@ -49,3 +49,21 @@ func TestREADMEHasNoMeasurements(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesStartWithTheTask: every page of docs/ but the Registry's two opens, under its title, with what the
+// reader wants to do ("*You want to* ..."); the how follows.
+func TestPagesStartWithTheTask(t *testing.T) {
+	for _, p := range pages(t)[2:] {
+		if strings.HasSuffix(p, "_index.md") || strings.HasSuffix(p, "installation-configuration.md") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitN(string(data), "\n", 4)
+		if len(lines) < 3 || !strings.HasPrefix(lines[0], "# ") || !strings.HasPrefix(lines[2], "*You want to* ") {
+			t.Errorf("%s does not open with its title and then \"*You want to* ...\"", p)
+		}
+	}
+}
