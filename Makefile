@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test contract workflows docs java demo-notice test-components schema sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: all build vet test contract workflows docs java demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -32,6 +32,7 @@ test: vet offline sdk-check
 	cd provider/java && $(JAVA_GO) test -count=1 ./...
 	$(MAKE) contract
 	$(MAKE) workflows
+	$(MAKE) release
 
 ## workflows: the fleet's GitHub Actions pipeline (examples/fleet/.github/workflows) through actionlint v1.7.12 and
 ## the checks of what each workflow does (tests/workflows, its own module)
@@ -68,6 +69,22 @@ sdks:
 	$(GO) run ./provider/cmd/fleet-sdkgen schema.json sdk
 	cd sdk/go/fleet && $(GO) mod tidy
 	cd provider/java && $(JAVA_GO) run ./cmd/fleet-javagen $(CURDIR)/schema.json $(CURDIR)/sdk/java
+
+## release-sdks: every SDK at version $(VERSION) under $(RELEASE_DIR)/sdk, from the schema with that version
+## (fleet-schema -version), as the release workflow publishes them; the committed sdk/ stays unversioned
+RELEASE_DIR ?= $(CURDIR)/.work/release
+release-sdks:
+	rm -rf $(RELEASE_DIR) && mkdir -p $(RELEASE_DIR)/sdk/go/fleet
+	$(GO) run ./provider/cmd/fleet-schema -version $(VERSION) $(RELEASE_DIR)/schema.json
+	cp sdk/go/fleet/go.mod sdk/go/fleet/go.sum $(RELEASE_DIR)/sdk/go/fleet/
+	$(GO) run ./provider/cmd/fleet-sdkgen $(RELEASE_DIR)/schema.json $(RELEASE_DIR)/sdk
+	cd provider/java && $(JAVA_GO) run ./cmd/fleet-javagen $(RELEASE_DIR)/schema.json $(RELEASE_DIR)/sdk/java
+
+## release: the release checks (tests/release, its own module with GoReleaser v2 as a tool): goreleaser check, a
+## snapshot release for this platform that the Pulumi CLI installs from the schema's pluginDownloadURL, the version
+## stamped into the plugin and every SDK, the changelog's notes
+release: cli
+	cd tests/release && $(GO) vet ./... && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 -timeout 30m ./...
 
 ## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION)
 provider:

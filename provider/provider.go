@@ -16,6 +16,11 @@ import (
 // Name is the Pulumi package name.
 const Name = "fleet"
 
+// PluginDownloadURL is where the Pulumi CLI downloads a released plugin: the project's GitHub releases, each with
+// the archives pulumi-resource-fleet-v<version>-<os>-<arch>.tar.gz that .goreleaser.yaml builds (Pulumi's
+// github:// plugin source: https://github.com/gitops-fleet/pulumi-fleet/releases/download/v<version>/<archive>).
+const PluginDownloadURL = "github://api.github.com/gitops-fleet/pulumi-fleet"
+
 // GoImportPath is the import path of the generated Go SDK.
 const GoImportPath = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
@@ -45,6 +50,7 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 		WithHomepage("https://github.com/gitops-fleet/pulumi-fleet").
 		WithPublisher("gitops-fleet").
 		WithLicense("Apache-2.0").
+		WithPluginDownloadURL(PluginDownloadURL).
 		WithGoImportPath(GoImportPath).
 		WithLanguageMap(languages()).
 		WithModuleMap(map[tokens.ModuleName]tokens.ModuleName{

@@ -1,9 +1,11 @@
-// Command fleet-schema writes the provider's schema (version removed) to the file named by its argument,
-// or to standard output: `make schema` runs it to refresh schema.json.
+// Command fleet-schema writes the provider's schema to the file named by its argument, or to standard output:
+// `make schema` runs it to refresh schema.json (no version), and `make release-sdks` with -version, the
+// release's version, which the SDK generators stamp into every SDK's package metadata.
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 
@@ -11,10 +13,12 @@ import (
 )
 
 func main() {
-	schema, err := provider.Schema(context.Background())
+	version := flag.String("version", "", "the package version to put into the schema (1.2.3); none when empty")
+	flag.Parse()
+	schema, err := provider.VersionedSchema(context.Background(), *version)
 	if err == nil {
-		if len(os.Args) > 1 {
-			err = os.WriteFile(os.Args[1], schema, 0o644)
+		if flag.NArg() > 0 {
+			err = os.WriteFile(flag.Arg(0), schema, 0o644)
 		} else {
 			_, err = os.Stdout.Write(schema)
 		}

@@ -320,7 +320,7 @@ def deprecated(message: str) -> typing.Callable[[C], C]:
     return decorator
 
 def get_plugin_download_url():
-	return None
+	return "github://api.github.com/gitops-fleet/pulumi-fleet"
 
 def get_version():
      return _version_str

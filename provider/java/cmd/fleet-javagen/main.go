@@ -62,7 +62,11 @@ func generate(schemaPath string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pom, err := pomXML(info)
+	version := "0.0.1"
+	if pkg.Version != nil {
+		version = pkg.Version.String()
+	}
+	pom, err := pomXML(info, version)
 	if err != nil {
 		return nil, err
 	}
@@ -96,8 +100,27 @@ var pomTemplate = template.Must(template.New("pom").Parse(`<?xml version="1.0" e
   <modelVersion>4.0.0</modelVersion>
   <groupId>{{.Group}}</groupId>
   <artifactId>fleet</artifactId>
-  <version>0.0.1</version>
+  <version>{{.Version}}</version>
   <packaging>jar</packaging>
+  <name>Pulumi Fleet</name>
+  <description>EKS cluster fleets with Argo CD in the GitOps Bridge pattern: the Java SDK of the Pulumi package fleet.</description>
+  <url>https://github.com/gitops-fleet/pulumi-fleet</url>
+  <licenses>
+    <license>
+      <name>Apache-2.0</name>
+      <url>https://www.apache.org/licenses/LICENSE-2.0.txt</url>
+    </license>
+  </licenses>
+  <developers>
+    <developer>
+      <name>gitops-fleet</name>
+      <url>https://github.com/gitops-fleet</url>
+    </developer>
+  </developers>
+  <scm>
+    <connection>scm:git:https://github.com/gitops-fleet/pulumi-fleet.git</connection>
+    <url>https://github.com/gitops-fleet/pulumi-fleet</url>
+  </scm>
   <properties>
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
     <maven.compiler.release>11</maven.compiler.release>
@@ -120,13 +143,70 @@ var pomTemplate = template.Must(template.New("pom").Parse(`<?xml version="1.0" e
       </plugin>
     </plugins>
   </build>
+  <!-- mvn -P release deploy (the release workflow): sources and javadoc jars, GPG signatures and the upload to
+       Maven Central, which requires all three. -->
+  <profiles>
+    <profile>
+      <id>release</id>
+      <build>
+        <plugins>
+          <plugin>
+            <groupId>org.apache.maven.plugins</groupId>
+            <artifactId>maven-source-plugin</artifactId>
+            <version>3.3.1</version>
+            <executions>
+              <execution>
+                <id>attach-sources</id>
+                <goals><goal>jar-no-fork</goal></goals>
+              </execution>
+            </executions>
+          </plugin>
+          <plugin>
+            <groupId>org.apache.maven.plugins</groupId>
+            <artifactId>maven-javadoc-plugin</artifactId>
+            <version>3.11.2</version>
+            <configuration><doclint>none</doclint></configuration>
+            <executions>
+              <execution>
+                <id>attach-javadocs</id>
+                <goals><goal>jar</goal></goals>
+              </execution>
+            </executions>
+          </plugin>
+          <plugin>
+            <groupId>org.apache.maven.plugins</groupId>
+            <artifactId>maven-gpg-plugin</artifactId>
+            <version>3.2.7</version>
+            <executions>
+              <execution>
+                <id>sign-artifacts</id>
+                <phase>verify</phase>
+                <goals><goal>sign</goal></goals>
+              </execution>
+            </executions>
+          </plugin>
+          <plugin>
+            <groupId>org.sonatype.central</groupId>
+            <artifactId>central-publishing-maven-plugin</artifactId>
+            <version>0.7.0</version>
+            <extensions>true</extensions>
+            <configuration>
+              <publishingServerId>central</publishingServerId>
+              <autoPublish>true</autoPublish>
+            </configuration>
+          </plugin>
+        </plugins>
+      </build>
+    </profile>
+  </profiles>
 </project>
 `))
 
 // dependency is one Maven dependency of the SDK.
 type dependency struct{ Group, Artifact, Version string }
 
-func pomXML(info javagen.PackageInfo) ([]byte, error) {
+// pomXML is the SDK's pom.xml at version: the schema's version (a release's), 0.0.1 without one.
+func pomXML(info javagen.PackageInfo, version string) ([]byte, error) {
 	var deps []dependency
 	for _, coordinate := range slices.Sorted(maps.Keys(info.Dependencies)) {
 		group, artifact, ok := strings.Cut(coordinate, ":")
@@ -136,6 +216,7 @@ func pomXML(info javagen.PackageInfo) ([]byte, error) {
 		deps = append(deps, dependency{group, artifact, info.Dependencies[coordinate]})
 	}
 	var b bytes.Buffer
-	err := pomTemplate.Execute(&b, map[string]any{"Group": strings.TrimSuffix(info.BasePackageOrDefault(), "."), "Dependencies": deps})
+	err := pomTemplate.Execute(&b, map[string]any{"Group": strings.TrimSuffix(info.BasePackageOrDefault(), "."),
+		"Version": version, "Dependencies": deps})
 	return b.Bytes(), err
 }

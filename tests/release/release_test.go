@@ -1,0 +1,275 @@
+package release
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// root is the repository's root, from this package's directory.
+const root = "../.."
+
+// goreleaserBin is GoReleaser built from this module's tool directive (TestMain).
+var goreleaserBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "goreleaser")
+	if err != nil {
+		panic(err)
+	}
+	goreleaserBin = filepath.Join(dir, "goreleaser")
+	build := exec.Command("go", "build", "-o", goreleaserBin, "github.com/goreleaser/goreleaser/v2")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		panic(fmt.Sprintf("building goreleaser: %v", err))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run runs a command in dir with env added, failing the test with its output.
+func run(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// config is .goreleaser.yaml, as far as the checks read it.
+type config struct {
+	Builds []struct {
+		ID      string   `json:"id"`
+		Main    string   `json:"main"`
+		Binary  string   `json:"binary"`
+		Env     []string `json:"env"`
+		Flags   []string `json:"flags"`
+		Ldflags []string `json:"ldflags"`
+		Goos    []string `json:"goos"`
+		Goarch  []string `json:"goarch"`
+	} `json:"builds"`
+	Archives []struct {
+		Formats      []string `json:"formats"`
+		NameTemplate string   `json:"name_template"`
+	} `json:"archives"`
+	Checksum struct {
+		NameTemplate string `json:"name_template"`
+	} `json:"checksum"`
+}
+
+func readConfig(t *testing.T) (config, map[string]any) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c config
+	var raw map[string]any
+	if err := yaml.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	return c, raw
+}
+
+// TestGoReleaserCheck: GoReleaser itself accepts the configuration.
+func TestGoReleaserCheck(t *testing.T) {
+	run(t, root, nil, goreleaserBin, "check", "--config", ".goreleaser.yaml")
+}
+
+// TestReleaseMatrix: the release builds the plugin for Linux, macOS and Windows on amd64 and arm64, stamps the
+// tag's version into it, and names each archive as Pulumi's plugin installer asks for it
+// (pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz, sdk/go/common/workspace's standard asset name).
+func TestReleaseMatrix(t *testing.T) {
+	c, _ := readConfig(t)
+	if len(c.Builds) != 1 || len(c.Archives) != 1 {
+		t.Fatalf("want one build and one archive, got %d and %d", len(c.Builds), len(c.Archives))
+	}
+	b := c.Builds[0]
+	if b.Main != "./provider/cmd/pulumi-resource-fleet" || b.Binary != "pulumi-resource-fleet" {
+		t.Errorf("build: main %q binary %q", b.Main, b.Binary)
+	}
+	if !slices.Equal(b.Goos, []string{"linux", "darwin", "windows"}) || !slices.Equal(b.Goarch, []string{"amd64", "arm64"}) {
+		t.Errorf("build targets: %v x %v", b.Goos, b.Goarch)
+	}
+	if !slices.ContainsFunc(b.Ldflags, func(f string) bool {
+		return strings.Contains(f, "-X github.com/gitops-fleet/pulumi-fleet/provider.version={{ .Version }}")
+	}) {
+		t.Errorf("ldflags %q do not stamp provider.version", b.Ldflags)
+	}
+	a := c.Archives[0]
+	if a.NameTemplate != "pulumi-resource-fleet-v{{ .Version }}-{{ .Os }}-{{ .Arch }}" || !slices.Equal(a.Formats, []string{"tar.gz"}) {
+		t.Errorf("archive: %q as %v", a.NameTemplate, a.Formats)
+	}
+	if c.Checksum.NameTemplate == "" {
+		t.Error("no checksum file")
+	}
+}
+
+// TestSnapshotInstallsFromItsPluginDownloadURL builds a snapshot release for this machine's platform, serves its
+// dist folder the way GitHub serves a release's assets, and lets the real Pulumi CLI install the plugin from the
+// schema's pluginDownloadURL (redirected to that server with PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES): the CLI asks
+// for exactly the archive GoReleaser made, installs it, and the installed plugin reports the snapshot's version
+// and that download URL in its schema.
+func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
+	cli := os.Getenv("PULUMI_FLEET_CLI")
+	if cli == "" {
+		t.Skip("PULUMI_FLEET_CLI names no Pulumi CLI (make test sets it)")
+	}
+	_, raw := readConfig(t)
+	// This platform only (a release builds six); without -trimpath and CGO_ENABLED=0, so the build reuses the
+	// compiled packages of `make provider` instead of compiling every dependency again.
+	builds := raw["builds"].([]any)
+	build := builds[0].(map[string]any)
+	build["goos"], build["goarch"] = []string{runtime.GOOS}, []string{runtime.GOARCH}
+	delete(build, "flags")
+	delete(build, "env")
+	dist := t.TempDir()
+	raw["dist"] = dist
+	cfg, err := yaml.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(t.TempDir(), "goreleaser.yaml")
+	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, root, nil, goreleaserBin, "release", "--snapshot", "--clean", "--skip=publish", "--config", cfgPath)
+
+	var meta struct {
+		Version string `json:"version"`
+	}
+	data, err := os.ReadFile(filepath.Join(dist, "metadata.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &meta); err != nil || meta.Version == "" {
+		t.Fatalf("dist/metadata.json: %v %s", err, data)
+	}
+	asset := fmt.Sprintf("pulumi-resource-fleet-v%s-%s-%s.tar.gz", meta.Version, runtime.GOOS, runtime.GOARCH)
+	checkArchive(t, filepath.Join(dist, asset))
+	sums, err := os.ReadFile(filepath.Join(dist, "checksums.txt"))
+	if err != nil || !strings.Contains(string(sums), "  "+asset+"\n") {
+		t.Errorf("checksums.txt does not list %s: %v\n%s", asset, err, sums)
+	}
+
+	// GitHub's release download URL: /<owner>/<repo>/releases/download/v<version>/<asset>.
+	var mu sync.Mutex
+	var asked []string
+	prefix := "/gitops-fleet/pulumi-fleet/releases/download/v" + meta.Version + "/"
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, r.URL.Path)
+		mu.Unlock()
+		name, ok := strings.CutPrefix(r.URL.Path, prefix)
+		if !ok || strings.Contains(name, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeFile(w, r, filepath.Join(dist, name))
+	}))
+	defer server.Close()
+
+	var schema struct {
+		PluginDownloadURL string `json:"pluginDownloadURL"`
+	}
+	data, err = os.ReadFile(filepath.Join(root, "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if schema.PluginDownloadURL != "github://api.github.com/gitops-fleet/pulumi-fleet" {
+		t.Fatalf("schema.json's pluginDownloadURL is %q", schema.PluginDownloadURL)
+	}
+	home := t.TempDir()
+	env := []string{
+		"PULUMI_HOME=" + home,
+		"PULUMI_SKIP_UPDATE_CHECK=true",
+		"PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES=^" + strings.ReplaceAll(schema.PluginDownloadURL, ".", `\.`) + "=" +
+			server.URL + "/gitops-fleet/pulumi-fleet/releases/download/v${VERSION}",
+	}
+	run(t, root, env, cli, "plugin", "install", "resource", "fleet", meta.Version, "--server", schema.PluginDownloadURL)
+	mu.Lock()
+	if !slices.Contains(asked, prefix+asset) {
+		t.Errorf("the CLI asked for %q, not %s", asked, prefix+asset)
+	}
+	mu.Unlock()
+	ls := run(t, root, env, cli, "plugin", "ls", "--json")
+	if !strings.Contains(ls, `"name": "fleet"`) || !strings.Contains(ls, `"version": "`+meta.Version+`"`) {
+		t.Errorf("pulumi plugin ls does not list fleet %s:\n%s", meta.Version, ls)
+	}
+	installed := filepath.Join(home, "plugins", "resource-fleet-v"+meta.Version, "pulumi-resource-fleet")
+	out := run(t, root, env, cli, "package", "get-schema", installed)
+	var served struct {
+		Version           string `json:"version"`
+		PluginDownloadURL string `json:"pluginDownloadURL"`
+	}
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &served); err != nil {
+		t.Fatalf("get-schema: %v\n%s", err, out)
+	}
+	if served.Version != meta.Version || served.PluginDownloadURL != schema.PluginDownloadURL {
+		t.Errorf("the installed plugin's schema has version %q and pluginDownloadURL %q, want %q and %q",
+			served.Version, served.PluginDownloadURL, meta.Version, schema.PluginDownloadURL)
+	}
+}
+
+// checkArchive: the archive holds the plugin binary at its root, executable, with the license and the README.
+func checkArchive(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("no archive %s: %v", filepath.Base(path), err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	modes := map[string]int64{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		modes[h.Name] = h.Mode
+	}
+	bin := "pulumi-resource-fleet"
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	if mode, ok := modes[bin]; !ok || mode&0o111 == 0 {
+		t.Errorf("%s: %s at the root, executable: got %v", filepath.Base(path), bin, modes)
+	}
+	for _, name := range []string{"LICENSE", "README.md"} {
+		if _, ok := modes[name]; !ok {
+			t.Errorf("%s has no %s: %v", filepath.Base(path), name, modes)
+		}
+	}
+}
