@@ -131,7 +131,7 @@ func TestReleaseMatrix(t *testing.T) {
 // dist folder the way GitHub serves a release's assets, and lets the real Pulumi CLI install the plugin from the
 // schema's pluginDownloadURL (redirected to that server with PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES): the CLI asks
 // for exactly the archive GoReleaser made, installs it, and the installed plugin reports the snapshot's version
-// and that download URL in its schema.
+// and that download URL in its schema. The same archive installs from the file too (-f).
 func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
 	cli := os.Getenv("PULUMI_FLEET_CLI")
 	if cli == "" {
@@ -220,6 +220,12 @@ func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
 	ls := run(t, root, env, cli, "plugin", "ls", "--json")
 	if !strings.Contains(ls, `"name": "fleet"`) || !strings.Contains(ls, `"version": "`+meta.Version+`"`) {
 		t.Errorf("pulumi plugin ls does not list fleet %s:\n%s", meta.Version, ls)
+	}
+	// A downloaded archive installs as well (`pulumi plugin install ... -f`, the offline way).
+	offline := []string{"PULUMI_HOME=" + t.TempDir(), "PULUMI_SKIP_UPDATE_CHECK=true"}
+	run(t, root, offline, cli, "plugin", "install", "resource", "fleet", meta.Version, "-f", filepath.Join(dist, asset))
+	if ls := run(t, root, offline, cli, "plugin", "ls", "--json"); !strings.Contains(ls, `"version": "`+meta.Version+`"`) {
+		t.Errorf("after install -f, pulumi plugin ls does not list fleet %s:\n%s", meta.Version, ls)
 	}
 	installed := filepath.Join(home, "plugins", "resource-fleet-v"+meta.Version, "pulumi-resource-fleet")
 	out := run(t, root, env, cli, "package", "get-schema", installed)
