@@ -83,7 +83,7 @@ release-sdks:
 ## release: the release checks (tests/release, its own module with GoReleaser v2 as a tool): goreleaser check, a
 ## snapshot release for this platform that the Pulumi CLI installs from the schema's pluginDownloadURL, the version
 ## stamped into the plugin and every SDK, the changelog's notes
-release: cli
+release: cli java
 	cd tests/release && $(GO) vet ./... && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 -timeout 30m ./...
 
 ## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION)

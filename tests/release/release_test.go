@@ -131,7 +131,8 @@ func TestReleaseMatrix(t *testing.T) {
 // dist folder the way GitHub serves a release's assets, and lets the real Pulumi CLI install the plugin from the
 // schema's pluginDownloadURL (redirected to that server with PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES): the CLI asks
 // for exactly the archive GoReleaser made, installs it, and the installed plugin reports the snapshot's version
-// and that download URL in its schema. The same archive installs from the file too (-f).
+// and that download URL in its schema. The same archive installs from the file too (-f), and the Java example's
+// `pulumi package add fleet@<version>` uses the installed release.
 func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
 	cli := os.Getenv("PULUMI_FLEET_CLI")
 	if cli == "" {
@@ -239,6 +240,43 @@ func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
 	if served.Version != meta.Version || served.PluginDownloadURL != schema.PluginDownloadURL {
 		t.Errorf("the installed plugin's schema has version %q and pluginDownloadURL %q, want %q and %q",
 			served.Version, served.PluginDownloadURL, meta.Version, schema.PluginDownloadURL)
+	}
+	packageAddUsesTheRelease(t, env, cli, meta.Version)
+}
+
+// packageAddUsesTheRelease: in a copy of the Java example, `pulumi package add fleet@<version>` takes the installed
+// released plugin (pulumi-language-java, bin/, generates the SDK), records that version in Pulumi.yaml, and the
+// program compiles with Maven against the SDK it generated, which carries the version.
+func packageAddUsesTheRelease(t *testing.T, env []string, cli, version string) {
+	t.Helper()
+	bin, err := filepath.Abs(filepath.Join(root, "bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(bin, "pulumi-language-java")); err != nil {
+		t.Skipf("no bin/pulumi-language-java (make java): %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "java-fleet")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(root, "examples", "java-fleet"))); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(dir, "target"))
+	os.RemoveAll(filepath.Join(dir, "sdks"))
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "PULUMI_CONFIG_PASSPHRASE=release",
+		"PULUMI_BACKEND_URL=file://"+t.TempDir())
+	run(t, dir, env, cli, "package", "add", "fleet@"+version)
+	project, err := os.ReadFile(filepath.Join(dir, "Pulumi.yaml"))
+	if err != nil || !strings.Contains(string(project), "fleet: fleet@"+version) {
+		t.Errorf("Pulumi.yaml does not record fleet@%s: %v\n%s", version, err, project)
+	}
+	stamped, err := os.ReadFile(filepath.Join(dir, "sdks", "fleet", "src", "main", "resources", "com", "gitopsfleet",
+		"fleet", "version.txt"))
+	if err != nil || strings.TrimSpace(string(stamped)) != version {
+		t.Errorf("the generated Java SDK's version.txt: %q, %v; want %s", stamped, err, version)
+	}
+	run(t, dir, env, "mvn", "-B", "-q", "--no-transfer-progress", "compile")
+	if _, err := os.Stat(filepath.Join(dir, "target", "classes", "gitopsfleet", "App.class")); err != nil {
+		t.Errorf("the Java example did not compile against the released package: %v", err)
 	}
 }
 
