@@ -23,6 +23,20 @@ func committedSchema(t *testing.T) []byte {
 	return b
 }
 
+// boundSchema is the committed schema.json, as written and bound.
+func boundSchema(t *testing.T) (pschema.PackageSpec, *pschema.Package) {
+	t.Helper()
+	var spec pschema.PackageSpec
+	if err := json.Unmarshal(committedSchema(t), &spec); err != nil {
+		t.Fatal(err)
+	}
+	pkg, diags, err := pschema.BindSpec(spec, pschema.NewNullLoader(), pschema.ValidationOptions{})
+	if err != nil || diags.HasErrors() {
+		t.Fatalf("schema does not bind: %v %v", err, diags)
+	}
+	return spec, pkg
+}
+
 func TestSchemaIsCommitted(t *testing.T) {
 	got, err := Schema(context.Background())
 	if err != nil {
@@ -53,14 +67,7 @@ func TestSchemaDescriptionsAreCurrent(t *testing.T) {
 }
 
 func TestSchemaBinds(t *testing.T) {
-	var spec pschema.PackageSpec
-	if err := json.Unmarshal(committedSchema(t), &spec); err != nil {
-		t.Fatal(err)
-	}
-	pkg, diags, err := pschema.BindSpec(spec, pschema.NewNullLoader(), pschema.ValidationOptions{})
-	if err != nil || diags.HasErrors() {
-		t.Fatalf("schema does not bind: %v %v", err, diags)
-	}
+	spec, pkg := boundSchema(t)
 	for _, token := range []string{"fleet:index:Fleet", "fleet:index:FleetCluster", "fleet:index:GitOpsBridge", "fleet:index:StackDelivery", "fleet:index:Tenant"} {
 		r, ok := pkg.GetResource(token)
 		if !ok || !r.IsComponent {
@@ -81,14 +88,7 @@ func TestSchemaBinds(t *testing.T) {
 // of every optional property of a type they take (the types reachable from their inputs), says what applies when
 // it is left out ("Default: ..." or a default named in the text).
 func TestEveryOptionalInputStatesItsDefault(t *testing.T) {
-	var spec pschema.PackageSpec
-	if err := json.Unmarshal(committedSchema(t), &spec); err != nil {
-		t.Fatal(err)
-	}
-	pkg, diags, err := pschema.BindSpec(spec, pschema.NewNullLoader(), pschema.ValidationOptions{})
-	if err != nil || diags.HasErrors() {
-		t.Fatalf("schema does not bind: %v %v", err, diags)
-	}
+	_, pkg := boundSchema(t)
 	seen := map[string]bool{}
 	var check func(where string, props []*pschema.Property)
 	var walk func(t pschema.Type)

@@ -161,12 +161,9 @@ func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
 	var meta struct {
 		Version string `json:"version"`
 	}
-	data, err := os.ReadFile(filepath.Join(dist, "metadata.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &meta); err != nil || meta.Version == "" {
-		t.Fatalf("dist/metadata.json: %v %s", err, data)
+	readJSON(t, filepath.Join(dist, "metadata.json"), &meta)
+	if meta.Version == "" {
+		t.Fatal("dist/metadata.json names no version")
 	}
 	asset := fmt.Sprintf("pulumi-resource-fleet-v%s-%s-%s.tar.gz", meta.Version, runtime.GOOS, runtime.GOARCH)
 	checkArchive(t, filepath.Join(dist, asset))
@@ -195,13 +192,7 @@ func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
 	var schema struct {
 		PluginDownloadURL string `json:"pluginDownloadURL"`
 	}
-	data, err = os.ReadFile(filepath.Join(root, "schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &schema); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, filepath.Join(root, "schema.json"), &schema)
 	if schema.PluginDownloadURL != "github://api.github.com/gitops-fleet/pulumi-fleet" {
 		t.Fatalf("schema.json's pluginDownloadURL is %q", schema.PluginDownloadURL)
 	}

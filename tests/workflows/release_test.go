@@ -1,8 +1,6 @@
 package workflows
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,34 +12,14 @@ import (
 // releaseFile is the project's own release workflow.
 const releaseFile = "../../.github/workflows/release.yml"
 
-func parseRelease(t *testing.T) *actionlint.Workflow {
-	t.Helper()
-	w, errs := actionlint.Parse(mustRead(t, releaseFile))
-	if len(errs) > 0 {
-		t.Fatalf("release.yml: %v", errs)
-	}
-	return w
-}
-
 // TestReleaseActionlintFindsNothing: actionlint finds nothing in the release workflow (its syntax, expressions,
 // job dependencies, action inputs and shell scripts through shellcheck when installed).
 func TestReleaseActionlintFindsNothing(t *testing.T) {
-	var out bytes.Buffer
-	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	path, err := filepath.Abs(releaseFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	errs, err := l.LintFiles([]string{path}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(errs) > 0 {
-		t.Errorf("actionlint:\n%s", out.String())
-	}
+	lint(t, []string{path})
 }
 
 // TestReleaseOrder: a v* tag releases; the tests run first, then the plugin, then the SDKs, each registry's job
@@ -49,7 +27,7 @@ func TestReleaseActionlintFindsNothing(t *testing.T) {
 // read-only, and the registries with OIDC trusted publishing (npm, PyPI, NuGet) get an id token and no stored
 // secret; Maven Central's secrets come from the "release" environment.
 func TestReleaseOrder(t *testing.T) {
-	w := parseRelease(t)
+	w := parseFile(t, releaseFile)
 	if got := events(w); !slices.Equal(got, []string{"push"}) {
 		t.Fatalf("events %v", got)
 	}
@@ -140,13 +118,4 @@ func secretsOf(s *actionlint.Step) []string {
 		}
 	}
 	return out
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }

@@ -15,15 +15,38 @@ const dir = "../../examples/fleet/.github/workflows"
 // parse reads and parses a workflow of the pipeline.
 func parse(t *testing.T, name string) *actionlint.Workflow {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, name))
+	return parseFile(t, filepath.Join(dir, name))
+}
+
+// parseFile reads and parses the workflow at path.
+func parseFile(t *testing.T, path string) *actionlint.Workflow {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w, errs := actionlint.Parse(data)
 	if len(errs) > 0 {
-		t.Fatalf("%s: %v", name, errs)
+		t.Fatalf("%s: %v", path, errs)
 	}
 	return w
+}
+
+// lint runs actionlint over files and reports what it finds.
+func lint(t *testing.T, files []string) {
+	t.Helper()
+	var out bytes.Buffer
+	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := l.LintFiles(files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) > 0 {
+		t.Errorf("actionlint:\n%s", out.String())
+	}
 }
 
 // pulumiSteps are the pulumi/actions steps of a job, as their inputs.
@@ -69,18 +92,7 @@ func TestActionlintFindsNothing(t *testing.T) {
 	if err != nil || len(files) != 3 {
 		t.Fatalf("want the three workflows, got %v (%v)", files, err)
 	}
-	var out bytes.Buffer
-	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	errs, err := l.LintFiles(files, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(errs) > 0 {
-		t.Errorf("actionlint:\n%s", out.String())
-	}
+	lint(t, files)
 }
 
 func TestActionlintCatchesABrokenWorkflow(t *testing.T) {
