@@ -6,7 +6,7 @@ GO ?= go
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
 JAVA_GO := GONOSUMDB=github.com/pulumi $(GO)
-COMPONENTS := components/fleet components/delivery components/ledger components/drain components/tenant components/fleetcluster components/gitopsbridge components/clusterinfo
+COMPONENTS := components/fleet components/capability components/delivery components/ledger components/drain components/tenant components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
 STACK ?= dev
 # KUBE: real (a Kubernetes control plane behind each cluster, objects through the real Kubernetes provider) or

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleet"
@@ -25,7 +26,8 @@ const PluginDownloadURL = "github://api.github.com/gitops-fleet/pulumi-fleet"
 const GoImportPath = "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 
 // Provider is the fleet provider: the Fleet, FleetCluster, GitOpsBridge, StackDelivery and Tenant components, Fleet's
-// ClusterLedger, ClusterDrain and TenantGuard resources and the provider's configuration, with the package metadata.
+// ClusterLedger, ClusterDrain and TenantGuard resources, the ArgoCDCapability resource and the provider's
+// configuration, with the package metadata.
 func Provider() (p.Provider, error) {
 	return build([]infer.InferredComponent{
 		infer.ComponentF(fleet.NewFleet),
@@ -34,7 +36,7 @@ func Provider() (p.Provider, error) {
 		infer.ComponentF(delivery.NewStackDelivery),
 		infer.ComponentF(tenant.NewTenant),
 	}, infer.Resource(ledger.ClusterLedger{}), infer.Resource(drain.ClusterDrain{}),
-		infer.Resource(tenant.TenantGuard{}))
+		infer.Resource(tenant.TenantGuard{}), infer.Resource(capability.ArgoCDCapability{}))
 }
 
 // build is the provider serving components and resources.
@@ -62,6 +64,7 @@ func build(components []infer.InferredComponent, resources ...infer.InferredReso
 			"delivery":     "index",
 			"drain":        "index",
 			"tenant":       "index",
+			"capability":   "index",
 		}).
 		WithConfig(infer.Config(drain.Config{})).
 		WithComponents(components...).

@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/gitops-fleet/pulumi-fleet/components/awsconfig"
 	"golang.org/x/oauth2"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
@@ -57,12 +54,9 @@ func KubeClient(cluster, region, endpoint, caData, role string) (dynamic.Interfa
 
 // newTagging is the Resource Groups Tagging API of region, with the ambient credentials, through role when set.
 func newTagging(ctx context.Context, region, role string) (Tagging, error) {
-	cfg, err := config.LoadDefaultConfig(ctx, config.WithRegion(region))
+	cfg, err := awsconfig.Load(ctx, region, role)
 	if err != nil {
-		return Tagging{}, fmt.Errorf("AWS credentials: %w", err)
-	}
-	if role != "" {
-		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), role))
+		return Tagging{}, err
 	}
 	return Tagging{Client: resourcegroupstaggingapi.NewFromConfig(cfg)}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -16,10 +17,7 @@ type arnKind struct {
 
 // IAM names: letters, digits and +=,.@_- (IAM CreateRole/CreateUser API); paths are "/" or "/.../".
 var (
-	iamRoleARN = arnKind{
-		form:    "arn:<partition>:iam::<12-digit account>:role/<path><name>",
-		pattern: regexp.MustCompile(`^arn:aws(-[a-z]+)*:iam::\d{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$`),
-	}
+	iamRoleARN = arnKind{form: awsnames.RoleARNForm, pattern: awsnames.RoleARNPattern}
 	iamUserARN = arnKind{
 		form:    "arn:<partition>:iam::<12-digit account>:user/<path><name>",
 		pattern: regexp.MustCompile(`^arn:aws(-[a-z]+)*:iam::\d{12}:user/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$`),

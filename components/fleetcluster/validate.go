@@ -9,15 +9,12 @@ import (
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 var (
-	// EKS CreateCluster: 1-100 characters, [0-9A-Za-z][A-Za-z0-9\-_]*.
-	clusterNamePattern = regexp.MustCompile(`^[0-9A-Za-z][A-Za-z0-9_-]*$`)
-	// AWS region names: a two-letter area, one or more words, a number ("us-east-1", "us-gov-west-1").
-	regionPattern = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d{1,2}$`)
 	// Kubernetes minor versions as EKS names them.
 	versionPattern = regexp.MustCompile(`^1\.\d{2}$`)
 	// EC2 instance types: "<family>.<size>" ("m6i.large", "c7gn.16xlarge", "u-6tb1.metal").
@@ -25,12 +22,8 @@ var (
 )
 
 const (
-	maxClusterName   = 100 // EKS CreateCluster API
-	maxNodeGroupName = 63  // EKS CreateNodegroup API
-	maxRoleName      = 64  // IAM CreateRole API
-	maxTags          = 50  // AWS tagging: tags per resource
-	maxTagKey        = 128
-	maxTagValue      = 256
+	maxNodeGroupName = 63    // EKS CreateNodegroup API
+	maxRoleName      = 64    // IAM CreateRole API
 	minDiskSize      = 20    // GiB: the EKS-optimized AMIs need 20 GiB
 	maxDiskSize      = 16384 // GiB: the gp3 maximum
 )
@@ -57,14 +50,14 @@ func Validate(args, explicit FleetClusterArgs) error {
 	checkUnique(&ps, "nodeGroups", "name", args.NodeGroups, func(n NodeGroup) string { return n.Name })
 	validateAccess(&ps, args)
 	validateAddons(&ps, args)
-	validateTags(&ps, args.Tags)
+	awsnames.Tags(&ps, "tags", args.Tags)
 	validateRoleNames(&ps, args)
 	return ps.Err(TypeToken)
 }
 
 func validateIdentity(ps *problems.List, a FleetClusterArgs) {
 	CheckClusterName(ps, "clusterName", a.ClusterName)
-	if !regionPattern.MatchString(a.Region) {
+	if !awsnames.RegionPattern.MatchString(a.Region) {
 		ps.Add("region", "%q is not an AWS region name; expected the form us-east-1", a.Region)
 	}
 	for _, msg := range validation.IsValidLabelValue(a.Environment) {
@@ -292,23 +285,6 @@ func checkMappedRole(ps *problems.List, field, arn, nodeRole string) {
 	}
 }
 
-func validateTags(ps *problems.List, tags map[string]string) {
-	if len(tags) > maxTags {
-		ps.Add("tags", "has %d tags; AWS allows at most %d per resource", len(tags), maxTags)
-	}
-	for _, k := range slices.Sorted(maps.Keys(tags)) {
-		switch {
-		case k == "" || len(k) > maxTagKey:
-			ps.Add(problems.Key("tags", k), "key must be 1-%d characters (AWS tagging)", maxTagKey)
-		case strings.HasPrefix(strings.ToLower(k), "aws:"):
-			ps.Add(problems.Key("tags", k), "keys starting with aws: are reserved for AWS")
-		}
-		if len(tags[k]) > maxTagValue {
-			ps.Add(problems.Key("tags", k), "value is %d characters; AWS allows at most %d", len(tags[k]), maxTagValue)
-		}
-	}
-}
-
 // validateRoleNames checks every IAM role name the component derives from the cluster name and region.
 func validateRoleNames(ps *problems.List, a FleetClusterArgs) {
 	purposes := []string{nodeRolePurpose}
@@ -334,13 +310,13 @@ func validateRoleNames(ps *problems.List, a FleetClusterArgs) {
 // CheckClusterName reports, at field, a name EKS's CreateCluster would refuse (1-100 letters, digits, '-' and '_',
 // starting with a letter or digit).
 func CheckClusterName(ps *problems.List, field, name string) {
-	checkName(ps, field, name, maxClusterName, " (EKS CreateCluster)")
+	checkName(ps, field, name, awsnames.MaxClusterName, " (EKS CreateCluster)")
 }
 
 // checkName reports a name that is not 1-max letters, digits, '-' and '_' starting with a letter or digit,
 // the EKS rule for cluster and node group names; source names the rule's origin in the message.
 func checkName(ps *problems.List, field, name string, max int, source string) {
-	if len(name) > max || !clusterNamePattern.MatchString(name) {
+	if len(name) > max || !awsnames.ClusterNamePattern.MatchString(name) {
 		ps.Add(field, "%q must be 1-%d letters, digits, '-' and '_', starting with a letter or digit%s",
 			name, max, source)
 	}

@@ -80,3 +80,10 @@ func PodIdentityTrust(clusterArn, namespace string, serviceAccounts []string) St
 		When("StringEquals", "aws:RequestTag/kubernetes-namespace", []string{namespace}).
 		When("StringEquals", "aws:RequestTag/kubernetes-service-account", serviceAccounts)
 }
+
+// CapabilityTrust is the trust statement the Amazon EKS User Guide gives every EKS Capability's role
+// (capability-role.html, "All capability roles must include the following trust policy"): the
+// capabilities.eks.amazonaws.com principal with sts:AssumeRole and sts:TagSession, and no condition.
+func CapabilityTrust() Statement {
+	return Trust(map[string]string{"Service": "capabilities.eks.amazonaws.com"}, "sts:AssumeRole", "sts:TagSession")
+}

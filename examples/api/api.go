@@ -33,6 +33,8 @@ var Examples = []Example{
 	{Dir: "tenantguard", Title: "A tenant's namespaces kept while they hold volumes",
 		Tokens: []string{"fleet:index:TenantGuard"}},
 	{Dir: "clusterledger", Title: "VPC CIDRs allocated and kept", Tokens: []string{"fleet:index:ClusterLedger"}},
+	{Dir: "managedargocd", Title: "Argo CD as an EKS Capability on a hub",
+		Tokens: []string{"fleet:index:ArgoCDCapability"}},
 }
 
 // Language is an SDK language: the code fence the Pulumi docs tooling names it by, and the file of each

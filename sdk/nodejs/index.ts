@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { ArgoCDCapabilityArgs } from "./argoCDCapability";
+export type ArgoCDCapability = import("./argoCDCapability").ArgoCDCapability;
+export const ArgoCDCapability: typeof import("./argoCDCapability").ArgoCDCapability = null as any;
+utilities.lazyLoad(exports, ["ArgoCDCapability"], () => require("./argoCDCapability"));
+
 export { ClusterDrainArgs } from "./clusterDrain";
 export type ClusterDrain = import("./clusterDrain").ClusterDrain;
 export const ClusterDrain: typeof import("./clusterDrain").ClusterDrain = null as any;
@@ -69,6 +74,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "fleet:index:ArgoCDCapability":
+                return new ArgoCDCapability(name, <any>undefined, { urn })
             case "fleet:index:ClusterDrain":
                 return new ClusterDrain(name, <any>undefined, { urn })
             case "fleet:index:ClusterLedger":

@@ -21,6 +21,8 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "fleet:index:ArgoCDCapability":
+		r = &ArgoCDCapability{}
 	case "fleet:index:ClusterDrain":
 		r = &ClusterDrain{}
 	case "fleet:index:ClusterLedger":

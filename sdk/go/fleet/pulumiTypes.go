@@ -878,6 +878,572 @@ func (o BranchProtectionPtrOutput) RequiredApprovals() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
+// CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+type CapabilityArgoCD struct {
+	// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+	AwsIdc CapabilityIdentityCenter `pulumi:"awsIdc"`
+	// EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+	EndpointPrefix *string `pulumi:"endpointPrefix"`
+	// Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+	Namespace *string `pulumi:"namespace"`
+	// NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+	NetworkAccess *CapabilityNetworkAccess `pulumi:"networkAccess"`
+	// RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+	RbacRoleMappings []CapabilityRoleMapping `pulumi:"rbacRoleMappings"`
+}
+
+// CapabilityArgoCDInput is an input type that accepts CapabilityArgoCDArgs and CapabilityArgoCDOutput values.
+// You can construct a concrete instance of `CapabilityArgoCDInput` via:
+//
+//	CapabilityArgoCDArgs{...}
+type CapabilityArgoCDInput interface {
+	pulumi.Input
+
+	ToCapabilityArgoCDOutput() CapabilityArgoCDOutput
+	ToCapabilityArgoCDOutputWithContext(context.Context) CapabilityArgoCDOutput
+}
+
+// CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+type CapabilityArgoCDArgs struct {
+	// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+	AwsIdc CapabilityIdentityCenterInput `pulumi:"awsIdc"`
+	// EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+	EndpointPrefix pulumi.StringPtrInput `pulumi:"endpointPrefix"`
+	// Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+	// NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+	NetworkAccess CapabilityNetworkAccessPtrInput `pulumi:"networkAccess"`
+	// RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+	RbacRoleMappings CapabilityRoleMappingArrayInput `pulumi:"rbacRoleMappings"`
+}
+
+func (CapabilityArgoCDArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityArgoCD)(nil)).Elem()
+}
+
+func (i CapabilityArgoCDArgs) ToCapabilityArgoCDOutput() CapabilityArgoCDOutput {
+	return i.ToCapabilityArgoCDOutputWithContext(context.Background())
+}
+
+func (i CapabilityArgoCDArgs) ToCapabilityArgoCDOutputWithContext(ctx context.Context) CapabilityArgoCDOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityArgoCDOutput)
+}
+
+// CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+type CapabilityArgoCDOutput struct{ *pulumi.OutputState }
+
+func (CapabilityArgoCDOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityArgoCD)(nil)).Elem()
+}
+
+func (o CapabilityArgoCDOutput) ToCapabilityArgoCDOutput() CapabilityArgoCDOutput {
+	return o
+}
+
+func (o CapabilityArgoCDOutput) ToCapabilityArgoCDOutputWithContext(ctx context.Context) CapabilityArgoCDOutput {
+	return o
+}
+
+// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+func (o CapabilityArgoCDOutput) AwsIdc() CapabilityIdentityCenterOutput {
+	return o.ApplyT(func(v CapabilityArgoCD) CapabilityIdentityCenter { return v.AwsIdc }).(CapabilityIdentityCenterOutput)
+}
+
+// EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+func (o CapabilityArgoCDOutput) EndpointPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CapabilityArgoCD) *string { return v.EndpointPrefix }).(pulumi.StringPtrOutput)
+}
+
+// Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+func (o CapabilityArgoCDOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CapabilityArgoCD) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+func (o CapabilityArgoCDOutput) NetworkAccess() CapabilityNetworkAccessPtrOutput {
+	return o.ApplyT(func(v CapabilityArgoCD) *CapabilityNetworkAccess { return v.NetworkAccess }).(CapabilityNetworkAccessPtrOutput)
+}
+
+// RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+func (o CapabilityArgoCDOutput) RbacRoleMappings() CapabilityRoleMappingArrayOutput {
+	return o.ApplyT(func(v CapabilityArgoCD) []CapabilityRoleMapping { return v.RbacRoleMappings }).(CapabilityRoleMappingArrayOutput)
+}
+
+// CapabilityHealthIssue is one issue of a capability's health (EKS's CapabilityIssue).
+type CapabilityHealthIssue struct {
+	// Code is AccessDenied or ClusterUnreachable.
+	Code string `pulumi:"code"`
+	// Message says what is wrong.
+	Message string `pulumi:"message"`
+}
+
+// CapabilityHealthIssue is one issue of a capability's health (EKS's CapabilityIssue).
+type CapabilityHealthIssueOutput struct{ *pulumi.OutputState }
+
+func (CapabilityHealthIssueOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityHealthIssue)(nil)).Elem()
+}
+
+func (o CapabilityHealthIssueOutput) ToCapabilityHealthIssueOutput() CapabilityHealthIssueOutput {
+	return o
+}
+
+func (o CapabilityHealthIssueOutput) ToCapabilityHealthIssueOutputWithContext(ctx context.Context) CapabilityHealthIssueOutput {
+	return o
+}
+
+// Code is AccessDenied or ClusterUnreachable.
+func (o CapabilityHealthIssueOutput) Code() pulumi.StringOutput {
+	return o.ApplyT(func(v CapabilityHealthIssue) string { return v.Code }).(pulumi.StringOutput)
+}
+
+// Message says what is wrong.
+func (o CapabilityHealthIssueOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v CapabilityHealthIssue) string { return v.Message }).(pulumi.StringOutput)
+}
+
+type CapabilityHealthIssueArrayOutput struct{ *pulumi.OutputState }
+
+func (CapabilityHealthIssueArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapabilityHealthIssue)(nil)).Elem()
+}
+
+func (o CapabilityHealthIssueArrayOutput) ToCapabilityHealthIssueArrayOutput() CapabilityHealthIssueArrayOutput {
+	return o
+}
+
+func (o CapabilityHealthIssueArrayOutput) ToCapabilityHealthIssueArrayOutputWithContext(ctx context.Context) CapabilityHealthIssueArrayOutput {
+	return o
+}
+
+func (o CapabilityHealthIssueArrayOutput) Index(i pulumi.IntInput) CapabilityHealthIssueOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CapabilityHealthIssue {
+		return vs[0].([]CapabilityHealthIssue)[vs[1].(int)]
+	}).(CapabilityHealthIssueOutput)
+}
+
+// CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+type CapabilityIdentity struct {
+	// ID is the user's or group's ID in the Identity Center identity store. Required.
+	Id string `pulumi:"id"`
+	// Type is SSO_USER or SSO_GROUP. Required.
+	Type string `pulumi:"type"`
+}
+
+// CapabilityIdentityInput is an input type that accepts CapabilityIdentityArgs and CapabilityIdentityOutput values.
+// You can construct a concrete instance of `CapabilityIdentityInput` via:
+//
+//	CapabilityIdentityArgs{...}
+type CapabilityIdentityInput interface {
+	pulumi.Input
+
+	ToCapabilityIdentityOutput() CapabilityIdentityOutput
+	ToCapabilityIdentityOutputWithContext(context.Context) CapabilityIdentityOutput
+}
+
+// CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+type CapabilityIdentityArgs struct {
+	// ID is the user's or group's ID in the Identity Center identity store. Required.
+	Id pulumi.StringInput `pulumi:"id"`
+	// Type is SSO_USER or SSO_GROUP. Required.
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (CapabilityIdentityArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityIdentity)(nil)).Elem()
+}
+
+func (i CapabilityIdentityArgs) ToCapabilityIdentityOutput() CapabilityIdentityOutput {
+	return i.ToCapabilityIdentityOutputWithContext(context.Background())
+}
+
+func (i CapabilityIdentityArgs) ToCapabilityIdentityOutputWithContext(ctx context.Context) CapabilityIdentityOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityIdentityOutput)
+}
+
+// CapabilityIdentityArrayInput is an input type that accepts CapabilityIdentityArray and CapabilityIdentityArrayOutput values.
+// You can construct a concrete instance of `CapabilityIdentityArrayInput` via:
+//
+//	CapabilityIdentityArray{ CapabilityIdentityArgs{...} }
+type CapabilityIdentityArrayInput interface {
+	pulumi.Input
+
+	ToCapabilityIdentityArrayOutput() CapabilityIdentityArrayOutput
+	ToCapabilityIdentityArrayOutputWithContext(context.Context) CapabilityIdentityArrayOutput
+}
+
+type CapabilityIdentityArray []CapabilityIdentityInput
+
+func (CapabilityIdentityArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapabilityIdentity)(nil)).Elem()
+}
+
+func (i CapabilityIdentityArray) ToCapabilityIdentityArrayOutput() CapabilityIdentityArrayOutput {
+	return i.ToCapabilityIdentityArrayOutputWithContext(context.Background())
+}
+
+func (i CapabilityIdentityArray) ToCapabilityIdentityArrayOutputWithContext(ctx context.Context) CapabilityIdentityArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityIdentityArrayOutput)
+}
+
+// CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+type CapabilityIdentityOutput struct{ *pulumi.OutputState }
+
+func (CapabilityIdentityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityIdentity)(nil)).Elem()
+}
+
+func (o CapabilityIdentityOutput) ToCapabilityIdentityOutput() CapabilityIdentityOutput {
+	return o
+}
+
+func (o CapabilityIdentityOutput) ToCapabilityIdentityOutputWithContext(ctx context.Context) CapabilityIdentityOutput {
+	return o
+}
+
+// ID is the user's or group's ID in the Identity Center identity store. Required.
+func (o CapabilityIdentityOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v CapabilityIdentity) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Type is SSO_USER or SSO_GROUP. Required.
+func (o CapabilityIdentityOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v CapabilityIdentity) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type CapabilityIdentityArrayOutput struct{ *pulumi.OutputState }
+
+func (CapabilityIdentityArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapabilityIdentity)(nil)).Elem()
+}
+
+func (o CapabilityIdentityArrayOutput) ToCapabilityIdentityArrayOutput() CapabilityIdentityArrayOutput {
+	return o
+}
+
+func (o CapabilityIdentityArrayOutput) ToCapabilityIdentityArrayOutputWithContext(ctx context.Context) CapabilityIdentityArrayOutput {
+	return o
+}
+
+func (o CapabilityIdentityArrayOutput) Index(i pulumi.IntInput) CapabilityIdentityOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CapabilityIdentity {
+		return vs[0].([]CapabilityIdentity)[vs[1].(int)]
+	}).(CapabilityIdentityOutput)
+}
+
+// CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+type CapabilityIdentityCenter struct {
+	// InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+	IdcInstanceArn string `pulumi:"idcInstanceArn"`
+	// Region is the instance's region. Default: the cluster's region.
+	IdcRegion *string `pulumi:"idcRegion"`
+}
+
+// CapabilityIdentityCenterInput is an input type that accepts CapabilityIdentityCenterArgs and CapabilityIdentityCenterOutput values.
+// You can construct a concrete instance of `CapabilityIdentityCenterInput` via:
+//
+//	CapabilityIdentityCenterArgs{...}
+type CapabilityIdentityCenterInput interface {
+	pulumi.Input
+
+	ToCapabilityIdentityCenterOutput() CapabilityIdentityCenterOutput
+	ToCapabilityIdentityCenterOutputWithContext(context.Context) CapabilityIdentityCenterOutput
+}
+
+// CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+type CapabilityIdentityCenterArgs struct {
+	// InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+	IdcInstanceArn pulumi.StringInput `pulumi:"idcInstanceArn"`
+	// Region is the instance's region. Default: the cluster's region.
+	IdcRegion pulumi.StringPtrInput `pulumi:"idcRegion"`
+}
+
+func (CapabilityIdentityCenterArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityIdentityCenter)(nil)).Elem()
+}
+
+func (i CapabilityIdentityCenterArgs) ToCapabilityIdentityCenterOutput() CapabilityIdentityCenterOutput {
+	return i.ToCapabilityIdentityCenterOutputWithContext(context.Background())
+}
+
+func (i CapabilityIdentityCenterArgs) ToCapabilityIdentityCenterOutputWithContext(ctx context.Context) CapabilityIdentityCenterOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityIdentityCenterOutput)
+}
+
+// CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+type CapabilityIdentityCenterOutput struct{ *pulumi.OutputState }
+
+func (CapabilityIdentityCenterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityIdentityCenter)(nil)).Elem()
+}
+
+func (o CapabilityIdentityCenterOutput) ToCapabilityIdentityCenterOutput() CapabilityIdentityCenterOutput {
+	return o
+}
+
+func (o CapabilityIdentityCenterOutput) ToCapabilityIdentityCenterOutputWithContext(ctx context.Context) CapabilityIdentityCenterOutput {
+	return o
+}
+
+// InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+func (o CapabilityIdentityCenterOutput) IdcInstanceArn() pulumi.StringOutput {
+	return o.ApplyT(func(v CapabilityIdentityCenter) string { return v.IdcInstanceArn }).(pulumi.StringOutput)
+}
+
+// Region is the instance's region. Default: the cluster's region.
+func (o CapabilityIdentityCenterOutput) IdcRegion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CapabilityIdentityCenter) *string { return v.IdcRegion }).(pulumi.StringPtrOutput)
+}
+
+// CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+type CapabilityNetworkAccess struct {
+	// VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+	VpceIds []string `pulumi:"vpceIds"`
+}
+
+// CapabilityNetworkAccessInput is an input type that accepts CapabilityNetworkAccessArgs and CapabilityNetworkAccessOutput values.
+// You can construct a concrete instance of `CapabilityNetworkAccessInput` via:
+//
+//	CapabilityNetworkAccessArgs{...}
+type CapabilityNetworkAccessInput interface {
+	pulumi.Input
+
+	ToCapabilityNetworkAccessOutput() CapabilityNetworkAccessOutput
+	ToCapabilityNetworkAccessOutputWithContext(context.Context) CapabilityNetworkAccessOutput
+}
+
+// CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+type CapabilityNetworkAccessArgs struct {
+	// VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+	VpceIds pulumi.StringArrayInput `pulumi:"vpceIds"`
+}
+
+func (CapabilityNetworkAccessArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityNetworkAccess)(nil)).Elem()
+}
+
+func (i CapabilityNetworkAccessArgs) ToCapabilityNetworkAccessOutput() CapabilityNetworkAccessOutput {
+	return i.ToCapabilityNetworkAccessOutputWithContext(context.Background())
+}
+
+func (i CapabilityNetworkAccessArgs) ToCapabilityNetworkAccessOutputWithContext(ctx context.Context) CapabilityNetworkAccessOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityNetworkAccessOutput)
+}
+
+func (i CapabilityNetworkAccessArgs) ToCapabilityNetworkAccessPtrOutput() CapabilityNetworkAccessPtrOutput {
+	return i.ToCapabilityNetworkAccessPtrOutputWithContext(context.Background())
+}
+
+func (i CapabilityNetworkAccessArgs) ToCapabilityNetworkAccessPtrOutputWithContext(ctx context.Context) CapabilityNetworkAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityNetworkAccessOutput).ToCapabilityNetworkAccessPtrOutputWithContext(ctx)
+}
+
+// CapabilityNetworkAccessPtrInput is an input type that accepts CapabilityNetworkAccessArgs, CapabilityNetworkAccessPtr and CapabilityNetworkAccessPtrOutput values.
+// You can construct a concrete instance of `CapabilityNetworkAccessPtrInput` via:
+//
+//	        CapabilityNetworkAccessArgs{...}
+//
+//	or:
+//
+//	        nil
+type CapabilityNetworkAccessPtrInput interface {
+	pulumi.Input
+
+	ToCapabilityNetworkAccessPtrOutput() CapabilityNetworkAccessPtrOutput
+	ToCapabilityNetworkAccessPtrOutputWithContext(context.Context) CapabilityNetworkAccessPtrOutput
+}
+
+type capabilityNetworkAccessPtrType CapabilityNetworkAccessArgs
+
+func CapabilityNetworkAccessPtr(v *CapabilityNetworkAccessArgs) CapabilityNetworkAccessPtrInput {
+	return (*capabilityNetworkAccessPtrType)(v)
+}
+
+func (*capabilityNetworkAccessPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**CapabilityNetworkAccess)(nil)).Elem()
+}
+
+func (i *capabilityNetworkAccessPtrType) ToCapabilityNetworkAccessPtrOutput() CapabilityNetworkAccessPtrOutput {
+	return i.ToCapabilityNetworkAccessPtrOutputWithContext(context.Background())
+}
+
+func (i *capabilityNetworkAccessPtrType) ToCapabilityNetworkAccessPtrOutputWithContext(ctx context.Context) CapabilityNetworkAccessPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityNetworkAccessPtrOutput)
+}
+
+// CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+type CapabilityNetworkAccessOutput struct{ *pulumi.OutputState }
+
+func (CapabilityNetworkAccessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityNetworkAccess)(nil)).Elem()
+}
+
+func (o CapabilityNetworkAccessOutput) ToCapabilityNetworkAccessOutput() CapabilityNetworkAccessOutput {
+	return o
+}
+
+func (o CapabilityNetworkAccessOutput) ToCapabilityNetworkAccessOutputWithContext(ctx context.Context) CapabilityNetworkAccessOutput {
+	return o
+}
+
+func (o CapabilityNetworkAccessOutput) ToCapabilityNetworkAccessPtrOutput() CapabilityNetworkAccessPtrOutput {
+	return o.ToCapabilityNetworkAccessPtrOutputWithContext(context.Background())
+}
+
+func (o CapabilityNetworkAccessOutput) ToCapabilityNetworkAccessPtrOutputWithContext(ctx context.Context) CapabilityNetworkAccessPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CapabilityNetworkAccess) *CapabilityNetworkAccess {
+		return &v
+	}).(CapabilityNetworkAccessPtrOutput)
+}
+
+// VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+func (o CapabilityNetworkAccessOutput) VpceIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v CapabilityNetworkAccess) []string { return v.VpceIds }).(pulumi.StringArrayOutput)
+}
+
+type CapabilityNetworkAccessPtrOutput struct{ *pulumi.OutputState }
+
+func (CapabilityNetworkAccessPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CapabilityNetworkAccess)(nil)).Elem()
+}
+
+func (o CapabilityNetworkAccessPtrOutput) ToCapabilityNetworkAccessPtrOutput() CapabilityNetworkAccessPtrOutput {
+	return o
+}
+
+func (o CapabilityNetworkAccessPtrOutput) ToCapabilityNetworkAccessPtrOutputWithContext(ctx context.Context) CapabilityNetworkAccessPtrOutput {
+	return o
+}
+
+func (o CapabilityNetworkAccessPtrOutput) Elem() CapabilityNetworkAccessOutput {
+	return o.ApplyT(func(v *CapabilityNetworkAccess) CapabilityNetworkAccess {
+		if v != nil {
+			return *v
+		}
+		var ret CapabilityNetworkAccess
+		return ret
+	}).(CapabilityNetworkAccessOutput)
+}
+
+// VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+func (o CapabilityNetworkAccessPtrOutput) VpceIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *CapabilityNetworkAccess) []string {
+		if v == nil {
+			return nil
+		}
+		return v.VpceIds
+	}).(pulumi.StringArrayOutput)
+}
+
+// CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+type CapabilityRoleMapping struct {
+	// Identities are the Identity Center users and groups given the role, at least one. Required.
+	Identities []CapabilityIdentity `pulumi:"identities"`
+	// Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+	Role string `pulumi:"role"`
+}
+
+// CapabilityRoleMappingInput is an input type that accepts CapabilityRoleMappingArgs and CapabilityRoleMappingOutput values.
+// You can construct a concrete instance of `CapabilityRoleMappingInput` via:
+//
+//	CapabilityRoleMappingArgs{...}
+type CapabilityRoleMappingInput interface {
+	pulumi.Input
+
+	ToCapabilityRoleMappingOutput() CapabilityRoleMappingOutput
+	ToCapabilityRoleMappingOutputWithContext(context.Context) CapabilityRoleMappingOutput
+}
+
+// CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+type CapabilityRoleMappingArgs struct {
+	// Identities are the Identity Center users and groups given the role, at least one. Required.
+	Identities CapabilityIdentityArrayInput `pulumi:"identities"`
+	// Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+	Role pulumi.StringInput `pulumi:"role"`
+}
+
+func (CapabilityRoleMappingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityRoleMapping)(nil)).Elem()
+}
+
+func (i CapabilityRoleMappingArgs) ToCapabilityRoleMappingOutput() CapabilityRoleMappingOutput {
+	return i.ToCapabilityRoleMappingOutputWithContext(context.Background())
+}
+
+func (i CapabilityRoleMappingArgs) ToCapabilityRoleMappingOutputWithContext(ctx context.Context) CapabilityRoleMappingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityRoleMappingOutput)
+}
+
+// CapabilityRoleMappingArrayInput is an input type that accepts CapabilityRoleMappingArray and CapabilityRoleMappingArrayOutput values.
+// You can construct a concrete instance of `CapabilityRoleMappingArrayInput` via:
+//
+//	CapabilityRoleMappingArray{ CapabilityRoleMappingArgs{...} }
+type CapabilityRoleMappingArrayInput interface {
+	pulumi.Input
+
+	ToCapabilityRoleMappingArrayOutput() CapabilityRoleMappingArrayOutput
+	ToCapabilityRoleMappingArrayOutputWithContext(context.Context) CapabilityRoleMappingArrayOutput
+}
+
+type CapabilityRoleMappingArray []CapabilityRoleMappingInput
+
+func (CapabilityRoleMappingArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapabilityRoleMapping)(nil)).Elem()
+}
+
+func (i CapabilityRoleMappingArray) ToCapabilityRoleMappingArrayOutput() CapabilityRoleMappingArrayOutput {
+	return i.ToCapabilityRoleMappingArrayOutputWithContext(context.Background())
+}
+
+func (i CapabilityRoleMappingArray) ToCapabilityRoleMappingArrayOutputWithContext(ctx context.Context) CapabilityRoleMappingArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityRoleMappingArrayOutput)
+}
+
+// CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+type CapabilityRoleMappingOutput struct{ *pulumi.OutputState }
+
+func (CapabilityRoleMappingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CapabilityRoleMapping)(nil)).Elem()
+}
+
+func (o CapabilityRoleMappingOutput) ToCapabilityRoleMappingOutput() CapabilityRoleMappingOutput {
+	return o
+}
+
+func (o CapabilityRoleMappingOutput) ToCapabilityRoleMappingOutputWithContext(ctx context.Context) CapabilityRoleMappingOutput {
+	return o
+}
+
+// Identities are the Identity Center users and groups given the role, at least one. Required.
+func (o CapabilityRoleMappingOutput) Identities() CapabilityIdentityArrayOutput {
+	return o.ApplyT(func(v CapabilityRoleMapping) []CapabilityIdentity { return v.Identities }).(CapabilityIdentityArrayOutput)
+}
+
+// Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+func (o CapabilityRoleMappingOutput) Role() pulumi.StringOutput {
+	return o.ApplyT(func(v CapabilityRoleMapping) string { return v.Role }).(pulumi.StringOutput)
+}
+
+type CapabilityRoleMappingArrayOutput struct{ *pulumi.OutputState }
+
+func (CapabilityRoleMappingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]CapabilityRoleMapping)(nil)).Elem()
+}
+
+func (o CapabilityRoleMappingArrayOutput) ToCapabilityRoleMappingArrayOutput() CapabilityRoleMappingArrayOutput {
+	return o
+}
+
+func (o CapabilityRoleMappingArrayOutput) ToCapabilityRoleMappingArrayOutputWithContext(ctx context.Context) CapabilityRoleMappingArrayOutput {
+	return o
+}
+
+func (o CapabilityRoleMappingArrayOutput) Index(i pulumi.IntInput) CapabilityRoleMappingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) CapabilityRoleMapping {
+		return vs[0].([]CapabilityRoleMapping)[vs[1].(int)]
+	}).(CapabilityRoleMappingOutput)
+}
+
 // CertManagerSettings are the settings of cert_manager.
 type CertManagerSettings struct {
 	// HostedZoneIds are the Route 53 hosted zones ("Z" followed by up to 32 upper-case letters and digits) where cert-manager may write TXT records for DNS01 challenges. Default: none (no Route 53 record access).
@@ -9628,6 +10194,14 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ApproversPtrInput)(nil)).Elem(), ApproversArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionInput)(nil)).Elem(), BranchProtectionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionPtrInput)(nil)).Elem(), BranchProtectionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityArgoCDInput)(nil)).Elem(), CapabilityArgoCDArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityIdentityInput)(nil)).Elem(), CapabilityIdentityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityIdentityArrayInput)(nil)).Elem(), CapabilityIdentityArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityIdentityCenterInput)(nil)).Elem(), CapabilityIdentityCenterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityNetworkAccessInput)(nil)).Elem(), CapabilityNetworkAccessArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityNetworkAccessPtrInput)(nil)).Elem(), CapabilityNetworkAccessArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityRoleMappingInput)(nil)).Elem(), CapabilityRoleMappingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityRoleMappingArrayInput)(nil)).Elem(), CapabilityRoleMappingArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsInput)(nil)).Elem(), CertManagerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerSettingsPtrInput)(nil)).Elem(), CertManagerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterDefaultsInput)(nil)).Elem(), ClusterDefaultsArgs{})
@@ -9728,6 +10302,16 @@ func init() {
 	pulumi.RegisterOutputType(ApproversPtrOutput{})
 	pulumi.RegisterOutputType(BranchProtectionOutput{})
 	pulumi.RegisterOutputType(BranchProtectionPtrOutput{})
+	pulumi.RegisterOutputType(CapabilityArgoCDOutput{})
+	pulumi.RegisterOutputType(CapabilityHealthIssueOutput{})
+	pulumi.RegisterOutputType(CapabilityHealthIssueArrayOutput{})
+	pulumi.RegisterOutputType(CapabilityIdentityOutput{})
+	pulumi.RegisterOutputType(CapabilityIdentityArrayOutput{})
+	pulumi.RegisterOutputType(CapabilityIdentityCenterOutput{})
+	pulumi.RegisterOutputType(CapabilityNetworkAccessOutput{})
+	pulumi.RegisterOutputType(CapabilityNetworkAccessPtrOutput{})
+	pulumi.RegisterOutputType(CapabilityRoleMappingOutput{})
+	pulumi.RegisterOutputType(CapabilityRoleMappingArrayOutput{})
 	pulumi.RegisterOutputType(CertManagerSettingsOutput{})
 	pulumi.RegisterOutputType(CertManagerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(ClusterDefaultsOutput{})

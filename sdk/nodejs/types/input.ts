@@ -116,6 +116,84 @@ export interface BranchProtectionArgs {
 }
 
 /**
+ * CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+ */
+export interface CapabilityArgoCDArgs {
+    /**
+     * IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+     */
+    awsIdc: pulumi.Input<inputs.CapabilityIdentityCenterArgs>;
+    /**
+     * EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+     */
+    endpointPrefix?: pulumi.Input<string | undefined>;
+    /**
+     * Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+     */
+    namespace?: pulumi.Input<string | undefined>;
+    /**
+     * NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+     */
+    networkAccess?: pulumi.Input<inputs.CapabilityNetworkAccessArgs | undefined>;
+    /**
+     * RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+     */
+    rbacRoleMappings?: pulumi.Input<pulumi.Input<inputs.CapabilityRoleMappingArgs>[] | undefined>;
+}
+
+/**
+ * CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+ */
+export interface CapabilityIdentityArgs {
+    /**
+     * ID is the user's or group's ID in the Identity Center identity store. Required.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * Type is SSO_USER or SSO_GROUP. Required.
+     */
+    type: pulumi.Input<string>;
+}
+
+/**
+ * CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+ */
+export interface CapabilityIdentityCenterArgs {
+    /**
+     * InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+     */
+    idcInstanceArn: pulumi.Input<string>;
+    /**
+     * Region is the instance's region. Default: the cluster's region.
+     */
+    idcRegion?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+ */
+export interface CapabilityNetworkAccessArgs {
+    /**
+     * VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+     */
+    vpceIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+ */
+export interface CapabilityRoleMappingArgs {
+    /**
+     * Identities are the Identity Center users and groups given the role, at least one. Required.
+     */
+    identities: pulumi.Input<pulumi.Input<inputs.CapabilityIdentityArgs>[]>;
+    /**
+     * Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+     */
+    role: pulumi.Input<string>;
+}
+
+/**
  * CertManagerSettings are the settings of cert_manager.
  */
 export interface CertManagerSettingsArgs {

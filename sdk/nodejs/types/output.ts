@@ -6,6 +6,98 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
 /**
+ * CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+ */
+export interface CapabilityArgoCD {
+    /**
+     * IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+     */
+    awsIdc: outputs.CapabilityIdentityCenter;
+    /**
+     * EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+     */
+    endpointPrefix?: string;
+    /**
+     * Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+     */
+    namespace?: string;
+    /**
+     * NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+     */
+    networkAccess?: outputs.CapabilityNetworkAccess;
+    /**
+     * RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+     */
+    rbacRoleMappings?: outputs.CapabilityRoleMapping[];
+}
+
+/**
+ * CapabilityHealthIssue is one issue of a capability's health (EKS's CapabilityIssue).
+ */
+export interface CapabilityHealthIssue {
+    /**
+     * Code is AccessDenied or ClusterUnreachable.
+     */
+    code: string;
+    /**
+     * Message says what is wrong.
+     */
+    message: string;
+}
+
+/**
+ * CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+ */
+export interface CapabilityIdentity {
+    /**
+     * ID is the user's or group's ID in the Identity Center identity store. Required.
+     */
+    id: string;
+    /**
+     * Type is SSO_USER or SSO_GROUP. Required.
+     */
+    type: string;
+}
+
+/**
+ * CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+ */
+export interface CapabilityIdentityCenter {
+    /**
+     * InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+     */
+    idcInstanceArn: string;
+    /**
+     * Region is the instance's region. Default: the cluster's region.
+     */
+    idcRegion?: string;
+}
+
+/**
+ * CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+ */
+export interface CapabilityNetworkAccess {
+    /**
+     * VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+     */
+    vpceIds?: string[];
+}
+
+/**
+ * CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+ */
+export interface CapabilityRoleMapping {
+    /**
+     * Identities are the Identity Center users and groups given the role, at least one. Required.
+     */
+    identities: outputs.CapabilityIdentity[];
+    /**
+     * Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+     */
+    role: string;
+}
+
+/**
  * ClusterInfo are the facts of a cluster that registering it into Argo CD needs. The kubeconfig is a secret; the other facts are not.
  */
 export interface ClusterInfo {

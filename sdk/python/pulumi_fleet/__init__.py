@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .argo_cd_capability import *
 from .cluster_drain import *
 from .cluster_ledger import *
 from .fleet import *
@@ -34,6 +35,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_fleet",
   "classes": {
+   "fleet:index:ArgoCDCapability": "ArgoCDCapability",
    "fleet:index:ClusterDrain": "ClusterDrain",
    "fleet:index:ClusterLedger": "ClusterLedger",
    "fleet:index:Fleet": "Fleet",

@@ -25,6 +25,16 @@ __all__ = [
     'ApproversArgsDict',
     'BranchProtectionArgs',
     'BranchProtectionArgsDict',
+    'CapabilityArgoCDArgs',
+    'CapabilityArgoCDArgsDict',
+    'CapabilityIdentityArgs',
+    'CapabilityIdentityArgsDict',
+    'CapabilityIdentityCenterArgs',
+    'CapabilityIdentityCenterArgsDict',
+    'CapabilityNetworkAccessArgs',
+    'CapabilityNetworkAccessArgsDict',
+    'CapabilityRoleMappingArgs',
+    'CapabilityRoleMappingArgsDict',
     'CertManagerSettingsArgs',
     'CertManagerSettingsArgsDict',
     'ClusterDefaultsArgs',
@@ -586,6 +596,310 @@ class BranchProtectionArgs:
     @required_approvals.setter
     def required_approvals(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "required_approvals", value)
+
+
+class CapabilityArgoCDArgsDict(TypedDict):
+    """
+    CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+    """
+    aws_idc: pulumi.Input['CapabilityIdentityCenterArgsDict']
+    """
+    IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+    """
+    endpoint_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+    """
+    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+    """
+    network_access: NotRequired[pulumi.Input[Optional['CapabilityNetworkAccessArgsDict']]]
+    """
+    NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+    """
+    rbac_role_mappings: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityRoleMappingArgsDict']]]]]
+    """
+    RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+    """
+
+@pulumi.input_type
+class CapabilityArgoCDArgs:
+    def __init__(__self__, *,
+                 aws_idc: pulumi.Input['CapabilityIdentityCenterArgs'],
+                 endpoint_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 namespace: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_access: pulumi.Input[Optional['CapabilityNetworkAccessArgs']] = None,
+                 rbac_role_mappings: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityRoleMappingArgs']]]] = None):
+        """
+        CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+
+        :param pulumi.Input['CapabilityIdentityCenterArgs'] aws_idc: IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+        :param pulumi.Input[_builtins.str] endpoint_prefix: EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+        :param pulumi.Input[_builtins.str] namespace: Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+        :param pulumi.Input['CapabilityNetworkAccessArgs'] network_access: NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+        :param pulumi.Input[Sequence[pulumi.Input['CapabilityRoleMappingArgs']]] rbac_role_mappings: RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+        """
+        pulumi.set(__self__, "aws_idc", aws_idc)
+        if endpoint_prefix is not None:
+            pulumi.set(__self__, "endpoint_prefix", endpoint_prefix)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+        if network_access is not None:
+            pulumi.set(__self__, "network_access", network_access)
+        if rbac_role_mappings is not None:
+            pulumi.set(__self__, "rbac_role_mappings", rbac_role_mappings)
+
+    @_builtins.property
+    @pulumi.getter(name="awsIdc")
+    def aws_idc(self) -> pulumi.Input['CapabilityIdentityCenterArgs']:
+        """
+        IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+        """
+        return pulumi.get(self, "aws_idc")
+
+    @aws_idc.setter
+    def aws_idc(self, value: pulumi.Input['CapabilityIdentityCenterArgs']):
+        pulumi.set(self, "aws_idc", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endpointPrefix")
+    def endpoint_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+        """
+        return pulumi.get(self, "endpoint_prefix")
+
+    @endpoint_prefix.setter
+    def endpoint_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "endpoint_prefix", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkAccess")
+    def network_access(self) -> pulumi.Input[Optional['CapabilityNetworkAccessArgs']]:
+        """
+        NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+        """
+        return pulumi.get(self, "network_access")
+
+    @network_access.setter
+    def network_access(self, value: pulumi.Input[Optional['CapabilityNetworkAccessArgs']]):
+        pulumi.set(self, "network_access", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rbacRoleMappings")
+    def rbac_role_mappings(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityRoleMappingArgs']]]]:
+        """
+        RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+        """
+        return pulumi.get(self, "rbac_role_mappings")
+
+    @rbac_role_mappings.setter
+    def rbac_role_mappings(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityRoleMappingArgs']]]]):
+        pulumi.set(self, "rbac_role_mappings", value)
+
+
+class CapabilityIdentityArgsDict(TypedDict):
+    """
+    CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+    """
+    id: pulumi.Input[_builtins.str]
+    """
+    ID is the user's or group's ID in the Identity Center identity store. Required.
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    Type is SSO_USER or SSO_GROUP. Required.
+    """
+
+@pulumi.input_type
+class CapabilityIdentityArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str]):
+        """
+        CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+
+        :param pulumi.Input[_builtins.str] id: ID is the user's or group's ID in the Identity Center identity store. Required.
+        :param pulumi.Input[_builtins.str] type: Type is SSO_USER or SSO_GROUP. Required.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.str]:
+        """
+        ID is the user's or group's ID in the Identity Center identity store. Required.
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        Type is SSO_USER or SSO_GROUP. Required.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+
+class CapabilityIdentityCenterArgsDict(TypedDict):
+    """
+    CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+    """
+    idc_instance_arn: pulumi.Input[_builtins.str]
+    """
+    InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+    """
+    idc_region: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Region is the instance's region. Default: the cluster's region.
+    """
+
+@pulumi.input_type
+class CapabilityIdentityCenterArgs:
+    def __init__(__self__, *,
+                 idc_instance_arn: pulumi.Input[_builtins.str],
+                 idc_region: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+
+        :param pulumi.Input[_builtins.str] idc_instance_arn: InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+        :param pulumi.Input[_builtins.str] idc_region: Region is the instance's region. Default: the cluster's region.
+        """
+        pulumi.set(__self__, "idc_instance_arn", idc_instance_arn)
+        if idc_region is not None:
+            pulumi.set(__self__, "idc_region", idc_region)
+
+    @_builtins.property
+    @pulumi.getter(name="idcInstanceArn")
+    def idc_instance_arn(self) -> pulumi.Input[_builtins.str]:
+        """
+        InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+        """
+        return pulumi.get(self, "idc_instance_arn")
+
+    @idc_instance_arn.setter
+    def idc_instance_arn(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "idc_instance_arn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="idcRegion")
+    def idc_region(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Region is the instance's region. Default: the cluster's region.
+        """
+        return pulumi.get(self, "idc_region")
+
+    @idc_region.setter
+    def idc_region(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "idc_region", value)
+
+
+class CapabilityNetworkAccessArgsDict(TypedDict):
+    """
+    CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+    """
+    vpce_ids: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+    """
+
+@pulumi.input_type
+class CapabilityNetworkAccessArgs:
+    def __init__(__self__, *,
+                 vpce_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] vpce_ids: VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+        """
+        if vpce_ids is not None:
+            pulumi.set(__self__, "vpce_ids", vpce_ids)
+
+    @_builtins.property
+    @pulumi.getter(name="vpceIds")
+    def vpce_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+        """
+        return pulumi.get(self, "vpce_ids")
+
+    @vpce_ids.setter
+    def vpce_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "vpce_ids", value)
+
+
+class CapabilityRoleMappingArgsDict(TypedDict):
+    """
+    CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+    """
+    identities: pulumi.Input[Sequence[pulumi.Input['CapabilityIdentityArgsDict']]]
+    """
+    Identities are the Identity Center users and groups given the role, at least one. Required.
+    """
+    role: pulumi.Input[_builtins.str]
+    """
+    Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+    """
+
+@pulumi.input_type
+class CapabilityRoleMappingArgs:
+    def __init__(__self__, *,
+                 identities: pulumi.Input[Sequence[pulumi.Input['CapabilityIdentityArgs']]],
+                 role: pulumi.Input[_builtins.str]):
+        """
+        CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+
+        :param pulumi.Input[Sequence[pulumi.Input['CapabilityIdentityArgs']]] identities: Identities are the Identity Center users and groups given the role, at least one. Required.
+        :param pulumi.Input[_builtins.str] role: Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+        """
+        pulumi.set(__self__, "identities", identities)
+        pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def identities(self) -> pulumi.Input[Sequence[pulumi.Input['CapabilityIdentityArgs']]]:
+        """
+        Identities are the Identity Center users and groups given the role, at least one. Required.
+        """
+        return pulumi.get(self, "identities")
+
+    @identities.setter
+    def identities(self, value: pulumi.Input[Sequence[pulumi.Input['CapabilityIdentityArgs']]]):
+        pulumi.set(self, "identities", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> pulumi.Input[_builtins.str]:
+        """
+        Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+        """
+        return pulumi.get(self, "role")
+
+    @role.setter
+    def role(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "role", value)
 
 
 class CertManagerSettingsArgsDict(TypedDict):

@@ -16,6 +16,12 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
+    'CapabilityArgoCD',
+    'CapabilityHealthIssue',
+    'CapabilityIdentity',
+    'CapabilityIdentityCenter',
+    'CapabilityNetworkAccess',
+    'CapabilityRoleMapping',
     'ClusterInfo',
     'ClusterSummary',
     'HubFacts',
@@ -26,6 +32,297 @@ __all__ = [
     'ShardSpoke',
     'TenantSummary',
 ]
+
+@pulumi.output_type
+class CapabilityArgoCD(dict):
+    """
+    CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "awsIdc":
+            suggest = "aws_idc"
+        elif key == "endpointPrefix":
+            suggest = "endpoint_prefix"
+        elif key == "networkAccess":
+            suggest = "network_access"
+        elif key == "rbacRoleMappings":
+            suggest = "rbac_role_mappings"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CapabilityArgoCD. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CapabilityArgoCD.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CapabilityArgoCD.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 aws_idc: 'outputs.CapabilityIdentityCenter',
+                 endpoint_prefix: Optional[_builtins.str] = None,
+                 namespace: Optional[_builtins.str] = None,
+                 network_access: Optional['outputs.CapabilityNetworkAccess'] = None,
+                 rbac_role_mappings: Optional[Sequence['outputs.CapabilityRoleMapping']] = None):
+        """
+        CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
+
+        :param 'CapabilityIdentityCenter' aws_idc: IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+        :param _builtins.str endpoint_prefix: EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+        :param _builtins.str namespace: Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+        :param 'CapabilityNetworkAccess' network_access: NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+        :param Sequence['CapabilityRoleMapping'] rbac_role_mappings: RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+        """
+        pulumi.set(__self__, "aws_idc", aws_idc)
+        if endpoint_prefix is not None:
+            pulumi.set(__self__, "endpoint_prefix", endpoint_prefix)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+        if network_access is not None:
+            pulumi.set(__self__, "network_access", network_access)
+        if rbac_role_mappings is not None:
+            pulumi.set(__self__, "rbac_role_mappings", rbac_role_mappings)
+
+    @_builtins.property
+    @pulumi.getter(name="awsIdc")
+    def aws_idc(self) -> 'outputs.CapabilityIdentityCenter':
+        """
+        IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with (EKS's awsIdc), the only sign-in the managed Argo CD offers. Changing it replaces the capability (UpdateCapability cannot change it). Required.
+        """
+        return pulumi.get(self, "aws_idc")
+
+    @_builtins.property
+    @pulumi.getter(name="endpointPrefix")
+    def endpoint_prefix(self) -> Optional[_builtins.str]:
+        """
+        EndpointPrefix is the first label of the Argo CD server's host name (serverUrl): a DNS-1123 label, at most 63 characters. Changing it replaces the capability (EKS cannot change it after creation). Default: one AWS chooses.
+        """
+        return pulumi.get(self, "endpoint_prefix")
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> Optional[_builtins.str]:
+        """
+        Namespace is where Argo CD reads its Applications, ApplicationSets, AppProjects and cluster secrets on the cluster: a DNS-1123 label. Changing it replaces the capability. Default: "argocd" (EKS's default).
+        """
+        return pulumi.get(self, "namespace")
+
+    @_builtins.property
+    @pulumi.getter(name="networkAccess")
+    def network_access(self) -> Optional['outputs.CapabilityNetworkAccess']:
+        """
+        NetworkAccess limits the Argo CD server to VPC endpoints (public access is then blocked). Updated in place. Default: none (the server is public).
+        """
+        return pulumi.get(self, "network_access")
+
+    @_builtins.property
+    @pulumi.getter(name="rbacRoleMappings")
+    def rbac_role_mappings(self) -> Optional[Sequence['outputs.CapabilityRoleMapping']]:
+        """
+        RbacRoleMappings give Identity Center users and groups an Argo CD role, at most one mapping per role and at most 1000 identities in all (EKS User Guide, "Configure Argo CD permissions"). Updated in place: the update sends the mappings added or changed and the roles removed. Default: none (no one signs in).
+        """
+        return pulumi.get(self, "rbac_role_mappings")
+
+
+@pulumi.output_type
+class CapabilityHealthIssue(dict):
+    """
+    CapabilityHealthIssue is one issue of a capability's health (EKS's CapabilityIssue).
+    """
+    def __init__(__self__, *,
+                 code: _builtins.str,
+                 message: _builtins.str):
+        """
+        CapabilityHealthIssue is one issue of a capability's health (EKS's CapabilityIssue).
+
+        :param _builtins.str code: Code is AccessDenied or ClusterUnreachable.
+        :param _builtins.str message: Message says what is wrong.
+        """
+        pulumi.set(__self__, "code", code)
+        pulumi.set(__self__, "message", message)
+
+    @_builtins.property
+    @pulumi.getter
+    def code(self) -> _builtins.str:
+        """
+        Code is AccessDenied or ClusterUnreachable.
+        """
+        return pulumi.get(self, "code")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        Message says what is wrong.
+        """
+        return pulumi.get(self, "message")
+
+
+@pulumi.output_type
+class CapabilityIdentity(dict):
+    """
+    CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 type: _builtins.str):
+        """
+        CapabilityIdentity is an IAM Identity Center user or group (EKS's SsoIdentity).
+
+        :param _builtins.str id: ID is the user's or group's ID in the Identity Center identity store. Required.
+        :param _builtins.str type: Type is SSO_USER or SSO_GROUP. Required.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        ID is the user's or group's ID in the Identity Center identity store. Required.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Type is SSO_USER or SSO_GROUP. Required.
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class CapabilityIdentityCenter(dict):
+    """
+    CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "idcInstanceArn":
+            suggest = "idc_instance_arn"
+        elif key == "idcRegion":
+            suggest = "idc_region"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CapabilityIdentityCenter. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CapabilityIdentityCenter.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CapabilityIdentityCenter.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 idc_instance_arn: _builtins.str,
+                 idc_region: Optional[_builtins.str] = None):
+        """
+        CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
+
+        :param _builtins.str idc_instance_arn: InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+        :param _builtins.str idc_region: Region is the instance's region. Default: the cluster's region.
+        """
+        pulumi.set(__self__, "idc_instance_arn", idc_instance_arn)
+        if idc_region is not None:
+            pulumi.set(__self__, "idc_region", idc_region)
+
+    @_builtins.property
+    @pulumi.getter(name="idcInstanceArn")
+    def idc_instance_arn(self) -> _builtins.str:
+        """
+        InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+        """
+        return pulumi.get(self, "idc_instance_arn")
+
+    @_builtins.property
+    @pulumi.getter(name="idcRegion")
+    def idc_region(self) -> Optional[_builtins.str]:
+        """
+        Region is the instance's region. Default: the cluster's region.
+        """
+        return pulumi.get(self, "idc_region")
+
+
+@pulumi.output_type
+class CapabilityNetworkAccess(dict):
+    """
+    CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "vpceIds":
+            suggest = "vpce_ids"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in CapabilityNetworkAccess. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        CapabilityNetworkAccess.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        CapabilityNetworkAccess.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 vpce_ids: Optional[Sequence[_builtins.str]] = None):
+        """
+        CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
+
+        :param Sequence[_builtins.str] vpce_ids: VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+        """
+        if vpce_ids is not None:
+            pulumi.set(__self__, "vpce_ids", vpce_ids)
+
+    @_builtins.property
+    @pulumi.getter(name="vpceIds")
+    def vpce_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        VpceIds are interface VPC endpoint IDs, vpce-<8 or 17 hex digits>. Default: none.
+        """
+        return pulumi.get(self, "vpce_ids")
+
+
+@pulumi.output_type
+class CapabilityRoleMapping(dict):
+    """
+    CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+    """
+    def __init__(__self__, *,
+                 identities: Sequence['outputs.CapabilityIdentity'],
+                 role: _builtins.str):
+        """
+        CapabilityRoleMapping gives identities an Argo CD role (EKS's ArgoCdRoleMapping).
+
+        :param Sequence['CapabilityIdentity'] identities: Identities are the Identity Center users and groups given the role, at least one. Required.
+        :param _builtins.str role: Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+        """
+        pulumi.set(__self__, "identities", identities)
+        pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def identities(self) -> Sequence['outputs.CapabilityIdentity']:
+        """
+        Identities are the Identity Center users and groups given the role, at least one. Required.
+        """
+        return pulumi.get(self, "identities")
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> _builtins.str:
+        """
+        Role is the Argo CD role: ADMIN, EDITOR or VIEWER. Required.
+        """
+        return pulumi.get(self, "role")
+
 
 @pulumi.output_type
 class ClusterInfo(dict):
