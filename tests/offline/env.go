@@ -21,6 +21,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/charts"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/network"
@@ -45,6 +46,8 @@ type Env struct {
 	Clusters *controlplane.Clusters
 	// STS is the offline STS, which the clusters' authenticators ask who a token's signer is.
 	STS *aws.STS
+	// Capabilities is the offline EKS Capabilities API (a test makes a capability fail with it).
+	Capabilities *capabilities.API
 
 	net     *network.Network
 	cmd     auto.PulumiCommand
@@ -123,9 +126,10 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		return nil, err
 	}
 	var clusters *controlplane.Clusters
-	serve = sts.Handler(workloads.Handler(store, network.Answer))
+	caps := capabilities.New(store, workloads.Handler(store, network.Answer))
+	serve = sts.Handler(caps)
 	if opts.ControlPlanes {
-		if clusters, serve, err = openControlPlanes(root, dir, net, store, sts, repos); err != nil {
+		if clusters, serve, err = openControlPlanes(root, dir, net, store, sts, repos, caps); err != nil {
 			net.Close()
 			return nil, err
 		}
@@ -135,7 +139,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		net.Close()
 		return nil, fmt.Errorf("the Pulumi CLI in %s/bin: %w", root, err)
 	}
-	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, STS: sts, plugins: plugins,
+	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, STS: sts, Capabilities: caps, plugins: plugins,
 		stop: func() {}}
 	if clusters != nil {
 		var ctx context.Context
@@ -180,10 +184,11 @@ func Open(root, dir string, opts Options) (*Env, error) {
 }
 
 // openControlPlanes are the run's control planes in dir, and what the network serves with them: the offline STS, the
-// control planes' proxy and the chart repositories repos, before the rest of the offline cloud. Control planes made
-// before they authenticated EKS tokens are refused; running ones that reach the network at an address it lost
-// (network.Moved) are stopped, to be started again with the new one on the first request.
+// control planes' proxy and the chart repositories repos, before rest (the rest of the offline cloud). Control
+// planes made before they authenticated EKS tokens are refused; running ones that reach the network at an address
+// it lost (network.Moved) are stopped, to be started again with the new one on the first request.
 func openControlPlanes(root, dir string, net *network.Network, store *emulator.Store, sts *aws.STS, repos []charts.Repository,
+	rest http.Handler,
 ) (*controlplane.Clusters, http.Handler, error) {
 	clusters := &controlplane.Clusters{Workdir: filepath.Join(dir, "clusters"), Bin: filepath.Join(root, "bin/kube"),
 		Network: ControlPlaneNetwork(net)}
@@ -210,7 +215,7 @@ func openControlPlanes(root, dir string, net *network.Network, store *emulator.S
 	if err != nil {
 		return nil, nil, err
 	}
-	serve, err := charts.Handler(repos, gitHost(git, sts.Handler(controlPlaneProxy(*clusters, store, workloads.Handler(store, network.Answer)))))
+	serve, err := charts.Handler(repos, gitHost(git, sts.Handler(controlPlaneProxy(*clusters, store, rest))))
 	return clusters, serve, err
 }
 
