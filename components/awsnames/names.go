@@ -49,3 +49,19 @@ func Tags(ps *problems.List, field string, tags map[string]string) {
 		}
 	}
 }
+
+// PartitionOf is the AWS partition of a region: aws-us-gov for us-gov-*, aws-cn for cn-*, else aws.
+func PartitionOf(region string) string {
+	switch {
+	case strings.HasPrefix(region, "us-gov-"):
+		return "aws-us-gov"
+	case strings.HasPrefix(region, "cn-"):
+		return "aws-cn"
+	}
+	return "aws"
+}
+
+// ClusterARN is the ARN of an EKS cluster: arn:<partition>:eks:<region>:<account>:cluster/<name>.
+func ClusterARN(region, account, name string) string {
+	return "arn:" + PartitionOf(region) + ":eks:" + region + ":" + account + ":cluster/" + name
+}

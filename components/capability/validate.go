@@ -42,10 +42,7 @@ func (a ArgoCDCapabilityArgs) check(preview bool) error {
 		ps.Add("clusterName", "%q is not an EKS cluster name: 1-%d letters, digits, hyphens and underscores, "+
 			"starting with a letter or digit", a.ClusterName, awsnames.MaxClusterName)
 	}
-	if !capabilityNamePattern.MatchString(a.name()) {
-		ps.Add("capabilityName", "%q is not a capability name: 1-100 letters, digits, hyphens and underscores "+
-			"(EKS CreateCapability)", a.CapabilityName)
-	}
+	CheckName(&ps, "capabilityName", a.CapabilityName)
 	if a.Region != "" && !awsnames.RegionPattern.MatchString(a.Region) {
 		ps.Add("region", "%q is not an AWS region name (for example us-east-1)", a.Region)
 	}
@@ -126,4 +123,16 @@ func (c CapabilityArgoCD) namespace() string {
 		return DefaultNamespace
 	}
 	return c.Namespace
+}
+
+// Check adds a problem at field for each setting of c that breaks the EKS API's rules (a component's settings,
+// all known).
+func (c CapabilityArgoCD) Check(ps *problems.List, field string) { c.check(ps, field, false) }
+
+// CheckName adds a problem at field when name is set and is not a capability name.
+func CheckName(ps *problems.List, field, name string) {
+	if name != "" && !capabilityNamePattern.MatchString(name) {
+		ps.Add(field, "%q is not a capability name: 1-100 letters, digits, hyphens and underscores "+
+			"(EKS CreateCapability)", name)
+	}
 }

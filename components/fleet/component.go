@@ -174,7 +174,7 @@ func (b *builder) build() error {
 			return err
 		}
 		hubBuilt = &built{hubSpec, hubCluster, bridge, children}
-		spokesHub = hubOfSpokes(hubCluster, bridge)
+		spokesHub = hubOfSpokes(hubCluster, bridge, hubMode(b.args) == gitopsbridge.ModeManaged)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
 		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.args.Shards, registryOf(b.args))
 		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
@@ -214,8 +214,11 @@ func (b *builder) build() error {
 }
 
 // hubOfSpokes is what every spoke takes from the hub: Argo CD's management role, and the hub's NAT addresses as
-// /32 networks, which may reach the spokes' public API endpoints.
-func hubOfSpokes(cl *fleetcluster.FleetCluster, bridge *gitopsbridge.GitOpsBridge) *hub {
+// /32 networks, which may reach the spokes' public API endpoints; for a managed hub, the capability's role alone.
+func hubOfSpokes(cl *fleetcluster.FleetCluster, bridge *gitopsbridge.GitOpsBridge, managed bool) *hub {
+	if managed {
+		return &hub{roleArn: bridge.ManagementRoleArn, egress: pulumi.StringArray{}, managed: true}
+	}
 	egress := cl.NatPublicIps.ApplyT(func(ips []string) []string {
 		out := make([]string, len(ips))
 		for i, ip := range ips {

@@ -1,13 +1,14 @@
 package fleet
 
 import (
-	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"maps"
 	"regexp"
 	"slices"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -93,6 +94,9 @@ func merged[V any](base, over map[string]V) map[string]V {
 type hub struct {
 	roleArn pulumi.StringInput
 	egress  pulumi.StringArrayInput
+	// managed: roleArn is the managed Argo CD's capability role (argocd.mode managed), which reaches the spokes
+	// through access entries from AWS's network, not from the hub's.
+	managed bool
 }
 
 // clusterArgs are the FleetCluster inputs of a cluster (with defaults applied) at its VPC CIDR; h is the hub
@@ -112,11 +116,14 @@ func clusterArgs(c ClusterSpec, vpcCidr string, h *hub, tenants []tenant.TenantS
 		AddonVersions:      c.AddonVersions,
 		Identity:           c.Identity,
 		Tags:               c.Tags,
-		AccessEntries:      tenant.AccessEntries(tenants, tenantCluster(c), tenant.PartitionOf(c.Region)),
+		AccessEntries:      tenant.AccessEntries(tenants, tenantCluster(c), awsnames.PartitionOf(c.Region)),
 		NetworkPolicy:      slices.ContainsFunc(tenants, func(t tenant.TenantSpec) bool { return t.Selects(tenantCluster(c)) }),
 		NodeSessionManager: c.NodeSessionManager != nil && *c.NodeSessionManager,
 	}
-	if h != nil {
+	switch {
+	case h != nil && h.managed:
+		args.GitOpsAccess = &fleetcluster.GitOpsAccess{CapabilityRoleArn: h.roleArn}
+	case h != nil:
 		args.GitOpsAccess = &fleetcluster.GitOpsAccess{HubRoleArn: h.roleArn, HubEgressCidrs: h.egress}
 	}
 	return args
@@ -134,9 +141,17 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 	if c.Role == Hub {
 		args.Hub = a.Argocd
 	} else {
-		args.Spoke = &gitopsbridge.Spoke{}
+		args.Spoke = &gitopsbridge.Spoke{HubMode: hubMode(a)}
 	}
 	return args
+}
+
+// hubMode is the mode of the fleet's hub (argocd.mode); "" for GitOpsBridge's default.
+func hubMode(a FleetArgs) string {
+	if a.Argocd == nil {
+		return ""
+	}
+	return a.Argocd.Mode
 }
 
 // hubSettings are the fleet's Argo CD settings. With Git delivery and no registryEnvironments, the hub syncs

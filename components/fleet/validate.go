@@ -69,6 +69,10 @@ func Validate(a FleetArgs, stack string) error {
 		}
 	}
 	validateShards(&ps, a)
+	if len(a.Shards) > 0 && hubMode(a) == gitopsbridge.ModeManaged {
+		ps.Add("shards", "a managed hub (argocd.mode managed) takes no shards yet: a shard's spokes trust the hub's "+
+			"management role, which a managed hub does not have; keep argocd.mode selfManaged for a sharded fleet")
+	}
 	validateAccounts(&ps, a)
 	if a.Repositories.Addons == nil {
 		ps.Add("repositories.addons", "is required: the Git repository of the add-on ApplicationSets")

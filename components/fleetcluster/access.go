@@ -48,8 +48,8 @@ func userMappings(ms []UserMapping) eks.UserMappingArrayInput {
 	return out
 }
 
-// accessEntries turns AccessEntries into pulumi-eks access entries keyed by name, plus the spoke role's
-// cluster-admin entry when gitopsAccess is set.
+// accessEntries turns AccessEntries into pulumi-eks access entries keyed by name, plus, with gitopsAccess, the
+// hub's entry: the spoke role's, or a managed hub's capability role's, with gitopsAccess.accessPolicyArn.
 func (b *builder) accessEntries(spokeRoleArn pulumi.StringOutput) map[string]eks.AccessEntryArgs {
 	out := map[string]eks.AccessEntryArgs{}
 	for i, e := range b.args.AccessEntries {
@@ -66,14 +66,20 @@ func (b *builder) accessEntries(spokeRoleArn pulumi.StringOutput) map[string]eks
 			AccessPolicies:   policies,
 		}
 	}
-	if b.args.GitOpsAccess != nil {
+	if g := b.args.GitOpsAccess; g != nil {
+		principal := spokeRoleArn
+		if g.CapabilityRoleArn != nil {
+			principal = checkedARN("gitopsAccess.capabilityRoleArn", g.CapabilityRoleArn, iamRoleARN)
+		}
+		policy := pulumi.Sprintf("arn:%s:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy", b.partition)
+		key := "AmazonEKSClusterAdminPolicy"
+		if g.AccessPolicyArn != "" {
+			policy, key = pulumi.String(g.AccessPolicyArn).ToStringOutput(), path.Base(g.AccessPolicyArn)
+		}
 		out[SpokeAccessEntryName] = eks.AccessEntryArgs{
-			PrincipalArn: spokeRoleArn,
+			PrincipalArn: principal,
 			AccessPolicies: map[string]eks.AccessPolicyAssociationInput{
-				"AmazonEKSClusterAdminPolicy": eks.AccessPolicyAssociationArgs{
-					PolicyArn:   pulumi.Sprintf("arn:%s:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy", b.partition),
-					AccessScope: accessScope(nil),
-				},
+				key: eks.AccessPolicyAssociationArgs{PolicyArn: policy, AccessScope: accessScope(nil)},
 			},
 		}
 	}
@@ -92,9 +98,9 @@ func accessScope(namespaces []string) awseks.AccessPolicyAssociationAccessScopeA
 
 // spokeRole builds the role the Argo CD hub assumes to manage this cluster, under clusterinfo.SpokeRolePath, trusted by
 // the hub's role only. It has no IAM permissions: the cluster access comes from its access entry.
-// Without gitopsAccess it builds nothing and returns "".
+// Without gitopsAccess, or for a managed hub (capabilityRoleArn), it builds nothing and returns "".
 func (b *builder) spokeRole() (pulumi.StringOutput, error) {
-	if b.args.GitOpsAccess == nil {
+	if b.args.GitOpsAccess == nil || b.args.GitOpsAccess.CapabilityRoleArn != nil {
 		return pulumi.String("").ToStringOutput(), nil
 	}
 	hub := checkedARN("gitopsAccess.hubRoleArn", b.args.GitOpsAccess.HubRoleArn, iamRoleARN)

@@ -1,6 +1,7 @@
 package fleetcluster
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
@@ -116,5 +117,48 @@ func TestGitOpsAccessCreatesATrustedSpokeRoleWithAdminEntry(t *testing.T) {
 	}
 	if m := cl.Input("roleMappings"); m != nil {
 		t.Errorf("gitopsAccess must not add aws-auth mappings (no system:masters), got %v", m)
+	}
+}
+
+// TestGitOpsAccessForAManagedHub: for a managed hub's capability role the cluster gives that role itself the hub's
+// access entry, with the named access policy or cluster admin, and makes no spoke role.
+func TestGitOpsAccessForAManagedHub(t *testing.T) {
+	capabilityRole := "arn:aws:iam::" + mocks.Account + ":role/gitops-fleet/hub/hub-argocd-capability"
+	cases := map[string]struct {
+		reason string
+		policy string
+		want   map[string]any
+	}{
+		"default": {reason: "the add-ons' charts need cluster admin, as the self-managed hub's spoke role has",
+			want: map[string]any{"AmazonEKSClusterAdminPolicy": map[string]any{
+				"policyArn": "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy", "accessScope": map[string]any{"type": "cluster"}}}},
+		"named": {reason: "a narrower policy for a hub that deploys namespaced workloads only",
+			policy: "arn:aws:eks::aws:cluster-access-policy/AmazonEKSEditPolicy",
+			want: map[string]any{"AmazonEKSEditPolicy": map[string]any{
+				"policyArn": "arn:aws:eks::aws:cluster-access-policy/AmazonEKSEditPolicy", "accessScope": map[string]any{"type": "cluster"}}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cloud, fc := build(t, "spoke1", FleetClusterArgs{ClusterName: "spoke1", Region: "us-west-2",
+				GitOpsAccess: &GitOpsAccess{CapabilityRoleArn: pulumi.String(capabilityRole), AccessPolicyArn: tc.policy}})
+			if _, ok := cloud.Named("aws:iam/role:Role", "spoke1-gitops-spoke-role"); ok {
+				t.Errorf("%s: a spoke role for a managed hub, which reaches clusters through access entries", tc.reason)
+			}
+			if got := mocks.Await[string](t, fc.SpokeRoleArn); got != "" {
+				t.Errorf("spokeRoleArn = %q, want none", got)
+			}
+			want := map[string]any{SpokeAccessEntryName: map[string]any{"principalArn": capabilityRole, "accessPolicies": tc.want}}
+			if diff := cmp.Diff(want, cloud.MustGet(t, "eks:index:Cluster", "spoke1-cluster").Input("accessEntries")); diff != "" {
+				t.Errorf("%s: accessEntries (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+	err := Check(FleetClusterArgs{ClusterName: "spoke1", Region: "us-west-2", GitOpsAccess: &GitOpsAccess{
+		HubRoleArn: pulumi.String(hubRole), CapabilityRoleArn: pulumi.String(capabilityRole), AccessPolicyArn: "AdminPolicy"}},
+		"spoke1", "dev")
+	for _, w := range []string{"gitopsAccess: give exactly one of hubRoleArn", `gitopsAccess.accessPolicyArn: "AdminPolicy" is not a valid ARN`} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v lacks %q", err, w)
+		}
 	}
 }

@@ -211,10 +211,22 @@ type AccessPolicy struct {
 
 // GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 type GitOpsAccess struct {
-	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke
-	// role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with
-	// AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
-	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn"`
+	// HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The
+	// component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole,
+	// sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication
+	// mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn,optional"`
+	// CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn
+	// output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and
+	// creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in
+	// the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an
+	// API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+	CapabilityRoleArn pulumi.StringInput `pulumi:"capabilityRoleArn,optional"`
+	// AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide:
+	// arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and
+	// webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads.
+	// Default: AmazonEKSClusterAdminPolicy.
+	AccessPolicyArn string `pulumi:"accessPolicyArn,optional"`
 	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT
 	// gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the
 	// public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit

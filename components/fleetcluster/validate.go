@@ -236,8 +236,19 @@ func validateAccess(ps *problems.List, a FleetClusterArgs) {
 		}
 	}
 	checkUnique(ps, "accessEntries", "name", a.AccessEntries, func(e AccessEntry) string { return e.Name })
-	if a.GitOpsAccess != nil {
-		checkARN(ps, "gitopsAccess.hubRoleArn", a.GitOpsAccess.HubRoleArn, iamRoleARN)
+	if g := a.GitOpsAccess; g != nil {
+		switch {
+		case (g.HubRoleArn == nil) == (g.CapabilityRoleArn == nil):
+			ps.Add("gitopsAccess", "give exactly one of hubRoleArn (a self-managed hub's management role) and "+
+				"capabilityRoleArn (a managed hub's capability role)")
+		case g.HubRoleArn != nil:
+			checkARN(ps, "gitopsAccess.hubRoleArn", g.HubRoleArn, iamRoleARN)
+		default:
+			checkARN(ps, "gitopsAccess.capabilityRoleArn", g.CapabilityRoleArn, iamRoleARN)
+		}
+		if g.AccessPolicyArn != "" && !accessPolicyARN.pattern.MatchString(g.AccessPolicyArn) {
+			ps.Add("gitopsAccess.accessPolicyArn", "%s", accessPolicyARN.problem(g.AccessPolicyArn))
+		}
 	}
 }
 
@@ -288,7 +299,7 @@ func checkMappedRole(ps *problems.List, field, arn, nodeRole string) {
 // validateRoleNames checks every IAM role name the component derives from the cluster name and region.
 func validateRoleNames(ps *problems.List, a FleetClusterArgs) {
 	purposes := []string{nodeRolePurpose}
-	if a.GitOpsAccess != nil {
+	if a.GitOpsAccess != nil && a.GitOpsAccess.CapabilityRoleArn == nil {
 		purposes = append(purposes, spokeRolePurpose)
 	}
 	for _, addon := range enabledAddons(a.Addons) {

@@ -1,6 +1,7 @@
 package gitopsbridge
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -56,6 +57,17 @@ type GitOpsBridgeArgs struct {
 
 // Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
 type Hub struct {
+	// Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a
+	// management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability,
+	// set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers
+	// every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed
+	// Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed;
+	// its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the
+	// managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values,
+	// highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
+	Mode string `pulumi:"mode,optional"`
+	// Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+	Capability *ManagedArgoCD `pulumi:"capability,optional"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName string `pulumi:"releaseName,optional"`
 	// ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
@@ -138,8 +150,36 @@ type Spoke struct {
 	// handover): the hub's registry Application then brings it from Git and nothing is written into the hub.
 	// Default: none.
 	HubKubeconfig pulumi.StringInput `pulumi:"hubKubeconfig,optional" provider:"secret"`
-	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed.
+	// Default: cluster.spokeRoleArn.
 	RoleArn pulumi.StringInput `pulumi:"roleArn,optional"`
+	// HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries
+	// no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's
+	// gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+	HubMode string `pulumi:"hubMode,optional"`
+}
+
+// ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as
+// ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS
+// capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User
+// Guide, "Capability IAM role").
+type ManagedArgoCD struct {
+	// CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores.
+	// Changing it replaces the capability. Default: "argocd".
+	CapabilityName string `pulumi:"capabilityName,optional"`
+	// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the
+	// capability. Required.
+	IdentityCenter capability.CapabilityIdentityCenter `pulumi:"awsIdc"`
+	// EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability.
+	// Default: one AWS chooses.
+	EndpointPrefix string `pulumi:"endpointPrefix,optional"`
+	// NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+	NetworkAccess *capability.CapabilityNetworkAccess `pulumi:"networkAccess,optional"`
+	// RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER).
+	// Default: none (no one signs in).
+	RbacRoleMappings []capability.CapabilityRoleMapping `pulumi:"rbacRoleMappings,optional"`
+	// Tags are the capability's and its role's AWS tags. Default: none.
+	Tags map[string]string `pulumi:"tags,optional"`
 }
 
 // GitDelivery commits the cluster secret's manifest to GitHub. The token comes from the github provider's

@@ -62,12 +62,17 @@ func (b *builder) build() error {
 	c.ArgoCdReleaseStatus = pulumi.String("").ToStringOutput()
 	c.ArgoCdNamespace = pulumi.String("").ToStringOutput()
 	c.ManagementRoleArn = pulumi.String("").ToStringOutput()
+	c.ArgoCdServerUrl = pulumi.String("").ToStringOutput()
 	c.GitFileUrl = pulumi.String("").ToStringOutput()
 	c.PullRequestNumber = pulumi.Int(0).ToIntOutput()
 
 	// With Git delivery, Git is the source of truth: the hub's registry Applications bring every cluster
 	// secret (the hub's own included) from the registry repository, so Pulumi writes none into the hub.
 	switch {
+	case b.args.Hub != nil && b.args.Hub.Managed():
+		if err := b.hubManaged(secret); err != nil {
+			return err
+		}
 	case b.args.Hub != nil:
 		if err := b.hub(secret); err != nil {
 			return err

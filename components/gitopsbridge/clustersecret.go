@@ -3,6 +3,7 @@ package gitopsbridge
 import (
 	"maps"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
@@ -22,14 +23,14 @@ type secretContent struct {
 func (b *builder) secretContent() secretContent {
 	a, f := b.args, b.cluster
 	roleArn, roleField := pulumi.String("").ToStringOutput(), ""
-	if a.Spoke != nil {
+	if a.Spoke != nil && !a.Spoke.Managed() {
 		roleArn, roleField = f.SpokeRoleArn, "cluster.spokeRoleArn"
 		if a.Spoke.RoleArn != nil {
 			roleArn, roleField = a.Spoke.RoleArn.ToStringOutput(), "spoke.roleArn"
 		}
 	}
 	cs := pulumi.All(f.ClusterName, f.Environment, f.KubernetesVersion, f.Addons, f.GitOpsMetadata, f.Server,
-		f.CertificateAuthorityData, roleArn).ApplyT(func(v []any) (ClusterSecret, error) {
+		f.CertificateAuthorityData, roleArn, f.Region, f.AccountId).ApplyT(func(v []any) (ClusterSecret, error) {
 		name, md := v[0].(string), v[4].(map[string]string)
 		addons := maps.Clone(v[3].(map[string]bool))
 		if addons == nil {
@@ -49,7 +50,11 @@ func (b *builder) secretContent() secretContent {
 		checkLabels(&ps, s.Labels)
 		checkAnnotationKeys(&ps, "cluster.gitopsMetadata", md)
 		checkAnnotationSize(&ps, "metadata", s.Annotations)
-		if a.Spoke != nil {
+		switch {
+		case a.byARN():
+			// The managed Argo CD names every cluster, its own too, by ARN, and reaches it as the capability's role.
+			s.Server = awsnames.ClusterARN(v[8].(string), v[9].(string), name)
+		case a.Spoke != nil:
 			arn := v[7].(string)
 			if !roleARNPattern.MatchString(arn) {
 				ps.Add(roleField, "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>); a spoke needs the "+

@@ -32,8 +32,12 @@ type GitOpsBridge struct {
 	// ArgoCdNamespace is the namespace Argo CD runs in on the hub ("" in spoke mode).
 	ArgoCdNamespace pulumi.StringOutput `pulumi:"argocdNamespace"`
 	// ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as
-	// gitopsAccess.hubRoleArn; "" in spoke mode.
+	// gitopsAccess.hubRoleArn, or with hub.mode managed the capability's role, as gitopsAccess.capabilityRoleArn;
+	// "" in spoke mode.
 	ManagementRoleArn pulumi.StringOutput `pulumi:"managementRoleArn"`
+	// ArgoCdServerUrl is the managed Argo CD's server URL (its UI and API; webhooks go to <url>/api/webhook); ""
+	// unless hub.mode is managed.
+	ArgoCdServerUrl pulumi.StringOutput `pulumi:"argocdServerUrl"`
 	// GitFileUrl is the GitHub URL of the committed manifest; "" without git.
 	GitFileUrl pulumi.StringOutput `pulumi:"gitFileUrl"`
 	// PullRequestNumber is the number of the pull request that adds the manifest; 0 unless git.pullRequest.
@@ -57,6 +61,11 @@ func NewGitOpsBridge(ctx *pulumi.Context, name string, args GitOpsBridgeArgs,
 	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
+	if args.Hub != nil {
+		for _, w := range ManagedWarnings(*a.Hub) {
+			_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
+		}
+	}
 	b := newBuilder(ctx, name, a, comp, explicit)
 	if err := b.build(); err != nil {
 		return nil, err
@@ -70,6 +79,7 @@ func NewGitOpsBridge(ctx *pulumi.Context, name string, args GitOpsBridgeArgs,
 		"argocdReleaseStatus": comp.ArgoCdReleaseStatus,
 		"argocdNamespace":     comp.ArgoCdNamespace,
 		"managementRoleArn":   comp.ManagementRoleArn,
+		"argocdServerUrl":     comp.ArgoCdServerUrl,
 		"gitFileUrl":          comp.GitFileUrl,
 		"pullRequestNumber":   comp.PullRequestNumber,
 	})

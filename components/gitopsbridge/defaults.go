@@ -33,6 +33,9 @@ func withDefaults(args GitOpsBridgeArgs, name string) GitOpsBridgeArgs {
 	}
 	if args.Hub != nil {
 		h := *args.Hub
+		if h.Mode == "" {
+			h.Mode = ModeSelfManaged
+		}
 		if h.ReleaseName == "" {
 			h.ReleaseName = DefaultReleaseName
 		}
@@ -46,6 +49,13 @@ func withDefaults(args GitOpsBridgeArgs, name string) GitOpsBridgeArgs {
 			h.ChartRepositories = DefaultChartRepositories
 		}
 		a.Hub = &h
+	}
+	if args.Spoke != nil {
+		s := *args.Spoke
+		if s.HubMode == "" {
+			s.HubMode = ModeSelfManaged
+		}
+		a.Spoke = &s
 	}
 	if args.Git != nil {
 		g := *args.Git

@@ -24,6 +24,9 @@ type ClusterSecretGuard struct {
 	// Registered are the cluster secrets the stack computed, the hub's own first, then the registered spokes'
 	// (hub.registeredSecrets): every writer but the deployer may write exactly these.
 	Registered []ClusterSecret
+	// ByARN is a managed hub's guard: every cluster secret names its cluster by EKS cluster ARN, and none, the
+	// deployer's included, names the in-cluster server, which the managed Argo CD does not take.
+	ByARN bool
 }
 
 // ClusterSecretPolicyName is the hub's ValidatingAdmissionPolicy (and binding) for the Secrets in Argo CD's
@@ -133,12 +136,7 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 				Expression: writing("!variables.isCluster || (has(object.data) && object.data.size() == 3 && ['name', 'server', 'config'].all(k, k in object.data))"),
 				Message:    "a cluster secret holds exactly name, server and config (no project, namespaces, clusterResources or shard)",
 			},
-			{
-				Expression: writing("!variables.isCluster || object.data[?'server'].orValue('') != " + b64(InClusterServer) +
-					" || (object.data[?'name'].orValue('') == " + b64(hub.ClusterName) + " && object.data[?'config'].orValue('') == " + b64(InClusterConfig()) + ")"),
-				Message: fmt.Sprintf("only the hub's own secret (%s) may name the in-cluster server, and its config holds "+
-					"no credential", hub.ClusterName),
-			},
+			g.inCluster(writing, hub),
 			{
 				Expression: writing("variables.exempt || !variables.isCluster || variables.registered"),
 				Message: "a cluster secret is one the stack registered, by name: " + strings.Join(names, ", ") +
@@ -163,6 +161,24 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 					"(remove it from the fleet, or from hub.registeredSecrets) before Git may prune its secret",
 			},
 		},
+	}
+}
+
+// inCluster is the rule for the in-cluster server: only the hub's own secret names it, with a config that holds no
+// credential; for a managed hub no secret names it (EKS User Guide, "Register target clusters": "The default
+// kubernetes.default.svc is not supported").
+func (g ClusterSecretGuard) inCluster(writing func(string) string, hub ClusterSecret) admission.Validation {
+	notInCluster := "!variables.isCluster || object.data[?'server'].orValue('') != " + b64(InClusterServer)
+	if g.ByARN {
+		return admission.Validation{Expression: writing(notInCluster),
+			Message: "the managed Argo CD does not take the in-cluster server (" + InClusterServer + "): a cluster " +
+				"secret names its cluster, the hub's too, by its EKS cluster ARN"}
+	}
+	return admission.Validation{
+		Expression: writing(notInCluster + " || (object.data[?'name'].orValue('') == " + b64(hub.ClusterName) +
+			" && object.data[?'config'].orValue('') == " + b64(InClusterConfig()) + ")"),
+		Message: fmt.Sprintf("only the hub's own secret (%s) may name the in-cluster server, and its config holds "+
+			"no credential", hub.ClusterName),
 	}
 }
 

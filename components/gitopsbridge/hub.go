@@ -44,7 +44,7 @@ func (b *builder) hub(secret secretContent) error {
 	if err != nil {
 		return err
 	}
-	guard, err := b.guard(k8s, secret.manifest, values)
+	guard, err := b.guard(k8s, secret.manifest, chartWriters(h, b.args.Namespace, values), nil)
 	if err != nil {
 		return err
 	}

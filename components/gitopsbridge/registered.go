@@ -2,6 +2,8 @@ package gitopsbridge
 
 import (
 	"encoding/json"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
@@ -14,24 +16,23 @@ import (
 // the hub's own secret and hub.registeredSecrets, and for Argo CD's Applications and projects (ApplicationGuard),
 // each exempting the stack's AWS caller as EKS names it (DeployerUsername).
 // A registered secret that is not a spoke's cluster secret, or named twice, fails the guard with the field named.
-func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, values map[string]any) ([]pulumi.Resource, error) {
+// The writers besides the deployer are hub.secretWriters, and with the argo-cd chart its own writers (chartWriters).
+func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, writers []string, deps []pulumi.Resource,
+) ([]pulumi.Resource, error) {
 	ns, h := b.args.Namespace, b.args.Hub
 	prov, err := b.awsProvider()
 	if err != nil {
 		return nil, err
 	}
 	caller := aws.GetCallerIdentityOutput(b.ctx, aws.GetCallerIdentityOutputArgs{}, pulumi.Provider(prov)).Arn()
-	writers := []string{serviceAccountUser(ns, serviceAccountOf(values, "server"))}
-	if sa := redisSecretInitServiceAccount(h.ReleaseName, values); sa != "" {
-		writers = append(writers, serviceAccountUser(ns, sa))
-	}
-	writers = append(writers, h.SecretWriters...)
+	writers = append(slices.Clone(writers), h.SecretWriters...)
 	facts := []any{caller, own}
 	for _, m := range h.RegisteredSecrets {
 		facts = append(facts, pulumi.Unsecret(m.ToStringOutput()))
 	}
 	policy := pulumi.All(facts...).ApplyT(func(v []any) (admission.Policy, error) {
-		g := ClusterSecretGuard{Namespace: ns, Deployer: DeployerUsername(v[0].(string)), SecretWriters: writers}
+		g := ClusterSecretGuard{Namespace: ns, Deployer: DeployerUsername(v[0].(string)), SecretWriters: writers,
+			ByARN: h.Managed()}
 		hub, err := ParseClusterSecret(v[1].(string))
 		if err != nil {
 			return admission.Policy{}, err
@@ -45,13 +46,13 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, va
 				ps.Add(field, "%v; give a spoke GitOpsBridge's manifest output", err)
 				continue
 			}
-			checkRegistered(&ps, field, s, ns, g.Registered)
+			checkRegistered(&ps, field, s, ns, g.Registered, h.Managed())
 			g.Registered = append(g.Registered, s)
 		}
 		return g.Policy(), ps.Err(TypeToken)
 	}).(pulumi.AnyOutput)
 	out, err := admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
-		b.child(k8s)...)
+		b.child(k8s, pulumi.DependsOn(deps))...)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,8 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, va
 			return b.args.ApplicationGuard(DeployerUsername(arn)).Policies()[i]
 		}).(pulumi.AnyOutput)
 		part := strings.TrimPrefix(p.Name, "gitops-fleet-")
-		rs, err := admission.Register(b.ctx, childName(b.name, part), p.Name, p.Namespaces, policy, b.child(k8s)...)
+		rs, err := admission.Register(b.ctx, childName(b.name, part), p.Name, p.Namespaces, policy,
+			b.child(k8s, pulumi.DependsOn(deps))...)
 		if err != nil {
 			return nil, err
 		}
@@ -69,10 +71,21 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, va
 	return out, nil
 }
 
+// chartWriters are the argo-cd chart's writers of Secrets in Argo CD's namespace: its server (argocd-secret and the
+// credentials added through its API) and its redis-secret-init Job (argocd-redis).
+func chartWriters(h Hub, ns string, values map[string]any) []string {
+	writers := []string{serviceAccountUser(ns, serviceAccountOf(values, "server"))}
+	if sa := redisSecretInitServiceAccount(h.ReleaseName, values); sa != "" {
+		writers = append(writers, serviceAccountUser(ns, sa))
+	}
+	return writers
+}
+
 // checkRegistered adds the problems of a spoke's registered secret s at field: in Argo CD's namespace, named
 // neither as one of Argo CD's own Secrets (ArgoCDSecret) nor as another registered secret or another's cluster, and
-// reached through a spoke role (awsAuthConfig with an IAM role ARN, the CA verified).
-func checkRegistered(ps *problems.List, field string, s ClusterSecret, ns string, before []ClusterSecret) {
+// reached through a spoke role (awsAuthConfig with an IAM role ARN, the CA verified), or, for a managed hub (byARN),
+// named by its EKS cluster ARN with no credential (the capability's role reaches it through its access entry).
+func checkRegistered(ps *problems.List, field string, s ClusterSecret, ns string, before []ClusterSecret, byARN bool) {
 	if ArgoCDSecret(s.Name) {
 		ps.Add(field, "secret %s is named as one of Argo CD's own Secrets: a registration would let a Git sync "+
 			"overwrite it, and pruning it delete it", s.Name)
@@ -86,6 +99,15 @@ func checkRegistered(ps *problems.List, field string, s ClusterSecret, ns string
 				s.Name, s.ClusterName, o.Name, o.ClusterName)
 		}
 	}
+	if byARN {
+		if !clusterARNPattern.MatchString(s.Server) || s.Config != InClusterConfig() {
+			ps.Add(field, "secret %s is not a spoke's of a managed hub (server the EKS cluster's ARN, "+
+				"arn:aws:eks:<region>:<account>:cluster/<name>, and config %s): the managed Argo CD reaches a spoke as "+
+				"the capability's role, through its access entry (give the spoke GitOpsBridge spoke.hubMode: managed)",
+				s.Name, InClusterConfig())
+		}
+		return
+	}
 	var c ClusterConfig
 	if err := json.Unmarshal([]byte(s.Config), &c); err != nil || c.AWSAuthConfig == nil ||
 		!roleARNPattern.MatchString(c.AWSAuthConfig.RoleARN) || c.TLSClientConfig.Insecure || c.TLSClientConfig.CAData == "" {
@@ -94,6 +116,9 @@ func checkRegistered(ps *problems.List, field string, s ClusterSecret, ns string
 			"through its spoke role", s.Name)
 	}
 }
+
+// clusterARNPattern is an EKS cluster's ARN (EKS cluster names: letters, digits, hyphens, underscores).
+var clusterARNPattern = regexp.MustCompile(`^arn:aws(-[a-z]+)*:eks:[a-z]{2}(-[a-z]+)+-\d{1,2}:\d{12}:cluster/[0-9A-Za-z][A-Za-z0-9_-]*$`)
 
 // serviceAccountUser is a service account's Kubernetes username.
 func serviceAccountUser(namespace, name string) string {

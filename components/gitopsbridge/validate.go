@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
+	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -247,6 +249,26 @@ func GitURL(s string) bool { return gitURL(s) }
 var accountIDPattern = regexp.MustCompile(`^\d{12}$`)
 
 func validateHub(ps *problems.List, h Hub) {
+	switch {
+	case !slices.Contains(Modes, h.Mode):
+		ps.Add("hub.mode", "%q is not a hub mode; expected one of %v", h.Mode, Modes)
+	case h.Managed() && h.Capability == nil:
+		ps.Add("hub.capability", "is required with hub.mode managed: at least capability.awsIdc.idcInstanceArn, "+
+			"the IAM Identity Center instance the managed Argo CD signs its users in with")
+	case h.Managed():
+		capability.CheckName(ps, "hub.capability.capabilityName", h.Capability.CapabilityName)
+		capability.CapabilityArgoCD{IdentityCenter: h.Capability.IdentityCenter, EndpointPrefix: h.Capability.EndpointPrefix,
+			NetworkAccess: h.Capability.NetworkAccess, RbacRoleMappings: h.Capability.RbacRoleMappings}.Check(ps, "hub.capability")
+		awsnames.Tags(ps, "hub.capability.tags", h.Capability.Tags)
+		if len(h.SignatureKeys) > 0 {
+			ps.Add("hub.signatureKeys", "applies to mode selfManaged only: the managed Argo CD has no GnuPG keyring "+
+				"of yours (its configuration ConfigMaps are not yours to write, EKS User Guide \"Comparing EKS "+
+				"Capability for Argo CD to self-managed Argo CD\"), so it would sync unsigned commits; keep the hub "+
+				"selfManaged to verify signatures")
+		}
+	case h.Capability != nil:
+		ps.Add("hub.capability", "applies to hub.mode managed only (hub.mode is %s)", h.Mode)
+	}
 	for i, env := range h.RegistryEnvironments {
 		for _, msg := range content.IsDNS1123Label(env) {
 			ps.Add(problems.Index("hub.registryEnvironments", i), "%q is not an environment name: %s", env, msg)
@@ -345,6 +367,12 @@ func validateSpoke(ps *problems.List, s Spoke, cluster clusterinfo.ClusterInfoIn
 	if s.HubKubeconfig == nil && !hubProvider {
 		ps.Add("spoke.hubKubeconfig", "is required: the secret is written into the hub cluster (or give a "+
 			"kubernetes provider for the hub in the resource options)")
+	}
+	if !slices.Contains(Modes, s.HubMode) {
+		ps.Add("spoke.hubMode", "%q is not a hub mode; expected one of %v", s.HubMode, Modes)
+	}
+	if s.Managed() {
+		return // no role: the capability's role reaches the cluster through its access entry
 	}
 	if s.RoleArn == nil {
 		if a, ok := cluster.(clusterinfo.ClusterInfoArgs); ok && a.SpokeRoleArn == nil {

@@ -35,7 +35,8 @@ func (x *GitOpsBridge) Annotate(a infer.Annotator) {
 	a.Describe(&x.Manifest, "Manifest is the cluster secret as YAML with sorted keys, the text Git delivery commits. It holds the server, CA data and role ARN, never a credential.")
 	a.Describe(&x.ArgoCdReleaseStatus, "ArgoCdReleaseStatus is the Helm release status of Argo CD (\"deployed\"); \"\" in spoke mode.")
 	a.Describe(&x.ArgoCdNamespace, "ArgoCdNamespace is the namespace Argo CD runs in on the hub (\"\" in spoke mode).")
-	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn; \"\" in spoke mode.")
+	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn, or with hub.mode managed the capability's role, as gitopsAccess.capabilityRoleArn; \"\" in spoke mode.")
+	a.Describe(&x.ArgoCdServerUrl, "ArgoCdServerUrl is the managed Argo CD's server URL (its UI and API; webhooks go to <url>/api/webhook); \"\" unless hub.mode is managed.")
 	a.Describe(&x.GitFileUrl, "GitFileUrl is the GitHub URL of the committed manifest; \"\" without git.")
 	a.Describe(&x.PullRequestNumber, "PullRequestNumber is the number of the pull request that adds the manifest; 0 unless git.pullRequest.")
 }
@@ -60,6 +61,8 @@ func (x *GitOpsBridgeArgs) Annotate(a infer.Annotator) {
 // Annotate gives Hub its schema descriptions.
 func (x *Hub) Annotate(a infer.Annotator) {
 	a.Describe(x, "Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.")
+	a.Describe(&x.Mode, "Mode is how Argo CD runs on the hub: \"selfManaged\" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; \"managed\" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, \"Register target clusters\": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: \"selfManaged\".")
+	a.Describe(&x.Capability, "Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.")
 	a.Describe(&x.ReleaseName, "ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: \"argo-cd\".")
 	a.Describe(&x.ChartVersion, "ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.")
 	a.Describe(&x.ChartRepository, "ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).")
@@ -78,6 +81,17 @@ func (x *Hub) Annotate(a infer.Annotator) {
 	a.Describe(&x.Bootstrap, "Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.")
 }
 
+// Annotate gives ManagedArgoCD its schema descriptions.
+func (x *ManagedArgoCD) Annotate(a infer.Annotator) {
+	a.Describe(x, "ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, \"Capability IAM role\").")
+	a.Describe(&x.CapabilityName, "CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: \"argocd\".")
+	a.Describe(&x.IdentityCenter, "IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.")
+	a.Describe(&x.EndpointPrefix, "EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.")
+	a.Describe(&x.NetworkAccess, "NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).")
+	a.Describe(&x.RbacRoleMappings, "RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).")
+	a.Describe(&x.Tags, "Tags are the capability's and its role's AWS tags. Default: none.")
+}
+
 // Annotate gives Repo its schema descriptions.
 func (x *Repo) Annotate(a infer.Annotator) {
 	a.Describe(x, "Repo is a Git repository Argo CD reads: ApplicationSets for add-ons or workloads.")
@@ -91,5 +105,13 @@ func (x *Repo) Annotate(a infer.Annotator) {
 func (x *Spoke) Annotate(a infer.Annotator) {
 	a.Describe(x, "Spoke are the settings of spoke mode.")
 	a.Describe(&x.HubKubeconfig, "HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.")
-	a.Describe(&x.RoleArn, "RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.")
+	a.Describe(&x.RoleArn, "RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.")
+	a.Describe(&x.HubMode, "HubMode is the hub's hub.mode: with \"managed\" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: \"selfManaged\".")
+}
+
+// Annotate gives capabilityResource its schema descriptions.
+func (x *capabilityResource) Annotate(a infer.Annotator) {
+	a.Describe(x, "capabilityResource is an ArgoCDCapability as the component registers it (the fleet plugin's own resource).")
+	a.Describe(&x.Arn, "Arn is the capability's ARN.")
+	a.Describe(&x.ServerURL, "ServerURL is the Argo CD server's URL.")
 }

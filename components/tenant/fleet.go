@@ -121,14 +121,3 @@ func AccessEntries(tenants []TenantSpec, c Cluster, partition string) []fleetclu
 	}
 	return out
 }
-
-// PartitionOf is the AWS partition of a region: aws-us-gov for us-gov-*, aws-cn for cn-*, else aws.
-func PartitionOf(region string) string {
-	switch {
-	case strings.HasPrefix(region, "us-gov-"):
-		return "aws-us-gov"
-	case strings.HasPrefix(region, "cn-"):
-		return "aws-cn"
-	}
-	return "aws"
-}

@@ -3,6 +3,7 @@ package tenant
 import (
 	"fmt"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
 	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -29,7 +30,7 @@ func secretsRole(ctx *pulumi.Context, t TenantSpec, c Target, n TenantNamespace,
 		return nil, err
 	}
 	policy := c.AccountId.ToStringOutput().ApplyT(func(account string) string {
-		arn := SecretsArn(PartitionOf(c.Region), c.Region, account, t.SecretsPrefix, t.Name)
+		arn := SecretsArn(awsnames.PartitionOf(c.Region), c.Region, account, t.SecretsPrefix, t.Name)
 		return iampolicy.New(iampolicy.Allow("TenantSecrets", secretsActions, []string{arn})).JSON()
 	}).(pulumi.StringOutput)
 	_, err = iam.NewRolePolicy(ctx, name, &iam.RolePolicyArgs{Role: role.Name, Policy: policy}, opts...)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -201,7 +202,7 @@ func NewTenant(ctx *pulumi.Context, name string, args TenantArgs, opts ...pulumi
 			Endpoint:                 fact(func(i clusterinfo.ClusterInfo) string { return i.Server }),
 			CertificateAuthorityData: fact(func(i clusterinfo.ClusterInfo) string { return i.CertificateAuthorityData }),
 			ClusterArn: account.ApplyT(func(account string) string {
-				return fmt.Sprintf("arn:%s:eks:%s:%s:cluster/%s", PartitionOf(c.Region), c.Region, account, c.Name)
+				return awsnames.ClusterARN(c.Region, account, c.Name)
 			}).(pulumi.StringOutput),
 			OidcProviderArn: c.OidcProviderArn, OidcProviderUrl: c.OidcProviderUrl, AWS: awsProv,
 			ExternalSecrets: c.ExternalSecrets, PodIdentity: c.Identity != fleetcluster.IdentityIRSA}
@@ -220,7 +221,7 @@ func NewTenant(ctx *pulumi.Context, name string, args TenantArgs, opts ...pulumi
 func accessEntries(ctx *pulumi.Context, parent pulumi.Resource, t TenantSpec, c Target) ([]pulumi.Resource, error) {
 	opts := []pulumi.ResourceOption{pulumi.Parent(parent), pulumi.Provider(c.AWS)}
 	var out []pulumi.Resource
-	for _, e := range AccessEntries([]TenantSpec{t}, Cluster{Name: c.Name}, PartitionOf(c.Region)) {
+	for _, e := range AccessEntries([]TenantSpec{t}, Cluster{Name: c.Name}, awsnames.PartitionOf(c.Region)) {
 		name := fmt.Sprintf("%s-%s-%s", t.Name, c.Name, e.Name)
 		entry, err := awseks.NewAccessEntry(ctx, name, &awseks.AccessEntryArgs{ClusterName: pulumi.String(c.Name),
 			PrincipalArn: e.PrincipalArn, Type: pulumi.String("STANDARD")}, opts...)

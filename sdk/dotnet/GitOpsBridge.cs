@@ -102,6 +102,12 @@ namespace GitOpsFleet.Fleet
         public Output<string> ArgocdReleaseStatus { get; private set; } = null!;
 
         /// <summary>
+        /// ArgoCdServerUrl is the managed Argo CD's server URL (its UI and API; webhooks go to &lt;url&gt;/api/webhook); "" unless hub.mode is managed.
+        /// </summary>
+        [Output("argocdServerUrl")]
+        public Output<string> ArgocdServerUrl { get; private set; } = null!;
+
+        /// <summary>
         /// GitFileUrl is the GitHub URL of the committed manifest; "" without git.
         /// </summary>
         [Output("gitFileUrl")]
@@ -114,7 +120,7 @@ namespace GitOpsFleet.Fleet
         public Output<ImmutableDictionary<string, string>> Labels { get; private set; } = null!;
 
         /// <summary>
-        /// ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn; "" in spoke mode.
+        /// ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn, or with hub.mode managed the capability's role, as gitopsAccess.capabilityRoleArn; "" in spoke mode.
         /// </summary>
         [Output("managementRoleArn")]
         public Output<string> ManagementRoleArn { get; private set; } = null!;

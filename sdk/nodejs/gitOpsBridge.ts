@@ -71,6 +71,10 @@ export class GitOpsBridge extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly argocdReleaseStatus: pulumi.Output<string>;
     /**
+     * ArgoCdServerUrl is the managed Argo CD's server URL (its UI and API; webhooks go to <url>/api/webhook); "" unless hub.mode is managed.
+     */
+    declare public /*out*/ readonly argocdServerUrl: pulumi.Output<string>;
+    /**
      * GitFileUrl is the GitHub URL of the committed manifest; "" without git.
      */
     declare public /*out*/ readonly gitFileUrl: pulumi.Output<string>;
@@ -79,7 +83,7 @@ export class GitOpsBridge extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly labels: pulumi.Output<{[key: string]: string}>;
     /**
-     * ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn; "" in spoke mode.
+     * ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn, or with hub.mode managed the capability's role, as gitopsAccess.capabilityRoleArn; "" in spoke mode.
      */
     declare public /*out*/ readonly managementRoleArn: pulumi.Output<string>;
     /**
@@ -128,6 +132,7 @@ export class GitOpsBridge extends pulumi.ComponentResource {
             resourceInputs["annotations"] = undefined /*out*/;
             resourceInputs["argocdNamespace"] = undefined /*out*/;
             resourceInputs["argocdReleaseStatus"] = undefined /*out*/;
+            resourceInputs["argocdServerUrl"] = undefined /*out*/;
             resourceInputs["gitFileUrl"] = undefined /*out*/;
             resourceInputs["labels"] = undefined /*out*/;
             resourceInputs["managementRoleArn"] = undefined /*out*/;
@@ -138,6 +143,7 @@ export class GitOpsBridge extends pulumi.ComponentResource {
             resourceInputs["annotations"] = undefined /*out*/;
             resourceInputs["argocdNamespace"] = undefined /*out*/;
             resourceInputs["argocdReleaseStatus"] = undefined /*out*/;
+            resourceInputs["argocdServerUrl"] = undefined /*out*/;
             resourceInputs["gitFileUrl"] = undefined /*out*/;
             resourceInputs["labels"] = undefined /*out*/;
             resourceInputs["managementRoleArn"] = undefined /*out*/;

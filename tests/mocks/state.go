@@ -66,6 +66,16 @@ func (c *Cloud) state(r Resource) resource.PropertyMap {
 			set("branch", "main")
 		}
 		set("commitSha", fmt.Sprintf("%040x", fnvHash(r.Name)))
+	case "fleet:index:ArgoCDCapability":
+		cluster, region, name := s["clusterName"].StringValue(), s["region"].StringValue(), "argocd"
+		if v, ok := s["capabilityName"]; ok && v.IsString() {
+			name = v.StringValue()
+		}
+		set("arn", fmt.Sprintf("arn:aws:eks:%s:%s:capability/%s/argocd/%s/mock", region, Account, cluster, name))
+		set("status", "ACTIVE")
+		set("version", "3.1.8-eks-1")
+		set("serverUrl", fmt.Sprintf("https://%s.eks-capabilities.%s.amazonaws.com", cluster, region))
+		set("healthIssues", []any{})
 	case "github:index/repositoryPullRequest:RepositoryPullRequest":
 		set("number", int(fnvHash(r.Name)%1000)+1)
 	}

@@ -16,6 +16,18 @@ namespace GitOpsFleet.Fleet.Inputs
     /// </summary>
     public sealed class GitOpsAccessArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+        /// </summary>
+        [Input("accessPolicyArn")]
+        public Input<string>? AccessPolicyArn { get; set; }
+
+        /// <summary>
+        /// CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+        /// </summary>
+        [Input("capabilityRoleArn")]
+        public Input<string>? CapabilityRoleArn { get; set; }
+
         [Input("hubEgressCidrs")]
         private InputList<string>? _hubEgressCidrs;
 
@@ -29,10 +41,10 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+        /// HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
         /// </summary>
-        [Input("hubRoleArn", required: true)]
-        public Input<string> HubRoleArn { get; set; } = null!;
+        [Input("hubRoleArn")]
+        public Input<string>? HubRoleArn { get; set; }
 
         public GitOpsAccessArgs()
         {

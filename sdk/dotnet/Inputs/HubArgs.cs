@@ -34,6 +34,12 @@ namespace GitOpsFleet.Fleet.Inputs
             set => _bootstrap = value;
         }
 
+        /// <summary>
+        /// Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+        /// </summary>
+        [Input("capability")]
+        public Input<Inputs.ManagedArgoCDArgs>? Capability { get; set; }
+
         [Input("chartRepositories")]
         private InputList<string>? _chartRepositories;
 
@@ -81,6 +87,12 @@ namespace GitOpsFleet.Fleet.Inputs
         /// </summary>
         [Input("highAvailability")]
         public Input<bool>? HighAvailability { get; set; }
+
+        /// <summary>
+        /// Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
+        /// </summary>
+        [Input("mode")]
+        public Input<string>? Mode { get; set; }
 
         [Input("registeredSecrets")]
         private InputList<string>? _registeredSecrets;

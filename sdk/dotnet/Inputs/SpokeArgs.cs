@@ -33,7 +33,13 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+        /// HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+        /// </summary>
+        [Input("hubMode")]
+        public Input<string>? HubMode { get; set; }
+
+        /// <summary>
+        /// RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
         /// </summary>
         [Input("roleArn")]
         public Input<string>? RoleArn { get; set; }

@@ -82,11 +82,13 @@ type GitOpsBridge struct {
 	ArgocdNamespace pulumi.StringOutput `pulumi:"argocdNamespace"`
 	// ArgoCdReleaseStatus is the Helm release status of Argo CD ("deployed"); "" in spoke mode.
 	ArgocdReleaseStatus pulumi.StringOutput `pulumi:"argocdReleaseStatus"`
+	// ArgoCdServerUrl is the managed Argo CD's server URL (its UI and API; webhooks go to <url>/api/webhook); "" unless hub.mode is managed.
+	ArgocdServerUrl pulumi.StringOutput `pulumi:"argocdServerUrl"`
 	// GitFileUrl is the GitHub URL of the committed manifest; "" without git.
 	GitFileUrl pulumi.StringOutput `pulumi:"gitFileUrl"`
 	// Labels are the cluster secret's labels (secret type, cluster_name, environment, kubernetes_version, enable_<addon>).
 	Labels pulumi.StringMapOutput `pulumi:"labels"`
-	// ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn; "" in spoke mode.
+	// ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn, or with hub.mode managed the capability's role, as gitopsAccess.capabilityRoleArn; "" in spoke mode.
 	ManagementRoleArn pulumi.StringOutput `pulumi:"managementRoleArn"`
 	// Manifest is the cluster secret as YAML with sorted keys, the text Git delivery commits. It holds the server, CA data and role ARN, never a credential.
 	Manifest pulumi.StringOutput `pulumi:"manifest"`
@@ -274,6 +276,11 @@ func (o GitOpsBridgeOutput) ArgocdReleaseStatus() pulumi.StringOutput {
 	return o.ApplyT(func(v *GitOpsBridge) pulumi.StringOutput { return v.ArgocdReleaseStatus }).(pulumi.StringOutput)
 }
 
+// ArgoCdServerUrl is the managed Argo CD's server URL (its UI and API; webhooks go to <url>/api/webhook); "" unless hub.mode is managed.
+func (o GitOpsBridgeOutput) ArgocdServerUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v *GitOpsBridge) pulumi.StringOutput { return v.ArgocdServerUrl }).(pulumi.StringOutput)
+}
+
 // GitFileUrl is the GitHub URL of the committed manifest; "" without git.
 func (o GitOpsBridgeOutput) GitFileUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *GitOpsBridge) pulumi.StringOutput { return v.GitFileUrl }).(pulumi.StringOutput)
@@ -284,7 +291,7 @@ func (o GitOpsBridgeOutput) Labels() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *GitOpsBridge) pulumi.StringMapOutput { return v.Labels }).(pulumi.StringMapOutput)
 }
 
-// ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn; "" in spoke mode.
+// ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn, or with hub.mode managed the capability's role, as gitopsAccess.capabilityRoleArn; "" in spoke mode.
 func (o GitOpsBridgeOutput) ManagementRoleArn() pulumi.StringOutput {
 	return o.ApplyT(func(v *GitOpsBridge) pulumi.StringOutput { return v.ManagementRoleArn }).(pulumi.StringOutput)
 }

@@ -1170,6 +1170,47 @@ func (i CapabilityIdentityCenterArgs) ToCapabilityIdentityCenterOutputWithContex
 	return pulumi.ToOutputWithContext(ctx, i).(CapabilityIdentityCenterOutput)
 }
 
+func (i CapabilityIdentityCenterArgs) ToCapabilityIdentityCenterPtrOutput() CapabilityIdentityCenterPtrOutput {
+	return i.ToCapabilityIdentityCenterPtrOutputWithContext(context.Background())
+}
+
+func (i CapabilityIdentityCenterArgs) ToCapabilityIdentityCenterPtrOutputWithContext(ctx context.Context) CapabilityIdentityCenterPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityIdentityCenterOutput).ToCapabilityIdentityCenterPtrOutputWithContext(ctx)
+}
+
+// CapabilityIdentityCenterPtrInput is an input type that accepts CapabilityIdentityCenterArgs, CapabilityIdentityCenterPtr and CapabilityIdentityCenterPtrOutput values.
+// You can construct a concrete instance of `CapabilityIdentityCenterPtrInput` via:
+//
+//	        CapabilityIdentityCenterArgs{...}
+//
+//	or:
+//
+//	        nil
+type CapabilityIdentityCenterPtrInput interface {
+	pulumi.Input
+
+	ToCapabilityIdentityCenterPtrOutput() CapabilityIdentityCenterPtrOutput
+	ToCapabilityIdentityCenterPtrOutputWithContext(context.Context) CapabilityIdentityCenterPtrOutput
+}
+
+type capabilityIdentityCenterPtrType CapabilityIdentityCenterArgs
+
+func CapabilityIdentityCenterPtr(v *CapabilityIdentityCenterArgs) CapabilityIdentityCenterPtrInput {
+	return (*capabilityIdentityCenterPtrType)(v)
+}
+
+func (*capabilityIdentityCenterPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**CapabilityIdentityCenter)(nil)).Elem()
+}
+
+func (i *capabilityIdentityCenterPtrType) ToCapabilityIdentityCenterPtrOutput() CapabilityIdentityCenterPtrOutput {
+	return i.ToCapabilityIdentityCenterPtrOutputWithContext(context.Background())
+}
+
+func (i *capabilityIdentityCenterPtrType) ToCapabilityIdentityCenterPtrOutputWithContext(ctx context.Context) CapabilityIdentityCenterPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CapabilityIdentityCenterPtrOutput)
+}
+
 // CapabilityIdentityCenter is an IAM Identity Center instance (EKS's ArgoCdAwsIdcConfigRequest).
 type CapabilityIdentityCenterOutput struct{ *pulumi.OutputState }
 
@@ -1185,6 +1226,16 @@ func (o CapabilityIdentityCenterOutput) ToCapabilityIdentityCenterOutputWithCont
 	return o
 }
 
+func (o CapabilityIdentityCenterOutput) ToCapabilityIdentityCenterPtrOutput() CapabilityIdentityCenterPtrOutput {
+	return o.ToCapabilityIdentityCenterPtrOutputWithContext(context.Background())
+}
+
+func (o CapabilityIdentityCenterOutput) ToCapabilityIdentityCenterPtrOutputWithContext(ctx context.Context) CapabilityIdentityCenterPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CapabilityIdentityCenter) *CapabilityIdentityCenter {
+		return &v
+	}).(CapabilityIdentityCenterPtrOutput)
+}
+
 // InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
 func (o CapabilityIdentityCenterOutput) IdcInstanceArn() pulumi.StringOutput {
 	return o.ApplyT(func(v CapabilityIdentityCenter) string { return v.IdcInstanceArn }).(pulumi.StringOutput)
@@ -1193,6 +1244,50 @@ func (o CapabilityIdentityCenterOutput) IdcInstanceArn() pulumi.StringOutput {
 // Region is the instance's region. Default: the cluster's region.
 func (o CapabilityIdentityCenterOutput) IdcRegion() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v CapabilityIdentityCenter) *string { return v.IdcRegion }).(pulumi.StringPtrOutput)
+}
+
+type CapabilityIdentityCenterPtrOutput struct{ *pulumi.OutputState }
+
+func (CapabilityIdentityCenterPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CapabilityIdentityCenter)(nil)).Elem()
+}
+
+func (o CapabilityIdentityCenterPtrOutput) ToCapabilityIdentityCenterPtrOutput() CapabilityIdentityCenterPtrOutput {
+	return o
+}
+
+func (o CapabilityIdentityCenterPtrOutput) ToCapabilityIdentityCenterPtrOutputWithContext(ctx context.Context) CapabilityIdentityCenterPtrOutput {
+	return o
+}
+
+func (o CapabilityIdentityCenterPtrOutput) Elem() CapabilityIdentityCenterOutput {
+	return o.ApplyT(func(v *CapabilityIdentityCenter) CapabilityIdentityCenter {
+		if v != nil {
+			return *v
+		}
+		var ret CapabilityIdentityCenter
+		return ret
+	}).(CapabilityIdentityCenterOutput)
+}
+
+// InstanceArn is the instance's ARN: arn:<partition>:sso:::instance/ssoins-<16 characters>. Required.
+func (o CapabilityIdentityCenterPtrOutput) IdcInstanceArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CapabilityIdentityCenter) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.IdcInstanceArn
+	}).(pulumi.StringPtrOutput)
+}
+
+// Region is the instance's region. Default: the cluster's region.
+func (o CapabilityIdentityCenterPtrOutput) IdcRegion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CapabilityIdentityCenter) *string {
+		if v == nil {
+			return nil
+		}
+		return v.IdcRegion
+	}).(pulumi.StringPtrOutput)
 }
 
 // CapabilityNetworkAccess lists the VPC endpoints the Argo CD server is reached through (EKS's ArgoCdNetworkAccessConfigRequest).
@@ -4192,10 +4287,14 @@ func (o GitDeliveryPtrOutput) Repository() pulumi.StringPtrOutput {
 
 // GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 type GitOpsAccess struct {
+	// AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+	AccessPolicyArn *string `pulumi:"accessPolicyArn"`
+	// CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+	CapabilityRoleArn *string `pulumi:"capabilityRoleArn"`
 	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 	HubEgressCidrs []string `pulumi:"hubEgressCidrs"`
-	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
-	HubRoleArn string `pulumi:"hubRoleArn"`
+	// HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+	HubRoleArn *string `pulumi:"hubRoleArn"`
 }
 
 // GitOpsAccessInput is an input type that accepts GitOpsAccessArgs and GitOpsAccessOutput values.
@@ -4211,10 +4310,14 @@ type GitOpsAccessInput interface {
 
 // GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 type GitOpsAccessArgs struct {
+	// AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+	AccessPolicyArn pulumi.StringPtrInput `pulumi:"accessPolicyArn"`
+	// CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+	CapabilityRoleArn pulumi.StringPtrInput `pulumi:"capabilityRoleArn"`
 	// HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 	HubEgressCidrs pulumi.StringArrayInput `pulumi:"hubEgressCidrs"`
-	// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
-	HubRoleArn pulumi.StringInput `pulumi:"hubRoleArn"`
+	// HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+	HubRoleArn pulumi.StringPtrInput `pulumi:"hubRoleArn"`
 }
 
 func (GitOpsAccessArgs) ElementType() reflect.Type {
@@ -4295,14 +4398,24 @@ func (o GitOpsAccessOutput) ToGitOpsAccessPtrOutputWithContext(ctx context.Conte
 	}).(GitOpsAccessPtrOutput)
 }
 
+// AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+func (o GitOpsAccessOutput) AccessPolicyArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GitOpsAccess) *string { return v.AccessPolicyArn }).(pulumi.StringPtrOutput)
+}
+
+// CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+func (o GitOpsAccessOutput) CapabilityRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GitOpsAccess) *string { return v.CapabilityRoleArn }).(pulumi.StringPtrOutput)
+}
+
 // HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 func (o GitOpsAccessOutput) HubEgressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GitOpsAccess) []string { return v.HubEgressCidrs }).(pulumi.StringArrayOutput)
 }
 
-// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
-func (o GitOpsAccessOutput) HubRoleArn() pulumi.StringOutput {
-	return o.ApplyT(func(v GitOpsAccess) string { return v.HubRoleArn }).(pulumi.StringOutput)
+// HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+func (o GitOpsAccessOutput) HubRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GitOpsAccess) *string { return v.HubRoleArn }).(pulumi.StringPtrOutput)
 }
 
 type GitOpsAccessPtrOutput struct{ *pulumi.OutputState }
@@ -4329,6 +4442,26 @@ func (o GitOpsAccessPtrOutput) Elem() GitOpsAccessOutput {
 	}).(GitOpsAccessOutput)
 }
 
+// AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+func (o GitOpsAccessPtrOutput) AccessPolicyArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GitOpsAccess) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AccessPolicyArn
+	}).(pulumi.StringPtrOutput)
+}
+
+// CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+func (o GitOpsAccessPtrOutput) CapabilityRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GitOpsAccess) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CapabilityRoleArn
+	}).(pulumi.StringPtrOutput)
+}
+
 // HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
 func (o GitOpsAccessPtrOutput) HubEgressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *GitOpsAccess) []string {
@@ -4339,13 +4472,13 @@ func (o GitOpsAccessPtrOutput) HubEgressCidrs() pulumi.StringArrayOutput {
 	}).(pulumi.StringArrayOutput)
 }
 
-// HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+// HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
 func (o GitOpsAccessPtrOutput) HubRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GitOpsAccess) *string {
 		if v == nil {
 			return nil
 		}
-		return &v.HubRoleArn
+		return v.HubRoleArn
 	}).(pulumi.StringPtrOutput)
 }
 
@@ -4355,6 +4488,8 @@ type Hub struct {
 	AddonsOnHub *bool `pulumi:"addonsOnHub"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 	Bootstrap []map[string]interface{} `pulumi:"bootstrap"`
+	// Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+	Capability *ManagedArgoCD `pulumi:"capability"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 	ChartRepositories []string `pulumi:"chartRepositories"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
@@ -4367,6 +4502,8 @@ type Hub struct {
 	FleetClusters []string `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability *bool `pulumi:"highAvailability"`
+	// Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
+	Mode *string `pulumi:"mode"`
 	// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
 	RegisteredSecrets []string `pulumi:"registeredSecrets"`
 	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
@@ -4402,6 +4539,8 @@ type HubArgs struct {
 	AddonsOnHub pulumi.BoolPtrInput `pulumi:"addonsOnHub"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 	Bootstrap pulumi.MapArrayInput `pulumi:"bootstrap"`
+	// Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+	Capability ManagedArgoCDPtrInput `pulumi:"capability"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 	ChartRepositories pulumi.StringArrayInput `pulumi:"chartRepositories"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
@@ -4414,6 +4553,8 @@ type HubArgs struct {
 	FleetClusters pulumi.StringArrayInput `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability pulumi.BoolPtrInput `pulumi:"highAvailability"`
+	// Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
+	Mode pulumi.StringPtrInput `pulumi:"mode"`
 	// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
 	RegisteredSecrets pulumi.StringArrayInput `pulumi:"registeredSecrets"`
 	// RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
@@ -4520,6 +4661,11 @@ func (o HubOutput) Bootstrap() pulumi.MapArrayOutput {
 	return o.ApplyT(func(v Hub) []map[string]interface{} { return v.Bootstrap }).(pulumi.MapArrayOutput)
 }
 
+// Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+func (o HubOutput) Capability() ManagedArgoCDPtrOutput {
+	return o.ApplyT(func(v Hub) *ManagedArgoCD { return v.Capability }).(ManagedArgoCDPtrOutput)
+}
+
 // ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 func (o HubOutput) ChartRepositories() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.ChartRepositories }).(pulumi.StringArrayOutput)
@@ -4548,6 +4694,11 @@ func (o HubOutput) FleetClusters() pulumi.StringArrayOutput {
 // HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 func (o HubOutput) HighAvailability() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Hub) *bool { return v.HighAvailability }).(pulumi.BoolPtrOutput)
+}
+
+// Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
+func (o HubOutput) Mode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Hub) *string { return v.Mode }).(pulumi.StringPtrOutput)
 }
 
 // RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
@@ -4634,6 +4785,16 @@ func (o HubPtrOutput) Bootstrap() pulumi.MapArrayOutput {
 	}).(pulumi.MapArrayOutput)
 }
 
+// Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+func (o HubPtrOutput) Capability() ManagedArgoCDPtrOutput {
+	return o.ApplyT(func(v *Hub) *ManagedArgoCD {
+		if v == nil {
+			return nil
+		}
+		return v.Capability
+	}).(ManagedArgoCDPtrOutput)
+}
+
 // ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
 func (o HubPtrOutput) ChartRepositories() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Hub) []string {
@@ -4692,6 +4853,16 @@ func (o HubPtrOutput) HighAvailability() pulumi.BoolPtrOutput {
 		}
 		return v.HighAvailability
 	}).(pulumi.BoolPtrOutput)
+}
+
+// Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
+func (o HubPtrOutput) Mode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Hub) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Mode
+	}).(pulumi.StringPtrOutput)
 }
 
 // RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
@@ -5723,6 +5894,241 @@ func (o LedgerEntryArrayOutput) Index(i pulumi.IntInput) LedgerEntryOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) LedgerEntry {
 		return vs[0].([]LedgerEntry)[vs[1].(int)]
 	}).(LedgerEntryOutput)
+}
+
+// ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
+type ManagedArgoCD struct {
+	// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+	AwsIdc CapabilityIdentityCenter `pulumi:"awsIdc"`
+	// CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
+	CapabilityName *string `pulumi:"capabilityName"`
+	// EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
+	EndpointPrefix *string `pulumi:"endpointPrefix"`
+	// NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+	NetworkAccess *CapabilityNetworkAccess `pulumi:"networkAccess"`
+	// RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).
+	RbacRoleMappings []CapabilityRoleMapping `pulumi:"rbacRoleMappings"`
+	// Tags are the capability's and its role's AWS tags. Default: none.
+	Tags map[string]string `pulumi:"tags"`
+}
+
+// ManagedArgoCDInput is an input type that accepts ManagedArgoCDArgs and ManagedArgoCDOutput values.
+// You can construct a concrete instance of `ManagedArgoCDInput` via:
+//
+//	ManagedArgoCDArgs{...}
+type ManagedArgoCDInput interface {
+	pulumi.Input
+
+	ToManagedArgoCDOutput() ManagedArgoCDOutput
+	ToManagedArgoCDOutputWithContext(context.Context) ManagedArgoCDOutput
+}
+
+// ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
+type ManagedArgoCDArgs struct {
+	// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+	AwsIdc CapabilityIdentityCenterInput `pulumi:"awsIdc"`
+	// CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
+	CapabilityName pulumi.StringPtrInput `pulumi:"capabilityName"`
+	// EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
+	EndpointPrefix pulumi.StringPtrInput `pulumi:"endpointPrefix"`
+	// NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+	NetworkAccess CapabilityNetworkAccessPtrInput `pulumi:"networkAccess"`
+	// RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).
+	RbacRoleMappings CapabilityRoleMappingArrayInput `pulumi:"rbacRoleMappings"`
+	// Tags are the capability's and its role's AWS tags. Default: none.
+	Tags pulumi.StringMapInput `pulumi:"tags"`
+}
+
+func (ManagedArgoCDArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManagedArgoCD)(nil)).Elem()
+}
+
+func (i ManagedArgoCDArgs) ToManagedArgoCDOutput() ManagedArgoCDOutput {
+	return i.ToManagedArgoCDOutputWithContext(context.Background())
+}
+
+func (i ManagedArgoCDArgs) ToManagedArgoCDOutputWithContext(ctx context.Context) ManagedArgoCDOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedArgoCDOutput)
+}
+
+func (i ManagedArgoCDArgs) ToManagedArgoCDPtrOutput() ManagedArgoCDPtrOutput {
+	return i.ToManagedArgoCDPtrOutputWithContext(context.Background())
+}
+
+func (i ManagedArgoCDArgs) ToManagedArgoCDPtrOutputWithContext(ctx context.Context) ManagedArgoCDPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedArgoCDOutput).ToManagedArgoCDPtrOutputWithContext(ctx)
+}
+
+// ManagedArgoCDPtrInput is an input type that accepts ManagedArgoCDArgs, ManagedArgoCDPtr and ManagedArgoCDPtrOutput values.
+// You can construct a concrete instance of `ManagedArgoCDPtrInput` via:
+//
+//	        ManagedArgoCDArgs{...}
+//
+//	or:
+//
+//	        nil
+type ManagedArgoCDPtrInput interface {
+	pulumi.Input
+
+	ToManagedArgoCDPtrOutput() ManagedArgoCDPtrOutput
+	ToManagedArgoCDPtrOutputWithContext(context.Context) ManagedArgoCDPtrOutput
+}
+
+type managedArgoCDPtrType ManagedArgoCDArgs
+
+func ManagedArgoCDPtr(v *ManagedArgoCDArgs) ManagedArgoCDPtrInput {
+	return (*managedArgoCDPtrType)(v)
+}
+
+func (*managedArgoCDPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ManagedArgoCD)(nil)).Elem()
+}
+
+func (i *managedArgoCDPtrType) ToManagedArgoCDPtrOutput() ManagedArgoCDPtrOutput {
+	return i.ToManagedArgoCDPtrOutputWithContext(context.Background())
+}
+
+func (i *managedArgoCDPtrType) ToManagedArgoCDPtrOutputWithContext(ctx context.Context) ManagedArgoCDPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedArgoCDPtrOutput)
+}
+
+// ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
+type ManagedArgoCDOutput struct{ *pulumi.OutputState }
+
+func (ManagedArgoCDOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManagedArgoCD)(nil)).Elem()
+}
+
+func (o ManagedArgoCDOutput) ToManagedArgoCDOutput() ManagedArgoCDOutput {
+	return o
+}
+
+func (o ManagedArgoCDOutput) ToManagedArgoCDOutputWithContext(ctx context.Context) ManagedArgoCDOutput {
+	return o
+}
+
+func (o ManagedArgoCDOutput) ToManagedArgoCDPtrOutput() ManagedArgoCDPtrOutput {
+	return o.ToManagedArgoCDPtrOutputWithContext(context.Background())
+}
+
+func (o ManagedArgoCDOutput) ToManagedArgoCDPtrOutputWithContext(ctx context.Context) ManagedArgoCDPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ManagedArgoCD) *ManagedArgoCD {
+		return &v
+	}).(ManagedArgoCDPtrOutput)
+}
+
+// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+func (o ManagedArgoCDOutput) AwsIdc() CapabilityIdentityCenterOutput {
+	return o.ApplyT(func(v ManagedArgoCD) CapabilityIdentityCenter { return v.AwsIdc }).(CapabilityIdentityCenterOutput)
+}
+
+// CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
+func (o ManagedArgoCDOutput) CapabilityName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedArgoCD) *string { return v.CapabilityName }).(pulumi.StringPtrOutput)
+}
+
+// EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
+func (o ManagedArgoCDOutput) EndpointPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedArgoCD) *string { return v.EndpointPrefix }).(pulumi.StringPtrOutput)
+}
+
+// NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+func (o ManagedArgoCDOutput) NetworkAccess() CapabilityNetworkAccessPtrOutput {
+	return o.ApplyT(func(v ManagedArgoCD) *CapabilityNetworkAccess { return v.NetworkAccess }).(CapabilityNetworkAccessPtrOutput)
+}
+
+// RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).
+func (o ManagedArgoCDOutput) RbacRoleMappings() CapabilityRoleMappingArrayOutput {
+	return o.ApplyT(func(v ManagedArgoCD) []CapabilityRoleMapping { return v.RbacRoleMappings }).(CapabilityRoleMappingArrayOutput)
+}
+
+// Tags are the capability's and its role's AWS tags. Default: none.
+func (o ManagedArgoCDOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ManagedArgoCD) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
+}
+
+type ManagedArgoCDPtrOutput struct{ *pulumi.OutputState }
+
+func (ManagedArgoCDPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ManagedArgoCD)(nil)).Elem()
+}
+
+func (o ManagedArgoCDPtrOutput) ToManagedArgoCDPtrOutput() ManagedArgoCDPtrOutput {
+	return o
+}
+
+func (o ManagedArgoCDPtrOutput) ToManagedArgoCDPtrOutputWithContext(ctx context.Context) ManagedArgoCDPtrOutput {
+	return o
+}
+
+func (o ManagedArgoCDPtrOutput) Elem() ManagedArgoCDOutput {
+	return o.ApplyT(func(v *ManagedArgoCD) ManagedArgoCD {
+		if v != nil {
+			return *v
+		}
+		var ret ManagedArgoCD
+		return ret
+	}).(ManagedArgoCDOutput)
+}
+
+// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+func (o ManagedArgoCDPtrOutput) AwsIdc() CapabilityIdentityCenterPtrOutput {
+	return o.ApplyT(func(v *ManagedArgoCD) *CapabilityIdentityCenter {
+		if v == nil {
+			return nil
+		}
+		return &v.AwsIdc
+	}).(CapabilityIdentityCenterPtrOutput)
+}
+
+// CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
+func (o ManagedArgoCDPtrOutput) CapabilityName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedArgoCD) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CapabilityName
+	}).(pulumi.StringPtrOutput)
+}
+
+// EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
+func (o ManagedArgoCDPtrOutput) EndpointPrefix() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedArgoCD) *string {
+		if v == nil {
+			return nil
+		}
+		return v.EndpointPrefix
+	}).(pulumi.StringPtrOutput)
+}
+
+// NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+func (o ManagedArgoCDPtrOutput) NetworkAccess() CapabilityNetworkAccessPtrOutput {
+	return o.ApplyT(func(v *ManagedArgoCD) *CapabilityNetworkAccess {
+		if v == nil {
+			return nil
+		}
+		return v.NetworkAccess
+	}).(CapabilityNetworkAccessPtrOutput)
+}
+
+// RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).
+func (o ManagedArgoCDPtrOutput) RbacRoleMappings() CapabilityRoleMappingArrayOutput {
+	return o.ApplyT(func(v *ManagedArgoCD) []CapabilityRoleMapping {
+		if v == nil {
+			return nil
+		}
+		return v.RbacRoleMappings
+	}).(CapabilityRoleMappingArrayOutput)
+}
+
+// Tags are the capability's and its role's AWS tags. Default: none.
+func (o ManagedArgoCDPtrOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ManagedArgoCD) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Tags
+	}).(pulumi.StringMapOutput)
 }
 
 // ManifestsRepository is the GitHub repository the Stack manifests live in: <path>/<stage>/stack.yaml (and preview-stack.yaml) per stage. The token comes from the github provider's configuration (github:token or GITHUB_TOKEN) or a github provider in the resource options.
@@ -7504,7 +7910,9 @@ func (o ShardSpokeArrayOutput) Index(i pulumi.IntInput) ShardSpokeOutput {
 type Spoke struct {
 	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
 	HubKubeconfig *string `pulumi:"hubKubeconfig"`
-	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+	// HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+	HubMode *string `pulumi:"hubMode"`
+	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
 	RoleArn *string `pulumi:"roleArn"`
 }
 
@@ -7523,7 +7931,9 @@ type SpokeInput interface {
 type SpokeArgs struct {
 	// HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
 	HubKubeconfig pulumi.StringPtrInput `pulumi:"hubKubeconfig"`
-	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+	// HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+	HubMode pulumi.StringPtrInput `pulumi:"hubMode"`
+	// RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
 	RoleArn pulumi.StringPtrInput `pulumi:"roleArn"`
 }
 
@@ -7610,7 +8020,12 @@ func (o SpokeOutput) HubKubeconfig() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Spoke) *string { return v.HubKubeconfig }).(pulumi.StringPtrOutput)
 }
 
-// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+// HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+func (o SpokeOutput) HubMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Spoke) *string { return v.HubMode }).(pulumi.StringPtrOutput)
+}
+
+// RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
 func (o SpokeOutput) RoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Spoke) *string { return v.RoleArn }).(pulumi.StringPtrOutput)
 }
@@ -7649,7 +8064,17 @@ func (o SpokePtrOutput) HubKubeconfig() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+// HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+func (o SpokePtrOutput) HubMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Spoke) *string {
+		if v == nil {
+			return nil
+		}
+		return v.HubMode
+	}).(pulumi.StringPtrOutput)
+}
+
+// RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
 func (o SpokePtrOutput) RoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Spoke) *string {
 		if v == nil {
@@ -10198,6 +10623,7 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityIdentityInput)(nil)).Elem(), CapabilityIdentityArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityIdentityArrayInput)(nil)).Elem(), CapabilityIdentityArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityIdentityCenterInput)(nil)).Elem(), CapabilityIdentityCenterArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityIdentityCenterPtrInput)(nil)).Elem(), CapabilityIdentityCenterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityNetworkAccessInput)(nil)).Elem(), CapabilityNetworkAccessArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityNetworkAccessPtrInput)(nil)).Elem(), CapabilityNetworkAccessArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CapabilityRoleMappingInput)(nil)).Elem(), CapabilityRoleMappingArgs{})
@@ -10239,6 +10665,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*KargoOidcPtrInput)(nil)).Elem(), KargoOidcArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerEntryInput)(nil)).Elem(), LedgerEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LedgerEntryArrayInput)(nil)).Elem(), LedgerEntryArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManagedArgoCDInput)(nil)).Elem(), ManagedArgoCDArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManagedArgoCDPtrInput)(nil)).Elem(), ManagedArgoCDArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ManifestsRepositoryInput)(nil)).Elem(), ManifestsRepositoryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeGroupInput)(nil)).Elem(), NodeGroupArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NodeGroupArrayInput)(nil)).Elem(), NodeGroupArray{})
@@ -10308,6 +10736,7 @@ func init() {
 	pulumi.RegisterOutputType(CapabilityIdentityOutput{})
 	pulumi.RegisterOutputType(CapabilityIdentityArrayOutput{})
 	pulumi.RegisterOutputType(CapabilityIdentityCenterOutput{})
+	pulumi.RegisterOutputType(CapabilityIdentityCenterPtrOutput{})
 	pulumi.RegisterOutputType(CapabilityNetworkAccessOutput{})
 	pulumi.RegisterOutputType(CapabilityNetworkAccessPtrOutput{})
 	pulumi.RegisterOutputType(CapabilityRoleMappingOutput{})
@@ -10352,6 +10781,8 @@ func init() {
 	pulumi.RegisterOutputType(KargoOidcPtrOutput{})
 	pulumi.RegisterOutputType(LedgerEntryOutput{})
 	pulumi.RegisterOutputType(LedgerEntryArrayOutput{})
+	pulumi.RegisterOutputType(ManagedArgoCDOutput{})
+	pulumi.RegisterOutputType(ManagedArgoCDPtrOutput{})
 	pulumi.RegisterOutputType(ManifestsRepositoryOutput{})
 	pulumi.RegisterOutputType(NodeGroupOutput{})
 	pulumi.RegisterOutputType(NodeGroupArrayOutput{})

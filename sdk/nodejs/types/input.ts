@@ -668,13 +668,21 @@ export interface GitDeliveryArgs {
  */
 export interface GitOpsAccessArgs {
     /**
+     * AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+     */
+    accessPolicyArn?: pulumi.Input<string | undefined>;
+    /**
+     * CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+     */
+    capabilityRoleArn?: pulumi.Input<string | undefined>;
+    /**
      * HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
      */
     hubEgressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+     * HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
      */
-    hubRoleArn: pulumi.Input<string>;
+    hubRoleArn?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -689,6 +697,10 @@ export interface HubArgs {
      * Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
      */
     bootstrap?: pulumi.Input<pulumi.Input<{[key: string]: any}>[] | undefined>;
+    /**
+     * Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+     */
+    capability?: pulumi.Input<inputs.ManagedArgoCDArgs | undefined>;
     /**
      * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
      */
@@ -713,6 +725,10 @@ export interface HubArgs {
      * HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
      */
     highAvailability?: pulumi.Input<boolean | undefined>;
+    /**
+     * Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
+     */
+    mode?: pulumi.Input<string | undefined>;
     /**
      * RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
      */
@@ -877,6 +893,36 @@ export interface LedgerEntryArgs {
      * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
      */
     vpcCidr?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
+ */
+export interface ManagedArgoCDArgs {
+    /**
+     * IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+     */
+    awsIdc: pulumi.Input<inputs.CapabilityIdentityCenterArgs>;
+    /**
+     * CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
+     */
+    capabilityName?: pulumi.Input<string | undefined>;
+    /**
+     * EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
+     */
+    endpointPrefix?: pulumi.Input<string | undefined>;
+    /**
+     * NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+     */
+    networkAccess?: pulumi.Input<inputs.CapabilityNetworkAccessArgs | undefined>;
+    /**
+     * RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).
+     */
+    rbacRoleMappings?: pulumi.Input<pulumi.Input<inputs.CapabilityRoleMappingArgs>[] | undefined>;
+    /**
+     * Tags are the capability's and its role's AWS tags. Default: none.
+     */
+    tags?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
 }
 
 /**
@@ -1162,7 +1208,11 @@ export interface SpokeArgs {
      */
     hubKubeconfig?: pulumi.Input<string | undefined>;
     /**
-     * RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+     * HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+     */
+    hubMode?: pulumi.Input<string | undefined>;
+    /**
+     * RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
      */
     roleArn?: pulumi.Input<string | undefined>;
 }

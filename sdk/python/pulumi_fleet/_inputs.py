@@ -73,6 +73,8 @@ __all__ = [
     'KargoOidcArgsDict',
     'LedgerEntryArgs',
     'LedgerEntryArgsDict',
+    'ManagedArgoCDArgs',
+    'ManagedArgoCDArgsDict',
     'ManifestsRepositoryArgs',
     'ManifestsRepositoryArgsDict',
     'NodeGroupArgs',
@@ -3028,41 +3030,70 @@ class GitOpsAccessArgsDict(TypedDict):
     """
     GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
     """
-    hub_role_arn: pulumi.Input[_builtins.str]
+    access_policy_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+    AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+    """
+    capability_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
     """
     hub_egress_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
     """
+    hub_role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+    """
 
 @pulumi.input_type
 class GitOpsAccessArgs:
     def __init__(__self__, *,
-                 hub_role_arn: pulumi.Input[_builtins.str],
-                 hub_egress_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+                 access_policy_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 capability_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 hub_egress_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 hub_role_arn: pulumi.Input[Optional[_builtins.str]] = None):
         """
         GitOpsAccess lets the Argo CD hub's IAM role manage this cluster without static credentials.
 
-        :param pulumi.Input[_builtins.str] hub_role_arn: HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+        :param pulumi.Input[_builtins.str] access_policy_arn: AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+        :param pulumi.Input[_builtins.str] capability_role_arn: CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] hub_egress_cidrs: HubEgressCidrs are the networks the hub's Argo CD reaches this cluster's API server from: the hub's NAT gateway addresses as /32 CIDRs (FleetCluster's natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
+        :param pulumi.Input[_builtins.str] hub_role_arn: HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
         """
-        pulumi.set(__self__, "hub_role_arn", hub_role_arn)
+        if access_policy_arn is not None:
+            pulumi.set(__self__, "access_policy_arn", access_policy_arn)
+        if capability_role_arn is not None:
+            pulumi.set(__self__, "capability_role_arn", capability_role_arn)
         if hub_egress_cidrs is not None:
             pulumi.set(__self__, "hub_egress_cidrs", hub_egress_cidrs)
+        if hub_role_arn is not None:
+            pulumi.set(__self__, "hub_role_arn", hub_role_arn)
 
     @_builtins.property
-    @pulumi.getter(name="hubRoleArn")
-    def hub_role_arn(self) -> pulumi.Input[_builtins.str]:
+    @pulumi.getter(name="accessPolicyArn")
+    def access_policy_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        HubRoleArn is the Argo CD hub's management role (GitOpsBridge's output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+        AccessPolicyArn is the EKS access policy of the hub's entry, cluster-wide: arn:<partition>:eks::aws:cluster-access-policy/<name>. The add-ons' charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
         """
-        return pulumi.get(self, "hub_role_arn")
+        return pulumi.get(self, "access_policy_arn")
 
-    @hub_role_arn.setter
-    def hub_role_arn(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "hub_role_arn", value)
+    @access_policy_arn.setter
+    def access_policy_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "access_policy_arn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="capabilityRoleArn")
+    def capability_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        CapabilityRoleArn is the role of a managed Argo CD hub's EKS capability (GitOpsBridge's managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, "Register target clusters": access entries, not role assumption, in the hub's account or another). Never give it to the hub's own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+        """
+        return pulumi.get(self, "capability_role_arn")
+
+    @capability_role_arn.setter
+    def capability_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "capability_role_arn", value)
 
     @_builtins.property
     @pulumi.getter(name="hubEgressCidrs")
@@ -3076,6 +3107,18 @@ class GitOpsAccessArgs:
     def hub_egress_cidrs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "hub_egress_cidrs", value)
 
+    @_builtins.property
+    @pulumi.getter(name="hubRoleArn")
+    def hub_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        HubRoleArn is the self-managed Argo CD hub's management role (GitOpsBridge's managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+        """
+        return pulumi.get(self, "hub_role_arn")
+
+    @hub_role_arn.setter
+    def hub_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "hub_role_arn", value)
+
 
 class HubArgsDict(TypedDict):
     """
@@ -3088,6 +3131,10 @@ class HubArgsDict(TypedDict):
     bootstrap: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, Any]]]]]]
     """
     Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
+    """
+    capability: NotRequired[pulumi.Input[Optional['ManagedArgoCDArgsDict']]]
+    """
+    Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
     """
     chart_repositories: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -3112,6 +3159,10 @@ class HubArgsDict(TypedDict):
     high_availability: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
+    """
+    mode: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
     """
     registered_secrets: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
@@ -3151,12 +3202,14 @@ class HubArgs:
     def __init__(__self__, *,
                  addons_on_hub: pulumi.Input[Optional[_builtins.bool]] = None,
                  bootstrap: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, Any]]]]] = None,
+                 capability: pulumi.Input[Optional['ManagedArgoCDArgs']] = None,
                  chart_repositories: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  chart_repository: pulumi.Input[Optional[_builtins.str]] = None,
                  chart_version: pulumi.Input[Optional[_builtins.str]] = None,
                  controller_cluster_admin: pulumi.Input[Optional[_builtins.bool]] = None,
                  fleet_clusters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  high_availability: pulumi.Input[Optional[_builtins.bool]] = None,
+                 mode: pulumi.Input[Optional[_builtins.str]] = None,
                  registered_secrets: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  registry_environments: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -3170,12 +3223,14 @@ class HubArgs:
 
         :param pulumi.Input[_builtins.bool] addons_on_hub: AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, Any]]]] bootstrap: Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
+        :param pulumi.Input['ManagedArgoCDArgs'] capability: Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] chart_repositories: ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
         :param pulumi.Input[_builtins.str] chart_repository: ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
         :param pulumi.Input[_builtins.bool] controller_cluster_admin: ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fleet_clusters: FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
+        :param pulumi.Input[_builtins.str] mode: Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registered_secrets: RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registry_environments: RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
         :param pulumi.Input[_builtins.str] release_name: ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
@@ -3189,6 +3244,8 @@ class HubArgs:
             pulumi.set(__self__, "addons_on_hub", addons_on_hub)
         if bootstrap is not None:
             pulumi.set(__self__, "bootstrap", bootstrap)
+        if capability is not None:
+            pulumi.set(__self__, "capability", capability)
         if chart_repositories is not None:
             pulumi.set(__self__, "chart_repositories", chart_repositories)
         if chart_repository is not None:
@@ -3201,6 +3258,8 @@ class HubArgs:
             pulumi.set(__self__, "fleet_clusters", fleet_clusters)
         if high_availability is not None:
             pulumi.set(__self__, "high_availability", high_availability)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
         if registered_secrets is not None:
             pulumi.set(__self__, "registered_secrets", registered_secrets)
         if registry_environments is not None:
@@ -3241,6 +3300,18 @@ class HubArgs:
     @bootstrap.setter
     def bootstrap(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, Any]]]]]):
         pulumi.set(self, "bootstrap", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def capability(self) -> pulumi.Input[Optional['ManagedArgoCDArgs']]:
+        """
+        Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+        """
+        return pulumi.get(self, "capability")
+
+    @capability.setter
+    def capability(self, value: pulumi.Input[Optional['ManagedArgoCDArgs']]):
+        pulumi.set(self, "capability", value)
 
     @_builtins.property
     @pulumi.getter(name="chartRepositories")
@@ -3313,6 +3384,18 @@ class HubArgs:
     @high_availability.setter
     def high_availability(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "high_availability", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mode", value)
 
     @_builtins.property
     @pulumi.getter(name="registeredSecrets")
@@ -4001,6 +4084,139 @@ class LedgerEntryArgs:
     @vpc_cidr.setter
     def vpc_cidr(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "vpc_cidr", value)
+
+
+class ManagedArgoCDArgsDict(TypedDict):
+    """
+    ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
+    """
+    aws_idc: pulumi.Input['CapabilityIdentityCenterArgsDict']
+    """
+    IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+    """
+    capability_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
+    """
+    endpoint_prefix: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
+    """
+    network_access: NotRequired[pulumi.Input[Optional['CapabilityNetworkAccessArgsDict']]]
+    """
+    NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+    """
+    rbac_role_mappings: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityRoleMappingArgsDict']]]]]
+    """
+    RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).
+    """
+    tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Tags are the capability's and its role's AWS tags. Default: none.
+    """
+
+@pulumi.input_type
+class ManagedArgoCDArgs:
+    def __init__(__self__, *,
+                 aws_idc: pulumi.Input['CapabilityIdentityCenterArgs'],
+                 capability_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 endpoint_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 network_access: pulumi.Input[Optional['CapabilityNetworkAccessArgs']] = None,
+                 rbac_role_mappings: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityRoleMappingArgs']]]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
+
+        :param pulumi.Input['CapabilityIdentityCenterArgs'] aws_idc: IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+        :param pulumi.Input[_builtins.str] capability_name: CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
+        :param pulumi.Input[_builtins.str] endpoint_prefix: EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
+        :param pulumi.Input['CapabilityNetworkAccessArgs'] network_access: NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+        :param pulumi.Input[Sequence[pulumi.Input['CapabilityRoleMappingArgs']]] rbac_role_mappings: RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are the capability's and its role's AWS tags. Default: none.
+        """
+        pulumi.set(__self__, "aws_idc", aws_idc)
+        if capability_name is not None:
+            pulumi.set(__self__, "capability_name", capability_name)
+        if endpoint_prefix is not None:
+            pulumi.set(__self__, "endpoint_prefix", endpoint_prefix)
+        if network_access is not None:
+            pulumi.set(__self__, "network_access", network_access)
+        if rbac_role_mappings is not None:
+            pulumi.set(__self__, "rbac_role_mappings", rbac_role_mappings)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter(name="awsIdc")
+    def aws_idc(self) -> pulumi.Input['CapabilityIdentityCenterArgs']:
+        """
+        IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+        """
+        return pulumi.get(self, "aws_idc")
+
+    @aws_idc.setter
+    def aws_idc(self, value: pulumi.Input['CapabilityIdentityCenterArgs']):
+        pulumi.set(self, "aws_idc", value)
+
+    @_builtins.property
+    @pulumi.getter(name="capabilityName")
+    def capability_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
+        """
+        return pulumi.get(self, "capability_name")
+
+    @capability_name.setter
+    def capability_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "capability_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="endpointPrefix")
+    def endpoint_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
+        """
+        return pulumi.get(self, "endpoint_prefix")
+
+    @endpoint_prefix.setter
+    def endpoint_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "endpoint_prefix", value)
+
+    @_builtins.property
+    @pulumi.getter(name="networkAccess")
+    def network_access(self) -> pulumi.Input[Optional['CapabilityNetworkAccessArgs']]:
+        """
+        NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
+        """
+        return pulumi.get(self, "network_access")
+
+    @network_access.setter
+    def network_access(self, value: pulumi.Input[Optional['CapabilityNetworkAccessArgs']]):
+        pulumi.set(self, "network_access", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rbacRoleMappings")
+    def rbac_role_mappings(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityRoleMappingArgs']]]]:
+        """
+        RbacRoleMappings give Identity Center users and groups an Argo CD role (ADMIN, EDITOR, VIEWER). Default: none (no one signs in).
+        """
+        return pulumi.get(self, "rbac_role_mappings")
+
+    @rbac_role_mappings.setter
+    def rbac_role_mappings(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CapabilityRoleMappingArgs']]]]):
+        pulumi.set(self, "rbac_role_mappings", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Tags are the capability's and its role's AWS tags. Default: none.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
 
 
 class ManifestsRepositoryArgsDict(TypedDict):
@@ -5186,24 +5402,32 @@ class SpokeArgsDict(TypedDict):
     """
     HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
     """
+    hub_mode: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+    """
     role_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+    RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
     """
 
 @pulumi.input_type
 class SpokeArgs:
     def __init__(__self__, *,
                  hub_kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
+                 hub_mode: pulumi.Input[Optional[_builtins.str]] = None,
                  role_arn: pulumi.Input[Optional[_builtins.str]] = None):
         """
         Spoke are the settings of spoke mode.
 
         :param pulumi.Input[_builtins.str] hub_kubeconfig: HubKubeconfig reaches the hub cluster where the secret is written (a secret). Required unless a kubernetes provider for the hub is given in the resource options, or git delivers the secret (without handover): the hub's registry Application then brings it from Git and nothing is written into the hub. Default: none.
-        :param pulumi.Input[_builtins.str] role_arn: RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+        :param pulumi.Input[_builtins.str] hub_mode: HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+        :param pulumi.Input[_builtins.str] role_arn: RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
         """
         if hub_kubeconfig is not None:
             pulumi.set(__self__, "hub_kubeconfig", hub_kubeconfig)
+        if hub_mode is not None:
+            pulumi.set(__self__, "hub_mode", hub_mode)
         if role_arn is not None:
             pulumi.set(__self__, "role_arn", role_arn)
 
@@ -5220,10 +5444,22 @@ class SpokeArgs:
         pulumi.set(self, "hub_kubeconfig", value)
 
     @_builtins.property
+    @pulumi.getter(name="hubMode")
+    def hub_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        HubMode is the hub's hub.mode: with "managed" the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability's role, through the access entry FleetCluster's gitopsAccess.capabilityRoleArn makes). Default: "selfManaged".
+        """
+        return pulumi.get(self, "hub_mode")
+
+    @hub_mode.setter
+    def hub_mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "hub_mode", value)
+
+    @_builtins.property
     @pulumi.getter(name="roleArn")
     def role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+        RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
         """
         return pulumi.get(self, "role_arn")
 

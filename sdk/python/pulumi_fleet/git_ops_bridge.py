@@ -432,6 +432,7 @@ class GitOpsBridge(pulumi.ComponentResource):
             __props__.__dict__["annotations"] = None
             __props__.__dict__["argocd_namespace"] = None
             __props__.__dict__["argocd_release_status"] = None
+            __props__.__dict__["argocd_server_url"] = None
             __props__.__dict__["git_file_url"] = None
             __props__.__dict__["labels"] = None
             __props__.__dict__["management_role_arn"] = None
@@ -470,6 +471,14 @@ class GitOpsBridge(pulumi.ComponentResource):
         return pulumi.get(self, "argocd_release_status")
 
     @_builtins.property
+    @pulumi.getter(name="argocdServerUrl")
+    def argocd_server_url(self) -> pulumi.Output[_builtins.str]:
+        """
+        ArgoCdServerUrl is the managed Argo CD's server URL (its UI and API; webhooks go to <url>/api/webhook); "" unless hub.mode is managed.
+        """
+        return pulumi.get(self, "argocd_server_url")
+
+    @_builtins.property
     @pulumi.getter(name="gitFileUrl")
     def git_file_url(self) -> pulumi.Output[_builtins.str]:
         """
@@ -489,7 +498,7 @@ class GitOpsBridge(pulumi.ComponentResource):
     @pulumi.getter(name="managementRoleArn")
     def management_role_arn(self) -> pulumi.Output[_builtins.str]:
         """
-        ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn; "" in spoke mode.
+        ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn, or with hub.mode managed the capability's role, as gitopsAccess.capabilityRoleArn; "" in spoke mode.
         """
         return pulumi.get(self, "management_role_arn")
 

@@ -141,6 +141,20 @@ public class GitOpsBridge extends com.pulumi.resources.ComponentResource {
         return this.argocdReleaseStatus;
     }
     /**
+     * ArgoCdServerUrl is the managed Argo CD&#39;s server URL (its UI and API; webhooks go to &lt;url&gt;/api/webhook); &#34;&#34; unless hub.mode is managed.
+     * 
+     */
+    @Export(name="argocdServerUrl", refs={String.class}, tree="[0]")
+    private Output<String> argocdServerUrl;
+
+    /**
+     * @return ArgoCdServerUrl is the managed Argo CD&#39;s server URL (its UI and API; webhooks go to &lt;url&gt;/api/webhook); &#34;&#34; unless hub.mode is managed.
+     * 
+     */
+    public Output<String> argocdServerUrl() {
+        return this.argocdServerUrl;
+    }
+    /**
      * GitFileUrl is the GitHub URL of the committed manifest; &#34;&#34; without git.
      * 
      */
@@ -169,14 +183,14 @@ public class GitOpsBridge extends com.pulumi.resources.ComponentResource {
         return this.labels;
     }
     /**
-     * ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn; &#34;&#34; in spoke mode.
+     * ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn, or with hub.mode managed the capability&#39;s role, as gitopsAccess.capabilityRoleArn; &#34;&#34; in spoke mode.
      * 
      */
     @Export(name="managementRoleArn", refs={String.class}, tree="[0]")
     private Output<String> managementRoleArn;
 
     /**
-     * @return ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn; &#34;&#34; in spoke mode.
+     * @return ManagementRoleArn is the IAM role of Argo CD on the hub, to give every spoke FleetCluster as gitopsAccess.hubRoleArn, or with hub.mode managed the capability&#39;s role, as gitopsAccess.capabilityRoleArn; &#34;&#34; in spoke mode.
      * 
      */
     public Output<String> managementRoleArn() {

@@ -5,7 +5,6 @@ package com.gitopsfleet.fleet.inputs;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
-import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -20,6 +19,36 @@ import javax.annotation.Nullable;
 public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final GitOpsAccessArgs Empty = new GitOpsAccessArgs();
+
+    /**
+     * AccessPolicyArn is the EKS access policy of the hub&#39;s entry, cluster-wide: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. The add-ons&#39; charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+     * 
+     */
+    @Import(name="accessPolicyArn")
+    private @Nullable Output<String> accessPolicyArn;
+
+    /**
+     * @return AccessPolicyArn is the EKS access policy of the hub&#39;s entry, cluster-wide: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. The add-ons&#39; charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+     * 
+     */
+    public Optional<Output<String>> accessPolicyArn() {
+        return Optional.ofNullable(this.accessPolicyArn);
+    }
+
+    /**
+     * CapabilityRoleArn is the role of a managed Argo CD hub&#39;s EKS capability (GitOpsBridge&#39;s managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, &#34;Register target clusters&#34;: access entries, not role assumption, in the hub&#39;s account or another). Never give it to the hub&#39;s own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+     * 
+     */
+    @Import(name="capabilityRoleArn")
+    private @Nullable Output<String> capabilityRoleArn;
+
+    /**
+     * @return CapabilityRoleArn is the role of a managed Argo CD hub&#39;s EKS capability (GitOpsBridge&#39;s managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, &#34;Register target clusters&#34;: access entries, not role assumption, in the hub&#39;s account or another). Never give it to the hub&#39;s own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+     * 
+     */
+    public Optional<Output<String>> capabilityRoleArn() {
+        return Optional.ofNullable(this.capabilityRoleArn);
+    }
 
     /**
      * HubEgressCidrs are the networks the hub&#39;s Argo CD reaches this cluster&#39;s API server from: the hub&#39;s NAT gateway addresses as /32 CIDRs (FleetCluster&#39;s natPublicIps). They join publicAccessCidrs and turn the public endpoint on, for them and the given CIDRs only; an empty list changes nothing, and an explicit endpointPublicAccess: false wins (then the hub needs a private route: peering or a transit gateway). Default: none.
@@ -37,23 +66,25 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * HubRoleArn is the Argo CD hub&#39;s management role (GitOpsBridge&#39;s output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+     * HubRoleArn is the self-managed Argo CD hub&#39;s management role (GitOpsBridge&#39;s managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
      * 
      */
-    @Import(name="hubRoleArn", required=true)
-    private Output<String> hubRoleArn;
+    @Import(name="hubRoleArn")
+    private @Nullable Output<String> hubRoleArn;
 
     /**
-     * @return HubRoleArn is the Argo CD hub&#39;s management role (GitOpsBridge&#39;s output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+     * @return HubRoleArn is the self-managed Argo CD hub&#39;s management role (GitOpsBridge&#39;s managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
      * 
      */
-    public Output<String> hubRoleArn() {
-        return this.hubRoleArn;
+    public Optional<Output<String>> hubRoleArn() {
+        return Optional.ofNullable(this.hubRoleArn);
     }
 
     private GitOpsAccessArgs() {}
 
     private GitOpsAccessArgs(GitOpsAccessArgs $) {
+        this.accessPolicyArn = $.accessPolicyArn;
+        this.capabilityRoleArn = $.capabilityRoleArn;
         this.hubEgressCidrs = $.hubEgressCidrs;
         this.hubRoleArn = $.hubRoleArn;
     }
@@ -74,6 +105,48 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(GitOpsAccessArgs defaults) {
             $ = new GitOpsAccessArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param accessPolicyArn AccessPolicyArn is the EKS access policy of the hub&#39;s entry, cluster-wide: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. The add-ons&#39; charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder accessPolicyArn(@Nullable Output<String> accessPolicyArn) {
+            $.accessPolicyArn = accessPolicyArn;
+            return this;
+        }
+
+        /**
+         * @param accessPolicyArn AccessPolicyArn is the EKS access policy of the hub&#39;s entry, cluster-wide: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. The add-ons&#39; charts install CRDs, cluster roles and webhooks, which need cluster admin; a narrower policy fits a hub that deploys only namespaced workloads. Default: AmazonEKSClusterAdminPolicy.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder accessPolicyArn(String accessPolicyArn) {
+            return accessPolicyArn(Output.of(accessPolicyArn));
+        }
+
+        /**
+         * @param capabilityRoleArn CapabilityRoleArn is the role of a managed Argo CD hub&#39;s EKS capability (GitOpsBridge&#39;s managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, &#34;Register target clusters&#34;: access entries, not role assumption, in the hub&#39;s account or another). Never give it to the hub&#39;s own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder capabilityRoleArn(@Nullable Output<String> capabilityRoleArn) {
+            $.capabilityRoleArn = capabilityRoleArn;
+            return this;
+        }
+
+        /**
+         * @param capabilityRoleArn CapabilityRoleArn is the role of a managed Argo CD hub&#39;s EKS capability (GitOpsBridge&#39;s managementRoleArn output with hub.mode managed): the component gives that role itself an access entry with accessPolicyArn, and creates no spoke role (EKS User Guide, &#34;Register target clusters&#34;: access entries, not role assumption, in the hub&#39;s account or another). Never give it to the hub&#39;s own cluster: EKS makes that entry itself. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder capabilityRoleArn(String capabilityRoleArn) {
+            return capabilityRoleArn(Output.of(capabilityRoleArn));
         }
 
         /**
@@ -108,18 +181,18 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hubRoleArn HubRoleArn is the Argo CD hub&#39;s management role (GitOpsBridge&#39;s output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+         * @param hubRoleArn HubRoleArn is the self-managed Argo CD hub&#39;s management role (GitOpsBridge&#39;s managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
          * 
          * @return builder
          * 
          */
-        public Builder hubRoleArn(Output<String> hubRoleArn) {
+        public Builder hubRoleArn(@Nullable Output<String> hubRoleArn) {
             $.hubRoleArn = hubRoleArn;
             return this;
         }
 
         /**
-         * @param hubRoleArn HubRoleArn is the Argo CD hub&#39;s management role (GitOpsBridge&#39;s output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with AmazonEKSClusterAdminPolicy for that spoke role. Needs an API authentication mode.
+         * @param hubRoleArn HubRoleArn is the self-managed Argo CD hub&#39;s management role (GitOpsBridge&#39;s managementRoleArn output). The component creates a spoke role under clusterinfo.SpokeRolePath that trusts it (sts:AssumeRole, sts:TagSession) and an access entry with accessPolicyArn for that spoke role. Needs an API authentication mode. Default: none; exactly one of hubRoleArn and capabilityRoleArn is required.
          * 
          * @return builder
          * 
@@ -129,9 +202,6 @@ public final class GitOpsAccessArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         public GitOpsAccessArgs build() {
-            if ($.hubRoleArn == null) {
-                throw new MissingRequiredPropertyException("GitOpsAccessArgs", "hubRoleArn");
-            }
             return $;
         }
     }

@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.ManagedArgoCDArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import java.lang.Boolean;
@@ -51,6 +52,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<List<Map<String,Object>>>> bootstrap() {
         return Optional.ofNullable(this.bootstrap);
+    }
+
+    /**
+     * Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+     * 
+     */
+    @Import(name="capability")
+    private @Nullable Output<ManagedArgoCDArgs> capability;
+
+    /**
+     * @return Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+     * 
+     */
+    public Optional<Output<ManagedArgoCDArgs>> capability() {
+        return Optional.ofNullable(this.capability);
     }
 
     /**
@@ -141,6 +157,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> highAvailability() {
         return Optional.ofNullable(this.highAvailability);
+    }
+
+    /**
+     * Mode is how Argo CD runs on the hub: &#34;selfManaged&#34; installs the argo-cd Helm chart on the hub&#39;s nodes, with a management role the spokes&#39; roles trust; &#34;managed&#34; has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, &#34;Register target clusters&#34;: the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability&#39;s role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart&#39;s settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: &#34;selfManaged&#34;.
+     * 
+     */
+    @Import(name="mode")
+    private @Nullable Output<String> mode;
+
+    /**
+     * @return Mode is how Argo CD runs on the hub: &#34;selfManaged&#34; installs the argo-cd Helm chart on the hub&#39;s nodes, with a management role the spokes&#39; roles trust; &#34;managed&#34; has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, &#34;Register target clusters&#34;: the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability&#39;s role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart&#39;s settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: &#34;selfManaged&#34;.
+     * 
+     */
+    public Optional<Output<String>> mode() {
+        return Optional.ofNullable(this.mode);
     }
 
     /**
@@ -268,12 +299,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     private HubArgs(HubArgs $) {
         this.addonsOnHub = $.addonsOnHub;
         this.bootstrap = $.bootstrap;
+        this.capability = $.capability;
         this.chartRepositories = $.chartRepositories;
         this.chartRepository = $.chartRepository;
         this.chartVersion = $.chartVersion;
         this.controllerClusterAdmin = $.controllerClusterAdmin;
         this.fleetClusters = $.fleetClusters;
         this.highAvailability = $.highAvailability;
+        this.mode = $.mode;
         this.registeredSecrets = $.registeredSecrets;
         this.registryEnvironments = $.registryEnvironments;
         this.releaseName = $.releaseName;
@@ -352,6 +385,27 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder bootstrap(Map<String,Object>... bootstrap) {
             return bootstrap(List.of(bootstrap));
+        }
+
+        /**
+         * @param capability Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder capability(@Nullable Output<ManagedArgoCDArgs> capability) {
+            $.capability = capability;
+            return this;
+        }
+
+        /**
+         * @param capability Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder capability(ManagedArgoCDArgs capability) {
+            return capability(Output.of(capability));
         }
 
         /**
@@ -498,6 +552,27 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder highAvailability(Boolean highAvailability) {
             return highAvailability(Output.of(highAvailability));
+        }
+
+        /**
+         * @param mode Mode is how Argo CD runs on the hub: &#34;selfManaged&#34; installs the argo-cd Helm chart on the hub&#39;s nodes, with a management role the spokes&#39; roles trust; &#34;managed&#34; has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, &#34;Register target clusters&#34;: the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability&#39;s role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart&#39;s settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: &#34;selfManaged&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(@Nullable Output<String> mode) {
+            $.mode = mode;
+            return this;
+        }
+
+        /**
+         * @param mode Mode is how Argo CD runs on the hub: &#34;selfManaged&#34; installs the argo-cd Helm chart on the hub&#39;s nodes, with a management role the spokes&#39; roles trust; &#34;managed&#34; has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, &#34;Register target clusters&#34;: the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability&#39;s role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart&#39;s settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: &#34;selfManaged&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(String mode) {
+            return mode(Output.of(mode));
         }
 
         /**

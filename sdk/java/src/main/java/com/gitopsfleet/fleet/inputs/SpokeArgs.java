@@ -35,14 +35,29 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+     * HubMode is the hub&#39;s hub.mode: with &#34;managed&#34; the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability&#39;s role, through the access entry FleetCluster&#39;s gitopsAccess.capabilityRoleArn makes). Default: &#34;selfManaged&#34;.
+     * 
+     */
+    @Import(name="hubMode")
+    private @Nullable Output<String> hubMode;
+
+    /**
+     * @return HubMode is the hub&#39;s hub.mode: with &#34;managed&#34; the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability&#39;s role, through the access entry FleetCluster&#39;s gitopsAccess.capabilityRoleArn makes). Default: &#34;selfManaged&#34;.
+     * 
+     */
+    public Optional<Output<String>> hubMode() {
+        return Optional.ofNullable(this.hubMode);
+    }
+
+    /**
+     * RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
      * 
      */
     @Import(name="roleArn")
     private @Nullable Output<String> roleArn;
 
     /**
-     * @return RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+     * @return RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
      * 
      */
     public Optional<Output<String>> roleArn() {
@@ -53,6 +68,7 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
 
     private SpokeArgs(SpokeArgs $) {
         this.hubKubeconfig = $.hubKubeconfig;
+        this.hubMode = $.hubMode;
         this.roleArn = $.roleArn;
     }
 
@@ -96,7 +112,28 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param roleArn RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+         * @param hubMode HubMode is the hub&#39;s hub.mode: with &#34;managed&#34; the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability&#39;s role, through the access entry FleetCluster&#39;s gitopsAccess.capabilityRoleArn makes). Default: &#34;selfManaged&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hubMode(@Nullable Output<String> hubMode) {
+            $.hubMode = hubMode;
+            return this;
+        }
+
+        /**
+         * @param hubMode HubMode is the hub&#39;s hub.mode: with &#34;managed&#34; the secret names the cluster by its EKS cluster ARN and carries no role (the managed Argo CD reaches the cluster as the capability&#39;s role, through the access entry FleetCluster&#39;s gitopsAccess.capabilityRoleArn makes). Default: &#34;selfManaged&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hubMode(String hubMode) {
+            return hubMode(Output.of(hubMode));
+        }
+
+        /**
+         * @param roleArn RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
          * 
          * @return builder
          * 
@@ -107,7 +144,7 @@ public final class SpokeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param roleArn RoleArn is the IAM role Argo CD assumes to manage the spoke. Default: cluster.spokeRoleArn.
+         * @param roleArn RoleArn is the IAM role Argo CD assumes to manage the spoke. Ignored with hubMode managed. Default: cluster.spokeRoleArn.
          * 
          * @return builder
          * 

@@ -1,0 +1,116 @@
+package gitopsbridge
+
+import (
+	"github.com/gitops-fleet/pulumi-fleet/components/capability"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// capabilityResource is an ArgoCDCapability as the component registers it (the fleet plugin's own resource).
+type capabilityResource struct {
+	pulumi.CustomResourceState
+	// Arn is the capability's ARN.
+	Arn pulumi.StringOutput `pulumi:"arn"`
+	// ServerURL is the Argo CD server's URL.
+	ServerURL pulumi.StringOutput `pulumi:"serverUrl"`
+}
+
+// hubManaged sets up the managed Argo CD on the hub (hub.mode managed): the capability's role, trusting the EKS
+// capabilities service and holding no permission; the capability in Argo CD's namespace, which EKS creates with
+// Argo CD's CRDs and an access entry for the role; then, as for a self-managed hub, the admission guards, the
+// projects, the hub's own secret (by ARN) or the registry Applications, and the bootstrap, all after the
+// capability, so a delete removes them before it. No Helm release, no management role, no Pod Identity and no
+// RBAC for Argo CD's service accounts: EKS associates its own access policies with the capability's role on the hub
+// (AmazonEKSArgoCDClusterPolicy, and AmazonEKSArgoCDPolicy in the namespace). managementRoleArn is the capability's
+// role, resolved once the capability exists: a spoke's access entry for it is then deleted after the capability.
+func (b *builder) hubManaged(secret secretContent) error {
+	h, c, f := *b.args.Hub, b.comp, b.cluster
+	m := *h.Capability
+	k8s, err := b.hubProvider(f.Kubeconfig, "k8s")
+	if err != nil {
+		return err
+	}
+	prov, err := b.awsProvider()
+	if err != nil {
+		return err
+	}
+	role, err := iam.NewRole(b.ctx, childName(b.name, "argocd-capability"), &iam.RoleArgs{
+		Path:             pulumi.String(HubRolePath),
+		Description:      pulumi.Sprintf("The managed Argo CD (EKS capability) of %s", f.ClusterName),
+		AssumeRolePolicy: pulumi.String(capability.TrustPolicy().JSON()),
+		Tags:             pulumi.ToStringMap(m.Tags),
+	}, b.child(prov)...)
+	if err != nil {
+		return err
+	}
+	argo := pulumi.Map{
+		"awsIdc":    pulumi.ToMap(map[string]any{"idcInstanceArn": m.IdentityCenter.InstanceArn}),
+		"namespace": pulumi.String(b.args.Namespace),
+	}
+	if m.IdentityCenter.Region != "" {
+		argo["awsIdc"] = pulumi.ToMap(map[string]any{"idcInstanceArn": m.IdentityCenter.InstanceArn,
+			"idcRegion": m.IdentityCenter.Region})
+	}
+	if m.EndpointPrefix != "" {
+		argo["endpointPrefix"] = pulumi.String(m.EndpointPrefix)
+	}
+	if m.NetworkAccess != nil {
+		argo["networkAccess"] = pulumi.ToMap(map[string]any{"vpceIds": m.NetworkAccess.VpceIds})
+	}
+	if len(m.RbacRoleMappings) > 0 {
+		var mappings []any
+		for _, r := range m.RbacRoleMappings {
+			var ids []any
+			for _, id := range r.Identities {
+				ids = append(ids, map[string]any{"id": id.ID, "type": id.Type})
+			}
+			mappings = append(mappings, map[string]any{"role": r.Role, "identities": ids})
+		}
+		argo["rbacRoleMappings"] = pulumi.ToArray(mappings)
+	}
+	props := pulumi.Map{"clusterName": f.ClusterName, "region": f.Region, "roleArn": role.Arn, "argoCd": argo,
+		"tags": pulumi.ToStringMap(m.Tags)}
+	if m.CapabilityName != "" {
+		props["capabilityName"] = pulumi.String(m.CapabilityName)
+	}
+	var argocd capabilityResource
+	if err := b.ctx.RegisterResource(capability.TypeToken, childName(b.name, "argocd"), props, &argocd,
+		pulumi.Parent(c)); err != nil {
+		return err
+	}
+	after := []pulumi.Resource{&argocd}
+	guard, err := b.guard(k8s, secret.manifest, nil, after)
+	if err != nil {
+		return err
+	}
+	projects, err := b.projects(k8s, &argocd)
+	if err != nil {
+		return err
+	}
+	var registration []pulumi.Resource
+	if b.args.Git == nil || b.args.Handover {
+		sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn(after))
+		if err != nil {
+			return err
+		}
+		if b.args.Git == nil {
+			registration = append(registration, sec)
+		}
+	}
+	if b.args.Git != nil {
+		if registration, err = b.registry(k8s, pulumi.DependsOn(append(append(after, guard...), projects...))); err != nil {
+			return err
+		}
+	}
+	if err := b.bootstrap(k8s, pulumi.DependsOn(append(append(after, registration...), projects...))); err != nil {
+		return err
+	}
+	c.ArgoCdNamespace = pulumi.All(argocd.Arn, pulumi.String(b.args.Namespace)).ApplyT(func(v []any) string {
+		return v[1].(string)
+	}).(pulumi.StringOutput)
+	c.ManagementRoleArn = pulumi.All(role.Arn, argocd.Arn).ApplyT(func(v []any) string {
+		return v[0].(string)
+	}).(pulumi.StringOutput)
+	c.ArgoCdServerUrl = argocd.ServerURL
+	return nil
+}
