@@ -3,6 +3,8 @@ package gitopsbridge
 import (
 	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
+	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
+	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -16,8 +18,8 @@ type capabilityResource struct {
 }
 
 // hubManaged sets up the managed Argo CD on the hub (hub.mode managed): the capability's role, trusting the EKS
-// capabilities service and holding no permission; the capability in Argo CD's namespace, which EKS creates with
-// Argo CD's CRDs and an access entry for the role; then, as for a self-managed hub, the admission guards, the
+// capabilities service and holding no permission; Argo CD's namespace; the capability in it, for which EKS
+// installs Argo CD's CRDs and gives the role an access entry; then, as for a self-managed hub, the admission guards, the
 // projects, the hub's own secret (by ARN) or the registry Applications, and the bootstrap, all after the
 // capability, so a delete removes them before it. No Helm release, no management role, no Pod Identity and no
 // RBAC for Argo CD's service accounts: EKS associates its own access policies with the capability's role on the hub
@@ -73,9 +75,17 @@ func (b *builder) hubManaged(secret secretContent) error {
 	if m.CapabilityName != "" {
 		props["capabilityName"] = pulumi.String(m.CapabilityName)
 	}
+	// The same namespace resource as a self-managed hub's, before the capability: switching modes keeps it (and
+	// every secret and project in it), and EKS finds it there.
+	ns, err := corev1.NewNamespace(b.ctx, childName(b.name, "namespace"), &corev1.NamespaceArgs{
+		Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(b.args.Namespace)},
+	}, b.child(k8s)...)
+	if err != nil {
+		return err
+	}
 	var argocd capabilityResource
 	if err := b.ctx.RegisterResource(capability.TypeToken, childName(b.name, "argocd"), props, &argocd,
-		pulumi.Parent(c)); err != nil {
+		pulumi.Parent(c), pulumi.DependsOn([]pulumi.Resource{ns})); err != nil {
 		return err
 	}
 	after := []pulumi.Resource{&argocd}

@@ -35,9 +35,7 @@ func TestManagedHub(t *testing.T) {
 			t.Errorf("a managed hub has %d %s (%s...)", len(rs), typ, rs[0].Name)
 		}
 	}
-	if _, ok := cloud.Named("kubernetes:core/v1:Namespace", "hub-namespace"); ok {
-		t.Error("a managed hub creates Argo CD's namespace, which EKS creates with the capability")
-	}
+	cloud.MustGet(t, "kubernetes:core/v1:Namespace", "hub-namespace") // the self-managed hub's: a switch keeps it
 	role := cloud.MustGet(t, "aws:iam/role:Role", "hub-argocd-capability")
 	if got, want := role.Input("assumeRolePolicy"), capability.TrustPolicy().JSON(); got != want {
 		t.Errorf("capability role trust = %v, want %s", got, want)
@@ -46,6 +44,9 @@ func TestManagedHub(t *testing.T) {
 		t.Errorf("the capability role has %d policies; an Argo CD capability needs none", n)
 	}
 	c := cloud.MustGet(t, capability.TypeToken, "hub-argocd")
+	if !slices.Contains(c.Dependencies, mocks.URN(TypeToken, "kubernetes:core/v1:Namespace", "hub-namespace")) {
+		t.Error("the capability is created before Argo CD's namespace")
+	}
 	want := map[string]any{"clusterName": "hub", "region": "us-east-1", "roleArn": "arn:aws:iam::123456789012:role/gitops-fleet/hub/hub-argocd-capability",
 		"argoCd": map[string]any{"awsIdc": map[string]any{"idcInstanceArn": identityCenter}, "namespace": "argocd",
 			"rbacRoleMappings": []any{map[string]any{"role": "ADMIN", "identities": []any{map[string]any{"id": "platform", "type": "SSO_GROUP"}}}}}}

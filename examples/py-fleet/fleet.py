@@ -22,6 +22,7 @@ def program():
         tenants=cfg.get_object("tenants"),
         hub=cfg.get_object("hub"),
         shards=cfg.get_object("shards"),
+        argocd=cfg.get_object("argocd"),
     ))
     pulumi.export("clusters", f.clusters)
     pulumi.export("vpcCidrs", f.vpc_cidrs)

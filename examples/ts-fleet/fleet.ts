@@ -31,6 +31,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         tenants: cfg.getObject<fleet.types.input.TenantSpecArgs[]>("tenants"),
         hub: cfg.getObject<fleet.types.input.HubRefArgs>("hub"),
         shards: cfg.getObject<fleet.types.input.ShardArgs[]>("shards"),
+        argocd: cfg.getObject<fleet.types.input.HubArgs>("argocd"),
     });
     const outputs: Record<string, pulumi.Input<any>> = {
         clusters: f.clusters,

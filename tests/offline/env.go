@@ -134,6 +134,9 @@ func Open(root, dir string, opts Options) (*Env, error) {
 			return nil, err
 		}
 	}
+	if clusters != nil {
+		caps.Hooks = capabilityHooks(root, *clusters, store)
+	}
 	cmd, err := auto.NewPulumiCommand(&auto.PulumiCommandOptions{Root: root, SkipVersionCheck: true})
 	if err != nil {
 		net.Close()

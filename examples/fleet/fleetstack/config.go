@@ -38,6 +38,9 @@ type Config struct {
 	Hub *fleet.HubRef `json:"hub,omitempty"`
 	// Shards is gitops-fleet:shards, the stacks of spokes that join this stack's hub (Fleet's shards).
 	Shards []fleet.Shard `json:"shards,omitempty"`
+	// Argocd is gitops-fleet:argocd, the hub's Argo CD settings (Fleet's argocd: mode selfManaged or managed, the
+	// chart's settings or the managed capability's).
+	Argocd *fleet.Hub `json:"argocd,omitempty"`
 }
 
 // The roles of a cluster (ClusterSpec's role).
@@ -55,7 +58,8 @@ func (c Config) Values() (map[string]any, error) {
 	md := mapper.New(&mapper.Opts{IgnoreMissing: true})
 	out := map[string]any{}
 	for key, v := range map[string]any{"clusters": c.Clusters, "repositories": c.Repositories, "git": c.Git,
-		"defaults": c.Defaults, "delivery": c.Delivery, "tenants": c.Tenants, "hub": c.Hub, "shards": c.Shards} {
+		"defaults": c.Defaults, "delivery": c.Delivery, "tenants": c.Tenants, "hub": c.Hub, "shards": c.Shards,
+		"argocd": c.Argocd} {
 		encoded, err := md.EncodeValue(v)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%s: %w", Namespace, key, err)
@@ -78,7 +82,8 @@ func Load(ctx *pulumi.Context) (Config, error) {
 	cfg := config.New(ctx, Namespace)
 	var c Config
 	for key, dst := range map[string]any{"clusters": &c.Clusters, "repositories": &c.Repositories, "git": &c.Git,
-		"defaults": &c.Defaults, "delivery": &c.Delivery, "tenants": &c.Tenants, "hub": &c.Hub, "shards": &c.Shards} {
+		"defaults": &c.Defaults, "delivery": &c.Delivery, "tenants": &c.Tenants, "hub": &c.Hub, "shards": &c.Shards,
+		"argocd": &c.Argocd} {
 		if err := cfg.TryObject(key, dst); err != nil && !isMissing(err) {
 			return Config{}, &Problems{{Key: Namespace + ":" + key, Message: err.Error()}}
 		}

@@ -78,5 +78,8 @@ func (c Config) Args() (*fleet.FleetArgs, error) {
 	if c.Git != nil {
 		args.Git = pulumi.ToOutput(*c.Git).(fleet.GitDeliveryOutput).ToGitDeliveryPtrOutput()
 	}
+	if c.Argocd != nil {
+		args.Argocd = pulumi.ToOutput(*c.Argocd).(fleet.HubOutput).ToHubPtrOutput()
+	}
 	return args, nil
 }

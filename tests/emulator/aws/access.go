@@ -36,12 +36,19 @@ const AccessLabel = "emulator.pulumi-fleet/eks-access-policy"
 // itself, not through RBAC; its documentation ("Review access policy permissions") gives each policy's rules, and
 // these are the default ClusterRoles with the same (AmazonEKSAdminViewPolicy, which also reads Secrets, is
 // approximated by view).
+//
+// The managed Argo CD's two policies, which EKS associates with a capability's role on its cluster, are documented
+// only in words ("cluster-level permissions for Argo CD to discover resources and manage cluster-scoped objects";
+// the other "scoped to the namespace specified in the capability configuration"): they are approximated by view
+// and, in the namespace, admin.
 var AccessPolicyRoles = map[string]string{
-	"AmazonEKSClusterAdminPolicy": "cluster-admin",
-	"AmazonEKSAdminPolicy":        "admin",
-	"AmazonEKSEditPolicy":         "edit",
-	"AmazonEKSViewPolicy":         "view",
-	"AmazonEKSAdminViewPolicy":    "view",
+	"AmazonEKSClusterAdminPolicy":  "cluster-admin",
+	"AmazonEKSAdminPolicy":         "admin",
+	"AmazonEKSEditPolicy":          "edit",
+	"AmazonEKSViewPolicy":          "view",
+	"AmazonEKSAdminViewPolicy":     "view",
+	"AmazonEKSArgoCDClusterPolicy": "view",
+	"AmazonEKSArgoCDPolicy":        "admin",
 }
 
 // BackendModes are aws-iam-authenticator's backends for an EKS authentication mode, in the order it asks them:

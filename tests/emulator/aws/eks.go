@@ -152,9 +152,20 @@ var eksAccessPolicyAssociation = emulator.Kind{
 	Replaces: []string{"clusterName", "principalArn", "policyArn"},
 }
 
+// eksAccessEntry is an access entry; a principal has one per cluster (CreateAccessEntry answers
+// ResourceInUseException for a second, as for the entry EKS makes a capability's role).
 var eksAccessEntry = emulator.Kind{
 	ID: func(c emulator.Call) string {
 		return emulator.Str(c.Inputs, "clusterName") + ":" + emulator.Str(c.Inputs, "principalArn")
+	},
+	Start: func(c emulator.Call, id string) error {
+		if rec, found, err := c.Store.Get("aws", AccessEntryType, id); err != nil {
+			return err
+		} else if found && rec.Scope == c.Scope && rec.URN != string(c.URN) {
+			return fmt.Errorf("ResourceInUseException: The specified access entry resource is already in use on this "+
+				"cluster (%s, made by %s)", id, rec.URN)
+		}
+		return nil
 	},
 	Computed: func(c emulator.Call, id string) map[string]any {
 		out := map[string]any{

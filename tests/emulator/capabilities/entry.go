@@ -39,8 +39,18 @@ func (c call) load(cluster, name string) (*entry, bool, error) {
 		return &e, true, nil
 	}
 	if e.Next == gone {
+		if h := c.api.Hooks.Gone; h != nil {
+			if err := h(c.region, e.Capability); err != nil {
+				return nil, false, err
+			}
+		}
 		_, err := c.api.store.Delete("eks", Type, key(cluster, name))
 		return nil, false, err
+	}
+	if h := c.api.Hooks.Active; h != nil && e.Capability["status"] == "CREATING" && e.Next == "ACTIVE" {
+		if err := h(c.region, e.Capability); err != nil {
+			return nil, false, err
+		}
 	}
 	e.Capability["status"], e.Next = e.Next, ""
 	health := map[string]any{"issues": []any{}}

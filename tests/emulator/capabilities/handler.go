@@ -22,11 +22,23 @@ const Version = "3.1.8-eks-1"
 type API struct {
 	// Settle is how long a capability stays CREATING, UPDATING or DELETING (and an update InProgress).
 	Settle time.Duration
+	// Hooks do on the cluster what EKS does beside the API's answers, where the run has control planes.
+	Hooks Hooks
 
 	store *emulator.Store
 	next  http.Handler
 	mu    sync.Mutex
 	fail  map[string][]Issue
+}
+
+// Hooks are what EKS does on a capability's cluster (each capability is the DescribeCapability object, in
+// region); nil hooks do nothing.
+type Hooks struct {
+	// Active runs when a capability becomes ACTIVE: EKS installs its CRDs and namespace on the cluster and gives
+	// its role an access entry with the capability's access policies.
+	Active func(region string, capability map[string]any) error
+	// Gone runs when a capability is deleted: EKS removes that access entry (the Kubernetes objects stay: RETAIN).
+	Gone func(region string, capability map[string]any) error
 }
 
 // Issue is a capability's health issue (EKS's CapabilityIssue).

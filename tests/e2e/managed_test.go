@@ -1,0 +1,189 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/capability"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// managedClusters are the clusters of examples/fleet's managed stack by name, with their regions.
+var managedClusters = map[string]string{"platform": "us-east-1", "apps-use2": "us-east-2", "apps-usw2": "us-west-2"}
+
+// TestManagedHub is examples/fleet's managed stack on real control planes, switched live: first up with the hub
+// self-managed (the stack file without argocd), then with argocd.mode managed, as a platform engineer moves a
+// running fleet. The switch plans no replacement or deletion of a cluster, a cluster secret or Argo CD's namespace:
+// the secrets are updated in place to name their clusters by ARN, after the capability is ACTIVE, so no spoke is
+// unregistered in between; the Helm release, the management role and the spoke roles go. After it: EKS gave the
+// capability's role the hub's entry (not the fleet), each spoke gives it the fleet's entry and lets it in; the hub's
+// API server refuses, from the capability's identity, a secret naming kubernetes.default.svc or a spoke re-registered
+// with a role, and admits the fleet's own secret written again; the next preview plans nothing.
+func TestManagedHub(t *testing.T) {
+	ctx := context.Background()
+	cfg := stackConfig(t, "managed")
+	managed := cfg["gitops-fleet:argocd"]
+	delete(cfg, "gitops-fleet:argocd")
+	l := newLifecycleOf(t, "managed", cfg)
+	t.Cleanup(func() { _, _ = l.stack.Destroy(ctx) })
+	l.up()
+	if _, err := typed(t, l.env, controlplane.Name("us-east-1", "platform")).AppsV1().Deployments("argocd").Get(ctx,
+		"argo-cd-argocd-server", metav1.GetOptions{}); err != nil {
+		t.Fatalf("the self-managed hub runs no Argo CD server: %v", err)
+	}
+
+	l.cfg["gitops-fleet:argocd"] = managed
+	p, _ := l.preview()
+	for _, op := range []string{"delete", "replace", "delete-replaced", "create-replacement"} {
+		for _, typ := range []string{"aws:eks/cluster:Cluster", "eks:index:Cluster", "kubernetes:core/v1:Secret",
+			"kubernetes:core/v1:Namespace", "awsx:ec2:Vpc"} {
+			if n := p[op][typ]; n > 0 {
+				t.Errorf("the switch plans %s of %d %s", op, n, typ)
+			}
+		}
+	}
+	for typ, n := range p["replace"] {
+		if typ != aws.AccessEntryType && typ != aws.AccessPolicyAssociationType {
+			t.Errorf("the switch replaces %d %s; only the spokes' entries move from the spoke roles to the capability's", n, typ)
+		}
+	}
+	if p["create"][capability.TypeToken] != 1 || p["delete"]["kubernetes:helm.sh/v3:Release"] != 1 ||
+		p["update"]["kubernetes:core/v1:Secret"] != len(managedClusters) {
+		t.Errorf("the switch plans %v; want the capability created, the Helm release deleted and the three secrets updated", p)
+	}
+	steps := l.up()
+	capabilityDone := first(steps, capability.TypeToken, "::platform-argocd", true)
+	for name := range managedClusters {
+		if i := first(steps, "kubernetes:core/v1:Secret", "::"+name+"-cluster-secret", false); i < capabilityDone {
+			t.Errorf("%s's secret was rewritten before the capability was ACTIVE: Argo CD would have lost the cluster", name)
+		}
+	}
+	l.settled()
+
+	hub := controlplane.Name("us-east-1", "platform")
+	caps := records(t, l.env, "eks", capabilities.Type)
+	if len(caps) != 1 {
+		t.Fatalf("%d capabilities in the offline EKS, want 1", len(caps))
+	}
+	state, _ := caps[0].Plain()
+	c := state["capability"].(map[string]any)
+	role := c["roleArn"].(string)
+	if c["status"] != "ACTIVE" || c["clusterName"] != "platform" || !strings.Contains(role, ":role/gitops-fleet/hub/") {
+		t.Errorf("capability %v", c)
+	}
+	for _, r := range records(t, l.env, "aws", "aws:iam/role:Role") {
+		if strings.Contains(r.ID, "gitops-spoke") || strings.Contains(urnName(r.URN), "argocd-management") {
+			t.Errorf("role %s outlived the switch", r.ID)
+		}
+	}
+	for _, r := range records(t, l.env, "aws", aws.AccessEntryType) {
+		s, _ := r.Plain()
+		if s["principalArn"] != role {
+			continue
+		}
+		switch made := strings.HasPrefix(r.URN, "eks:capability:"); {
+		case s["clusterName"] == "platform" && !made:
+			t.Errorf("the fleet made the hub's entry for the capability's role (%s); EKS makes it", r.URN)
+		case s["clusterName"] != "platform" && made:
+			t.Errorf("spoke %v's entry for the capability's role is not the fleet's", s["clusterName"])
+		}
+	}
+	data := map[string]string{}
+	for name, region := range managedClusters {
+		s, err := typed(t, l.env, hub).CoreV1().Secrets("argocd").Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatalf("%s's cluster secret on the hub: %v", name, err)
+		}
+		if want := "arn:aws:eks:" + region + ":" + aws.Account + ":cluster/" + name; string(s.Data["server"]) != want {
+			t.Errorf("%s's secret names %s, want %s", name, s.Data["server"], want)
+		}
+		data[name] = string(s.Data["config"])
+		if name != "platform" {
+			// The capability's identity, as EKS's access entry names it, on the spoke the fleet let it into.
+			if _, err := asCapability(t, l.env, controlplane.Name(region, name), role).CoreV1().Namespaces().List(ctx,
+				metav1.ListOptions{}); err != nil {
+				t.Errorf("the capability's role cannot reach %s: %v", name, err)
+			}
+		}
+	}
+	for name, config := range data {
+		if config != gitopsbridge.InClusterConfig() {
+			t.Errorf("%s's secret carries config %s, want no credential", name, config)
+		}
+	}
+	if _, err := typed(t, l.env, hub).AppsV1().Deployments("argocd").Get(ctx, "argo-cd-argocd-server", metav1.GetOptions{}); err == nil {
+		t.Error("the self-managed Argo CD still runs on the managed hub")
+	}
+
+	// What the managed Argo CD's identity may write in its namespace, by the hub's guard.
+	secrets := asCapability(t, l.env, hub, role).CoreV1().Secrets("argocd")
+	own, err := typed(t, l.env, hub).CoreV1().Secrets("argocd").Get(ctx, "apps-use2", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own.ResourceVersion, own.ManagedFields, own.UID, own.CreationTimestamp = "", nil, "", metav1.Time{}
+	dry := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
+	inCluster := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "in-cluster", Labels: map[string]string{
+		gitopsbridge.SecretTypeLabel: "cluster"}}, StringData: map[string]string{"name": "in-cluster",
+		"server": gitopsbridge.InClusterServer, "config": gitopsbridge.InClusterConfig()}}
+	if _, err := secrets.Create(ctx, inCluster, dry); err == nil || !strings.Contains(err.Error(), "does not take the in-cluster server") {
+		t.Errorf("a secret naming kubernetes.default.svc: the hub answered %v, want the guard's refusal", err)
+	}
+	withRole := own.DeepCopy()
+	withRole.Data["config"] = []byte(gitopsbridge.SpokeConfig("apps-use2", "arn:aws:iam::"+aws.Account+":role/evil", "Q0E="))
+	if _, err := secrets.Update(ctx, withRole, metav1.UpdateOptions{DryRun: dry.DryRun}); err == nil || !strings.Contains(err.Error(), "data differ") {
+		t.Errorf("a spoke re-registered with a role: the hub answered %v, want the guard's refusal", err)
+	}
+	synced := own.DeepCopy()
+	synced.Annotations["argocd.argoproj.io/tracking-id"] = "registry:/Secret:argocd/apps-use2"
+	if _, err := secrets.Update(ctx, synced, metav1.UpdateOptions{DryRun: dry.DryRun}); err != nil {
+		t.Errorf("the fleet's own secret written again by the capability was refused: %v", err)
+	}
+}
+
+// stackConfig is the config of examples/fleet's stack file of stack.
+func stackConfig(t *testing.T, stack string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "fleet", "Pulumi."+stack+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Config map[string]any `json:"config"`
+	}
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	return file.Config
+}
+
+// asCapability is a client of control plane name acting as the capability's role does: the username and group
+// EKS's authenticator gives its access entry's sessions (an assumed-role session of the role).
+func asCapability(t *testing.T, env *offline.Env, name, role string) kubernetes.Interface {
+	t.Helper()
+	cfg, err := env.Clusters.Admin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := "arn:aws:sts::" + aws.Account + ":assumed-role/" + path.Base(role) + "/eks-capability"
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: session, Groups: []string{aws.AccessGroup(role), "system:authenticated"}}
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kube
+}
