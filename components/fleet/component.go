@@ -28,8 +28,11 @@ type Fleet struct {
 	Kubeconfigs pulumi.StringMapOutput `pulumi:"kubeconfigs"`
 	// HubKubeconfig is the hub's kubeconfig, a secret.
 	HubKubeconfig pulumi.StringOutput `pulumi:"hubKubeconfig"`
-	// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+	// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with; with argocd.mode
+	// managed, the capability's role, which the spokes' access entries name.
 	ArgocdManagementRoleArn pulumi.StringOutput `pulumi:"argocdManagementRoleArn"`
+	// ArgocdServerUrl is the managed Argo CD's server URL (its UI and API); "" unless argocd.mode is managed.
+	ArgocdServerUrl pulumi.StringOutput `pulumi:"argocdServerUrl"`
 	// VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).
 	VpcCidrs pulumi.StringMapOutput `pulumi:"vpcCidrs"`
 	// Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with
@@ -105,6 +108,7 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		"kubeconfigs":             comp.Kubeconfigs,
 		"hubKubeconfig":           comp.HubKubeconfig,
 		"argocdManagementRoleArn": comp.ArgocdManagementRoleArn,
+		"argocdServerUrl":         comp.ArgocdServerUrl,
 		"vpcCidrs":                comp.VpcCidrs,
 		"tenants":                 comp.Tenants,
 		"hubFacts":                comp.HubFacts,
@@ -158,6 +162,7 @@ func (b *builder) build() error {
 	kubeconfigs := pulumi.StringMap{}
 	hubSpec, _ := hubOf(b.args)
 	b.comp.ArgocdManagementRoleArn = pulumi.String("").ToStringOutput()
+	b.comp.ArgocdServerUrl = pulumi.String("").ToStringOutput()
 	b.comp.HubKubeconfig = pulumi.ToSecret(pulumi.String("")).(pulumi.StringOutput)
 	spokesHub := b.shardHub
 	var hubBuilt *built
@@ -176,6 +181,7 @@ func (b *builder) build() error {
 		hubBuilt = &built{hubSpec, hubCluster, bridge, children}
 		spokesHub = hubOfSpokes(hubCluster, bridge, hubMode(b.args) == gitopsbridge.ModeManaged)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
+		b.comp.ArgocdServerUrl = bridge.ArgoCdServerUrl
 		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.args.Shards, registryOf(b.args))
 		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
 		summaries[hubSpec.Name] = b.summary(hubSpec, hubCluster, bridge)

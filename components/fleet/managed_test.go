@@ -32,6 +32,9 @@ func TestManagedFleet(t *testing.T) {
 	if got := mocks.Await[string](t, f.ArgocdManagementRoleArn); got != role {
 		t.Errorf("argocdManagementRoleArn = %q, want the capability's role", got)
 	}
+	if got := mocks.Await[string](t, f.ArgocdServerUrl); got != "https://hub.eks-capabilities.us-east-1.amazonaws.com" {
+		t.Errorf("argocdServerUrl = %q, want the capability's", got)
+	}
 	for _, name := range []string{"spoke-a", "spoke-b"} {
 		if _, ok := cloud.Named("aws:iam/role:Role", name+"-gitops-spoke-role"); ok {
 			t.Errorf("%s has a spoke role; a managed hub reaches it through an access entry", name)

@@ -9,8 +9,8 @@ import pulumi_fleet as fleet
 
 
 def program():
-    """The Pulumi program: builds the fleet and exports clusters, vpcCidrs, argocdManagementRoleArn and
-    hubKubeconfig, and with a delivery its stages, Applications and manifest URLs."""
+    """The Pulumi program: builds the fleet and exports clusters, vpcCidrs, argocdManagementRoleArn,
+    argocdServerUrl and hubKubeconfig, and with a delivery its stages, Applications and manifest URLs."""
     cfg = pulumi.Config("gitops-fleet")
     f = fleet.Fleet("fleet", fleet.FleetArgs(
         clusters=cfg.require_object("clusters"),
@@ -27,6 +27,7 @@ def program():
     pulumi.export("clusters", f.clusters)
     pulumi.export("vpcCidrs", f.vpc_cidrs)
     pulumi.export("argocdManagementRoleArn", f.argocd_management_role_arn)
+    pulumi.export("argocdServerUrl", f.argocd_server_url)
     pulumi.export("hubKubeconfig", f.hub_kubeconfig)
     pulumi.export("tenants", f.tenants)
     pulumi.export("hubFacts", f.hub_facts)

@@ -37,6 +37,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         clusters: f.clusters,
         vpcCidrs: f.vpcCidrs,
         argocdManagementRoleArn: f.argocdManagementRoleArn,
+        argocdServerUrl: f.argocdServerUrl,
         hubKubeconfig: f.hubKubeconfig,
         tenants: f.tenants,
         hubFacts: f.hubFacts,

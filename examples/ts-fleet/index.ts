@@ -5,4 +5,5 @@ const outputs = program();
 export const clusters = outputs.clusters;
 export const vpcCidrs = outputs.vpcCidrs;
 export const argocdManagementRoleArn = outputs.argocdManagementRoleArn;
+export const argocdServerUrl = outputs.argocdServerUrl;
 export const hubKubeconfig = outputs.hubKubeconfig;

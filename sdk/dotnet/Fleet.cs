@@ -69,10 +69,16 @@ namespace GitOpsFleet.Fleet
     public partial class Fleet : global::Pulumi.ComponentResource
     {
         /// <summary>
-        /// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+        /// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with; with argocd.mode managed, the capability's role, which the spokes' access entries name.
         /// </summary>
         [Output("argocdManagementRoleArn")]
         public Output<string> ArgocdManagementRoleArn { get; private set; } = null!;
+
+        /// <summary>
+        /// ArgocdServerUrl is the managed Argo CD's server URL (its UI and API); "" unless argocd.mode is managed.
+        /// </summary>
+        [Output("argocdServerUrl")]
+        public Output<string> ArgocdServerUrl { get; private set; } = null!;
 
         /// <summary>
         /// Clusters are cluster name -&gt; region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.

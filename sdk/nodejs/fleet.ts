@@ -58,9 +58,13 @@ export class Fleet extends pulumi.ComponentResource {
     }
 
     /**
-     * ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+     * ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with; with argocd.mode managed, the capability's role, which the spokes' access entries name.
      */
     declare public /*out*/ readonly argocdManagementRoleArn: pulumi.Output<string>;
+    /**
+     * ArgocdServerUrl is the managed Argo CD's server URL (its UI and API); "" unless argocd.mode is managed.
+     */
+    declare public /*out*/ readonly argocdServerUrl: pulumi.Output<string>;
     /**
      * Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
      */
@@ -119,6 +123,7 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["shards"] = args?.shards;
             resourceInputs["tenants"] = args?.tenants;
             resourceInputs["argocdManagementRoleArn"] = undefined /*out*/;
+            resourceInputs["argocdServerUrl"] = undefined /*out*/;
             resourceInputs["hubFacts"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;
@@ -126,6 +131,7 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["vpcCidrs"] = undefined /*out*/;
         } else {
             resourceInputs["argocdManagementRoleArn"] = undefined /*out*/;
+            resourceInputs["argocdServerUrl"] = undefined /*out*/;
             resourceInputs["clusters"] = undefined /*out*/;
             resourceInputs["hubFacts"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;

@@ -14,10 +14,15 @@ import (
 )
 
 // PrintSummary writes one line per cluster of the fleet example's `clusters` output: name, region, role,
-// endpoint and the cluster secret's labels, and for a decommissioned cluster what is still tagged to it in AWS.
+// endpoint and the cluster secret's labels, and for a decommissioned cluster what is still tagged to it in AWS; and
+// a managed hub's Argo CD server.
 func PrintSummary(w io.Writer, outputs auto.OutputMap) {
 	clusters, _ := outputs["clusters"].Value.(map[string]any)
 	fmt.Fprintf(w, "\nFleet: %d clusters\n", len(clusters))
+	if url, _ := outputs["argocdServerUrl"].Value.(string); url != "" {
+		fmt.Fprintf(w, "  Argo CD: managed by EKS (capability), server %s, role %v\n", url,
+			outputs["argocdManagementRoleArn"].Value)
+	}
 	for _, name := range slices.Sorted(maps.Keys(clusters)) {
 		c, _ := clusters[name].(map[string]any)
 		labels, _ := c["labels"].(map[string]any)

@@ -10,9 +10,9 @@ import (
 // before registering anything and builds the hub, then the spokes.
 //
 // Stack outputs: clusters (name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint,
-// cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn, hubKubeconfig (secret), tenants,
-// hubFacts (what a shard reads of the hub) and shardFacts (what the hub reads of a shard); with
-// gitops-fleet:delivery also deliveryStages, deliveryApplications,
+// cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn, argocdServerUrl (a managed hub's),
+// hubKubeconfig (secret), tenants, hubFacts (what a shard reads of the hub) and shardFacts (what the hub reads of a
+// shard); with gitops-fleet:delivery also deliveryStages, deliveryApplications,
 // deliveryManifestUrls, deliveryStageBranches, deliveryStageKinds, deliveryStageSources and deliveryStageStacks.
 func Run(ctx *pulumi.Context) error {
 	cfg, err := Load(ctx)
@@ -30,6 +30,7 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("clusters", f.Clusters)
 	ctx.Export("vpcCidrs", f.VpcCidrs)
 	ctx.Export("argocdManagementRoleArn", f.ArgocdManagementRoleArn)
+	ctx.Export("argocdServerUrl", f.ArgocdServerUrl)
 	ctx.Export("hubKubeconfig", f.HubKubeconfig)
 	ctx.Export("tenants", f.Tenants)
 	ctx.Export("hubFacts", f.HubFacts)

@@ -72,8 +72,10 @@ import (
 type Fleet struct {
 	pulumi.ResourceState
 
-	// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+	// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with; with argocd.mode managed, the capability's role, which the spokes' access entries name.
 	ArgocdManagementRoleArn pulumi.StringOutput `pulumi:"argocdManagementRoleArn"`
+	// ArgocdServerUrl is the managed Argo CD's server URL (its UI and API); "" unless argocd.mode is managed.
+	ArgocdServerUrl pulumi.StringOutput `pulumi:"argocdServerUrl"`
 	// Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
 	Clusters ClusterSummaryMapOutput `pulumi:"clusters"`
 	// HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
@@ -250,9 +252,14 @@ func (o FleetOutput) ToFleetOutputWithContext(ctx context.Context) FleetOutput {
 	return o
 }
 
-// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+// ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with; with argocd.mode managed, the capability's role, which the spokes' access entries name.
 func (o FleetOutput) ArgocdManagementRoleArn() pulumi.StringOutput {
 	return o.ApplyT(func(v *Fleet) pulumi.StringOutput { return v.ArgocdManagementRoleArn }).(pulumi.StringOutput)
+}
+
+// ArgocdServerUrl is the managed Argo CD's server URL (its UI and API); "" unless argocd.mode is managed.
+func (o FleetOutput) ArgocdServerUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v *Fleet) pulumi.StringOutput { return v.ArgocdServerUrl }).(pulumi.StringOutput)
 }
 
 // Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.

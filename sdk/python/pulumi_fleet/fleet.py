@@ -368,6 +368,7 @@ class Fleet(pulumi.ComponentResource):
             __props__.__dict__["shards"] = shards
             __props__.__dict__["tenants"] = tenants
             __props__.__dict__["argocd_management_role_arn"] = None
+            __props__.__dict__["argocd_server_url"] = None
             __props__.__dict__["hub_facts"] = None
             __props__.__dict__["hub_kubeconfig"] = None
             __props__.__dict__["kubeconfigs"] = None
@@ -384,9 +385,17 @@ class Fleet(pulumi.ComponentResource):
     @pulumi.getter(name="argocdManagementRoleArn")
     def argocd_management_role_arn(self) -> pulumi.Output[_builtins.str]:
         """
-        ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+        ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with; with argocd.mode managed, the capability's role, which the spokes' access entries name.
         """
         return pulumi.get(self, "argocd_management_role_arn")
+
+    @_builtins.property
+    @pulumi.getter(name="argocdServerUrl")
+    def argocd_server_url(self) -> pulumi.Output[_builtins.str]:
+        """
+        ArgocdServerUrl is the managed Argo CD's server URL (its UI and API); "" unless argocd.mode is managed.
+        """
+        return pulumi.get(self, "argocd_server_url")
 
     @_builtins.property
     @pulumi.getter

@@ -80,18 +80,32 @@ import javax.annotation.Nullable;
 @ResourceType(type="fleet:index:Fleet")
 public class Fleet extends com.pulumi.resources.ComponentResource {
     /**
-     * ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+     * ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with; with argocd.mode managed, the capability&#39;s role, which the spokes&#39; access entries name.
      * 
      */
     @Export(name="argocdManagementRoleArn", refs={String.class}, tree="[0]")
     private Output<String> argocdManagementRoleArn;
 
     /**
-     * @return ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with.
+     * @return ArgocdManagementRoleArn is the IAM role Argo CD on the hub assumes spoke roles with; with argocd.mode managed, the capability&#39;s role, which the spokes&#39; access entries name.
      * 
      */
     public Output<String> argocdManagementRoleArn() {
         return this.argocdManagementRoleArn;
+    }
+    /**
+     * ArgocdServerUrl is the managed Argo CD&#39;s server URL (its UI and API); &#34;&#34; unless argocd.mode is managed.
+     * 
+     */
+    @Export(name="argocdServerUrl", refs={String.class}, tree="[0]")
+    private Output<String> argocdServerUrl;
+
+    /**
+     * @return ArgocdServerUrl is the managed Argo CD&#39;s server URL (its UI and API); &#34;&#34; unless argocd.mode is managed.
+     * 
+     */
+    public Output<String> argocdServerUrl() {
+        return this.argocdServerUrl;
     }
     /**
      * Clusters are cluster name -&gt; region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
