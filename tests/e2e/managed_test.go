@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -35,7 +32,7 @@ var managedClusters = map[string]string{"platform": "us-east-1", "apps-use2": "u
 // with a role, and admits the fleet's own secret written again; the next preview plans nothing.
 func TestManagedHub(t *testing.T) {
 	ctx := context.Background()
-	cfg := stackConfig(t, "managed")
+	cfg := stackFileConfig(t, "managed")
 	managed := cfg["gitops-fleet:argocd"]
 	delete(cfg, "gitops-fleet:argocd")
 	l := newLifecycleOf(t, "managed", cfg)
@@ -153,22 +150,6 @@ func TestManagedHub(t *testing.T) {
 	if _, err := secrets.Update(ctx, synced, metav1.UpdateOptions{DryRun: dry.DryRun}); err != nil {
 		t.Errorf("the fleet's own secret written again by the capability was refused: %v", err)
 	}
-}
-
-// stackConfig is the config of examples/fleet's stack file of stack.
-func stackConfig(t *testing.T, stack string) map[string]any {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "fleet", "Pulumi."+stack+".yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Config map[string]any `json:"config"`
-	}
-	if err := yaml.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	return file.Config
 }
 
 // asCapability is a client of control plane name acting as the capability's role does: the username and group
