@@ -1,0 +1,90 @@
+package status
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// ANSI colours of the states on a terminal.
+var colours = map[string]string{"ok": "\x1b[32m", "progressing": "\x1b[33m", "failed": "\x1b[31m", "unknown": "\x1b[90m"}
+
+// Table writes one row per cluster: name, stack, region, role, environment, Kubernetes version, and its add-ons as
+// name:state, coloured when colour is set (a terminal); then what could not be read.
+func Table(w io.Writer, r Report, colour bool) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tENV\tK8S\tARGO CD\tADD-ONS")
+	for _, c := range r.Clusters {
+		name := c.Name
+		if c.Decommissioned {
+			name += " (decommissioned)"
+		}
+		var addons []string
+		for _, a := range c.Addons {
+			cell := a.Name + ":" + a.State()
+			if colour {
+				cell = colours[a.State()] + cell + "\x1b[0m"
+			}
+			addons = append(addons, cell)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.Stack, c.Region, c.Role, c.Environment,
+			c.KubernetesVersion, c.ArgoCD, strings.Join(addons, " "))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, u := range r.Unreachable {
+		if _, err := fmt.Fprintf(w, "unreachable: %s\n", u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// JSON writes the report as indented JSON.
+func JSON(w io.Writer, r Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// HTML writes the report as one self-contained page (no external asset): a cluster x add-on matrix, each cell
+// coloured by the add-on's state and linking to its details below, then what could not be read.
+func HTML(w io.Writer, r Report) error {
+	return page.Execute(w, r)
+}
+
+var page = template.Must(template.New("status").Funcs(template.FuncMap{
+	"cell": func(c Cluster, name string) *Addon {
+		if a, ok := c.Addon(name); ok {
+			return &a
+		}
+		return nil
+	},
+	"id": func(cluster, addon string) string { return "d-" + cluster + "-" + addon },
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Fleet status</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2em}
+table{border-collapse:collapse}
+td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
+td.ok{background:#c8f7c5}td.progressing{background:#fdf1b8}td.failed{background:#f8c4c4}td.unknown{background:#e4e4e4}
+td.none{background:#fff;color:#999}
+</style></head><body>
+<h1>Fleet status</h1>
+<p>At {{.At.Format "2006-01-02 15:04:05 MST"}}: {{len .Clusters}} clusters.</p>
+{{$addons := .Addons}}
+<table id="matrix"><thead><tr><th>Cluster</th><th>Region</th><th>Role</th><th>Kubernetes</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.KubernetesVersion}}</td>
+{{range $a := $addons}}{{with cell $c $a}}<td class="{{.State}}" data-addon="{{$a}}"><a href="#{{id $c.Name $a}}">{{.State}}</a></td>{{else}}<td class="none" data-addon="{{$a}}">-</td>{{end}}{{end}}</tr>
+{{end}}</tbody></table>
+<h2>Details</h2>
+{{range $c := .Clusters}}{{range .Addons}}<section id="{{id $c.Name .Name}}"><h3>{{$c.Name}}: {{.Name}}</h3>
+<p>Application {{if .Application}}{{.Application}}{{else}}not found{{end}}; sync {{.Sync}}, health {{.Health}}{{if .Message}}: {{.Message}}{{end}}</p></section>
+{{end}}{{end}}
+{{if .Unreachable}}<h2>Unreachable</h2><ul>{{range .Unreachable}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</body></html>
+`))

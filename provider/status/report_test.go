@@ -1,0 +1,184 @@
+package status
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/html"
+)
+
+// fixture is the dev fleet's clusters output (testdata/clusters.json) with Argo CD's Applications: metrics-server
+// fails to sync on spoke-use2 only, karpenter is progressing there, the hub's load balancer controller has no
+// Application.
+func fixture(t *testing.T) Report {
+	t.Helper()
+	data, err := os.ReadFile("testdata/clusters.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outputs map[string]any
+	if err := json.Unmarshal(data, &outputs); err != nil {
+		t.Fatal(err)
+	}
+	apps := []Application{
+		{Name: "addon-hub-metrics-server", Cluster: "hub", Sync: "Synced", Health: "Healthy"},
+		{Name: "addon-spoke-use2-metrics-server", Cluster: "spoke-use2", Sync: "OutOfSync", Health: "Missing",
+			Message: "one or more objects failed to apply: chart metrics-server 9.9.9 not found"},
+		{Name: "addon-spoke-use2-karpenter", Cluster: "spoke-use2", Sync: "Synced", Health: "Progressing"},
+		{Name: "addon-spoke-usw2-metrics-server", Cluster: "spoke-usw2", Sync: "Synced", Health: "Healthy"},
+		{Name: "addon-elsewhere-metrics-server", Cluster: "elsewhere", Sync: "OutOfSync", Health: "Degraded"},
+	}
+	return Report{At: time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC),
+		Clusters: WithApplications(FromOutputs("dev", outputs), apps)}
+}
+
+func TestFromOutputsAndApplications(t *testing.T) {
+	r := fixture(t)
+	got := map[string]map[string]string{}
+	for _, c := range r.Clusters {
+		got[c.Name] = map[string]string{"decommissioned": map[bool]string{true: "yes", false: "no"}[c.Decommissioned]}
+		for _, a := range c.Addons {
+			got[c.Name][a.Name] = a.State()
+		}
+	}
+	want := map[string]map[string]string{
+		"hub":        {"decommissioned": "no", "metrics_server": "ok", "aws_load_balancer_controller": "unknown"},
+		"spoke-use2": {"decommissioned": "no", "metrics_server": "failed", "karpenter": "progressing"},
+		"spoke-usw2": {"decommissioned": "yes", "metrics_server": "ok"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("states (-want +got):\n%s", d)
+	}
+	unread := FromOutputs("dev", map[string]any{"a": map[string]any{"labels": map[string]any{"enable_x": "true"}}})
+	if a := unread[0].Addons[0]; a.State() != "unknown" || unread[0].ArgoCD != Unknown {
+		t.Errorf("before Argo CD is read: %+v, ArgoCD %q; want unknown, never healthy", a, unread[0].ArgoCD)
+	}
+}
+
+func TestState(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		addon  Addon
+		want   string
+	}{
+		"healthy":     {"Synced and Healthy", Addon{Sync: "Synced", Health: "Healthy"}, "ok"},
+		"unknown":     {"nothing reported is never healthy", Addon{Sync: Unknown, Health: "Healthy"}, "unknown"},
+		"degraded":    {"synced but broken", Addon{Sync: "Synced", Health: "Degraded"}, "failed"},
+		"sync failed": {"a failed sync says why", Addon{Sync: "OutOfSync", Health: "Missing", Message: "failed"}, "failed"},
+		"pending":     {"out of sync with no failure: Argo CD is at it", Addon{Sync: "OutOfSync", Health: "Healthy"}, "progressing"},
+		"rolling":     {"rolling out", Addon{Sync: "Synced", Health: "Progressing"}, "progressing"},
+	}
+	for name, tc := range cases {
+		if got := tc.addon.State(); got != tc.want {
+			t.Errorf("%s (%s): %s, want %s", name, tc.reason, got, tc.want)
+		}
+	}
+}
+
+func TestTable(t *testing.T) {
+	r := fixture(t)
+	r.Unreachable = []string{"stack prod: no such stack"}
+	var plain, coloured bytes.Buffer
+	if err := Table(&plain, r, false); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(plain.String()), "\n")
+	for i, want := range []string{"CLUSTER", "hub ", "spoke-use2 ", "spoke-usw2 (decommissioned)", "unreachable: stack prod"} {
+		if i >= len(lines) || !strings.HasPrefix(lines[i], want) {
+			t.Fatalf("line %d does not start with %q:\n%s", i, want, plain.String())
+		}
+	}
+	if !strings.Contains(lines[2], "metrics_server:failed") || !strings.Contains(lines[2], "karpenter:progressing") ||
+		!strings.Contains(lines[1], "metrics_server:ok") || strings.Contains(plain.String(), "\x1b[") {
+		t.Errorf("table:\n%s", plain.String())
+	}
+	if err := Table(&coloured, r, true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(coloured.String(), "\x1b[31mmetrics_server:failed\x1b[0m") {
+		t.Errorf("a failed add-on is not red on a terminal:\n%q", coloured.String())
+	}
+}
+
+func TestJSON(t *testing.T) {
+	r := fixture(t)
+	var b bytes.Buffer
+	if err := JSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(r, back); d != "" {
+		t.Errorf("JSON does not read back (-written +read):\n%s", d)
+	}
+}
+
+// TestHTML parses the page as a browser does (golang.org/x/net/html) and reads its matrix back: one row per cluster,
+// one column per add-on, each cell's class its state and its link a details section of the page; no external asset.
+func TestHTML(t *testing.T) {
+	r := fixture(t)
+	var b bytes.Buffer
+	if err := HTML(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	matrix, ids := map[string]map[string]string{}, map[string]bool{}
+	var links []string
+	var walk func(n *html.Node, cluster string)
+	walk = func(n *html.Node, cluster string) {
+		attr := func(k string) string {
+			for _, a := range n.Attr {
+				if a.Key == k {
+					return a.Val
+				}
+			}
+			return ""
+		}
+		if n.Type == html.ElementNode {
+			if id := attr("id"); id != "" {
+				ids[id] = true
+			}
+			switch {
+			case n.Data == "tr" && attr("data-cluster") != "":
+				cluster = attr("data-cluster")
+				matrix[cluster] = map[string]string{}
+			case n.Data == "td" && attr("data-addon") != "":
+				matrix[cluster][attr("data-addon")] = attr("class")
+			case n.Data == "a":
+				links = append(links, attr("href"))
+			case n.Data == "link" || n.Data == "script" || n.Data == "img":
+				t.Errorf("the page loads an asset: <%s %v>", n.Data, n.Attr)
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, cluster)
+		}
+	}
+	walk(doc, "")
+	want := map[string]map[string]string{
+		"hub":        {"aws_load_balancer_controller": "unknown", "karpenter": "none", "metrics_server": "ok"},
+		"spoke-use2": {"aws_load_balancer_controller": "none", "karpenter": "progressing", "metrics_server": "failed"},
+		"spoke-usw2": {"aws_load_balancer_controller": "none", "karpenter": "none", "metrics_server": "ok"},
+	}
+	if d := cmp.Diff(want, matrix); d != "" {
+		t.Errorf("matrix (-want +got):\n%s", d)
+	}
+	for _, l := range links {
+		if !strings.HasPrefix(l, "#") || !ids[l[1:]] {
+			t.Errorf("cell link %s leads to no details on the page", l)
+		}
+	}
+	if len(links) != 5 || !strings.Contains(b.String(), "chart metrics-server 9.9.9 not found") {
+		t.Errorf("%d links; the failure's message is in the details: %v", len(links), strings.Contains(b.String(), "9.9.9"))
+	}
+}
