@@ -1,6 +1,8 @@
 package gitopsbridge
 
 import (
+	"slices"
+
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
@@ -57,9 +59,24 @@ func (b *builder) hub(secret secretContent) error {
 		return err
 	}
 	projects = append(projects, roles...)
+	if err := b.registerAndBootstrap(k8s, secret, []pulumi.Resource{ns}, []pulumi.Resource{release}, guard, projects); err != nil {
+		return err
+	}
+	c.ArgoCdReleaseStatus = release.Status.Status()
+	c.ArgoCdNamespace = release.Status.Namespace().Elem()
+	c.ManagementRoleArn = roleArn
+	return nil
+}
+
+// registerAndBootstrap registers the hub's clusters, then bootstraps the repositories: without Git (or during a
+// handover) the hub's own secret, after secretAfter; with Git the registry Applications, after argocd (what installs
+// Argo CD), the guards and the projects; then the bootstrap objects after argocd, the registration and the projects.
+func (b *builder) registerAndBootstrap(k8s pulumi.ProviderResource, secret secretContent, secretAfter, argocd,
+	guard, projects []pulumi.Resource,
+) error {
 	var registration []pulumi.Resource
 	if b.args.Git == nil || b.args.Handover {
-		sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn([]pulumi.Resource{ns}))
+		sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn(secretAfter))
 		if err != nil {
 			return err
 		}
@@ -68,17 +85,12 @@ func (b *builder) hub(secret secretContent) error {
 		}
 	}
 	if b.args.Git != nil {
-		if registration, err = b.registry(k8s, pulumi.DependsOn(append(append([]pulumi.Resource{release}, guard...), projects...))); err != nil {
+		var err error
+		if registration, err = b.registry(k8s, pulumi.DependsOn(slices.Concat(argocd, guard, projects))); err != nil {
 			return err
 		}
 	}
-	if err := b.bootstrap(k8s, pulumi.DependsOn(append(append([]pulumi.Resource{release}, registration...), projects...))); err != nil {
-		return err
-	}
-	c.ArgoCdReleaseStatus = release.Status.Status()
-	c.ArgoCdNamespace = release.Status.Namespace().Elem()
-	c.ManagementRoleArn = roleArn
-	return nil
+	return b.bootstrap(k8s, pulumi.DependsOn(slices.Concat(argocd, registration, projects)))
 }
 
 // projects creates the hub's Argo CD projects (HubProjects, which leave the hub's own name out of the spokes) after

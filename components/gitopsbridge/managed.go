@@ -97,22 +97,7 @@ func (b *builder) hubManaged(secret secretContent) error {
 	if err != nil {
 		return err
 	}
-	var registration []pulumi.Resource
-	if b.args.Git == nil || b.args.Handover {
-		sec, err := b.clusterSecret(secret, k8s, pulumi.DependsOn(after))
-		if err != nil {
-			return err
-		}
-		if b.args.Git == nil {
-			registration = append(registration, sec)
-		}
-	}
-	if b.args.Git != nil {
-		if registration, err = b.registry(k8s, pulumi.DependsOn(append(append(after, guard...), projects...))); err != nil {
-			return err
-		}
-	}
-	if err := b.bootstrap(k8s, pulumi.DependsOn(append(append(after, registration...), projects...))); err != nil {
+	if err := b.registerAndBootstrap(k8s, secret, after, after, guard, projects); err != nil {
 		return err
 	}
 	c.ArgoCdNamespace = pulumi.All(argocd.Arn, pulumi.String(b.args.Namespace)).ApplyT(func(v []any) string {
