@@ -274,18 +274,3 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 	return cl, bridge, recorded, err
 }
 
-func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *gitopsbridge.GitOpsBridge) ClusterSummaryArgs {
-	return ClusterSummaryArgs{
-		Region:            pulumi.String(c.Region),
-		Role:              pulumi.String(c.Role),
-		Environment:       pulumi.String(c.Environment),
-		KubernetesVersion: cl.KubernetesVersion,
-		VpcCidr:           pulumi.String(b.cidrs[c.Name]),
-		ClusterArn:        cl.ClusterArn,
-		Endpoint:          cl.Endpoint,
-		SecretName:        bridge.SecretName,
-		SecretNamespace:   bridge.SecretNamespace,
-		Labels:            bridge.Labels,
-		StillTagged:       b.stillTagged(c),
-	}
-}

@@ -85,6 +85,11 @@ func TestShardBuildsItsSpokesOnly(t *testing.T) {
 	if _, ok := cloud.Named("fleet:index:FleetCluster", "hub"); ok {
 		t.Error("a shard built a hub")
 	}
+	for name, s := range mocks.Await[map[string]ClusterSummary](t, f.Clusters) {
+		if s.Shard != "us" {
+			t.Errorf("clusters[%s].shard = %q, want the stack's shard us", name, s.Shard)
+		}
+	}
 	cidrs := mocks.Await[map[string]string](t, f.VpcCidrs)
 	if cidrs["spoke-us1"] != "10.65.0.0/16" || !strings.HasPrefix(cidrs["spoke-us2"], "10.6") {
 		t.Errorf("VPC CIDRs %v, want spoke-us2's allocated from the shard's pool 10.64.0.0/12", cidrs)

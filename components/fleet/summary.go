@@ -34,6 +34,44 @@ type ClusterSummary struct {
 	// once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry.
 	// Absent for other clusters.
 	StillTagged []string `pulumi:"stillTagged,optional"`
+	// Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); "" for the clusters of the
+	// hub's own stack or of a fleet without shards.
+	Shard string `pulumi:"shard"`
+	// NodeGroups are the cluster's managed node groups as built, defaults applied (FleetCluster's nodeGroups, else
+	// its one default group).
+	NodeGroups []NodeGroupSummary `pulumi:"nodeGroups"`
+	// Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+	Addons map[string]AddonSummary `pulumi:"addons"`
+}
+
+// NodeGroupSummary is one managed node group of a cluster.
+type NodeGroupSummary struct {
+	// Name is the node group's name.
+	Name string `pulumi:"name"`
+	// InstanceTypes are its EC2 instance types.
+	InstanceTypes []string `pulumi:"instanceTypes"`
+	// MinSize is the fewest nodes it scales to.
+	MinSize int `pulumi:"minSize"`
+	// DesiredSize is the node count it was built with.
+	DesiredSize int `pulumi:"desiredSize"`
+	// MaxSize is the most nodes it scales to.
+	MaxSize int `pulumi:"maxSize"`
+	// CapacityType is "ON_DEMAND" or "SPOT".
+	CapacityType string `pulumi:"capacityType"`
+}
+
+// AddonSummary is one enabled add-on of a cluster.
+type AddonSummary struct {
+	// Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else
+	// the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and
+	// for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).
+	Version string `pulumi:"version,optional"`
+	// IamRoleArn is the add-on's IAM role (the <addon>_iam_role_arn annotation of its cluster secret). Absent for an
+	// add-on that calls no AWS API.
+	IamRoleArn string `pulumi:"iamRoleArn,optional"`
+	// Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has
+	// no identity.
+	Namespace string `pulumi:"namespace,optional"`
 }
 
 // ClusterSummaryInput is an input of ClusterSummary.
@@ -41,34 +79,6 @@ type ClusterSummaryInput interface {
 	pulumi.Input
 	ToClusterSummaryOutput() ClusterSummaryOutput
 	ToClusterSummaryOutputWithContext(context.Context) ClusterSummaryOutput
-}
-
-// ClusterSummaryArgs is a ClusterSummary of inputs.
-type ClusterSummaryArgs struct {
-	Region            pulumi.StringInput      `pulumi:"region"`
-	Role              pulumi.StringInput      `pulumi:"role"`
-	Environment       pulumi.StringInput      `pulumi:"environment"`
-	KubernetesVersion pulumi.StringInput      `pulumi:"kubernetesVersion"`
-	VpcCidr           pulumi.StringInput      `pulumi:"vpcCidr"`
-	ClusterArn        pulumi.StringInput      `pulumi:"clusterArn"`
-	Endpoint          pulumi.StringInput      `pulumi:"endpoint"`
-	SecretName        pulumi.StringInput      `pulumi:"secretName"`
-	SecretNamespace   pulumi.StringInput      `pulumi:"secretNamespace"`
-	Labels            pulumi.StringMapInput   `pulumi:"labels"`
-	StillTagged       pulumi.StringArrayInput `pulumi:"stillTagged"`
-}
-
-// ElementType is ClusterSummary.
-func (ClusterSummaryArgs) ElementType() reflect.Type { return reflect.TypeFor[ClusterSummary]() }
-
-// ToClusterSummaryOutput resolves the inputs.
-func (i ClusterSummaryArgs) ToClusterSummaryOutput() ClusterSummaryOutput {
-	return i.ToClusterSummaryOutputWithContext(context.Background())
-}
-
-// ToClusterSummaryOutputWithContext resolves the inputs.
-func (i ClusterSummaryArgs) ToClusterSummaryOutputWithContext(ctx context.Context) ClusterSummaryOutput {
-	return pulumi.ToOutputWithContext(ctx, i).(ClusterSummaryOutput)
 }
 
 // ClusterSummaryOutput is an output of ClusterSummary.
@@ -127,7 +137,6 @@ func (o ClusterSummaryMapOutput) ToClusterSummaryMapOutputWithContext(context.Co
 }
 
 func init() {
-	pulumi.RegisterInputType(reflect.TypeFor[ClusterSummaryInput](), ClusterSummaryArgs{})
 	pulumi.RegisterInputType(reflect.TypeFor[ClusterSummaryMapInput](), ClusterSummaryMap{})
 	pulumi.RegisterOutputType(ClusterSummaryOutput{})
 	pulumi.RegisterOutputType(ClusterSummaryMapOutput{})

@@ -4,6 +4,14 @@ package fleet
 
 import "github.com/pulumi/pulumi-go-provider/infer"
 
+// Annotate gives AddonSummary its schema descriptions.
+func (x *AddonSummary) Annotate(a infer.Annotator) {
+	a.Describe(x, "AddonSummary is one enabled add-on of a cluster.")
+	a.Describe(&x.Version, "Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).")
+	a.Describe(&x.IamRoleArn, "IamRoleArn is the add-on's IAM role (the <addon>_iam_role_arn annotation of its cluster secret). Absent for an add-on that calls no AWS API.")
+	a.Describe(&x.Namespace, "Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has no identity.")
+}
+
 // Annotate gives ClusterDefaults its schema descriptions.
 func (x *ClusterDefaults) Annotate(a infer.Annotator) {
 	a.Describe(x, "ClusterDefaults are what every cluster inherits unless it sets its own.")
@@ -57,6 +65,9 @@ func (x *ClusterSummary) Annotate(a infer.Annotator) {
 	a.Describe(&x.SecretNamespace, "SecretNamespace is the namespace of that secret.")
 	a.Describe(&x.Labels, "Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).")
 	a.Describe(&x.StillTagged, "StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.")
+	a.Describe(&x.Shard, "Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); \"\" for the clusters of the hub's own stack or of a fleet without shards.")
+	a.Describe(&x.NodeGroups, "NodeGroups are the cluster's managed node groups as built, defaults applied (FleetCluster's nodeGroups, else its one default group).")
+	a.Describe(&x.Addons, "Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.")
 }
 
 // Annotate gives Fleet its schema descriptions.
@@ -108,6 +119,17 @@ func (x *HubRef) Annotate(a infer.Annotator) {
 	a.Describe(&x.EgressCidrs, "EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.")
 	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.")
 	a.Describe(&x.Registry, "Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).")
+}
+
+// Annotate gives NodeGroupSummary its schema descriptions.
+func (x *NodeGroupSummary) Annotate(a infer.Annotator) {
+	a.Describe(x, "NodeGroupSummary is one managed node group of a cluster.")
+	a.Describe(&x.Name, "Name is the node group's name.")
+	a.Describe(&x.InstanceTypes, "InstanceTypes are its EC2 instance types.")
+	a.Describe(&x.MinSize, "MinSize is the fewest nodes it scales to.")
+	a.Describe(&x.DesiredSize, "DesiredSize is the node count it was built with.")
+	a.Describe(&x.MaxSize, "MaxSize is the most nodes it scales to.")
+	a.Describe(&x.CapacityType, "CapacityType is \"ON_DEMAND\" or \"SPOT\".")
 }
 
 // Annotate gives Registry its schema descriptions.

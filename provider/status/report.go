@@ -2,6 +2,7 @@ package status
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -14,18 +15,41 @@ type Report struct {
 	At time.Time `json:"at"`
 	// Clusters are the fleet's clusters by name.
 	Clusters []Cluster `json:"clusters"`
+	// Stacks are the stacks read, each with its drift when it was checked.
+	Stacks []Stack `json:"stacks"`
 	// Unreachable are the sources that could not be read, each with why ("stack dev: ...", "argocd: ...").
 	Unreachable []string `json:"unreachable,omitempty"`
 }
 
+// Stack is one stack of the fleet (the hub's or a shard's) and its drift.
+type Stack struct {
+	// Name is the stack's name.
+	Name string `json:"name"`
+	// DriftChecked: a refresh preview ran (fleet status --drift); Drifted then lists every resource whose cloud
+	// state differs from the stack's, by URN name ("spoke-a-cluster-secret"), those of no cluster included.
+	DriftChecked bool     `json:"driftChecked"`
+	Drifted      []string `json:"drifted,omitempty"`
+}
+
 // Cluster is one cluster as its stack and the hub's Argo CD report it.
 type Cluster struct {
-	Name              string `json:"name"`
-	Stack             string `json:"stack"`
+	Name  string `json:"name"`
+	Stack string `json:"stack"`
+	// Shard is the shard of the hub's fleet its stack is ("" for the hub's own stack).
+	Shard             string `json:"shard,omitempty"`
 	Region            string `json:"region"`
 	Role              string `json:"role"`
 	Environment       string `json:"environment"`
 	KubernetesVersion string `json:"kubernetesVersion"`
+	// SecretName is its Argo CD cluster secret's name on the hub: the destination of its Applications.
+	SecretName string `json:"secretName,omitempty"`
+	// NodeGroups are its managed node groups, as the stack built them.
+	NodeGroups []NodeGroup `json:"nodeGroups,omitempty"`
+	// EKS is what the EKS API says of it now; nil when EKS was not read (unknown).
+	EKS *EKS `json:"eks,omitempty"`
+	// Drifted are its resources whose cloud state differs from the stack's (their URN names), when its stack's drift
+	// was checked (Stack.DriftChecked).
+	Drifted []string `json:"drifted,omitempty"`
 	// Decommissioned: its cluster secret carries fleet_decommission: "true" (its workloads are being removed).
 	Decommissioned bool `json:"decommissioned"`
 	// Addons are the add-ons its cluster secret enables, with their Applications' state.
@@ -45,6 +69,26 @@ type Addon struct {
 	Health string `json:"health"`
 	// Message is why it is not Synced and Healthy, as Argo CD says.
 	Message string `json:"message,omitempty"`
+	// Version is the version its identity's policy is for, as the stack built it ("" when it has none).
+	Version string `json:"version,omitempty"`
+	// IamRoleArn is its IAM role ("" when it calls no AWS API).
+	IamRoleArn string `json:"iamRoleArn,omitempty"`
+}
+
+// NodeGroup is one managed node group of a cluster.
+type NodeGroup struct {
+	Name          string   `json:"name"`
+	InstanceTypes []string `json:"instanceTypes"`
+	MinSize       int      `json:"minSize"`
+	DesiredSize   int      `json:"desiredSize"`
+	MaxSize       int      `json:"maxSize"`
+	CapacityType  string   `json:"capacityType"`
+}
+
+// String is "name desired (min-max) types capacity": "system 2 (1-3) m6i.large ON_DEMAND".
+func (g NodeGroup) String() string {
+	return fmt.Sprintf("%s %d (%d-%d) %s %s", g.Name, g.DesiredSize, g.MinSize, g.MaxSize,
+		strings.Join(g.InstanceTypes, ","), g.CapacityType)
 }
 
 // State is an add-on's state for colour: ok (Synced and Healthy), progressing (Argo CD is at it: Progressing,
@@ -67,30 +111,39 @@ func (a Addon) State() string {
 // Unknown is a status no source reported.
 const Unknown = "Unknown"
 
-// Application is what Argo CD on the hub says of one Application.
-type Application struct {
-	// Name is the Application's; Cluster its destination (a cluster secret's name).
-	Name, Cluster string
-	// Sync and Health are Argo CD's statuses; Message why it is not Synced and Healthy.
-	Sync, Health, Message string
-}
-
-// FromOutputs are the clusters of a fleet stack's `clusters` output (the fleet example's: name -> region, role,
-// environment, kubernetesVersion and the cluster secret's labels), the add-ons those labels enable (enable_<addon>:
-// "true"), every add-on's state unknown until Argo CD is read (WithApplications).
+// FromOutputs are the clusters of a fleet stack's `clusters` output (Fleet's: name -> region, role, environment,
+// kubernetesVersion, secretName, shard, nodeGroups, addons and the cluster secret's labels), with the add-ons those
+// labels enable (enable_<addon>: "true"), each with its version and role from the output's addons; every add-on's
+// state unknown until Argo CD is read (WithApplications).
 func FromOutputs(stack string, clusters map[string]any) []Cluster {
 	var out []Cluster
 	for _, name := range slices.Sorted(maps.Keys(clusters)) {
 		c, _ := clusters[name].(map[string]any)
-		str := func(k string) string { s, _ := c[k].(string); return s }
+		str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 		labels, _ := c["labels"].(map[string]any)
-		cl := Cluster{Name: name, Stack: stack, Region: str("region"), Role: str("role"),
-			Environment: str("environment"), KubernetesVersion: str("kubernetesVersion"), ArgoCD: Unknown,
+		built, _ := c["addons"].(map[string]any)
+		cl := Cluster{Name: name, Stack: stack, Shard: str(c, "shard"), Region: str(c, "region"), Role: str(c, "role"),
+			Environment: str(c, "environment"), KubernetesVersion: str(c, "kubernetesVersion"),
+			SecretName: cmp.Or(str(c, "secretName"), name), ArgoCD: Unknown,
 			Decommissioned: labels["fleet_decommission"] == "true", Addons: []Addon{}}
 		for _, k := range slices.Sorted(maps.Keys(labels)) {
 			if addon, ok := strings.CutPrefix(k, "enable_"); ok && labels[k] == "true" {
-				cl.Addons = append(cl.Addons, Addon{Name: addon, Sync: Unknown, Health: Unknown})
+				a, _ := built[addon].(map[string]any)
+				cl.Addons = append(cl.Addons, Addon{Name: addon, Sync: Unknown, Health: Unknown,
+					Version: str(a, "version"), IamRoleArn: str(a, "iamRoleArn")})
 			}
+		}
+		groups, _ := c["nodeGroups"].([]any)
+		for _, g := range groups {
+			m, _ := g.(map[string]any)
+			num := func(k string) int { f, _ := m[k].(float64); return int(f) }
+			ng := NodeGroup{Name: str(m, "name"), MinSize: num("minSize"), DesiredSize: num("desiredSize"),
+				MaxSize: num("maxSize"), CapacityType: str(m, "capacityType")}
+			types, _ := m["instanceTypes"].([]any)
+			for _, t := range types {
+				ng.InstanceTypes = append(ng.InstanceTypes, fmt.Sprint(t))
+			}
+			cl.NodeGroups = append(cl.NodeGroups, ng)
 		}
 		out = append(out, cl)
 	}
@@ -108,14 +161,14 @@ func WithApplications(clusters []Cluster, apps []Application) []Cluster {
 		for j, a := range c.Addons {
 			chart := strings.ReplaceAll(a.Name, "_", "-")
 			k := slices.IndexFunc(apps, func(app Application) bool {
-				return app.Cluster == c.Name && (app.Name == chart || strings.HasSuffix(app.Name, "-"+chart))
+				return app.Cluster == c.SecretName && (app.Name == chart || strings.HasSuffix(app.Name, "-"+chart))
 			})
 			if k < 0 {
 				continue
 			}
 			app := apps[k]
-			c.Addons[j] = Addon{Name: a.Name, Application: app.Name, Sync: cmp.Or(app.Sync, Unknown),
-				Health: cmp.Or(app.Health, Unknown), Message: app.Message}
+			a.Application, a.Sync, a.Health, a.Message = app.Name, cmp.Or(app.Sync, Unknown), cmp.Or(app.Health, Unknown), app.Message
+			c.Addons[j] = a
 		}
 		out[i] = c
 	}

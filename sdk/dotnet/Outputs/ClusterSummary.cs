@@ -18,6 +18,10 @@ namespace GitOpsFleet.Fleet.Outputs
     public sealed class ClusterSummary
     {
         /// <summary>
+        /// Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+        /// </summary>
+        public readonly ImmutableDictionary<string, Outputs.AddonSummary> Addons;
+        /// <summary>
         /// ClusterArn is the EKS cluster ARN.
         /// </summary>
         public readonly string ClusterArn;
@@ -38,6 +42,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly ImmutableDictionary<string, string> Labels;
         /// <summary>
+        /// NodeGroups are the cluster's managed node groups as built, defaults applied (FleetCluster's nodeGroups, else its one default group).
+        /// </summary>
+        public readonly ImmutableArray<Outputs.NodeGroupSummary> NodeGroups;
+        /// <summary>
         /// Region is the cluster's AWS region.
         /// </summary>
         public readonly string Region;
@@ -54,6 +62,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string SecretNamespace;
         /// <summary>
+        /// Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); "" for the clusters of the hub's own stack or of a fleet without shards.
+        /// </summary>
+        public readonly string Shard;
+        /// <summary>
         /// StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
         /// </summary>
         public readonly ImmutableArray<string> StillTagged;
@@ -64,6 +76,8 @@ namespace GitOpsFleet.Fleet.Outputs
 
         [OutputConstructor]
         private ClusterSummary(
+            ImmutableDictionary<string, Outputs.AddonSummary> addons,
+
             string clusterArn,
 
             string endpoint,
@@ -74,6 +88,8 @@ namespace GitOpsFleet.Fleet.Outputs
 
             ImmutableDictionary<string, string> labels,
 
+            ImmutableArray<Outputs.NodeGroupSummary> nodeGroups,
+
             string region,
 
             string role,
@@ -82,19 +98,24 @@ namespace GitOpsFleet.Fleet.Outputs
 
             string secretNamespace,
 
+            string shard,
+
             ImmutableArray<string> stillTagged,
 
             string vpcCidr)
         {
+            Addons = addons;
             ClusterArn = clusterArn;
             Endpoint = endpoint;
             Environment = environment;
             KubernetesVersion = kubernetesVersion;
             Labels = labels;
+            NodeGroups = nodeGroups;
             Region = region;
             Role = role;
             SecretName = secretName;
             SecretNamespace = secretNamespace;
+            Shard = shard;
             StillTagged = stillTagged;
             VpcCidr = vpcCidr;
         }

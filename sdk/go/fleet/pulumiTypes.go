@@ -522,6 +522,66 @@ func (o AddonSettingsPtrOutput) Velero() VeleroSettingsPtrOutput {
 	}).(VeleroSettingsPtrOutput)
 }
 
+// AddonSummary is one enabled add-on of a cluster.
+type AddonSummary struct {
+	// IamRoleArn is the add-on's IAM role (the <addon>_iam_role_arn annotation of its cluster secret). Absent for an add-on that calls no AWS API.
+	IamRoleArn *string `pulumi:"iamRoleArn"`
+	// Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has no identity.
+	Namespace *string `pulumi:"namespace"`
+	// Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).
+	Version *string `pulumi:"version"`
+}
+
+// AddonSummary is one enabled add-on of a cluster.
+type AddonSummaryOutput struct{ *pulumi.OutputState }
+
+func (AddonSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AddonSummary)(nil)).Elem()
+}
+
+func (o AddonSummaryOutput) ToAddonSummaryOutput() AddonSummaryOutput {
+	return o
+}
+
+func (o AddonSummaryOutput) ToAddonSummaryOutputWithContext(ctx context.Context) AddonSummaryOutput {
+	return o
+}
+
+// IamRoleArn is the add-on's IAM role (the <addon>_iam_role_arn annotation of its cluster secret). Absent for an add-on that calls no AWS API.
+func (o AddonSummaryOutput) IamRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AddonSummary) *string { return v.IamRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has no identity.
+func (o AddonSummaryOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AddonSummary) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).
+func (o AddonSummaryOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AddonSummary) *string { return v.Version }).(pulumi.StringPtrOutput)
+}
+
+type AddonSummaryMapOutput struct{ *pulumi.OutputState }
+
+func (AddonSummaryMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]AddonSummary)(nil)).Elem()
+}
+
+func (o AddonSummaryMapOutput) ToAddonSummaryMapOutput() AddonSummaryMapOutput {
+	return o
+}
+
+func (o AddonSummaryMapOutput) ToAddonSummaryMapOutputWithContext(ctx context.Context) AddonSummaryMapOutput {
+	return o
+}
+
+func (o AddonSummaryMapOutput) MapIndex(k pulumi.StringInput) AddonSummaryOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) AddonSummary {
+		return vs[0].(map[string]AddonSummary)[vs[1].(string)]
+	}).(AddonSummaryOutput)
+}
+
 // Approvers are the people who may promote into a stage, by the OIDC claims Kargo maps to a ServiceAccount (annotation rbac.kargo.akuity.io/claims). At least one entry.
 type Approvers struct {
 	// Emails are values of the email claim. Default: none.
@@ -2409,6 +2469,8 @@ func (o ClusterSpecArrayOutput) Index(i pulumi.IntInput) ClusterSpecOutput {
 
 // ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
 type ClusterSummary struct {
+	// Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+	Addons map[string]AddonSummary `pulumi:"addons"`
 	// ClusterArn is the EKS cluster ARN.
 	ClusterArn string `pulumi:"clusterArn"`
 	// Endpoint is the Kubernetes API server URL.
@@ -2419,6 +2481,8 @@ type ClusterSummary struct {
 	KubernetesVersion string `pulumi:"kubernetesVersion"`
 	// Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).
 	Labels map[string]string `pulumi:"labels"`
+	// NodeGroups are the cluster's managed node groups as built, defaults applied (FleetCluster's nodeGroups, else its one default group).
+	NodeGroups []NodeGroupSummary `pulumi:"nodeGroups"`
 	// Region is the cluster's AWS region.
 	Region string `pulumi:"region"`
 	// Role is "hub" or "spoke".
@@ -2427,6 +2491,8 @@ type ClusterSummary struct {
 	SecretName string `pulumi:"secretName"`
 	// SecretNamespace is the namespace of that secret.
 	SecretNamespace string `pulumi:"secretNamespace"`
+	// Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); "" for the clusters of the hub's own stack or of a fleet without shards.
+	Shard string `pulumi:"shard"`
 	// StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
 	StillTagged []string `pulumi:"stillTagged"`
 	// VpcCidr is the VPC's CIDR, given or allocated from the pool.
@@ -2446,6 +2512,11 @@ func (o ClusterSummaryOutput) ToClusterSummaryOutput() ClusterSummaryOutput {
 
 func (o ClusterSummaryOutput) ToClusterSummaryOutputWithContext(ctx context.Context) ClusterSummaryOutput {
 	return o
+}
+
+// Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+func (o ClusterSummaryOutput) Addons() AddonSummaryMapOutput {
+	return o.ApplyT(func(v ClusterSummary) map[string]AddonSummary { return v.Addons }).(AddonSummaryMapOutput)
 }
 
 // ClusterArn is the EKS cluster ARN.
@@ -2473,6 +2544,11 @@ func (o ClusterSummaryOutput) Labels() pulumi.StringMapOutput {
 	return o.ApplyT(func(v ClusterSummary) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
 }
 
+// NodeGroups are the cluster's managed node groups as built, defaults applied (FleetCluster's nodeGroups, else its one default group).
+func (o ClusterSummaryOutput) NodeGroups() NodeGroupSummaryArrayOutput {
+	return o.ApplyT(func(v ClusterSummary) []NodeGroupSummary { return v.NodeGroups }).(NodeGroupSummaryArrayOutput)
+}
+
 // Region is the cluster's AWS region.
 func (o ClusterSummaryOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterSummary) string { return v.Region }).(pulumi.StringOutput)
@@ -2491,6 +2567,11 @@ func (o ClusterSummaryOutput) SecretName() pulumi.StringOutput {
 // SecretNamespace is the namespace of that secret.
 func (o ClusterSummaryOutput) SecretNamespace() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterSummary) string { return v.SecretNamespace }).(pulumi.StringOutput)
+}
+
+// Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); "" for the clusters of the hub's own stack or of a fleet without shards.
+func (o ClusterSummaryOutput) Shard() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.Shard }).(pulumi.StringOutput)
 }
 
 // StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
@@ -6446,6 +6527,87 @@ func (o NodeGroupArrayOutput) Index(i pulumi.IntInput) NodeGroupOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NodeGroup {
 		return vs[0].([]NodeGroup)[vs[1].(int)]
 	}).(NodeGroupOutput)
+}
+
+// NodeGroupSummary is one managed node group of a cluster.
+type NodeGroupSummary struct {
+	// CapacityType is "ON_DEMAND" or "SPOT".
+	CapacityType string `pulumi:"capacityType"`
+	// DesiredSize is the node count it was built with.
+	DesiredSize int `pulumi:"desiredSize"`
+	// InstanceTypes are its EC2 instance types.
+	InstanceTypes []string `pulumi:"instanceTypes"`
+	// MaxSize is the most nodes it scales to.
+	MaxSize int `pulumi:"maxSize"`
+	// MinSize is the fewest nodes it scales to.
+	MinSize int `pulumi:"minSize"`
+	// Name is the node group's name.
+	Name string `pulumi:"name"`
+}
+
+// NodeGroupSummary is one managed node group of a cluster.
+type NodeGroupSummaryOutput struct{ *pulumi.OutputState }
+
+func (NodeGroupSummaryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NodeGroupSummary)(nil)).Elem()
+}
+
+func (o NodeGroupSummaryOutput) ToNodeGroupSummaryOutput() NodeGroupSummaryOutput {
+	return o
+}
+
+func (o NodeGroupSummaryOutput) ToNodeGroupSummaryOutputWithContext(ctx context.Context) NodeGroupSummaryOutput {
+	return o
+}
+
+// CapacityType is "ON_DEMAND" or "SPOT".
+func (o NodeGroupSummaryOutput) CapacityType() pulumi.StringOutput {
+	return o.ApplyT(func(v NodeGroupSummary) string { return v.CapacityType }).(pulumi.StringOutput)
+}
+
+// DesiredSize is the node count it was built with.
+func (o NodeGroupSummaryOutput) DesiredSize() pulumi.IntOutput {
+	return o.ApplyT(func(v NodeGroupSummary) int { return v.DesiredSize }).(pulumi.IntOutput)
+}
+
+// InstanceTypes are its EC2 instance types.
+func (o NodeGroupSummaryOutput) InstanceTypes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v NodeGroupSummary) []string { return v.InstanceTypes }).(pulumi.StringArrayOutput)
+}
+
+// MaxSize is the most nodes it scales to.
+func (o NodeGroupSummaryOutput) MaxSize() pulumi.IntOutput {
+	return o.ApplyT(func(v NodeGroupSummary) int { return v.MaxSize }).(pulumi.IntOutput)
+}
+
+// MinSize is the fewest nodes it scales to.
+func (o NodeGroupSummaryOutput) MinSize() pulumi.IntOutput {
+	return o.ApplyT(func(v NodeGroupSummary) int { return v.MinSize }).(pulumi.IntOutput)
+}
+
+// Name is the node group's name.
+func (o NodeGroupSummaryOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v NodeGroupSummary) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type NodeGroupSummaryArrayOutput struct{ *pulumi.OutputState }
+
+func (NodeGroupSummaryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]NodeGroupSummary)(nil)).Elem()
+}
+
+func (o NodeGroupSummaryArrayOutput) ToNodeGroupSummaryArrayOutput() NodeGroupSummaryArrayOutput {
+	return o
+}
+
+func (o NodeGroupSummaryArrayOutput) ToNodeGroupSummaryArrayOutputWithContext(ctx context.Context) NodeGroupSummaryArrayOutput {
+	return o
+}
+
+func (o NodeGroupSummaryArrayOutput) Index(i pulumi.IntInput) NodeGroupSummaryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NodeGroupSummary {
+		return vs[0].([]NodeGroupSummary)[vs[1].(int)]
+	}).(NodeGroupSummaryOutput)
 }
 
 // OperatorInstall installs the Pulumi Kubernetes Operator v2 from its OCI Helm chart.
@@ -10726,6 +10888,8 @@ func init() {
 	pulumi.RegisterOutputType(AccessPolicyArrayOutput{})
 	pulumi.RegisterOutputType(AddonSettingsOutput{})
 	pulumi.RegisterOutputType(AddonSettingsPtrOutput{})
+	pulumi.RegisterOutputType(AddonSummaryOutput{})
+	pulumi.RegisterOutputType(AddonSummaryMapOutput{})
 	pulumi.RegisterOutputType(ApproversOutput{})
 	pulumi.RegisterOutputType(ApproversPtrOutput{})
 	pulumi.RegisterOutputType(BranchProtectionOutput{})
@@ -10786,6 +10950,8 @@ func init() {
 	pulumi.RegisterOutputType(ManifestsRepositoryOutput{})
 	pulumi.RegisterOutputType(NodeGroupOutput{})
 	pulumi.RegisterOutputType(NodeGroupArrayOutput{})
+	pulumi.RegisterOutputType(NodeGroupSummaryOutput{})
+	pulumi.RegisterOutputType(NodeGroupSummaryArrayOutput{})
 	pulumi.RegisterOutputType(OperatorInstallOutput{})
 	pulumi.RegisterOutputType(OperatorInstallPtrOutput{})
 	pulumi.RegisterOutputType(PrivateCAIssuerSettingsOutput{})

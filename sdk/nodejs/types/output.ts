@@ -6,6 +6,24 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
 /**
+ * AddonSummary is one enabled add-on of a cluster.
+ */
+export interface AddonSummary {
+    /**
+     * IamRoleArn is the add-on's IAM role (the <addon>_iam_role_arn annotation of its cluster secret). Absent for an add-on that calls no AWS API.
+     */
+    iamRoleArn?: string;
+    /**
+     * Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has no identity.
+     */
+    namespace?: string;
+    /**
+     * Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).
+     */
+    version?: string;
+}
+
+/**
  * CapabilityArgoCD is the capability's Argo CD configuration (EKS's ArgoCdConfigRequest).
  */
 export interface CapabilityArgoCD {
@@ -152,6 +170,10 @@ export interface ClusterInfo {
  */
 export interface ClusterSummary {
     /**
+     * Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+     */
+    addons: {[key: string]: outputs.AddonSummary};
+    /**
      * ClusterArn is the EKS cluster ARN.
      */
     clusterArn: string;
@@ -172,6 +194,10 @@ export interface ClusterSummary {
      */
     labels: {[key: string]: string};
     /**
+     * NodeGroups are the cluster's managed node groups as built, defaults applied (FleetCluster's nodeGroups, else its one default group).
+     */
+    nodeGroups: outputs.NodeGroupSummary[];
+    /**
      * Region is the cluster's AWS region.
      */
     region: string;
@@ -187,6 +213,10 @@ export interface ClusterSummary {
      * SecretNamespace is the namespace of that secret.
      */
     secretNamespace: string;
+    /**
+     * Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); "" for the clusters of the hub's own stack or of a fleet without shards.
+     */
+    shard: string;
     /**
      * StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
      */
@@ -255,6 +285,36 @@ export interface LedgerEntry {
      * VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
      */
     vpcCidr?: string;
+}
+
+/**
+ * NodeGroupSummary is one managed node group of a cluster.
+ */
+export interface NodeGroupSummary {
+    /**
+     * CapacityType is "ON_DEMAND" or "SPOT".
+     */
+    capacityType: string;
+    /**
+     * DesiredSize is the node count it was built with.
+     */
+    desiredSize: number;
+    /**
+     * InstanceTypes are its EC2 instance types.
+     */
+    instanceTypes: string[];
+    /**
+     * MaxSize is the most nodes it scales to.
+     */
+    maxSize: number;
+    /**
+     * MinSize is the fewest nodes it scales to.
+     */
+    minSize: number;
+    /**
+     * Name is the node group's name.
+     */
+    name: string;
 }
 
 /**

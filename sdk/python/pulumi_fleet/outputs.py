@@ -16,6 +16,7 @@ from . import _utilities
 from . import outputs
 
 __all__ = [
+    'AddonSummary',
     'CapabilityArgoCD',
     'CapabilityHealthIssue',
     'CapabilityIdentity',
@@ -26,12 +27,78 @@ __all__ = [
     'ClusterSummary',
     'HubFacts',
     'LedgerEntry',
+    'NodeGroupSummary',
     'Registry',
     'Shard',
     'ShardFacts',
     'ShardSpoke',
     'TenantSummary',
 ]
+
+@pulumi.output_type
+class AddonSummary(dict):
+    """
+    AddonSummary is one enabled add-on of a cluster.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "iamRoleArn":
+            suggest = "iam_role_arn"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in AddonSummary. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        AddonSummary.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        AddonSummary.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 iam_role_arn: Optional[_builtins.str] = None,
+                 namespace: Optional[_builtins.str] = None,
+                 version: Optional[_builtins.str] = None):
+        """
+        AddonSummary is one enabled add-on of a cluster.
+
+        :param _builtins.str iam_role_arn: IamRoleArn is the add-on's IAM role (the <addon>_iam_role_arn annotation of its cluster secret). Absent for an add-on that calls no AWS API.
+        :param _builtins.str namespace: Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has no identity.
+        :param _builtins.str version: Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).
+        """
+        if iam_role_arn is not None:
+            pulumi.set(__self__, "iam_role_arn", iam_role_arn)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter(name="iamRoleArn")
+    def iam_role_arn(self) -> Optional[_builtins.str]:
+        """
+        IamRoleArn is the add-on's IAM role (the <addon>_iam_role_arn annotation of its cluster secret). Absent for an add-on that calls no AWS API.
+        """
+        return pulumi.get(self, "iam_role_arn")
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> Optional[_builtins.str]:
+        """
+        Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has no identity.
+        """
+        return pulumi.get(self, "namespace")
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> Optional[_builtins.str]:
+        """
+        Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).
+        """
+        return pulumi.get(self, "version")
+
 
 @pulumi.output_type
 class CapabilityArgoCD(dict):
@@ -499,6 +566,8 @@ class ClusterSummary(dict):
             suggest = "cluster_arn"
         elif key == "kubernetesVersion":
             suggest = "kubernetes_version"
+        elif key == "nodeGroups":
+            suggest = "node_groups"
         elif key == "secretName":
             suggest = "secret_name"
         elif key == "secretNamespace":
@@ -520,44 +589,61 @@ class ClusterSummary(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
+                 addons: Mapping[str, 'outputs.AddonSummary'],
                  cluster_arn: _builtins.str,
                  endpoint: _builtins.str,
                  environment: _builtins.str,
                  kubernetes_version: _builtins.str,
                  labels: Mapping[str, _builtins.str],
+                 node_groups: Sequence['outputs.NodeGroupSummary'],
                  region: _builtins.str,
                  role: _builtins.str,
                  secret_name: _builtins.str,
                  secret_namespace: _builtins.str,
+                 shard: _builtins.str,
                  vpc_cidr: _builtins.str,
                  still_tagged: Optional[Sequence[_builtins.str]] = None):
         """
         ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
 
+        :param Mapping[str, 'AddonSummary'] addons: Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
         :param _builtins.str cluster_arn: ClusterArn is the EKS cluster ARN.
         :param _builtins.str endpoint: Endpoint is the Kubernetes API server URL.
         :param _builtins.str environment: Environment is the cluster's GitOps Bridge environment.
         :param _builtins.str kubernetes_version: KubernetesVersion is the control plane's Kubernetes version ("1.33").
         :param Mapping[str, _builtins.str] labels: Labels are the cluster secret's labels (the GitOps Bridge selectors: environment, enable_<addon>, ...).
+        :param Sequence['NodeGroupSummary'] node_groups: NodeGroups are the cluster's managed node groups as built, defaults applied (FleetCluster's nodeGroups, else its one default group).
         :param _builtins.str region: Region is the cluster's AWS region.
         :param _builtins.str role: Role is "hub" or "spoke".
         :param _builtins.str secret_name: SecretName is the name of the cluster's Argo CD cluster secret on the hub.
         :param _builtins.str secret_namespace: SecretNamespace is the namespace of that secret.
+        :param _builtins.str shard: Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); "" for the clusters of the hub's own stack or of a fleet without shards.
         :param _builtins.str vpc_cidr: VpcCidr is the VPC's CIDR, given or allocated from the pool.
         :param Sequence[_builtins.str] still_tagged: StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
         """
+        pulumi.set(__self__, "addons", addons)
         pulumi.set(__self__, "cluster_arn", cluster_arn)
         pulumi.set(__self__, "endpoint", endpoint)
         pulumi.set(__self__, "environment", environment)
         pulumi.set(__self__, "kubernetes_version", kubernetes_version)
         pulumi.set(__self__, "labels", labels)
+        pulumi.set(__self__, "node_groups", node_groups)
         pulumi.set(__self__, "region", region)
         pulumi.set(__self__, "role", role)
         pulumi.set(__self__, "secret_name", secret_name)
         pulumi.set(__self__, "secret_namespace", secret_namespace)
+        pulumi.set(__self__, "shard", shard)
         pulumi.set(__self__, "vpc_cidr", vpc_cidr)
         if still_tagged is not None:
             pulumi.set(__self__, "still_tagged", still_tagged)
+
+    @_builtins.property
+    @pulumi.getter
+    def addons(self) -> Mapping[str, 'outputs.AddonSummary']:
+        """
+        Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+        """
+        return pulumi.get(self, "addons")
 
     @_builtins.property
     @pulumi.getter(name="clusterArn")
@@ -600,6 +686,14 @@ class ClusterSummary(dict):
         return pulumi.get(self, "labels")
 
     @_builtins.property
+    @pulumi.getter(name="nodeGroups")
+    def node_groups(self) -> Sequence['outputs.NodeGroupSummary']:
+        """
+        NodeGroups are the cluster's managed node groups as built, defaults applied (FleetCluster's nodeGroups, else its one default group).
+        """
+        return pulumi.get(self, "node_groups")
+
+    @_builtins.property
     @pulumi.getter
     def region(self) -> _builtins.str:
         """
@@ -630,6 +724,14 @@ class ClusterSummary(dict):
         SecretNamespace is the namespace of that secret.
         """
         return pulumi.get(self, "secret_namespace")
+
+    @_builtins.property
+    @pulumi.getter
+    def shard(self) -> _builtins.str:
+        """
+        Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); "" for the clusters of the hub's own stack or of a fleet without shards.
+        """
+        return pulumi.get(self, "shard")
 
     @_builtins.property
     @pulumi.getter(name="vpcCidr")
@@ -850,6 +952,109 @@ class LedgerEntry(dict):
         VpcCidr is the VPC CIDR as given; "" to allocate one from the pool. Default: "" (allocated).
         """
         return pulumi.get(self, "vpc_cidr")
+
+
+@pulumi.output_type
+class NodeGroupSummary(dict):
+    """
+    NodeGroupSummary is one managed node group of a cluster.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "capacityType":
+            suggest = "capacity_type"
+        elif key == "desiredSize":
+            suggest = "desired_size"
+        elif key == "instanceTypes":
+            suggest = "instance_types"
+        elif key == "maxSize":
+            suggest = "max_size"
+        elif key == "minSize":
+            suggest = "min_size"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in NodeGroupSummary. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        NodeGroupSummary.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        NodeGroupSummary.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 capacity_type: _builtins.str,
+                 desired_size: _builtins.int,
+                 instance_types: Sequence[_builtins.str],
+                 max_size: _builtins.int,
+                 min_size: _builtins.int,
+                 name: _builtins.str):
+        """
+        NodeGroupSummary is one managed node group of a cluster.
+
+        :param _builtins.str capacity_type: CapacityType is "ON_DEMAND" or "SPOT".
+        :param _builtins.int desired_size: DesiredSize is the node count it was built with.
+        :param Sequence[_builtins.str] instance_types: InstanceTypes are its EC2 instance types.
+        :param _builtins.int max_size: MaxSize is the most nodes it scales to.
+        :param _builtins.int min_size: MinSize is the fewest nodes it scales to.
+        :param _builtins.str name: Name is the node group's name.
+        """
+        pulumi.set(__self__, "capacity_type", capacity_type)
+        pulumi.set(__self__, "desired_size", desired_size)
+        pulumi.set(__self__, "instance_types", instance_types)
+        pulumi.set(__self__, "max_size", max_size)
+        pulumi.set(__self__, "min_size", min_size)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter(name="capacityType")
+    def capacity_type(self) -> _builtins.str:
+        """
+        CapacityType is "ON_DEMAND" or "SPOT".
+        """
+        return pulumi.get(self, "capacity_type")
+
+    @_builtins.property
+    @pulumi.getter(name="desiredSize")
+    def desired_size(self) -> _builtins.int:
+        """
+        DesiredSize is the node count it was built with.
+        """
+        return pulumi.get(self, "desired_size")
+
+    @_builtins.property
+    @pulumi.getter(name="instanceTypes")
+    def instance_types(self) -> Sequence[_builtins.str]:
+        """
+        InstanceTypes are its EC2 instance types.
+        """
+        return pulumi.get(self, "instance_types")
+
+    @_builtins.property
+    @pulumi.getter(name="maxSize")
+    def max_size(self) -> _builtins.int:
+        """
+        MaxSize is the most nodes it scales to.
+        """
+        return pulumi.get(self, "max_size")
+
+    @_builtins.property
+    @pulumi.getter(name="minSize")
+    def min_size(self) -> _builtins.int:
+        """
+        MinSize is the fewest nodes it scales to.
+        """
+        return pulumi.get(self, "min_size")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Name is the node group's name.
+        """
+        return pulumi.get(self, "name")
 
 
 @pulumi.output_type

@@ -3,6 +3,8 @@
 
 package com.gitopsfleet.fleet.outputs;
 
+import com.gitopsfleet.fleet.outputs.AddonSummary;
+import com.gitopsfleet.fleet.outputs.NodeGroupSummary;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.String;
@@ -13,6 +15,11 @@ import javax.annotation.Nullable;
 
 @CustomType
 public final class ClusterSummary {
+    /**
+     * @return Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+     * 
+     */
+    private Map<String,AddonSummary> addons;
     /**
      * @return ClusterArn is the EKS cluster ARN.
      * 
@@ -39,6 +46,11 @@ public final class ClusterSummary {
      */
     private Map<String,String> labels;
     /**
+     * @return NodeGroups are the cluster&#39;s managed node groups as built, defaults applied (FleetCluster&#39;s nodeGroups, else its one default group).
+     * 
+     */
+    private List<NodeGroupSummary> nodeGroups;
+    /**
      * @return Region is the cluster&#39;s AWS region.
      * 
      */
@@ -59,6 +71,11 @@ public final class ClusterSummary {
      */
     private String secretNamespace;
     /**
+     * @return Shard is the shard of the hub&#39;s fleet this stack&#39;s clusters belong to (hub.shard); &#34;&#34; for the clusters of the hub&#39;s own stack or of a fleet without shards.
+     * 
+     */
+    private String shard;
+    /**
      * @return StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter&#39;s instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
      * 
      */
@@ -70,6 +87,13 @@ public final class ClusterSummary {
     private String vpcCidr;
 
     private ClusterSummary() {}
+    /**
+     * @return Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+     * 
+     */
+    public Map<String,AddonSummary> addons() {
+        return this.addons;
+    }
     /**
      * @return ClusterArn is the EKS cluster ARN.
      * 
@@ -106,6 +130,13 @@ public final class ClusterSummary {
         return this.labels;
     }
     /**
+     * @return NodeGroups are the cluster&#39;s managed node groups as built, defaults applied (FleetCluster&#39;s nodeGroups, else its one default group).
+     * 
+     */
+    public List<NodeGroupSummary> nodeGroups() {
+        return this.nodeGroups;
+    }
+    /**
      * @return Region is the cluster&#39;s AWS region.
      * 
      */
@@ -134,6 +165,13 @@ public final class ClusterSummary {
         return this.secretNamespace;
     }
     /**
+     * @return Shard is the shard of the hub&#39;s fleet this stack&#39;s clusters belong to (hub.shard); &#34;&#34; for the clusters of the hub&#39;s own stack or of a fleet without shards.
+     * 
+     */
+    public String shard() {
+        return this.shard;
+    }
+    /**
      * @return StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter&#39;s instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
      * 
      */
@@ -157,33 +195,47 @@ public final class ClusterSummary {
     }
     @CustomType.Builder
     public static final class Builder {
+        private Map<String,AddonSummary> addons;
         private String clusterArn;
         private String endpoint;
         private String environment;
         private String kubernetesVersion;
         private Map<String,String> labels;
+        private List<NodeGroupSummary> nodeGroups;
         private String region;
         private String role;
         private String secretName;
         private String secretNamespace;
+        private String shard;
         private @Nullable List<String> stillTagged;
         private String vpcCidr;
         public Builder() {}
         public Builder(ClusterSummary defaults) {
     	      Objects.requireNonNull(defaults);
+    	      this.addons = defaults.addons;
     	      this.clusterArn = defaults.clusterArn;
     	      this.endpoint = defaults.endpoint;
     	      this.environment = defaults.environment;
     	      this.kubernetesVersion = defaults.kubernetesVersion;
     	      this.labels = defaults.labels;
+    	      this.nodeGroups = defaults.nodeGroups;
     	      this.region = defaults.region;
     	      this.role = defaults.role;
     	      this.secretName = defaults.secretName;
     	      this.secretNamespace = defaults.secretNamespace;
+    	      this.shard = defaults.shard;
     	      this.stillTagged = defaults.stillTagged;
     	      this.vpcCidr = defaults.vpcCidr;
         }
 
+        @CustomType.Setter
+        public Builder addons(Map<String,AddonSummary> addons) {
+            if (addons == null) {
+              throw new MissingRequiredPropertyException("ClusterSummary", "addons");
+            }
+            this.addons = addons;
+            return this;
+        }
         @CustomType.Setter
         public Builder clusterArn(String clusterArn) {
             if (clusterArn == null) {
@@ -225,6 +277,17 @@ public final class ClusterSummary {
             return this;
         }
         @CustomType.Setter
+        public Builder nodeGroups(List<NodeGroupSummary> nodeGroups) {
+            if (nodeGroups == null) {
+              throw new MissingRequiredPropertyException("ClusterSummary", "nodeGroups");
+            }
+            this.nodeGroups = nodeGroups;
+            return this;
+        }
+        public Builder nodeGroups(NodeGroupSummary... nodeGroups) {
+            return nodeGroups(List.of(nodeGroups));
+        }
+        @CustomType.Setter
         public Builder region(String region) {
             if (region == null) {
               throw new MissingRequiredPropertyException("ClusterSummary", "region");
@@ -257,6 +320,14 @@ public final class ClusterSummary {
             return this;
         }
         @CustomType.Setter
+        public Builder shard(String shard) {
+            if (shard == null) {
+              throw new MissingRequiredPropertyException("ClusterSummary", "shard");
+            }
+            this.shard = shard;
+            return this;
+        }
+        @CustomType.Setter
         public Builder stillTagged(@Nullable List<String> stillTagged) {
 
             this.stillTagged = stillTagged;
@@ -275,15 +346,18 @@ public final class ClusterSummary {
         }
         public ClusterSummary build() {
             final var _resultValue = new ClusterSummary();
+            _resultValue.addons = addons;
             _resultValue.clusterArn = clusterArn;
             _resultValue.endpoint = endpoint;
             _resultValue.environment = environment;
             _resultValue.kubernetesVersion = kubernetesVersion;
             _resultValue.labels = labels;
+            _resultValue.nodeGroups = nodeGroups;
             _resultValue.region = region;
             _resultValue.role = role;
             _resultValue.secretName = secretName;
             _resultValue.secretNamespace = secretNamespace;
+            _resultValue.shard = shard;
             _resultValue.stillTagged = stillTagged;
             _resultValue.vpcCidr = vpcCidr;
             return _resultValue;

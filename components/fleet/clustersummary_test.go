@@ -1,0 +1,66 @@
+package fleet_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
+	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestClusterSummaries: each cluster's entry of the clusters output carries what fleet status shows of it without a
+// second source: its node groups as built, its enabled add-ons (implied ones too) with their versions, roles and
+// namespaces, and its shard.
+func TestClusterSummaries(t *testing.T) {
+	args := DevFleet()
+	args.Clusters[1].AddonVersions = map[string]string{"aws_load_balancer_controller": "2.8.0"}
+	args.Clusters[2].NodeGroups = []fleetcluster.NodeGroup{{Name: "spot", InstanceTypes: []string{"m6i.large", "m7i.large"},
+		MinSize: 0, DesiredSize: 1, MaxSize: 5, CapacityType: "SPOT"}}
+	_, f := build(t, args)
+	got := mocks.Await[map[string]ClusterSummary](t, f.Clusters)
+	system := []NodeGroupSummary{{Name: "system", InstanceTypes: []string{"m6i.large"}, MinSize: 1, DesiredSize: 2, MaxSize: 3,
+		CapacityType: "ON_DEMAND"}}
+	for _, tc := range []struct {
+		cluster    string
+		nodeGroups []NodeGroupSummary
+		addons     []string
+		versions   map[string]string
+	}{
+		{"hub", system, []string{"aws_ebs_csi_driver", "aws_ebs_csi_resources", "metrics_server"},
+			map[string]string{"aws_ebs_csi_driver": "", "metrics_server": ""}},
+		{"spoke-a", system, []string{"aws_ebs_csi_driver", "aws_ebs_csi_resources", "aws_load_balancer_controller"},
+			map[string]string{"aws_load_balancer_controller": "2.8.0"}},
+		{"spoke-b", []NodeGroupSummary{{Name: "spot", InstanceTypes: []string{"m6i.large", "m7i.large"}, MaxSize: 5,
+			DesiredSize: 1, CapacityType: "SPOT"}}, []string{"aws_ebs_csi_driver", "aws_ebs_csi_resources"}, nil},
+	} {
+		t.Run(tc.cluster, func(t *testing.T) {
+			s := got[tc.cluster]
+			if diff := cmp.Diff(tc.nodeGroups, s.NodeGroups); diff != "" {
+				t.Errorf("nodeGroups (-want +got):\n%s", diff)
+			}
+			var names []string
+			for name := range s.Addons {
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			if !slices.Equal(names, tc.addons) {
+				t.Errorf("addons %v, want %v (the enabled ones and those they imply)", names, tc.addons)
+			}
+			for name, v := range tc.versions {
+				if s.Addons[name].Version != v {
+					t.Errorf("addons[%s].version = %q, want %q", name, s.Addons[name].Version, v)
+				}
+			}
+			csi := s.Addons["aws_ebs_csi_driver"]
+			if !strings.Contains(csi.IamRoleArn, ":role/") || csi.Namespace != "kube-system" {
+				t.Errorf("aws_ebs_csi_driver = %+v, want its role and namespace from the cluster's metadata", csi)
+			}
+			if s.Addons["aws_ebs_csi_resources"] != (AddonSummary{}) || s.Shard != "" {
+				t.Errorf("an add-on without identity = %+v, shard %q: want both empty", s.Addons["aws_ebs_csi_resources"], s.Shard)
+			}
+		})
+	}
+}

@@ -1,0 +1,76 @@
+package status
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+)
+
+// ApplicationsResource is Argo CD's Application resource (argoproj.io/v1alpha1).
+var ApplicationsResource = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
+
+// Application is what Argo CD says of one of its Applications on a hub.
+type Application struct {
+	// Namespace and Name are the Application's.
+	Namespace, Name string
+	// Cluster is its destination: a cluster secret's name, the server's URL, or "in-cluster" for the hub's own.
+	Cluster string
+	// Sync and Health are Argo CD's statuses (Synced, OutOfSync; Healthy, Progressing, Degraded, Missing...).
+	Sync, Health string
+	// Message is why it is not Synced and Healthy: its operation's message or its first condition, if any.
+	Message string
+	// ReconciledAt is when Argo CD last compared it with Git (status.reconciledAt), zero before the first time.
+	ReconciledAt time.Time
+}
+
+// Settled says that Argo CD has finished with it for now: Synced, and neither Progressing nor Missing; or not, and
+// saying why (a repository that is not there, a refused sync). An OutOfSync Application without a reason is one
+// Argo CD has yet to sync.
+func (a Application) Settled() bool {
+	if a.Sync == "Synced" {
+		return a.Health != "Progressing" && a.Health != "Missing"
+	}
+	return a.Sync != "" && a.Message != ""
+}
+
+// Applications lists Argo CD's Applications in every namespace of the hub dyn reaches, by cluster then name.
+func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, error) {
+	list, err := dyn.Resource(ApplicationsResource).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var out []Application
+	for _, u := range list.Items {
+		str := func(path ...string) string { s, _, _ := unstructured.NestedString(u.Object, path...); return s }
+		a := Application{Namespace: u.GetNamespace(), Name: u.GetName(), Cluster: str("spec", "destination", "name"),
+			Sync: str("status", "sync", "status"), Health: str("status", "health", "status")}
+		if a.Cluster == "" {
+			a.Cluster = str("spec", "destination", "server")
+		}
+		a.ReconciledAt, _ = time.Parse(time.RFC3339, str("status", "reconciledAt"))
+		if a.Cluster == gitopsbridge.InClusterServer {
+			a.Cluster = "in-cluster"
+		}
+		if a.Sync != "Synced" || a.Health != "Healthy" {
+			a.Message = str("status", "operationState", "message")
+			if conditions, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions"); a.Message == "" && len(conditions) > 0 {
+				c, _ := conditions[0].(map[string]any)
+				a.Message = fmt.Sprintf("%v: %v", c["type"], c["message"])
+			}
+		}
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(a, b Application) int {
+		return cmp.Or(cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Name, b.Name))
+	})
+	return out, nil
+}

@@ -1,0 +1,180 @@
+package status
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+// Sources are where a report is read from.
+type Sources struct {
+	// Dir is the fleet's Pulumi project directory: its Pulumi.yaml names the project and its backend (or the
+	// CLI's login, PULUMI_BACKEND_URL, applies).
+	Dir string
+	// Stacks are the stacks to read (the hub's and its shards'); empty: every stack of the project.
+	Stacks []string
+	// Pulumi is the CLI to run; nil: the one on PATH.
+	Pulumi auto.PulumiCommand
+	// Kubeconfig reaches the hub's Kubernetes API; "": the hubKubeconfig output of the stack that has the hub.
+	Kubeconfig string
+	// EKS: ask the EKS API of each cluster's region (AWS credentials from the environment); nil: EKS is not read
+	// and shown as unknown.
+	EKS func(region string) (EKSAPI, error)
+	// Drift runs a refresh preview of each stack (pulumi refresh --preview-only, the program not run): slow, as it
+	// reads every resource from the cloud.
+	Drift bool
+}
+
+// noProgram is the inline program of the status workspace: fleet status never runs the fleet's program (a refresh
+// preview reads the resources only), but an inline workspace needs no language host.
+func noProgram(*pulumi.Context) error { return errors.New("fleet status does not run the fleet's program") }
+
+// Collect reads the fleet from its sources: every stack's clusters output, then the hub's Argo CD Applications,
+// EKS and each stack's drift as asked. A source that cannot be read is listed in Unreachable and what it would
+// have said stays unknown.
+func Collect(ctx context.Context, src Sources) Report {
+	r := Report{At: time.Now().UTC(), Clusters: []Cluster{}, Stacks: []Stack{}}
+	opts := []auto.LocalWorkspaceOption{auto.WorkDir(src.Dir), auto.Program(noProgram)}
+	if src.Pulumi != nil {
+		opts = append(opts, auto.Pulumi(src.Pulumi))
+	}
+	ws, err := auto.NewLocalWorkspace(ctx, opts...)
+	if err != nil {
+		r.Unreachable = append(r.Unreachable, fmt.Sprintf("project %s: %v", src.Dir, err))
+		return r
+	}
+	names := src.Stacks
+	if len(names) == 0 {
+		list, err := ws.ListStacks(ctx)
+		if err != nil {
+			r.Unreachable = append(r.Unreachable, fmt.Sprintf("stacks of %s: %v", src.Dir, err))
+			return r
+		}
+		for _, s := range list {
+			names = append(names, s.Name)
+		}
+	}
+	kubeconfig := src.Kubeconfig
+	managed := false
+	for _, name := range names {
+		stack, err := auto.SelectStack(ctx, name, ws)
+		var outputs auto.OutputMap
+		if err == nil {
+			outputs, err = stack.Outputs(ctx)
+		}
+		if err != nil {
+			r.Unreachable = append(r.Unreachable, fmt.Sprintf("stack %s: %v", name, firstLine(err)))
+			continue
+		}
+		clusters, _ := outputs["clusters"].Value.(map[string]any)
+		got := FromOutputs(name, clusters)
+		st := Stack{Name: name}
+		if src.Drift {
+			drifted, err := drift(ctx, stack)
+			if err != nil {
+				r.Unreachable = append(r.Unreachable, fmt.Sprintf("drift of stack %s: %v", name, firstLine(err)))
+			} else {
+				st.DriftChecked, st.Drifted = true, drifted
+				for i := range got {
+					got[i].Drifted = ofCluster(drifted, got[i].Name)
+				}
+			}
+		}
+		r.Stacks = append(r.Stacks, st)
+		if slices.ContainsFunc(got, func(c Cluster) bool { return c.Role == "hub" }) {
+			if kc, _ := outputs["hubKubeconfig"].Value.(string); kubeconfig == "" {
+				kubeconfig = kc
+			}
+			url, _ := outputs["argocdServerUrl"].Value.(string)
+			managed = url != ""
+		}
+		r.Clusters = append(r.Clusters, got...)
+	}
+	if apps, err := hubApplications(ctx, kubeconfig); err != nil {
+		r.Unreachable = append(r.Unreachable, "argocd: "+firstLine(err))
+	} else {
+		r.Clusters = WithApplications(r.Clusters, apps)
+	}
+	if src.EKS != nil {
+		var unreachable []string
+		r.Clusters, unreachable = WithEKS(ctx, r.Clusters, managed, src.EKS)
+		r.Unreachable = append(r.Unreachable, unreachable...)
+	}
+	return r
+}
+
+// hubApplications are the Applications of the hub kubeconfig reaches.
+func hubApplications(ctx context.Context, kubeconfig string) ([]Application, error) {
+	if kubeconfig == "" {
+		return nil, errors.New("no hub kubeconfig: no stack read has the hub (hubKubeconfig output)")
+	}
+	cfg, err := clientcmd.RESTConfigFromKubeConfig([]byte(kubeconfig))
+	if err != nil {
+		return nil, fmt.Errorf("hub kubeconfig: %w", err)
+	}
+	cfg.Timeout = 30 * time.Second
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return Applications(ctx, dyn)
+}
+
+// drift runs a refresh preview of stack: the URN names of the resources whose cloud state differs from the
+// stack's (a refresh that would update or delete them), sorted.
+func drift(ctx context.Context, stack auto.Stack) ([]string, error) {
+	ch := make(chan events.EngineEvent)
+	done := make(chan []string)
+	go func() {
+		set := map[string]bool{}
+		for e := range ch {
+			if e.ResourcePreEvent == nil {
+				continue
+			}
+			m := e.ResourcePreEvent.Metadata
+			if m.Op == "same" || m.Op == "read" || m.Op == "refresh" && len(m.Diffs) == 0 && m.DetailedDiff == nil {
+				continue
+			}
+			set[resource.URN(m.URN).Name()] = true
+		}
+		names := make([]string, 0, len(set))
+		for n := range set {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		done <- names
+	}()
+	if _, err := stack.PreviewRefresh(ctx, optrefresh.EventStreams(ch), optrefresh.RunProgram(false)); err != nil {
+		return nil, err
+	}
+	// The Automation API closes ch when the engine's event stream ends, before PreviewRefresh returns.
+	return <-done, nil
+}
+
+// ofCluster are the names of a cluster's resources among names: those the fleet names after it (<cluster>-...).
+func ofCluster(names []string, cluster string) []string {
+	var out []string
+	for _, n := range names {
+		if n == cluster || strings.HasPrefix(n, cluster+"-") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// firstLine is err's first line (the CLI's errors carry its whole output).
+func firstLine(err error) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
+	return s
+}

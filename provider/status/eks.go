@@ -1,0 +1,111 @@
+package status
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/eks/types"
+)
+
+// EKS is what the EKS API says of a cluster now.
+type EKS struct {
+	// Status is the cluster's (ACTIVE, UPDATING, ...); Version and PlatformVersion its Kubernetes and EKS platform
+	// versions ("1.33", "eks.5").
+	Status          string `json:"status"`
+	Version         string `json:"version"`
+	PlatformVersion string `json:"platformVersion"`
+	// Insights are its upgrade readiness insights that do not pass (ListInsights, category UPGRADE_READINESS,
+	// status WARNING, ERROR or UNKNOWN): what stands before its next Kubernetes version.
+	Insights []Insight `json:"insights,omitempty"`
+	// Capabilities are, on a hub with a managed Argo CD, its EKS capabilities as "name (type): status".
+	Capabilities []string `json:"capabilities,omitempty"`
+}
+
+// Insight is one EKS insight of a cluster.
+type Insight struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// String is "ACTIVE 1.33 eks.5", then how many upgrade insights do not pass.
+func (e *EKS) String() string {
+	if e == nil {
+		return Unknown
+	}
+	s := fmt.Sprintf("%s %s %s", e.Status, e.Version, e.PlatformVersion)
+	if n := len(e.Insights); n > 0 {
+		s += fmt.Sprintf(", %d upgrade insight(s)", n)
+	}
+	return s
+}
+
+// EKSAPI is the part of the EKS API fleet status calls (the AWS SDK's *eks.Client).
+type EKSAPI interface {
+	DescribeCluster(context.Context, *eks.DescribeClusterInput, ...func(*eks.Options)) (*eks.DescribeClusterOutput, error)
+	ListInsights(context.Context, *eks.ListInsightsInput, ...func(*eks.Options)) (*eks.ListInsightsOutput, error)
+	ListCapabilities(context.Context, *eks.ListCapabilitiesInput, ...func(*eks.Options)) (*eks.ListCapabilitiesOutput, error)
+}
+
+// WithEKS are clusters with what EKS says of each (client gives the API of a region); managedHub: the hub's Argo
+// CD is an EKS capability, listed too. A cluster EKS could not be asked of keeps EKS nil, and why is returned, one
+// entry per cluster ("eks spoke-a (us-east-2): ...").
+func WithEKS(ctx context.Context, clusters []Cluster, managedHub bool, client func(region string) (EKSAPI, error)) ([]Cluster, []string) {
+	var unreachable []string
+	out := make([]Cluster, len(clusters))
+	for i, c := range clusters {
+		out[i] = c
+		e, err := describe(ctx, c, managedHub && c.Role == "hub", client)
+		if err != nil {
+			unreachable = append(unreachable, fmt.Sprintf("eks %s (%s): %v", c.Name, c.Region, err))
+			continue
+		}
+		out[i].EKS = e
+	}
+	return out, unreachable
+}
+
+func describe(ctx context.Context, c Cluster, capabilities bool, client func(string) (EKSAPI, error)) (*EKS, error) {
+	api, err := client(c.Region)
+	if err != nil {
+		return nil, err
+	}
+	name := aws.String(c.Name)
+	d, err := api.DescribeCluster(ctx, &eks.DescribeClusterInput{Name: name})
+	if err != nil {
+		return nil, err
+	}
+	e := &EKS{Status: string(d.Cluster.Status), Version: aws.ToString(d.Cluster.Version),
+		PlatformVersion: aws.ToString(d.Cluster.PlatformVersion)}
+	filter := &types.InsightsFilter{Categories: []types.Category{types.CategoryUpgradeReadiness},
+		Statuses: []types.InsightStatusValue{types.InsightStatusValueWarning, types.InsightStatusValueError,
+			types.InsightStatusValueUnknown}}
+	pages := eks.NewListInsightsPaginator(api, &eks.ListInsightsInput{ClusterName: name, Filter: filter})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("insights: %w", err)
+		}
+		for _, in := range page.Insights {
+			i := Insight{Name: aws.ToString(in.Name)}
+			if in.InsightStatus != nil {
+				i.Status, i.Reason = string(in.InsightStatus.Status), aws.ToString(in.InsightStatus.Reason)
+			}
+			e.Insights = append(e.Insights, i)
+		}
+	}
+	if capabilities {
+		list, err := api.ListCapabilities(ctx, &eks.ListCapabilitiesInput{ClusterName: name})
+		if err != nil {
+			return nil, fmt.Errorf("capabilities: %w", err)
+		}
+		for _, s := range list.Capabilities {
+			e.Capabilities = append(e.Capabilities, fmt.Sprintf("%s (%s): %s", aws.ToString(s.CapabilityName),
+				strings.ToLower(string(s.Type)), s.Status))
+		}
+	}
+	return e, nil
+}
