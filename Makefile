@@ -86,9 +86,10 @@ release-sdks:
 release: cli java
 	cd tests/release && $(GO) vet ./... && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 -timeout 30m ./...
 
-## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION)
+## provider: the plugin binary bin/pulumi-resource-fleet, version $(VERSION), and the fleet command (bin/fleet: fleet status)
 provider:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/pulumi-resource-fleet ./provider/cmd/pulumi-resource-fleet
+	$(GO) build -o bin/fleet ./provider/cmd/fleet
 
 ## cli: the Pulumi CLI v$(PULUMI_VERSION) from tests/cli's tool directive (it cannot be downloaded here)
 PULUMI_VERSION := 3.259.0

@@ -5,22 +5,29 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // ANSI colours of the states on a terminal.
 var colours = map[string]string{"ok": "\x1b[32m", "progressing": "\x1b[33m", "failed": "\x1b[31m", "unknown": "\x1b[90m"}
 
-// Table writes one row per cluster: name, stack, region, role, environment, Kubernetes version, and its add-ons as
-// name:state, coloured when colour is set (a terminal); then what could not be read.
+// Table writes one row per cluster: name (decommissioned said), stack (and shard), region, role, Kubernetes
+// version, node groups, what EKS says, drift, whether Argo CD was read, and its add-ons as name:state, coloured
+// when colour is set (a terminal); then what could not be read.
 func Table(w io.Writer, r Report, colour bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tENV\tK8S\tARGO CD\tADD-ONS")
+	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tK8S\tNODES\tEKS\tDRIFT\tARGO CD\tADD-ONS")
 	for _, c := range r.Clusters {
 		name := c.Name
 		if c.Decommissioned {
 			name += " (decommissioned)"
+		}
+		stack := c.Stack
+		if c.Shard != "" {
+			stack += " (shard " + c.Shard + ")"
 		}
 		var addons []string
 		for _, a := range c.Addons {
@@ -30,8 +37,12 @@ func Table(w io.Writer, r Report, colour bool) error {
 			}
 			addons = append(addons, cell)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.Stack, c.Region, c.Role, c.Environment,
-			c.KubernetesVersion, c.ArgoCD, strings.Join(addons, " "))
+		var groups []string
+		for _, g := range c.NodeGroups {
+			groups = append(groups, g.String())
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, stack, c.Region, c.Role,
+			c.KubernetesVersion, strings.Join(groups, "; "), c.EKS, r.DriftOf(c), c.ArgoCD, strings.Join(addons, " "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -44,6 +55,19 @@ func Table(w io.Writer, r Report, colour bool) error {
 	return nil
 }
 
+// DriftOf is c's drift as shown: "unchecked" (its stack's drift was not checked or could not be), "none", or how
+// many of its resources drifted.
+func (r Report) DriftOf(c Cluster) string {
+	i := slices.IndexFunc(r.Stacks, func(s Stack) bool { return s.Name == c.Stack })
+	switch {
+	case i < 0 || !r.Stacks[i].DriftChecked:
+		return "unchecked"
+	case len(c.Drifted) == 0:
+		return "none"
+	}
+	return fmt.Sprintf("%d resource(s)", len(c.Drifted))
+}
+
 // JSON writes the report as indented JSON.
 func JSON(w io.Writer, r Report) error {
 	enc := json.NewEncoder(w)
@@ -52,9 +76,13 @@ func JSON(w io.Writer, r Report) error {
 }
 
 // HTML writes the report as one self-contained page (no external asset): a cluster x add-on matrix, each cell
-// coloured by the add-on's state and linking to its details below, then what could not be read.
-func HTML(w io.Writer, r Report) error {
-	return page.Execute(w, r)
+// coloured by the add-on's state and linking to its details below, then what could not be read. refresh, when
+// positive, makes a browser reload the page that often (fleet status --watch rewrites it).
+func HTML(w io.Writer, r Report, refresh time.Duration) error {
+	return page.Execute(w, struct {
+		Report
+		Refresh int
+	}{r, int(refresh.Seconds())})
 }
 
 var page = template.Must(template.New("status").Funcs(template.FuncMap{
@@ -64,9 +92,17 @@ var page = template.Must(template.New("status").Funcs(template.FuncMap{
 		}
 		return nil
 	},
-	"id": func(cluster, addon string) string { return "d-" + cluster + "-" + addon },
+	"id":    func(cluster, addon string) string { return "d-" + cluster + "-" + addon },
+	"drift": func(r Report, c Cluster) string { return r.DriftOf(c) },
+	"nodes": func(c Cluster) string {
+		var groups []string
+		for _, g := range c.NodeGroups {
+			groups = append(groups, g.String())
+		}
+		return strings.Join(groups, "; ")
+	},
 }).Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Fleet status</title>
+<html lang="en"><head><meta charset="utf-8">{{if gt .Refresh 0}}<meta http-equiv="refresh" content="{{.Refresh}}">{{end}}<title>Fleet status</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:2em}
 table{border-collapse:collapse}
@@ -76,15 +112,16 @@ td.none{background:#fff;color:#999}
 </style></head><body>
 <h1>Fleet status</h1>
 <p>At {{.At.Format "2006-01-02 15:04:05 MST"}}: {{len .Clusters}} clusters.</p>
-{{$addons := .Addons}}
-<table id="matrix"><thead><tr><th>Cluster</th><th>Region</th><th>Role</th><th>Kubernetes</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.KubernetesVersion}}</td>
+{{$addons := .Addons}}{{$r := .Report}}
+<table id="matrix"><thead><tr><th>Cluster</th><th>Region</th><th>Role</th><th>Kubernetes</th><th>Node groups</th><th>EKS</th><th>Drift</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.KubernetesVersion}}</td><td>{{nodes $c}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{drift $r $c}}</td>
 {{range $a := $addons}}{{with cell $c $a}}<td class="{{.State}}" data-addon="{{$a}}"><a href="#{{id $c.Name $a}}">{{.State}}</a></td>{{else}}<td class="none" data-addon="{{$a}}">-</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table>
 <h2>Details</h2>
 {{range $c := .Clusters}}{{range .Addons}}<section id="{{id $c.Name .Name}}"><h3>{{$c.Name}}: {{.Name}}</h3>
-<p>Application {{if .Application}}{{.Application}}{{else}}not found{{end}}; sync {{.Sync}}, health {{.Health}}{{if .Message}}: {{.Message}}{{end}}</p></section>
-{{end}}{{end}}
+<p>Application {{if .Application}}{{.Application}}{{else}}not found{{end}}; sync {{.Sync}}, health {{.Health}}{{if .Message}}: {{.Message}}{{end}}</p>
+{{if .Version}}<p>Version {{.Version}}</p>{{end}}{{if .IamRoleArn}}<p>IAM role {{.IamRoleArn}}</p>{{end}}</section>
+{{end}}{{with .EKS}}{{range .Insights}}<p>{{$c.Name}}: upgrade insight {{.Name}}: {{.Status}} {{.Reason}}</p>{{end}}{{range .Capabilities}}<p>{{$c.Name}}: capability {{.}}</p>{{end}}{{end}}{{range .Drifted}}<p>{{$c.Name}}: drifted {{.}}</p>{{end}}{{end}}
 {{if .Unreachable}}<h2>Unreachable</h2><ul>{{range .Unreachable}}<li>{{.}}</li>{{end}}</ul>{{end}}
 </body></html>
 `))

@@ -33,8 +33,14 @@ func fixture(t *testing.T) Report {
 		{Name: "addon-spoke-usw2-metrics-server", Cluster: "spoke-usw2", Sync: "Synced", Health: "Healthy"},
 		{Name: "addon-elsewhere-metrics-server", Cluster: "elsewhere", Sync: "OutOfSync", Health: "Degraded"},
 	}
-	return Report{At: time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC),
-		Clusters: WithApplications(FromOutputs("dev", outputs), apps)}
+	r := Report{At: time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC),
+		Clusters: WithApplications(FromOutputs("dev", outputs), apps),
+		Stacks:   []Stack{{Name: "dev", DriftChecked: true, Drifted: []string{"spoke-use2-cluster-secret"}}}}
+	r.Clusters[1].Drifted = ofCluster(r.Stacks[0].Drifted, "spoke-use2")
+	r.Clusters[0].EKS = &EKS{Status: "ACTIVE", Version: "1.33", PlatformVersion: "eks.5"}
+	r.Clusters[1].EKS = &EKS{Status: "ACTIVE", Version: "1.33", PlatformVersion: "eks.5",
+		Insights: []Insight{{Name: "Deprecated APIs removed in Kubernetes v1.34", Status: "WARNING", Reason: "in use"}}}
+	return r
 }
 
 func TestFromOutputsAndApplications(t *testing.T) {
@@ -53,6 +59,15 @@ func TestFromOutputsAndApplications(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("states (-want +got):\n%s", d)
+	}
+	hub := r.Clusters[0]
+	lbc, _ := hub.Addon("aws_load_balancer_controller")
+	if lbc.Version != "2.7.1" || !strings.HasSuffix(lbc.IamRoleArn, "-aws-load-balancer-controller") ||
+		hub.NodeGroups[0].String() != "system 2 (2-4) m6i.large ON_DEMAND" || hub.SecretName != "hub" {
+		t.Errorf("the hub from its output: %+v", hub)
+	}
+	if r.Clusters[2].SecretName != "spoke-usw2" || r.Clusters[2].NodeGroups != nil {
+		t.Errorf("an output without secretName or nodeGroups: %+v, want the cluster's name as its secret's", r.Clusters[2])
 	}
 	unread := FromOutputs("dev", map[string]any{"a": map[string]any{"labels": map[string]any{"enable_x": "true"}}})
 	if a := unread[0].Addons[0]; a.State() != "unknown" || unread[0].ArgoCD != Unknown {
@@ -93,6 +108,15 @@ func TestTable(t *testing.T) {
 			t.Fatalf("line %d does not start with %q:\n%s", i, want, plain.String())
 		}
 	}
+	for i, want := range []string{
+		"system 2 (2-4) m6i.large ON_DEMAND ACTIVE 1.33 eks.5 none",
+		"system 2 (1-3) m6i.large,m7i.large SPOT ACTIVE 1.33 eks.5, 1 upgrade insight(s) 1 resource(s)",
+		"1.32 Unknown none",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(lines[i+1]), " "), want) {
+			t.Errorf("row %d lacks %q (node groups, EKS, drift):\n%s", i+1, want, lines[i+1])
+		}
+	}
 	if !strings.Contains(lines[2], "metrics_server:failed") || !strings.Contains(lines[2], "karpenter:progressing") ||
 		!strings.Contains(lines[1], "metrics_server:ok") || strings.Contains(plain.String(), "\x1b[") {
 		t.Errorf("table:\n%s", plain.String())
@@ -125,7 +149,7 @@ func TestJSON(t *testing.T) {
 func TestHTML(t *testing.T) {
 	r := fixture(t)
 	var b bytes.Buffer
-	if err := HTML(&b, r); err != nil {
+	if err := HTML(&b, r, 0); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := html.Parse(bytes.NewReader(b.Bytes()))
@@ -180,5 +204,12 @@ func TestHTML(t *testing.T) {
 	}
 	if len(links) != 5 || !strings.Contains(b.String(), "chart metrics-server 9.9.9 not found") {
 		t.Errorf("%d links; the failure's message is in the details: %v", len(links), strings.Contains(b.String(), "9.9.9"))
+	}
+	if strings.Contains(b.String(), "http-equiv") {
+		t.Error("a page written once reloads itself")
+	}
+	b.Reset()
+	if err := HTML(&b, r, 30*time.Second); err != nil || !strings.Contains(b.String(), `<meta http-equiv="refresh" content="30">`) {
+		t.Errorf("a watched page does not reload every 30 s (%v)", err)
 	}
 }

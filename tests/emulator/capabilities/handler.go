@@ -29,6 +29,8 @@ type API struct {
 	next  http.Handler
 	mu    sync.Mutex
 	fail  map[string][]Issue
+	// insights are each cluster's insights (SetInsights).
+	insights map[string][]InsightSummary
 }
 
 // Hooks are what EKS does on a capability's cluster (each capability is the DescribeCapability object, in
@@ -49,7 +51,8 @@ type Issue struct {
 
 // New is the API over store; requests to other hosts go to next.
 func New(store *emulator.Store, next http.Handler) *API {
-	return &API{Settle: 2 * time.Second, store: store, next: next, fail: map[string][]Issue{}}
+	return &API{Settle: 2 * time.Second, store: store, next: next, fail: map[string][]Issue{},
+		insights: map[string][]InsightSummary{}}
 }
 
 // FailCreate makes the next capability created on cluster end CREATE_FAILED with issues, as EKS reports a
@@ -60,7 +63,7 @@ func (a *API) FailCreate(cluster string, issues ...Issue) {
 	a.fail[cluster] = issues
 }
 
-// ServeHTTP routes eks.<region>.amazonaws.com's capability paths; other hosts go to next.
+// ServeHTTP routes eks.<region>.amazonaws.com's capability, cluster and insight paths; other hosts go to next.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	host := r.Host
 	if h, _, err := net.SplitHostPort(host); err == nil {
@@ -83,6 +86,10 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := call{api: a, region: region, w: w, r: r}
 	switch {
+	case len(parts) == 2 && parts[0] == "clusters" && r.Method == http.MethodGet:
+		c.describeCluster(parts[1])
+	case len(parts) == 3 && parts[0] == "clusters" && parts[2] == "insights" && r.Method == http.MethodPost:
+		c.listInsights(parts[1])
 	case len(parts) == 3 && parts[0] == "clusters" && parts[2] == "capabilities" && r.Method == http.MethodPost:
 		c.create(parts[1])
 	case len(parts) == 3 && parts[0] == "clusters" && parts[2] == "capabilities" && r.Method == http.MethodGet:
@@ -99,7 +106,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.tags(parts[1])
 	default:
 		fail(w, http.StatusBadRequest, "InvalidRequestException", "offline cloud: "+r.Method+" "+r.URL.Path+
-			" is not served (only the EKS Capabilities API is)")
+			" is not served (only the EKS Capabilities API, DescribeCluster and ListInsights are)")
 	}
 }
 

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"golang.org/x/term"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/awsconfig"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
+)
+
+// options are fleet status's flags.
+type options struct {
+	dir, kubeconfig, html string
+	stacks                stackList
+	eks, drift, json      bool
+	watch                 time.Duration
+}
+
+// stackList is a repeatable -stack flag.
+type stackList []string
+
+func (s *stackList) String() string     { return strings.Join(*s, ",") }
+func (s *stackList) Set(v string) error { *s = append(*s, v); return nil }
+
+// parse reads fleet status's flags; errors and -h go to out.
+func parse(args []string, out io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("fleet status", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&o.dir, "C", ".", "the fleet's Pulumi project directory (its Pulumi.yaml names the project and backend)")
+	fs.Var(&o.stacks, "stack", "a stack to read, repeatable (the hub's and its shards'); default: every stack of the project")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "a kubeconfig file reaching the hub; default: the hub stack's hubKubeconfig output")
+	fs.BoolVar(&o.eks, "eks", true, "ask EKS of each cluster (AWS credentials from the environment)")
+	fs.BoolVar(&o.drift, "drift", false, "check each stack's drift with a refresh preview (reads every resource: slow)")
+	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
+	fs.StringVar(&o.html, "html", "", "write the report as one self-contained HTML page to this file")
+	fs.DurationVar(&o.watch, "watch", 0, "refresh the report this often (30s) until interrupted")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	var problems []string
+	if fs.NArg() > 0 {
+		problems = append(problems, fmt.Sprintf("unexpected arguments %q", fs.Args()))
+	}
+	if o.json && o.html != "" {
+		problems = append(problems, "-json and -html: choose one")
+	}
+	if o.watch < 0 || o.watch > 0 && o.watch < 5*time.Second {
+		problems = append(problems, fmt.Sprintf("-watch %s: at least 5s", o.watch))
+	}
+	if len(problems) > 0 {
+		err := errors.New(strings.Join(problems, "; "))
+		fmt.Fprintln(out, "fleet status:", err)
+		return o, err
+	}
+	return o, nil
+}
+
+// runStatus collects and writes the report, once or every o.watch until ctx ends.
+func runStatus(ctx context.Context, o options, out io.Writer) error {
+	src := status.Sources{Dir: o.dir, Stacks: o.stacks, Drift: o.drift}
+	if o.kubeconfig != "" {
+		data, err := os.ReadFile(o.kubeconfig)
+		if err != nil {
+			return err
+		}
+		src.Kubeconfig = string(data)
+	}
+	if o.eks {
+		src.EKS = func(region string) (status.EKSAPI, error) {
+			cfg, err := awsconfig.Load(ctx, region, "")
+			if err != nil {
+				return nil, err
+			}
+			return eks.NewFromConfig(cfg), nil
+		}
+	}
+	tty := false
+	if f, ok := out.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == ""
+	}
+	for {
+		r := status.Collect(ctx, src)
+		if err := write(o, r, out, tty); err != nil {
+			return err
+		}
+		if o.watch == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(o.watch):
+		}
+	}
+}
+
+// write renders r as o asks: JSON, an HTML file (written whole, then renamed into place), or the table (the
+// screen cleared first when watching a terminal).
+func write(o options, r status.Report, out io.Writer, tty bool) error {
+	switch {
+	case o.json:
+		return status.JSON(out, r)
+	case o.html != "":
+		tmp, err := os.CreateTemp(filepath.Dir(o.html), ".fleet-status-*.html")
+		if err != nil {
+			return err
+		}
+		if err := errors.Join(status.HTML(tmp, r, o.watch), tmp.Close()); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+		if err := os.Rename(tmp.Name(), o.html); err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(out, "%s: %d clusters, %d unreachable sources, at %s\n", o.html, len(r.Clusters),
+			len(r.Unreachable), r.At.Format(time.RFC3339))
+		return err
+	}
+	if tty && o.watch > 0 {
+		fmt.Fprint(out, "\x1b[H\x1b[2J")
+	}
+	return status.Table(out, r, tty)
+}

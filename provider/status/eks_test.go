@@ -1,0 +1,78 @@
+package status
+
+import (
+	"context"
+	"encoding/pem"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/awsconfig"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
+)
+
+// TestWithEKS asks the offline cloud's EKS API, through the AWS SDK as fleet status does, of a hub it has, with
+// three insights of which one is an upgrade readiness warning, and of a spoke it does not have.
+func TestWithEKS(t *testing.T) {
+	const region = "us-west-2"
+	dir := t.TempDir()
+	store := emulator.OpenStore(filepath.Join(dir, "cloud"))
+	raw, err := emulator.PlainState(map[string]any{"name": "hub", "status": "ACTIVE", "version": "1.32",
+		"platformVersion": "eks.9", "arn": "arn:aws:eks:us-west-2:" + aws.Account + ":cluster/hub"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Put(emulator.Record{Package: "aws", Type: aws.EKSClusterType, ID: "hub", Scope: region, URN: "test:hub", State: raw}); err != nil {
+		t.Fatal(err)
+	}
+	api := capabilities.New(store, http.NotFoundHandler())
+	insight := func(name, category, status string) capabilities.InsightSummary {
+		i := capabilities.InsightSummary{ID: name, Name: name, Category: category}
+		i.InsightStatus.Status, i.InsightStatus.Reason = status, name+" found"
+		return i
+	}
+	api.SetInsights("hub", insight("Deprecated APIs removed in Kubernetes v1.33", "UPGRADE_READINESS", "WARNING"),
+		insight("Kubelet version skew", "UPGRADE_READINESS", "PASSING"),
+		insight("Hybrid node configuration", "MISCONFIGURATION", "ERROR"))
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Host = "eks." + region + ".amazonaws.com"
+		api.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	ca := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"AWS_ENDPOINT_URL_EKS": srv.URL, "AWS_CA_BUNDLE": ca,
+		"AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE", "AWS_SECRET_ACCESS_KEY": "offline", "AWS_CONFIG_FILE": os.DevNull,
+		"AWS_SHARED_CREDENTIALS_FILE": os.DevNull, "AWS_EC2_METADATA_DISABLED": "true"} {
+		t.Setenv(k, v)
+	}
+	ctx := context.Background()
+	client := func(region string) (EKSAPI, error) {
+		cfg, err := awsconfig.Load(ctx, region, "")
+		return eks.NewFromConfig(cfg), err
+	}
+	got, unreachable := WithEKS(ctx, []Cluster{{Name: "hub", Region: region, Role: "hub"},
+		{Name: "spoke", Region: region, Role: "spoke"}}, true, client)
+	want := &EKS{Status: "ACTIVE", Version: "1.32", PlatformVersion: "eks.9", Insights: []Insight{
+		{Name: "Deprecated APIs removed in Kubernetes v1.33", Status: "WARNING", Reason: "Deprecated APIs removed in Kubernetes v1.33 found"}}}
+	if d := cmp.Diff(want, got[0].EKS); d != "" {
+		t.Errorf("the hub (-want +got):\n%s", d)
+	}
+	if got[1].EKS != nil || len(unreachable) != 1 || !strings.Contains(unreachable[0], "eks spoke (us-west-2):") ||
+		!strings.Contains(unreachable[0], "No cluster found for name: spoke") {
+		t.Errorf("a cluster EKS does not know: %+v, unreachable %q; want it unknown and why", got[1].EKS, unreachable)
+	}
+	if s := got[0].EKS.String(); s != "ACTIVE 1.32 eks.9, 1 upgrade insight(s)" {
+		t.Errorf("shown as %q", s)
+	}
+}
