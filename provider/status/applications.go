@@ -11,8 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-
-	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
 
 // ApplicationsResource is Argo CD's Application resource (argoproj.io/v1alpha1).
@@ -57,7 +55,7 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 			a.Cluster = str("spec", "destination", "server")
 		}
 		a.ReconciledAt, _ = time.Parse(time.RFC3339, str("status", "reconciledAt"))
-		if a.Cluster == gitopsbridge.InClusterServer {
+		if a.Cluster == inClusterServer {
 			a.Cluster = "in-cluster"
 		}
 		if a.Sync != "Synced" || a.Health != "Healthy" {
@@ -74,3 +72,7 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 	})
 	return out, nil
 }
+
+// inClusterServer is the API server address a hub's Argo CD names its own cluster by (gitopsbridge.InClusterServer,
+// not imported: fleet status stays apart from the components).
+const inClusterServer = "https://kubernetes.default.svc"

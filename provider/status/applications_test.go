@@ -1,6 +1,10 @@
 package status
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+)
 
 // TestSettled: Argo CD has finished with an Application when it is Synced and its resources are neither progressing
 // nor missing, or when its status says why not; an OutOfSync Application without a reason is yet to be synced.
@@ -22,5 +26,12 @@ func TestSettled(t *testing.T) {
 		if got := tc.app.Settled(); got != tc.want {
 			t.Errorf("%+v: Settled() = %v, want %v", tc.app, got, tc.want)
 		}
+	}
+}
+
+// TestInClusterServer: the hub's own address is the one GitOpsBridge writes into the hub's cluster secret.
+func TestInClusterServer(t *testing.T) {
+	if inClusterServer != gitopsbridge.InClusterServer {
+		t.Errorf("%q, GitOpsBridge's %q", inClusterServer, gitopsbridge.InClusterServer)
 	}
 }

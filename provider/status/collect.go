@@ -38,7 +38,9 @@ type Sources struct {
 
 // noProgram is the inline program of the status workspace: fleet status never runs the fleet's program (a refresh
 // preview reads the resources only), but an inline workspace needs no language host.
-func noProgram(*pulumi.Context) error { return errors.New("fleet status does not run the fleet's program") }
+func noProgram(*pulumi.Context) error {
+	return errors.New("fleet status does not run the fleet's program")
+}
 
 // Collect reads the fleet from its sources: every stack's clusters output, then the hub's Argo CD Applications,
 // EKS and each stack's drift as asked. A source that cannot be read is listed in Unreachable and what it would
@@ -132,21 +134,23 @@ func hubApplications(ctx context.Context, kubeconfig string) ([]Application, err
 }
 
 // drift runs a refresh preview of stack: the URN names of the resources whose cloud state differs from the
-// stack's (a refresh that would update or delete them), sorted.
+// stack's (a refresh that would update or delete them: the provider's diff of what it read, or nothing read),
+// sorted.
 func drift(ctx context.Context, stack auto.Stack) ([]string, error) {
 	ch := make(chan events.EngineEvent)
 	done := make(chan []string)
 	go func() {
 		set := map[string]bool{}
 		for e := range ch {
-			if e.ResourcePreEvent == nil {
+			// A refresh step's outcome is known once it has read the resource: gone (no new state), or changed.
+			if e.ResOutputsEvent == nil {
 				continue
 			}
-			m := e.ResourcePreEvent.Metadata
-			if m.Op == "same" || m.Op == "read" || m.Op == "refresh" && len(m.Diffs) == 0 && m.DetailedDiff == nil {
-				continue
+			m := e.ResOutputsEvent.Metadata
+			if m.Op == "refresh" && (m.New == nil || len(m.Diffs) > 0 || len(m.DetailedDiff) > 0) ||
+				m.Op == "update" || m.Op == "delete" {
+				set[resource.URN(m.URN).Name()] = true
 			}
-			set[resource.URN(m.URN).Name()] = true
 		}
 		names := make([]string, 0, len(set))
 		for n := range set {

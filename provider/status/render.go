@@ -113,8 +113,8 @@ td.none{background:#fff;color:#999}
 <h1>Fleet status</h1>
 <p>At {{.At.Format "2006-01-02 15:04:05 MST"}}: {{len .Clusters}} clusters.</p>
 {{$addons := .Addons}}{{$r := .Report}}
-<table id="matrix"><thead><tr><th>Cluster</th><th>Region</th><th>Role</th><th>Kubernetes</th><th>Node groups</th><th>EKS</th><th>Drift</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.KubernetesVersion}}</td><td>{{nodes $c}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{drift $r $c}}</td>
+<table id="matrix"><thead><tr><th>Cluster</th><th>Stack</th><th>Region</th><th>Role</th><th>Kubernetes</th><th>Node groups</th><th>EKS</th><th>Drift</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.Stack}}{{if $c.Shard}} (shard {{$c.Shard}}){{end}}</td><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.KubernetesVersion}}</td><td>{{nodes $c}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{drift $r $c}}</td>
 {{range $a := $addons}}{{with cell $c $a}}<td class="{{.State}}" data-addon="{{$a}}"><a href="#{{id $c.Name $a}}">{{.State}}</a></td>{{else}}<td class="none" data-addon="{{$a}}">-</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table>
 <h2>Details</h2>

@@ -274,8 +274,7 @@ func (e *Env) Close() error {
 // projectDir into the Env on every call (so the repository's files are never written to, and an edit of the stack
 // file shows in the next run; see syncStackFile).
 func (e *Env) Stack(ctx context.Context, projectDir, stack string, program pulumi.RunFunc) (auto.Stack, error) {
-	base := filepath.Base(projectDir)
-	work := filepath.Join(e.Dir, "projects", base+"-"+stack)
+	work := e.ProjectDir(projectDir, stack)
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return auto.Stack{}, err
 	}

@@ -89,7 +89,13 @@ func run(stackName string, destroy bool, opts offline.Options) error {
 	offline.PrintDelivery(os.Stdout, res.Outputs)
 	offline.PrintControlPlanes(os.Stdout, env)
 	if argocd {
-		return showArgoCD(ctx, env, res.Outputs)
+		if err := showArgoCD(ctx, env, res.Outputs); err != nil {
+			return err
+		}
 	}
-	return nil
+	// The fleet at a glance, as `fleet status` shows it (bin/fleet, in the run's environment).
+	fmt.Printf("\n== fleet status -C %s\n", env.ProjectDir(filepath.Join(root, "examples", "fleet"), stackName))
+	table, err := env.FleetStatus(filepath.Join(root, "examples", "fleet"), stackName)
+	os.Stdout.Write(table)
+	return err
 }

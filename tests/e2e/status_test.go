@@ -1,0 +1,151 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
+	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+)
+
+// fleetStatus is what `fleet status args...` prints of the dev stack (offline.Env.FleetStatus).
+func fleetStatus(t *testing.T, env *offline.Env, args ...string) []byte {
+	t.Helper()
+	out, err := env.FleetStatus(fleetDir(env), "dev", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// holdBack makes kube's API server refuse Deployments named name (a platform team's admission policy): Argo CD's
+// sync of that add-on fails on that cluster, saying why.
+func holdBack(t *testing.T, kube kubernetes.Interface, name string) {
+	t.Helper()
+	ctx := context.Background()
+	policy := &admissionv1.ValidatingAdmissionPolicy{ObjectMeta: metav1.ObjectMeta{Name: "hold-back-" + name},
+		Spec: admissionv1.ValidatingAdmissionPolicySpec{
+			MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
+				RuleWithOperations: admissionv1.RuleWithOperations{
+					Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
+					Rule: admissionv1.Rule{APIGroups: []string{"apps"}, APIVersions: []string{"v1"},
+						Resources: []string{"deployments"}}}}}},
+			Validations: []admissionv1.Validation{{Expression: "object.metadata.name != '" + name + "'",
+				Message: name + " is held back on this cluster by its platform team"}},
+		}}
+	if _, err := kube.AdmissionregistrationV1().ValidatingAdmissionPolicies().Create(ctx, policy, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	binding := &admissionv1.ValidatingAdmissionPolicyBinding{ObjectMeta: metav1.ObjectMeta{Name: policy.Name},
+		Spec: admissionv1.ValidatingAdmissionPolicyBindingSpec{PolicyName: policy.Name,
+			ValidationActions: []admissionv1.ValidationAction{admissionv1.Deny}}}
+	if _, err := kube.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fleetStatusShows: after the dev fleet's up, with Argo CD's add-on Applications want (name -> true) Synced and
+// Healthy, metrics-server held back on spoke-use2 (holdBack), an upgrade insight on spoke-use2 and one of
+// spoke-usw2's IAM roles changed in the cloud behind the stack's back, fleet status reports every cluster with its
+// node groups, what EKS says (ACTIVE, its version, the insight), each spoke add-on ok with the real Application's
+// name but metrics-server failed on spoke-use2 alone with the policy's words, and the drift on spoke-usw2 only (a
+// policy attachment detached outside the stack, which the next up puts back); the table and the HTML page say the
+// same.
+func fleetStatusShows(t *testing.T, env *offline.Env, want map[string]bool) {
+	insight := capabilities.InsightSummary{ID: "deprecated-apis", Name: "Deprecated APIs removed in Kubernetes v1.34",
+		Category: "UPGRADE_READINESS"}
+	insight.InsightStatus.Status = "WARNING"
+	env.Capabilities.SetInsights("spoke-use2", insight)
+	// Someone detaches a policy from one of spoke-usw2's roles in the console (the offline cloud forgets it).
+	var drifted string
+	for _, rec := range records(t, env, "aws", "aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
+		if name := rec.URN[strings.LastIndex(rec.URN, "::")+2:]; strings.HasPrefix(name, "spoke-usw2-node") && drifted == "" {
+			if _, err := env.Store.Delete("aws", rec.Type, rec.ID); err != nil {
+				t.Fatal(err)
+			}
+			drifted = name
+		}
+	}
+	if drifted == "" {
+		t.Fatal("spoke-usw2 has no node role policy attachment")
+	}
+	held := func(r status.Report) status.Addon {
+		for _, c := range r.Clusters {
+			if a, ok := c.Addon("metrics_server"); ok && c.Name == "spoke-use2" {
+				return a
+			}
+		}
+		return status.Addon{}
+	}
+	var r status.Report
+	r, ok := waitFor(3*time.Minute, func() (status.Report, bool) {
+		var r status.Report
+		err := json.Unmarshal(fleetStatus(t, env, "-json", "-drift"), &r)
+		return r, err == nil && held(r).State() == "failed"
+	})
+	if a := held(r); !ok || !strings.Contains(a.Message, "metrics-server is held back on this cluster") ||
+		a.Application != "addon-spoke-use2-metrics-server" {
+		t.Errorf("spoke-use2's metrics_server: %+v; want failed, from its Application, with the policy's words", a)
+	}
+	if len(r.Unreachable) > 0 {
+		t.Errorf("unreachable: %q", r.Unreachable)
+	}
+	var names []string
+	for _, c := range r.Clusters {
+		names = append(names, c.Name)
+		if c.EKS == nil || c.EKS.Status != "ACTIVE" || c.EKS.Version != c.KubernetesVersion || len(c.NodeGroups) == 0 ||
+			c.ArgoCD != "reachable" || c.Stack != "dev" {
+			t.Errorf("%s: EKS %+v, node groups %v, Argo CD %s, stack %s", c.Name, c.EKS, c.NodeGroups, c.ArgoCD, c.Stack)
+		}
+		if got := c.EKS != nil && len(c.EKS.Insights) == 1 && c.EKS.Insights[0].Name == insight.Name; got != (c.Name == "spoke-use2") {
+			t.Errorf("%s: EKS %+v; want the upgrade insight on spoke-use2 only", c.Name, c.EKS)
+		}
+		for _, a := range c.Addons {
+			if a.Name == "metrics_server" && c.Name != "spoke-use2" && a.State() != "ok" {
+				t.Errorf("%s metrics_server: %+v; want ok, failed on spoke-use2 only", c.Name, a)
+			}
+			if want["addon-"+c.Name+"-"+strings.ReplaceAll(a.Name, "_", "-")] &&
+				(a.State() != "ok" || a.Application != "addon-"+c.Name+"-"+strings.ReplaceAll(a.Name, "_", "-")) {
+				t.Errorf("%s %s: %+v, want ok from its Application", c.Name, a.Name, a)
+			}
+			if a.State() == "ok" && a.Application == "" {
+				t.Errorf("%s %s is ok with no Application", c.Name, a.Name)
+			}
+		}
+		if got := slices.Contains(c.Drifted, drifted); got != (c.Name == "spoke-usw2") {
+			t.Errorf("%s: drifted %v; want %s on spoke-usw2 only", c.Name, c.Drifted, drifted)
+		}
+	}
+	if !slices.Equal(names, slices.Sorted(maps.Keys(devClusters))) || len(r.Stacks) != 1 || !r.Stacks[0].DriftChecked {
+		t.Errorf("clusters %v, stacks %+v; want the dev stack's three, its drift checked", names, r.Stacks)
+	}
+	table := string(fleetStatus(t, env, "-eks=false"))
+	t.Logf("fleet status:\n%s", table)
+	if !strings.Contains(table, "metrics_server:failed") || strings.Count(table, "metrics_server:ok") != 2 ||
+		strings.Count(table, "reachable") != 3 || !strings.Contains(table, "unchecked") {
+		t.Errorf("the table:\n%s", table)
+	}
+	page := filepath.Join(t.TempDir(), "status.html")
+	fleetStatus(t, env, "-html", page)
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range names {
+		if !strings.Contains(string(data), `data-cluster="`+c+`"`) {
+			t.Errorf("the page has no row for %s", c)
+		}
+	}
+}

@@ -1,0 +1,34 @@
+package offline
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// ProjectDir is where Stack keeps the project of projectDir (a directory with a Pulumi.yaml) for stack: its
+// Pulumi.yaml with the run's plugins, and the stack's file.
+func (e *Env) ProjectDir(projectDir, stack string) string {
+	return filepath.Join(e.Dir, "projects", filepath.Base(projectDir)+"-"+stack)
+}
+
+// FleetStatus runs the fleet command (bin/fleet, make provider) as `fleet status -C <the stack's project> args...`,
+// as a user would, in the run's environment: the CLI, backend, passphrase and network (AWS, the control planes)
+// the stack's operations use. It returns what the command printed.
+func (e *Env) FleetStatus(projectDir, stack string, args ...string) ([]byte, error) {
+	cmd := exec.Command(filepath.Join(e.Root, "bin", "fleet"), append([]string{"status", "-C",
+		e.ProjectDir(projectDir, stack)}, args...)...)
+	cmd.Env = os.Environ()
+	for k, v := range e.Vars {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("fleet status %q: %w\n%s", args, err, stderr.String())
+	}
+	return out, nil
+}
