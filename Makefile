@@ -1,7 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
 
-.PHONY: all build vet test contract workflows docs java demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: screenshot all build vet test contract workflows docs java demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -90,6 +90,10 @@ release: cli java
 provider:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/pulumi-resource-fleet ./provider/cmd/pulumi-resource-fleet
 	$(GO) build -o bin/fleet ./provider/cmd/fleet
+
+## screenshot: docs/images/fleet-status.png, the fleet status page of provider/status's fixture as Chromium shows it
+screenshot:
+	FLEET_STATUS_SCREENSHOT=$(CURDIR)/docs/images/fleet-status.png $(GO) test -count=1 -run TestHTMLInChromium ./provider/status
 
 ## cli: the Pulumi CLI v$(PULUMI_VERSION) from tests/cli's tool directive (it cannot be downloaded here)
 PULUMI_VERSION := 3.259.0

@@ -273,4 +273,3 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 		pulumi.Providers(bridgeProviders...), recorded.option())
 	return cl, bridge, recorded, err
 }
-

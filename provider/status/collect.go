@@ -1,9 +1,11 @@
 package status
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -26,7 +28,8 @@ type Sources struct {
 	Stacks []string
 	// Pulumi is the CLI to run; nil: the one on PATH.
 	Pulumi auto.PulumiCommand
-	// Kubeconfig reaches the hub's Kubernetes API; "": the hubKubeconfig output of the stack that has the hub.
+	// Kubeconfig reaches the hub's Kubernetes API, for every stack; "": each stack's hubKubeconfig output, and for a
+	// stack without one (a shard) the one hub's of the stacks read.
 	Kubeconfig string
 	// EKS: ask the EKS API of each cluster's region (AWS credentials from the environment); nil: EKS is not read
 	// and shown as unknown.
@@ -67,8 +70,15 @@ func Collect(ctx context.Context, src Sources) Report {
 			names = append(names, s.Name)
 		}
 	}
-	kubeconfig := src.Kubeconfig
-	managed := false
+	// Each stack with a hub reads its own hub's Argo CD (its hubKubeconfig output); a shard's stack, the hub's of
+	// the one fleet read, unless -kubeconfig names one for all.
+	type read struct {
+		clusters   []Cluster
+		kubeconfig string
+		managed    bool
+	}
+	var reads []read
+	hubs := map[string]bool{}
 	for _, name := range names {
 		stack, err := auto.SelectStack(ctx, name, ws)
 		var outputs auto.OutputMap
@@ -80,7 +90,13 @@ func Collect(ctx context.Context, src Sources) Report {
 			continue
 		}
 		clusters, _ := outputs["clusters"].Value.(map[string]any)
-		got := FromOutputs(name, clusters)
+		rd := read{clusters: FromOutputs(name, clusters)}
+		rd.kubeconfig, _ = outputs["hubKubeconfig"].Value.(string)
+		url, _ := outputs["argocdServerUrl"].Value.(string)
+		rd.managed = url != ""
+		if rd.kubeconfig != "" {
+			hubs[rd.kubeconfig] = true
+		}
 		st := Stack{Name: name}
 		if src.Drift {
 			drifted, err := drift(ctx, stack)
@@ -88,30 +104,30 @@ func Collect(ctx context.Context, src Sources) Report {
 				r.Unreachable = append(r.Unreachable, fmt.Sprintf("drift of stack %s: %v", name, firstLine(err)))
 			} else {
 				st.DriftChecked, st.Drifted = true, drifted
-				for i := range got {
-					got[i].Drifted = ofCluster(drifted, got[i].Name)
+				for i := range rd.clusters {
+					rd.clusters[i].Drifted = ofCluster(drifted, rd.clusters[i].Name)
 				}
 			}
 		}
 		r.Stacks = append(r.Stacks, st)
-		if slices.ContainsFunc(got, func(c Cluster) bool { return c.Role == "hub" }) {
-			if kc, _ := outputs["hubKubeconfig"].Value.(string); kubeconfig == "" {
-				kubeconfig = kc
-			}
-			url, _ := outputs["argocdServerUrl"].Value.(string)
-			managed = url != ""
+		reads = append(reads, rd)
+	}
+	for i, rd := range reads {
+		kubeconfig := cmp.Or(src.Kubeconfig, rd.kubeconfig)
+		if kubeconfig == "" && len(hubs) == 1 {
+			kubeconfig = slices.Collect(maps.Keys(hubs))[0]
 		}
-		r.Clusters = append(r.Clusters, got...)
-	}
-	if apps, err := hubApplications(ctx, kubeconfig); err != nil {
-		r.Unreachable = append(r.Unreachable, "argocd: "+firstLine(err))
-	} else {
-		r.Clusters = WithApplications(r.Clusters, apps)
-	}
-	if src.EKS != nil {
-		var unreachable []string
-		r.Clusters, unreachable = WithEKS(ctx, r.Clusters, managed, src.EKS)
-		r.Unreachable = append(r.Unreachable, unreachable...)
+		if apps, err := hubApplications(ctx, kubeconfig); err != nil {
+			r.Unreachable = append(r.Unreachable, fmt.Sprintf("argocd of stack %s: %s", r.Stacks[i].Name, firstLine(err)))
+		} else {
+			rd.clusters = WithApplications(rd.clusters, apps)
+		}
+		if src.EKS != nil {
+			var unreachable []string
+			rd.clusters, unreachable = WithEKS(ctx, rd.clusters, rd.managed, src.EKS)
+			r.Unreachable = append(r.Unreachable, unreachable...)
+		}
+		r.Clusters = append(r.Clusters, rd.clusters...)
 	}
 	return r
 }
