@@ -2,10 +2,7 @@ package capability
 
 import (
 	"context"
-	"encoding/pem"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -47,20 +44,7 @@ func startEKS(t *testing.T, roles map[string]string) offlineEKS {
 	}
 	api := capabilities.New(store, http.NotFoundHandler())
 	api.Settle = 30 * time.Millisecond
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Host = "eks." + testRegion + ".amazonaws.com" // the endpoint's name, as the offline network routes it
-		api.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	ca := filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range map[string]string{"AWS_ENDPOINT_URL_EKS": srv.URL, "AWS_CA_BUNDLE": ca, "AWS_REGION": testRegion,
-		"AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE", "AWS_SECRET_ACCESS_KEY": "offline", "AWS_CONFIG_FILE": os.DevNull,
-		"AWS_SHARED_CREDENTIALS_FILE": os.DevNull, "AWS_EC2_METADATA_DISABLED": "true"} {
-		t.Setenv(k, v)
-	}
+	capabilities.Serve(t, api, testRegion)
 	interval := pollInterval
 	pollInterval = 10 * time.Millisecond
 	t.Cleanup(func() { pollInterval = interval })

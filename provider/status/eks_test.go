@@ -2,10 +2,7 @@ package status
 
 import (
 	"context"
-	"encoding/pem"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,20 +39,7 @@ func TestWithEKS(t *testing.T) {
 	api.SetInsights("hub", insight("Deprecated APIs removed in Kubernetes v1.33", "UPGRADE_READINESS", "WARNING"),
 		insight("Kubelet version skew", "UPGRADE_READINESS", "PASSING"),
 		insight("Hybrid node configuration", "MISCONFIGURATION", "ERROR"))
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Host = "eks." + region + ".amazonaws.com"
-		api.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	ca := filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range map[string]string{"AWS_ENDPOINT_URL_EKS": srv.URL, "AWS_CA_BUNDLE": ca,
-		"AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE", "AWS_SECRET_ACCESS_KEY": "offline", "AWS_CONFIG_FILE": os.DevNull,
-		"AWS_SHARED_CREDENTIALS_FILE": os.DevNull, "AWS_EC2_METADATA_DISABLED": "true"} {
-		t.Setenv(k, v)
-	}
+	capabilities.Serve(t, api, region)
 	ctx := context.Background()
 	client := func(region string) (EKSAPI, error) {
 		cfg, err := awsconfig.Load(ctx, region, "")
