@@ -104,8 +104,9 @@ func Collect(ctx context.Context, src Sources) Report {
 				r.Unreachable = append(r.Unreachable, fmt.Sprintf("drift of stack %s: %v", name, firstLine(err)))
 			} else {
 				st.DriftChecked, st.Drifted = true, drifted
+				byCluster := ofClusters(drifted, rd.clusters)
 				for i := range rd.clusters {
-					rd.clusters[i].Drifted = ofCluster(drifted, rd.clusters[i].Name)
+					rd.clusters[i].Drifted = byCluster[rd.clusters[i].Name]
 				}
 			}
 		}
@@ -168,12 +169,7 @@ func drift(ctx context.Context, stack auto.Stack) ([]string, error) {
 				set[resource.URN(m.URN).Name()] = true
 			}
 		}
-		names := make([]string, 0, len(set))
-		for n := range set {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		done <- names
+		done <- slices.Sorted(maps.Keys(set))
 	}()
 	if _, err := stack.PreviewRefresh(ctx, optrefresh.EventStreams(ch), optrefresh.RunProgram(false)); err != nil {
 		return nil, err
@@ -182,12 +178,19 @@ func drift(ctx context.Context, stack auto.Stack) ([]string, error) {
 	return <-done, nil
 }
 
-// ofCluster are the names of a cluster's resources among names: those the fleet names after it (<cluster>-...).
-func ofCluster(names []string, cluster string) []string {
-	var out []string
+// ofClusters are the names among names of each cluster's resources: those the fleet names after it
+// (<cluster>-...), each counted for the cluster of the longest such name (spoke-a-role is spoke-a's, not spoke's).
+func ofClusters(names []string, clusters []Cluster) map[string][]string {
+	out := map[string][]string{}
 	for _, n := range names {
-		if n == cluster || strings.HasPrefix(n, cluster+"-") {
-			out = append(out, n)
+		owner := ""
+		for _, c := range clusters {
+			if (n == c.Name || strings.HasPrefix(n, c.Name+"-")) && len(c.Name) > len(owner) {
+				owner = c.Name
+			}
+		}
+		if owner != "" {
+			out[owner] = append(out[owner], n)
 		}
 	}
 	return out

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestCollectUnreachable: a project that cannot be read yields a report saying so, with no cluster shown healthy;
@@ -19,5 +21,14 @@ func TestCollectUnreachable(t *testing.T) {
 	}
 	if _, err := hubApplications(context.Background(), "not: [a kubeconfig"); err == nil || !strings.Contains(err.Error(), "hub kubeconfig") {
 		t.Errorf("a broken kubeconfig: %v", err)
+	}
+}
+
+func TestOfClusters(t *testing.T) {
+	got := ofClusters([]string{"spoke-a-role", "spoke-vpc", "spoke", "hub-cluster-secret", "fleet-ledger"},
+		[]Cluster{{Name: "spoke"}, {Name: "spoke-a"}, {Name: "hub"}})
+	want := map[string][]string{"spoke": {"spoke-vpc", "spoke"}, "spoke-a": {"spoke-a-role"}, "hub": {"hub-cluster-secret"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }

@@ -2,13 +2,16 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
@@ -88,6 +91,26 @@ func TestShards(t *testing.T) {
 	}
 	if metrics != 2 {
 		t.Errorf("the shards stage's AnalysisTemplate has %d metrics, want one per shard Stack", metrics)
+	}
+
+	// fleet status over the project reads the three stacks, each shard's spokes against the one hub.
+	var report status.Report
+	if out, err := env.FleetStatus(fleetDir(env), "hub", "-json", "-eks=false"); err != nil {
+		t.Error(err)
+	} else if err := json.Unmarshal(out, &report); err != nil {
+		t.Error(err)
+	}
+	shardOf := map[string]string{}
+	for _, c := range report.Clusters {
+		shardOf[c.Stack+"/"+c.Name] = c.Shard
+		if c.ArgoCD != "reachable" {
+			t.Errorf("fleet status: %s of stack %s: Argo CD %s, want the hub's read", c.Name, c.Stack, c.ArgoCD)
+		}
+	}
+	if want := map[string]string{"hub/hub": "", "shard-us/spoke-us1": "us", "shard-us/spoke-us2": "us",
+		"shard-eu/spoke-eu1": "eu"}; !maps.Equal(shardOf, want) || len(report.Unreachable) > 0 {
+		t.Errorf("fleet status: clusters (stack/name: shard) %v, unreachable %q; want %v and every source read", shardOf,
+			report.Unreachable, want)
 	}
 
 	// A toggle in one shard is that shard's change only.
