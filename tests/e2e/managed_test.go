@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
@@ -149,6 +152,28 @@ func TestManagedHub(t *testing.T) {
 	synced.Annotations["argocd.argoproj.io/tracking-id"] = "registry:/Secret:argocd/apps-use2"
 	if _, err := secrets.Update(ctx, synced, metav1.UpdateOptions{DryRun: dry.DryRun}); err != nil {
 		t.Errorf("the fleet's own secret written again by the capability was refused: %v", err)
+	}
+
+	// fleet status asks EKS of the managed hub's capability.
+	out, err := l.env.FleetStatus(l.dir, l.name, "-json")
+	var report status.Report
+	if err == nil {
+		err = json.Unmarshal(out, &report)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range report.Clusters {
+		want := []string(nil)
+		if c.Name == "platform" {
+			want = []string{"argocd (argocd): ACTIVE"}
+		}
+		if c.EKS == nil || !slices.Equal(c.EKS.Capabilities, want) {
+			t.Errorf("fleet status: %s's EKS %+v, want capabilities %q", c.Name, c.EKS, want)
+		}
+	}
+	if len(report.Clusters) != len(managedClusters) || len(report.Unreachable) > 0 {
+		t.Errorf("fleet status: %d clusters, unreachable %q", len(report.Clusters), report.Unreachable)
 	}
 }
 

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,5 +37,32 @@ func TestParse(t *testing.T) {
 	}
 	if _, err := parse([]string{"-h"}, io.Discard); err == nil {
 		t.Error("-h: want flag.ErrHelp")
+	}
+}
+
+// TestWatchRewritesThePage: under -watch the page is written again each round, whole (through a temporary file
+// renamed into place, none left behind) and reloading itself, until the context ends; a project that cannot be read
+// is reported as unreachable every round.
+func TestWatchRewritesThePage(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "status.html")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	var out strings.Builder
+	if err := runStatus(ctx, options{dir: dir, html: page, watch: time.Second}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if rounds := strings.Count(out.String(), page+": 0 clusters, 1 unreachable sources"); rounds < 2 {
+		t.Errorf("%d rounds in 4 s every second:\n%s", rounds, out.String())
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `<meta http-equiv="refresh" content="1">`) || !strings.Contains(string(data), "<h2>Unreachable</h2>") {
+		t.Errorf("the watched page:\n%s", data)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the page's directory holds %d files, want the page only", len(entries))
 	}
 }
