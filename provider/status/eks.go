@@ -68,6 +68,8 @@ func WithEKS(ctx context.Context, clusters []Cluster, managedHub bool, client fu
 	return out, unreachable
 }
 
+// describe is what EKS says of c (its EKS cluster is named as the fleet names it, after the cluster): the cluster,
+// its upgrade insights that do not pass, and with capabilities the cluster's capabilities.
 func describe(ctx context.Context, c Cluster, capabilities bool, client func(string) (EKSAPI, error)) (*EKS, error) {
 	api, err := client(c.Region)
 	if err != nil {

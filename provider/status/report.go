@@ -17,7 +17,8 @@ type Report struct {
 	Clusters []Cluster `json:"clusters"`
 	// Stacks are the stacks read, each with its drift when it was checked.
 	Stacks []Stack `json:"stacks"`
-	// Unreachable are the sources that could not be read, each with why ("stack dev: ...", "argocd: ...").
+	// Unreachable are the sources that could not be read, each with why ("stack dev: ...", "argocd of stack dev: ...",
+	// "eks hub (us-east-1): ...").
 	Unreachable []string `json:"unreachable,omitempty"`
 }
 
