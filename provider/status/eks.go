@@ -20,7 +20,8 @@ type EKS struct {
 	// Insights are its upgrade readiness insights that do not pass (ListInsights, category UPGRADE_READINESS,
 	// status WARNING, ERROR or UNKNOWN): what stands before its next Kubernetes version.
 	Insights []Insight `json:"insights,omitempty"`
-	// Capabilities are, on a hub with a managed Argo CD, its EKS capabilities as "name (type): status".
+	// Capabilities are, on a hub with a managed Argo CD, its EKS capabilities (ListCapabilities, then each one's
+	// DescribeCapability) as "name (type): status", then each health issue as "; code: message".
 	Capabilities []string `json:"capabilities,omitempty"`
 }
 
@@ -48,6 +49,7 @@ type EKSAPI interface {
 	DescribeCluster(context.Context, *eks.DescribeClusterInput, ...func(*eks.Options)) (*eks.DescribeClusterOutput, error)
 	ListInsights(context.Context, *eks.ListInsightsInput, ...func(*eks.Options)) (*eks.ListInsightsOutput, error)
 	ListCapabilities(context.Context, *eks.ListCapabilitiesInput, ...func(*eks.Options)) (*eks.ListCapabilitiesOutput, error)
+	DescribeCapability(context.Context, *eks.DescribeCapabilityInput, ...func(*eks.Options)) (*eks.DescribeCapabilityOutput, error)
 }
 
 // WithEKS are clusters with what EKS says of each (client gives the API of a region); managedHub: the hub's Argo
@@ -69,7 +71,7 @@ func WithEKS(ctx context.Context, clusters []Cluster, managedHub bool, client fu
 }
 
 // describe is what EKS says of c (its EKS cluster is named as the fleet names it, after the cluster): the cluster,
-// its upgrade insights that do not pass, and with capabilities the cluster's capabilities.
+// its upgrade insights that do not pass, and with capabilities the cluster's capabilities and their health.
 func describe(ctx context.Context, c Cluster, capabilities bool, client func(string) (EKSAPI, error)) (*EKS, error) {
 	api, err := client(c.Region)
 	if err != nil {
@@ -105,8 +107,18 @@ func describe(ctx context.Context, c Cluster, capabilities bool, client func(str
 			return nil, fmt.Errorf("capabilities: %w", err)
 		}
 		for _, s := range list.Capabilities {
-			e.Capabilities = append(e.Capabilities, fmt.Sprintf("%s (%s): %s", aws.ToString(s.CapabilityName),
-				strings.ToLower(string(s.Type)), s.Status))
+			d, err := api.DescribeCapability(ctx, &eks.DescribeCapabilityInput{ClusterName: name, CapabilityName: s.CapabilityName})
+			if err != nil {
+				return nil, fmt.Errorf("capability %s: %w", aws.ToString(s.CapabilityName), err)
+			}
+			line := fmt.Sprintf("%s (%s): %s", aws.ToString(s.CapabilityName), strings.ToLower(string(s.Type)),
+				d.Capability.Status)
+			if d.Capability.Health != nil {
+				for _, issue := range d.Capability.Health.Issues {
+					line += fmt.Sprintf("; %s: %s", issue.Code, aws.ToString(issue.Message))
+				}
+			}
+			e.Capabilities = append(e.Capabilities, line)
 		}
 	}
 	return e, nil

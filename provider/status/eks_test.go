@@ -16,8 +16,9 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 )
 
-// TestWithEKS asks the offline cloud's EKS API, through the AWS SDK as fleet status does, of a hub it has, with
-// three insights of which one is an upgrade readiness warning, and of a spoke it does not have.
+// TestWithEKS asks the offline cloud's EKS API, through the AWS SDK as fleet status does, of a managed hub it has,
+// with three insights of which one is an upgrade readiness warning and a degraded Argo CD capability, and of a spoke
+// it does not have.
 func TestWithEKS(t *testing.T) {
 	const region = "us-west-2"
 	dir := t.TempDir()
@@ -28,6 +29,16 @@ func TestWithEKS(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := store.Put(emulator.Record{Package: "aws", Type: aws.EKSClusterType, ID: "hub", Scope: region, URN: "test:hub", State: raw}); err != nil {
+		t.Fatal(err)
+	}
+	capability, err := emulator.PlainState(map[string]any{"capability": map[string]any{"capabilityName": "argocd",
+		"type": "ARGOCD", "status": "DEGRADED", "health": map[string]any{"issues": []any{
+			map[string]any{"code": "AccessDenied", "message": "the role cannot be assumed"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Put(emulator.Record{Package: "eks", Type: capabilities.Type, ID: "hub/argocd", Scope: region,
+		URN: "test:hub-argocd", State: capability}); err != nil {
 		t.Fatal(err)
 	}
 	api := capabilities.New(store, http.NotFoundHandler())
@@ -48,7 +59,8 @@ func TestWithEKS(t *testing.T) {
 	got, unreachable := WithEKS(ctx, []Cluster{{Name: "hub", Region: region, Role: "hub"},
 		{Name: "spoke", Region: region, Role: "spoke"}}, true, client)
 	want := &EKS{Status: "ACTIVE", Version: "1.32", PlatformVersion: "eks.9", Insights: []Insight{
-		{Name: "Deprecated APIs removed in Kubernetes v1.33", Status: "WARNING", Reason: "Deprecated APIs removed in Kubernetes v1.33 found"}}}
+		{Name: "Deprecated APIs removed in Kubernetes v1.33", Status: "WARNING", Reason: "Deprecated APIs removed in Kubernetes v1.33 found"}},
+		Capabilities: []string{"argocd (argocd): DEGRADED; AccessDenied: the role cannot be assumed"}}
 	if d := cmp.Diff(want, got[0].EKS); d != "" {
 		t.Errorf("the hub (-want +got):\n%s", d)
 	}
