@@ -57,12 +57,11 @@ func holdBack(t *testing.T, kube kubernetes.Interface, name string) {
 }
 
 // fleetStatusShows: after the dev fleet's up, with Argo CD's add-on Applications want (name -> true) Synced and
-// Healthy, metrics-server held back on spoke-use2 (holdBack), an upgrade insight on spoke-use2 and one of
-// spoke-usw2's IAM roles changed in the cloud behind the stack's back, fleet status reports every cluster with its
-// node groups, what EKS says (ACTIVE, its version, the insight), each spoke add-on ok with the real Application's
-// name but metrics-server failed on spoke-use2 alone with the policy's words, and the drift on spoke-usw2 only (a
-// policy attachment detached outside the stack, which the next up puts back); the table and the HTML page say the
-// same.
+// Healthy, metrics-server held back on spoke-use2 (holdBack), an upgrade insight on spoke-use2 and a policy
+// attachment of spoke-usw2's node role removed in the cloud behind the stack's back (the next up puts it back),
+// fleet status reports every cluster with its node groups, what EKS says (ACTIVE, its version, the insight), each
+// spoke add-on ok with the real Application's name but metrics-server failed on spoke-use2 alone with the policy's
+// words, and the drift on spoke-usw2 only; the table and the HTML page say the same.
 func fleetStatusShows(t *testing.T, env *offline.Env, want map[string]bool) {
 	insight := capabilities.InsightSummary{ID: "deprecated-apis", Name: "Deprecated APIs removed in Kubernetes v1.34",
 		Category: "UPGRADE_READINESS"}
@@ -89,7 +88,6 @@ func fleetStatusShows(t *testing.T, env *offline.Env, want map[string]bool) {
 		}
 		return status.Addon{}
 	}
-	var r status.Report
 	r, ok := waitFor(3*time.Minute, func() (status.Report, bool) {
 		var r status.Report
 		err := json.Unmarshal(fleetStatus(t, env, "-json", "-drift"), &r)
