@@ -58,7 +58,7 @@ func holdBack(t *testing.T, kube kubernetes.Interface, name string) {
 
 // fleetStatusShows: after the dev fleet's up, with Argo CD's add-on Applications want (name -> true) Synced and
 // Healthy, metrics-server held back on spoke-use2 (holdBack), an upgrade insight on spoke-use2 and a policy
-// attachment of spoke-usw2's node role removed in the cloud behind the stack's back (the next up puts it back),
+// attachment of spoke-usw2's node role removed in the cloud behind the stack's back (the stack still holds it),
 // fleet status reports every cluster with its node groups, what EKS says (ACTIVE, its version, the insight), each
 // spoke add-on ok with the real Application's name but metrics-server failed on spoke-use2 alone with the policy's
 // words, and the drift on spoke-usw2 only; the table and the HTML page say the same.
