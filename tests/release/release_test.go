@@ -100,11 +100,17 @@ func TestGoReleaserCheck(t *testing.T) {
 
 // TestReleaseMatrix: the release builds the plugin for Linux, macOS and Windows on amd64 and arm64, stamps the
 // tag's version into it, and names each archive as Pulumi's plugin installer asks for it
-// (pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz, sdk/go/common/workspace's standard asset name).
+// (pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz, sdk/go/common/workspace's standard asset name); and the
+// fleet command (fleet status) for the same platforms, in fleet-v<version>-<os>-<arch>.tar.gz.
 func TestReleaseMatrix(t *testing.T) {
 	c, _ := readConfig(t)
-	if len(c.Builds) != 1 || len(c.Archives) != 1 {
-		t.Fatalf("want one build and one archive, got %d and %d", len(c.Builds), len(c.Archives))
+	if len(c.Builds) != 2 || len(c.Archives) != 2 {
+		t.Fatalf("want two builds and two archives (the plugin, the fleet command), got %d and %d", len(c.Builds), len(c.Archives))
+	}
+	if cli := c.Builds[1]; cli.Main != "./provider/cmd/fleet" || cli.Binary != "fleet" ||
+		!slices.Equal(cli.Goos, c.Builds[0].Goos) || !slices.Equal(cli.Goarch, c.Builds[0].Goarch) ||
+		c.Archives[1].NameTemplate != "fleet-v{{ .Version }}-{{ .Os }}-{{ .Arch }}" {
+		t.Errorf("the fleet command's build %+v and archive %q: want bin fleet for the plugin's platforms", cli, c.Archives[1].NameTemplate)
 	}
 	b := c.Builds[0]
 	if b.Main != "./provider/cmd/pulumi-resource-fleet" || b.Binary != "pulumi-resource-fleet" {
@@ -141,11 +147,12 @@ func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
 	_, raw := readConfig(t)
 	// This platform only (a release builds six); without -trimpath and CGO_ENABLED=0, so the build reuses the
 	// compiled packages of `make provider` instead of compiling every dependency again.
-	builds := raw["builds"].([]any)
-	build := builds[0].(map[string]any)
-	build["goos"], build["goarch"] = []string{runtime.GOOS}, []string{runtime.GOARCH}
-	delete(build, "flags")
-	delete(build, "env")
+	for _, b := range raw["builds"].([]any) {
+		build := b.(map[string]any)
+		build["goos"], build["goarch"] = []string{runtime.GOOS}, []string{runtime.GOARCH}
+		delete(build, "flags")
+		delete(build, "env")
+	}
 	dist := t.TempDir()
 	raw["dist"] = dist
 	cfg, err := yaml.Marshal(raw)
@@ -166,10 +173,14 @@ func TestSnapshotInstallsFromItsPluginDownloadURL(t *testing.T) {
 		t.Fatal("dist/metadata.json names no version")
 	}
 	asset := fmt.Sprintf("pulumi-resource-fleet-v%s-%s-%s.tar.gz", meta.Version, runtime.GOOS, runtime.GOARCH)
-	checkArchive(t, filepath.Join(dist, asset))
+	cliAsset := fmt.Sprintf("fleet-v%s-%s-%s.tar.gz", meta.Version, runtime.GOOS, runtime.GOARCH)
+	checkArchive(t, filepath.Join(dist, asset), "pulumi-resource-fleet")
+	checkArchive(t, filepath.Join(dist, cliAsset), "fleet")
 	sums, err := os.ReadFile(filepath.Join(dist, "checksums.txt"))
-	if err != nil || !strings.Contains(string(sums), "  "+asset+"\n") {
-		t.Errorf("checksums.txt does not list %s: %v\n%s", asset, err, sums)
+	for _, a := range []string{asset, cliAsset} {
+		if err != nil || !strings.Contains(string(sums), "  "+a+"\n") {
+			t.Errorf("checksums.txt does not list %s: %v\n%s", a, err, sums)
+		}
 	}
 
 	// GitHub's release download URL: /<owner>/<repo>/releases/download/v<version>/<asset>.
@@ -271,8 +282,9 @@ func packageAddUsesTheRelease(t *testing.T, env []string, cli, version string) {
 	}
 }
 
-// checkArchive: the archive holds the plugin binary at its root, executable, with the license and the README.
-func checkArchive(t *testing.T, path string) {
+// checkArchive: the archive holds the binary bin (the plugin's, the fleet command's) at its root, executable, with
+// the license and the README.
+func checkArchive(t *testing.T, path, bin string) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -295,7 +307,6 @@ func checkArchive(t *testing.T, path string) {
 		}
 		modes[h.Name] = h.Mode
 	}
-	bin := "pulumi-resource-fleet"
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
