@@ -55,7 +55,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 	holdBack(t, typed(t, env, controlplane.Name(devClusters["spoke-use2"], "spoke-use2")), "metrics-server")
 	started := time.Now()
 	hub := startArgoCD(t, env, devClusters["hub"], "hub")
-	apps := dynamicClient(t, env, hubCP).Resource(argoApplications).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
+	apps := dynamicClient(t, env, hubCP).Resource(status.ApplicationsResource).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
 	want := map[string]bool{}
 	for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
 		for _, chart := range []string{"aws-load-balancer-controller", "metrics-server"} {
@@ -206,7 +206,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		if _, err := env.PublishGit(tenantRepo, src, "payments: ledger"); err != nil {
 			t.Fatal(err)
 		}
-		tenantApps := dynamicClient(t, env, hubCP).Resource(argoApplications).Namespace(gitopsbridge.DefaultNamespace)
+		tenantApps := dynamicClient(t, env, hubCP).Resource(status.ApplicationsResource).Namespace(gitopsbridge.DefaultNamespace)
 		// What the repository's webhook to Argo CD's server would do (neither runs here): ask for a refresh.
 		for _, name := range []string{"payments-spoke-use2", "payments-spoke-usw2"} {
 			if err := offline.RefreshApplication(ctx, tenantApps, name); err != nil {
@@ -257,7 +257,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-decommission"))); err != nil {
 			t.Fatalf("up: %v", err)
 		}
-		tenantApps := dynamicClient(t, env, hubCP).Resource(argoApplications).Namespace(gitopsbridge.DefaultNamespace)
+		tenantApps := dynamicClient(t, env, hubCP).Resource(status.ApplicationsResource).Namespace(gitopsbridge.DefaultNamespace)
 		state, ok := waitFor(3*time.Minute, func() (map[string]string, bool) {
 			got := map[string]string{}
 			if _, err := tenantApps.Get(ctx, "payments-spoke-usw2", metav1.GetOptions{}); err == nil {
@@ -433,9 +433,6 @@ spec:
         automated: {}
 `
 }
-
-// argoApplications are Argo CD's Applications.
-var argoApplications = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
 
 // setConfig sets stack config values by path (gitops-fleet:clusters[2].addons.metrics_server).
 func setConfig(t *testing.T, stack auto.Stack, values map[string]string) {

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -142,7 +143,7 @@ func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, 
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = dyn.Resource(argoApplications).Namespace(tc.namespace).Create(ctx, app(tc.namespace, tc.project), dryRun)
+			_, err = dyn.Resource(status.ApplicationsResource).Namespace(tc.namespace).Create(ctx, app(tc.namespace, tc.project), dryRun)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("refused: %v", err)

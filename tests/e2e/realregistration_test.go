@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
@@ -71,7 +72,7 @@ func TestRegistrationPullRequests(t *testing.T) {
 	hubCP := controlplane.Name(devClusters["hub"], "hub")
 	startArgoCD(t, env, devClusters["hub"], "hub")
 	dyn := dynamicClient(t, env, hubCP)
-	apps := dyn.Resource(argoApplications)
+	apps := dyn.Resource(status.ApplicationsResource)
 	registry := gitopsbridge.RegistryApplicationName("dev")
 	// The registry Application has compared main, holding no registration yet, by the time this holds.
 	if state, ok := waitFor(2*time.Minute, func() (string, bool) {
@@ -103,7 +104,7 @@ func TestRegistrationPullRequests(t *testing.T) {
 	type view struct{ Secrets, Addons string }
 	got, ok := waitFor(3*time.Minute, func() (view, bool) {
 		v := view{Secrets: strings.Join(clusterSecrets(t, env, devClusters["hub"], "hub"), ",")}
-		list, err := offline.Applications(ctx, dyn)
+		list, err := status.Applications(ctx, dyn)
 		if err != nil {
 			return v, false
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -42,7 +43,7 @@ func stagesThroughArgoCD(t *testing.T, env *offline.Env, dyn dynamic.Interface) 
 			templates[state["file"].(string)] = state["content"].(string)
 		}
 	}
-	apps := dyn.Resource(argoApplications).Namespace(gitopsbridge.DefaultNamespace)
+	apps := dyn.Resource(status.ApplicationsResource).Namespace(gitopsbridge.DefaultNamespace)
 	type stageView struct{ App, Stack string }
 	view := func(stage string) stageView {
 		app, err := apps.Get(ctx, delivery.ApplicationName(deliveryProject, stage), metav1.GetOptions{})

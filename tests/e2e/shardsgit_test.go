@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
@@ -70,7 +71,7 @@ func TestShardsThroughGit(t *testing.T) {
 
 	started := time.Now()
 	startArgoCD(t, env, "us-east-1", "hub")
-	registry := dynamicClient(t, env, controlplane.Name("us-east-1", "hub")).Resource(argoApplications).
+	registry := dynamicClient(t, env, controlplane.Name("us-east-1", "hub")).Resource(status.ApplicationsResource).
 		Namespace(gitopsbridge.DefaultNamespace)
 	status := func() string {
 		app, err := registry.Get(ctx, gitopsbridge.RegistryApplicationName("prod"), metav1.GetOptions{})

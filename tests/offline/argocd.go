@@ -6,15 +6,14 @@ import (
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 )
 
 // applications are Argo CD's Applications (the CRD of the chart the hub installs).
-var applications = schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "applications"}
 
 // releaseApplications stands in for the one thing Argo CD's application controller must do for a destroy to end,
 // on a hub where Argo CD itself does not run (see ArgoCDRuns): an Application deleted with Argo CD's resources finalizer
@@ -25,7 +24,7 @@ func releaseApplications(ctx context.Context, clusters controlplane.Clusters, na
 	if err != nil {
 		return
 	}
-	apps, err := dyn.Resource(applications).List(ctx, metav1.ListOptions{})
+	apps, err := dyn.Resource(status.ApplicationsResource).List(ctx, metav1.ListOptions{})
 	if err != nil { // no Argo CD here, or the server is going away
 		return
 	}
@@ -38,7 +37,7 @@ func releaseApplications(ctx context.Context, clusters controlplane.Clusters, na
 			"resourceVersion": app.GetResourceVersion(),
 			"finalizers":      slices.DeleteFunc(finalizers, func(f string) bool { return f == delivery.ResourcesFinalizer }),
 		}})
-		_, _ = dyn.Resource(applications).Namespace(app.GetNamespace()).Patch(ctx, app.GetName(),
+		_, _ = dyn.Resource(status.ApplicationsResource).Namespace(app.GetNamespace()).Patch(ctx, app.GetName(),
 			types.MergePatchType, patch, metav1.PatchOptions{})
 	}
 }

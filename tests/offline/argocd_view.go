@@ -18,18 +18,13 @@ import (
 // Application is what Argo CD says of one of its Applications on a hub (fleet status reads the same).
 type Application = status.Application
 
-// Applications lists Argo CD's Applications in every namespace of the hub dyn reaches, by cluster then name.
-func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, error) {
-	return status.Applications(ctx, dyn)
-}
-
 // WaitForApplications lists the hub's Applications until each has been reconciled since since (a second's
 // precision) and has Settled, or timeout has passed: it returns the last list.
 func WaitForApplications(ctx context.Context, dyn dynamic.Interface, since time.Time, timeout time.Duration) ([]Application, error) {
 	deadline := time.Now().Add(timeout)
 	pending := func(a Application) bool { return a.ReconciledAt.Before(since.Truncate(time.Second)) || !a.Settled() }
 	for {
-		apps, err := Applications(ctx, dyn)
+		apps, err := status.Applications(ctx, dyn)
 		if err == nil && len(apps) > 0 && !slices.ContainsFunc(apps, pending) ||
 			time.Now().After(deadline) {
 			return apps, err
@@ -41,12 +36,12 @@ func WaitForApplications(ctx context.Context, dyn dynamic.Interface, since time.
 // RefreshApplications asks Argo CD to compare every Application on the hub with Git now (RefreshApplication): a
 // controller that restarts within its reconciliation period would otherwise keep the statuses it found.
 func RefreshApplications(ctx context.Context, dyn dynamic.Interface) error {
-	list, err := dyn.Resource(applications).List(ctx, metav1.ListOptions{})
+	list, err := dyn.Resource(status.ApplicationsResource).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
 	}
 	for _, u := range list.Items {
-		if err := RefreshApplication(ctx, dyn.Resource(applications).Namespace(u.GetNamespace()), u.GetName()); err != nil {
+		if err := RefreshApplication(ctx, dyn.Resource(status.ApplicationsResource).Namespace(u.GetNamespace()), u.GetName()); err != nil {
 			return err
 		}
 	}

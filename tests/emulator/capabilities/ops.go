@@ -38,8 +38,7 @@ func (c call) create(cluster string) {
 		fail(c.w, http.StatusBadRequest, "InvalidParameterException", err.Error())
 		return
 	}
-	if rec, found, err := c.api.store.Get("aws", aws.EKSClusterType, cluster); err != nil || !found || rec.Scope != c.region {
-		fail(c.w, http.StatusNotFound, "ResourceNotFoundException", "No cluster found for name: "+cluster+".")
+	if _, ok := c.cluster(cluster); !ok {
 		return
 	}
 	var argo map[string]any
