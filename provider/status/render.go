@@ -25,10 +25,6 @@ func Table(w io.Writer, r Report, colour bool) error {
 		if c.Decommissioned {
 			name += " (decommissioned)"
 		}
-		stack := c.Stack
-		if c.Shard != "" {
-			stack += " (shard " + c.Shard + ")"
-		}
 		var addons []string
 		for _, a := range c.Addons {
 			cell := a.Name + ":" + a.State()
@@ -37,12 +33,8 @@ func Table(w io.Writer, r Report, colour bool) error {
 			}
 			addons = append(addons, cell)
 		}
-		var groups []string
-		for _, g := range c.NodeGroups {
-			groups = append(groups, g.String())
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, stack, c.Region, c.Role,
-			c.KubernetesVersion, strings.Join(groups, "; "), c.EKS, r.DriftOf(c), c.ArgoCD, strings.Join(addons, " "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.StackText(), c.Region, c.Role,
+			c.KubernetesVersion, c.NodeGroupsText(), c.EKS, r.DriftOf(c), c.ArgoCD, strings.Join(addons, " "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -92,15 +84,7 @@ var page = template.Must(template.New("status").Funcs(template.FuncMap{
 		}
 		return nil
 	},
-	"id":    func(cluster, addon string) string { return "d-" + cluster + "-" + addon },
-	"drift": func(r Report, c Cluster) string { return r.DriftOf(c) },
-	"nodes": func(c Cluster) string {
-		var groups []string
-		for _, g := range c.NodeGroups {
-			groups = append(groups, g.String())
-		}
-		return strings.Join(groups, "; ")
-	},
+	"id": func(cluster, addon string) string { return "d-" + cluster + "-" + addon },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">{{if gt .Refresh 0}}<meta http-equiv="refresh" content="{{.Refresh}}">{{end}}<title>Fleet status</title>
 <style>
@@ -114,7 +98,7 @@ td.none{background:#fff;color:#999}
 <p>At {{.At.Format "2006-01-02 15:04:05 MST"}}: {{len .Clusters}} clusters.</p>
 {{$addons := .Addons}}{{$r := .Report}}
 <table id="matrix"><thead><tr><th>Cluster</th><th>Stack</th><th>Region</th><th>Role</th><th>Kubernetes</th><th>Node groups</th><th>EKS</th><th>Drift</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.Stack}}{{if $c.Shard}} (shard {{$c.Shard}}){{end}}</td><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.KubernetesVersion}}</td><td>{{nodes $c}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{drift $r $c}}</td>
+<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.StackText}}</td><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.KubernetesVersion}}</td><td>{{$c.NodeGroupsText}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{$r.DriftOf $c}}</td>
 {{range $a := $addons}}{{with cell $c $a}}<td class="{{.State}}" data-addon="{{$a}}"><a href="#{{id $c.Name $a}}">{{.State}}</a></td>{{else}}<td class="none" data-addon="{{$a}}">-</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table>
 <h2>Details</h2>

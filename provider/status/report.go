@@ -2,6 +2,7 @@ package status
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -86,6 +87,23 @@ type NodeGroup struct {
 	CapacityType  string   `json:"capacityType"`
 }
 
+// NodeGroupsText is its node groups as shown: each NodeGroup's String, joined by "; ".
+func (c Cluster) NodeGroupsText() string {
+	groups := make([]string, len(c.NodeGroups))
+	for i, g := range c.NodeGroups {
+		groups[i] = g.String()
+	}
+	return strings.Join(groups, "; ")
+}
+
+// StackText is its stack as shown: "dev", or "shard-us (shard us)".
+func (c Cluster) StackText() string {
+	if c.Shard == "" {
+		return c.Stack
+	}
+	return c.Stack + " (shard " + c.Shard + ")"
+}
+
 // String is "name desired (min-max) types capacity": "system 2 (1-3) m6i.large ON_DEMAND".
 func (g NodeGroup) String() string {
 	return fmt.Sprintf("%s %d (%d-%d) %s %s", g.Name, g.DesiredSize, g.MinSize, g.MaxSize,
@@ -112,39 +130,42 @@ func (a Addon) State() string {
 // Unknown is a status no source reported.
 const Unknown = "Unknown"
 
+// output is one entry of a fleet stack's `clusters` output (Fleet's ClusterSummary), as much of it as status shows.
+type output struct {
+	Region            string            `json:"region"`
+	Role              string            `json:"role"`
+	Environment       string            `json:"environment"`
+	KubernetesVersion string            `json:"kubernetesVersion"`
+	SecretName        string            `json:"secretName"`
+	Shard             string            `json:"shard"`
+	NodeGroups        []NodeGroup       `json:"nodeGroups"`
+	Labels            map[string]string `json:"labels"`
+	Addons            map[string]struct {
+		Version    string `json:"version"`
+		IamRoleArn string `json:"iamRoleArn"`
+	} `json:"addons"`
+}
+
 // FromOutputs are the clusters of a fleet stack's `clusters` output (Fleet's: name -> region, role, environment,
 // kubernetesVersion, secretName, shard, nodeGroups, addons and the cluster secret's labels), with the add-ons those
 // labels enable (enable_<addon>: "true"), each with its version and role from the output's addons; every add-on's
-// state unknown until Argo CD is read (WithApplications).
+// state unknown until Argo CD is read (WithApplications). An entry not of that shape counts as empty.
 func FromOutputs(stack string, clusters map[string]any) []Cluster {
 	var out []Cluster
 	for _, name := range slices.Sorted(maps.Keys(clusters)) {
-		c, _ := clusters[name].(map[string]any)
-		str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-		labels, _ := c["labels"].(map[string]any)
-		built, _ := c["addons"].(map[string]any)
-		cl := Cluster{Name: name, Stack: stack, Shard: str(c, "shard"), Region: str(c, "region"), Role: str(c, "role"),
-			Environment: str(c, "environment"), KubernetesVersion: str(c, "kubernetesVersion"),
-			SecretName: cmp.Or(str(c, "secretName"), name), ArgoCD: Unknown,
-			Decommissioned: labels["fleet_decommission"] == "true", Addons: []Addon{}}
-		for _, k := range slices.Sorted(maps.Keys(labels)) {
-			if addon, ok := strings.CutPrefix(k, "enable_"); ok && labels[k] == "true" {
-				a, _ := built[addon].(map[string]any)
-				cl.Addons = append(cl.Addons, Addon{Name: addon, Sync: Unknown, Health: Unknown,
-					Version: str(a, "version"), IamRoleArn: str(a, "iamRoleArn")})
-			}
+		var o output
+		if data, err := json.Marshal(clusters[name]); err == nil {
+			_ = json.Unmarshal(data, &o)
 		}
-		groups, _ := c["nodeGroups"].([]any)
-		for _, g := range groups {
-			m, _ := g.(map[string]any)
-			num := func(k string) int { f, _ := m[k].(float64); return int(f) }
-			ng := NodeGroup{Name: str(m, "name"), MinSize: num("minSize"), DesiredSize: num("desiredSize"),
-				MaxSize: num("maxSize"), CapacityType: str(m, "capacityType")}
-			types, _ := m["instanceTypes"].([]any)
-			for _, t := range types {
-				ng.InstanceTypes = append(ng.InstanceTypes, fmt.Sprint(t))
+		cl := Cluster{Name: name, Stack: stack, Shard: o.Shard, Region: o.Region, Role: o.Role,
+			Environment: o.Environment, KubernetesVersion: o.KubernetesVersion, SecretName: cmp.Or(o.SecretName, name),
+			NodeGroups: o.NodeGroups, ArgoCD: Unknown, Decommissioned: o.Labels["fleet_decommission"] == "true",
+			Addons: []Addon{}}
+		for _, k := range slices.Sorted(maps.Keys(o.Labels)) {
+			if addon, ok := strings.CutPrefix(k, "enable_"); ok && o.Labels[k] == "true" {
+				cl.Addons = append(cl.Addons, Addon{Name: addon, Sync: Unknown, Health: Unknown,
+					Version: o.Addons[addon].Version, IamRoleArn: o.Addons[addon].IamRoleArn})
 			}
-			cl.NodeGroups = append(cl.NodeGroups, ng)
 		}
 		out = append(out, cl)
 	}
