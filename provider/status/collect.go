@@ -113,15 +113,26 @@ func Collect(ctx context.Context, src Sources) Report {
 		r.Stacks = append(r.Stacks, st)
 		reads = append(reads, rd)
 	}
+	// A hub's Applications are read once, however many stacks (its shards') it serves.
+	type hubRead struct {
+		apps []Application
+		err  error
+	}
+	hubApps := map[string]hubRead{}
 	for i, rd := range reads {
 		kubeconfig := cmp.Or(src.Kubeconfig, rd.kubeconfig)
 		if kubeconfig == "" && len(hubs) == 1 {
 			kubeconfig = slices.Collect(maps.Keys(hubs))[0]
 		}
-		if apps, err := hubApplications(ctx, kubeconfig); err != nil {
-			r.Unreachable = append(r.Unreachable, fmt.Sprintf("argocd of stack %s: %s", r.Stacks[i].Name, firstLine(err)))
+		h, ok := hubApps[kubeconfig]
+		if !ok {
+			h.apps, h.err = hubApplications(ctx, kubeconfig)
+			hubApps[kubeconfig] = h
+		}
+		if h.err != nil {
+			r.Unreachable = append(r.Unreachable, fmt.Sprintf("argocd of stack %s: %s", r.Stacks[i].Name, firstLine(h.err)))
 		} else {
-			rd.clusters = WithApplications(rd.clusters, apps)
+			rd.clusters = WithApplications(rd.clusters, h.apps)
 		}
 		if src.EKS != nil {
 			var unreachable []string

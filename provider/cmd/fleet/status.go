@@ -77,12 +77,18 @@ func runStatus(ctx context.Context, o options, out io.Writer) error {
 		src.Kubeconfig = string(data)
 	}
 	if o.eks {
+		// One client per region, for every cluster there and every round of -watch.
+		clients := map[string]status.EKSAPI{}
 		src.EKS = func(region string) (status.EKSAPI, error) {
+			if c, ok := clients[region]; ok {
+				return c, nil
+			}
 			cfg, err := awsconfig.Load(ctx, region, "")
 			if err != nil {
 				return nil, err
 			}
-			return eks.NewFromConfig(cfg), nil
+			clients[region] = eks.NewFromConfig(cfg)
+			return clients[region], nil
 		}
 	}
 	tty := false
