@@ -114,8 +114,7 @@ func fleetStatusShows(t *testing.T, env *offline.Env, want map[string]bool) {
 			if a.Name == "metrics_server" && c.Name != "spoke-use2" && a.State() != "ok" {
 				t.Errorf("%s metrics_server: %+v; want ok, failed on spoke-use2 only", c.Name, a)
 			}
-			if want["addon-"+c.Name+"-"+strings.ReplaceAll(a.Name, "_", "-")] &&
-				(a.State() != "ok" || a.Application != "addon-"+c.Name+"-"+strings.ReplaceAll(a.Name, "_", "-")) {
+			if app := "addon-" + c.Name + "-" + strings.ReplaceAll(a.Name, "_", "-"); want[app] && (a.State() != "ok" || a.Application != app) {
 				t.Errorf("%s %s: %+v, want ok from its Application", c.Name, a.Name, a)
 			}
 			if a.State() == "ok" && a.Application == "" {
