@@ -1,5 +1,7 @@
 # pulumi-fleet: Pulumi components for EKS fleets managed by Argo CD (GitOps Bridge pattern).
 GO ?= go
+# The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
+include tests/tools/versions.mk
 
 .PHONY: screenshot all build vet test contract workflows docs java demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
@@ -95,10 +97,9 @@ provider:
 screenshot:
 	FLEET_STATUS_SCREENSHOT=$(CURDIR)/docs/images/fleet-status.png $(GO) test -count=1 -run TestHTMLInChromium ./provider/status
 
-## cli: the Pulumi CLI v$(PULUMI_VERSION) from tests/cli's tool directive (it cannot be downloaded here)
-PULUMI_VERSION := 3.259.0
+## cli: the Pulumi CLI v$(PULUMI_VERSION) from tests/tools/cli's tool directive (it cannot be downloaded here)
 cli:
-	cd tests/cli && $(GO) build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$(PULUMI_VERSION)" \
+	cd tests/tools/cli && $(GO) build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$(PULUMI_VERSION)" \
 		-o $(CURDIR)/bin/pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 
 ## emulators: the offline cloud's plugins (bin/emulator/pulumi-resource-{aws,kubernetes,github,awsx})
@@ -116,51 +117,47 @@ java:
 	cd provider/java && $(JAVA_GO) build -o $(CURDIR)/bin/ github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java
 
 ## kube: the offline clusters' control plane in bin/kube: etcd, kube-apiserver, kube-controller-manager,
-## kube-scheduler and kubectl $(KUBE_VERSION) (tests/kube), kwok and kwokctl (tests/kwok), aws-iam-authenticator
-## $(AUTHENTICATOR_VERSION) (tests/authenticator); built once per go.sum
-KUBE_VERSION := v1.33.13
-AUTHENTICATOR_VERSION := v0.6.13
+## kube-scheduler and kubectl $(KUBE_VERSION) (tests/tools/kube), kwok and kwokctl (tests/tools/kwok), aws-iam-authenticator
+## $(AUTHENTICATOR_VERSION) (tests/tools/authenticator); built once per go.sum
+KUBE_MINOR := $(word 2,$(subst ., ,$(KUBE_VERSION)))
 KUBE_LDFLAGS := $(foreach pkg,k8s.io/component-base/version k8s.io/client-go/pkg/version,-X $(pkg).gitVersion=$(KUBE_VERSION) \
-	-X $(pkg).gitMajor=1 -X $(pkg).gitMinor=33)
+	-X $(pkg).gitMajor=1 -X $(pkg).gitMinor=$(KUBE_MINOR))
 kube: bin/kube/kube-apiserver bin/kube/kwokctl bin/kube/aws-iam-authenticator
-bin/kube/kube-apiserver: tests/kube/go.mod tests/kube/go.sum
-	cd tests/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-controller-manager \
+bin/kube/kube-apiserver: tests/tools/kube/go.mod tests/tools/kube/go.sum
+	cd tests/tools/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-controller-manager \
 		k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
-	cd tests/kube && $(GO) build -o $(CURDIR)/bin/kube/etcd go.etcd.io/etcd/server/v3
-	cd tests/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-apiserver
-bin/kube/kwokctl: tests/kwok/go.mod tests/kwok/go.sum
-	cd tests/kwok && $(GO) build -o $(CURDIR)/bin/kube/ sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
-bin/kube/aws-iam-authenticator: tests/authenticator/go.mod tests/authenticator/go.sum
-	cd tests/authenticator && $(GO) build -ldflags "-X sigs.k8s.io/aws-iam-authenticator/pkg.Version=$(AUTHENTICATOR_VERSION)" \
+	cd tests/tools/kube && $(GO) build -o $(CURDIR)/bin/kube/etcd go.etcd.io/etcd/server/v3
+	cd tests/tools/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-apiserver
+bin/kube/kwokctl: tests/tools/kwok/go.mod tests/tools/kwok/go.sum
+	cd tests/tools/kwok && $(GO) build -o $(CURDIR)/bin/kube/ sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
+bin/kube/aws-iam-authenticator: tests/tools/authenticator/go.mod tests/tools/authenticator/go.sum
+	cd tests/tools/authenticator && $(GO) build -ldflags "-X sigs.k8s.io/aws-iam-authenticator/pkg.Version=$(AUTHENTICATOR_VERSION)" \
 		-o $(CURDIR)/bin/kube/ sigs.k8s.io/aws-iam-authenticator/cmd/aws-iam-authenticator
 
-## kubeprovider: the real Pulumi Kubernetes provider bin/kube/pulumi-resource-kubernetes (tests/kubeprovider), which
+## kubeprovider: the real Pulumi Kubernetes provider bin/kube/pulumi-resource-kubernetes (tests/tools/kubeprovider), which
 ## reports version $(KUBE_PROVIDER_VERSION), the version the fleet's SDK asks for
-KUBE_PROVIDER_VERSION := 4.33.0
 kubeprovider: bin/kube/pulumi-resource-kubernetes
-bin/kube/pulumi-resource-kubernetes: tests/kubeprovider/go.mod tests/kubeprovider/go.sum tests/kubeprovider/main.go
-	cd tests/kubeprovider && $(GO) mod download github.com/pulumi/pulumi-kubernetes/provider/v4 && \
+bin/kube/pulumi-resource-kubernetes: tests/tools/kubeprovider/go.mod tests/tools/kubeprovider/go.sum tests/tools/kubeprovider/main.go
+	cd tests/tools/kubeprovider && $(GO) mod download github.com/pulumi/pulumi-kubernetes/provider/v4 && \
 		$(GO) run ./cmd/kubeprovider-schema \
 		"$$($(GO) list -m -f '{{.Dir}}' github.com/pulumi/pulumi-kubernetes/provider/v4)" $(KUBE_PROVIDER_VERSION) .
-	cd tests/kubeprovider && $(GO) build -ldflags "-X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$(KUBE_PROVIDER_VERSION)" \
+	cd tests/tools/kubeprovider && $(GO) build -ldflags "-X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$(KUBE_PROVIDER_VERSION)" \
 		-o $(CURDIR)/bin/kube/pulumi-resource-kubernetes .
 
 ## argocd: Argo CD $(ARGOCD_VERSION) (bin/argocd/argocd: the application controller, ApplicationSet controller, repo
 ## server and argocd-k8s-auth in one binary, run by name, and the wrapper scripts its image puts beside it) and the
-## Helm $(HELM_VERSION) its repo server renders charts with (tests/argocd). The hub's chart 10.1.1 pins Argo CD v3.4.4, which cannot be built here (see tests/argocd/doc.go)
-ARGOCD_VERSION := v3.5.7
-HELM_VERSION := v4.2.1
+## Helm $(HELM_VERSION) its repo server renders charts with (tests/tools/argocd). The hub's chart 10.1.1 pins Argo CD v3.4.4, which cannot be built here (see tests/tools/argocd/doc.go)
 argocd: bin/argocd/argocd bin/argocd/gpg-wrapper.sh
-bin/argocd/argocd: tests/argocd/go.mod tests/argocd/go.sum
-	cd tests/argocd && $(GO) build -ldflags "-X github.com/argoproj/argo-cd/v3/common.version=$(ARGOCD_VERSION:v%=%)" \
+bin/argocd/argocd: tests/tools/argocd/go.mod tests/tools/argocd/go.sum
+	cd tests/tools/argocd && $(GO) build -ldflags "-X github.com/argoproj/argo-cd/v3/common.version=$(ARGOCD_VERSION:v%=%)" \
 		-o $(CURDIR)/bin/argocd/argocd github.com/argoproj/argo-cd/v3/cmd
-	cd tests/argocd && $(GO) build -ldflags "-X helm.sh/helm/v4/internal/version.version=$(HELM_VERSION)" \
+	cd tests/tools/argocd && $(GO) build -ldflags "-X helm.sh/helm/v4/internal/version.version=$(HELM_VERSION)" \
 		-o $(CURDIR)/bin/argocd/helm helm.sh/helm/v4/cmd/helm
 	for name in argocd-application-controller argocd-applicationset-controller argocd-repo-server argocd-k8s-auth; do \
 		ln -sf argocd $(CURDIR)/bin/argocd/$$name; done
 bin/argocd/gpg-wrapper.sh: bin/argocd/argocd
 	mkdir -p bin/argocd
-	cd tests/argocd && $(GO) mod download github.com/argoproj/argo-cd/v3 && \
+	cd tests/tools/argocd && $(GO) mod download github.com/argoproj/argo-cd/v3 && \
 		dir="$$($(GO) list -m -f '{{.Dir}}' github.com/argoproj/argo-cd/v3)" && \
 		install -m 0755 "$$dir/hack/git-verify-wrapper.sh" "$$dir/hack/gpg-wrapper.sh" $(CURDIR)/bin/argocd/
 

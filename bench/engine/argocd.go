@@ -7,7 +7,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 

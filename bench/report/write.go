@@ -241,7 +241,7 @@ func writeReal(p func(string, ...any), runs []engine.Run) {
 	p("## Real Kubernetes API servers: the fleet alone")
 	p("")
 	p("The fleet's program again, on a new stack, with a real control plane behind each EKS cluster (etcd,")
-	p("kube-apiserver, kube-controller-manager, kube-scheduler, kwok, aws-iam-authenticator; `tests/emulator/controlplane`)")
+	p("kube-apiserver, kube-controller-manager, kube-scheduler, kwok, aws-iam-authenticator; `tests/controlplane`)")
 	p("and every Kubernetes object written by the real Kubernetes provider: the rows above keep the emulated Kubernetes")
 	p("API (so the floor and the peer compare like for like). Each control plane is created when its EKS cluster is,")
 	p("inside the up. Control planes' memory is their processes' resident memory once the operation ended, outside the")

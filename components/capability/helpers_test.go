@@ -45,9 +45,9 @@ func startEKS(t *testing.T, roles map[string]string) offlineEKS {
 	api := capabilities.New(store, http.NotFoundHandler())
 	api.Settle = 30 * time.Millisecond
 	capabilities.Serve(t, api, testRegion)
-	interval := pollInterval
-	pollInterval = 10 * time.Millisecond
-	t.Cleanup(func() { pollInterval = interval })
+	first, most := firstPoll, maxPoll
+	firstPoll, maxPoll = 10*time.Millisecond, 10*time.Millisecond
+	t.Cleanup(func() { firstPoll, maxPoll = first, most })
 	return offlineEKS{api: api, store: store}
 }
 

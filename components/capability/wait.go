@@ -10,11 +10,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eks/types"
 )
 
-// Waits: EKS takes minutes to create or delete a capability; the plugin asks every pollInterval, for at most
-// waitTimeout.
+// Waits: EKS takes minutes to create or delete a capability, seconds to apply some updates; the plugin asks after
+// firstPoll, then at twice the previous interval up to maxPoll, for at most waitTimeout.
 var (
-	pollInterval = 10 * time.Second
-	waitTimeout  = 30 * time.Minute
+	firstPoll   = time.Second
+	maxPoll     = 10 * time.Second
+	waitTimeout = 30 * time.Minute
 )
 
 // settle waits while the capability's status is during (CREATING, DELETING) and returns it as EKS then
@@ -23,12 +24,12 @@ func (c client) settle(ctx context.Context, cluster, name string, during types.C
 ) (capability *types.Capability, found bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, waitTimeout)
 	defer cancel()
-	for {
+	for interval := firstPoll; ; interval = next(interval) {
 		capability, found, err = c.describe(ctx, cluster, name)
 		if err != nil || !found || capability.Status != during {
 			return capability, found, err
 		}
-		if err := pause(ctx); err != nil {
+		if err := pause(ctx, interval); err != nil {
 			return nil, false, fmt.Errorf("capability %q of cluster %q still %s after %s: %w", name, cluster,
 				during, waitTimeout, err)
 		}
@@ -40,7 +41,7 @@ func (c client) settle(ctx context.Context, cluster, name string, during types.C
 func (c client) awaitUpdate(ctx context.Context, cluster, name, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, waitTimeout)
 	defer cancel()
-	for {
+	for interval := firstPoll; ; interval = next(interval) {
 		out, err := c.DescribeUpdate(ctx, &eks.DescribeUpdateInput{Name: aws.String(cluster), UpdateId: aws.String(id),
 			CapabilityName: aws.String(name)})
 		if err != nil {
@@ -56,17 +57,21 @@ func (c client) awaitUpdate(ctx context.Context, cluster, name, id string) error
 			}
 			return fmt.Errorf("update %s of capability %q of cluster %q: %s%s", id, name, cluster, u.Status, msg)
 		}
-		if err := pause(ctx); err != nil {
+		if err := pause(ctx, interval); err != nil {
 			return fmt.Errorf("update %s of capability %q still in progress after %s: %w", id, name, waitTimeout, err)
 		}
 	}
 }
 
-func pause(ctx context.Context) error {
+// next is the poll interval after interval: twice it, at most maxPoll.
+func next(interval time.Duration) time.Duration { return min(2*interval, maxPoll) }
+
+// pause waits interval, or until ctx ends.
+func pause(ctx context.Context, interval time.Duration) error {
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-time.After(pollInterval):
+	case <-time.After(interval):
 		return nil
 	}
 }

@@ -3,9 +3,11 @@ package argocdhub
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -61,7 +63,11 @@ func (h *Hub) startRedis(ctx context.Context, kube kubernetes.Interface) (string
 		ports[0], dir, password), 0o600); err != nil {
 		return "", err
 	}
-	if err := h.run("redis", process{path: "redis-server", args: []string{conf}, env: os.Environ()}); err != nil {
+	env := os.Environ()
+	for _, k := range slices.Sorted(maps.Keys(h.cfg.Env)) {
+		env = append(env, k+"="+h.cfg.Env[k])
+	}
+	if err := h.run("redis", process{path: "redis-server", args: []string{conf}, env: env}); err != nil {
 		return "", err
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", ports[0])

@@ -1,19 +1,15 @@
 package e2e
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
-
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // TestBadStackConfigFailsBeforeAnyResource breaks the dev config one way at a time. `preview` fails naming the
@@ -21,8 +17,9 @@ import (
 // holds only Pulumi's root pulumi:pulumi:Stack (which the SDK registers before the program runs) and the default
 // fleet provider the engine started to construct the Fleet.
 func TestBadStackConfigFailsBeforeAnyResource(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
-	dev, err := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.dev.yaml"))
+	dev, err := os.ReadFile(filepath.Join(env.FleetDir(), "Pulumi.dev.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +42,7 @@ func TestBadStackConfigFailsBeforeAnyResource(t *testing.T) {
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			env := env.For(t)
 			var doc map[string]map[string]any
 			if err := yaml.Unmarshal(dev, &doc); err != nil {
 				t.Fatal(err)
@@ -59,31 +57,23 @@ func TestBadStackConfigFailsBeforeAnyResource(t *testing.T) {
 			stackName := "bad" + string(rune('a'+i))
 			project := t.TempDir()
 			out, _ := yaml.Marshal(doc)
-			pulumiYAML, _ := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.yaml"))
+			pulumiYAML, _ := os.ReadFile(filepath.Join(env.FleetDir(), "Pulumi.yaml"))
 			for name, data := range map[string][]byte{"Pulumi.yaml": pulumiYAML, "Pulumi." + stackName + ".yaml": out} {
 				if err := os.WriteFile(filepath.Join(project, name), data, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			stack, err := env.Stack(context.Background(), project, stackName, fleetstack.Run)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = stack.Preview(context.Background(), optpreview.ProgressStreams(progress(t, env, "preview")))
-			checkConfigError(t, "preview", err, tc.wantKey, tc.want)
-			if _, dep := exported(t, env, stack, false); len(dep.Resources) != 0 {
+			stack := env.Stack(project, stackName, fleetstack.Run)
+			checkConfigError(t, "preview", stack.TryPreview("preview"), tc.wantKey, tc.want)
+			if _, dep := stack.Export(false); len(dep.Resources) != 0 {
 				t.Errorf("after the failed preview the stack holds %d resources", len(dep.Resources))
 			}
-			_, err = stack.Up(context.Background(), optup.ProgressStreams(progress(t, env, "up")))
+			_, err = stack.TryUp("up")
 			checkConfigError(t, "up", err, tc.wantKey, tc.want)
-			all, err := env.Store.List()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(all) > 0 {
+			if all := env.Cloud().Records("", ""); len(all) > 0 {
 				t.Errorf("the cloud has %d resources, first %s %s", len(all), all[0].Type, all[0].ID)
 			}
-			_, dep := exported(t, env, stack, false)
+			_, dep := stack.Export(false)
 			for _, r := range dep.Resources {
 				// The root stack, and the default provider the engine started to construct the Fleet: no cloud resource.
 				if r.Type != "pulumi:pulumi:Stack" && r.Type != "pulumi:providers:fleet" {
@@ -100,6 +90,6 @@ func checkConfigError(t *testing.T, op string, err error, key, want string) {
 		t.Fatalf("%s succeeded", op)
 	}
 	if msg := err.Error(); !strings.Contains(msg, "property "+key+" ") || !strings.Contains(msg, want) {
-		t.Errorf("%s failed with\n%s\nwant %q about %s", op, offline.Tail(msg, 15), want, key)
+		t.Errorf("%s failed with\n%s\nwant %q about %s", op, fleettest.Tail(msg, 15), want, key)
 	}
 }

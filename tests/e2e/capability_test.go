@@ -1,23 +1,18 @@
 package e2e
 
 import (
-	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // TestArgoCDCapability is a program of the Go SDK with an EKS cluster, a role trusting the capabilities service and
@@ -27,8 +22,8 @@ import (
 // capability first; a capability EKS cannot start fails the up with its health issue and stays in the state; a
 // destroy leaves no capability.
 func TestArgoCDCapability(t *testing.T) {
-	ctx := context.Background()
-	env := offline.ForTestWith(t, offline.Options{})
+	t.Parallel()
+	env := fleettest.New(t, fleettest.Options{EmulatedKubernetes: true})
 	settings := struct {
 		group, namespace string
 		tags             map[string]string
@@ -68,41 +63,29 @@ func TestArgoCDCapability(t *testing.T) {
 		ctx.Export("version", c.Version)
 		return nil
 	}
-	stack, err := env.Stack(ctx, fleetDir(env), "capability", program)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stack.SetConfig(ctx, "aws:region", auto.ConfigValue{Value: "us-east-1"}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = stack.Destroy(ctx) })
-	up, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up")))
-	if err != nil {
-		t.Fatalf("up: %v", err)
-	}
+	stack := env.Stack(env.FleetDir(), "capability", program)
+	stack.SetConfig(map[string]string{"aws:region": "us-east-1"})
+	stack.DestroyAtEnd()
+	up := stack.Up("up")
 	if url, _ := up.Outputs["serverUrl"].Value.(string); up.Outputs["status"].Value != "ACTIVE" ||
 		up.Outputs["version"].Value != capabilities.Version || !strings.HasSuffix(url, ".eks-capabilities.us-east-1.amazonaws.com") {
 		t.Errorf("outputs %v", up.Outputs)
 	}
 	recorded := func() map[string]any {
 		t.Helper()
-		rs := records(t, env, "eks", capabilities.Type)
+		rs := env.Cloud().Records("eks", capabilities.Type)
 		if len(rs) != 1 {
 			t.Fatalf("%d capabilities in the offline EKS, want 1", len(rs))
 		}
-		plain, err := rs[0].Plain()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return plain["capability"].(map[string]any)
+		return env.Cloud().Plain(rs[0])["capability"].(map[string]any)
 	}
 	arn := recorded()["arn"]
 
 	settings.group, settings.tags = "sre", map[string]string{"team": "sre", "stage": "prod"}
-	if got := planOf(previewSteps(t, env, stack, "preview-mappings")); !cmp.Equal(got, plan{"update": {capability.TypeToken: 1}}) {
+	if got := stack.Preview("preview-mappings").Plan(); !cmp.Equal(got, fleettest.Plan{"update": {capability.TypeToken: 1}}) {
 		t.Errorf("changing the role mappings and tags plans %v, want one update in place", got)
 	}
-	upSteps(t, env, stack, "up-mappings")
+	stack.Up("up-mappings")
 	c := recorded()
 	mapping := c["configuration"].(map[string]any)["argoCd"].(map[string]any)["rbacRoleMappings"].([]any)[0].(map[string]any)
 	if c["arn"] != arn || mapping["identities"].([]any)[0].(map[string]any)["id"] != "sre" ||
@@ -111,34 +94,30 @@ func TestArgoCDCapability(t *testing.T) {
 	}
 
 	settings.namespace = "gitops"
-	steps := previewSteps(t, env, stack, "preview-namespace")
-	if got := planOf(steps); !cmp.Equal(got, plan{"delete-replaced": {capability.TypeToken: 1},
+	if got := stack.Preview("preview-namespace").Plan(); !cmp.Equal(got, fleettest.Plan{"delete-replaced": {capability.TypeToken: 1},
 		"replace": {capability.TypeToken: 1}, "create-replacement": {capability.TypeToken: 1}}) {
 		t.Errorf("changing the namespace plans %v, want a replacement deleting the old capability first", got)
 	}
-	upSteps(t, env, stack, "up-namespace")
+	stack.Up("up-namespace")
 	if c := recorded(); c["arn"] == arn || c["configuration"].(map[string]any)["argoCd"].(map[string]any)["namespace"] != "gitops" {
 		t.Errorf("after the replacement EKS has %v", c)
 	}
 
-	if _, err := stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy"))); err != nil {
-		t.Fatalf("destroy: %v", err)
-	}
-	if rs := records(t, env, "eks", capabilities.Type); len(rs) != 0 {
+	stack.Destroy("destroy")
+	if rs := env.Cloud().Records("eks", capabilities.Type); len(rs) != 0 {
 		t.Errorf("%d capabilities outlived the destroy", len(rs))
 	}
 
 	// A capability EKS cannot start: the up fails naming its health issue, and the state keeps it.
-	env.Capabilities.FailCreate("hub", capabilities.Issue{Code: "AccessDenied", Message: "the role cannot be assumed"})
-	out := progress(t, env, "up-failing")
-	if _, err := stack.Up(ctx, optup.ProgressStreams(out)); err == nil {
+	env.Cloud().Capabilities().FailCreate("hub", capabilities.Issue{Code: "AccessDenied", Message: "the role cannot be assumed"})
+	log, err := stack.TryUp("up-failing")
+	if err == nil {
 		t.Fatal("the up of a capability EKS could not start succeeded")
 	}
-	log, _ := os.ReadFile(out.Name())
-	if !strings.Contains(string(log), "is CREATE_FAILED: AccessDenied: the role cannot be assumed") {
-		t.Errorf("the failed up does not name the health issue:\n%s", offline.Tail(string(log), 20))
+	if !strings.Contains(log, "is CREATE_FAILED: AccessDenied: the role cannot be assumed") {
+		t.Errorf("the failed up does not name the health issue:\n%s", fleettest.Tail(log, 20))
 	}
-	_, state := exported(t, env, stack, false)
+	_, state := stack.Export(false)
 	var kept bool
 	for _, r := range state.Resources {
 		kept = kept || r.Type == capability.TypeToken

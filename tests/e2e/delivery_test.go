@@ -1,23 +1,20 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"maps"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -38,9 +35,11 @@ const (
 // adding and removing stages, gates and preview stages plan exactly their objects, each up then a no-op against
 // the real server.
 func TestDelivery(t *testing.T) {
-	l := newLifecycleIn(t, newEnv(t), "delivery", stackFileConfig(t, "delivery"))
-	steps := l.up()
-	l.settled()
+	t.Parallel()
+	env := newEnv(t)
+	l := env.Configured("delivery", env.FleetConfig("delivery"))
+	steps := l.Up("up").Steps
+	l.Settled()
 
 	// Each product's objects wait for its chart: Kargo after cert-manager, the Project after Kargo, the
 	// Applications after PKO (its Stack CRD) and the Stages after their Applications, dev before qa before prod.
@@ -54,7 +53,7 @@ func TestDelivery(t *testing.T) {
 		{"::delivery-qa-stage", "::delivery-prod-stage"},
 	}
 	for _, o := range order {
-		done, start := last(steps, "", o[0], true), first(steps, "", o[1], false)
+		done, start := steps.Last("", o[0], true), steps.First("", o[1], false)
 		if done < 0 || start < 0 || start < done {
 			t.Errorf("%s starts (event %d) before %s is created (event %d)", o[1], start, o[0], done)
 		}
@@ -62,7 +61,7 @@ func TestDelivery(t *testing.T) {
 
 	// The hub: four charts, one Application per stage that its Kargo Stage may update, the Stack health check.
 	charts := map[string]string{}
-	for _, s := range kubeObjects(t, l, releaseType) {
+	for _, s := range kubeObjects(l, releaseType) {
 		charts[s["name"].(string)] = s["chart"].(string) + "@" + s["version"].(string)
 	}
 	wantCharts := map[string]string{
@@ -75,7 +74,7 @@ func TestDelivery(t *testing.T) {
 		t.Errorf("Helm releases on the hub (-want +got):\n%s", diff)
 	}
 	apps := map[string]string{}
-	for _, app := range kubeObjects(t, l, "kubernetes:argoproj.io/v1alpha1:Application") {
+	for _, app := range kubeObjects(l, "kubernetes:argoproj.io/v1alpha1:Application") {
 		md := app["metadata"].(map[string]any)
 		an, _ := md["annotations"].(map[string]any)
 		apps[md["name"].(string)], _ = an["kargo.akuity.io/authorized-stage"].(string)
@@ -84,7 +83,7 @@ func TestDelivery(t *testing.T) {
 		t.Errorf("Applications and their authorized stages (-want +got):\n%s", diff)
 	}
 	kinds := map[string]int{}
-	for _, o := range kubeObjects(t, l, "") {
+	for _, o := range kubeObjects(l, "") {
 		if typ := o[typeKey].(string); strings.HasPrefix(typ, "kubernetes:kargo.akuity.io/") {
 			kinds[typ[strings.LastIndex(typ, ":")+1:]]++
 		}
@@ -92,13 +91,13 @@ func TestDelivery(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"Project": 1, "ProjectConfig": 1, "Warehouse": 1, "Stage": 3}, kinds); diff != "" {
 		t.Errorf("Kargo objects (-want +got):\n%s", diff)
 	}
-	patches := kubeObjects(t, l, "kubernetes:core/v1:ConfigMapPatch")
+	patches := kubeObjects(l, "kubernetes:core/v1:ConfigMapPatch")
 	if len(patches) != 1 || patches[0]["data"].(map[string]any)[delivery.HealthCheckKey] == nil {
 		t.Errorf("argocd-cm patches %v, want the pulumi.com/Stack health check", patches)
 	}
 
 	// GitHub: one Stack manifest per stage pinned to its commit, and prod's preview Stack.
-	before := stackFiles(t, l.env)
+	before := stackFiles(env)
 	if got := slices.Sorted(maps.Keys(before)); !slices.Equal(got, []string{
 		"pulumi-fleet/deploy/stacks/dev/stack.yaml", "pulumi-fleet/deploy/stacks/prod/preview-stack.yaml",
 		"pulumi-fleet/deploy/stacks/prod/stack.yaml", "pulumi-fleet/deploy/stacks/qa/stack.yaml"}) {
@@ -106,10 +105,10 @@ func TestDelivery(t *testing.T) {
 	}
 	// Each stage starts at a commit of this repository that has its stack file (qa's is newer); checked where
 	// the clone has the history.
-	shallow, _ := exec.Command("git", "-C", offlineRoot(t), "rev-parse", "--is-shallow-repository").Output()
+	shallow, _ := exec.Command("git", "-C", env.Root(), "rev-parse", "--is-shallow-repository").Output()
 	for stage, commit := range map[string]string{"dev": "81d3a29597266e2c6dee3d95e1a055caf008a79d",
 		"qa": "bb2dff323eab3e53353294aee548319934be8859", "prod": "81d3a29597266e2c6dee3d95e1a055caf008a79d"} {
-		if err := exec.Command("git", "-C", offlineRoot(t), "cat-file", "-e",
+		if err := exec.Command("git", "-C", env.Root(), "cat-file", "-e",
 			commit+":examples/fleet/Pulumi."+stage+".yaml").Run(); err != nil && strings.TrimSpace(string(shallow)) == "false" {
 			t.Errorf("%s starts at %s, which has no examples/fleet/Pulumi.%s.yaml: %v", stage, commit, stage, err)
 		}
@@ -120,7 +119,7 @@ func TestDelivery(t *testing.T) {
 	}
 
 	// The secrets stay secret in the state.
-	text, _ := exported(t, l.env, l.stack, false)
+	text, _ := l.Export(false)
 	for key, v := range offline.DeliverySecrets {
 		if strings.Contains(text, v) {
 			t.Errorf("%s is in plaintext in `pulumi stack export`", key)
@@ -128,44 +127,41 @@ func TestDelivery(t *testing.T) {
 	}
 
 	t.Run("a Kargo promotion of qa survives a refresh and an up", func(t *testing.T) {
-		l.t = t
-		branch := kargoPromotes(t, l, "qa", promoted)
-		res, err := l.stack.Refresh(context.Background(), optrefresh.ProgressStreams(progress(t, l.env, "refresh")))
-		if err != nil {
-			t.Fatalf("refresh: %v", err)
-		}
-		if c := res.Summary.ResourceChanges; c == nil || len(*c) != 1 || (*c)["same"] == 0 {
+		l, env := l.For(t), env.For(t)
+		branch := kargoPromotes(env, "qa", promoted)
+		if c := l.Refresh("refresh"); len(c) != 1 || c["same"] == 0 {
 			t.Errorf("refresh after the promotion changes %v, want only \"same\"", c)
 		}
-		if text, _ := exported(t, l.env, l.stack, false); !strings.Contains(text, kargoHead) {
+		if text, _ := l.Export(false); !strings.Contains(text, kargoHead) {
 			t.Error("the refresh did not read qa's branch at Kargo's promotion")
 		}
-		l.settled()
-		if p := planOf(l.up()); len(p) != 0 {
+		l.Settled()
+		if p := l.Up("up").Steps.Plan(); len(p) != 0 {
 			t.Errorf("up after the promotion plans %v", p)
 		}
-		if got := plain(t, l.record("github", branchType, branch.ID))["sha"]; got != kargoHead {
+		if got := env.Cloud().Plain(env.Cloud().Record("github", branchType, branch.ID))["sha"]; got != kargoHead {
 			t.Errorf("qa's branch is at %v after up, not at Kargo's promotion %s", got, kargoHead)
 		}
-		if diff := cmp.Diff(before, stackFiles(t, l.env)); diff != "" {
+		if diff := cmp.Diff(before, stackFiles(env)); diff != "" {
 			t.Errorf("the templates changed:\n%s", diff)
 		}
 	})
 
 	t.Run("a new commit in qa's config changes only qa's template", func(t *testing.T) {
-		l.t = t
-		stages := l.cfg[offline.DeliveryConfigKey].(map[string]any)["stages"].([]any)
+		l, env := l.For(t), env.For(t)
+		stages := l.Config()[offline.DeliveryConfigKey].(map[string]any)["stages"].([]any)
 		stages[1].(map[string]any)["commit"] = promoted
-		p, steps := l.preview()
-		if diff := cmp.Diff(plan{"update": {fileType: 1}}, p); diff != "" {
+		steps := l.Preview("preview")
+		p := steps.Plan()
+		if diff := cmp.Diff(fleettest.Plan{"update": {fileType: 1}}, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		if u := urns(steps, "update"); len(u) != 1 || !strings.HasSuffix(u[0], "::delivery-qa-stack") {
+		if u := steps.URNs("update"); len(u) != 1 || !strings.HasSuffix(u[0], "::delivery-qa-stack") {
 			t.Errorf("promoting qa updates %v", u)
 		}
-		l.up()
-		l.settled()
-		after := stackFiles(t, l.env)
+		l.Up("up")
+		l.Settled()
+		after := stackFiles(env)
 		for file, obj := range before {
 			diff := cmp.Diff(obj, after[file])
 			switch {
@@ -202,59 +198,61 @@ func TestDelivery(t *testing.T) {
 	}
 
 	t.Run("add a stage after prod: its objects and the ProjectConfig's policy, nothing else", func(t *testing.T) {
-		l.t = t
-		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		l, env := l.For(t), env.For(t)
+		d := l.Config()[offline.DeliveryConfigKey].(map[string]any)
 		d["stages"] = append(d["stages"].([]any), map[string]any{"name": "dr", "stack": "gitops-fleet/gitops-fleet/dr",
 			"commit": promoted})
-		p, steps := l.preview()
-		if diff := cmp.Diff(plan{"create": stageObjects, "update": policies}, p); diff != "" {
+		steps := l.Preview("preview")
+		p := steps.Plan()
+		if diff := cmp.Diff(fleettest.Plan{"create": stageObjects, "update": policies}, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		for _, u := range urns(steps, "create") {
+		for _, u := range steps.URNs("create") {
 			if !strings.Contains(u, "::delivery-dr-") {
 				t.Errorf("adding dr creates %s", u)
 			}
 		}
-		l.up()
-		l.settled()
-		if _, ok := stackFiles(t, l.env)["pulumi-fleet/deploy/stacks/dr/stack.yaml"]; !ok {
+		l.Up("up")
+		l.Settled()
+		if _, ok := stackFiles(env)["pulumi-fleet/deploy/stacks/dr/stack.yaml"]; !ok {
 			t.Error("no Stack manifest for dr in GitHub")
 		}
 	})
 
 	t.Run("remove it: its Stage first, then its Application, then its manifest and workspace identity", func(t *testing.T) {
-		l.t = t
-		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		l, env := l.For(t), env.For(t)
+		d := l.Config()[offline.DeliveryConfigKey].(map[string]any)
 		d["stages"] = d["stages"].([]any)[:3]
-		p, _ := l.preview()
-		if diff := cmp.Diff(plan{"delete": stageObjects, "update": policies}, p); diff != "" {
+		p := l.Preview("preview").Plan()
+		if diff := cmp.Diff(fleettest.Plan{"delete": stageObjects, "update": policies}, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		steps := l.up()
-		stage, app := last(steps, "", "::delivery-dr-stage", true), first(steps, "", "::delivery-dr-application", false)
-		appDone := last(steps, "", "::delivery-dr-application", true)
-		file, sa := first(steps, "", "::delivery-dr-stack", false), first(steps, "", "::delivery-dr-sa", false)
+		steps := l.Up("up").Steps
+		stage, app := steps.Last("", "::delivery-dr-stage", true), steps.First("", "::delivery-dr-application", false)
+		appDone := steps.Last("", "::delivery-dr-application", true)
+		file, sa := steps.First("", "::delivery-dr-stack", false), steps.First("", "::delivery-dr-sa", false)
 		if stage < 0 || app < stage || file < appDone || sa < appDone {
 			t.Errorf("delete order: Stage done %d, Application %d-%d, manifest %d, ServiceAccount %d", stage, app, appDone, file, sa)
 		}
-		l.settled()
-		for _, r := range records(t, l.env, "", "") {
+		l.Settled()
+		for _, r := range env.Cloud().Records("", "") {
 			if strings.Contains(r.URN, "::delivery-dr-") {
 				t.Errorf("%s of dr is left in the emulated cloud", r.URN)
 			}
 		}
 	})
 
-	stagesOf := func() []any { return l.cfg[offline.DeliveryConfigKey].(map[string]any)["stages"].([]any) }
+	stagesOf := func() []any { return l.Config()[offline.DeliveryConfigKey].(map[string]any)["stages"].([]any) }
 	stageType, policyConfig := "kubernetes:kargo.akuity.io/v1alpha1:Stage", "kubernetes:kargo.akuity.io/v1alpha1:ProjectConfig"
 	t.Run("add an approval gate before prod: its Stage and approvers, prod's sources, nothing that deploys", func(t *testing.T) {
-		l.t = t
-		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		l := l.For(t)
+		d := l.Config()[offline.DeliveryConfigKey].(map[string]any)
 		d["stages"] = append(stagesOf(), map[string]any{"name": "approve-prod", "kind": "gate", "from": []any{"qa"},
 			"approvers": map[string]any{"groups": []any{"change-board"}}})
 		stagesOf()[2].(map[string]any)["from"] = []any{"approve-prod"}
-		p, steps := l.preview()
-		want := plan{
+		steps := l.Preview("preview")
+		p := steps.Plan()
+		want := fleettest.Plan{
 			"create": {stageType: 1, "kubernetes:core/v1:ServiceAccount": 1, "kubernetes:rbac.authorization.k8s.io/v1:Role": 1,
 				"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": 1},
 			"update": {stageType: 1, policyConfig: 1},
@@ -262,21 +260,22 @@ func TestDelivery(t *testing.T) {
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		if u := urns(steps, "update"); !slices.ContainsFunc(u, func(s string) bool { return strings.HasSuffix(s, "::delivery-prod-stage") }) {
+		if u := steps.URNs("update"); !slices.ContainsFunc(u, func(s string) bool { return strings.HasSuffix(s, "::delivery-prod-stage") }) {
 			t.Errorf("adding the gate updates %v, not prod's Stage", u)
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 	})
 
 	t.Run("add a preview stage for qa: its Stack, branch, Application and Stage, and qa's preview identity and token", func(t *testing.T) {
-		l.t = t
-		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		l, env := l.For(t), env.For(t)
+		d := l.Config()[offline.DeliveryConfigKey].(map[string]any)
 		d["stages"] = append(stagesOf(), map[string]any{"name": "qapreview", "kind": "preview", "target": "qa",
 			"from": []any{"dev"}})
 		stagesOf()[1].(map[string]any)["from"] = []any{"qapreview"}
-		p, steps := l.preview()
-		want := plan{
+		steps := l.Preview("preview")
+		p := steps.Plan()
+		want := fleettest.Plan{
 			"create": {fileType: 1, branchType: 1, "kubernetes:argoproj.io/v1alpha1:Application": 1, stageType: 1,
 				"kubernetes:core/v1:ServiceAccount": 1, "kubernetes:rbac.authorization.k8s.io/v1:ClusterRoleBinding": 1,
 				"kubernetes:core/v1:Secret": 1}, // qa's pulumi-preview-access-token: a preview never gets qa's own token
@@ -285,17 +284,17 @@ func TestDelivery(t *testing.T) {
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		for _, u := range urns(steps, "create") {
+		for _, u := range steps.URNs("create") {
 			if !strings.Contains(u, "::delivery-qapreview-") && !strings.HasSuffix(u, "::delivery-qa-preview-sa") &&
 				!strings.Contains(u, "::delivery-qa-preview-system:auth-delegator") &&
 				!strings.HasSuffix(u, "::delivery-qa-preview-access-token") {
 				t.Errorf("adding qapreview creates %s", u)
 			}
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 		var stack map[string]any
-		if err := yaml.Unmarshal([]byte(plain(t, l.record("github", fileType, "pulumi-fleet/deploy/stacks/qapreview/stack.yaml"))["content"].(string)), &stack); err != nil {
+		if err := yaml.Unmarshal([]byte(env.Cloud().Plain(env.Cloud().Record("github", fileType, "pulumi-fleet/deploy/stacks/qapreview/stack.yaml"))["content"].(string)), &stack); err != nil {
 			t.Fatal(err)
 		}
 		md, spec := stack["metadata"].(map[string]any), stack["spec"].(map[string]any)
@@ -305,21 +304,21 @@ func TestDelivery(t *testing.T) {
 	})
 
 	t.Run("add a second dev stage and make qa a fan-in of both (All)", func(t *testing.T) {
-		l.t = t
-		d := l.cfg[offline.DeliveryConfigKey].(map[string]any)
+		l := l.For(t)
+		d := l.Config()[offline.DeliveryConfigKey].(map[string]any)
 		d["stages"] = append(stagesOf(), map[string]any{"name": "dev2", "stack": "gitops-fleet/gitops-fleet/dev2",
 			"commit": promoted, "direct": true})
 		qa := stagesOf()[1].(map[string]any)
 		qa["from"], qa["availabilityStrategy"] = []any{"dev", "dev2"}, "All"
-		p, _ := l.preview()
+		p := l.Preview("preview").Plan()
 		update := maps.Clone(policies)
 		update[stageType] = 1 // qa's sources
-		if diff := cmp.Diff(plan{"create": stageObjects, "update": update}, p); diff != "" {
+		if diff := cmp.Diff(fleettest.Plan{"create": stageObjects, "update": update}, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		l.up()
-		l.settled()
-		for _, s := range kubeObjects(t, l, stageType) {
+		l.Up("up")
+		l.Settled()
+		for _, s := range kubeObjects(l, stageType) {
 			if s["metadata"].(map[string]any)["name"] != "qa" {
 				continue
 			}
@@ -331,38 +330,14 @@ func TestDelivery(t *testing.T) {
 	})
 }
 
-// stackFileConfig is the config of examples/fleet/Pulumi.<stack>.yaml.
-func stackFileConfig(t *testing.T, stack string) map[string]any {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(offlineRoot(t), "examples", "fleet", "Pulumi."+stack+".yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Config map[string]any `json:"config"`
-	}
-	if err := yaml.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	return file.Config
-}
-
-func offlineRoot(t *testing.T) string {
-	t.Helper()
-	root, err := offline.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
 // stackFiles are the Stack manifests in the emulated GitHub, parsed, by repository/path.
-func stackFiles(t *testing.T, env *offline.Env) map[string]map[string]any {
+func stackFiles(env *fleettest.Env) map[string]map[string]any {
+	t := env.T()
 	t.Helper()
 	out := map[string]map[string]any{}
-	for _, r := range records(t, env, "github", fileType) {
+	for _, r := range env.Cloud().Records("github", fileType) {
 		var obj map[string]any
-		if err := yaml.Unmarshal([]byte(plain(t, r)["content"].(string)), &obj); err != nil {
+		if err := yaml.Unmarshal([]byte(env.Cloud().Plain(r)["content"].(string)), &obj); err != nil {
 			t.Fatal(err)
 		}
 		if obj["apiVersion"] != "pulumi.com/v1" || obj["kind"] != "Stack" {
@@ -373,21 +348,13 @@ func stackFiles(t *testing.T, env *offline.Env) map[string]map[string]any {
 	return out
 }
 
-func plain(t *testing.T, r emulator.Record) map[string]any {
-	t.Helper()
-	s, err := r.Plain()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // kargoPromotes does to the emulated GitHub what Kargo's promotion of stage to commit does: it pushes a commit to
 // the stage's own branch, which moves the branch's head (what the github provider reads on refresh). The rendered
 // file is not a Pulumi resource; no file Pulumi writes is touched. It returns the branch's record.
-func kargoPromotes(t *testing.T, l *lifecycle, stage, commit string) emulator.Record {
+func kargoPromotes(env *fleettest.Env, stage, commit string) emulator.Record {
+	t := env.T()
 	t.Helper()
-	for _, r := range records(t, l.env, "github", branchType) {
+	for _, r := range env.Cloud().Records("github", branchType) {
 		var state map[string]any
 		if err := json.Unmarshal(r.State, &state); err != nil {
 			t.Fatal(err)
@@ -401,7 +368,7 @@ func kargoPromotes(t *testing.T, l *lifecycle, stage, commit string) emulator.Re
 			t.Fatal(err)
 		}
 		r.State = raw
-		if err := l.env.Store.Put(r); err != nil {
+		if err := env.Cloud().Store().Put(r); err != nil {
 			t.Fatal(err)
 		}
 		return r
@@ -410,25 +377,14 @@ func kargoPromotes(t *testing.T, l *lifecycle, stage, commit string) emulator.Re
 	return emulator.Record{}
 }
 
-// record is the emulated cloud's record of pkg, typ and id.
-func (l *lifecycle) record(pkg, typ, id string) emulator.Record {
-	l.t.Helper()
-	r, ok, err := l.env.Store.Get(pkg, typ, id)
-	if err != nil || !ok {
-		l.t.Fatalf("no %s %s: %v", typ, id, err)
-	}
-	return r
-}
-
 // typeKey is where kubeObjects puts an object's Pulumi type.
 const typeKey = "__type"
 
 // kubeObjects are the outputs of the stack's Kubernetes resources of type typ (every Kubernetes type when ""), as
 // the provider read them back from the hub's API server, from the state (`stack export --show-secrets`), each
 // with its type under typeKey.
-func kubeObjects(t *testing.T, l *lifecycle, typ string) []map[string]any {
-	t.Helper()
-	_, deployment := exported(t, l.env, l.stack, true)
+func kubeObjects(l *fleettest.Stack, typ string) []map[string]any {
+	_, deployment := l.Export(true)
 	var out []map[string]any
 	for _, r := range deployment.Resources {
 		rt := string(r.Type)

@@ -9,24 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // TestDevFleet is the user's job on the dev stack, with a real control plane behind each of its EKS clusters and
@@ -40,32 +33,40 @@ import (
 // hub last, waiting on a spoke's real server for its load balancer, claim and NodePool, then deletes the control
 // planes with the clusters and leaves nothing in the cloud or the stack.
 func TestDevFleet(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := newEnv(t)
-	stack := fleetStack(t, env, "dev")
-	up, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up")))
-	if err != nil {
-		t.Fatalf("up: %v", err)
+	stack := env.Fleet("dev")
+	// The first up is `make demo` killed half-way, as a new user's may be, and run again: every later check is of
+	// the fleet that run converged to.
+	stack.Checkpoints(true)
+	if !t.Run("make demo killed during its first up converges when run again, with nothing lost or duplicated", func(t *testing.T) {
+		interruptedUp(t, env.For(t), stack.For(t))
+	}) {
+		t.FailNow()
 	}
-	hub := controlplane.Name(devClusters["hub"], "hub")
-	if got, want := slices.Sorted(slices.Values(env.Clusters.Names())), devControlPlanes(); !slices.Equal(got, want) {
+	stack.Checkpoints(false)
+	outputs := stack.Outputs()
+	hub := env.Hub()
+	if got, want := env.ControlPlanes(), devControlPlanes(env); !slices.Equal(got, want) {
 		t.Fatalf("control planes %v, want %v", got, want)
 	}
 
 	t.Run("every cluster's AWS resources are in its region", func(t *testing.T) {
+		env := env.For(t)
 		byCluster := map[string]int{}
-		for _, r := range records(t, env, "aws", "") {
-			owner := ownerOf(urnName(r.URN))
+		for _, r := range env.Cloud().Records("aws", "") {
+			owner := ownerOf(fleettest.Name(r.URN))
 			if owner == "" {
-				t.Errorf("%s %s belongs to no cluster", r.Type, urnName(r.URN))
+				t.Errorf("%s %s belongs to no cluster", r.Type, fleettest.Name(r.URN))
 				continue
 			}
 			byCluster[owner]++
 			if want := devClusters[owner]; r.Scope != want {
-				t.Errorf("%s %s (cluster %s) was created in %q, want %s", r.Type, urnName(r.URN), owner, r.Scope, want)
+				t.Errorf("%s %s (cluster %s) was created in %q, want %s", r.Type, fleettest.Name(r.URN), owner, r.Scope, want)
 			}
 		}
-		eks := records(t, env, "aws", "aws:eks/cluster:Cluster")
+		eks := env.Cloud().Records("aws", "aws:eks/cluster:Cluster")
 		for name, region := range devClusters {
 			if byCluster[name] == 0 {
 				t.Errorf("cluster %s has no AWS resources in %s", name, region)
@@ -77,7 +78,7 @@ func TestDevFleet(t *testing.T) {
 	})
 
 	t.Run("Argo CD's chart is installed on the hub: CRDs established, Deployments available", func(t *testing.T) {
-		ext := dynamicClient(t, env, hub).Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io",
+		ext := hub.Dynamic().Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io",
 			Version: "v1", Resource: "customresourcedefinitions"})
 		for _, crd := range []string{"applications.argoproj.io", "applicationsets.argoproj.io", "appprojects.argoproj.io"} {
 			obj, err := ext.Get(ctx, crd, metav1.GetOptions{})
@@ -89,7 +90,7 @@ func TestDevFleet(t *testing.T) {
 				t.Errorf("CRD %s is not established", crd)
 			}
 		}
-		deployments, err := typed(t, env, hub).AppsV1().Deployments(gitopsbridge.DefaultNamespace).List(ctx, metav1.ListOptions{})
+		deployments, err := hub.Typed().AppsV1().Deployments(gitopsbridge.DefaultNamespace).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,11 +105,12 @@ func TestDevFleet(t *testing.T) {
 	})
 
 	t.Run("every Kubernetes object in the stack's state is on the server it was written to", func(t *testing.T) {
-		objects := stateObjects(t, env, stack)
+		env := env.For(t)
+		objects := stateObjects(env, stack)
 		kinds := map[string]int{}
 		for _, o := range objects {
 			kinds[o.kind]++
-			if _, err := o.get(ctx, t, env); err != nil {
+			if _, err := o.get(ctx, env); err != nil {
 				t.Errorf("%s %s/%s on %s: %v", o.kind, o.namespace, o.name, o.server, err)
 			}
 		}
@@ -120,14 +122,14 @@ func TestDevFleet(t *testing.T) {
 				t.Errorf("the state holds no %s (kinds: %v)", kind, kinds)
 			}
 		}
-		if got, want := clusterSecrets(t, env, devClusters["hub"], "hub"), slices.Sorted(maps.Keys(devClusters)); !slices.Equal(got, want) {
+		if got, want := env.ClusterIn(devClusters["hub"], "hub").ClusterSecrets(), slices.Sorted(maps.Keys(devClusters)); !slices.Equal(got, want) {
 			t.Errorf("cluster secrets %v, want %v", got, want)
 		}
 	})
 
 	t.Run("the spokes' cluster secrets on the hub carry awsAuthConfig and no credential", func(t *testing.T) {
 		for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
-			secret, err := typed(t, env, hub).CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, spoke, metav1.GetOptions{})
+			secret, err := hub.Typed().CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, spoke, metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,17 +150,18 @@ func TestDevFleet(t *testing.T) {
 	})
 
 	t.Run("the hub's API server enforces the cluster-secret guards on every writer but the deployer", func(t *testing.T) {
-		testClusterSecretGuards(ctx, t, env, hub)
+		testClusterSecretGuards(ctx, t, hub)
 	})
 
 	t.Run("the hub's API server fences the add-ons' Applications and the hub's projects", func(t *testing.T) {
-		testApplicationGuards(ctx, t, env, hub)
+		testApplicationGuards(ctx, t, hub)
 	})
 
 	t.Run("the tenants' namespaces are on the clusters they select, and only there, with their Pod Security level", func(t *testing.T) {
+		env := env.For(t)
 		want := map[string][]string{"payments": {"spoke-use2", "spoke-usw2"}, "payments-batch": {"spoke-use2", "spoke-usw2"},
 			"search": {"spoke-usw2"}}
-		tenants, _ := up.Outputs["tenants"].Value.(map[string]any)
+		tenants, _ := outputs["tenants"].Value.(map[string]any)
 		for _, tenant := range []string{"payments", "search"} {
 			summary, _ := tenants[tenant].(map[string]any)
 			if got := fmt.Sprint(summary["clusters"]); got != fmt.Sprint(want[tenant]) {
@@ -168,7 +171,7 @@ func TestDevFleet(t *testing.T) {
 		where := map[string][]string{}
 		for _, cluster := range slices.Sorted(maps.Keys(devClusters)) {
 			for ns := range want {
-				got := serverNamespace(t, env, devClusters[cluster], cluster, ns)
+				got := env.ClusterIn(devClusters[cluster], cluster).Namespace(ns)
 				if got == nil {
 					continue
 				}
@@ -184,7 +187,8 @@ func TestDevFleet(t *testing.T) {
 	})
 
 	t.Run("a spoke's API server enforces a tenant namespace's Pod Security level and quota, and keeps the level", func(t *testing.T) {
-		pods := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2")).CoreV1().Pods("payments")
+		env := env.For(t)
+		pods := env.ClusterIn(devClusters["spoke-usw2"], "spoke-usw2").Typed().CoreV1().Pods("payments")
 		dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
 		privileged := true
 		_, err := pods.Create(ctx, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "root"},
@@ -194,7 +198,7 @@ func TestDevFleet(t *testing.T) {
 			t.Errorf("a privileged pod in payments (restricted): %v, want PodSecurity's refusal", err)
 		}
 		// Nor can the namespace's level be lowered, by anyone: the tenant's namespaces policy pins it.
-		namespaces := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2")).CoreV1().Namespaces()
+		namespaces := env.ClusterIn(devClusters["spoke-usw2"], "spoke-usw2").Typed().CoreV1().Namespaces()
 		ns, err := namespaces.Get(ctx, "payments", metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -221,12 +225,8 @@ func TestDevFleet(t *testing.T) {
 	})
 
 	t.Run("refresh against the real servers changes nothing", func(t *testing.T) {
-		res, err := stack.Refresh(ctx, optrefresh.ProgressStreams(progress(t, env, "refresh")))
-		if err != nil {
-			t.Fatalf("refresh: %v", err)
-		}
-		changes := res.Summary.ResourceChanges
-		if changes == nil || len(*changes) != 1 || (*changes)["same"] == 0 {
+		stack := stack.For(t)
+		if changes := stack.Refresh("refresh"); len(changes) != 1 || changes["same"] == 0 {
 			t.Errorf("refresh changes = %v, want only \"same\"", changes)
 		}
 	})
@@ -239,20 +239,21 @@ func TestDevFleet(t *testing.T) {
 	})
 
 	t.Run("the hub's Argo CD may reach every spoke's API endpoint", func(t *testing.T) {
+		env := env.For(t)
 		var hubIPs []string
-		for _, r := range records(t, env, "aws", "aws:ec2/eip:Eip") {
+		for _, r := range env.Cloud().Records("aws", "aws:ec2/eip:Eip") {
 			if r.Scope == devClusters["hub"] {
-				hubIPs = append(hubIPs, fmt.Sprint(plain(t, r)["publicIp"])+"/32")
+				hubIPs = append(hubIPs, fmt.Sprint(env.Cloud().Plain(r)["publicIp"])+"/32")
 			}
 		}
 		if len(hubIPs) == 0 {
 			t.Fatal("the hub has no NAT addresses")
 		}
-		for _, r := range records(t, env, "aws", "aws:eks/cluster:Cluster") {
+		for _, r := range env.Cloud().Records("aws", "aws:eks/cluster:Cluster") {
 			if r.ID == "hub" {
 				continue
 			}
-			vpc, _ := plain(t, r)["vpcConfig"].(map[string]any)
+			vpc, _ := env.Cloud().Plain(r)["vpcConfig"].(map[string]any)
 			cidrs := fmt.Sprint(vpc["publicAccessCidrs"])
 			for _, ip := range hubIPs {
 				if vpc["endpointPublicAccess"] != true || !strings.Contains(cidrs, ip) {
@@ -264,7 +265,8 @@ func TestDevFleet(t *testing.T) {
 	})
 
 	t.Run("kubeconfigs are never in plaintext in the state", func(t *testing.T) {
-		text, _ := exported(t, env, stack, false)
+		stack := stack.For(t)
+		text, _ := stack.Export(false)
 		for _, marker := range []string{"get-token", "current-context", "client.authentication.k8s.io"} {
 			if n := strings.Count(text, marker); n > 0 {
 				t.Errorf("stack export has %d plaintext %q (a kubeconfig)", n, marker)
@@ -273,38 +275,32 @@ func TestDevFleet(t *testing.T) {
 	})
 
 	t.Run("refresh finds the access entry deleted outside the stack, and up puts it back", func(t *testing.T) {
-		res, err := stack.Refresh(ctx, optrefresh.ProgressStreams(progress(t, env, "refresh-drifted")))
-		if err != nil {
-			t.Fatalf("refresh: %v", err)
-		}
+		stack := stack.For(t)
 		// Exactly the entry and its policy's association, whatever else the fleet holds (the rest "same").
 		exactly := func(op string, got map[string]int) bool {
 			return got[op] == 2 && got["same"] > 0 && len(got) == 2
 		}
-		if got := *res.Summary.ResourceChanges; !exactly("delete", got) {
+		if got := stack.Refresh("refresh-drifted"); !exactly("delete", got) {
 			t.Errorf("refresh after spoke-usw2's access entry was deleted: %v, want 2 deletes (the entry and its policy's association) and the rest same", got)
 		}
-		up, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-restore")))
-		if err != nil {
-			t.Fatalf("up: %v", err)
-		}
-		if got := *up.Summary.ResourceChanges; !exactly("create", got) {
+		if got := stack.Up("up-restore").Changes; !exactly("create", got) {
 			t.Errorf("up after the refresh: %v, want 2 creates and the rest same", got)
 		}
 	})
 
 	t.Run("a second up plans no change against the real servers", func(t *testing.T) {
-		if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
-			t.Fatalf("preview --expect-no-changes: %v", err)
-		}
+		stack := stack.For(t)
+		stack.Settled()
 	})
 
 	t.Run("destroy drains every cluster, the hub last, a spoke's load balancer, claim and NodePool waited for on its server", func(t *testing.T) {
+		env := env.For(t)
+		stack := stack.For(t)
 		steps := testDrainOnRealServers(t, env, stack)
-		hubDrain := first(steps, drain.TypeToken, "::hub-drain", false)
+		hubDrain := steps.First(drain.TypeToken, "::hub-drain", false)
 		for name := range devClusters {
-			drained := last(steps, drain.TypeToken, "::"+name+"-drain", true)
-			if cluster := first(steps, "aws:eks/cluster:Cluster", "::"+name+"-cluster-eksCluster", false); drained < 0 || cluster < drained {
+			drained := steps.Last(drain.TypeToken, "::"+name+"-drain", true)
+			if cluster := steps.First("aws:eks/cluster:Cluster", "::"+name+"-cluster-eksCluster", false); drained < 0 || cluster < drained {
 				t.Errorf("%s's EKS cluster deleted at event %d, its drain ended at %d", name, cluster, drained)
 			}
 			if name != "hub" && (hubDrain < 0 || drained > hubDrain) {
@@ -312,18 +308,18 @@ func TestDevFleet(t *testing.T) {
 			}
 		}
 		for _, pkg := range []string{"aws", "github"} {
-			if left := notRetained(records(t, env, pkg, "")); len(left) > 0 {
+			if left := notRetained(env.Cloud().Records(pkg, "")); len(left) > 0 {
 				t.Errorf("%d %s resources left after destroy, first %s %s", len(left), pkg, left[0].Type, left[0].ID)
 			}
 		}
-		if kept := len(records(t, env, "aws", "aws:s3/bucketV2:BucketV2")); kept != 2 {
+		if kept := len(env.Cloud().Records("aws", "aws:s3/bucketV2:BucketV2")); kept != 2 {
 			t.Errorf("the two spokes' Velero buckets hold backups and are retained; %d are left", kept)
 		}
-		if _, dep := exported(t, env, stack, false); len(dep.Resources) != 0 {
+		if _, dep := stack.Export(false); len(dep.Resources) != 0 {
 			t.Errorf("the stack still has %d resources", len(dep.Resources))
 		}
 	})
-	if names := env.Clusters.Names(); len(names) != 0 {
+	if names := env.ControlPlanes(); len(names) != 0 {
 		t.Errorf("control planes after destroy: %v", names)
 	}
 }
@@ -345,52 +341,12 @@ func ownerOf(name string) string {
 	return best
 }
 
-// impersonated is the configuration of a client of control plane name acting as user, in the service accounts'
-// groups (the administrator may impersonate anyone).
-func impersonated(t *testing.T, env *offline.Env, name, user string) *rest.Config {
-	t.Helper()
-	cfg, err := env.Clusters.Admin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: []string{"system:serviceaccounts", "system:authenticated"}}
-	return cfg
-}
-
-// impersonating is a client of control plane name acting as user (impersonated).
-func impersonating(t *testing.T, env *offline.Env, name, user string) kubernetes.Interface {
-	t.Helper()
-	kube, err := kubernetes.NewForConfig(impersonated(t, env, name, user))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return kube
-}
-
-func devControlPlanes() []string {
+func devControlPlanes(env *fleettest.Env) []string {
 	var names []string
 	for cluster, region := range devClusters {
-		names = append(names, controlplane.Name(region, cluster))
+		names = append(names, env.ClusterIn(region, cluster).ControlPlane())
 	}
 	return slices.Sorted(slices.Values(names))
-}
-
-func typed(t *testing.T, env *offline.Env, name string) kubernetes.Interface {
-	t.Helper()
-	kube, err := env.Clusters.Typed(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return kube
-}
-
-func dynamicClient(t *testing.T, env *offline.Env, name string) dynamic.Interface {
-	t.Helper()
-	dyn, err := env.Clusters.Dynamic(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dyn
 }
 
 func established(crd *unstructured.Unstructured) bool {

@@ -10,23 +10,21 @@ import (
 	"testing"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/procmem"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
-// TestInterruptedUp is `make demo` killed during its first `up`, then run again, as a new user would: the CLI and
-// its plugins are killed (SIGKILL) once the first EKS cluster exists, while the others are being created. The
-// next plain `up` fails on the stack's lock, as Pulumi's file backend says; offline's Recover
-// (what the demo runner does before every run) clears that lock, whose process is gone, and settles the pending
-// creates; then `up` converges, the next preview plans nothing, and the offline cloud holds each resource of the
-// state once and nothing else.
-func TestInterruptedUp(t *testing.T) {
+// interruptedUp is `make demo` killed during its first `up` of stack, then run again, as a new user would: the CLI
+// and its plugins are killed (SIGKILL) once the first EKS cluster exists, while the others are being created. The
+// next plain `up` fails on the stack's lock, as Pulumi's file backend says; offline's Recover (what the demo runner
+// does before every run) clears that lock, whose process is gone, and settles the pending creates; then `up`
+// converges, the next preview plans nothing, and the offline cloud holds each resource of the state once and nothing
+// else. The stack saves its state after every step (Stack.Checkpoints), as a user's does.
+func interruptedUp(t *testing.T, env *fleettest.Env, stack *fleettest.Stack) {
 	ctx := context.Background()
-	env := newEnv(t)
-	stack := fleetStack(t, env, "dev")
+	off := env.Offline()
 
 	stream := make(chan events.EngineEvent)
 	killed := make(chan int, 1)
@@ -38,7 +36,7 @@ func TestInterruptedUp(t *testing.T) {
 			// The CLI that holds the lock and every process under it (its plugins, node for pulumi-eks, a kwokctl
 			// at work), as a terminal kills a job; it shares the test's process group, so not by group. The control
 			// planes kwokctl started are in sessions of their own and stay, as they would.
-			if locks, _ := env.Locks(stack.Name()); len(locks) > 0 && locks[0].Pid > 0 {
+			if locks, _ := off.Locks(stack.Name()); len(locks) > 0 && locks[0].Pid > 0 {
 				pid := locks[0].Pid
 				killed <- pid // before the kill: Up returns as soon as the CLI dies
 				for _, p := range append(procmem.Descendants(pid), pid) {
@@ -47,7 +45,7 @@ func TestInterruptedUp(t *testing.T) {
 			}
 		}
 	}()
-	if _, err := stack.Up(ctx, optup.EventStreams(stream), optup.ProgressStreams(progress(t, env, "killed-up"))); err == nil {
+	if _, err := stack.TryUp("killed-up", optup.EventStreams(stream)); err == nil {
 		t.Fatal("the killed up succeeded")
 	}
 	if len(killed) == 0 {
@@ -55,18 +53,17 @@ func TestInterruptedUp(t *testing.T) {
 	}
 
 	// The kill may land between a checkpoint and its fileblob sidecar; the backend writes none (see offline's Env).
-	_ = filepath.WalkDir(filepath.Join(env.Dir, "state"), func(path string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(filepath.Join(env.Dir(), "state"), func(path string, d fs.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(path, ".attrs") {
 			t.Errorf("the backend wrote a sidecar a kill can tear: %s", path)
 		}
 		return nil
 	})
-	_, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "locked-up")))
-	if err == nil || !strings.Contains(err.Error(), "locked") {
+	if _, err := stack.TryUp("locked-up"); err == nil || !strings.Contains(err.Error(), "locked") {
 		t.Fatalf("up after the kill: %v, want the stack's lock", err)
 	}
 	var said bytes.Buffer
-	if err := env.Recover(ctx, stack, &said); err != nil {
+	if err := off.Recover(ctx, stack.Auto, &said); err != nil {
 		t.Fatalf("recover: %v\n%s", err, said.String())
 	}
 	for _, line := range strings.Split(said.String(), "\n") {
@@ -77,23 +74,19 @@ func TestInterruptedUp(t *testing.T) {
 	// Whether the state still records pending creates depends on when the kill lands between two checkpoints: the
 	// lock is always there, the settling refresh only then.
 	if !strings.Contains(said.String(), "cleared the lock of an interrupted run whose process is gone") {
-		t.Errorf("recover said:\n%s", offline.Tail(said.String(), 20))
+		t.Errorf("recover said:\n%s", fleettest.Tail(said.String(), 20))
 	}
-	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
-		t.Fatalf("up after recovering: %v", err)
-	}
-	if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
-		t.Fatalf("preview --expect-no-changes: %v", err)
-	}
+	stack.Up("up")
+	stack.Settled()
 
 	// Nothing lost or duplicated: every record of the offline cloud is a resource of the state, once.
-	_, deployment := exported(t, env, stack, false)
+	_, deployment := stack.Export(false)
 	inState := map[string]bool{}
 	for _, r := range deployment.Resources {
 		inState[string(r.URN)] = true
 	}
 	seen := map[string]int{}
-	for _, r := range records(t, env, "", "") {
+	for _, r := range env.Cloud().Records("", "") {
 		seen[r.URN]++
 		if !inState[r.URN] {
 			t.Errorf("%s %s is in the cloud but not in the state (an orphan of the killed run)", r.Type, r.ID)
@@ -104,8 +97,8 @@ func TestInterruptedUp(t *testing.T) {
 			t.Errorf("%s made %d resources", urn, n)
 		}
 	}
-	for _, o := range stateObjects(t, env, stack) {
-		if _, err := o.get(ctx, t, env); err != nil {
+	for _, o := range stateObjects(env, stack) {
+		if _, err := o.get(ctx, env); err != nil {
 			t.Errorf("%s %s/%s: %v", o.kind, o.namespace, o.name, err)
 		}
 	}

@@ -1,18 +1,15 @@
 package e2e
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // TestJavaProjectWithPackageAdd is the path a Java user takes: a copy of examples/java-fleet (a Maven project,
@@ -21,16 +18,16 @@ import (
 // real CLI and pulumi-language-java (Maven compiles and runs the program), which must create exactly the Go
 // example's resource types and counts, then a preview that expects no changes, then destroy.
 func TestJavaProjectWithPackageAdd(t *testing.T) {
+	t.Parallel()
 	env := newEnv(t)
-	ctx := context.Background()
-	goTypes := previewTypes(t, env, "dev")
+	goTypes := goPreviewTypes(env, "dev")
 
 	dir := filepath.Join(t.TempDir(), "java-fleet")
-	src := filepath.Join(env.Root, "examples", "java-fleet")
+	src := filepath.Join(env.Root(), "examples", "java-fleet")
 	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	config, err := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.dev.yaml"))
+	config, err := os.ReadFile(filepath.Join(env.FleetDir(), "Pulumi.dev.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,15 +35,11 @@ func TestJavaProjectWithPackageAdd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	stdout, stderr, err := env.Run(ctx, dir, "package", "add", filepath.Join(env.Root, "bin", "pulumi-resource-fleet"))
-	out := stdout + stderr
-	if err != nil {
-		t.Fatalf("pulumi package add: %v\n%s", err, offline.Tail(out, 40))
-	}
+	out := env.Pulumi(dir, "package", "add", filepath.Join(env.Root(), "bin", "pulumi-resource-fleet"))
 	for _, f := range []string{"sdks/fleet/src/main/java/com/gitopsfleet/fleet/Fleet.java",
 		"sdks/fleet/src/main/java/com/gitopsfleet/fleet/inputs/AddonSettingsArgs.java"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Errorf("pulumi package add did not generate %s: %v\n%s", f, err, offline.Tail(out, 20))
+			t.Errorf("pulumi package add did not generate %s: %v\n%s", f, err, fleettest.Tail(out, 20))
 		}
 	}
 	project, _ := os.ReadFile(filepath.Join(dir, "Pulumi.yaml"))
@@ -54,25 +47,17 @@ func TestJavaProjectWithPackageAdd(t *testing.T) {
 		t.Errorf("pulumi package add did not record the package in Pulumi.yaml:\n%s", project)
 	}
 
-	stack, err := env.LocalStack(ctx, dir, "dev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	types := previewCreates(t, env, stack, "java-preview")
+	stack := env.Local(dir, "dev")
+	types := previewCreates(stack, "java-preview")
 	if diff := cmp.Diff(goTypes, types); diff != "" {
 		t.Errorf("the Java preview creates other resources than the Go one (-go +java):\n%s", diff)
 	}
-	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "java-up"))); err != nil {
-		t.Fatalf("java up: %v", err)
-	}
-	if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(),
-		optpreview.ProgressStreams(progress(t, env, "java-preview-again"))); err != nil {
+	stack.Up("java-up")
+	if err := stack.TryPreview("java-preview-again", optpreview.ExpectNoChanges()); err != nil {
 		t.Errorf("a second preview of the Java fleet plans changes: %v", err)
 	}
-	if _, err := stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "java-destroy"))); err != nil {
-		t.Fatalf("java destroy: %v", err)
-	}
-	if left := notRetained(records(t, env, "aws", "")); len(left) != 0 {
+	stack.Destroy("java-destroy")
+	if left := notRetained(env.Cloud().Records("aws", "")); len(left) != 0 {
 		t.Errorf("destroy left %d AWS resources in the emulated cloud", len(left))
 	}
 }

@@ -4,46 +4,21 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
-	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
-
-// lifecycle is a fleet stack whose config a test edits between runs, as a user edits Pulumi.<stack>.yaml.
-type lifecycle struct {
-	t     *testing.T
-	env   *offline.Env
-	dir   string // the project: Pulumi.yaml and Pulumi.<name>.yaml
-	name  string // the stack's name
-	stack auto.Stack
-	cfg   map[string]any
-}
-
-// step is one engine event of a run: the start (pre) or end (outputs) of a resource's step.
-type step struct {
-	op, typ, urn string
-	done         bool
-}
 
 // vap and vapBinding are the types of a ValidatingAdmissionPolicy and its binding.
 const (
@@ -67,15 +42,12 @@ const (
 // podIdentityAssociation is the type of an EKS Pod Identity association.
 const podIdentityAssociation = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
 
-// plan is the operations of a run by operation and resource type (same and read are left out).
-type plan map[string]map[string]int
-
 // day2Config is a hub and one spoke with one add-on each, on Kubernetes 1.33.
-func day2Config() map[string]any {
+func day2Config() fleettest.Config {
 	repo := map[string]any{"url": "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
 		"revision": "main", "path": "bootstrap/control-plane/addons"}
 	group := map[string]any{"name": "system", "instanceTypes": []string{"m6i.large"}, "minSize": 1, "desiredSize": 2, "maxSize": 3}
-	return map[string]any{
+	return fleettest.Config{
 		"aws:region":                "us-east-1",
 		"gitops-fleet:repositories": map[string]any{"addons": repo},
 		"gitops-fleet:defaults": map[string]any{"version": "1.33", "nodeGroups": []any{group},
@@ -87,220 +59,45 @@ func day2Config() map[string]any {
 	}
 }
 
-func newLifecycle(t *testing.T) *lifecycle { return newLifecycleOf(t, "day2", day2Config()) }
-
-// newLifecycleOf is a stack of the fleet example named name with the config cfg.
-func newLifecycleOf(t *testing.T, name string, cfg map[string]any) *lifecycle {
-	return newLifecycleIn(t, newEnv(t), name, cfg)
-}
-
-// newLifecycleIn is newLifecycleOf in env.
-func newLifecycleIn(t *testing.T, env *offline.Env, name string, cfg map[string]any) *lifecycle {
-	l := &lifecycle{t: t, env: env, dir: t.TempDir(), name: name, cfg: cfg}
-	pulumiYAML, err := os.ReadFile(filepath.Join(fleetDir(env), "Pulumi.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(l.dir, "Pulumi.yaml"), pulumiYAML, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	l.sync()
-	return l
-}
-
-// clusters is the config's cluster list.
-func (l *lifecycle) clusters() []any { return l.cfg["gitops-fleet:clusters"].([]any) }
-
-// cluster is the config entry of the named cluster.
-func (l *lifecycle) cluster(name string) map[string]any {
-	for _, c := range l.clusters() {
-		if c := c.(map[string]any); c["name"] == name {
-			return c
-		}
-	}
-	l.t.Fatalf("no cluster %s in the config", name)
-	return nil
-}
-
-// sync writes the config as the stack file and selects the stack (which applies the file as it is now), then
-// sets the delivery's config secrets when the config has a delivery.
-func (l *lifecycle) sync() {
-	l.t.Helper()
-	data, err := yaml.Marshal(map[string]any{"config": l.cfg})
-	if err != nil {
-		l.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(l.dir, "Pulumi."+l.name+".yaml"), data, 0o644); err != nil {
-		l.t.Fatal(err)
-	}
-	if l.stack, err = l.env.Stack(context.Background(), l.dir, l.name, fleetstack.Run); err != nil {
-		l.t.Fatal(err)
-	}
-	if err := offline.SetDeliverySecrets(context.Background(), l.stack); err != nil {
-		l.t.Fatal(err)
-	}
-}
-
-// collect gathers a run's steps from its event stream.
-func collect(ch <-chan events.EngineEvent, out *[]step, done chan<- struct{}) {
-	defer close(done)
-	for e := range ch {
-		*out = appendStep(*out, e)
-	}
-}
-
-// appendStep is steps with e's step, when e is the start or the end of one.
-func appendStep(steps []step, e events.EngineEvent) []step {
-	switch {
-	case e.ResourcePreEvent != nil:
-		m := e.ResourcePreEvent.Metadata
-		return append(steps, step{op: string(m.Op), typ: m.Type, urn: m.URN})
-	case e.ResOutputsEvent != nil:
-		m := e.ResOutputsEvent.Metadata
-		return append(steps, step{op: string(m.Op), typ: m.Type, urn: m.URN, done: true})
-	}
-	return steps
-}
-
-// preview is the plan of the current config; it fails the test when the preview fails.
-func (l *lifecycle) preview() (plan, []step) {
-	l.t.Helper()
-	l.sync()
-	steps := previewSteps(l.t, l.env, l.stack, "preview")
-	return planOf(steps), steps
-}
-
-// previewSteps previews stack (its output logged as op) and returns its steps; it fails the test when the
-// preview fails.
-func previewSteps(t *testing.T, env *offline.Env, stack auto.Stack, op string, opts ...optpreview.Option) []step {
-	t.Helper()
-	var steps []step
-	ch, done := make(chan events.EngineEvent), make(chan struct{})
-	go collect(ch, &steps, done)
-	opts = append(opts, optpreview.EventStreams(ch), optpreview.ProgressStreams(progress(t, env, op)))
-	_, err := stack.Preview(context.Background(), opts...)
-	<-done
-	if err != nil {
-		t.Fatalf("%s: %v", op, err)
-	}
-	return steps
-}
-
-// up applies the current config and returns its steps in the order the engine reported them.
-func (l *lifecycle) up() []step {
-	l.t.Helper()
-	l.sync()
-	return upSteps(l.t, l.env, l.stack, "up")
-}
-
-// upSteps runs up of stack (its output logged as op) and returns its steps; it fails the test when the up fails.
-func upSteps(t *testing.T, env *offline.Env, stack auto.Stack, op string) []step {
-	t.Helper()
-	var steps []step
-	ch, done := make(chan events.EngineEvent), make(chan struct{})
-	go collect(ch, &steps, done)
-	_, err := stack.Up(context.Background(), optup.EventStreams(ch), optup.ProgressStreams(progress(t, env, op)))
-	<-done
-	if err != nil {
-		t.Fatalf("%s: %v", op, err)
-	}
-	return steps
-}
-
-// upLogged applies the current config as op and returns its output (the engine's log, where a failed step says
-// why) and its error; unlike up, a failure is the caller's to judge.
-func (l *lifecycle) upLogged(op string) (string, error) {
-	l.t.Helper()
-	l.sync()
-	out := progress(l.t, l.env, op)
-	_, err := l.stack.Up(context.Background(), optup.ProgressStreams(out))
-	log, readErr := os.ReadFile(out.Name())
-	if readErr != nil {
-		l.t.Fatal(readErr)
-	}
-	return string(log), err
-}
-
-// settled checks that a preview of the current config plans no change.
-func (l *lifecycle) settled() {
-	l.t.Helper()
-	l.sync()
-	if _, err := l.stack.Preview(context.Background(), optpreview.ExpectNoChanges(),
-		optpreview.ProgressStreams(progress(l.t, l.env, "preview-no-changes"))); err != nil {
-		l.t.Fatalf("preview --expect-no-changes after up: %v", err)
-	}
-}
-
-// planOf counts the pre-events of steps by operation and type, leaving out same and read.
-func planOf(steps []step) plan {
-	p := plan{}
-	for _, s := range steps {
-		if s.done || s.op == "same" || s.op == "read" {
-			continue
-		}
-		if p[s.op] == nil {
-			p[s.op] = map[string]int{}
-		}
-		p[s.op][s.typ]++
-	}
-	return p
-}
-
-// urns are the URNs of the pre-events of steps with operation op.
-func urns(steps []step, op string) []string {
-	var out []string
-	for _, s := range steps {
-		if !s.done && s.op == op {
-			out = append(out, s.urn)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // of tells whether urn belongs to the named cluster: its FleetCluster or GitOpsBridge, or a child of either.
 func of(urn, cluster string) bool {
 	return strings.HasSuffix(urn, "::"+cluster) || strings.Contains(urn, "::"+cluster+"-") ||
 		strings.HasSuffix(urn, "::"+cluster+"-cluster-secret")
 }
 
-// first is the index of the first event of steps matching the type ("" for any), URN suffix and doneness; -1
-// for none.
-func first(steps []step, typ, suffix string, done bool) int {
-	return slices.IndexFunc(steps, func(s step) bool { return s.matches(typ, suffix, done) })
-}
+// clusters is the config's cluster list.
+func clusters(l *fleettest.Stack) []any { return l.Config()["gitops-fleet:clusters"].([]any) }
 
-func (s step) matches(typ, suffix string, done bool) bool {
-	return (typ == "" || s.typ == typ) && strings.HasSuffix(s.urn, suffix) && s.done == done
-}
-
-// last is the index of the last such event; -1 for none.
-func last(steps []step, typ, suffix string, done bool) int {
-	for i := len(steps) - 1; i >= 0; i-- {
-		if steps[i].matches(typ, suffix, done) {
-			return i
+// cluster is the config entry of the named cluster.
+func cluster(l *fleettest.Stack, name string) map[string]any {
+	for _, c := range clusters(l) {
+		if c := c.(map[string]any); c["name"] == name {
+			return c
 		}
 	}
-	return -1
+	panic("no cluster " + name + " in the config")
 }
 
 // TestDay2 drives one fleet through the changes its users make, each previewed (the exact plan by operation
 // and type) before `up` and settled (`preview --expect-no-changes`) after.
 func TestDay2(t *testing.T) {
-	l := newLifecycle(t)
-	l.up()
-	l.settled()
+	t.Parallel()
+	env := newEnv(t)
+	l := env.Configured("day2", day2Config())
+	l.Up("up")
+	l.Settled()
 
 	t.Run("add a spoke: only its resources and its secret in the hub", func(t *testing.T) {
-		l.t = t
-		l.cfg["gitops-fleet:clusters"] = append(l.clusters(),
+		l := l.For(t)
+		l.Config()["gitops-fleet:clusters"] = append(clusters(l),
 			map[string]any{"name": "spoke-b", "region": "us-west-2", "role": "spoke"})
-		p, steps := l.preview()
+		steps := l.Preview("preview")
+		p := steps.Plan()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"create", "update"}) ||
 			!maps.Equal(p["update"], fleetUpdate) {
 			t.Errorf("operations %v, want creates, and updates of the ledger, the add-ons project and the guard only: %v", ops, p)
 		}
-		created := urns(steps, "create")
+		created := steps.URNs("create")
 		for _, u := range created {
 			if !of(u, "spoke-b") && !strings.HasSuffix(u, "pulumi:providers:aws::aws-us-west-2") {
 				t.Errorf("adding spoke-b creates %s", u)
@@ -309,68 +106,70 @@ func TestDay2(t *testing.T) {
 		if !slices.ContainsFunc(created, func(u string) bool { return strings.HasSuffix(u, "::spoke-b-cluster-secret") }) {
 			t.Error("the plan has no cluster secret for spoke-b")
 		}
-		if got := urns(l.up(), "create"); !slices.Equal(got, created) {
+		if got := l.Up("up").Steps.URNs("create"); !slices.Equal(got, created) {
 			t.Errorf("up created other resources than planned:\n%s", cmp.Diff(created, got))
 		}
-		l.settled()
+		l.Settled()
 		// spoke-b's workloads, and what the add-on controllers made for them, which its removal drains.
-		putWorkloadsOnServer(t, l.env, "spoke-b", "us-west-2")
+		putWorkloadsOnServer(t, env, "spoke-b", "us-west-2")
 	})
 
 	t.Run("toggle an add-on: its identity and the secret's labels and annotations", func(t *testing.T) {
-		l.t = t
-		l.cluster("spoke-b")["addons"] = map[string]bool{"external_secrets": true}
-		p, steps := l.preview()
+		l, env := l.For(t), env.For(t)
+		cluster(l, "spoke-b")["addons"] = map[string]bool{"external_secrets": true}
+		steps := l.Preview("preview")
+		p := steps.Plan()
 		// external-secrets 0.9.13, the template's, takes Pod Identity credentials: its role is bound with an
 		// association too (identity podIdentity by default).
 		// The hub's guard pins spoke-b's secret: its new labels and annotations update it in the same run. The secret
 		// itself is updated in place, not replaced (deleted first), which would unregister spoke-b from Argo CD for a
 		// moment (clusterinfo.NewKubernetesProvider).
-		want := plan{
+		want := fleettest.Plan{
 			"create": {"aws:iam/role:Role": 1, "aws:iam/rolePolicy:RolePolicy": 1, podIdentityAssociation: 1},
 			"update": {"kubernetes:core/v1:Secret": 1, guardType: 1},
 		}
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		for _, u := range append(urns(steps, "create"), urns(steps, "update")...) {
+		for _, u := range append(steps.URNs("create"), steps.URNs("update")...) {
 			if !of(u, "spoke-b") && !strings.HasSuffix(u, "::"+hubGuard) {
 				t.Errorf("enabling external_secrets on spoke-b touches %s", u)
 			}
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 		// Argo CD syncs the add-on into spoke-b, its CRDs with it: the SecretStore kind, which a tenant's namespaces
 		// on spoke-b get one of (a stand-in CRD, external-secrets.io/v1beta1 as 0.9.13 serves it: the add-on's chart
 		// is not here, nor does Argo CD run).
-		openCRD(context.Background(), t, dynamicClient(t, l.env, controlplane.Name("us-west-2", "spoke-b")),
+		openCRD(context.Background(), t, env.ClusterIn("us-west-2", "spoke-b").Dynamic(),
 			schema.GroupVersionResource{Group: "external-secrets.io", Version: "v1beta1", Resource: "secretstores"},
 			"SecretStore", "Namespaced")
 	})
 
 	t.Run("switch a cluster to IRSA and back: associations and trust policies, in place", func(t *testing.T) {
-		l.t = t
-		l.cluster("spoke-b")["identity"] = "irsa"
-		p, _ := l.preview()
-		if diff := cmp.Diff(plan{"delete": {podIdentityAssociation: 1}, "update": {"aws:iam/role:Role": 1}}, p); diff != "" {
+		l := l.For(t)
+		cluster(l, "spoke-b")["identity"] = "irsa"
+		p := l.Preview("preview").Plan()
+		if diff := cmp.Diff(fleettest.Plan{"delete": {podIdentityAssociation: 1}, "update": {"aws:iam/role:Role": 1}}, p); diff != "" {
 			t.Errorf("to IRSA: plan (-want +got):\n%s", diff)
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 
-		delete(l.cluster("spoke-b"), "identity")
-		p, steps := l.preview()
-		if diff := cmp.Diff(plan{"create": {podIdentityAssociation: 1}, "update": {"aws:iam/role:Role": 1}}, p); diff != "" {
+		delete(cluster(l, "spoke-b"), "identity")
+		steps := l.Preview("preview")
+		p = steps.Plan()
+		if diff := cmp.Diff(fleettest.Plan{"create": {podIdentityAssociation: 1}, "update": {"aws:iam/role:Role": 1}}, p); diff != "" {
 			t.Errorf("to Pod Identity: plan (-want +got):\n%s", diff)
 		}
-		for _, u := range append(urns(steps, "create"), urns(steps, "update")...) {
+		for _, u := range append(steps.URNs("create"), steps.URNs("update")...) {
 			if !of(u, "spoke-b") || !(strings.HasSuffix(u, "::spoke-b-irsa-external-secrets") ||
 				strings.HasSuffix(u, "::spoke-b-pod-identity-external-secrets-sa")) {
 				t.Errorf("switching spoke-b's identity touches %s", u)
 			}
 		}
-		l.up()
-		_, dep := exported(t, l.env, l.stack, false)
+		l.Up("up")
+		_, dep := l.Export(false)
 		var agent, assoc string
 		var deps []string
 		for _, r := range dep.Resources {
@@ -388,52 +187,54 @@ func TestDay2(t *testing.T) {
 			t.Errorf("the association %q must follow the eks-pod-identity-agent add-on %q, which serves its credentials; "+
 				"it depends on %v", assoc, agent, deps)
 		}
-		l.settled()
+		l.Settled()
 	})
 
 	t.Run("resize a node group: one in-place update", func(t *testing.T) {
-		l.t = t
-		l.cluster("spoke-a")["nodeGroups"] = []any{map[string]any{"name": "system", "instanceTypes": []string{"m6i.large"},
+		l := l.For(t)
+		cluster(l, "spoke-a")["nodeGroups"] = []any{map[string]any{"name": "system", "instanceTypes": []string{"m6i.large"},
 			"minSize": 1, "desiredSize": 3, "maxSize": 5}}
-		p, _ := l.preview()
-		if diff := cmp.Diff(plan{"update": {"aws:eks/nodeGroup:NodeGroup": 1}}, p); diff != "" {
+		p := l.Preview("preview").Plan()
+		if diff := cmp.Diff(fleettest.Plan{"update": {"aws:eks/nodeGroup:NodeGroup": 1}}, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 	})
 
 	t.Run("toggle Session Manager on a cluster's nodes: one attachment of its node role", func(t *testing.T) {
-		l.t = t
+		l := l.For(t)
 		attachment := map[string]int{"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1}
-		l.cluster("spoke-a")["nodeSessionManager"] = true
-		p, steps := l.preview()
-		if diff := cmp.Diff(plan{"create": attachment}, p); diff != "" {
+		cluster(l, "spoke-a")["nodeSessionManager"] = true
+		steps := l.Preview("preview")
+		p := steps.Plan()
+		if diff := cmp.Diff(fleettest.Plan{"create": attachment}, p); diff != "" {
 			t.Errorf("on: plan (-want +got):\n%s", diff)
 		}
-		if got := urns(steps, "create"); len(got) != 1 || !strings.HasSuffix(got[0], "::spoke-a-node-role-AmazonSSMManagedInstanceCore") {
+		if got := steps.URNs("create"); len(got) != 1 || !strings.HasSuffix(got[0], "::spoke-a-node-role-AmazonSSMManagedInstanceCore") {
 			t.Errorf("on: creates %v, want spoke-a's node role's Session Manager attachment", got)
 		}
-		l.up()
-		l.settled()
-		delete(l.cluster("spoke-a"), "nodeSessionManager")
-		if p, _ := l.preview(); !cmp.Equal(plan{"delete": attachment}, p) {
+		l.Up("up")
+		l.Settled()
+		delete(cluster(l, "spoke-a"), "nodeSessionManager")
+		if p := l.Preview("preview").Plan(); !cmp.Equal(fleettest.Plan{"delete": attachment}, p) {
 			t.Errorf("off: plan %v, want that attachment's delete only", p)
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 	})
 
 	t.Run("add a tenant on one spoke, then remove it: its objects, identities and access only", func(t *testing.T) {
-		l.t = t
-		l.cfg["gitops-fleet:tenants"] = []any{map[string]any{
+		l, env := l.For(t), env.For(t)
+		l.Config()["gitops-fleet:tenants"] = []any{map[string]any{
 			"name": "payments", "clusters": map[string]any{"clusters": []string{"spoke-a"}},
 			"owners": []any{map[string]any{"arn": "arn:aws:iam::111122223333:role/payments", "groups": []string{"payments"}}},
 			"namespaces": []any{map[string]any{"name": "payments", "serviceAccounts": []any{map[string]any{
 				"name": "ledger", "managedPolicyArns": []string{"arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess"}}}}},
 		}}
-		p, steps := l.preview()
-		want := plan{
+		steps := l.Preview("preview")
+		p := steps.Plan()
+		want := fleettest.Plan{
 			"create": {
 				"fleet:index:Tenant": 1, "pulumi:providers:kubernetes": 1, "kubernetes:argoproj.io/v1alpha1:AppProject": 1,
 				"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
@@ -449,38 +250,38 @@ func TestDay2(t *testing.T) {
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		for _, u := range urns(steps, "update") {
+		for _, u := range steps.URNs("update") {
 			if !strings.HasSuffix(u, "::spoke-a-cluster") && !strings.HasSuffix(u, "::spoke-a-vpc-cni") {
 				t.Errorf("adding the tenant updates %s", u)
 			}
 		}
-		l.up()
-		l.settled()
-		if !hasNamespace(t, l.env, "us-east-2", "spoke-a", "payments") {
+		l.Up("up")
+		l.Settled()
+		if !(env.ClusterIn("us-east-2", "spoke-a").Namespace("payments") != nil) {
 			t.Error("no payments namespace on spoke-a's API server")
 		}
 
-		tenantCfg := func() map[string]any { return l.cfg["gitops-fleet:tenants"].([]any)[0].(map[string]any) }
+		tenantCfg := func() map[string]any { return l.Config()["gitops-fleet:tenants"].([]any)[0].(map[string]any) }
 		namespaces := func() []any { return tenantCfg()["namespaces"].([]any) }
 
 		// A quota change is one update in place.
 		namespaces()[0].(map[string]any)["quota"] = map[string]any{"requestsCpu": "8"}
-		if p, _ := l.preview(); !cmp.Equal(p, plan{"update": {"kubernetes:core/v1:ResourceQuota": 1}}) {
+		if p := l.Preview("preview").Plan(); !cmp.Equal(p, fleettest.Plan{"update": {"kubernetes:core/v1:ResourceQuota": 1}}) {
 			t.Errorf("changing the quota plans %v, want the ResourceQuota's update only", p)
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 
 		// A second namespace: its objects, the project's destinations, the guard's namespaces and the owner's
 		// access scope (through the EKS component; how EKS applies a new scope is the aws provider's business, so
 		// the association's own step is not asserted).
 		tenantCfg()["namespaces"] = append(namespaces(), map[string]any{"name": "payments-batch"})
-		p, _ = l.preview()
+		p = l.Preview("preview").Plan()
 		delete(p["update"], "aws:eks/accessPolicyAssociation:AccessPolicyAssociation")
 		delete(p, "replace")
 		delete(p, "create-replacement")
 		delete(p, "delete-replaced")
-		wantNS := plan{
+		wantNS := fleettest.Plan{
 			"create": {"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "fleet:index:TenantGuard": 1, "eks:index:Cluster": 1,
@@ -490,13 +291,13 @@ func TestDay2(t *testing.T) {
 		if diff := cmp.Diff(wantNS, p); diff != "" {
 			t.Errorf("adding a namespace: plan (-want +got):\n%s", diff)
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 
 		// One more cluster: the tenant's objects, identity, access and guard there, and the project's destinations.
 		tenantCfg()["clusters"] = map[string]any{"clusters": []string{"spoke-a", "spoke-b"}}
-		p, _ = l.preview()
-		wantCluster := plan{
+		p = l.Preview("preview").Plan()
+		wantCluster := fleettest.Plan{
 			"create": {
 				"pulumi:providers:kubernetes": 1, "kubernetes:core/v1:Namespace": 2, "kubernetes:core/v1:ResourceQuota": 2,
 				"kubernetes:core/v1:LimitRange": 2, "kubernetes:networking.k8s.io/v1:NetworkPolicy": 8,
@@ -512,59 +313,59 @@ func TestDay2(t *testing.T) {
 		if diff := cmp.Diff(wantCluster, p); diff != "" {
 			t.Errorf("selecting spoke-b too: plan (-want +got):\n%s", diff)
 		}
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 		// Back to one namespace on spoke-a: nothing holds claims yet, so the guards let the objects go.
 		tenantCfg()["clusters"] = map[string]any{"clusters": []string{"spoke-a"}}
 		tenantCfg()["namespaces"] = namespaces()[:1]
 		delete(namespaces()[0].(map[string]any), "quota")
-		l.up()
-		l.settled()
+		l.Up("up")
+		l.Settled()
 
 		// The tenant's data: a claim in its namespace. Removing the tenant is refused while preventDeletion (the
 		// default) is recorded, and nothing of it goes.
-		if _, err := typed(t, l.env, controlplane.Name("us-east-2", "spoke-a")).CoreV1().PersistentVolumeClaims("payments").Create(
+		if _, err := env.ClusterIn("us-east-2", "spoke-a").Typed().CoreV1().PersistentVolumeClaims("payments").Create(
 			context.Background(), &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Name: "ledger-data"},
 				Spec: corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
 					Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{
 						corev1.ResourceStorage: resource.MustParse("1Gi")}}}}, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		tenants := l.cfg["gitops-fleet:tenants"]
-		delete(l.cfg, "gitops-fleet:tenants")
-		p, _ = l.preview()
+		tenants := l.Config()["gitops-fleet:tenants"]
+		delete(l.Config(), "gitops-fleet:tenants")
+		p = l.Preview("preview").Plan()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
 			!maps.Equal(p["delete"], want["create"]) || !maps.Equal(p["update"], want["update"]) {
 			t.Errorf("removing the tenant plans %v, want the deletes of what adding it created", p)
 		}
-		log, err := l.upLogged("up-tenant-refused")
+		log, err := l.TryUp("up-tenant-refused")
 		if err == nil || !strings.Contains(log, "payments/ledger-data") || !strings.Contains(log, "preventDeletion: false") {
 			t.Fatalf("want the removal refused naming payments/ledger-data and preventDeletion: false, got %v", err)
 		}
-		if !hasNamespace(t, l.env, "us-east-2", "spoke-a", "payments") {
+		if !(env.ClusterIn("us-east-2", "spoke-a").Namespace("payments") != nil) {
 			t.Error("a refused removal deleted the tenant's namespace")
 		}
 
 		// preventDeletion: false, recorded by an up of its own (the guard's update), then the removal goes through.
-		l.cfg["gitops-fleet:tenants"] = tenants
+		l.Config()["gitops-fleet:tenants"] = tenants
 		tenants.([]any)[0].(map[string]any)["preventDeletion"] = false
-		if p, _ := l.preview(); p["update"]["fleet:index:TenantGuard"] != 1 || len(p["delete"]) > 0 {
+		if p := l.Preview("preview").Plan(); p["update"]["fleet:index:TenantGuard"] != 1 || len(p["delete"]) > 0 {
 			t.Errorf("restoring the tenant with preventDeletion: false plans %v, want the guard's update and no delete", p)
 		}
-		l.up()
-		delete(l.cfg, "gitops-fleet:tenants")
-		l.up()
-		l.settled()
-		if hasNamespace(t, l.env, "us-east-2", "spoke-a", "payments") {
+		l.Up("up")
+		delete(l.Config(), "gitops-fleet:tenants")
+		l.Up("up")
+		l.Settled()
+		if env.ClusterIn("us-east-2", "spoke-a").Namespace("payments") != nil {
 			t.Error("the tenant's namespace is still on spoke-a's API server after its removal")
 		}
 	})
 
 	t.Run("upgrade Kubernetes: control plane, then add-ons, then node groups", func(t *testing.T) {
-		l.t = t
-		l.cluster("spoke-a")["version"] = "1.34"
-		p, _ := l.preview()
-		want := plan{"update": {
+		l := l.For(t)
+		cluster(l, "spoke-a")["version"] = "1.34"
+		p := l.Preview("preview").Plan()
+		want := fleettest.Plan{"update": {
 			"aws:eks/cluster:Cluster":     1,
 			"aws:eks/addon:Addon":         4,
 			"aws:eks/nodeGroup:NodeGroup": 1,
@@ -575,80 +376,75 @@ func TestDay2(t *testing.T) {
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		steps := l.up()
-		controlPlane := last(steps, "aws:eks/cluster:Cluster", "::spoke-a-cluster-eksCluster", true)
-		group := first(steps, "aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", false)
-		groupDone := last(steps, "aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", true)
+		steps := l.Up("up").Steps
+		controlPlane := steps.Last("aws:eks/cluster:Cluster", "::spoke-a-cluster-eksCluster", true)
+		group := steps.First("aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", false)
+		groupDone := steps.Last("aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", true)
 		if controlPlane < 0 || group < 0 {
 			t.Fatalf("no control plane or node group update in the events")
 		}
 		for _, agent := range []string{"vpc-cni", "kube-proxy", "eks-pod-identity-agent"} {
-			start := first(steps, "aws:eks/addon:Addon", "::spoke-a-"+agent, false)
-			end := last(steps, "aws:eks/addon:Addon", "::spoke-a-"+agent, true)
+			start := steps.First("aws:eks/addon:Addon", "::spoke-a-"+agent, false)
+			end := steps.Last("aws:eks/addon:Addon", "::spoke-a-"+agent, true)
 			if !(controlPlane < start && end < group) {
 				t.Errorf("%s updated at events %d-%d: want after the control plane (%d) and before the node group (%d)",
 					agent, start, end, controlPlane, group)
 			}
 		}
-		if coredns := first(steps, "aws:eks/addon:Addon", "::spoke-a-coredns", false); coredns < groupDone {
+		if coredns := steps.First("aws:eks/addon:Addon", "::spoke-a-coredns", false); coredns < groupDone {
 			t.Errorf("coredns updated at event %d, before the node group finished (%d): its pods need the nodes", coredns, groupDone)
 		}
 		for _, s := range steps {
-			if strings.Contains(s.op, "replace") || s.op == "delete" {
-				t.Errorf("the upgrade %ss %s", s.op, s.urn)
+			if strings.Contains(s.Op, "replace") || s.Op == "delete" {
+				t.Errorf("the upgrade %ss %s", s.Op, s.URN)
 			}
 		}
-		l.settled()
+		l.Settled()
 	})
 
 	t.Run("a refused replacement: a new vpcCidr changes nothing", func(t *testing.T) {
-		l.t = t
-		l.cluster("spoke-a")["vpcCidr"] = "10.99.0.0/16"
-		l.sync()
-		_, err := l.stack.Preview(context.Background(), optpreview.ProgressStreams(progress(t, l.env, "preview-refused")))
+		l := l.For(t)
+		cluster(l, "spoke-a")["vpcCidr"] = "10.99.0.0/16"
+		err := l.TryPreview("preview-refused")
 		if err == nil || !strings.Contains(err.Error(), "clusters[1].vpcCidr") || !strings.Contains(err.Error(), "allowReplacement") {
 			t.Fatalf("want the ledger to refuse clusters[1].vpcCidr naming allowReplacement, got %v", err)
 		}
-		_, err = l.stack.Up(context.Background(), optup.ProgressStreams(progress(t, l.env, "up-refused")))
-		if err == nil {
+		if _, err := l.TryUp("up-refused"); err == nil {
 			t.Fatal("up of a new vpcCidr succeeded")
 		}
-		delete(l.cluster("spoke-a"), "vpcCidr")
-		l.settled()
+		delete(cluster(l, "spoke-a"), "vpcCidr")
+		l.Settled()
 	})
 
 	t.Run("remove a spoke that was not decommissioned: refused in preview, nothing touched", func(t *testing.T) {
-		l.t = t
-		all := l.clusters()
-		l.cfg["gitops-fleet:clusters"] = all[:2]
-		l.sync()
-		_, err := l.stack.Preview(context.Background(), optpreview.ProgressStreams(progress(t, l.env, "preview-removal-refused")))
+		l := l.For(t)
+		all := clusters(l)
+		l.Config()["gitops-fleet:clusters"] = all[:2]
+		err := l.TryPreview("preview-removal-refused")
 		if err == nil || !strings.Contains(err.Error(), `removing cluster "spoke-b"`) || !strings.Contains(err.Error(), "decommission: true") {
 			t.Fatalf("want the ledger to refuse removing spoke-b, naming decommission: true, got %v", err)
 		}
-		l.cfg["gitops-fleet:clusters"] = all
-		l.settled()
+		l.Config()["gitops-fleet:clusters"] = all
+		l.Settled()
 	})
 
 	t.Run("decommission a spoke: its secret's label and the ledger's record only", func(t *testing.T) {
-		l.t = t
-		l.cluster("spoke-b")["decommission"] = true
-		p, steps := l.preview()
-		want := plan{"update": {"kubernetes:core/v1:Secret": 1, "fleet:index:ClusterLedger": 1, guardType: 1}}
+		l := l.For(t)
+		cluster(l, "spoke-b")["decommission"] = true
+		steps := l.Preview("preview")
+		p := steps.Plan()
+		want := fleettest.Plan{"update": {"kubernetes:core/v1:Secret": 1, "fleet:index:ClusterLedger": 1, guardType: 1}}
 		if diff := cmp.Diff(want, p); diff != "" {
 			t.Errorf("plan (-want +got):\n%s", diff)
 		}
-		for _, u := range urns(steps, "update") {
+		for _, u := range steps.URNs("update") {
 			if !strings.HasSuffix(u, "::spoke-b-cluster-secret") && !strings.HasSuffix(u, "::fleet-ledger") &&
 				!strings.HasSuffix(u, "::"+hubGuard) {
 				t.Errorf("decommissioning spoke-b updates %s", u)
 			}
 		}
-		l.up()
-		outs, err := l.stack.Outputs(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		l.Up("up")
+		outs := l.Outputs()
 		clusters, _ := outs["clusters"].Value.(map[string]any)
 		tagged, _ := clusters["spoke-b"].(map[string]any)["stillTagged"].([]any)
 		_, made := spokeWorkloads("spoke-b", "us-west-2")
@@ -658,62 +454,63 @@ func TestDay2(t *testing.T) {
 		if _, ok := clusters["spoke-a"].(map[string]any)["stillTagged"]; ok {
 			t.Error("the summary shows what is still tagged to spoke-a, which is not decommissioned")
 		}
-		l.settled()
+		l.Settled()
 	})
 
 	t.Run("remove a spoke with a leftover: the drain fails naming it, and nothing of the cluster goes", func(t *testing.T) {
-		l.t = t
-		if err := workloads.Put(l.env.Store, nil, []workloads.Tagged{leftover}); err != nil {
+		l, env := l.For(t), env.For(t)
+		if err := workloads.Put(env.Cloud().Store(), nil, []workloads.Tagged{leftover}); err != nil {
 			t.Fatal(err)
 		}
-		l.cfg["gitops-fleet:clusters"] = l.clusters()[:2]
-		p, steps := l.preview()
+		l.Config()["gitops-fleet:clusters"] = clusters(l)[:2]
+		steps := l.Preview("preview")
+		p := steps.Plan()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
 			!maps.Equal(p["update"], fleetUpdate) || p["delete"][drain.TypeToken] != 1 {
 			t.Errorf("operations %v, want deletes (spoke-b's drain among them), and updates of the ledger, the add-ons "+
 				"project and the guard only: %v", ops, p)
 		}
-		for _, u := range urns(steps, "delete") {
+		for _, u := range steps.URNs("delete") {
 			if !of(u, "spoke-b") && !strings.HasSuffix(u, "pulumi:providers:aws::aws-us-west-2") {
 				t.Errorf("removing spoke-b deletes %s", u)
 			}
 		}
-		log, err := l.upLogged("up-leftover")
+		log, err := l.TryUp("up-leftover")
 		if err == nil || !strings.Contains(log, leftover.ARN) || !strings.Contains(log, "drain.force") {
 			t.Fatalf("want the drain to fail naming %s and drain.force, got %v", leftover.ARN, err)
 		}
-		_, dep := exported(t, l.env, l.stack, false)
+		_, dep := l.Export(false)
 		for _, want := range []string{"::spoke-b-drain", "::spoke-b-cluster-eksCluster", "::spoke-b-vpc",
 			"::spoke-b-cluster-secret", "::spoke-b-ng-system"} {
 			if !slices.ContainsFunc(dep.Resources, func(r apitype.ResourceV3) bool { return strings.HasSuffix(string(r.URN), want) }) {
 				t.Errorf("a failed drain deleted %s", want)
 			}
 		}
-		if len(records(t, l.env, "aws", "aws:eks/cluster:Cluster")) != 3 {
+		if len(env.Cloud().Records("aws", "aws:eks/cluster:Cluster")) != 3 {
 			t.Error("a failed drain let spoke-b's EKS cluster go from the cloud")
 		}
-		names := workloadsOnServer(t, l.env, "spoke-b", "us-west-2")
+		names := workloadsOnServer(t, env, "spoke-b", "us-west-2")
 		if want := []string{"persistentvolumeclaims/archive", "persistentvolumes/pv-archive", "persistentvolumes/pv-data",
 			"services/internal"}; !slices.Equal(names, want) {
 			t.Errorf("spoke-b holds %v after the drain, want %v: the drain deletes Ingresses, LoadBalancer Services, "+
 				"claims on Delete volumes and node pools, nothing else", names, want)
 		}
-		if got := taggedARNs(t, l.env, "us-west-2"); !slices.Equal(got, []string{retainedVolume, leftover.ARN}) {
+		if got := taggedARNs(t, env, "us-west-2"); !slices.Equal(got, []string{retainedVolume, leftover.ARN}) {
 			t.Errorf("us-west-2 holds %v, want the leftover and the retained volume only", got)
 		}
 	})
 
 	t.Run("rerun with defaults.drain.force: the drain first, then the secret and add-on roles, then the cluster and VPC", func(t *testing.T) {
-		l.t = t
-		l.cfg["gitops-fleet:defaults"].(map[string]any)["drain"] = map[string]any{"timeout": "20s", "force": true}
-		p, _ := l.preview()
+		l, env := l.For(t), env.For(t)
+		l.Config()["gitops-fleet:defaults"].(map[string]any)["drain"] = map[string]any{"timeout": "20s", "force": true}
+		p := l.Preview("preview").Plan()
 		want := map[string]int{drain.TypeToken: 2, "pulumi:providers:fleet": 1}
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) || !maps.Equal(p["update"], want) {
 			t.Errorf("operations %v, want spoke-b's deletes and updates of the fleet provider (drainForce) and the "+
 				"other drains (force) only: %v", ops, p)
 		}
-		steps := l.up()
-		drained := last(steps, drain.TypeToken, "::spoke-b-drain", true)
+		steps := l.Up("up").Steps
+		drained := steps.Last(drain.TypeToken, "::spoke-b-drain", true)
 		if drained < 0 {
 			t.Fatal("no delete of spoke-b's drain in the events")
 		}
@@ -724,22 +521,22 @@ func TestDay2(t *testing.T) {
 			{"aws:eks/cluster:Cluster", "::spoke-b-cluster-eksCluster"},
 			{"aws:ec2/vpc:Vpc", "::spoke-b-vpc"},
 		} {
-			if i := first(steps, then.typ, then.suffix, false); i < drained {
+			if i := steps.First(then.typ, then.suffix, false); i < drained {
 				t.Errorf("%s%s deleted at event %d, before the drain ended (%d)", then.typ, then.suffix, i, drained)
 			}
 		}
-		secret := last(steps, "kubernetes:core/v1:Secret", "::spoke-b-cluster-secret", true)
-		cluster := first(steps, "aws:eks/cluster:Cluster", "::spoke-b-cluster-eksCluster", false)
+		secret := steps.Last("kubernetes:core/v1:Secret", "::spoke-b-cluster-secret", true)
+		cluster := steps.First("aws:eks/cluster:Cluster", "::spoke-b-cluster-eksCluster", false)
 		if secret < 0 || cluster < 0 || secret > cluster {
 			t.Errorf("the hub secret was deleted at event %d, the EKS cluster's delete began at %d", secret, cluster)
 		}
-		_, dep := exported(t, l.env, l.stack, false)
+		_, dep := l.Export(false)
 		for _, r := range dep.Resources {
 			if of(string(r.URN), "spoke-b") {
 				t.Errorf("the state still holds %s", r.URN)
 			}
 		}
-		all, err := l.env.Store.List()
+		all, err := env.Cloud().Store().List()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -748,10 +545,10 @@ func TestDay2(t *testing.T) {
 				t.Errorf("the cloud still holds %s %s in us-west-2", r.Type, r.ID)
 			}
 		}
-		if got := taggedARNs(t, l.env, "us-west-2"); !slices.Equal(got, []string{retainedVolume, leftover.ARN}) {
+		if got := taggedARNs(t, env, "us-west-2"); !slices.Equal(got, []string{retainedVolume, leftover.ARN}) {
 			t.Errorf("us-west-2 holds %v, want what the forced drain left (the leftover) and the retained volume", got)
 		}
-		l.settled()
+		l.Settled()
 	})
 }
 
@@ -766,39 +563,40 @@ func TestSwitchToGitDelivery(t *testing.T) {
 	cfg := day2Config()
 	cfg["gitops-fleet:tenants"] = []any{map[string]any{"name": "payments", "clusters": map[string]any{"clusters": []string{"spoke-a"}},
 		"namespaces": []any{map[string]any{"name": "payments"}}}}
-	l := newLifecycleOf(t, "handover", cfg)
-	l.up()
-	l.settled()
-	inHub := func() []string { return clusterSecrets(t, l.env, "us-east-1", "hub") }
+	env := newEnv(t)
+	l := env.Configured("handover", cfg)
+	l.Up("up")
+	l.Settled()
+	inHub := func() []string { return env.ClusterIn("us-east-1", "hub").ClusterSecrets() }
 	want := []string{"hub", "spoke-a"}
 	if got := inHub(); !slices.Equal(got, want) {
 		t.Fatalf("cluster secrets in the hub before the switch: %v, want %v", got, want)
 	}
 	namespaceKept := func(when string) {
-		if !hasNamespace(t, l.env, "us-east-2", "spoke-a", "payments") {
+		if !(env.ClusterIn("us-east-2", "spoke-a").Namespace("payments") != nil) {
 			t.Errorf("the tenant's namespace is gone from spoke-a's API server %s", when)
 		}
 	}
 	namespaceKept("before the switch")
 	// Nothing in a cluster is deleted: not a cluster secret, not a tenant's object.
-	deletesInClusters := func(steps []step) []string {
+	deletesInClusters := func(steps fleettest.Steps) []string {
 		var out []string
 		for _, s := range steps {
-			if strings.HasPrefix(s.typ, "kubernetes:") && s.typ != "kubernetes:argoproj.io/v1alpha1:Application" &&
-				(s.op == "delete" || strings.Contains(s.op, "replace")) {
-				out = append(out, s.op+" "+s.urn)
+			if strings.HasPrefix(s.Type, "kubernetes:") && s.Type != "kubernetes:argoproj.io/v1alpha1:Application" &&
+				(s.Op == "delete" || strings.Contains(s.Op, "replace")) {
+				out = append(out, s.Op+" "+s.URN)
 			}
 		}
 		return out
 	}
 
-	l.cfg["gitops-fleet:git"] = map[string]any{"owner": "gitops-fleet", "repository": "fleet-registry", "branch": "main"}
-	l.cfg["github:token"] = "ghp_offline0pulumi0github0token"
-	_, steps := l.preview()
+	l.Config()["gitops-fleet:git"] = map[string]any{"owner": "gitops-fleet", "repository": "fleet-registry", "branch": "main"}
+	l.Config()["github:token"] = "ghp_offline0pulumi0github0token"
+	steps := l.Preview("preview")
 	if d := deletesInClusters(steps); len(d) != 0 {
 		t.Errorf("the switching run plans to delete objects in the clusters: %v", d)
 	}
-	if d := deletesInClusters(l.up()); len(d) != 0 {
+	if d := deletesInClusters(l.Up("up").Steps); len(d) != 0 {
 		t.Errorf("the switching run deleted objects in the clusters: %v", d)
 	}
 	if got := inHub(); !slices.Equal(got, want) {
@@ -806,7 +604,7 @@ func TestSwitchToGitDelivery(t *testing.T) {
 	}
 	namespaceKept("after the switching run")
 	committed := false
-	for _, r := range records(t, l.env, "github", "github:index/repositoryFile:RepositoryFile") {
+	for _, r := range env.Cloud().Records("github", "github:index/repositoryFile:RepositoryFile") {
 		if state, err := r.Plain(); err == nil && state["file"] == "tenants/payments/spoke-a.yaml" {
 			committed = strings.Contains(fmt.Sprint(state["content"]), "tenant-quota")
 		}
@@ -815,26 +613,26 @@ func TestSwitchToGitDelivery(t *testing.T) {
 		t.Error("the switching run did not commit the tenant's objects to tenants/payments/spoke-a.yaml")
 	}
 
-	l.up() // Pulumi lets go of them
+	l.Up("up") // Pulumi lets go of them
 	if got := inHub(); !slices.Equal(got, want) {
 		t.Errorf("cluster secrets in the hub after Pulumi let go: %v, want %v (retained, now the registry's)", got, want)
 	}
 	namespaceKept("after Pulumi let go of it")
-	_, dep := exported(t, l.env, l.stack, false)
+	_, dep := l.Export(false)
 	for _, r := range dep.Resources {
 		if strings.HasSuffix(string(r.URN), "-cluster-secret") && r.Type == "kubernetes:core/v1:Secret" ||
 			strings.HasSuffix(string(r.URN), "::payments-spoke-a-payments") {
 			t.Errorf("Pulumi still manages %s with Git delivery", r.URN)
 		}
 	}
-	l.settled()
+	l.Settled()
 
 	// Day 2 with Git: a quota change is one commit to the tenant's file, nothing else.
-	l.cfg["gitops-fleet:tenants"].([]any)[0].(map[string]any)["namespaces"] = []any{map[string]any{"name": "payments",
+	l.Config()["gitops-fleet:tenants"].([]any)[0].(map[string]any)["namespaces"] = []any{map[string]any{"name": "payments",
 		"quota": map[string]any{"requestsCpu": "6"}}}
-	if p, _ := l.preview(); !cmp.Equal(p, plan{"update": {"github:index/repositoryFile:RepositoryFile": 1}}) {
+	if p := l.Preview("preview").Plan(); !cmp.Equal(p, fleettest.Plan{"update": {"github:index/repositoryFile:RepositoryFile": 1}}) {
 		t.Errorf("a quota change with Git plans %v, want one file update", p)
 	}
-	l.up()
-	l.settled()
+	l.Up("up")
+	l.Settled()
 }

@@ -11,15 +11,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // managedClusters are the clusters of examples/fleet's managed stack by name, with their regions.
@@ -34,20 +32,23 @@ var managedClusters = map[string]string{"platform": "us-east-1", "apps-use2": "u
 // API server refuses, from the capability's identity, a secret naming kubernetes.default.svc or a spoke re-registered
 // with a role, and admits the fleet's own secret written again; the next preview plans nothing.
 func TestManagedHub(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	cfg := stackFileConfig(t, "managed")
+	env := newEnv(t)
+	cfg := env.FleetConfig("managed")
 	managed := cfg["gitops-fleet:argocd"]
 	delete(cfg, "gitops-fleet:argocd")
-	l := newLifecycleOf(t, "managed", cfg)
-	t.Cleanup(func() { _, _ = l.stack.Destroy(ctx) })
-	l.up()
-	if _, err := typed(t, l.env, controlplane.Name("us-east-1", "platform")).AppsV1().Deployments("argocd").Get(ctx,
+	l := env.Configured("managed", cfg)
+	l.DestroyAtEnd()
+	l.Up("up")
+	hub := env.Cluster("platform")
+	if _, err := hub.Typed().AppsV1().Deployments("argocd").Get(ctx,
 		"argo-cd-argocd-server", metav1.GetOptions{}); err != nil {
 		t.Fatalf("the self-managed hub runs no Argo CD server: %v", err)
 	}
 
-	l.cfg["gitops-fleet:argocd"] = managed
-	p, _ := l.preview()
+	l.Config()["gitops-fleet:argocd"] = managed
+	p := l.Preview("preview").Plan()
 	for _, op := range []string{"delete", "replace", "delete-replaced", "create-replacement"} {
 		for _, typ := range []string{"aws:eks/cluster:Cluster", "eks:index:Cluster", "kubernetes:core/v1:Secret",
 			"kubernetes:core/v1:Namespace", "awsx:ec2:Vpc"} {
@@ -65,17 +66,16 @@ func TestManagedHub(t *testing.T) {
 		p["update"]["kubernetes:core/v1:Secret"] != len(managedClusters) {
 		t.Errorf("the switch plans %v; want the capability created, the Helm release deleted and the three secrets updated", p)
 	}
-	steps := l.up()
-	capabilityDone := first(steps, capability.TypeToken, "::platform-argocd", true)
+	steps := l.Up("up").Steps
+	capabilityDone := steps.First(capability.TypeToken, "::platform-argocd", true)
 	for name := range managedClusters {
-		if i := first(steps, "kubernetes:core/v1:Secret", "::"+name+"-cluster-secret", false); i < capabilityDone {
+		if i := steps.First("kubernetes:core/v1:Secret", "::"+name+"-cluster-secret", false); i < capabilityDone {
 			t.Errorf("%s's secret was rewritten before the capability was ACTIVE: Argo CD would have lost the cluster", name)
 		}
 	}
-	l.settled()
+	l.Settled()
 
-	hub := controlplane.Name("us-east-1", "platform")
-	caps := records(t, l.env, "eks", capabilities.Type)
+	caps := env.Cloud().Records("eks", capabilities.Type)
 	if len(caps) != 1 {
 		t.Fatalf("%d capabilities in the offline EKS, want 1", len(caps))
 	}
@@ -85,12 +85,12 @@ func TestManagedHub(t *testing.T) {
 	if c["status"] != "ACTIVE" || c["clusterName"] != "platform" || !strings.Contains(role, ":role/gitops-fleet/hub/") {
 		t.Errorf("capability %v", c)
 	}
-	for _, r := range records(t, l.env, "aws", "aws:iam/role:Role") {
-		if strings.Contains(r.ID, "gitops-spoke") || strings.Contains(urnName(r.URN), "argocd-management") {
+	for _, r := range env.Cloud().Records("aws", "aws:iam/role:Role") {
+		if strings.Contains(r.ID, "gitops-spoke") || strings.Contains(fleettest.Name(r.URN), "argocd-management") {
 			t.Errorf("role %s outlived the switch", r.ID)
 		}
 	}
-	for _, r := range records(t, l.env, "aws", aws.AccessEntryType) {
+	for _, r := range env.Cloud().Records("aws", aws.AccessEntryType) {
 		s, _ := r.Plain()
 		if s["principalArn"] != role {
 			continue
@@ -104,7 +104,7 @@ func TestManagedHub(t *testing.T) {
 	}
 	data := map[string]string{}
 	for name, region := range managedClusters {
-		s, err := typed(t, l.env, hub).CoreV1().Secrets("argocd").Get(ctx, name, metav1.GetOptions{})
+		s, err := hub.Typed().CoreV1().Secrets("argocd").Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			t.Fatalf("%s's cluster secret on the hub: %v", name, err)
 		}
@@ -114,7 +114,7 @@ func TestManagedHub(t *testing.T) {
 		data[name] = string(s.Data["config"])
 		if name != "platform" {
 			// The capability's identity, as EKS's access entry names it, on the spoke the fleet let it into.
-			if _, err := asCapability(t, l.env, controlplane.Name(region, name), role).CoreV1().Namespaces().List(ctx,
+			if _, err := asCapability(env.ClusterIn(region, name), role).CoreV1().Namespaces().List(ctx,
 				metav1.ListOptions{}); err != nil {
 				t.Errorf("the capability's role cannot reach %s: %v", name, err)
 			}
@@ -125,13 +125,13 @@ func TestManagedHub(t *testing.T) {
 			t.Errorf("%s's secret carries config %s, want no credential", name, config)
 		}
 	}
-	if _, err := typed(t, l.env, hub).AppsV1().Deployments("argocd").Get(ctx, "argo-cd-argocd-server", metav1.GetOptions{}); err == nil {
+	if _, err := hub.Typed().AppsV1().Deployments("argocd").Get(ctx, "argo-cd-argocd-server", metav1.GetOptions{}); err == nil {
 		t.Error("the self-managed Argo CD still runs on the managed hub")
 	}
 
 	// What the managed Argo CD's identity may write in its namespace, by the hub's guard.
-	secrets := asCapability(t, l.env, hub, role).CoreV1().Secrets("argocd")
-	own, err := typed(t, l.env, hub).CoreV1().Secrets("argocd").Get(ctx, "apps-use2", metav1.GetOptions{})
+	secrets := asCapability(hub, role).CoreV1().Secrets("argocd")
+	own, err := hub.Typed().CoreV1().Secrets("argocd").Get(ctx, "apps-use2", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,12 +155,8 @@ func TestManagedHub(t *testing.T) {
 	}
 
 	// fleet status asks EKS of the managed hub's capability.
-	out, err := l.env.FleetStatus(l.dir, l.name, "-json")
 	var report status.Report
-	if err == nil {
-		err = json.Unmarshal(out, &report)
-	}
-	if err != nil {
+	if err := json.Unmarshal(l.FleetStatus("-json"), &report); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range report.Clusters {
@@ -177,19 +173,9 @@ func TestManagedHub(t *testing.T) {
 	}
 }
 
-// asCapability is a client of control plane name acting as the capability's role does: the username and group
+// asCapability is a client of cluster c acting as the capability's role does: the username and group
 // EKS's authenticator gives its access entry's sessions (an assumed-role session of the role).
-func asCapability(t *testing.T, env *offline.Env, name, role string) kubernetes.Interface {
-	t.Helper()
-	cfg, err := env.Clusters.Admin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+func asCapability(c *fleettest.Cluster, role string) kubernetes.Interface {
 	session := "arn:aws:sts::" + aws.Account + ":assumed-role/" + path.Base(role) + "/eks-capability"
-	cfg.Impersonate = rest.ImpersonationConfig{UserName: session, Groups: []string{aws.AccessGroup(role), "system:authenticated"}}
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return kube
+	return c.TypedAs(session, aws.AccessGroup(role), "system:authenticated")
 }

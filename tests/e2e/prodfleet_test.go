@@ -8,13 +8,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 )
 
 // TestProdFleetKeepsSecrets runs the prod stack (Git delivery as pull requests) on real control planes with a
@@ -23,32 +21,31 @@ import (
 // namespace, only the tenant's admission policies, which refuse a commit to its folder that lowers its Pod Security
 // level or adds a SecretStore of its own (testTenantFolderPins).
 func TestProdFleetKeepsSecrets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := newEnv(t)
-	stack := fleetStack(t, env, "prod")
+	stack := env.Fleet("prod")
 	const canary = "ghp_CANARY0fleet0e2e0token0never0in0plaintext"
-	if err := stack.SetConfig(ctx, "github:token", auto.ConfigValue{Value: canary, Secret: true}); err != nil {
+	if err := stack.Auto.SetConfig(ctx, "github:token", auto.ConfigValue{Value: canary, Secret: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
-		t.Fatalf("up: %v", err)
-	}
-	t.Cleanup(func() { _, _ = stack.Destroy(ctx) })
+	stack.DestroyAtEnd()
+	stack.Up("up")
 
-	text, _ := exported(t, env, stack, false)
+	text, _ := stack.Export(false)
 	if strings.Contains(text, canary) {
 		t.Error("the GitHub token is in plaintext in `pulumi stack export`")
 	}
 	if strings.Contains(text, "get-token") {
 		t.Error("a kubeconfig is in plaintext in `pulumi stack export`")
 	}
-	revealed, _ := exported(t, env, stack, true)
+	revealed, _ := stack.Export(true)
 	if !strings.Contains(revealed, canary) {
 		t.Error("the canary is not in the state at all (export --show-secrets), so its absence proves nothing")
 	}
 
-	prs := records(t, env, "github", "github:index/repositoryPullRequest:RepositoryPullRequest")
-	files := records(t, env, "github", "github:index/repositoryFile:RepositoryFile")
+	prs := env.Cloud().Records("github", "github:index/repositoryPullRequest:RepositoryPullRequest")
+	files := env.Cloud().Records("github", "github:index/repositoryFile:RepositoryFile")
 	if len(prs) != 4 || len(files) != 5 {
 		t.Errorf("prod delivered %d files in %d pull requests, want one of each per cluster (3) and the payments "+
 			"tenant's pull request with its two spokes' files", len(files), len(prs))
@@ -69,24 +66,24 @@ func TestProdFleetKeepsSecrets(t *testing.T) {
 	// The tenant's objects are in Git only: no namespace of its is written into a spoke. What Pulumi writes there is
 	// the tenant's admission policies, which pin what a commit to its folder can set.
 	for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
-		if hasNamespace(t, env, devClusters[spoke], spoke, "payments") {
+		if env.ClusterIn(devClusters[spoke], spoke).Namespace("payments") != nil {
 			t.Errorf("with git, Pulumi wrote the tenant's namespace payments into %s", spoke)
 		}
 	}
-	testTenantFolderPins(ctx, t, env, devClusters["spoke-usw2"], "spoke-usw2", "payments",
-		committedFile(t, env, tenant.FilePath("payments", "spoke-usw2")))
+	testTenantFolderPins(ctx, t, env.Cluster("spoke-usw2"), "payments",
+		committedFile(env, tenant.FilePath("payments", "spoke-usw2")))
 
 	// Git is the source of truth: no cluster secret is written into the hub (a closed pull request registers
 	// nothing); the hub's registry Application syncs the merged ones from clusters/prod/ of the registry.
-	for _, o := range stateObjects(t, env, stack) {
+	for _, o := range stateObjects(env, stack) {
 		if o.kind == "Secret" {
-			t.Errorf("Pulumi wrote secret %s/%s into %s", o.namespace, o.name, o.plane)
+			t.Errorf("Pulumi wrote secret %s/%s into %s", o.namespace, o.name, o.cluster.ControlPlane())
 		}
 	}
-	if got := clusterSecrets(t, env, devClusters["hub"], "hub"); len(got) != 0 {
+	if got := env.ClusterIn(devClusters["hub"], "hub").ClusterSecrets(); len(got) != 0 {
 		t.Errorf("cluster secrets %v in the hub before any pull request is merged", got)
 	}
-	hub := dynamicClient(t, env, controlplane.Name(devClusters["hub"], "hub"))
+	hub := env.Hub().Dynamic()
 	argo := func(resource string) []unstructured.Unstructured {
 		list, err := hub.Resource(schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: resource}).
 			List(ctx, metav1.ListOptions{})

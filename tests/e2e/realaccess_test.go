@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -16,10 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // The answers a request gets: allowed, refused by authorization (RBAC: the identity is known), or refused by
@@ -33,12 +29,13 @@ const (
 // testOwnersAccess is the dev fleet's tenants' owners reaching the spokes as EKS lets them: each assumes its own
 // role, makes an EKS token for a cluster, and the cluster's API server authenticates it through aws-iam-authenticator
 // (the access entries the fleet wrote) and authorizes it (the access policies, scoped to the tenant's namespaces).
-func testOwnersAccess(t *testing.T, env *offline.Env) {
+func testOwnersAccess(t *testing.T, env *fleettest.Env) {
+	env = env.For(t)
 	ctx := context.Background()
 	owners := map[string]string{} // role name -> ARN: the owners of Pulumi.dev.yaml, roles of the customer's own
 	for _, name := range []string{"payments-admins", "auditors", "search-team", "not-an-owner"} {
 		owners[name] = "arn:aws:iam::" + aws.Account + ":role/" + name
-		putRole(t, env, owners[name])
+		env.Cloud().PutRole(owners[name])
 	}
 	dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
 	listPods := func(ns string) func(kubernetes.Interface) error {
@@ -77,7 +74,8 @@ func testOwnersAccess(t *testing.T, env *offline.Env) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.owner+" on "+tc.cluster+": "+tc.reason, func(t *testing.T) {
-			kube := asRole(t, env, owners[tc.owner], tc.owner, tc.cluster)
+			env := env.For(t)
+			kube := env.Cluster(tc.cluster).AsAWS(env.Cloud().AssumeRole(owners[tc.owner], tc.owner))
 			if got := answer(tc.do(kube)); got != tc.want {
 				t.Errorf("%s: %s, want %s", tc.reason, got, tc.want)
 			}
@@ -89,10 +87,10 @@ func testOwnersAccess(t *testing.T, env *offline.Env) {
 // secret's awsAuthConfig.roleARN, make a token for its clusterName, call its server trusting its caData. It has
 // the cluster administrator's access the fleet grants on that spoke and no other, and loses it once the spoke's
 // access entry is gone (deleted outside the stack: the console, or a drifted account).
-func testArgoCDAccess(t *testing.T, env *offline.Env) {
+func testArgoCDAccess(t *testing.T, env *fleettest.Env) {
+	env = env.For(t)
 	ctx := context.Background()
-	hub := controlplane.Name(devClusters["hub"], "hub")
-	secrets, err := typed(t, env, hub).CoreV1().Secrets(gitopsbridge.DefaultNamespace).List(ctx,
+	secrets, err := env.Hub().Typed().CoreV1().Secrets(gitopsbridge.DefaultNamespace).List(ctx,
 		metav1.ListOptions{LabelSelector: "argocd.argoproj.io/secret-type=cluster"})
 	if err != nil {
 		t.Fatal(err)
@@ -116,16 +114,14 @@ func testArgoCDAccess(t *testing.T, env *offline.Env) {
 	}
 	// asArgoCD is a client of the server of secret `of`, with the identity and token of secret `as`.
 	asArgoCD := func(t *testing.T, as, of spoke) kubernetes.Interface {
-		creds, err := env.STS.AssumeRole(as.config.AWSAuthConfig.RoleARN, "argocd")
-		if err != nil {
-			t.Fatal(err)
-		}
+		env := env.For(t)
+		creds := env.Cloud().AssumeRole(as.config.AWSAuthConfig.RoleARN, "argocd")
 		cluster := as.config.AWSAuthConfig.ClusterName
 		ca, err := base64.StdEncoding.DecodeString(of.config.TLSClientConfig.CAData)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return clientAs(t, env, creds, devClusters[cluster], cluster, of.server, ca)
+		return env.Cluster(cluster).AsAWSAt(creds, cluster, of.server, ca)
 	}
 	listSecrets := func(k kubernetes.Interface) error {
 		_, err := k.CoreV1().Secrets("").List(ctx, metav1.ListOptions{})
@@ -147,8 +143,9 @@ func testArgoCDAccess(t *testing.T, env *offline.Env) {
 		}
 	})
 	t.Run("Argo CD is refused once the spoke's access entry is gone", func(t *testing.T) {
+		env := env.For(t)
 		s := spokes["spoke-usw2"]
-		removeAccessEntry(t, env, devClusters["spoke-usw2"], "spoke-usw2", s.config.AWSAuthConfig.RoleARN)
+		env.For(t).Cluster("spoke-usw2").RemoveAccessEntry(s.config.AWSAuthConfig.RoleARN)
 		kube := asArgoCD(t, s, s)
 		var got string
 		// The API server keeps an authenticated identity for controlplane.WebhookCacheTTL.
@@ -160,93 +157,6 @@ func testArgoCDAccess(t *testing.T, env *offline.Env) {
 			t.Errorf("Argo CD on spoke-usw2 after its entry was deleted: %s, want %s", got, unauthorized)
 		}
 	})
-}
-
-// asRole is a client of the EKS cluster named cluster (of the dev fleet), as the role roleArn assumed with session
-// name session, authenticating with an EKS token.
-func asRole(t *testing.T, env *offline.Env, roleArn, session, cluster string) kubernetes.Interface {
-	t.Helper()
-	creds, err := env.STS.AssumeRole(roleArn, session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	region := devClusters[cluster]
-	endpoint, ca := eksEndpoint(t, env, region, cluster)
-	return clientAs(t, env, creds, region, cluster, endpoint, ca)
-}
-
-// clientAs is a client of an EKS endpoint trusting ca (PEM), authenticating with an EKS token for cluster signed
-// with creds on region's STS, as `aws eks get-token` makes it.
-func clientAs(t *testing.T, env *offline.Env, creds aws.Credentials, region, cluster, endpoint string, ca []byte) kubernetes.Interface {
-	t.Helper()
-	tok, err := aws.Token(creds, region, cluster)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := env.EndpointConfig(endpoint, ca, tok)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return kube
-}
-
-// eksEndpoint is the endpoint and CA (PEM) of EKS cluster name in region, as EKS's DescribeCluster gives them.
-func eksEndpoint(t *testing.T, env *offline.Env, region, name string) (string, []byte) {
-	t.Helper()
-	for _, r := range records(t, env, "aws", aws.EKSClusterType) {
-		if state := plain(t, r); r.Scope == region && state["name"] == name {
-			auth, _ := state["certificateAuthority"].(map[string]any)
-			ca, err := base64.StdEncoding.DecodeString(fmt.Sprint(auth["data"]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return fmt.Sprint(state["endpoint"]), ca
-		}
-	}
-	t.Fatalf("no EKS cluster %s in %s", name, region)
-	return "", nil
-}
-
-// putRole records an IAM role of the customer's own (made outside the fleet), removed when the test ends.
-func putRole(t *testing.T, env *offline.Env, arn string) {
-	t.Helper()
-	name := arn[strings.LastIndex(arn, "/")+1:]
-	state, err := emulator.PlainState(map[string]any{"arn": arn, "name": name, "uniqueId": "AROA" + strings.ToUpper(emulator.RandomHex(8))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := env.Store.Put(emulator.Record{Package: "aws", Type: "aws:iam/role:Role", URN: "outside-the-fleet",
-		ID: name, State: state}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = env.Store.Delete("aws", "aws:iam/role:Role", name) })
-}
-
-// removeAccessEntry deletes principal's access entry on cluster and its policies' associations from the cloud, as
-// EKS's DeleteAccessEntry does, and lets the cluster's control plane follow.
-func removeAccessEntry(t *testing.T, env *offline.Env, region, cluster, principal string) {
-	t.Helper()
-	removed := 0
-	for _, typ := range []string{aws.AccessEntryType, aws.AccessPolicyAssociationType} {
-		for _, r := range records(t, env, "aws", typ) {
-			if state := plain(t, r); r.Scope == region && state["clusterName"] == cluster && state["principalArn"] == principal {
-				if _, err := env.Store.Delete("aws", typ, r.ID); err != nil {
-					t.Fatal(err)
-				}
-				removed++
-			}
-		}
-	}
-	if removed == 0 {
-		t.Fatalf("no access entry of %s on %s", principal, cluster)
-	}
-	if err := aws.SyncAccess(context.Background(), env.Store, *env.Clusters, region, cluster); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // answer names how the server answered a request.

@@ -13,19 +13,14 @@ import (
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
-
-// offlineAddonsRepo is where TestArgoCDSyncsAddons publishes the offline add-ons repository (tests/fixtures).
-const offlineAddonsRepo = offline.AddonsRepo
 
 // TestArgoCDSyncsAddons closes the GitOps loop with Argo CD's own controllers (tests/argocdhub) on the dev fleet's
 // hub: the add-ons repository is the offline one, laid out as the GitOps Bridge template, served over Git; after
@@ -35,27 +30,23 @@ const offlineAddonsRepo = offline.AddonsRepo
 // the stack file removes its Application from that spoke only; an evil add-ons commit and a tenant's commit that
 // reaches outside its namespaces are refused by Argo CD or the hub's API server, the refusal in a status.
 func TestArgoCDSyncsAddons(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := newEnv(t)
-	sha, err := env.PublishGit(offlineAddonsRepo, offline.AddonsFixture, "the offline add-ons repository")
-	if err != nil {
-		t.Fatal(err)
-	}
-	stack := fleetStack(t, env, "dev")
-	setConfig(t, stack, map[string]string{
-		"gitops-fleet:repositories.addons.url":      offlineAddonsRepo,
+	addons, sha := env.Git().AddonsRepository()
+	stack := env.Fleet("dev")
+	stack.SetConfig(map[string]string{
+		"gitops-fleet:repositories.addons.url":      addons,
 		"gitops-fleet:repositories.addons.revision": sha,
 	})
-	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
-		t.Fatalf("up: %v", err)
-	}
-	hubCP := controlplane.Name(devClusters["hub"], "hub")
+	stack.Up("up")
+	hubCP := env.Hub()
 	// spoke-use2's platform team holds metrics-server back with an admission policy of its own: that add-on
 	// fails to sync there, and only there.
-	holdBack(t, typed(t, env, controlplane.Name(devClusters["spoke-use2"], "spoke-use2")), "metrics-server")
+	holdBack(t, env.Cluster("spoke-use2").Typed(), "metrics-server")
 	started := time.Now()
-	hub := startArgoCD(t, env, devClusters["hub"], "hub")
-	apps := dynamicClient(t, env, hubCP).Resource(status.ApplicationsResource).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
+	hub := hubCP.ArgoCD()
+	apps := hubCP.Dynamic().Resource(status.ApplicationsResource).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
 	want := map[string]bool{}
 	for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
 		for _, chart := range []string{"aws-load-balancer-controller", "metrics-server"} {
@@ -91,13 +82,14 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 	t.Logf("every add-on Application Synced and Healthy %s after Argo CD started: %v", time.Since(started).Round(time.Second), states)
 
 	t.Run("the spokes hold the add-ons, the controller's service account with the role the fleet created", func(t *testing.T) {
+		env := env.For(t)
 		for _, spoke := range []string{"spoke-use2", "spoke-usw2"} {
-			secret, err := typed(t, env, hubCP).CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, spoke, metav1.GetOptions{})
+			secret, err := hubCP.Typed().CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, spoke, metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			a := secret.Annotations
-			kube := typed(t, env, controlplane.Name(devClusters[spoke], spoke))
+			kube := env.ClusterIn(devClusters[spoke], spoke).Typed()
 			sa, err := kube.CoreV1().ServiceAccounts(a["aws_load_balancer_controller_namespace"]).Get(ctx,
 				a["aws_load_balancer_controller_service_account"], metav1.GetOptions{})
 			if err != nil {
@@ -107,7 +99,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 			if got, want := sa.Annotations["eks.amazonaws.com/role-arn"], a["aws_load_balancer_controller_iam_role_arn"]; got != want || want == "" {
 				t.Errorf("%s: the service account's role is %q, want the fleet's %q", spoke, got, want)
 			}
-			if !roleExists(t, env, a["aws_load_balancer_controller_iam_role_arn"]) {
+			if !env.Cloud().RoleExists(a["aws_load_balancer_controller_iam_role_arn"]) {
 				t.Errorf("%s: the role %s is not in the offline cloud", spoke, a["aws_load_balancer_controller_iam_role_arn"])
 			}
 			for _, d := range []string{"aws-load-balancer-controller", "metrics-server"} {
@@ -120,14 +112,13 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 	})
 
 	t.Run("fleet status reads the stack, the real Argo CD, EKS and a refresh preview", func(t *testing.T) {
-		fleetStatusShows(t, env, want)
+		fleetStatusShows(t, env, stack, want)
 	})
 
 	t.Run("toggling metrics_server off on spoke-usw2 removes its Application there only", func(t *testing.T) {
-		setConfig(t, stack, map[string]string{"gitops-fleet:clusters[2].addons.metrics_server": "false"})
-		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-toggle"))); err != nil {
-			t.Fatalf("up: %v", err)
-		}
+		stack := stack.For(t)
+		stack.SetConfig(map[string]string{"gitops-fleet:clusters[2].addons.metrics_server": "false"})
+		stack.Up("up-toggle")
 		gone := "addon-spoke-usw2-metrics-server"
 		states, ok := waitFor(3*time.Minute, func() (map[string]string, bool) {
 			states, _ := synced()
@@ -145,19 +136,15 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 
 	t.Run("an evil add-ons commit is refused by Argo CD: nothing lands in Argo CD's namespace", func(t *testing.T) {
 		src := t.TempDir()
-		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root, offline.AddonsFixture))); err != nil {
+		env, stack := env.For(t), stack.For(t)
+		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root(), offline.AddonsFixture))); err != nil {
 			t.Fatal(err)
 		}
 		writeFiles(t, src, evilAddons)
-		evil, err := env.PublishGit(offlineAddonsRepo, src, "add-ons: two more ApplicationSets")
-		if err != nil {
-			t.Fatal(err)
-		}
-		setConfig(t, stack, map[string]string{"gitops-fleet:repositories.addons.revision": evil})
-		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-evil"))); err != nil {
-			t.Fatalf("up: %v", err)
-		}
-		appsets := dynamicClient(t, env, hubCP).Resource(argoApplicationSets).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
+		evil := env.Git().Publish(addons, src, "add-ons: two more ApplicationSets")
+		stack.SetConfig(map[string]string{"gitops-fleet:repositories.addons.revision": evil})
+		stack.Up("up-evil")
+		appsets := hubCP.Dynamic().Resource(argoApplicationSets).Namespace(gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons"))
 		// Who refuses what: Argo CD's application controller, the takeover (project default, as the hub fenced it,
 		// allows no destination in Argo CD's namespace), in the Application's status; the hub's API server, the
 		// Application in a bootstrap project (the fleet's admission policy on Applications), in the ApplicationSet's
@@ -196,17 +183,16 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		}
 	})
 
-	usw2 := typed(t, env, controlplane.Name(devClusters["spoke-usw2"], "spoke-usw2"))
+	usw2 := env.Cluster("spoke-usw2").Typed()
 	t.Run("a tenant's commit syncs into its namespace only: a cluster-scoped object or another namespace refuses the sync", func(t *testing.T) {
 		src := t.TempDir()
-		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root, offline.PaymentsFixture))); err != nil {
+		env := env.For(t)
+		if err := os.CopyFS(src, os.DirFS(filepath.Join(env.Root(), offline.PaymentsFixture))); err != nil {
 			t.Fatal(err)
 		}
 		writeFiles(t, src, tenantCommit)
-		if _, err := env.PublishGit(tenantRepo, src, "payments: ledger"); err != nil {
-			t.Fatal(err)
-		}
-		tenantApps := dynamicClient(t, env, hubCP).Resource(status.ApplicationsResource).Namespace(gitopsbridge.DefaultNamespace)
+		env.Git().Publish(tenantRepo, src, "payments: ledger")
+		tenantApps := hubCP.Dynamic().Resource(status.ApplicationsResource).Namespace(gitopsbridge.DefaultNamespace)
 		// What the repository's webhook to Argo CD's server would do (neither runs here): ask for a refresh.
 		for _, name := range []string{"payments-spoke-use2", "payments-spoke-usw2"} {
 			if err := offline.RefreshApplication(ctx, tenantApps, name); err != nil {
@@ -240,7 +226,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 				"admitted by the namespace's Pod Security level and quota) and payments-spoke-use2's sync refused: %q",
 				states, refused)
 		}
-		use2 := typed(t, env, controlplane.Name(devClusters["spoke-use2"], "spoke-use2"))
+		use2 := env.ClusterIn(devClusters["spoke-use2"], "spoke-use2").Typed()
 		if _, err := use2.RbacV1().ClusterRoleBindings().Get(ctx, "payments-admin", metav1.GetOptions{}); err == nil {
 			t.Error("the tenant's ClusterRoleBinding reached spoke-use2")
 		}
@@ -253,11 +239,10 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 	})
 
 	t.Run("decommissioning spoke-usw2: Argo CD deletes the tenant's Application there and what it synced; the add-ons stay", func(t *testing.T) {
-		setConfig(t, stack, map[string]string{"gitops-fleet:clusters[2].decommission": "true"})
-		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-decommission"))); err != nil {
-			t.Fatalf("up: %v", err)
-		}
-		tenantApps := dynamicClient(t, env, hubCP).Resource(status.ApplicationsResource).Namespace(gitopsbridge.DefaultNamespace)
+		stack := stack.For(t)
+		stack.SetConfig(map[string]string{"gitops-fleet:clusters[2].decommission": "true"})
+		stack.Up("up-decommission")
+		tenantApps := hubCP.Dynamic().Resource(status.ApplicationsResource).Namespace(gitopsbridge.DefaultNamespace)
 		state, ok := waitFor(3*time.Minute, func() (map[string]string, bool) {
 			got := map[string]string{}
 			if _, err := tenantApps.Get(ctx, "payments-spoke-usw2", metav1.GetOptions{}); err == nil {
@@ -282,7 +267,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 				states, slices.Sorted(maps.Keys(want)))
 		}
 		var r status.Report
-		if err := json.Unmarshal(fleetStatus(t, env, "-json", "-eks=false"), &r); err != nil {
+		if err := json.Unmarshal(stack.FleetStatus("-json", "-eks=false"), &r); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range r.Clusters {
@@ -294,14 +279,13 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 
 	t.Run("removing spoke-usw2: its drain runs, then its secret goes and with it its add-on Applications", func(t *testing.T) {
 		// The search tenant is on spoke-usw2 only: the fleet refuses a tenant that selects no cluster, so it goes too.
+		stack := stack.For(t)
 		for _, key := range []string{"gitops-fleet:clusters[2]", "gitops-fleet:tenants[1]"} {
-			if err := stack.RemoveConfigWithOptions(ctx, key, &auto.ConfigOptions{Path: true}); err != nil {
+			if err := stack.Auto.RemoveConfigWithOptions(ctx, key, &auto.ConfigOptions{Path: true}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-remove"))); err != nil {
-			t.Fatalf("up: %v", err)
-		}
+		stack.Up("up-remove")
 		for name := range want {
 			if strings.Contains(name, "spoke-usw2") {
 				delete(want, name)
@@ -320,14 +304,14 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 			t.Errorf("after removing spoke-usw2 the add-on Applications are %v; want only %v, each Synced/Healthy",
 				states, slices.Sorted(maps.Keys(want)))
 		}
-		if _, err := typed(t, env, hubCP).CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, "spoke-usw2", metav1.GetOptions{}); err == nil {
+		if _, err := hubCP.Typed().CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, "spoke-usw2", metav1.GetOptions{}); err == nil {
 			t.Error("spoke-usw2's cluster secret is still on the hub")
 		}
 	})
 
 	t.Run("what Argo CD used", func(t *testing.T) {
 		t.Logf("peak memory (MiB): %v", hub.PeakMemory())
-		if _, err := typed(t, env, hubCP).CoreV1().ConfigMaps(gitopsbridge.DefaultNamespace).Get(ctx, "evil-payload", metav1.GetOptions{}); err == nil {
+		if _, err := hubCP.Typed().CoreV1().ConfigMaps(gitopsbridge.DefaultNamespace).Get(ctx, "evil-payload", metav1.GetOptions{}); err == nil {
 			t.Errorf("the evil payload landed in %s on the hub", gitopsbridge.DefaultNamespace)
 		}
 	})
@@ -423,7 +407,7 @@ spec:
     spec:
       project: ` + project + `
       source:
-        repoURL: ` + offlineAddonsRepo + `
+        repoURL: ` + offline.AddonsRepo + `
         targetRevision: main
         path: evil
       destination:
@@ -432,16 +416,6 @@ spec:
       syncPolicy:
         automated: {}
 `
-}
-
-// setConfig sets stack config values by path (gitops-fleet:clusters[2].addons.metrics_server).
-func setConfig(t *testing.T, stack auto.Stack, values map[string]string) {
-	t.Helper()
-	for k, v := range values {
-		if err := stack.SetConfigWithOptions(context.Background(), k, auto.ConfigValue{Value: v}, &auto.ConfigOptions{Path: true}); err != nil {
-			t.Fatalf("config %s: %v", k, err)
-		}
-	}
 }
 
 // waitFor polls check every two seconds until it holds or timeout passes, and returns its last state.
@@ -454,14 +428,4 @@ func waitFor[S any](timeout time.Duration, check func() (S, bool)) (S, bool) {
 		}
 		time.Sleep(2 * time.Second)
 	}
-}
-
-// roleExists tells whether the offline cloud holds the IAM role arn.
-func roleExists(t *testing.T, env *offline.Env, arn string) bool {
-	for _, r := range records(t, env, "aws", "aws:iam/role:Role") {
-		if state, err := r.Plain(); err == nil && state["arn"] == arn {
-			return true
-		}
-	}
-	return false
 }

@@ -8,10 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,7 +18,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -36,17 +32,13 @@ import (
 // policy) fails the up with a Pulumi error naming it and the server's reason, and destroy leaves no control plane
 // behind.
 func TestDeliveryOnRealServers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := newEnv(t)
-	stack := fleetStack(t, env, "delivery")
-	if err := offline.SetDeliverySecrets(ctx, stack); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
-		t.Fatalf("up: %v", err)
-	}
-	hub := controlplane.Name("us-east-1", "mgmt")
-	dyn := dynamicClient(t, env, hub)
+	stack := env.Fleet("delivery")
+	stack.Up("up")
+	hub := fleettest.HubOf(env.Cluster("mgmt"))
+	dyn := hub.Dynamic()
 
 	t.Run("the charts are installed: their CRDs established, their Deployments available", func(t *testing.T) {
 		crds := dyn.Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1",
@@ -65,7 +57,7 @@ func TestDeliveryOnRealServers(t *testing.T) {
 			"cert-manager":                {"cert-manager", "cert-manager-cainjector", "cert-manager-webhook"},
 			"kargo":                       {"kargo-api", "kargo-controller", "kargo-management-controller"},
 		} {
-			list, err := typed(t, env, hub).AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
+			list, err := hub.Typed().AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,9 +75,10 @@ func TestDeliveryOnRealServers(t *testing.T) {
 
 	t.Run("every Kubernetes object in the stack's state is on the hub, the Kargo Project's in its namespace", func(t *testing.T) {
 		kinds := map[string]int{}
-		for _, o := range stateObjects(t, env, stack) {
+		env, stack := env.For(t), stack.For(t)
+		for _, o := range stateObjects(env, stack) {
 			kinds[o.kind]++
-			if _, err := o.get(ctx, t, env); err != nil {
+			if _, err := o.get(ctx, env); err != nil {
 				t.Errorf("%s %s/%s on %s: %v", o.kind, o.namespace, o.name, o.server, err)
 			}
 		}
@@ -97,16 +90,17 @@ func TestDeliveryOnRealServers(t *testing.T) {
 		}
 		// Kargo's webhook makes the Project's namespace as the Project is created (here its stand-in, in the offline
 		// network): the ProjectConfig, Warehouse and Stages above are in it.
-		ns, err := typed(t, env, hub).CoreV1().Namespaces().Get(ctx, "fleet", metav1.GetOptions{})
+		ns, err := hub.Typed().CoreV1().Namespaces().Get(ctx, "fleet", metav1.GetOptions{})
 		if err != nil || ns.Labels["kargo.akuity.io/project"] != "true" {
 			t.Errorf("the Project's namespace fleet: %v, labels %v; want kargo.akuity.io/project=true", err, ns.GetLabels())
 		}
 	})
 
 	t.Run("the hub admits the Stack manifests the stack commits, as Argo CD writes them, and the guard refuses others", func(t *testing.T) {
-		stacks := asArgoCD(t, env, hub).Resource(schema.GroupVersionResource{Group: "pulumi.com", Version: "v1", Resource: "stacks"})
+		env := env.For(t)
+		stacks := asArgoCD(t, hub).Resource(schema.GroupVersionResource{Group: "pulumi.com", Version: "v1", Resource: "stacks"})
 		dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
-		files := stackFiles(t, env)
+		files := stackFiles(env.For(t))
 		if len(files) != 4 {
 			t.Fatalf("Stack manifests in Git: %v, want dev, qa, prod and prod's preview", slices.Sorted(maps.Keys(files)))
 		}
@@ -181,18 +175,17 @@ func TestDeliveryOnRealServers(t *testing.T) {
 	})
 
 	t.Run("a second up plans no change against the real server", func(t *testing.T) {
-		if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
-			t.Fatalf("preview --expect-no-changes: %v", err)
-		}
+		stack.For(t).Settled()
 	})
 
 	// Argo CD's own controllers run on the hub from here on, the destroy included: they sync the stages' Stacks, and
 	// delete them when the destroy deletes their Applications (Argo CD's resources finalizer).
-	publishManifests(t, env, "dev", "qa", "prod")
-	startArgoCD(t, env, "us-east-1", "mgmt")
+	publishManifests(env, "dev", "qa", "prod")
+	hub.ArgoCD()
 	stagesThroughArgoCD(t, env, dyn)
 
 	t.Run("the hub's refusal of an object surfaces as a Pulumi error naming it and the server's reason", func(t *testing.T) {
+		stack := stack.For(t)
 		// The platform team's own policy on the hub, outside the stack: a new Kargo stage waits for the change board.
 		policy := &admissionv1.ValidatingAdmissionPolicy{
 			ObjectMeta: metav1.ObjectMeta{Name: "change-board"},
@@ -213,7 +206,7 @@ func TestDeliveryOnRealServers(t *testing.T) {
 					Message: "stage dr waits for the change board"}},
 			},
 		}
-		admission := typed(t, env, hub).AdmissionregistrationV1()
+		admission := hub.Typed().AdmissionregistrationV1()
 		if _, err := admission.ValidatingAdmissionPolicies().Create(ctx, policy, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -224,44 +217,38 @@ func TestDeliveryOnRealServers(t *testing.T) {
 		}, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		for key, value := range map[string]string{"name": "dr", "stack": "gitops-fleet/gitops-fleet/dr",
-			"commit": strings.Repeat("c", 40)} {
-			if err := stack.SetConfigWithOptions(ctx, offline.DeliveryConfigKey+".stages[3]."+key,
-				auto.ConfigValue{Value: value}, &auto.ConfigOptions{Path: true}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dr := offline.DeliveryConfigKey + ".stages[3]."
+		stack.For(t).SetConfig(map[string]string{dr + "name": "dr", dr + "stack": "gitops-fleet/gitops-fleet/dr",
+			dr + "commit": strings.Repeat("c", 40)})
 		// The API server enforces a new policy within a second or so: wait until it refuses the probe.
 		probe := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "dr"}}
 		err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
-			_, err := typed(t, env, hub).CoreV1().ConfigMaps("default").Create(ctx, probe,
+			_, err := hub.Typed().CoreV1().ConfigMaps("default").Create(ctx, probe,
 				metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 			return err != nil && strings.Contains(err.Error(), "change board"), nil
 		})
 		if err != nil {
 			t.Fatalf("the hub never enforced the policy: %v", err)
 		}
-		_, err = stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-refused")))
+		_, err = stack.For(t).TryUp("up-refused")
 		if err == nil || !strings.Contains(err.Error(), "delivery-dr-stage") ||
 			!strings.Contains(err.Error(), "stage dr waits for the change board") {
 			t.Errorf("up answered %v; want the refusal of Stage delivery-dr-stage with the policy's message", err)
 		}
 	})
 
-	if _, err := stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy"))); err != nil {
-		t.Fatalf("destroy: %v", err)
-	}
-	if names := env.Clusters.Names(); len(names) != 0 {
+	stack.Destroy("destroy")
+	if names := env.ControlPlanes(); len(names) != 0 {
 		t.Errorf("control planes after destroy: %v", names)
 	}
 }
 
 // asArgoCD is a dynamic client of control plane name acting as Argo CD's application controller, the writer of
 // what the manifests repository holds.
-func asArgoCD(t *testing.T, env *offline.Env, name string) dynamic.Interface {
+func asArgoCD(t *testing.T, hub *fleettest.Hub) dynamic.Interface {
 	t.Helper()
 	controller := argoCDUser(gitopsbridge.ApplicationControllerServiceAccount)
-	dyn, err := dynamic.NewForConfig(impersonated(t, env, name, controller))
+	dyn, err := dynamic.NewForConfig(hub.As(controller))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -24,8 +21,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // lbFinalizer is the finalizer the AWS Load Balancer Controller puts on a Service whose load balancer it made, and
@@ -46,10 +42,11 @@ const releaseAfter = 3 * time.Second
 // too. Before
 // that, a claim in a tenant's namespace stops the destroy at the tenant's guard, the drain not run. It returns the
 // destroy's steps.
-func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) []step {
+func testDrainOnRealServers(t *testing.T, env *fleettest.Env, stack *fleettest.Stack) fleettest.Steps {
+	env, stack = env.For(t), stack.For(t)
 	ctx := context.Background()
 	const cluster = "spoke-usw2"
-	kube := typed(t, env, controlplane.Name(devClusters[cluster], cluster))
+	kube := env.Cluster(cluster).Typed()
 	services, claims := kube.CoreV1().Services("default"), kube.CoreV1().PersistentVolumeClaims("default")
 	port := []corev1.ServicePort{{Port: 443}}
 	if _, err := services.Create(ctx, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "web", Finalizers: []string{lbFinalizer}},
@@ -71,7 +68,7 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) []
 		t.Errorf("the API server gave the claim no finalizer: %v", claim.Finalizers)
 	}
 
-	dyn := dynamicClient(t, env, controlplane.Name(devClusters[cluster], cluster))
+	dyn := env.Cluster(cluster).Dynamic()
 	nodePools := karpenterNodePools(ctx, t, dyn)
 	if _, err := nodePools.Create(ctx, &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "karpenter.sh/v1", "kind": "NodePool",
@@ -96,7 +93,7 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) []
 	if _, err := tenantClaims.Create(ctx, ledger, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = stack.Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy-refused")))
+	_, err = stack.TryDestroy("destroy-refused")
 	if err == nil || !strings.Contains(err.Error(), `its namespaces on cluster "spoke-usw2" hold PersistentVolumeClaims (payments/ledger)`) {
 		t.Fatalf("destroy with a claim in payments: %v, want the payments guard's refusal naming payments/ledger", err)
 	}
@@ -117,22 +114,10 @@ func testDrainOnRealServers(t *testing.T, env *offline.Env, stack auto.Stack) []
 		t.Fatalf("the tenant's claim is not gone: %v", err)
 	}
 
+	steps := stack.Destroy("destroy")
 	var drainedAt time.Time
-	var steps []step
-	ch, done := make(chan events.EngineEvent), make(chan struct{})
-	go func() {
-		defer close(done)
-		for e := range ch {
-			if o := e.ResOutputsEvent; o != nil && o.Metadata.Type == drain.TypeToken && strings.HasSuffix(o.Metadata.URN, "::"+cluster+"-drain") {
-				drainedAt = time.Now()
-			}
-			steps = appendStep(steps, e)
-		}
-	}()
-	_, err = stack.Destroy(ctx, optdestroy.EventStreams(ch), optdestroy.ProgressStreams(progress(t, env, "destroy")))
-	<-done
-	if err != nil {
-		t.Fatalf("destroy: %v", err)
+	if i := steps.Last(drain.TypeToken, "::"+cluster+"-drain", true); i >= 0 {
+		drainedAt = steps[i].At
 	}
 	seen.mu.Lock()
 	defer seen.mu.Unlock()

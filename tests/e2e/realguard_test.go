@@ -15,7 +15,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // testClusterSecretGuards: the hub's API server itself, through the guards the fleet installed, refuses what an
@@ -23,11 +23,11 @@ import (
 // would register, each with the guard's message (a stage's identity, which the dev fleet has none of, is in the
 // contract tests), and admits the fleet's own secret written again by a
 // sync (with Argo CD's tracking annotation). Every request is a dry run: nothing changes on the hub.
-func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env, hub string) {
+func testClusterSecretGuards(ctx context.Context, t *testing.T, hub *fleettest.Hub) {
 	ns := gitopsbridge.DefaultNamespace
 	controller := argoCDUser(gitopsbridge.ApplicationControllerServiceAccount)
 	server := argoCDUser(gitopsbridge.ServerServiceAccount)
-	own, err := typed(t, env, hub).CoreV1().Secrets(ns).Get(ctx, "spoke-use2", metav1.GetOptions{})
+	own, err := hub.Typed().CoreV1().Secrets(ns).Get(ctx, "spoke-use2", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			secrets := impersonating(t, env, hub, tc.user).CoreV1().Secrets(ns)
+			secrets := hub.TypedAs(tc.user).CoreV1().Secrets(ns)
 			var err error
 			if tc.update {
 				_, err = secrets.Update(ctx, tc.secret, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
@@ -82,7 +82,7 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 		})
 	}
 	t.Run("a registered spoke pruned by a sync", func(t *testing.T) {
-		err := impersonating(t, env, hub, controller).CoreV1().Secrets(ns).Delete(ctx, own.Name,
+		err := hub.TypedAs(controller).CoreV1().Secrets(ns).Delete(ctx, own.Name,
 			metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
 		if err == nil || !strings.Contains(err.Error(), gitopsbridge.ClusterSecretPolicyName) ||
 			!strings.Contains(err.Error(), "deleted only by the deployer") {
@@ -93,7 +93,7 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 		synced := edit(func(s *corev1.Secret) {
 			s.Annotations["argocd.argoproj.io/tracking-id"] = "cluster-registry-dev:/Secret:argocd/spoke-use2"
 		})
-		if _, err := impersonating(t, env, hub, controller).CoreV1().Secrets(ns).Update(ctx, synced,
+		if _, err := hub.TypedAs(controller).CoreV1().Secrets(ns).Update(ctx, synced,
 			metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}}); err != nil {
 			t.Errorf("the fleet's own cluster secret, written by the controller, was refused: %v", err)
 		}
@@ -102,7 +102,7 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 	// CD's server, narrowed on every hub, may not delete one. The dev hub runs add-ons, so its application
 	// controller stays the hub's admin (hub.addonsOnHub); the narrowed controller is in TestRegistrationPullRequests.
 	t.Run("Argo CD's server deleting the cluster-secret guard", func(t *testing.T) {
-		err := impersonating(t, env, hub, server).AdmissionregistrationV1().ValidatingAdmissionPolicies().Delete(ctx,
+		err := hub.TypedAs(server).AdmissionregistrationV1().ValidatingAdmissionPolicies().Delete(ctx,
 			gitopsbridge.ClusterSecretPolicyName, metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
 		if !apierrors.IsForbidden(err) {
 			t.Errorf("the hub's API server answered %v, want forbidden", err)
@@ -115,7 +115,7 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, env *offline.Env
 // namespace, and a change of project default by Argo CD's server, each with the guard's message; it admits the
 // add-ons' own Application. It also reads project default back as the real provider wrote it: fenced to the
 // add-ons' namespace and the fleet's clusters. Every write is a dry run.
-func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, hub string) {
+func testApplicationGuards(ctx context.Context, t *testing.T, hub *fleettest.Hub) {
 	ns := gitopsbridge.DefaultNamespace
 	addons := gitopsbridge.ApplicationsNamespace(ns, "addons")
 	appsets, server := argoCDUser(gitopsbridge.ApplicationSetServiceAccount), argoCDUser(gitopsbridge.ServerServiceAccount)
@@ -139,7 +139,7 @@ func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, 
 			want: "only Applications of " + addons + " name it"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			dyn, err := dynamic.NewForConfig(impersonated(t, env, hub, tc.user))
+			dyn, err := dynamic.NewForConfig(hub.As(tc.user))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, 
 			}
 		})
 	}
-	stored, err := dynamicClient(t, env, hub).Resource(projects).Namespace(ns).Get(ctx, gitopsbridge.AddonApplicationsProject, metav1.GetOptions{})
+	stored, err := hub.Dynamic().Resource(projects).Namespace(ns).Get(ctx, gitopsbridge.AddonApplicationsProject, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func testApplicationGuards(ctx context.Context, t *testing.T, env *offline.Env, 
 	t.Run("project default opened through Argo CD's server", func(t *testing.T) {
 		opened := stored.DeepCopy()
 		_ = unstructured.SetNestedSlice(opened.Object, []any{map[string]any{"server": "*", "namespace": "*"}}, "spec", "destinations")
-		dyn, err := dynamic.NewForConfig(impersonated(t, env, hub, server))
+		dyn, err := dynamic.NewForConfig(hub.As(server))
 		if err != nil {
 			t.Fatal(err)
 		}

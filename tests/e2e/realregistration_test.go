@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -17,7 +16,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -30,16 +29,14 @@ import (
 // (controllerClusterAdmin): all of the above is synced through the Roles the hub grants it, and the hub's API
 // server refuses the controller the fleet's guards, RBAC and pods (testNarrowedController).
 func TestRegistrationPullRequests(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := newEnv(t)
-	sha, err := env.PublishGit(offline.AddonsRepo, offline.AddonsFixture, "the offline add-ons repository")
-	if err != nil {
-		t.Fatal(err)
-	}
+	addonsRepo, sha := env.Git().AddonsRepository()
 	const owner, repo = "gitops-fleet", "fleet-registry"
-	stack := fleetStack(t, env, "dev")
-	setConfig(t, stack, map[string]string{
-		"gitops-fleet:repositories.addons.url":      offline.AddonsRepo,
+	stack := env.Fleet("dev")
+	stack.SetConfig(map[string]string{
+		"gitops-fleet:repositories.addons.url":      addonsRepo,
 		"gitops-fleet:repositories.addons.revision": sha,
 		"gitops-fleet:git.owner":                    owner,
 		"gitops-fleet:git.repository":               repo,
@@ -51,27 +48,20 @@ func TestRegistrationPullRequests(t *testing.T) {
 		"gitops-fleet:clusters[0].addons.aws_for_fluentbit":            "false",
 		"gitops-fleet:clusters[0].addons.metrics_server":               "false",
 	})
-	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up"))); err != nil {
-		t.Fatalf("up: %v", err)
-	}
+	stack.Up("up")
 	// What each cluster's pull request would merge: its branch's files.
 	pulls := map[string]map[string]string{}
 	for _, cluster := range []string{"hub", "spoke-use2", "spoke-usw2"} {
-		files, err := env.GitHubFiles(owner, repo, "gitops-fleet/"+cluster)
-		if err != nil {
-			t.Fatal(err)
-		}
+		files := env.Git().GitHubFiles(owner, repo, "gitops-fleet/"+cluster)
 		if _, ok := files[gitopsbridge.RegistryPath("dev")+"/"+cluster+".yaml"]; !ok {
 			t.Fatalf("the pull request branch gitops-fleet/%s holds %v, want its registration", cluster, slices.Sorted(maps.Keys(files)))
 		}
 		pulls[cluster] = files
 	}
-	if _, err := env.PublishGitHub(owner, repo, "main", "the registry before any merge", nil); err != nil {
-		t.Fatal(err)
-	}
-	hubCP := controlplane.Name(devClusters["hub"], "hub")
-	startArgoCD(t, env, devClusters["hub"], "hub")
-	dyn := dynamicClient(t, env, hubCP)
+	env.Git().PublishGitHub(owner, repo, "main", "the registry before any merge", nil)
+	hub := env.Hub()
+	hub.ArgoCD()
+	dyn := hub.Dynamic()
 	apps := dyn.Resource(status.ApplicationsResource)
 	registry := gitopsbridge.RegistryApplicationName("dev")
 	// The registry Application has compared main, holding no registration yet, by the time this holds.
@@ -84,16 +74,14 @@ func TestRegistrationPullRequests(t *testing.T) {
 	}); !ok {
 		t.Fatalf("the registry Application %s: %s", registry, state)
 	}
-	if got := clusterSecrets(t, env, devClusters["hub"], "hub"); len(got) != 0 {
+	if got := hub.ClusterSecrets(); len(got) != 0 {
 		t.Errorf("cluster secrets %v on the hub before any pull request is merged", got)
 	}
 
 	merged := map[string]string{}
 	maps.Copy(merged, pulls["hub"])
 	maps.Copy(merged, pulls["spoke-use2"])
-	if _, err := env.PublishGitHub(owner, repo, "main", "Merge the hub's and spoke-use2's registrations", merged); err != nil {
-		t.Fatal(err)
-	}
+	env.Git().PublishGitHub(owner, repo, "main", "Merge the hub's and spoke-use2's registrations", merged)
 	started := time.Now()
 	// What the registry's push webhook to Argo CD's server would do (neither runs here): ask for a refresh.
 	if err := offline.RefreshApplication(ctx, apps.Namespace(gitopsbridge.DefaultNamespace), registry); err != nil {
@@ -103,7 +91,7 @@ func TestRegistrationPullRequests(t *testing.T) {
 	want := []string{"addon-spoke-use2-aws-load-balancer-controller", "addon-spoke-use2-metrics-server"}
 	type view struct{ Secrets, Addons string }
 	got, ok := waitFor(3*time.Minute, func() (view, bool) {
-		v := view{Secrets: strings.Join(clusterSecrets(t, env, devClusters["hub"], "hub"), ",")}
+		v := view{Secrets: strings.Join(hub.ClusterSecrets(), ",")}
 		list, err := status.Applications(ctx, dyn)
 		if err != nil {
 			return v, false
@@ -127,15 +115,15 @@ func TestRegistrationPullRequests(t *testing.T) {
 			"exactly %v Synced and Healthy", got.Secrets, got.Addons, want)
 	}
 	t.Logf("the merged registrations' add-ons Synced and Healthy %s after the merge", time.Since(started).Round(time.Second))
-	testNarrowedController(ctx, t, env, hubCP)
+	testNarrowedController(ctx, t, hub)
 }
 
 // testNarrowedController: on a hub whose Argo CD application controller is not its admin, the hub's API server
 // itself (RBAC, as the chart and the hub's Roles grant) refuses the controller what would lift the fleet's guards
 // or make it admin: deleting the cluster-secret guard or its binding, binding a cluster role, running a pod in Argo
 // CD's namespace, a token of Argo CD's server, a Secret outside Argo CD's namespace. Every request is a dry run.
-func testNarrowedController(ctx context.Context, t *testing.T, env *offline.Env, hub string) {
-	kube := impersonating(t, env, hub, argoCDUser(gitopsbridge.ApplicationControllerServiceAccount))
+func testNarrowedController(ctx context.Context, t *testing.T, hub *fleettest.Hub) {
+	kube := hub.TypedAs(argoCDUser(gitopsbridge.ApplicationControllerServiceAccount))
 	dryRun := metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}}
 	dryDelete := metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}}
 	ns := gitopsbridge.DefaultNamespace

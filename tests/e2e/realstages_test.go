@@ -10,11 +10,13 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -34,11 +36,12 @@ var pulumiStacks = schema.GroupVersionResource{Group: "pulumi.com", Version: "v1
 // PKO (not run here) marks it Ready; a promotion (what Kargo's steps push to stage/dev) moves dev's Stack to the
 // promoted commit, and a promotion that changes the workspace's image is refused by the Stack guard, the refusal in
 // the Application's status.
-func stagesThroughArgoCD(t *testing.T, env *offline.Env, dyn dynamic.Interface) {
+func stagesThroughArgoCD(t *testing.T, env *fleettest.Env, dyn dynamic.Interface) {
+	env = env.For(t)
 	ctx := context.Background()
 	templates := map[string]string{} // path on main -> content
-	for _, r := range records(t, env, "github", fileType) {
-		state := plain(t, r)
+	for _, r := range env.Cloud().Records("github", fileType) {
+		state := env.Cloud().Plain(r)
 		if r.Scope == manifestsOwner && state["repository"] == manifestsRepo && state["branch"] == "main" {
 			templates[state["file"].(string)] = state["content"].(string)
 		}
@@ -110,9 +113,7 @@ func stagesThroughArgoCD(t *testing.T, env *offline.Env, dyn dynamic.Interface) 
 			}
 			files[path] = content
 		}
-		if _, err := env.PublishGitHub(manifestsOwner, manifestsRepo, "stage/dev", "Promote dev to "+commit, files); err != nil {
-			t.Fatal(err)
-		}
+		env.For(t).Git().PublishGitHub(manifestsOwner, manifestsRepo, "stage/dev", "Promote dev to "+commit, files)
 		if err := offline.RefreshApplication(ctx, apps, delivery.ApplicationName(deliveryProject, "dev")); err != nil {
 			t.Fatal(err)
 		}
@@ -180,19 +181,42 @@ func stagesThroughArgoCD(t *testing.T, env *offline.Env, dyn dynamic.Interface) 
 		if got.Stack != before {
 			t.Errorf("dev's Stacks went from %q to %q", before, got.Stack)
 		}
+		// The refused sync retries with a growing backoff, and Argo CD deletes no Application whose operation still
+		// runs: the platform team ends it, as `argocd app terminate-op` does (the operation's phase set to
+		// Terminating), and Argo CD terminates it.
+		name := delivery.ApplicationName(deliveryProject, "dev")
+		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			app, err := apps.Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if err := unstructured.SetNestedField(app.Object, "Terminating", "status", "operationState", "phase"); err != nil {
+				return err
+			}
+			_, err = apps.Update(ctx, app, metav1.UpdateOptions{})
+			return err
+		}); err != nil {
+			t.Fatalf("terminating dev's operation: %v", err)
+		}
+		phase, ok := waitFor(time.Minute, func() (string, bool) {
+			app, err := apps.Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return err.Error(), false
+			}
+			phase, _, _ := unstructured.NestedString(app.Object, "status", "operationState", "phase")
+			return phase, phase != "Running" && phase != "Terminating"
+		})
+		if !ok {
+			t.Errorf("dev's operation is still %s a minute after its termination was asked", phase)
+		}
 	})
 }
 
 // publishManifests serves the manifests repository as the emulated GitHub holds it after the delivery stack's up:
 // main with Pulumi's templates, and each stage's branch created from it (github:index/branch:Branch).
-func publishManifests(t *testing.T, env *offline.Env, stages ...string) {
-	t.Helper()
-	if _, err := env.PublishGitHub(manifestsOwner, manifestsRepo, "main", "Deliver the fleet stacks by GitOps", nil); err != nil {
-		t.Fatal(err)
-	}
+func publishManifests(env *fleettest.Env, stages ...string) {
+	env.Git().PublishGitHub(manifestsOwner, manifestsRepo, "main", "Deliver the fleet stacks by GitOps", nil)
 	for _, stage := range stages {
-		if _, err := env.BranchGitHub(manifestsOwner, manifestsRepo, "main", "stage/"+stage); err != nil {
-			t.Fatal(err)
-		}
+		env.Git().BranchGitHub(manifestsOwner, manifestsRepo, "main", "stage/"+stage)
 	}
 }

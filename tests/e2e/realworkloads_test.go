@@ -16,9 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // putWorkloadsOnServer writes spokeWorkloads of cluster into its real API server (namespace shop; Karpenter's
@@ -26,19 +25,19 @@ import (
 // garbage collector deletes it with its pool) and the AWS resources their controllers made into the offline cloud.
 // It then plays those controllers for each object that made some (playController), until the object or the server
 // is gone.
-func putWorkloadsOnServer(t *testing.T, env *offline.Env, cluster, region string) {
+func putWorkloadsOnServer(t *testing.T, env *fleettest.Env, cluster, region string) {
 	t.Helper()
 	ctx := context.Background()
-	plane := controlplane.Name(region, cluster)
-	dyn := dynamicClient(t, env, plane)
+	plane := env.ClusterIn(region, cluster)
+	dyn := plane.Dynamic()
 	openCRD(ctx, t, dyn, nodePools, "NodePool", "Cluster")
 	openCRD(ctx, t, dyn, nodeClaims, "NodeClaim", "Cluster")
-	if _, err := typed(t, env, plane).CoreV1().Namespaces().Create(ctx,
+	if _, err := plane.Typed().CoreV1().Namespaces().Create(ctx,
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	objects, tagged := spokeWorkloads(cluster, region)
-	if err := workloads.Put(env.Store, nil, tagged); err != nil {
+	if err := workloads.Put(env.Cloud().Store(), nil, tagged); err != nil {
 		t.Fatal(err)
 	}
 	var pool *unstructured.Unstructured
@@ -51,7 +50,7 @@ func putWorkloadsOnServer(t *testing.T, env *offline.Env, cluster, region string
 		res := dyn.Resource(o.Resource).Namespace(u.GetNamespace())
 		created, err := res.Create(ctx, u, metav1.CreateOptions{})
 		if err != nil {
-			t.Fatalf("%s %s/%s on %s: %v", u.GetKind(), u.GetNamespace(), u.GetName(), plane, err)
+			t.Fatalf("%s %s/%s on %s: %v", u.GetKind(), u.GetNamespace(), u.GetName(), cluster, err)
 		}
 		if o.Resource == nodePools {
 			pool = created
@@ -69,7 +68,7 @@ var controllerFinalizers = []string{ingressFinalizer, lbFinalizer, karpenterFina
 // (or is gone, when no controller's finalizer holds it), the controller deletes them (releaseAfter later) and removes
 // its finalizer, as the AWS Load Balancer Controller, the EBS CSI driver and Karpenter do. It ends with the object, or
 // when the server goes.
-func playController(env *offline.Env, res dynamic.ResourceInterface, obj *unstructured.Unstructured, made []string) {
+func playController(env *fleettest.Env, res dynamic.ResourceInterface, obj *unstructured.Unstructured, made []string) {
 	ctx := context.Background()
 	w, err := res.Watch(ctx, metav1.ListOptions{FieldSelector: "metadata.name=" + obj.GetName(),
 		ResourceVersion: obj.GetResourceVersion()})
@@ -85,7 +84,7 @@ func playController(env *offline.Env, res dynamic.ResourceInterface, obj *unstru
 		}
 		if !forgotten {
 			time.Sleep(releaseAfter)
-			if workloads.Forget(env.Store, made) != nil {
+			if workloads.Forget(env.Cloud().Store(), made) != nil {
 				return
 			}
 			forgotten = true
@@ -106,9 +105,9 @@ func playController(env *offline.Env, res dynamic.ResourceInterface, obj *unstru
 
 // workloadsOnServer are the workloads' objects left on the real API server of cluster, as "<resource>/<name>", sorted:
 // those of namespace shop and the cluster-scoped ones of spokeWorkloads' kinds.
-func workloadsOnServer(t *testing.T, env *offline.Env, cluster, region string) []string {
+func workloadsOnServer(t *testing.T, env *fleettest.Env, cluster, region string) []string {
 	t.Helper()
-	dyn := dynamicClient(t, env, controlplane.Name(region, cluster))
+	dyn := env.ClusterIn(region, cluster).Dynamic()
 	var names []string
 	for _, gvr := range []schema.GroupVersionResource{ingresses, services, claims, volumes, nodePools, nodeClaims} {
 		var res dynamic.ResourceInterface = dyn.Resource(gvr)

@@ -12,13 +12,14 @@ import (
 // targets follow, the QA preview after both QA gates with All), Argo Rollouts, the pulumiCloud AnalysisTemplate
 // and its token Secret in the project, and a verification on every stage but the gates.
 func TestDeliverySeed(t *testing.T) {
-	l := newLifecycleIn(t, newEnv(t), "delivery-seed",
-		stackFileConfig(t, "delivery-seed"))
-	l.up()
-	l.settled()
+	t.Parallel()
+	env := newEnv(t)
+	l := env.Configured("delivery-seed", env.FleetConfig("delivery-seed"))
+	l.Up("up")
+	l.Settled()
 
 	sources, verified := map[string]any{}, map[string]bool{}
-	for _, s := range kubeObjects(t, l, "kubernetes:kargo.akuity.io/v1alpha1:Stage") {
+	for _, s := range kubeObjects(l, "kubernetes:kargo.akuity.io/v1alpha1:Stage") {
 		name := s["metadata"].(map[string]any)["name"].(string)
 		spec := s["spec"].(map[string]any)
 		sources[name] = spec["requestedFreight"].([]any)[0].(map[string]any)["sources"]
@@ -43,7 +44,7 @@ func TestDeliverySeed(t *testing.T) {
 		}
 	}
 	kinds := map[string]int{}
-	for _, o := range kubeObjects(t, l, "") {
+	for _, o := range kubeObjects(l, "") {
 		md, _ := o["metadata"].(map[string]any)
 		switch typ := o[typeKey]; {
 		case typ == "kubernetes:argoproj.io/v1alpha1:AnalysisTemplate" && md["namespace"] == "fleet-seed":

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"testing"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,24 +14,25 @@ import (
 	"k8s.io/client-go/restmapper"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/kubernetes"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // stateObject is a Kubernetes object the stack's state holds: its kind, name and namespace as the provider
 // reported them, and the control plane its provider wrote it to.
 type stateObject struct {
 	apiVersion, kind, namespace, name string
-	// server is the cluster endpoint of its provider's kubeconfig; plane the control plane behind it.
-	server, plane string
+	// server is the cluster endpoint of its provider's kubeconfig; cluster the cluster behind it.
+	server  string
+	cluster *fleettest.Cluster
 }
 
 // stateObjects are the Kubernetes objects (not Helm releases, not patches) in the state of s, each with the
 // control plane its provider's kubeconfig points at, read from `pulumi stack export --show-secrets`.
-func stateObjects(t *testing.T, env *offline.Env, s auto.Stack) []stateObject {
+func stateObjects(env *fleettest.Env, s *fleettest.Stack) []stateObject {
+	t := env.T()
 	t.Helper()
-	_, deployment := exported(t, env, s, true)
+	_, deployment := s.Export(true)
 	servers := map[string]string{} // provider reference (URN::ID) -> server
 	for _, r := range deployment.Resources {
 		if r.Type == "pulumi:providers:kubernetes" {
@@ -52,11 +51,11 @@ func stateObjects(t *testing.T, env *offline.Env, s auto.Stack) []stateObject {
 			server: servers[r.Provider]}
 		o.name, _ = meta["name"].(string)
 		o.namespace, _ = meta["namespace"].(string)
-		name, region, err := aws.ClusterAt(env.Store, o.server)
+		name, region, err := aws.ClusterAt(env.Cloud().Store(), o.server)
 		if err != nil || name == "" {
 			t.Fatalf("%s %s: its provider's server %q is no cluster's (%v)", o.kind, o.name, o.server, err)
 		}
-		o.plane = controlplane.Name(region, name)
+		o.cluster = env.ClusterIn(region, name)
 		out = append(out, o)
 	}
 	return out
@@ -78,12 +77,8 @@ func revealed(v any) string {
 }
 
 // get reads the object from its control plane.
-func (o stateObject) get(ctx context.Context, t *testing.T, env *offline.Env) (*unstructured.Unstructured, error) {
-	cfg, err := env.Clusters.Admin(o.plane)
-	if err != nil {
-		return nil, err
-	}
-	disco, err := discovery.NewDiscoveryClientForConfig(cfg)
+func (o stateObject) get(ctx context.Context, env *fleettest.Env) (*unstructured.Unstructured, error) {
+	disco, err := discovery.NewDiscoveryClientForConfig(o.cluster.Admin())
 	if err != nil {
 		return nil, err
 	}
@@ -96,5 +91,5 @@ func (o stateObject) get(ctx context.Context, t *testing.T, env *offline.Env) (*
 	if err != nil {
 		return nil, err
 	}
-	return dynamicClient(t, env, o.plane).Resource(mapping.Resource).Namespace(o.namespace).Get(ctx, o.name, metav1.GetOptions{})
+	return o.cluster.Dynamic().Resource(mapping.Resource).Namespace(o.namespace).Get(ctx, o.name, metav1.GetOptions{})
 }

@@ -10,18 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
-	"github.com/gitops-fleet/pulumi-fleet/provider/status"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // TestShards runs the example's hub stack, then its two shard stacks against it, in one backend, each cluster on a
@@ -30,22 +26,19 @@ import (
 // toggle in one shard plans changes in that shard only; destroying a shard removes its spokes only; every stack
 // plans no change after each step.
 func TestShards(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := newEnv(t)
-	stacks := shardStacks(t, env, "hub", "shard-us", "shard-eu")
+	stacks := shardStacks(env, "hub", "shard-us", "shard-eu")
 	outputs := map[string]auto.OutputMap{}
 	for _, name := range []string{"hub", "shard-us", "shard-eu"} {
-		up, err := stacks[name].Up(ctx, optup.ProgressStreams(progress(t, env, "up-"+name)))
-		if err != nil {
-			t.Fatalf("up %s: %v", name, err)
-		}
-		outputs[name] = up.Outputs
+		outputs[name] = stacks[name].Up("up-" + name).Outputs
 	}
-	settled := func(when string) { t.Helper(); settledAll(t, env, stacks, when) }
+	settled := func(when string) { t.Helper(); settledAll(t, stacks, when) }
 	settled("after the ups")
 
-	hub := controlplane.Name("us-east-1", "hub")
-	inHub := func() []string { return clusterSecrets(t, env, "us-east-1", "hub") }
+	hub := env.Hub()
+	inHub := func() []string { return hub.ClusterSecrets() }
 	if got, want := inHub(), []string{"hub", "spoke-eu1", "spoke-us1", "spoke-us2"}; !slices.Equal(got, want) {
 		t.Errorf("cluster secrets in the hub: %v, want %v", got, want)
 	}
@@ -68,7 +61,7 @@ func TestShards(t *testing.T) {
 		t.Errorf("the hub's delivery stages' Stacks: %v", got)
 	}
 	var shardFiles []string
-	for _, f := range records(t, env, "github", "github:index/repositoryFile:RepositoryFile") {
+	for _, f := range env.Cloud().Records("github", "github:index/repositoryFile:RepositoryFile") {
 		if strings.Contains(f.ID, "deploy/shards/") {
 			shardFiles = append(shardFiles, f.ID)
 		}
@@ -78,7 +71,7 @@ func TestShards(t *testing.T) {
 		t.Errorf("the shard Stacks' files %v, want %v", shardFiles, want)
 	}
 	var metrics int
-	templates, err := dynamicClient(t, env, hub).Resource(schema.GroupVersionResource{Group: "argoproj.io",
+	templates, err := hub.Dynamic().Resource(schema.GroupVersionResource{Group: "argoproj.io",
 		Version: "v1alpha1", Resource: "analysistemplates"}).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -95,9 +88,7 @@ func TestShards(t *testing.T) {
 
 	// fleet status over the project reads the three stacks, each shard's spokes against the one hub.
 	var report status.Report
-	if out, err := env.FleetStatus(fleetDir(env), "hub", "-json", "-eks=false"); err != nil {
-		t.Error(err)
-	} else if err := json.Unmarshal(out, &report); err != nil {
+	if err := json.Unmarshal(stacks["hub"].FleetStatus("-json", "-eks=false"), &report); err != nil {
 		t.Error(err)
 	}
 	shardOf := map[string]string{}
@@ -114,30 +105,24 @@ func TestShards(t *testing.T) {
 	}
 
 	// A toggle in one shard is that shard's change only.
-	err = stacks["shard-us"].SetConfigWithOptions(ctx, "gitops-fleet:clusters[1].addons.aws_ebs_csi_driver",
-		auto.ConfigValue{Value: "true"}, &auto.ConfigOptions{Path: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	stacks["shard-us"].SetConfig(map[string]string{"gitops-fleet:clusters[1].addons.aws_ebs_csi_driver": "true"})
 	// The real Kubernetes provider previews spoke-us2's cluster secret as a replacement: its annotations take the
 	// new add-on role's ARN, unknown until the role exists. The up itself updates the secret in place.
-	if p := planOf(previewSteps(t, env, *stacks["shard-us"], "preview-toggle")); len(p["create"]) == 0 || len(p["delete"]) > 0 {
+	if p := stacks["shard-us"].Preview("preview-toggle").Plan(); len(p["create"]) == 0 || len(p["delete"]) > 0 {
 		t.Errorf("enabling the EBS CSI driver on spoke-us2 previews %v, want creates, and no delete", p)
 	}
-	if p := planOf(upSteps(t, env, *stacks["shard-us"], "up-toggle")); len(p["create"]) == 0 || len(p["delete"]) > 0 || len(p["replace"]) > 0 || len(p["update"]) != 1 {
+	if p := stacks["shard-us"].Up("up-toggle").Steps.Plan(); len(p["create"]) == 0 || len(p["delete"]) > 0 || len(p["replace"]) > 0 || len(p["update"]) != 1 {
 		t.Errorf("enabling the EBS CSI driver on spoke-us2 does %v, want creates and the cluster secret's update only", p)
 	}
 	settled("after the toggle")
 
 	// Removing a shard removes its spokes only.
-	if _, err := stacks["shard-eu"].Destroy(ctx, optdestroy.ProgressStreams(progress(t, env, "destroy-shard-eu"))); err != nil {
-		t.Fatalf("destroy shard-eu: %v", err)
-	}
+	stacks["shard-eu"].Destroy("destroy-shard-eu")
 	delete(stacks, "shard-eu")
 	if got, want := inHub(), []string{"hub", "spoke-us1", "spoke-us2"}; !slices.Equal(got, want) {
 		t.Errorf("cluster secrets in the hub after shard-eu's removal: %v, want %v", got, want)
 	}
-	for _, r := range records(t, env, "aws", "aws:eks/cluster:Cluster") {
+	for _, r := range env.Cloud().Records("aws", "aws:eks/cluster:Cluster") {
 		if r.ID == "spoke-eu1" {
 			t.Error("spoke-eu1's EKS cluster is still there after its shard's removal")
 		}
@@ -147,36 +132,22 @@ func TestShards(t *testing.T) {
 
 // shardStacks are the example's stacks of names in env, with the delivery's secrets where they deliver; they are
 // destroyed at the end of the test, the hub's last.
-func shardStacks(t *testing.T, env *offline.Env, names ...string) map[string]*auto.Stack {
-	t.Helper()
-	ctx := context.Background()
-	stacks := map[string]*auto.Stack{}
+func shardStacks(env *fleettest.Env, names ...string) map[string]*fleettest.Stack {
+	stacks := map[string]*fleettest.Stack{}
 	for _, name := range names {
-		s, err := env.Stack(ctx, fleetDir(env), name, fleetstack.Run)
-		if err == nil {
-			err = offline.SetDeliverySecrets(ctx, s)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		stacks[name] = &s
+		stacks[name] = env.Fleet(name)
 	}
-	t.Cleanup(func() {
-		for i := len(names) - 1; i >= 0; i-- {
-			if s, ok := stacks[names[i]]; ok {
-				_, _ = s.Destroy(ctx)
-			}
-		}
-	})
+	for _, name := range names { // cleanups run last in, first out: the shards' destroys before the hub's
+		stacks[name].DestroyAtEnd()
+	}
 	return stacks
 }
 
 // settledAll previews every stack expecting no change, and reports the ones that plan some, when.
-func settledAll(t *testing.T, env *offline.Env, stacks map[string]*auto.Stack, when string) {
+func settledAll(t *testing.T, stacks map[string]*fleettest.Stack, when string) {
 	t.Helper()
 	for name, s := range stacks {
-		if _, err := s.Preview(context.Background(), optpreview.ExpectNoChanges(),
-			optpreview.ProgressStreams(progress(t, env, "settled-"+name))); err != nil {
+		if err := s.For(t).TryPreview("settled-"+name, optpreview.ExpectNoChanges()); err != nil {
 			t.Errorf("%s: preview of %s expects changes: %v", when, name, err)
 		}
 	}

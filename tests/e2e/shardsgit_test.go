@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
@@ -31,12 +29,13 @@ import (
 // up, an update of the guard only, lets Argo CD's next sync register exactly what the shard committed; every stack
 // plans no change after each step.
 func TestShardsThroughGit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	env := newEnv(t)
-	stacks := shardStacks(t, env, "hub", "shard-us")
+	stacks := shardStacks(env, "hub", "shard-us")
 	setPath := func(stack, key, value string, secret bool) {
 		t.Helper()
-		if err := stacks[stack].SetConfigWithOptions(ctx, key, auto.ConfigValue{Value: value, Secret: secret},
+		if err := stacks[stack].Auto.SetConfigWithOptions(ctx, key, auto.ConfigValue{Value: value, Secret: secret},
 			&auto.ConfigOptions{Path: true}); err != nil {
 			t.Fatal(err)
 		}
@@ -45,18 +44,16 @@ func TestShardsThroughGit(t *testing.T) {
 	setPath("hub", "gitops-fleet:git.repository", "fleet-registry", false)
 	for _, name := range []string{"hub", "shard-us"} {
 		setPath(name, "github:token", "ghp_e2e0shard0token", true)
-		if _, err := stacks[name].Up(ctx, optup.ProgressStreams(progress(t, env, "up-"+name))); err != nil {
-			t.Fatalf("up %s: %v", name, err)
-		}
+		stacks[name].Up("up-" + name)
 	}
-	settled := func(when string) { t.Helper(); settledAll(t, env, stacks, when) }
+	settled := func(when string) { t.Helper(); settledAll(t, stacks, when) }
 	settled("after the ups")
 
-	if got := clusterSecrets(t, env, "us-east-1", "hub"); len(got) != 0 {
+	if got := env.Hub().ClusterSecrets(); len(got) != 0 {
 		t.Errorf("cluster secrets %v written into the hub: with git every registration comes from the registry", got)
 	}
 	var committed []string
-	for _, f := range records(t, env, "github", "github:index/repositoryFile:RepositoryFile") {
+	for _, f := range env.Cloud().Records("github", "github:index/repositoryFile:RepositoryFile") {
 		if strings.HasPrefix(f.ID, "fleet-registry/") { // not the hub's delivery of the shard stacks
 			committed = append(committed, f.ID)
 		}
@@ -65,13 +62,11 @@ func TestShardsThroughGit(t *testing.T) {
 		"fleet-registry/clusters/prod/spoke-us1.yaml", "fleet-registry/clusters/prod/spoke-us2.yaml"}) {
 		t.Fatalf("files in the registry %v, want the hub's and the shard's spokes'", committed)
 	}
-	if _, err := env.PublishGitHub("gitops-fleet", "fleet-registry", "main", "the hub's and shard-us's registrations", nil); err != nil {
-		t.Fatal(err)
-	}
+	env.Git().PublishGitHub("gitops-fleet", "fleet-registry", "main", "the hub's and shard-us's registrations", nil)
 
 	started := time.Now()
-	startArgoCD(t, env, "us-east-1", "hub")
-	registry := dynamicClient(t, env, controlplane.Name("us-east-1", "hub")).Resource(status.ApplicationsResource).
+	env.Hub().ArgoCD()
+	registry := env.Hub().Dynamic().Resource(status.ApplicationsResource).
 		Namespace(gitopsbridge.DefaultNamespace)
 	status := func() string {
 		app, err := registry.Get(ctx, gitopsbridge.RegistryApplicationName("prod"), metav1.GetOptions{})
@@ -85,7 +80,7 @@ func TestShardsThroughGit(t *testing.T) {
 	}
 	type view struct{ Secrets, Registry string }
 	got, ok := waitFor(3*time.Minute, func() (view, bool) {
-		v := view{strings.Join(clusterSecrets(t, env, "us-east-1", "hub"), ","), status()}
+		v := view{strings.Join(env.Hub().ClusterSecrets(), ","), status()}
 		return v, v.Secrets == "hub" && strings.Contains(v.Registry, gitopsbridge.ClusterSecretPolicyName) &&
 			strings.Contains(v.Registry, "one the stack registered, by name")
 	})
@@ -98,17 +93,15 @@ func TestShardsThroughGit(t *testing.T) {
 
 	// The hub stack names the shard's stack: its next up admits the shard's spokes, an update of its guard only.
 	setPath("hub", "gitops-fleet:shards[0].stack", "organization/gitops-fleet/shard-us", false)
-	p := planOf(previewSteps(t, env, *stacks["hub"], "preview-admit"))
+	p := stacks["hub"].Preview("preview-admit").Plan()
 	if len(p["update"]) != 1 || len(p["create"]) > 0 || len(p["delete"]) > 0 || len(p["replace"]) > 0 {
 		t.Errorf("naming the shard's stack plans %v on the hub, want one update (its guard)", p)
 	}
 	admitted := time.Now()
-	if _, err := stacks["hub"].Up(ctx, optup.ProgressStreams(progress(t, env, "up-admit"))); err != nil {
-		t.Fatalf("up hub: %v", err)
-	}
+	stacks["hub"].Up("up-admit")
 	// The registry Application retries the refused sync (gitopsbridge.RegistryRetry: 5 s, doubling up to 3 minutes).
 	got, ok = waitFor(5*time.Minute, func() (view, bool) {
-		v := view{strings.Join(clusterSecrets(t, env, "us-east-1", "hub"), ","), status()}
+		v := view{strings.Join(env.Hub().ClusterSecrets(), ","), status()}
 		return v, v.Secrets == "hub,spoke-us1,spoke-us2" && strings.HasPrefix(v.Registry, "Synced | Succeeded")
 	})
 	if !ok {
@@ -119,7 +112,7 @@ func TestShardsThroughGit(t *testing.T) {
 	settled("after the hub admitted the shard")
 
 	// Evil commits to the registry, each followed by the refresh a push webhook would ask for.
-	hubKube := typed(t, env, controlplane.Name("us-east-1", "hub"))
+	hubKube := env.Hub().Typed()
 	before := map[string]*corev1.Secret{}
 	for _, name := range []string{"hub", "spoke-us1", "spoke-us2"} {
 		secret, err := hubKube.CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, name, metav1.GetOptions{})
@@ -129,7 +122,7 @@ func TestShardsThroughGit(t *testing.T) {
 		before[name] = secret
 	}
 	committedSecret := func(name string) map[string]any {
-		for _, f := range records(t, env, "github", "github:index/repositoryFile:RepositoryFile") {
+		for _, f := range env.Cloud().Records("github", "github:index/repositoryFile:RepositoryFile") {
 			if f.ID == "fleet-registry/clusters/prod/"+name+".yaml" {
 				state, err := f.Plain()
 				if err != nil {
@@ -156,9 +149,7 @@ func TestShardsThroughGit(t *testing.T) {
 	}
 	commit := func(message string, files map[string]string) {
 		t.Helper()
-		if _, err := env.PublishGitHub("gitops-fleet", "fleet-registry", "main", message, files); err != nil {
-			t.Fatal(err)
-		}
+		env.Git().PublishGitHub("gitops-fleet", "fleet-registry", "main", message, files)
 		if err := offline.RefreshApplication(ctx, registry, gitopsbridge.RegistryApplicationName("prod")); err != nil {
 			t.Fatal(err)
 		}
@@ -233,6 +224,7 @@ func TestShardsThroughGit(t *testing.T) {
 
 	// No terminate-op here: the refused sync's next retry takes the revert (gitopsbridge.RegistryRetry's refresh).
 	t.Run("the next commit, Pulumi's registrations as they were, syncs: a refused commit does not block the registry", func(t *testing.T) {
+		env := env.For(t)
 		commit("registry: revert the edits", nil)
 		if msg, ok := waitFor(3*time.Minute, func() (string, bool) {
 			msg := status()
@@ -240,7 +232,7 @@ func TestShardsThroughGit(t *testing.T) {
 		}); !ok {
 			t.Errorf("after the revert the registry Application is %q, want it synced", msg)
 		}
-		if got := strings.Join(clusterSecrets(t, env, "us-east-1", "hub"), ","); got != "hub,spoke-us1,spoke-us2" {
+		if got := strings.Join(env.Hub().ClusterSecrets(), ","); got != "hub,spoke-us1,spoke-us2" {
 			t.Errorf("the hub holds cluster secrets [%s] after the revert", got)
 		}
 	})

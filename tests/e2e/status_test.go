@@ -17,18 +17,8 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
-
-// fleetStatus is what `fleet status args...` prints of the dev stack (offline.Env.FleetStatus).
-func fleetStatus(t *testing.T, env *offline.Env, args ...string) []byte {
-	t.Helper()
-	out, err := env.FleetStatus(fleetDir(env), "dev", args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // holdBack makes kube's API server refuse Deployments named name (a platform team's admission policy): Argo CD's
 // sync of that add-on fails on that cluster, saying why.
@@ -62,16 +52,17 @@ func holdBack(t *testing.T, kube kubernetes.Interface, name string) {
 // fleet status reports every cluster with its node groups, what EKS says (ACTIVE, its version, the insight), each
 // spoke add-on ok with the real Application's name but metrics-server failed on spoke-use2 alone with the policy's
 // words, and the drift on spoke-usw2 only; the table and the HTML page say the same.
-func fleetStatusShows(t *testing.T, env *offline.Env, want map[string]bool) {
+func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, want map[string]bool) {
+	env, stack = env.For(t), stack.For(t)
 	insight := capabilities.InsightSummary{ID: "deprecated-apis", Name: "Deprecated APIs removed in Kubernetes v1.34",
 		Category: "UPGRADE_READINESS"}
 	insight.InsightStatus.Status = "WARNING"
-	env.Capabilities.SetInsights("spoke-use2", insight)
+	env.Cloud().Capabilities().SetInsights("spoke-use2", insight)
 	// Someone detaches a policy from one of spoke-usw2's roles in the console (the offline cloud forgets it).
 	var drifted string
-	for _, rec := range records(t, env, "aws", "aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
+	for _, rec := range env.Cloud().Records("aws", "aws:iam/rolePolicyAttachment:RolePolicyAttachment") {
 		if name := rec.URN[strings.LastIndex(rec.URN, "::")+2:]; strings.HasPrefix(name, "spoke-usw2-node") && drifted == "" {
-			if _, err := env.Store.Delete("aws", rec.Type, rec.ID); err != nil {
+			if _, err := env.Cloud().Store().Delete("aws", rec.Type, rec.ID); err != nil {
 				t.Fatal(err)
 			}
 			drifted = name
@@ -90,7 +81,7 @@ func fleetStatusShows(t *testing.T, env *offline.Env, want map[string]bool) {
 	}
 	r, ok := waitFor(3*time.Minute, func() (status.Report, bool) {
 		var r status.Report
-		err := json.Unmarshal(fleetStatus(t, env, "-json", "-drift"), &r)
+		err := json.Unmarshal(stack.FleetStatus("-json", "-drift"), &r)
 		return r, err == nil && held(r).State() == "failed"
 	})
 	if a := held(r); !ok || !strings.Contains(a.Message, "metrics-server is held back on this cluster") ||
@@ -128,14 +119,14 @@ func fleetStatusShows(t *testing.T, env *offline.Env, want map[string]bool) {
 	if !slices.Equal(names, slices.Sorted(maps.Keys(devClusters))) || len(r.Stacks) != 1 || !r.Stacks[0].DriftChecked {
 		t.Errorf("clusters %v, stacks %+v; want the dev stack's three, its drift checked", names, r.Stacks)
 	}
-	table := string(fleetStatus(t, env, "-eks=false"))
+	table := string(stack.FleetStatus("-eks=false"))
 	t.Logf("fleet status:\n%s", table)
 	if !strings.Contains(table, "metrics_server:failed") || strings.Count(table, "metrics_server:ok") != 2 ||
 		strings.Count(table, "reachable") != 3 || !strings.Contains(table, "unchecked") {
 		t.Errorf("the table:\n%s", table)
 	}
 	page := filepath.Join(t.TempDir(), "status.html")
-	fleetStatus(t, env, "-html", page)
+	stack.FleetStatus("-html", page)
 	data, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)

@@ -1,15 +1,14 @@
 package e2e
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // TestStandaloneTenant is a program on the generated Go SDK that builds its clusters itself (FleetCluster, with
@@ -18,7 +17,7 @@ import (
 // on that IRSA spoke, and a second up plans nothing; removing the tenant from the program removes its objects
 // from the server.
 func TestStandaloneTenant(t *testing.T) {
-	ctx := context.Background()
+	t.Parallel()
 	env := newEnv(t)
 	withTenant := true
 	program := func(ctx *pulumi.Context) error {
@@ -62,45 +61,35 @@ func TestStandaloneTenant(t *testing.T) {
 		ctx.Export("tenantClusters", tenant.Clusters)
 		return nil
 	}
-	stack, err := env.Stack(ctx, fleetDir(env), "standalone-tenant", program)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stack.SetConfig(ctx, "aws:region", auto.ConfigValue{Value: "us-east-1"}); err != nil {
-		t.Fatal(err)
-	}
-	up, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up")))
-	if err != nil {
-		t.Fatalf("up: %v", err)
-	}
-	t.Cleanup(func() { _, _ = stack.Destroy(ctx) })
+	stack := env.Stack(env.FleetDir(), "standalone-tenant", program)
+	stack.SetConfig(map[string]string{"aws:region": "us-east-1"})
+	stack.DestroyAtEnd()
+	up := stack.Up("up")
 	if got := up.Outputs["tenantClusters"].Value; len(got.([]any)) != 1 || got.([]any)[0] != "spoke-a" {
 		t.Errorf("tenant clusters %v, want spoke-a (the hub is not selected)", got)
 	}
-	namespace := func() bool { return hasNamespace(t, env, "us-east-2", "spoke-a", "payments") }
+	namespace := func() bool { return (env.ClusterIn("us-east-2", "spoke-a").Namespace("payments") != nil) }
 	if !namespace() {
 		t.Error("the tenant's namespace payments is not on spoke-a's API server")
 	}
-	if hasNamespace(t, env, "us-east-1", "hub", "payments") {
+	if env.ClusterIn("us-east-1", "hub").Namespace("payments") != nil {
 		t.Error("the tenant's namespace payments is on the hub, which it does not select")
 	}
 	var irsa bool
-	for _, r := range records(t, env, "aws", "aws:iam/role:Role") {
-		if state, err := r.Plain(); err == nil && strings.Contains(urnName(r.URN), "payments-spoke-a-payments-ledger") {
+	for _, r := range env.Cloud().Records("aws", "aws:iam/role:Role") {
+		if state, err := r.Plain(); err == nil && strings.Contains(fleettest.Name(r.URN), "payments-spoke-a-payments-ledger") {
 			irsa = strings.Contains(state["assumeRolePolicy"].(string), "system:serviceaccount:payments:ledger")
 		}
 	}
 	if !irsa {
 		t.Error("ledger's role on the irsa spoke does not trust its service account's IRSA token")
 	}
-	if _, err := stack.Preview(ctx, optpreview.ExpectNoChanges(), optpreview.ProgressStreams(progress(t, env, "preview"))); err != nil {
+	if err := stack.TryPreview("preview", optpreview.ExpectNoChanges()); err != nil {
 		t.Errorf("preview --expect-no-changes: %v", err)
 	}
 
 	withTenant = false
-	if _, err := stack.Up(ctx, optup.ProgressStreams(progress(t, env, "up-removed"))); err != nil {
-		t.Fatalf("up without the tenant: %v", err)
-	}
+	stack.Up("up-removed")
 	if namespace() {
 		t.Error("the tenant's namespace is still on spoke-a's API server after its removal")
 	}

@@ -6,19 +6,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // committedFile is the content the emulated GitHub holds for path of the registry repository.
-func committedFile(t *testing.T, env *offline.Env, path string) string {
+func committedFile(env *fleettest.Env, path string) string {
+	t := env.T()
 	t.Helper()
-	for _, r := range records(t, env, "github", "github:index/repositoryFile:RepositoryFile") {
+	for _, r := range env.Cloud().Records("github", "github:index/repositoryFile:RepositoryFile") {
 		if state, err := r.Plain(); err == nil && state["file"] == path {
 			return fmt.Sprint(state["content"])
 		}
@@ -32,9 +33,9 @@ func committedFile(t *testing.T, env *offline.Env, path string) string {
 // deployer; a commit that sets Pod Security "privileged" on the tenant's namespace is refused with the policy's
 // message, the file as the stack committed it is admitted, and a SecretStore that reads with external-secrets'
 // own role (no auth) is refused.
-func testTenantFolderPins(ctx context.Context, t *testing.T, env *offline.Env, region, cluster, tenantName, content string) {
-	name := controlplane.Name(region, cluster)
-	dyn := dynamicClient(t, env, name)
+func testTenantFolderPins(ctx context.Context, t *testing.T, spoke *fleettest.Cluster, tenantName, content string) {
+	cluster := spoke.Name
+	dyn := spoke.Dynamic()
 	policies := schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicies"}
 	bindings := policies
 	bindings.Resource = "validatingadmissionpolicybindings"
@@ -80,7 +81,7 @@ func testTenantFolderPins(ctx context.Context, t *testing.T, env *offline.Env, r
 	openCRD(ctx, t, dyn, stores, "SecretStore", "Namespaced")
 	store := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "external-secrets.io/v1beta1", "kind": "SecretStore",
 		"metadata": map[string]any{"name": "platform", "namespace": synced[0]},
-		"spec":     map[string]any{"provider": map[string]any{"aws": map[string]any{"service": "SecretsManager", "region": region}}}}}
+		"spec":     map[string]any{"provider": map[string]any{"aws": map[string]any{"service": "SecretsManager", "region": spoke.Region}}}}}
 	_, err := dyn.Resource(stores).Namespace(synced[0]).Create(ctx, store, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 	if err == nil || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+tenant.SecretStorePolicyName(tenantName)+"'") {
 		t.Errorf("%s: a SecretStore without auth in %s: %v, want the secret-stores policy's refusal", cluster, synced[0], err)

@@ -4,10 +4,11 @@ import (
 	"slices"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
-	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 var (
@@ -102,9 +103,9 @@ func spokeWorkloads(cluster, region string) ([]workloads.Object, []workloads.Tag
 }
 
 // taggedARNs are the ARNs of what the add-on controllers made that the offline cloud still holds in region.
-func taggedARNs(t *testing.T, env *offline.Env, region string) []string {
+func taggedARNs(t *testing.T, env *fleettest.Env, region string) []string {
 	t.Helper()
-	tagged, err := workloads.TaggedIn(env.Store, region)
+	tagged, err := workloads.TaggedIn(env.Cloud().Store(), region)
 	if err != nil {
 		t.Fatal(err)
 	}

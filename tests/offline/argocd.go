@@ -10,7 +10,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 )
 
 // applications are Argo CD's Applications (the CRD of the chart the hub installs).

@@ -2,11 +2,12 @@ package offline
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/argocdhub"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 )
 
 // StartArgoCD runs Argo CD's own controllers (tests/argocdhub, from `make argocd`) on the control plane of the hub
@@ -22,6 +23,7 @@ func (e *Env) StartArgoCD(ctx context.Context, region, cluster string) (hub *arg
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "SSL_CERT_FILE"} {
 		netVars[k] = e.Vars[k]
 	}
+	maps.Copy(netVars, e.mark)
 	standIn := e.ArgoCDRuns(name)
 	hub, err = argocdhub.Start(ctx, argocdhub.Config{Bin: filepath.Join(e.Root, "bin", "argocd"),
 		Dir: filepath.Join(e.Dir, "argocd-"+cluster), Admin: admin, Namespace: gitopsbridge.DefaultNamespace,

@@ -18,7 +18,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 )
 
 // ArgoCDCRDs are the files of Argo CD's CRDs under Upstream, those of the argo-cd chart the self-managed hub

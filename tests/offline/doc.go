@@ -6,6 +6,6 @@
 // the offline network's CA; a PATH that puts the tool stand-ins (tests/emulator/tools: kubectl,
 // pulumi-resource-eks), the emulator plugins and the aws stand-in (bin/emulator), the fleet plugin and the CLI
 // (bin) first; and the proxy variables of the offline network. With Options.ControlPlanes, each EKS cluster the run
-// creates has a real control plane (tests/emulator/controlplane) and the real Kubernetes provider (bin/kube) writes
+// creates has a real control plane (tests/controlplane) and the real Kubernetes provider (bin/kube) writes
 // the Kubernetes objects. `make offline` builds everything an Env needs.
 package offline

@@ -23,7 +23,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/charts"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/network"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/workloads"
 	"github.com/gitops-fleet/pulumi-fleet/tests/gitserver"
@@ -53,16 +53,21 @@ type Env struct {
 	cmd     auto.PulumiCommand
 	plugins map[string]string
 	stop    context.CancelFunc // the stand-ins that run beside the control planes (runStandIns)
+	mark    map[string]string  // Options.Mark
 	argocd  sync.Map           // control plane name -> true where Argo CD itself runs (ArgoCDRuns)
 }
 
 // Options choose what an Env runs on.
 type Options struct {
-	// ControlPlanes backs every EKS cluster the run creates with a real control plane (tests/emulator/controlplane)
+	// ControlPlanes backs every EKS cluster the run creates with a real control plane (tests/controlplane)
 	// and installs every Kubernetes object through the real Pulumi Kubernetes provider (bin/kube), Helm charts
 	// from the chart repositories the network serves (ChartRepositories). Without it, tests/emulator/kubernetes
 	// keeps the objects.
 	ControlPlanes bool
+	// Mark are variables every process of the run gets in its environment, those it starts directly (the CLI, Argo CD)
+	// and those started for it (the plugins, the control planes' processes): the harness finds them by it
+	// (tests/fleettest's RunEnv) to reap them whatever way the run ends.
+	Mark map[string]string
 }
 
 // Needed are the files `make offline` builds, relative to the repository root.
@@ -129,7 +134,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	caps := capabilities.New(store, workloads.Handler(store, network.Answer))
 	serve = sts.Handler(caps)
 	if opts.ControlPlanes {
-		if clusters, serve, err = openControlPlanes(root, dir, net, store, sts, repos, caps); err != nil {
+		if clusters, serve, err = openControlPlanes(root, dir, net, store, sts, repos, caps, opts.Mark); err != nil {
 			net.Close()
 			return nil, err
 		}
@@ -177,6 +182,8 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	for k, v := range net.Env() {
 		e.Vars[k] = v
 	}
+	maps.Copy(e.Vars, opts.Mark)
+	e.mark = opts.Mark
 	if clusters != nil {
 		maps.Copy(e.Vars, clusters.Env())
 		// Helm, in the real Kubernetes provider, fetches charts from the network's chart repositories and trusts
@@ -186,15 +193,17 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	return e, nil
 }
 
-// openControlPlanes are the run's control planes in dir, and what the network serves with them: the offline STS, the
+// openControlPlanes are the run's control planes in dir (their processes started with mark, Options.Mark), and what
+// the network serves with them: the offline STS, the
 // control planes' proxy and the chart repositories repos, before rest (the rest of the offline cloud). Control
 // planes made before they authenticated EKS tokens are refused; running ones that reach the network at an address
 // it lost (network.Moved) are stopped, to be started again with the new one on the first request.
 func openControlPlanes(root, dir string, net *network.Network, store *emulator.Store, sts *aws.STS, repos []charts.Repository,
-	rest http.Handler,
+	rest http.Handler, mark map[string]string,
 ) (*controlplane.Clusters, http.Handler, error) {
 	clusters := &controlplane.Clusters{Workdir: filepath.Join(dir, "clusters"), Bin: filepath.Join(root, "bin/kube"),
 		Network: ControlPlaneNetwork(net)}
+	maps.Copy(clusters.Network, mark)
 	var old []string
 	for _, name := range clusters.Names() {
 		if !clusters.Authenticates(name) {

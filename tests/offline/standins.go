@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 )
 
 // runStandIns runs, every interval until ctx ends, on every running control plane, what the controllers that do

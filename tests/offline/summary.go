@@ -10,7 +10,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 )
 
 // PrintSummary writes one line per cluster of the fleet example's `clusters` output: name, region, role,

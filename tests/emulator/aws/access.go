@@ -19,7 +19,7 @@ import (
 	"sigs.k8s.io/aws-iam-authenticator/pkg/config"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 )
 
 // The types of a cluster's access entries and their access policy associations.
@@ -87,12 +87,18 @@ type policyScope struct {
 // and each associated policy is an RBAC binding of AccessGroup to AccessPolicyRoles' ClusterRole, cluster-wide or in
 // each namespace of its scope that exists (a namespace created later gets its binding then: ProxyOptions). The
 // cluster's creator (the deployer, DeployerARN) is an administrator when the cluster bootstraps its creator's
-// permissions (creator). A cluster with no control plane, or no longer in s, is left alone.
+// permissions (creator). A cluster with no control plane, or no longer in s, is left alone. Writers sync one at a
+// time (Clusters.LockAccess), each from the cloud as it is once its turn comes.
 func SyncAccess(ctx context.Context, s *emulator.Store, clusters controlplane.Clusters, region, cluster string) error {
 	name := controlplane.Name(region, cluster)
 	if _, err := os.Stat(clusters.Dir(name)); err != nil {
 		return nil
 	}
+	unlock, err := clusters.LockAccess(name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	grants, found, err := accessOf(s, region, cluster)
 	if err != nil || !found {
 		return err

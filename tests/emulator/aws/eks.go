@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 )
 
 // EndpointDomain is the DNS suffix of emulated EKS API servers and OIDC issuers:

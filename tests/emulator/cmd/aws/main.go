@@ -2,7 +2,7 @@
 // `aws --version` before it builds a cluster, and every kubeconfig the fleet hands out runs `aws eks get-token`:
 // that one is real, an EKS bearer token made by aws-iam-authenticator's token package (a presigned
 // sts:GetCallerIdentity URL signing the cluster's name) from the run's stand-in credentials, which the offline
-// clusters' API servers check (tests/emulator/controlplane). Anything else is refused: there is no AWS here.
+// clusters' API servers check (tests/controlplane). Anything else is refused: there is no AWS here.
 package main
 
 import (

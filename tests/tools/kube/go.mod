@@ -1,4 +1,4 @@
-module github.com/gitops-fleet/pulumi-fleet/tests/kube
+module github.com/gitops-fleet/pulumi-fleet/tests/tools/kube
 
 go 1.26
 

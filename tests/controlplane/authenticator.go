@@ -3,6 +3,7 @@ package controlplane
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"sigs.k8s.io/aws-iam-authenticator/pkg/config"
 	"sigs.k8s.io/aws-iam-authenticator/pkg/mapper/dynamicfile"
@@ -74,11 +76,36 @@ func (c Clusters) WriteAccess(name string, a Access) error {
 	if err != nil {
 		return err
 	}
-	tmp := c.accessFile(name) + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+	f, err := os.CreateTemp(c.authDir(name), "access-entries-*.tmp") // a name of this writer's own
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, c.accessFile(name))
+	_, err = f.Write(data)
+	if err = errors.Join(err, f.Close()); err == nil {
+		err = os.Rename(f.Name(), c.accessFile(name))
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+	return err
+}
+
+// LockAccess serializes the writers of the control plane's access (every region's aws plugin and the harness's
+// proxy sync it from the emulated cloud, in processes of their own): a writer that reads the cloud, then writes the
+// file, under the lock, never replaces a newer access with an older one. It returns the unlock.
+func (c Clusters) LockAccess(name string) (func(), error) {
+	if err := os.MkdirAll(c.authDir(name), 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(c.authDir(name), "access.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }
 
 // prepareAuthenticator writes the authenticator's configuration, its first access file (auth.Access), and (through the

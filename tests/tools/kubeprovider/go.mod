@@ -1,4 +1,4 @@
-module github.com/gitops-fleet/pulumi-fleet/tests/kubeprovider
+module github.com/gitops-fleet/pulumi-fleet/tests/tools/kubeprovider
 
 go 1.26
 

@@ -1,4 +1,4 @@
-module github.com/gitops-fleet/pulumi-fleet/tests/authenticator
+module github.com/gitops-fleet/pulumi-fleet/tests/tools/authenticator
 
 go 1.26
 

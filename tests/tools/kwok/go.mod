@@ -1,4 +1,4 @@
-module github.com/gitops-fleet/pulumi-fleet/tests/kwok
+module github.com/gitops-fleet/pulumi-fleet/tests/tools/kwok
 
 go 1.26.0
 

@@ -1,4 +1,4 @@
-module github.com/gitops-fleet/pulumi-fleet/tests/argocd
+module github.com/gitops-fleet/pulumi-fleet/tests/tools/argocd
 
 go 1.26.8
 

@@ -1,4 +1,4 @@
-module github.com/gitops-fleet/pulumi-fleet/tests/cli
+module github.com/gitops-fleet/pulumi-fleet/tests/tools/cli
 
 go 1.26
 

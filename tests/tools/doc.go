@@ -1,0 +1,4 @@
+// Package tools is the table of the pinned tools the offline runs and the tests build (versions.mk), read by the
+// harness. Each tool is a module of its own in a folder here (its go.mod pins the tool and what it builds with, kept out
+// of the product's go.mod); `make offline` builds them into bin/, each once per change of its go.sum.
+package tools
