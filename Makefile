@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: screenshot all build vet test contract workflows docs java demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: screenshot all build vet test contract workflows docs java gotestsum demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -28,13 +28,34 @@ vet:
 	$(GO) vet ./...
 	cd tests/contract && $(GO) vet ./...
 
-## test: vet, every Go test (the e2e ones through the real CLI on the offline cloud), then the SDK checks (the README's test command; CI runs it)
-test: vet offline sdk-check
-	PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 -timeout 45m ./...
-	cd provider/java && $(JAVA_GO) test -count=1 ./...
-	$(MAKE) contract
-	$(MAKE) workflows
-	$(MAKE) release
+## test: the README's test command, which CI runs: vet, the tools an offline run needs, the SDK checks, every Go test
+## of the product module (the e2e ones through the real CLI on real API servers), the Java tools', the contract,
+## workflow and release checks; each step timed, and at the end (failed or not) a table of where the time went: the
+## steps, the slowest packages and tests (tests/testreport, from gotestsum's events in $(TEST_OUT)). Its budget, and
+## the latest figures: CONTRIBUTING.md
+TEST_OUT := $(CURDIR)/.work/test
+GOTESTSUM = $(CURDIR)/bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile $(TEST_OUT)/$(1).json --
+TEST_REPORT = $(GO) run $(CURDIR)/tests/testreport -steps $(TEST_OUT)/steps.txt $(TEST_OUT)
+# timed runs a step of make test: its name ($(1)) and wall seconds go to steps.txt; a failed step prints the report
+# so far and fails make test.
+timed = @start=$$(date +%s); ( $(2) ); rc=$$?; echo "$(1) $$(( $$(date +%s) - start ))" >> $(TEST_OUT)/steps.txt; \
+	if [ $$rc -ne 0 ]; then $(TEST_REPORT); echo "make test: step $(1) failed" >&2; exit $$rc; fi
+test:
+	@rm -rf $(TEST_OUT) && mkdir -p $(TEST_OUT)
+	$(call timed,vet,$(MAKE) --no-print-directory vet)
+	$(call timed,tools,$(MAKE) --no-print-directory offline gotestsum)
+	$(call timed,sdk-check,$(MAKE) --no-print-directory sdk-check)
+	$(call timed,go-test,PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,product) -count=1 -timeout 40m -parallel 64 ./...)
+	$(call timed,java-tools,cd provider/java && $(JAVA_GO) test -count=1 ./...)
+	$(call timed,contract,cd tests/contract && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,contract) -count=1 ./...)
+	$(call timed,workflows,cd tests/workflows && $(GO) vet ./... && $(call GOTESTSUM,workflows) -count=1 ./...)
+	$(call timed,release,cd tests/release && $(GO) vet ./... && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,release) -count=1 -timeout 30m ./...)
+	@$(TEST_REPORT)
+
+## gotestsum: gotestsum $(GOTESTSUM_VERSION) (tests/tools/gotestsum), which runs make test's Go tests
+gotestsum: bin/gotestsum
+bin/gotestsum: tests/tools/gotestsum/go.mod tests/tools/gotestsum/go.sum
+	cd tests/tools/gotestsum && $(GO) build -o $(CURDIR)/bin/gotestsum gotest.tools/gotestsum
 
 ## workflows: the fleet's GitHub Actions pipeline (examples/fleet/.github/workflows) through actionlint v1.7.12 and
 ## the checks of what each workflow does (tests/workflows, its own module)
@@ -98,7 +119,8 @@ screenshot:
 	FLEET_STATUS_SCREENSHOT=$(CURDIR)/docs/images/fleet-status.png $(GO) test -count=1 -run TestHTMLInChromium ./provider/status
 
 ## cli: the Pulumi CLI v$(PULUMI_VERSION) from tests/tools/cli's tool directive (it cannot be downloaded here)
-cli:
+cli: bin/pulumi
+bin/pulumi: tests/tools/cli/go.mod tests/tools/cli/go.sum tests/tools/versions.mk
 	cd tests/tools/cli && $(GO) build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$(PULUMI_VERSION)" \
 		-o $(CURDIR)/bin/pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 
@@ -113,7 +135,8 @@ tests/emulator/eks/node_modules/.package-lock.json: tests/emulator/eks/package.j
 
 ## java: pulumi-java's language host bin/pulumi-language-java (from provider/java's tool directive), which runs Java
 ## programs and generates the Java SDK for `pulumi package add`
-java:
+java: bin/pulumi-language-java
+bin/pulumi-language-java: provider/java/go.mod provider/java/go.sum
 	cd provider/java && $(JAVA_GO) build -o $(CURDIR)/bin/ github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java
 
 ## kube: the offline clusters' control plane in bin/kube: etcd, kube-apiserver, kube-controller-manager,

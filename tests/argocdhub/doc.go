@@ -1,5 +1,5 @@
 // Package argocdhub runs Argo CD on an offline hub as host processes: the application controller, the
-// ApplicationSet controller and the repo server of `make argocd` (tests/argocd), with Redis from Debian's
+// ApplicationSet controller and the repo server of `make argocd` (tests/tools/argocd), with Redis from Debian's
 // redis-server, each started as the hub's Argo CD chart starts its pod: the command, arguments and environment of
 // the chart's workload as the hub's API server holds it (config maps and secrets resolved), authenticated as the
 // pod's service account (a token from the TokenRequest API, no static credential), and given the AWS credentials

@@ -16,7 +16,7 @@ import (
 // root is the repository's root, from this package's directory.
 const root = "../.."
 
-// pages are the README, CONTRIBUTING.md and every Markdown page of docs/, relative to root.
+// pages are the README, CONTRIBUTING.md, every Markdown page of docs/ and tests/README.md, relative to root.
 func pages(t *testing.T) []string {
 	t.Helper()
 	out := []string{"README.md", "CONTRIBUTING.md"}
@@ -34,7 +34,7 @@ func pages(t *testing.T) []string {
 	if len(out) < 10 {
 		t.Fatalf("docs/ has %d pages: the README's map names more", len(out)-2)
 	}
-	return out
+	return append(out, filepath.Join("tests", "README.md"))
 }
 
 // link is a Markdown inline link of a page, outside code: its target and the line it is on.

@@ -65,7 +65,6 @@ func TestArgoCDCapability(t *testing.T) {
 	}
 	stack := env.Stack(env.FleetDir(), "capability", program)
 	stack.SetConfig(map[string]string{"aws:region": "us-east-1"})
-	stack.DestroyAtEnd()
 	up := stack.Up("up")
 	if url, _ := up.Outputs["serverUrl"].Value.(string); up.Outputs["status"].Value != "ACTIVE" ||
 		up.Outputs["version"].Value != capabilities.Version || !strings.HasSuffix(url, ".eks-capabilities.us-east-1.amazonaws.com") {

@@ -66,11 +66,11 @@ func of(urn, cluster string) bool {
 }
 
 // clusters is the config's cluster list.
-func clusters(l *fleettest.Stack) []any { return l.Config()["gitops-fleet:clusters"].([]any) }
+func clusters(cfg fleettest.Config) []any { return cfg["gitops-fleet:clusters"].([]any) }
 
 // cluster is the config entry of the named cluster.
-func cluster(l *fleettest.Stack, name string) map[string]any {
-	for _, c := range clusters(l) {
+func cluster(cfg fleettest.Config, name string) map[string]any {
+	for _, c := range clusters(cfg) {
 		if c := c.(map[string]any); c["name"] == name {
 			return c
 		}
@@ -89,7 +89,7 @@ func TestDay2(t *testing.T) {
 
 	t.Run("add a spoke: only its resources and its secret in the hub", func(t *testing.T) {
 		l := l.For(t)
-		l.Config()["gitops-fleet:clusters"] = append(clusters(l),
+		l.Config()["gitops-fleet:clusters"] = append(clusters(l.Config()),
 			map[string]any{"name": "spoke-b", "region": "us-west-2", "role": "spoke"})
 		steps := l.Preview("preview")
 		p := steps.Plan()
@@ -116,7 +116,7 @@ func TestDay2(t *testing.T) {
 
 	t.Run("toggle an add-on: its identity and the secret's labels and annotations", func(t *testing.T) {
 		l, env := l.For(t), env.For(t)
-		cluster(l, "spoke-b")["addons"] = map[string]bool{"external_secrets": true}
+		cluster(l.Config(), "spoke-b")["addons"] = map[string]bool{"external_secrets": true}
 		steps := l.Preview("preview")
 		p := steps.Plan()
 		// external-secrets 0.9.13, the template's, takes Pod Identity credentials: its role is bound with an
@@ -148,7 +148,7 @@ func TestDay2(t *testing.T) {
 
 	t.Run("switch a cluster to IRSA and back: associations and trust policies, in place", func(t *testing.T) {
 		l := l.For(t)
-		cluster(l, "spoke-b")["identity"] = "irsa"
+		cluster(l.Config(), "spoke-b")["identity"] = "irsa"
 		p := l.Preview("preview").Plan()
 		if diff := cmp.Diff(fleettest.Plan{"delete": {podIdentityAssociation: 1}, "update": {"aws:iam/role:Role": 1}}, p); diff != "" {
 			t.Errorf("to IRSA: plan (-want +got):\n%s", diff)
@@ -156,7 +156,7 @@ func TestDay2(t *testing.T) {
 		l.Up("up")
 		l.Settled()
 
-		delete(cluster(l, "spoke-b"), "identity")
+		delete(cluster(l.Config(), "spoke-b"), "identity")
 		steps := l.Preview("preview")
 		p = steps.Plan()
 		if diff := cmp.Diff(fleettest.Plan{"create": {podIdentityAssociation: 1}, "update": {"aws:iam/role:Role": 1}}, p); diff != "" {
@@ -191,37 +191,31 @@ func TestDay2(t *testing.T) {
 	})
 
 	t.Run("resize a node group: one in-place update", func(t *testing.T) {
-		l := l.For(t)
-		cluster(l, "spoke-a")["nodeGroups"] = []any{map[string]any{"name": "system", "instanceTypes": []string{"m6i.large"},
-			"minSize": 1, "desiredSize": 3, "maxSize": 5}}
-		p := l.Preview("preview").Plan()
-		if diff := cmp.Diff(fleettest.Plan{"update": {"aws:eks/nodeGroup:NodeGroup": 1}}, p); diff != "" {
-			t.Errorf("plan (-want +got):\n%s", diff)
-		}
-		l.Up("up")
-		l.Settled()
+		l.For(t).Apply(fleettest.Change{
+			Edit: func(c fleettest.Config) {
+				cluster(c, "spoke-a")["nodeGroups"] = []any{map[string]any{"name": "system", "instanceTypes": []string{"m6i.large"},
+					"minSize": 1, "desiredSize": 3, "maxSize": 5}}
+			},
+			WantPlan: fleettest.Plan{"update": {"aws:eks/nodeGroup:NodeGroup": 1}},
+		})
 	})
 
 	t.Run("toggle Session Manager on a cluster's nodes: one attachment of its node role", func(t *testing.T) {
 		l := l.For(t)
 		attachment := map[string]int{"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1}
-		cluster(l, "spoke-a")["nodeSessionManager"] = true
-		steps := l.Preview("preview")
-		p := steps.Plan()
-		if diff := cmp.Diff(fleettest.Plan{"create": attachment}, p); diff != "" {
-			t.Errorf("on: plan (-want +got):\n%s", diff)
-		}
-		if got := steps.URNs("create"); len(got) != 1 || !strings.HasSuffix(got[0], "::spoke-a-node-role-AmazonSSMManagedInstanceCore") {
-			t.Errorf("on: creates %v, want spoke-a's node role's Session Manager attachment", got)
-		}
-		l.Up("up")
-		l.Settled()
-		delete(cluster(l, "spoke-a"), "nodeSessionManager")
-		if p := l.Preview("preview").Plan(); !cmp.Equal(fleettest.Plan{"delete": attachment}, p) {
-			t.Errorf("off: plan %v, want that attachment's delete only", p)
-		}
-		l.Up("up")
-		l.Settled()
+		l.Apply(fleettest.Change{
+			Edit:     func(c fleettest.Config) { cluster(c, "spoke-a")["nodeSessionManager"] = true },
+			WantPlan: fleettest.Plan{"create": attachment},
+			CheckPreview: func(steps fleettest.Steps) {
+				if got := steps.URNs("create"); len(got) != 1 || !strings.HasSuffix(got[0], "::spoke-a-node-role-AmazonSSMManagedInstanceCore") {
+					t.Errorf("on: creates %v, want spoke-a's node role's Session Manager attachment", got)
+				}
+			},
+		})
+		l.Apply(fleettest.Change{
+			Edit:     func(c fleettest.Config) { delete(cluster(c, "spoke-a"), "nodeSessionManager") },
+			WantPlan: fleettest.Plan{"delete": attachment},
+		})
 	})
 
 	t.Run("add a tenant on one spoke, then remove it: its objects, identities and access only", func(t *testing.T) {
@@ -362,49 +356,46 @@ func TestDay2(t *testing.T) {
 	})
 
 	t.Run("upgrade Kubernetes: control plane, then add-ons, then node groups", func(t *testing.T) {
-		l := l.For(t)
-		cluster(l, "spoke-a")["version"] = "1.34"
-		p := l.Preview("preview").Plan()
-		want := fleettest.Plan{"update": {
-			"aws:eks/cluster:Cluster":     1,
-			"aws:eks/addon:Addon":         4,
-			"aws:eks/nodeGroup:NodeGroup": 1,
-			"eks:index:Cluster":           1, // pulumi-eks's component: its version input
-			"kubernetes:core/v1:Secret":   1, // kubernetes_version label and annotation
-			guardType:                     1, // which the hub's guard pins
-		}}
-		if diff := cmp.Diff(want, p); diff != "" {
-			t.Errorf("plan (-want +got):\n%s", diff)
-		}
-		steps := l.Up("up").Steps
-		controlPlane := steps.Last("aws:eks/cluster:Cluster", "::spoke-a-cluster-eksCluster", true)
-		group := steps.First("aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", false)
-		groupDone := steps.Last("aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", true)
-		if controlPlane < 0 || group < 0 {
-			t.Fatalf("no control plane or node group update in the events")
-		}
-		for _, agent := range []string{"vpc-cni", "kube-proxy", "eks-pod-identity-agent"} {
-			start := steps.First("aws:eks/addon:Addon", "::spoke-a-"+agent, false)
-			end := steps.Last("aws:eks/addon:Addon", "::spoke-a-"+agent, true)
-			if !(controlPlane < start && end < group) {
-				t.Errorf("%s updated at events %d-%d: want after the control plane (%d) and before the node group (%d)",
-					agent, start, end, controlPlane, group)
-			}
-		}
-		if coredns := steps.First("aws:eks/addon:Addon", "::spoke-a-coredns", false); coredns < groupDone {
-			t.Errorf("coredns updated at event %d, before the node group finished (%d): its pods need the nodes", coredns, groupDone)
-		}
-		for _, s := range steps {
-			if strings.Contains(s.Op, "replace") || s.Op == "delete" {
-				t.Errorf("the upgrade %ss %s", s.Op, s.URN)
-			}
-		}
-		l.Settled()
+		l.For(t).Apply(fleettest.Change{
+			Edit: func(c fleettest.Config) { cluster(c, "spoke-a")["version"] = "1.34" },
+			WantPlan: fleettest.Plan{"update": {
+				"aws:eks/cluster:Cluster":     1,
+				"aws:eks/addon:Addon":         4,
+				"aws:eks/nodeGroup:NodeGroup": 1,
+				"eks:index:Cluster":           1, // pulumi-eks's component: its version input
+				"kubernetes:core/v1:Secret":   1, // kubernetes_version label and annotation
+				guardType:                     1, // which the hub's guard pins
+			}},
+			CheckUp: func(steps fleettest.Steps) {
+				controlPlane := steps.Last("aws:eks/cluster:Cluster", "::spoke-a-cluster-eksCluster", true)
+				group := steps.First("aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", false)
+				groupDone := steps.Last("aws:eks/nodeGroup:NodeGroup", "::spoke-a-ng-system", true)
+				if controlPlane < 0 || group < 0 {
+					t.Fatalf("no control plane or node group update in the events")
+				}
+				for _, agent := range []string{"vpc-cni", "kube-proxy", "eks-pod-identity-agent"} {
+					start := steps.First("aws:eks/addon:Addon", "::spoke-a-"+agent, false)
+					end := steps.Last("aws:eks/addon:Addon", "::spoke-a-"+agent, true)
+					if !(controlPlane < start && end < group) {
+						t.Errorf("%s updated at events %d-%d: want after the control plane (%d) and before the node group (%d)",
+							agent, start, end, controlPlane, group)
+					}
+				}
+				if coredns := steps.First("aws:eks/addon:Addon", "::spoke-a-coredns", false); coredns < groupDone {
+					t.Errorf("coredns updated at event %d, before the node group finished (%d): its pods need the nodes", coredns, groupDone)
+				}
+				for _, s := range steps {
+					if strings.Contains(s.Op, "replace") || s.Op == "delete" {
+						t.Errorf("the upgrade %ss %s", s.Op, s.URN)
+					}
+				}
+			},
+		})
 	})
 
 	t.Run("a refused replacement: a new vpcCidr changes nothing", func(t *testing.T) {
 		l := l.For(t)
-		cluster(l, "spoke-a")["vpcCidr"] = "10.99.0.0/16"
+		cluster(l.Config(), "spoke-a")["vpcCidr"] = "10.99.0.0/16"
 		err := l.TryPreview("preview-refused")
 		if err == nil || !strings.Contains(err.Error(), "clusters[1].vpcCidr") || !strings.Contains(err.Error(), "allowReplacement") {
 			t.Fatalf("want the ledger to refuse clusters[1].vpcCidr naming allowReplacement, got %v", err)
@@ -412,13 +403,13 @@ func TestDay2(t *testing.T) {
 		if _, err := l.TryUp("up-refused"); err == nil {
 			t.Fatal("up of a new vpcCidr succeeded")
 		}
-		delete(cluster(l, "spoke-a"), "vpcCidr")
+		delete(cluster(l.Config(), "spoke-a"), "vpcCidr")
 		l.Settled()
 	})
 
 	t.Run("remove a spoke that was not decommissioned: refused in preview, nothing touched", func(t *testing.T) {
 		l := l.For(t)
-		all := clusters(l)
+		all := clusters(l.Config())
 		l.Config()["gitops-fleet:clusters"] = all[:2]
 		err := l.TryPreview("preview-removal-refused")
 		if err == nil || !strings.Contains(err.Error(), `removing cluster "spoke-b"`) || !strings.Contains(err.Error(), "decommission: true") {
@@ -430,7 +421,7 @@ func TestDay2(t *testing.T) {
 
 	t.Run("decommission a spoke: its secret's label and the ledger's record only", func(t *testing.T) {
 		l := l.For(t)
-		cluster(l, "spoke-b")["decommission"] = true
+		cluster(l.Config(), "spoke-b")["decommission"] = true
 		steps := l.Preview("preview")
 		p := steps.Plan()
 		want := fleettest.Plan{"update": {"kubernetes:core/v1:Secret": 1, "fleet:index:ClusterLedger": 1, guardType: 1}}
@@ -462,7 +453,7 @@ func TestDay2(t *testing.T) {
 		if err := workloads.Put(env.Cloud().Store(), nil, []workloads.Tagged{leftover}); err != nil {
 			t.Fatal(err)
 		}
-		l.Config()["gitops-fleet:clusters"] = clusters(l)[:2]
+		l.Config()["gitops-fleet:clusters"] = clusters(l.Config())[:2]
 		steps := l.Preview("preview")
 		p := steps.Plan()
 		if ops := slices.Sorted(maps.Keys(p)); !slices.Equal(ops, []string{"delete", "update"}) ||
@@ -560,6 +551,7 @@ func TestDay2(t *testing.T) {
 // API server throughout. A tenant's objects on the spoke move the same way: committed to its folder, kept on the
 // spoke's server.
 func TestSwitchToGitDelivery(t *testing.T) {
+	t.Parallel()
 	cfg := day2Config()
 	cfg["gitops-fleet:tenants"] = []any{map[string]any{"name": "payments", "clusters": map[string]any{"clusters": []string{"spoke-a"}},
 		"namespaces": []any{map[string]any{"name": "payments"}}}}

@@ -39,7 +39,6 @@ func TestManagedHub(t *testing.T) {
 	managed := cfg["gitops-fleet:argocd"]
 	delete(cfg, "gitops-fleet:argocd")
 	l := env.Configured("managed", cfg)
-	l.DestroyAtEnd()
 	l.Up("up")
 	hub := env.Cluster("platform")
 	if _, err := hub.Typed().AppsV1().Deployments("argocd").Get(ctx,

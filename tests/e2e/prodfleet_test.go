@@ -29,7 +29,6 @@ func TestProdFleetKeepsSecrets(t *testing.T) {
 	if err := stack.Auto.SetConfig(ctx, "github:token", auto.ConfigValue{Value: canary, Secret: true}); err != nil {
 		t.Fatal(err)
 	}
-	stack.DestroyAtEnd()
 	stack.Up("up")
 
 	text, _ := stack.Export(false)

@@ -130,15 +130,11 @@ func TestShards(t *testing.T) {
 	settled("after shard-eu's removal")
 }
 
-// shardStacks are the example's stacks of names in env, with the delivery's secrets where they deliver; they are
-// destroyed at the end of the test, the hub's last.
+// shardStacks are the example's stacks of names in env, with the delivery's secrets where they deliver.
 func shardStacks(env *fleettest.Env, names ...string) map[string]*fleettest.Stack {
 	stacks := map[string]*fleettest.Stack{}
 	for _, name := range names {
 		stacks[name] = env.Fleet(name)
-	}
-	for _, name := range names { // cleanups run last in, first out: the shards' destroys before the hub's
-		stacks[name].DestroyAtEnd()
 	}
 	return stacks
 }

@@ -63,7 +63,6 @@ func TestStandaloneTenant(t *testing.T) {
 	}
 	stack := env.Stack(env.FleetDir(), "standalone-tenant", program)
 	stack.SetConfig(map[string]string{"aws:region": "us-east-1"})
-	stack.DestroyAtEnd()
 	up := stack.Up("up")
 	if got := up.Outputs["tenantClusters"].Value; len(got.([]any)) != 1 || got.([]any)[0] != "spoke-a" {
 		t.Errorf("tenant clusters %v, want spoke-a (the hub is not selected)", got)

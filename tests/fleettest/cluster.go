@@ -44,7 +44,9 @@ func (e *Env) Cluster(name string) *Cluster {
 }
 
 // ClusterIn is the EKS cluster name in region, whether or not it exists yet.
-func (e *Env) ClusterIn(region, name string) *Cluster { return &Cluster{env: e, Name: name, Region: region} }
+func (e *Env) ClusterIn(region, name string) *Cluster {
+	return &Cluster{env: e, Name: name, Region: region}
+}
 
 // ControlPlanes are the names of the run's control planes (controlplane.Name), running or stopped, sorted.
 func (e *Env) ControlPlanes() []string { return e.controlPlanes() }

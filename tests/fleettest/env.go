@@ -43,8 +43,13 @@ type run struct {
 
 var sweepOnce sync.Once
 
+// WaitedFor starts the line a test logs when it waited for a run (gate): tests/testreport takes the wait off the
+// test's time.
+const WaitedFor = "fleettest: waited"
+
 // New starts an offline run for t in a fresh temporary directory (`make offline` builds what it needs) and stops
 // it, with every process it started, when t ends. The first New of a test binary sweeps what dead runs left running.
+// A parallel test waits here for one of the harness's runs (ParallelEnv, Order).
 func New(t testing.TB, opts Options) *Env {
 	t.Helper()
 	sweepOnce.Do(func() {
@@ -52,6 +57,11 @@ func New(t testing.TB, opts Options) *Env {
 			t.Logf("killed a process an earlier test run left running: %d %s", p.PID, p.Command)
 		}
 	})
+	waited, release := gate.enter(t.Name())
+	t.Cleanup(release) // after the run's own cleanup, registered later
+	if waited > time.Second {
+		t.Logf("%s %.1fs for a run", WaitedFor, waited.Seconds())
+	}
 	e, err := start(t.TempDir(), opts)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package fleettest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,8 +31,9 @@ type Stack struct {
 	dir     string // the project folder: Pulumi.yaml and Pulumi.<name>.yaml
 	name    string
 	program pulumi.RunFunc
-	cfg     *Config // the stack file's config, when the test writes it (Configured)
-	every   bool    // Checkpoints
+	cfg     *Config        // the stack file's config, when the test writes it (Configured)
+	every   bool           // Checkpoints
+	kept    map[string]any // the run's stack file but the test's config: salt and secrets (sync)
 	// Auto is the Automation API's stack, for what Stack does not say.
 	Auto auto.Stack
 }
@@ -79,22 +82,77 @@ func (s *Stack) Name() string { return s.name }
 // WorkDir is the stack's project folder in the run.
 func (s *Stack) WorkDir() string { return s.Auto.Workspace().WorkDir() }
 
-// sync applies the config of a Configured stack: it writes the stack file, copies the project into the run, selects
-// the stack and sets the delivery's secrets (a copied stack file replaces the config set since). Other stacks were
-// copied once (Stack), and keep what SetConfig sets.
+// sync applies the config of a Configured stack. The first time, it writes the stack file into the project folder,
+// copies the project into the run, selects the stack and sets the delivery's secrets (`pulumi config set --secret`);
+// later, it rewrites the run's stack file itself, the config as it is now with the secrets and the encryption salt
+// the run's file has: no CLI call, as a user editing Pulumi.<stack>.yaml makes none. Other stacks were copied once
+// (Stack), and keep what SetConfig sets.
 func (s *Stack) sync() {
 	t := s.env.t
 	t.Helper()
 	if s.cfg == nil {
 		return
 	}
-	if err := writeConfig(s.dir, s.name, *s.cfg); err != nil {
+	if s.kept == nil {
+		if err := writeConfig(s.dir, s.name, *s.cfg); err != nil {
+			t.Fatal(err)
+		}
+		s.open()
+		if err := offline.SetDeliverySecrets(context.Background(), s.Auto); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := secretsOf(s.stackFile())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.kept = kept
+		return
+	}
+	doc := map[string]any{}
+	maps.Copy(doc, s.kept)
+	config := map[string]any(maps.Clone(*s.cfg))
+	if secure, ok := s.kept["config"].(map[string]any); ok {
+		maps.Copy(config, secure)
+	}
+	doc["config"] = config
+	data, err := yaml.Marshal(doc)
+	if err == nil {
+		err = os.WriteFile(s.stackFile(), data, 0o644)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
-	s.open()
-	if err := offline.SetDeliverySecrets(context.Background(), s.Auto); err != nil {
-		t.Fatal(err)
+}
+
+// stackFile is the stack's file in the run, Pulumi.<name>.yaml of its project there.
+func (s *Stack) stackFile() string { return filepath.Join(s.WorkDir(), "Pulumi."+s.name+".yaml") }
+
+// secretsOf is what of the stack file path the test's config does not give: its encryption salt, and its secrets
+// (config values `secure: ...`) under "config".
+func secretsOf(path string) (map[string]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
 	}
+	var file map[string]any
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	kept := map[string]any{}
+	for k, v := range file {
+		if k != "config" {
+			kept[k] = v
+		}
+	}
+	secure := map[string]any{}
+	config, _ := file["config"].(map[string]any)
+	for k, v := range config {
+		if m, ok := v.(map[string]any); ok && m["secure"] != nil {
+			secure[k] = v
+		}
+	}
+	kept["config"] = secure
+	return kept, nil
 }
 
 // open copies the project folder's Pulumi.yaml and stack file into the run and selects the stack.
@@ -211,11 +269,6 @@ func (s *Stack) TryDestroy(op string) (Steps, error) {
 	_, err := s.Auto.Destroy(context.Background(), optdestroy.EventStreams(ch), optdestroy.ProgressStreams(s.env.progress(op)))
 	<-done
 	return steps, err
-}
-
-// DestroyAtEnd destroys the stack when the test ends, whatever became of it (errors ignored: the run is deleted next).
-func (s *Stack) DestroyAtEnd() {
-	s.env.t.Cleanup(func() { _, _ = s.Auto.Destroy(context.Background()) })
 }
 
 // SetConfig sets config values by path (`pulumi config set --path`: gitops-fleet:clusters[2].addons.metrics_server)

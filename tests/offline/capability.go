@@ -15,10 +15,10 @@ import (
 	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
-	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 )
 
 // ArgoCDCRDs are the files of Argo CD's CRDs under Upstream, those of the argo-cd chart the self-managed hub

@@ -1,9 +1,3 @@
-// Command testreport ends `make test` with its cost: the slowest packages and tests, in seconds, from the events of
-// every `go test -json` run of make test (gotestsum's --jsonfile), and the wall time of each step of make test (one
-// `<step> <seconds>` line each in the steps file). The figures are measurements for the reader, never a test: the
-// budget is in CONTRIBUTING.md.
-//
-//	testreport [-n 15] [-steps steps.txt] events.json...
 package main
 
 import (
@@ -14,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +21,12 @@ type event struct {
 	Package string
 	Test    string
 	Elapsed float64
+	Output  string
 }
+
+// waited is the line a test of the harness logs when it waited for a run (fleettest.WaitedFor): that wait is not the
+// test's own time, as Go leaves out a parallel test's wait for its turn.
+var waited = regexp.MustCompile(`fleettest: waited ([0-9.]+)s for a run`)
 
 // timing is one package's or test's elapsed seconds and its outcome.
 type timing struct {
@@ -46,7 +47,21 @@ func main() {
 
 func run(w io.Writer, n int, stepsFile string, files []string) error {
 	var packages, tests []timing
+	var events []string
 	for _, f := range files {
+		if info, err := os.Stat(f); err != nil {
+			continue
+		} else if !info.IsDir() {
+			events = append(events, f)
+			continue
+		}
+		in, err := filepath.Glob(filepath.Join(f, "*.json"))
+		if err != nil {
+			return err
+		}
+		events = append(events, in...)
+	}
+	for _, f := range events {
 		p, t, err := read(f)
 		if err != nil {
 			return err
@@ -54,7 +69,7 @@ func run(w io.Writer, n int, stepsFile string, files []string) error {
 		packages, tests = append(packages, p...), append(tests, t...)
 	}
 	fmt.Fprintln(w, "== make test: where the time went (seconds)")
-	if stepsFile != "" {
+	if _, err := os.Stat(stepsFile); stepsFile != "" && err == nil {
 		steps, err := readSteps(stepsFile)
 		if err != nil {
 			return err
@@ -75,16 +90,25 @@ func read(f string) (packages, tests []timing, err error) {
 	defer file.Close()
 	scan := bufio.NewScanner(file)
 	scan.Buffer(make([]byte, 1<<20), 16<<20)
+	waits := map[string]float64{} // package and test -> seconds waited for a run
 	for scan.Scan() {
 		var e event
-		if json.Unmarshal(scan.Bytes(), &e) != nil || (e.Action != "pass" && e.Action != "fail" && e.Action != "skip") {
+		if json.Unmarshal(scan.Bytes(), &e) != nil {
+			continue
+		}
+		name := path.Base(e.Package) + " " + e.Test
+		if m := waited.FindStringSubmatch(e.Output); m != nil && e.Action == "output" {
+			w, _ := strconv.ParseFloat(m[1], 64)
+			waits[name] += w
+		}
+		if e.Action != "pass" && e.Action != "fail" && e.Action != "skip" {
 			continue
 		}
 		switch {
 		case e.Test == "" && e.Action != "skip":
 			packages = append(packages, timing{e.Package, e.Elapsed, e.Action})
 		case e.Test != "" && !strings.Contains(e.Test, "/"):
-			tests = append(tests, timing{path.Base(e.Package) + " " + e.Test, e.Elapsed, e.Action})
+			tests = append(tests, timing{name, e.Elapsed - waits[name], e.Action})
 		}
 	}
 	return packages, tests, scan.Err()

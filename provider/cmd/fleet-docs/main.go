@@ -1,7 +1,8 @@
 // Command fleet-docs refreshes the generated parts of the docs of the repository whose root is its argument:
 // docs/addons.md's add-on table from the contract table (components/addons), the text between
 // <!-- addons:begin (make docs) --> and <!-- addons:end -->; and every program included from an example file
-// (provider/docinclude) in README.md, CONTRIBUTING.md and docs/*.md. `make docs` runs it.
+// (provider/docinclude) in README.md, CONTRIBUTING.md, docs/*.md and tests/README.md (the pinned tools' table). `make
+// docs` runs it.
 package main
 
 import (
@@ -33,6 +34,7 @@ func run(root string) error {
 		return err
 	}
 	pages = append([]string{filepath.Join(root, "README.md"), filepath.Join(root, "CONTRIBUTING.md")}, pages...)
+	pages = append(pages, filepath.Join(root, "tests", "README.md"))
 	read := func(path string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(path))) }
 	for _, page := range pages {
 		data, err := os.ReadFile(page)

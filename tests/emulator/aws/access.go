@@ -18,8 +18,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/aws-iam-authenticator/pkg/config"
 
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 )
 
 // The types of a cluster's access entries and their access policy associations.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 )
 
 // EndpointDomain is the DNS suffix of emulated EKS API servers and OIDC issuers:
