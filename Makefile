@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: screenshot all build vet test contract workflows docs java gotestsum demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -41,6 +41,7 @@ TEST_REPORT = $(GO) run $(CURDIR)/tests/testreport -steps $(TEST_OUT)/steps.txt 
 timed = @start=$$(date +%s); ( $(2) ); rc=$$?; echo "$(1) $$(( $$(date +%s) - start ))" >> $(TEST_OUT)/steps.txt; \
 	if [ $$rc -ne 0 ]; then $(TEST_REPORT); echo "make test: step $(1) failed" >&2; exit $$rc; fi
 test:
+	@bash tests/prerequisites.sh chromium
 	@rm -rf $(TEST_OUT) && mkdir -p $(TEST_OUT)
 	$(call timed,vet,$(MAKE) --no-print-directory vet)
 	$(call timed,tools,$(MAKE) --no-print-directory offline gotestsum)
@@ -190,8 +191,12 @@ offline: cli provider emulators eks java kube kubeprovider argocd
 
 ## demo: the dev fleet (examples/fleet) through the real CLI and engine on the offline cloud, with a real Kubernetes
 ## control plane behind each cluster (KUBE=emulated for none): preview, then up
-demo: demo-notice offline
+demo: prerequisites demo-notice offline
 	$(GO) run ./tests/offline/cmd/fleet-demo -stack $(STACK) -kube $(KUBE)
+
+## prerequisites: the programs the README's two commands need, all missing ones named at once (tests/prerequisites.sh)
+prerequisites:
+	@bash tests/prerequisites.sh
 
 demo-notice:
 	@echo "make demo: building what an offline run needs (the Pulumi CLI $(PULUMI_VERSION) from source, the fleet plugin,"

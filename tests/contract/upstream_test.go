@@ -27,18 +27,20 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/gitops-fleet/pulumi-fleet/tests/upstream"
 )
 
-// upstreamDir is ../shared/upstream beside the repository: the CRDs and schemas of the versions the product pins
-// (its SOURCES.md names each file's tag and commit). The tests that read it skip without it.
+// upstreamDir holds the CRDs and schemas of the versions the product pins (tests/upstream: a local copy, or a cache
+// filled from each file's source and checked against its SHA-256).
 func upstreamDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "upstream"))
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "SOURCES.md")); err != nil {
-		t.Skipf("the upstream CRDs and schemas are not here (%s): this test runs in the workplace only", dir)
+	dir, err := upstream.Dir(root)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

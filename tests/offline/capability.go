@@ -111,8 +111,12 @@ func installArgoCD(root string, clusters controlplane.Clusters, name, namespace 
 	if err != nil {
 		return err
 	}
+	up, err := Upstream(root)
+	if err != nil {
+		return err
+	}
 	for _, f := range ArgoCDCRDs {
-		data, err := os.ReadFile(filepath.Join(Upstream(root), f))
+		data, err := os.ReadFile(filepath.Join(up, f))
 		if err != nil {
 			return err
 		}

@@ -13,11 +13,12 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/charts"
+	"github.com/gitops-fleet/pulumi-fleet/tests/upstream"
 )
 
-// Upstream is where the workplace keeps the upstream charts and CRDs the tests read, beside the repository
-// (../shared/upstream); nothing of it is committed here.
-func Upstream(root string) string { return filepath.Join(filepath.Dir(root), "shared", "upstream") }
+// Upstream is a folder holding the pinned upstream chart and CRDs an offline run reads (tests/upstream: a local
+// copy, or a cache filled from their sources); nothing of them is committed here.
+func Upstream(root string) (string, error) { return upstream.Dir(root) }
 
 // standIn is a chart the fleet pins that is not available offline, substituted by the stand-in in tests/charts/<name>
 // (its Chart.yaml says what it renders) with the upstream CRDs of crds (globs under Upstream) in its crds/ folder.
@@ -56,14 +57,18 @@ func ociRepository(chart string) string { return chart[:strings.LastIndex(chart,
 // the fleet names (Argo Rollouts' beside Argo CD's), and for the add-ons the offline add-ons repository enables
 // (addonStandIns).
 func ChartRepositories(root, dir string) ([]charts.Repository, error) {
-	argocd := filepath.Join(Upstream(root), "argo-cd-chart-"+gitopsbridge.DefaultChartVersion, "chart", "argo-cd")
+	up, err := Upstream(root)
+	if err != nil {
+		return nil, err
+	}
+	argocd := filepath.Join(up, "argo-cd-chart-"+gitopsbridge.DefaultChartVersion, "chart", "argo-cd")
 	if _, err := os.Stat(argocd); err != nil {
-		return nil, fmt.Errorf("the Argo CD chart %s gitopsbridge pins (upstream copy in ../shared/upstream): %w",
+		return nil, fmt.Errorf("the Argo CD chart %s gitopsbridge pins (tests/upstream): %w",
 			gitopsbridge.DefaultChartVersion, err)
 	}
 	repos := []charts.Repository{{URL: gitopsbridge.DefaultChartRepository, Charts: []string{argocd}}}
 	for _, s := range slices.Concat(standIns, addonStandIns) {
-		chart, err := s.assemble(root, filepath.Join(dir, "charts"))
+		chart, err := s.assemble(root, up, filepath.Join(dir, "charts"))
 		if err != nil {
 			return nil, err
 		}
@@ -76,9 +81,9 @@ func ChartRepositories(root, dir string) ([]charts.Repository, error) {
 	return repos, nil
 }
 
-// assemble copies the stand-in into under/<name> with its upstream CRDs, after checking it is the version the fleet
-// pins, and returns the chart's directory.
-func (s standIn) assemble(root, under string) (string, error) {
+// assemble copies the stand-in into under/<name> with its upstream CRDs (from the folder up), after checking it is
+// the version the fleet pins, and returns the chart's directory.
+func (s standIn) assemble(root, up, under string) (string, error) {
 	src, dst := filepath.Join(root, "tests", "charts", s.name), filepath.Join(under, s.name)
 	data, err := os.ReadFile(filepath.Join(src, "Chart.yaml"))
 	if err != nil {
@@ -100,9 +105,9 @@ func (s standIn) assemble(root, under string) (string, error) {
 	if s.crds == "" {
 		return dst, nil
 	}
-	crds, err := filepath.Glob(filepath.Join(Upstream(root), s.crds))
+	crds, err := filepath.Glob(filepath.Join(up, s.crds))
 	if err != nil || len(crds) == 0 {
-		return "", fmt.Errorf("the CRDs of chart %s (upstream copy in ../shared/upstream/%s): none found", s.name, s.crds)
+		return "", fmt.Errorf("the CRDs of chart %s (%s in %s): none found", s.name, s.crds, up)
 	}
 	if err := os.MkdirAll(filepath.Join(dst, "crds"), 0o755); err != nil {
 		return "", err
