@@ -69,9 +69,9 @@ func admitWith(t *testing.T, policy, binding, obj, oldObj map[string]any, namesp
 	}
 	checkCreatable(t, vap)
 	validator := compilePolicy(t, vap)
-	// The API server never applies a policy to admission policies and bindings: k8s.io/apiserver v0.33's generic
-	// Plugin always excludes them (excludedResources, checked in Dispatch before any matcher; later versions have the
-	// API server set them), and the hub's real v1.33 API server admitted a deletion of one despite a policy saying no.
+	// The API server never applies a policy stored through the API to admission policies and bindings:
+	// k8s.io/apiserver v0.36's generic Plugin excludes them (isExcludedFromAPIHooks, checked in Dispatch before any
+	// matcher), and the hubs' real API servers, the same release, admit a deletion of one despite a policy saying no.
 	if gvr.Group == "admissionregistration.k8s.io" && strings.Contains(gvr.Resource, "admissionpolic") {
 		return true, "the API server applies no policy to " + gvr.Resource
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/tools"
 )
 
 // Env names the variables that turn control planes on for a run: the directory kwokctl keeps the clusters in, and
@@ -23,11 +25,12 @@ const (
 	BinEnv     = "FLEET_EMULATOR_KUBE_BIN"
 )
 
-// KubeVersion is the Kubernetes release every control plane runs; etcd is the version that release pins. Only
-// v1.33 is built here: a cluster asking for another minor gets it (the nearest the Go module proxy serves whole).
-const (
-	KubeVersion = "v1.33.13"
-	EtcdVersion = "3.5.21"
+// KubeVersion is the Kubernetes release every control plane runs (KUBE_VERSION in tests/tools/versions.mk, the
+// release whose admission code the contract tests judge the guards with); EtcdVersion is the etcd that release pins.
+// Only this release is built here: a cluster asking for another minor gets it.
+var (
+	KubeVersion = tools.Version("KUBE_VERSION")
+	EtcdVersion = tools.Version("ETCD_VERSION")
 )
 
 // Nodes is how many kwok nodes each cluster gets, so that Deployments schedule and report Available.

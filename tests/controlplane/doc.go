@@ -1,5 +1,5 @@
 // Package controlplane runs a real Kubernetes control plane behind each offline EKS cluster: etcd, kube-apiserver,
-// kube-controller-manager and kube-scheduler (Kubernetes v1.33.13, `make kube`), with kwok playing the kubelets of
+// kube-controller-manager and kube-scheduler (KUBE_VERSION of tests/tools/versions.mk, `make kube`), with kwok playing the kubelets of
 // the cluster's nodes, all started and stopped by kwokctl (binary runtime, local binaries only).
 //
 // The aws emulator creates a cluster's control plane with the EKS cluster and deletes it with it; the offline

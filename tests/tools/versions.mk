@@ -5,9 +5,9 @@
 # cli: the Pulumi CLI (github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
 PULUMI_VERSION := 3.259.0
 # kube: kube-apiserver, kube-controller-manager, kube-scheduler and kubectl (k8s.io/kubernetes)
-KUBE_VERSION := v1.33.13
+KUBE_VERSION := v1.36.1
 # kube: etcd, the version that Kubernetes release pins (go.etcd.io/etcd/server/v3)
-ETCD_VERSION := 3.5.21
+ETCD_VERSION := 3.6.8
 # kwok: kwok, the clusters' kubelets, and kwokctl, which starts the control planes (sigs.k8s.io/kwok)
 KWOK_VERSION := v0.8.0
 # authenticator: aws-iam-authenticator, the API servers' EKS token webhook (sigs.k8s.io/aws-iam-authenticator)

@@ -52,6 +52,18 @@ func TestVersionsMatchModules(t *testing.T) {
 	}
 }
 
+// The servers run the Kubernetes release whose admission code the contract tests judge the guards with.
+func TestServersRunTheContractTestsKubernetes(t *testing.T) {
+	for _, module := range []string{"k8s.io/kubernetes", "k8s.io/apiserver"} {
+		server := required(t, "kube/go.mod", module)
+		contract := required(t, "../contract/go.mod", module)
+		if server != contract {
+			t.Errorf("the control planes run %s %s, but tests/contract judges the guards with %s: one release for both",
+				module, server, contract)
+		}
+	}
+}
+
 // required is the version of module that the go.mod at path requires.
 func required(t *testing.T, path, module string) string {
 	t.Helper()
