@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"sigs.k8s.io/aws-iam-authenticator/pkg/config"
 	"sigs.k8s.io/aws-iam-authenticator/pkg/mapper/dynamicfile"
@@ -97,15 +96,7 @@ func (c Clusters) LockAccess(name string) (func(), error) {
 	if err := os.MkdirAll(c.authDir(name), 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(c.authDir(name), "access.lock"), os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+	return flock(filepath.Join(c.authDir(name), "access.lock"))
 }
 
 // prepareAuthenticator writes the authenticator's configuration, its first access file (auth.Access), and (through the

@@ -217,7 +217,12 @@ func (c Clusters) contexts() string {
 // ports by trying which are free, so two clusters starting at once (the plugins of one run, or two test packages)
 // could pick the same before either binds them.
 func (c Clusters) lock() (func(), error) {
-	f, err := os.OpenFile(filepath.Join(os.TempDir(), "pulumi-fleet-controlplanes.lock"), os.O_CREATE|os.O_RDWR, 0o666)
+	return flock(filepath.Join(os.TempDir(), "pulumi-fleet-controlplanes.lock"))
+}
+
+// flock takes an exclusive lock on the file at path (created if missing), waiting for it; it returns the unlock.
+func flock(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o666)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,17 @@ type Steps []Step
 // Plan is an operation's steps by operation and resource type (same and read left out): what a preview plans.
 type Plan map[string]map[string]int
 
+// withSteps runs an operation that streams its engine events into the channel it is given (the Automation API
+// closes it when the operation ends) and returns the operation's steps with its error.
+func withSteps(operation func(chan<- events.EngineEvent) error) (Steps, error) {
+	var steps Steps
+	ch, done := make(chan events.EngineEvent), make(chan struct{})
+	go collect(ch, &steps, done)
+	err := operation(ch)
+	<-done
+	return steps, err
+}
+
 // collect gathers an operation's steps from its event stream.
 func collect(ch <-chan events.EngineEvent, out *Steps, done chan<- struct{}) {
 	defer close(done)

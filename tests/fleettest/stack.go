@@ -182,11 +182,11 @@ func (s *Stack) Up(op string) Run {
 	t := s.env.t
 	t.Helper()
 	s.sync()
-	var steps Steps
-	ch, done := make(chan events.EngineEvent), make(chan struct{})
-	go collect(ch, &steps, done)
-	res, err := s.Auto.Up(context.Background(), optup.EventStreams(ch), optup.ProgressStreams(s.env.progress(op)))
-	<-done
+	var res auto.UpResult
+	steps, err := withSteps(func(ch chan<- events.EngineEvent) (err error) {
+		res, err = s.Auto.Up(context.Background(), optup.EventStreams(ch), optup.ProgressStreams(s.env.progress(op)))
+		return err
+	})
 	if err != nil {
 		t.Fatalf("%s of stack %s: %v", op, s.name, err)
 	}
@@ -208,12 +208,11 @@ func (s *Stack) Preview(op string, opts ...optpreview.Option) Steps {
 	t := s.env.t
 	t.Helper()
 	s.sync()
-	var steps Steps
-	ch, done := make(chan events.EngineEvent), make(chan struct{})
-	go collect(ch, &steps, done)
-	_, err := s.Auto.Preview(context.Background(), append(opts, optpreview.EventStreams(ch),
-		optpreview.ProgressStreams(s.env.progress(op)))...)
-	<-done
+	steps, err := withSteps(func(ch chan<- events.EngineEvent) error {
+		_, err := s.Auto.Preview(context.Background(), append(opts, optpreview.EventStreams(ch),
+			optpreview.ProgressStreams(s.env.progress(op)))...)
+		return err
+	})
 	if err != nil {
 		t.Fatalf("%s of stack %s: %v", op, s.name, err)
 	}
@@ -263,12 +262,10 @@ func (s *Stack) Destroy(op string) Steps {
 func (s *Stack) TryDestroy(op string) (Steps, error) {
 	s.env.t.Helper()
 	s.sync()
-	var steps Steps
-	ch, done := make(chan events.EngineEvent), make(chan struct{})
-	go collect(ch, &steps, done)
-	_, err := s.Auto.Destroy(context.Background(), optdestroy.EventStreams(ch), optdestroy.ProgressStreams(s.env.progress(op)))
-	<-done
-	return steps, err
+	return withSteps(func(ch chan<- events.EngineEvent) error {
+		_, err := s.Auto.Destroy(context.Background(), optdestroy.EventStreams(ch), optdestroy.ProgressStreams(s.env.progress(op)))
+		return err
+	})
 }
 
 // SetConfig sets config values by path (`pulumi config set --path`: gitops-fleet:clusters[2].addons.metrics_server)
