@@ -32,7 +32,9 @@ vet:
 ## of the product module (the e2e ones through the real CLI on real API servers), the Java tools', the contract,
 ## workflow and release checks; each step timed, and at the end (failed or not) a table of where the time went: the
 ## steps, the slowest packages and tests (tests/testreport, from gotestsum's events in $(TEST_OUT)). Its budget, and
-## the latest figures: CONTRIBUTING.md
+## the latest figures: CONTRIBUTING.md. tests/controlplane runs alone, after the others: it kills a control plane and
+## starts it again, and kwokctl gives a control plane created meanwhile by another run (it picks ports from 32767
+## down) the ports the stopped one starts on again.
 TEST_OUT := $(CURDIR)/.work/test
 GOTESTSUM = $(CURDIR)/bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile $(TEST_OUT)/$(1).json --
 TEST_REPORT = $(GO) run $(CURDIR)/tests/testreport -steps $(TEST_OUT)/steps.txt $(TEST_OUT)
@@ -46,7 +48,9 @@ test:
 	$(call timed,vet,$(MAKE) --no-print-directory vet)
 	$(call timed,tools,$(MAKE) --no-print-directory offline gotestsum)
 	$(call timed,sdk-check,$(MAKE) --no-print-directory sdk-check)
-	$(call timed,go-test,PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,product) -count=1 -timeout 40m -parallel 64 ./...)
+	$(call timed,go-test,PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,product) -count=1 -timeout 40m -parallel 64 \
+		$$($(GO) list ./... | grep -v /tests/controlplane$$))
+	$(call timed,controlplane,$(call GOTESTSUM,controlplane) -count=1 ./tests/controlplane/)
 	$(call timed,java-tools,cd provider/java && $(JAVA_GO) test -count=1 ./...)
 	$(call timed,contract,cd tests/contract && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,contract) -count=1 ./...)
 	$(call timed,workflows,cd tests/workflows && $(GO) vet ./... && $(call GOTESTSUM,workflows) -count=1 ./...)
