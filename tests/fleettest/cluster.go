@@ -32,13 +32,13 @@ var regionPrefix = regexp.MustCompile(`^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-[0-9]+
 func (e *Env) Cluster(name string) *Cluster {
 	e.t.Helper()
 	var regions []string
-	for _, cp := range e.controlPlanes() {
+	for _, cp := range e.ControlPlanes() {
 		if p := regionPrefix.FindString(cp); p != "" && cp[len(p):] == name {
 			regions = append(regions, strings.TrimSuffix(p, "-"))
 		}
 	}
 	if len(regions) != 1 {
-		e.t.Fatalf("cluster %s: the run's control planes are %v, with it in %d regions (%v)", name, e.controlPlanes(), len(regions), regions)
+		e.t.Fatalf("cluster %s: the run's control planes are %v, with it in %d regions (%v)", name, e.ControlPlanes(), len(regions), regions)
 	}
 	return &Cluster{env: e, Name: name, Region: regions[0]}
 }
@@ -49,9 +49,7 @@ func (e *Env) ClusterIn(region, name string) *Cluster {
 }
 
 // ControlPlanes are the names of the run's control planes (controlplane.Name), running or stopped, sorted.
-func (e *Env) ControlPlanes() []string { return e.controlPlanes() }
-
-func (e *Env) controlPlanes() []string {
+func (e *Env) ControlPlanes() []string {
 	if e.run.off.Clusters == nil {
 		return nil
 	}

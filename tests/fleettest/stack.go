@@ -51,7 +51,7 @@ func (e *Env) Stack(dir, name string, program pulumi.RunFunc) *Stack {
 // secrets set where its config delivers stacks.
 func (e *Env) Fleet(name string) *Stack {
 	e.t.Helper()
-	s := e.Stack(filepath.Join(e.Root(), "examples", "fleet"), name, fleetstack.Run)
+	s := e.Stack(e.FleetDir(), name, fleetstack.Run)
 	if err := offline.SetDeliverySecrets(context.Background(), s.Auto); err != nil {
 		e.t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ type Config map[string]any
 func (e *Env) Configured(name string, cfg Config) *Stack {
 	e.t.Helper()
 	dir := e.t.TempDir()
-	project, err := os.ReadFile(filepath.Join(e.Root(), "examples", "fleet", "Pulumi.yaml"))
+	project, err := os.ReadFile(filepath.Join(e.FleetDir(), "Pulumi.yaml"))
 	if err == nil {
 		err = os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), project, 0o644)
 	}

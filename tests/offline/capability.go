@@ -19,9 +19,10 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
+	"github.com/gitops-fleet/pulumi-fleet/tests/upstream"
 )
 
-// ArgoCDCRDs are the files of Argo CD's CRDs under Upstream, those of the argo-cd chart the self-managed hub
+// ArgoCDCRDs are the files of Argo CD's CRDs under upstream.Dir, those of the argo-cd chart the self-managed hub
 // installs (the managed Argo CD's own version is EKS's; its CRDs are not published apart).
 var ArgoCDCRDs = []string{"argo-cd-chart-10.1.1/crd-application.yaml", "argo-cd-chart-10.1.1/crd-applicationset.yaml",
 	"argo-cd-chart-10.1.1/crd-appproject.yaml"}
@@ -111,7 +112,7 @@ func installArgoCD(root string, clusters controlplane.Clusters, name, namespace 
 	if err != nil {
 		return err
 	}
-	up, err := Upstream(root)
+	up, err := upstream.Dir(root)
 	if err != nil {
 		return err
 	}

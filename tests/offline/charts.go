@@ -16,12 +16,8 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/upstream"
 )
 
-// Upstream is a folder holding the pinned upstream chart and CRDs an offline run reads (tests/upstream: a local
-// copy, or a cache filled from their sources); nothing of them is committed here.
-func Upstream(root string) (string, error) { return upstream.Dir(root) }
-
 // standIn is a chart the fleet pins that is not available offline, substituted by the stand-in in tests/charts/<name>
-// (its Chart.yaml says what it renders) with the upstream CRDs of crds (globs under Upstream) in its crds/ folder.
+// (its Chart.yaml says what it renders) with the upstream CRDs of crds (globs under upstream.Dir) in its crds/ folder.
 type standIn struct {
 	repo, name, version string
 	crds                string
@@ -57,7 +53,7 @@ func ociRepository(chart string) string { return chart[:strings.LastIndex(chart,
 // the fleet names (Argo Rollouts' beside Argo CD's), and for the add-ons the offline add-ons repository enables
 // (addonStandIns).
 func ChartRepositories(root, dir string) ([]charts.Repository, error) {
-	up, err := Upstream(root)
+	up, err := upstream.Dir(root)
 	if err != nil {
 		return nil, err
 	}
