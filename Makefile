@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: bench-guards screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -218,3 +218,10 @@ bench/peer/bin/run.js: bench/peer/package.json bench/peer/package-lock.json benc
 bench: offline peer
 	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
 	./bin/fleet-bench -out bench/results $(BENCHFLAGS)
+	$(MAKE) bench-guards
+
+## bench-guards: the hub's cluster-secret guard at 10, 50 and 200 spokes through Kubernetes' admission code
+## (tests/contract): one admission's latency, the policy's bytes and its largest expression; in bench/results/guards.txt
+bench-guards:
+	cd tests/contract && $(GO) test -run '^$$' -bench ClusterSecretAdmission -benchtime 200x -count 3 . \
+		| grep -E '^(Benchmark|goos|goarch|cpu)' > ../../bench/results/guards.txt

@@ -3,8 +3,11 @@ package gitopsbridge
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 )
@@ -88,6 +91,12 @@ var SystemDeleters = []string{
 // One policy for writes and deletions, so that a spoke's new secret (unknown during a preview) updates one object.
 // The API server hands a Secret's data to CEL base64-encoded, and Kubernetes' CEL has no base64 decoder, so the
 // data are compared with the registrations base64-encoded in Go, not parsed: an exact allow-list.
+//
+// The registrations are split into variables of at most PinsCodePoints each (pins0, pins1, ...: CEL caps an
+// expression at 100,000 code points, cel-go's default parser limit, which the API server keeps), sorted by name;
+// a request evaluates only the one its secret's name falls in (the API server evaluates variables lazily). A
+// realistic spoke pins about 4,800 code points, so the policy holds a few hundred spokes before the API server's
+// limit on a stored object (etcd's 1.5 MiB request) is near: 200 spokes make a policy of about 1 MB.
 func (g ClusterSecretGuard) Policy() admission.Policy {
 	names := g.names()
 	bookkeeping, namesLit := literal(Bookkeeping), literal(names)
@@ -95,6 +104,7 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 	if len(g.Registered) > 0 {
 		hub = g.Registered[0]
 	}
+	pins, pinned := g.pins()
 	writing := func(expr string) string { return "request.operation == 'DELETE' || " + expr }
 	deleting := func(expr string) string { return "request.operation != 'DELETE' || " + expr }
 	return admission.Policy{
@@ -102,20 +112,21 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 		Group: "", Version: "v1", Resource: "secrets",
 		Namespaces: []string{g.Namespace},
 		Operations: []string{"CREATE", "UPDATE", "DELETE"},
-		Variables: append(g.who(),
-			admission.Variable{Name: "secret", Expression: "request.operation == 'DELETE' ? oldObject : object"},
-			admission.Variable{Name: "system", Expression: "(request.userInfo.username in " + literal(SystemDeleters) +
+		Variables: slices.Concat(g.who(), []admission.Variable{
+			{Name: "secret", Expression: "request.operation == 'DELETE' ? oldObject : object"},
+			{Name: "system", Expression: "(request.userInfo.username in " + literal(SystemDeleters) +
 				" && (request.operation == 'DELETE' || has(object.metadata.deletionTimestamp))) || " +
 				admission.String(MastersGroup) + " in request.userInfo.groups"},
-			admission.Variable{Name: "exempt", Expression: "variables.deployer || variables.system"},
-			admission.Variable{Name: "isCluster", Expression: "variables.secret.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
-			admission.Variable{Name: "registered", Expression: "variables.secret.metadata.name in " + namesLit},
-			admission.Variable{Name: "pinned", Expression: g.registered() + "[?variables.secret.metadata.name].orValue({})"},
-			admission.Variable{Name: "labels", Expression: "variables.secret.metadata.?labels.orValue({})"},
-			admission.Variable{Name: "annotations", Expression: "variables.secret.metadata.?annotations.orValue({})"},
-			admission.Variable{Name: "pinnedLabels", Expression: "variables.pinned.?labels.orValue({})"},
-			admission.Variable{Name: "pinnedAnnotations", Expression: "variables.pinned.?annotations.orValue({})"},
-			admission.Variable{Name: "changed", Expression: strings.Join([]string{
+			{Name: "exempt", Expression: "variables.deployer || variables.system"},
+			{Name: "isCluster", Expression: "variables.secret.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
+			{Name: "registered", Expression: "variables.secret.metadata.name in " + namesLit},
+		}, pins, []admission.Variable{
+			{Name: "pinned", Expression: pinned},
+			{Name: "labels", Expression: "variables.secret.metadata.?labels.orValue({})"},
+			{Name: "annotations", Expression: "variables.secret.metadata.?annotations.orValue({})"},
+			{Name: "pinnedLabels", Expression: "variables.pinned.?labels.orValue({})"},
+			{Name: "pinnedAnnotations", Expression: "variables.pinned.?annotations.orValue({})"},
+			{Name: "changed", Expression: strings.Join([]string{
 				"(dyn(variables.secret.?data.orValue({})) == dyn(variables.pinned.?data.orValue({})) ? [] : ['data'])",
 				"variables.labels.filter(k, !(k in variables.pinnedLabels) || variables.pinnedLabels[k] != variables.labels[k]).map(k, 'label ' + k)",
 				"variables.pinnedLabels.filter(k, !(k in variables.labels)).map(k, 'label ' + k)",
@@ -124,7 +135,7 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 				"(variables.secret.metadata.?ownerReferences.orValue([]).size() == 0 ? [] : ['ownerReferences'])",
 				"(variables.secret.metadata.?finalizers.orValue([]).size() == 0 ? [] : ['finalizers'])",
 			}, " + ")},
-		),
+		}),
 		Validations: []admission.Validation{
 			{
 				Expression: writing("variables.exempt || variables.writer || variables.isCluster"),
@@ -139,8 +150,9 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 			g.inCluster(writing, hub),
 			{
 				Expression: writing("variables.exempt || !variables.isCluster || variables.registered"),
-				Message: "a cluster secret is one the stack registered, by name: " + strings.Join(names, ", ") +
-					" (the hub's and hub.registeredSecrets)",
+				Message:    "a cluster secret is one the stack registered, by name: " + listed(names) + " (the hub's and hub.registeredSecrets)",
+				MessageExpression: "'cluster secret ' + variables.secret.metadata.name + " +
+					admission.String(" is not one the stack registered, by name: "+listed(names)+" (the hub's and hub.registeredSecrets)"),
 			},
 			{
 				Expression: writing("variables.exempt || !variables.isCluster || !variables.registered || variables.changed.size() == 0"),
@@ -221,18 +233,67 @@ func (g ClusterSecretGuard) names() []string {
 	return out
 }
 
-// registered is a CEL map literal of the registered secrets by name: {data (base64, as the API server gives it to
-// CEL), labels, annotations}. Literal sorts the keys, so the policy is stable from one `up` to the next.
-func (g ClusterSecretGuard) registered() string {
-	m := map[string]any{}
+// PinsCodePoints is the most code points one variable of pinned registrations takes: under the 100,000 cel-go's
+// parser allows an expression, with room for the CEL around it.
+const PinsCodePoints = 90_000
+
+// pins are the variables of the registered secrets by name, each a CEL map literal of {data (base64, as the API
+// server gives it to CEL), labels, annotations} of at most PinsCodePoints (a single larger registration alone),
+// sorted by name so that the policy is stable from one `up` to the next; and pinned, the expression that picks the
+// one variable the requested secret's name falls in (by the last name of each) and looks the name up there ({} when
+// it is in none).
+func (g ClusterSecretGuard) pins() (vars []admission.Variable, pinned string) {
+	entries := map[string]string{}
 	for _, r := range g.Registered {
-		data := map[string]any{}
-		for k, v := range r.StringData() {
-			data[k] = base64.StdEncoding.EncodeToString([]byte(v))
-		}
-		m[r.Name] = map[string]any{"data": data, "labels": r.Labels, "annotations": r.Annotations}
+		entries[r.Name] = pinEntry(r)
 	}
-	return literal(m)
+	var chunks [][]string
+	size := 0
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
+		n := utf8.RuneCountInString(entries[name]) + len(", ")
+		if len(chunks) == 0 || size+n > PinsCodePoints-len("{}") {
+			chunks, size = append(chunks, nil), 0
+		}
+		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], name)
+		size += n
+	}
+	pick := "{}"
+	for i := len(chunks) - 1; i >= 0; i-- {
+		var lits []string
+		for _, name := range chunks[i] {
+			lits = append(lits, entries[name])
+		}
+		v := "pins" + strconv.Itoa(i)
+		vars = append([]admission.Variable{{Name: v, Expression: "{" + strings.Join(lits, ", ") + "}"}}, vars...)
+		pick = "variables.secret.metadata.name <= " + admission.String(chunks[i][len(chunks[i])-1]) +
+			" ? variables." + v + " : " + pick
+		if i == 0 {
+			pick = "(" + pick + ")"
+		}
+	}
+	if len(chunks) == 0 {
+		pick = "({})" // nothing registered: the hub's own secret is always, so only a guard built by hand
+	}
+	return vars, pick + "[?variables.secret.metadata.name].orValue({})"
+}
+
+// pinEntry is a registered secret's entry in the pins: its name, then {data (base64, as the API server gives it
+// to CEL), labels, annotations}.
+func pinEntry(r ClusterSecret) string {
+	data := map[string]any{}
+	for k, v := range r.StringData() {
+		data[k] = base64.StdEncoding.EncodeToString([]byte(v))
+	}
+	return admission.String(r.Name) + ": dyn(" +
+		literal(map[string]any{"data": data, "labels": r.Labels, "annotations": r.Annotations}) + ")"
+}
+
+// listed is names for a message: all of them up to ten, else the first ten and how many more.
+func listed(names []string) string {
+	if len(names) <= 10 {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:10], ", ") + " and " + strconv.Itoa(len(names)-10) + " more"
 }
 
 // literal is v as a CEL literal (admission.Literal) where v holds only strings, lists and maps of them, which

@@ -61,7 +61,7 @@ func TestGuardRegisteredSecrets(t *testing.T) {
 		if policy.Inputs["spec"].ContainsSecrets() {
 			t.Error("the guard's policy is secret: its plan would show no diff")
 		}
-		lists = append(lists, variable(t, policy.Input("spec"), "pinned"))
+		lists = append(lists, variable(t, policy.Input("spec"), "pins0"))
 		if got := policy.Input("spec"); !strings.Contains(toJSON(t, got), `"DELETE"`) {
 			t.Errorf("the guard does not apply to DELETE: %s", toJSON(t, got))
 		}
@@ -90,7 +90,7 @@ func TestGuardRegisteredSecrets(t *testing.T) {
 	}
 	// Without registered spokes, the hub's own secret alone.
 	cloud, _ := build(t, "hub", hubArgs())
-	if got := variable(t, cloud.MustGet(t, policyType, "hub-cluster-secrets-policy").Input("spec"), "pinned"); strings.Count(got, `"data"`) != 1 {
+	if got := variable(t, cloud.MustGet(t, policyType, "hub-cluster-secrets-policy").Input("spec"), "pins0"); strings.Count(got, `"data"`) != 1 {
 		t.Errorf("registrations without registered spokes = %s, want the hub's alone", got)
 	}
 }

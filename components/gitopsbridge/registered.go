@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
@@ -98,6 +99,10 @@ func checkRegistered(ps *problems.List, field string, s ClusterSecret, ns string
 			ps.Add(field, "secret %s (cluster %s) is registered already as %s (cluster %s); a cluster is registered once",
 				s.Name, s.ClusterName, o.Name, o.ClusterName)
 		}
+	}
+	if n := utf8.RuneCountInString(pinEntry(s)); n > PinsCodePoints-len("{}") {
+		ps.Add(field, "secret %s pins %d code points in the hub's guard, more than one CEL expression holds "+
+			"(%d): shorten its annotations", s.Name, n, PinsCodePoints-len("{}"))
 	}
 	if byARN {
 		if !clusterARNPattern.MatchString(s.Server) || s.Config != InClusterConfig() {

@@ -55,6 +55,20 @@ func admit(t *testing.T, p admission.Policy, obj, oldObj map[string]any, namespa
 func admitWith(t *testing.T, policy, binding, obj, oldObj map[string]any, namespace, username string,
 	gvk schema.GroupVersionKind, gvr schema.GroupVersionResource) (allowed bool, message string) {
 	t.Helper()
+	return newAdmitter(t, policy, binding).admit(t, obj, oldObj, namespace, username, gvk, gvr)
+}
+
+// admitter is a policy and its binding decoded, defaulted, checked as the API server checks a new policy and
+// compiled as its admission plugin compiles one: ready to admit requests, many of them in a benchmark.
+type admitter struct {
+	vap       *admissionregistrationv1.ValidatingAdmissionPolicy
+	vapb      *admissionregistrationv1.ValidatingAdmissionPolicyBinding
+	validator validating.Validator
+}
+
+// newAdmitter decodes, defaults, checks and compiles policy and binding (binding nil: none).
+func newAdmitter(t testing.TB, policy, binding map[string]any) *admitter {
+	t.Helper()
 	vap := &admissionregistrationv1.ValidatingAdmissionPolicy{}
 	decodeStrict(t, policy, vap)
 	k8sadmissionregv1.SetObjectDefaults_ValidatingAdmissionPolicy(vap)
@@ -68,7 +82,14 @@ func admitWith(t *testing.T, policy, binding, obj, oldObj map[string]any, namesp
 		}
 	}
 	checkCreatable(t, vap)
-	validator := compilePolicy(t, vap)
+	return &admitter{vap: vap, vapb: vapb, validator: compilePolicy(t, vap)}
+}
+
+// admit runs one request through the matcher and the compiled validator (see admit).
+func (a *admitter) admit(t testing.TB, obj, oldObj map[string]any, namespace, username string,
+	gvk schema.GroupVersionKind, gvr schema.GroupVersionResource) (allowed bool, message string) {
+	t.Helper()
+	vap, vapb, validator := a.vap, a.vapb, a.validator
 	// The API server never applies a policy stored through the API to admission policies and bindings:
 	// k8s.io/apiserver v0.36's generic Plugin excludes them (isExcludedFromAPIHooks, checked in Dispatch before any
 	// matcher), and the hubs' real API servers, the same release, admit a deletion of one despite a policy saying no.
@@ -160,7 +181,7 @@ func admitWith(t *testing.T, policy, binding, obj, oldObj map[string]any, namesp
 // compilePolicy is validating.compilePolicy (plugin.go:147, unexported) line for line: the validator the
 // plugin builds for a policy. A validation that does not compile is reported here; at admission it would
 // refuse every request (failurePolicy Fail).
-func compilePolicy(t *testing.T, p *admissionregistrationv1.ValidatingAdmissionPolicy) validating.Validator {
+func compilePolicy(t testing.TB, p *admissionregistrationv1.ValidatingAdmissionPolicy) validating.Validator {
 	t.Helper()
 	hasParam := p.Spec.ParamKind != nil
 	optionalVars := plugincel.OptionalVariableDeclarations{HasParams: hasParam, HasAuthorizer: true}
@@ -215,7 +236,7 @@ func compilePolicy(t *testing.T, p *admissionregistrationv1.ValidatingAdmissionP
 // (k8s.io/kubernetes pkg/apis/admissionregistration/validation: validateVariable, validateValidationExpression):
 // one composited compiler, NewExpressions environment (only what the compatibility version allows),
 // authorizer declared. The API server refuses a policy with an expression that fails here.
-func checkCreatable(t *testing.T, p *admissionregistrationv1.ValidatingAdmissionPolicy) {
+func checkCreatable(t testing.TB, p *admissionregistrationv1.ValidatingAdmissionPolicy) {
 	t.Helper()
 	if p.Spec.FailurePolicy == nil || p.Spec.MatchConstraints == nil || len(p.Spec.MatchConstraints.ResourceRules) == 0 || len(p.Spec.Validations) == 0 {
 		t.Fatalf("policy %s: failurePolicy, matchConstraints.resourceRules and validations are required", p.Name)
@@ -243,7 +264,7 @@ func checkCreatable(t *testing.T, p *admissionregistrationv1.ValidatingAdmission
 // into its type, as the API server holds it (a Secret's stringData merged into data, as the v1-to-internal
 // conversion does, so CEL sees data as the base64 text of the bytes); any other kind (a pulumi.com Stack) stays
 // unstructured, as a custom resource does. Integers stay integers (apimachinery's JSON).
-func versionedObject(t *testing.T, obj map[string]any, gvk schema.GroupVersionKind) runtime.Object {
+func versionedObject(t testing.TB, obj map[string]any, gvk schema.GroupVersionKind) runtime.Object {
 	t.Helper()
 	if typed, err := clientgoscheme.Scheme.New(gvk); err == nil {
 		decodeStrict(t, obj, typed)
@@ -276,7 +297,7 @@ func versionedObject(t *testing.T, obj map[string]any, gvk schema.GroupVersionKi
 
 // decodeStrict is in through JSON into out, refusing a field out does not have (the API server's strict field
 // validation).
-func decodeStrict(t *testing.T, in any, out any) {
+func decodeStrict(t testing.TB, in any, out any) {
 	t.Helper()
 	raw, err := json.Marshal(in)
 	if err != nil {

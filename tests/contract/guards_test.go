@@ -26,7 +26,7 @@ var (
 
 // fleetSecrets are the hub's and a spoke's Argo CD cluster secrets exactly as GitOpsBridge writes them (and Git
 // delivery commits them), parsed.
-func fleetSecrets(t *testing.T) (hub, spoke map[string]any) {
+func fleetSecrets(t testing.TB) (hub, spoke map[string]any) {
 	t.Helper()
 	parse := func(s gitopsbridge.ClusterSecret) map[string]any {
 		var m map[string]any

@@ -153,6 +153,10 @@ func TestDevFleet(t *testing.T) {
 		testClusterSecretGuards(ctx, t, hub)
 	})
 
+	t.Run("the hub's API server stores and enforces the cluster-secret guard of 200 spokes", func(t *testing.T) {
+		testClusterSecretGuardAtSize(ctx, t, hub, 200)
+	})
+
 	t.Run("the hub's API server fences the add-ons' Applications and the hub's projects", func(t *testing.T) {
 		testApplicationGuards(ctx, t, hub)
 	})

@@ -1,0 +1,135 @@
+package contract
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/tests/spokegen"
+)
+
+// guardOf is the hub's cluster-secret guard registering the hub and n realistic spokes.
+func guardOf(t testing.TB, n int) gitopsbridge.ClusterSecretGuard {
+	t.Helper()
+	hub, _ := fleetSecrets(t)
+	raw, err := yaml.Marshal(hub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := gitopsbridge.ParseClusterSecret(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gitopsbridge.ClusterSecretGuard{Namespace: argocdNamespace,
+		Deployer:      gitopsbridge.DeployerUsername(deployerRole + "ci-run-1"),
+		SecretWriters: []string{argocdServer}, Registered: []gitopsbridge.ClusterSecret{h}}
+	for i := range n {
+		g.Registered = append(g.Registered, spokegen.Spoke(i))
+	}
+	return g
+}
+
+// secretObject is s as the Secret Git delivery commits and Argo CD's controller writes (tracking annotation added).
+func secretObject(t testing.TB, s gitopsbridge.ClusterSecret) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := yaml.Unmarshal([]byte(s.YAML()), &m); err != nil {
+		t.Fatal(err)
+	}
+	field(m, "metadata", "annotations")["argocd.argoproj.io/tracking-id"] = "cluster-registry-prod:/Secret:argocd/" + s.Name
+	return m
+}
+
+// TestClusterSecretGuardAtSize: the guard over 10, 50 and 200 realistic spokes is a policy the API server stores
+// (every expression compiled as it compiles a new policy, under cel-go's 100,000 code points, the object under
+// etcd's 1.5 MiB) and enforces: any spoke, the last of the last variable included, written by a sync is admitted;
+// a flipped label, changed data or an unregistered name is refused with the guard's message.
+func TestClusterSecretGuardAtSize(t *testing.T) {
+	for _, n := range []int{10, 50, 200} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			g := guardOf(t, n)
+			p := g.Policy()
+			policy := p.Object()
+			raw := jsonOf(t, policy)
+			if len(raw) > 1_500_000 {
+				t.Errorf("the policy is %d bytes of JSON: past etcd's 1.5 MiB request limit", len(raw))
+			}
+			for _, v := range p.Variables {
+				if c := utf8.RuneCountInString(v.Expression); c > 100_000 {
+					t.Errorf("variable %s is %d code points", v.Name, c)
+				}
+			}
+			a := newAdmitter(t, policy, p.Binding())
+			for _, i := range []int{0, n / 2, n - 1} {
+				spoke := spokegen.Spoke(i)
+				obj := secretObject(t, spoke)
+				if ok, msg := a.admit(t, obj, nil, argocdNamespace, controller, secretKind, secretResource); !ok {
+					t.Errorf("spoke %d of %d, from Git: %s", i, n, msg)
+				}
+				flipped := edited(t, obj, func(o map[string]any) { field(o, "metadata", "labels")["enable_velero"] = "false" })
+				ok, msg := a.admit(t, flipped, obj, argocdNamespace, controller, secretKind, secretResource)
+				expectAdmission(t, ok, msg, "label enable_velero differ")
+				elsewhere := edited(t, obj, func(o map[string]any) { field(o, "stringData")["server"] = "https://collector.example.com" })
+				ok, msg = a.admit(t, elsewhere, obj, argocdNamespace, controller, secretKind, secretResource)
+				expectAdmission(t, ok, msg, "data differ")
+			}
+			rogue := secretObject(t, spokegen.Spoke(n))
+			ok, msg := a.admit(t, rogue, nil, argocdNamespace, controller, secretKind, secretResource)
+			expectAdmission(t, ok, msg, "cluster secret "+spokegen.Spoke(n).Name+" is not one the stack registered, by name")
+			t.Logf("%d spokes: policy %d bytes of JSON in %d variables of registrations", n, len(raw), pinVariables(p.Variables))
+		})
+	}
+}
+
+// BenchmarkClusterSecretAdmission measures, for 10, 50 and 200 realistic spokes, one admission of a registered
+// spoke's secret written by a sync through Kubernetes' own admission code with the guard compiled (ns/op), and
+// reports the policy's size (bytes of JSON as stored) and its largest expression (code points).
+func BenchmarkClusterSecretAdmission(b *testing.B) {
+	for _, n := range []int{10, 50, 200} {
+		b.Run("spokes="+strconv.Itoa(n), func(b *testing.B) {
+			p := guardOf(b, n).Policy()
+			raw := jsonOf(b, p.Object())
+			largest := 0
+			for _, v := range p.Variables {
+				largest = max(largest, utf8.RuneCountInString(v.Expression))
+			}
+			a := newAdmitter(b, p.Object(), p.Binding())
+			obj := secretObject(b, spokegen.Spoke(n-1))
+			b.ResetTimer()
+			for b.Loop() {
+				if ok, msg := a.admit(b, obj, nil, argocdNamespace, controller, secretKind, secretResource); !ok {
+					b.Fatal(msg)
+				}
+			}
+			b.ReportMetric(float64(len(raw)), "policy-bytes")
+			b.ReportMetric(float64(largest), "largest-expression-codepoints")
+		})
+	}
+}
+
+// pinVariables counts the guard's variables of registrations (pins0, pins1, ...).
+func pinVariables(vars []admission.Variable) int {
+	n := 0
+	for _, v := range vars {
+		if strings.HasPrefix(v.Name, "pins") {
+			n++
+		}
+	}
+	return n
+}
+
+// jsonOf is v as the JSON the API server receives.
+func jsonOf(t testing.TB, v any) []byte {
+	t.Helper()
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
