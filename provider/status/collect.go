@@ -1,7 +1,6 @@
 package status
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +14,6 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // Sources are where a report is read from.
@@ -28,8 +25,15 @@ type Sources struct {
 	Stacks []string
 	// Pulumi is the CLI to run; nil: the one on PATH.
 	Pulumi auto.PulumiCommand
-	// Kubeconfig reaches the hub's Kubernetes API, for every stack; "": each stack's hubKubeconfig output, and for a
-	// stack without one (a shard) the one hub's of the stacks read.
+	// HubStack is the stack whose hub (its cluster of role hub) every stack read is matched against; "": each
+	// stack's own hub, and for a stack without one (a shard) the one hub of the stacks read. It is read even when
+	// Stacks does not list it.
+	HubStack string
+	// Hub reaches a hub's Kubernetes API (EKSHub: through EKS's endpoint and CA, with an EKS token of the ambient
+	// credentials); nil: Argo CD is not read and shown as unknown.
+	Hub HubAPI
+	// Kubeconfig is the operator's own kubeconfig reaching the hub, for every stack, used instead of Hub. Stack
+	// outputs are never used as a kubeconfig.
 	Kubeconfig string
 	// EKS: ask the EKS API of each cluster's region (AWS credentials from the environment); nil: EKS is not read
 	// and shown as unknown.
@@ -59,7 +63,10 @@ func Collect(ctx context.Context, src Sources) Report {
 		r.Unreachable = append(r.Unreachable, fmt.Sprintf("project %s: %v", src.Dir, err))
 		return r
 	}
-	names := src.Stacks
+	names := slices.Clone(src.Stacks)
+	if len(names) > 0 && src.HubStack != "" && !slices.Contains(names, src.HubStack) {
+		names = append(names, src.HubStack)
+	}
 	if len(names) == 0 {
 		list, err := ws.ListStacks(ctx)
 		if err != nil {
@@ -70,15 +77,13 @@ func Collect(ctx context.Context, src Sources) Report {
 			names = append(names, s.Name)
 		}
 	}
-	// Each stack with a hub reads its own hub's Argo CD (its hubKubeconfig output); a shard's stack, the hub's of
-	// the one fleet read, unless -kubeconfig names one for all.
+	// Each stack reads its hub's Argo CD (hubOf), unless -kubeconfig names one for all.
 	type read struct {
-		clusters   []Cluster
-		kubeconfig string
-		managed    bool
+		clusters []Cluster
+		managed  bool
 	}
 	var reads []read
-	hubs := map[string]bool{}
+	hubs := map[string]Cluster{}
 	for _, name := range names {
 		stack, err := auto.SelectStack(ctx, name, ws)
 		var outputs auto.OutputMap
@@ -91,11 +96,12 @@ func Collect(ctx context.Context, src Sources) Report {
 		}
 		clusters, _ := outputs["clusters"].Value.(map[string]any)
 		rd := read{clusters: FromOutputs(name, clusters)}
-		rd.kubeconfig, _ = outputs["hubKubeconfig"].Value.(string)
 		url, _ := outputs["argocdServerUrl"].Value.(string)
 		rd.managed = url != ""
-		if rd.kubeconfig != "" {
-			hubs[rd.kubeconfig] = true
+		for _, c := range rd.clusters {
+			if c.Role == "hub" {
+				hubs[name] = c
+			}
 		}
 		st := Stack{Name: name}
 		if src.Drift {
@@ -119,15 +125,23 @@ func Collect(ctx context.Context, src Sources) Report {
 		err  error
 	}
 	hubApps := map[string]hubRead{}
+	reach := src.Hub
+	if src.Kubeconfig != "" {
+		reach = kubeconfigHub(src.Kubeconfig)
+	}
 	for i, rd := range reads {
-		kubeconfig := cmp.Or(src.Kubeconfig, rd.kubeconfig)
-		if kubeconfig == "" && len(hubs) == 1 {
-			kubeconfig = slices.Collect(maps.Keys(hubs))[0]
+		hub, err := hubOf(r.Stacks[i].Name, src.HubStack, hubs)
+		if src.Kubeconfig != "" {
+			hub, err = Cluster{}, nil
 		}
-		h, ok := hubApps[kubeconfig]
-		if !ok {
-			h.apps, h.err = hubApplications(ctx, kubeconfig)
-			hubApps[kubeconfig] = h
+		key := hub.Stack + "/" + hub.Name
+		h, ok := hubApps[key]
+		if !ok && err == nil {
+			h.apps, h.err = hubApplications(ctx, reach, hub)
+			hubApps[key] = h
+		}
+		if err != nil {
+			h.err = err
 		}
 		if h.err != nil {
 			r.Unreachable = append(r.Unreachable, fmt.Sprintf("argocd of stack %s: %s", r.Stacks[i].Name, firstLine(h.err)))
@@ -144,17 +158,12 @@ func Collect(ctx context.Context, src Sources) Report {
 	return r
 }
 
-// hubApplications are the Applications of the hub kubeconfig reaches.
-func hubApplications(ctx context.Context, kubeconfig string) ([]Application, error) {
-	if kubeconfig == "" {
-		return nil, errors.New("no hub kubeconfig: no stack read has the hub (hubKubeconfig output)")
+// hubApplications are the Applications of hub, reached through reach.
+func hubApplications(ctx context.Context, reach HubAPI, hub Cluster) ([]Application, error) {
+	if reach == nil {
+		return nil, errors.New("the hub is not read")
 	}
-	cfg, err := clientcmd.RESTConfigFromKubeConfig([]byte(kubeconfig))
-	if err != nil {
-		return nil, fmt.Errorf("hub kubeconfig: %w", err)
-	}
-	cfg.Timeout = 30 * time.Second
-	dyn, err := dynamic.NewForConfig(cfg)
+	dyn, err := reach(ctx, hub)
 	if err != nil {
 		return nil, err
 	}

@@ -9,17 +9,17 @@ import (
 )
 
 // TestCollectUnreachable: a project that cannot be read yields a report saying so, with no cluster shown healthy;
-// no hub kubeconfig means Argo CD is unreachable, not empty.
+// no way to the hub means Argo CD is unreachable, not empty.
 func TestCollectUnreachable(t *testing.T) {
 	r := Collect(context.Background(), Sources{Dir: t.TempDir()})
 	if len(r.Clusters) != 0 || len(r.Unreachable) != 1 ||
 		!strings.HasPrefix(r.Unreachable[0], "project ") && !strings.HasPrefix(r.Unreachable[0], "stacks of ") {
 		t.Errorf("a directory with no project: %+v", r)
 	}
-	if _, err := hubApplications(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "no hub kubeconfig") {
-		t.Errorf("no kubeconfig: %v", err)
+	if _, err := hubApplications(context.Background(), nil, Cluster{Name: "hub"}); err == nil || !strings.Contains(err.Error(), "not read") {
+		t.Errorf("no way to the hub: %v", err)
 	}
-	if _, err := hubApplications(context.Background(), "not: [a kubeconfig"); err == nil || !strings.Contains(err.Error(), "hub kubeconfig") {
+	if _, err := hubApplications(context.Background(), kubeconfigHub("not: [a kubeconfig"), Cluster{}); err == nil || !strings.Contains(err.Error(), "hub kubeconfig") {
 		t.Errorf("a broken kubeconfig: %v", err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 // options are fleet status's flags.
 type options struct {
 	dir, kubeconfig, html string
+	hubStack              string
 	stacks                stackList
 	eks, drift, json      bool
 	watch                 time.Duration
@@ -39,7 +40,8 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.SetOutput(out)
 	fs.StringVar(&o.dir, "C", ".", "the fleet's Pulumi project directory (its Pulumi.yaml names the project and backend)")
 	fs.Var(&o.stacks, "stack", "a stack to read, repeatable (the hub's and its shards'); default: every stack of the project")
-	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "a kubeconfig file reaching the hub; default: the hub stack's hubKubeconfig output")
+	fs.StringVar(&o.hubStack, "hub-stack", "", "the stack whose hub every stack is read against (read even if -stack omits it); default: each stack's own hub, and for a shard the one hub of the stacks read")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "your kubeconfig file reaching the hub; default: the hub's endpoint and CA from EKS, with an EKS token of your AWS credentials (no stack output is used as a kubeconfig)")
 	fs.BoolVar(&o.eks, "eks", true, "ask EKS of each cluster (AWS credentials from the environment)")
 	fs.BoolVar(&o.drift, "drift", false, "check each stack's drift with a refresh preview (reads every resource: slow)")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
@@ -68,7 +70,7 @@ func parse(args []string, out io.Writer) (options, error) {
 
 // runStatus collects and writes the report, once or every o.watch until ctx ends.
 func runStatus(ctx context.Context, o options, out io.Writer) error {
-	src := status.Sources{Dir: o.dir, Stacks: o.stacks, Drift: o.drift}
+	src := status.Sources{Dir: o.dir, Stacks: o.stacks, HubStack: o.hubStack, Drift: o.drift}
 	if o.kubeconfig != "" {
 		data, err := os.ReadFile(o.kubeconfig)
 		if err != nil {
@@ -76,20 +78,22 @@ func runStatus(ctx context.Context, o options, out io.Writer) error {
 		}
 		src.Kubeconfig = string(data)
 	}
-	if o.eks {
-		// One client per region, for every cluster there and every round of -watch.
-		clients := map[string]status.EKSAPI{}
-		src.EKS = func(region string) (status.EKSAPI, error) {
-			if c, ok := clients[region]; ok {
-				return c, nil
-			}
-			cfg, err := awsconfig.Load(ctx, region, "")
-			if err != nil {
-				return nil, err
-			}
-			clients[region] = eks.NewFromConfig(cfg)
-			return clients[region], nil
+	// One client per region, for every cluster there and every round of -watch.
+	clients := map[string]status.EKSAPI{}
+	regional := func(region string) (status.EKSAPI, error) {
+		if c, ok := clients[region]; ok {
+			return c, nil
 		}
+		cfg, err := awsconfig.Load(ctx, region, "")
+		if err != nil {
+			return nil, err
+		}
+		clients[region] = eks.NewFromConfig(cfg)
+		return clients[region], nil
+	}
+	src.Hub = status.EKSHub(regional)
+	if o.eks {
+		src.EKS = regional
 	}
 	tty := false
 	if f, ok := out.(*os.File); ok {

@@ -43,14 +43,15 @@ func (c call) cluster(name string) (map[string]any, bool) {
 	return nil, false
 }
 
-// describeCluster answers DescribeCluster with the cluster's name, ARN, status, versions, endpoint and creation.
+// describeCluster answers DescribeCluster with the cluster's name, ARN, status, versions, endpoint, certificate
+// authority ({data: base64 PEM}) and role.
 func (c call) describeCluster(name string) {
 	state, ok := c.cluster(name)
 	if !ok {
 		return
 	}
 	out := map[string]any{}
-	for _, k := range []string{"name", "arn", "status", "version", "platformVersion", "endpoint", "roleArn"} {
+	for _, k := range []string{"name", "arn", "status", "version", "platformVersion", "endpoint", "certificateAuthority", "roleArn"} {
 		if v, ok := state[k]; ok {
 			out[k] = v
 		}
