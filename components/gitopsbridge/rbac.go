@@ -14,9 +14,16 @@ func rule(groups, resources, verbs []string) map[string]any {
 // patch any object of the hub, the fleet's admission policies included: the API server applies no admission
 // policy to those (Kubernetes' "ValidatingAdmissionPolicy" docs), so only RBAC keeps them. To give the UI its
 // resource actions on the hub back, set server.clusterRoleRules in hub.values.
+//
+// Its reads leave out Secrets: the chart's `get` on every kind would read every Secret of the hub (every stage's
+// Pulumi access token, the tenants' and add-ons' credentials), and RBAC cannot subtract, so the reads are listed:
+// every core resource but Secrets (ServerReadableCoreResources), and every kind of ServerReadableGroups. Argo CD's
+// own Secrets in its namespace stay readable through the chart's argocd-server Role. The live manifest of a kind
+// outside these groups (an add-on's CRD on the hub) is forbidden in the UI unless hub.values gives it back.
 func serverClusterRoleRules(appNamespaces []string) []any {
 	rules := []any{
-		rule([]string{"*"}, []string{"*"}, []string{"get"}),
+		rule([]string{""}, ServerReadableCoreResources, []string{"get"}),
+		rule(ServerReadableGroups, []string{"*"}, []string{"get"}),
 		rule([]string{""}, []string{"events"}, []string{"list", "create"}),
 		rule([]string{""}, []string{"pods", "pods/log"}, []string{"get"}),
 		rule([]string{"argoproj.io"}, []string{"applications", "applicationsets"}, []string{"get", "list", "update", "watch"}),
@@ -26,6 +33,21 @@ func serverClusterRoleRules(appNamespaces []string) []any {
 	}
 	return rules
 }
+
+// ServerReadableCoreResources are the core (v1) resources Argo CD's server reads on the hub for its UI: all of
+// Kubernetes 1.36's but secrets (and bindings and componentstatuses, which hold nothing to show).
+var ServerReadableCoreResources = []string{"configmaps", "endpoints", "events", "limitranges", "namespaces", "nodes",
+	"persistentvolumeclaims", "persistentvolumes", "pods", "pods/log", "podtemplates", "replicationcontrollers",
+	"resourcequotas", "serviceaccounts", "services"}
+
+// ServerReadableGroups are the API groups whose every kind Argo CD's server reads on the hub: Kubernetes 1.36's
+// built-in groups (none holds a Secret's data) and the kinds the fleet syncs to the hub (Argo CD's, PKO's Stacks,
+// Kargo's).
+var ServerReadableGroups = []string{"admissionregistration.k8s.io", "apiextensions.k8s.io", "apiregistration.k8s.io",
+	"apps", "autoscaling", "batch", "certificates.k8s.io", "coordination.k8s.io", "discovery.k8s.io",
+	"events.k8s.io", "flowcontrol.apiserver.k8s.io", "networking.k8s.io", "node.k8s.io", "policy",
+	"rbac.authorization.k8s.io", "resource.k8s.io", "scheduling.k8s.io", "storage.k8s.io", "storagemigration.k8s.io",
+	"argoproj.io", "pulumi.com", "auto.pulumi.com", "kargo.akuity.io"}
 
 // controllerClusterRoleRules are the rules of Argo CD's application controller's cluster role on a hub whose
 // controller is not its cluster admin (hubControllerAdmin false; argo-cd chart 10.1.1's

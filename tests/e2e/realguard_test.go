@@ -101,6 +101,14 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, hub *fleettest.H
 	// Nothing but RBAC guards the guards: the API server applies no admission policy to admission policies. Argo
 	// CD's server, narrowed on every hub, may not delete one. The dev hub runs add-ons, so its application
 	// controller stays the hub's admin (hub.addonsOnHub); the narrowed controller is in TestRegistrationPullRequests.
+	t.Run("Argo CD's server reads Secrets of its namespace only", func(t *testing.T) {
+		if _, err := hub.TypedAs(server).CoreV1().Secrets("kube-system").List(ctx, metav1.ListOptions{}); !apierrors.IsForbidden(err) {
+			t.Errorf("Argo CD's server listing kube-system's Secrets: %v, want forbidden", err)
+		}
+		if _, err := hub.TypedAs(server).CoreV1().Secrets(ns).Get(ctx, own.Name, metav1.GetOptions{}); err != nil {
+			t.Errorf("Argo CD's server reading a cluster secret in its namespace: %v", err)
+		}
+	})
 	t.Run("Argo CD's server deleting the cluster-secret guard", func(t *testing.T) {
 		err := hub.TypedAs(server).AdmissionregistrationV1().ValidatingAdmissionPolicies().Delete(ctx,
 			gitopsbridge.ClusterSecretPolicyName, metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
