@@ -268,6 +268,21 @@ func Lookup(name string) (Addon, bool) {
 // Names lists every add-on name FleetCluster accepts, sorted.
 func Names() []string { return slices.Sorted(maps.Keys(catalog)) }
 
+// Namespaces are the namespaces the add-ons run in, sorted: each identity's namespace (its <prefix>_namespace),
+// and for an add-on without one its chart's name, the namespace the GitOps Bridge template's ApplicationSets
+// default to. The workloads repository may deploy into none of them.
+func Namespaces() []string {
+	set := map[string]bool{}
+	for _, a := range All() {
+		if a.Identity != nil && a.Identity.Namespace != "" {
+			set[a.Identity.Namespace] = true
+		} else {
+			set[a.Chart] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
 // All returns every row, sorted by name.
 func All() []Addon {
 	var out []Addon

@@ -188,13 +188,7 @@ func TestAddonsProjectNamesTheFleet(t *testing.T) {
 // data, labels and annotations of each spoke's cluster secret, so a Git sync may write those secrets and no other.
 func TestHubGuardAdmitsWhatTheSpokesWrite(t *testing.T) {
 	cloud, _ := build(t, DevFleet())
-	policy := cloud.MustGet(t, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "hub-cluster-secrets-policy")
-	var registered string
-	for _, v := range policy.Input("spec").(map[string]any)["variables"].([]any) {
-		if v := v.(map[string]any); v["name"] == "pinned" {
-			registered = v["expression"].(string)
-		}
-	}
+	registered := guardRegistered(t, cloud)
 	for _, spoke := range []string{"spoke-a", "spoke-b"} {
 		secret := cloud.MustGet(t, "kubernetes:core/v1:Secret", spoke+"-cluster-secret")
 		md := secret.Input("metadata").(map[string]any)

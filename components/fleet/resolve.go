@@ -158,7 +158,8 @@ func hubMode(a FleetArgs) string {
 // the registry folder of every environment of the fleet. A hub cluster that enables an add-on lets the add-ons
 // repository install onto the hub (argocd.addonsOnHub, which the stack file thereby asks for); one a tenant selects
 // keeps Argo CD's application controller its cluster admin (argocd.controllerClusterAdmin: the tenant's
-// Applications sync Namespaces and workloads there). Without
+// Applications sync Namespaces and workloads there). Every tenant's namespaces are reserved from the workloads
+// repository (argocd.reservedNamespaces). Without
 // fleetClusters, the add-ons' and workloads' Applications may deploy to every spoke of the fleet. Without
 // spokeAccountIds, when every cluster names an assumeRoleArn, the management role may assume spoke roles in the
 // accounts of those roles; otherwise GitOpsBridge's default (the hub's own account) applies.
@@ -180,6 +181,13 @@ func hubSettings(a FleetArgs) *gitopsbridge.Hub {
 		}
 		if c.Role == Hub && slices.ContainsFunc(a.Tenants, func(t tenant.TenantSpec) bool { return t.Selects(tenantCluster(c)) }) {
 			h.ControllerClusterAdmin = true
+		}
+	}
+	for _, t := range a.Tenants {
+		for _, n := range t.NamespaceNames() {
+			if !slices.Contains(h.ReservedNamespaces, n) {
+				h.ReservedNamespaces = append(h.ReservedNamespaces, n)
+			}
 		}
 	}
 	if len(h.FleetClusters) == 0 {

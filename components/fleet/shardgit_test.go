@@ -213,17 +213,21 @@ func TestGitShardRefusals(t *testing.T) {
 	}
 }
 
-// guardRegistered is the registered variable of the hub's admission guard for cluster secrets.
+// guardRegistered are the registrations of the hub's admission guard for cluster secrets: its variables pins0,
+// pins1, ... joined.
 func guardRegistered(t *testing.T, cloud *mocks.Cloud) string {
 	t.Helper()
 	policy := cloud.MustGet(t, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "hub-cluster-secrets-policy")
+	var pins []string
 	for _, v := range policy.Input("spec").(map[string]any)["variables"].([]any) {
-		if v := v.(map[string]any); v["name"] == "pinned" {
-			return v["expression"].(string)
+		if v := v.(map[string]any); strings.HasPrefix(v["name"].(string), "pins") {
+			pins = append(pins, v["expression"].(string))
 		}
 	}
-	t.Fatal("the guard has no pinned variable")
-	return ""
+	if len(pins) == 0 {
+		t.Fatal("the guard has no pins variable")
+	}
+	return strings.Join(pins, "\n")
 }
 
 // toMap is v as the engine hands a stack's output to a stack reference: JSON-shaped.

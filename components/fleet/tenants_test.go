@@ -364,3 +364,18 @@ func TestHubControllerRole(t *testing.T) {
 		})
 	}
 }
+
+// TestTenantNamespacesReservedFromWorkloads: the hub's workloads project refuses every tenant's namespaces, as
+// namespaces and as Namespace objects, besides the platform's own.
+func TestTenantNamespacesReservedFromWorkloads(t *testing.T) {
+	a := withTenants()
+	a.Repositories.Workloads = &gitopsbridge.Repo{URL: "https://github.com/acme/workloads", Path: "apps"}
+	cloud, _ := build(t, a)
+	spec, _ := json.Marshal(cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:AppProject", "hub-project-"+
+		gitopsbridge.WorkloadApplicationsProject).Input("spec"))
+	for _, ns := range []string{"payments", "payments-batch", "search", "kube-*", "karpenter"} {
+		if !strings.Contains(string(spec), `"namespace":"!`+ns+`"`) || !strings.Contains(string(spec), `"kind":"Namespace","name":"`+ns+`"`) {
+			t.Errorf("the workloads project does not reserve %s: %s", ns, spec)
+		}
+	}
+}

@@ -130,6 +130,10 @@ type Hub struct {
 	// (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub.
 	// Default: false.
 	ControllerClusterAdmin bool `pulumi:"controllerClusterAdmin,optional"`
+	// ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those
+	// it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists
+	// every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+	ReservedNamespaces []string `pulumi:"reservedNamespaces,optional"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides
 	// their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the
 	// host is refused). Default: DefaultChartRepositories, the

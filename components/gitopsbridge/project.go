@@ -1,6 +1,9 @@
 package gitopsbridge
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // The Argo CD projects GitOpsBridge creates on a hub, one per path from Git into the fleet, so that whoever can
 // write a repository gets only what that path is for (Argo CD's AppProject: source repositories, source
@@ -282,6 +285,16 @@ func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 			dests = append([]ProjectDestination{{Server: InClusterServer, Namespace: "!" + ns}}, dests...)
 			onto += " and the hub (every namespace but " + ns + ")"
 		}
+		kinds, clusterDenied := []GroupKind(nil), r.clusterDenied
+		if r.part == "workloads" {
+			reserved := WorkloadsReservedNamespaces(a)
+			dests = append(dests, workloadsDenied(hubName, reserved)...)
+			kinds = WorkloadKinds
+			for _, n := range reserved {
+				clusterDenied = append(clusterDenied, GroupKind{Group: "", Kind: "Namespace", Name: n})
+			}
+			onto += ", no namespace of " + strings.Join(reserved, ", ")
+		}
 		out = append(out, AppProject{
 			Name: r.apps, Namespace: ns,
 			Description: r.what + " of the fleet: the Applications of " + apps + ", from " + repo.URL +
@@ -290,7 +303,8 @@ func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 			SourceRepos:            append([]string{repo.URL}, h.ChartRepositories...),
 			Destinations:           dests,
 			ClusterResources:       r.cluster,
-			ClusterResourcesDenied: r.clusterDenied,
+			ClusterResourcesDenied: clusterDenied,
+			NamespaceResources:     kinds,
 			SignatureKeys:          h.SignatureKeys,
 			Annotations:            upsert(r.apps),
 		})

@@ -23,30 +23,11 @@ var PlatformKinds = []gitopsbridge.GroupKind{
 	{Group: "external-secrets.io", Kind: "SecretStore"},
 }
 
-// WorkloadKinds are the namespaced kinds a tenant's Applications may create by default (the project's
-// namespaceResourceWhitelist, deny by default): Pods and their controllers (Deployment, StatefulSet, DaemonSet,
-// ReplicaSet, Job, CronJob), Service, ConfigMap, Secret, ServiceAccount, PersistentVolumeClaim,
-// HorizontalPodAutoscaler, PodDisruptionBudget and External Secrets' ExternalSecret (which reads through the
-// tenant's own SecretStore). Everything else (an ACK AdoptedResource, a TargetGroupBinding, an AWSPCAIssuer, VPC
+// WorkloadKinds are the namespaced kinds a tenant's Applications may create by default
+// (gitopsbridge.WorkloadKinds). Everything else (an ACK AdoptedResource, a TargetGroupBinding, an AWSPCAIssuer, VPC
 // Lattice and Gateway kinds, Endpoints and EndpointSlices written by hand, an Ingress) only when the tenant names it
 // in extraKinds.
-var WorkloadKinds = []gitopsbridge.GroupKind{
-	{Group: "", Kind: "Pod"},
-	{Group: "", Kind: "Service"},
-	{Group: "", Kind: "ConfigMap"},
-	{Group: "", Kind: "Secret"},
-	{Group: "", Kind: "ServiceAccount"},
-	{Group: "", Kind: "PersistentVolumeClaim"},
-	{Group: "apps", Kind: "Deployment"},
-	{Group: "apps", Kind: "StatefulSet"},
-	{Group: "apps", Kind: "DaemonSet"},
-	{Group: "apps", Kind: "ReplicaSet"},
-	{Group: "batch", Kind: "Job"},
-	{Group: "batch", Kind: "CronJob"},
-	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"},
-	{Group: "policy", Kind: "PodDisruptionBudget"},
-	{Group: "external-secrets.io", Kind: "ExternalSecret"},
-}
+var WorkloadKinds = gitopsbridge.WorkloadKinds
 
 // Kinds are the namespaced kinds the tenant's Applications may create: WorkloadKinds and its extraKinds.
 func (t TenantSpec) Kinds() []gitopsbridge.GroupKind {

@@ -8,16 +8,18 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
 
 // hubArgs is a hub with Git delivery to acme/registry, the add-ons template and acme/workloads, whose fleet is the
-// hub and spoke-a, by name.
+// hub and spoke-a, by name, and whose tenant team-a owns namespace team-a.
 func hubArgs() gitopsbridge.GitOpsBridgeArgs {
 	return gitopsbridge.GitOpsBridgeArgs{
 		Namespace: argocdNamespace,
-		Hub:       &gitopsbridge.Hub{FleetClusters: []string{"hub", "spoke-a"}, ChartRepositories: gitopsbridge.DefaultChartRepositories},
+		Hub: &gitopsbridge.Hub{FleetClusters: []string{"hub", "spoke-a"}, ChartRepositories: gitopsbridge.DefaultChartRepositories,
+			ReservedNamespaces: []string{"team-a"}},
 		AddonsRepo: &gitopsbridge.Repo{URL: "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
 			Path: "bootstrap/control-plane/addons", Revision: "e6d355197ff3af8e6be09e1dea068dc12727a915"},
 		WorkloadsRepo: &gitopsbridge.Repo{URL: "https://github.com/acme/workloads", Path: "apps", Revision: "e6d355197ff3af8e6be09e1dea068dc12727a915"},
@@ -232,20 +234,54 @@ func TestAddonApplicationsProject(t *testing.T) {
 }
 
 // TestWorkloadApplicationsProject: the workloads' Applications come from the workloads' namespace, reach the
-// spokes with Namespaces the only cluster-scoped kind, and never the hub.
+// spokes with Namespaces the only cluster-scoped kind, and never the hub; an evil workloads commit reaches no
+// namespace of Kubernetes, Argo CD, an add-on (whose service accounts carry its IAM role) or a tenant, and no kind
+// beyond an application's (a SecretStore, a bare Pod), each refused by Argo CD's own project code.
 func TestWorkloadApplicationsProject(t *testing.T) {
 	hub, spoke := fleetSecrets(t)
 	src := argov1alpha1.ApplicationSource{RepoURL: "https://github.com/acme/workloads", Path: "apps/web", TargetRevision: "main"}
 	onSpoke := argov1alpha1.ApplicationDestination{Name: "spoke-a", Namespace: "web"}
-	runProjectCases(t, hubProjects(t)[gitopsbridge.WorkloadApplicationsProject], secretObjects(t, hub, spoke), map[string]projectCase{
+	in := func(ns, group, kind string) projectCase {
+		return projectCase{refused: true, appNamespace: workloadsApps, source: src, dest: onSpoke,
+			objects: []syncedObject{{Group: group, Kind: kind, Name: "x", Namespace: ns, Namespaced: true}}}
+	}
+	namespace := func(name string) projectCase {
+		return projectCase{refused: true, appNamespace: workloadsApps, source: src, dest: onSpoke,
+			objects: []syncedObject{{Kind: "Namespace", Name: name}}}
+	}
+	cases := map[string]projectCase{
 		"a workload on a spoke": {appNamespace: workloadsApps, source: src, dest: onSpoke,
-			objects: []syncedObject{{Group: "apps", Kind: "Deployment", Name: "web", Namespaced: true}, {Kind: "Namespace", Name: "web"}}},
+			objects: []syncedObject{{Group: "apps", Kind: "Deployment", Name: "web", Namespaced: true},
+				{Kind: "Service", Name: "web", Namespaced: true}, {Group: "external-secrets.io", Kind: "ExternalSecret", Name: "db", Namespaced: true},
+				{Kind: "ConfigMap", Name: "web", Namespaced: true}, {Kind: "Namespace", Name: "web"}}},
 		"from the add-ons' namespace": {refused: true, appNamespace: addonsApps, source: src, dest: onSpoke},
 		"a ClusterRoleBinding": {refused: true, appNamespace: workloadsApps, source: src, dest: onSpoke,
 			objects: []syncedObject{{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding", Name: "pwn"}}},
 		"the hub": {refused: true, appNamespace: workloadsApps, source: src,
 			dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: "web"}},
-	})
+		"the hub by name": {refused: true, appNamespace: workloadsApps, source: src,
+			dest: argov1alpha1.ApplicationDestination{Name: "hub", Namespace: "web"}},
+		"an Application into kube-system": {refused: true, appNamespace: workloadsApps, source: src,
+			dest: argov1alpha1.ApplicationDestination{Name: "spoke-a", Namespace: "kube-system"}},
+		"a Deployment in kube-system":                   in("kube-system", "apps", "Deployment"),
+		"a RoleBinding in kube-system":                  in("kube-system", "rbac.authorization.k8s.io", "RoleBinding"),
+		"a Deployment in kube-public":                   in("kube-public", "apps", "Deployment"),
+		"a RoleBinding in its own namespace":            in("web", "rbac.authorization.k8s.io", "RoleBinding"),
+		"a SecretStore in its own namespace":            in("web", "external-secrets.io", "SecretStore"),
+		"a Deployment in a tenant's namespace":          in("team-a", "apps", "Deployment"),
+		"an allow-all NetworkPolicy in a tenant's":      in("team-a", "networking.k8s.io", "NetworkPolicy"),
+		"a Deployment in Argo CD's namespace":           in("argocd", "apps", "Deployment"),
+		"the Namespace kube-system, adopted and pruned": namespace("kube-system"),
+		"a tenant's Namespace, adopted and pruned":      namespace("team-a"),
+		"an add-on's Namespace, adopted and pruned":     namespace("karpenter"),
+	}
+	// A Deployment in an add-on's namespace runs as its service accounts, which carry the add-on's IAM role (Pod
+	// Identity binds a namespace and service account).
+	for _, addon := range []string{"karpenter", "velero", "external_dns", "external_secrets", "aws_load_balancer_controller", "cert_manager"} {
+		a, _ := addons.Lookup(addon)
+		cases["a Deployment as "+addon+" in its namespace"] = in(a.Identity.Namespace, "apps", "Deployment")
+	}
+	runProjectCases(t, hubProjects(t)[gitopsbridge.WorkloadApplicationsProject], secretObjects(t, hub, spoke), cases)
 }
 
 // TestDeliveryProject: each stage's Application as StackDelivery writes it, syncing its Stack, is permitted;

@@ -124,6 +124,18 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("releaseName")]
         public Input<string>? ReleaseName { get; set; }
 
+        [Input("reservedNamespaces")]
+        private InputList<string>? _reservedNamespaces;
+
+        /// <summary>
+        /// ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+        /// </summary>
+        public InputList<string> ReservedNamespaces
+        {
+            get => _reservedNamespaces ?? (_reservedNamespaces = new InputList<string>());
+            set => _reservedNamespaces = value;
+        }
+
         [Input("secretWriters")]
         private InputList<string>? _secretWriters;
 

@@ -4591,6 +4591,8 @@ type Hub struct {
 	RegistryEnvironments []string `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName *string `pulumi:"releaseName"`
+	// ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+	ReservedNamespaces []string `pulumi:"reservedNamespaces"`
 	// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
 	SecretWriters []string `pulumi:"secretWriters"`
 	// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
@@ -4642,6 +4644,8 @@ type HubArgs struct {
 	RegistryEnvironments pulumi.StringArrayInput `pulumi:"registryEnvironments"`
 	// ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 	ReleaseName pulumi.StringPtrInput `pulumi:"releaseName"`
+	// ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+	ReservedNamespaces pulumi.StringArrayInput `pulumi:"reservedNamespaces"`
 	// SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
 	SecretWriters pulumi.StringArrayInput `pulumi:"secretWriters"`
 	// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
@@ -4795,6 +4799,11 @@ func (o HubOutput) RegistryEnvironments() pulumi.StringArrayOutput {
 // ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
 func (o HubOutput) ReleaseName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Hub) *string { return v.ReleaseName }).(pulumi.StringPtrOutput)
+}
+
+// ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+func (o HubOutput) ReservedNamespaces() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.ReservedNamespaces }).(pulumi.StringArrayOutput)
 }
 
 // SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
@@ -4974,6 +4983,16 @@ func (o HubPtrOutput) ReleaseName() pulumi.StringPtrOutput {
 		}
 		return v.ReleaseName
 	}).(pulumi.StringPtrOutput)
+}
+
+// ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+func (o HubPtrOutput) ReservedNamespaces() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
+		if v == nil {
+			return nil
+		}
+		return v.ReservedNamespaces
+	}).(pulumi.StringArrayOutput)
 }
 
 // SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.

@@ -742,6 +742,10 @@ export interface HubArgs {
      */
     releaseName?: pulumi.Input<string | undefined>;
     /**
+     * ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+     */
+    reservedNamespaces?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
      */
     secretWriters?: pulumi.Input<pulumi.Input<string>[] | undefined>;

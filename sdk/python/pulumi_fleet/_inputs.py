@@ -3176,6 +3176,10 @@ class HubArgsDict(TypedDict):
     """
     ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
     """
+    reserved_namespaces: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+    """
     secret_writers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
@@ -3213,6 +3217,7 @@ class HubArgs:
                  registered_secrets: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  registry_environments: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  release_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 reserved_namespaces: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  secret_writers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  server_cluster_access: pulumi.Input[Optional[_builtins.bool]] = None,
                  signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -3234,6 +3239,7 @@ class HubArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registered_secrets: RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registry_environments: RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
         :param pulumi.Input[_builtins.str] release_name: ReleaseName is the Helm release name: a DNS-1123 subdomain of at most 53 characters (Helm). Default: "argo-cd".
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] reserved_namespaces: ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] secret_writers: SecretWriters are Kubernetes usernames (system:serviceaccount:<namespace>:<name>, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD's namespace, besides the deployer (the stack's AWS caller as EKS names it) and the chart's own writers (Argo CD's server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets' controller when it keeps repository credentials there, or the hub's Kubernetes identity when the hub's provider is not the stack's AWS caller. Default: none.
         :param pulumi.Input[_builtins.bool] server_cluster_access: ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
@@ -3266,6 +3272,8 @@ class HubArgs:
             pulumi.set(__self__, "registry_environments", registry_environments)
         if release_name is not None:
             pulumi.set(__self__, "release_name", release_name)
+        if reserved_namespaces is not None:
+            pulumi.set(__self__, "reserved_namespaces", reserved_namespaces)
         if secret_writers is not None:
             pulumi.set(__self__, "secret_writers", secret_writers)
         if server_cluster_access is not None:
@@ -3432,6 +3440,18 @@ class HubArgs:
     @release_name.setter
     def release_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "release_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reservedNamespaces")
+    def reserved_namespaces(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD's, every add-on's): the tenants' (Fleet lists every tenant's namespaces), or any other team's. Names or Argo CD globs ("team-*"). Default: none.
+        """
+        return pulumi.get(self, "reserved_namespaces")
+
+    @reserved_namespaces.setter
+    def reserved_namespaces(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "reserved_namespaces", value)
 
     @_builtins.property
     @pulumi.getter(name="secretWriters")

@@ -220,6 +220,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD&#39;s, every add-on&#39;s): the tenants&#39; (Fleet lists every tenant&#39;s namespaces), or any other team&#39;s. Names or Argo CD globs (&#34;team-*&#34;). Default: none.
+     * 
+     */
+    @Import(name="reservedNamespaces")
+    private @Nullable Output<List<String>> reservedNamespaces;
+
+    /**
+     * @return ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD&#39;s, every add-on&#39;s): the tenants&#39; (Fleet lists every tenant&#39;s namespaces), or any other team&#39;s. Names or Argo CD globs (&#34;team-*&#34;). Default: none.
+     * 
+     */
+    public Optional<Output<List<String>>> reservedNamespaces() {
+        return Optional.ofNullable(this.reservedNamespaces);
+    }
+
+    /**
      * SecretWriters are Kubernetes usernames (system:serviceaccount:&lt;namespace&gt;:&lt;name&gt;, or an EKS username) that may write and delete Secrets other than cluster secrets in Argo CD&#39;s namespace, besides the deployer (the stack&#39;s AWS caller as EKS names it) and the chart&#39;s own writers (Argo CD&#39;s server: argocd-secret and the credentials added through its API; the redis-secret-init Job: argocd-redis). For example External Secrets&#39; controller when it keeps repository credentials there, or the hub&#39;s Kubernetes identity when the hub&#39;s provider is not the stack&#39;s AWS caller. Default: none.
      * 
      */
@@ -310,6 +325,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         this.registeredSecrets = $.registeredSecrets;
         this.registryEnvironments = $.registryEnvironments;
         this.releaseName = $.releaseName;
+        this.reservedNamespaces = $.reservedNamespaces;
         this.secretWriters = $.secretWriters;
         this.serverClusterAccess = $.serverClusterAccess;
         this.signatureKeys = $.signatureKeys;
@@ -656,6 +672,37 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder releaseName(String releaseName) {
             return releaseName(Output.of(releaseName));
+        }
+
+        /**
+         * @param reservedNamespaces ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD&#39;s, every add-on&#39;s): the tenants&#39; (Fleet lists every tenant&#39;s namespaces), or any other team&#39;s. Names or Argo CD globs (&#34;team-*&#34;). Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder reservedNamespaces(@Nullable Output<List<String>> reservedNamespaces) {
+            $.reservedNamespaces = reservedNamespaces;
+            return this;
+        }
+
+        /**
+         * @param reservedNamespaces ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD&#39;s, every add-on&#39;s): the tenants&#39; (Fleet lists every tenant&#39;s namespaces), or any other team&#39;s. Names or Argo CD globs (&#34;team-*&#34;). Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder reservedNamespaces(List<String> reservedNamespaces) {
+            return reservedNamespaces(Output.of(reservedNamespaces));
+        }
+
+        /**
+         * @param reservedNamespaces ReservedNamespaces are namespaces of the spokes the workloads repository may not deploy into, besides those it never may (WorkloadsReservedNamespaces: kube-*, Argo CD&#39;s, every add-on&#39;s): the tenants&#39; (Fleet lists every tenant&#39;s namespaces), or any other team&#39;s. Names or Argo CD globs (&#34;team-*&#34;). Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder reservedNamespaces(String... reservedNamespaces) {
+            return reservedNamespaces(List.of(reservedNamespaces));
         }
 
         /**
