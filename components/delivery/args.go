@@ -199,9 +199,10 @@ type DeliveryStage struct {
 	// bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
 	ServiceAccountName string `pulumi:"serviceAccountName,optional"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
-	// "cluster-admin" only with allowClusterAdmin. Default: none.
+	// "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with
+	// allowClusterAdmin. Default: none.
 	ClusterRoles []string `pulumi:"clusterRoles,optional"`
-	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it
+	// AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it
 	// runs, then owns the hub. Default: false.
 	AllowClusterAdmin bool `pulumi:"allowClusterAdmin,optional"`
 	// PulumiAccessToken is this stage's backend token (a secret), written to its own Secret

@@ -294,9 +294,12 @@ func validateStages(ps *problems.List, stages []DeliveryStage) {
 				namespaces[s.Namespace] = s.Name
 			}
 		}
-		if slices.Contains(s.ClusterRoles, ClusterAdmin) && !s.AllowClusterAdmin {
-			ps.Add(f+".clusterRoles", "names %s: the stage's program, and whoever can change what it runs, would own "+
-				"the hub; bind narrower ClusterRoles, or set allowClusterAdmin: true", ClusterAdmin)
+		for _, r := range AdminClusterRoles {
+			if slices.Contains(s.ClusterRoles, r) && !s.AllowClusterAdmin {
+				ps.Add(f+".clusterRoles", "names %s, bound cluster-wide: the stage's program, and whoever can change "+
+					"what it runs, would own the hub (every namespace's Secrets, pods as any service account); bind "+
+					"narrower ClusterRoles, or set allowClusterAdmin: true", r)
+			}
 		}
 		validateEnvRefs(ps, f+".envRefs", s.EnvRefs)
 		validateEnvRefs(ps, f+".previewEnvRefs", s.PreviewEnvRefs)

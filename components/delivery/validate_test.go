@@ -125,6 +125,14 @@ func TestValidate(t *testing.T) {
 			edit: func(a *StackDeliveryArgs) { a.Stages[2].ClusterRoles = []string{"view", "cluster-admin"} },
 			want: map[string]string{"stages[2].clusterRoles": "allowClusterAdmin"},
 		},
+		"edit without allowClusterAdmin": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[2].ClusterRoles = []string{"edit"} },
+			want: map[string]string{"stages[2].clusterRoles": "names edit, bound cluster-wide"},
+		},
+		"admin without allowClusterAdmin": {
+			edit: func(a *StackDeliveryArgs) { a.Stages[2].ClusterRoles = []string{"admin"} },
+			want: map[string]string{"stages[2].clusterRoles": "names admin, bound cluster-wide"},
+		},
 		"cluster-admin allowed on purpose": {
 			edit: func(a *StackDeliveryArgs) {
 				a.Stages[2].ClusterRoles, a.Stages[2].AllowClusterAdmin = []string{"cluster-admin"}, true

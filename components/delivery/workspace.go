@@ -15,6 +15,12 @@ const AuthDelegator = "system:auth-delegator"
 // ClusterAdmin is the ClusterRole that owns the hub; clusterRoles name it only with allowClusterAdmin.
 const ClusterAdmin = "cluster-admin"
 
+// AdminClusterRoles are Kubernetes' user-facing ClusterRoles that, bound cluster-wide as clusterRoles are, own the
+// hub too: cluster-admin; admin and edit, which read and write every namespace's Secrets (Argo CD's, every stage's
+// Pulumi token) and run pods as any of their service accounts (Kubernetes' "User-facing roles" docs: edit "allows
+// ... using any ServiceAccount in the namespace"). clusterRoles name them only with allowClusterAdmin.
+var AdminClusterRoles = []string{ClusterAdmin, "admin", "edit"}
+
 // stackPrerequisites creates what each stage's Stacks need on the hub before Argo CD applies them, in the
 // stage's own namespace: the namespace, the stage's own backend access token and program Git token Secrets, the
 // deploy ServiceAccount with its ClusterRoleBindings and, for a stage with a preview Stack, the preview

@@ -47,7 +47,7 @@ func (a GitOpsBridgeArgs) ApplicationGuard(deployer string) ApplicationGuard {
 // Policies are the two policies (Kubernetes' ValidatingAdmissionPolicy, evaluated by the API server):
 //   - gitops-fleet-applications, on the Applications of Argo CD's namespace and of every ApplicationsNamespace,
 //     for every writer: an Application in an ApplicationsNamespace names that namespace's project; no other names
-//     AddonApplicationsProject (default), which Argo CD would otherwise admit from its own namespace whatever the
+//     AddonApplicationsProject (default, which an empty project is to Argo CD), which Argo CD would otherwise admit from its own namespace whatever the
 //     sourceNamespaces say. An add-ons commit cannot put an Application into the registry's or the workloads'
 //     project, nor an Application of anyone's into default.
 //   - gitops-fleet-projects, on the AppProjects of Argo CD's namespace: only the deployer (and MastersGroup, and
@@ -71,7 +71,8 @@ func (g ApplicationGuard) Policies() []admission.Policy {
 		Group: "argoproj.io", Version: "v1alpha1", Resource: "applications",
 		Namespaces: append([]string{g.Namespace}, namespaces...),
 		Variables: []admission.Variable{
-			{Name: "project", Expression: "object.spec.?project.orValue('')"},
+			// Argo CD reads an empty project as default (ApplicationSpec.GetProject).
+			{Name: "project", Expression: "object.spec.?project.orValue('') == '' ? " + admission.String(AddonApplicationsProject) + " : object.spec.project"},
 			{Name: "fenced", Expression: projects},
 		},
 		Validations: []admission.Validation{

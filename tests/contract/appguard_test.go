@@ -50,6 +50,11 @@ func TestApplicationGuard(t *testing.T) {
 			want: "an Application in argocd-workloads must name project fleet-workloads-apps, not default"},
 		"an Application in default in Argo CD's namespace": {ns: argocdNamespace, project: gitopsbridge.AddonApplicationsProject,
 			want: "project default is the add-ons' Applications project: only Applications of argocd-addons name it"},
+		"an Application with an empty project (default) in Argo CD's namespace": {ns: argocdNamespace, project: "",
+			want: "project default is the add-ons' Applications project: only Applications of argocd-addons name it"},
+		"an add-on Application with an empty project (default)": {ns: addonsApps, project: ""},
+		"a workloads commit's Application with an empty project (default)": {ns: workloadsApps, project: "",
+			want: "an Application in argocd-workloads must name project fleet-workloads-apps, not default"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			ok, msg := admit(t, p, application(tc.ns, tc.project), nil, tc.ns, appSetController, applicationKind, applicationResource)

@@ -17,7 +17,7 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class DeliveryStageArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+        /// AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
         /// </summary>
         [Input("allowClusterAdmin")]
         public Input<bool>? AllowClusterAdmin { get; set; }
@@ -50,7 +50,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _clusterRoles;
 
         /// <summary>
-        /// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+        /// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
         /// </summary>
         public InputList<string> ClusterRoles
         {

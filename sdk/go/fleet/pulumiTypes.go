@@ -2606,7 +2606,7 @@ func (o ClusterSummaryMapOutput) MapIndex(k pulumi.StringInput) ClusterSummaryOu
 
 // DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
 type DeliveryStage struct {
-	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+	// AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
 	AllowClusterAdmin *bool `pulumi:"allowClusterAdmin"`
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
 	Approvers *Approvers `pulumi:"approvers"`
@@ -2616,7 +2616,7 @@ type DeliveryStage struct {
 	AvailabilityStrategy *string `pulumi:"availabilityStrategy"`
 	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
 	Branch *string `pulumi:"branch"`
-	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
 	ClusterRoles []string `pulumi:"clusterRoles"`
 	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
 	Commit *string `pulumi:"commit"`
@@ -2685,7 +2685,7 @@ type DeliveryStageInput interface {
 
 // DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
 type DeliveryStageArgs struct {
-	// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+	// AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
 	AllowClusterAdmin pulumi.BoolPtrInput `pulumi:"allowClusterAdmin"`
 	// Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
 	Approvers ApproversPtrInput `pulumi:"approvers"`
@@ -2695,7 +2695,7 @@ type DeliveryStageArgs struct {
 	AvailabilityStrategy pulumi.StringPtrInput `pulumi:"availabilityStrategy"`
 	// Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
 	Branch pulumi.StringPtrInput `pulumi:"branch"`
-	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
 	ClusterRoles pulumi.StringArrayInput `pulumi:"clusterRoles"`
 	// Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
 	Commit pulumi.StringPtrInput `pulumi:"commit"`
@@ -2803,7 +2803,7 @@ func (o DeliveryStageOutput) ToDeliveryStageOutputWithContext(ctx context.Contex
 	return o
 }
 
-// AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+// AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
 func (o DeliveryStageOutput) AllowClusterAdmin() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *bool { return v.AllowClusterAdmin }).(pulumi.BoolPtrOutput)
 }
@@ -2828,7 +2828,7 @@ func (o DeliveryStageOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.Branch }).(pulumi.StringPtrOutput)
 }
 
-// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
 func (o DeliveryStageOutput) ClusterRoles() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v DeliveryStage) []string { return v.ClusterRoles }).(pulumi.StringArrayOutput)
 }

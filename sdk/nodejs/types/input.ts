@@ -386,7 +386,7 @@ export interface ClusterSpecArgs {
  */
 export interface DeliveryStageArgs {
     /**
-     * AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+     * AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
      */
     allowClusterAdmin?: pulumi.Input<boolean | undefined>;
     /**
@@ -406,7 +406,7 @@ export interface DeliveryStageArgs {
      */
     branch?: pulumi.Input<string | undefined>;
     /**
-     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
      */
     clusterRoles?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

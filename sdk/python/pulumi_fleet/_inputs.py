@@ -1779,7 +1779,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     allow_cluster_admin: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+    AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
     """
     approvers: NotRequired[pulumi.Input[Optional['ApproversArgsDict']]]
     """
@@ -1799,7 +1799,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     cluster_roles: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+    ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
     """
     commit: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1941,12 +1941,12 @@ class DeliveryStageArgs:
         DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
 
         :param pulumi.Input[_builtins.str] name: Name is the Kargo Stage's name, a DNS-1123 label (Kargo). Required; unique.
-        :param pulumi.Input[_builtins.bool] allow_cluster_admin: AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+        :param pulumi.Input[_builtins.bool] allow_cluster_admin: AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
         :param pulumi.Input['ApproversArgs'] approvers: Approvers may promote into the stage: a Role granting promote on this Stage, bound to a ServiceAccount that Kargo maps these OIDC claims to. Default: none.
         :param pulumi.Input[_builtins.bool] auto_promotion: AutoPromotion lets Kargo promote new Freight into the stage without a person (the ProjectConfig's promotion policy). Default: true for an update stage that takes Freight from the Warehouse only, false for the others: a person promotes into them.
         :param pulumi.Input[_builtins.str] availability_strategy: AvailabilityStrategy is how Freight from two or more sources becomes available (Kargo's sources.availabilityStrategy): "All" (verified in every upstream stage, for example both approval gates) or "OneOf" (in any). Only with two or more sources. Default: Kargo's, "OneOf".
         :param pulumi.Input[_builtins.str] branch: Branch makes the stage's template follow a branch of the program instead (spec.branch). Exactly one of commit and branch. A promotion replaces branch with the promoted commit (PKO refuses a Stack with both). Default: none (commit).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] cluster_roles: ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
         :param pulumi.Input[_builtins.str] commit: Commit is the program commit the stage's template pins (spec.commit), a full 40-hex-digit SHA: what the stage runs until its first promotion. Exactly one of commit and branch. Default: none (branch).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] config: Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the repository.
         :param pulumi.Input[_builtins.bool] continue_resync_on_commit_match: ContinueResyncOnCommitMatch runs the stack at every resync even when the commit has not changed (spec.continueResyncOnCommitMatch): scheduled drift detection and correction. Default: true.
@@ -2053,7 +2053,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="allowClusterAdmin")
     def allow_cluster_admin(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        AllowClusterAdmin lets clusterRoles name cluster-admin: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
+        AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
         """
         return pulumi.get(self, "allow_cluster_admin")
 
@@ -2113,7 +2113,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="clusterRoles")
     def cluster_roles(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin" only with allowClusterAdmin. Default: none.
+        ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
         """
         return pulumi.get(self, "cluster_roles")
 

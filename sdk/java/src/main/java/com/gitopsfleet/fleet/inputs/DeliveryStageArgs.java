@@ -30,14 +30,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     public static final DeliveryStageArgs Empty = new DeliveryStageArgs();
 
     /**
-     * AllowClusterAdmin lets clusterRoles name cluster-admin: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
+     * AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
      * 
      */
     @Import(name="allowClusterAdmin")
     private @Nullable Output<Boolean> allowClusterAdmin;
 
     /**
-     * @return AllowClusterAdmin lets clusterRoles name cluster-admin: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
+     * @return AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
      * 
      */
     public Optional<Output<Boolean>> allowClusterAdmin() {
@@ -105,14 +105,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
+     * ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34;, &#34;admin&#34; and &#34;edit&#34; (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
      * 
      */
     @Import(name="clusterRoles")
     private @Nullable Output<List<String>> clusterRoles;
 
     /**
-     * @return ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
+     * @return ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34;, &#34;admin&#34; and &#34;edit&#34; (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
      * 
      */
     public Optional<Output<List<String>>> clusterRoles() {
@@ -565,7 +565,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowClusterAdmin AllowClusterAdmin lets clusterRoles name cluster-admin: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
+         * @param allowClusterAdmin AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
          * 
          * @return builder
          * 
@@ -576,7 +576,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param allowClusterAdmin AllowClusterAdmin lets clusterRoles name cluster-admin: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
+         * @param allowClusterAdmin AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage&#39;s program, and whoever can change what it runs, then owns the hub. Default: false.
          * 
          * @return builder
          * 
@@ -670,7 +670,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34;, &#34;admin&#34; and &#34;edit&#34; (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
          * 
          * @return builder
          * 
@@ -681,7 +681,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34;, &#34;admin&#34; and &#34;edit&#34; (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
          * 
          * @return builder
          * 
@@ -691,7 +691,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34; only with allowClusterAdmin. Default: none.
+         * @param clusterRoles ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount. &#34;cluster-admin&#34;, &#34;admin&#34; and &#34;edit&#34; (AdminClusterRoles: bound cluster-wide, each owns the hub) only with allowClusterAdmin. Default: none.
          * 
          * @return builder
          * 
