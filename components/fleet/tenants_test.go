@@ -283,8 +283,17 @@ func TestTenantsThroughGit(t *testing.T) {
 	}
 	slices.Sort(through)
 	vap, vapb := "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
-	if want := []string{vap + " payments-spoke-a-namespaces-policy", vap + " payments-spoke-a-secret-stores-policy",
-		vapb + " payments-spoke-a-namespaces-policy-binding", vapb + " payments-spoke-a-secret-stores-policy-binding"}; !slices.Equal(through, want) {
+	var want []string
+	for _, kind := range []string{vap, vapb} {
+		for _, part := range []string{"external-secrets", "namespaces", "secret-stores", "services"} {
+			name := "payments-spoke-a-" + part + "-policy"
+			if kind == vapb {
+				name += "-binding"
+			}
+			want = append(want, kind+" "+name)
+		}
+	}
+	if !slices.Equal(through, want) {
 		t.Errorf("through spoke-a-k8s: %v, want %v", through, want)
 	}
 	policy := cloud.MustGet(t, vap, "payments-spoke-a-namespaces-policy")

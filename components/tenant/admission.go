@@ -58,6 +58,69 @@ func NamespacePolicy(t TenantSpec) admission.Policy {
 				Message: "a tenant namespace has no other Pod Security Admission label (a version pin such as " +
 					"pod-security.kubernetes.io/enforce-version would loosen its level)",
 			},
+			{
+				Expression: fmt.Sprintf("object.metadata.?annotations[?%s].orValue('').split(',').exists(o, o.trim() == %s)",
+					admission.String(SyncOptionsAnnotation), admission.String(NoPrune)),
+				Message: "a tenant namespace keeps " + SyncOptionsAnnotation + ": " + NoPrune + ", so that a commit " +
+					"removing it from the tenant's file cannot make Argo CD prune it with its volumes (the stack deletes it)",
+			},
+		},
+	}
+}
+
+// ServicePolicyName is the policy on the Services of a tenant's namespaces: tenant-<tenant>-services.
+func ServicePolicyName(tenant string) string { return ProjectName(tenant) + "-services" }
+
+// ServicePolicy refuses, in the tenant's namespaces (CREATE or UPDATE, by anyone), a Service with externalIPs
+// (CVE-2020-8554: a Service may claim any address, and the cluster's proxies then send other workloads' traffic
+// for it to the tenant's pods) or of type ExternalName (a name inside the cluster for any host, which ingress
+// controllers and meshes may follow across namespaces).
+func ServicePolicy(t TenantSpec) admission.Policy {
+	return admission.Policy{
+		Name: ServicePolicyName(t.Name), Group: "", Version: "v1", Resource: "services",
+		Namespaces: t.NamespaceNames(),
+		Validations: []admission.Validation{
+			{
+				Expression: "object.spec.?externalIPs.orValue([]).size() == 0",
+				Message:    "a tenant's Service sets no externalIPs (CVE-2020-8554: it would take other workloads' traffic to those addresses)",
+			},
+			{
+				Expression: "object.spec.?type.orValue('ClusterIP') != 'ExternalName'",
+				Message:    "a tenant's Service is not of type ExternalName (a cluster name for any host)",
+			},
+		},
+	}
+}
+
+// ExternalSecretPolicyName is the policy on the ExternalSecrets of a tenant's namespaces:
+// tenant-<tenant>-external-secrets.
+func ExternalSecretPolicyName(tenant string) string { return ProjectName(tenant) + "-external-secrets" }
+
+// ExternalSecretPolicy refuses, in the tenant's namespaces (CREATE or UPDATE, by anyone, any version of
+// external-secrets.io), an ExternalSecret that reads through anything but the namespace's own SecretStore
+// (SecretStoreName, which SecretStorePolicy pins to the tenant's secrets): its secretStoreRef and every
+// data[].sourceRef.storeRef and dataFrom[].sourceRef.storeRef are of kind SecretStore (no ClusterSecretStore,
+// which may read with external-secrets' own role) named SecretStoreName, and no sourceRef names a generator (a
+// generator without auth, such as an ECR token's, would act as external-secrets itself).
+func ExternalSecretPolicy(t TenantSpec) admission.Policy {
+	own := fmt.Sprintf("(r.?kind.orValue('SecretStore') == 'SecretStore' && r.?name.orValue('') == %s)", admission.String(SecretStoreName))
+	refs := "object.spec.?data.orValue([]).map(d, d.?sourceRef).filter(s, s.hasValue()).map(s, s.value())" +
+		" + object.spec.?dataFrom.orValue([]).map(d, d.?sourceRef).filter(s, s.hasValue()).map(s, s.value())"
+	return admission.Policy{
+		Name: ExternalSecretPolicyName(t.Name), Group: "external-secrets.io", Version: "*", Resource: "externalsecrets",
+		Namespaces: t.NamespaceNames(),
+		Variables:  []admission.Variable{{Name: "sources", Expression: refs}},
+		Validations: []admission.Validation{
+			{
+				Expression: "[object.spec.?secretStoreRef.orValue({'name': " + admission.String(SecretStoreName) + "})].all(r, " + own + ")" +
+					" && variables.sources.all(s, !has(s.storeRef) || [s.storeRef].all(r, " + own + "))",
+				Message: "a tenant's ExternalSecret reads through its namespace's own SecretStore " + SecretStoreName +
+					" only (secretStoreRef and every sourceRef.storeRef: kind SecretStore, that name; no ClusterSecretStore)",
+			},
+			{
+				Expression: "variables.sources.all(s, !has(s.generatorRef))",
+				Message:    "a tenant's ExternalSecret names no generator (sourceRef.generatorRef): one without auth acts as external-secrets itself",
+			},
 		},
 	}
 }
@@ -109,7 +172,8 @@ func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target)
 	}
 	opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes)}
 	var out []pulumi.Resource
-	for _, p := range []admission.Policy{NamespacePolicy(t), SecretStorePolicy(t, c.ExternalSecrets, c.Region)} {
+	for _, p := range []admission.Policy{NamespacePolicy(t), SecretStorePolicy(t, c.ExternalSecrets, c.Region),
+		ServicePolicy(t), ExternalSecretPolicy(t)} {
 		part := strings.TrimPrefix(p.Name, ProjectName(t.Name)+"-")
 		rs, err := admission.Register(ctx, t.Name+"-"+c.Name+"-"+part, p.Name, p.Namespaces, pulumi.Any(p), opts...)
 		if err != nil {

@@ -27,6 +27,11 @@ const (
 	SecretsServiceAccount  = "tenant-secrets"
 	roleArnAnnotation      = "eks.amazonaws.com/role-arn"
 	podSecurityLabelPrefix = "pod-security.kubernetes.io/"
+	// SyncOptionsAnnotation and NoPrune keep Argo CD from pruning a tenant's Namespace when a commit removes it
+	// from the tenant's file (Argo CD's sync options, "Prune=false"): a Namespace deleted takes its volumes' claims
+	// and everything else in it. The stack deletes it when the namespace leaves the tenant's config.
+	SyncOptionsAnnotation = "argocd.argoproj.io/sync-options"
+	NoPrune               = "Prune=false"
 )
 
 // podSecurityModes are the Pod Security Admission modes a tenant namespace sets (labels podSecurityLabelPrefix +
@@ -81,7 +86,8 @@ func Manifests(t TenantSpec, n TenantNamespace, ids Identities, secrets bool, re
 	dnsPort, agentPort, httpsPort := intstr.FromInt32(53), intstr.FromInt32(80), intstr.FromInt32(443)
 	udp, tcp := corev1.ProtocolUDP, corev1.ProtocolTCP
 	objects := []runtime.Object{
-		&corev1.Namespace{TypeMeta: typeMeta("v1", "Namespace"), ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: labels}},
+		&corev1.Namespace{TypeMeta: typeMeta("v1", "Namespace"), ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: labels,
+			Annotations: map[string]string{SyncOptionsAnnotation: NoPrune}}},
 		&corev1.ResourceQuota{TypeMeta: typeMeta("v1", "ResourceQuota"), ObjectMeta: meta(QuotaName),
 			Spec: corev1.ResourceQuotaSpec{Hard: quota}},
 		&corev1.LimitRange{TypeMeta: typeMeta("v1", "LimitRange"), ObjectMeta: meta(LimitRangeName),

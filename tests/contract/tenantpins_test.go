@@ -5,8 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	synccommon "github.com/argoproj/argo-cd/gitops-engine/pkg/sync/common"
+	resourceutil "github.com/argoproj/argo-cd/gitops-engine/pkg/sync/resource"
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 )
@@ -16,6 +19,10 @@ var (
 	namespaceResource   = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 	secretStoreKind     = schema.GroupVersionKind{Group: "external-secrets.io", Version: "v1beta1", Kind: "SecretStore"}
 	secretStoreResource = schema.GroupVersionResource{Group: "external-secrets.io", Version: "v1beta1", Resource: "secretstores"}
+	serviceKind         = schema.GroupVersionKind{Version: "v1", Kind: "Service"}
+	serviceResource     = schema.GroupVersionResource{Version: "v1", Resource: "services"}
+	externalSecretKind  = schema.GroupVersionKind{Group: "external-secrets.io", Version: "v1beta1", Kind: "ExternalSecret"}
+	externalSecretRes   = schema.GroupVersionResource{Group: "external-secrets.io", Version: "v1beta1", Resource: "externalsecrets"}
 )
 
 // folderObjects are the objects of a tenant's file for one cluster, as a commit to its folder carries them
@@ -58,6 +65,14 @@ func TestTenantFolderPins(t *testing.T) {
 	if ns == nil || batch == nil || store == nil {
 		t.Fatalf("the tenant's file has no Namespace payments, payments-batch or SecretStore: %v", objs)
 	}
+	// Argo CD's sync (gitops-engine's isPruningDisabled) reads the live object's Prune sync option: with false it
+	// never prunes the Namespace, whatever a commit removes.
+	for _, n := range []map[string]any{ns, batch} {
+		prune := resourceutil.GetAnnotationOptionValue(&unstructured.Unstructured{Object: n}, synccommon.AnnotationSyncOptions, synccommon.SyncOptionPrune)
+		if prune == nil || *prune != synccommon.SyncValueFalse {
+			t.Errorf("Argo CD reads the Prune sync option of the file's namespace as %v, want false", prune)
+		}
+	}
 	labels := func(edit func(l map[string]any)) func(o map[string]any) {
 		return func(o map[string]any) { edit(field(o, "metadata", "labels")) }
 	}
@@ -67,6 +82,20 @@ func TestTenantFolderPins(t *testing.T) {
 	const committer = "system:serviceaccount:argocd:argocd-application-controller"
 	namespaces := tenant.NamespacePolicy(a)
 	stores := tenant.SecretStorePolicy(a, true, region)
+	services, externalSecrets := tenant.ServicePolicy(a), tenant.ExternalSecretPolicy(a)
+	service := map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "web", "namespace": "payments"},
+		"spec": map[string]any{"selector": map[string]any{"app": "web"}, "ports": []any{map[string]any{"port": 80}}}}
+	serviceSpec := func(edit func(s map[string]any)) map[string]any {
+		return edited(t, service, func(o map[string]any) { edit(field(o, "spec")) })
+	}
+	externalSecret := map[string]any{"apiVersion": "external-secrets.io/v1beta1", "kind": "ExternalSecret",
+		"metadata": map[string]any{"name": "db", "namespace": "payments"},
+		"spec": map[string]any{"secretStoreRef": map[string]any{"name": tenant.SecretStoreName, "kind": "SecretStore"},
+			"target": map[string]any{"name": "db"},
+			"data":   []any{map[string]any{"secretKey": "password", "remoteRef": map[string]any{"key": "payments/db"}}}}}
+	esSpec := func(edit func(s map[string]any)) map[string]any {
+		return edited(t, externalSecret, func(o map[string]any) { edit(field(o, "spec")) })
+	}
 	for name, tc := range map[string]struct {
 		policy    admission.Policy
 		obj, old  map[string]any
@@ -98,6 +127,48 @@ func TestTenantFolderPins(t *testing.T) {
 			field(o, "metadata", "labels")[admission.NamespaceNameLabel] = "kube-system"
 			field(o, "metadata", "labels")["pod-security.kubernetes.io/enforce"] = "privileged"
 		})},
+
+		"the file's namespace, its Prune=false dropped by a commit": {policy: namespaces, old: ns,
+			obj:  edited(t, ns, func(o map[string]any) { delete(field(o, "metadata", "annotations"), tenant.SyncOptionsAnnotation) }),
+			want: "keeps argocd.argoproj.io/sync-options: Prune=false"},
+		"the file's namespace, pruning allowed again": {policy: namespaces, old: ns,
+			obj: edited(t, ns, func(o map[string]any) {
+				field(o, "metadata", "annotations")[tenant.SyncOptionsAnnotation] = "Prune=true"
+			}),
+			want: "keeps argocd.argoproj.io/sync-options: Prune=false"},
+		"the file's namespace with another sync option too": {policy: namespaces, old: ns,
+			obj: edited(t, ns, func(o map[string]any) {
+				field(o, "metadata", "annotations")[tenant.SyncOptionsAnnotation] = "ServerSideApply=true, Prune=false"
+			})},
+
+		"a tenant's Service":     {policy: services, obj: service, namespace: "payments"},
+		"a LoadBalancer Service": {policy: services, obj: serviceSpec(func(s map[string]any) { s["type"] = "LoadBalancer" }), namespace: "payments"},
+		"a Service with externalIPs": {policy: services, namespace: "payments", want: "sets no externalIPs (CVE-2020-8554",
+			obj: serviceSpec(func(s map[string]any) { s["externalIPs"] = []any{"10.96.0.10"} })},
+		"an ExternalName Service": {policy: services, namespace: "payments", want: "not of type ExternalName",
+			obj: serviceSpec(func(s map[string]any) {
+				s["type"], s["externalName"] = "ExternalName", "kubernetes.default.svc.cluster.local"
+				delete(s, "selector")
+			})},
+		"externalIPs outside the tenant's namespaces": {policy: services, namespace: "search",
+			obj: serviceSpec(func(s map[string]any) { s["externalIPs"] = []any{"10.96.0.10"} })},
+
+		"a tenant's ExternalSecret": {policy: externalSecrets, obj: externalSecret, namespace: "payments"},
+		"an ExternalSecret through a ClusterSecretStore": {policy: externalSecrets, namespace: "payments", want: "its namespace's own SecretStore",
+			obj: esSpec(func(s map[string]any) { field(s, "secretStoreRef")["kind"] = "ClusterSecretStore" })},
+		"an ExternalSecret through another store": {policy: externalSecrets, namespace: "payments", want: "its namespace's own SecretStore",
+			obj: esSpec(func(s map[string]any) { field(s, "secretStoreRef")["name"] = "platform" })},
+		"an ExternalSecret whose data reads another store": {policy: externalSecrets, namespace: "payments", want: "its namespace's own SecretStore",
+			obj: esSpec(func(s map[string]any) {
+				s["data"] = []any{map[string]any{"secretKey": "k", "remoteRef": map[string]any{"key": "platform/admin"},
+					"sourceRef": map[string]any{"storeRef": map[string]any{"name": "all", "kind": "ClusterSecretStore"}}}}
+			})},
+		"an ExternalSecret from a generator": {policy: externalSecrets, namespace: "payments", want: "names no generator",
+			obj: esSpec(func(s map[string]any) {
+				delete(s, "data")
+				s["dataFrom"] = []any{map[string]any{"sourceRef": map[string]any{"generatorRef": map[string]any{
+					"apiVersion": "generators.external-secrets.io/v1alpha1", "kind": "ECRAuthorizationToken", "name": "ecr"}}}}
+			})},
 
 		"the file's SecretStore": {policy: stores, obj: store, namespace: "payments"},
 		"the file's SecretStore, refreshed hourly": {policy: stores, obj: edited(t, store, func(o map[string]any) {
@@ -135,8 +206,13 @@ func TestTenantFolderPins(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			kind, res := namespaceKind, namespaceResource
-			if tc.policy.Resource == "secretstores" {
+			switch tc.policy.Resource {
+			case "secretstores":
 				kind, res = secretStoreKind, secretStoreResource
+			case "services":
+				kind, res = serviceKind, serviceResource
+			case "externalsecrets":
+				kind, res = externalSecretKind, externalSecretRes
 			}
 			ok, msg := admit(t, tc.policy, tc.obj, tc.old, tc.namespace, committer, kind, res)
 			switch {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -39,7 +40,8 @@ func testTenantFolderPins(ctx context.Context, t *testing.T, spoke *fleettest.Cl
 	policies := schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingadmissionpolicies"}
 	bindings := policies
 	bindings.Resource = "validatingadmissionpolicybindings"
-	for _, p := range []string{tenant.NamespacePolicyName(tenantName), tenant.SecretStorePolicyName(tenantName)} {
+	for _, p := range []string{tenant.NamespacePolicyName(tenantName), tenant.SecretStorePolicyName(tenantName),
+		tenant.ServicePolicyName(tenantName), tenant.ExternalSecretPolicyName(tenantName)} {
 		if _, err := dyn.Resource(policies).Get(ctx, p, metav1.GetOptions{}); err != nil {
 			t.Errorf("%s: policy %s: %v", cluster, p, err)
 		}
@@ -76,13 +78,33 @@ func testTenantFolderPins(ctx context.Context, t *testing.T, spoke *fleettest.Cl
 		t.Fatalf("%s: no namespace of the committed file was admitted:\n%s", cluster, content)
 	}
 
+	// A Service that claims an address for other workloads' traffic (CVE-2020-8554).
+	_, err := spoke.Typed().CoreV1().Services(synced[0]).Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: "claim", Namespace: synced[0]},
+		Spec:       corev1.ServiceSpec{ExternalIPs: []string{"10.96.0.10"}, Ports: []corev1.ServicePort{{Port: 53}}},
+	}, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	if err == nil || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+tenant.ServicePolicyName(tenantName)+"'") {
+		t.Errorf("%s: a Service with externalIPs in %s: %v, want the services policy's refusal", cluster, synced[0], err)
+	}
+	// Removing the Namespace from the file: Argo CD would prune it, but the Prune=false the stack wrote cannot go.
+	live, err := namespaces.Get(ctx, synced[0], metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unpinned := live.DeepCopy()
+	unpinned.SetAnnotations(nil)
+	if _, err := namespaces.Update(ctx, unpinned, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}}); err == nil ||
+		!strings.Contains(err.Error(), "Prune=false") {
+		t.Errorf("%s: the tenant's namespace %s without Prune=false: %v, want the namespaces policy's refusal", cluster, synced[0], err)
+	}
+
 	// A SecretStore (the kind external-secrets serves; a stand-in CRD here) that reads with external-secrets' own role.
 	stores := schema.GroupVersionResource{Group: "external-secrets.io", Version: "v1beta1", Resource: "secretstores"}
 	openCRD(ctx, t, dyn, stores, "SecretStore", "Namespaced")
 	store := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "external-secrets.io/v1beta1", "kind": "SecretStore",
 		"metadata": map[string]any{"name": "platform", "namespace": synced[0]},
 		"spec":     map[string]any{"provider": map[string]any{"aws": map[string]any{"service": "SecretsManager", "region": spoke.Region}}}}}
-	_, err := dyn.Resource(stores).Namespace(synced[0]).Create(ctx, store, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	_, err = dyn.Resource(stores).Namespace(synced[0]).Create(ctx, store, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 	if err == nil || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+tenant.SecretStorePolicyName(tenantName)+"'") {
 		t.Errorf("%s: a SecretStore without auth in %s: %v, want the secret-stores policy's refusal", cluster, synced[0], err)
 	}
