@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/netip"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -19,17 +20,26 @@ import (
 // TypeToken is the type of the Tenant component.
 const TypeToken = "fleet:index:Tenant"
 
-// reserved are namespaces no tenant may take: Kubernetes' own (and any kube-*, which Check refuses by prefix),
-// Argo CD's, and every add-on's with an identity (the contract table).
+// reserved are namespaces no tenant may take: Kubernetes' own, Argo CD's default namespace, and every add-on's,
+// identity or not (addons.Namespaces). reservedPrefixes are prefixes no tenant namespace may start with: kube- (Kubernetes'),
+// argocd- (Argo CD's Applications namespaces, argocd-addons and argocd-workloads), fleet-stacks- (StackDelivery's
+// stage namespaces by default). A Fleet's hub runs Argo CD in its default namespace, argocd.
 func reserved() []string {
-	names := []string{"default", "kube-system", "kube-public", "kube-node-lease", "argocd"}
-	for _, a := range addons.All() {
-		if a.Identity != nil && !slices.Contains(names, a.Identity.Namespace) {
-			names = append(names, a.Identity.Namespace)
+	names := []string{"default", "kube-system", "kube-public", "kube-node-lease", "argocd", "fleet-stacks"}
+	for _, n := range addons.Namespaces() {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
 		}
 	}
 	return names
 }
+
+var reservedPrefixes = []string{"kube-", "argocd-", "fleet-stacks-"}
+
+// secretsPrefixPattern is what a secretsPrefix may hold: the characters of an AWS Secrets Manager secret name
+// (Secrets Manager's CreateSecret: letters, digits and /_+=.@-), so no IAM wildcard (* or ?) that would let the
+// tenant's role read other secrets.
+var secretsPrefixPattern = regexp.MustCompile(`^[A-Za-z0-9/_+=.@-]*$`)
 
 // accessPolicies are the EKS access policies an owner's access names (EKS User Guide, "Access policy
 // permissions"), each scoped to the tenant's namespaces.
@@ -67,14 +77,19 @@ func Check(ps *problems.List, field string, a TenantSpec) {
 	if len(a.Namespaces) == 0 {
 		ps.Add(at("namespaces"), "list at least one namespace")
 	}
+	if !secretsPrefixPattern.MatchString(a.SecretsPrefix) || strings.HasPrefix(a.SecretsPrefix, "/") {
+		ps.Add(at("secretsPrefix"), "%q: a Secrets Manager name prefix, letters, digits and /_+=.@- only, not starting "+
+			"with / (no * or ?: the tenant's role reads <secretsPrefix><tenant>/*)", a.SecretsPrefix)
+	}
 	seen, taken := map[string]int{}, reserved()
 	for i, n := range a.Namespaces {
 		f := at(problems.Index("namespaces", i))
 		switch errs := validation.IsDNS1123Label(n.Name); {
 		case len(errs) > 0:
 			ps.Add(f+".name", "%q is not a DNS-1123 label: %s", n.Name, strings.Join(errs, "; "))
-		case slices.Contains(taken, n.Name) || strings.HasPrefix(n.Name, "kube-"):
-			ps.Add(f+".name", "%q is a namespace of Kubernetes, Argo CD or an add-on; choose another", n.Name)
+		case slices.Contains(taken, n.Name) || slices.ContainsFunc(reservedPrefixes, func(p string) bool { return strings.HasPrefix(n.Name, p) }):
+			ps.Add(f+".name", "%q is a namespace of Kubernetes, Argo CD, StackDelivery or an add-on (or starts with %s); choose another",
+				n.Name, strings.Join(reservedPrefixes, ", "))
 		default:
 			if j, dup := seen[n.Name]; dup {
 				ps.Add(f+".name", "%q is also namespaces[%d]", n.Name, j)
