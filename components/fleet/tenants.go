@@ -1,6 +1,8 @@
 package fleet
 
 import (
+	"fmt"
+	"net/netip"
 	"slices"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
@@ -40,6 +42,9 @@ func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.R
 			if !t.Selects(tenantCluster(c.spec)) {
 				continue
 			}
+			for _, w := range ingressWarnings(t, c.spec.Name, b.cidrs[c.spec.Name]) {
+				_ = b.ctx.Log.Warn(w, &pulumi.LogArgs{Resource: b.comp})
+			}
 			handover := slices.Contains(b.handover, c.spec.Name)
 			prov, ok := kube[c.spec.Name]
 			if !ok {
@@ -73,4 +78,25 @@ func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.R
 		out[t.Name] = summary
 	}
 	return out, nil
+}
+
+// ingressWarnings are the warnings for a tenant's ingressCidrs on a cluster whose VPC is vpcCidr: a network that
+// overlaps the VPC lets in pods of every namespace too (the VPC CNI gives pods addresses of the VPC's subnets, so a
+// NetworkPolicy ipBlock of the node subnets admits their pods), not only the load balancers it is meant for.
+func ingressWarnings(t tenant.TenantSpec, cluster, vpcCidr string) []string {
+	vpc, err := netip.ParsePrefix(vpcCidr)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, n := range t.Namespaces {
+		for _, c := range n.IngressCidrs {
+			if p, err := netip.ParsePrefix(c); err == nil && p.Overlaps(vpc) {
+				out = append(out, fmt.Sprintf("tenant %s, namespace %s: ingressCidrs %s overlaps cluster %s's VPC %s, "+
+					"where the pods of every namespace live too (the VPC CNI): allow-ingress-cidrs admits them; name the "+
+					"load balancers' subnets only", t.Name, n.Name, c, cluster, vpcCidr))
+			}
+		}
+	}
+	return out
 }
