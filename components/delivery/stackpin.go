@@ -108,7 +108,22 @@ func pins(a StackDeliveryArgs) ([]admission.Variable, []admission.Validation, er
 		{Name: "pinned", Expression: lit + "[?variables.key].orValue({})"},
 		{Name: "changed", Expression: strings.Join(checks, " + ")},
 	}
+	stackFields, err := admission.Literal(StackSpecFields)
+	if err != nil {
+		return nil, nil, err
+	}
+	workspaceFields, err := admission.Literal(WorkspaceSpecFields)
+	if err != nil {
+		return nil, nil, err
+	}
 	vals := []admission.Validation{
+		{
+			// A field a later PKO adds would escape the field-by-field pins: refused until the guard knows it.
+			Expression: "object.spec.all(k, k in " + stackFields + ") && " +
+				"object.spec.?workspaceTemplate.?spec.orValue({}).all(k, k in " + workspaceFields + ")",
+			Message: "a stage's Stack sets only the fields of PKO v2.9.0's Stack and Workspace specs, which the guard " +
+				"pins one by one",
+		},
 		{
 			Expression: "variables.key in " + nameList,
 			Message:    "a stage's namespace holds only the Stacks the delivery writes: " + strings.Join(names, ", "),

