@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -22,10 +23,12 @@ func TestReleaseActionlintFindsNothing(t *testing.T) {
 	lint(t, []string{path})
 }
 
-// TestReleaseOrder: a v* tag releases; the tests run first, then the plugin, then the SDKs, each registry's job
-// after the SDKs are built. Only the plugin and Go SDK jobs may write to the repository, the workflow's default is
-// read-only, and the registries with OIDC trusted publishing (npm, PyPI, NuGet) get an id token and no stored
-// secret; Maven Central's secrets come from the "release" environment.
+// TestReleaseOrder: a v* tag releases; the tests run first, then the plugin, then its attestation and the SDKs,
+// each registry's job after the SDKs are built. Only the plugin and Go SDK jobs may write to the repository, the
+// workflow's default is read-only, and the registries with OIDC trusted publishing (npm, PyPI, NuGet) and the
+// attestation get an id token and no stored secret, and install or build nothing; Maven Central's secrets come from
+// the "release" environment, behind which every job runs that writes or holds a credential. Every action is pinned
+// by commit.
 func TestReleaseOrder(t *testing.T) {
 	w := parseFile(t, releaseFile)
 	if got := events(w); !slices.Equal(got, []string{"push"}) {
@@ -39,8 +42,8 @@ func TestReleaseOrder(t *testing.T) {
 	if w.Permissions == nil || w.Permissions.Scopes["contents"] == nil || w.Permissions.Scopes["contents"].Value.Value != "read" {
 		t.Error("the workflow's default permissions are not contents: read")
 	}
-	needs := map[string]string{"plugin": "test", "sdks": "plugin", "npm": "sdks", "pypi": "sdks", "nuget": "sdks",
-		"maven": "sdks", "go-sdk": "sdks"}
+	needs := map[string]string{"plugin": "test", "attest": "plugin", "sdks": "plugin", "npm": "sdks", "pypi": "sdks",
+		"nuget": "sdks", "maven": "sdks", "go-sdk": "sdks"}
 	for job, need := range needs {
 		j := w.Jobs[job]
 		if j == nil {
@@ -69,8 +72,31 @@ func TestReleaseOrder(t *testing.T) {
 		}
 		oidc := job.Permissions != nil && job.Permissions.Scopes["id-token"] != nil &&
 			job.Permissions.Scopes["id-token"].Value.Value == "write"
-		if oidc != (name == "npm" || name == "pypi" || name == "nuget") {
+		if oidc != (name == "npm" || name == "pypi" || name == "nuget" || name == "attest") {
 			t.Errorf("job %s: id-token write %v", name, oidc)
+		}
+		// Whatever writes the repository, holds an OIDC token or a registry's secret runs behind the release
+		// environment (its reviewers and its branch rules).
+		if (write || oidc || name == "maven") && (job.Environment == nil || job.Environment.Name.Value != "release") {
+			t.Errorf("job %s writes, holds an OIDC token or a secret outside the release environment", name)
+		}
+		for _, s := range job.Steps {
+			// A job that holds an OIDC token installs and builds nothing: it publishes or attests what an earlier
+			// job built (a package's install script or a build tool would run with the token).
+			if r, ok := s.Exec.(*actionlint.ExecRun); ok && oidc && r.Run != nil {
+				for _, install := range []string{"npm install", "npm ci", "npx", "pip install", "python -m build", "go build",
+					"go run", "go install", "dotnet pack", "dotnet restore", "dotnet build", "apt-get", "curl", "make "} {
+					if strings.Contains(r.Run.Value, install) {
+						t.Errorf("job %s holds an OIDC token and runs %q", name, install)
+					}
+				}
+			}
+			// Every action is pinned by commit: a tag or a branch can be moved under the release.
+			if a, ok := s.Exec.(*actionlint.ExecAction); ok && a.Uses != nil {
+				if _, ref, _ := strings.Cut(a.Uses.Value, "@"); !commitPattern.MatchString(ref) {
+					t.Errorf("job %s uses %s: not pinned by a commit", name, a.Uses.Value)
+				}
+			}
 		}
 		for _, s := range job.Steps {
 			for _, secret := range secretsOf(s) {
@@ -81,6 +107,9 @@ func TestReleaseOrder(t *testing.T) {
 		}
 	}
 }
+
+// commitPattern is a full Git commit SHA.
+var commitPattern = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // runs tells whether a step's script contains cmd.
 func runs(s *actionlint.Step, cmd string) bool {
