@@ -83,7 +83,12 @@ func PodIdentityTrust(clusterArn, namespace string, serviceAccounts []string) St
 
 // CapabilityTrust is the trust statement the Amazon EKS User Guide gives every EKS Capability's role
 // (capability-role.html, "All capability roles must include the following trust policy"): the
-// capabilities.eks.amazonaws.com principal with sts:AssumeRole and sts:TagSession, and no condition.
+// capabilities.eks.amazonaws.com principal with sts:AssumeRole and sts:TagSession, and no condition. No
+// aws:SourceAccount or aws:SourceArn: the User Guide's "Cross-service confused deputy prevention in Amazon EKS"
+// (2025-08-19) says EKS accepts those conditions in the trust policy of an EKS cluster role (eks.amazonaws.com), and
+// names no capability; the capability role's page gives the policy without them. A condition the service does not
+// set would refuse every AssumeRole of the capability, so the role keeps the documented policy; the role being in
+// the cluster's own account (which the capability requires) is what binds it.
 func CapabilityTrust() Statement {
 	return Trust(map[string]string{"Service": "capabilities.eks.amazonaws.com"}, "sts:AssumeRole", "sts:TagSession")
 }
