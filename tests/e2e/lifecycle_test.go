@@ -235,7 +235,8 @@ func TestDay2(t *testing.T) {
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4, "kubernetes:core/v1:ServiceAccount": 1,
 				"aws:iam/role:Role": 1, "aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
-				"fleet:index:TenantGuard": 1, vap: 2, vapBinding: 2, // its namespaces' and SecretStores' pins
+				// its namespaces', SecretStores', Services' and ExternalSecrets' pins
+				"fleet:index:TenantGuard": 1, vap: 4, vapBinding: 4,
 			},
 			// The owner's access entry (through the EKS component) and the network policy agent, now that a tenant
 			// lives on spoke-a (vpc-cni's configuration).
@@ -279,8 +280,8 @@ func TestDay2(t *testing.T) {
 			"create": {"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "fleet:index:TenantGuard": 1, "eks:index:Cluster": 1,
-				// the namespaces policy (the new namespace's level) and both bindings (their namespaces)
-				vap: 1, vapBinding: 2},
+				// the namespaces policy (the new namespace's level) and the four bindings (their namespaces)
+				vap: 1, vapBinding: 4},
 		}
 		if diff := cmp.Diff(wantNS, p); diff != "" {
 			t.Errorf("adding a namespace: plan (-want +got):\n%s", diff)
@@ -300,7 +301,7 @@ func TestDay2(t *testing.T) {
 				"aws:iam/role:Role": 3, "aws:iam/rolePolicy:RolePolicy": 2,
 				"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
-				"fleet:index:TenantGuard": 1, vap: 2, vapBinding: 2,
+				"fleet:index:TenantGuard": 1, vap: 4, vapBinding: 4,
 			},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "eks:index:Cluster": 1, "aws:eks/addon:Addon": 1},
 		}
