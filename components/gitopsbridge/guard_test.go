@@ -3,6 +3,7 @@ package gitopsbridge
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -135,4 +136,29 @@ func toJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(raw)
+}
+
+// TestGuardPastTheObjectLimit: a hub whose registrations would make the cluster-secret guard larger than an object
+// the API server stores fails at preview, naming the field and the way out, instead of failing its `up` at the API
+// server with the old guard left to refuse every new spoke.
+func TestGuardPastTheObjectLimit(t *testing.T) {
+	notes := strings.Repeat("n", 8000)
+	args := hubArgs()
+	for i := range 200 {
+		s, err := ParseClusterSecret(spokeManifest(fmt.Sprintf("spoke%03d", i), "us-west-2", nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Annotations["notes"] = notes
+		args.Hub.RegisteredSecrets = append(args.Hub.RegisteredSecrets, pulumi.String(s.YAML()))
+	}
+	_, _, err := run("hub", args)
+	if err == nil || !strings.Contains(err.Error(), "hub.registeredSecrets: 201 cluster secrets make the hub's cluster-secret guard") ||
+		!strings.Contains(err.Error(), "a hub per shard") {
+		t.Errorf("200 spokes of 8 kB: %v", err)
+	}
+	args.Hub.RegisteredSecrets = args.Hub.RegisteredSecrets[:20]
+	if _, _, err := run("hub", args); err != nil {
+		t.Errorf("20 spokes of 8 kB: %v", err)
+	}
 }

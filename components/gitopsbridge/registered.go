@@ -50,7 +50,13 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, wr
 			checkRegistered(&ps, field, s, ns, g.Registered, h.Managed())
 			g.Registered = append(g.Registered, s)
 		}
-		return g.Policy(), ps.Err(TypeToken)
+		policy := g.Policy()
+		if size := policySize(policy); size > MaxPolicyBytes {
+			ps.Add("hub.registeredSecrets", "%d cluster secrets make the hub's cluster-secret guard %d bytes, past the "+
+				"%d a Kubernetes object may take (etcd's request limit): register fewer spokes on this hub (a hub per "+
+				"shard), or shorten their annotations", len(g.Registered), size, MaxPolicyBytes)
+		}
+		return policy, ps.Err(TypeToken)
 	}).(pulumi.AnyOutput)
 	out, err := admission.Register(b.ctx, childName(b.name, "cluster-secrets"), ClusterSecretPolicyName, []string{ns}, policy,
 		b.child(k8s, pulumi.DependsOn(deps))...)
@@ -128,4 +134,18 @@ var clusterARNPattern = regexp.MustCompile(`^arn:aws(-[a-z]+)*:eks:[a-z]{2}(-[a-
 // serviceAccountUser is a service account's Kubernetes username.
 func serviceAccountUser(namespace, name string) string {
 	return "system:serviceaccount:" + namespace + ":" + name
+}
+
+// MaxPolicyBytes is the largest cluster-secret guard the fleet writes, as JSON: under etcd's default request limit
+// of 1.5 MiB (--max-request-bytes 1572864), which bounds every object the API server stores, with room for the
+// object's metadata and managed fields.
+const MaxPolicyBytes = 1_450_000
+
+// policySize is the policy's size as the JSON the API server receives.
+func policySize(p admission.Policy) int {
+	raw, err := json.Marshal(p.Object())
+	if err != nil {
+		return 0
+	}
+	return len(raw)
 }
