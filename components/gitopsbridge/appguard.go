@@ -95,11 +95,8 @@ func (g ApplicationGuard) Policies() []admission.Policy {
 		Group: "argoproj.io", Version: "v1alpha1", Resource: "appprojects",
 		Namespaces: []string{g.Namespace},
 		Operations: []string{"UPDATE", "DELETE"},
-		Variables: []admission.Variable{
-			{Name: "exempt", Expression: deployerMatch(g.Deployer) + " || " + admission.String(MastersGroup) + " in request.userInfo.groups || " +
-				"(request.operation == 'DELETE' && request.userInfo.username in " + literal(SystemDeleters) + ")"},
-			{Name: "fenced", Expression: "oldObject.metadata.name in " + fenced},
-		},
+		Variables: append(g.ProjectExemptions().Variables(),
+			admission.Variable{Name: "fenced", Expression: "oldObject.metadata.name in " + fenced}),
 		Validations: []admission.Validation{{
 			Expression: "variables.exempt || !variables.fenced || (request.operation == 'UPDATE' && object.spec == oldObject.spec)",
 			Message: "the hub's projects (" + strings.Join(g.Fenced, ", ") + ") are the stack's: only the deployer " +
@@ -107,4 +104,10 @@ func (g ApplicationGuard) Policies() []admission.Policy {
 		}},
 	}
 	return []admission.Policy{apps, projectsPolicy}
+}
+
+// ProjectExemptions are the project guard's: the deployer, MastersGroup and SystemDeleters at a deletion. The
+// Application guard exempts no one.
+func (g ApplicationGuard) ProjectExemptions() admission.Exemptions {
+	return admission.Exemptions{Deployer: g.Deployer, Masters: true, SystemDeleters: true}
 }

@@ -1,12 +1,14 @@
 package gitopsbridge
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+
 	"regexp"
 )
 
 // SessionNameTemplate is EKS's placeholder for the session name in an assumed role's username (an access entry's
 // default username for an IAM role: arn:aws:sts::<account>:assumed-role/<role>/{{SessionName}}).
-const SessionNameTemplate = "{{SessionName}}"
+const SessionNameTemplate = admission.SessionNameTemplate
 
 // assumedRoleARN is an assumed role session's ARN, as sts:GetCallerIdentity answers for a role.
 var assumedRoleARN = regexp.MustCompile(`^(arn:[a-z-]+:sts::\d{12}:assumed-role/[^/]+/)[^/]+$`)

@@ -52,22 +52,13 @@ func ArgoCDSecret(name string) bool {
 	return slices.Contains(argoCDSecrets, name) || strings.HasPrefix(name, "argocd-repo-")
 }
 
-// MastersGroup is Kubernetes' superuser group: its members bypass authorization and may delete the guard itself, so
-// the guard exempts them rather than pretend to bind them (on EKS no one is in it unless aws-auth maps someone there,
-// which FleetCluster refuses; kwokctl's kube-controller-manager runs in it).
-const MastersGroup = "system:masters"
+// MastersGroup is Kubernetes' superuser group, which the guards exempt (admission.MastersGroup).
+const MastersGroup = admission.MastersGroup
 
-// SystemDeleters are the Kubernetes usernames that delete Secrets for the API itself: kube-controller-manager's
-// namespace controller (a deleted namespace's objects) and garbage collector (which also takes the
-// foregroundDeletion finalizer off an object being deleted), as their own service accounts
-// (--use-service-account-credentials) or as the controller manager. They may delete, and write an object being
-// deleted; the guard keeps ownerReferences off every cluster secret but the deployer's, so the garbage collector
-// never owns one.
-var SystemDeleters = []string{
-	"system:serviceaccount:kube-system:namespace-controller",
-	"system:serviceaccount:kube-system:generic-garbage-collector",
-	"system:kube-controller-manager",
-}
+// SystemDeleters are the usernames that delete for the API itself (admission.SystemDeleters). They may delete, and
+// write an object being deleted; the guard keeps ownerReferences off every cluster secret but the deployer's, so the
+// garbage collector never owns one.
+var SystemDeleters = admission.SystemDeleters
 
 // Policy is the admission guard on the Secrets in Argo CD's namespace (Kubernetes' ValidatingAdmissionPolicy,
 // evaluated by the API server before any Secret there is created, updated or deleted). Deny by default, for every
@@ -112,12 +103,8 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 		Group: "", Version: "v1", Resource: "secrets",
 		Namespaces: []string{g.Namespace},
 		Operations: []string{"CREATE", "UPDATE", "DELETE"},
-		Variables: slices.Concat(g.who(), []admission.Variable{
+		Variables: slices.Concat(g.Exemptions().Variables(), []admission.Variable{
 			{Name: "secret", Expression: "request.operation == 'DELETE' ? oldObject : object"},
-			{Name: "system", Expression: "(request.userInfo.username in " + literal(SystemDeleters) +
-				" && (request.operation == 'DELETE' || has(object.metadata.deletionTimestamp))) || " +
-				admission.String(MastersGroup) + " in request.userInfo.groups"},
-			{Name: "exempt", Expression: "variables.deployer || variables.system"},
 			{Name: "isCluster", Expression: "variables.secret.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},
 			{Name: "registered", Expression: "variables.secret.metadata.name in " + namesLit},
 		}, pins, []admission.Variable{
@@ -194,30 +181,10 @@ func (g ClusterSecretGuard) inCluster(writing func(string) string, hub ClusterSe
 	}
 }
 
-// who are the variables that name the requester: the deployer (exempt), or one of SecretWriters.
-func (g ClusterSecretGuard) who() []admission.Variable {
-	return []admission.Variable{
-		{Name: "deployer", Expression: deployerMatch(g.Deployer)},
-		{Name: "writer", Expression: "request.userInfo.username in " + literal(g.SecretWriters)},
-	}
-}
-
-// deployerMatch is a CEL test of the request's username against the deployer's (usernameMatch); false when there is
-// no deployer ("" exempts no one).
-func deployerMatch(deployer string) string {
-	if deployer == "" {
-		return "false"
-	}
-	return usernameMatch(deployer)
-}
-
-// usernameMatch is a CEL test of the request's username against an EKS username: exact, or, for an assumed
-// role's username (arn:aws:sts::<account>:assumed-role/<role>/{{SessionName}}), any session of that role.
-func usernameMatch(username string) string {
-	if prefix, ok := strings.CutSuffix(username, SessionNameTemplate); ok {
-		return "request.userInfo.username.startsWith(" + admission.String(prefix) + ")"
-	}
-	return "request.userInfo.username == " + admission.String(username)
+// Exemptions are the guard's: the deployer, MastersGroup, SystemDeleters at a deletion, and SecretWriters as the
+// writers of Secrets other than cluster secrets.
+func (g ClusterSecretGuard) Exemptions() admission.Exemptions {
+	return admission.Exemptions{Deployer: g.Deployer, Masters: true, SystemDeleters: true, Writers: g.SecretWriters}
 }
 
 // names are the registered secrets' names, the hub's first, then the spokes' sorted: stable from one `up` to the

@@ -1,6 +1,7 @@
 // Command fleet-docs refreshes the generated parts of the docs of the repository whose root is its argument:
 // docs/addons.md's add-on table from the contract table (components/addons), the text between
-// <!-- addons:begin (make docs) --> and <!-- addons:end -->; and every program included from an example file
+// <!-- addons:begin (make docs) --> and <!-- addons:end -->; docs/security.md's table of guards from every
+// component's list (admission.Guards), between <!-- guards:begin (make docs) --> and <!-- guards:end -->; and every program included from an example file
 // (provider/docinclude) in README.md, CONTRIBUTING.md, docs/*.md and tests/README.md (the pinned tools' table). `make
 // docs` runs it.
 package main
@@ -12,10 +13,17 @@ import (
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+	_ "github.com/gitops-fleet/pulumi-fleet/components/delivery"     // its guards
+	_ "github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge" // its guards
+	_ "github.com/gitops-fleet/pulumi-fleet/components/tenant"       // its guards
 	"github.com/gitops-fleet/pulumi-fleet/provider/docinclude"
 )
 
 const begin, end = "<!-- addons:begin (make docs) -->\n", "<!-- addons:end -->"
+
+// GuardsBegin and GuardsEnd mark docs/security.md's table of guards.
+const guardsBegin, guardsEnd = "<!-- guards:begin (make docs) -->\n", "<!-- guards:end -->"
 
 func main() {
 	if len(os.Args) != 2 {
@@ -48,6 +56,13 @@ func run(root string) error {
 				return fmt.Errorf("%s: no %q ... %q markers", page, begin, end)
 			}
 			s = s[:i+len(begin)] + addons.Table() + s[j:]
+		}
+		if filepath.Base(page) == "security.md" {
+			i, j := strings.Index(s, guardsBegin), strings.Index(s, guardsEnd)
+			if i < 0 || j < i {
+				return fmt.Errorf("%s: no %q ... %q markers", page, guardsBegin, guardsEnd)
+			}
+			s = s[:i+len(guardsBegin)] + admission.Table() + s[j:]
 		}
 		if s, err = docinclude.Refresh(s, read); err != nil {
 			return fmt.Errorf("%s: %w", page, err)

@@ -1,0 +1,32 @@
+package tenant
+
+import "github.com/gitops-fleet/pulumi-fleet/components/admission"
+
+// sampleTenant is the tenant of the guards' examples.
+func sampleTenant() TenantSpec {
+	return WithDefaults(TenantSpec{Name: "payments", Namespaces: []TenantNamespace{{Name: "payments"}}})
+}
+
+// The tenants' guards in the fleet's table of guards (admission.List): four per tenant on each cluster it selects.
+var _ = admission.List(
+	admission.Guard{Name: NamespacePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins: "the tenant's Namespaces: Pod Security labels at its podSecurity, no version pin, Prune=false kept",
+		Example: func() (admission.Policy, admission.Exemptions) {
+			return NamespacePolicy(sampleTenant()), admission.Exemptions{}
+		}},
+	admission.Guard{Name: SecretStorePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins: "SecretStores in the tenant's namespaces: exactly the computed one (its service account, Secrets Manager in the cluster's region)",
+		Example: func() (admission.Policy, admission.Exemptions) {
+			return SecretStorePolicy(sampleTenant(), true, "us-east-2"), admission.Exemptions{}
+		}},
+	admission.Guard{Name: ServicePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins: "Services in the tenant's namespaces: no externalIPs (CVE-2020-8554), no ExternalName",
+		Example: func() (admission.Policy, admission.Exemptions) {
+			return ServicePolicy(sampleTenant()), admission.Exemptions{}
+		}},
+	admission.Guard{Name: ExternalSecretPolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins: "ExternalSecrets in the tenant's namespaces: through the namespace's own SecretStore only, no generator",
+		Example: func() (admission.Policy, admission.Exemptions) {
+			return ExternalSecretPolicy(sampleTenant()), admission.Exemptions{}
+		}},
+)
