@@ -246,7 +246,9 @@ var DefaultChartRepositories = []string{
 //     repository and hub.chartRepositories; destinations the clusters of hub.fleetClusters by name, every
 //     namespace, never the hub (hubName is left out), except for add-ons with hub.addonsOnHub (every namespace of
 //     the hub but Argo CD's). Add-ons install CRDs and cluster roles, so every cluster-scoped kind but the
-//     admission policies and their bindings (AdmissionPolicyKinds); workloads Namespaces only. Without an add-ons repository default permits nothing.
+//     admission policies and their bindings (AdmissionPolicyKinds); workloads Namespaces only, of namespaced kinds
+//     WorkloadKinds only, and no namespace of WorkloadsReservedNamespaces (workloadsDenied), neither as a destination
+//     nor as a Namespace object. Without an add-ons repository default permits nothing.
 //
 // hub.signatureKeys go on every one.
 func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
