@@ -130,9 +130,10 @@ func Collect(ctx context.Context, src Sources) Report {
 		reach = kubeconfigHub(src.Kubeconfig)
 	}
 	for i, rd := range reads {
-		hub, err := hubOf(r.Stacks[i].Name, src.HubStack, hubs)
-		if src.Kubeconfig != "" {
-			hub, err = Cluster{}, nil
+		// With the operator's kubeconfig every stack reads the one hub it reaches.
+		hub, err := Cluster{}, error(nil)
+		if src.Kubeconfig == "" {
+			hub, err = hubOf(r.Stacks[i].Name, src.HubStack, hubs)
 		}
 		key := hub.Stack + "/" + hub.Name
 		h, ok := hubApps[key]

@@ -95,20 +95,26 @@ func clusterSecretGuard(t *testing.T) (g gitopsbridge.ClusterSecretGuard, hub, s
 	})
 	var regs []gitopsbridge.ClusterSecret
 	for _, o := range []map[string]any{hub, spokeB, spoke} {
-		raw, err := yaml.Marshal(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := gitopsbridge.ParseClusterSecret(string(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
-		regs = append(regs, r)
+		regs = append(regs, registration(t, o))
 	}
 	return gitopsbridge.ClusterSecretGuard{Namespace: argocdNamespace,
 		Deployer:      gitopsbridge.DeployerUsername(deployerRole + "ci-run-1"),
 		SecretWriters: []string{argocdServer},
 		Registered:    regs}, hub, spoke, spokeB
+}
+
+// registration is the cluster secret obj as the hub registers it (its manifest parsed, as hub.registeredSecrets).
+func registration(t testing.TB, obj map[string]any) gitopsbridge.ClusterSecret {
+	t.Helper()
+	raw, err := yaml.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := gitopsbridge.ParseClusterSecret(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // synced is obj as Argo CD's application controller writes it from Git: with its tracking annotation and kubectl's

@@ -18,17 +18,9 @@ import (
 func guardOf(t testing.TB, n int) gitopsbridge.ClusterSecretGuard {
 	t.Helper()
 	hub, _ := fleetSecrets(t)
-	raw, err := yaml.Marshal(hub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := gitopsbridge.ParseClusterSecret(string(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
 	g := gitopsbridge.ClusterSecretGuard{Namespace: argocdNamespace,
 		Deployer:      gitopsbridge.DeployerUsername(deployerRole + "ci-run-1"),
-		SecretWriters: []string{argocdServer}, Registered: []gitopsbridge.ClusterSecret{h}}
+		SecretWriters: []string{argocdServer}, Registered: []gitopsbridge.ClusterSecret{registration(t, hub)}}
 	for i := range n {
 		g.Registered = append(g.Registered, spokegen.Spoke(i))
 	}
