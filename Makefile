@@ -8,6 +8,15 @@ include tests/tools/versions.mk
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
 JAVA_GO := GONOSUMDB=github.com/pulumi $(GO)
+# The contract tests and the tools built from Kubernetes and Argo CD (tests/tools/{kube,kwok,argocd}) are one Go
+# workspace, tests/tools/tools.work: one set of dependency versions, so make test compiles each package once (a module
+# at two versions compiles twice, with every package above it). The product module matches its versions
+# (tests/tools' TestOneDependencySet). The file is named so that no go command finds it by itself.
+# Every other go command runs outside any workspace, whatever the caller's environment says.
+export GOWORK := off
+WORK := $(CURDIR)/tests/tools/tools.work
+WORK_GO := GOWORK=$(WORK) $(GO)
+WORK_FILES := $(WORK) $(WORK).sum $(foreach m,tests/contract tests/tools/kube tests/tools/kwok tests/tools/argocd,$(m)/go.mod $(m)/go.sum)
 COMPONENTS := components/fleet components/capability components/delivery components/ledger components/drain components/tenant components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
 STACK ?= dev
@@ -26,7 +35,7 @@ build:
 ## vet: static checks (the product module and the contract test module)
 vet:
 	$(GO) vet ./...
-	cd tests/contract && $(GO) vet ./...
+	cd tests/contract && $(WORK_GO) vet ./...
 
 ## test: the README's test command, which CI runs: vet, the tools an offline run needs, the SDK checks, every Go test
 ## of the product module (the e2e ones through the real CLI on real API servers), the Java tools', the contract,
@@ -52,7 +61,7 @@ test:
 		$$($(GO) list ./... | grep -v /tests/controlplane$$))
 	$(call timed,controlplane,$(call GOTESTSUM,controlplane) -count=1 ./tests/controlplane/)
 	$(call timed,java-tools,cd provider/java && $(JAVA_GO) test -count=1 ./...)
-	$(call timed,contract,cd tests/contract && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,contract) -count=1 ./...)
+	$(call timed,contract,cd tests/contract && GOWORK=$(WORK) PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,contract) -count=1 ./...)
 	$(call timed,workflows,cd tests/workflows && $(GO) vet ./... && $(call GOTESTSUM,workflows) -count=1 ./...)
 	$(call timed,release,cd tests/release && $(GO) vet ./... && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,release) -count=1 -timeout 30m ./...)
 	@$(TEST_REPORT)
@@ -71,7 +80,7 @@ workflows:
 ## code over the hub's cluster secrets after `up` of a fleet with every add-on of the catalogue, on the offline cloud;
 ## its settings manager and Lua VM over StackDelivery's pulumi.com/Stack health check
 contract: offline
-	cd tests/contract && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -count=1 ./...
+	cd tests/contract && PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(WORK_GO) test -count=1 ./...
 
 ## sdk-check: build and check the generated SDKs as consumers do, and build the TypeScript and Python examples
 sdk-check:
@@ -151,13 +160,13 @@ KUBE_MINOR := $(word 2,$(subst ., ,$(KUBE_VERSION)))
 KUBE_LDFLAGS := $(foreach pkg,k8s.io/component-base/version k8s.io/client-go/pkg/version,-X $(pkg).gitVersion=$(KUBE_VERSION) \
 	-X $(pkg).gitMajor=1 -X $(pkg).gitMinor=$(KUBE_MINOR))
 kube: bin/kube/kube-apiserver bin/kube/kwokctl bin/kube/aws-iam-authenticator
-bin/kube/kube-apiserver: tests/tools/kube/go.mod tests/tools/kube/go.sum
-	cd tests/tools/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-controller-manager \
+bin/kube/kube-apiserver: $(WORK_FILES)
+	cd tests/tools/kube && $(WORK_GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-controller-manager \
 		k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
-	cd tests/tools/kube && $(GO) build -o $(CURDIR)/bin/kube/etcd go.etcd.io/etcd/server/v3
-	cd tests/tools/kube && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-apiserver
-bin/kube/kwokctl: tests/tools/kwok/go.mod tests/tools/kwok/go.sum
-	cd tests/tools/kwok && $(GO) build -o $(CURDIR)/bin/kube/ sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
+	cd tests/tools/kube && $(WORK_GO) build -o $(CURDIR)/bin/kube/etcd go.etcd.io/etcd/server/v3
+	cd tests/tools/kube && $(WORK_GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-apiserver
+bin/kube/kwokctl: $(WORK_FILES)
+	cd tests/tools/kwok && $(WORK_GO) build -o $(CURDIR)/bin/kube/ sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
 bin/kube/aws-iam-authenticator: tests/tools/authenticator/go.mod tests/tools/authenticator/go.sum
 	cd tests/tools/authenticator && $(GO) build -ldflags "-X sigs.k8s.io/aws-iam-authenticator/pkg.Version=$(AUTHENTICATOR_VERSION)" \
 		-o $(CURDIR)/bin/kube/ sigs.k8s.io/aws-iam-authenticator/cmd/aws-iam-authenticator
@@ -176,17 +185,17 @@ bin/kube/pulumi-resource-kubernetes: tests/tools/kubeprovider/go.mod tests/tools
 ## server and argocd-k8s-auth in one binary, run by name, and the wrapper scripts its image puts beside it) and the
 ## Helm $(HELM_VERSION) its repo server renders charts with (tests/tools/argocd). The hub's chart 10.1.1 pins Argo CD v3.4.4, which cannot be built here (see tests/tools/argocd/doc.go)
 argocd: bin/argocd/argocd bin/argocd/gpg-wrapper.sh
-bin/argocd/argocd: tests/tools/argocd/go.mod tests/tools/argocd/go.sum
-	cd tests/tools/argocd && $(GO) build -ldflags "-X github.com/argoproj/argo-cd/v3/common.version=$(ARGOCD_VERSION:v%=%)" \
+bin/argocd/argocd: $(WORK_FILES)
+	cd tests/tools/argocd && $(WORK_GO) build -ldflags "-X github.com/argoproj/argo-cd/v3/common.version=$(ARGOCD_VERSION:v%=%)" \
 		-o $(CURDIR)/bin/argocd/argocd github.com/argoproj/argo-cd/v3/cmd
-	cd tests/tools/argocd && $(GO) build -ldflags "-X helm.sh/helm/v4/internal/version.version=$(HELM_VERSION)" \
+	cd tests/tools/argocd && $(WORK_GO) build -ldflags "-X helm.sh/helm/v4/internal/version.version=$(HELM_VERSION)" \
 		-o $(CURDIR)/bin/argocd/helm helm.sh/helm/v4/cmd/helm
 	for name in argocd-application-controller argocd-applicationset-controller argocd-repo-server argocd-k8s-auth; do \
 		ln -sf argocd $(CURDIR)/bin/argocd/$$name; done
 bin/argocd/gpg-wrapper.sh: bin/argocd/argocd
 	mkdir -p bin/argocd
-	cd tests/tools/argocd && $(GO) mod download github.com/argoproj/argo-cd/v3 && \
-		dir="$$($(GO) list -m -f '{{.Dir}}' github.com/argoproj/argo-cd/v3)" && \
+	cd tests/tools/argocd && $(WORK_GO) mod download github.com/argoproj/argo-cd/v3 && \
+		dir="$$($(WORK_GO) list -m -f '{{.Dir}}' github.com/argoproj/argo-cd/v3)" && \
 		install -m 0755 "$$dir/hack/git-verify-wrapper.sh" "$$dir/hack/gpg-wrapper.sh" $(CURDIR)/bin/argocd/
 
 ## offline: everything an offline run needs: CLI, fleet plugin, emulators, pulumi-eks, the Java language host, the
@@ -223,5 +232,5 @@ bench: offline peer
 ## bench-guards: the hub's cluster-secret guard at 10, 50 and 200 spokes through Kubernetes' admission code
 ## (tests/contract): one admission's latency, the policy's bytes and its largest expression; in bench/results/guards.txt
 bench-guards:
-	cd tests/contract && $(GO) test -run '^$$' -bench ClusterSecretAdmission -benchtime 200x -count 3 . \
+	cd tests/contract && $(WORK_GO) test -run '^$$' -bench ClusterSecretAdmission -benchtime 200x -count 3 . \
 		| grep -E '^(Benchmark|goos|goarch|cpu)' > ../../bench/results/guards.txt

@@ -10,5 +10,7 @@
 // of 2026-09-14, as the contract tests do (tests/contract/go.mod). Its CRDs are the chart's, from the hub's Helm
 // release; v3.5's new status fields the v3.4 schema does not hold are pruned by the API server.
 //
-// go.mod copies argo-cd's own replace block (a dependency's replace directives do not apply).
+// go.mod copies argo-cd's own replace block (a dependency's replace directives do not apply). It builds in the
+// workspace ../tools.work, on the contract tests' dependency versions. The whole binary is built: the hubs start its
+// `argocd admin` too (the chart's redis-secret-init), which needs most of what the CLI and the API server compile.
 package argocd

@@ -1,0 +1,97 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestOneDependencySet checks that what make test compiles shares its compiled packages: Go's build cache keys a
+// package by its dependencies' compiled output, so a module at two versions compiles twice, with everything above it
+// (the Pulumi Kubernetes SDK alone is about 10 CPU-minutes here). The workspace tools.work puts the contract tests and
+// the tools built from Kubernetes and Argo CD on one set of versions. The product module and the CLI cannot join it
+// (its replaces pin Kubernetes to the servers' release, a release behind the product's client), so the product
+// requires the version the workspace selects of every module they share, and the CLI the product's. The exceptions:
+// the Kubernetes modules the workspace replaces, and the Kubernetes provider (tests/tools/kubeprovider), which is built
+// at the one provider version the module proxy serves and compiles only against its own Pulumi release (v3.215.0;
+// v3.259.0's codegen/schema no longer takes its ResourceSpec values), so it keeps its own copy of the Pulumi SDKs.
+func TestOneDependencySet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists the modules' dependencies through the go command")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := filepath.Join(root, "tests", "tools")
+	const format = "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}{{with .Replace}} => {{.Version}}{{end}}{{end}}{{end}}"
+	product := selected(t, root, "GOWORK=off", "list", "-deps", "-test", "-f", format, "./...")
+	work := selected(t, tools, "GOWORK="+filepath.Join(tools, "tools.work"),
+		"list", "-m", "-f", "{{.Path}} {{.Version}}{{with .Replace}} => {{.Version}}{{end}}", "all")
+	cases := []struct {
+		name, fix      string
+		versions       map[string]string
+		productFollows bool
+	}{
+		{"the workspace tests/tools/tools.work", "in the repository's root, go get", work, true},
+		{"tests/tools/cli", "in tests/tools/cli, go get", selected(t, filepath.Join(tools, "cli"), "GOWORK=off",
+			"list", "-deps", "-f", format, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"), false},
+	}
+	for _, c := range cases {
+		var fixes []string
+		for module, version := range product {
+			other, ok := c.versions[module]
+			if !ok || other == version || strings.Contains(other, "=>") || strings.Contains(version, "=>") {
+				continue
+			}
+			want := version // a tool follows the product
+			if c.productFollows {
+				want = other
+			}
+			fixes = append(fixes, fmt.Sprintf("%s@%s (the product has %s, %s %s)", module, want, version, c.name, other))
+		}
+		sort.Strings(fixes)
+		if len(fixes) > 0 {
+			t.Errorf("%s and the product module use %d module(s) at two versions, so make test compiles them and every "+
+				"package above them twice; %s:\n  %s", c.name, len(fixes), c.fix, strings.Join(fixes, "\n  "))
+		}
+	}
+	// Each tool is built at the version the table pins: a workspace member that asks for a newer one would move it.
+	for _, c := range []struct{ variable, module, prefix string }{
+		{"KUBE_VERSION", "k8s.io/kubernetes", ""}, {"ETCD_VERSION", "go.etcd.io/etcd/server/v3", "v"},
+		{"KWOK_VERSION", "sigs.k8s.io/kwok", ""}, {"ARGOCD_VERSION", "github.com/argoproj/argo-cd/v3", ""},
+		{"HELM_VERSION", "helm.sh/helm/v4", ""},
+	} {
+		if got, want := work[c.module], c.prefix+Version(c.variable); got != want {
+			t.Errorf("the workspace builds %s %s, but versions.mk pins %s = %s", c.module, got, c.variable, want)
+		}
+	}
+}
+
+// selected runs the go command in dir with env and reads its lines "<module> <version>[ => <version>]".
+func selected(t *testing.T, dir, env string, args ...string) map[string]string {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, stderr.String())
+	}
+	versions := map[string]string{}
+	scanner := bufio.NewScanner(bytes.NewReader(out))
+	for scanner.Scan() {
+		if module, version, ok := strings.Cut(scanner.Text(), " "); ok {
+			versions[module] = version
+		}
+	}
+	return versions
+}
