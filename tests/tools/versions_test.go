@@ -14,23 +14,10 @@ import (
 // fleet asks for, in the product's go.mod), so the table the build, the harness and the docs read cannot drift from what
 // is built.
 func TestVersionsMatchModules(t *testing.T) {
-	cases := map[string]struct {
-		reason, gomod, module, prefix string
-	}{
-		"PULUMI_VERSION":        {"the CLI's tool module", "cli/go.mod", "github.com/pulumi/pulumi/pkg/v3", "v"},
-		"KUBE_VERSION":          {"the control plane's binaries", "kube/go.mod", "k8s.io/kubernetes", ""},
-		"ETCD_VERSION":          {"the etcd the control plane runs", "kube/go.mod", "go.etcd.io/etcd/server/v3", "v"},
-		"KWOK_VERSION":          {"kwok and kwokctl", "kwok/go.mod", "sigs.k8s.io/kwok", ""},
-		"AUTHENTICATOR_VERSION": {"the token webhook", "authenticator/go.mod", "sigs.k8s.io/aws-iam-authenticator", ""},
-		"KUBE_PROVIDER_VERSION": {"the provider reports the version the fleet's SDK asks for", "../../go.mod", "github.com/pulumi/pulumi-kubernetes/sdk/v4", "v"},
-		"ARGOCD_VERSION":        {"Argo CD's controllers", "argocd/go.mod", "github.com/argoproj/argo-cd/v3", ""},
-		"HELM_VERSION":          {"the repo server's Helm", "argocd/go.mod", "helm.sh/helm/v4", ""},
-		"GOTESTSUM_VERSION":     {"make test's runner", "gotestsum/go.mod", "gotest.tools/gotestsum", ""},
-	}
 	seen := map[string]bool{}
 	for _, tool := range Tools {
 		seen[tool.Variable] = true
-		c, ok := cases[tool.Variable]
+		c, ok := pins[tool.Variable]
 		if !ok {
 			t.Errorf("%s (folder %s) has no module to check it against: add it to this test", tool.Variable, tool.Folder)
 			continue
@@ -45,11 +32,27 @@ func TestVersionsMatchModules(t *testing.T) {
 			t.Errorf("%s says nothing of what it is", tool.Variable)
 		}
 	}
-	for name := range cases {
+	for name := range pins {
 		if !seen[name] {
 			t.Errorf("versions.mk has no %s", name)
 		}
 	}
+}
+
+// pins are the modules that build each tool of the table: the go.mod (relative to tests/tools) that pins it, the
+// module, the prefix its version takes there, and why the two must agree.
+var pins = map[string]struct {
+	reason, gomod, module, prefix string
+}{
+	"PULUMI_VERSION":        {"the CLI's tool module", "cli/go.mod", "github.com/pulumi/pulumi/pkg/v3", "v"},
+	"KUBE_VERSION":          {"the control plane's binaries", "kube/go.mod", "k8s.io/kubernetes", ""},
+	"ETCD_VERSION":          {"the etcd the control plane runs", "kube/go.mod", "go.etcd.io/etcd/server/v3", "v"},
+	"KWOK_VERSION":          {"kwok and kwokctl", "kwok/go.mod", "sigs.k8s.io/kwok", ""},
+	"AUTHENTICATOR_VERSION": {"the token webhook", "authenticator/go.mod", "sigs.k8s.io/aws-iam-authenticator", ""},
+	"KUBE_PROVIDER_VERSION": {"the provider reports the version the fleet's SDK asks for", "../../go.mod", "github.com/pulumi/pulumi-kubernetes/sdk/v4", "v"},
+	"ARGOCD_VERSION":        {"Argo CD's controllers", "argocd/go.mod", "github.com/argoproj/argo-cd/v3", ""},
+	"HELM_VERSION":          {"the repo server's Helm", "argocd/go.mod", "helm.sh/helm/v4", ""},
+	"GOTESTSUM_VERSION":     {"make test's runner", "gotestsum/go.mod", "gotest.tools/gotestsum", ""},
 }
 
 // The servers run the Kubernetes release whose admission code the contract tests judge the guards with.
