@@ -24,7 +24,8 @@ type Application struct {
 	Cluster string
 	// Sync and Health are Argo CD's statuses (Synced, OutOfSync; Healthy, Progressing, Degraded, Missing...).
 	Sync, Health string
-	// Message is why it is not Synced and Healthy: its operation's message or its first condition, if any.
+	// Message is why it is not Synced and Healthy: its failed sync operation's message or its first condition, if
+	// any (why).
 	Message string
 	// ReconciledAt is when Argo CD last compared it with Git (status.reconciledAt), zero before the first time.
 	ReconciledAt time.Time
@@ -59,11 +60,7 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 			a.Cluster = "in-cluster"
 		}
 		if a.Sync != "Synced" || a.Health != "Healthy" {
-			a.Message = str("status", "operationState", "message")
-			if conditions, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions"); a.Message == "" && len(conditions) > 0 {
-				c, _ := conditions[0].(map[string]any)
-				a.Message = fmt.Sprintf("%v: %v", c["type"], c["message"])
-			}
+			a.Message = why(u)
 		}
 		out = append(out, a)
 	}
@@ -71,6 +68,27 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 		return cmp.Or(cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Name, b.Name))
 	})
 	return out, nil
+}
+
+// why is why an Application is not Synced and Healthy: the message of its last sync operation if that operation
+// failed, else its first condition ("type: message"), else "". An attempt still running says nothing yet: Argo CD
+// (controller/appcontroller.go, v3.5) writes a failed attempt's reason and the next retry's time while it waits
+// ("<reason>. Retrying attempt #1 at 6:04AM.", phase Running with finishedAt set), then replaces it with "Retrying
+// operation. Attempt #1" (finishedAt unset) while the retry runs; and a Succeeded operation's message ("successfully
+// synced") is no reason.
+func why(u unstructured.Unstructured) string {
+	str := func(path ...string) string { s, _, _ := unstructured.NestedString(u.Object, path...); return s }
+	switch phase := str("status", "operationState", "phase"); {
+	case phase == "Failed" || phase == "Error":
+		return str("status", "operationState", "message")
+	case phase == "Running" && str("status", "operationState", "finishedAt") != "":
+		return str("status", "operationState", "message")
+	}
+	if conditions, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions"); len(conditions) > 0 {
+		c, _ := conditions[0].(map[string]any)
+		return fmt.Sprintf("%v: %v", c["type"], c["message"])
+	}
+	return ""
 }
 
 // inClusterServer is the API server address a hub's Argo CD names its own cluster by (gitopsbridge.InClusterServer,

@@ -3,6 +3,8 @@ package status
 import (
 	"testing"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
 
@@ -33,5 +35,45 @@ func TestSettled(t *testing.T) {
 func TestInClusterServer(t *testing.T) {
 	if inClusterServer != gitopsbridge.InClusterServer {
 		t.Errorf("%q, GitOpsBridge's %q", inClusterServer, gitopsbridge.InClusterServer)
+	}
+}
+
+// TestWhy: an Application's reason is its last sync's message only once that sync failed (Failed, Error, or an
+// attempt failed and a retry is scheduled), never a running attempt's or a successful sync's; else its first
+// condition. The operation states are those Argo CD v3.5's controller writes (controller/appcontroller.go).
+func TestWhy(t *testing.T) {
+	const refused = `one or more objects failed to apply, reason: metrics-server is held back`
+	condition := []any{map[string]any{"type": "ComparisonError", "message": "repository not found"}}
+	for _, tc := range []struct {
+		name       string
+		operation  map[string]any
+		conditions []any
+		want       string
+	}{
+		{"no operation, no condition", nil, nil, ""},
+		{"no operation, a condition", nil, condition, "ComparisonError: repository not found"},
+		{"failed", map[string]any{"phase": "Failed", "message": refused, "finishedAt": "2026-11-28T06:04:31Z"}, nil, refused},
+		{"error", map[string]any{"phase": "Error", "message": "failed to load application project"}, nil,
+			"failed to load application project"},
+		{"failed, a retry scheduled", map[string]any{"phase": "Running", "finishedAt": "2026-11-28T06:04:31Z",
+			"message": refused + ". Retrying attempt #1 at 6:04AM."}, nil, refused + ". Retrying attempt #1 at 6:04AM."},
+		{"a retry running", map[string]any{"phase": "Running", "message": "Retrying operation. Attempt #1"}, nil, ""},
+		{"a retry running, a condition", map[string]any{"phase": "Running", "message": "Retrying operation. Attempt #1"},
+			condition, "ComparisonError: repository not found"},
+		{"a first attempt running", map[string]any{"phase": "Running", "message": "waiting for healthy state"}, nil, ""},
+		{"terminating", map[string]any{"phase": "Terminating", "message": "operation is terminating"}, nil, ""},
+		{"succeeded", map[string]any{"phase": "Succeeded", "message": "successfully synced (all tasks run)",
+			"finishedAt": "2026-11-28T06:04:31Z"}, nil, ""},
+	} {
+		status := map[string]any{}
+		if tc.operation != nil {
+			status["operationState"] = tc.operation
+		}
+		if tc.conditions != nil {
+			status["conditions"] = tc.conditions
+		}
+		if got := why(unstructured.Unstructured{Object: map[string]any{"status": status}}); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

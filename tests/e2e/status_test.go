@@ -82,7 +82,8 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 	r, ok := waitFor(3*time.Minute, func() (status.Report, bool) {
 		var r status.Report
 		err := json.Unmarshal(stack.FleetStatus("-json", "-drift"), &r)
-		return r, err == nil && held(r).State() == "failed"
+		a := held(r)
+		return r, err == nil && a.State() == "failed" && strings.Contains(a.Message, "metrics-server is held back on this cluster")
 	})
 	if a := held(r); !ok || !strings.Contains(a.Message, "metrics-server is held back on this cluster") ||
 		a.Application != "addon-spoke-use2-metrics-server" {
