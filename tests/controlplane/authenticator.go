@@ -3,7 +3,6 @@ package controlplane
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -62,8 +61,12 @@ func (c Clusters) webhookKubeconfig(name string) string {
 }
 
 // WriteAccess replaces the identities the control plane's DynamicFile backend maps (the cluster's access entries).
-// The server reloads the file within about a second of the write (it watches it); the file is replaced whole, so
-// the server never reads half of it.
+// The server reloads the file within about a second of the write. The file is rewritten in place, never replaced by
+// a rename: the authenticator (v0.6.13, pkg/fileutil) watches the file's inode, and on a rename it drops the watch,
+// waits a second, reads the file and only then watches the new one, so a second write inside that window would be
+// lost for good (every token of that identity refused until the next write). In place, each write ends with a
+// modify event after which the server reads the whole file; a read of a half-written file fails to parse and the
+// server keeps the mapping it had until that event.
 func (c Clusters) WriteAccess(name string, a Access) error {
 	if a.RoleMappings == nil {
 		a.RoleMappings = []config.RoleMapping{}
@@ -75,18 +78,7 @@ func (c Clusters) WriteAccess(name string, a Access) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(c.authDir(name), "access-entries-*.tmp") // a name of this writer's own
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err = errors.Join(err, f.Close()); err == nil {
-		err = os.Rename(f.Name(), c.accessFile(name))
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-	}
-	return err
+	return os.WriteFile(c.accessFile(name), data, 0o600)
 }
 
 // LockAccess serializes the writers of the control plane's access (every region's aws plugin and the harness's

@@ -64,7 +64,8 @@ func (c Clusters) Env() map[string]string {
 // Name is the control plane's name for an EKS cluster: EKS names are unique per account and region only.
 func Name(region, cluster string) string { return region + "-" + cluster }
 
-// Create starts a new control plane called name with Nodes kwok nodes and waits until its API server is ready.
+// Create starts a new control plane called name with Nodes kwok nodes and waits until its API server is ready (and
+// its authenticator: authenticatorStarted).
 // With auth, the API server authenticates bearer tokens through aws-iam-authenticator (Authentication); without
 // (nil), only the administrator's client certificate. Creating one that exists starts it if it is stopped.
 func (c Clusters) Create(ctx context.Context, name string, auth *Authentication) error {
@@ -96,15 +97,19 @@ func (c Clusters) Create(ctx context.Context, name string, auth *Authentication)
 	if err := c.kwokctl(ctx, name, "create", "cluster", "--config", conf, "--wait", "60s", c.contexts()); err != nil {
 		return errors.Join(err, os.RemoveAll(c.authDir(name)))
 	}
-	if err := c.kwokctl(ctx, name, "scale", "node", "--replicas", strconv.Itoa(Nodes)); err != nil {
+	err = c.authenticatorStarted(ctx, name)
+	if err == nil {
+		err = c.kwokctl(ctx, name, "scale", "node", "--replicas", strconv.Itoa(Nodes))
+	}
+	if err != nil {
 		// Nothing half made is left: the cluster's create fails whole.
 		return errors.Join(err, c.kwokctl(ctx, name, "delete", "cluster", c.contexts()), os.RemoveAll(c.authDir(name)))
 	}
 	return nil
 }
 
-// Start starts the stopped control plane name (its etcd data kept) and waits until its API server is ready; a
-// running one is left alone.
+// Start starts the stopped control plane name (its etcd data kept) and waits until its API server (and its
+// authenticator) is ready; a running one is left alone.
 func (c Clusters) Start(ctx context.Context, name string) error {
 	unlock, err := c.lock()
 	if err != nil {
@@ -114,7 +119,10 @@ func (c Clusters) Start(ctx context.Context, name string) error {
 	if c.Running(name) {
 		return nil
 	}
-	return c.kwokctl(ctx, name, "start", "cluster", "--wait", "60s")
+	if err := c.kwokctl(ctx, name, "start", "cluster", "--wait", "60s"); err != nil {
+		return err
+	}
+	return c.authenticatorStarted(ctx, name)
 }
 
 // Delete stops the control plane name and removes its data; an absent one is no error.
