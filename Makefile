@@ -18,7 +18,7 @@ WORK := $(CURDIR)/tests/tools/tools.work
 WORK_GO := GOWORK=$(WORK) $(GO)
 # The workspace's files and its members' (the modules it uses, as the go command reads it), on which the tools built in
 # it depend.
-WORK_FILES := $(WORK) $(WORK).sum $(foreach d,$(shell GOWORK=$(WORK) $(GO) list -m -f '{{.Dir}}'),$(d)/go.mod $(d)/go.sum)
+WORK_FILES := $(WORK) $(WORK).sum $(foreach d,$(shell GOFLAGS= GOWORK=$(WORK) $(GO) list -m -f '{{.Dir}}'),$(d)/go.mod $(d)/go.sum)
 COMPONENTS := components/fleet components/capability components/delivery components/ledger components/drain components/tenant components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
 STACK ?= dev
