@@ -48,7 +48,7 @@ func (c Clusters) config(authenticator map[string]any, apiserverArgs []map[strin
 }
 
 // idle is the components' patches that make a control plane cheap while it waits, which it mostly does: a run keeps
-// about 25 of them up at once on two cores. Each component runs on one processor (GOMAXPROCS=1: fewer threads
+// a dozen or more up at once on two cores. Each component runs on one processor (GOMAXPROCS=1: fewer threads
 // spinning for work that rarely comes); the controller manager and the scheduler, alone in their control plane, do
 // not elect a leader (no Lease renewed every 2 s, each a write to etcd and an event to every watcher); the API server
 // serves lists and watches from etcd instead of its watch cache (no cacher per resource waking every second). Idle,
