@@ -8,6 +8,6 @@
 // authenticates bearer tokens as EKS does, through aws-iam-authenticator's server (Authentication): the offline STS
 // says who signed a token, and the cluster's access entries (WriteAccess) or aws-auth say who that is in
 // Kubernetes. Processes outlive the plugin that started them (kwokctl detaches them); a test's Env deletes its
-// clusters when it ends. A run keeps a dozen or more control planes up at once, mostly waiting, so each is made cheap to
-// leave idle (config.go's idle: one processor per component, no leader election, no watch cache).
+// clusters when it ends. A run keeps a dozen or more control planes up at once, mostly waiting, so each is made
+// cheap to leave idle (config.go's idle: one processor per component, no leader election, no watch cache).
 package controlplane
