@@ -33,7 +33,8 @@ func TestOneDependencySet(t *testing.T) {
 	tools := filepath.Join(root, "tests", "tools")
 	const format = "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}{{with .Replace}} => {{.Version}}{{end}}{{end}}{{end}}"
 	product := selected(t, root, "GOWORK=off", "list", "-deps", "-test", "-f", format, "./...")
-	work := selected(t, tools, "GOWORK="+filepath.Join(tools, "tools.work"),
+	workspace := "GOWORK=" + filepath.Join(tools, "tools.work")
+	work := selected(t, tools, workspace,
 		"list", "-m", "-f", "{{.Path}} {{.Version}}{{with .Replace}} => {{.Version}}{{end}}", "all")
 	cases := []struct {
 		name, fix      string
@@ -63,10 +64,11 @@ func TestOneDependencySet(t *testing.T) {
 				"package above them twice; %s:\n  %s", c.name, len(fixes), c.fix, strings.Join(fixes, "\n  "))
 		}
 	}
-	// Each tool the workspace builds is built at the version the table pins: a member that asks for a newer one would
-	// move it.
+	// Each tool the workspace builds (its go.mod is a member's) is built at the version the table pins: a member that
+	// asks for a newer one would move it.
+	members := strings.Fields(string(goOutput(t, tools, workspace, "list", "-m", "-f", "{{.Dir}}")))
 	for variable, p := range pins {
-		if folder, _, _ := strings.Cut(p.gomod, "/"); !slices.Contains([]string{"kube", "kwok", "argocd"}, folder) {
+		if !slices.Contains(members, filepath.Join(tools, filepath.Dir(p.gomod))) {
 			continue
 		}
 		if got, want := work[p.module], p.prefix+Version(variable); got != want {
@@ -78,6 +80,19 @@ func TestOneDependencySet(t *testing.T) {
 // selected runs the go command in dir with env and reads its lines "<module> <version>[ => <version>]".
 func selected(t *testing.T, dir, env string, args ...string) map[string]string {
 	t.Helper()
+	versions := map[string]string{}
+	scanner := bufio.NewScanner(bytes.NewReader(goOutput(t, dir, env, args...)))
+	for scanner.Scan() {
+		if module, version, ok := strings.Cut(scanner.Text(), " "); ok {
+			versions[module] = version
+		}
+	}
+	return versions
+}
+
+// goOutput is the output of the go command run in dir with env; a failure fails the test.
+func goOutput(t *testing.T, dir, env string, args ...string) []byte {
+	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env)
@@ -87,12 +102,5 @@ func selected(t *testing.T, dir, env string, args ...string) map[string]string {
 	if err != nil {
 		t.Fatalf("go %s in %s: %v\n%s", strings.Join(args, " "), dir, err, stderr.String())
 	}
-	versions := map[string]string{}
-	scanner := bufio.NewScanner(bytes.NewReader(out))
-	for scanner.Scan() {
-		if module, version, ok := strings.Cut(scanner.Text(), " "); ok {
-			versions[module] = version
-		}
-	}
-	return versions
+	return out
 }
