@@ -78,10 +78,8 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 // synced") is no reason.
 func why(u unstructured.Unstructured) string {
 	str := func(path ...string) string { s, _, _ := unstructured.NestedString(u.Object, path...); return s }
-	switch phase := str("status", "operationState", "phase"); {
-	case phase == "Failed" || phase == "Error":
-		return str("status", "operationState", "message")
-	case phase == "Running" && str("status", "operationState", "finishedAt") != "":
+	phase, finished := str("status", "operationState", "phase"), str("status", "operationState", "finishedAt") != ""
+	if phase == "Failed" || phase == "Error" || phase == "Running" && finished {
 		return str("status", "operationState", "message")
 	}
 	if conditions, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions"); len(conditions) > 0 {
