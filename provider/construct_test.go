@@ -150,7 +150,7 @@ func TestConstructHubRegisteredSecrets(t *testing.T) {
 	})
 	role := "arn:aws:iam::123456789012:role/gitops-fleet/spoke/spoke1"
 	spoke := gitopsbridge.ClusterSecret{Name: "spoke1", Namespace: "argocd", ClusterName: "spoke1",
-		Labels:      gitopsbridge.Labels("spoke1", "dev", "1.33", map[string]bool{"karpenter": true}, nil),
+		Labels:      gitopsbridge.Labels("spoke1", "dev", "1.33", 1, map[string]bool{"karpenter": true}, nil),
 		Annotations: map[string]string{"aws_region": "us-east-2"},
 		Server:      "https://spoke1.example", Config: gitopsbridge.SpokeConfig("spoke1", role, "Q0E=")}
 	_, err := server(t, cloud).Construct(p.ConstructRequest{

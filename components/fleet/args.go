@@ -75,6 +75,11 @@ type ClusterSpec struct {
 	Role string `pulumi:"role"`
 	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
 	Environment string `pulumi:"environment,optional"`
+	// Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches
+	// lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub
+	// is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*,
+	// sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+	Wave *int `pulumi:"wave,optional"`
 	// Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default.
 	// Raising it upgrades the control plane, then the managed add-ons, then the node groups.
 	Version string `pulumi:"version,optional"`

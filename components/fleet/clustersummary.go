@@ -24,7 +24,8 @@ func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *
 	return pulumi.All(cl.KubernetesVersion, cl.ClusterArn, cl.Endpoint, bridge.SecretName, bridge.SecretNamespace,
 		bridge.Labels, cl.Addons, cl.GitOpsMetadata, stillTagged).ApplyT(func(v []any) ClusterSummary {
 		s := ClusterSummary{
-			Region: c.Region, Role: c.Role, Environment: c.Environment, KubernetesVersion: v[0].(string),
+			Region: c.Region, Role: c.Role, Environment: c.Environment,
+			Wave: gitopsbridge.WaveOf(c.Wave, c.Role == Hub, c.Environment), KubernetesVersion: v[0].(string),
 			VpcCidr: b.cidrs[c.Name], ClusterArn: v[1].(string), Endpoint: v[2].(string), SecretName: v[3].(string),
 			SecretNamespace: v[4].(string), Labels: v[5].(map[string]string), Shard: shard,
 			NodeGroups: nodeGroupSummaries(c.NodeGroups),

@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,12 +14,14 @@ import (
 
 // TestClusterSummaries: each cluster's entry of the clusters output carries what fleet status shows of it without a
 // second source: its node groups as built, its enabled add-ons (implied ones too) with their versions, roles and
-// namespaces, and its shard.
+// namespaces, its shard, and its wave, which its cluster secret's label carries.
 func TestClusterSummaries(t *testing.T) {
 	args := DevFleet()
 	args.Clusters[1].AddonVersions = map[string]string{"aws_load_balancer_controller": "2.8.0"}
 	args.Clusters[2].NodeGroups = []fleetcluster.NodeGroup{{Name: "spot", InstanceTypes: []string{"m6i.large", "m7i.large"},
 		MinSize: 0, DesiredSize: 1, MaxSize: 5, CapacityType: "SPOT"}}
+	args.Clusters[1].Environment = "staging"
+	args.Clusters[2].Wave = new(5)
 	_, f := build(t, args)
 	got := mocks.Await[map[string]ClusterSummary](t, f.Clusters)
 	system := []NodeGroupSummary{{Name: "system", InstanceTypes: []string{"m6i.large"}, MinSize: 1, DesiredSize: 2, MaxSize: 3,
@@ -28,16 +31,20 @@ func TestClusterSummaries(t *testing.T) {
 		nodeGroups []NodeGroupSummary
 		addons     []string
 		versions   map[string]string
+		wave       int
 	}{
 		{"hub", system, []string{"aws_ebs_csi_driver", "aws_ebs_csi_resources", "metrics_server"},
-			map[string]string{"aws_ebs_csi_driver": "", "metrics_server": ""}},
+			map[string]string{"aws_ebs_csi_driver": "", "metrics_server": ""}, 0},
 		{"spoke-a", system, []string{"aws_ebs_csi_driver", "aws_ebs_csi_resources", "aws_load_balancer_controller"},
-			map[string]string{"aws_load_balancer_controller": "2.8.0"}},
+			map[string]string{"aws_load_balancer_controller": "2.8.0"}, 2}, // environment staging
 		{"spoke-b", []NodeGroupSummary{{Name: "spot", InstanceTypes: []string{"m6i.large", "m7i.large"}, MaxSize: 5,
-			DesiredSize: 1, CapacityType: "SPOT"}}, []string{"aws_ebs_csi_driver", "aws_ebs_csi_resources"}, nil},
+			DesiredSize: 1, CapacityType: "SPOT"}}, []string{"aws_ebs_csi_driver", "aws_ebs_csi_resources"}, nil, 5},
 	} {
 		t.Run(tc.cluster, func(t *testing.T) {
 			s := got[tc.cluster]
+			if s.Wave != tc.wave || s.Labels["fleet_wave"] != strconv.Itoa(tc.wave) {
+				t.Errorf("wave %d, label fleet_wave %q: want %d on both", s.Wave, s.Labels["fleet_wave"], tc.wave)
+			}
 			if diff := cmp.Diff(tc.nodeGroups, s.NodeGroups); diff != "" {
 				t.Errorf("nodeGroups (-want +got):\n%s", diff)
 			}

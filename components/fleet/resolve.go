@@ -137,6 +137,7 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 		WorkloadsRepo: a.Repositories.Workloads,
 		Git:           a.Git,
 		Decommission:  c.Decommission,
+		Wave:          c.Wave,
 	}
 	if c.Role == Hub {
 		args.Hub = a.Argocd

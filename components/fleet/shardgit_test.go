@@ -163,7 +163,7 @@ func granted(t *testing.T, edit func(*gitopsbridge.ClusterSecret)) map[string]an
 	const server = "https://DC85F95D2517D0AB.gr7.us-east-2.eks.amazonaws.com"
 	role := "arn:aws:iam::111122223333:role" + clusterinfo.SpokeRolePath + "spoke-us1-use2-gitops-spoke"
 	secret := gitopsbridge.ClusterSecret{Name: "spoke-us1", Namespace: "argocd", ClusterName: "spoke-us1",
-		Labels: gitopsbridge.Labels("spoke-us1", "prod-us", "1.33", nil, nil), Server: server,
+		Labels: gitopsbridge.Labels("spoke-us1", "prod-us", "1.33", 3, nil, nil), Server: server,
 		Config: gitopsbridge.SpokeConfig("spoke-us1", role, "Q0E=")}
 	edit(&secret)
 	spoke := ShardSpoke{Name: "spoke-us1", Environment: "prod-us", ClusterName: "spoke-us1", Server: server,

@@ -15,6 +15,9 @@ type ClusterSummary struct {
 	Role string `pulumi:"role"`
 	// Environment is the cluster's GitOps Bridge environment.
 	Environment string `pulumi:"environment"`
+	// Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a
+	// spoke, lower waves changing first.
+	Wave int `pulumi:"wave"`
 	// KubernetesVersion is the control plane's Kubernetes version ("1.33").
 	KubernetesVersion string `pulumi:"kubernetesVersion"`
 	// VpcCidr is the VPC's CIDR, given or allocated from the pool.

@@ -50,6 +50,7 @@ func Validate(a FleetArgs, stack string) error {
 			ps.Add(field+".assumeRoleArn", "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>)", c.AssumeRoleArn)
 		}
 		validateCluster(&ps, field, c, stack)
+		gitopsbridge.CheckWave(&ps, field+".wave", c.Wave, c.Role == Hub)
 		if c.Drain != nil {
 			c.Drain.Check(&ps, field+".drain")
 		}
@@ -160,6 +161,7 @@ func validateBridge(ps *problems.List, a FleetArgs) {
 	}
 	args := bridgeArgs(a, hub)
 	args.Cluster = clusterinfo.ClusterInfoOutput{} // the cluster's facts are checked by FleetCluster
+	args.Wave = nil                                // and its wave with every cluster's, at clusters[i].wave
 	adopt(ps, "", gitopsbridge.Check(args, hub.Name, true), map[string]string{
 		"addonsRepo":    "repositories.addons",
 		"workloadsRepo": "repositories.workloads",

@@ -41,6 +41,8 @@ func TestValidateReportsEveryProblemAtItsField(t *testing.T) {
 		"a default add-on version no policy covers, at each cluster": {
 			func(a *FleetArgs) { a.Defaults.AddonVersions = map[string]string{"karpenter": "1.0.0"} },
 			`clusters[2].addonVersions["karpenter"]`, "supported: >=0.34.0"},
+		"a hub's wave":      {func(a *FleetArgs) { a.Clusters[0].Wave = new(2) }, "clusters[0].wave", "the hub is wave 0"},
+		"a spoke in wave 0": {func(a *FleetArgs) { a.Clusters[2].Wave = new(0) }, "clusters[2].wave", "1 or more"},
 		"an identity mode":  {func(a *FleetArgs) { a.Clusters[1].Identity = "oidc" }, "clusters[1].identity", "podIdentity, irsa"},
 		"an unknown add-on": {func(a *FleetArgs) { a.Defaults.Addons["argo_rollouts_x"] = true }, "clusters[0].addons", ""},
 		"no add-on repository": {

@@ -47,6 +47,11 @@ type GitOpsBridgeArgs struct {
 	// cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the
 	// add-ons. Default: false.
 	Decommission bool `pulumi:"decommission,optional"`
+	// Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a
+	// change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in
+	// spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for
+	// prod* and every other name (DefaultWave).
+	Wave *int `pulumi:"wave,optional"`
 	// Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did,
 	// marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry
 	// Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is

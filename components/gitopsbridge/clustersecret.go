@@ -42,7 +42,8 @@ func (b *builder) secretContent() secretContent {
 			Annotations: Annotations(md, a.Metadata, a.AddonsRepo, a.WorkloadsRepo),
 			Server:      InClusterServer, Config: InClusterConfig(),
 		}
-		s.Labels = Labels(name, v[1].(string), v[2].(string), addons, s.Annotations)
+		s.Labels = Labels(name, v[1].(string), v[2].(string), WaveOf(a.Wave, a.Hub != nil, v[1].(string)), addons,
+			s.Annotations)
 		if a.Decommission {
 			s.Labels[DecommissionLabel] = "true"
 		}

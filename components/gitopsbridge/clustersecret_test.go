@@ -30,7 +30,7 @@ func TestClusterSecret(t *testing.T) {
 			},
 			wantLabels: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "hub", "environment": "dev",
 				"kubernetes_version": "1.33", "enable_cert_manager": "false", "enable_karpenter": "true",
-				"aws_cluster_name": "hub"},
+				"aws_cluster_name": "hub", WaveLabel: "0"},
 			wantAnnotations: map[string]string{"aws_cluster_name": "hub", "aws_region": "us-east-1", "team": "platform",
 				"addons_repo_url": "https://github.com/acme/addons", "addons_repo_basepath": "argocd/",
 				"addons_repo_path": "bootstrap/addons", "addons_repo_revision": "HEAD"},
@@ -41,7 +41,21 @@ func TestClusterSecret(t *testing.T) {
 			reason: "a spoke is reached at its endpoint by assuming its role, TLS verified against its CA",
 			args:   spokeArgs,
 			wantLabels: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "spoke1", "environment": "dev",
-				"kubernetes_version": "1.33", "enable_cert_manager": "true", "aws_cluster_name": "spoke1"},
+				"kubernetes_version": "1.33", "enable_cert_manager": "true", "aws_cluster_name": "spoke1", WaveLabel: "1"},
+			wantAnnotations: map[string]string{"aws_cluster_name": "spoke1", "aws_region": "us-west-2"},
+			wantData: map[string]string{"name": "spoke1", "server": "https://spoke1.gr7.us-west-2.eks.amazonaws.com",
+				"config": `{"awsAuthConfig":{"clusterName":"spoke1","roleARN":"` + spokeRoleArn + `"},` +
+					`"tlsClientConfig":{"insecure":false,"caData":"Q0Egb2Ygspoke1"}}`},
+		},
+		"given-wave": {
+			reason: "the cluster's own wave wins over its environment's (dev, wave 1)",
+			args: func() GitOpsBridgeArgs {
+				a := spokeArgs()
+				a.Wave = new(4)
+				return a
+			},
+			wantLabels: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "spoke1", "environment": "dev",
+				"kubernetes_version": "1.33", "enable_cert_manager": "true", "aws_cluster_name": "spoke1", WaveLabel: "4"},
 			wantAnnotations: map[string]string{"aws_cluster_name": "spoke1", "aws_region": "us-west-2"},
 			wantData: map[string]string{"name": "spoke1", "server": "https://spoke1.gr7.us-west-2.eks.amazonaws.com",
 				"config": `{"awsAuthConfig":{"clusterName":"spoke1","roleARN":"` + spokeRoleArn + `"},` +
@@ -56,7 +70,7 @@ func TestClusterSecret(t *testing.T) {
 			},
 			wantLabels: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "spoke1", "environment": "dev",
 				"kubernetes_version": "1.33", "enable_cert_manager": "true", "aws_cluster_name": "spoke1",
-				DecommissionLabel: "true"},
+				DecommissionLabel: "true", WaveLabel: "1"},
 			wantAnnotations: map[string]string{"aws_cluster_name": "spoke1", "aws_region": "us-west-2"},
 			wantData: map[string]string{"name": "spoke1", "server": "https://spoke1.gr7.us-west-2.eks.amazonaws.com",
 				"config": `{"awsAuthConfig":{"clusterName":"spoke1","roleARN":"` + spokeRoleArn + `"},` +

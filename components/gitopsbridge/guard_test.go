@@ -39,7 +39,7 @@ func variable(t *testing.T, spec any, name string) string {
 // spokeManifest is a spoke's cluster secret as a spoke GitOpsBridge writes it.
 func spokeManifest(name, region string, addons map[string]bool) string {
 	return ClusterSecret{Name: name, Namespace: DefaultNamespace, ClusterName: name,
-		Labels:      Labels(name, "dev", "1.33", addons, nil),
+		Labels:      Labels(name, "dev", "1.33", DevWave, addons, nil),
 		Annotations: map[string]string{"aws_region": region, "addons_repo_url": "https://github.com/acme/addons"},
 		Server:      "https://" + name + ".gr7." + region + ".eks.amazonaws.com",
 		Config:      SpokeConfig(name, spokeRoleArn, "Q0Egb2Yg"+name)}.YAML()
@@ -98,7 +98,7 @@ func TestGuardRegisteredSecrets(t *testing.T) {
 
 func TestGuardRegisteredSecretsInvalid(t *testing.T) {
 	execConfig := ClusterSecret{Name: "spoke3", Namespace: DefaultNamespace, ClusterName: "spoke3",
-		Labels: Labels("spoke3", "dev", "1.33", nil, nil), Server: "https://spoke3.example",
+		Labels: Labels("spoke3", "dev", "1.33", 1, nil, nil), Server: "https://spoke3.example",
 		Config: `{"execProviderConfig":{"command":"sh"},"tlsClientConfig":{"insecure":false}}`}.YAML()
 	elsewhere := strings.Replace(spokeManifest("spoke4", "us-west-2", nil), "namespace: argocd", "namespace: apps", 1)
 	args := hubArgs()

@@ -21,7 +21,7 @@ var _ = admission.List(
 			g := ClusterSecretGuard{Namespace: DefaultNamespace, Deployer: sampleDeployer,
 				SecretWriters: []string{serviceAccountUser(DefaultNamespace, ServerServiceAccount)},
 				Registered: []ClusterSecret{{Name: "hub", Namespace: DefaultNamespace, ClusterName: "hub",
-					Labels: Labels("hub", "prod", "1.33", nil, nil), Server: InClusterServer, Config: InClusterConfig()}}}
+					Labels: Labels("hub", "prod", "1.33", 0, nil, nil), Server: InClusterServer, Config: InClusterConfig()}}}
 			return g.Policy(), g.Exemptions()
 		}},
 	admission.Guard{Name: ApplicationPolicyName, Where: "the hub", Writer: "GitOpsBridge",

@@ -16,6 +16,10 @@ const (
 	associationType = "aws:eks/podIdentityAssociation:PodIdentityAssociation"
 )
 
+// progressiveSyncs are the chart values that start the ApplicationSet controller with progressive syncs (the waves'
+// RollingSync steps, docs/waves.md).
+var progressiveSyncs = map[string]any{"params": map[string]any{"applicationsetcontroller.enable.progressive.syncs": "true"}}
+
 func TestHelmRelease(t *testing.T) {
 	cases := map[string]struct {
 		reason string
@@ -31,6 +35,7 @@ func TestHelmRelease(t *testing.T) {
 					"controller":     map[string]any{"serviceAccount": map[string]any{"name": "argocd-application-controller"}},
 					"applicationSet": map[string]any{"serviceAccount": map[string]any{"name": "argocd-applicationset-controller"}},
 					"server":         map[string]any{"serviceAccount": map[string]any{"name": "argocd-server"}},
+					"configs":        progressiveSyncs,
 				},
 			},
 		},
@@ -51,6 +56,7 @@ func TestHelmRelease(t *testing.T) {
 					"repoServer": map[string]any{"replicas": 2.0},
 					"redis-ha":   map[string]any{"enabled": true},
 					"global":     map[string]any{"domain": "argo.example.com"},
+					"configs":    progressiveSyncs,
 				},
 			},
 		},
@@ -88,6 +94,8 @@ func TestAnyNamespaceValues(t *testing.T) {
 		"application.namespaces":                        "argocd-addons,argocd-workloads",
 		"applicationsetcontroller.namespaces":           "argocd-addons,argocd-workloads",
 		"applicationsetcontroller.enable.scm.providers": "false",
+		// The ApplicationSet controller steps RollingSync sets through the waves.
+		"applicationsetcontroller.enable.progressive.syncs": "true",
 	}
 	if diff := cmp.Diff(want, got["configs"].(map[string]any)["params"]); diff != "" {
 		t.Errorf("argocd-cmd-params-cm (-want +got):\n%s", diff)

@@ -21,10 +21,11 @@ var DecommissionRequirement = map[string]any{"key": DecommissionLabel, "operator
 func AddonLabel(addon string) string { return addons.EnableLabel(addon) }
 
 // Labels are the cluster secret's labels, the ones the GitOps Bridge ApplicationSets select clusters by: the
-// Argo CD secret type, cluster_name, environment, kubernetes_version, enable_<addon>: "true"|"false" for every
-// add-on given, and the metadata keys that selectors test too (addons.LabelKeys: aws_cluster_name, which the
-// aws/ cert-manager and Velero sets require and the OSS cert-manager set requires absent).
-func Labels(clusterName, environment, kubernetesVersion string, enabled map[string]bool,
+// Argo CD secret type, cluster_name, environment, kubernetes_version, the cluster's wave (WaveLabel),
+// enable_<addon>: "true"|"false" for every add-on given, and the metadata keys that selectors test too
+// (addons.LabelKeys: aws_cluster_name, which the aws/ cert-manager and Velero sets require and the OSS cert-manager
+// set requires absent).
+func Labels(clusterName, environment, kubernetesVersion string, wave int, enabled map[string]bool,
 	metadata map[string]string,
 ) map[string]string {
 	l := map[string]string{
@@ -32,6 +33,7 @@ func Labels(clusterName, environment, kubernetesVersion string, enabled map[stri
 		"cluster_name":       clusterName,
 		"environment":        environment,
 		"kubernetes_version": kubernetesVersion,
+		WaveLabel:            WaveValue(wave),
 	}
 	for addon, on := range enabled {
 		l[AddonLabel(addon)] = map[bool]string{true: "true", false: "false"}[on]

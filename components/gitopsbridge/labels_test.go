@@ -16,24 +16,24 @@ func TestLabels(t *testing.T) {
 		"no add-ons": {
 			reason: "the secret type and cluster facts are always there",
 			want: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "blue", "environment": "prod",
-				"kubernetes_version": "1.33"},
+				"kubernetes_version": "1.33", WaveLabel: "3"},
 		},
 		"aws cluster name": {
 			reason:   "the aws/ cert-manager and Velero ApplicationSets require the label aws_cluster_name to exist",
 			metadata: map[string]string{"aws_cluster_name": "blue-eks", "aws_region": "us-east-1"},
 			want: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "blue", "environment": "prod",
-				"kubernetes_version": "1.33", "aws_cluster_name": "blue-eks"},
+				"kubernetes_version": "1.33", WaveLabel: "3", "aws_cluster_name": "blue-eks"},
 		},
 		"enabled and disabled": {
 			reason: "disabled add-ons are labelled false so ApplicationSets can select on it",
 			addons: map[string]bool{"cert_manager": true, "karpenter": false},
 			want: map[string]string{SecretTypeLabel: "cluster", "cluster_name": "blue", "environment": "prod",
-				"kubernetes_version": "1.33", "enable_cert_manager": "true", "enable_karpenter": "false"},
+				"kubernetes_version": "1.33", WaveLabel: "3", "enable_cert_manager": "true", "enable_karpenter": "false"},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, Labels("blue", "prod", "1.33", tc.addons, tc.metadata)); diff != "" {
+			if diff := cmp.Diff(tc.want, Labels("blue", "prod", "1.33", 3, tc.addons, tc.metadata)); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.reason, diff)
 			}
 		})

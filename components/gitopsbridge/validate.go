@@ -64,6 +64,7 @@ func Validate(args GitOpsBridgeArgs, hubProvider bool) error {
 		ps.Add("secretName", "%q is not a Kubernetes Secret name (it defaults to the resource name): %s",
 			args.SecretName, msg)
 	}
+	CheckWave(&ps, "wave", args.Wave, args.Hub != nil)
 	validateRepo(&ps, "addonsRepo", args.AddonsRepo)
 	validateRepo(&ps, "workloadsRepo", args.WorkloadsRepo)
 	switch {

@@ -83,6 +83,20 @@ func TestValidation(t *testing.T) {
 			},
 			fields: []string{"addonsRepo.url", "addonsRepo.path", "addonsRepo.basePath", "workloadsRepo.path"},
 		},
+		"a hub's wave": {
+			reason: "the hub is wave 0, on its own",
+			args:   func(a *GitOpsBridgeArgs) { a.Wave = new(1) },
+			fields: []string{"wave"},
+		},
+		"a spoke in the hub's wave": {
+			reason: "a spoke's wave is 1 or more: wave 0 is the hub's",
+			args: func(a *GitOpsBridgeArgs) {
+				a.Hub, a.Spoke = nil, &Spoke{HubKubeconfig: pulumi.String(hubKubeconfig),
+					RoleArn: pulumi.String("arn:aws:iam::111122223333:role/spoke")}
+				a.Wave = new(0)
+			},
+			fields: []string{"wave"},
+		},
 		"hub and spoke": {
 			reason: "hub mode and spoke mode are not mixed",
 			args:   func(a *GitOpsBridgeArgs) { a.Spoke = &Spoke{HubKubeconfig: pulumi.String(hubKubeconfig)} },

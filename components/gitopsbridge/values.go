@@ -32,10 +32,11 @@ func awsCallers(h Hub) []awsCaller {
 // ChartValues are the argo-cd chart values: the component's (service account names; Applications and
 // ApplicationSets in the namespaces appNamespaces, the repositories' ApplicationsNamespace, which the chart turns
 // into argocd-cmd-params-cm's application.namespaces and applicationsetcontroller.namespaces and the ApplicationSet
-// controller's cluster role, with the SCM provider generators off; the server's and, unless it is the hub's admin,
-// the application controller's cluster role rules (serverClusterRoleRules, controllerClusterRoleRules); with high
-// availability redis-ha and two replicas of the server, repo server and ApplicationSet controller, the chart's
-// documented HA setup without autoscaling), with the user's values merged over them.
+// controller's cluster role, with the SCM provider generators off; the ApplicationSet controller's progressive
+// syncs, for RollingSync by wave; the server's and, unless it is the hub's admin, the application controller's
+// cluster role rules (serverClusterRoleRules, controllerClusterRoleRules); with high availability redis-ha and two
+// replicas of the server, repo server and ApplicationSet controller, the chart's documented HA setup without
+// autoscaling), with the user's values merged over them.
 func ChartValues(h Hub, appNamespaces []string) map[string]any {
 	ours := map[string]any{
 		"controller":     map[string]any{"serviceAccount": map[string]any{"name": ApplicationControllerServiceAccount}},
@@ -56,6 +57,12 @@ func ChartValues(h Hub, appNamespaces []string) map[string]any {
 			"applicationSet": map[string]any{"allowAnyNamespace": true},
 		})
 	}
+	// The ApplicationSet controller steps an ApplicationSet with a RollingSync strategy through its steps, the
+	// fleet's waves (WaveLabel, docs/waves.md), only when started with progressive syncs (argocd-cmd-params-cm's
+	// applicationsetcontroller.enable.progressive.syncs, the flag --enable-progressive-syncs, off by default in Argo CD
+	// 3.5); a set without a strategy syncs as before.
+	ours = MergeValues(ours, map[string]any{"configs": map[string]any{"params": map[string]any{
+		"applicationsetcontroller.enable.progressive.syncs": "true"}}})
 	// Argo CD's server never writes the hub's objects but its Applications; the controller writes only the
 	// fleet's paths unless it must be the hub's admin (serverClusterRoleRules, controllerClusterRoleRules).
 	ours = MergeValues(ours, map[string]any{"server": map[string]any{

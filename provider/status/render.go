@@ -14,12 +14,12 @@ import (
 // ANSI colours of the states on a terminal.
 var colours = map[string]string{"ok": "\x1b[32m", "progressing": "\x1b[33m", "failed": "\x1b[31m", "unknown": "\x1b[90m"}
 
-// Table writes one row per cluster: name (decommissioned said), stack (and shard), region, role, Kubernetes
+// Table writes one row per cluster: name (decommissioned said), stack (and shard), region, role, wave, Kubernetes
 // version, node groups, what EKS says, drift, whether Argo CD was read, and its add-ons as name:state, coloured
 // when colour is set (a terminal); then what could not be read.
 func Table(w io.Writer, r Report, colour bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tK8S\tNODES\tEKS\tDRIFT\tARGO CD\tADD-ONS")
+	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tWAVE\tK8S\tNODES\tEKS\tDRIFT\tARGO CD\tADD-ONS")
 	for _, c := range r.Clusters {
 		name := c.Name
 		if c.Decommissioned {
@@ -33,8 +33,8 @@ func Table(w io.Writer, r Report, colour bool) error {
 			}
 			addons = append(addons, cell)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.StackText(), c.Region, c.Role,
-			c.KubernetesVersion, c.NodeGroupsText(), c.EKS, r.DriftOf(c), c.ArgoCD, strings.Join(addons, " "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.StackText(), c.Region, c.Role,
+			c.WaveText(), c.KubernetesVersion, c.NodeGroupsText(), c.EKS, r.DriftOf(c), c.ArgoCD, strings.Join(addons, " "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -97,8 +97,8 @@ td.none{background:#fff;color:#999}
 <h1>Fleet status</h1>
 <p>At {{.At.Format "2006-01-02 15:04:05 MST"}}: {{len .Clusters}} clusters.</p>
 {{$addons := .Addons}}{{$r := .Report}}
-<table id="matrix"><thead><tr><th>Cluster</th><th>Stack</th><th>Region</th><th>Role</th><th>Kubernetes</th><th>Node groups</th><th>EKS</th><th>Drift</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.StackText}}</td><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.KubernetesVersion}}</td><td>{{$c.NodeGroupsText}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{$r.DriftOf $c}}</td>
+<table id="matrix"><thead><tr><th>Cluster</th><th>Stack</th><th>Region</th><th>Role</th><th>Wave</th><th>Kubernetes</th><th>Node groups</th><th>EKS</th><th>Drift</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.StackText}}</td><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.WaveText}}</td><td>{{$c.KubernetesVersion}}</td><td>{{$c.NodeGroupsText}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{$r.DriftOf $c}}</td>
 {{range $a := $addons}}{{with cell $c $a}}<td class="{{.State}}" data-addon="{{$a}}"><a href="#{{id $c.Name $a}}">{{.State}}</a></td>{{else}}<td class="none" data-addon="{{$a}}">-</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table>
 <h2>Details</h2>

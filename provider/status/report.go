@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -38,10 +39,13 @@ type Cluster struct {
 	Name  string `json:"name"`
 	Stack string `json:"stack"`
 	// Shard is the shard of the hub's fleet its stack is ("" for the hub's own stack).
-	Shard             string `json:"shard,omitempty"`
-	Region            string `json:"region"`
-	Role              string `json:"role"`
-	Environment       string `json:"environment"`
+	Shard       string `json:"shard,omitempty"`
+	Region      string `json:"region"`
+	Role        string `json:"role"`
+	Environment string `json:"environment"`
+	// Wave is its rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower
+	// waves changing first; nil when its stack does not say (a stack last updated before waves).
+	Wave              *int   `json:"wave,omitempty"`
 	KubernetesVersion string `json:"kubernetesVersion"`
 	// SecretName is its Argo CD cluster secret's name on the hub: the destination of its Applications.
 	SecretName string `json:"secretName,omitempty"`
@@ -104,6 +108,14 @@ func (c Cluster) StackText() string {
 	return c.Stack + " (shard " + c.Shard + ")"
 }
 
+// WaveText is its wave as shown: "2", or "-" when its stack does not say.
+func (c Cluster) WaveText() string {
+	if c.Wave == nil {
+		return "-"
+	}
+	return strconv.Itoa(*c.Wave)
+}
+
 // String is "name desired (min-max) types capacity": "system 2 (1-3) m6i.large ON_DEMAND".
 func (g NodeGroup) String() string {
 	return fmt.Sprintf("%s %d (%d-%d) %s %s", g.Name, g.DesiredSize, g.MinSize, g.MaxSize,
@@ -135,6 +147,7 @@ type output struct {
 	Region            string            `json:"region"`
 	Role              string            `json:"role"`
 	Environment       string            `json:"environment"`
+	Wave              *int              `json:"wave"`
 	KubernetesVersion string            `json:"kubernetesVersion"`
 	SecretName        string            `json:"secretName"`
 	Shard             string            `json:"shard"`
@@ -147,7 +160,7 @@ type output struct {
 }
 
 // FromOutputs are the clusters of a fleet stack's `clusters` output (Fleet's: name -> region, role, environment,
-// kubernetesVersion, secretName, shard, nodeGroups, addons and the cluster secret's labels), with the add-ons those
+// wave, kubernetesVersion, secretName, shard, nodeGroups, addons and the cluster secret's labels), with the add-ons those
 // labels enable (enable_<addon>: "true"), each with its version and role from the output's addons; every add-on's
 // state unknown until Argo CD is read (WithApplications). An entry not of that shape counts as empty.
 func FromOutputs(stack string, clusters map[string]any) []Cluster {
@@ -158,7 +171,7 @@ func FromOutputs(stack string, clusters map[string]any) []Cluster {
 			_ = json.Unmarshal(data, &o)
 		}
 		cl := Cluster{Name: name, Stack: stack, Shard: o.Shard, Region: o.Region, Role: o.Role,
-			Environment: o.Environment, KubernetesVersion: o.KubernetesVersion, SecretName: cmp.Or(o.SecretName, name),
+			Environment: o.Environment, Wave: o.Wave, KubernetesVersion: o.KubernetesVersion, SecretName: cmp.Or(o.SecretName, name),
 			NodeGroups: o.NodeGroups, ArgoCD: Unknown, Decommissioned: o.Labels["fleet_decommission"] == "true",
 			Addons: []Addon{}}
 		for _, k := range slices.Sorted(maps.Keys(o.Labels)) {

@@ -108,6 +108,12 @@ func TestTable(t *testing.T) {
 			t.Fatalf("line %d does not start with %q:\n%s", i, want, plain.String())
 		}
 	}
+	// The wave from the stack's output; "-" for a stack that does not say (spoke-usw2's, from before waves).
+	for i, want := range []string{"us-east-1 hub 0 1.33", "us-east-2 spoke 1 1.33", "us-west-2 spoke - 1.32"} {
+		if !strings.Contains(strings.Join(strings.Fields(lines[i+1]), " "), want) {
+			t.Errorf("row %d lacks %q (region, role, wave, Kubernetes):\n%s", i+1, want, lines[i+1])
+		}
+	}
 	for i, want := range []string{
 		"system 2 (2-4) m6i.large ON_DEMAND ACTIVE 1.33 eks.5 none",
 		"system 2 (1-3) m6i.large,m7i.large SPOT ACTIVE 1.33 eks.5, 1 upgrade insight(s) 1 resource(s)",

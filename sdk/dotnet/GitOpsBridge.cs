@@ -257,6 +257,12 @@ namespace GitOpsFleet.Fleet
         public Input<Inputs.SpokeArgs>? Spoke { get; set; }
 
         /// <summary>
+        /// Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
+        /// </summary>
+        [Input("wave")]
+        public int? Wave { get; set; }
+
+        /// <summary>
         /// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
         /// </summary>
         [Input("workloadsRepo")]

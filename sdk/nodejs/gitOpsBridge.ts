@@ -128,6 +128,7 @@ export class GitOpsBridge extends pulumi.ComponentResource {
             resourceInputs["namespace"] = args?.namespace;
             resourceInputs["secretName"] = args?.secretName;
             resourceInputs["spoke"] = args?.spoke;
+            resourceInputs["wave"] = args?.wave;
             resourceInputs["workloadsRepo"] = args?.workloadsRepo;
             resourceInputs["annotations"] = undefined /*out*/;
             resourceInputs["argocdNamespace"] = undefined /*out*/;
@@ -205,6 +206,10 @@ export interface GitOpsBridgeArgs {
      * Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
      */
     spoke?: pulumi.Input<inputs.SpokeArgs | undefined>;
+    /**
+     * Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
+     */
+    wave?: number;
     /**
      * WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
      */

@@ -36,10 +36,10 @@ func fleetSecrets(t testing.TB) (hub, spoke map[string]any) {
 		return m
 	}
 	hub = parse(gitopsbridge.ClusterSecret{Name: "hub", Namespace: argocdNamespace, ClusterName: "hub",
-		Labels: gitopsbridge.Labels("hub", "dev", "1.33", nil, nil), Server: gitopsbridge.InClusterServer,
+		Labels: gitopsbridge.Labels("hub", "dev", "1.33", 0, nil, nil), Server: gitopsbridge.InClusterServer,
 		Config: gitopsbridge.InClusterConfig()})
 	spoke = parse(gitopsbridge.ClusterSecret{Name: "spoke-a", Namespace: argocdNamespace, ClusterName: "spoke-a",
-		Labels: gitopsbridge.Labels("spoke-a", "dev", "1.33", map[string]bool{"karpenter": true}, nil),
+		Labels: gitopsbridge.Labels("spoke-a", "dev", "1.33", 1, map[string]bool{"karpenter": true}, nil),
 		Annotations: map[string]string{"aws_region": "us-east-2", "karpenter_namespace": "karpenter",
 			"addons_repo_url": "https://github.com/acme/addons"},
 		Server: spokeServer, Config: gitopsbridge.SpokeConfig("spoke-a", spokeRole, "Q0EgZGF0YQ==")})

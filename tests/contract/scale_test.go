@@ -41,7 +41,8 @@ func secretObject(t testing.TB, s gitopsbridge.ClusterSecret) map[string]any {
 // TestClusterSecretGuardAtSize: the guard over 10, 50 and 200 realistic spokes is a policy the API server stores
 // (every expression compiled as it compiles a new policy, under cel-go's 100,000 code points, the object under
 // etcd's 1.5 MiB) and enforces: any spoke, the last of the last variable included, written by a sync is admitted;
-// a flipped label, changed data or an unregistered name is refused with the guard's message.
+// a flipped label, a spoke moved to an earlier wave, changed data or an unregistered name is refused with the
+// guard's message.
 func TestClusterSecretGuardAtSize(t *testing.T) {
 	for _, n := range []int{10, 50, 200} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
@@ -67,6 +68,10 @@ func TestClusterSecretGuardAtSize(t *testing.T) {
 				flipped := edited(t, obj, func(o map[string]any) { field(o, "metadata", "labels")["enable_velero"] = "false" })
 				ok, msg := a.admit(t, flipped, obj, argocdNamespace, controller, secretKind, secretResource)
 				expectAdmission(t, ok, msg, "label enable_velero differ")
+				// A production spoke moved into the first wave, so that a change reaches it before dev's.
+				early := edited(t, obj, func(o map[string]any) { field(o, "metadata", "labels")[gitopsbridge.WaveLabel] = "1" })
+				ok, msg = a.admit(t, early, obj, argocdNamespace, controller, secretKind, secretResource)
+				expectAdmission(t, ok, msg, "label "+gitopsbridge.WaveLabel+" differ")
 				elsewhere := edited(t, obj, func(o map[string]any) { field(o, "stringData")["server"] = "https://collector.example.com" })
 				ok, msg = a.admit(t, elsewhere, obj, argocdNamespace, controller, secretKind, secretResource)
 				expectAdmission(t, ok, msg, "data differ")

@@ -26,7 +26,7 @@ func testClusterSecretGuardAtSize(ctx context.Context, t *testing.T, hub *fleett
 	const ns, name = "guard-at-size", "gitops-fleet-cluster-secrets-at-size"
 	g := gitopsbridge.ClusterSecretGuard{Namespace: ns, SecretWriters: []string{argoCDUser(gitopsbridge.ServerServiceAccount)},
 		Registered: []gitopsbridge.ClusterSecret{{Name: "hub", Namespace: ns, ClusterName: "hub",
-			Labels: gitopsbridge.Labels("hub", "prod", "1.33", nil, nil), Server: gitopsbridge.InClusterServer,
+			Labels: gitopsbridge.Labels("hub", "prod", "1.33", 0, nil, nil), Server: gitopsbridge.InClusterServer,
 			Config: gitopsbridge.InClusterConfig()}}}
 	for i := range n {
 		s := spokegen.Spoke(i)

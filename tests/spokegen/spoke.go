@@ -67,7 +67,7 @@ func Spoke(i int) gitopsbridge.ClusterSecret {
 	md := fleetcluster.GitOpsMetadata(fleetcluster.ClusterFacts{ClusterName: name, Region: "us-east-2",
 		AccountID: "111122223333", VpcID: "vpc-0a1b2c3d4e5f67890", KubernetesVersion: "1.33", Environment: "prod"}, keys)
 	return gitopsbridge.ClusterSecret{Name: name, Namespace: gitopsbridge.DefaultNamespace, ClusterName: name,
-		Labels: gitopsbridge.Labels(name, "prod", "1.33", enabled, md),
+		Labels: gitopsbridge.Labels(name, "prod", "1.33", gitopsbridge.ProductionWave, enabled, md),
 		Annotations: gitopsbridge.Annotations(md, nil, &gitopsbridge.Repo{
 			URL:  "https://github.com/gitops-bridge-dev/gitops-bridge-argocd-control-plane-template",
 			Path: "bootstrap/control-plane/addons", Revision: "e6d355197ff3af8e6be09e1dea068dc12727a915"}, nil),

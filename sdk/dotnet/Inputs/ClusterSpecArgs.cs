@@ -154,6 +154,12 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("vpcCidr")]
         public Input<string>? VpcCidr { get; set; }
 
+        /// <summary>
+        /// Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+        /// </summary>
+        [Input("wave")]
+        public Input<int>? Wave { get; set; }
+
         public ClusterSpecArgs()
         {
         }

@@ -73,6 +73,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// VpcCidr is the VPC's CIDR, given or allocated from the pool.
         /// </summary>
         public readonly string VpcCidr;
+        /// <summary>
+        /// Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.
+        /// </summary>
+        public readonly int Wave;
 
         [OutputConstructor]
         private ClusterSummary(
@@ -102,7 +106,9 @@ namespace GitOpsFleet.Fleet.Outputs
 
             ImmutableArray<string> stillTagged,
 
-            string vpcCidr)
+            string vpcCidr,
+
+            int wave)
         {
             Addons = addons;
             ClusterArn = clusterArn;
@@ -118,6 +124,7 @@ namespace GitOpsFleet.Fleet.Outputs
             Shard = shard;
             StillTagged = stillTagged;
             VpcCidr = vpcCidr;
+            Wave = wave;
         }
     }
 }

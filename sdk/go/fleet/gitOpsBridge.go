@@ -142,6 +142,8 @@ type gitOpsBridgeArgs struct {
 	SecretName *string `pulumi:"secretName"`
 	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
 	Spoke *Spoke `pulumi:"spoke"`
+	// Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
+	Wave *int `pulumi:"wave"`
 	// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
 	WorkloadsRepo *Repo `pulumi:"workloadsRepo"`
 }
@@ -170,6 +172,8 @@ type GitOpsBridgeArgs struct {
 	SecretName *string
 	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
 	Spoke SpokePtrInput
+	// Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
+	Wave *int
 	// WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
 	WorkloadsRepo RepoPtrInput
 }

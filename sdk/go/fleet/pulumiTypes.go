@@ -2252,6 +2252,8 @@ type ClusterSpec struct {
 	Version *string `pulumi:"version"`
 	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
 	VpcCidr *string `pulumi:"vpcCidr"`
+	// Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+	Wave *int `pulumi:"wave"`
 }
 
 // ClusterSpecInput is an input type that accepts ClusterSpecArgs and ClusterSpecOutput values.
@@ -2303,6 +2305,8 @@ type ClusterSpecArgs struct {
 	Version pulumi.StringPtrInput `pulumi:"version"`
 	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
 	VpcCidr pulumi.StringPtrInput `pulumi:"vpcCidr"`
+	// Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+	Wave pulumi.IntPtrInput `pulumi:"wave"`
 }
 
 func (ClusterSpecArgs) ElementType() reflect.Type {
@@ -2447,6 +2451,11 @@ func (o ClusterSpecOutput) VpcCidr() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *string { return v.VpcCidr }).(pulumi.StringPtrOutput)
 }
 
+// Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+func (o ClusterSpecOutput) Wave() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *int { return v.Wave }).(pulumi.IntPtrOutput)
+}
+
 type ClusterSpecArrayOutput struct{ *pulumi.OutputState }
 
 func (ClusterSpecArrayOutput) ElementType() reflect.Type {
@@ -2497,6 +2506,8 @@ type ClusterSummary struct {
 	StillTagged []string `pulumi:"stillTagged"`
 	// VpcCidr is the VPC's CIDR, given or allocated from the pool.
 	VpcCidr string `pulumi:"vpcCidr"`
+	// Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.
+	Wave int `pulumi:"wave"`
 }
 
 // ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
@@ -2582,6 +2593,11 @@ func (o ClusterSummaryOutput) StillTagged() pulumi.StringArrayOutput {
 // VpcCidr is the VPC's CIDR, given or allocated from the pool.
 func (o ClusterSummaryOutput) VpcCidr() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterSummary) string { return v.VpcCidr }).(pulumi.StringOutput)
+}
+
+// Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.
+func (o ClusterSummaryOutput) Wave() pulumi.IntOutput {
+	return o.ApplyT(func(v ClusterSummary) int { return v.Wave }).(pulumi.IntOutput)
 }
 
 type ClusterSummaryMapOutput struct{ *pulumi.OutputState }

@@ -379,6 +379,10 @@ export interface ClusterSpecArgs {
      * VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
      */
     vpcCidr?: pulumi.Input<string | undefined>;
+    /**
+     * Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+     */
+    wave?: pulumi.Input<number | undefined>;
 }
 
 /**

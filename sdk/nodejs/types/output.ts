@@ -225,6 +225,10 @@ export interface ClusterSummary {
      * VpcCidr is the VPC's CIDR, given or allocated from the pool.
      */
     vpcCidr: string;
+    /**
+     * Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.
+     */
+    wave: number;
 }
 
 /**

@@ -1474,6 +1474,10 @@ class ClusterSpecArgsDict(TypedDict):
     """
     VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
     """
+    wave: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+    """
 
 @pulumi.input_type
 class ClusterSpecArgs:
@@ -1495,7 +1499,8 @@ class ClusterSpecArgs:
                  public_access_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  version: pulumi.Input[Optional[_builtins.str]] = None,
-                 vpc_cidr: pulumi.Input[Optional[_builtins.str]] = None):
+                 vpc_cidr: pulumi.Input[Optional[_builtins.str]] = None,
+                 wave: pulumi.Input[Optional[_builtins.int]] = None):
         """
         ClusterSpec is one cluster of the fleet.
 
@@ -1517,6 +1522,7 @@ class ClusterSpecArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
         :param pulumi.Input[_builtins.str] version: Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
         :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
+        :param pulumi.Input[_builtins.int] wave: Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "region", region)
@@ -1551,6 +1557,8 @@ class ClusterSpecArgs:
             pulumi.set(__self__, "version", version)
         if vpc_cidr is not None:
             pulumi.set(__self__, "vpc_cidr", vpc_cidr)
+        if wave is not None:
+            pulumi.set(__self__, "wave", wave)
 
     @_builtins.property
     @pulumi.getter
@@ -1767,6 +1775,18 @@ class ClusterSpecArgs:
     @vpc_cidr.setter
     def vpc_cidr(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "vpc_cidr", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def wave(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke's is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+        """
+        return pulumi.get(self, "wave")
+
+    @wave.setter
+    def wave(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "wave", value)
 
 
 class DeliveryStageArgsDict(TypedDict):

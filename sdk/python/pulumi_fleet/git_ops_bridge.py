@@ -31,6 +31,7 @@ class GitOpsBridgeArgs:
                  namespace: Optional[_builtins.str] = None,
                  secret_name: Optional[_builtins.str] = None,
                  spoke: pulumi.Input[Optional['SpokeArgs']] = None,
+                 wave: Optional[_builtins.int] = None,
                  workloads_repo: pulumi.Input[Optional['RepoArgs']] = None):
         """
         The set of arguments for constructing a GitOpsBridge resource.
@@ -46,6 +47,7 @@ class GitOpsBridgeArgs:
         :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
         :param _builtins.str secret_name: SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
         :param pulumi.Input['SpokeArgs'] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
+        :param _builtins.int wave: Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
         :param pulumi.Input['RepoArgs'] workloads_repo: WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
         """
         pulumi.set(__self__, "cluster", cluster)
@@ -69,6 +71,8 @@ class GitOpsBridgeArgs:
             pulumi.set(__self__, "secret_name", secret_name)
         if spoke is not None:
             pulumi.set(__self__, "spoke", spoke)
+        if wave is not None:
+            pulumi.set(__self__, "wave", wave)
         if workloads_repo is not None:
             pulumi.set(__self__, "workloads_repo", workloads_repo)
 
@@ -205,6 +209,18 @@ class GitOpsBridgeArgs:
         pulumi.set(self, "spoke", value)
 
     @_builtins.property
+    @pulumi.getter
+    def wave(self) -> Optional[_builtins.int]:
+        """
+        Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
+        """
+        return pulumi.get(self, "wave")
+
+    @wave.setter
+    def wave(self, value: Optional[_builtins.int]):
+        pulumi.set(self, "wave", value)
+
+    @_builtins.property
     @pulumi.getter(name="workloadsRepo")
     def workloads_repo(self) -> pulumi.Input[Optional['RepoArgs']]:
         """
@@ -234,6 +250,7 @@ class GitOpsBridge(pulumi.ComponentResource):
                  namespace: Optional[_builtins.str] = None,
                  secret_name: Optional[_builtins.str] = None,
                  spoke: pulumi.Input[Optional[Union['SpokeArgs', 'SpokeArgsDict']]] = None,
+                 wave: Optional[_builtins.int] = None,
                  workloads_repo: pulumi.Input[Optional[Union['RepoArgs', 'RepoArgsDict']]] = None,
                  __props__=None):
         """
@@ -309,6 +326,7 @@ class GitOpsBridge(pulumi.ComponentResource):
         :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
         :param _builtins.str secret_name: SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
         :param pulumi.Input[Union['SpokeArgs', 'SpokeArgsDict']] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
+        :param _builtins.int wave: Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
         :param pulumi.Input[Union['RepoArgs', 'RepoArgsDict']] workloads_repo: WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
         """
         ...
@@ -403,6 +421,7 @@ class GitOpsBridge(pulumi.ComponentResource):
                  namespace: Optional[_builtins.str] = None,
                  secret_name: Optional[_builtins.str] = None,
                  spoke: pulumi.Input[Optional[Union['SpokeArgs', 'SpokeArgsDict']]] = None,
+                 wave: Optional[_builtins.int] = None,
                  workloads_repo: pulumi.Input[Optional[Union['RepoArgs', 'RepoArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -428,6 +447,7 @@ class GitOpsBridge(pulumi.ComponentResource):
             __props__.__dict__["namespace"] = namespace
             __props__.__dict__["secret_name"] = secret_name
             __props__.__dict__["spoke"] = spoke
+            __props__.__dict__["wave"] = wave
             __props__.__dict__["workloads_repo"] = workloads_repo
             __props__.__dict__["annotations"] = None
             __props__.__dict__["argocd_namespace"] = None

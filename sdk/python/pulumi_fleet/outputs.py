@@ -602,6 +602,7 @@ class ClusterSummary(dict):
                  secret_namespace: _builtins.str,
                  shard: _builtins.str,
                  vpc_cidr: _builtins.str,
+                 wave: _builtins.int,
                  still_tagged: Optional[Sequence[_builtins.str]] = None):
         """
         ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
@@ -619,6 +620,7 @@ class ClusterSummary(dict):
         :param _builtins.str secret_namespace: SecretNamespace is the namespace of that secret.
         :param _builtins.str shard: Shard is the shard of the hub's fleet this stack's clusters belong to (hub.shard); "" for the clusters of the hub's own stack or of a fleet without shards.
         :param _builtins.str vpc_cidr: VpcCidr is the VPC's CIDR, given or allocated from the pool.
+        :param _builtins.int wave: Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.
         :param Sequence[_builtins.str] still_tagged: StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
         """
         pulumi.set(__self__, "addons", addons)
@@ -634,6 +636,7 @@ class ClusterSummary(dict):
         pulumi.set(__self__, "secret_namespace", secret_namespace)
         pulumi.set(__self__, "shard", shard)
         pulumi.set(__self__, "vpc_cidr", vpc_cidr)
+        pulumi.set(__self__, "wave", wave)
         if still_tagged is not None:
             pulumi.set(__self__, "still_tagged", still_tagged)
 
@@ -740,6 +743,14 @@ class ClusterSummary(dict):
         VpcCidr is the VPC's CIDR, given or allocated from the pool.
         """
         return pulumi.get(self, "vpc_cidr")
+
+    @_builtins.property
+    @pulumi.getter
+    def wave(self) -> _builtins.int:
+        """
+        Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.
+        """
+        return pulumi.get(self, "wave")
 
     @_builtins.property
     @pulumi.getter(name="stillTagged")

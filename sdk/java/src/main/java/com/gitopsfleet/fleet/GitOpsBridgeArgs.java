@@ -12,6 +12,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Map;
 import java.util.Objects;
@@ -189,6 +190,21 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Wave is the cluster&#39;s rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub&#39;s is 0, on its own; a spoke&#39;s 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
+     * 
+     */
+    @Import(name="wave")
+    private @Nullable Integer wave;
+
+    /**
+     * @return Wave is the cluster&#39;s rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub&#39;s is 0, on its own; a spoke&#39;s 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
+     * 
+     */
+    public Optional<Integer> wave() {
+        return Optional.ofNullable(this.wave);
+    }
+
+    /**
      * WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
      * 
      */
@@ -217,6 +233,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         this.namespace = $.namespace;
         this.secretName = $.secretName;
         this.spoke = $.spoke;
+        this.wave = $.wave;
         this.workloadsRepo = $.workloadsRepo;
     }
 
@@ -427,6 +444,17 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder spoke(SpokeArgs spoke) {
             return spoke(Output.of(spoke));
+        }
+
+        /**
+         * @param wave Wave is the cluster&#39;s rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub&#39;s is 0, on its own; a spoke&#39;s 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder wave(@Nullable Integer wave) {
+            $.wave = wave;
+            return this;
         }
 
         /**

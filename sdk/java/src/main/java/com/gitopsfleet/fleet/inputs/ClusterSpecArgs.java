@@ -10,6 +10,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -296,6 +297,21 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         return Optional.ofNullable(this.vpcCidr);
     }
 
+    /**
+     * Wave is the cluster&#39;s rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke&#39;s is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+     * 
+     */
+    @Import(name="wave")
+    private @Nullable Output<Integer> wave;
+
+    /**
+     * @return Wave is the cluster&#39;s rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke&#39;s is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+     * 
+     */
+    public Optional<Output<Integer>> wave() {
+        return Optional.ofNullable(this.wave);
+    }
+
     private ClusterSpecArgs() {}
 
     private ClusterSpecArgs(ClusterSpecArgs $) {
@@ -317,6 +333,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         this.tags = $.tags;
         this.version = $.version;
         this.vpcCidr = $.vpcCidr;
+        this.wave = $.wave;
     }
 
     public static Builder builder() {
@@ -733,6 +750,27 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder vpcCidr(String vpcCidr) {
             return vpcCidr(Output.of(vpcCidr));
+        }
+
+        /**
+         * @param wave Wave is the cluster&#39;s rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke&#39;s is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder wave(@Nullable Output<Integer> wave) {
+            $.wave = wave;
+            return this;
+        }
+
+        /**
+         * @param wave Wave is the cluster&#39;s rollout wave, written on its cluster secret as the label fleet_wave: a change reaches lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub is wave 0, on its own; a spoke&#39;s is 1 or more. Default: the hub 0; a spoke from its environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder wave(Integer wave) {
+            return wave(Output.of(wave));
         }
 
         public ClusterSpecArgs build() {

@@ -7,6 +7,7 @@ import com.gitopsfleet.fleet.outputs.AddonSummary;
 import com.gitopsfleet.fleet.outputs.NodeGroupSummary;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -85,6 +86,11 @@ public final class ClusterSummary {
      * 
      */
     private String vpcCidr;
+    /**
+     * @return Wave is the cluster&#39;s rollout wave (its cluster secret&#39;s fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.
+     * 
+     */
+    private Integer wave;
 
     private ClusterSummary() {}
     /**
@@ -185,6 +191,13 @@ public final class ClusterSummary {
     public String vpcCidr() {
         return this.vpcCidr;
     }
+    /**
+     * @return Wave is the cluster&#39;s rollout wave (its cluster secret&#39;s fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.
+     * 
+     */
+    public Integer wave() {
+        return this.wave;
+    }
 
     public static Builder builder() {
         return new Builder();
@@ -209,6 +222,7 @@ public final class ClusterSummary {
         private String shard;
         private @Nullable List<String> stillTagged;
         private String vpcCidr;
+        private Integer wave;
         public Builder() {}
         public Builder(ClusterSummary defaults) {
     	      Objects.requireNonNull(defaults);
@@ -226,6 +240,7 @@ public final class ClusterSummary {
     	      this.shard = defaults.shard;
     	      this.stillTagged = defaults.stillTagged;
     	      this.vpcCidr = defaults.vpcCidr;
+    	      this.wave = defaults.wave;
         }
 
         @CustomType.Setter
@@ -344,6 +359,14 @@ public final class ClusterSummary {
             this.vpcCidr = vpcCidr;
             return this;
         }
+        @CustomType.Setter
+        public Builder wave(Integer wave) {
+            if (wave == null) {
+              throw new MissingRequiredPropertyException("ClusterSummary", "wave");
+            }
+            this.wave = wave;
+            return this;
+        }
         public ClusterSummary build() {
             final var _resultValue = new ClusterSummary();
             _resultValue.addons = addons;
@@ -360,6 +383,7 @@ public final class ClusterSummary {
             _resultValue.shard = shard;
             _resultValue.stillTagged = stillTagged;
             _resultValue.vpcCidr = vpcCidr;
+            _resultValue.wave = wave;
             return _resultValue;
         }
     }
