@@ -97,7 +97,7 @@ func TestWavesStepArgoCDsRollingSync(t *testing.T) {
 		degraded  string // the cluster whose Application the version leaves Degraded
 		wantWaves []int  // the waves whose Applications are ever synced
 	}{
-		"a good version": {"", []int{0, 1, 2, 3}},
+		"a good version":                      {"", []int{0, 1, 2, 3}},
 		"a version that breaks a dev cluster": {"dev-usw2", []int{0, 1}},
 	}
 	for name, tc := range cases {
@@ -117,7 +117,9 @@ func TestWavesStepArgoCDsRollingSync(t *testing.T) {
 }
 
 // appSetStatus keeps the ApplicationSet status the progressive sync manager sets (the controller persists it).
-type appSetStatus struct{ statuses []argov1alpha1.ApplicationSetApplicationStatus }
+type appSetStatus struct {
+	statuses []argov1alpha1.ApplicationSetApplicationStatus
+}
 
 func (s *appSetStatus) SetAppSetApplicationStatus(_ context.Context, _ *log.Entry, set *argov1alpha1.ApplicationSet,
 	statuses []argov1alpha1.ApplicationSetApplicationStatus,
