@@ -98,6 +98,11 @@ type ClusterSpec struct {
 	Addons map[string]bool `pulumi:"addons,optional"`
 	// AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
 	AddonSettings *fleetcluster.AddonSettings `pulumi:"addonSettings,optional"`
+	// AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a
+	// branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets
+	// read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is
+	// the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+	AddonsRepoRevision string `pulumi:"addonsRepoRevision,optional"`
 	// AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster
 	// addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the
 	// ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.

@@ -139,6 +139,11 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 		Decommission:  c.Decommission,
 		Wave:          c.Wave,
 	}
+	if r := a.Repositories.Addons; r != nil && c.AddonsRepoRevision != "" {
+		pinned := *r
+		pinned.Revision = c.AddonsRepoRevision
+		args.AddonsRepo = &pinned
+	}
 	if c.Role == Hub {
 		args.Hub = a.Argocd
 	} else {

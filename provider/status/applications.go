@@ -29,6 +29,9 @@ type Application struct {
 	Message string
 	// ReconciledAt is when Argo CD last compared it with Git (status.reconciledAt), zero before the first time.
 	ReconciledAt time.Time
+	// Revisions are the revisions Argo CD last compared it at (status.sync.revision, or one per source of a
+	// multi-source Application: status.sync.revisions), Git commits resolved to their SHA.
+	Revisions []string
 }
 
 // Settled says that Argo CD has finished with it for now: Synced, and neither Progressing nor Missing; or not, and
@@ -56,6 +59,10 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 			a.Cluster = str("spec", "destination", "server")
 		}
 		a.ReconciledAt, _ = time.Parse(time.RFC3339, str("status", "reconciledAt"))
+		a.Revisions, _, _ = unstructured.NestedStringSlice(u.Object, "status", "sync", "revisions")
+		if r := str("status", "sync", "revision"); r != "" {
+			a.Revisions = append(a.Revisions, r)
+		}
 		if a.Cluster == inClusterServer {
 			a.Cluster = "in-cluster"
 		}

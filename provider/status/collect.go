@@ -127,7 +127,7 @@ func Collect(ctx context.Context, src Sources) Report {
 	hubApps := map[string]hubRead{}
 	reach := src.Hub
 	if src.Kubeconfig != "" {
-		reach = kubeconfigHub(src.Kubeconfig)
+		reach = KubeconfigHub(src.Kubeconfig)
 	}
 	for i, rd := range reads {
 		// With the operator's kubeconfig every stack reads the one hub it reaches.

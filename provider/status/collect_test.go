@@ -19,7 +19,7 @@ func TestCollectUnreachable(t *testing.T) {
 	if _, err := hubApplications(context.Background(), nil, Cluster{Name: "hub"}); err == nil || !strings.Contains(err.Error(), "not read") {
 		t.Errorf("no way to the hub: %v", err)
 	}
-	if _, err := hubApplications(context.Background(), kubeconfigHub("not: [a kubeconfig"), Cluster{}); err == nil || !strings.Contains(err.Error(), "hub kubeconfig") {
+	if _, err := hubApplications(context.Background(), KubeconfigHub("not: [a kubeconfig"), Cluster{}); err == nil || !strings.Contains(err.Error(), "hub kubeconfig") {
 		t.Errorf("a broken kubeconfig: %v", err)
 	}
 }

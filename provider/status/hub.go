@@ -47,9 +47,9 @@ func EKSHub(client func(region string) (EKSAPI, error)) HubAPI {
 	}
 }
 
-// kubeconfigHub reaches the hub through a kubeconfig the operator gave (fleet status -kubeconfig): theirs, so its
+// KubeconfigHub reaches the hub through a kubeconfig the operator gave (fleet status and rollout -kubeconfig): theirs, so its
 // exec plugins and files are used as kubectl would.
-func kubeconfigHub(kubeconfig string) HubAPI {
+func KubeconfigHub(kubeconfig string) HubAPI {
 	return func(context.Context, Cluster) (dynamic.Interface, error) {
 		cfg, err := clientcmd.RESTConfigFromKubeConfig([]byte(kubeconfig))
 		if err != nil {

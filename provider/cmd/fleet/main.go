@@ -2,9 +2,11 @@
 // glance: what its stacks built (read through the Automation API), what the hub's Argo CD says of each add-on's
 // Application, what EKS says of each cluster (status, versions, upgrade insights, a managed hub's capability) and,
 // with --drift, what a refresh preview finds changed in the cloud. A source it cannot read is shown as such,
-// never as healthy.
+// never as healthy. `fleet rollout` takes an add-ons repository commit to the fleet wave by wave, gated on the hub's
+// Argo CD, and puts a wave that fails back on its last good commit (provider/rollout, docs/waves.md).
 //
 //	fleet status [-C dir] [-stack name]... [-kubeconfig file] [-eks=false] [-drift] [-json | -html file] [-watch 30s]
+//	fleet rollout [-C dir] -stack name -revision sha [-bake 5m] [-timeout 15m] [-failures 0|25%] [-retry] [-preview]
 package main
 
 import (
@@ -17,16 +19,27 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if len(os.Args) < 2 || os.Args[1] != "status" {
-		fmt.Fprintln(os.Stderr, "usage: fleet status [flags] (fleet status -h lists them)")
+	switch {
+	case len(os.Args) >= 2 && os.Args[1] == "status":
+		opts, err := parse(os.Args[2:], os.Stderr)
+		if err != nil {
+			os.Exit(2)
+		}
+		if err := runStatus(ctx, opts, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "fleet status:", err)
+			os.Exit(1)
+		}
+	case len(os.Args) >= 2 && os.Args[1] == "rollout":
+		opts, err := parseRollout(os.Args[2:], os.Stderr)
+		if err != nil {
+			os.Exit(2)
+		}
+		if err := runRollout(ctx, opts, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "fleet rollout:", err)
+			os.Exit(1)
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "usage: fleet status|rollout [flags] (fleet status -h, fleet rollout -h list them)")
 		os.Exit(2)
-	}
-	opts, err := parse(os.Args[2:], os.Stderr)
-	if err != nil {
-		os.Exit(2)
-	}
-	if err := runStatus(ctx, opts, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "fleet status:", err)
-		os.Exit(1)
 	}
 }

@@ -47,6 +47,12 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
+        /// AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+        /// </summary>
+        [Input("addonsRepoRevision")]
+        public Input<string>? AddonsRepoRevision { get; set; }
+
+        /// <summary>
         /// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
         /// </summary>
         [Input("allowReplacement")]

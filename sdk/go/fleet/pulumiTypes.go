@@ -2222,6 +2222,8 @@ type ClusterSpec struct {
 	AddonVersions map[string]string `pulumi:"addonVersions"`
 	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
 	Addons map[string]bool `pulumi:"addons"`
+	// AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+	AddonsRepoRevision *string `pulumi:"addonsRepoRevision"`
 	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
 	AllowReplacement *bool `pulumi:"allowReplacement"`
 	// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
@@ -2275,6 +2277,8 @@ type ClusterSpecArgs struct {
 	AddonVersions pulumi.StringMapInput `pulumi:"addonVersions"`
 	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
 	Addons pulumi.BoolMapInput `pulumi:"addons"`
+	// AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+	AddonsRepoRevision pulumi.StringPtrInput `pulumi:"addonsRepoRevision"`
 	// AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
 	AllowReplacement pulumi.BoolPtrInput `pulumi:"allowReplacement"`
 	// AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
@@ -2374,6 +2378,11 @@ func (o ClusterSpecOutput) AddonVersions() pulumi.StringMapOutput {
 // Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
 func (o ClusterSpecOutput) Addons() pulumi.BoolMapOutput {
 	return o.ApplyT(func(v ClusterSpec) map[string]bool { return v.Addons }).(pulumi.BoolMapOutput)
+}
+
+// AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+func (o ClusterSpecOutput) AddonsRepoRevision() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ClusterSpec) *string { return v.AddonsRepoRevision }).(pulumi.StringPtrOutput)
 }
 
 // AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.

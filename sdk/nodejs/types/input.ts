@@ -320,6 +320,10 @@ export interface ClusterSpecArgs {
      */
     addons?: pulumi.Input<{[key: string]: pulumi.Input<boolean>} | undefined>;
     /**
+     * AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+     */
+    addonsRepoRevision?: pulumi.Input<string | undefined>;
+    /**
      * AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
      */
     allowReplacement?: pulumi.Input<boolean | undefined>;

@@ -1426,6 +1426,10 @@ class ClusterSpecArgsDict(TypedDict):
     """
     Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
     """
+    addons_repo_revision: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+    """
     allow_replacement: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
@@ -1488,6 +1492,7 @@ class ClusterSpecArgs:
                  addon_settings: pulumi.Input[Optional['AddonSettingsArgs']] = None,
                  addon_versions: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  addons: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]] = None,
+                 addons_repo_revision: pulumi.Input[Optional[_builtins.str]] = None,
                  allow_replacement: pulumi.Input[Optional[_builtins.bool]] = None,
                  assume_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  decommission: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -1510,6 +1515,7 @@ class ClusterSpecArgs:
         :param pulumi.Input['AddonSettingsArgs'] addon_settings: AddonSettings are FleetCluster's add-on settings for this cluster. Default: none.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] addon_versions: AddonVersions are the add-on versions the add-ons repository installs on this cluster (FleetCluster addonVersions), merged over defaults.addonVersions (the cluster's entry wins): give them where the ApplicationSets pin another addonChartVersion for the cluster's environment. Default: defaults.addonVersions.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.bool]]] addons: Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins). Default: defaults.addons.
+        :param pulumi.Input[_builtins.str] addons_repo_revision: AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
         :param pulumi.Input[_builtins.bool] allow_replacement: AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
         :param pulumi.Input[_builtins.bool] decommission: Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
@@ -1533,6 +1539,8 @@ class ClusterSpecArgs:
             pulumi.set(__self__, "addon_versions", addon_versions)
         if addons is not None:
             pulumi.set(__self__, "addons", addons)
+        if addons_repo_revision is not None:
+            pulumi.set(__self__, "addons_repo_revision", addons_repo_revision)
         if allow_replacement is not None:
             pulumi.set(__self__, "allow_replacement", allow_replacement)
         if assume_role_arn is not None:
@@ -1631,6 +1639,18 @@ class ClusterSpecArgs:
     @addons.setter
     def addons(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.bool]]]]):
         pulumi.set(self, "addons", value)
+
+    @_builtins.property
+    @pulumi.getter(name="addonsRepoRevision")
+    def addons_repo_revision(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AddonsRepoRevision is the add-ons repository's revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret's addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons' values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+        """
+        return pulumi.get(self, "addons_repo_revision")
+
+    @addons_repo_revision.setter
+    def addons_repo_revision(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "addons_repo_revision", value)
 
     @_builtins.property
     @pulumi.getter(name="allowReplacement")

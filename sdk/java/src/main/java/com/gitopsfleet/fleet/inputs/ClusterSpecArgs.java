@@ -73,6 +73,21 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * AddonsRepoRevision is the add-ons repository&#39;s revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret&#39;s addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons&#39; values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+     * 
+     */
+    @Import(name="addonsRepoRevision")
+    private @Nullable Output<String> addonsRepoRevision;
+
+    /**
+     * @return AddonsRepoRevision is the add-ons repository&#39;s revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret&#39;s addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons&#39; values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+     * 
+     */
+    public Optional<Output<String>> addonsRepoRevision() {
+        return Optional.ofNullable(this.addonsRepoRevision);
+    }
+
+    /**
      * AllowReplacement lets a change of region, account role or VPC CIDR through for this cluster. Such a change replaces the EKS cluster and its VPC (and everything on them); without this flag the ClusterLedger refuses it before any resource is touched. Default: false.
      * 
      */
@@ -318,6 +333,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         this.addonSettings = $.addonSettings;
         this.addonVersions = $.addonVersions;
         this.addons = $.addons;
+        this.addonsRepoRevision = $.addonsRepoRevision;
         this.allowReplacement = $.allowReplacement;
         this.assumeRoleArn = $.assumeRoleArn;
         this.decommission = $.decommission;
@@ -415,6 +431,27 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder addons(Map<String,Boolean> addons) {
             return addons(Output.of(addons));
+        }
+
+        /**
+         * @param addonsRepoRevision AddonsRepoRevision is the add-ons repository&#39;s revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret&#39;s addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons&#39; values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonsRepoRevision(@Nullable Output<String> addonsRepoRevision) {
+            $.addonsRepoRevision = addonsRepoRevision;
+            return this;
+        }
+
+        /**
+         * @param addonsRepoRevision AddonsRepoRevision is the add-ons repository&#39;s revision for this cluster (a full commit SHA, a tag or a branch), written as its cluster secret&#39;s addons_repo_revision annotation, which the GitOps Bridge ApplicationSets read the add-ons&#39; values files at (on the hub it also moves the bootstrap, the ApplicationSets themselves). It is the pin `fleet rollout` moves wave by wave (docs/waves.md). Default: repositories.addons.revision.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder addonsRepoRevision(String addonsRepoRevision) {
+            return addonsRepoRevision(Output.of(addonsRepoRevision));
         }
 
         /**

@@ -1,0 +1,305 @@
+package rollout
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+)
+
+// Options are a rollout's revision and policy.
+type Options struct {
+	// Revision is the add-ons repository commit to roll out: a full commit SHA (Argo CD reports the commits it
+	// compares at, so only a commit can be gated on).
+	Revision string
+	// Bake is how long a wave stays Synced and Healthy before the next one starts; it is checked again at the end.
+	// Default: 0.
+	Bake time.Duration
+	// Timeout is how long a wave may take to be Synced and Healthy after its `up`; a cluster still pending then has
+	// failed. Default: 15 minutes.
+	Timeout time.Duration
+	// FailureThreshold is how many clusters of a wave may fail their gate, a number ("1") or a share of the wave
+	// ("25%", rounded down), before the wave fails: the failed ones go back to their last good revision either way.
+	// Default: 0 (any failure fails the wave).
+	FailureThreshold intstr.IntOrString
+	// Poll is how often the gate is read while a wave settles. Default: 10 seconds.
+	Poll time.Duration
+	// Retry runs a rollout of Revision that failed before once more, from its first wave not done.
+	Retry bool
+	// Log receives what the rollout does, a line each; nil: nowhere.
+	Log io.Writer
+}
+
+// Wave is one wave of a rollout's plan: its clusters and, of them, those whose revision the rollout changes.
+type Wave struct {
+	Wave     int
+	Clusters []Cluster
+	Changes  []Cluster
+}
+
+// Plan is the rollout of revision over clusters: their waves in order, each with the clusters that do not run the
+// revision yet.
+func Plan(clusters []Cluster, revision string) []Wave {
+	byWave := map[int]*Wave{}
+	for _, c := range clusters {
+		w, ok := byWave[c.Wave]
+		if !ok {
+			w = &Wave{Wave: c.Wave}
+			byWave[c.Wave] = w
+		}
+		w.Clusters = append(w.Clusters, c)
+		if c.Revision != revision {
+			w.Changes = append(w.Changes, c)
+		}
+	}
+	var out []Wave
+	for _, n := range slices.Sorted(maps.Keys(byWave)) {
+		out = append(out, *byWave[n])
+	}
+	return out
+}
+
+// WaveFailed is a rollout that stopped at a wave: its first failed cluster with Argo CD's message, and the clusters it
+// put back on their last good revision.
+type WaveFailed struct {
+	Wave                          int
+	Cluster, Application, Message string
+	RolledBack                    []string
+}
+
+func (f *WaveFailed) Error() string {
+	return fmt.Sprintf("wave %d failed its gate at cluster %s (%s): %s; rolled back to the last good revision: %s",
+		f.Wave, f.Cluster, cmp.Or(f.Application, "no Application"), f.Message, strings.Join(f.RolledBack, ", "))
+}
+
+// Run rolls o.Revision out over the stack's clusters wave by wave, gated by gate, as the package says. It returns
+// the record as it left it, and a *WaveFailed when a wave failed (after putting it back).
+func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error) {
+	if !gitopsbridge.IsCommit(o.Revision) {
+		return Record{}, fmt.Errorf("revision %q: want a full commit SHA of the add-ons repository", o.Revision)
+	}
+	o.Timeout = cmp.Or(o.Timeout, 15*time.Minute)
+	o.Poll = cmp.Or(o.Poll, 10*time.Second)
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	// resumeAt is the wave a killed run stopped in: its pins may be in the stack config but not applied, so it gets
+	// an `up` even with nothing to pin (one that finds nothing to change applies nothing).
+	resumeAt := -1
+	clusters, rec, err := stack.Clusters(ctx)
+	if err != nil {
+		return Record{}, err
+	}
+	switch {
+	case rec != nil && rec.Revision == o.Revision && rec.State == Done:
+		fmt.Fprintf(o.Log, "%s already runs on every wave\n", o.Revision)
+		return *rec, nil
+	case rec != nil && rec.Revision == o.Revision && rec.State == Failed && !o.Retry:
+		return *rec, &WaveFailed{Wave: rec.Wave, Cluster: rec.Cluster, Message: rec.Message + " (recorded; -retry runs it again)"}
+	case rec != nil && rec.Revision != o.Revision && rec.State == Running:
+		return *rec, fmt.Errorf("the rollout of %s is under way at wave %d: run it to its end (-revision %s) first",
+			rec.Revision, rec.Wave, rec.Revision)
+	case rec != nil && rec.Revision == o.Revision:
+		fmt.Fprintf(o.Log, "resuming the rollout of %s at wave %d\n", o.Revision, rec.Wave)
+		rec.State, rec.Cluster, rec.Message = Running, "", ""
+		resumeAt = rec.Wave
+	default:
+		rec = &Record{Revision: o.Revision, LastGood: map[string]string{}, State: Running}
+		for _, c := range clusters {
+			rec.LastGood[c.Name] = c.Revision
+		}
+	}
+	for _, w := range Plan(clusters, o.Revision) {
+		rec.Wave = w.Wave
+		pins := map[int]string{}
+		for _, c := range w.Changes {
+			pins[c.Index] = o.Revision
+		}
+		if err := stack.Pin(ctx, pins, *rec); err != nil {
+			return *rec, err
+		}
+		if len(pins) > 0 || w.Wave == resumeAt {
+			fmt.Fprintf(o.Log, "wave %d: %s at %s\n", w.Wave, strings.Join(namesOf(w.Clusters), ", "), o.Revision)
+			if err := stack.Up(ctx); err != nil {
+				return *rec, fmt.Errorf("wave %d: up: %w", w.Wave, err)
+			}
+		}
+		failed, err := settle(ctx, gate, namesOf(w.Clusters), o)
+		if err != nil {
+			return *rec, err
+		}
+		if len(failed) == 0 {
+			fmt.Fprintf(o.Log, "wave %d: %s Synced and Healthy at %s\n", w.Wave, strings.Join(namesOf(w.Clusters), ", "),
+				o.Revision)
+			continue
+		}
+		allowed, _ := intstr.GetScaledValueFromIntOrPercent(&o.FailureThreshold, len(w.Clusters), false)
+		over := len(failed) > allowed
+		var back []Cluster // the failed ones; the whole wave's changed clusters when over the threshold
+		for _, c := range w.Clusters {
+			isFailed := slices.ContainsFunc(failed, func(f failure) bool { return f.cluster == c.Name })
+			if (isFailed || over) && rec.LastGood[c.Name] != o.Revision {
+				back = append(back, c)
+			}
+		}
+		if err := rollBack(ctx, stack, gate, back, rec, o); err != nil {
+			return *rec, err
+		}
+		if over {
+			first := failed[0]
+			rec.State, rec.Cluster, rec.Message = Failed, first.cluster, first.health.Message
+			if err := stack.Pin(ctx, nil, *rec); err != nil {
+				return *rec, err
+			}
+			return *rec, &WaveFailed{Wave: w.Wave, Cluster: first.cluster, Application: first.health.Application,
+				Message: first.health.Message, RolledBack: namesOf(back)}
+		}
+		fmt.Fprintf(o.Log, "wave %d: %d of %d clusters failed, within the threshold (%d); back on their last good "+
+			"revision: %s\n", w.Wave, len(failed), len(w.Clusters), allowed, strings.Join(namesOf(back), ", "))
+	}
+	rec.State = Done
+	return *rec, stack.Pin(ctx, nil, *rec)
+}
+
+// failure is a cluster that failed its gate and why.
+type failure struct {
+	cluster string
+	health  Health
+}
+
+// settle waits until every one of clusters is Healthy at o.Revision, bakes, and returns those that failed: Failing,
+// or still Pending when o.Timeout ran out. Failing clusters are returned once no cluster is pending any more: Argo
+// CD's retries of a refused sync keep failing, and the others' outcome counts against the threshold too.
+func settle(ctx context.Context, gate Gate, clusters []string, o Options) ([]failure, error) {
+	deadline := time.Now().Add(o.Timeout)
+	for {
+		health, err := gate.Check(ctx, clusters, o.Revision)
+		if err != nil {
+			return nil, err
+		}
+		var failed, pending []failure
+		for _, c := range clusters {
+			switch h := health[c]; h.State {
+			case Failing:
+				failed = append(failed, failure{c, h})
+			case Healthy:
+			default:
+				pending = append(pending, failure{c, Health{State: Pending,
+					Message: fmt.Sprintf("not Synced and Healthy at %s after %s", o.Revision, o.Timeout)}})
+			}
+		}
+		switch {
+		case len(pending) == 0 && len(failed) > 0:
+			return failed, nil
+		case len(pending) == 0 && o.Bake > 0:
+			fmt.Fprintf(o.Log, "baking %s\n", o.Bake)
+			if err := sleep(ctx, o.Bake); err != nil {
+				return nil, err
+			}
+			o.Bake = 0 // checked once more, then done
+			continue
+		case len(pending) == 0:
+			return nil, nil
+		case time.Now().After(deadline):
+			return append(failed, pending...), nil
+		}
+		if err := sleep(ctx, o.Poll); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// rollBack puts clusters back on their last good revisions (rec.LastGood) with an `up`, and waits (o.Timeout, no
+// bake) until those at a commit are Synced and Healthy there; one that is not is logged, not an error: the rollout
+// has failed already, and the next step is a person's.
+func rollBack(ctx context.Context, stack Stack, gate Gate, clusters []Cluster, rec *Record, o Options) error {
+	if len(clusters) == 0 {
+		return nil
+	}
+	pins := map[int]string{}
+	byRevision := map[string][]string{}
+	for _, c := range clusters {
+		pins[c.Index] = rec.LastGood[c.Name]
+		byRevision[rec.LastGood[c.Name]] = append(byRevision[rec.LastGood[c.Name]], c.Name)
+	}
+	fmt.Fprintf(o.Log, "rolling back %s to their last good revision\n", strings.Join(namesOf(clusters), ", "))
+	if err := stack.Pin(ctx, pins, *rec); err != nil {
+		return err
+	}
+	if err := stack.Up(ctx); err != nil {
+		return fmt.Errorf("rollback: up: %w", err)
+	}
+	for _, revision := range slices.Sorted(maps.Keys(byRevision)) {
+		if !gitopsbridge.IsCommit(revision) {
+			fmt.Fprintf(o.Log, "%s: back on %s, not a commit: not gated\n", strings.Join(byRevision[revision], ", "), revision)
+			continue
+		}
+		back := o
+		back.Revision, back.Bake = revision, 0
+		failed, err := settle(ctx, gate, byRevision[revision], back)
+		if err != nil {
+			return err
+		}
+		for _, f := range failed {
+			fmt.Fprintf(o.Log, "%s: not Synced and Healthy at its last good revision %s: %s\n", f.cluster, revision,
+				f.health.Message)
+		}
+	}
+	return nil
+}
+
+// namesOf are the clusters' names.
+func namesOf(clusters []Cluster) []string {
+	out := make([]string, len(clusters))
+	for i, c := range clusters {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// WritePlan writes the preview of a rollout of revision: each wave, its clusters, and the change of those it moves.
+func WritePlan(w io.Writer, plan []Wave, revision string) error {
+	for _, wave := range plan {
+		var parts []string
+		for _, c := range wave.Clusters {
+			if c.Revision == revision {
+				parts = append(parts, c.Name+" (at it already)")
+			} else {
+				parts = append(parts, fmt.Sprintf("%s (%s -> %s)", c.Name, short(c.Revision), short(revision)))
+			}
+		}
+		if _, err := fmt.Fprintf(w, "wave %d: %s\n", wave.Wave, strings.Join(parts, ", ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// short is a commit's first 12 characters, or the revision as it is ("" is the repository's HEAD).
+func short(revision string) string {
+	switch {
+	case revision == "":
+		return "HEAD"
+	case gitopsbridge.IsCommit(revision):
+		return revision[:12]
+	}
+	return revision
+}

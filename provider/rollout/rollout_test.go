@@ -1,0 +1,276 @@
+package rollout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+const (
+	good = "1111111111111111111111111111111111111111"
+	bad  = "2222222222222222222222222222222222222222"
+	old  = "0000000000000000000000000000000000000000"
+)
+
+// fleet is a Stack and a Gate in memory: its clusters' pins as the stack config holds them, what each `up` applied,
+// and an Argo CD that reports a cluster Healthy at the revision its last `up` applied, or Failing where broken says.
+type fleet struct {
+	clusters []Cluster
+	pinned   map[string]string // the stack config: cluster -> revision
+	applied  map[string]string // what the last up applied
+	record   *Record
+	ups      []map[string]string // the pins of each up
+	broken   map[string]string   // cluster -> the revision Argo CD fails to sync there
+	pending  map[string]bool     // clusters Argo CD never settles
+	failUpAt int                 // the up (1-based) that fails, as a kill would; 0: none
+}
+
+func newFleet() *fleet {
+	f := &fleet{pinned: map[string]string{}, applied: map[string]string{}, broken: map[string]string{}, pending: map[string]bool{}}
+	for i, c := range []struct {
+		name string
+		wave int
+	}{{"hub", 0}, {"dev-a", 1}, {"dev-b", 1}, {"stage-a", 2}, {"prod-a", 3}, {"prod-b", 3}} {
+		f.clusters = append(f.clusters, Cluster{Name: c.name, Index: i, Wave: c.wave})
+		f.pinned[c.name], f.applied[c.name] = old, old
+	}
+	return f
+}
+
+func (f *fleet) Clusters(context.Context) ([]Cluster, *Record, error) {
+	out := slices.Clone(f.clusters)
+	for i := range out {
+		out[i].Revision = f.pinned[out[i].Name]
+	}
+	if f.record == nil {
+		return out, nil, nil
+	}
+	r := *f.record
+	r.LastGood = maps.Clone(r.LastGood)
+	return out, &r, nil
+}
+
+func (f *fleet) Pin(_ context.Context, revisions map[int]string, record Record) error {
+	for i, rev := range revisions {
+		f.pinned[f.clusters[i].Name] = rev
+	}
+	record.LastGood = maps.Clone(record.LastGood)
+	f.record = &record
+	return nil
+}
+
+func (f *fleet) Up(context.Context) error {
+	f.ups = append(f.ups, maps.Clone(f.pinned))
+	if len(f.ups) == f.failUpAt {
+		return errors.New("killed")
+	}
+	maps.Copy(f.applied, f.pinned)
+	return nil
+}
+
+func (f *fleet) Check(_ context.Context, clusters []string, revision string) (map[string]Health, error) {
+	out := map[string]Health{}
+	for _, c := range clusters {
+		switch {
+		case f.pending[c] || f.applied[c] != revision:
+			out[c] = Health{State: Pending}
+		case f.broken[c] == revision:
+			out[c] = Health{State: Failing, Application: "addon-" + c + "-metrics-server",
+				Message: "one or more objects failed to apply: admission policy refused"}
+		default:
+			out[c] = Health{State: Healthy}
+		}
+	}
+	return out, nil
+}
+
+// changedPerUp is, for each up, the clusters whose pin it changed from the up before (all old before the first),
+// as "cluster=revision" sorted.
+func (f *fleet) changedPerUp() [][]string {
+	before := map[string]string{}
+	for _, c := range f.clusters {
+		before[c.Name] = old
+	}
+	var out [][]string
+	for _, pins := range f.ups {
+		var changed []string
+		for _, c := range slices.Sorted(maps.Keys(pins)) {
+			if pins[c] != before[c] {
+				changed = append(changed, c+"="+pins[c][:1])
+			}
+		}
+		out = append(out, changed)
+		before = pins
+	}
+	return out
+}
+
+func TestRun(t *testing.T) {
+	cases := map[string]struct {
+		reason    string
+		revision  string
+		edit      func(*fleet, *Options)
+		wantUps   [][]string // per up, the pins it changed ("cluster=<first digit of the revision>")
+		wantState string
+		wantErr   string
+		wantPins  map[string]string // the stack config's pins after the run (first digit)
+	}{
+		"a good revision": {
+			reason:    "every wave in turn, each after the one before it is Synced and Healthy",
+			revision:  good,
+			wantUps:   [][]string{{"hub=1"}, {"dev-a=1", "dev-b=1"}, {"stage-a=1"}, {"prod-a=1", "prod-b=1"}},
+			wantState: Done,
+			wantPins:  map[string]string{"hub": "1", "dev-a": "1", "dev-b": "1", "stage-a": "1", "prod-a": "1", "prod-b": "1"},
+		},
+		"a revision that breaks a dev cluster": {
+			reason:    "wave 1 fails and goes back, later waves never change, the failure names the cluster and Argo CD's message",
+			revision:  bad,
+			edit:      func(f *fleet, _ *Options) { f.broken["dev-b"] = bad },
+			wantUps:   [][]string{{"hub=2"}, {"dev-a=2", "dev-b=2"}, {"dev-a=0", "dev-b=0"}},
+			wantState: Failed,
+			wantErr:   "wave 1 failed its gate at cluster dev-b (addon-dev-b-metrics-server): one or more objects failed to apply",
+			wantPins:  map[string]string{"hub": "2", "dev-a": "0", "dev-b": "0", "stage-a": "0", "prod-a": "0", "prod-b": "0"},
+		},
+		"a failure within the threshold": {
+			reason:   "half of wave 1 may fail: the failed cluster goes back alone and the rollout goes on",
+			revision: bad,
+			edit: func(f *fleet, o *Options) {
+				f.broken["dev-b"] = bad
+				o.FailureThreshold = intstr.FromString("50%")
+			},
+			wantUps:   [][]string{{"hub=2"}, {"dev-a=2", "dev-b=2"}, {"dev-b=0"}, {"stage-a=2"}, {"prod-a=2", "prod-b=2"}},
+			wantState: Done,
+			wantPins:  map[string]string{"hub": "2", "dev-a": "2", "dev-b": "0", "stage-a": "2", "prod-a": "2", "prod-b": "2"},
+		},
+		"a cluster that never settles": {
+			reason:    "past the timeout a pending cluster has failed",
+			revision:  good,
+			edit:      func(f *fleet, o *Options) { f.pending["stage-a"], o.Timeout = true, time.Millisecond },
+			wantUps:   [][]string{{"hub=1"}, {"dev-a=1", "dev-b=1"}, {"stage-a=1"}, {"stage-a=0"}},
+			wantState: Failed,
+			wantErr:   "wave 2 failed its gate at cluster stage-a (no Application): not Synced and Healthy at " + good,
+			wantPins:  map[string]string{"hub": "1", "dev-a": "1", "dev-b": "1", "stage-a": "0", "prod-a": "0", "prod-b": "0"},
+		},
+		"a revision that is no commit": {
+			reason:   "Argo CD reports commits: a branch cannot be gated on",
+			revision: "main",
+			wantErr:  `revision "main": want a full commit SHA`,
+			wantPins: map[string]string{"hub": "0", "dev-a": "0", "dev-b": "0", "stage-a": "0", "prod-a": "0", "prod-b": "0"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFleet()
+			o := Options{Revision: tc.revision, Poll: time.Millisecond, Timeout: time.Second}
+			if tc.edit != nil {
+				tc.edit(f, &o)
+			}
+			rec, err := Run(t.Context(), f, f, o)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("%s: error %v, want %q", tc.reason, err, tc.wantErr)
+			}
+			if got := f.changedPerUp(); fmt.Sprint(got) != fmt.Sprint(tc.wantUps) {
+				t.Errorf("%s: ups changed\n  %v\nwant\n  %v", tc.reason, got, tc.wantUps)
+			}
+			if rec.State != tc.wantState {
+				t.Errorf("%s: record state %q, want %q", tc.reason, rec.State, tc.wantState)
+			}
+			got := map[string]string{}
+			for c, rev := range f.pinned {
+				got[c] = rev[:1]
+			}
+			if !maps.Equal(got, tc.wantPins) {
+				t.Errorf("%s: pins %v, want %v", tc.reason, got, tc.wantPins)
+			}
+			var wf *WaveFailed
+			if tc.wantState == Failed && (!errors.As(err, &wf) || f.record.Cluster != wf.Cluster || f.record.State != Failed) {
+				t.Errorf("the stack config does not record the failure: %+v (error %v)", f.record, err)
+			}
+		})
+	}
+}
+
+// TestRunResumes: a rollout killed in a wave's `up` resumes there on the next run: the wave already pinned is not
+// changed again, only gated, and the later waves follow; a run after the end changes nothing, and a failed rollout
+// is not retried unless asked.
+func TestRunResumes(t *testing.T) {
+	f := newFleet()
+	f.failUpAt = 3 // wave 2's up
+	o := Options{Revision: good, Poll: time.Millisecond, Timeout: time.Second}
+	if _, err := Run(t.Context(), f, f, o); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("the killed run: %v", err)
+	}
+	if f.record.State != Running || f.record.Wave != 2 || f.pinned["stage-a"] != good {
+		t.Fatalf("after the kill the stack config says %+v, stage-a pinned %s: want wave 2 running, stage-a pinned", f.record, f.pinned["stage-a"])
+	}
+	f.failUpAt = 0
+	upsBefore := len(f.ups)
+	rec, err := Run(t.Context(), f, f, o)
+	if err != nil || rec.State != Done {
+		t.Fatalf("the resumed run: %+v, %v", rec, err)
+	}
+	// Wave 2 is pinned already: the resumed run's first up applies what the killed one did not, changing no pin;
+	// then wave 3's.
+	if got := f.changedPerUp()[upsBefore:]; fmt.Sprint(got) != fmt.Sprint([][]string{nil, {"prod-a=1", "prod-b=1"}}) {
+		t.Errorf("the resumed run's ups changed %v, want nothing then wave 3's pins", got)
+	}
+}
+
+// TestRunIsIdempotent: a rollout run again after its end changes nothing; one that failed is not retried unless
+// asked (Retry), and then starts at the wave it failed in.
+func TestRunIsIdempotent(t *testing.T) {
+	f := newFleet()
+	o := Options{Revision: good, Poll: time.Millisecond, Timeout: time.Second}
+	if _, err := Run(t.Context(), f, f, o); err != nil {
+		t.Fatal(err)
+	}
+	ups := len(f.ups)
+	if rec, err := Run(t.Context(), f, f, o); err != nil || rec.State != Done || len(f.ups) != ups {
+		t.Errorf("a second run: %+v, %v, %d ups after %d: want done, no up", rec, err, len(f.ups), ups)
+	}
+
+	f = newFleet()
+	f.broken["stage-a"] = bad
+	o.Revision = bad
+	if _, err := Run(t.Context(), f, f, o); err == nil {
+		t.Fatal("the bad revision passed")
+	}
+	ups = len(f.ups)
+	var wf *WaveFailed
+	if _, err := Run(t.Context(), f, f, o); !errors.As(err, &wf) || wf.Cluster != "stage-a" || len(f.ups) != ups {
+		t.Errorf("a run after the failure: %v, %d ups after %d: want the recorded failure, no up", err, len(f.ups), ups)
+	}
+	delete(f.broken, "stage-a") // the cause fixed outside the repository (a policy on the cluster)
+	o.Retry = true
+	rec, err := Run(t.Context(), f, f, o)
+	if err != nil || rec.State != Done {
+		t.Fatalf("the retry: %+v, %v", rec, err)
+	}
+	if got := f.changedPerUp()[ups:]; fmt.Sprint(got) != fmt.Sprint([][]string{{"stage-a=2"}, {"prod-a=2", "prod-b=2"}}) {
+		t.Errorf("the retry's ups changed %v: want wave 2 again, then wave 3 (waves 0 and 1 only gated)", got)
+	}
+}
+
+func TestWritePlan(t *testing.T) {
+	f := newFleet()
+	f.pinned["dev-b"] = good
+	clusters, _, _ := f.Clusters(t.Context())
+	var out strings.Builder
+	if err := WritePlan(&out, Plan(clusters, good), good); err != nil {
+		t.Fatal(err)
+	}
+	want := "wave 0: hub (000000000000 -> 111111111111)\n" +
+		"wave 1: dev-a (000000000000 -> 111111111111), dev-b (at it already)\n" +
+		"wave 2: stage-a (000000000000 -> 111111111111)\n" +
+		"wave 3: prod-a (000000000000 -> 111111111111), prod-b (000000000000 -> 111111111111)\n"
+	if out.String() != want {
+		t.Errorf("plan:\n%s\nwant:\n%s", out.String(), want)
+	}
+}

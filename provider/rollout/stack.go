@@ -1,0 +1,116 @@
+package rollout
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
+)
+
+// Cluster is one cluster of the fleet's stack as the rollout sees it.
+type Cluster struct {
+	// Name is the cluster's name; Index its entry's position in gitops-fleet:clusters.
+	Name  string
+	Index int
+	// Wave is its wave as the stack's clusters output says (Fleet's, defaults applied).
+	Wave int
+	// Revision is the add-ons repository revision it runs: its addonsRepoRevision, else the fleet's.
+	Revision string
+}
+
+// Stack is the fleet's stack: its clusters, its record, and `up`.
+type Stack interface {
+	// Clusters are the stack's clusters, by their config entries' order, and the rollout's record (nil: none).
+	Clusters(ctx context.Context) ([]Cluster, *Record, error)
+	// Pin writes revisions (by entry index: the clusters' addonsRepoRevision) and the record into the stack config.
+	Pin(ctx context.Context, revisions map[int]string, record Record) error
+	// Up runs `pulumi up` of the stack as its config is now.
+	Up(ctx context.Context) error
+}
+
+// AutoStack is a Stack through the Automation API: a project's stack (auto.UpsertStackLocalSource, `fleet
+// rollout`) or an inline program's. Its stack file is the one the CLI writes (`pulumi config set --path`). Up's
+// output goes to Progress.
+type AutoStack struct {
+	Stack    auto.Stack
+	Progress io.Writer
+}
+
+// configNamespace is the fleet program's config namespace (examples/fleet's project).
+const configNamespace = "gitops-fleet"
+
+// Clusters reads gitops-fleet:clusters, the fleet's revision (repositories.addons.revision), the clusters output's
+// waves and the record.
+func (s AutoStack) Clusters(ctx context.Context) ([]Cluster, *Record, error) {
+	cfg, err := s.Stack.GetAllConfig(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var entries []struct {
+		Name               string `json:"name"`
+		AddonsRepoRevision string `json:"addonsRepoRevision"`
+	}
+	if err := json.Unmarshal([]byte(cfg[configNamespace+":clusters"].Value), &entries); err != nil {
+		return nil, nil, fmt.Errorf("%s:clusters: %w", configNamespace, err)
+	}
+	var repos struct {
+		Addons struct {
+			Revision string `json:"revision"`
+		} `json:"addons"`
+	}
+	if v := cfg[configNamespace+":repositories"].Value; v != "" {
+		if err := json.Unmarshal([]byte(v), &repos); err != nil {
+			return nil, nil, fmt.Errorf("%s:repositories: %w", configNamespace, err)
+		}
+	}
+	record, err := parseRecord(cfg[RecordKey].Value)
+	if err != nil {
+		return nil, nil, err
+	}
+	outputs, err := s.Stack.Outputs(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	summaries, _ := outputs["clusters"].Value.(map[string]any)
+	var out []Cluster
+	for i, e := range entries {
+		summary, _ := summaries[e.Name].(map[string]any)
+		wave, ok := summary["wave"].(float64)
+		if !ok {
+			return nil, nil, fmt.Errorf("cluster %s has no wave in the stack's clusters output: run `pulumi up` once "+
+				"with this version of the fleet provider first", e.Name)
+		}
+		c := Cluster{Name: e.Name, Index: i, Wave: int(wave), Revision: e.AddonsRepoRevision}
+		if c.Revision == "" {
+			c.Revision = repos.Addons.Revision
+		}
+		out = append(out, c)
+	}
+	return out, record, nil
+}
+
+// Pin sets clusters[i].addonsRepoRevision of each revision and the record.
+func (s AutoStack) Pin(ctx context.Context, revisions map[int]string, record Record) error {
+	path := &auto.ConfigOptions{Path: true}
+	for i, rev := range revisions {
+		key := configNamespace + ":clusters[" + strconv.Itoa(i) + "].addonsRepoRevision"
+		if err := s.Stack.SetConfigWithOptions(ctx, key, auto.ConfigValue{Value: rev}, path); err != nil {
+			return err
+		}
+	}
+	return s.Stack.SetConfig(ctx, RecordKey, auto.ConfigValue{Value: record.value()})
+}
+
+// Up runs `pulumi up`.
+func (s AutoStack) Up(ctx context.Context) error {
+	var opts []optup.Option
+	if s.Progress != nil {
+		opts = append(opts, optup.ProgressStreams(s.Progress))
+	}
+	_, err := s.Stack.Up(ctx, opts...)
+	return err
+}
