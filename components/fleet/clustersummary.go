@@ -25,8 +25,9 @@ func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *
 		bridge.Labels, cl.Addons, cl.GitOpsMetadata, stillTagged).ApplyT(func(v []any) ClusterSummary {
 		s := ClusterSummary{
 			Region: c.Region, Role: c.Role, Environment: c.Environment,
-			Wave: gitopsbridge.WaveOf(c.Wave, c.Role == Hub, c.Environment), KubernetesVersion: v[0].(string),
-			VpcCidr: b.cidrs[c.Name], ClusterArn: v[1].(string), Endpoint: v[2].(string), SecretName: v[3].(string),
+			Wave: gitopsbridge.WaveOf(c.Wave, c.Role == Hub, c.Environment), AddonsRepoRevision: b.addonsRevision(c),
+			KubernetesVersion: v[0].(string),
+			VpcCidr:           b.cidrs[c.Name], ClusterArn: v[1].(string), Endpoint: v[2].(string), SecretName: v[3].(string),
 			SecretNamespace: v[4].(string), Labels: v[5].(map[string]string), Shard: shard,
 			NodeGroups: nodeGroupSummaries(c.NodeGroups),
 			Addons:     addonSummaries(v[6].(map[string]bool), c.AddonVersions, v[7].(map[string]string)),
@@ -76,4 +77,12 @@ func addonSummaries(enabled map[string]bool, versions, metadata map[string]strin
 		out[name] = s
 	}
 	return out
+}
+
+// addonsRevision is the add-ons repository revision c's cluster secret names: its own, else the fleet's.
+func (b *builder) addonsRevision(c ClusterSpec) string {
+	if c.AddonsRepoRevision != "" || b.args.Repositories.Addons == nil {
+		return c.AddonsRepoRevision
+	}
+	return b.args.Repositories.Addons.Revision
 }

@@ -18,6 +18,9 @@ type ClusterSummary struct {
 	// Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a
 	// spoke, lower waves changing first.
 	Wave int `pulumi:"wave"`
+	// AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its
+	// own addonsRepoRevision, else repositories.addons.revision ("" for the repository's HEAD).
+	AddonsRepoRevision string `pulumi:"addonsRepoRevision"`
 	// KubernetesVersion is the control plane's Kubernetes version ("1.33").
 	KubernetesVersion string `pulumi:"kubernetesVersion"`
 	// VpcCidr is the VPC's CIDR, given or allocated from the pool.

@@ -60,6 +60,7 @@ func (x *ClusterSummary) Annotate(a infer.Annotator) {
 	a.Describe(&x.Role, "Role is \"hub\" or \"spoke\".")
 	a.Describe(&x.Environment, "Environment is the cluster's GitOps Bridge environment.")
 	a.Describe(&x.Wave, "Wave is the cluster's rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower waves changing first.")
+	a.Describe(&x.AddonsRepoRevision, "AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision (\"\" for the repository's HEAD).")
 	a.Describe(&x.KubernetesVersion, "KubernetesVersion is the control plane's Kubernetes version (\"1.33\").")
 	a.Describe(&x.VpcCidr, "VpcCidr is the VPC's CIDR, given or allocated from the pool.")
 	a.Describe(&x.ClusterArn, "ClusterArn is the EKS cluster ARN.")

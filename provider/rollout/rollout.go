@@ -119,6 +119,19 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 	}
 	for _, w := range Plan(clusters, o.Revision) {
 		rec.Wave = w.Wave
+		// The clusters it is about to change must be Synced and Healthy where they are: a failure there is not the
+		// revision's, and Argo CD, retrying it, would not sync the revision before its retries end.
+		if failed, err := before(ctx, gate, w.Changes, o); err != nil {
+			return *rec, err
+		} else if len(failed) > 0 {
+			first := failed[0]
+			rec.State, rec.Cluster, rec.Message = Failed, first.cluster, "before the change: "+first.health.Message
+			if err := stack.Pin(ctx, nil, *rec); err != nil {
+				return *rec, err
+			}
+			return *rec, &WaveFailed{Wave: w.Wave, Cluster: first.cluster, Application: first.health.Application,
+				Message: rec.Message}
+		}
 		pins := map[int]string{}
 		for _, c := range w.Changes {
 			pins[c.Index] = o.Revision
@@ -132,7 +145,7 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 				return *rec, fmt.Errorf("wave %d: up: %w", w.Wave, err)
 			}
 		}
-		failed, err := settle(ctx, gate, namesOf(w.Clusters), o)
+		failed, err := settle(ctx, gate, gated(w.Clusters), o)
 		if err != nil {
 			return *rec, err
 		}
@@ -192,8 +205,8 @@ func settle(ctx context.Context, gate Gate, clusters []string, o Options) ([]fai
 				failed = append(failed, failure{c, h})
 			case Healthy:
 			default:
-				pending = append(pending, failure{c, Health{State: Pending,
-					Message: fmt.Sprintf("not Synced and Healthy at %s after %s", o.Revision, o.Timeout)}})
+				pending = append(pending, failure{c, Health{State: Pending, Application: h.Application,
+					Message: fmt.Sprintf("not Synced and Healthy at %s after %s (%s)", o.Revision, o.Timeout, h.Message)}})
 			}
 		}
 		switch {
@@ -228,9 +241,14 @@ func rollBack(ctx context.Context, stack Stack, gate Gate, clusters []Cluster, r
 	byRevision := map[string][]string{}
 	for _, c := range clusters {
 		pins[c.Index] = rec.LastGood[c.Name]
-		byRevision[rec.LastGood[c.Name]] = append(byRevision[rec.LastGood[c.Name]], c.Name)
+		if c.Addons > 0 {
+			byRevision[rec.LastGood[c.Name]] = append(byRevision[rec.LastGood[c.Name]], c.Name)
+		}
 	}
 	fmt.Fprintf(o.Log, "rolling back %s to their last good revision\n", strings.Join(namesOf(clusters), ", "))
+	if err := gate.Abort(ctx, namesOf(clusters), rec.Revision); err != nil {
+		return err
+	}
 	if err := stack.Pin(ctx, pins, *rec); err != nil {
 		return err
 	}
@@ -254,6 +272,39 @@ func rollBack(ctx context.Context, stack Stack, gate Gate, clusters []Cluster, r
 		}
 	}
 	return nil
+}
+
+// before are those of clusters (with add-ons, at a commit) that are not Synced and Healthy at the revision they
+// run now, waited for as a wave is (o.Timeout, no bake).
+func before(ctx context.Context, gate Gate, clusters []Cluster, o Options) ([]failure, error) {
+	byRevision := map[string][]string{}
+	for _, c := range clusters {
+		if c.Addons > 0 && gitopsbridge.IsCommit(c.Revision) {
+			byRevision[c.Revision] = append(byRevision[c.Revision], c.Name)
+		}
+	}
+	var out []failure
+	for _, revision := range slices.Sorted(maps.Keys(byRevision)) {
+		now := o
+		now.Revision, now.Bake = revision, 0
+		failed, err := settle(ctx, gate, byRevision[revision], now)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, failed...)
+	}
+	return out, nil
+}
+
+// gated are the names of the clusters with add-ons: one without any has no Application to wait for.
+func gated(clusters []Cluster) []string {
+	var out []string
+	for _, c := range clusters {
+		if c.Addons > 0 {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 // namesOf are the clusters' names.

@@ -28,17 +28,25 @@ type fleet struct {
 	record   *Record
 	ups      []map[string]string // the pins of each up
 	broken   map[string]string   // cluster -> the revision Argo CD fails to sync there
-	pending  map[string]bool     // clusters Argo CD never settles
+	pending  map[string]string   // cluster -> the revision Argo CD never settles there
 	failUpAt int                 // the up (1-based) that fails, as a kill would; 0: none
+	aborted  []string            // the clusters whose operations Abort ended, "cluster@revision"
+}
+
+func (f *fleet) Abort(_ context.Context, clusters []string, revision string) error {
+	for _, c := range clusters {
+		f.aborted = append(f.aborted, c+"@"+revision[:1])
+	}
+	return nil
 }
 
 func newFleet() *fleet {
-	f := &fleet{pinned: map[string]string{}, applied: map[string]string{}, broken: map[string]string{}, pending: map[string]bool{}}
+	f := &fleet{pinned: map[string]string{}, applied: map[string]string{}, broken: map[string]string{}, pending: map[string]string{}}
 	for i, c := range []struct {
 		name string
 		wave int
 	}{{"hub", 0}, {"dev-a", 1}, {"dev-b", 1}, {"stage-a", 2}, {"prod-a", 3}, {"prod-b", 3}} {
-		f.clusters = append(f.clusters, Cluster{Name: c.name, Index: i, Wave: c.wave})
+		f.clusters = append(f.clusters, Cluster{Name: c.name, Index: i, Wave: c.wave, Addons: 1})
 		f.pinned[c.name], f.applied[c.name] = old, old
 	}
 	return f
@@ -79,7 +87,7 @@ func (f *fleet) Check(_ context.Context, clusters []string, revision string) (ma
 	out := map[string]Health{}
 	for _, c := range clusters {
 		switch {
-		case f.pending[c] || f.applied[c] != revision:
+		case f.pending[c] == revision || f.applied[c] != revision:
 			out[c] = Health{State: Pending}
 		case f.broken[c] == revision:
 			out[c] = Health{State: Failing, Application: "addon-" + c + "-metrics-server",
@@ -121,6 +129,8 @@ func TestRun(t *testing.T) {
 		wantState string
 		wantErr   string
 		wantPins  map[string]string // the stack config's pins after the run (first digit)
+		// wantAborted are the Abort calls ("cluster@<first digit of the revision>"); nil: not checked
+		wantAborted []string
 	}{
 		"a good revision": {
 			reason:    "every wave in turn, each after the one before it is Synced and Healthy",
@@ -136,7 +146,9 @@ func TestRun(t *testing.T) {
 			wantUps:   [][]string{{"hub=2"}, {"dev-a=2", "dev-b=2"}, {"dev-a=0", "dev-b=0"}},
 			wantState: Failed,
 			wantErr:   "wave 1 failed its gate at cluster dev-b (addon-dev-b-metrics-server): one or more objects failed to apply",
-			wantPins:  map[string]string{"hub": "2", "dev-a": "0", "dev-b": "0", "stage-a": "0", "prod-a": "0", "prod-b": "0"},
+			// Argo CD's retries of dev-b's failed sync end before dev-a and dev-b go back.
+			wantAborted: []string{"dev-a@2", "dev-b@2"},
+			wantPins:    map[string]string{"hub": "2", "dev-a": "0", "dev-b": "0", "stage-a": "0", "prod-a": "0", "prod-b": "0"},
 		},
 		"a failure within the threshold": {
 			reason:   "half of wave 1 may fail: the failed cluster goes back alone and the rollout goes on",
@@ -152,10 +164,27 @@ func TestRun(t *testing.T) {
 		"a cluster that never settles": {
 			reason:    "past the timeout a pending cluster has failed",
 			revision:  good,
-			edit:      func(f *fleet, o *Options) { f.pending["stage-a"], o.Timeout = true, time.Millisecond },
+			edit:      func(f *fleet, o *Options) { f.pending["stage-a"], o.Timeout = good, time.Millisecond },
 			wantUps:   [][]string{{"hub=1"}, {"dev-a=1", "dev-b=1"}, {"stage-a=1"}, {"stage-a=0"}},
 			wantState: Failed,
 			wantErr:   "wave 2 failed its gate at cluster stage-a (no Application): not Synced and Healthy at " + good,
+			wantPins:  map[string]string{"hub": "1", "dev-a": "1", "dev-b": "1", "stage-a": "0", "prod-a": "0", "prod-b": "0"},
+		},
+		"a cluster without add-ons": {
+			reason:    "it has no Application to wait for: pinned, not gated",
+			revision:  good,
+			edit:      func(f *fleet, _ *Options) { f.pending["hub"], f.clusters[0].Addons = good, 0 },
+			wantUps:   [][]string{{"hub=1"}, {"dev-a=1", "dev-b=1"}, {"stage-a=1"}, {"prod-a=1", "prod-b=1"}},
+			wantState: Done,
+			wantPins:  map[string]string{"hub": "1", "dev-a": "1", "dev-b": "1", "stage-a": "1", "prod-a": "1", "prod-b": "1"},
+		},
+		"a cluster failing before the change": {
+			reason:    "stage-a is not Synced and Healthy at its revision: its wave fails before it is changed",
+			revision:  good,
+			edit:      func(f *fleet, _ *Options) { f.broken["stage-a"] = old },
+			wantUps:   [][]string{{"hub=1"}, {"dev-a=1", "dev-b=1"}},
+			wantState: Failed,
+			wantErr:   "wave 2 failed its gate at cluster stage-a (addon-stage-a-metrics-server): before the change: one or more objects failed",
 			wantPins:  map[string]string{"hub": "1", "dev-a": "1", "dev-b": "1", "stage-a": "0", "prod-a": "0", "prod-b": "0"},
 		},
 		"a revision that is no commit": {
@@ -188,6 +217,9 @@ func TestRun(t *testing.T) {
 			}
 			if !maps.Equal(got, tc.wantPins) {
 				t.Errorf("%s: pins %v, want %v", tc.reason, got, tc.wantPins)
+			}
+			if tc.wantAborted != nil && !slices.Equal(f.aborted, tc.wantAborted) {
+				t.Errorf("%s: aborted %v, want %v", tc.reason, f.aborted, tc.wantAborted)
 			}
 			var wf *WaveFailed
 			if tc.wantState == Failed && (!errors.As(err, &wf) || f.record.Cluster != wf.Cluster || f.record.State != Failed) {

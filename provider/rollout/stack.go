@@ -20,6 +20,8 @@ type Cluster struct {
 	Wave int
 	// Revision is the add-ons repository revision it runs: its addonsRepoRevision, else the fleet's.
 	Revision string
+	// Addons is how many add-ons it enables (the clusters output's addons): one without any has nothing to gate.
+	Addons int
 }
 
 // Stack is the fleet's stack: its clusters, its record, and `up`.
@@ -84,7 +86,8 @@ func (s AutoStack) Clusters(ctx context.Context) ([]Cluster, *Record, error) {
 			return nil, nil, fmt.Errorf("cluster %s has no wave in the stack's clusters output: run `pulumi up` once "+
 				"with this version of the fleet provider first", e.Name)
 		}
-		c := Cluster{Name: e.Name, Index: i, Wave: int(wave), Revision: e.AddonsRepoRevision}
+		enabled, _ := summary["addons"].(map[string]any)
+		c := Cluster{Name: e.Name, Index: i, Wave: int(wave), Revision: e.AddonsRepoRevision, Addons: len(enabled)}
 		if c.Revision == "" {
 			c.Revision = repos.Addons.Revision
 		}

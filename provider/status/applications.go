@@ -32,6 +32,13 @@ type Application struct {
 	// Revisions are the revisions Argo CD last compared it at (status.sync.revision, or one per source of a
 	// multi-source Application: status.sync.revisions), Git commits resolved to their SHA.
 	Revisions []string
+	// OperationRevisions are the revisions its last sync operation is or was for (status.operationState.operation.sync's
+	// revision or revisions: a failed attempt waiting for its retry says them, before any sync result); none before
+	// the first.
+	OperationRevisions []string
+	// Operation is its last sync operation's phase (Running, Terminating, Succeeded, Failed, Error); "" before the
+	// first.
+	Operation string
 }
 
 // Settled says that Argo CD has finished with it for now: Synced, and neither Progressing nor Missing; or not, and
@@ -62,6 +69,11 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 		a.Revisions, _, _ = unstructured.NestedStringSlice(u.Object, "status", "sync", "revisions")
 		if r := str("status", "sync", "revision"); r != "" {
 			a.Revisions = append(a.Revisions, r)
+		}
+		a.Operation = str("status", "operationState", "phase")
+		a.OperationRevisions, _, _ = unstructured.NestedStringSlice(u.Object, "status", "operationState", "operation", "sync", "revisions")
+		if r := str("status", "operationState", "operation", "sync", "revision"); r != "" {
+			a.OperationRevisions = append(a.OperationRevisions, r)
 		}
 		if a.Cluster == inClusterServer {
 			a.Cluster = "in-cluster"

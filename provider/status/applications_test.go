@@ -3,7 +3,11 @@ package status
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
@@ -75,5 +79,39 @@ func TestWhy(t *testing.T) {
 		if got := why(unstructured.Unstructured{Object: map[string]any{"status": status}}); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestApplicationsRevisions: Applications reads the revisions Argo CD compares an Application at (one per source of
+// a multi-source one, or the one of a single source) and those its last sync operation is for, which a rollout's
+// gate tells a failure of its commit from an earlier one's by.
+func TestApplicationsRevisions(t *testing.T) {
+	app := func(name string, status map[string]any) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+			"metadata": map[string]any{"name": name, "namespace": "argocd-addons"},
+			"spec":     map[string]any{"destination": map[string]any{"name": "spoke"}}, "status": status}}
+	}
+	multi := app("addon-spoke-metrics-server", map[string]any{
+		"sync": map[string]any{"status": "OutOfSync", "revisions": []any{"c1", "3.12.0"}},
+		"operationState": map[string]any{"phase": "Running", "finishedAt": "2026-11-28T10:15:00Z", "message": "refused",
+			"operation": map[string]any{"sync": map[string]any{"revisions": []any{"c1", "3.12.0"}}}}})
+	single := app("addon-spoke-other", map[string]any{"sync": map[string]any{"status": "Synced", "revision": "c0"},
+		"health": map[string]any{"status": "Healthy"}})
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+		map[schema.GroupVersionResource]string{ApplicationsResource: "ApplicationList"}, multi, single)
+	apps, err := Applications(t.Context(), dyn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2][]string{}
+	for _, a := range apps {
+		got[a.Name] = [2][]string{a.Revisions, a.OperationRevisions}
+	}
+	want := map[string][2][]string{
+		"addon-spoke-metrics-server": {{"c1", "3.12.0"}, {"c1", "3.12.0"}},
+		"addon-spoke-other":          {{"c0"}, nil},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("revisions (-want +got):\n%s", diff)
 	}
 }

@@ -2,6 +2,7 @@ package status
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -103,7 +104,7 @@ func Collect(ctx context.Context, src Sources) Report {
 				hubs[name] = c
 			}
 		}
-		st := Stack{Name: name}
+		st := Stack{Name: name, Rollout: rolloutOf(ctx, stack)}
 		if src.Drift {
 			drifted, err := drift(ctx, stack)
 			if err != nil {
@@ -221,4 +222,21 @@ func ofClusters(names []string, clusters []Cluster) map[string][]string {
 func firstLine(err error) string {
 	s, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
 	return s
+}
+
+// RolloutKey is the stack config key where `fleet rollout` records a rollout (provider/rollout's RecordKey).
+const RolloutKey = "gitops-fleet:rollout"
+
+// rolloutOf is the rollout stack's config records; nil when it records none, or its config cannot be read (a
+// stack's outputs are what status reads first; its config is an addition).
+func rolloutOf(ctx context.Context, stack auto.Stack) *Rollout {
+	v, err := stack.GetConfig(ctx, RolloutKey)
+	if err != nil || v.Value == "" {
+		return nil
+	}
+	var r Rollout
+	if json.Unmarshal([]byte(v.Value), &r) != nil {
+		return nil
+	}
+	return &r
 }

@@ -32,6 +32,30 @@ type Stack struct {
 	// state differs from the stack's, by URN name ("spoke-a-cluster-secret"), those of no cluster included.
 	DriftChecked bool     `json:"driftChecked"`
 	Drifted      []string `json:"drifted,omitempty"`
+	// Rollout is the stack's last `fleet rollout` as its stack config records it (gitops-fleet:rollout); nil: none.
+	Rollout *Rollout `json:"rollout,omitempty"`
+}
+
+// Rollout is a `fleet rollout` as the stack config records it (provider/rollout's Record, as much as status shows).
+type Rollout struct {
+	// Revision is the add-ons repository commit it takes to the fleet.
+	Revision string `json:"revision"`
+	// Wave is the wave it is at, or ended at.
+	Wave int `json:"wave"`
+	// State is "running", "done" or "failed".
+	State string `json:"state"`
+	// Cluster and Message are, for a failed rollout, the cluster whose gate failed and Argo CD's message.
+	Cluster string `json:"cluster,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// String is "<revision> at wave N, <state>[: <cluster>: <message>]".
+func (r Rollout) String() string {
+	s := fmt.Sprintf("%s at wave %d, %s", r.Revision, r.Wave, r.State)
+	if r.Cluster != "" {
+		s += ": " + r.Cluster + ": " + r.Message
+	}
+	return s
 }
 
 // Cluster is one cluster as its stack and the hub's Argo CD report it.
@@ -45,8 +69,10 @@ type Cluster struct {
 	Environment string `json:"environment"`
 	// Wave is its rollout wave (its cluster secret's fleet_wave label): 0 for the hub, 1 or more for a spoke, lower
 	// waves changing first; nil when its stack does not say (a stack last updated before waves).
-	Wave              *int   `json:"wave,omitempty"`
-	KubernetesVersion string `json:"kubernetesVersion"`
+	Wave *int `json:"wave,omitempty"`
+	// AddonsRepoRevision is the add-ons repository revision its cluster secret names, the one `fleet rollout` moves.
+	AddonsRepoRevision string `json:"addonsRepoRevision,omitempty"`
+	KubernetesVersion  string `json:"kubernetesVersion"`
 	// SecretName is its Argo CD cluster secret's name on the hub: the destination of its Applications.
 	SecretName string `json:"secretName,omitempty"`
 	// NodeGroups are its managed node groups, as the stack built them.
@@ -144,16 +170,17 @@ const Unknown = "Unknown"
 
 // output is one entry of a fleet stack's `clusters` output (Fleet's ClusterSummary), as much of it as status shows.
 type output struct {
-	Region            string            `json:"region"`
-	Role              string            `json:"role"`
-	Environment       string            `json:"environment"`
-	Wave              *int              `json:"wave"`
-	KubernetesVersion string            `json:"kubernetesVersion"`
-	SecretName        string            `json:"secretName"`
-	Shard             string            `json:"shard"`
-	NodeGroups        []NodeGroup       `json:"nodeGroups"`
-	Labels            map[string]string `json:"labels"`
-	Addons            map[string]struct {
+	Region             string            `json:"region"`
+	Role               string            `json:"role"`
+	Environment        string            `json:"environment"`
+	Wave               *int              `json:"wave"`
+	AddonsRepoRevision string            `json:"addonsRepoRevision"`
+	KubernetesVersion  string            `json:"kubernetesVersion"`
+	SecretName         string            `json:"secretName"`
+	Shard              string            `json:"shard"`
+	NodeGroups         []NodeGroup       `json:"nodeGroups"`
+	Labels             map[string]string `json:"labels"`
+	Addons             map[string]struct {
 		Version    string `json:"version"`
 		IamRoleArn string `json:"iamRoleArn"`
 	} `json:"addons"`
@@ -171,7 +198,8 @@ func FromOutputs(stack string, clusters map[string]any) []Cluster {
 			_ = json.Unmarshal(data, &o)
 		}
 		cl := Cluster{Name: name, Stack: stack, Shard: o.Shard, Region: o.Region, Role: o.Role,
-			Environment: o.Environment, Wave: o.Wave, KubernetesVersion: o.KubernetesVersion, SecretName: cmp.Or(o.SecretName, name),
+			Environment: o.Environment, Wave: o.Wave, AddonsRepoRevision: o.AddonsRepoRevision,
+			KubernetesVersion: o.KubernetesVersion, SecretName: cmp.Or(o.SecretName, name),
 			NodeGroups: o.NodeGroups, ArgoCD: Unknown, Decommissioned: o.Labels["fleet_decommission"] == "true",
 			Addons: []Addon{}}
 		for _, k := range slices.Sorted(maps.Keys(o.Labels)) {

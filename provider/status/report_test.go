@@ -98,12 +98,14 @@ func TestState(t *testing.T) {
 func TestTable(t *testing.T) {
 	r := fixture(t)
 	r.Unreachable = []string{"stack prod: no such stack"}
+	r.Stacks[0].Rollout = &Rollout{Revision: "c1", Wave: 2, State: "failed", Cluster: "spoke-use2", Message: "held back"}
 	var plain, coloured bytes.Buffer
 	if err := Table(&plain, r, false); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(plain.String()), "\n")
-	for i, want := range []string{"CLUSTER", "hub ", "spoke-use2 ", "spoke-usw2 (decommissioned)", "unreachable: stack prod"} {
+	for i, want := range []string{"CLUSTER", "hub ", "spoke-use2 ", "spoke-usw2 (decommissioned)",
+		"rollout of stack dev: c1 at wave 2, failed: spoke-use2: held back", "unreachable: stack prod"} {
 		if i >= len(lines) || !strings.HasPrefix(lines[i], want) {
 			t.Fatalf("line %d does not start with %q:\n%s", i, want, plain.String())
 		}

@@ -28,7 +28,8 @@ import (
 // secrets the fleet wrote, and the real application controller syncs it into that spoke's API server, reaching it
 // through the secret's awsAuthConfig (argocd-k8s-auth, Pod Identity, the offline STS). Toggling an add-on off in
 // the stack file removes its Application from that spoke only; an evil add-ons commit and a tenant's commit that
-// reaches outside its namespaces are refused by Argo CD or the hub's API server, the refusal in a status.
+// reaches outside its namespaces are refused by Argo CD or the hub's API server, the refusal in a status. A new
+// add-ons commit rolled out wave by wave stops at the wave Argo CD fails and goes back (testRollout).
 func TestArgoCDSyncsAddons(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -132,6 +133,10 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		if states, ok := synced(); !ok {
 			t.Errorf("the other add-ons' Applications are %v, want each of %v Synced/Healthy", states, slices.Sorted(maps.Keys(want)))
 		}
+	})
+
+	t.Run("an add-ons commit wave by wave: a wave that fails its gate goes back, the later ones never change", func(t *testing.T) {
+		testRollout(t, env, stack, sha)
 	})
 
 	t.Run("an evil add-ons commit is refused by Argo CD: nothing lands in Argo CD's namespace", func(t *testing.T) {

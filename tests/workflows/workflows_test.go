@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rhysd/actionlint"
@@ -89,8 +90,8 @@ func matrixStacks(t *testing.T, job *actionlint.Job) []string {
 
 func TestActionlintFindsNothing(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yml"))
-	if err != nil || len(files) != 3 {
-		t.Fatalf("want the three workflows, got %v (%v)", files, err)
+	if err != nil || len(files) != 4 {
+		t.Fatalf("want the four workflows (preview, deploy, drift, rollout), got %v (%v)", files, err)
 	}
 	lint(t, files)
 }
@@ -167,5 +168,68 @@ func TestDriftCheckFailsAndReports(t *testing.T) {
 	last := job.Steps[len(job.Steps)-1]
 	if last.If == nil || last.If.Value != "failure()" {
 		t.Error("the last step must report the drift when the preview fails")
+	}
+}
+
+// runSteps are the run scripts of a job's steps, by step name, with each step's condition.
+func runSteps(job *actionlint.Job) (scripts map[string]string, conditions map[string]string) {
+	scripts, conditions = map[string]string{}, map[string]string{}
+	for _, s := range job.Steps {
+		r, ok := s.Exec.(*actionlint.ExecRun)
+		if !ok || s.Name == nil {
+			continue
+		}
+		scripts[s.Name.Value] = r.Run.Value
+		if s.If != nil {
+			conditions[s.Name.Value] = s.If.Value
+		}
+	}
+	return scripts, conditions
+}
+
+// TestRolloutAfterAddonsMerge: an add-ons repository merge (its dispatch, or a person's run) is rolled out over dev's
+// waves, then over prod's once production's reviewers approve, never beside a deploy; the commit comes from the
+// event through the environment, and each stack file (its pins and record) is committed back whatever the outcome.
+func TestRolloutAfterAddonsMerge(t *testing.T) {
+	w := parse(t, "rollout.yml")
+	if ev := events(w); !slices.Equal(ev, []string{"repository_dispatch", "workflow_dispatch"}) {
+		t.Errorf("events %v, want repository_dispatch (the add-ons repository's merge) and workflow_dispatch", ev)
+	}
+	deploy := parse(t, "deploy.yml")
+	if w.Concurrency == nil || deploy.Concurrency == nil || w.Concurrency.Group.Value != deploy.Concurrency.Group.Value ||
+		w.Concurrency.CancelInProgress == nil || w.Concurrency.CancelInProgress.Value {
+		t.Error("the rollout must share the deploys' concurrency group, queued, not cancelling")
+	}
+	if w.Permissions == nil || w.Permissions.Scopes["contents"] == nil || w.Permissions.Scopes["contents"].Value.Value != "write" {
+		t.Error("the rollout commits the stack files: contents write")
+	}
+	if v := w.Env.Vars["revision"]; v == nil || !strings.Contains(v.Value.Value, "github.event.client_payload.revision") {
+		t.Error("REVISION must come from the dispatch's payload (or the run's input) through the environment")
+	}
+	dev, prod := w.Jobs["dev"], w.Jobs["prod"]
+	if dev == nil || prod == nil || len(prod.Needs) != 1 || prod.Needs[0].Value != "dev" ||
+		prod.Environment == nil || prod.Environment.Name.Value != "production" {
+		t.Fatal("want jobs dev and prod, prod after dev in the production environment")
+	}
+	for name, job := range map[string]*actionlint.Job{"dev": dev, "prod": prod} {
+		scripts, conditions := runSteps(job)
+		var rollout, commit string
+		for step, script := range scripts {
+			switch {
+			case strings.HasPrefix(script, "fleet rollout "):
+				rollout = script
+			case strings.Contains(script, "git push"):
+				commit = step
+			}
+		}
+		if want := `-stack "${{ vars.PULUMI_ORG }}/` + name + `" -revision "$REVISION"`; !strings.Contains(rollout, want) ||
+			strings.Contains(rollout, "github.event") {
+			t.Errorf("%s: the rollout step %q, want fleet rollout %s (the commit from the environment only)", name, rollout, want)
+		}
+		if commit == "" || conditions[commit] != "always()" ||
+			!strings.Contains(scripts[commit], "examples/fleet/Pulumi."+name+".yaml") {
+			t.Errorf("%s: want a last step that commits examples/fleet/Pulumi.%s.yaml always, got %q (if %q)", name, name,
+				scripts[commit], conditions[commit])
+		}
 	}
 }

@@ -22,6 +22,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly ImmutableDictionary<string, Outputs.AddonSummary> Addons;
         /// <summary>
+        /// AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision ("" for the repository's HEAD).
+        /// </summary>
+        public readonly string AddonsRepoRevision;
+        /// <summary>
         /// ClusterArn is the EKS cluster ARN.
         /// </summary>
         public readonly string ClusterArn;
@@ -82,6 +86,8 @@ namespace GitOpsFleet.Fleet.Outputs
         private ClusterSummary(
             ImmutableDictionary<string, Outputs.AddonSummary> addons,
 
+            string addonsRepoRevision,
+
             string clusterArn,
 
             string endpoint,
@@ -111,6 +117,7 @@ namespace GitOpsFleet.Fleet.Outputs
             int wave)
         {
             Addons = addons;
+            AddonsRepoRevision = addonsRepoRevision;
             ClusterArn = clusterArn;
             Endpoint = endpoint;
             Environment = environment;

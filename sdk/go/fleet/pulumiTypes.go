@@ -2489,6 +2489,8 @@ func (o ClusterSpecArrayOutput) Index(i pulumi.IntInput) ClusterSpecOutput {
 type ClusterSummary struct {
 	// Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
 	Addons map[string]AddonSummary `pulumi:"addons"`
+	// AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision ("" for the repository's HEAD).
+	AddonsRepoRevision string `pulumi:"addonsRepoRevision"`
 	// ClusterArn is the EKS cluster ARN.
 	ClusterArn string `pulumi:"clusterArn"`
 	// Endpoint is the Kubernetes API server URL.
@@ -2537,6 +2539,11 @@ func (o ClusterSummaryOutput) ToClusterSummaryOutputWithContext(ctx context.Cont
 // Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
 func (o ClusterSummaryOutput) Addons() AddonSummaryMapOutput {
 	return o.ApplyT(func(v ClusterSummary) map[string]AddonSummary { return v.Addons }).(AddonSummaryMapOutput)
+}
+
+// AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision ("" for the repository's HEAD).
+func (o ClusterSummaryOutput) AddonsRepoRevision() pulumi.StringOutput {
+	return o.ApplyT(func(v ClusterSummary) string { return v.AddonsRepoRevision }).(pulumi.StringOutput)
 }
 
 // ClusterArn is the EKS cluster ARN.

@@ -174,6 +174,10 @@ export interface ClusterSummary {
      */
     addons: {[key: string]: outputs.AddonSummary};
     /**
+     * AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision ("" for the repository's HEAD).
+     */
+    addonsRepoRevision: string;
+    /**
      * ClusterArn is the EKS cluster ARN.
      */
     clusterArn: string;

@@ -562,7 +562,9 @@ class ClusterSummary(dict):
     @staticmethod
     def __key_warning(key: str):
         suggest = None
-        if key == "clusterArn":
+        if key == "addonsRepoRevision":
+            suggest = "addons_repo_revision"
+        elif key == "clusterArn":
             suggest = "cluster_arn"
         elif key == "kubernetesVersion":
             suggest = "kubernetes_version"
@@ -590,6 +592,7 @@ class ClusterSummary(dict):
 
     def __init__(__self__, *,
                  addons: Mapping[str, 'outputs.AddonSummary'],
+                 addons_repo_revision: _builtins.str,
                  cluster_arn: _builtins.str,
                  endpoint: _builtins.str,
                  environment: _builtins.str,
@@ -608,6 +611,7 @@ class ClusterSummary(dict):
         ClusterSummary is what a program needs to know of one cluster of the fleet (Fleet's clusters output).
 
         :param Mapping[str, 'AddonSummary'] addons: Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
+        :param _builtins.str addons_repo_revision: AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision ("" for the repository's HEAD).
         :param _builtins.str cluster_arn: ClusterArn is the EKS cluster ARN.
         :param _builtins.str endpoint: Endpoint is the Kubernetes API server URL.
         :param _builtins.str environment: Environment is the cluster's GitOps Bridge environment.
@@ -624,6 +628,7 @@ class ClusterSummary(dict):
         :param Sequence[_builtins.str] still_tagged: StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
         """
         pulumi.set(__self__, "addons", addons)
+        pulumi.set(__self__, "addons_repo_revision", addons_repo_revision)
         pulumi.set(__self__, "cluster_arn", cluster_arn)
         pulumi.set(__self__, "endpoint", endpoint)
         pulumi.set(__self__, "environment", environment)
@@ -647,6 +652,14 @@ class ClusterSummary(dict):
         Addons are the add-ons enabled on the cluster (those given and those they imply), by GitOps Bridge name.
         """
         return pulumi.get(self, "addons")
+
+    @_builtins.property
+    @pulumi.getter(name="addonsRepoRevision")
+    def addons_repo_revision(self) -> _builtins.str:
+        """
+        AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision ("" for the repository's HEAD).
+        """
+        return pulumi.get(self, "addons_repo_revision")
 
     @_builtins.property
     @pulumi.getter(name="clusterArn")

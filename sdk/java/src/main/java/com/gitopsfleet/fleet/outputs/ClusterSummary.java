@@ -22,6 +22,11 @@ public final class ClusterSummary {
      */
     private Map<String,AddonSummary> addons;
     /**
+     * @return AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision (&#34;&#34; for the repository&#39;s HEAD).
+     * 
+     */
+    private String addonsRepoRevision;
+    /**
      * @return ClusterArn is the EKS cluster ARN.
      * 
      */
@@ -99,6 +104,13 @@ public final class ClusterSummary {
      */
     public Map<String,AddonSummary> addons() {
         return this.addons;
+    }
+    /**
+     * @return AddonsRepoRevision is the add-ons repository revision its cluster secret names (addons_repo_revision): its own addonsRepoRevision, else repositories.addons.revision (&#34;&#34; for the repository&#39;s HEAD).
+     * 
+     */
+    public String addonsRepoRevision() {
+        return this.addonsRepoRevision;
     }
     /**
      * @return ClusterArn is the EKS cluster ARN.
@@ -209,6 +221,7 @@ public final class ClusterSummary {
     @CustomType.Builder
     public static final class Builder {
         private Map<String,AddonSummary> addons;
+        private String addonsRepoRevision;
         private String clusterArn;
         private String endpoint;
         private String environment;
@@ -227,6 +240,7 @@ public final class ClusterSummary {
         public Builder(ClusterSummary defaults) {
     	      Objects.requireNonNull(defaults);
     	      this.addons = defaults.addons;
+    	      this.addonsRepoRevision = defaults.addonsRepoRevision;
     	      this.clusterArn = defaults.clusterArn;
     	      this.endpoint = defaults.endpoint;
     	      this.environment = defaults.environment;
@@ -249,6 +263,14 @@ public final class ClusterSummary {
               throw new MissingRequiredPropertyException("ClusterSummary", "addons");
             }
             this.addons = addons;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder addonsRepoRevision(String addonsRepoRevision) {
+            if (addonsRepoRevision == null) {
+              throw new MissingRequiredPropertyException("ClusterSummary", "addonsRepoRevision");
+            }
+            this.addonsRepoRevision = addonsRepoRevision;
             return this;
         }
         @CustomType.Setter
@@ -370,6 +392,7 @@ public final class ClusterSummary {
         public ClusterSummary build() {
             final var _resultValue = new ClusterSummary();
             _resultValue.addons = addons;
+            _resultValue.addonsRepoRevision = addonsRepoRevision;
             _resultValue.clusterArn = clusterArn;
             _resultValue.endpoint = endpoint;
             _resultValue.environment = environment;
