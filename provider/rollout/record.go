@@ -29,6 +29,9 @@ type Record struct {
 	Wave int `json:"wave"`
 	// State is Running, Done or Failed.
 	State string `json:"state"`
+	// Held are the clusters that failed their gate within the failure threshold and went back to their last good
+	// revision, with Argo CD's message: a resumed or later run of the same revision leaves them there.
+	Held map[string]string `json:"held,omitempty"`
 	// Cluster and Message are, for a failed rollout, the first cluster that failed its gate and Argo CD's message.
 	Cluster string `json:"cluster,omitempty"`
 	Message string `json:"message,omitempty"`

@@ -119,6 +119,7 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 	}
 	for _, w := range Plan(clusters, o.Revision) {
 		rec.Wave = w.Wave
+		w.Changes = slices.DeleteFunc(w.Changes, func(c Cluster) bool { _, held := rec.Held[c.Name]; return held })
 		// The clusters it is about to change must be Synced and Healthy where they are: a failure there is not the
 		// revision's, and Argo CD, retrying it, would not sync the revision before its retries end.
 		if failed, err := before(ctx, gate, w.Changes, o); err != nil {
@@ -145,7 +146,7 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 				return *rec, fmt.Errorf("wave %d: up: %w", w.Wave, err)
 			}
 		}
-		failed, err := settle(ctx, gate, gated(w.Clusters), o)
+		failed, err := settle(ctx, gate, gated(w.Clusters, rec.Held), o)
 		if err != nil {
 			return *rec, err
 		}
@@ -174,6 +175,12 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 			}
 			return *rec, &WaveFailed{Wave: w.Wave, Cluster: first.cluster, Application: first.health.Application,
 				Message: first.health.Message, RolledBack: namesOf(back)}
+		}
+		if rec.Held == nil {
+			rec.Held = map[string]string{}
+		}
+		for _, f := range failed {
+			rec.Held[f.cluster] = f.health.Message
 		}
 		fmt.Fprintf(o.Log, "wave %d: %d of %d clusters failed, within the threshold (%d); back on their last good "+
 			"revision: %s\n", w.Wave, len(failed), len(w.Clusters), allowed, strings.Join(namesOf(back), ", "))
@@ -296,11 +303,12 @@ func before(ctx context.Context, gate Gate, clusters []Cluster, o Options) ([]fa
 	return out, nil
 }
 
-// gated are the names of the clusters with add-ons: one without any has no Application to wait for.
-func gated(clusters []Cluster) []string {
+// gated are the names of the clusters with add-ons, but those held back: one without any has no Application to
+// wait for, and a held one stays on its last good revision.
+func gated(clusters []Cluster, held map[string]string) []string {
 	var out []string
 	for _, c := range clusters {
-		if c.Addons > 0 {
+		if _, isHeld := held[c.Name]; c.Addons > 0 && !isHeld {
 			out = append(out, c.Name)
 		}
 	}

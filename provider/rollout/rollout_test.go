@@ -306,3 +306,28 @@ func TestWritePlan(t *testing.T) {
 		t.Errorf("plan:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
+
+// TestRunKeepsHeldClustersBack: a cluster that failed within the threshold and went back stays there when the
+// rollout is resumed: it is not changed a second time.
+func TestRunKeepsHeldClustersBack(t *testing.T) {
+	f := newFleet()
+	f.broken["dev-b"] = bad
+	f.failUpAt = 4 // wave 2's up, after dev-b went back (ups: hub, wave 1, dev-b's rollback, wave 2)
+	o := Options{Revision: bad, Poll: time.Millisecond, Timeout: time.Second, FailureThreshold: intstr.FromInt32(1)}
+	if _, err := Run(t.Context(), f, f, o); err == nil {
+		t.Fatal("the killed run passed")
+	}
+	if msg := f.record.Held["dev-b"]; !strings.Contains(msg, "failed to apply") {
+		t.Fatalf("the record holds %v, want dev-b with Argo CD's message", f.record.Held)
+	}
+	f.failUpAt = 0
+	ups := len(f.ups)
+	if rec, err := Run(t.Context(), f, f, o); err != nil || rec.State != Done {
+		t.Fatalf("the resumed run: %+v, %v", rec, err)
+	}
+	for _, pins := range f.ups[ups:] {
+		if pins["dev-b"] != old {
+			t.Errorf("the resumed run changed dev-b again: %v", pins)
+		}
+	}
+}

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
-	admissionv1 "k8s.io/api/admissionregistration/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -117,25 +115,6 @@ const canaryRefused = "pods labelled fleet-canary: broken are refused on this cl
 // team's admission policy): an add-ons commit that adds it fails to sync on that cluster, saying why.
 func refuseCanary(t *testing.T, kube kubernetes.Interface) {
 	t.Helper()
-	ctx := context.Background()
-	policy := &admissionv1.ValidatingAdmissionPolicy{ObjectMeta: metav1.ObjectMeta{Name: "refuse-broken-canaries"},
-		Spec: admissionv1.ValidatingAdmissionPolicySpec{
-			MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
-				RuleWithOperations: admissionv1.RuleWithOperations{
-					Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
-					Rule: admissionv1.Rule{APIGroups: []string{"apps"}, APIVersions: []string{"v1"},
-						Resources: []string{"deployments"}}}}}},
-			Validations: []admissionv1.Validation{{
-				Expression: "object.spec.template.metadata.?labels[?'fleet-canary'].orValue('') != 'broken'",
-				Message:    canaryRefused}},
-		}}
-	if _, err := kube.AdmissionregistrationV1().ValidatingAdmissionPolicies().Create(ctx, policy, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	binding := &admissionv1.ValidatingAdmissionPolicyBinding{ObjectMeta: metav1.ObjectMeta{Name: policy.Name},
-		Spec: admissionv1.ValidatingAdmissionPolicyBindingSpec{PolicyName: policy.Name,
-			ValidationActions: []admissionv1.ValidationAction{admissionv1.Deny}}}
-	if _, err := kube.AdmissionregistrationV1().ValidatingAdmissionPolicyBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	refuseDeployments(t, kube, "refuse-broken-canaries",
+		"object.spec.template.metadata.?labels[?'fleet-canary'].orValue('') != 'broken'", canaryRefused)
 }

@@ -24,16 +24,24 @@ import (
 // sync of that add-on fails on that cluster, saying why.
 func holdBack(t *testing.T, kube kubernetes.Interface, name string) {
 	t.Helper()
+	refuseDeployments(t, kube, "hold-back-"+name, "object.metadata.name != '"+name+"'",
+		name+" is held back on this cluster by its platform team")
+}
+
+// refuseDeployments has kube's API server refuse the Deployments (created or updated) for which expression (CEL over
+// object) is false, with message: a ValidatingAdmissionPolicy named name and its binding, as a platform team of the
+// cluster would write.
+func refuseDeployments(t *testing.T, kube kubernetes.Interface, name, expression, message string) {
+	t.Helper()
 	ctx := context.Background()
-	policy := &admissionv1.ValidatingAdmissionPolicy{ObjectMeta: metav1.ObjectMeta{Name: "hold-back-" + name},
+	policy := &admissionv1.ValidatingAdmissionPolicy{ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: admissionv1.ValidatingAdmissionPolicySpec{
 			MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
 				RuleWithOperations: admissionv1.RuleWithOperations{
 					Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
 					Rule: admissionv1.Rule{APIGroups: []string{"apps"}, APIVersions: []string{"v1"},
 						Resources: []string{"deployments"}}}}}},
-			Validations: []admissionv1.Validation{{Expression: "object.metadata.name != '" + name + "'",
-				Message: name + " is held back on this cluster by its platform team"}},
+			Validations: []admissionv1.Validation{{Expression: expression, Message: message}},
 		}}
 	if _, err := kube.AdmissionregistrationV1().ValidatingAdmissionPolicies().Create(ctx, policy, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +26,49 @@ type rolloutOptions struct {
 	dir, stack, revision, kubeconfig, failures string
 	bake, timeout                              time.Duration
 	retry, preview                             bool
+	// set are the flags given on the command line: they win over the stack's rollout policy.
+	set map[string]bool
+}
+
+// PolicyKey is the stack config key of the fleet's rollout policy: {"bake": "10m", "timeout": "20m", "failures":
+// "25%"}, each optional; a flag given for one run wins over it.
+const PolicyKey = "gitops-fleet:rolloutPolicy"
+
+// rolloutPolicy is the stack config's rollout policy (PolicyKey).
+type rolloutPolicy struct {
+	Bake     string `json:"bake"`
+	Timeout  string `json:"timeout"`
+	Failures string `json:"failures"`
+}
+
+// withPolicy is o with the policy's settings where no flag was given; a setting not of its form is an error naming it.
+func withPolicy(o rolloutOptions, p rolloutPolicy) (rolloutOptions, error) {
+	var problems []string
+	for _, d := range []struct {
+		flag, value string
+		into        *time.Duration
+	}{{"bake", p.Bake, &o.bake}, {"timeout", p.Timeout, &o.timeout}} {
+		if d.value == "" || o.set[d.flag] {
+			continue
+		}
+		v, err := time.ParseDuration(d.value)
+		if err != nil || v < 0 {
+			problems = append(problems, fmt.Sprintf("%s.%s: %q is not a duration such as 10m", PolicyKey, d.flag, d.value))
+			continue
+		}
+		*d.into = v
+	}
+	if p.Failures != "" && !o.set["failures"] {
+		if _, err := threshold(p.Failures); err != nil {
+			problems = append(problems, PolicyKey+"."+strings.TrimPrefix(err.Error(), "-"))
+		} else {
+			o.failures = p.Failures
+		}
+	}
+	if len(problems) > 0 {
+		return o, errors.New(strings.Join(problems, "; "))
+	}
+	return o, nil
 }
 
 // parseRollout reads fleet rollout's flags; errors and -h go to out.
@@ -36,14 +80,16 @@ func parseRollout(args []string, out io.Writer) (rolloutOptions, error) {
 	fs.StringVar(&o.stack, "stack", "", "the fleet's stack (required)")
 	fs.StringVar(&o.revision, "revision", "", "the add-ons repository commit to roll out, a full SHA (required)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "your kubeconfig file reaching the hub; default: the hub's endpoint and CA from EKS, with an EKS token of your AWS credentials")
-	fs.DurationVar(&o.bake, "bake", 5*time.Minute, "how long each wave stays Synced and Healthy before the next starts")
-	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "how long a wave may take to be Synced and Healthy")
-	fs.StringVar(&o.failures, "failures", "0", "how many clusters of a wave may fail before it fails: a number, or a share of the wave (25%)")
+	fs.DurationVar(&o.bake, "bake", 5*time.Minute, "how long each wave stays Synced and Healthy before the next starts (over the stack's "+PolicyKey+")")
+	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "how long a wave may take to be Synced and Healthy (over the stack's "+PolicyKey+")")
+	fs.StringVar(&o.failures, "failures", "0", "how many clusters of a wave may fail before it fails: a number, or a share of the wave (25%) (over the stack's "+PolicyKey+")")
 	fs.BoolVar(&o.retry, "retry", false, "run a rollout of this revision that failed once more")
 	fs.BoolVar(&o.preview, "preview", false, "list the waves, their clusters and what each will change; change nothing")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	var problems []string
 	if fs.NArg() > 0 {
 		problems = append(problems, fmt.Sprintf("unexpected arguments %q", fs.Args()))
@@ -80,6 +126,15 @@ func runRollout(ctx context.Context, o rolloutOptions, out io.Writer) error {
 	st, err := auto.SelectStackLocalSource(ctx, o.stack, o.dir)
 	if err != nil {
 		return err
+	}
+	if v, err := st.GetConfig(ctx, PolicyKey); err == nil && v.Value != "" {
+		var p rolloutPolicy
+		if err := json.Unmarshal([]byte(v.Value), &p); err != nil {
+			return fmt.Errorf("%s: %w", PolicyKey, err)
+		}
+		if o, err = withPolicy(o, p); err != nil {
+			return err
+		}
 	}
 	stack := rollout.AutoStack{Stack: st, Progress: out}
 	clusters, _, err := stack.Clusters(ctx)

@@ -33,3 +33,36 @@ func TestParseRollout(t *testing.T) {
 		}
 	}
 }
+
+// TestWithPolicy: the stack's rollout policy sets what no flag gives; a flag wins; a bad setting is named.
+func TestWithPolicy(t *testing.T) {
+	const sha = "e6d355197ff3af8e6be09e1dea068dc12727a915"
+	cases := map[string]struct {
+		args    []string
+		policy  rolloutPolicy
+		want    [3]string // bake, timeout, failures
+		wantErr string
+	}{
+		"the defaults":        {nil, rolloutPolicy{}, [3]string{"5m0s", "15m0s", "0"}, ""},
+		"the policy":          {nil, rolloutPolicy{Bake: "10m", Timeout: "20m", Failures: "25%"}, [3]string{"10m0s", "20m0s", "25%"}, ""},
+		"a flag wins":         {[]string{"-bake", "0s", "-failures", "1"}, rolloutPolicy{Bake: "10m", Failures: "25%"}, [3]string{"0s", "15m0s", "1"}, ""},
+		"bad settings, named": {nil, rolloutPolicy{Bake: "soon", Failures: "most"}, [3]string{}, PolicyKey + ".bake: \"soon\""},
+	}
+	for name, tc := range cases {
+		o, err := parseRollout(append([]string{"-stack", "dev", "-revision", sha}, tc.args...), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err = withPolicy(o, tc.policy)
+		switch {
+		case tc.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "failures") {
+				t.Errorf("%s: %v, want an error naming %s and failures", name, err, tc.wantErr)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", name, err)
+		case [3]string{o.bake.String(), o.timeout.String(), o.failures} != tc.want:
+			t.Errorf("%s: bake %s, timeout %s, failures %s; want %v", name, o.bake, o.timeout, o.failures, tc.want)
+		}
+	}
+}
