@@ -125,13 +125,7 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 		if failed, err := before(ctx, gate, w.Changes, o); err != nil {
 			return *rec, err
 		} else if len(failed) > 0 {
-			first := failed[0]
-			rec.State, rec.Cluster, rec.Message = Failed, first.cluster, "before the change: "+first.health.Message
-			if err := stack.Pin(ctx, nil, *rec); err != nil {
-				return *rec, err
-			}
-			return *rec, &WaveFailed{Wave: w.Wave, Cluster: first.cluster, Application: first.health.Application,
-				Message: rec.Message}
+			return fail(ctx, stack, rec, w.Wave, failed[0], "before the change: "+failed[0].health.Message, nil)
 		}
 		pins := map[int]string{}
 		for _, c := range w.Changes {
@@ -168,13 +162,7 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 			return *rec, err
 		}
 		if over {
-			first := failed[0]
-			rec.State, rec.Cluster, rec.Message = Failed, first.cluster, first.health.Message
-			if err := stack.Pin(ctx, nil, *rec); err != nil {
-				return *rec, err
-			}
-			return *rec, &WaveFailed{Wave: w.Wave, Cluster: first.cluster, Application: first.health.Application,
-				Message: first.health.Message, RolledBack: namesOf(back)}
+			return fail(ctx, stack, rec, w.Wave, failed[0], failed[0].health.Message, back)
 		}
 		if rec.Held == nil {
 			rec.Held = map[string]string{}
@@ -187,6 +175,18 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 	}
 	rec.State = Done
 	return *rec, stack.Pin(ctx, nil, *rec)
+}
+
+// fail records in the stack config that the rollout failed at wave, first being the failed cluster and message what
+// is said of it, and returns the record and the *WaveFailed, which names the clusters it put back (back).
+func fail(ctx context.Context, stack Stack, rec *Record, wave int, first failure, message string, back []Cluster,
+) (Record, error) {
+	rec.State, rec.Cluster, rec.Message = Failed, first.cluster, message
+	if err := stack.Pin(ctx, nil, *rec); err != nil {
+		return *rec, err
+	}
+	return *rec, &WaveFailed{Wave: wave, Cluster: first.cluster, Application: first.health.Application,
+		Message: message, RolledBack: namesOf(back)}
 }
 
 // failure is a cluster that failed its gate and why.
@@ -245,12 +245,8 @@ func rollBack(ctx context.Context, stack Stack, gate Gate, clusters []Cluster, r
 		return nil
 	}
 	pins := map[int]string{}
-	byRevision := map[string][]string{}
 	for _, c := range clusters {
 		pins[c.Index] = rec.LastGood[c.Name]
-		if c.Addons > 0 {
-			byRevision[rec.LastGood[c.Name]] = append(byRevision[rec.LastGood[c.Name]], c.Name)
-		}
 	}
 	fmt.Fprintf(o.Log, "rolling back %s to their last good revision\n", strings.Join(namesOf(clusters), ", "))
 	if err := gate.Abort(ctx, namesOf(clusters), rec.Revision); err != nil {
@@ -262,45 +258,52 @@ func rollBack(ctx context.Context, stack Stack, gate Gate, clusters []Cluster, r
 	if err := stack.Up(ctx); err != nil {
 		return fmt.Errorf("rollback: up: %w", err)
 	}
-	for _, revision := range slices.Sorted(maps.Keys(byRevision)) {
-		if !gitopsbridge.IsCommit(revision) {
-			fmt.Fprintf(o.Log, "%s: back on %s, not a commit: not gated\n", strings.Join(byRevision[revision], ", "), revision)
-			continue
-		}
-		back := o
-		back.Revision, back.Bake = revision, 0
-		failed, err := settle(ctx, gate, byRevision[revision], back)
-		if err != nil {
-			return err
-		}
-		for _, f := range failed {
-			fmt.Fprintf(o.Log, "%s: not Synced and Healthy at its last good revision %s: %s\n", f.cluster, revision,
-				f.health.Message)
-		}
+	failed, ungated, err := atOwn(ctx, gate, clusters, func(c Cluster) string { return rec.LastGood[c.Name] }, o)
+	if err != nil {
+		return err
+	}
+	for _, revision := range slices.Sorted(maps.Keys(ungated)) {
+		fmt.Fprintf(o.Log, "%s: back on %s, not a commit: not gated\n", strings.Join(ungated[revision], ", "), revision)
+	}
+	for _, f := range failed {
+		fmt.Fprintf(o.Log, "%s: not Synced and Healthy at its last good revision %s: %s\n", f.cluster,
+			rec.LastGood[f.cluster], f.health.Message)
 	}
 	return nil
 }
 
-// before are those of clusters (with add-ons, at a commit) that are not Synced and Healthy at the revision they
-// run now, waited for as a wave is (o.Timeout, no bake).
+// before are those of clusters that are not Synced and Healthy at the revision they run now (atOwn).
 func before(ctx context.Context, gate Gate, clusters []Cluster, o Options) ([]failure, error) {
-	byRevision := map[string][]string{}
+	failed, _, err := atOwn(ctx, gate, clusters, func(c Cluster) string { return c.Revision }, o)
+	return failed, err
+}
+
+// atOwn are those of clusters (with add-ons) that are not Synced and Healthy at their own revision (revisionOf), the
+// clusters at each revision waited for as a wave is (o.Timeout, no bake). A revision that is no commit cannot be
+// gated (Argo CD reports commits): its clusters are returned in ungated, by revision.
+func atOwn(ctx context.Context, gate Gate, clusters []Cluster, revisionOf func(Cluster) string, o Options) (
+	failed []failure, ungated map[string][]string, err error,
+) {
+	byRevision, ungated := map[string][]string{}, map[string][]string{}
 	for _, c := range clusters {
-		if c.Addons > 0 && gitopsbridge.IsCommit(c.Revision) {
-			byRevision[c.Revision] = append(byRevision[c.Revision], c.Name)
+		switch revision := revisionOf(c); {
+		case c.Addons == 0:
+		case gitopsbridge.IsCommit(revision):
+			byRevision[revision] = append(byRevision[revision], c.Name)
+		default:
+			ungated[revision] = append(ungated[revision], c.Name)
 		}
 	}
-	var out []failure
 	for _, revision := range slices.Sorted(maps.Keys(byRevision)) {
-		now := o
-		now.Revision, now.Bake = revision, 0
-		failed, err := settle(ctx, gate, byRevision[revision], now)
+		at := o
+		at.Revision, at.Bake = revision, 0
+		f, err := settle(ctx, gate, byRevision[revision], at)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, failed...)
+		failed = append(failed, f...)
 	}
-	return out, nil
+	return failed, ungated, nil
 }
 
 // gated are the names of the clusters with add-ons, but those held back: one without any has no Application to

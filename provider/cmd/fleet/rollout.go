@@ -137,11 +137,11 @@ func runRollout(ctx context.Context, o rolloutOptions, out io.Writer) error {
 		}
 	}
 	stack := rollout.AutoStack{Stack: st, Progress: out}
-	clusters, _, err := stack.Clusters(ctx)
-	if err != nil {
-		return err
-	}
 	if o.preview {
+		clusters, _, err := stack.Clusters(ctx)
+		if err != nil {
+			return err
+		}
 		return rollout.WritePlan(out, rollout.Plan(clusters, o.revision), o.revision)
 	}
 	hub, namespace, err := hubOfStack(ctx, st)
