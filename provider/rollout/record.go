@@ -20,10 +20,13 @@ const (
 
 // Record is a rollout as the stack config keeps it (gitops-fleet:rollout, JSON).
 type Record struct {
-	// Revision is the add-ons repository commit being rolled out.
+	// Field is the field of the clusters' entries the rollout moves: AddonsRepoRevision (also when empty, as records
+	// before Kubernetes rollouts were) or KubernetesVersion.
+	Field string `json:"field,omitempty"`
+	// Revision is what is being rolled out: the add-ons repository commit, or the Kubernetes version.
 	Revision string `json:"revision"`
-	// LastGood is every cluster's revision before the rollout reached it, by cluster name: where a failed wave goes
-	// back to.
+	// LastGood is every cluster's revision (or version) before the rollout reached it, by cluster name: where a
+	// failed wave of an add-ons revision goes back to.
 	LastGood map[string]string `json:"lastGood"`
 	// Wave is the wave the rollout is at (or ended at).
 	Wave int `json:"wave"`
@@ -35,6 +38,14 @@ type Record struct {
 	// Cluster and Message are, for a failed rollout, the first cluster that failed its gate and Argo CD's message.
 	Cluster string `json:"cluster,omitempty"`
 	Message string `json:"message,omitempty"`
+}
+
+// field is r's Field, AddonsRepoRevision when empty.
+func (r Record) field() string {
+	if r.Field == "" {
+		return AddonsRepoRevision
+	}
+	return r.Field
 }
 
 // parseRecord reads a record from its config value; "" is no record.

@@ -15,11 +15,25 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
 
+// The fields of a cluster's stack config entry a rollout moves (Options.Field).
+const (
+	// AddonsRepoRevision is the add-ons repository revision the cluster secret names (addons_repo_revision).
+	AddonsRepoRevision = "addonsRepoRevision"
+	// KubernetesVersion is the cluster's Kubernetes minor version (its entry's version).
+	KubernetesVersion = "version"
+)
+
 // Options are a rollout's revision and policy.
 type Options struct {
-	// Revision is the add-ons repository commit to roll out: a full commit SHA (Argo CD reports the commits it
-	// compares at, so only a commit can be gated on).
+	// Field is what the rollout moves: AddonsRepoRevision (default) or KubernetesVersion.
+	Field string
+	// Revision is what to roll out: for AddonsRepoRevision an add-ons repository commit, a full SHA (Argo CD reports
+	// the commits it compares at, so only a commit can be gated on); for KubernetesVersion a minor version ("1.34")
+	// one above, or equal to, each cluster's (EKS upgrades one minor at a time).
 	Revision string
+	// EKS is what EKS says of the clusters: a KubernetesVersion rollout needs it (its upgrade insights before a
+	// wave, its control planes after).
+	EKS EKS
 	// Bake is how long a wave stays Synced and Healthy before the next one starts; it is checked again at the end.
 	// Default: 0.
 	Bake time.Duration
@@ -27,7 +41,8 @@ type Options struct {
 	// failed. Default: 15 minutes.
 	Timeout time.Duration
 	// FailureThreshold is how many clusters of a wave may fail their gate, a number ("1") or a share of the wave
-	// ("25%", rounded down), before the wave fails: the failed ones go back to their last good revision either way.
+	// ("25%", rounded down), before the wave fails: the failed ones go back to their last good revision either way
+	// (an add-ons revision; a Kubernetes version stays, see KubernetesVersion's rollback in docs/waves.md).
 	// Default: 0 (any failure fails the wave).
 	FailureThreshold intstr.IntOrString
 	// Poll is how often the gate is read while a wave settles. Default: 10 seconds.
@@ -45,9 +60,9 @@ type Wave struct {
 	Changes  []Cluster
 }
 
-// Plan is the rollout of revision over clusters: their waves in order, each with the clusters that do not run the
-// revision yet.
-func Plan(clusters []Cluster, revision string) []Wave {
+// Plan is the rollout of revision (or version, by field) over clusters: their waves in order, each with the
+// clusters that do not run it yet.
+func Plan(clusters []Cluster, field, revision string) []Wave {
 	byWave := map[int]*Wave{}
 	for _, c := range clusters {
 		w, ok := byWave[c.Wave]
@@ -56,7 +71,7 @@ func Plan(clusters []Cluster, revision string) []Wave {
 			byWave[c.Wave] = w
 		}
 		w.Clusters = append(w.Clusters, c)
-		if c.Revision != revision {
+		if c.pin(field) != revision {
 			w.Changes = append(w.Changes, c)
 		}
 	}
@@ -67,71 +82,96 @@ func Plan(clusters []Cluster, revision string) []Wave {
 	return out
 }
 
-// WaveFailed is a rollout that stopped at a wave: its first failed cluster with Argo CD's message, and the clusters it
-// put back on their last good revision.
+// pin is what c runs of field: its Revision or its Version.
+func (c Cluster) pin(field string) string {
+	if field == KubernetesVersion {
+		return c.Version
+	}
+	return c.Revision
+}
+
+// WaveFailed is a rollout that stopped at a wave: its first failed cluster with Argo CD's (or EKS's) message, the
+// clusters it put back on their last good revision, and, for a Kubernetes version, what was not rolled back.
 type WaveFailed struct {
 	Wave                          int
 	Cluster, Application, Message string
 	RolledBack                    []string
+	NotRolledBack                 string
 }
 
 func (f *WaveFailed) Error() string {
-	return fmt.Sprintf("wave %d failed its gate at cluster %s (%s): %s; rolled back to the last good revision: %s",
-		f.Wave, f.Cluster, cmp.Or(f.Application, "no Application"), f.Message, strings.Join(f.RolledBack, ", "))
+	s := fmt.Sprintf("wave %d failed its gate at cluster %s", f.Wave, f.Cluster)
+	if f.Application != "" {
+		s += " (" + f.Application + ")"
+	}
+	s += ": " + f.Message
+	if len(f.RolledBack) > 0 {
+		s += "; rolled back to the last good revision: " + strings.Join(f.RolledBack, ", ")
+	}
+	if f.NotRolledBack != "" {
+		s += "; " + f.NotRolledBack
+	}
+	return s
 }
 
-// Run rolls o.Revision out over the stack's clusters wave by wave, gated by gate, as the package says. It returns
-// the record as it left it, and a *WaveFailed when a wave failed (after putting it back).
+// Run rolls o.Revision out over the stack's clusters wave by wave, gated by gate (and o.EKS), as the package says.
+// It returns the record as it left it, and a *WaveFailed when a wave failed (after putting it back).
 func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error) {
-	if !gitopsbridge.IsCommit(o.Revision) {
-		return Record{}, fmt.Errorf("revision %q: want a full commit SHA of the add-ons repository", o.Revision)
-	}
+	o.Field = cmp.Or(o.Field, AddonsRepoRevision)
 	o.Timeout = cmp.Or(o.Timeout, 15*time.Minute)
 	o.Poll = cmp.Or(o.Poll, 10*time.Second)
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	// resumeAt is the wave a killed run stopped in: its pins may be in the stack config but not applied, so it gets
-	// an `up` even with nothing to pin (one that finds nothing to change applies nothing).
-	resumeAt := -1
 	clusters, rec, err := stack.Clusters(ctx)
 	if err != nil {
 		return Record{}, err
 	}
+	if err := checkTarget(o, clusters); err != nil {
+		return Record{}, err
+	}
+	// resumeAt is the wave a killed run stopped in: its pins may be in the stack config but not applied, so it gets
+	// an `up` even with nothing to pin (one that finds nothing to change applies nothing).
+	resumeAt := -1
+	same := rec != nil && rec.field() == o.Field && rec.Revision == o.Revision
 	switch {
-	case rec != nil && rec.Revision == o.Revision && rec.State == Done:
+	case same && rec.State == Done:
 		fmt.Fprintf(o.Log, "%s already runs on every wave\n", o.Revision)
 		return *rec, nil
-	case rec != nil && rec.Revision == o.Revision && rec.State == Failed && !o.Retry:
+	case same && rec.State == Failed && !o.Retry:
 		return *rec, &WaveFailed{Wave: rec.Wave, Cluster: rec.Cluster, Message: rec.Message + " (recorded; -retry runs it again)"}
-	case rec != nil && rec.Revision != o.Revision && rec.State == Running:
-		return *rec, fmt.Errorf("the rollout of %s is under way at wave %d: run it to its end (-revision %s) first",
-			rec.Revision, rec.Wave, rec.Revision)
-	case rec != nil && rec.Revision == o.Revision:
+	case rec != nil && !same && rec.State == Running:
+		return *rec, fmt.Errorf("the rollout of %s %s is under way at wave %d: run it to its end first",
+			rec.field(), rec.Revision, rec.Wave)
+	case same:
 		fmt.Fprintf(o.Log, "resuming the rollout of %s at wave %d\n", o.Revision, rec.Wave)
 		rec.State, rec.Cluster, rec.Message = Running, "", ""
 		resumeAt = rec.Wave
 	default:
-		rec = &Record{Revision: o.Revision, LastGood: map[string]string{}, State: Running}
+		rec = &Record{Field: o.Field, Revision: o.Revision, LastGood: map[string]string{}, State: Running}
+		if o.Field == AddonsRepoRevision {
+			rec.Field = "" // as records have always said it
+		}
 		for _, c := range clusters {
-			rec.LastGood[c.Name] = c.Revision
+			rec.LastGood[c.Name] = c.pin(o.Field)
 		}
 	}
-	for _, w := range Plan(clusters, o.Revision) {
+	for _, w := range Plan(clusters, o.Field, o.Revision) {
 		rec.Wave = w.Wave
 		w.Changes = slices.DeleteFunc(w.Changes, func(c Cluster) bool { _, held := rec.Held[c.Name]; return held })
 		// The clusters it is about to change must be Synced and Healthy where they are: a failure there is not the
-		// revision's, and Argo CD, retrying it, would not sync the revision before its retries end.
+		// revision's, and Argo CD, retrying it, would not sync the revision before its retries end. Before a
+		// Kubernetes upgrade, none may have an upgrade insight in ERROR.
 		if failed, err := before(ctx, gate, w.Changes, o); err != nil {
 			return *rec, err
 		} else if len(failed) > 0 {
-			return fail(ctx, stack, rec, w.Wave, failed[0], "before the change: "+failed[0].health.Message, nil)
+			return fail(ctx, stack, rec, w.Wave, failed[0], "before the change: "+failed[0].health.Message, nil, "")
 		}
 		pins := map[int]string{}
 		for _, c := range w.Changes {
 			pins[c.Index] = o.Revision
 		}
-		if err := stack.Pin(ctx, pins, *rec); err != nil {
+		if err := stack.Pin(ctx, o.Field, pins, *rec); err != nil {
 			return *rec, err
 		}
 		if len(pins) > 0 || w.Wave == resumeAt {
@@ -140,7 +180,7 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 				return *rec, fmt.Errorf("wave %d: up: %w", w.Wave, err)
 			}
 		}
-		failed, err := settle(ctx, gate, gated(w.Clusters, rec.Held), o)
+		failed, err := after(ctx, gate, w, rec.Held, o)
 		if err != nil {
 			return *rec, err
 		}
@@ -158,11 +198,16 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 				back = append(back, c)
 			}
 		}
-		if err := rollBack(ctx, stack, gate, back, rec, o); err != nil {
+		notBack := ""
+		if o.Field == KubernetesVersion {
+			notBack = notRolledBack(back, rec, o.Revision)
+			fmt.Fprintln(o.Log, notBack)
+			back = nil
+		} else if err := rollBack(ctx, stack, gate, back, rec, o); err != nil {
 			return *rec, err
 		}
 		if over {
-			return fail(ctx, stack, rec, w.Wave, failed[0], failed[0].health.Message, back)
+			return fail(ctx, stack, rec, w.Wave, failed[0], failed[0].health.Message, back, notBack)
 		}
 		if rec.Held == nil {
 			rec.Held = map[string]string{}
@@ -170,23 +215,46 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 		for _, f := range failed {
 			rec.Held[f.cluster] = f.health.Message
 		}
-		fmt.Fprintf(o.Log, "wave %d: %d of %d clusters failed, within the threshold (%d); back on their last good "+
-			"revision: %s\n", w.Wave, len(failed), len(w.Clusters), allowed, strings.Join(namesOf(back), ", "))
+		fmt.Fprintf(o.Log, "wave %d: %d of %d clusters failed, within the threshold (%d); held: %s\n",
+			w.Wave, len(failed), len(w.Clusters), allowed, strings.Join(slices.Sorted(maps.Keys(rec.Held)), ", "))
 	}
 	rec.State = Done
-	return *rec, stack.Pin(ctx, nil, *rec)
+	return *rec, stack.Pin(ctx, o.Field, nil, *rec)
+}
+
+// after is what failed the gate of wave w after its `up`: for an add-ons revision, those of its clusters (with
+// add-ons, not held) that are not Synced and Healthy at it (settle); for a Kubernetes version, its changed clusters
+// whose control plane is not ACTIVE at it (upgraded), then those whose add-ons are not Synced and Healthy at their
+// own revision.
+func after(ctx context.Context, gate Gate, w Wave, held map[string]string, o Options) ([]failure, error) {
+	if o.Field != KubernetesVersion {
+		return settle(ctx, gate, gated(w.Clusters, held), o)
+	}
+	failed, err := upgraded(ctx, o, w.Changes)
+	if err != nil || len(failed) > 0 {
+		return failed, err
+	}
+	var clusters []Cluster
+	for _, c := range w.Clusters {
+		if _, isHeld := held[c.Name]; !isHeld {
+			clusters = append(clusters, c)
+		}
+	}
+	failed, _, err = atOwn(ctx, gate, clusters, func(c Cluster) string { return c.Revision }, o)
+	return failed, err
 }
 
 // fail records in the stack config that the rollout failed at wave, first being the failed cluster and message what
 // is said of it, and returns the record and the *WaveFailed, which names the clusters it put back (back).
 func fail(ctx context.Context, stack Stack, rec *Record, wave int, first failure, message string, back []Cluster,
+	notBack string,
 ) (Record, error) {
 	rec.State, rec.Cluster, rec.Message = Failed, first.cluster, message
-	if err := stack.Pin(ctx, nil, *rec); err != nil {
+	if err := stack.Pin(ctx, rec.field(), nil, *rec); err != nil {
 		return *rec, err
 	}
 	return *rec, &WaveFailed{Wave: wave, Cluster: first.cluster, Application: first.health.Application,
-		Message: message, RolledBack: namesOf(back)}
+		Message: message, RolledBack: namesOf(back), NotRolledBack: notBack}
 }
 
 // failure is a cluster that failed its gate and why.
@@ -252,7 +320,7 @@ func rollBack(ctx context.Context, stack Stack, gate Gate, clusters []Cluster, r
 	if err := gate.Abort(ctx, namesOf(clusters), rec.Revision); err != nil {
 		return err
 	}
-	if err := stack.Pin(ctx, pins, *rec); err != nil {
+	if err := stack.Pin(ctx, AddonsRepoRevision, pins, *rec); err != nil {
 		return err
 	}
 	if err := stack.Up(ctx); err != nil {
@@ -272,8 +340,14 @@ func rollBack(ctx context.Context, stack Stack, gate Gate, clusters []Cluster, r
 	return nil
 }
 
-// before are those of clusters that are not Synced and Healthy at the revision they run now (atOwn).
+// before are those of clusters that are not Synced and Healthy at the revision they run now (atOwn), and, before a
+// Kubernetes upgrade, first those with an upgrade insight in ERROR (blocked).
 func before(ctx context.Context, gate Gate, clusters []Cluster, o Options) ([]failure, error) {
+	if o.Field == KubernetesVersion {
+		if failed, err := blocked(ctx, o.EKS, clusters); err != nil || len(failed) > 0 {
+			return failed, err
+		}
+	}
 	failed, _, err := atOwn(ctx, gate, clusters, func(c Cluster) string { return c.Revision }, o)
 	return failed, err
 }
@@ -337,15 +411,16 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// WritePlan writes the preview of a rollout of revision: each wave, its clusters, and the change of those it moves.
-func WritePlan(w io.Writer, plan []Wave, revision string) error {
+// WritePlan writes the preview of a rollout of revision (or version, by field): each wave, its clusters, and the
+// change of those it moves.
+func WritePlan(w io.Writer, plan []Wave, field, revision string) error {
 	for _, wave := range plan {
 		var parts []string
 		for _, c := range wave.Clusters {
-			if c.Revision == revision {
+			if c.pin(field) == revision {
 				parts = append(parts, c.Name+" (at it already)")
 			} else {
-				parts = append(parts, fmt.Sprintf("%s (%s -> %s)", c.Name, short(c.Revision), short(revision)))
+				parts = append(parts, fmt.Sprintf("%s (%s -> %s)", c.Name, short(c.pin(field)), short(revision)))
 			}
 		}
 		if _, err := fmt.Fprintf(w, "wave %d: %s\n", wave.Wave, strings.Join(parts, ", ")); err != nil {

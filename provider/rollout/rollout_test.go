@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 )
 
 const (
@@ -31,6 +33,25 @@ type fleet struct {
 	pending  map[string]string   // cluster -> the revision Argo CD never settles there
 	failUpAt int                 // the up (1-based) that fails, as a kill would; 0: none
 	aborted  []string            // the clusters whose operations Abort ended, "cluster@revision"
+	// Kubernetes: each cluster's version as its entry pins it and as its last up applied it, its upgrade insights,
+	// and the clusters whose upgrade EKS reports FAILED.
+	versions, upgradedTo map[string]string
+	insights             map[string][]status.Insight
+	upgradeFails         map[string]bool
+}
+
+// Describe is EKS: a cluster ACTIVE at the version its last up applied (FAILED where upgradeFails says), with its
+// insights.
+func (f *fleet) Describe(_ context.Context, clusters []Cluster) (map[string]status.EKS, error) {
+	out := map[string]status.EKS{}
+	for _, c := range clusters {
+		e := status.EKS{Status: "ACTIVE", Version: f.upgradedTo[c.Name], Insights: f.insights[c.Name]}
+		if f.upgradeFails[c.Name] && e.Version != "1.33" {
+			e.Status = "FAILED"
+		}
+		out[c.Name] = e
+	}
+	return out, nil
 }
 
 func (f *fleet) Abort(_ context.Context, clusters []string, revision string) error {
@@ -41,13 +62,16 @@ func (f *fleet) Abort(_ context.Context, clusters []string, revision string) err
 }
 
 func newFleet() *fleet {
-	f := &fleet{pinned: map[string]string{}, applied: map[string]string{}, broken: map[string]string{}, pending: map[string]string{}}
+	f := &fleet{pinned: map[string]string{}, applied: map[string]string{}, broken: map[string]string{}, pending: map[string]string{},
+		versions: map[string]string{}, upgradedTo: map[string]string{}, insights: map[string][]status.Insight{},
+		upgradeFails: map[string]bool{}}
 	for i, c := range []struct {
 		name string
 		wave int
 	}{{"hub", 0}, {"dev-a", 1}, {"dev-b", 1}, {"stage-a", 2}, {"prod-a", 3}, {"prod-b", 3}} {
 		f.clusters = append(f.clusters, Cluster{Name: c.name, Index: i, Wave: c.wave, Addons: 1})
 		f.pinned[c.name], f.applied[c.name] = old, old
+		f.versions[c.name], f.upgradedTo[c.name] = "1.33", "1.33"
 	}
 	return f
 }
@@ -55,7 +79,7 @@ func newFleet() *fleet {
 func (f *fleet) Clusters(context.Context) ([]Cluster, *Record, error) {
 	out := slices.Clone(f.clusters)
 	for i := range out {
-		out[i].Revision = f.pinned[out[i].Name]
+		out[i].Revision, out[i].Version = f.pinned[out[i].Name], f.versions[out[i].Name]
 	}
 	if f.record == nil {
 		return out, nil, nil
@@ -65,9 +89,13 @@ func (f *fleet) Clusters(context.Context) ([]Cluster, *Record, error) {
 	return out, &r, nil
 }
 
-func (f *fleet) Pin(_ context.Context, revisions map[int]string, record Record) error {
-	for i, rev := range revisions {
-		f.pinned[f.clusters[i].Name] = rev
+func (f *fleet) Pin(_ context.Context, field string, values map[int]string, record Record) error {
+	into := f.pinned
+	if field == KubernetesVersion {
+		into = f.versions
+	}
+	for i, v := range values {
+		into[f.clusters[i].Name] = v
 	}
 	record.LastGood = maps.Clone(record.LastGood)
 	f.record = &record
@@ -75,11 +103,18 @@ func (f *fleet) Pin(_ context.Context, revisions map[int]string, record Record) 
 }
 
 func (f *fleet) Up(context.Context) error {
-	f.ups = append(f.ups, maps.Clone(f.pinned))
+	pins := maps.Clone(f.pinned)
+	for c, v := range f.versions {
+		if v != "1.33" {
+			pins[c] = v // the Kubernetes cases' ups, as the version they pin
+		}
+	}
+	f.ups = append(f.ups, pins)
 	if len(f.ups) == f.failUpAt {
 		return errors.New("killed")
 	}
 	maps.Copy(f.applied, f.pinned)
+	maps.Copy(f.upgradedTo, f.versions)
 	return nil
 }
 
@@ -167,7 +202,7 @@ func TestRun(t *testing.T) {
 			edit:      func(f *fleet, o *Options) { f.pending["stage-a"], o.Timeout = good, time.Millisecond },
 			wantUps:   [][]string{{"hub=1"}, {"dev-a=1", "dev-b=1"}, {"stage-a=1"}, {"stage-a=0"}},
 			wantState: Failed,
-			wantErr:   "wave 2 failed its gate at cluster stage-a (no Application): not Synced and Healthy at " + good,
+			wantErr:   "wave 2 failed its gate at cluster stage-a: not Synced and Healthy at " + good,
 			wantPins:  map[string]string{"hub": "1", "dev-a": "1", "dev-b": "1", "stage-a": "0", "prod-a": "0", "prod-b": "0"},
 		},
 		"a cluster without add-ons": {
@@ -295,7 +330,7 @@ func TestWritePlan(t *testing.T) {
 	f.pinned["dev-b"] = good
 	clusters, _, _ := f.Clusters(t.Context())
 	var out strings.Builder
-	if err := WritePlan(&out, Plan(clusters, good), good); err != nil {
+	if err := WritePlan(&out, Plan(clusters, AddonsRepoRevision, good), AddonsRepoRevision, good); err != nil {
 		t.Fatal(err)
 	}
 	want := "wave 0: hub (000000000000 -> 111111111111)\n" +
@@ -329,5 +364,104 @@ func TestRunKeepsHeldClustersBack(t *testing.T) {
 		if pins["dev-b"] != old {
 			t.Errorf("the resumed run changed dev-b again: %v", pins)
 		}
+	}
+}
+
+// TestRunKubernetes: a Kubernetes version goes wave by wave like a revision, gated by EKS: a cluster with an
+// upgrade insight in ERROR holds its wave before anything changes; one whose upgrade fails stops the rollout, and
+// its version is not taken back (an `up` cannot downgrade EKS), which the failure says.
+func TestRunKubernetes(t *testing.T) {
+	cases := map[string]struct {
+		reason   string
+		version  string
+		edit     func(*fleet)
+		wantUps  [][]string // per up, the versions it changed ("cluster=1.34")
+		wantErr  string
+		wantPins map[string]string
+	}{
+		"an upgrade": {
+			reason:  "every wave in turn, each once EKS says its clusters are ACTIVE at the version",
+			version: "1.34",
+			wantUps: [][]string{{"hub=1.34"}, {"dev-a=1.34", "dev-b=1.34"}, {"stage-a=1.34"}, {"prod-a=1.34", "prod-b=1.34"}},
+			wantPins: map[string]string{"hub": "1.34", "dev-a": "1.34", "dev-b": "1.34", "stage-a": "1.34",
+				"prod-a": "1.34", "prod-b": "1.34"},
+		},
+		"an upgrade insight in ERROR": {
+			reason:  "stage-a's insight holds wave 2 before it changes: waves 2 and 3 keep 1.33",
+			version: "1.34",
+			edit: func(f *fleet) {
+				f.insights["stage-a"] = []status.Insight{{Name: "Deprecated APIs removed in Kubernetes v1.34", Status: "ERROR",
+					Reason: "flowcontrol.apiserver.k8s.io/v1beta3 in use"}, {Name: "kubelet version skew", Status: "WARNING"}}
+			},
+			wantUps: [][]string{{"hub=1.34"}, {"dev-a=1.34", "dev-b=1.34"}},
+			wantErr: `wave 2 failed its gate at cluster stage-a: before the change: upgrade insight in ERROR: ` +
+				`"Deprecated APIs removed in Kubernetes v1.34" (flowcontrol.apiserver.k8s.io/v1beta3 in use)`,
+			wantPins: map[string]string{"hub": "1.34", "dev-a": "1.34", "dev-b": "1.34", "stage-a": "1.33",
+				"prod-a": "1.33", "prod-b": "1.33"},
+		},
+		"a failed upgrade": {
+			reason:  "dev-b's control plane fails: the rollout stops at wave 1 and says what is not rolled back",
+			version: "1.34",
+			edit:    func(f *fleet) { f.upgradeFails["dev-b"] = true },
+			wantUps: [][]string{{"hub=1.34"}, {"dev-a=1.34", "dev-b=1.34"}},
+			wantErr: "wave 1 failed its gate at cluster dev-b: EKS reports the cluster FAILED at 1.34; Kubernetes 1.34 " +
+				"is not rolled back (was: dev-a 1.33, dev-b 1.33): EKS's version rollback",
+			wantPins: map[string]string{"hub": "1.34", "dev-a": "1.34", "dev-b": "1.34", "stage-a": "1.33",
+				"prod-a": "1.33", "prod-b": "1.33"},
+		},
+		"two minors at once": {
+			reason:  "EKS upgrades one minor at a time: refused before anything changes, naming every cluster",
+			version: "1.35",
+			wantErr: "version 1.35: cluster hub runs 1.33: EKS upgrades one minor at a time and never down (1.34 next); " +
+				"cluster dev-a runs 1.33",
+			wantPins: map[string]string{"hub": "1.33", "dev-a": "1.33", "dev-b": "1.33", "stage-a": "1.33",
+				"prod-a": "1.33", "prod-b": "1.33"},
+		},
+		"no minor version": {
+			reason:   "a patch version is not what a cluster's entry takes",
+			version:  "1.34.2",
+			wantErr:  `version "1.34.2": want a Kubernetes minor version such as 1.34`,
+			wantPins: map[string]string{"hub": "1.33", "dev-a": "1.33", "dev-b": "1.33", "stage-a": "1.33", "prod-a": "1.33", "prod-b": "1.33"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := newFleet()
+			if tc.edit != nil {
+				tc.edit(f)
+			}
+			o := Options{Field: KubernetesVersion, Revision: tc.version, EKS: f, Poll: time.Millisecond, Timeout: time.Second}
+			rec, err := Run(t.Context(), f, f, o)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("%s: error %v, want %q", tc.reason, err, tc.wantErr)
+			}
+			var ups [][]string
+			before := maps.Clone(f.versions)
+			for c := range before {
+				before[c] = "1.33"
+			}
+			for _, pins := range f.ups {
+				var changed []string
+				for _, c := range slices.Sorted(maps.Keys(pins)) {
+					if v := pins[c]; v != old && v != before[c] {
+						changed = append(changed, c+"="+v)
+						before[c] = v
+					}
+				}
+				ups = append(ups, changed)
+			}
+			if fmt.Sprint(ups) != fmt.Sprint(tc.wantUps) {
+				t.Errorf("%s: ups changed\n  %v\nwant\n  %v", tc.reason, ups, tc.wantUps)
+			}
+			if !maps.Equal(f.versions, tc.wantPins) {
+				t.Errorf("%s: versions %v, want %v", tc.reason, f.versions, tc.wantPins)
+			}
+			if tc.wantErr == "" && (rec.State != Done || rec.Field != KubernetesVersion) {
+				t.Errorf("%s: record %+v, want a done Kubernetes rollout", tc.reason, rec)
+			}
+			if f.pinned["hub"] != old {
+				t.Errorf("a Kubernetes rollout moved an add-ons revision: %v", f.pinned)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,10 +17,15 @@ type Cluster struct {
 	// Name is the cluster's name; Index its entry's position in gitops-fleet:clusters.
 	Name  string
 	Index int
+	// Region is its AWS region, as the stack's clusters output says.
+	Region string
 	// Wave is its wave as the stack's clusters output says (Fleet's, defaults applied).
 	Wave int
 	// Revision is the add-ons repository revision it runs: its addonsRepoRevision, else the fleet's.
 	Revision string
+	// Version is the Kubernetes minor version its entry asks for ("1.33"): its version, else defaults.version, else
+	// the version the clusters output says it runs.
+	Version string
 	// Addons is how many add-ons it enables (the clusters output's addons): one without any has nothing to gate.
 	Addons int
 }
@@ -28,8 +34,9 @@ type Cluster struct {
 type Stack interface {
 	// Clusters are the stack's clusters, by their config entries' order, and the rollout's record (nil: none).
 	Clusters(ctx context.Context) ([]Cluster, *Record, error)
-	// Pin writes revisions (by entry index: the clusters' addonsRepoRevision) and the record into the stack config.
-	Pin(ctx context.Context, revisions map[int]string, record Record) error
+	// Pin writes values (by entry index) into the clusters' field (AddonsRepoRevision or KubernetesVersion), and the
+	// record, into the stack config.
+	Pin(ctx context.Context, field string, values map[int]string, record Record) error
 	// Up runs `pulumi up` of the stack as its config is now.
 	Up(ctx context.Context) error
 }
@@ -45,8 +52,8 @@ type AutoStack struct {
 // configNamespace is the fleet program's config namespace (examples/fleet's project).
 const configNamespace = "gitops-fleet"
 
-// Clusters reads gitops-fleet:clusters, the fleet's revision (repositories.addons.revision), the clusters output's
-// waves and the record.
+// Clusters reads gitops-fleet:clusters, the fleet's revision (repositories.addons.revision) and Kubernetes version
+// (defaults.version), the clusters output's regions, waves and versions, and the record.
 func (s AutoStack) Clusters(ctx context.Context) ([]Cluster, *Record, error) {
 	cfg, err := s.Stack.GetAllConfig(ctx)
 	if err != nil {
@@ -55,6 +62,7 @@ func (s AutoStack) Clusters(ctx context.Context) ([]Cluster, *Record, error) {
 	var entries []struct {
 		Name               string `json:"name"`
 		AddonsRepoRevision string `json:"addonsRepoRevision"`
+		Version            string `json:"version"`
 	}
 	if err := json.Unmarshal([]byte(cfg[configNamespace+":clusters"].Value), &entries); err != nil {
 		return nil, nil, fmt.Errorf("%s:clusters: %w", configNamespace, err)
@@ -67,6 +75,14 @@ func (s AutoStack) Clusters(ctx context.Context) ([]Cluster, *Record, error) {
 	if v := cfg[configNamespace+":repositories"].Value; v != "" {
 		if err := json.Unmarshal([]byte(v), &repos); err != nil {
 			return nil, nil, fmt.Errorf("%s:repositories: %w", configNamespace, err)
+		}
+	}
+	var defaults struct {
+		Version string `json:"version"`
+	}
+	if v := cfg[configNamespace+":defaults"].Value; v != "" {
+		if err := json.Unmarshal([]byte(v), &defaults); err != nil {
+			return nil, nil, fmt.Errorf("%s:defaults: %w", configNamespace, err)
 		}
 	}
 	record, err := parseRecord(cfg[RecordKey].Value)
@@ -87,21 +103,21 @@ func (s AutoStack) Clusters(ctx context.Context) ([]Cluster, *Record, error) {
 				"with this version of the fleet provider first", e.Name)
 		}
 		enabled, _ := summary["addons"].(map[string]any)
-		c := Cluster{Name: e.Name, Index: i, Wave: int(wave), Revision: e.AddonsRepoRevision, Addons: len(enabled)}
-		if c.Revision == "" {
-			c.Revision = repos.Addons.Revision
-		}
+		region, _ := summary["region"].(string)
+		running, _ := summary["kubernetesVersion"].(string)
+		c := Cluster{Name: e.Name, Index: i, Region: region, Wave: int(wave), Addons: len(enabled),
+			Revision: cmp.Or(e.AddonsRepoRevision, repos.Addons.Revision), Version: cmp.Or(e.Version, defaults.Version, running)}
 		out = append(out, c)
 	}
 	return out, record, nil
 }
 
-// Pin sets clusters[i].addonsRepoRevision of each revision and the record.
-func (s AutoStack) Pin(ctx context.Context, revisions map[int]string, record Record) error {
+// Pin sets clusters[i].<field> of each value and the record.
+func (s AutoStack) Pin(ctx context.Context, field string, values map[int]string, record Record) error {
 	path := &auto.ConfigOptions{Path: true}
-	for i, rev := range revisions {
-		key := configNamespace + ":clusters[" + strconv.Itoa(i) + "].addonsRepoRevision"
-		if err := s.Stack.SetConfigWithOptions(ctx, key, auto.ConfigValue{Value: rev}, path); err != nil {
+	for i, v := range values {
+		key := configNamespace + ":clusters[" + strconv.Itoa(i) + "]." + field
+		if err := s.Stack.SetConfigWithOptions(ctx, key, auto.ConfigValue{Value: v}, path); err != nil {
 			return err
 		}
 	}

@@ -38,7 +38,9 @@ type Stack struct {
 
 // Rollout is a `fleet rollout` as the stack config records it (provider/rollout's Record, as much as status shows).
 type Rollout struct {
-	// Revision is the add-ons repository commit it takes to the fleet.
+	// Field is what it moves: "" or "addonsRepoRevision" (an add-ons commit), or "version" (Kubernetes).
+	Field string `json:"field,omitempty"`
+	// Revision is the add-ons repository commit it takes to the fleet, or the Kubernetes version.
 	Revision string `json:"revision"`
 	// Wave is the wave it is at, or ended at.
 	Wave int `json:"wave"`
@@ -49,9 +51,12 @@ type Rollout struct {
 	Message string `json:"message,omitempty"`
 }
 
-// String is "<revision> at wave N, <state>[: <cluster>: <message>]".
+// String is "[Kubernetes ]<revision> at wave N, <state>[: <cluster>: <message>]".
 func (r Rollout) String() string {
 	s := fmt.Sprintf("%s at wave %d, %s", r.Revision, r.Wave, r.State)
+	if r.Field == "version" {
+		s = "Kubernetes " + s
+	}
 	if r.Cluster != "" {
 		s += ": " + r.Cluster + ": " + r.Message
 	}

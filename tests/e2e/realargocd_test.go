@@ -29,7 +29,8 @@ import (
 // through the secret's awsAuthConfig (argocd-k8s-auth, Pod Identity, the offline STS). Toggling an add-on off in
 // the stack file removes its Application from that spoke only; an evil add-ons commit and a tenant's commit that
 // reaches outside its namespaces are refused by Argo CD or the hub's API server, the refusal in a status. A new
-// add-ons commit rolled out wave by wave stops at the wave Argo CD fails and goes back (testRollout).
+// add-ons commit rolled out wave by wave stops at the wave Argo CD fails and goes back (testRollout); a Kubernetes
+// upgrade stops before the wave of a cluster whose upgrade insight is in ERROR (testKubernetesRollout).
 func TestArgoCDSyncsAddons(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -39,6 +40,8 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 	stack.SetConfig(map[string]string{
 		"gitops-fleet:repositories.addons.url":      addons,
 		"gitops-fleet:repositories.addons.revision": sha,
+		// The rollouts' waves (testRollout, testKubernetesRollout): the hub 0, spoke-usw2 1, spoke-use2 2.
+		"gitops-fleet:clusters[1].wave": "2", "gitops-fleet:clusters[2].wave": "1",
 	})
 	stack.Up("up")
 	hubCP := env.Hub()
@@ -133,6 +136,10 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		if states, ok := synced(); !ok {
 			t.Errorf("the other add-ons' Applications are %v, want each of %v Synced/Healthy", states, slices.Sorted(maps.Keys(want)))
 		}
+	})
+
+	t.Run("a Kubernetes upgrade wave by wave: held at the cluster whose upgrade insight is in ERROR", func(t *testing.T) {
+		testKubernetesRollout(t, env, stack)
 	})
 
 	t.Run("an add-ons commit wave by wave: a wave that fails its gate goes back, the later ones never change", func(t *testing.T) {

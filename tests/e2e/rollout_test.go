@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,12 +17,14 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/rollout"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
 
 // testRollout rolls a new add-ons commit out over the dev fleet wave by wave (provider/rollout, as `fleet rollout`
-// runs it), gated on the real Argo CD of the hub: the hub (wave 0), then spoke-usw2 (wave 1), then spoke-use2 (wave 2).
+// runs it), gated on the real Argo CD of the hub: the hub (wave 0), then spoke-usw2 (wave 1), then spoke-use2 (wave 2),
+// as the stack's config sets them.
 // The commit gives the load balancer controller's pods a label that spoke-usw2's platform team refuses (an admission
 // policy there): the hub takes it, Synced and Healthy; spoke-usw2's sync of it fails, and the gate says so with the
 // policy's words as soon as Argo CD does; spoke-usw2 goes back to its last good commit (its retried sync of the bad
@@ -47,9 +50,6 @@ func testRollout(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, lastG
 			}
 		}
 	}()
-	stack.SetConfig(map[string]string{"gitops-fleet:clusters[1].wave": "2", "gitops-fleet:clusters[2].wave": "1"})
-	stack.Up("up-waves")
-
 	var log strings.Builder
 	gate := rollout.ArgoCD{Hub: env.Hub().Dynamic(), Namespace: gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons")}
 	driver := rollout.AutoStack{Stack: stack.Auto}
@@ -117,4 +117,67 @@ func refuseCanary(t *testing.T, kube kubernetes.Interface) {
 	t.Helper()
 	refuseDeployments(t, kube, "refuse-broken-canaries",
 		"object.spec.template.metadata.?labels[?'fleet-canary'].orValue('') != 'broken'", canaryRefused)
+}
+
+// testKubernetesRollout rolls Kubernetes 1.34 out over the dev fleet wave by wave (provider/rollout, as `fleet rollout
+// -version` runs it), gated on EKS (the offline EKS's DescribeCluster and ListInsights, through the AWS SDK) and on
+// the real Argo CD of the hub. spoke-use2 (wave 2) has an upgrade insight in ERROR: the hub and spoke-usw2 are
+// upgraded, each wave once EKS says ACTIVE at 1.34 with its add-ons Synced and Healthy; the rollout stops before wave 2
+// changes, naming spoke-use2 and EKS's insight, recorded in the stack config; a second run changes nothing. The
+// clusters keep the versions they run (a retry, once the insight is resolved, is provider/rollout's TestRunIsIdempotent's
+// path; here spoke-use2's held-back metrics-server would fail its pre-check). The API servers stay v1.33: one minor is
+// built here.
+func testKubernetesRollout(t *testing.T, env *fleettest.Env, stack *fleettest.Stack) {
+	ctx := context.Background()
+	env, stack = env.For(t), stack.For(t)
+	insight := capabilities.InsightSummary{ID: "deprecated-apis", Name: "Deprecated APIs removed in Kubernetes v1.34",
+		Category: "UPGRADE_READINESS"}
+	insight.InsightStatus.Status, insight.InsightStatus.Reason = "ERROR", "flowcontrol.apiserver.k8s.io/v1beta3 is still requested"
+	env.Cloud().Capabilities().SetInsights("spoke-use2", insight)
+	defer env.Cloud().Capabilities().SetInsights("spoke-use2")
+	defer func() { // the clusters keep the version they run; the record goes
+		if err := stack.Auto.RemoveConfig(ctx, rollout.RecordKey); err != nil {
+			t.Error(err)
+		}
+	}()
+	var log strings.Builder
+	gate := rollout.ArgoCD{Hub: env.Hub().Dynamic(), Namespace: gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons")}
+	driver := rollout.AutoStack{Stack: stack.Auto}
+	o := rollout.Options{Field: rollout.KubernetesVersion, Revision: "1.34", EKS: rollout.StatusEKS{Client: env.Cloud().EKS},
+		Poll: 3 * time.Second, Timeout: 3 * time.Minute, Log: &log}
+	started := time.Now()
+	rec, err := rollout.Run(ctx, driver, gate, o)
+	t.Logf("rollout (%s):\n%s", time.Since(started).Round(time.Second), log.String())
+	var failed *rollout.WaveFailed
+	if !errors.As(err, &failed) || failed.Wave != 2 || failed.Cluster != "spoke-use2" ||
+		!strings.Contains(failed.Message, "before the change: upgrade insight in ERROR") ||
+		!strings.Contains(failed.Message, insight.Name) || !strings.Contains(failed.Message, insight.InsightStatus.Reason) {
+		t.Fatalf("the rollout: %v; want wave 2 held before it changed, at spoke-use2, with EKS's insight and reason", err)
+	}
+	if rec.State != rollout.Failed || rec.Field != rollout.KubernetesVersion {
+		t.Errorf("the record: %+v", rec)
+	}
+	versions := func() map[string]string { // what EKS says each cluster runs, and what its entry pins
+		got := map[string]string{}
+		clusters, _, err := driver.Clusters(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		described, err := o.EKS.Describe(ctx, clusters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range clusters {
+			got[c.Name] = c.Version + " " + described[c.Name].Status + " " + described[c.Name].Version
+		}
+		return got
+	}
+	want := map[string]string{"hub": "1.34 ACTIVE 1.34", "spoke-usw2": "1.34 ACTIVE 1.34", "spoke-use2": "1.33 ACTIVE 1.33"}
+	if got := versions(); !maps.Equal(got, want) {
+		t.Errorf("pinned and running (EKS): %v, want %v", got, want)
+	}
+	mark := len(log.String())
+	if _, err := rollout.Run(ctx, driver, gate, o); !errors.As(err, &failed) || strings.Contains(log.String()[mark:], "wave ") {
+		t.Errorf("a second run: %v (%q); want the recorded failure and no wave changed", err, log.String()[mark:])
+	}
 }

@@ -1,6 +1,7 @@
 package fleettest
 
 import (
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
@@ -53,4 +54,10 @@ func (c *Cloud) Record(pkg, typ, id string) emulator.Record {
 		c.env.t.Fatalf("no %s %s in the cloud: %v", typ, id, err)
 	}
 	return r
+}
+
+// EKS is the EKS API of region as a program on this machine reaches it (the offline EKS: DescribeCluster from the
+// emulated cluster, ListInsights from SetInsights), signing as the deployer.
+func (c *Cloud) EKS(region string) (status.EKSAPI, error) {
+	return c.env.run.off.EKSAPI(region)
 }

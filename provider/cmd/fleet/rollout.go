@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -23,9 +24,9 @@ import (
 
 // rolloutOptions are fleet rollout's flags.
 type rolloutOptions struct {
-	dir, stack, revision, kubeconfig, failures string
-	bake, timeout                              time.Duration
-	retry, preview                             bool
+	dir, stack, revision, version, kubeconfig, failures string
+	bake, timeout                                       time.Duration
+	retry, preview                                      bool
 	// set are the flags given on the command line: they win over the stack's rollout policy.
 	set map[string]bool
 }
@@ -78,7 +79,8 @@ func parseRollout(args []string, out io.Writer) (rolloutOptions, error) {
 	fs.SetOutput(out)
 	fs.StringVar(&o.dir, "C", ".", "the fleet's Pulumi project directory")
 	fs.StringVar(&o.stack, "stack", "", "the fleet's stack (required)")
-	fs.StringVar(&o.revision, "revision", "", "the add-ons repository commit to roll out, a full SHA (required)")
+	fs.StringVar(&o.revision, "revision", "", "the add-ons repository commit to roll out, a full SHA (this or -version)")
+	fs.StringVar(&o.version, "version", "", "the Kubernetes minor version to roll out, 1.34: one above each cluster's (this or -revision)")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "your kubeconfig file reaching the hub; default: the hub's endpoint and CA from EKS, with an EKS token of your AWS credentials")
 	fs.DurationVar(&o.bake, "bake", 5*time.Minute, "how long each wave stays Synced and Healthy before the next starts (over the stack's "+PolicyKey+")")
 	fs.DurationVar(&o.timeout, "timeout", 15*time.Minute, "how long a wave may take to be Synced and Healthy (over the stack's "+PolicyKey+")")
@@ -97,8 +99,13 @@ func parseRollout(args []string, out io.Writer) (rolloutOptions, error) {
 	if o.stack == "" {
 		problems = append(problems, "-stack is required")
 	}
-	if !gitopsbridge.IsCommit(o.revision) {
+	switch {
+	case (o.revision == "") == (o.version == ""):
+		problems = append(problems, "give one of -revision (an add-ons commit) and -version (a Kubernetes version)")
+	case o.revision != "" && !gitopsbridge.IsCommit(o.revision):
 		problems = append(problems, fmt.Sprintf("-revision %q: want a full commit SHA of the add-ons repository", o.revision))
+	case o.version != "" && !versionFlag.MatchString(o.version):
+		problems = append(problems, fmt.Sprintf("-version %q: want a Kubernetes minor version such as 1.34", o.version))
 	}
 	if _, err := threshold(o.failures); err != nil {
 		problems = append(problems, err.Error())
@@ -109,6 +116,17 @@ func parseRollout(args []string, out io.Writer) (rolloutOptions, error) {
 		return o, err
 	}
 	return o, nil
+}
+
+// versionFlag is -version's form, a Kubernetes minor version (FleetCluster's version).
+var versionFlag = regexp.MustCompile(`^1\.\d{2}$`)
+
+// target is the field the options roll out and its value.
+func (o rolloutOptions) target() (field, value string) {
+	if o.version != "" {
+		return rollout.KubernetesVersion, o.version
+	}
+	return rollout.AddonsRepoRevision, o.revision
 }
 
 // threshold is -failures as Options.FailureThreshold: a count ("1") or a share ("25%").
@@ -137,24 +155,26 @@ func runRollout(ctx context.Context, o rolloutOptions, out io.Writer) error {
 		}
 	}
 	stack := rollout.AutoStack{Stack: st, Progress: out}
+	field, value := o.target()
 	if o.preview {
 		clusters, _, err := stack.Clusters(ctx)
 		if err != nil {
 			return err
 		}
-		return rollout.WritePlan(out, rollout.Plan(clusters, o.revision), o.revision)
+		return rollout.WritePlan(out, rollout.Plan(clusters, field, value), field, value)
 	}
 	hub, namespace, err := hubOfStack(ctx, st)
 	if err != nil {
 		return err
 	}
-	reach := status.EKSHub(func(region string) (status.EKSAPI, error) {
+	eksOf := func(region string) (status.EKSAPI, error) {
 		cfg, err := awsconfig.Load(ctx, region, "")
 		if err != nil {
 			return nil, err
 		}
 		return eks.NewFromConfig(cfg), nil
-	})
+	}
+	reach := status.EKSHub(eksOf)
 	if o.kubeconfig != "" {
 		data, err := os.ReadFile(o.kubeconfig)
 		if err != nil {
@@ -168,7 +188,7 @@ func runRollout(ctx context.Context, o rolloutOptions, out io.Writer) error {
 	}
 	failures, _ := threshold(o.failures)
 	rec, err := rollout.Run(ctx, stack, rollout.ArgoCD{Hub: dyn, Namespace: namespace}, rollout.Options{
-		Revision: o.revision, Bake: o.bake, Timeout: o.timeout, FailureThreshold: failures, Retry: o.retry, Log: out})
+		Field: field, Revision: value, EKS: rollout.StatusEKS{Client: eksOf}, Bake: o.bake, Timeout: o.timeout, FailureThreshold: failures, Retry: o.retry, Log: out})
 	if err != nil {
 		return err
 	}

@@ -13,13 +13,16 @@ func TestParseRollout(t *testing.T) {
 		args []string
 		want string // a word of the error; "" none
 	}{
-		"defaults":           {[]string{"-stack", "dev", "-revision", sha}, ""},
-		"a share":            {[]string{"-stack", "dev", "-revision", sha, "-failures", "25%"}, ""},
-		"no stack":           {[]string{"-revision", sha}, "-stack is required"},
-		"a branch":           {[]string{"-stack", "dev", "-revision", "main"}, "full commit SHA"},
-		"a bad threshold":    {[]string{"-stack", "dev", "-revision", sha, "-failures", "some"}, "-failures"},
-		"a negative one":     {[]string{"-stack", "dev", "-revision", sha, "-failures", "-1"}, "-failures"},
-		"every problem once": {[]string{"-failures", "x"}, "-stack is required; -revision"},
+		"defaults":             {[]string{"-stack", "dev", "-revision", sha}, ""},
+		"a share":              {[]string{"-stack", "dev", "-revision", sha, "-failures", "25%"}, ""},
+		"no stack":             {[]string{"-revision", sha}, "-stack is required"},
+		"a branch":             {[]string{"-stack", "dev", "-revision", "main"}, "full commit SHA"},
+		"a bad threshold":      {[]string{"-stack", "dev", "-revision", sha, "-failures", "some"}, "-failures"},
+		"a negative one":       {[]string{"-stack", "dev", "-revision", sha, "-failures", "-1"}, "-failures"},
+		"every problem once":   {[]string{"-failures", "x"}, "-stack is required; give one of -revision"},
+		"a Kubernetes version": {[]string{"-stack", "dev", "-version", "1.34"}, ""},
+		"a patch version":      {[]string{"-stack", "dev", "-version", "1.34.1"}, "-version \"1.34.1\""},
+		"both":                 {[]string{"-stack", "dev", "-version", "1.34", "-revision", sha}, "give one of -revision"},
 	}
 	for name, tc := range cases {
 		o, err := parseRollout(tc.args, io.Discard)
