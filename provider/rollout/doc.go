@@ -10,4 +10,10 @@
 // (Record) holds the revision under way, every cluster's last good revision, the wave reached and the outcome. A run
 // killed at any point resumes from it: a wave whose clusters already carry the revision is not changed again, only
 // gated; a rollout that failed is not retried until it is asked for again (Options.Retry).
+//
+// A Kubernetes version (Options.Field KubernetesVersion) goes the same way through the clusters' version, gated on EKS
+// (an upgrade insight in ERROR holds a wave before it changes; after its `up` each cluster must be ACTIVE at the
+// version, its add-ons Synced and Healthy where they are); a wave that fails stops the rollout but is not downgraded
+// (EKS refuses a downgrade through UpdateClusterVersion; its own rollback takes back the control plane only), and the
+// failure says so.
 package rollout

@@ -3,10 +3,11 @@
 // Application, what EKS says of each cluster (status, versions, upgrade insights, a managed hub's capability) and,
 // with --drift, what a refresh preview finds changed in the cloud. A source it cannot read is shown as such,
 // never as healthy. `fleet rollout` takes an add-ons repository commit to the fleet wave by wave, gated on the hub's
-// Argo CD, and puts a wave that fails back on its last good commit (provider/rollout, docs/waves.md).
+// Argo CD, and puts a wave that fails back on its last good commit; with -version it takes a Kubernetes upgrade wave
+// by wave, gated on EKS's upgrade insights and the clusters' status (provider/rollout, docs/waves.md).
 //
 //	fleet status [-C dir] [-stack name]... [-kubeconfig file] [-eks=false] [-drift] [-json | -html file] [-watch 30s]
-//	fleet rollout [-C dir] -stack name -revision sha [-bake 5m] [-timeout 15m] [-failures 0|25%] [-retry] [-preview]
+//	fleet rollout [-C dir] -stack name (-revision sha | -version 1.34) [-bake 5m] [-timeout 15m] [-failures 0|25%] [-retry] [-preview]
 package main
 
 import (
