@@ -165,7 +165,7 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 		if failed, err := before(ctx, gate, w.Changes, o); err != nil {
 			return *rec, err
 		} else if len(failed) > 0 {
-			return fail(ctx, stack, rec, w.Wave, failed[0], "before the change: "+failed[0].health.Message, nil, "")
+			return fail(ctx, stack, rec, w.Wave, failed[0], "before the change: "+failed[0].health.Message, nil, "", o.Log)
 		}
 		pins := map[int]string{}
 		for _, c := range w.Changes {
@@ -185,8 +185,11 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 			return *rec, err
 		}
 		if len(failed) == 0 {
-			fmt.Fprintf(o.Log, "wave %d: %s Synced and Healthy at %s\n", w.Wave, strings.Join(namesOf(w.Clusters), ", "),
-				o.Revision)
+			healthy := "Synced and Healthy at " + o.Revision
+			if o.Field == KubernetesVersion {
+				healthy = "ACTIVE at " + o.Revision + ", add-ons Synced and Healthy"
+			}
+			fmt.Fprintf(o.Log, "wave %d: %s %s\n", w.Wave, strings.Join(namesOf(w.Clusters), ", "), healthy)
 			continue
 		}
 		allowed, _ := intstr.GetScaledValueFromIntOrPercent(&o.FailureThreshold, len(w.Clusters), false)
@@ -207,7 +210,7 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 			return *rec, err
 		}
 		if over {
-			return fail(ctx, stack, rec, w.Wave, failed[0], failed[0].health.Message, back, notBack)
+			return fail(ctx, stack, rec, w.Wave, failed[0], failed[0].health.Message, back, notBack, o.Log)
 		}
 		if rec.Held == nil {
 			rec.Held = map[string]string{}
@@ -219,7 +222,19 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 			w.Wave, len(failed), len(w.Clusters), allowed, strings.Join(slices.Sorted(maps.Keys(rec.Held)), ", "))
 	}
 	rec.State = Done
-	return *rec, stack.Pin(ctx, o.Field, nil, *rec)
+	if err := stack.Pin(ctx, o.Field, nil, *rec); err != nil {
+		return *rec, err
+	}
+	publish(ctx, stack, o.Log)
+	return *rec, nil
+}
+
+// publish writes the record into the stack's outputs (Stack.Publish); a failure is logged: the stack config holds
+// the record either way.
+func publish(ctx context.Context, stack Stack, log io.Writer) {
+	if err := stack.Publish(ctx); err != nil {
+		fmt.Fprintf(log, "the stack's rollout output is not updated (the stack config's %s is): %v\n", RecordKey, err)
+	}
 }
 
 // after is what failed the gate of wave w after its `up`: for an add-ons revision, those of its clusters (with
@@ -247,12 +262,13 @@ func after(ctx context.Context, gate Gate, w Wave, held map[string]string, o Opt
 // fail records in the stack config that the rollout failed at wave, first being the failed cluster and message what
 // is said of it, and returns the record and the *WaveFailed, which names the clusters it put back (back).
 func fail(ctx context.Context, stack Stack, rec *Record, wave int, first failure, message string, back []Cluster,
-	notBack string,
+	notBack string, log io.Writer,
 ) (Record, error) {
 	rec.State, rec.Cluster, rec.Message = Failed, first.cluster, message
 	if err := stack.Pin(ctx, rec.field(), nil, *rec); err != nil {
 		return *rec, err
 	}
+	publish(ctx, stack, log)
 	return *rec, &WaveFailed{Wave: wave, Cluster: first.cluster, Application: first.health.Application,
 		Message: message, RolledBack: namesOf(back), NotRolledBack: notBack}
 }

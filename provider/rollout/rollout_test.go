@@ -38,6 +38,13 @@ type fleet struct {
 	versions, upgradedTo map[string]string
 	insights             map[string][]status.Insight
 	upgradeFails         map[string]bool
+	published            *Record // the record as the last Publish put it in the stack's outputs
+}
+
+func (f *fleet) Publish(context.Context) error {
+	r := *f.record
+	f.published = &r
+	return nil
 }
 
 // Describe is EKS: a cluster ACTIVE at the version its last up applied (FAILED where upgradeFails says), with its
@@ -259,6 +266,9 @@ func TestRun(t *testing.T) {
 			var wf *WaveFailed
 			if tc.wantState == Failed && (!errors.As(err, &wf) || f.record.Cluster != wf.Cluster || f.record.State != Failed) {
 				t.Errorf("the stack config does not record the failure: %+v (error %v)", f.record, err)
+			}
+			if tc.wantState != "" && (f.published == nil || f.published.State != tc.wantState || f.published.Cluster != f.record.Cluster) {
+				t.Errorf("the stack's rollout output says %+v, want the record's outcome %+v", f.published, f.record)
 			}
 		})
 	}

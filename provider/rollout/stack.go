@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
@@ -39,6 +40,9 @@ type Stack interface {
 	Pin(ctx context.Context, field string, values map[int]string, record Record) error
 	// Up runs `pulumi up` of the stack as its config is now.
 	Up(ctx context.Context) error
+	// Publish runs an `up` of the stack's own resource alone, so that its outputs (the fleet program's rollout
+	// output, the record) say what the stack config holds now, changing no other resource.
+	Publish(ctx context.Context) error
 }
 
 // AutoStack is a Stack through the Automation API: a project's stack (auto.UpsertStackLocalSource, `fleet
@@ -122,6 +126,25 @@ func (s AutoStack) Pin(ctx context.Context, field string, values map[int]string,
 		}
 	}
 	return s.Stack.SetConfig(ctx, RecordKey, auto.ConfigValue{Value: record.value()})
+}
+
+// Publish runs `pulumi up --target` of the stack's resource (urn:pulumi:<stack>::<project>::pulumi:pulumi:Stack::
+// <project>-<stack>): the program runs as always, but every other resource's registration is taken as unchanged
+// without a diff (Pulumi's targeted update), and the stack's outputs are written again.
+func (s AutoStack) Publish(ctx context.Context) error {
+	project, err := s.Stack.Workspace().ProjectSettings(ctx)
+	if err != nil {
+		return err
+	}
+	name := s.Stack.Name()
+	name = name[strings.LastIndex(name, "/")+1:]
+	urn := fmt.Sprintf("urn:pulumi:%s::%s::pulumi:pulumi:Stack::%s-%s", name, project.Name, project.Name, name)
+	opts := []optup.Option{optup.Target([]string{urn})}
+	if s.Progress != nil {
+		opts = append(opts, optup.ProgressStreams(s.Progress))
+	}
+	_, err = s.Stack.Up(ctx, opts...)
+	return err
 }
 
 // Up runs `pulumi up`.

@@ -82,6 +82,7 @@ func testRollout(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, lastG
 	if recorded == nil || recorded.State != rollout.Failed || recorded.Message != failed.Message {
 		t.Errorf("the stack config records %+v, want the failure", recorded)
 	}
+	rolloutOutput(t, stack, "spoke-usw2")
 	// What Argo CD compares each cluster's Applications at: the hub at the new commit, spoke-usw2 back at the last
 	// good one, spoke-use2 never moved; all Synced and Healthy but spoke-use2's held-back metrics-server.
 	apps, err := status.Applications(ctx, env.Hub().Dynamic())
@@ -157,6 +158,7 @@ func testKubernetesRollout(t *testing.T, env *fleettest.Env, stack *fleettest.St
 	if rec.State != rollout.Failed || rec.Field != rollout.KubernetesVersion {
 		t.Errorf("the record: %+v", rec)
 	}
+	rolloutOutput(t, stack, "spoke-use2")
 	versions := func() map[string]string { // what EKS says each cluster runs, and what its entry pins
 		got := map[string]string{}
 		clusters, _, err := driver.Clusters(ctx)
@@ -179,5 +181,19 @@ func testKubernetesRollout(t *testing.T, env *fleettest.Env, stack *fleettest.St
 	mark := len(log.String())
 	if _, err := rollout.Run(ctx, driver, gate, o); !errors.As(err, &failed) || strings.Contains(log.String()[mark:], "wave ") {
 		t.Errorf("a second run: %v (%q); want the recorded failure and no wave changed", err, log.String()[mark:])
+	}
+}
+
+// rolloutOutput checks the stack's rollout output: the failed rollout's record, naming cluster, as the stack config
+// holds it (Stack.Publish's targeted up wrote it).
+func rolloutOutput(t *testing.T, stack *fleettest.Stack, cluster string) {
+	t.Helper()
+	outputs, err := stack.Auto.Outputs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := outputs["rollout"].Value.(map[string]any)
+	if got["state"] != rollout.Failed || got["cluster"] != cluster {
+		t.Errorf("the stack's rollout output is %v, want the failure at %s", outputs["rollout"].Value, cluster)
 	}
 }

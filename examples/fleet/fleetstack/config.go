@@ -41,6 +41,9 @@ type Config struct {
 	// Argocd is gitops-fleet:argocd, the hub's Argo CD settings (Fleet's argocd: mode selfManaged or managed, the
 	// chart's settings or the managed capability's).
 	Argocd *fleet.Hub `json:"argocd,omitempty"`
+	// Rollout is gitops-fleet:rollout, the record `fleet rollout` keeps of the last rollout (docs/waves.md): exported
+	// as it is, so the stack's rollout output says its outcome. The program reads nothing else of it.
+	Rollout map[string]any `json:"rollout,omitempty"`
 }
 
 // The roles of a cluster (ClusterSpec's role).
@@ -83,7 +86,7 @@ func Load(ctx *pulumi.Context) (Config, error) {
 	var c Config
 	for key, dst := range map[string]any{"clusters": &c.Clusters, "repositories": &c.Repositories, "git": &c.Git,
 		"defaults": &c.Defaults, "delivery": &c.Delivery, "tenants": &c.Tenants, "hub": &c.Hub, "shards": &c.Shards,
-		"argocd": &c.Argocd} {
+		"argocd": &c.Argocd, "rollout": &c.Rollout} {
 		if err := cfg.TryObject(key, dst); err != nil && !isMissing(err) {
 			return Config{}, &Problems{{Key: Namespace + ":" + key, Message: err.Error()}}
 		}
