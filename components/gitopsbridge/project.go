@@ -2,7 +2,6 @@ package gitopsbridge
 
 import (
 	"slices"
-	"strings"
 )
 
 // The Argo CD projects GitOpsBridge creates on a hub, one per path from Git into the fleet, so that whoever can
@@ -92,7 +91,8 @@ var Upsert = map[string]string{"pulumi.com/patchForce": "true"}
 type AppProject struct {
 	// Name and Namespace (Argo CD's) of the project.
 	Name, Namespace string
-	// Description says what the project is for.
+	// Description says what the project is for: at most 255 bytes (the AppProject CRD's maxLength, chart 10.1.1),
+	// so it names no repository URL or namespace list, whose lengths the user sets.
 	Description string
 	// SourceRepos are the repositories (URLs, Argo CD globs) its Applications may read.
 	SourceRepos []string
@@ -275,7 +275,7 @@ func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 		apps := ApplicationsNamespace(ns, r.part)
 		out = append(out, AppProject{
 			Name: r.bootstrap, Namespace: ns,
-			Description:        r.what + " bootstrap: the ApplicationSets of " + repo.URL + " into " + apps + " on the hub, nothing else",
+			Description:        r.what + " bootstrap: the ApplicationSets of its repository (sourceRepos) into " + apps + " on the hub, nothing else",
 			SourceRepos:        []string{repo.URL},
 			Destinations:       []ProjectDestination{{Server: InClusterServer, Namespace: apps}},
 			NamespaceResources: []GroupKind{{Group: "argoproj.io", Kind: "ApplicationSet"}},
@@ -295,12 +295,12 @@ func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 			for _, n := range reserved {
 				clusterDenied = append(clusterDenied, GroupKind{Group: "", Kind: "Namespace", Name: n})
 			}
-			onto += ", no namespace of " + strings.Join(reserved, ", ")
+			onto += ", none of the reserved namespaces (kube-*, Argo CD's, the add-ons', the tenants')"
 		}
 		out = append(out, AppProject{
 			Name: r.apps, Namespace: ns,
-			Description: r.what + " of the fleet: the Applications of " + apps + ", from " + repo.URL +
-				" and its chart repositories, onto " + onto,
+			Description: r.what + " of the fleet: the Applications of " + apps + ", from its repository and chart " +
+				"repositories (sourceRepos), onto " + onto,
 			SourceNamespaces:       []string{apps},
 			SourceRepos:            append([]string{repo.URL}, h.ChartRepositories...),
 			Destinations:           dests,

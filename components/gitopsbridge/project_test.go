@@ -41,7 +41,7 @@ fleet-registry:
   namespaceResourceWhitelist: [{group: "", kind: Secret}]
   signatureKeys: [{keyID: 4AEE18F83AFDEB23}]
 fleet-addons:
-  description: "Add-ons bootstrap: the ApplicationSets of https://github.com/acme/addons into argocd-addons on the hub, nothing else"
+  description: "Add-ons bootstrap: the ApplicationSets of its repository (sourceRepos) into argocd-addons on the hub, nothing else"
   sourceRepos: ["https://github.com/acme/addons"]
   destinations: [{server: "https://kubernetes.default.svc", namespace: argocd-addons}]
   clusterResourceWhitelist: []

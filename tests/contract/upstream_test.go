@@ -306,9 +306,9 @@ func TestDeliveryObjectsMatchUpstream(t *testing.T) {
 	}
 }
 
-// TestBridgeObjectsMatchUpstream: every Argo CD object a hub's GitOpsBridge writes with Git delivery (its
-// projects, registry Applications and bootstrap ApplicationSet) passes chart 10.1.1's CRDs as the API server
-// checks them.
+// TestBridgeObjectsMatchUpstream: every Argo CD object a hub's GitOpsBridge writes with Git delivery and both
+// repositories (its projects, registry Applications and bootstrap ApplicationSets) passes chart 10.1.1's CRDs as
+// the API server checks them (an AppProject's description is 255 bytes at most).
 func TestBridgeObjectsMatchUpstream(t *testing.T) {
 	schemas := loadCRDs(t, upstreamDir(t))
 	objects := objectsOf(t, func(ctx *pulumi.Context) error {
@@ -321,7 +321,11 @@ func TestBridgeObjectsMatchUpstream(t *testing.T) {
 			},
 			AddonsRepo: &gitopsbridge.Repo{URL: "https://github.com/acme/addons", Path: "bootstrap/control-plane/addons",
 				Revision: strings.Repeat("e", 40)},
-			Hub: &gitopsbridge.Hub{FleetClusters: []string{"spoke-a"}, SignatureKeys: []string{"0123456789ABCDEF"}},
+			// A long URL and tenants' namespaces: the projects' descriptions stay within the CRD's 255 bytes.
+			WorkloadsRepo: &gitopsbridge.Repo{URL: "https://github.com/acme-platform-engineering/" + strings.Repeat("fleet-", 20) + "workloads",
+				Path: "bootstrap/workloads", Revision: strings.Repeat("f", 40)},
+			Hub: &gitopsbridge.Hub{FleetClusters: []string{"spoke-a"}, SignatureKeys: []string{"0123456789ABCDEF"},
+				ReservedNamespaces: []string{"payments", "payments-batch", "checkout", "checkout-batch", "search"}},
 			Git: &gitopsbridge.GitDelivery{Owner: "acme", Repository: "registry"},
 		})
 		return err
