@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: bench-guards screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: bench-guards bench-rollout screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -230,6 +230,13 @@ bench: offline peer
 	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
 	./bin/fleet-bench -out bench/results $(BENCHFLAGS)
 	$(MAKE) bench-guards
+	./bin/fleet-bench -rollout 15 -out bench/results
+
+## bench-rollout: fleet rollout over 15 clusters on real API servers with Argo CD, in 3 waves: a good add-ons commit
+## to every wave, a bad one to its wave and back; in bench/results/rollout.md
+bench-rollout: offline
+	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
+	./bin/fleet-bench -rollout 15 -out bench/results
 
 ## bench-guards: the hub's cluster-secret guard at 10, 50 and 200 spokes through Kubernetes' admission code
 ## (tests/contract): one admission's latency, the policy's bytes and its largest expression; in bench/results/guards.txt

@@ -5,7 +5,8 @@
 // Kubernetes API servers (a control plane per cluster, the real Kubernetes provider); then it profiles the fleet's up at the largest
 // size and writes the report to bench/results.
 //
-// With -child it is instead one measured operation of a Go program (bench/engine starts it so).
+// With -child it is instead one measured operation of a Go program (bench/engine starts it so); with -rollout, the
+// time `fleet rollout` takes over a fleet on real API servers with Argo CD (bench/results/rollout.md).
 package main
 
 import (
@@ -54,12 +55,16 @@ func main() {
 	sharded := flag.String("shards", "3x15", "the fleet beyond one stack: <shards>x<spokes per shard>, or \"\" for none")
 	realSizes := flag.String("real-sizes", "3,15", "fleet sizes run on real Kubernetes API servers (a control plane "+
 		"per cluster), comma-separated, or \"\" for none")
+	rolloutSize := flag.Int("rollout", 0, "instead of the session: time fleet rollout over a fleet of this many clusters "+
+		"on real API servers with Argo CD, in 3 waves, and write "+rolloutReport+" into -out")
 	flag.Parse()
 
 	ctx := context.Background()
 	root, err := offline.Root()
 	switch {
 	case err != nil:
+	case *rolloutSize > 0:
+		err = rolloutSession(ctx, root, *rolloutSize, *work, *out)
 	case *child != "":
 		var res engine.Result
 		if res, err = engine.Child(ctx, root, engine.Impl(*child), engine.Op(*op), *dir, *stack, *plan); err == nil {
