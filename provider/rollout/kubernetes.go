@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
@@ -119,13 +118,14 @@ func blocked(ctx context.Context, eks EKS, clusters []Cluster) ([]failure, error
 // its add-ons and node groups, in that order), bakes, and returns those that failed: FAILED, or not there when
 // o.Timeout ran out.
 func upgraded(ctx context.Context, o Options, clusters []Cluster) ([]failure, error) {
-	deadline := time.Now().Add(o.Timeout)
-	for len(clusters) > 0 {
+	if len(clusters) == 0 {
+		return nil, nil
+	}
+	return poll(ctx, o, func() (failed, pending []failure, err error) {
 		described, err := o.EKS.Describe(ctx, clusters)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		var failed, pending []failure
 		for _, c := range clusters {
 			switch e := described[c.Name]; {
 			case e.Status == "FAILED":
@@ -135,26 +135,8 @@ func upgraded(ctx context.Context, o Options, clusters []Cluster) ([]failure, er
 					"not ACTIVE at %s after %s (EKS: %s %s)", o.Revision, o.Timeout, e.Status, e.Version)}})
 			}
 		}
-		switch {
-		case len(pending) == 0 && len(failed) > 0:
-			return failed, nil
-		case len(pending) == 0 && o.Bake > 0:
-			fmt.Fprintf(o.Log, "baking %s\n", o.Bake)
-			if err := sleep(ctx, o.Bake); err != nil {
-				return nil, err
-			}
-			o.Bake = 0
-			continue
-		case len(pending) == 0:
-			return nil, nil
-		case time.Now().After(deadline):
-			return append(failed, pending...), nil
-		}
-		if err := sleep(ctx, o.Poll); err != nil {
-			return nil, err
-		}
-	}
-	return nil, nil
+		return failed, pending, nil
+	})
 }
 
 // notRolledBack says what a failed Kubernetes wave leaves where it is: the new version stays pinned on clusters (an

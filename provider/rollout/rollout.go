@@ -283,13 +283,11 @@ type failure struct {
 // or still Pending when o.Timeout ran out. Failing clusters are returned once no cluster is pending any more: Argo
 // CD's retries of a refused sync keep failing, and the others' outcome counts against the threshold too.
 func settle(ctx context.Context, gate Gate, clusters []string, o Options) ([]failure, error) {
-	deadline := time.Now().Add(o.Timeout)
-	for {
+	return poll(ctx, o, func() (failed, pending []failure, err error) {
 		health, err := gate.Check(ctx, clusters, o.Revision)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		var failed, pending []failure
 		for _, c := range clusters {
 			switch h := health[c]; h.State {
 			case Failing:
@@ -300,7 +298,19 @@ func settle(ctx context.Context, gate Gate, clusters []string, o Options) ([]fai
 					Message: fmt.Sprintf("not Synced and Healthy at %s after %s (%s)", o.Revision, o.Timeout, h.Message)}})
 			}
 		}
+		return failed, pending, nil
+	})
+}
+
+// poll reads check every o.Poll until nothing is pending, bakes (o.Bake) and reads it once more, and returns what
+// failed then; when o.Timeout runs out first, what failed and what is still pending.
+func poll(ctx context.Context, o Options, check func() (failed, pending []failure, err error)) ([]failure, error) {
+	deadline := time.Now().Add(o.Timeout)
+	for {
+		failed, pending, err := check()
 		switch {
+		case err != nil:
+			return nil, err
 		case len(pending) == 0 && len(failed) > 0:
 			return failed, nil
 		case len(pending) == 0 && o.Bake > 0:
