@@ -3,11 +3,14 @@ package rollout
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 
 	"k8s.io/client-go/dynamic"
@@ -33,7 +36,13 @@ const (
 
 // Gate tells how each of clusters is doing at revision, and stops what Argo CD still tries there.
 type Gate interface {
-	Check(ctx context.Context, clusters []string, revision string) (map[string]Health, error)
+	// Check says how each of clusters is doing at revision; a failed sync counts only when it started at since or
+	// later (zero: any), so an operation of the revision ended before (a rollback's Abort) is not this wave's.
+	Check(ctx context.Context, clusters []string, revision string, since time.Time) (map[string]Health, error)
+	// Resync asks Argo CD to sync again each of clusters' add-on Applications that compares at revision and whose
+	// last sync operation, of revision, failed before since (a rollback's Abort ended it): Argo CD's automated sync
+	// never tries a revision again after a failed attempt of it, so a retried rollout would wait for nothing.
+	Resync(ctx context.Context, clusters []string, revision string, since time.Time) error
 	// Abort ends the sync operations of clusters' add-on Applications that are for revision and still running
 	// (a failed attempt waiting for its retry included): Argo CD retries such an operation at its revision, with
 	// growing pauses, before it syncs any other, so a rollback would wait for the retries of the revision it undoes.
@@ -49,22 +58,22 @@ type ArgoCD struct {
 }
 
 // Check lists the Applications once and judges each cluster.
-func (g ArgoCD) Check(ctx context.Context, clusters []string, revision string) (map[string]Health, error) {
+func (g ArgoCD) Check(ctx context.Context, clusters []string, revision string, since time.Time) (map[string]Health, error) {
 	apps, err := status.Applications(ctx, g.Hub)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]Health{}
 	for _, c := range clusters {
-		out[c] = judge(apps, g.Namespace, c, revision)
+		out[c] = judge(apps, g.Namespace, c, revision, since)
 	}
 	return out, nil
 }
 
 // judge is cluster's Health at revision from apps: Failing at the first of its Applications that compares at the
-// revision and is Degraded or says why it is not synced; Pending when one is not yet at the revision, Synced and
-// Healthy, or when it has none; else Healthy.
-func judge(apps []status.Application, namespace, cluster, revision string) Health {
+// revision and is Degraded or says why it is not synced (of a sync operation started at since or later); Pending
+// when one is not yet at the revision, Synced and Healthy, or when it has none; else Healthy.
+func judge(apps []status.Application, namespace, cluster, revision string, since time.Time) Health {
 	h, seen := Health{State: Healthy}, false
 	for _, a := range apps {
 		if a.Namespace != namespace || a.Cluster != cluster || !strings.HasPrefix(a.Name, "addon-") {
@@ -72,9 +81,12 @@ func judge(apps []status.Application, namespace, cluster, revision string) Healt
 		}
 		seen = true
 		at := slices.Contains(a.Revisions, revision)
-		// A failed sync says why only when that sync was of the revision (an earlier one's failure is not its).
+		// A failed sync says why only when that sync was of the revision (an earlier one's failure is not its) and
+		// started since (Argo CD's timestamps are in whole seconds): a sync of the revision a rollback terminated
+		// stays the Application's last operation until the next one starts.
 		failedHere := a.Message != "" && a.Sync != "Synced" &&
-			(len(a.OperationRevisions) == 0 || slices.Contains(a.OperationRevisions, revision))
+			(len(a.OperationRevisions) == 0 || slices.Contains(a.OperationRevisions, revision) &&
+				!a.OperationStartedAt.Before(since.Truncate(time.Second)))
 		switch {
 		case at && (a.Health == "Degraded" || failedHere):
 			return Health{State: Failing, Application: a.Name, Message: cmp.Or(a.Message, "health "+a.Health)}
@@ -102,6 +114,52 @@ func pendingState(a status.Application, revision string) string {
 		s += ": " + a.Message
 	}
 	return s
+}
+
+// Resync sets, on each such Application, the operation Argo CD's automated sync would have started
+// (controller/appcontroller.go autoSync, v3.5: the revisions it compares at, the sync policy's prune, sync options and
+// retry), initiated by fleet-rollout, as `argocd app sync` sets one: the application controller runs it.
+func (g ArgoCD) Resync(ctx context.Context, clusters []string, revision string, since time.Time) error {
+	apps, err := g.Hub.Resource(status.ApplicationsResource).Namespace(g.Namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, a := range status.ApplicationsOf(apps.Items) {
+		u := apps.Items[a.Index]
+		_, busy := u.Object["operation"]
+		if !slices.Contains(clusters, a.Cluster) || !strings.HasPrefix(a.Name, "addon-") || busy ||
+			(a.Operation != "Failed" && a.Operation != "Error") || !slices.Contains(a.Revisions, revision) ||
+			!slices.Contains(a.OperationRevisions, revision) || !a.OperationStartedAt.Before(since.Truncate(time.Second)) {
+			continue
+		}
+		sync := map[string]any{}
+		if r, _, _ := unstructured.NestedString(u.Object, "status", "sync", "revision"); r != "" {
+			sync["revision"] = r
+		}
+		if rs, _, _ := unstructured.NestedStringSlice(u.Object, "status", "sync", "revisions"); len(rs) > 0 {
+			sync["revisions"] = rs
+		}
+		if prune, _, _ := unstructured.NestedBool(u.Object, "spec", "syncPolicy", "automated", "prune"); prune {
+			sync["prune"] = true
+		}
+		if opts, _, _ := unstructured.NestedStringSlice(u.Object, "spec", "syncPolicy", "syncOptions"); len(opts) > 0 {
+			sync["syncOptions"] = opts
+		}
+		op := map[string]any{"initiatedBy": map[string]any{"username": "fleet-rollout"}, "sync": sync,
+			"retry": map[string]any{"limit": int64(5)}}
+		if retry, ok, _ := unstructured.NestedMap(u.Object, "spec", "syncPolicy", "retry"); ok {
+			op["retry"] = retry
+		}
+		patch, err := json.Marshal(map[string]any{"operation": op})
+		if err != nil {
+			return err
+		}
+		if _, err := g.Hub.Resource(status.ApplicationsResource).Namespace(g.Namespace).Patch(ctx, a.Name,
+			types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
+			return fmt.Errorf("syncing %s again at %s: %w", a.Name, revision, err)
+		}
+	}
+	return nil
 }
 
 // Abort asks Argo CD's application controller to terminate each running sync operation of the clusters' add-on

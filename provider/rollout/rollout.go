@@ -117,6 +117,7 @@ func (f *WaveFailed) Error() string {
 // Run rolls o.Revision out over the stack's clusters wave by wave, gated by gate (and o.EKS), as the package says.
 // It returns the record as it left it, and a *WaveFailed when a wave failed (after putting it back).
 func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error) {
+	started := time.Now()
 	o.Field = cmp.Or(o.Field, AddonsRepoRevision)
 	o.Timeout = cmp.Or(o.Timeout, 15*time.Minute)
 	o.Poll = cmp.Or(o.Poll, 10*time.Second)
@@ -174,13 +175,17 @@ func Run(ctx context.Context, stack Stack, gate Gate, o Options) (Record, error)
 		if err := stack.Pin(ctx, o.Field, pins, *rec); err != nil {
 			return *rec, err
 		}
+		// since is when the wave's change began: a sync of the revision that failed before (in a run that failed,
+		// its operation terminated) is not the wave's.
+		since := started
 		if len(pins) > 0 || w.Wave == resumeAt {
 			fmt.Fprintf(o.Log, "wave %d: %s at %s\n", w.Wave, strings.Join(namesOf(w.Clusters), ", "), o.Revision)
+			since = time.Now()
 			if err := stack.Up(ctx); err != nil {
 				return *rec, fmt.Errorf("wave %d: up: %w", w.Wave, err)
 			}
 		}
-		failed, err := after(ctx, gate, w, rec.Held, o)
+		failed, err := after(ctx, gate, w, rec.Held, o, since)
 		if err != nil {
 			return *rec, err
 		}
@@ -237,13 +242,13 @@ func publish(ctx context.Context, stack Stack, log io.Writer) {
 	}
 }
 
-// after is what failed the gate of wave w after its `up`: for an add-ons revision, those of its clusters (with
-// add-ons, not held) that are not Synced and Healthy at it (settle); for a Kubernetes version, its changed clusters
+// after is what failed the gate of wave w after its `up` (begun at since): for an add-ons revision, those of its
+// clusters (with add-ons, not held) that are not Synced and Healthy at it (settle); for a Kubernetes version, its changed clusters
 // whose control plane is not ACTIVE at it (upgraded), then those whose add-ons are not Synced and Healthy at their
 // own revision.
-func after(ctx context.Context, gate Gate, w Wave, held map[string]string, o Options) ([]failure, error) {
+func after(ctx context.Context, gate Gate, w Wave, held map[string]string, o Options, since time.Time) ([]failure, error) {
 	if o.Field != KubernetesVersion {
-		return settle(ctx, gate, gated(w.Clusters, held), o)
+		return settle(ctx, gate, gated(w.Clusters, held), o, since)
 	}
 	failed, err := upgraded(ctx, o, w.Changes)
 	if err != nil || len(failed) > 0 {
@@ -280,11 +285,17 @@ type failure struct {
 }
 
 // settle waits until every one of clusters is Healthy at o.Revision, bakes, and returns those that failed: Failing,
-// or still Pending when o.Timeout ran out. Failing clusters are returned once no cluster is pending any more: Argo
+// or still Pending when o.Timeout ran out. With since (the wave's change), an Application whose sync of the revision
+// failed before it is synced again (Gate.Resync), once it compares at the revision. Failing clusters are returned once no cluster is pending any more: Argo
 // CD's retries of a refused sync keep failing, and the others' outcome counts against the threshold too.
-func settle(ctx context.Context, gate Gate, clusters []string, o Options) ([]failure, error) {
+func settle(ctx context.Context, gate Gate, clusters []string, o Options, since time.Time) ([]failure, error) {
 	return poll(ctx, o, func() (failed, pending []failure, err error) {
-		health, err := gate.Check(ctx, clusters, o.Revision)
+		if !since.IsZero() {
+			if err := gate.Resync(ctx, clusters, o.Revision, since); err != nil {
+				return nil, nil, err
+			}
+		}
+		health, err := gate.Check(ctx, clusters, o.Revision, since)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -397,7 +408,7 @@ func atOwn(ctx context.Context, gate Gate, clusters []Cluster, revisionOf func(C
 	for _, revision := range slices.Sorted(maps.Keys(byRevision)) {
 		at := o
 		at.Revision, at.Bake = revision, 0
-		f, err := settle(ctx, gate, byRevision[revision], at)
+		f, err := settle(ctx, gate, byRevision[revision], at, time.Time{})
 		if err != nil {
 			return nil, nil, err
 		}

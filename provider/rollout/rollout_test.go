@@ -61,6 +61,8 @@ func (f *fleet) Describe(_ context.Context, clusters []Cluster) (map[string]stat
 	return out, nil
 }
 
+func (f *fleet) Resync(context.Context, []string, string, time.Time) error { return nil }
+
 func (f *fleet) Abort(_ context.Context, clusters []string, revision string) error {
 	for _, c := range clusters {
 		f.aborted = append(f.aborted, c+"@"+revision[:1])
@@ -125,7 +127,7 @@ func (f *fleet) Up(context.Context) error {
 	return nil
 }
 
-func (f *fleet) Check(_ context.Context, clusters []string, revision string) (map[string]Health, error) {
+func (f *fleet) Check(_ context.Context, clusters []string, revision string, _ time.Time) (map[string]Health, error) {
 	out := map[string]Health{}
 	for _, c := range clusters {
 		switch {

@@ -18,6 +18,8 @@ var ApplicationsResource = schema.GroupVersionResource{Group: "argoproj.io", Ver
 
 // Application is what Argo CD says of one of its Applications on a hub.
 type Application struct {
+	// Index is its position in the list it was read from (ApplicationsOf).
+	Index int `json:"-"`
 	// Namespace and Name are the Application's.
 	Namespace, Name string
 	// Cluster is its destination: a cluster secret's name, the server's URL, or "in-cluster" for the hub's own.
@@ -39,6 +41,9 @@ type Application struct {
 	// Operation is its last sync operation's phase (Running, Terminating, Succeeded, Failed, Error); "" before the
 	// first.
 	Operation string
+	// OperationStartedAt is when its last sync operation started (status.operationState.startedAt; its retries keep
+	// it), zero before the first.
+	OperationStartedAt time.Time
 }
 
 // Settled says that Argo CD has finished with it for now: Synced, and neither Progressing nor Missing; or not, and
@@ -57,10 +62,16 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 	if err != nil {
 		return nil, err
 	}
+	return ApplicationsOf(list.Items), nil
+}
+
+// ApplicationsOf reads each of items, as Applications reads them, sorted by cluster and name; Index is each one's
+// position in items.
+func ApplicationsOf(items []unstructured.Unstructured) []Application {
 	var out []Application
-	for _, u := range list.Items {
+	for i, u := range items {
 		str := func(path ...string) string { s, _, _ := unstructured.NestedString(u.Object, path...); return s }
-		a := Application{Namespace: u.GetNamespace(), Name: u.GetName(), Cluster: str("spec", "destination", "name"),
+		a := Application{Index: i, Namespace: u.GetNamespace(), Name: u.GetName(), Cluster: str("spec", "destination", "name"),
 			Sync: str("status", "sync", "status"), Health: str("status", "health", "status")}
 		if a.Cluster == "" {
 			a.Cluster = str("spec", "destination", "server")
@@ -71,6 +82,7 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 			a.Revisions = append(a.Revisions, r)
 		}
 		a.Operation = str("status", "operationState", "phase")
+		a.OperationStartedAt, _ = time.Parse(time.RFC3339, str("status", "operationState", "startedAt"))
 		a.OperationRevisions, _, _ = unstructured.NestedStringSlice(u.Object, "status", "operationState", "operation", "sync", "revisions")
 		if r := str("status", "operationState", "operation", "sync", "revision"); r != "" {
 			a.OperationRevisions = append(a.OperationRevisions, r)
@@ -86,7 +98,7 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 	slices.SortFunc(out, func(a, b Application) int {
 		return cmp.Or(cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Name, b.Name))
 	})
-	return out, nil
+	return out
 }
 
 // why is why an Application is not Synced and Healthy: the message of its last sync operation if that operation

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -29,8 +31,10 @@ import (
 // policy there): the hub takes it, Synced and Healthy; spoke-usw2's sync of it fails, and the gate says so with the
 // policy's words as soon as Argo CD does; spoke-usw2 goes back to its last good commit (its retried sync of the bad
 // one ended first), Synced and Healthy there; spoke-use2 never changes; the failure, naming the cluster and Argo CD's
-// message, is recorded in the stack config, and a second run changes nothing. It leaves the stack config on the
-// fleet-wide revision again (no per-cluster pin, no record).
+// message, is recorded in the stack config and the stack's rollout output, and a second run changes nothing. Once
+// the policy is lifted (and spoke-use2's held-back metrics-server is off), -retry takes the commit to spoke-usw2,
+// then to spoke-use2, every wave in order. It leaves the stack config on the fleet-wide revision again (no
+// per-cluster pin, no record).
 func testRollout(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, lastGood string) {
 	ctx := context.Background()
 	env, stack = env.For(t), stack.For(t)
@@ -107,6 +111,50 @@ func testRollout(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, lastG
 		t.Errorf("a second run: %v (%q); want the recorded failure and no wave changed", err, log.String()[mark:])
 	}
 
+	// The cause fixed outside the repository: spoke-usw2's platform team lifts its policy, and spoke-use2 stops
+	// running metrics-server (its held-back Application would fail wave 2's pre-check). -retry takes the commit on
+	// from the wave that failed: spoke-usw2, then spoke-use2 once spoke-usw2 is Synced and Healthy at it.
+	usw2 := env.Cluster("spoke-usw2").Typed().AdmissionregistrationV1()
+	if err := usw2.ValidatingAdmissionPolicyBindings().Delete(ctx, "refuse-broken-canaries", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := usw2.ValidatingAdmissionPolicies().Delete(ctx, "refuse-broken-canaries", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	stack.SetConfig(map[string]string{"gitops-fleet:clusters[1].addons.metrics_server": "false"})
+	stack.Up("up-no-metrics-server-on-use2")
+	if _, gone := waitFor(2*time.Minute, func() (string, bool) {
+		list, err := status.Applications(ctx, env.Hub().Dynamic())
+		return fmt.Sprint(err), err == nil && !slices.ContainsFunc(list, func(a status.Application) bool {
+			return a.Name == "addon-spoke-use2-metrics-server"
+		})
+	}); !gone {
+		t.Fatal("spoke-use2's metrics-server Application is still there")
+	}
+	mark = len(log.String())
+	rec, err = rollout.Run(ctx, driver, gate, rollout.Options{Revision: bad, Retry: true, Poll: 3 * time.Second,
+		Timeout: 3 * time.Minute, Log: &log})
+	retried := log.String()[mark:]
+	t.Logf("the retry:\n%s", retried)
+	if err != nil || rec.State != rollout.Done {
+		t.Fatalf("the retry: %+v, %v", rec, err)
+	}
+	healthy1, start2 := strings.Index(retried, "wave 1: spoke-usw2 Synced and Healthy"), strings.Index(retried, "wave 2: spoke-use2 at")
+	if strings.Contains(retried, "wave 0: hub at") || healthy1 < 0 || start2 < healthy1 {
+		t.Errorf("the retry: want wave 0 only gated, spoke-use2 changed only after spoke-usw2 was Synced and Healthy")
+	}
+	if apps, err = status.Applications(ctx, env.Hub().Dynamic()); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range apps {
+		if strings.HasPrefix(a.Name, "addon-") && (!slices.Contains(a.Revisions, bad) || a.Sync != "Synced" || a.Health != "Healthy") {
+			t.Errorf("after the retry %s is %s/%s at %v, want Synced/Healthy at %s", a.Name, a.Sync, a.Health, a.Revisions, bad)
+		}
+	}
+	outputs, err := stack.Auto.Outputs(ctx)
+	if got, _ := outputs["rollout"].Value.(map[string]any); err != nil || got["state"] != rollout.Done {
+		t.Errorf("the stack's rollout output after the retry: %v, %v", outputs["rollout"].Value, err)
+	}
 }
 
 // canaryRefused is the message of refuseCanary's policy.
