@@ -90,8 +90,8 @@ func matrixStacks(t *testing.T, job *actionlint.Job) []string {
 
 func TestActionlintFindsNothing(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yml"))
-	if err != nil || len(files) != 4 {
-		t.Fatalf("want the four workflows (preview, deploy, drift, rollout), got %v (%v)", files, err)
+	if err != nil || len(files) != 5 {
+		t.Fatalf("want the five workflows (preview, deploy, drift, rollout, kubernetes-upgrade), got %v (%v)", files, err)
 	}
 	lint(t, files)
 }
@@ -187,49 +187,60 @@ func runSteps(job *actionlint.Job) (scripts map[string]string, conditions map[st
 	return scripts, conditions
 }
 
-// TestRolloutAfterAddonsMerge: an add-ons repository merge (its dispatch, or a person's run) is rolled out over dev's
-// waves, then over prod's once production's reviewers approve, never beside a deploy; the commit comes from the
-// event through the environment, and each stack file (its pins and record) is committed back whatever the outcome.
-func TestRolloutAfterAddonsMerge(t *testing.T) {
-	w := parse(t, "rollout.yml")
-	if ev := events(w); !slices.Equal(ev, []string{"repository_dispatch", "workflow_dispatch"}) {
-		t.Errorf("events %v, want repository_dispatch (the add-ons repository's merge) and workflow_dispatch", ev)
-	}
+// TestRollouts: an add-ons repository merge (its dispatch, or a person's run with the commit) and a Kubernetes upgrade
+// (a person's run with the version) are rolled out over dev's waves, then over prod's once production's reviewers
+// approve, never beside a deploy; what is rolled out comes from the event through the environment, and each stack
+// file (its pins and record) is committed back whatever the outcome.
+func TestRollouts(t *testing.T) {
 	deploy := parse(t, "deploy.yml")
-	if w.Concurrency == nil || deploy.Concurrency == nil || w.Concurrency.Group.Value != deploy.Concurrency.Group.Value ||
-		w.Concurrency.CancelInProgress == nil || w.Concurrency.CancelInProgress.Value {
-		t.Error("the rollout must share the deploys' concurrency group, queued, not cancelling")
-	}
-	if w.Permissions == nil || w.Permissions.Scopes["contents"] == nil || w.Permissions.Scopes["contents"].Value.Value != "write" {
-		t.Error("the rollout commits the stack files: contents write")
-	}
-	if v := w.Env.Vars["revision"]; v == nil || !strings.Contains(v.Value.Value, "github.event.client_payload.revision") {
-		t.Error("REVISION must come from the dispatch's payload (or the run's input) through the environment")
-	}
-	dev, prod := w.Jobs["dev"], w.Jobs["prod"]
-	if dev == nil || prod == nil || len(prod.Needs) != 1 || prod.Needs[0].Value != "dev" ||
-		prod.Environment == nil || prod.Environment.Name.Value != "production" {
-		t.Fatal("want jobs dev and prod, prod after dev in the production environment")
-	}
-	for name, job := range map[string]*actionlint.Job{"dev": dev, "prod": prod} {
-		scripts, conditions := runSteps(job)
-		var rollout, commit string
-		for step, script := range scripts {
-			switch {
-			case strings.HasPrefix(script, "fleet rollout "):
-				rollout = script
-			case strings.Contains(script, "git push"):
-				commit = step
+	for _, tc := range []struct {
+		file   string
+		events []string
+		// env is the variable the target goes through and the event field it is read from; flag is fleet rollout's.
+		env, from, flag string
+	}{
+		{"rollout.yml", []string{"repository_dispatch", "workflow_dispatch"}, "revision", "github.event.client_payload.revision", "-revision"},
+		{"kubernetes-upgrade.yml", []string{"workflow_dispatch"}, "version", "inputs.version", "-version"},
+	} {
+		w := parse(t, tc.file)
+		if ev := events(w); !slices.Equal(ev, tc.events) {
+			t.Errorf("%s: events %v, want %v", tc.file, ev, tc.events)
+		}
+		if w.Concurrency == nil || deploy.Concurrency == nil || w.Concurrency.Group.Value != deploy.Concurrency.Group.Value ||
+			w.Concurrency.CancelInProgress == nil || w.Concurrency.CancelInProgress.Value {
+			t.Errorf("%s: a rollout must share the deploys' concurrency group, queued, not cancelling", tc.file)
+		}
+		if w.Permissions == nil || w.Permissions.Scopes["contents"] == nil || w.Permissions.Scopes["contents"].Value.Value != "write" {
+			t.Errorf("%s: the rollout commits the stack files: contents write", tc.file)
+		}
+		if v := w.Env.Vars[tc.env]; v == nil || !strings.Contains(v.Value.Value, tc.from) {
+			t.Errorf("%s: %s must come from %s through the environment", tc.file, strings.ToUpper(tc.env), tc.from)
+		}
+		dev, prod := w.Jobs["dev"], w.Jobs["prod"]
+		if dev == nil || prod == nil || len(prod.Needs) != 1 || prod.Needs[0].Value != "dev" ||
+			prod.Environment == nil || prod.Environment.Name.Value != "production" {
+			t.Fatalf("%s: want jobs dev and prod, prod after dev in the production environment", tc.file)
+		}
+		for name, job := range map[string]*actionlint.Job{"dev": dev, "prod": prod} {
+			scripts, conditions := runSteps(job)
+			var rollout, commit string
+			for step, script := range scripts {
+				switch {
+				case strings.HasPrefix(script, "fleet rollout "):
+					rollout = script
+				case strings.Contains(script, "git push"):
+					commit = step
+				}
 			}
-		}
-		if want := `-stack "${{ vars.PULUMI_ORG }}/` + name + `" -revision "$REVISION"`; !strings.Contains(rollout, want) ||
-			strings.Contains(rollout, "github.event") {
-			t.Errorf("%s: the rollout step %q, want fleet rollout %s (the commit from the environment only)", name, rollout, want)
-		}
-		if commit == "" || conditions[commit] != "always()" ||
-			!strings.Contains(scripts[commit], "examples/fleet/Pulumi."+name+".yaml") {
-			t.Errorf("%s: want a last step that commits examples/fleet/Pulumi.%s.yaml always, got %q (if %q)", name, name,
-				scripts[commit], conditions[commit])
+			want := `-stack "${{ vars.PULUMI_ORG }}/` + name + `" ` + tc.flag + ` "$` + strings.ToUpper(tc.env) + `"`
+			if !strings.Contains(rollout, want) || strings.Contains(rollout, "github.event") || strings.Contains(rollout, "inputs.") {
+				t.Errorf("%s %s: the rollout step %q, want fleet rollout %s (from the environment only)", tc.file, name, rollout, want)
+			}
+			if commit == "" || conditions[commit] != "always()" ||
+				!strings.Contains(scripts[commit], "examples/fleet/Pulumi."+name+".yaml") {
+				t.Errorf("%s %s: want a last step that commits examples/fleet/Pulumi.%s.yaml always, got %q (if %q)",
+					tc.file, name, name, scripts[commit], conditions[commit])
+			}
 		}
 	}
 }
