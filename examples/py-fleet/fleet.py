@@ -32,6 +32,9 @@ def program():
     pulumi.export("tenants", f.tenants)
     pulumi.export("hubFacts", f.hub_facts)
     pulumi.export("shardFacts", f.shard_facts)
+    rollout = cfg.get_object("rollout")  # the record `fleet rollout` keeps (docs/waves.md)
+    if rollout:
+        pulumi.export("rollout", rollout)
     delivery = cfg.get_object("delivery")
     if delivery:
         d = fleet.StackDelivery("delivery", fleet.StackDeliveryArgs(

@@ -43,6 +43,11 @@ export function program(): Record<string, pulumi.Input<any>> {
         hubFacts: f.hubFacts,
         shardFacts: f.shardFacts,
     };
+    // gitops-fleet:rollout, the record `fleet rollout` keeps (docs/waves.md): its outcome as a stack output.
+    const rollout = cfg.getObject<Record<string, unknown>>("rollout");
+    if (rollout) {
+        outputs.rollout = rollout;
+    }
     const delivery = cfg.getObject<Delivery>("delivery");
     if (delivery) {
         const d = new fleet.StackDelivery("delivery", {

@@ -7,3 +7,4 @@ export const vpcCidrs = outputs.vpcCidrs;
 export const argocdManagementRoleArn = outputs.argocdManagementRoleArn;
 export const argocdServerUrl = outputs.argocdServerUrl;
 export const hubKubeconfig = outputs.hubKubeconfig;
+export const rollout = outputs.rollout;
