@@ -243,22 +243,22 @@ func publish(ctx context.Context, stack Stack, log io.Writer) {
 }
 
 // after is what failed the gate of wave w after its `up` (begun at since): for an add-ons revision, those of its
-// clusters (with add-ons, not held) that are not Synced and Healthy at it (settle); for a Kubernetes version, its changed clusters
-// whose control plane is not ACTIVE at it (upgraded), then those whose add-ons are not Synced and Healthy at their
-// own revision.
+// clusters (with add-ons, not held) that are not Synced and Healthy at it (settle); for a Kubernetes version, those
+// (not held) whose control plane is not ACTIVE at it (upgraded: a resumed wave's clusters were pinned by the killed
+// run), then those whose add-ons are not Synced and Healthy at their own revision.
 func after(ctx context.Context, gate Gate, w Wave, held map[string]string, o Options, since time.Time) ([]failure, error) {
 	if o.Field != KubernetesVersion {
 		return settle(ctx, gate, gated(w.Clusters, held), o, since)
-	}
-	failed, err := upgraded(ctx, o, w.Changes)
-	if err != nil || len(failed) > 0 {
-		return failed, err
 	}
 	var clusters []Cluster
 	for _, c := range w.Clusters {
 		if _, isHeld := held[c.Name]; !isHeld {
 			clusters = append(clusters, c)
 		}
+	}
+	failed, err := upgraded(ctx, o, clusters)
+	if err != nil || len(failed) > 0 {
+		return failed, err
 	}
 	failed, _, err = atOwn(ctx, gate, clusters, func(c Cluster) string { return c.Revision }, o)
 	return failed, err

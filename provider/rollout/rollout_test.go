@@ -477,3 +477,26 @@ func TestRunKubernetes(t *testing.T) {
 		})
 	}
 }
+
+// TestRunKubernetesResumes: a Kubernetes rollout killed in a wave's `up` resumes there, and EKS gates that wave's
+// clusters though the killed run pinned them already: one whose upgrade failed fails the wave.
+func TestRunKubernetesResumes(t *testing.T) {
+	f := newFleet()
+	f.failUpAt = 2 // wave 1's up
+	o := Options{Field: KubernetesVersion, Revision: "1.34", EKS: f, Poll: time.Millisecond, Timeout: time.Second}
+	if _, err := Run(t.Context(), f, f, o); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("the killed run: %v", err)
+	}
+	if f.versions["dev-a"] != "1.34" || f.record.State != Running || f.record.Wave != 1 {
+		t.Fatalf("after the kill: versions %v, record %+v; want wave 1 pinned and running", f.versions, f.record)
+	}
+	f.failUpAt, f.upgradeFails["dev-a"] = 0, true
+	_, err := Run(t.Context(), f, f, o)
+	var wf *WaveFailed
+	if !errors.As(err, &wf) || wf.Wave != 1 || wf.Cluster != "dev-a" || !strings.Contains(wf.Message, "FAILED") {
+		t.Errorf("the resumed run: %v; want wave 1 failed at dev-a's upgrade", err)
+	}
+	if f.versions["stage-a"] != "1.33" {
+		t.Errorf("a later wave changed: %v", f.versions)
+	}
+}
