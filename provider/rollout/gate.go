@@ -124,8 +124,8 @@ func (g ArgoCD) Resync(ctx context.Context, clusters []string, revision string, 
 	if err != nil {
 		return err
 	}
-	for _, a := range status.ApplicationsOf(apps.Items) {
-		u := apps.Items[a.Index]
+	for _, u := range apps.Items {
+		a := status.ApplicationOf(u)
 		_, busy := u.Object["operation"]
 		if !slices.Contains(clusters, a.Cluster) || !strings.HasPrefix(a.Name, "addon-") || busy ||
 			(a.Operation != "Failed" && a.Operation != "Error") || !slices.Contains(a.Revisions, revision) ||

@@ -78,6 +78,12 @@ func checkTarget(o Options, clusters []Cluster) error {
 	return nil
 }
 
+// IsMinorVersion tells whether version is a Kubernetes minor version as a cluster's entry takes it ("1.34").
+func IsMinorVersion(version string) bool {
+	_, ok := minor(version)
+	return ok
+}
+
 // minor is the minor number of a version "1.NN".
 func minor(version string) (int, bool) {
 	m := minorPattern.FindStringSubmatch(version)

@@ -18,8 +18,6 @@ var ApplicationsResource = schema.GroupVersionResource{Group: "argoproj.io", Ver
 
 // Application is what Argo CD says of one of its Applications on a hub.
 type Application struct {
-	// Index is its position in the list it was read from (ApplicationsOf).
-	Index int `json:"-"`
 	// Namespace and Name are the Application's.
 	Namespace, Name string
 	// Cluster is its destination: a cluster secret's name, the server's URL, or "in-cluster" for the hub's own.
@@ -62,43 +60,43 @@ func Applications(ctx context.Context, dyn dynamic.Interface) ([]Application, er
 	if err != nil {
 		return nil, err
 	}
-	return ApplicationsOf(list.Items), nil
-}
-
-// ApplicationsOf reads each of items, as Applications reads them, sorted by cluster and name; Index is each one's
-// position in items.
-func ApplicationsOf(items []unstructured.Unstructured) []Application {
 	var out []Application
-	for i, u := range items {
-		str := func(path ...string) string { s, _, _ := unstructured.NestedString(u.Object, path...); return s }
-		a := Application{Index: i, Namespace: u.GetNamespace(), Name: u.GetName(), Cluster: str("spec", "destination", "name"),
-			Sync: str("status", "sync", "status"), Health: str("status", "health", "status")}
-		if a.Cluster == "" {
-			a.Cluster = str("spec", "destination", "server")
-		}
-		a.ReconciledAt, _ = time.Parse(time.RFC3339, str("status", "reconciledAt"))
-		a.Revisions, _, _ = unstructured.NestedStringSlice(u.Object, "status", "sync", "revisions")
-		if r := str("status", "sync", "revision"); r != "" {
-			a.Revisions = append(a.Revisions, r)
-		}
-		a.Operation = str("status", "operationState", "phase")
-		a.OperationStartedAt, _ = time.Parse(time.RFC3339, str("status", "operationState", "startedAt"))
-		a.OperationRevisions, _, _ = unstructured.NestedStringSlice(u.Object, "status", "operationState", "operation", "sync", "revisions")
-		if r := str("status", "operationState", "operation", "sync", "revision"); r != "" {
-			a.OperationRevisions = append(a.OperationRevisions, r)
-		}
-		if a.Cluster == inClusterServer {
-			a.Cluster = "in-cluster"
-		}
-		if a.Sync != "Synced" || a.Health != "Healthy" {
-			a.Message = why(u)
-		}
-		out = append(out, a)
+	for _, u := range list.Items {
+		out = append(out, ApplicationOf(u))
 	}
 	slices.SortFunc(out, func(a, b Application) int {
 		return cmp.Or(cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Name, b.Name))
 	})
-	return out
+	return out, nil
+}
+
+// ApplicationOf reads one Application object: its destination, statuses, revisions, last sync operation and, when
+// it is not Synced and Healthy, why.
+func ApplicationOf(u unstructured.Unstructured) Application {
+	str := func(path ...string) string { s, _, _ := unstructured.NestedString(u.Object, path...); return s }
+	a := Application{Namespace: u.GetNamespace(), Name: u.GetName(), Cluster: str("spec", "destination", "name"),
+		Sync: str("status", "sync", "status"), Health: str("status", "health", "status")}
+	if a.Cluster == "" {
+		a.Cluster = str("spec", "destination", "server")
+	}
+	a.ReconciledAt, _ = time.Parse(time.RFC3339, str("status", "reconciledAt"))
+	a.Revisions, _, _ = unstructured.NestedStringSlice(u.Object, "status", "sync", "revisions")
+	if r := str("status", "sync", "revision"); r != "" {
+		a.Revisions = append(a.Revisions, r)
+	}
+	a.Operation = str("status", "operationState", "phase")
+	a.OperationStartedAt, _ = time.Parse(time.RFC3339, str("status", "operationState", "startedAt"))
+	a.OperationRevisions, _, _ = unstructured.NestedStringSlice(u.Object, "status", "operationState", "operation", "sync", "revisions")
+	if r := str("status", "operationState", "operation", "sync", "revision"); r != "" {
+		a.OperationRevisions = append(a.OperationRevisions, r)
+	}
+	if a.Cluster == inClusterServer {
+		a.Cluster = "in-cluster"
+	}
+	if a.Sync != "Synced" || a.Health != "Healthy" {
+		a.Message = why(u)
+	}
+	return a
 }
 
 // why is why an Application is not Synced and Healthy: the message of its last sync operation if that operation

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -104,7 +103,7 @@ func parseRollout(args []string, out io.Writer) (rolloutOptions, error) {
 		problems = append(problems, "give one of -revision (an add-ons commit) and -version (a Kubernetes version)")
 	case o.revision != "" && !gitopsbridge.IsCommit(o.revision):
 		problems = append(problems, fmt.Sprintf("-revision %q: want a full commit SHA of the add-ons repository", o.revision))
-	case o.version != "" && !versionFlag.MatchString(o.version):
+	case o.version != "" && !rollout.IsMinorVersion(o.version):
 		problems = append(problems, fmt.Sprintf("-version %q: want a Kubernetes minor version such as 1.34", o.version))
 	}
 	if _, err := threshold(o.failures); err != nil {
@@ -117,9 +116,6 @@ func parseRollout(args []string, out io.Writer) (rolloutOptions, error) {
 	}
 	return o, nil
 }
-
-// versionFlag is -version's form, a Kubernetes minor version (FleetCluster's version).
-var versionFlag = regexp.MustCompile(`^1\.\d{2}$`)
 
 // target is the field the options roll out and its value.
 func (o rolloutOptions) target() (field, value string) {
