@@ -32,8 +32,9 @@ import (
 // policy's words as soon as Argo CD does; spoke-usw2 goes back to its last good commit (its retried sync of the bad
 // one ended first), Synced and Healthy there; spoke-use2 never changes; the failure, naming the cluster and Argo CD's
 // message, is recorded in the stack config and the stack's rollout output, and a second run changes nothing. Once
-// the policy is lifted (and spoke-use2's held-back metrics-server is off), -retry takes the commit to spoke-usw2,
-// then to spoke-use2, every wave in order. It leaves the stack config on the fleet-wide revision again (no
+// the policy is lifted (and spoke-use2's held-back metrics-server is off), -retry takes the commit to spoke-usw2;
+// killed there, after wave 1's `up` and before its gate, the next run resumes at wave 1 (an `up` that changes
+// nothing), then takes it to spoke-use2, every wave in order. It leaves the stack config on the fleet-wide revision again (no
 // per-cluster pin, no record).
 func testRollout(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, lastGood string) {
 	ctx := context.Background()
@@ -131,17 +132,36 @@ func testRollout(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, lastG
 	}); !gone {
 		t.Fatal("spoke-use2's metrics-server Application is still there")
 	}
+	// The retry is killed as soon as wave 1's `up` returns, before its gate; the next run (no -retry) resumes it at
+	// wave 1, whose `up` then changes nothing.
 	mark = len(log.String())
-	rec, err = rollout.Run(ctx, driver, gate, rollout.Options{Revision: bad, Retry: true, Poll: 3 * time.Second,
+	killCtx, kill := context.WithCancel(ctx)
+	killed := &killAfterUp{Stack: stack.Auto, wave: 1, kill: kill}
+	if _, err := rollout.Run(killCtx, killed, gate, rollout.Options{Revision: bad, Retry: true, Poll: 3 * time.Second,
+		Timeout: 3 * time.Minute, Log: &log}); !errors.Is(err, context.Canceled) || len(killed.changes) != 1 {
+		t.Fatalf("the killed retry: %v after %d ups (%s); want killed after wave 1's", err, len(killed.changes), log.String()[mark:])
+	}
+	if _, recorded, err := driver.Clusters(ctx); err != nil || recorded == nil || recorded.State != rollout.Running || recorded.Wave != 1 {
+		t.Fatalf("the stack config records %+v, %v after the kill; want running at wave 1", recorded, err)
+	}
+	resumed := &killAfterUp{Stack: stack.Auto, wave: -1}
+	rec, err = rollout.Run(ctx, resumed, gate, rollout.Options{Revision: bad, Poll: 3 * time.Second,
 		Timeout: 3 * time.Minute, Log: &log})
 	retried := log.String()[mark:]
-	t.Logf("the retry:\n%s", retried)
+	t.Logf("the retry, killed and resumed:\n%s", retried)
 	if err != nil || rec.State != rollout.Done {
-		t.Fatalf("the retry: %+v, %v", rec, err)
+		t.Fatalf("the resumed retry: %+v, %v", rec, err)
 	}
 	healthy1, start2 := strings.Index(retried, "wave 1: spoke-usw2 Synced and Healthy"), strings.Index(retried, "wave 2: spoke-use2 at")
-	if strings.Contains(retried, "wave 0: hub at") || healthy1 < 0 || start2 < healthy1 {
-		t.Errorf("the retry: want wave 0 only gated, spoke-use2 changed only after spoke-usw2 was Synced and Healthy")
+	if strings.Contains(retried, "wave 0: hub at") || !strings.Contains(retried, "resuming the rollout of "+bad+" at wave 1") ||
+		healthy1 < 0 || start2 < healthy1 {
+		t.Errorf("the retry: want wave 0 only gated, wave 1 resumed, spoke-use2 changed only after spoke-usw2 was " +
+			"Synced and Healthy")
+	}
+	if len(resumed.changes) == 0 || slices.ContainsFunc(slices.Collect(maps.Keys(resumed.changes[0])), func(op string) bool {
+		return op != "same"
+	}) {
+		t.Errorf("the resumed run's first up (wave 1's again) changed %v; want nothing applied twice", resumed.changes)
 	}
 	if apps, err = status.Applications(ctx, env.Hub().Dynamic()); err != nil {
 		t.Fatal(err)
@@ -155,6 +175,43 @@ func testRollout(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, lastG
 	if got, _ := outputs["rollout"].Value.(map[string]any); err != nil || got["state"] != rollout.Done {
 		t.Errorf("the stack's rollout output after the retry: %v, %v", outputs["rollout"].Value, err)
 	}
+}
+
+// killAfterUp is the fleet's stack for a rollout that is killed (kill: its context cancelled) as soon as the `up` of
+// wave returns, before the wave's gate; it keeps each up's resource changes (Pulumi's summary: "same", "update", ...).
+type killAfterUp struct {
+	Stack   auto.Stack
+	wave    int
+	kill    context.CancelFunc
+	at      int
+	changes []map[string]int
+}
+
+func (k *killAfterUp) Clusters(ctx context.Context) ([]rollout.Cluster, *rollout.Record, error) {
+	return rollout.AutoStack{Stack: k.Stack}.Clusters(ctx)
+}
+
+func (k *killAfterUp) Pin(ctx context.Context, field string, values map[int]string, rec rollout.Record) error {
+	k.at = rec.Wave
+	return rollout.AutoStack{Stack: k.Stack}.Pin(ctx, field, values, rec)
+}
+
+func (k *killAfterUp) Publish(ctx context.Context) error {
+	return rollout.AutoStack{Stack: k.Stack}.Publish(ctx)
+}
+
+func (k *killAfterUp) Up(ctx context.Context) error {
+	res, err := k.Stack.Up(ctx)
+	if err != nil {
+		return err
+	}
+	if res.Summary.ResourceChanges != nil {
+		k.changes = append(k.changes, *res.Summary.ResourceChanges)
+	}
+	if k.at == k.wave {
+		k.kill()
+	}
+	return nil
 }
 
 // canaryRefused is the message of refuseCanary's policy.
