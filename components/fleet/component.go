@@ -42,6 +42,10 @@ type Fleet struct {
 	// shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty
 	// fields without a hub in this stack.
 	HubFacts HubFactsOutput `pulumi:"hubFacts"`
+	// HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by
+	// kind), its clusters, a managed hub's limit, and the application controller's replicas and sharding
+	// algorithm. Empty in a shard (its hub is another stack's).
+	HubCapacity HubCapacityOutput `pulumi:"hubCapacity"`
 	// ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its
 	// shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name,
 	// endpoint, CA, spoke role). Empty outside a shard.
@@ -62,6 +66,11 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
+	capacity := hubCapacityOf(a)
+	if a.Hub == nil {
+		_ = ctx.Log.Info(capacity.String(), &pulumi.LogArgs{Resource: comp})
+	}
+	comp.HubCapacity = pulumi.ToOutput(capacity).(HubCapacityOutput)
 	var shardHub *hub
 	var hubKubeconfig pulumi.StringInput
 	if a.Hub != nil {
@@ -112,6 +121,7 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		"vpcCidrs":                comp.VpcCidrs,
 		"tenants":                 comp.Tenants,
 		"hubFacts":                comp.HubFacts,
+		"hubCapacity":             comp.HubCapacity,
 		"shardFacts":              comp.ShardFacts,
 	})
 }

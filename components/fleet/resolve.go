@@ -138,6 +138,7 @@ func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
 		Git:           a.Git,
 		Decommission:  c.Decommission,
 		Wave:          c.Wave,
+		Shard:         shardOf(a, c.Name),
 	}
 	if r := a.Repositories.Addons; r != nil && c.AddonsRepoRevision != "" {
 		pinned := *r
@@ -168,8 +169,16 @@ func hubMode(a FleetArgs) string {
 // repository (argocd.reservedNamespaces). Without
 // fleetClusters, the add-ons' and workloads' Applications may deploy to every spoke of the fleet. Without
 // spokeAccountIds, when every cluster names an assumeRoleArn, the management role may assume spoke roles in the
-// accounts of those roles; otherwise GitOpsBridge's default (the hub's own account) applies.
+// accounts of those roles; otherwise GitOpsBridge's default (the hub's own account) applies. A self-managed hub past
+// a controller replica's budget gets its controller sharded (planController, from countApplications).
 func hubSettings(a FleetArgs) *gitopsbridge.Hub {
+	h := argocdSettings(a)
+	planned, _ := planController(*h, countApplications(a, *h))
+	return &planned
+}
+
+// argocdSettings are hubSettings before the application controller's plan.
+func argocdSettings(a FleetArgs) *gitopsbridge.Hub {
 	h := gitopsbridge.Hub{}
 	if a.Argocd != nil {
 		h = *a.Argocd

@@ -75,6 +75,12 @@ func Validate(a FleetArgs, stack string) error {
 			"management role, which a managed hub does not have; keep argocd.mode selfManaged for a sharded fleet")
 	}
 	validateAccounts(&ps, a)
+	if c := hubCapacityOf(a); c.Limit > 0 && c.Applications > c.Limit {
+		ps.Add("argocd.mode", "a managed hub runs at most %d Argo CD Applications (the EKS User Guide's Argo CD "+
+			"quota), and this fleet's would run %s: split the clusters into fleets of their own, each with a "+
+			"managed hub, or run Argo CD self-managed (argocd.mode selfManaged), whose application controller the "+
+			"fleet shards", c.Limit, c.count())
+	}
 	if a.Repositories.Addons == nil {
 		ps.Add("repositories.addons", "is required: the Git repository of the add-on ApplicationSets")
 	}

@@ -85,6 +85,7 @@ func (x *Fleet) Annotate(a infer.Annotator) {
 	a.Describe(&x.VpcCidrs, "VpcCidrs are cluster name -> VPC CIDR, given or allocated from cidrPool (as the ClusterLedger keeps them).")
 	a.Describe(&x.Tenants, "Tenants are tenant name -> the clusters it is onboarded onto, its namespaces, its Argo CD project and, with Git delivery, its folder of the registry repository. Empty without tenants.")
 	a.Describe(&x.HubFacts, "HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.")
+	a.Describe(&x.HubCapacity, "HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by kind), its clusters, a managed hub's limit, and the application controller's replicas and sharding algorithm. Empty in a shard (its hub is another stack's).")
 	a.Describe(&x.ShardFacts, "ShardFacts are what the hub stack's Fleet reads of this shard through a stack reference (its shards[].stack): the shard's name and its spokes' registrations (name, environment, EKS cluster name, endpoint, CA, spoke role). Empty outside a shard.")
 }
 
@@ -102,6 +103,21 @@ func (x *FleetArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Argocd, "Argocd are the hub's Argo CD settings (GitOpsBridge's hub: chart, values, bootstrap). Default: the GitOpsBridge defaults. spokeAccountIds default to the accounts of the spokes' assumeRoleArn, fleetClusters to every cluster; registeredSecrets gets every spoke's cluster secret after those given (spokes of other stacks).")
 	a.Describe(&x.AllowRemoval, "AllowRemoval lets an up remove clusters that were not decommissioned first (decommission: true on their entries, recorded by an earlier up). Without it the ClusterLedger refuses such a removal in preview, before anything is touched. Default: false.")
 	a.Describe(&x.Tenants, "Tenants are the teams onboarded onto the fleet, each onto the clusters it selects (default: every spoke): its namespaces with their quota, limits, network policies and service accounts on each selected cluster, its owners' EKS access scoped to those namespaces, IAM roles for its service accounts (EKS Pod Identity, or IRSA on irsa clusters), and its Argo CD project and ApplicationSet on the hub. With git, the in-cluster objects are committed to tenants/<tenant>/<cluster>.yaml of the registry repository and synced by Argo CD. Default: none.")
+}
+
+// Annotate gives HubCapacity its schema descriptions.
+func (x *HubCapacity) Annotate(a infer.Annotator) {
+	a.Describe(x, "HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments before anything is registered (Fleet's hubCapacity output; the preview shows it as a message on the Fleet).")
+	a.Describe(&x.Applications, "Applications are the Argo CD Applications the hub will run, the sum of the counts below.")
+	a.Describe(&x.AddonApplications, "AddonApplications are the add-ons' Applications: for each cluster of this stack, one per GitOps Bridge ApplicationSet its cluster secret's enable_<addon> labels select (addons.ApplicationSets).")
+	a.Describe(&x.BootstrapApplications, "BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).")
+	a.Describe(&x.WorkloadApplications, "WorkloadApplications are, with a workloads repository, one per spoke not decommissioned (the GitOps Bridge control-plane template's workload ApplicationSet); the repository may hold more.")
+	a.Describe(&x.TenantApplications, "TenantApplications are the tenants' Applications: one per selected cluster not decommissioned for a tenant with workloads, and with Git delivery one per selected cluster for its objects.")
+	a.Describe(&x.RegistryApplications, "RegistryApplications are, with Git delivery, the registry Applications, one per environment.")
+	a.Describe(&x.Clusters, "Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).")
+	a.Describe(&x.Limit, "Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none) for a self-managed one, which is sharded instead.")
+	a.Describe(&x.ControllerReplicas, "ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.")
+	a.Describe(&x.ShardingAlgorithm, "ShardingAlgorithm is the algorithm that places clusters whose secrets name no replica; \"\" with one replica.")
 }
 
 // Annotate gives HubFacts its schema descriptions.

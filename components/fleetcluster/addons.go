@@ -22,17 +22,6 @@ func enabledAddons(enabled map[string]bool) []addons.Addon {
 	return out
 }
 
-// addonsWithImplied is the add-on map with the add-ons enabled ones imply (the EBS CSI driver implies the
-// template's aws_ebs_csi_resources storage classes), the map that becomes the enable_<addon> labels.
-func addonsWithImplied(enabled map[string]bool) map[string]bool {
-	out := maps.Clone(enabled)
-	if out == nil {
-		out = map[string]bool{}
-	}
-	for _, a := range enabledAddons(enabled) {
-		for _, implied := range a.Implies {
-			out[implied] = true
-		}
-	}
-	return out
-}
+// addonsWithImplied is the add-on map with the add-ons enabled ones imply (addons.WithImplied), the map that
+// becomes the enable_<addon> labels.
+func addonsWithImplied(enabled map[string]bool) map[string]bool { return addons.WithImplied(enabled) }

@@ -52,6 +52,11 @@ type GitOpsBridgeArgs struct {
 	// spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for
 	// prod* and every other name (DefaultWave).
 	Wave *int `pulumi:"wave,optional"`
+	// Shard is the hub's application controller replica that manages this cluster (0 to
+	// hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places
+	// the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it
+	// (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
+	Shard *int `pulumi:"shard,optional"`
 	// Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did,
 	// marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry
 	// Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is
@@ -84,6 +89,10 @@ type Hub struct {
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server,
 	// repo server and ApplicationSet controller). Default: false.
 	HighAvailability bool `pulumi:"highAvailability,optional"`
+	// ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are
+	// the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet
+	// sets it when its hub is past a replica's budget.
+	ControllerSharding *ControllerSharding `pulumi:"controllerSharding,optional"`
 	// ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity
 	// association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and
 	// terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold

@@ -2,6 +2,7 @@ package gitopsbridge
 
 import (
 	"maps"
+	"strconv"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
@@ -41,6 +42,9 @@ func (b *builder) secretContent() secretContent {
 			Name: a.SecretName, Namespace: a.Namespace, ClusterName: name,
 			Annotations: Annotations(md, a.Metadata, a.AddonsRepo, a.WorkloadsRepo),
 			Server:      InClusterServer, Config: InClusterConfig(),
+		}
+		if a.Shard != nil {
+			s.Shard = strconv.Itoa(*a.Shard)
 		}
 		s.Labels = Labels(name, v[1].(string), v[2].(string), WaveOf(a.Wave, a.Hub != nil, v[1].(string)), addons,
 			s.Annotations)

@@ -114,6 +114,11 @@ func TestManagedValidation(t *testing.T) {
 			edit:   func(a *GitOpsBridgeArgs) { a.Hub.SignatureKeys = []string{"0123456789ABCDEF"} },
 			want:   []string{"hub.signatureKeys: applies to mode selfManaged only"},
 		},
+		"controller sharding": {
+			reason: "the managed Argo CD's controller is EKS's: past its limit the way out is more hubs",
+			edit:   func(a *GitOpsBridgeArgs) { a.Hub.ControllerSharding = &ControllerSharding{Replicas: 2} },
+			want:   []string{"hub.controllerSharding: applies to mode selfManaged only", "a hub of its own"},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

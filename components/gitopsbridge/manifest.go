@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"sigs.k8s.io/yaml"
 )
@@ -20,11 +21,17 @@ type ClusterSecret struct {
 	Config string
 	// ClusterName is the name Argo CD shows.
 	ClusterName string
+	// Shard is the application controller replica that manages the cluster (decimal), "" for none.
+	Shard string
 }
 
-// StringData is the secret's data: name, server and config.
+// StringData is the secret's data: name, server and config, and shard when it has one.
 func (s ClusterSecret) StringData() map[string]string {
-	return map[string]string{"name": s.ClusterName, "server": s.Server, "config": s.Config}
+	data := map[string]string{"name": s.ClusterName, "server": s.Server, "config": s.Config}
+	if s.Shard != "" {
+		data["shard"] = s.Shard
+	}
+	return data
 }
 
 // YAML renders the Secret manifest. Keys are sorted at every level (sigs.k8s.io/yaml marshals through
@@ -50,7 +57,7 @@ func (s ClusterSecret) YAML() string {
 }
 
 // ParseClusterSecret reads a cluster secret's manifest as YAML renders it (a GitOpsBridge's manifest output): a v1
-// Secret whose stringData holds exactly name, server and config, labelled argocd.argoproj.io/secret-type: cluster.
+// Secret whose stringData holds exactly name, server and config (and shard, a replica number), labelled argocd.argoproj.io/secret-type: cluster.
 func ParseClusterSecret(manifest string) (ClusterSecret, error) {
 	var m struct {
 		APIVersion string `json:"apiVersion"`
@@ -76,11 +83,18 @@ func ParseClusterSecret(manifest string) (ClusterSecret, error) {
 		return ClusterSecret{}, fmt.Errorf("the manifest has no metadata.name")
 	case m.Metadata.Labels[SecretTypeLabel] != "cluster":
 		return ClusterSecret{}, fmt.Errorf("secret %s is not labelled %s: cluster", m.Metadata.Name, SecretTypeLabel)
-	case len(m.StringData) != 3 || m.StringData["name"] == "" || m.StringData["server"] == "" || m.StringData["config"] == "":
-		return ClusterSecret{}, fmt.Errorf("secret %s's stringData holds %v, not exactly name, server and config",
-			m.Metadata.Name, slices.Sorted(maps.Keys(m.StringData)))
+	case len(m.StringData) != 3+min(1, len(m.StringData["shard"])) || m.StringData["name"] == "" ||
+		m.StringData["server"] == "" || m.StringData["config"] == "":
+		return ClusterSecret{}, fmt.Errorf("secret %s's stringData holds %v, not exactly name, server and config "+
+			"(and shard)", m.Metadata.Name, slices.Sorted(maps.Keys(m.StringData)))
+	}
+	if shard, ok := m.StringData["shard"]; ok {
+		if n, err := strconv.Atoi(shard); err != nil || n < 0 || strconv.Itoa(n) != shard {
+			return ClusterSecret{}, fmt.Errorf("secret %s's shard %q is not a controller replica (0, 1, ...)",
+				m.Metadata.Name, shard)
+		}
 	}
 	return ClusterSecret{Name: m.Metadata.Name, Namespace: m.Metadata.Namespace, Labels: m.Metadata.Labels,
 		Annotations: m.Metadata.Annotations, ClusterName: m.StringData["name"], Server: m.StringData["server"],
-		Config: m.StringData["config"]}, nil
+		Config: m.StringData["config"], Shard: m.StringData["shard"]}, nil
 }

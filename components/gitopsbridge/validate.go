@@ -65,6 +65,7 @@ func Validate(args GitOpsBridgeArgs, hubProvider bool) error {
 			args.SecretName, msg)
 	}
 	CheckWave(&ps, "wave", args.Wave, args.Hub != nil)
+	checkShard(&ps, args)
 	validateRepo(&ps, "addonsRepo", args.AddonsRepo)
 	validateRepo(&ps, "workloadsRepo", args.WorkloadsRepo)
 	switch {
@@ -250,6 +251,7 @@ func GitURL(s string) bool { return gitURL(s) }
 var accountIDPattern = regexp.MustCompile(`^\d{12}$`)
 
 func validateHub(ps *problems.List, h Hub) {
+	checkSharding(ps, "hub.controllerSharding", h.ControllerSharding, h.Mode)
 	switch {
 	case !slices.Contains(Modes, h.Mode):
 		ps.Add("hub.mode", "%q is not a hub mode; expected one of %v", h.Mode, Modes)

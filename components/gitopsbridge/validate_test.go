@@ -45,6 +45,23 @@ func TestValidation(t *testing.T) {
 			},
 			fields: []string{"cluster.clusterName", "cluster.environment"},
 		},
+		"controller sharding": {
+			reason: "replicas 1-100, a known algorithm, no negative count or budget, and a shard below the replicas",
+			args: func(a *GitOpsBridgeArgs) {
+				a.Hub.ControllerSharding = &ControllerSharding{Replicas: 101, Algorithm: "legacy", Applications: -1,
+					ClustersPerReplica: -1, ApplicationsPerReplica: -1}
+				shard := 101
+				a.Shard = &shard
+			},
+			fields: []string{"hub.controllerSharding.replicas", "hub.controllerSharding.algorithm",
+				"hub.controllerSharding.applications", "hub.controllerSharding.clustersPerReplica",
+				"hub.controllerSharding.applicationsPerReplica", "shard"},
+		},
+		"a negative shard": {
+			reason: "a shard is a replica's number",
+			args:   func(a *GitOpsBridgeArgs) { shard := -1; a.Shard = &shard },
+			fields: []string{"shard"},
+		},
 		"addon name": {
 			reason: "enable_<addon> must be a qualified name",
 			args:   func(a *GitOpsBridgeArgs) { a.Addons = map[string]bool{"cert manager": true} },

@@ -80,6 +80,7 @@ func ChartValues(h Hub, appNamespaces []string) map[string]any {
 			"applicationSet": map[string]any{"replicas": 2},
 		})
 	}
+	ours = MergeValues(ours, ControllerValues(h.ControllerSharding))
 	return MergeValues(ours, h.Values)
 }
 

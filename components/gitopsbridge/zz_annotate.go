@@ -12,6 +12,16 @@ func (x *BranchProtection) Annotate(a infer.Annotator) {
 	a.Describe(&x.RequireCodeOwnerReviews, "RequireCodeOwnerReviews needs the approval of a code owner of the changed files. Default: false.")
 }
 
+// Annotate gives ControllerSharding its schema descriptions.
+func (x *ControllerSharding) Annotate(a infer.Annotator) {
+	a.Describe(x, "ControllerSharding shards the hub's Argo CD application controller: several replicas, each managing the clusters whose secrets name its shard (Argo CD's \"High Availability\" docs). Fleet sets it when its hub is past a replica's budget (ReplicasFor); a GitOpsBridge alone may give it. Self-managed hubs only: the managed Argo CD is EKS's to size.")
+	a.Describe(&x.Replicas, "Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.")
+	a.Describe(&x.Algorithm, "Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): \"consistent-hashing\" (moves the fewest clusters when clusters or replicas change) or \"round-robin\" (even, but reshuffles every cluster when the first one goes). Default: \"consistent-hashing\".")
+	a.Describe(&x.Applications, "Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).")
+	a.Describe(&x.ClustersPerReplica, "ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.")
+	a.Describe(&x.ApplicationsPerReplica, "ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.")
+}
+
 // Annotate gives GitDelivery its schema descriptions.
 func (x *GitDelivery) Annotate(a infer.Annotator) {
 	a.Describe(x, "GitDelivery commits the cluster secret's manifest to GitHub. The token comes from the github provider's configuration (`github:token`, a secret, or GITHUB_TOKEN) or from a github provider in the resource options.")
@@ -56,6 +66,7 @@ func (x *GitOpsBridgeArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.Git, "Git commits the cluster secret's manifest to a GitHub repository as well. Default: none (the secret is written into the hub directly).")
 	a.Describe(&x.Decommission, "Decommission labels the cluster secret fleet_decommission: \"true\" (DecommissionLabel): workload ApplicationSets that exclude it (a selector requirement fleet_decommission NotIn [\"true\"]) drop the cluster's Applications, and Argo CD deletes its workloads, while the add-on ApplicationSets keep the add-ons. Default: false.")
 	a.Describe(&x.Wave, "Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).")
+	a.Describe(&x.Shard, "Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's \"High Availability\" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).")
 	a.Describe(&x.Handover, "Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.")
 }
 
@@ -69,6 +80,7 @@ func (x *Hub) Annotate(a infer.Annotator) {
 	a.Describe(&x.ChartRepository, "ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).")
 	a.Describe(&x.Values, "Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.")
 	a.Describe(&x.HighAvailability, "HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.")
+	a.Describe(&x.ControllerSharding, "ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.")
 	a.Describe(&x.ServerClusterAccess, "ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.")
 	a.Describe(&x.SpokeAccountIds, "SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.")
 	a.Describe(&x.RegistryEnvironments, "RegistryEnvironments are the environments whose cluster secrets the hub takes from the registry repository with Git delivery: one Application per environment syncs clusters/<environment>/ of git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.")

@@ -87,6 +87,12 @@ namespace GitOpsFleet.Fleet
         public Output<ImmutableDictionary<string, Outputs.ClusterSummary>> Clusters { get; private set; } = null!;
 
         /// <summary>
+        /// HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by kind), its clusters, a managed hub's limit, and the application controller's replicas and sharding algorithm. Empty in a shard (its hub is another stack's).
+        /// </summary>
+        [Output("hubCapacity")]
+        public Output<Outputs.HubCapacity> HubCapacity { get; private set; } = null!;
+
+        /// <summary>
         /// HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
         /// </summary>
         [Output("hubFacts")]

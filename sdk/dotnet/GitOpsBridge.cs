@@ -251,6 +251,12 @@ namespace GitOpsFleet.Fleet
         public string? SecretName { get; set; }
 
         /// <summary>
+        /// Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
+        /// </summary>
+        [Input("shard")]
+        public int? Shard { get; set; }
+
+        /// <summary>
         /// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
         /// </summary>
         [Input("spoke")]

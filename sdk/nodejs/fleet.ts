@@ -70,6 +70,10 @@ export class Fleet extends pulumi.ComponentResource {
      */
     declare public readonly clusters: pulumi.Output<{[key: string]: outputs.ClusterSummary}>;
     /**
+     * HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by kind), its clusters, a managed hub's limit, and the application controller's replicas and sharding algorithm. Empty in a shard (its hub is another stack's).
+     */
+    declare public /*out*/ readonly hubCapacity: pulumi.Output<outputs.HubCapacity>;
+    /**
      * HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
      */
     declare public /*out*/ readonly hubFacts: pulumi.Output<outputs.HubFacts>;
@@ -124,6 +128,7 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["tenants"] = args?.tenants;
             resourceInputs["argocdManagementRoleArn"] = undefined /*out*/;
             resourceInputs["argocdServerUrl"] = undefined /*out*/;
+            resourceInputs["hubCapacity"] = undefined /*out*/;
             resourceInputs["hubFacts"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;
@@ -133,6 +138,7 @@ export class Fleet extends pulumi.ComponentResource {
             resourceInputs["argocdManagementRoleArn"] = undefined /*out*/;
             resourceInputs["argocdServerUrl"] = undefined /*out*/;
             resourceInputs["clusters"] = undefined /*out*/;
+            resourceInputs["hubCapacity"] = undefined /*out*/;
             resourceInputs["hubFacts"] = undefined /*out*/;
             resourceInputs["hubKubeconfig"] = undefined /*out*/;
             resourceInputs["kubeconfigs"] = undefined /*out*/;

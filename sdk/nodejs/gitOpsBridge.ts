@@ -127,6 +127,7 @@ export class GitOpsBridge extends pulumi.ComponentResource {
             resourceInputs["metadata"] = args?.metadata;
             resourceInputs["namespace"] = args?.namespace;
             resourceInputs["secretName"] = args?.secretName;
+            resourceInputs["shard"] = args?.shard;
             resourceInputs["spoke"] = args?.spoke;
             resourceInputs["wave"] = args?.wave;
             resourceInputs["workloadsRepo"] = args?.workloadsRepo;
@@ -202,6 +203,10 @@ export interface GitOpsBridgeArgs {
      * SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
      */
     secretName?: string;
+    /**
+     * Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
+     */
+    shard?: number;
     /**
      * Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
      */

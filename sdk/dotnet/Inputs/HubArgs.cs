@@ -70,6 +70,12 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("controllerClusterAdmin")]
         public Input<bool>? ControllerClusterAdmin { get; set; }
 
+        /// <summary>
+        /// ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
+        /// </summary>
+        [Input("controllerSharding")]
+        public Input<Inputs.ControllerShardingArgs>? ControllerSharding { get; set; }
+
         [Input("fleetClusters")]
         private InputList<string>? _fleetClusters;
 

@@ -78,6 +78,8 @@ type Fleet struct {
 	ArgocdServerUrl pulumi.StringOutput `pulumi:"argocdServerUrl"`
 	// Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
 	Clusters ClusterSummaryMapOutput `pulumi:"clusters"`
+	// HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by kind), its clusters, a managed hub's limit, and the application controller's replicas and sharding algorithm. Empty in a shard (its hub is another stack's).
+	HubCapacity HubCapacityOutput `pulumi:"hubCapacity"`
 	// HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.
 	HubFacts HubFactsOutput `pulumi:"hubFacts"`
 	// HubKubeconfig is the hub's kubeconfig, a secret.
@@ -265,6 +267,11 @@ func (o FleetOutput) ArgocdServerUrl() pulumi.StringOutput {
 // Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
 func (o FleetOutput) Clusters() ClusterSummaryMapOutput {
 	return o.ApplyT(func(v *Fleet) ClusterSummaryMapOutput { return v.Clusters }).(ClusterSummaryMapOutput)
+}
+
+// HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by kind), its clusters, a managed hub's limit, and the application controller's replicas and sharding algorithm. Empty in a shard (its hub is another stack's).
+func (o FleetOutput) HubCapacity() HubCapacityOutput {
+	return o.ApplyT(func(v *Fleet) HubCapacityOutput { return v.HubCapacity }).(HubCapacityOutput)
 }
 
 // HubFacts are what a shard's Fleet reads of this fleet's hub through a stack reference (hub: {stack, shard}): the management role, the hub's egress networks, this fleet's VPC CIDRs and its shards. Empty fields without a hub in this stack.

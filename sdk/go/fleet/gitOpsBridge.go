@@ -140,6 +140,8 @@ type gitOpsBridgeArgs struct {
 	Namespace *string `pulumi:"namespace"`
 	// SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
 	SecretName *string `pulumi:"secretName"`
+	// Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
+	Shard *int `pulumi:"shard"`
 	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
 	Spoke *Spoke `pulumi:"spoke"`
 	// Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
@@ -170,6 +172,8 @@ type GitOpsBridgeArgs struct {
 	Namespace *string
 	// SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
 	SecretName *string
+	// Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
+	Shard *int
 	// Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
 	Spoke SpokePtrInput
 	// Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).

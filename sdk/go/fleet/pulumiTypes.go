@@ -2636,6 +2636,222 @@ func (o ClusterSummaryMapOutput) MapIndex(k pulumi.StringInput) ClusterSummaryOu
 	}).(ClusterSummaryOutput)
 }
 
+// ControllerSharding shards the hub's Argo CD application controller: several replicas, each managing the clusters whose secrets name its shard (Argo CD's "High Availability" docs). Fleet sets it when its hub is past a replica's budget (ReplicasFor); a GitOpsBridge alone may give it. Self-managed hubs only: the managed Argo CD is EKS's to size.
+type ControllerSharding struct {
+	// Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
+	Algorithm *string `pulumi:"algorithm"`
+	// Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
+	Applications *int `pulumi:"applications"`
+	// ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+	ApplicationsPerReplica *int `pulumi:"applicationsPerReplica"`
+	// ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
+	ClustersPerReplica *int `pulumi:"clustersPerReplica"`
+	// Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
+	Replicas *int `pulumi:"replicas"`
+}
+
+// ControllerShardingInput is an input type that accepts ControllerShardingArgs and ControllerShardingOutput values.
+// You can construct a concrete instance of `ControllerShardingInput` via:
+//
+//	ControllerShardingArgs{...}
+type ControllerShardingInput interface {
+	pulumi.Input
+
+	ToControllerShardingOutput() ControllerShardingOutput
+	ToControllerShardingOutputWithContext(context.Context) ControllerShardingOutput
+}
+
+// ControllerSharding shards the hub's Argo CD application controller: several replicas, each managing the clusters whose secrets name its shard (Argo CD's "High Availability" docs). Fleet sets it when its hub is past a replica's budget (ReplicasFor); a GitOpsBridge alone may give it. Self-managed hubs only: the managed Argo CD is EKS's to size.
+type ControllerShardingArgs struct {
+	// Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
+	Algorithm pulumi.StringPtrInput `pulumi:"algorithm"`
+	// Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
+	Applications pulumi.IntPtrInput `pulumi:"applications"`
+	// ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+	ApplicationsPerReplica pulumi.IntPtrInput `pulumi:"applicationsPerReplica"`
+	// ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
+	ClustersPerReplica pulumi.IntPtrInput `pulumi:"clustersPerReplica"`
+	// Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+}
+
+func (ControllerShardingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ControllerSharding)(nil)).Elem()
+}
+
+func (i ControllerShardingArgs) ToControllerShardingOutput() ControllerShardingOutput {
+	return i.ToControllerShardingOutputWithContext(context.Background())
+}
+
+func (i ControllerShardingArgs) ToControllerShardingOutputWithContext(ctx context.Context) ControllerShardingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ControllerShardingOutput)
+}
+
+func (i ControllerShardingArgs) ToControllerShardingPtrOutput() ControllerShardingPtrOutput {
+	return i.ToControllerShardingPtrOutputWithContext(context.Background())
+}
+
+func (i ControllerShardingArgs) ToControllerShardingPtrOutputWithContext(ctx context.Context) ControllerShardingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ControllerShardingOutput).ToControllerShardingPtrOutputWithContext(ctx)
+}
+
+// ControllerShardingPtrInput is an input type that accepts ControllerShardingArgs, ControllerShardingPtr and ControllerShardingPtrOutput values.
+// You can construct a concrete instance of `ControllerShardingPtrInput` via:
+//
+//	        ControllerShardingArgs{...}
+//
+//	or:
+//
+//	        nil
+type ControllerShardingPtrInput interface {
+	pulumi.Input
+
+	ToControllerShardingPtrOutput() ControllerShardingPtrOutput
+	ToControllerShardingPtrOutputWithContext(context.Context) ControllerShardingPtrOutput
+}
+
+type controllerShardingPtrType ControllerShardingArgs
+
+func ControllerShardingPtr(v *ControllerShardingArgs) ControllerShardingPtrInput {
+	return (*controllerShardingPtrType)(v)
+}
+
+func (*controllerShardingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ControllerSharding)(nil)).Elem()
+}
+
+func (i *controllerShardingPtrType) ToControllerShardingPtrOutput() ControllerShardingPtrOutput {
+	return i.ToControllerShardingPtrOutputWithContext(context.Background())
+}
+
+func (i *controllerShardingPtrType) ToControllerShardingPtrOutputWithContext(ctx context.Context) ControllerShardingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ControllerShardingPtrOutput)
+}
+
+// ControllerSharding shards the hub's Argo CD application controller: several replicas, each managing the clusters whose secrets name its shard (Argo CD's "High Availability" docs). Fleet sets it when its hub is past a replica's budget (ReplicasFor); a GitOpsBridge alone may give it. Self-managed hubs only: the managed Argo CD is EKS's to size.
+type ControllerShardingOutput struct{ *pulumi.OutputState }
+
+func (ControllerShardingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ControllerSharding)(nil)).Elem()
+}
+
+func (o ControllerShardingOutput) ToControllerShardingOutput() ControllerShardingOutput {
+	return o
+}
+
+func (o ControllerShardingOutput) ToControllerShardingOutputWithContext(ctx context.Context) ControllerShardingOutput {
+	return o
+}
+
+func (o ControllerShardingOutput) ToControllerShardingPtrOutput() ControllerShardingPtrOutput {
+	return o.ToControllerShardingPtrOutputWithContext(context.Background())
+}
+
+func (o ControllerShardingOutput) ToControllerShardingPtrOutputWithContext(ctx context.Context) ControllerShardingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ControllerSharding) *ControllerSharding {
+		return &v
+	}).(ControllerShardingPtrOutput)
+}
+
+// Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
+func (o ControllerShardingOutput) Algorithm() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ControllerSharding) *string { return v.Algorithm }).(pulumi.StringPtrOutput)
+}
+
+// Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
+func (o ControllerShardingOutput) Applications() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ControllerSharding) *int { return v.Applications }).(pulumi.IntPtrOutput)
+}
+
+// ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+func (o ControllerShardingOutput) ApplicationsPerReplica() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ControllerSharding) *int { return v.ApplicationsPerReplica }).(pulumi.IntPtrOutput)
+}
+
+// ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
+func (o ControllerShardingOutput) ClustersPerReplica() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ControllerSharding) *int { return v.ClustersPerReplica }).(pulumi.IntPtrOutput)
+}
+
+// Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
+func (o ControllerShardingOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ControllerSharding) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+type ControllerShardingPtrOutput struct{ *pulumi.OutputState }
+
+func (ControllerShardingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ControllerSharding)(nil)).Elem()
+}
+
+func (o ControllerShardingPtrOutput) ToControllerShardingPtrOutput() ControllerShardingPtrOutput {
+	return o
+}
+
+func (o ControllerShardingPtrOutput) ToControllerShardingPtrOutputWithContext(ctx context.Context) ControllerShardingPtrOutput {
+	return o
+}
+
+func (o ControllerShardingPtrOutput) Elem() ControllerShardingOutput {
+	return o.ApplyT(func(v *ControllerSharding) ControllerSharding {
+		if v != nil {
+			return *v
+		}
+		var ret ControllerSharding
+		return ret
+	}).(ControllerShardingOutput)
+}
+
+// Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
+func (o ControllerShardingPtrOutput) Algorithm() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ControllerSharding) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Algorithm
+	}).(pulumi.StringPtrOutput)
+}
+
+// Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
+func (o ControllerShardingPtrOutput) Applications() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ControllerSharding) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Applications
+	}).(pulumi.IntPtrOutput)
+}
+
+// ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+func (o ControllerShardingPtrOutput) ApplicationsPerReplica() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ControllerSharding) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ApplicationsPerReplica
+	}).(pulumi.IntPtrOutput)
+}
+
+// ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
+func (o ControllerShardingPtrOutput) ClustersPerReplica() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ControllerSharding) *int {
+		if v == nil {
+			return nil
+		}
+		return v.ClustersPerReplica
+	}).(pulumi.IntPtrOutput)
+}
+
+// Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
+func (o ControllerShardingPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ControllerSharding) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
 // DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
 type DeliveryStage struct {
 	// AllowClusterAdmin lets clusterRoles name cluster-admin, admin or edit: the stage's program, and whoever can change what it runs, then owns the hub. Default: false.
@@ -4611,6 +4827,8 @@ type Hub struct {
 	ChartVersion *string `pulumi:"chartVersion"`
 	// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
 	ControllerClusterAdmin *bool `pulumi:"controllerClusterAdmin"`
+	// ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
+	ControllerSharding *ControllerSharding `pulumi:"controllerSharding"`
 	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters []string `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
@@ -4664,6 +4882,8 @@ type HubArgs struct {
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
 	// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
 	ControllerClusterAdmin pulumi.BoolPtrInput `pulumi:"controllerClusterAdmin"`
+	// ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
+	ControllerSharding ControllerShardingPtrInput `pulumi:"controllerSharding"`
 	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters pulumi.StringArrayInput `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
@@ -4801,6 +5021,11 @@ func (o HubOutput) ChartVersion() pulumi.StringPtrOutput {
 // ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
 func (o HubOutput) ControllerClusterAdmin() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Hub) *bool { return v.ControllerClusterAdmin }).(pulumi.BoolPtrOutput)
+}
+
+// ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
+func (o HubOutput) ControllerSharding() ControllerShardingPtrOutput {
+	return o.ApplyT(func(v Hub) *ControllerSharding { return v.ControllerSharding }).(ControllerShardingPtrOutput)
 }
 
 // FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
@@ -4957,6 +5182,16 @@ func (o HubPtrOutput) ControllerClusterAdmin() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
+func (o HubPtrOutput) ControllerSharding() ControllerShardingPtrOutput {
+	return o.ApplyT(func(v *Hub) *ControllerSharding {
+		if v == nil {
+			return nil
+		}
+		return v.ControllerSharding
+	}).(ControllerShardingPtrOutput)
+}
+
 // FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 func (o HubPtrOutput) FleetClusters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Hub) []string {
@@ -5075,6 +5310,95 @@ func (o HubPtrOutput) Values() pulumi.MapOutput {
 		}
 		return v.Values
 	}).(pulumi.MapOutput)
+}
+
+// HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments before anything is registered (Fleet's hubCapacity output; the preview shows it as a message on the Fleet).
+type HubCapacity struct {
+	// AddonApplications are the add-ons' Applications: for each cluster of this stack, one per GitOps Bridge ApplicationSet its cluster secret's enable_<addon> labels select (addons.ApplicationSets).
+	AddonApplications int `pulumi:"addonApplications"`
+	// Applications are the Argo CD Applications the hub will run, the sum of the counts below.
+	Applications int `pulumi:"applications"`
+	// BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).
+	BootstrapApplications int `pulumi:"bootstrapApplications"`
+	// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+	Clusters int `pulumi:"clusters"`
+	// ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.
+	ControllerReplicas int `pulumi:"controllerReplicas"`
+	// Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none) for a self-managed one, which is sharded instead.
+	Limit int `pulumi:"limit"`
+	// RegistryApplications are, with Git delivery, the registry Applications, one per environment.
+	RegistryApplications int `pulumi:"registryApplications"`
+	// ShardingAlgorithm is the algorithm that places clusters whose secrets name no replica; "" with one replica.
+	ShardingAlgorithm string `pulumi:"shardingAlgorithm"`
+	// TenantApplications are the tenants' Applications: one per selected cluster not decommissioned for a tenant with workloads, and with Git delivery one per selected cluster for its objects.
+	TenantApplications int `pulumi:"tenantApplications"`
+	// WorkloadApplications are, with a workloads repository, one per spoke not decommissioned (the GitOps Bridge control-plane template's workload ApplicationSet); the repository may hold more.
+	WorkloadApplications int `pulumi:"workloadApplications"`
+}
+
+// HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments before anything is registered (Fleet's hubCapacity output; the preview shows it as a message on the Fleet).
+type HubCapacityOutput struct{ *pulumi.OutputState }
+
+func (HubCapacityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HubCapacity)(nil)).Elem()
+}
+
+func (o HubCapacityOutput) ToHubCapacityOutput() HubCapacityOutput {
+	return o
+}
+
+func (o HubCapacityOutput) ToHubCapacityOutputWithContext(ctx context.Context) HubCapacityOutput {
+	return o
+}
+
+// AddonApplications are the add-ons' Applications: for each cluster of this stack, one per GitOps Bridge ApplicationSet its cluster secret's enable_<addon> labels select (addons.ApplicationSets).
+func (o HubCapacityOutput) AddonApplications() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.AddonApplications }).(pulumi.IntOutput)
+}
+
+// Applications are the Argo CD Applications the hub will run, the sum of the counts below.
+func (o HubCapacityOutput) Applications() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.Applications }).(pulumi.IntOutput)
+}
+
+// BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).
+func (o HubCapacityOutput) BootstrapApplications() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.BootstrapApplications }).(pulumi.IntOutput)
+}
+
+// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+func (o HubCapacityOutput) Clusters() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.Clusters }).(pulumi.IntOutput)
+}
+
+// ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.
+func (o HubCapacityOutput) ControllerReplicas() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.ControllerReplicas }).(pulumi.IntOutput)
+}
+
+// Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none) for a self-managed one, which is sharded instead.
+func (o HubCapacityOutput) Limit() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.Limit }).(pulumi.IntOutput)
+}
+
+// RegistryApplications are, with Git delivery, the registry Applications, one per environment.
+func (o HubCapacityOutput) RegistryApplications() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.RegistryApplications }).(pulumi.IntOutput)
+}
+
+// ShardingAlgorithm is the algorithm that places clusters whose secrets name no replica; "" with one replica.
+func (o HubCapacityOutput) ShardingAlgorithm() pulumi.StringOutput {
+	return o.ApplyT(func(v HubCapacity) string { return v.ShardingAlgorithm }).(pulumi.StringOutput)
+}
+
+// TenantApplications are the tenants' Applications: one per selected cluster not decommissioned for a tenant with workloads, and with Git delivery one per selected cluster for its objects.
+func (o HubCapacityOutput) TenantApplications() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.TenantApplications }).(pulumi.IntOutput)
+}
+
+// WorkloadApplications are, with a workloads repository, one per spoke not decommissioned (the GitOps Bridge control-plane template's workload ApplicationSet); the repository may hold more.
+func (o HubCapacityOutput) WorkloadApplications() pulumi.IntOutput {
+	return o.ApplyT(func(v HubCapacity) int { return v.WorkloadApplications }).(pulumi.IntOutput)
 }
 
 // HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
@@ -10848,6 +11172,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterInfoInput)(nil)).Elem(), ClusterInfoArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecInput)(nil)).Elem(), ClusterSpecArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ClusterSpecArrayInput)(nil)).Elem(), ClusterSpecArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ControllerShardingInput)(nil)).Elem(), ControllerShardingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ControllerShardingPtrInput)(nil)).Elem(), ControllerShardingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeliveryStageInput)(nil)).Elem(), DeliveryStageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeliveryStageArrayInput)(nil)).Elem(), DeliveryStageArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DrainOptionsInput)(nil)).Elem(), DrainOptionsArgs{})
@@ -10965,6 +11291,8 @@ func init() {
 	pulumi.RegisterOutputType(ClusterSpecArrayOutput{})
 	pulumi.RegisterOutputType(ClusterSummaryOutput{})
 	pulumi.RegisterOutputType(ClusterSummaryMapOutput{})
+	pulumi.RegisterOutputType(ControllerShardingOutput{})
+	pulumi.RegisterOutputType(ControllerShardingPtrOutput{})
 	pulumi.RegisterOutputType(DeliveryStageOutput{})
 	pulumi.RegisterOutputType(DeliveryStageArrayOutput{})
 	pulumi.RegisterOutputType(DrainOptionsOutput{})
@@ -10987,6 +11315,7 @@ func init() {
 	pulumi.RegisterOutputType(GitOpsAccessPtrOutput{})
 	pulumi.RegisterOutputType(HubOutput{})
 	pulumi.RegisterOutputType(HubPtrOutput{})
+	pulumi.RegisterOutputType(HubCapacityOutput{})
 	pulumi.RegisterOutputType(HubFactsOutput{})
 	pulumi.RegisterOutputType(HubRefOutput{})
 	pulumi.RegisterOutputType(HubRefPtrOutput{})

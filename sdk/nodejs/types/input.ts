@@ -390,6 +390,32 @@ export interface ClusterSpecArgs {
 }
 
 /**
+ * ControllerSharding shards the hub's Argo CD application controller: several replicas, each managing the clusters whose secrets name its shard (Argo CD's "High Availability" docs). Fleet sets it when its hub is past a replica's budget (ReplicasFor); a GitOpsBridge alone may give it. Self-managed hubs only: the managed Argo CD is EKS's to size.
+ */
+export interface ControllerShardingArgs {
+    /**
+     * Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
+     */
+    algorithm?: pulumi.Input<string | undefined>;
+    /**
+     * Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
+     */
+    applications?: pulumi.Input<number | undefined>;
+    /**
+     * ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+     */
+    applicationsPerReplica?: pulumi.Input<number | undefined>;
+    /**
+     * ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
+     */
+    clustersPerReplica?: pulumi.Input<number | undefined>;
+    /**
+     * Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
+     */
+    replicas?: pulumi.Input<number | undefined>;
+}
+
+/**
  * DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
  */
 export interface DeliveryStageArgs {
@@ -725,6 +751,10 @@ export interface HubArgs {
      * ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
      */
     controllerClusterAdmin?: pulumi.Input<boolean | undefined>;
+    /**
+     * ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
+     */
+    controllerSharding?: pulumi.Input<inputs.ControllerShardingArgs | undefined>;
     /**
      * FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      */

@@ -236,6 +236,52 @@ export interface ClusterSummary {
 }
 
 /**
+ * HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments before anything is registered (Fleet's hubCapacity output; the preview shows it as a message on the Fleet).
+ */
+export interface HubCapacity {
+    /**
+     * AddonApplications are the add-ons' Applications: for each cluster of this stack, one per GitOps Bridge ApplicationSet its cluster secret's enable_<addon> labels select (addons.ApplicationSets).
+     */
+    addonApplications: number;
+    /**
+     * Applications are the Argo CD Applications the hub will run, the sum of the counts below.
+     */
+    applications: number;
+    /**
+     * BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).
+     */
+    bootstrapApplications: number;
+    /**
+     * Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+     */
+    clusters: number;
+    /**
+     * ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.
+     */
+    controllerReplicas: number;
+    /**
+     * Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none) for a self-managed one, which is sharded instead.
+     */
+    limit: number;
+    /**
+     * RegistryApplications are, with Git delivery, the registry Applications, one per environment.
+     */
+    registryApplications: number;
+    /**
+     * ShardingAlgorithm is the algorithm that places clusters whose secrets name no replica; "" with one replica.
+     */
+    shardingAlgorithm: string;
+    /**
+     * TenantApplications are the tenants' Applications: one per selected cluster not decommissioned for a tenant with workloads, and with Git delivery one per selected cluster for its objects.
+     */
+    tenantApplications: number;
+    /**
+     * WorkloadApplications are, with a workloads repository, one per spoke not decommissioned (the GitOps Bridge control-plane template's workload ApplicationSet); the repository may hold more.
+     */
+    workloadApplications: number;
+}
+
+/**
  * HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
  */
 export interface HubFacts {

@@ -43,6 +43,8 @@ __all__ = [
     'ClusterInfoArgsDict',
     'ClusterSpecArgs',
     'ClusterSpecArgsDict',
+    'ControllerShardingArgs',
+    'ControllerShardingArgsDict',
     'DeliveryStageArgs',
     'DeliveryStageArgsDict',
     'DrainOptionsArgs',
@@ -1809,6 +1811,120 @@ class ClusterSpecArgs:
         pulumi.set(self, "wave", value)
 
 
+class ControllerShardingArgsDict(TypedDict):
+    """
+    ControllerSharding shards the hub's Argo CD application controller: several replicas, each managing the clusters whose secrets name its shard (Argo CD's "High Availability" docs). Fleet sets it when its hub is past a replica's budget (ReplicasFor); a GitOpsBridge alone may give it. Self-managed hubs only: the managed Argo CD is EKS's to size.
+    """
+    algorithm: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
+    """
+    applications: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
+    """
+    applications_per_replica: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+    """
+    clusters_per_replica: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
+    """
+
+@pulumi.input_type
+class ControllerShardingArgs:
+    def __init__(__self__, *,
+                 algorithm: pulumi.Input[Optional[_builtins.str]] = None,
+                 applications: pulumi.Input[Optional[_builtins.int]] = None,
+                 applications_per_replica: pulumi.Input[Optional[_builtins.int]] = None,
+                 clusters_per_replica: pulumi.Input[Optional[_builtins.int]] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        ControllerSharding shards the hub's Argo CD application controller: several replicas, each managing the clusters whose secrets name its shard (Argo CD's "High Availability" docs). Fleet sets it when its hub is past a replica's budget (ReplicasFor); a GitOpsBridge alone may give it. Self-managed hubs only: the managed Argo CD is EKS's to size.
+
+        :param pulumi.Input[_builtins.str] algorithm: Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
+        :param pulumi.Input[_builtins.int] applications: Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
+        :param pulumi.Input[_builtins.int] applications_per_replica: ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+        :param pulumi.Input[_builtins.int] clusters_per_replica: ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
+        :param pulumi.Input[_builtins.int] replicas: Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
+        """
+        if algorithm is not None:
+            pulumi.set(__self__, "algorithm", algorithm)
+        if applications is not None:
+            pulumi.set(__self__, "applications", applications)
+        if applications_per_replica is not None:
+            pulumi.set(__self__, "applications_per_replica", applications_per_replica)
+        if clusters_per_replica is not None:
+            pulumi.set(__self__, "clusters_per_replica", clusters_per_replica)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+
+    @_builtins.property
+    @pulumi.getter
+    def algorithm(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
+        """
+        return pulumi.get(self, "algorithm")
+
+    @algorithm.setter
+    def algorithm(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "algorithm", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def applications(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
+        """
+        return pulumi.get(self, "applications")
+
+    @applications.setter
+    def applications(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "applications", value)
+
+    @_builtins.property
+    @pulumi.getter(name="applicationsPerReplica")
+    def applications_per_replica(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+        """
+        return pulumi.get(self, "applications_per_replica")
+
+    @applications_per_replica.setter
+    def applications_per_replica(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "applications_per_replica", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clustersPerReplica")
+    def clusters_per_replica(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
+        """
+        return pulumi.get(self, "clusters_per_replica")
+
+    @clusters_per_replica.setter
+    def clusters_per_replica(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "clusters_per_replica", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+
 class DeliveryStageArgsDict(TypedDict):
     """
     DeliveryStage is one promotion stage: a Kargo Stage, the pulumi.com/v1 Stack it promotes and the Argo CD Application that syncs that Stack.
@@ -3192,6 +3308,10 @@ class HubArgsDict(TypedDict):
     """
     ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
     """
+    controller_sharding: NotRequired[pulumi.Input[Optional['ControllerShardingArgsDict']]]
+    """
+    ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
+    """
     fleet_clusters: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
     FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
@@ -3251,6 +3371,7 @@ class HubArgs:
                  chart_repository: pulumi.Input[Optional[_builtins.str]] = None,
                  chart_version: pulumi.Input[Optional[_builtins.str]] = None,
                  controller_cluster_admin: pulumi.Input[Optional[_builtins.bool]] = None,
+                 controller_sharding: pulumi.Input[Optional['ControllerShardingArgs']] = None,
                  fleet_clusters: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  high_availability: pulumi.Input[Optional[_builtins.bool]] = None,
                  mode: pulumi.Input[Optional[_builtins.str]] = None,
@@ -3273,6 +3394,7 @@ class HubArgs:
         :param pulumi.Input[_builtins.str] chart_repository: ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
         :param pulumi.Input[_builtins.bool] controller_cluster_admin: ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
+        :param pulumi.Input['ControllerShardingArgs'] controller_sharding: ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fleet_clusters: FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
         :param pulumi.Input[_builtins.str] mode: Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
@@ -3300,6 +3422,8 @@ class HubArgs:
             pulumi.set(__self__, "chart_version", chart_version)
         if controller_cluster_admin is not None:
             pulumi.set(__self__, "controller_cluster_admin", controller_cluster_admin)
+        if controller_sharding is not None:
+            pulumi.set(__self__, "controller_sharding", controller_sharding)
         if fleet_clusters is not None:
             pulumi.set(__self__, "fleet_clusters", fleet_clusters)
         if high_availability is not None:
@@ -3408,6 +3532,18 @@ class HubArgs:
     @controller_cluster_admin.setter
     def controller_cluster_admin(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "controller_cluster_admin", value)
+
+    @_builtins.property
+    @pulumi.getter(name="controllerSharding")
+    def controller_sharding(self) -> pulumi.Input[Optional['ControllerShardingArgs']]:
+        """
+        ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
+        """
+        return pulumi.get(self, "controller_sharding")
+
+    @controller_sharding.setter
+    def controller_sharding(self, value: pulumi.Input[Optional['ControllerShardingArgs']]):
+        pulumi.set(self, "controller_sharding", value)
 
     @_builtins.property
     @pulumi.getter(name="fleetClusters")

@@ -369,6 +369,7 @@ class Fleet(pulumi.ComponentResource):
             __props__.__dict__["tenants"] = tenants
             __props__.__dict__["argocd_management_role_arn"] = None
             __props__.__dict__["argocd_server_url"] = None
+            __props__.__dict__["hub_capacity"] = None
             __props__.__dict__["hub_facts"] = None
             __props__.__dict__["hub_kubeconfig"] = None
             __props__.__dict__["kubeconfigs"] = None
@@ -404,6 +405,14 @@ class Fleet(pulumi.ComponentResource):
         Clusters are cluster name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint, and the name, namespace and labels of its Argo CD cluster secret.
         """
         return pulumi.get(self, "clusters")
+
+    @_builtins.property
+    @pulumi.getter(name="hubCapacity")
+    def hub_capacity(self) -> pulumi.Output['outputs.HubCapacity']:
+        """
+        HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by kind), its clusters, a managed hub's limit, and the application controller's replicas and sharding algorithm. Empty in a shard (its hub is another stack's).
+        """
+        return pulumi.get(self, "hub_capacity")
 
     @_builtins.property
     @pulumi.getter(name="hubFacts")

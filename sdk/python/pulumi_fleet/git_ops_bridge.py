@@ -30,6 +30,7 @@ class GitOpsBridgeArgs:
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  namespace: Optional[_builtins.str] = None,
                  secret_name: Optional[_builtins.str] = None,
+                 shard: Optional[_builtins.int] = None,
                  spoke: pulumi.Input[Optional['SpokeArgs']] = None,
                  wave: Optional[_builtins.int] = None,
                  workloads_repo: pulumi.Input[Optional['RepoArgs']] = None):
@@ -46,6 +47,7 @@ class GitOpsBridgeArgs:
         :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
         :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
         :param _builtins.str secret_name: SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
+        :param _builtins.int shard: Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
         :param pulumi.Input['SpokeArgs'] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
         :param _builtins.int wave: Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
         :param pulumi.Input['RepoArgs'] workloads_repo: WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
@@ -69,6 +71,8 @@ class GitOpsBridgeArgs:
             pulumi.set(__self__, "namespace", namespace)
         if secret_name is not None:
             pulumi.set(__self__, "secret_name", secret_name)
+        if shard is not None:
+            pulumi.set(__self__, "shard", shard)
         if spoke is not None:
             pulumi.set(__self__, "spoke", spoke)
         if wave is not None:
@@ -198,6 +202,18 @@ class GitOpsBridgeArgs:
 
     @_builtins.property
     @pulumi.getter
+    def shard(self) -> Optional[_builtins.int]:
+        """
+        Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
+        """
+        return pulumi.get(self, "shard")
+
+    @shard.setter
+    def shard(self, value: Optional[_builtins.int]):
+        pulumi.set(self, "shard", value)
+
+    @_builtins.property
+    @pulumi.getter
     def spoke(self) -> pulumi.Input[Optional['SpokeArgs']]:
         """
         Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
@@ -249,6 +265,7 @@ class GitOpsBridge(pulumi.ComponentResource):
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  namespace: Optional[_builtins.str] = None,
                  secret_name: Optional[_builtins.str] = None,
+                 shard: Optional[_builtins.int] = None,
                  spoke: pulumi.Input[Optional[Union['SpokeArgs', 'SpokeArgsDict']]] = None,
                  wave: Optional[_builtins.int] = None,
                  workloads_repo: pulumi.Input[Optional[Union['RepoArgs', 'RepoArgsDict']]] = None,
@@ -325,6 +342,7 @@ class GitOpsBridge(pulumi.ComponentResource):
         :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
         :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
         :param _builtins.str secret_name: SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
+        :param _builtins.int shard: Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
         :param pulumi.Input[Union['SpokeArgs', 'SpokeArgsDict']] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
         :param _builtins.int wave: Wave is the cluster's rollout wave, written on the cluster secret as the label fleet_wave (WaveLabel): a change reaches lower waves first. A hub's is 0, on its own; a spoke's 1 or more. Default: 0 in hub mode; in spoke mode from cluster.environment: 1 for dev*, sandbox*; 2 for test*, qa*, stag*, uat*, preprod*; 3 for prod* and every other name (DefaultWave).
         :param pulumi.Input[Union['RepoArgs', 'RepoArgsDict']] workloads_repo: WorkloadsRepo is the Git repository of the workload ApplicationSets, written as workload_repo_* like AddonsRepo. Default: none (no workload_repo_* annotations).
@@ -420,6 +438,7 @@ class GitOpsBridge(pulumi.ComponentResource):
                  metadata: pulumi.Input[Optional[Mapping[str, _builtins.str]]] = None,
                  namespace: Optional[_builtins.str] = None,
                  secret_name: Optional[_builtins.str] = None,
+                 shard: Optional[_builtins.int] = None,
                  spoke: pulumi.Input[Optional[Union['SpokeArgs', 'SpokeArgsDict']]] = None,
                  wave: Optional[_builtins.int] = None,
                  workloads_repo: pulumi.Input[Optional[Union['RepoArgs', 'RepoArgsDict']]] = None,
@@ -446,6 +465,7 @@ class GitOpsBridge(pulumi.ComponentResource):
             __props__.__dict__["metadata"] = metadata
             __props__.__dict__["namespace"] = namespace
             __props__.__dict__["secret_name"] = secret_name
+            __props__.__dict__["shard"] = shard
             __props__.__dict__["spoke"] = spoke
             __props__.__dict__["wave"] = wave
             __props__.__dict__["workloads_repo"] = workloads_repo

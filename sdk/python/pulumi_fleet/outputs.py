@@ -25,6 +25,7 @@ __all__ = [
     'CapabilityRoleMapping',
     'ClusterInfo',
     'ClusterSummary',
+    'HubCapacity',
     'HubFacts',
     'LedgerEntry',
     'NodeGroupSummary',
@@ -772,6 +773,157 @@ class ClusterSummary(dict):
         StillTagged are, for a decommissioned cluster, the ARNs of what the add-on controllers made for it that AWS still holds (load balancers, volumes, Karpenter's instances), as each up finds them (getStillTagged): empty once Argo CD has removed the workloads and the controllers cleaned up, the moment to remove the entry. Absent for other clusters.
         """
         return pulumi.get(self, "still_tagged")
+
+
+@pulumi.output_type
+class HubCapacity(dict):
+    """
+    HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments before anything is registered (Fleet's hubCapacity output; the preview shows it as a message on the Fleet).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "addonApplications":
+            suggest = "addon_applications"
+        elif key == "bootstrapApplications":
+            suggest = "bootstrap_applications"
+        elif key == "controllerReplicas":
+            suggest = "controller_replicas"
+        elif key == "registryApplications":
+            suggest = "registry_applications"
+        elif key == "shardingAlgorithm":
+            suggest = "sharding_algorithm"
+        elif key == "tenantApplications":
+            suggest = "tenant_applications"
+        elif key == "workloadApplications":
+            suggest = "workload_applications"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in HubCapacity. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        HubCapacity.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        HubCapacity.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 addon_applications: _builtins.int,
+                 applications: _builtins.int,
+                 bootstrap_applications: _builtins.int,
+                 clusters: _builtins.int,
+                 controller_replicas: _builtins.int,
+                 limit: _builtins.int,
+                 registry_applications: _builtins.int,
+                 sharding_algorithm: _builtins.str,
+                 tenant_applications: _builtins.int,
+                 workload_applications: _builtins.int):
+        """
+        HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments before anything is registered (Fleet's hubCapacity output; the preview shows it as a message on the Fleet).
+
+        :param _builtins.int addon_applications: AddonApplications are the add-ons' Applications: for each cluster of this stack, one per GitOps Bridge ApplicationSet its cluster secret's enable_<addon> labels select (addons.ApplicationSets).
+        :param _builtins.int applications: Applications are the Argo CD Applications the hub will run, the sum of the counts below.
+        :param _builtins.int bootstrap_applications: BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).
+        :param _builtins.int clusters: Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+        :param _builtins.int controller_replicas: ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.
+        :param _builtins.int limit: Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none) for a self-managed one, which is sharded instead.
+        :param _builtins.int registry_applications: RegistryApplications are, with Git delivery, the registry Applications, one per environment.
+        :param _builtins.str sharding_algorithm: ShardingAlgorithm is the algorithm that places clusters whose secrets name no replica; "" with one replica.
+        :param _builtins.int tenant_applications: TenantApplications are the tenants' Applications: one per selected cluster not decommissioned for a tenant with workloads, and with Git delivery one per selected cluster for its objects.
+        :param _builtins.int workload_applications: WorkloadApplications are, with a workloads repository, one per spoke not decommissioned (the GitOps Bridge control-plane template's workload ApplicationSet); the repository may hold more.
+        """
+        pulumi.set(__self__, "addon_applications", addon_applications)
+        pulumi.set(__self__, "applications", applications)
+        pulumi.set(__self__, "bootstrap_applications", bootstrap_applications)
+        pulumi.set(__self__, "clusters", clusters)
+        pulumi.set(__self__, "controller_replicas", controller_replicas)
+        pulumi.set(__self__, "limit", limit)
+        pulumi.set(__self__, "registry_applications", registry_applications)
+        pulumi.set(__self__, "sharding_algorithm", sharding_algorithm)
+        pulumi.set(__self__, "tenant_applications", tenant_applications)
+        pulumi.set(__self__, "workload_applications", workload_applications)
+
+    @_builtins.property
+    @pulumi.getter(name="addonApplications")
+    def addon_applications(self) -> _builtins.int:
+        """
+        AddonApplications are the add-ons' Applications: for each cluster of this stack, one per GitOps Bridge ApplicationSet its cluster secret's enable_<addon> labels select (addons.ApplicationSets).
+        """
+        return pulumi.get(self, "addon_applications")
+
+    @_builtins.property
+    @pulumi.getter
+    def applications(self) -> _builtins.int:
+        """
+        Applications are the Argo CD Applications the hub will run, the sum of the counts below.
+        """
+        return pulumi.get(self, "applications")
+
+    @_builtins.property
+    @pulumi.getter(name="bootstrapApplications")
+    def bootstrap_applications(self) -> _builtins.int:
+        """
+        BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).
+        """
+        return pulumi.get(self, "bootstrap_applications")
+
+    @_builtins.property
+    @pulumi.getter
+    def clusters(self) -> _builtins.int:
+        """
+        Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+        """
+        return pulumi.get(self, "clusters")
+
+    @_builtins.property
+    @pulumi.getter(name="controllerReplicas")
+    def controller_replicas(self) -> _builtins.int:
+        """
+        ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.
+        """
+        return pulumi.get(self, "controller_replicas")
+
+    @_builtins.property
+    @pulumi.getter
+    def limit(self) -> _builtins.int:
+        """
+        Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none) for a self-managed one, which is sharded instead.
+        """
+        return pulumi.get(self, "limit")
+
+    @_builtins.property
+    @pulumi.getter(name="registryApplications")
+    def registry_applications(self) -> _builtins.int:
+        """
+        RegistryApplications are, with Git delivery, the registry Applications, one per environment.
+        """
+        return pulumi.get(self, "registry_applications")
+
+    @_builtins.property
+    @pulumi.getter(name="shardingAlgorithm")
+    def sharding_algorithm(self) -> _builtins.str:
+        """
+        ShardingAlgorithm is the algorithm that places clusters whose secrets name no replica; "" with one replica.
+        """
+        return pulumi.get(self, "sharding_algorithm")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantApplications")
+    def tenant_applications(self) -> _builtins.int:
+        """
+        TenantApplications are the tenants' Applications: one per selected cluster not decommissioned for a tenant with workloads, and with Git delivery one per selected cluster for its objects.
+        """
+        return pulumi.get(self, "tenant_applications")
+
+    @_builtins.property
+    @pulumi.getter(name="workloadApplications")
+    def workload_applications(self) -> _builtins.int:
+        """
+        WorkloadApplications are, with a workloads repository, one per spoke not decommissioned (the GitOps Bridge control-plane template's workload ApplicationSet); the repository may hold more.
+        """
+        return pulumi.get(self, "workload_applications")
 
 
 @pulumi.output_type

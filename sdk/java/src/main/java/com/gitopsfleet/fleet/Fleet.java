@@ -6,6 +6,7 @@ package com.gitopsfleet.fleet;
 import com.gitopsfleet.fleet.FleetArgs;
 import com.gitopsfleet.fleet.Utilities;
 import com.gitopsfleet.fleet.outputs.ClusterSummary;
+import com.gitopsfleet.fleet.outputs.HubCapacity;
 import com.gitopsfleet.fleet.outputs.HubFacts;
 import com.gitopsfleet.fleet.outputs.ShardFacts;
 import com.gitopsfleet.fleet.outputs.TenantSummary;
@@ -120,6 +121,20 @@ public class Fleet extends com.pulumi.resources.ComponentResource {
      */
     public Output<Map<String,ClusterSummary>> clusters() {
         return this.clusters;
+    }
+    /**
+     * HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by kind), its clusters, a managed hub&#39;s limit, and the application controller&#39;s replicas and sharding algorithm. Empty in a shard (its hub is another stack&#39;s).
+     * 
+     */
+    @Export(name="hubCapacity", refs={HubCapacity.class}, tree="[0]")
+    private Output<HubCapacity> hubCapacity;
+
+    /**
+     * @return HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments: its Applications (by kind), its clusters, a managed hub&#39;s limit, and the application controller&#39;s replicas and sharding algorithm. Empty in a shard (its hub is another stack&#39;s).
+     * 
+     */
+    public Output<HubCapacity> hubCapacity() {
+        return this.hubCapacity;
     }
     /**
      * HubFacts are what a shard&#39;s Fleet reads of this fleet&#39;s hub through a stack reference (hub: {stack, shard}): the management role, the hub&#39;s egress networks, this fleet&#39;s VPC CIDRs and its shards. Empty fields without a hub in this stack.

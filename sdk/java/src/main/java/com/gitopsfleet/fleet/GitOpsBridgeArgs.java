@@ -175,6 +175,21 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Shard is the hub&#39;s application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret&#39;s shard: Argo CD&#39;s controller then places the cluster there rather than by its sharding algorithm (Argo CD&#39;s &#34;High Availability&#34; docs). Fleet sets it (ShardOf) when it shards its hub&#39;s controller. Default: none (the algorithm places the cluster).
+     * 
+     */
+    @Import(name="shard")
+    private @Nullable Integer shard;
+
+    /**
+     * @return Shard is the hub&#39;s application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret&#39;s shard: Argo CD&#39;s controller then places the cluster there rather than by its sharding algorithm (Argo CD&#39;s &#34;High Availability&#34; docs). Fleet sets it (ShardOf) when it shards its hub&#39;s controller. Default: none (the algorithm places the cluster).
+     * 
+     */
+    public Optional<Integer> shard() {
+        return Optional.ofNullable(this.shard);
+    }
+
+    /**
      * Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
      * 
      */
@@ -232,6 +247,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         this.metadata = $.metadata;
         this.namespace = $.namespace;
         this.secretName = $.secretName;
+        this.shard = $.shard;
         this.spoke = $.spoke;
         this.wave = $.wave;
         this.workloadsRepo = $.workloadsRepo;
@@ -422,6 +438,17 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder secretName(@Nullable String secretName) {
             $.secretName = secretName;
+            return this;
+        }
+
+        /**
+         * @param shard Shard is the hub&#39;s application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret&#39;s shard: Argo CD&#39;s controller then places the cluster there rather than by its sharding algorithm (Argo CD&#39;s &#34;High Availability&#34; docs). Fleet sets it (ShardOf) when it shards its hub&#39;s controller. Default: none (the algorithm places the cluster).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder shard(@Nullable Integer shard) {
+            $.shard = shard;
             return this;
         }
 

@@ -3,6 +3,7 @@
 
 package com.gitopsfleet.fleet.inputs;
 
+import com.gitopsfleet.fleet.inputs.ControllerShardingArgs;
 import com.gitopsfleet.fleet.inputs.ManagedArgoCDArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
@@ -127,6 +128,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<Boolean>> controllerClusterAdmin() {
         return Optional.ofNullable(this.controllerClusterAdmin);
+    }
+
+    /**
+     * ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart&#39;s resources); Fleet sets it when its hub is past a replica&#39;s budget.
+     * 
+     */
+    @Import(name="controllerSharding")
+    private @Nullable Output<ControllerShardingArgs> controllerSharding;
+
+    /**
+     * @return ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart&#39;s resources); Fleet sets it when its hub is past a replica&#39;s budget.
+     * 
+     */
+    public Optional<Output<ControllerShardingArgs>> controllerSharding() {
+        return Optional.ofNullable(this.controllerSharding);
     }
 
     /**
@@ -319,6 +335,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         this.chartRepository = $.chartRepository;
         this.chartVersion = $.chartVersion;
         this.controllerClusterAdmin = $.controllerClusterAdmin;
+        this.controllerSharding = $.controllerSharding;
         this.fleetClusters = $.fleetClusters;
         this.highAvailability = $.highAvailability;
         this.mode = $.mode;
@@ -516,6 +533,27 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder controllerClusterAdmin(Boolean controllerClusterAdmin) {
             return controllerClusterAdmin(Output.of(controllerClusterAdmin));
+        }
+
+        /**
+         * @param controllerSharding ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart&#39;s resources); Fleet sets it when its hub is past a replica&#39;s budget.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder controllerSharding(@Nullable Output<ControllerShardingArgs> controllerSharding) {
+            $.controllerSharding = controllerSharding;
+            return this;
+        }
+
+        /**
+         * @param controllerSharding ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart&#39;s resources); Fleet sets it when its hub is past a replica&#39;s budget.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder controllerSharding(ControllerShardingArgs controllerSharding) {
+            return controllerSharding(Output.of(controllerSharding));
         }
 
         /**

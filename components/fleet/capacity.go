@@ -1,0 +1,173 @@
+package fleet
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// ManagedApplicationsLimit is the most Applications an EKS managed Argo CD (an Argo CD capability) runs: the quota
+// of the Amazon EKS User Guide's "Argo CD considerations" (1,000 Applications per capability).
+const ManagedApplicationsLimit = 1000
+
+// HubCapacity is the Argo CD load the fleet plans for its hub, counted from its arguments before anything is
+// registered (Fleet's hubCapacity output; the preview shows it as a message on the Fleet).
+type HubCapacity struct {
+	// Applications are the Argo CD Applications the hub will run, the sum of the counts below.
+	Applications int `pulumi:"applications" json:"applications"`
+	// AddonApplications are the add-ons' Applications: for each cluster of this stack, one per GitOps Bridge
+	// ApplicationSet its cluster secret's enable_<addon> labels select (addons.ApplicationSets).
+	AddonApplications int `pulumi:"addonApplications" json:"addonApplications"`
+	// BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).
+	BootstrapApplications int `pulumi:"bootstrapApplications" json:"bootstrapApplications"`
+	// WorkloadApplications are, with a workloads repository, one per spoke not decommissioned (the GitOps Bridge
+	// control-plane template's workload ApplicationSet); the repository may hold more.
+	WorkloadApplications int `pulumi:"workloadApplications" json:"workloadApplications"`
+	// TenantApplications are the tenants' Applications: one per selected cluster not decommissioned for a tenant
+	// with workloads, and with Git delivery one per selected cluster for its objects.
+	TenantApplications int `pulumi:"tenantApplications" json:"tenantApplications"`
+	// RegistryApplications are, with Git delivery, the registry Applications, one per environment.
+	RegistryApplications int `pulumi:"registryApplications" json:"registryApplications"`
+	// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are
+	// counted in their own stacks, not here).
+	Clusters int `pulumi:"clusters" json:"clusters"`
+	// Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none)
+	// for a self-managed one, which is sharded instead.
+	Limit int `pulumi:"limit" json:"limit"`
+	// ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or
+	// ReplicasFor the counts); 0 on a managed hub.
+	ControllerReplicas int `pulumi:"controllerReplicas" json:"controllerReplicas"`
+	// ShardingAlgorithm is the algorithm that places clusters whose secrets name no replica; "" with one replica.
+	ShardingAlgorithm string `pulumi:"shardingAlgorithm" json:"shardingAlgorithm"`
+}
+
+// countApplications is the load of a fleet with defaults applied (its Argo CD settings, h, as hubSettings makes
+// them), without the controller's plan.
+func countApplications(a FleetArgs, h gitopsbridge.Hub) HubCapacity {
+	var c HubCapacity
+	c.Clusters = len(a.Clusters)
+	for _, s := range a.Shards {
+		c.Clusters += len(s.Clusters)
+	}
+	c.BootstrapApplications = 1
+	if a.Repositories.Workloads != nil {
+		c.BootstrapApplications++
+	}
+	for _, cl := range a.Clusters {
+		c.AddonApplications += len(addons.ApplicationSets(cl.Addons))
+		if a.Repositories.Workloads != nil && cl.Role == Spoke && !cl.Decommission {
+			c.WorkloadApplications++
+		}
+		for _, t := range a.Tenants {
+			if !t.Selects(tenantCluster(cl)) {
+				continue
+			}
+			if t.Workloads != nil && !cl.Decommission {
+				c.TenantApplications++
+			}
+			if a.Git != nil {
+				c.TenantApplications++
+			}
+		}
+	}
+	if a.Git != nil {
+		c.RegistryApplications = max(1, len(h.RegistryEnvironments))
+	}
+	c.Applications = c.AddonApplications + c.BootstrapApplications + c.WorkloadApplications + c.TenantApplications +
+		c.RegistryApplications
+	return c
+}
+
+// planController is h with its application controller planned for the load c: a managed hub's limit; on a
+// self-managed one, the replicas given or ReplicasFor the load, and past one replica the algorithm (default
+// consistent-hashing) and the count the controller is sized from (ControllerValues). It returns the plan in c.
+func planController(h gitopsbridge.Hub, c HubCapacity) (gitopsbridge.Hub, HubCapacity) {
+	if h.Managed() {
+		c.Limit = ManagedApplicationsLimit
+		return h, c
+	}
+	s := gitopsbridge.ControllerSharding{}
+	if h.ControllerSharding != nil {
+		s = *h.ControllerSharding
+	}
+	if s.Replicas == 0 {
+		s.Replicas = gitopsbridge.ReplicasFor(&s, c.Clusters, c.Applications)
+	}
+	c.ControllerReplicas = s.Replicas
+	if s.Replicas < 2 {
+		return h, c
+	}
+	if s.Algorithm == "" {
+		s.Algorithm = gitopsbridge.ShardingConsistentHashing
+	}
+	if s.Applications == 0 {
+		s.Applications = c.Applications
+	}
+	c.ShardingAlgorithm = s.Algorithm
+	h.ControllerSharding = &s
+	return h, c
+}
+
+// shardOf is the controller replica cluster's secret names on a fleet whose hub's controller is sharded; nil
+// otherwise (and for a shard's spokes, which Argo CD's algorithm places).
+func shardOf(a FleetArgs, cluster string) *int {
+	if a.Argocd == nil || a.Argocd.ControllerSharding == nil || a.Argocd.ControllerSharding.Replicas < 2 {
+		return nil
+	}
+	shard := gitopsbridge.ShardOf(cluster, a.Argocd.ControllerSharding.Replicas)
+	return &shard
+}
+
+// String is the preview's message: the count, what it is made of, and the controller's plan or the limit.
+func (c HubCapacity) String() string {
+	s := "hub Argo CD: " + c.count()
+	switch {
+	case c.Limit > 0:
+		s += fmt.Sprintf("; managed, limit %d", c.Limit)
+	case c.ControllerReplicas > 1:
+		s += fmt.Sprintf("; application controller sharded: %d replicas, each cluster secret naming its shard, %s for "+
+			"any other", c.ControllerReplicas, c.ShardingAlgorithm)
+	default:
+		s += "; application controller: 1 replica"
+	}
+	return s
+}
+
+// count is "<n> Applications (<n> add-ons, ...) on <n> clusters".
+func (c HubCapacity) count() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{c.AddonApplications, "add-ons"}, {c.BootstrapApplications, "bootstrap"}, {c.WorkloadApplications, "workloads"},
+		{c.TenantApplications, "tenants"}, {c.RegistryApplications, "registry"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	return fmt.Sprintf("%d Applications (%s) on %d clusters", c.Applications, strings.Join(parts, ", "), c.Clusters)
+}
+
+// HubCapacityOutput is an output of HubCapacity.
+type HubCapacityOutput struct{ *pulumi.OutputState }
+
+// ElementType is HubCapacity.
+func (HubCapacityOutput) ElementType() reflect.Type { return reflect.TypeFor[HubCapacity]() }
+
+func init() {
+	pulumi.RegisterOutputType(HubCapacityOutput{})
+}
+
+// hubCapacityOf is the load and controller plan of a fleet with defaults applied (withDefaults); empty for a shard,
+// whose hub is another stack's.
+func hubCapacityOf(a FleetArgs) HubCapacity {
+	if a.Hub != nil || a.Argocd == nil {
+		return HubCapacity{}
+	}
+	_, c := planController(*a.Argocd, countApplications(a, *a.Argocd))
+	return c
+}

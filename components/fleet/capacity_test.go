@@ -1,0 +1,119 @@
+package fleet_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// largeFleet is the dev fleet with n more spokes (spoke-000, ...), each running the load balancer controller,
+// cert-manager and external-secrets over the defaults' EBS CSI driver: four add-on Applications each.
+func largeFleet(n int) FleetArgs {
+	a := DevFleet()
+	a.CidrPrefixLength = 20
+	for i := range n {
+		a.Clusters = append(a.Clusters, ClusterSpec{Name: fmt.Sprintf("spoke-%03d", i), Region: "us-west-2", Role: Spoke,
+			Addons: map[string]bool{"aws_load_balancer_controller": true, "cert_manager": true, "external_secrets": true}})
+	}
+	return a
+}
+
+// TestHubCapacity: the hub's Applications counted from the fleet's arguments (Fleet's hubCapacity output), and the
+// application controller's plan: one replica within a replica's budget; past it (clusters or Applications) as
+// many replicas as the budget asks, consistent-hashing, the chart sized from the count; replicas and algorithm
+// given win; a managed hub has its limit.
+func TestHubCapacity(t *testing.T) {
+	withWorkloads := DevFleet()
+	withWorkloads.Repositories.Workloads = &gitopsbridge.Repo{URL: "https://github.com/example/workloads", Path: "bootstrap/workloads"}
+	given := DevFleet()
+	given.Argocd = &gitopsbridge.Hub{ControllerSharding: &gitopsbridge.ControllerSharding{Replicas: 3,
+		Algorithm: gitopsbridge.ShardingRoundRobin}}
+	tight := DevFleet()
+	tight.Argocd = &gitopsbridge.Hub{ControllerSharding: &gitopsbridge.ControllerSharding{ApplicationsPerReplica: 2}}
+	for _, tc := range []struct {
+		name string
+		args FleetArgs
+		want HubCapacity
+	}{
+		// hub: metrics-server and the EBS CSI classes; spoke-a: the load balancer controller and the classes;
+		// spoke-b: the classes; and the add-ons' bootstrap.
+		{"the dev fleet", DevFleet(), HubCapacity{Applications: 6, AddonApplications: 5, BootstrapApplications: 1,
+			Clusters: 3, ControllerReplicas: 1}},
+		{"a workloads repository", withWorkloads, HubCapacity{Applications: 9, AddonApplications: 5,
+			BootstrapApplications: 2, WorkloadApplications: 2, Clusters: 3, ControllerReplicas: 1}},
+		{"managed", managedFleet(), HubCapacity{Applications: 6, AddonApplications: 5, BootstrapApplications: 1,
+			Clusters: 3, Limit: 1000}},
+		{"past a replica's clusters", largeFleet(60), HubCapacity{Applications: 246, AddonApplications: 245,
+			BootstrapApplications: 1, Clusters: 63, ControllerReplicas: 2, ShardingAlgorithm: "consistent-hashing"}},
+		{"replicas and algorithm given", given, HubCapacity{Applications: 6, AddonApplications: 5,
+			BootstrapApplications: 1, Clusters: 3, ControllerReplicas: 3, ShardingAlgorithm: "round-robin"}},
+		{"past a replica's Applications", tight, HubCapacity{Applications: 6, AddonApplications: 5,
+			BootstrapApplications: 1, Clusters: 3, ControllerReplicas: 3, ShardingAlgorithm: "consistent-hashing"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cloud, f := build(t, tc.args)
+			if diff := cmp.Diff(tc.want, mocks.Await[HubCapacity](t, f.HubCapacity)); diff != "" {
+				t.Errorf("hubCapacity (-want +got):\n%s", diff)
+			}
+			releases := cloud.OfType("kubernetes:helm.sh/v3:Release")
+			if tc.want.Limit > 0 {
+				return
+			}
+			values := releases[0].Input("values").(map[string]any)
+			controller, _ := values["controller"].(map[string]any)
+			params := values["configs"].(map[string]any)["params"].(map[string]any)
+			if tc.want.ControllerReplicas < 2 {
+				if controller["replicas"] != nil || params["controller.sharding.algorithm"] != nil {
+					t.Errorf("one replica, but the chart's controller values are %v, params %v", controller, params)
+				}
+				for _, s := range cloud.OfType("kubernetes:core/v1:Secret") {
+					if _, ok := s.Input("stringData").(map[string]any)["shard"]; ok {
+						t.Errorf("secret %s names a shard of a controller with one replica", s.Name)
+					}
+				}
+				return
+			}
+			if controller["replicas"] != float64(tc.want.ControllerReplicas) ||
+				params["controller.sharding.algorithm"] != tc.want.ShardingAlgorithm || controller["resources"] == nil {
+				t.Errorf("the chart's controller values are %v, params %v; want %d replicas, %s, sized", controller,
+					params, tc.want.ControllerReplicas, tc.want.ShardingAlgorithm)
+			}
+			secrets := cloud.OfType("kubernetes:core/v1:Secret")
+			if len(secrets) != tc.want.Clusters {
+				t.Fatalf("%d cluster secrets, want %d", len(secrets), tc.want.Clusters)
+			}
+			for _, s := range secrets {
+				data := s.Input("stringData").(map[string]any)
+				name, _ := data["name"].(string)
+				if want := fmt.Sprint(gitopsbridge.ShardOf(name, tc.want.ControllerReplicas)); data["shard"] != want {
+					t.Errorf("%s's secret names shard %v, want %s", name, data["shard"], want)
+				}
+			}
+		})
+	}
+}
+
+// TestManagedHubPastItsLimit: a managed hub whose fleet would run more than 1,000 Applications is refused before
+// anything is registered, with the count and the way out.
+func TestManagedHubPastItsLimit(t *testing.T) {
+	a := largeFleet(250)
+	managed := managedFleet()
+	a.Argocd = managed.Argocd
+	cloud := mocks.New()
+	err := cloud.Run(func(ctx *pulumi.Context) error { _, err := NewFleet(ctx, "fleet", a); return err })
+	if err == nil || !strings.Contains(err.Error(), "argocd.mode: a managed hub runs at most 1000 Argo CD Applications") ||
+		!strings.Contains(err.Error(), "would run 1006 Applications (1005 add-ons, 1 bootstrap) on 253 clusters") ||
+		!strings.Contains(err.Error(), "argocd.mode selfManaged") {
+		t.Errorf("error %v", err)
+	}
+	if n := len(cloud.Resources()); n != 0 {
+		t.Errorf("%d resources registered before the refusal", n)
+	}
+}
