@@ -2,7 +2,11 @@ package contract
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/argoproj/argo-cd/v3/controller/sharding"
@@ -126,4 +130,81 @@ func registrationObject(t *testing.T, s gitopsbridge.ClusterSecret) map[string]a
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestShardedControllerChart: the argo-cd chart the hub pins (helm template, Helm v4 as `make argocd` builds it, over
+// the upstream copy of the chart) turns a sharded hub's values (gitopsbridge.ChartValues) into what Argo CD's
+// controller reads: a StatefulSet of 3 replicas, ARGOCD_CONTROLLER_REPLICAS "3", the sharding algorithm and the
+// processors in argocd-cmd-params-cm (which the controller reads through its environment), and the resources sized
+// from 1,500 Applications (500 a replica).
+func TestShardedControllerChart(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	helm := filepath.Join(root, "bin", "argocd", "helm")
+	if _, err := os.Stat(helm); err != nil {
+		t.Fatalf("%v: build it with `make argocd` (make test does)", err)
+	}
+	values, err := yaml.Marshal(gitopsbridge.ChartValues(gitopsbridge.Hub{ControllerSharding: &gitopsbridge.ControllerSharding{
+		Replicas: 3, Applications: 1500}}, []string{"argocd-addons", "argocd-workloads"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "values.yaml")
+	if err := os.WriteFile(file, values, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	chart := filepath.Join(upstreamDir(t), "argo-cd-chart-"+gitopsbridge.DefaultChartVersion, "chart", "argo-cd")
+	out, err := exec.Command(helm, "template", "argocd", chart, "--namespace", argocdNamespace, "-f", file).Output()
+	if err != nil {
+		t.Fatalf("helm template: %v", err)
+	}
+	var statefulSet, params map[string]any
+	for _, doc := range strings.Split(string(out), "\n---") {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil || obj == nil {
+			continue
+		}
+		name, _ := field(obj, "metadata")["name"].(string)
+		switch {
+		case obj["kind"] == "StatefulSet" && name == "argocd-application-controller":
+			statefulSet = obj
+		case obj["kind"] == "ConfigMap" && name == "argocd-cmd-params-cm":
+			params = field(obj, "data")
+		}
+	}
+	if statefulSet == nil || params == nil {
+		t.Fatal("the chart rendered no application controller StatefulSet or argocd-cmd-params-cm")
+	}
+	if got := field(statefulSet, "spec")["replicas"]; got != float64(3) {
+		t.Errorf("the controller's StatefulSet runs %v replicas, want 3", got)
+	}
+	for k, want := range map[string]string{"controller.sharding.algorithm": "consistent-hashing",
+		"controller.status.processors": "25", "controller.operation.processors": "13"} {
+		if params[k] != want {
+			t.Errorf("argocd-cmd-params-cm %s = %v, want %s", k, params[k], want)
+		}
+	}
+	containers, _ := field(statefulSet, "spec", "template", "spec")["containers"].([]any)
+	c, _ := containers[0].(map[string]any)
+	env := map[string]any{}
+	for _, e := range c["env"].([]any) {
+		e := e.(map[string]any)
+		env[e["name"].(string)] = e
+	}
+	if v, _ := env["ARGOCD_CONTROLLER_REPLICAS"].(map[string]any); v["value"] != "3" {
+		t.Errorf("ARGOCD_CONTROLLER_REPLICAS is %v, want \"3\"", env["ARGOCD_CONTROLLER_REPLICAS"])
+	}
+	for variable, key := range map[string]string{"ARGOCD_CONTROLLER_SHARDING_ALGORITHM": "controller.sharding.algorithm",
+		"ARGOCD_APPLICATION_CONTROLLER_STATUS_PROCESSORS": "controller.status.processors"} {
+		v, _ := env[variable].(map[string]any)
+		if ref := field(v, "valueFrom", "configMapKeyRef"); ref["key"] != key {
+			t.Errorf("%s is %v, want argocd-cmd-params-cm's %s", variable, v, key)
+		}
+	}
+	requests := field(c, "resources", "requests")
+	if requests["memory"] != "1512Mi" || requests["cpu"] != "750m" || field(c, "resources", "limits")["memory"] != "3024Mi" {
+		t.Errorf("the controller's resources are %v", c["resources"])
+	}
 }
