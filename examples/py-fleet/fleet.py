@@ -31,6 +31,7 @@ def program():
     pulumi.export("hubKubeconfig", f.hub_kubeconfig)
     pulumi.export("tenants", f.tenants)
     pulumi.export("hubFacts", f.hub_facts)
+    pulumi.export("hubCapacity", f.hub_capacity)
     pulumi.export("shardFacts", f.shard_facts)
     rollout = cfg.get_object("rollout")  # the record `fleet rollout` keeps (docs/waves.md)
     if rollout:

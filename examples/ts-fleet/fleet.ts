@@ -41,6 +41,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         hubKubeconfig: f.hubKubeconfig,
         tenants: f.tenants,
         hubFacts: f.hubFacts,
+        hubCapacity: f.hubCapacity,
         shardFacts: f.shardFacts,
     };
     // gitops-fleet:rollout, the record `fleet rollout` keeps (docs/waves.md): its outcome as a stack output.

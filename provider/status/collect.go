@@ -104,7 +104,7 @@ func Collect(ctx context.Context, src Sources) Report {
 				hubs[name] = c
 			}
 		}
-		st := Stack{Name: name, Rollout: rolloutOf(ctx, stack)}
+		st := Stack{Name: name, Rollout: rolloutOf(ctx, stack), Capacity: capacityOf(outputs["hubCapacity"].Value)}
 		if src.Drift {
 			drifted, err := drift(ctx, stack)
 			if err != nil {
@@ -149,6 +149,9 @@ func Collect(ctx context.Context, src Sources) Report {
 			r.Unreachable = append(r.Unreachable, fmt.Sprintf("argocd of stack %s: %s", r.Stacks[i].Name, firstLine(h.err)))
 		} else {
 			rd.clusters = WithApplications(rd.clusters, h.apps)
+			if c := r.Stacks[i].Capacity; c != nil {
+				c.Running = len(h.apps)
+			}
 		}
 		if src.EKS != nil {
 			var unreachable []string

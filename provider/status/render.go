@@ -16,7 +16,8 @@ var colours = map[string]string{"ok": "\x1b[32m", "progressing": "\x1b[33m", "fa
 
 // Table writes one row per cluster: name (decommissioned said), stack (and shard), region, role, wave, Kubernetes
 // version, node groups, what EKS says, drift, whether Argo CD was read, and its add-ons as name:state, coloured
-// when colour is set (a terminal); then each stack's rollout (fleet rollout's record) and what could not be read.
+// when colour is set (a terminal); then each hub stack's Argo CD load (Capacity), each stack's rollout (fleet
+// rollout's record) and what could not be read.
 func Table(w io.Writer, r Report, colour bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tWAVE\tK8S\tNODES\tEKS\tDRIFT\tARGO CD\tADD-ONS")
@@ -40,6 +41,11 @@ func Table(w io.Writer, r Report, colour bool) error {
 		return err
 	}
 	for _, st := range r.Stacks {
+		if st.Capacity != nil {
+			if _, err := fmt.Fprintf(w, "hub of stack %s: %s\n", st.Name, st.Capacity); err != nil {
+				return err
+			}
+		}
 		if st.Rollout != nil {
 			if _, err := fmt.Fprintf(w, "rollout of stack %s: %s\n", st.Name, st.Rollout); err != nil {
 				return err

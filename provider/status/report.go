@@ -34,6 +34,9 @@ type Stack struct {
 	Drifted      []string `json:"drifted,omitempty"`
 	// Rollout is the stack's last `fleet rollout` as its stack config records it (gitops-fleet:rollout); nil: none.
 	Rollout *Rollout `json:"rollout,omitempty"`
+	// Capacity is, for a hub's stack, its Argo CD's load: planned (its hubCapacity output) and running; nil for a
+	// shard's stack or one without the output.
+	Capacity *Capacity `json:"capacity,omitempty"`
 }
 
 // Rollout is a `fleet rollout` as the stack config records it (provider/rollout's Record, as much as status shows).

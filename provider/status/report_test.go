@@ -99,12 +99,15 @@ func TestTable(t *testing.T) {
 	r := fixture(t)
 	r.Unreachable = []string{"stack prod: no such stack"}
 	r.Stacks[0].Rollout = &Rollout{Revision: "c1", Wave: 2, State: "failed", Cluster: "spoke-use2", Message: "held back"}
+	r.Stacks[0].Capacity = &Capacity{Planned: 240, Running: 236, Clusters: 61, ControllerReplicas: 2,
+		ShardingAlgorithm: "consistent-hashing"}
 	var plain, coloured bytes.Buffer
 	if err := Table(&plain, r, false); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(plain.String()), "\n")
 	for i, want := range []string{"CLUSTER", "hub ", "spoke-use2 ", "spoke-usw2 (decommissioned)",
+		"hub of stack dev: 236 Applications on the hub's Argo CD (240 planned), 61 clusters; application controller: 2 replicas, consistent-hashing",
 		"rollout of stack dev: c1 at wave 2, failed: spoke-use2: held back", "unreachable: stack prod"} {
 		if i >= len(lines) || !strings.HasPrefix(lines[i], want) {
 			t.Fatalf("line %d does not start with %q:\n%s", i, want, plain.String())

@@ -128,6 +128,14 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 	if !slices.Equal(names, slices.Sorted(maps.Keys(devClusters))) || len(r.Stacks) != 1 || !r.Stacks[0].DriftChecked {
 		t.Errorf("clusters %v, stacks %+v; want the dev stack's three, its drift checked", names, r.Stacks)
 	}
+	// The hub's load: planned by the Fleet (the stack's hubCapacity output) and running on the hub's Argo CD (the
+	// offline add-ons repository holds two of the template's ApplicationSets, so fewer run than are planned).
+	live, err := status.Applications(context.Background(), env.Hub().Dynamic())
+	if c := r.Stacks[0].Capacity; err != nil || c == nil || c.Clusters != 3 || c.ControllerReplicas != 1 || c.Planned < 3 ||
+		c.Running < 1 || c.Running > c.Planned || c.Running > len(live) {
+		t.Errorf("the hub's capacity: %+v (%d Applications on the hub, %v); want 3 clusters, one controller replica, "+
+			"some of the planned Applications running", c, len(live), err)
+	}
 	table := string(stack.FleetStatus("-eks=false"))
 	t.Logf("fleet status:\n%s", table)
 	if !strings.Contains(table, "metrics_server:failed") || strings.Count(table, "metrics_server:ok") != 2 ||

@@ -11,7 +11,8 @@ import (
 //
 // Stack outputs: clusters (name -> region, role, environment, Kubernetes version, VPC CIDR, ARN, endpoint,
 // cluster secret name, namespace and labels), vpcCidrs, argocdManagementRoleArn, argocdServerUrl (a managed hub's),
-// hubKubeconfig (secret), tenants, hubFacts (what a shard reads of the hub) and shardFacts (what the hub reads of a
+// hubKubeconfig (secret), tenants, hubFacts (what a shard reads of the hub), hubCapacity (the hub's Argo CD
+// Applications and its controller's plan) and shardFacts (what the hub reads of a
 // shard); after a `fleet rollout`, rollout (its record: revision, wave, state, the failed cluster and message); with gitops-fleet:delivery also deliveryStages, deliveryApplications,
 // deliveryManifestUrls, deliveryStageBranches, deliveryStageKinds, deliveryStageSources and deliveryStageStacks.
 func Run(ctx *pulumi.Context) error {
@@ -34,6 +35,7 @@ func Run(ctx *pulumi.Context) error {
 	ctx.Export("hubKubeconfig", f.HubKubeconfig)
 	ctx.Export("tenants", f.Tenants)
 	ctx.Export("hubFacts", f.HubFacts)
+	ctx.Export("hubCapacity", f.HubCapacity)
 	ctx.Export("shardFacts", f.ShardFacts)
 	if cfg.Rollout != nil {
 		ctx.Export("rollout", pulumi.Any(cfg.Rollout))
