@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"io"
 	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -15,8 +14,8 @@ import (
 var colours = map[string]string{"ok": "\x1b[32m", "progressing": "\x1b[33m", "failed": "\x1b[31m", "unknown": "\x1b[90m"}
 
 // Table writes one row per cluster: name (decommissioned said), stack (and shard), region, role, wave, Kubernetes
-// version, node groups, what EKS says, drift, whether Argo CD was read, and its add-ons as name:state, coloured
-// when colour is set (a terminal); then each hub stack's Argo CD load (Capacity), each stack's rollout (fleet
+// version, node groups, what EKS says, drift, whether Argo CD was read, and its add-ons as a count per state with
+// the failed ones named (Cluster.AddonsText), coloured when colour is set (a terminal); then each hub stack's Argo CD load (Capacity), each stack's rollout (fleet
 // rollout's record) and what could not be read.
 func Table(w io.Writer, r Report, colour bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -26,16 +25,8 @@ func Table(w io.Writer, r Report, colour bool) error {
 		if c.Decommissioned {
 			name += " (decommissioned)"
 		}
-		var addons []string
-		for _, a := range c.Addons {
-			cell := a.Name + ":" + a.State()
-			if colour {
-				cell = colours[a.State()] + cell + "\x1b[0m"
-			}
-			addons = append(addons, cell)
-		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.StackText(), c.Region, c.Role,
-			c.WaveText(), c.KubernetesVersion, c.NodeGroupsText(), c.EKS, r.DriftOf(c), c.ArgoCD, strings.Join(addons, " "))
+			c.WaveText(), c.KubernetesVersion, c.NodeGroupsText(), c.EKS, r.DriftOf(c), c.ArgoCD, c.AddonsText(colour))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,26 @@ type options struct {
 	stacks                stackList
 	eks, drift, json      bool
 	watch                 time.Duration
+	filter                status.Filter
+}
+
+// waveList is a repeatable -wave flag.
+type waveList struct{ waves *[]int }
+
+func (w waveList) String() string {
+	if w.waves == nil {
+		return ""
+	}
+	return strings.Trim(fmt.Sprint(*w.waves), "[]")
+}
+
+func (w waveList) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a wave (0, 1, ...)", v)
+	}
+	*w.waves = append(*w.waves, n)
+	return nil
 }
 
 // stackList is a repeatable -stack flag.
@@ -47,6 +68,9 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
 	fs.StringVar(&o.html, "html", "", "write the report as one self-contained HTML page to this file")
 	fs.DurationVar(&o.watch, "watch", 0, "refresh the report this often (30s) until interrupted")
+	fs.BoolVar(&o.filter.Failing, "failing", false, "only the clusters with a failed add-on or a failing EKS status")
+	fs.Var(waveList{&o.filter.Waves}, "wave", "only the clusters of this wave, repeatable")
+	fs.Var((*stackList)(&o.filter.Clusters), "cluster", "only the cluster of this name, repeatable")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -100,7 +124,7 @@ func runStatus(ctx context.Context, o options, out io.Writer) error {
 		tty = term.IsTerminal(int(f.Fd())) && os.Getenv("NO_COLOR") == ""
 	}
 	for {
-		r := status.Collect(ctx, src)
+		r := status.Collect(ctx, src).Filtered(o.filter)
 		if err := write(o, r, out, tty); err != nil {
 			return err
 		}

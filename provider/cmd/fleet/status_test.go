@@ -5,9 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 )
 
 func TestParse(t *testing.T) {
@@ -19,6 +22,8 @@ func TestParse(t *testing.T) {
 		{nil, options{dir: ".", eks: true}, ""},
 		{[]string{"-C", "fleet", "-stack", "hub", "-stack", "shard-eu", "-drift", "-eks=false", "-html", "s.html", "-watch", "30s"},
 			options{dir: "fleet", stacks: stackList{"hub", "shard-eu"}, drift: true, html: "s.html", watch: 30 * time.Second}, ""},
+		{[]string{"-failing", "-wave", "1", "-wave", "2", "-cluster", "spoke-a"},
+			options{dir: ".", eks: true, filter: status.Filter{Failing: true, Waves: []int{1, 2}, Clusters: []string{"spoke-a"}}}, ""},
 		{[]string{"-json", "-html", "s.html"}, options{}, "-json and -html: choose one"},
 		{[]string{"-watch", "1s", "extra"}, options{}, `unexpected arguments ["extra"]; -watch 1s: at least 5s`},
 	} {
@@ -31,9 +36,13 @@ func TestParse(t *testing.T) {
 			continue
 		}
 		if err != nil || got.dir != tc.want.dir || got.stacks.String() != tc.want.stacks.String() || got.drift != tc.want.drift ||
-			got.eks != tc.want.eks || got.html != tc.want.html || got.watch != tc.want.watch || got.json != tc.want.json {
+			got.eks != tc.want.eks || got.html != tc.want.html || got.watch != tc.want.watch || got.json != tc.want.json ||
+			!reflect.DeepEqual(got.filter, tc.want.filter) {
 			t.Errorf("%q: %+v, %v; want %+v", tc.args, got, err, tc.want)
 		}
+	}
+	if _, err := parse([]string{"-wave", "-1"}, io.Discard); err == nil {
+		t.Error("-wave -1: want an error")
 	}
 	if _, err := parse([]string{"-h"}, io.Discard); err == nil {
 		t.Error("-h: want flag.ErrHelp")
