@@ -112,14 +112,39 @@ func planController(h gitopsbridge.Hub, c HubCapacity) (gitopsbridge.Hub, HubCap
 	return h, c
 }
 
-// shardOf is the controller replica cluster's secret names on a fleet whose hub's controller is sharded; nil
-// otherwise (and for a shard's spokes, which Argo CD's algorithm places).
-func shardOf(a FleetArgs, cluster string) *int {
+// controllerReplicas are the replicas of the application controller of a's hub when it is sharded (a hub stack's
+// plan, or a shard's hub's, from its hubFacts); 0 otherwise.
+func controllerReplicas(a FleetArgs) int {
 	if a.Argocd == nil || a.Argocd.ControllerSharding == nil || a.Argocd.ControllerSharding.Replicas < 2 {
+		return 0
+	}
+	return a.Argocd.ControllerSharding.Replicas
+}
+
+// shardOf is the controller replica cluster's secret names on a fleet whose hub's controller is sharded; nil
+// otherwise.
+func shardOf(a FleetArgs, cluster string) *int {
+	replicas := controllerReplicas(a)
+	if replicas == 0 {
 		return nil
 	}
-	shard := gitopsbridge.ShardOf(cluster, a.Argocd.ControllerSharding.Replicas)
+	shard := gitopsbridge.ShardOf(cluster, replicas)
 	return &shard
+}
+
+// withHubReplicas is a shard's arguments once its hub's facts are known: with the hub's controller sharded, its
+// spokes' secrets name their replicas as the hub's own do (a shard's argocd carries nothing else).
+func withHubReplicas(a FleetArgs, facts HubFacts) FleetArgs {
+	if facts.ControllerReplicas < 2 {
+		return a
+	}
+	h := gitopsbridge.Hub{}
+	if a.Argocd != nil {
+		h = *a.Argocd
+	}
+	h.ControllerSharding = &gitopsbridge.ControllerSharding{Replicas: facts.ControllerReplicas}
+	a.Argocd = &h
+	return a
 }
 
 // String is the preview's message: the count, what it is made of, and the controller's plan or the limit.

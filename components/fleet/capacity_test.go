@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -115,5 +116,37 @@ func TestManagedHubPastItsLimit(t *testing.T) {
 	}
 	if n := len(cloud.Resources()); n != 0 {
 		t.Errorf("%d resources registered before the refusal", n)
+	}
+}
+
+// TestShardSpokesNameTheirReplica: a hub stack whose controller is sharded hands its replicas to its shards
+// (hubFacts.controllerReplicas), and a shard's spokes' secrets name their replica as the hub's own do; a hub with
+// one replica hands none, and the spokes name no shard.
+func TestShardSpokesNameTheirReplica(t *testing.T) {
+	hub := hubStack()
+	hub.Argocd = &gitopsbridge.Hub{ControllerSharding: &gitopsbridge.ControllerSharding{Replicas: 3}}
+	_, f := build(t, hub)
+	if facts := mocks.Await[HubFacts](t, f.HubFacts); facts.ControllerReplicas != 3 {
+		t.Errorf("hubFacts.controllerReplicas = %d, want 3", facts.ControllerReplicas)
+	}
+	if _, f := build(t, hubStack()); mocks.Await[HubFacts](t, f.HubFacts).ControllerReplicas != 0 {
+		t.Error("a hub with one replica hands its shards replicas")
+	}
+	for _, replicas := range []int{0, 3} {
+		outputs := maps.Clone(hubOutputs)
+		facts := maps.Clone(hubOutputs["hubFacts"].(map[string]any))
+		facts["controllerReplicas"] = float64(replicas)
+		outputs["hubFacts"] = facts
+		cloud, _, err := runShardOf(t, shardStack(), outputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"spoke-us1", "spoke-us2"} {
+			data := cloud.MustGet(t, "kubernetes:core/v1:Secret", name+"-cluster-secret").Input("stringData").(map[string]any)
+			shard, ok := data["shard"]
+			if want := fmt.Sprint(gitopsbridge.ShardOf(name, 3)); replicas == 3 && shard != want || replicas == 0 && ok {
+				t.Errorf("hub replicas %d: %s's secret names shard %v", replicas, name, shard)
+			}
+		}
 	}
 }

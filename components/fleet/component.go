@@ -81,6 +81,7 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		if a, err = joinHub(args, a, facts); err != nil {
 			return nil, err
 		}
+		a = withHubReplicas(a, facts)
 		shardHub = &hub{roleArn: pulumi.String(facts.ManagementRoleArn), egress: pulumi.ToStringArray(facts.EgressCidrs)}
 		hubKubeconfig = kube
 	}
@@ -192,7 +193,7 @@ func (b *builder) build() error {
 		spokesHub = hubOfSpokes(hubCluster, bridge, hubMode(b.args) == gitopsbridge.ModeManaged)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
 		b.comp.ArgocdServerUrl = bridge.ArgoCdServerUrl
-		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.args.Shards, registryOf(b.args))
+		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.args.Shards, registryOf(b.args), controllerReplicas(b.args))
 		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
 		summaries[hubSpec.Name] = b.summary(hubSpec, hubCluster, bridge)
 		kubeconfigs[hubSpec.Name] = hubCluster.Kubeconfig

@@ -20,11 +20,12 @@ func init() {
 }
 
 // hubFactsOf is the hubFacts output of a fleet whose hub is built (its management role and NAT addresses as /32
-// networks), with its clusters' VPC CIDRs, its shards and its registry (nil without git).
-func hubFactsOf(h *hub, cidrs map[string]string, shards []Shard, registry *Registry) HubFactsOutput {
+// networks), with its clusters' VPC CIDRs, its shards, its registry (nil without git) and its application
+// controller's replicas (0 below two).
+func hubFactsOf(h *hub, cidrs map[string]string, shards []Shard, registry *Registry, replicas int) HubFactsOutput {
 	return pulumi.All(h.roleArn, h.egress).ApplyT(func(v []any) HubFacts {
 		return HubFacts{ManagementRoleArn: v[0].(string), EgressCidrs: v[1].([]string), VpcCidrs: cidrs,
-			Shards: shards, Registry: registry}
+			Shards: shards, Registry: registry, ControllerReplicas: replicas}
 	}).(HubFactsOutput)
 }
 

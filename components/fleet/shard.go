@@ -82,6 +82,10 @@ type HubFacts struct {
 	// Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register
 	// their spokes through Git, not through the hub's kubeconfig. Empty without git.
 	Registry *Registry `pulumi:"registry,optional" json:"registry,omitempty"`
+	// ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size,
+	// docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the
+	// hub's own do. 0 below two replicas.
+	ControllerReplicas int `pulumi:"controllerReplicas,optional" json:"controllerReplicas,omitempty"`
 }
 
 // validateShards adds the problems of a hub stack's shards: names unique DNS-1123 labels, pools that are IPv4

@@ -128,6 +128,7 @@ func (x *HubFacts) Annotate(a infer.Annotator) {
 	a.Describe(&x.VpcCidrs, "VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.")
 	a.Describe(&x.Shards, "Shards are the hub stack's shards.")
 	a.Describe(&x.Registry, "Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.")
+	a.Describe(&x.ControllerReplicas, "ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.")
 }
 
 // Annotate gives HubRef its schema descriptions.

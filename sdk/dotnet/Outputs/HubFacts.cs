@@ -18,6 +18,10 @@ namespace GitOpsFleet.Fleet.Outputs
     public sealed class HubFacts
     {
         /// <summary>
+        /// ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.
+        /// </summary>
+        public readonly int? ControllerReplicas;
+        /// <summary>
         /// EgressCidrs are the hub's NAT addresses as /32 networks.
         /// </summary>
         public readonly ImmutableArray<string> EgressCidrs;
@@ -40,6 +44,8 @@ namespace GitOpsFleet.Fleet.Outputs
 
         [OutputConstructor]
         private HubFacts(
+            int? controllerReplicas,
+
             ImmutableArray<string> egressCidrs,
 
             string managementRoleArn,
@@ -50,6 +56,7 @@ namespace GitOpsFleet.Fleet.Outputs
 
             ImmutableDictionary<string, string> vpcCidrs)
         {
+            ControllerReplicas = controllerReplicas;
             EgressCidrs = egressCidrs;
             ManagementRoleArn = managementRoleArn;
             Registry = registry;

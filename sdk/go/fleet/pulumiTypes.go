@@ -5403,6 +5403,8 @@ func (o HubCapacityOutput) WorkloadApplications() pulumi.IntOutput {
 
 // HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
 type HubFacts struct {
+	// ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.
+	ControllerReplicas *int `pulumi:"controllerReplicas"`
 	// EgressCidrs are the hub's NAT addresses as /32 networks.
 	EgressCidrs []string `pulumi:"egressCidrs"`
 	// ManagementRoleArn is the hub's Argo CD management role.
@@ -5428,6 +5430,11 @@ func (o HubFactsOutput) ToHubFactsOutput() HubFactsOutput {
 
 func (o HubFactsOutput) ToHubFactsOutputWithContext(ctx context.Context) HubFactsOutput {
 	return o
+}
+
+// ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.
+func (o HubFactsOutput) ControllerReplicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v HubFacts) *int { return v.ControllerReplicas }).(pulumi.IntPtrOutput)
 }
 
 // EgressCidrs are the hub's NAT addresses as /32 networks.

@@ -286,6 +286,10 @@ export interface HubCapacity {
  */
 export interface HubFacts {
     /**
+     * ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.
+     */
+    controllerReplicas?: number;
+    /**
      * EgressCidrs are the hub's NAT addresses as /32 networks.
      */
     egressCidrs: string[];

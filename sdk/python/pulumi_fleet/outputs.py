@@ -940,6 +940,8 @@ class HubFacts(dict):
             suggest = "management_role_arn"
         elif key == "vpcCidrs":
             suggest = "vpc_cidrs"
+        elif key == "controllerReplicas":
+            suggest = "controller_replicas"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in HubFacts. Access the value via the '{suggest}' property getter instead.")
@@ -957,6 +959,7 @@ class HubFacts(dict):
                  management_role_arn: _builtins.str,
                  shards: Sequence['outputs.Shard'],
                  vpc_cidrs: Mapping[str, _builtins.str],
+                 controller_replicas: Optional[_builtins.int] = None,
                  registry: Optional['outputs.Registry'] = None):
         """
         HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
@@ -965,12 +968,15 @@ class HubFacts(dict):
         :param _builtins.str management_role_arn: ManagementRoleArn is the hub's Argo CD management role.
         :param Sequence['Shard'] shards: Shards are the hub stack's shards.
         :param Mapping[str, _builtins.str] vpc_cidrs: VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
+        :param _builtins.int controller_replicas: ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.
         :param 'Registry' registry: Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
         """
         pulumi.set(__self__, "egress_cidrs", egress_cidrs)
         pulumi.set(__self__, "management_role_arn", management_role_arn)
         pulumi.set(__self__, "shards", shards)
         pulumi.set(__self__, "vpc_cidrs", vpc_cidrs)
+        if controller_replicas is not None:
+            pulumi.set(__self__, "controller_replicas", controller_replicas)
         if registry is not None:
             pulumi.set(__self__, "registry", registry)
 
@@ -1005,6 +1011,14 @@ class HubFacts(dict):
         VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
         """
         return pulumi.get(self, "vpc_cidrs")
+
+    @_builtins.property
+    @pulumi.getter(name="controllerReplicas")
+    def controller_replicas(self) -> Optional[_builtins.int]:
+        """
+        ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.
+        """
+        return pulumi.get(self, "controller_replicas")
 
     @_builtins.property
     @pulumi.getter

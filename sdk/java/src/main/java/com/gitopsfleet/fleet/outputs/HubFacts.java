@@ -7,6 +7,7 @@ import com.gitopsfleet.fleet.outputs.Registry;
 import com.gitopsfleet.fleet.outputs.Shard;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,11 @@ import javax.annotation.Nullable;
 
 @CustomType
 public final class HubFacts {
+    /**
+     * @return ControllerReplicas are the hub&#39;s application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard&#39;s spokes&#39; cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub&#39;s own do. 0 below two replicas.
+     * 
+     */
+    private @Nullable Integer controllerReplicas;
     /**
      * @return EgressCidrs are the hub&#39;s NAT addresses as /32 networks.
      * 
@@ -43,6 +49,13 @@ public final class HubFacts {
     private Map<String,String> vpcCidrs;
 
     private HubFacts() {}
+    /**
+     * @return ControllerReplicas are the hub&#39;s application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard&#39;s spokes&#39; cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub&#39;s own do. 0 below two replicas.
+     * 
+     */
+    public Optional<Integer> controllerReplicas() {
+        return Optional.ofNullable(this.controllerReplicas);
+    }
     /**
      * @return EgressCidrs are the hub&#39;s NAT addresses as /32 networks.
      * 
@@ -88,6 +101,7 @@ public final class HubFacts {
     }
     @CustomType.Builder
     public static final class Builder {
+        private @Nullable Integer controllerReplicas;
         private List<String> egressCidrs;
         private String managementRoleArn;
         private @Nullable Registry registry;
@@ -96,6 +110,7 @@ public final class HubFacts {
         public Builder() {}
         public Builder(HubFacts defaults) {
     	      Objects.requireNonNull(defaults);
+    	      this.controllerReplicas = defaults.controllerReplicas;
     	      this.egressCidrs = defaults.egressCidrs;
     	      this.managementRoleArn = defaults.managementRoleArn;
     	      this.registry = defaults.registry;
@@ -103,6 +118,12 @@ public final class HubFacts {
     	      this.vpcCidrs = defaults.vpcCidrs;
         }
 
+        @CustomType.Setter
+        public Builder controllerReplicas(@Nullable Integer controllerReplicas) {
+
+            this.controllerReplicas = controllerReplicas;
+            return this;
+        }
         @CustomType.Setter
         public Builder egressCidrs(List<String> egressCidrs) {
             if (egressCidrs == null) {
@@ -149,6 +170,7 @@ public final class HubFacts {
         }
         public HubFacts build() {
             final var _resultValue = new HubFacts();
+            _resultValue.controllerReplicas = controllerReplicas;
             _resultValue.egressCidrs = egressCidrs;
             _resultValue.managementRoleArn = managementRoleArn;
             _resultValue.registry = registry;
