@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: bench-guards bench-rollout screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: bench-guards bench-status bench-rollout screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -230,6 +230,7 @@ bench: offline peer
 	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
 	./bin/fleet-bench -out bench/results $(BENCHFLAGS)
 	$(MAKE) bench-guards
+	$(MAKE) bench-status
 	./bin/fleet-bench -rollout 15 -out bench/results
 
 ## bench-rollout: fleet rollout over 15 clusters on real API servers with Argo CD, in 3 waves: a good add-ons commit
@@ -237,6 +238,12 @@ bench: offline peer
 bench-rollout: offline
 	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
 	./bin/fleet-bench -rollout 15 -out bench/results
+
+## bench-status: fleet status's EKS reads of 10, 50 and 200 clusters, each AWS call taking 50 ms (provider/status's
+## BenchmarkWithEKSAtSize); in bench/results/status.txt
+bench-status:
+	$(GO) test -run '^$$' -bench WithEKSAtSize -benchtime 3x -count 3 ./provider/status/ \
+		| grep -E '^(Benchmark|goos|goarch|cpu)' > bench/results/status.txt
 
 ## bench-guards: the hub's cluster-secret guard at 10, 50 and 200 spokes through Kubernetes' admission code
 ## (tests/contract): one admission's latency, the policy's bytes and its largest expression; in bench/results/guards.txt

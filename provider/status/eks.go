@@ -3,7 +3,9 @@ package status
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
@@ -54,21 +56,34 @@ type EKSAPI interface {
 
 // WithEKS are clusters with what EKS says of each (client gives the API of a region); managedHub: the hub's Argo
 // CD is an EKS capability, listed too. A cluster EKS could not be asked of keeps EKS nil, and why is returned, one
-// entry per cluster ("eks spoke-a (us-east-2): ...").
+// entry per cluster in their order ("eks spoke-a (us-east-2): ..."). Clusters are read EKSConcurrency at a time;
+// client is called from as many goroutines.
 func WithEKS(ctx context.Context, clusters []Cluster, managedHub bool, client func(region string) (EKSAPI, error)) ([]Cluster, []string) {
-	var unreachable []string
-	out := make([]Cluster, len(clusters))
+	out := slices.Clone(clusters)
+	errs := make([]error, len(clusters))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, EKSConcurrency)
 	for i, c := range clusters {
-		out[i] = c
-		e, err := describe(ctx, c, managedHub && c.Role == "hub", client)
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			out[i].EKS, errs[i] = describe(ctx, c, managedHub && c.Role == "hub", client)
+		})
+	}
+	wg.Wait()
+	var unreachable []string
+	for i, err := range errs {
 		if err != nil {
-			unreachable = append(unreachable, fmt.Sprintf("eks %s (%s): %v", c.Name, c.Region, err))
-			continue
+			unreachable = append(unreachable, fmt.Sprintf("eks %s (%s): %v", clusters[i].Name, clusters[i].Region, err))
 		}
-		out[i].EKS = e
 	}
 	return out, unreachable
 }
+
+// EKSConcurrency is how many clusters WithEKS reads at once: each read is a few calls of an AWS API's latency, so a
+// fleet of 200 is read in about 200/16 rounds rather than 200, well within EKS's API rate limits (DescribeCluster
+// and ListInsights are throttled per account and region, at tens of requests a second).
+const EKSConcurrency = 16
 
 // describe is what EKS says of c (its EKS cluster is named as the fleet names it, after the cluster): the cluster,
 // its upgrade insights that do not pass, and with capabilities the cluster's capabilities and their health.

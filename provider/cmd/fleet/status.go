@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/eks"
@@ -102,9 +103,13 @@ func runStatus(ctx context.Context, o options, out io.Writer) error {
 		}
 		src.Kubeconfig = string(data)
 	}
-	// One client per region, for every cluster there and every round of -watch.
+	// One client per region, for every cluster there and every round of -watch (asked for from status.WithEKS's
+	// goroutines).
 	clients := map[string]status.EKSAPI{}
+	var mu sync.Mutex
 	regional := func(region string) (status.EKSAPI, error) {
+		mu.Lock()
+		defer mu.Unlock()
 		if c, ok := clients[region]; ok {
 			return c, nil
 		}
