@@ -14,7 +14,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/spokegen"
 )
 
-// guardOf is the hub's cluster-secret guard registering the hub and n realistic spokes.
+// guardOf is the hub's cluster-secret guard registering the hub and n realistic spokes (sizedSpoke).
 func guardOf(t testing.TB, n int) gitopsbridge.ClusterSecretGuard {
 	t.Helper()
 	hub, _ := fleetSecrets(t)
@@ -22,9 +22,20 @@ func guardOf(t testing.TB, n int) gitopsbridge.ClusterSecretGuard {
 		Deployer:      gitopsbridge.DeployerUsername(deployerRole + "ci-run-1"),
 		SecretWriters: []string{argocdServer}, Registered: []gitopsbridge.ClusterSecret{registration(t, hub)}}
 	for i := range n {
-		g.Registered = append(g.Registered, spokegen.Spoke(i))
+		g.Registered = append(g.Registered, sizedSpoke(n, i))
 	}
 	return g
+}
+
+// sizedSpoke is spoke i of a fleet of n realistic spokes and its hub, naming its controller replica as Fleet writes
+// it once the hub is past a replica's budget (gitopsbridge.ReplicasFor the n+1 clusters: 2 replicas at 50 spokes,
+// 3 at 100, 5 at 200).
+func sizedSpoke(n, i int) gitopsbridge.ClusterSecret {
+	s := spokegen.Spoke(i)
+	if replicas := gitopsbridge.ReplicasFor(nil, n+1, 0); replicas > 1 {
+		s.Shard = strconv.Itoa(gitopsbridge.ShardOf(s.Name, replicas))
+	}
+	return s
 }
 
 // secretObject is s as the Secret Git delivery commits and Argo CD's controller writes (tracking annotation added).
@@ -38,13 +49,13 @@ func secretObject(t testing.TB, s gitopsbridge.ClusterSecret) map[string]any {
 	return m
 }
 
-// TestClusterSecretGuardAtSize: the guard over 10, 50 and 200 realistic spokes is a policy the API server stores
+// TestClusterSecretGuardAtSize: the guard over 10, 50, 100 and 200 realistic spokes (sharded past 50) is a policy the API server stores
 // (every expression compiled as it compiles a new policy, under cel-go's 100,000 code points, the object under
 // etcd's 1.5 MiB) and enforces: any spoke, the last of the last variable included, written by a sync is admitted;
-// a flipped label, a spoke moved to an earlier wave, changed data or an unregistered name is refused with the
-// guard's message.
+// a flipped label, a spoke moved to an earlier wave, changed data, a spoke moved to another controller replica or an
+// unregistered name is refused with the guard's message.
 func TestClusterSecretGuardAtSize(t *testing.T) {
-	for _, n := range []int{10, 50, 200} {
+	for _, n := range []int{10, 50, 100, 200} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			g := guardOf(t, n)
 			p := g.Policy()
@@ -60,7 +71,7 @@ func TestClusterSecretGuardAtSize(t *testing.T) {
 			}
 			a := newAdmitter(t, policy, p.Binding())
 			for _, i := range []int{0, n / 2, n - 1} {
-				spoke := spokegen.Spoke(i)
+				spoke := sizedSpoke(n, i)
 				obj := secretObject(t, spoke)
 				if ok, msg := a.admit(t, obj, nil, argocdNamespace, controller, secretKind, secretResource); !ok {
 					t.Errorf("spoke %d of %d, from Git: %s", i, n, msg)
@@ -75,6 +86,11 @@ func TestClusterSecretGuardAtSize(t *testing.T) {
 				elsewhere := edited(t, obj, func(o map[string]any) { field(o, "stringData")["server"] = "https://collector.example.com" })
 				ok, msg = a.admit(t, elsewhere, obj, argocdNamespace, controller, secretKind, secretResource)
 				expectAdmission(t, ok, msg, "data differ")
+				if spoke.Shard != "" { // another controller replica, which the commit's author would rather it ran on
+					moved := edited(t, obj, func(o map[string]any) { field(o, "stringData")["shard"] = spoke.Shard + "0" })
+					ok, msg = a.admit(t, moved, obj, argocdNamespace, controller, secretKind, secretResource)
+					expectAdmission(t, ok, msg, "data differ")
+				}
 			}
 			rogue := secretObject(t, spokegen.Spoke(n))
 			ok, msg := a.admit(t, rogue, nil, argocdNamespace, controller, secretKind, secretResource)
@@ -84,11 +100,11 @@ func TestClusterSecretGuardAtSize(t *testing.T) {
 	}
 }
 
-// BenchmarkClusterSecretAdmission measures, for 10, 50 and 200 realistic spokes, one admission of a registered
+// BenchmarkClusterSecretAdmission measures, for 10, 50, 100 and 200 realistic spokes (sharded past 50), one admission of a registered
 // spoke's secret written by a sync through Kubernetes' own admission code with the guard compiled (ns/op), and
 // reports the policy's size (bytes of JSON as stored) and its largest expression (code points).
 func BenchmarkClusterSecretAdmission(b *testing.B) {
-	for _, n := range []int{10, 50, 200} {
+	for _, n := range []int{10, 50, 100, 200} {
 		b.Run("spokes="+strconv.Itoa(n), func(b *testing.B) {
 			p := guardOf(b, n).Policy()
 			raw := jsonOf(b, p.Object())
@@ -97,7 +113,7 @@ func BenchmarkClusterSecretAdmission(b *testing.B) {
 				largest = max(largest, utf8.RuneCountInString(v.Expression))
 			}
 			a := newAdmitter(b, p.Object(), p.Binding())
-			obj := secretObject(b, spokegen.Spoke(n-1))
+			obj := secretObject(b, sizedSpoke(n, n-1))
 			b.ResetTimer()
 			for b.Loop() {
 				if ok, msg := a.admit(b, obj, nil, argocdNamespace, controller, secretKind, secretResource); !ok {
