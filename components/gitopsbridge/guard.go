@@ -67,7 +67,8 @@ var SystemDeleters = admission.SystemDeleters
 //     deleted only by SecretWriters: a Git sync (Argo CD's application controller), a stage or any other
 //     identity cannot change or prune Argo CD's own secrets or credentials;
 //   - a cluster secret is exactly one of Registered: its name (so no file named argocd-secret), its data (name,
-//     server, config, and shard when the controller is sharded, so no move to another replica: no unknown cluster, no spoke name on another server, which would receive the spoke role's
+//     server, config, and shard when the controller is sharded: no unknown cluster, no move to another controller
+//     replica, no spoke name on another server, which would receive the spoke role's
 //     EKS token, no execProviderConfig, bearer token, password, client key, insecure TLS or other role), every
 //     label (no enable_* label flipped, no other environment) and every annotation (no other values repository,
 //     revision, add-on namespace or service account, no text pasted into Helm values) but Bookkeeping, and no
@@ -76,8 +77,8 @@ var SystemDeleters = admission.SystemDeleters
 //     cluster's file only once the stack no longer registers it, never a registered cluster, whose Applications,
 //     and with them its add-ons, Argo CD would delete.
 //
-// For the deployer too, a cluster secret holds exactly name, server and config (and shard), and only the hub's own names the
-// in-cluster server, with the config GitOpsBridge writes (TLS verified, no credential).
+// For the deployer too, a cluster secret holds exactly name, server and config (and shard), and only the hub's own
+// names the in-cluster server, with the config GitOpsBridge writes (TLS verified, no credential).
 //
 // One policy for writes and deletions, so that a spoke's new secret (unknown during a preview) updates one object.
 // The API server hands a Secret's data to CEL base64-encoded, and Kubernetes' CEL has no base64 decoder, so the

@@ -57,7 +57,8 @@ func (s ClusterSecret) YAML() string {
 }
 
 // ParseClusterSecret reads a cluster secret's manifest as YAML renders it (a GitOpsBridge's manifest output): a v1
-// Secret whose stringData holds exactly name, server and config (and shard, a replica number), labelled argocd.argoproj.io/secret-type: cluster.
+// Secret whose stringData holds exactly name, server and config (and shard, a controller replica's number),
+// labelled argocd.argoproj.io/secret-type: cluster.
 func ParseClusterSecret(manifest string) (ClusterSecret, error) {
 	var m struct {
 		APIVersion string `json:"apiVersion"`

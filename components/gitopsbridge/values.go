@@ -36,7 +36,8 @@ func awsCallers(h Hub) []awsCaller {
 // syncs, for RollingSync by wave; the server's and, unless it is the hub's admin, the application controller's
 // cluster role rules (serverClusterRoleRules, controllerClusterRoleRules); with high availability redis-ha and two
 // replicas of the server, repo server and ApplicationSet controller, the chart's documented HA setup without
-// autoscaling), with the user's values merged over them.
+// autoscaling; with hub.controllerSharding the sharded controller's, ControllerValues), with the user's values
+// merged over them.
 func ChartValues(h Hub, appNamespaces []string) map[string]any {
 	ours := map[string]any{
 		"controller":     map[string]any{"serviceAccount": map[string]any{"name": ApplicationControllerServiceAccount}},
