@@ -87,11 +87,13 @@ type ClusterSpec struct {
 	// cidrPool and kept in the ClusterLedger.
 	VpcCidr string `pulumi:"vpcCidr,optional"`
 	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default:
-	// defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo
-	// CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint
-	// is private without any.
+	// defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct,
+	// as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's
+	// NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives
+	// any. Only the hub's endpoint is private without any.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
-	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an
+	// empty list counts as unset).
 	NodeGroups []fleetcluster.NodeGroup `pulumi:"nodeGroups,optional"`
 	// Addons are GitOps Bridge add-on names -> enabled, merged over defaults.addons (the cluster's entry wins).
 	// Default: defaults.addons.

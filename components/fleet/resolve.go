@@ -44,10 +44,11 @@ func withDefaults(args FleetArgs, stack string) FleetArgs {
 		c.Environment = or(c.Environment, d.Environment)
 		c.Version = or(c.Version, d.Version)
 		c.AssumeRoleArn = or(c.AssumeRoleArn, d.AssumeRoleArn)
-		if c.PublicAccessCidrs == nil {
+		// An empty list is unset: Pulumi's Go SDK sends a nil list of a plain struct (pulumi.ToOutput) as an empty one.
+		if len(c.PublicAccessCidrs) == 0 {
 			c.PublicAccessCidrs = slices.Clone(d.PublicAccessCidrs)
 		}
-		if c.NodeGroups == nil {
+		if len(c.NodeGroups) == 0 {
 			c.NodeGroups = slices.Clone(d.NodeGroups)
 		}
 		c.Addons = merged(d.Addons, c.Addons)

@@ -119,6 +119,13 @@ func TestWithDefaults(t *testing.T) {
 	if a.CidrPool != DefaultCidrPool || a.CidrPrefixLength != DefaultCidrPrefixLength {
 		t.Errorf("pool defaults: %s /%d", a.CidrPool, a.CidrPrefixLength)
 	}
+	// Empty lists are unset: a Go program passing a config-decoded struct (pulumi.ToOutput, as examples/fleet does)
+	// sends every unset list as an empty one.
+	e := DevFleet()
+	e.Clusters[2].PublicAccessCidrs, e.Clusters[2].NodeGroups = []string{}, []fleetcluster.NodeGroup{}
+	if got := withDefaults(e, "dev").Clusters[2]; len(got.PublicAccessCidrs) != 1 || len(got.NodeGroups) != 1 {
+		t.Errorf("empty lists did not take the defaults: %v, %v", got.PublicAccessCidrs, got.NodeGroups)
+	}
 }
 
 // TestNodeSessionManagerDefaults: a cluster's nodeSessionManager wins over defaults.nodeSessionManager, which wins

@@ -150,8 +150,9 @@ type Hub struct {
 	ReservedNamespaces []string `pulumi:"reservedNamespaces,optional"`
 	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides
 	// their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the
-	// host is refused). Default: DefaultChartRepositories, the
-	// repositories of the GitOps Bridge control-plane template's add-ons.
+	// host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane
+	// template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every
+	// unset list as an empty one, and without chart repositories no add-on syncs).
 	ChartRepositories []string `pulumi:"chartRepositories,optional"`
 	// SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits
 	// alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).

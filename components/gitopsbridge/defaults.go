@@ -45,7 +45,8 @@ func withDefaults(args GitOpsBridgeArgs, name string) GitOpsBridgeArgs {
 		if h.ChartRepository == "" {
 			h.ChartRepository = DefaultChartRepository
 		}
-		if h.ChartRepositories == nil {
+		// An empty list is unset: Pulumi's Go SDK sends a nil list of a plain struct (pulumi.ToOutput) as an empty one.
+		if len(h.ChartRepositories) == 0 {
 			h.ChartRepositories = DefaultChartRepositories
 		}
 		a.Hub = &h

@@ -72,6 +72,11 @@ default:
 			}
 		})
 	}
+	// An empty list of chart repositories is unset (a Go program's config-decoded struct sends unset lists as empty
+	// ones): without them no add-on's chart would be permitted.
+	if got := withDefaults(GitOpsBridgeArgs{Hub: &Hub{ChartRepositories: []string{}}}, "hub").Hub.ChartRepositories; len(got) != len(DefaultChartRepositories) {
+		t.Errorf("an empty chartRepositories: %v, want the defaults", got)
+	}
 	a := withDefaults(GitOpsBridgeArgs{Hub: &Hub{}, Git: &GitDelivery{Owner: "acme", Repository: "registry"}}, "hub")
 	if p := RegistryApplication(*a.Git, "prod", "argocd")["project"]; p != RegistryProject {
 		t.Errorf("registry Application in project %v", p)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -49,7 +50,8 @@ type Hub struct {
 	agent  *http.Server
 	temps  []string // folders outside Dir, removed by Stop
 	// Logs are the processes' log files by component (redis, repo-server, application-controller,
-	// applicationset-controller).
+	// applicationset-controller), a sharded application controller's replicas past the first as
+	// application-controller-1, ...
 	Logs map[string]string
 }
 
@@ -91,36 +93,48 @@ func Start(ctx context.Context, cfg Config) (_ *Hub, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", component, err)
 		}
-		ports, err := freePorts(4)
-		if err != nil {
-			return nil, err
+		// One process stands for the workload's pods, but for the application controller: its StatefulSet's pod
+		// <name>-N is shard N (sharding.InferShard, from the hostname), and each manages only the clusters of its
+		// shard, so every replica runs, each told its shard outright (the machine's hostname is not the pod's).
+		replicas := 1
+		if component == "application-controller" {
+			replicas = max(1, w.replicas)
 		}
-		switch component {
-		case "repo-server":
-			repoServer = fmt.Sprintf("127.0.0.1:%d", ports[0])
-			p.args = append(p.args, fmt.Sprintf("--port=%d", ports[0]), "--address=127.0.0.1",
-				fmt.Sprintf("--metrics-port=%d", ports[1]), "--metrics-address=127.0.0.1", "--redis="+redisAddr)
-		case "applicationset-controller":
-			// controller-runtime reads KUBECONFIG, not the command's --kubeconfig, outside a pod.
-			p.env = append(p.env, "KUBECONFIG="+p.kubeconfig, "ARGOCD_FAKE_IN_CLUSTER=true")
-			p.args = append(p.args, "--kubeconfig="+p.kubeconfig, "--argocd-repo-server="+repoServer,
-				fmt.Sprintf("--metrics-addr=127.0.0.1:%d", ports[0]), fmt.Sprintf("--probe-addr=127.0.0.1:%d", ports[1]),
-				fmt.Sprintf("--webhook-addr=127.0.0.1:%d", ports[2]))
-		case "application-controller":
-			// The hub's own cluster (https://kubernetes.default.svc) is the pod's in-cluster config, which Argo CD
-			// takes from KUBECONFIG when ARGOCD_FAKE_IN_CLUSTER is set (its local development switch).
-			p.env = append(p.env, "KUBECONFIG="+p.kubeconfig, "ARGOCD_FAKE_IN_CLUSTER=true")
-			p.args = append(p.args, "--kubeconfig="+p.kubeconfig, "--repo-server="+repoServer, "--redis="+redisAddr,
-				fmt.Sprintf("--metrics-port=%d", ports[0]))
-			// The StatefulSet's pod <name>-0 is shard 0 by its hostname (sharding.InferShard); the machine's
-			// hostname is not the pod's, so the shard is said outright.
-			p.env = append(p.env, "ARGOCD_CONTROLLER_SHARD=0")
-		}
-		if err := h.run(component, p); err != nil {
-			return nil, err
-		}
-		if err := listening(ctx, fmt.Sprintf("127.0.0.1:%d", ports[0]), h.Logs[component]); err != nil {
-			return nil, fmt.Errorf("%s: %w", component, err)
+		for shard := range replicas {
+			name, q := component, p
+			if shard > 0 {
+				name = fmt.Sprintf("%s-%d", component, shard)
+			}
+			q.args, q.env = slices.Clone(p.args), slices.Clone(p.env)
+			ports, err := freePorts(4)
+			if err != nil {
+				return nil, err
+			}
+			switch component {
+			case "repo-server":
+				repoServer = fmt.Sprintf("127.0.0.1:%d", ports[0])
+				q.args = append(q.args, fmt.Sprintf("--port=%d", ports[0]), "--address=127.0.0.1",
+					fmt.Sprintf("--metrics-port=%d", ports[1]), "--metrics-address=127.0.0.1", "--redis="+redisAddr)
+			case "applicationset-controller":
+				// controller-runtime reads KUBECONFIG, not the command's --kubeconfig, outside a pod.
+				q.env = append(q.env, "KUBECONFIG="+q.kubeconfig, "ARGOCD_FAKE_IN_CLUSTER=true")
+				q.args = append(q.args, "--kubeconfig="+q.kubeconfig, "--argocd-repo-server="+repoServer,
+					fmt.Sprintf("--metrics-addr=127.0.0.1:%d", ports[0]), fmt.Sprintf("--probe-addr=127.0.0.1:%d", ports[1]),
+					fmt.Sprintf("--webhook-addr=127.0.0.1:%d", ports[2]))
+			case "application-controller":
+				// The hub's own cluster (https://kubernetes.default.svc) is the pod's in-cluster config, which Argo
+				// CD takes from KUBECONFIG when ARGOCD_FAKE_IN_CLUSTER is set (its local development switch).
+				q.env = append(q.env, "KUBECONFIG="+q.kubeconfig, "ARGOCD_FAKE_IN_CLUSTER=true",
+					fmt.Sprintf("ARGOCD_CONTROLLER_SHARD=%d", shard))
+				q.args = append(q.args, "--kubeconfig="+q.kubeconfig, "--repo-server="+repoServer, "--redis="+redisAddr,
+					fmt.Sprintf("--metrics-port=%d", ports[0]))
+			}
+			if err := h.run(name, q); err != nil {
+				return nil, err
+			}
+			if err := listening(ctx, fmt.Sprintf("127.0.0.1:%d", ports[0]), h.Logs[name]); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 		}
 	}
 	return h, nil

@@ -23,6 +23,8 @@ import (
 type workload struct {
 	name string
 	spec corev1.PodSpec
+	// replicas are the workload's spec.replicas (1 when unset).
+	replicas int
 }
 
 // componentLabel is the label the Argo CD chart puts on each component's workload.
@@ -35,15 +37,21 @@ func chartWorkload(ctx context.Context, kube kubernetes.Interface, ns, component
 	if err != nil {
 		return workload{}, err
 	}
+	replicas := func(n *int32) int {
+		if n == nil {
+			return 1
+		}
+		return int(*n)
+	}
 	for _, d := range deployments.Items {
-		return workload{name: d.Name, spec: d.Spec.Template.Spec}, nil
+		return workload{name: d.Name, spec: d.Spec.Template.Spec, replicas: replicas(d.Spec.Replicas)}, nil
 	}
 	sets, err := kube.AppsV1().StatefulSets(ns).List(ctx, sel)
 	if err != nil {
 		return workload{}, err
 	}
 	for _, s := range sets.Items {
-		return workload{name: s.Name, spec: s.Spec.Template.Spec}, nil
+		return workload{name: s.Name, spec: s.Spec.Template.Spec, replicas: replicas(s.Spec.Replicas)}, nil
 	}
 	return workload{}, fmt.Errorf("no Deployment or StatefulSet labelled %s=%s in %s: is Argo CD's chart installed?", componentLabel, component, ns)
 }

@@ -242,7 +242,7 @@ func TestDevFleet(t *testing.T) {
 		testArgoCDAccess(t, env)
 	})
 
-	t.Run("the hub's Argo CD may reach every spoke's API endpoint", func(t *testing.T) {
+	t.Run("the hub's Argo CD may reach every spoke's API endpoint, and the defaults' networks every cluster's", func(t *testing.T) {
 		env := env.For(t)
 		var hubIPs []string
 		for _, r := range env.Cloud().Records("aws", "aws:ec2/eip:Eip") {
@@ -254,11 +254,16 @@ func TestDevFleet(t *testing.T) {
 			t.Fatal("the hub has no NAT addresses")
 		}
 		for _, r := range env.Cloud().Records("aws", "aws:eks/cluster:Cluster") {
+			vpc, _ := env.Cloud().Plain(r)["vpcConfig"].(map[string]any)
+			cidrs := fmt.Sprint(vpc["publicAccessCidrs"])
+			// Every cluster inherits the stack file's defaults.publicAccessCidrs (the Go program sends a cluster's
+			// unset list as an empty one, which counts as unset).
+			if !strings.Contains(cidrs, "203.0.113.0/24") {
+				t.Errorf("%s: public access %s, want the stack file's defaults.publicAccessCidrs 203.0.113.0/24", r.ID, cidrs)
+			}
 			if r.ID == "hub" {
 				continue
 			}
-			vpc, _ := env.Cloud().Plain(r)["vpcConfig"].(map[string]any)
-			cidrs := fmt.Sprint(vpc["publicAccessCidrs"])
 			for _, ip := range hubIPs {
 				if vpc["endpointPublicAccess"] != true || !strings.Contains(cidrs, ip) {
 					t.Errorf("spoke %s: public endpoint %v for %s, want on for the hub's %s", r.ID,

@@ -42,6 +42,10 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		"gitops-fleet:repositories.addons.revision": sha,
 		// The rollouts' waves (testRollout, testKubernetesRollout): the hub 0, spoke-usw2 1, spoke-use2 2.
 		"gitops-fleet:clusters[1].wave": "2", "gitops-fleet:clusters[2].wave": "1",
+		// A hub past a controller replica's budget of 2 clusters: the application controller sharded over 2 replicas,
+		// each cluster secret naming its own (docs/capacity.md). The offline hub's one controller still manages
+		// every cluster (Argo CD places a secret whose shard it has no replica for by its algorithm).
+		"gitops-fleet:argocd.controllerSharding.clustersPerReplica": "2",
 	})
 	stack.Up("up")
 	hubCP := env.Hub()
@@ -68,6 +72,9 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 			sync, _, _ := unstructured.NestedString(app.Object, "status", "sync", "status")
 			health, _, _ := unstructured.NestedString(app.Object, "status", "health", "status")
 			states[app.GetName()] = sync + "/" + health
+			if conditions, _, _ := unstructured.NestedSlice(app.Object, "status", "conditions"); len(conditions) > 0 {
+				states[app.GetName()] += fmt.Sprint(" ", conditions) // Argo CD's reason, for the failure's message
+			}
 			if want[app.GetName()] && (sync != "Synced" || health != "Healthy") {
 				all = false
 			}
@@ -84,6 +91,34 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		t.Fatalf("after 5 minutes the add-on Applications are %v; want %v each Synced/Healthy", states, slices.Sorted(maps.Keys(want)))
 	}
 	t.Logf("every add-on Application Synced and Healthy %s after Argo CD started: %v", time.Since(started).Round(time.Second), states)
+
+	t.Run("each cluster secret names its controller replica, which the hub's guard admitted", func(t *testing.T) {
+		for _, name := range []string{"hub", "spoke-use2", "spoke-usw2"} {
+			secret, err := hubCP.Typed().CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, name, metav1.GetOptions{})
+			if want := fmt.Sprint(gitopsbridge.ShardOf(name, 2)); err != nil || string(secret.Data["shard"]) != want {
+				t.Errorf("%s's cluster secret: shard %q, %v; want %s", name, secret.Data["shard"], err, want)
+			}
+		}
+		release, err := hubCP.Typed().AppsV1().StatefulSets(gitopsbridge.DefaultNamespace).Get(ctx,
+			"argo-cd-argocd-application-controller", metav1.GetOptions{})
+		if err != nil || release.Spec.Replicas == nil || *release.Spec.Replicas != 2 {
+			t.Errorf("the chart's application controller StatefulSet: %v, %v; want 2 replicas", release, err)
+		}
+		// The StatefulSet's two replicas run (tests/argocdhub), each shard told its number: spoke-use2's Applications
+		// are reconciled by replica 1 only, the hub's and spoke-usw2's by replica 0 only, as their secrets say.
+		reconciled := func(log, cluster string) bool {
+			return slices.ContainsFunc(strings.Split(log, "\n"), func(l string) bool {
+				return strings.Contains(l, "Reconciliation completed") && strings.Contains(l, "application=addon-"+cluster+"-")
+			})
+		}
+		for shard, log := range []string{hub.Log("application-controller"), hub.Log("application-controller-1")} {
+			for _, cluster := range []string{"hub", "spoke-use2", "spoke-usw2"} {
+				if got, want := reconciled(log, cluster), gitopsbridge.ShardOf(cluster, 2) == shard; got != want {
+					t.Errorf("controller replica %d reconciled %s's Applications: %v, want %v", shard, cluster, got, want)
+				}
+			}
+		}
+	})
 
 	t.Run("the spokes hold the add-ons, the controller's service account with the role the fleet created", func(t *testing.T) {
 		env := env.For(t)

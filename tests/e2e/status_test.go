@@ -131,10 +131,10 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 	// The hub's load: planned by the Fleet (the stack's hubCapacity output) and running on the hub's Argo CD (the
 	// offline add-ons repository holds two of the template's ApplicationSets, so fewer run than are planned).
 	live, err := status.Applications(context.Background(), env.Hub().Dynamic())
-	if c := r.Stacks[0].Capacity; err != nil || c == nil || c.Clusters != 3 || c.ControllerReplicas != 1 || c.Planned < 3 ||
-		c.Running < 1 || c.Running > c.Planned || c.Running > len(live) {
-		t.Errorf("the hub's capacity: %+v (%d Applications on the hub, %v); want 3 clusters, one controller replica, "+
-			"some of the planned Applications running", c, len(live), err)
+	if c := r.Stacks[0].Capacity; err != nil || c == nil || c.Clusters != 3 || c.ControllerReplicas != 2 ||
+		c.ShardingAlgorithm != "consistent-hashing" || c.Planned < 3 || c.Running < 1 || c.Running > c.Planned || c.Running > len(live) {
+		t.Errorf("the hub's capacity: %+v (%d Applications on the hub, %v); want 3 clusters, the controller sharded "+
+			"over 2 replicas (the test's budget), some of the planned Applications running", c, len(live), err)
 	}
 	table := string(stack.FleetStatus("-eks=false"))
 	t.Logf("fleet status:\n%s", table)

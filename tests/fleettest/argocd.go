@@ -63,6 +63,17 @@ func (h *Hub) ArgoCD() *ArgoCD {
 	return a
 }
 
+// Log is the log so far of Argo CD's process name ("application-controller", a sharded controller's
+// "application-controller-1", ...); "" when there is no such process.
+func (a *ArgoCD) Log(name string) string {
+	path, ok := a.hub.Logs[name]
+	if !ok {
+		return ""
+	}
+	data, _ := os.ReadFile(path)
+	return string(data)
+}
+
 // Applications are the hub's Argo CD Applications in namespace (all: "").
 func (a *ArgoCD) Applications(namespace string) dynamic.ResourceInterface {
 	apps := a.Hub.Dynamic().Resource(status.ApplicationsResource)

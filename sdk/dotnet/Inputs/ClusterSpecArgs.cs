@@ -98,7 +98,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<Inputs.NodeGroupArgs>? _nodeGroups;
 
         /// <summary>
-        /// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+        /// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
         /// </summary>
         public InputList<Inputs.NodeGroupArgs> NodeGroups
         {
@@ -116,7 +116,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _publicAccessCidrs;
 
         /// <summary>
-        /// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
+        /// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
         /// </summary>
         public InputList<string> PublicAccessCidrs
         {

@@ -44,7 +44,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _chartRepositories;
 
         /// <summary>
-        /// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+        /// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
         /// </summary>
         public InputList<string> ChartRepositories
         {

@@ -2238,11 +2238,11 @@ type ClusterSpec struct {
 	Identity *string `pulumi:"identity"`
 	// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
 	Name string `pulumi:"name"`
-	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
 	// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
 	NodeSessionManager *bool `pulumi:"nodeSessionManager"`
-	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
 	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
 	Region string `pulumi:"region"`
@@ -2293,11 +2293,11 @@ type ClusterSpecArgs struct {
 	Identity pulumi.StringPtrInput `pulumi:"identity"`
 	// Name is the cluster's name (its EKS name and the name of its components), unique in the fleet: a DNS-1123 label (RFC 1123), for example "spoke-use2". Renaming a cluster removes it and adds another.
 	Name pulumi.StringInput `pulumi:"name"`
-	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
 	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
 	// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
 	NodeSessionManager pulumi.BoolPtrInput `pulumi:"nodeSessionManager"`
-	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
 	PublicAccessCidrs pulumi.StringArrayInput `pulumi:"publicAccessCidrs"`
 	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
 	Region pulumi.StringInput `pulumi:"region"`
@@ -2420,7 +2420,7 @@ func (o ClusterSpecOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v ClusterSpec) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
 func (o ClusterSpecOutput) NodeGroups() NodeGroupArrayOutput {
 	return o.ApplyT(func(v ClusterSpec) []NodeGroup { return v.NodeGroups }).(NodeGroupArrayOutput)
 }
@@ -2430,7 +2430,7 @@ func (o ClusterSpecOutput) NodeSessionManager() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *bool { return v.NodeSessionManager }).(pulumi.BoolPtrOutput)
 }
 
-// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
+// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
 func (o ClusterSpecOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ClusterSpec) []string { return v.PublicAccessCidrs }).(pulumi.StringArrayOutput)
 }
@@ -4819,7 +4819,7 @@ type Hub struct {
 	Bootstrap []map[string]interface{} `pulumi:"bootstrap"`
 	// Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
 	Capability *ManagedArgoCD `pulumi:"capability"`
-	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
 	ChartRepositories []string `pulumi:"chartRepositories"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 	ChartRepository *string `pulumi:"chartRepository"`
@@ -4874,7 +4874,7 @@ type HubArgs struct {
 	Bootstrap pulumi.MapArrayInput `pulumi:"bootstrap"`
 	// Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
 	Capability ManagedArgoCDPtrInput `pulumi:"capability"`
-	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+	// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
 	ChartRepositories pulumi.StringArrayInput `pulumi:"chartRepositories"`
 	// ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
 	ChartRepository pulumi.StringPtrInput `pulumi:"chartRepository"`
@@ -5003,7 +5003,7 @@ func (o HubOutput) Capability() ManagedArgoCDPtrOutput {
 	return o.ApplyT(func(v Hub) *ManagedArgoCD { return v.Capability }).(ManagedArgoCDPtrOutput)
 }
 
-// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
 func (o HubOutput) ChartRepositories() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.ChartRepositories }).(pulumi.StringArrayOutput)
 }
@@ -5142,7 +5142,7 @@ func (o HubPtrOutput) Capability() ManagedArgoCDPtrOutput {
 	}).(ManagedArgoCDPtrOutput)
 }
 
-// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+// ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
 func (o HubPtrOutput) ChartRepositories() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Hub) []string {
 		if v == nil {

@@ -352,7 +352,7 @@ export interface ClusterSpecArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+     * NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
      */
     nodeGroups?: pulumi.Input<pulumi.Input<inputs.NodeGroupArgs>[] | undefined>;
     /**
@@ -360,7 +360,7 @@ export interface ClusterSpecArgs {
      */
     nodeSessionManager?: pulumi.Input<boolean | undefined>;
     /**
-     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
+     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
      */
     publicAccessCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -736,7 +736,7 @@ export interface HubArgs {
      */
     capability?: pulumi.Input<inputs.ManagedArgoCDArgs | undefined>;
     /**
-     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
      */
     chartRepositories?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

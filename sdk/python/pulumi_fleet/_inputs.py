@@ -1458,7 +1458,7 @@ class ClusterSpecArgsDict(TypedDict):
     """
     node_groups: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgsDict']]]]]
     """
-    NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+    NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
     """
     node_session_manager: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -1466,7 +1466,7 @@ class ClusterSpecArgsDict(TypedDict):
     """
     public_access_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
+    PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
     """
     tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -1524,9 +1524,9 @@ class ClusterSpecArgs:
         :param pulumi.Input['DrainOptionsArgs'] drain: Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
         :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
         :param pulumi.Input[_builtins.str] identity: Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
-        :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+        :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
         :param pulumi.Input[_builtins.bool] node_session_manager: NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
         :param pulumi.Input[_builtins.str] version: Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
         :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
@@ -1730,7 +1730,7 @@ class ClusterSpecArgs:
     @pulumi.getter(name="nodeGroups")
     def node_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NodeGroupArgs']]]]:
         """
-        NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group.
+        NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
         """
         return pulumi.get(self, "node_groups")
 
@@ -1754,7 +1754,7 @@ class ClusterSpecArgs:
     @pulumi.getter(name="publicAccessCidrs")
     def public_access_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub's endpoint is private without any.
+        PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
         """
         return pulumi.get(self, "public_access_cidrs")
 
@@ -3294,7 +3294,7 @@ class HubArgsDict(TypedDict):
     """
     chart_repositories: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+    ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
     """
     chart_repository: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -3390,7 +3390,7 @@ class HubArgs:
         :param pulumi.Input[_builtins.bool] addons_on_hub: AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, Any]]]] bootstrap: Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
         :param pulumi.Input['ManagedArgoCDArgs'] capability: Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] chart_repositories: ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] chart_repositories: ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
         :param pulumi.Input[_builtins.str] chart_repository: ChartRepository is the Helm repository of the chart. Default: DefaultChartRepository (Argo Helm).
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
         :param pulumi.Input[_builtins.bool] controller_cluster_admin: ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
@@ -3489,7 +3489,7 @@ class HubArgs:
     @pulumi.getter(name="chartRepositories")
     def chart_repositories(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons.
+        ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
         """
         return pulumi.get(self, "chart_repositories")
 

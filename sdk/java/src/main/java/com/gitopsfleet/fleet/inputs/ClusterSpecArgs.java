@@ -193,14 +193,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group.
+     * NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group (an empty list counts as unset).
      * 
      */
     @Import(name="nodeGroups")
     private @Nullable Output<List<NodeGroupArgs>> nodeGroups;
 
     /**
-     * @return NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group.
+     * @return NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group (an empty list counts as unset).
      * 
      */
     public Optional<Output<List<NodeGroupArgs>>> nodeGroups() {
@@ -223,14 +223,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
+     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
      * 
      */
     @Import(name="publicAccessCidrs")
     private @Nullable Output<List<String>> publicAccessCidrs;
 
     /**
-     * @return PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
+     * @return PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
      * 
      */
     public Optional<Output<List<String>>> publicAccessCidrs() {
@@ -602,7 +602,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeGroups NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group.
+         * @param nodeGroups NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group (an empty list counts as unset).
          * 
          * @return builder
          * 
@@ -613,7 +613,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeGroups NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group.
+         * @param nodeGroups NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group (an empty list counts as unset).
          * 
          * @return builder
          * 
@@ -623,7 +623,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeGroups NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group.
+         * @param nodeGroups NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster&#39;s default group (an empty list counts as unset).
          * 
          * @return builder
          * 
@@ -654,7 +654,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 
@@ -665,7 +665,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 
@@ -675,7 +675,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs. A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when this list is empty. Only the hub&#39;s endpoint is private without any.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 

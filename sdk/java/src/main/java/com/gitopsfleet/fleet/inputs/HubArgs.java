@@ -71,14 +71,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+     * ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
      * 
      */
     @Import(name="chartRepositories")
     private @Nullable Output<List<String>> chartRepositories;
 
     /**
-     * @return ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+     * @return ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
      * 
      */
     public Optional<Output<List<String>>> chartRepositories() {
@@ -442,7 +442,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
          * 
          * @return builder
          * 
@@ -453,7 +453,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
          * 
          * @return builder
          * 
@@ -463,7 +463,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons.
+         * @param chartRepositories ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; &#34;*&#34; or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template&#39;s add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
          * 
          * @return builder
          * 
