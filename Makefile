@@ -59,7 +59,7 @@ test:
 	$(call timed,vet,$(MAKE) --no-print-directory vet)
 	$(call timed,tools,$(MAKE) --no-print-directory offline gotestsum)
 	$(call timed,sdk-check,$(MAKE) --no-print-directory sdk-check)
-	$(call timed,go-test,PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,product) -count=1 -timeout 40m -parallel 64 \
+	$(call timed,go-test,PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,product) -count=1 -timeout 55m -parallel 64 \
 		$$($(GO) list ./... | grep -v /tests/controlplane$$))
 	$(call timed,controlplane,$(call GOTESTSUM,controlplane) -count=1 ./tests/controlplane/)
 	$(call timed,java-tools,cd provider/java && $(JAVA_GO) test -count=1 ./...)
