@@ -21,7 +21,3 @@ func enabledAddons(enabled map[string]bool) []addons.Addon {
 	}
 	return out
 }
-
-// addonsWithImplied is the add-on map with the add-ons enabled ones imply (addons.WithImplied), the map that
-// becomes the enable_<addon> labels.
-func addonsWithImplied(enabled map[string]bool) map[string]bool { return addons.WithImplied(enabled) }

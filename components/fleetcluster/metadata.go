@@ -63,7 +63,7 @@ func (b *builder) outputs(net network, cl *eks.Cluster, oidc *iam.OpenIdConnectP
 	c.KubernetesVersion = eksCluster.Version()
 	c.Environment = pulumi.String(a.Environment).ToStringOutput()
 	c.Kubeconfig = pulumi.ToSecret(cl.KubeconfigJson).(pulumi.StringOutput)
-	c.Addons = pulumi.ToBoolMap(addonsWithImplied(a.Addons)).ToBoolMapOutput()
+	c.Addons = pulumi.ToBoolMap(addons.WithImplied(a.Addons)).ToBoolMapOutput()
 	c.GitOpsMetadata = pulumi.All(c.ClusterName, c.Region, c.AccountId, c.VpcId, c.KubernetesVersion,
 		addonKeys).ApplyT(func(v []any) map[string]string {
 		return GitOpsMetadata(ClusterFacts{

@@ -84,7 +84,7 @@ func ParseClusterSecret(manifest string) (ClusterSecret, error) {
 		return ClusterSecret{}, fmt.Errorf("the manifest has no metadata.name")
 	case m.Metadata.Labels[SecretTypeLabel] != "cluster":
 		return ClusterSecret{}, fmt.Errorf("secret %s is not labelled %s: cluster", m.Metadata.Name, SecretTypeLabel)
-	case len(m.StringData) != 3+min(1, len(m.StringData["shard"])) || m.StringData["name"] == "" ||
+	case len(m.StringData) != len(ClusterSecret{Shard: m.StringData["shard"]}.StringData()) || m.StringData["name"] == "" ||
 		m.StringData["server"] == "" || m.StringData["config"] == "":
 		return ClusterSecret{}, fmt.Errorf("secret %s's stringData holds %v, not exactly name, server and config "+
 			"(and shard)", m.Metadata.Name, slices.Sorted(maps.Keys(m.StringData)))

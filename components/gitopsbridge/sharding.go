@@ -136,7 +136,7 @@ func checkSharding(ps *problems.List, field string, s *ControllerSharding, mode 
 	}
 	if mode == ModeManaged {
 		ps.Add(field, "applies to mode selfManaged only: the managed Argo CD's controller is EKS's to run; past its "+
-			"limit of 1,000 Applications, give each shard of the fleet a hub of its own")
+			"limit of 1,000 Applications, split the clusters into fleets of their own, each with a hub of its own")
 	}
 	if s.Replicas < 0 || s.Replicas > MaxControllerReplicas {
 		ps.Add(field+".replicas", "%d: want 1 to %d application controller replicas", s.Replicas, MaxControllerReplicas)
