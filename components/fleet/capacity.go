@@ -45,9 +45,10 @@ type HubCapacity struct {
 	ShardingAlgorithm string `pulumi:"shardingAlgorithm" json:"shardingAlgorithm"`
 }
 
-// countApplications is the load of a fleet with defaults applied (its Argo CD settings, h, as hubSettings makes
-// them), without the controller's plan.
-func countApplications(a FleetArgs, h gitopsbridge.Hub) HubCapacity {
+// countApplications is the load of the planned fleet with the Argo CD settings h (argocdSettings), without the
+// controller's plan.
+func (p *plan) countApplications(h gitopsbridge.Hub) HubCapacity {
+	a := p.FleetArgs
 	var c HubCapacity
 	c.Clusters = len(a.Clusters)
 	for _, s := range a.Shards {
@@ -57,15 +58,12 @@ func countApplications(a FleetArgs, h gitopsbridge.Hub) HubCapacity {
 	if a.Repositories.Workloads != nil {
 		c.BootstrapApplications++
 	}
-	for _, cl := range a.Clusters {
+	for _, cl := range p.clusters {
 		c.AddonApplications += len(addons.ApplicationSets(cl.Addons))
 		if a.Repositories.Workloads != nil && cl.Role == Spoke && !cl.Decommission {
 			c.WorkloadApplications++
 		}
-		for _, t := range a.Tenants {
-			if !t.Selects(tenantCluster(cl)) {
-				continue
-			}
+		for _, t := range cl.tenants {
 			if t.Workloads != nil && !cl.Decommission {
 				c.TenantApplications++
 			}
@@ -112,19 +110,19 @@ func planController(h gitopsbridge.Hub, c HubCapacity) (gitopsbridge.Hub, HubCap
 	return h, c
 }
 
-// controllerReplicas are the replicas of the application controller of a's hub when it is sharded (a hub stack's
-// plan, or a shard's hub's, from its hubFacts); 0 otherwise.
-func controllerReplicas(a FleetArgs) int {
-	if a.Argocd == nil || a.Argocd.ControllerSharding == nil || a.Argocd.ControllerSharding.Replicas < 2 {
+// controllerReplicas are the replicas of the application controller of the fleet's hub when it is sharded (a hub
+// stack's plan, or a shard's hub's, from its hubFacts); 0 otherwise.
+func (p *plan) controllerReplicas() int {
+	if p.Argocd == nil || p.Argocd.ControllerSharding == nil || p.Argocd.ControllerSharding.Replicas < 2 {
 		return 0
 	}
-	return a.Argocd.ControllerSharding.Replicas
+	return p.Argocd.ControllerSharding.Replicas
 }
 
 // shardOf is the controller replica cluster's secret names on a fleet whose hub's controller is sharded; nil
 // otherwise.
-func shardOf(a FleetArgs, cluster string) *int {
-	replicas := controllerReplicas(a)
+func (p *plan) shardOf(cluster string) *int {
+	replicas := p.controllerReplicas()
 	if replicas == 0 {
 		return nil
 	}
@@ -132,19 +130,18 @@ func shardOf(a FleetArgs, cluster string) *int {
 	return &shard
 }
 
-// withHubReplicas is a shard's arguments once its hub's facts are known: with the hub's controller sharded, its
-// spokes' secrets name their replicas as the hub's own do (a shard's argocd carries nothing else).
-func withHubReplicas(a FleetArgs, facts HubFacts) FleetArgs {
+// withHubReplicas joins a shard's hub's facts into its plan: with the hub's controller sharded, its spokes'
+// secrets name their replicas as the hub's own do (a shard's argocd carries nothing else).
+func (p *plan) withHubReplicas(facts HubFacts) {
 	if facts.ControllerReplicas < 2 {
-		return a
+		return
 	}
 	h := gitopsbridge.Hub{}
-	if a.Argocd != nil {
-		h = *a.Argocd
+	if p.Argocd != nil {
+		h = *p.Argocd
 	}
 	h.ControllerSharding = &gitopsbridge.ControllerSharding{Replicas: facts.ControllerReplicas}
-	a.Argocd = &h
-	return a
+	p.Argocd = &h
 }
 
 // String is the preview's message: the count, what it is made of, and the controller's plan or the limit.
@@ -185,14 +182,4 @@ func (HubCapacityOutput) ElementType() reflect.Type { return reflect.TypeFor[Hub
 
 func init() {
 	pulumi.RegisterOutputType(HubCapacityOutput{})
-}
-
-// hubCapacityOf is the load and controller plan of a fleet with defaults applied (withDefaults); empty for a shard,
-// whose hub is another stack's.
-func hubCapacityOf(a FleetArgs) HubCapacity {
-	if a.Hub != nil || a.Argocd == nil {
-		return HubCapacity{}
-	}
-	_, c := planController(*a.Argocd, countApplications(a, *a.Argocd))
-	return c
 }

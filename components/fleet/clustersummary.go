@@ -18,8 +18,8 @@ func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *
 		stillTagged = pulumi.StringArray{}
 	}
 	shard := ""
-	if b.args.Hub != nil {
-		shard = b.args.Hub.Shard
+	if b.p.Hub != nil {
+		shard = b.p.Hub.Shard
 	}
 	return pulumi.All(cl.KubernetesVersion, cl.ClusterArn, cl.Endpoint, bridge.SecretName, bridge.SecretNamespace,
 		bridge.Labels, cl.Addons, cl.GitOpsMetadata, stillTagged).ApplyT(func(v []any) ClusterSummary {
@@ -81,8 +81,8 @@ func addonSummaries(enabled map[string]bool, versions, metadata map[string]strin
 
 // addonsRevision is the add-ons repository revision c's cluster secret names: its own, else the fleet's.
 func (b *builder) addonsRevision(c ClusterSpec) string {
-	if c.AddonsRepoRevision != "" || b.args.Repositories.Addons == nil {
+	if c.AddonsRepoRevision != "" || b.p.Repositories.Addons == nil {
 		return c.AddonsRepoRevision
 	}
-	return b.args.Repositories.Addons.Revision
+	return b.p.Repositories.Addons.Revision
 }

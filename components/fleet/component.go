@@ -58,58 +58,56 @@ type Fleet struct {
 // unchanged ledger. A shard (hub names the hub of another stack) first reads its hub's facts (readHub) and is
 // checked against them (joinHub), leaving only the component and the stack reference on a problem.
 func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.ResourceOption) (*Fleet, error) {
-	a := withDefaults(args, ctx.Stack())
-	if err := Validate(a, ctx.Stack()); err != nil {
+	p := resolve(args, ctx.Stack())
+	if err := p.validate(); err != nil {
 		return nil, err
 	}
 	comp := &Fleet{}
 	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
-	capacity := hubCapacityOf(a)
-	if a.Hub == nil {
-		_ = ctx.Log.Info(capacity.String(), &pulumi.LogArgs{Resource: comp})
+	if p.Hub == nil {
+		_ = ctx.Log.Info(p.capacity.String(), &pulumi.LogArgs{Resource: comp})
 	}
-	comp.HubCapacity = pulumi.ToOutput(capacity).(HubCapacityOutput)
+	comp.HubCapacity = pulumi.ToOutput(p.capacity).(HubCapacityOutput)
 	var shardHub *hub
 	var hubKubeconfig pulumi.StringInput
-	if a.Hub != nil {
-		facts, kube, err := readHub(ctx, name, comp, *a.Hub)
+	if p.Hub != nil {
+		facts, kube, err := readHub(ctx, name, comp, *p.Hub)
 		if err != nil {
 			return nil, err
 		}
-		if a, err = joinHub(args, a, facts); err != nil {
+		if err := p.joinHub(facts); err != nil {
 			return nil, err
 		}
-		a = withHubReplicas(a, facts)
 		shardHub = &hub{roleArn: pulumi.String(facts.ManagementRoleArn), egress: pulumi.ToStringArray(facts.EgressCidrs)}
 		hubKubeconfig = kube
 	}
-	for _, w := range revisionWarnings(a) {
+	for _, w := range revisionWarnings(p.FleetArgs) {
 		_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
 	}
-	spokes := deferSpokes(ctx, a)
+	spokes := deferSpokes(ctx, p.Clusters)
 	defer spokes.abandon()
-	if len(a.Shards) > 0 {
-		read, err := readShards(ctx, name, comp, a.Shards)
+	if len(p.Shards) > 0 {
+		read, err := readShards(ctx, name, comp, p.Shards)
 		if err != nil {
 			return nil, err
 		}
-		a = joinShards(args, a, read, spokes)
+		p.joinShards(read, spokes)
 	}
-	la := ledgerArgs(a)
+	la := ledgerArgs(p.FleetArgs)
 	// A Git-mode shard writes nothing into the hub, but for the run that hands its spokes' secrets over to Git,
 	// which the ledger refuses when the hub cannot be reached.
-	la.NoHubAccess = a.Hub != nil && a.Git != nil && hubKubeconfig == nil
-	ans, err := record(ctx, name, comp, la, forcesDrains(a))
+	la.NoHubAccess = p.Hub != nil && p.Git != nil && hubKubeconfig == nil
+	ans, err := record(ctx, name, comp, la, forcesDrains(p.Defaults))
 	if err != nil {
 		return nil, err
 	}
-	if a.Hub != nil && a.Git != nil && len(ans.handover) == 0 {
+	if p.Hub != nil && p.Git != nil && len(ans.handover) == 0 {
 		hubKubeconfig = nil
 	}
-	b := &builder{ctx: ctx, comp: comp, args: a, cidrs: ans.cidrs, handover: ans.handover, drainProvider: ans.provider,
-		providers: newProviders(ctx, comp, a), shardHub: shardHub, hubKubeconfig: hubKubeconfig, spokes: spokes}
+	b := &builder{ctx: ctx, comp: comp, p: p, cidrs: ans.cidrs, handover: ans.handover, drainProvider: ans.provider,
+		providers: newProviders(ctx, comp, p.Git), shardHub: shardHub, hubKubeconfig: hubKubeconfig, spokes: spokes}
 	if err := b.build(); err != nil {
 		return nil, err
 	}
@@ -127,34 +125,36 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	})
 }
 
-// joinHub is a shard's arguments (a, with defaults) once its hub's facts are known: with a hub stack, its
-// cidrPool defaults to its shard's pool (args is the fleet as given); with a hub registry, its git is that
-// registry (shardGit). It reports the shard's problems against the facts (checkShard, shardGit), and the
+// joinHub joins a shard's hub's facts into its plan: with a hub stack, its cidrPool defaults to its shard's pool;
+// with a hub registry, its git is that registry (shardGit); with the hub's controller sharded, its spokes name their
+// replicas (withHubReplicas). It reports the shard's problems against the facts (checkShard, shardGit), and the
 // fleet's networks again in the shard's pool, before anything more is registered.
-func joinHub(args, a FleetArgs, facts HubFacts) (FleetArgs, error) {
+func (p *plan) joinHub(facts HubFacts) error {
 	var ps problems.List
-	if a.Hub.Stack != "" {
-		checkShard(&ps, args, facts)
-		if args.CidrPool == "" {
+	if p.Hub.Stack != "" {
+		checkShard(&ps, p.given, facts)
+		if p.given.CidrPool == "" {
 			for _, s := range facts.Shards {
-				if s.Name == a.Hub.Shard {
-					a.CidrPool = s.CidrPool
+				if s.Name == p.Hub.Shard {
+					p.CidrPool = s.CidrPool
 				}
 			}
 		}
 	}
-	a.Git = shardGit(&ps, a, facts.Registry)
-	if len(ps) == 0 && a.Hub.Stack != "" {
-		validateNetworks(&ps, a)
+	p.Git = shardGit(&ps, p.FleetArgs, facts.Registry)
+	if len(ps) == 0 && p.Hub.Stack != "" {
+		validateNetworks(&ps, p.FleetArgs)
 	}
-	return a, ps.Err(TypeToken)
+	p.withHubReplicas(facts)
+	return ps.Err(TypeToken)
 }
 
 // builder registers the clusters of a validated fleet: the hub first, then the spokes.
 type builder struct {
-	ctx   *pulumi.Context
-	comp  *Fleet
-	args  FleetArgs
+	ctx  *pulumi.Context
+	comp *Fleet
+	// p is the fleet's plan, checked (validate) and joined with what its stack references tell.
+	p     *plan
 	cidrs map[string]string
 	// handover are the clusters whose secret moves from direct to Git delivery in this run (the ledger's answer).
 	handover []string
@@ -171,7 +171,6 @@ type builder struct {
 func (b *builder) build() error {
 	summaries := ClusterSummaryMap{}
 	kubeconfigs := pulumi.StringMap{}
-	hubSpec, _ := hubOf(b.args)
 	b.comp.ArgocdManagementRoleArn = pulumi.String("").ToStringOutput()
 	b.comp.ArgocdServerUrl = pulumi.String("").ToStringOutput()
 	b.comp.HubKubeconfig = pulumi.ToSecret(pulumi.String("")).(pulumi.StringOutput)
@@ -184,21 +183,21 @@ func (b *builder) build() error {
 			return err
 		}
 	}
-	if hubSpec.Name != "" {
+	if hubSpec := b.p.hub; hubSpec != nil {
 		hubCluster, bridge, children, err := b.cluster(hubSpec, nil)
 		if err != nil {
 			return err
 		}
 		hubBuilt = &built{hubSpec, hubCluster, bridge, children}
-		spokesHub = hubOfSpokes(hubCluster, bridge, hubMode(b.args) == gitopsbridge.ModeManaged)
+		spokesHub = hubOfSpokes(hubCluster, bridge, b.p.hubMode() == gitopsbridge.ModeManaged)
 		b.comp.ArgocdManagementRoleArn = bridge.ManagementRoleArn
 		b.comp.ArgocdServerUrl = bridge.ArgoCdServerUrl
-		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.args.Shards, registryOf(b.args), controllerReplicas(b.args))
+		b.comp.HubFacts = hubFactsOf(spokesHub, b.cidrs, b.p.Shards, registryOf(b.p.Git), b.p.controllerReplicas())
 		b.comp.HubKubeconfig = pulumi.ToSecret(hubCluster.Kubeconfig).(pulumi.StringOutput)
-		summaries[hubSpec.Name] = b.summary(hubSpec, hubCluster, bridge)
+		summaries[hubSpec.Name] = b.summary(hubSpec.ClusterSpec, hubCluster, bridge)
 		kubeconfigs[hubSpec.Name] = hubCluster.Kubeconfig
 	}
-	for _, c := range b.args.Clusters {
+	for _, c := range b.p.clusters {
 		if c.Role != Spoke {
 			continue
 		}
@@ -208,12 +207,12 @@ func (b *builder) build() error {
 		}
 		b.spokes.built(c.Name, bridge)
 		spokes = append(spokes, built{c, cl, bridge, children})
-		summaries[c.Name] = b.summary(c, cl, bridge)
+		summaries[c.Name] = b.summary(c.ClusterSpec, cl, bridge)
 		kubeconfigs[c.Name] = cl.Kubeconfig
 	}
 	b.comp.ShardFacts = pulumi.ToOutput(ShardFacts{Spokes: []ShardSpoke{}}).(ShardFactsOutput)
-	if b.args.Hub != nil {
-		b.comp.ShardFacts = shardFactsOf(b.args.Hub.Shard, spokes)
+	if b.p.Hub != nil {
+		b.comp.ShardFacts = shardFactsOf(b.p.Hub.Shard, spokes)
 	}
 	drains, err := b.drains(hubBuilt, spokes)
 	if err != nil {
@@ -249,13 +248,13 @@ func hubOfSpokes(cl *fleetcluster.FleetCluster, bridge *gitopsbridge.GitOpsBridg
 // cluster builds one cluster and its registration: a hub when h is nil, else a spoke whose FleetCluster trusts
 // the hub's role and lets the hub's networks reach its API server. It returns what the two registered, for the
 // cluster's drain.
-func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *gitopsbridge.GitOpsBridge, *children, error) {
+func (b *builder) cluster(c *clusterPlan, h *hub) (*fleetcluster.FleetCluster, *gitopsbridge.GitOpsBridge, *children, error) {
 	awsProv, err := b.providers.aws(c.Region, c.AssumeRoleArn)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	recorded := &children{}
-	cl, err := fleetcluster.NewFleetCluster(b.ctx, c.Name, clusterArgs(c, b.cidrs[c.Name], h, b.args.Tenants),
+	cl, err := fleetcluster.NewFleetCluster(b.ctx, c.Name, clusterArgs(c, b.cidrs[c.Name], h),
 		pulumi.Parent(b.comp), pulumi.Providers(awsProv), recorded.option())
 	if err != nil {
 		return nil, nil, nil, err
@@ -265,7 +264,7 @@ func (b *builder) cluster(c ClusterSpec, h *hub) (*fleetcluster.FleetCluster, *g
 			return nil, nil, nil, err
 		}
 	}
-	args := bridgeArgs(b.args, c)
+	args := b.p.bridgeArgs(c)
 	args.Cluster = cl.ClusterInfo
 	args.Handover = slices.Contains(b.handover, c.Name)
 	if c.Role == Hub {

@@ -18,7 +18,7 @@ type drainResource struct {
 
 // built is one cluster as built: its entry, FleetCluster and GitOpsBridge, and what they registered.
 type built struct {
-	spec     ClusterSpec
+	spec     *clusterPlan
 	cl       *fleetcluster.FleetCluster
 	bridge   *gitopsbridge.GitOpsBridge
 	children *children
@@ -78,7 +78,7 @@ func (b *builder) drains(hub *built, spokes []built) (map[string]pulumi.Resource
 }
 
 func (b *builder) drain(c built, after []pulumi.Resource) (pulumi.Resource, error) {
-	o := b.drainOptions(c.spec)
+	o := b.drainOptions(c.spec.ClusterSpec)
 	props := pulumi.Map{
 		"clusterName":              c.cl.ClusterName,
 		"region":                   pulumi.String(c.spec.Region),
@@ -106,15 +106,15 @@ func (b *builder) drainOptions(c ClusterSpec) drain.DrainOptions {
 	if c.Drain != nil {
 		o = *c.Drain
 	}
-	if b.args.Defaults != nil && b.args.Defaults.Drain != nil {
-		base = *b.args.Defaults.Drain
+	if b.p.Defaults != nil && b.p.Defaults.Drain != nil {
+		base = *b.p.Defaults.Drain
 	}
 	return o.Merge(base)
 }
 
 // forcesDrains tells whether the fleet's defaults force every drain.
-func forcesDrains(a FleetArgs) bool {
-	return a.Defaults != nil && a.Defaults.Drain != nil && a.Defaults.Drain.Force
+func forcesDrains(d *ClusterDefaults) bool {
+	return d != nil && d.Drain != nil && d.Drain.Force
 }
 
 // stillTagged is, for a decommissioned cluster, what AWS still holds of what its add-on controllers made

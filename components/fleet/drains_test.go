@@ -56,7 +56,7 @@ func TestDrainOptionsAreChecked(t *testing.T) {
 	args := DevFleet()
 	args.Defaults.Drain = &drain.DrainOptions{Timeout: "soon"}
 	args.Clusters[2].Drain = &drain.DrainOptions{Timeout: "5s", Keep: []string{"pods"}}
-	err := Validate(args, "test")
+	err := Check(args, "test")
 	for _, want := range []string{`defaults.drain.timeout: "soon"`, `clusters[2].drain.timeout: "5s"`,
 		`clusters[2].drain.keep[0]: "pods" is not a kind`} {
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -19,15 +19,15 @@ import (
 type providers struct {
 	ctx    *pulumi.Context
 	parent pulumi.Resource
-	args   FleetArgs
+	git    *gitopsbridge.GitDelivery
 	byKey  map[string]*aws.Provider // by "<region> <role ARN>"
 	names  map[string]bool          // the aws providers' resource names
 	hub    *kubernetes.Provider
 	gh     *github.Provider
 }
 
-func newProviders(ctx *pulumi.Context, parent pulumi.Resource, args FleetArgs) *providers {
-	return &providers{ctx: ctx, parent: parent, args: args, byKey: map[string]*aws.Provider{}, names: map[string]bool{}}
+func newProviders(ctx *pulumi.Context, parent pulumi.Resource, git *gitopsbridge.GitDelivery) *providers {
+	return &providers{ctx: ctx, parent: parent, git: git, byKey: map[string]*aws.Provider{}, names: map[string]bool{}}
 }
 
 // aws is the provider of region with role (the ambient credentials when role is ""), one per (region, role ARN),
@@ -72,10 +72,10 @@ func (p *providers) setHub(kubeconfig pulumi.StringOutput) error {
 
 // github is the provider of Git delivery (nil without git), GitOpsBridge's for git.owner.
 func (p *providers) github() (*github.Provider, error) {
-	if p.args.Git == nil || p.gh != nil {
+	if p.git == nil || p.gh != nil {
 		return p.gh, nil
 	}
-	prov, err := gitopsbridge.NewGitHubProvider(p.ctx, "github", p.args.Git.Owner, pulumi.Parent(p.parent))
+	prov, err := gitopsbridge.NewGitHubProvider(p.ctx, "github", p.git.Owner, pulumi.Parent(p.parent))
 	p.gh = prov
 	return prov, err
 }

@@ -22,8 +22,8 @@ const (
 )
 
 // withDefaults returns a copy of args with the fleet-wide defaults in every cluster: environment, version,
-// public access CIDRs, node groups, assume role, merged add-ons and tags; and with the hub's Argo CD settings
-// (hubSettings). VPC CIDRs stay as given (the ClusterLedger allocates the missing ones).
+// public access CIDRs, node groups, assume role, merged add-ons and tags; and the tenants' defaults. VPC CIDRs stay
+// as given (the ClusterLedger allocates the missing ones); the hub's Argo CD settings are resolve's.
 func withDefaults(args FleetArgs, stack string) FleetArgs {
 	a := args
 	if a.CidrPool == "" {
@@ -64,9 +64,6 @@ func withDefaults(args FleetArgs, stack string) FleetArgs {
 	for i, t := range args.Tenants {
 		a.Tenants[i] = tenant.WithDefaults(t)
 	}
-	if a.Hub == nil {
-		a.Argocd = hubSettings(a)
-	}
 	return a
 }
 
@@ -100,10 +97,10 @@ type hub struct {
 	managed bool
 }
 
-// clusterArgs are the FleetCluster inputs of a cluster (with defaults applied) at its VPC CIDR; h is the hub
-// for a spoke, nil for the hub. A cluster some tenant selects enforces NetworkPolicies (networkPolicy), which the
-// tenants' namespaces are fenced with.
-func clusterArgs(c ClusterSpec, vpcCidr string, h *hub, tenants []tenant.TenantSpec) fleetcluster.FleetClusterArgs {
+// clusterArgs are the FleetCluster inputs of a planned cluster at its VPC CIDR; h is the hub for a spoke, nil for
+// the hub. The tenants that select it get their access entries, and it enforces NetworkPolicies (networkPolicy),
+// which the tenants' namespaces are fenced with.
+func clusterArgs(c *clusterPlan, vpcCidr string, h *hub) fleetcluster.FleetClusterArgs {
 	args := fleetcluster.FleetClusterArgs{
 		ClusterName:        c.Name,
 		Region:             c.Region,
@@ -117,8 +114,8 @@ func clusterArgs(c ClusterSpec, vpcCidr string, h *hub, tenants []tenant.TenantS
 		AddonVersions:      c.AddonVersions,
 		Identity:           c.Identity,
 		Tags:               c.Tags,
-		AccessEntries:      tenant.AccessEntries(tenants, tenantCluster(c), awsnames.PartitionOf(c.Region)),
-		NetworkPolicy:      slices.ContainsFunc(tenants, func(t tenant.TenantSpec) bool { return t.Selects(tenantCluster(c)) }),
+		AccessEntries:      tenant.AccessEntries(c.tenants, c.selector, awsnames.PartitionOf(c.Region)),
+		NetworkPolicy:      len(c.tenants) > 0,
 		NodeSessionManager: c.NodeSessionManager != nil && *c.NodeSessionManager,
 	}
 	switch {
@@ -130,56 +127,49 @@ func clusterArgs(c ClusterSpec, vpcCidr string, h *hub, tenants []tenant.TenantS
 	return args
 }
 
-// bridgeArgs are the GitOpsBridge inputs of a cluster of a fleet that carries its defaults: hub mode with the
-// fleet's Argo CD settings, or spoke mode (the hub is reached through the fleet's hub Kubernetes provider).
-func bridgeArgs(a FleetArgs, c ClusterSpec) gitopsbridge.GitOpsBridgeArgs {
+// bridgeArgs are the GitOpsBridge inputs of a planned cluster: hub mode with the fleet's Argo CD settings, or spoke
+// mode (the hub is reached through the fleet's hub Kubernetes provider).
+func (p *plan) bridgeArgs(c *clusterPlan) gitopsbridge.GitOpsBridgeArgs {
 	args := gitopsbridge.GitOpsBridgeArgs{
-		AddonsRepo:    a.Repositories.Addons,
-		WorkloadsRepo: a.Repositories.Workloads,
-		Git:           a.Git,
+		AddonsRepo:    p.Repositories.Addons,
+		WorkloadsRepo: p.Repositories.Workloads,
+		Git:           p.Git,
 		Decommission:  c.Decommission,
 		Wave:          c.Wave,
-		Shard:         shardOf(a, c.Name),
+		Shard:         p.shardOf(c.Name),
 	}
-	if r := a.Repositories.Addons; r != nil && c.AddonsRepoRevision != "" {
+	if r := p.Repositories.Addons; r != nil && c.AddonsRepoRevision != "" {
 		pinned := *r
 		pinned.Revision = c.AddonsRepoRevision
 		args.AddonsRepo = &pinned
 	}
 	if c.Role == Hub {
-		args.Hub = a.Argocd
+		args.Hub = p.Argocd
 	} else {
-		args.Spoke = &gitopsbridge.Spoke{HubMode: hubMode(a)}
+		args.Spoke = &gitopsbridge.Spoke{HubMode: p.hubMode()}
 	}
 	return args
 }
 
 // hubMode is the mode of the fleet's hub (argocd.mode); "" for GitOpsBridge's default.
-func hubMode(a FleetArgs) string {
-	if a.Argocd == nil {
+func (p *plan) hubMode() string {
+	if p.Argocd == nil {
 		return ""
 	}
-	return a.Argocd.Mode
+	return p.Argocd.Mode
 }
 
-// hubSettings are the fleet's Argo CD settings. With Git delivery and no registryEnvironments, the hub syncs
-// the registry folder of every environment of the fleet. A hub cluster that enables an add-on lets the add-ons
-// repository install onto the hub (argocd.addonsOnHub, which the stack file thereby asks for); one a tenant selects
-// keeps Argo CD's application controller its cluster admin (argocd.controllerClusterAdmin: the tenant's
-// Applications sync Namespaces and workloads there). Every tenant's namespaces are reserved from the workloads
-// repository (argocd.reservedNamespaces). Without
+// argocdSettings are the fleet's Argo CD settings before its application controller's plan (planController).
+// With Git delivery and no registryEnvironments, the hub syncs the registry folder of every environment of the
+// fleet. A hub cluster that enables an add-on lets the add-ons repository install onto the hub (argocd.addonsOnHub,
+// which the stack file thereby asks for); one a tenant selects keeps Argo CD's application controller its cluster
+// admin (argocd.controllerClusterAdmin: the tenant's Applications sync Namespaces and workloads there). Every
+// tenant's namespaces are reserved from the workloads repository (argocd.reservedNamespaces). Without
 // fleetClusters, the add-ons' and workloads' Applications may deploy to every spoke of the fleet. Without
 // spokeAccountIds, when every cluster names an assumeRoleArn, the management role may assume spoke roles in the
-// accounts of those roles; otherwise GitOpsBridge's default (the hub's own account) applies. A self-managed hub past
-// a controller replica's budget gets its controller sharded (planController, from countApplications).
-func hubSettings(a FleetArgs) *gitopsbridge.Hub {
-	h := argocdSettings(a)
-	planned, _ := planController(*h, countApplications(a, *h))
-	return &planned
-}
-
-// argocdSettings are hubSettings before the application controller's plan.
-func argocdSettings(a FleetArgs) *gitopsbridge.Hub {
+// accounts of those roles; otherwise GitOpsBridge's default (the hub's own account) applies.
+func (p *plan) argocdSettings() gitopsbridge.Hub {
+	a := p.FleetArgs
 	h := gitopsbridge.Hub{}
 	if a.Argocd != nil {
 		h = *a.Argocd
@@ -191,13 +181,9 @@ func argocdSettings(a FleetArgs) *gitopsbridge.Hub {
 			}
 		}
 	}
-	for _, c := range a.Clusters {
-		if c.Role == Hub && slices.Contains(slices.Collect(maps.Values(c.Addons)), true) {
-			h.AddonsOnHub = true
-		}
-		if c.Role == Hub && slices.ContainsFunc(a.Tenants, func(t tenant.TenantSpec) bool { return t.Selects(tenantCluster(c)) }) {
-			h.ControllerClusterAdmin = true
-		}
+	if c := p.hub; c != nil {
+		h.AddonsOnHub = slices.Contains(slices.Collect(maps.Values(c.Addons)), true) || h.AddonsOnHub
+		h.ControllerClusterAdmin = len(c.tenants) > 0 || h.ControllerClusterAdmin
 	}
 	for _, t := range a.Tenants {
 		for _, n := range t.NamespaceNames() {
@@ -215,20 +201,20 @@ func argocdSettings(a FleetArgs) *gitopsbridge.Hub {
 		}
 	}
 	if len(h.SpokeAccountIds) > 0 {
-		return &h
+		return h
 	}
 	var accounts []string
 	for _, c := range a.Clusters {
 		acct := accountOf(c.AssumeRoleArn)
 		if acct == "" {
-			return &h
+			return h
 		}
 		if !slices.Contains(accounts, acct) {
 			accounts = append(accounts, acct)
 		}
 	}
 	h.SpokeAccountIds = accounts
-	return &h
+	return h
 }
 
 // accountOf is the account of an IAM role ARN, "" when arn is not one.
@@ -238,16 +224,6 @@ func accountOf(arn string) string {
 		return ""
 	}
 	return m[1]
-}
-
-// hubOf is the fleet's hub cluster.
-func hubOf(a FleetArgs) (ClusterSpec, bool) {
-	for _, c := range a.Clusters {
-		if c.Role == Hub {
-			return c, true
-		}
-	}
-	return ClusterSpec{}, false
 }
 
 // tenantCluster is what a tenant's selector reads of a cluster, and the add-ons with an account-wide role it runs

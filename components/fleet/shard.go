@@ -91,11 +91,12 @@ type HubFacts struct {
 // validateShards adds the problems of a hub stack's shards: names unique DNS-1123 labels, pools that are IPv4
 // networks overlapping neither each other, this fleet's cidrPool nor its clusters' given VPC CIDRs, cluster names
 // listed once across the shards and none of this fleet's own; shards need a hub in this stack.
-func validateShards(ps *problems.List, a FleetArgs) {
+func (p *plan) validateShards(ps *problems.List) {
+	a := p.FleetArgs
 	if len(a.Shards) == 0 {
 		return
 	}
-	if _, ok := hubOf(a); !ok {
+	if p.hub == nil {
 		ps.Add("shards", "shards join this fleet's hub; give one cluster role hub")
 	}
 	type network struct {

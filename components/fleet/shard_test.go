@@ -175,7 +175,7 @@ func TestHubShardsValidation(t *testing.T) {
 	a := hubStack()
 	a.Shards = append(a.Shards, Shard{Name: "us", CidrPool: "10.70.0.0/16", Clusters: []string{"spoke-us1", "hub"}},
 		Shard{Name: "eu", CidrPool: "10.0.0.0/16", Clusters: []string{}})
-	err := Validate(a, "test")
+	err := Check(a, "test")
 	for _, want := range []string{`shards[1].name: "us" is also the name of shards[0]`,
 		`shards[1].cidrPool: 10.70.0.0/16 overlaps shards[0].cidrPool 10.64.0.0/12`,
 		`shards[1].clusters[0]: "spoke-us1" is also shards[0].clusters[0]`, `shards[1].clusters[1]: "hub" is also clusters[0]`,

@@ -124,32 +124,31 @@ func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards
 	return spokes, ps.Err(TypeToken)
 }
 
-// joinShards is a hub fleet's arguments (a, with defaults) with its shards' spokes: with git and no
-// registryEnvironments given (args is the fleet as given), the hub also syncs the registry folders of their
-// environments. Their secrets join the hub's registeredSecrets through spokes.
-func joinShards(args, a FleetArgs, read []ShardSpoke, spokes *spokeFacts) FleetArgs {
-	if a.Git != nil && (args.Argocd == nil || len(args.Argocd.RegistryEnvironments) == 0) {
-		h := *a.Argocd
+// joinShards joins a hub fleet's shards' spokes into its plan: with git and no registryEnvironments given, the hub
+// also syncs the registry folders of their environments. Their secrets join the hub's registeredSecrets through
+// spokes.
+func (p *plan) joinShards(read []ShardSpoke, spokes *spokeFacts) {
+	if p.Git != nil && (p.given.Argocd == nil || len(p.given.Argocd.RegistryEnvironments) == 0) {
+		h := *p.Argocd
 		h.RegistryEnvironments = slices.Clone(h.RegistryEnvironments)
 		for _, s := range read {
 			if !slices.Contains(h.RegistryEnvironments, s.Environment) {
 				h.RegistryEnvironments = append(h.RegistryEnvironments, s.Environment)
 			}
 		}
-		a.Argocd = &h
+		p.Argocd = &h
 	}
 	for _, s := range read {
 		spokes.manifests = append(spokes.manifests, pulumi.String(s.Manifest))
 	}
-	return a
 }
 
 // registryOf is the registry a fleet's shards commit to: its git's repository and branch (nil without git).
-func registryOf(a FleetArgs) *Registry {
-	if a.Git == nil {
+func registryOf(git *gitopsbridge.GitDelivery) *Registry {
+	if git == nil {
 		return nil
 	}
-	return &Registry{Owner: a.Git.Owner, Repository: a.Git.Repository, Branch: or(a.Git.Branch, "main")}
+	return &Registry{Owner: git.Owner, Repository: git.Repository, Branch: or(git.Branch, "main")}
 }
 
 // String is the registry as owner/repository@branch.

@@ -16,9 +16,9 @@ type spokeFacts struct {
 	resolve   map[string]func(pulumi.Output)
 }
 
-func deferSpokes(ctx *pulumi.Context, a FleetArgs) *spokeFacts {
+func deferSpokes(ctx *pulumi.Context, clusters []ClusterSpec) *spokeFacts {
 	f := &spokeFacts{resolve: map[string]func(pulumi.Output){}}
-	for _, c := range a.Clusters {
+	for _, c := range clusters {
 		if c.Role != Spoke {
 			continue
 		}

@@ -22,15 +22,15 @@ import (
 // (drains, by cluster name), so a destroy asks the guard first. It returns the tenants' summaries, by name.
 func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.Resource) (map[string]TenantSummary, error) {
 	out := map[string]TenantSummary{}
-	if len(b.args.Tenants) == 0 || hub == nil {
+	if len(b.p.Tenants) == 0 || hub == nil {
 		return out, nil
 	}
 	clusters := append([]built{*hub}, spokes...)
 	kube := map[string]pulumi.ProviderResource{hub.spec.Name: b.providers.hub}
-	for _, t := range b.args.Tenants {
+	for _, t := range b.p.Tenants {
 		d := tenant.Deployment{Tenant: t, Hub: b.providers.hub, Guard: b.drainProvider,
 			ArgocdNamespace: gitopsbridge.DefaultNamespace, After: []pulumi.Resource{hub.bridge}}
-		if g := b.args.Git; g != nil {
+		if g := b.p.Git; g != nil {
 			target := tenant.GitTarget(*g, t.Name)
 			gh, err := b.providers.github()
 			if err != nil {
@@ -39,7 +39,7 @@ func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.R
 			d.Git, d.GitHub = &target, gh
 		}
 		for _, c := range clusters {
-			if !t.Selects(tenantCluster(c.spec)) {
+			if !c.spec.selects(t.Name) {
 				continue
 			}
 			for _, w := range ingressWarnings(t, c.spec.Name, b.cidrs[c.spec.Name]) {

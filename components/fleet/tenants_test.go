@@ -109,7 +109,7 @@ func TestTenantsAreCheckedAcrossTheFleet(t *testing.T) {
 	a.Tenants[1].Name = "payments"
 	a.Tenants[1].Namespaces[0].Name = "payments-batch"
 	a.Tenants[1].Clusters = &tenant.TenantSelector{Clusters: []string{"spoke-z"}, Environments: []string{"prod"}}
-	err := Validate(a, "test")
+	err := Check(a, "test")
 	for _, want := range []string{`tenants[1].name: "payments" is also the name of tenants[0]`,
 		`tenants[1].clusters.clusters[0]: "spoke-z" is not a cluster of the fleet`,
 		`tenants[1].clusters.environments[0]: "prod" is not an environment of the fleet`,
@@ -157,7 +157,7 @@ func TestTenantsOffAccountWideAddons(t *testing.T) {
 			for i := range a.Tenants {
 				a.Tenants[i].AllowAccountWideAddons = tc.allow
 			}
-			err := Validate(a, "test")
+			err := Check(a, "test")
 			switch {
 			case tc.want == "" && err != nil && strings.Contains(err.Error(), "account-wide role"):
 				t.Errorf("Validate: %v", err)

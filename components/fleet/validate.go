@@ -22,11 +22,13 @@ const TypeToken = "fleet:index:Fleet"
 // inputs are checked.
 var placeholderRole = pulumi.String("arn:aws:iam::000000000000:role/gitops-fleet-placeholder")
 
-// Validate checks a fleet that carries its defaults (withDefaults) as a whole and returns a *problems.Error
-// listing every problem, each at its field path ("clusters[1].vpcCidr"), or nil: the fleet rules (clusters,
-// one hub, unique names, non-overlapping VPC CIDRs, a pool with room for the clusters without one, the
-// repositories, cross-account roles) and every cluster's FleetCluster and GitOpsBridge rules.
-func Validate(a FleetArgs, stack string) error {
+// validate checks the plan as a whole and returns a *problems.Error listing every problem, each at its field path
+// ("clusters[1].vpcCidr"), or nil: the fleet rules (clusters, one hub, unique names, non-overlapping VPC CIDRs, a
+// pool with room for the clusters without one, the repositories, cross-account roles, the hub's capacity) and
+// every cluster's FleetCluster and GitOpsBridge rules, on the arguments the build gives them (their tenants' access
+// entries included).
+func (p *plan) validate() error {
+	a := p.FleetArgs
 	var ps problems.List
 	if len(a.Clusters) == 0 {
 		ps.Add("clusters", "list at least one cluster")
@@ -49,7 +51,7 @@ func Validate(a FleetArgs, stack string) error {
 		if c.AssumeRoleArn != "" && accountOf(c.AssumeRoleArn) == "" {
 			ps.Add(field+".assumeRoleArn", "%q is not an IAM role ARN (arn:aws:iam::<account>:role/<name>)", c.AssumeRoleArn)
 		}
-		validateCluster(&ps, field, c, stack)
+		validateCluster(&ps, field, p.clusters[i], p.stack)
 		gitopsbridge.CheckWave(&ps, field+".wave", c.Wave, c.Role == Hub)
 		if c.Drain != nil {
 			c.Drain.Check(&ps, field+".drain")
@@ -69,13 +71,13 @@ func Validate(a FleetArgs, stack string) error {
 			}
 		}
 	}
-	validateShards(&ps, a)
-	if len(a.Shards) > 0 && hubMode(a) == gitopsbridge.ModeManaged {
+	p.validateShards(&ps)
+	if len(a.Shards) > 0 && p.hubMode() == gitopsbridge.ModeManaged {
 		ps.Add("shards", "a managed hub (argocd.mode managed) takes no shards yet: a shard's spokes trust the hub's "+
 			"management role, which a managed hub does not have; keep argocd.mode selfManaged for a sharded fleet")
 	}
 	validateAccounts(&ps, a)
-	if c := hubCapacityOf(a); c.Limit > 0 && c.Applications > c.Limit {
+	if c := p.capacity; c.Limit > 0 && c.Applications > c.Limit {
 		ps.Add("argocd.mode", "a managed hub runs at most %d Argo CD Applications (the EKS User Guide's Argo CD "+
 			"quota), and this fleet's would run %s: split the clusters into fleets of their own, each with a "+
 			"managed hub, or run Argo CD self-managed (argocd.mode selfManaged), whose application controller the "+
@@ -84,10 +86,10 @@ func Validate(a FleetArgs, stack string) error {
 	if a.Repositories.Addons == nil {
 		ps.Add("repositories.addons", "is required: the Git repository of the add-on ApplicationSets")
 	}
-	validateBridge(&ps, a)
-	clusters := make([]tenant.Cluster, len(a.Clusters))
-	for i, c := range a.Clusters {
-		clusters[i] = tenantCluster(c)
+	p.validateBridge(&ps)
+	clusters := make([]tenant.Cluster, len(p.clusters))
+	for i, c := range p.clusters {
+		clusters[i] = c.selector
 	}
 	tenant.CheckFleet(&ps, a.Tenants, clusters)
 	return ps.Err(TypeToken)
@@ -144,8 +146,9 @@ func uniqueLabel(ps *problems.List, list string, i int, name string, names map[s
 	}
 }
 
-// validateCluster adds the FleetCluster problems of cluster c at field (its VPC CIDR is checked when given).
-func validateCluster(ps *problems.List, field string, c ClusterSpec, stack string) {
+// validateCluster adds the FleetCluster problems of the planned cluster c at field (its VPC CIDR is checked when
+// given), through FleetCluster's own defaults and rules (fleetcluster.Resolve, fleetcluster.Validate).
+func validateCluster(ps *problems.List, field string, c *clusterPlan, stack string) {
 	cidr := c.VpcCidr
 	if cidr == "" {
 		cidr = "10.0.0.0/16" // allocated: in the pool, checked by validatePool
@@ -154,21 +157,22 @@ func validateCluster(ps *problems.List, field string, c ClusterSpec, stack strin
 	if c.Role == Spoke {
 		h = &hub{roleArn: placeholderRole, egress: pulumi.StringArray{}}
 	}
-	adopt(ps, field, fleetcluster.Check(clusterArgs(c, cidr, h, nil), c.Name, stack), map[string]string{
+	args := clusterArgs(c, cidr, h)
+	adopt(ps, field, fleetcluster.Validate(fleetcluster.Resolve(args, c.Name, stack), args), map[string]string{
 		"clusterName": "name",
 	})
 }
 
-// validateBridge adds the GitOpsBridge problems of the fleet's repositories, Git delivery and Argo CD settings.
-func validateBridge(ps *problems.List, a FleetArgs) {
-	hub, ok := hubOf(a)
-	if !ok {
+// validateBridge adds the GitOpsBridge problems of the fleet's repositories, Git delivery and Argo CD settings,
+// through GitOpsBridge's own defaults and rules (gitopsbridge.Resolve, gitopsbridge.Validate).
+func (p *plan) validateBridge(ps *problems.List) {
+	if p.hub == nil {
 		return
 	}
-	args := bridgeArgs(a, hub)
+	args := p.bridgeArgs(p.hub)
 	args.Cluster = clusterinfo.ClusterInfoOutput{} // the cluster's facts are checked by FleetCluster
 	args.Wave = nil                                // and its wave with every cluster's, at clusters[i].wave
-	adopt(ps, "", gitopsbridge.Check(args, hub.Name, true), map[string]string{
+	adopt(ps, "", gitopsbridge.Validate(gitopsbridge.Resolve(args, p.hub.Name), true), map[string]string{
 		"addonsRepo":    "repositories.addons",
 		"workloadsRepo": "repositories.workloads",
 		"hub":           "argocd",
@@ -286,7 +290,8 @@ func delivery(a FleetArgs) string {
 	return "direct"
 }
 
-// Check validates args as NewFleet does in stack, with the defaults applied, and registers nothing.
+// Check validates args as NewFleet does in stack, resolved with their defaults, and registers nothing: a
+// *problems.Error listing every problem at its field path, or nil.
 func Check(args FleetArgs, stack string) error {
-	return Validate(withDefaults(args, stack), stack)
+	return resolve(args, stack).validate()
 }

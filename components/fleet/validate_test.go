@@ -11,7 +11,7 @@ import (
 )
 
 func TestValidateAcceptsTheDevFleet(t *testing.T) {
-	if err := Validate(withDefaults(DevFleet(), "dev"), "dev"); err != nil {
+	if err := Check(DevFleet(), "dev"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -66,7 +66,7 @@ func TestValidateReportsEveryProblemAtItsField(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			a := DevFleet()
 			tc.edit(&a)
-			err := Validate(withDefaults(a, "dev"), "dev")
+			err := Check(a, "dev")
 			var pe *problems.Error
 			if !errors.As(err, &pe) {
 				t.Fatalf("want a *problems.Error, got %v", err)
@@ -87,7 +87,7 @@ func TestValidateReportsAllAtOnce(t *testing.T) {
 	a.Clusters[2].VpcCidr = "10.20.0.0/16"
 	a.Repositories.Addons = nil
 	var pe *problems.Error
-	if !errors.As(Validate(withDefaults(a, "dev"), "dev"), &pe) || len(pe.Problems) < 3 {
+	if !errors.As(Check(a, "dev"), &pe) || len(pe.Problems) < 3 {
 		t.Fatalf("want at least three problems (role, overlap, repository), got %v", pe)
 	}
 }
@@ -145,8 +145,8 @@ func TestNodeSessionManagerDefaults(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d := DevFleet()
 			d.Defaults.NodeSessionManager, d.Clusters[1].NodeSessionManager = tc.dflt, tc.own
-			c := withDefaults(d, "dev").Clusters[1]
-			if got := clusterArgs(c, "10.20.0.0/16", nil, nil).NodeSessionManager; got != tc.want {
+			c := resolve(d, "dev").clusters[1]
+			if got := clusterArgs(c, "10.20.0.0/16", nil).NodeSessionManager; got != tc.want {
 				t.Errorf("FleetCluster nodeSessionManager %v, want %v", got, tc.want)
 			}
 		})

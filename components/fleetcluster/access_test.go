@@ -153,9 +153,9 @@ func TestGitOpsAccessForAManagedHub(t *testing.T) {
 			}
 		})
 	}
-	err := Check(FleetClusterArgs{ClusterName: "spoke1", Region: "us-west-2", GitOpsAccess: &GitOpsAccess{
-		HubRoleArn: pulumi.String(hubRole), CapabilityRoleArn: pulumi.String(capabilityRole), AccessPolicyArn: "AdminPolicy"}},
-		"spoke1", "dev")
+	given := FleetClusterArgs{ClusterName: "spoke1", Region: "us-west-2", GitOpsAccess: &GitOpsAccess{
+		HubRoleArn: pulumi.String(hubRole), CapabilityRoleArn: pulumi.String(capabilityRole), AccessPolicyArn: "AdminPolicy"}}
+	err := Validate(Resolve(given, "spoke1", "dev"), given)
 	for _, w := range []string{"gitopsAccess: give exactly one of hubRoleArn", `gitopsAccess.accessPolicyArn: "AdminPolicy" is not a valid ARN`} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("error %v lacks %q", err, w)

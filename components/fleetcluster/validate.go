@@ -349,8 +349,9 @@ func checkUnique[T any](ps *problems.List, field, attr string, items []T, value 
 // ValidationError is the error Validate and NewFleetCluster return for invalid inputs.
 type ValidationError = problems.Error
 
-// Check validates args as NewFleetCluster does for a component named name in stack, with the defaults
-// applied, and registers nothing: Fleet checks all its clusters with it before building any.
-func Check(args FleetClusterArgs, name, stack string) error {
-	return Validate(withDefaults(args, name, stack), args)
+// Resolve is args with every unset field at its default, as NewFleetCluster resolves them for a component named
+// name in stack: what Validate checks (with args as the explicit arguments), and applies no default again. Fleet
+// resolves and checks each of its clusters with the two before building any.
+func Resolve(args FleetClusterArgs, name, stack string) FleetClusterArgs {
+	return withDefaults(args, name, stack)
 }

@@ -423,8 +423,9 @@ func objectName(obj map[string]any) string {
 	return name
 }
 
-// Check validates args as NewGitOpsBridge does for a component named name, with the defaults applied, and
-// registers nothing. hubProvider tells whether a kubernetes provider for the hub will be given.
-func Check(args GitOpsBridgeArgs, name string, hubProvider bool) error {
-	return Validate(withDefaults(args, name), hubProvider)
+// Resolve is args with every default filled in, as NewGitOpsBridge resolves them for a component named name: what
+// Validate checks, and applies no default again. Fleet resolves and checks its hub's bridge with the two before
+// building anything.
+func Resolve(args GitOpsBridgeArgs, name string) GitOpsBridgeArgs {
+	return withDefaults(args, name)
 }
