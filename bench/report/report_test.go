@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,5 +169,35 @@ func TestRealSection(t *testing.T) {
 	s.Real = []engine.Run{up}
 	if md := Markdown(s); !strings.Contains(md, "| 3 | 12.2 | 7 | 6 | 350 MiB | 140 MiB | 120 MiB | 12 MiB |") {
 		t.Errorf("the report has no Argo CD row for the up:\n%s", md)
+	}
+}
+
+// TestTreePeakTarget: the fleet's whole-tree peak at the largest size is judged against 4.5 GiB and shown beside the
+// floor's, which registers the same resources without component code.
+func TestTreePeakTarget(t *testing.T) {
+	for name, tc := range map[string]struct {
+		fleet, floor int64 // MiB
+		met          bool
+		measured     string
+	}{
+		"under":           {fleet: 4000, floor: 3500, met: true, measured: "4000 MiB (the floor, the same resources without component code, 3500 MiB)"},
+		"at the goal":     {fleet: 4608, floor: 4000, met: true, measured: "4608 MiB (the floor, the same resources without component code, 4000 MiB)"},
+		"over":            {fleet: 5111, floor: 4338, measured: "5111 MiB (the floor, the same resources without component code, 4338 MiB)"},
+		"no floor, under": {fleet: 3000, met: true, measured: "3000 MiB"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rows := []Row{{Impl: engine.Fleet, Size: 45, Op: engine.Up, TreePeak: tc.fleet << 20},
+				{Impl: engine.Fleet, Size: 3, Op: engine.Up, TreePeak: 9000 << 20}}
+			if tc.floor > 0 {
+				rows = append(rows, Row{Impl: engine.Floor, Size: 45, Op: engine.Up, TreePeak: tc.floor << 20})
+			}
+			got := treePeakTarget(rows, 45)
+			if got.Met != tc.met || got.Measured != tc.measured || !strings.Contains(got.Goal, "at most 4.5 GiB") {
+				t.Errorf("%+v, want met %v, measured %q", got, tc.met, tc.measured)
+			}
+			if !got.Met && got.Miss != fmt.Sprintf("%d MiB over", tc.fleet-4608) {
+				t.Errorf("miss %q", got.Miss)
+			}
+		})
 	}
 }

@@ -23,7 +23,7 @@ var Limits = struct {
 	ColdStart                     time.Duration
 	PluginPeak, TreePeak          int64
 }{FloorRatio: 1.3, PeerRatio: 1.0, Growth: 16, ColdStart: 100 * time.Millisecond, PluginPeak: 300 << 20,
-	TreePeak: 5 << 30}
+	TreePeak: 4608 << 20}
 
 // Targets judges the session against Limits: for each operation, fleet/floor at the largest size, fleet/peer at
 // every size and the fleet's growth from the smallest to the largest size; then the plugin's cold start median
@@ -90,16 +90,21 @@ func ratioTarget(rows []Row, op engine.Op, size int, other engine.Impl, limit fl
 	return t
 }
 
-// treePeakTarget judges the fleet's whole-tree peak memory (program, CLI and every plugin) over its runs at size.
+// treePeakTarget judges the fleet's whole-tree peak memory (program, CLI and every plugin) over its runs at size,
+// beside the floor's: what the same resources cost without any component code.
 func treePeakTarget(rows []Row, size int) Target {
-	var peak int64
+	peaks := map[engine.Impl]int64{}
 	for _, r := range rows {
-		if r.Impl == engine.Fleet && r.Size == size {
-			peak = max(peak, r.TreePeak)
+		if r.Size == size {
+			peaks[r.Impl] = max(peaks[r.Impl], r.TreePeak)
 		}
 	}
-	t := Target{Goal: fmt.Sprintf("whole-tree peak memory of the fleet at %d clusters at most %d GiB", size, Limits.TreePeak>>30),
-		Measured: mib(peak), Known: peak > 0, Met: peak > 0 && peak <= Limits.TreePeak}
+	peak := peaks[engine.Fleet]
+	t := Target{Goal: fmt.Sprintf("whole-tree peak memory of the fleet at %d clusters at most %.1f GiB", size,
+		float64(Limits.TreePeak)/(1<<30)), Measured: mib(peak), Known: peak > 0, Met: peak > 0 && peak <= Limits.TreePeak}
+	if floor := peaks[engine.Floor]; floor > 0 {
+		t.Measured += fmt.Sprintf(" (the floor, the same resources without component code, %s)", mib(floor))
+	}
 	if t.Known && !t.Met {
 		t.Miss = fmt.Sprintf("%s over", mib(peak-Limits.TreePeak))
 	}
