@@ -47,7 +47,10 @@ vet:
 ## starts it again, and kwokctl gives a control plane created meanwhile by another run (it picks ports from 32767
 ## down) the ports the stopped one starts on again.
 TEST_OUT := $(CURDIR)/.work/test
-GOTESTSUM = $(CURDIR)/bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile $(TEST_OUT)/$(1).json --
+# Test binaries are linked without DWARF (-ldflags=-w): make test links about 50 of them on every run (-count=1), and
+# nothing in it reads their debug information (a panic's trace comes from the symbol table, which stays).
+GOTESTSUM = $(CURDIR)/bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile $(TEST_OUT)/$(1).json -- \
+	-ldflags=-w
 TEST_REPORT = $(GO) run $(CURDIR)/tests/testreport -steps $(TEST_OUT)/steps.txt $(TEST_OUT)
 # timed runs a step of make test: its name ($(1)) and wall seconds go to steps.txt; a failed step prints the report
 # so far and fails make test.
