@@ -52,7 +52,18 @@ func TestJavaProjectWithPackageAdd(t *testing.T) {
 	if diff := cmp.Diff(goTypes, types); diff != "" {
 		t.Errorf("the Java preview creates other resources than the Go one (-go +java):\n%s", diff)
 	}
-	stack.Up("java-up")
+	up := stack.Up("java-up")
+	// The hub's planned load, as the Go example exports it: the dev stack's three clusters, every count summed.
+	capacity, _ := up.Outputs["hubCapacity"].Value.(map[string]any)
+	sum := 0.0
+	for _, k := range []string{"addonApplications", "bootstrapApplications", "workloadApplications", "tenantApplications",
+		"registryApplications"} {
+		n, _ := capacity[k].(float64)
+		sum += n
+	}
+	if capacity["clusters"] != 3.0 || capacity["applications"] != sum || sum < 3 {
+		t.Errorf("the Java stack's hubCapacity output %v: want the dev stack's 3 clusters and the Applications summed", capacity)
+	}
 	if err := stack.TryPreview("java-preview-again", optpreview.ExpectNoChanges()); err != nil {
 		t.Errorf("a second preview of the Java fleet plans changes: %v", err)
 	}

@@ -9,6 +9,7 @@ import com.gitopsfleet.fleet.inputs.NodeGroupArgs;
 import com.gitopsfleet.fleet.inputs.RepoArgs;
 import com.gitopsfleet.fleet.inputs.RepositoriesArgs;
 import com.gitopsfleet.fleet.outputs.ClusterSummary;
+import com.gitopsfleet.fleet.outputs.HubCapacity;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -47,6 +48,23 @@ public final class App {
         ctx.export("vpcCidrs", fleet.vpcCidrs());
         ctx.export("argocdManagementRoleArn", fleet.argocdManagementRoleArn());
         ctx.export("hubKubeconfig", fleet.hubKubeconfig());
+        // The hub's planned Argo CD load, which `fleet status` shows beside what runs (docs/capacity.md).
+        ctx.export("hubCapacity", fleet.hubCapacity().applyValue(App::plain));
+    }
+
+    static Map<String, Object> plain(HubCapacity c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("applications", c.applications());
+        m.put("addonApplications", c.addonApplications());
+        m.put("bootstrapApplications", c.bootstrapApplications());
+        m.put("workloadApplications", c.workloadApplications());
+        m.put("tenantApplications", c.tenantApplications());
+        m.put("registryApplications", c.registryApplications());
+        m.put("clusters", c.clusters());
+        m.put("limit", c.limit());
+        m.put("controllerReplicas", c.controllerReplicas());
+        m.put("shardingAlgorithm", c.shardingAlgorithm());
+        return m;
     }
 
     static Map<String, Map<String, Object>> plain(Map<String, ClusterSummary> clusters) {
