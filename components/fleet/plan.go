@@ -60,16 +60,6 @@ func resolve(args FleetArgs, stack string) *plan {
 	return p
 }
 
-// cluster is the plan of the cluster named name; nil when the fleet has none.
-func (p *plan) cluster(name string) *clusterPlan {
-	for _, c := range p.clusters {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
-
 // selects tells whether tenant t selects the cluster.
 func (c *clusterPlan) selects(t string) bool {
 	for _, s := range c.tenants {

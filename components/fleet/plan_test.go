@@ -31,7 +31,6 @@ func TestResolve(t *testing.T) {
 		tenants      map[string][]string
 		hub          string
 		clusterAdmin bool
-		applications int
 	}{
 		"tenants on the spokes": {args: withTenants(), hub: "hub",
 			tenants: map[string][]string{"hub": nil, "spoke-a": {"payments", "search"}, "spoke-b": {"payments"}}},
@@ -57,7 +56,7 @@ func TestResolve(t *testing.T) {
 				}
 				return
 			}
-			if p.hub == nil || p.hub.Name != tc.hub || p.cluster(tc.hub) != p.hub {
+			if p.hub == nil || p.hub.Name != tc.hub || p.hub != p.clusters[0] {
 				t.Fatalf("hub %+v, want %s", p.hub, tc.hub)
 			}
 			if p.Argocd.ControllerClusterAdmin != tc.clusterAdmin {
