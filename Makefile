@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: bench-guards bench-status bench-rollout screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: bench-guards bench-status bench-rollout bench-at-size screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -235,6 +235,14 @@ bench: offline peer
 	$(MAKE) bench-guards
 	$(MAKE) bench-status
 	./bin/fleet-bench -rollout 15 -out bench/results
+	./bin/fleet-bench -at-size $(AT_SIZE) -out bench/results
+
+## bench-at-size: the fleet at about 100 and 200 clusters (10 shards of 10 spokes, 14 of 15, and the hub), a hub stack
+## and shard stacks one after another on the offline cloud; in bench/results/at-size.md
+AT_SIZE := 10x10,14x15
+bench-at-size: offline
+	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
+	./bin/fleet-bench -at-size $(AT_SIZE) -out bench/results
 
 ## bench-rollout: fleet rollout over 15 clusters on real API servers with Argo CD, in 3 waves: a good add-ons commit
 ## to every wave, a bad one to its wave and back; in bench/results/rollout.md
@@ -243,10 +251,11 @@ bench-rollout: offline
 	./bin/fleet-bench -rollout 15 -out bench/results
 
 ## bench-status: fleet status's EKS reads of 10, 50 and 200 clusters, each AWS call taking 50 ms (provider/status's
-## BenchmarkWithEKSAtSize); in bench/results/status.txt
-bench-status:
-	$(GO) test -run '^$$' -bench WithEKSAtSize -benchtime 3x -count 3 ./provider/status/ \
-		| grep -E '^(Benchmark|goos|goarch|cpu)' > bench/results/status.txt
+## BenchmarkWithEKSAtSize), and a whole status of 200 clusters in five stacks read through the CLI
+## (BenchmarkCollectAtSize; goal 60 s); in bench/results/status.txt
+bench-status: cli
+	PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(GO) test -run '^$$' -bench 'WithEKSAtSize|CollectAtSize' -benchtime 3x -count 3 \
+		./provider/status/ | grep -E '^(Benchmark|goos|goarch|cpu)' > bench/results/status.txt
 
 ## bench-guards: the hub's cluster-secret guard at 10, 50 and 200 spokes through Kubernetes' admission code
 ## (tests/contract): one admission's latency, the policy's bytes and its largest expression; in bench/results/guards.txt

@@ -25,9 +25,9 @@ const ParallelUp Op = "parallel-up"
 // (one backend, so the stack references resolve):
 //   - the hub stack's up, then each shard's preview and up, one after another (in sequence);
 //   - the change loop (ChangeOps) on shard 1: its toggle, then its added spoke (which the hub lists already);
-//   - in a second directory, the hub stack's up (not reported), then every shard's up at once (ParallelUp), the
-//     process trees of all of them sampled as one: its Seconds are the slowest shard's.
-func (r Runner) MeasureShards(ctx context.Context, k, size int) ([]Run, error) {
+//   - with sideBySide, in a second directory, the hub stack's up (not reported), then every shard's up at once
+//     (ParallelUp), the process trees of all of them sampled as one: its Seconds are the slowest shard's.
+func (r Runner) MeasureShards(ctx context.Context, k, size int, sideBySide bool) ([]Run, error) {
 	hub, shards, err := fleetgen.Sharded(k, size)
 	if err != nil {
 		return nil, err
@@ -68,6 +68,9 @@ func (r Runner) MeasureShards(ctx context.Context, k, size int) ([]Run, error) {
 		if err := run(fleetgen.ShardStack(1), size, op); err != nil {
 			return nil, err
 		}
+	}
+	if !sideBySide {
+		return runs, nil
 	}
 	parallel, err := r.parallel(ctx, hub, shards, size)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/coldstart"
 	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
+	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
 	"github.com/gitops-fleet/pulumi-fleet/bench/procmem"
 )
 
@@ -199,5 +200,25 @@ func TestTreePeakTarget(t *testing.T) {
 				t.Errorf("miss %q", got.Miss)
 			}
 		})
+	}
+}
+
+// TestAtSize: each size's row sums its shards' previews and ups, names the slowest shard and the largest tree, and
+// counts the hub with the clusters and its resources with theirs.
+func TestAtSize(t *testing.T) {
+	shard := func(stack string, op engine.Op, secs float64, mib int64) engine.Run {
+		return engine.Run{Impl: engine.Sharded, Stack: stack, Size: 15, Op: op,
+			Result: engine.Result{Seconds: secs, Resources: 1000}, PeakTree: mib << 20}
+	}
+	runs := []engine.Run{
+		{Impl: engine.Sharded, Stack: fleetgen.HubStack, Size: 1, Op: engine.Up, Result: engine.Result{Seconds: 3, Resources: 70}, PeakTree: 900 << 20},
+		shard("s1", engine.Preview, 8, 2000), shard("s1", engine.Up, 10, 2300),
+		shard("s2", engine.Preview, 9, 2100), shard("s2", engine.Up, 12, 2400),
+		shard("s1", engine.TogglePreview, 9, 2200), shard("s1", engine.ToggleUp, 11, 2250),
+		shard("s1", engine.AddPreview, 9, 2200), shard("s1", engine.AddUp, 13, 2350),
+	}
+	got := AtSize([][]engine.Run{runs}, Machine{CPUs: 2}, time.Date(2026, 11, 28, 20, 0, 0, 0, time.UTC), time.Minute)
+	if want := "| 31 | 2 | 3.0 | 17.0 | 22.0 | 12.0 | 2400 | 2070 | 11.0 | 13.0 |"; !strings.Contains(got, want) {
+		t.Errorf("no row %q in:\n%s", want, got)
 	}
 }

@@ -57,6 +57,9 @@ func main() {
 		"per cluster), comma-separated, or \"\" for none")
 	rolloutSize := flag.Int("rollout", 0, "instead of the session: time fleet rollout over a fleet of this many clusters "+
 		"on real API servers with Argo CD, in 3 waves, and write "+rolloutReport+" into -out")
+	atSize := flag.String("at-size", "", "instead of the session: the fleet as a hub stack and shard stacks of "+
+		"<shards>x<spokes per shard>, for each of these comma-separated sizes, one stack after another, and write "+
+		atSizeReport+" into -out")
 	flag.Parse()
 
 	ctx := context.Background()
@@ -65,6 +68,8 @@ func main() {
 	case err != nil:
 	case *rolloutSize > 0:
 		err = rolloutSession(ctx, root, *rolloutSize, *work, *out)
+	case *atSize != "":
+		err = atSizeSession(ctx, root, *atSize, *work, *out)
 	case *child != "":
 		var res engine.Result
 		if res, err = engine.Child(ctx, root, engine.Impl(*child), engine.Op(*op), *dir, *stack, *plan); err == nil {
@@ -170,7 +175,7 @@ func session(ctx context.Context, root string, o options) error {
 		}
 	}
 	if o.shards > 0 {
-		if s.Shards, err = r.MeasureShards(ctx, o.shards, o.shardSize); err != nil {
+		if s.Shards, err = r.MeasureShards(ctx, o.shards, o.shardSize, true); err != nil {
 			return err
 		}
 		for _, run := range s.Shards {

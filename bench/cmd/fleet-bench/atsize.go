@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
+	"github.com/gitops-fleet/pulumi-fleet/bench/report"
+)
+
+// atSizeReport is the report of -at-size, in -out.
+const atSizeReport = "at-size.md"
+
+// atSizeSession measures the fleet at each size of list ("<shards>x<spokes per shard>", comma-separated) as a hub
+// stack and its shard stacks, one stack after another (engine.MeasureShards without the side-by-side run, which
+// would hold every shard's process tree at once), and writes report.AtSize.
+func atSizeSession(ctx context.Context, root, list, work, out string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if work, err = filepath.Abs(work); err != nil {
+		return err
+	}
+	machine, err := describeMachine(root)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	r := engine.Runner{Root: root, Work: work, Self: self, Interval: 200 * time.Millisecond}
+	var sets [][]engine.Run
+	for _, spec := range strings.Split(list, ",") {
+		k, size, err := shardsOf(strings.TrimSpace(spec))
+		if err != nil {
+			return err
+		}
+		runs, err := r.MeasureShards(ctx, k, size, false)
+		if err != nil {
+			return fmt.Errorf("the fleet of %d shards of %d: %w", k, size, err)
+		}
+		for _, run := range runs {
+			logf("%-7s %-14s %-10s %3d clusters: %6.1f s, %5d resources", run.Impl, run.Op, run.Stack, run.Size, run.Seconds, run.Resources)
+		}
+		sets = append(sets, runs)
+	}
+	text := report.AtSize(sets, machine, start, time.Since(start))
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(out, atSizeReport)
+	logf("report: %s", path)
+	return os.WriteFile(path, []byte(text), 0o644)
+}

@@ -1,0 +1,69 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
+	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
+)
+
+// AtSize is the report of the fleet at size (fleet-bench -at-size): for each set of runs (engine.MeasureShards of
+// one size, without the side-by-side run), the hub stack's up, the shards' previews and ups one after another (their
+// sum, the slowest, the largest process tree), the resources, and shard 1's change loop. measured is when the
+// session started; took how long it ran.
+func AtSize(sets [][]engine.Run, m Machine, measured time.Time, took time.Duration) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	p("# The fleet at size, in shards (make bench-at-size)")
+	p("")
+	p("Measured %s in %s on %d CPUs (%s), %.0f GiB memory; %s, Pulumi CLI %s.",
+		measured.UTC().Format("2006-01-02 15:04 MST"), took.Round(time.Second), m.CPUs, m.CPUModel, m.MemoryGiB,
+		m.GoVersion, m.PulumiCLIVersion)
+	p("")
+	p("Each fleet is a hub stack (the hub alone) and shard stacks of generated spokes that join it through a stack")
+	p("reference (fleetgen.Sharded), on the offline cloud with the emulated Kubernetes API, as report.md's fleet. They")
+	p("run one stack after another, never side by side: one stack of these sizes does not fit this machine (the whole")
+	p("tree of one stack of 45 clusters peaks at about 5 GiB in report.md, and grows with the clusters), and a shard's")
+	p("tree is what a shard's `up` holds. The change loop is shard 1's: an add-on toggled on a spoke, then one spoke")
+	p("added (which the hub stack lists already).")
+	p("")
+	p("| clusters | shards | hub up: s | shards' previews: s (sum) | shards' ups: s (sum) | slowest shard up: s | largest tree: MiB | resources | toggle-up: s | add-up: s |")
+	p("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, runs := range sets {
+		var hub, toggle, add engine.Run
+		var previews, ups, slowest float64
+		var peak int64
+		var shards, clusters, resources int
+		for _, r := range runs {
+			peak = max(peak, r.PeakTree)
+			switch {
+			case r.Stack == fleetgen.HubStack:
+				hub = r
+			case r.Op == engine.ToggleUp:
+				toggle = r
+			case r.Op == engine.AddUp:
+				add = r
+			case r.Op == engine.Preview:
+				previews += r.Seconds
+			case r.Op == engine.Up:
+				ups += r.Seconds
+				slowest = max(slowest, r.Seconds)
+				shards++
+				clusters += r.Size
+				resources += r.Resources
+			}
+		}
+		p("| %d | %d | %.1f | %.1f | %.1f | %.1f | %d | %d | %.1f | %.1f |", clusters+1, shards, hub.Seconds, previews, ups,
+			slowest, peak>>20, resources+hub.Resources, toggle.Seconds, add.Seconds)
+	}
+	p("")
+	p("Clusters count the hub. The whole fleet's first up is the hub's, then the shards' ups one after another; side")
+	p("by side on more machines (PKO runs each shard's Stack in a workspace pod of its own) it takes about the slowest")
+	p("shard's. A change touches one shard's stack: its loop costs what a shard of that size costs, whatever the fleet's")
+	p("size. What this leaves unproven: Argo CD and the Kubernetes API servers at these sizes (the API is emulated here;")
+	p("docs/performance.md), and the hub's guard, which bench/results/guards.txt measures through Kubernetes' own")
+	p("admission code at 200 spokes.")
+	return b.String()
+}
