@@ -48,7 +48,7 @@ vet:
 ## down) the ports the stopped one starts on again.
 TEST_OUT := $(CURDIR)/.work/test
 # Test binaries are linked without DWARF (-ldflags=-w): make test links about 50 of them on every run (-count=1), and
-# nothing in it reads their debug information (a panic's trace comes from the symbol table, which stays).
+# nothing in it reads their debug information (a panic's trace comes from Go's own line tables, which stay).
 GOTESTSUM = $(CURDIR)/bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile $(TEST_OUT)/$(1).json -- \
 	-ldflags=-w
 TEST_REPORT = $(GO) run $(CURDIR)/tests/testreport -steps $(TEST_OUT)/steps.txt $(TEST_OUT)

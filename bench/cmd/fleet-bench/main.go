@@ -6,7 +6,9 @@
 // size and writes the report to bench/results.
 //
 // With -child it is instead one measured operation of a Go program (bench/engine starts it so); with -rollout, the
-// time `fleet rollout` takes over a fleet on real API servers with Argo CD (bench/results/rollout.md).
+// time `fleet rollout` takes over a fleet on real API servers with Argo CD (bench/results/rollout.md); with -at-size,
+// the fleet at about 100 and 200 clusters as a hub stack and shard stacks, one after another
+// (bench/results/at-size.md).
 package main
 
 import (
