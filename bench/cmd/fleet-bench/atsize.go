@@ -19,19 +19,11 @@ const atSizeReport = "at-size.md"
 // stack and its shard stacks, one stack after another (engine.MeasureShards without the side-by-side run, which
 // would hold every shard's process tree at once), and writes report.AtSize.
 func atSizeSession(ctx context.Context, root, list, work, out string) error {
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	if work, err = filepath.Abs(work); err != nil {
-		return err
-	}
-	machine, err := describeMachine(root)
+	r, machine, err := newRunner(root, work)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	r := engine.Runner{Root: root, Work: work, Self: self, Interval: 200 * time.Millisecond}
 	var sets [][]engine.Run
 	for _, spec := range strings.Split(list, ",") {
 		k, size, err := shardsOf(strings.TrimSpace(spec))

@@ -8,9 +8,28 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
 	"github.com/gitops-fleet/pulumi-fleet/bench/report"
 )
+
+// newRunner is the engine runner of a session of this binary in root, its state under work (made absolute), and the
+// machine it runs on.
+func newRunner(root, work string) (engine.Runner, report.Machine, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return engine.Runner{}, report.Machine{}, err
+	}
+	if work, err = filepath.Abs(work); err != nil {
+		return engine.Runner{}, report.Machine{}, err
+	}
+	machine, err := describeMachine(root)
+	if err != nil {
+		return engine.Runner{}, report.Machine{}, err
+	}
+	return engine.Runner{Root: root, Work: work, Self: self, Interval: 200 * time.Millisecond}, machine, nil
+}
 
 // describeMachine reads the CPU count and model and the memory size from /proc, and the Go and CLI versions.
 func describeMachine(root string) (report.Machine, error) {

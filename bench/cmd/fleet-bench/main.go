@@ -131,15 +131,7 @@ func ints(flagName, list string) ([]int, error) {
 
 func session(ctx context.Context, root string, o options) error {
 	start := time.Now()
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	work, err := filepath.Abs(o.work)
-	if err != nil {
-		return err
-	}
-	machine, err := describeMachine(root)
+	r, machine, err := newRunner(root, o.work)
 	if err != nil {
 		return err
 	}
@@ -159,7 +151,6 @@ func session(ctx context.Context, root string, o options) error {
 	}
 	logf("cold start: median %v over %d runs", s.ColdStart.Median, s.ColdStart.Runs)
 
-	r := engine.Runner{Root: root, Work: work, Self: self, Interval: 200 * time.Millisecond}
 	for _, n := range o.sizes {
 		for rep := range o.reps {
 			for i := range engine.Impls {

@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
 )
 
 // rolloutReport is the report of -rollout, in -out.
@@ -15,19 +13,11 @@ const rolloutReport = "rollout.md"
 
 // rolloutSession times `fleet rollout` over a fleet of size clusters (engine.MeasureRollout) and writes its report.
 func rolloutSession(ctx context.Context, root string, size int, work, out string) error {
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	if work, err = filepath.Abs(work); err != nil {
-		return err
-	}
-	machine, err := describeMachine(root)
+	r, machine, err := newRunner(root, work)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	r := engine.Runner{Root: root, Work: work, Self: self, Interval: 200 * time.Millisecond}
 	run, err := r.MeasureRollout(ctx, size)
 	if err != nil {
 		return fmt.Errorf("the rollout over %d clusters: %w", size, err)
