@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,6 +34,16 @@ func TestJavaProjectWithPackageAdd(t *testing.T) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, "Pulumi.dev.yaml"), config, 0o644); err != nil {
 		t.Fatal(err)
+	}
+
+	// pulumi-language-java sends Maven's stdout and stderr onto one gRPC stream from two goroutines; the project's
+	// .mvn/jvm.config keeps Maven's stderr empty so the two cannot race (docs/languages.md).
+	mvn := exec.Command("mvn", "--no-transfer-progress", "-v")
+	mvn.Dir = dir
+	var stderr strings.Builder
+	mvn.Stderr = &stderr
+	if err := mvn.Run(); err != nil || stderr.Len() != 0 {
+		t.Errorf("mvn -v in the Java project: %v, stderr %q: want nothing on stderr", err, stderr.String())
 	}
 
 	out := env.Pulumi(dir, "package", "add", filepath.Join(env.Root(), "bin", "pulumi-resource-fleet"))
