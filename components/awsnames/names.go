@@ -18,7 +18,13 @@ var (
 	// RoleARNPattern is an IAM role's ARN; names take letters, digits and +=,.@_- (IAM CreateRole), paths are
 	// "/" or "/.../".
 	RoleARNPattern = regexp.MustCompile(`^arn:aws(-[a-z]+)*:iam::\d{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$`)
+	// AccessPolicyARNPattern is an EKS access policy's ARN (EKS ListAccessPolicies; the policies are AWS's, in no
+	// account).
+	AccessPolicyARNPattern = regexp.MustCompile(`^arn:aws(-[a-z]+)*:eks::aws:cluster-access-policy/[A-Za-z0-9]+$`)
 )
+
+// AccessPolicyARNForm is AccessPolicyARNPattern as errors show it.
+const AccessPolicyARNForm = "arn:<partition>:eks::aws:cluster-access-policy/<PolicyName>"
 
 // RoleARNForm is RoleARNPattern as errors show it.
 const RoleARNForm = "arn:<partition>:iam::<12-digit account>:role/<path><name>"

@@ -26,10 +26,7 @@ var (
 		form:    "arn:<partition>:iam::<12-digit account>:role/<name> or ...:user/<name>",
 		pattern: regexp.MustCompile(`^arn:aws(-[a-z]+)*:iam::\d{12}:(role|user)/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$`),
 	}
-	accessPolicyARN = arnKind{
-		form:    "arn:<partition>:eks::aws:cluster-access-policy/<PolicyName>",
-		pattern: regexp.MustCompile(`^arn:aws(-[a-z]+)*:eks::aws:cluster-access-policy/[A-Za-z0-9]+$`),
-	}
+	accessPolicyARN = arnKind{form: awsnames.AccessPolicyARNForm, pattern: awsnames.AccessPolicyARNPattern}
 )
 
 func (k arnKind) problem(v string) string {

@@ -62,7 +62,7 @@ func NewGitOpsBridge(ctx *pulumi.Context, name string, args GitOpsBridgeArgs,
 		return nil, err
 	}
 	if args.Hub != nil {
-		for _, w := range ManagedWarnings(*a.Hub) {
+		for _, w := range append(ManagedWarnings(*a.Hub), ManagedRepositoryWarnings(a)...) {
 			_ = ctx.Log.Warn(w, &pulumi.LogArgs{Resource: comp})
 		}
 	}

@@ -1,7 +1,11 @@
 package gitopsbridge
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/gitops-fleet/pulumi-fleet/components/capability"
+	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
 	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	metav1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/meta/v1"
@@ -21,9 +25,10 @@ type capabilityResource struct {
 // capabilities service and holding no permission; Argo CD's namespace; the capability in it, for which EKS
 // installs Argo CD's CRDs and gives the role an access entry; then, as for a self-managed hub, the admission guards, the
 // projects, the hub's own secret (by ARN) or the registry Applications, and the bootstrap, all after the
-// capability, so a delete removes them before it. No Helm release, no management role, no Pod Identity and no
-// RBAC for Argo CD's service accounts: EKS associates its own access policies with the capability's role on the hub
-// (AmazonEKSArgoCDClusterPolicy, and AmazonEKSArgoCDPolicy in the namespace). managementRoleArn is the capability's
+// capability and capabilityAccess, so a delete removes them before those. No Helm release, no management role, no
+// Pod Identity and no RBAC for Argo CD's service accounts: EKS associates its own access policies with the
+// capability's role on the hub (AmazonEKSArgoCDClusterPolicy, and AmazonEKSArgoCDPolicy in the namespace), and
+// capabilityAccess adds the one its Applications on the hub need. managementRoleArn is the capability's
 // role, resolved once the capability exists: a spoke's access entry for it is then deleted after the capability.
 func (b *builder) hubManaged(secret secretContent) error {
 	h, c, f := *b.args.Hub, b.comp, b.cluster
@@ -88,7 +93,11 @@ func (b *builder) hubManaged(secret secretContent) error {
 		pulumi.Parent(c), pulumi.DependsOn([]pulumi.Resource{ns})); err != nil {
 		return err
 	}
-	after := []pulumi.Resource{&argocd}
+	access, err := b.capabilityAccess(role.Arn, m.AccessPolicyArn, &argocd, prov)
+	if err != nil {
+		return err
+	}
+	after := []pulumi.Resource{&argocd, access}
 	guard, err := b.guard(k8s, secret.manifest, nil, after)
 	if err != nil {
 		return err
@@ -108,4 +117,33 @@ func (b *builder) hubManaged(secret secretContent) error {
 	}).(pulumi.StringOutput)
 	c.ArgoCdServerUrl = argocd.ServerURL
 	return nil
+}
+
+// CapabilityAccessPolicy is the EKS access policy a managed hub's capability role gets on the hub by default
+// (ManagedArgoCD.AccessPolicyArn).
+const CapabilityAccessPolicy = "AmazonEKSClusterAdminPolicy"
+
+// capabilityAccess associates policy (default CapabilityAccessPolicy, in the role's partition), cluster-wide, with
+// the access entry EKS made for the capability's role on the hub: it exists once the capability does, and the
+// component makes no entry of its own (EKS would answer ResourceInUseException).
+func (b *builder) capabilityAccess(role pulumi.StringOutput, policy string, argocd pulumi.Resource,
+	prov pulumi.ProviderResource,
+) (pulumi.Resource, error) {
+	policyArn := role.ApplyT(func(arn string) string {
+		if policy != "" {
+			return policy
+		}
+		partition := "aws"
+		if parts := strings.SplitN(arn, ":", 3); len(parts) == 3 {
+			partition = parts[1]
+		}
+		return fmt.Sprintf("arn:%s:eks::aws:cluster-access-policy/%s", partition, CapabilityAccessPolicy)
+	}).(pulumi.StringOutput)
+	return awseks.NewAccessPolicyAssociation(b.ctx, childName(b.name, "argocd-capability-access"),
+		&awseks.AccessPolicyAssociationArgs{
+			ClusterName:  b.cluster.ClusterName,
+			PrincipalArn: role,
+			PolicyArn:    policyArn,
+			AccessScope:  awseks.AccessPolicyAssociationAccessScopeArgs{Type: pulumi.String("cluster")},
+		}, append(b.child(prov), pulumi.DependsOn([]pulumi.Resource{argocd}))...)
 }

@@ -58,11 +58,30 @@ func TestManagedHub(t *testing.T) {
 	if data["server"] != "arn:aws:eks:us-east-1:123456789012:cluster/hub" || data["config"] != InClusterConfig() {
 		t.Errorf("the hub's own secret = %v, want its cluster ARN and no credential", data)
 	}
-	after := mocks.URN(TypeToken, capability.TypeToken, "hub-argocd")
+	// The hub's access for what the fleet's Applications deploy there, on the entry EKS made (not an entry of ours).
+	access := cloud.MustGet(t, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation", "hub-argocd-capability-access")
+	wantAccess := map[string]any{"clusterName": "hub", "principalArn": want["roleArn"],
+		"policyArn": "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy", "accessScope": map[string]any{"type": "cluster"}}
+	if d := cmp.Diff(wantAccess, access.InputsLike(wantAccess)); d != "" {
+		t.Errorf("the capability role's access on the hub (-want +got):\n%s", d)
+	}
+	if n := len(cloud.OfType("aws:eks/accessEntry:AccessEntry")); n > 0 {
+		t.Errorf("a managed hub makes %d access entries of its own; EKS makes the capability's", n)
+	}
+	capabilityURN := mocks.URN(TypeToken, capability.TypeToken, "hub-argocd")
+	if !slices.Contains(access.Dependencies, capabilityURN) {
+		t.Error("the association is created before the capability, whose access entry it needs")
+	}
+	accessURN := mocks.URN(TypeToken, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation", "hub-argocd-capability-access")
 	for _, r := range cloud.Resources() {
 		if strings.HasPrefix(r.Type, "kubernetes:") && !strings.HasPrefix(r.Type, "kubernetes:core/v1:Namespace") &&
-			r.Type != "pulumi:providers:kubernetes" && !slices.Contains(r.Dependencies, after) {
+			r.Type != "pulumi:providers:kubernetes" && !slices.Contains(r.Dependencies, capabilityURN) {
 			t.Errorf("%s %s is not created after the capability (nor deleted before it)", r.Type, r.Name)
+		}
+		// What Argo CD acts on, on the hub, once written: the clusters it reaches and the Applications it syncs.
+		if (r.Type == secretType || r.Type == "kubernetes:argoproj.io/v1alpha1:Application") &&
+			!slices.Contains(r.Dependencies, accessURN) {
+			t.Errorf("%s %s is not created after the capability's access on the hub (nor deleted before it)", r.Type, r.Name)
 		}
 	}
 	if got := mocks.Await[string](t, gb.ManagementRoleArn); got != want["roleArn"] {
@@ -70,6 +89,18 @@ func TestManagedHub(t *testing.T) {
 	}
 	if got := mocks.Await[string](t, gb.ArgoCdServerUrl); got != "https://hub.eks-capabilities.us-east-1.amazonaws.com" {
 		t.Errorf("argocdServerUrl = %q", got)
+	}
+}
+
+// TestManagedHubAccessPolicy: hub.capability.accessPolicyArn replaces the default cluster admin, still cluster-wide.
+func TestManagedHubAccessPolicy(t *testing.T) {
+	a := managedHubArgs()
+	a.Hub.Capability.AccessPolicyArn = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminViewPolicy"
+	cloud, _ := build(t, "hub", a)
+	access := cloud.MustGet(t, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation", "hub-argocd-capability-access")
+	want := map[string]any{"policyArn": a.Hub.Capability.AccessPolicyArn, "accessScope": map[string]any{"type": "cluster"}}
+	if d := cmp.Diff(want, access.InputsLike(want)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }
 
@@ -109,6 +140,11 @@ func TestManagedValidation(t *testing.T) {
 			want: []string{`hub.capability.capabilityName: "argo cd"`, `hub.capability.awsIdc.idcInstanceArn: "ssoins-1"`,
 				`hub.capability.rbacRoleMappings[0].role: "OWNER"`},
 		},
+		"access policy": {
+			reason: "an access policy is named by its ARN, as EKS's AssociateAccessPolicy takes it",
+			edit:   func(a *GitOpsBridgeArgs) { a.Hub.Capability.AccessPolicyArn = "AmazonEKSClusterAdminPolicy" },
+			want:   []string{`hub.capability.accessPolicyArn: "AmazonEKSClusterAdminPolicy" is not a valid ARN; expected arn:<partition>:eks::aws:cluster-access-policy/<PolicyName>`},
+		},
 		"signature keys": {
 			reason: "a managed hub cannot verify signatures: refused, not silently dropped",
 			edit:   func(a *GitOpsBridgeArgs) { a.Hub.SignatureKeys = []string{"0123456789ABCDEF"} },
@@ -136,6 +172,24 @@ func TestManagedValidation(t *testing.T) {
 	a.Spoke.HubMode = "eks"
 	if _, _, err := run("spoke1", a); err == nil || !strings.Contains(err.Error(), `spoke.hubMode: "eks" is not a hub mode`) {
 		t.Errorf("a bad spoke.hubMode: %v", err)
+	}
+}
+
+// TestManagedRepositoryWarnings: each repository a managed hub bootstraps is named, with the namespace its
+// ApplicationSets live in; a self-managed hub's are not.
+func TestManagedRepositoryWarnings(t *testing.T) {
+	a := managedHubArgs()
+	a.AddonsRepo = &Repo{URL: "https://github.com/example/addons"}
+	a.WorkloadsRepo = &Repo{URL: "https://github.com/example/workloads"}
+	a.Namespace = DefaultNamespace
+	got := ManagedRepositoryWarnings(a)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "addonsRepo: ") || !strings.Contains(got[0], "live in argocd-addons") ||
+		!strings.HasPrefix(got[1], "workloadsRepo: ") || !strings.Contains(got[1], "live in argocd-workloads") {
+		t.Errorf("warnings %q: want one for addonsRepo (argocd-addons) and one for workloadsRepo (argocd-workloads)", got)
+	}
+	a.Hub.Mode = ModeSelfManaged
+	if got := ManagedRepositoryWarnings(a); got != nil {
+		t.Errorf("a self-managed hub is warned: %q", got)
 	}
 }
 

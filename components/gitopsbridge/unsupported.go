@@ -12,7 +12,28 @@ import (
 const (
 	ComparisonGuide = "https://docs.aws.amazon.com/eks/latest/userguide/argocd-comparison.html"
 	SettingsGuide   = "https://docs.aws.amazon.com/eks/latest/userguide/argocd-configure-settings.html"
+	// PermissionsGuide is the EKS User Guide page that says the managed Argo CD reads Applications and
+	// ApplicationSets in its own namespace only ("Source namespaces").
+	PermissionsGuide = "https://docs.aws.amazon.com/eks/latest/userguide/argocd-permissions.html"
 )
+
+// ManagedRepositoryWarnings are the warnings a preview shows for each repository a managed hub bootstraps (a's
+// addonsRepo and workloadsRepo): the repository's ApplicationSets live in its ApplicationsNamespace, the fence
+// that keeps a commit to it inside its projects, and the EKS User Guide says the managed Argo CD reconciles
+// Applications and ApplicationSets in its own namespace only. Nil for a self-managed hub.
+func ManagedRepositoryWarnings(a GitOpsBridgeArgs) []string {
+	if a.Hub == nil || !a.Hub.Managed() {
+		return nil
+	}
+	var out []string
+	for _, p := range givenPaths(a) {
+		out = append(out, fmt.Sprintf("%sRepo: the managed Argo CD reconciles Applications and ApplicationSets in "+
+			"its own namespace (%s) only (EKS User Guide, %s, \"Source namespaces\"), and this repository's "+
+			"ApplicationSets live in %s: on AWS its %s would not deploy; see docs/managed-argocd.md", p.part,
+			a.Namespace, PermissionsGuide, ApplicationsNamespace(a.Namespace, p.part), strings.ToLower(p.what)))
+	}
+	return out
+}
 
 // ManagedWarnings are the warnings a preview shows for a managed hub's settings that the managed Argo CD does not
 // honour, as the EKS User Guide lists them: config management plugins (the chart's configs.cmp and repo server

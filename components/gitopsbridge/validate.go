@@ -263,6 +263,9 @@ func validateHub(ps *problems.List, h Hub) {
 		capability.CapabilityArgoCD{IdentityCenter: h.Capability.IdentityCenter, EndpointPrefix: h.Capability.EndpointPrefix,
 			NetworkAccess: h.Capability.NetworkAccess, RbacRoleMappings: h.Capability.RbacRoleMappings}.Check(ps, "hub.capability")
 		awsnames.Tags(ps, "hub.capability.tags", h.Capability.Tags)
+		if a := h.Capability.AccessPolicyArn; a != "" && !awsnames.AccessPolicyARNPattern.MatchString(a) {
+			ps.Add("hub.capability.accessPolicyArn", "%q is not a valid ARN; expected %s", a, awsnames.AccessPolicyARNForm)
+		}
 		if len(h.SignatureKeys) > 0 {
 			ps.Add("hub.signatureKeys", "applies to mode selfManaged only: the managed Argo CD has no GnuPG keyring "+
 				"of yours (its configuration ConfigMaps are not yours to write, EKS User Guide \"Comparing EKS "+

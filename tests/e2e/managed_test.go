@@ -153,6 +153,25 @@ func TestManagedHub(t *testing.T) {
 		t.Errorf("the fleet's own secret written again by the capability was refused: %v", err)
 	}
 
+	// What the fleet's Applications on the hub have the managed Argo CD do there, asked of the hub's API server as
+	// the capability's identity: all allowed, by the association the fleet adds to EKS's entry. The same asked for
+	// an identity with EKS's two Argo CD policies only: the bootstrap ApplicationSets, the add-ons' CRDs and the
+	// cache's cluster-wide lists are refused, as AWS's guide says they are without it.
+	syncs := hubSyncs(ctx, t, hub.Typed(), "argocd")
+	session := "arn:aws:sts::" + aws.Account + ":assumed-role/" + path.Base(role) + "/eks-capability"
+	if no := denied(ctx, t, hub.Typed(), session, []string{aws.AccessGroup(role), "system:authenticated"}, syncs); len(no) > 0 {
+		t.Errorf("the capability's role may not do on the hub what the fleet's Applications there need (%d of %d): %q",
+			len(no), len(syncs), no)
+	}
+	bindOnly(ctx, t, hub.Typed(), "e2e:argocd-policies-only", "argocd")
+	no := denied(ctx, t, hub.Typed(), "e2e", []string{"e2e:argocd-policies-only", "system:authenticated"}, syncs)
+	for _, want := range []string{`create argoproj.io/applicationsets in "argocd-addons"`,
+		`create apiextensions.k8s.io/customresourcedefinitions in ""`, `list apps/statefulsets in ""`} {
+		if !slices.Contains(no, want) {
+			t.Errorf("EKS's two Argo CD policies alone allow %s; the offline EKS models them wider than AWS documents", want)
+		}
+	}
+
 	// fleet status asks EKS of the managed hub's capability.
 	var report status.Report
 	if err := json.Unmarshal(l.FleetStatus("-json"), &report); err != nil {

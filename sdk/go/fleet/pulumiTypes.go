@@ -6361,6 +6361,8 @@ func (o LedgerEntryArrayOutput) Index(i pulumi.IntInput) LedgerEntryOutput {
 
 // ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
 type ManagedArgoCD struct {
+	// AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability's role on the hub: arn:<partition>:eks::aws:cluster-access-policy/<name>. That entry comes with EKS's two Argo CD policies, which let Argo CD run but grant "no Kubernetes RBAC permissions" for what its Applications deploy to the hub itself (EKS User Guide, "Register target clusters", Access Entry RBAC requirements). The fleet's Applications deploy to the hub: the bootstrap ApplicationSets and the registry's Applications (Argo CD's own kinds, in Argo CD's namespaces) and the hub's add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry's group (eks-access-entry:<role ARN>) the guide's cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability's role on each spoke (gitopsAccess.accessPolicyArn).
+	AccessPolicyArn *string `pulumi:"accessPolicyArn"`
 	// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
 	AwsIdc CapabilityIdentityCenter `pulumi:"awsIdc"`
 	// CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
@@ -6388,6 +6390,8 @@ type ManagedArgoCDInput interface {
 
 // ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
 type ManagedArgoCDArgs struct {
+	// AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability's role on the hub: arn:<partition>:eks::aws:cluster-access-policy/<name>. That entry comes with EKS's two Argo CD policies, which let Argo CD run but grant "no Kubernetes RBAC permissions" for what its Applications deploy to the hub itself (EKS User Guide, "Register target clusters", Access Entry RBAC requirements). The fleet's Applications deploy to the hub: the bootstrap ApplicationSets and the registry's Applications (Argo CD's own kinds, in Argo CD's namespaces) and the hub's add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry's group (eks-access-entry:<role ARN>) the guide's cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability's role on each spoke (gitopsAccess.accessPolicyArn).
+	AccessPolicyArn pulumi.StringPtrInput `pulumi:"accessPolicyArn"`
 	// IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
 	AwsIdc CapabilityIdentityCenterInput `pulumi:"awsIdc"`
 	// CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
@@ -6480,6 +6484,11 @@ func (o ManagedArgoCDOutput) ToManagedArgoCDPtrOutputWithContext(ctx context.Con
 	}).(ManagedArgoCDPtrOutput)
 }
 
+// AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability's role on the hub: arn:<partition>:eks::aws:cluster-access-policy/<name>. That entry comes with EKS's two Argo CD policies, which let Argo CD run but grant "no Kubernetes RBAC permissions" for what its Applications deploy to the hub itself (EKS User Guide, "Register target clusters", Access Entry RBAC requirements). The fleet's Applications deploy to the hub: the bootstrap ApplicationSets and the registry's Applications (Argo CD's own kinds, in Argo CD's namespaces) and the hub's add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry's group (eks-access-entry:<role ARN>) the guide's cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability's role on each spoke (gitopsAccess.accessPolicyArn).
+func (o ManagedArgoCDOutput) AccessPolicyArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedArgoCD) *string { return v.AccessPolicyArn }).(pulumi.StringPtrOutput)
+}
+
 // IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
 func (o ManagedArgoCDOutput) AwsIdc() CapabilityIdentityCenterOutput {
 	return o.ApplyT(func(v ManagedArgoCD) CapabilityIdentityCenter { return v.AwsIdc }).(CapabilityIdentityCenterOutput)
@@ -6532,6 +6541,16 @@ func (o ManagedArgoCDPtrOutput) Elem() ManagedArgoCDOutput {
 		var ret ManagedArgoCD
 		return ret
 	}).(ManagedArgoCDOutput)
+}
+
+// AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability's role on the hub: arn:<partition>:eks::aws:cluster-access-policy/<name>. That entry comes with EKS's two Argo CD policies, which let Argo CD run but grant "no Kubernetes RBAC permissions" for what its Applications deploy to the hub itself (EKS User Guide, "Register target clusters", Access Entry RBAC requirements). The fleet's Applications deploy to the hub: the bootstrap ApplicationSets and the registry's Applications (Argo CD's own kinds, in Argo CD's namespaces) and the hub's add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry's group (eks-access-entry:<role ARN>) the guide's cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability's role on each spoke (gitopsAccess.accessPolicyArn).
+func (o ManagedArgoCDPtrOutput) AccessPolicyArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedArgoCD) *string {
+		if v == nil {
+			return nil
+		}
+		return v.AccessPolicyArn
+	}).(pulumi.StringPtrOutput)
 }
 
 // IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.

@@ -942,6 +942,10 @@ export interface LedgerEntryArgs {
  */
 export interface ManagedArgoCDArgs {
     /**
+     * AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability's role on the hub: arn:<partition>:eks::aws:cluster-access-policy/<name>. That entry comes with EKS's two Argo CD policies, which let Argo CD run but grant "no Kubernetes RBAC permissions" for what its Applications deploy to the hub itself (EKS User Guide, "Register target clusters", Access Entry RBAC requirements). The fleet's Applications deploy to the hub: the bootstrap ApplicationSets and the registry's Applications (Argo CD's own kinds, in Argo CD's namespaces) and the hub's add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry's group (eks-access-entry:<role ARN>) the guide's cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability's role on each spoke (gitopsAccess.accessPolicyArn).
+     */
+    accessPolicyArn?: pulumi.Input<string | undefined>;
+    /**
      * IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
      */
     awsIdc: pulumi.Input<inputs.CapabilityIdentityCenterArgs>;

@@ -4290,6 +4290,10 @@ class ManagedArgoCDArgsDict(TypedDict):
     """
     IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
     """
+    access_policy_arn: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability's role on the hub: arn:<partition>:eks::aws:cluster-access-policy/<name>. That entry comes with EKS's two Argo CD policies, which let Argo CD run but grant "no Kubernetes RBAC permissions" for what its Applications deploy to the hub itself (EKS User Guide, "Register target clusters", Access Entry RBAC requirements). The fleet's Applications deploy to the hub: the bootstrap ApplicationSets and the registry's Applications (Argo CD's own kinds, in Argo CD's namespaces) and the hub's add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry's group (eks-access-entry:<role ARN>) the guide's cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability's role on each spoke (gitopsAccess.accessPolicyArn).
+    """
     capability_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
@@ -4315,6 +4319,7 @@ class ManagedArgoCDArgsDict(TypedDict):
 class ManagedArgoCDArgs:
     def __init__(__self__, *,
                  aws_idc: pulumi.Input['CapabilityIdentityCenterArgs'],
+                 access_policy_arn: pulumi.Input[Optional[_builtins.str]] = None,
                  capability_name: pulumi.Input[Optional[_builtins.str]] = None,
                  endpoint_prefix: pulumi.Input[Optional[_builtins.str]] = None,
                  network_access: pulumi.Input[Optional['CapabilityNetworkAccessArgs']] = None,
@@ -4324,6 +4329,7 @@ class ManagedArgoCDArgs:
         ManagedArgoCD are the settings of the managed Argo CD (hub.mode managed): the EKS capability's, as ArgoCDCapability takes them, in GitOpsBridge's namespace. Its IAM role (under HubRolePath) trusts the EKS capabilities service and holds no permission: the capability reads Git over HTTPS or SSH without one (EKS User Guide, "Capability IAM role").
 
         :param pulumi.Input['CapabilityIdentityCenterArgs'] aws_idc: IdentityCenter is the IAM Identity Center instance Argo CD's users sign in with. Changing it replaces the capability. Required.
+        :param pulumi.Input[_builtins.str] access_policy_arn: AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability's role on the hub: arn:<partition>:eks::aws:cluster-access-policy/<name>. That entry comes with EKS's two Argo CD policies, which let Argo CD run but grant "no Kubernetes RBAC permissions" for what its Applications deploy to the hub itself (EKS User Guide, "Register target clusters", Access Entry RBAC requirements). The fleet's Applications deploy to the hub: the bootstrap ApplicationSets and the registry's Applications (Argo CD's own kinds, in Argo CD's namespaces) and the hub's add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry's group (eks-access-entry:<role ARN>) the guide's cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability's role on each spoke (gitopsAccess.accessPolicyArn).
         :param pulumi.Input[_builtins.str] capability_name: CapabilityName names the capability on the hub cluster: 1 to 100 letters, digits, hyphens and underscores. Changing it replaces the capability. Default: "argocd".
         :param pulumi.Input[_builtins.str] endpoint_prefix: EndpointPrefix is the first label of the Argo CD server's host name. Changing it replaces the capability. Default: one AWS chooses.
         :param pulumi.Input['CapabilityNetworkAccessArgs'] network_access: NetworkAccess limits the Argo CD server to VPC endpoints. Default: none (the server is public).
@@ -4331,6 +4337,8 @@ class ManagedArgoCDArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are the capability's and its role's AWS tags. Default: none.
         """
         pulumi.set(__self__, "aws_idc", aws_idc)
+        if access_policy_arn is not None:
+            pulumi.set(__self__, "access_policy_arn", access_policy_arn)
         if capability_name is not None:
             pulumi.set(__self__, "capability_name", capability_name)
         if endpoint_prefix is not None:
@@ -4353,6 +4361,18 @@ class ManagedArgoCDArgs:
     @aws_idc.setter
     def aws_idc(self, value: pulumi.Input['CapabilityIdentityCenterArgs']):
         pulumi.set(self, "aws_idc", value)
+
+    @_builtins.property
+    @pulumi.getter(name="accessPolicyArn")
+    def access_policy_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability's role on the hub: arn:<partition>:eks::aws:cluster-access-policy/<name>. That entry comes with EKS's two Argo CD policies, which let Argo CD run but grant "no Kubernetes RBAC permissions" for what its Applications deploy to the hub itself (EKS User Guide, "Register target clusters", Access Entry RBAC requirements). The fleet's Applications deploy to the hub: the bootstrap ApplicationSets and the registry's Applications (Argo CD's own kinds, in Argo CD's namespaces) and the hub's add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry's group (eks-access-entry:<role ARN>) the guide's cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability's role on each spoke (gitopsAccess.accessPolicyArn).
+        """
+        return pulumi.get(self, "access_policy_arn")
+
+    @access_policy_arn.setter
+    def access_policy_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "access_policy_arn", value)
 
     @_builtins.property
     @pulumi.getter(name="capabilityName")

@@ -32,25 +32,6 @@ const (
 // the offline EKS's, not the fleet's.
 const AccessLabel = "emulator.pulumi-fleet/eks-access-policy"
 
-// AccessPolicyRoles are the ClusterRoles that stand for EKS's access policies. EKS authorizes access policies
-// itself, not through RBAC; its documentation ("Review access policy permissions") gives each policy's rules, and
-// these are the default ClusterRoles with the same (AmazonEKSAdminViewPolicy, which also reads Secrets, is
-// approximated by view).
-//
-// The managed Argo CD's two policies, which EKS associates with a capability's role on its cluster, are documented
-// only in words ("cluster-level permissions for Argo CD to discover resources and manage cluster-scoped objects";
-// the other "scoped to the namespace specified in the capability configuration"): they are approximated by view
-// and, in the namespace, admin.
-var AccessPolicyRoles = map[string]string{
-	"AmazonEKSClusterAdminPolicy":  "cluster-admin",
-	"AmazonEKSAdminPolicy":         "admin",
-	"AmazonEKSEditPolicy":          "edit",
-	"AmazonEKSViewPolicy":          "view",
-	"AmazonEKSAdminViewPolicy":     "view",
-	"AmazonEKSArgoCDClusterPolicy": "view",
-	"AmazonEKSArgoCDPolicy":        "admin",
-}
-
 // BackendModes are aws-iam-authenticator's backends for an EKS authentication mode, in the order it asks them:
 // access entries (DynamicFile, as EKS runs it) take precedence over aws-auth (EKSConfigMap) where both apply.
 func BackendModes(authenticationMode string) []string {
@@ -189,6 +170,9 @@ func accessOf(s *emulator.Store, region, cluster string) (grants []grant, found 
 
 // bindAccessPolicies makes the control plane's AccessLabel bindings exactly those of grants' policies.
 func bindAccessPolicies(ctx context.Context, kube kubernetes.Interface, grants []grant) error {
+	if err := ensurePolicyRoles(ctx, kube); err != nil {
+		return err
+	}
 	namespaces, err := kube.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err

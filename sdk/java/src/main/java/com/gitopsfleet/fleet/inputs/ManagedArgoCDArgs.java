@@ -26,6 +26,21 @@ public final class ManagedArgoCDArgs extends com.pulumi.resources.ResourceArgs {
     public static final ManagedArgoCDArgs Empty = new ManagedArgoCDArgs();
 
     /**
+     * AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability&#39;s role on the hub: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. That entry comes with EKS&#39;s two Argo CD policies, which let Argo CD run but grant &#34;no Kubernetes RBAC permissions&#34; for what its Applications deploy to the hub itself (EKS User Guide, &#34;Register target clusters&#34;, Access Entry RBAC requirements). The fleet&#39;s Applications deploy to the hub: the bootstrap ApplicationSets and the registry&#39;s Applications (Argo CD&#39;s own kinds, in Argo CD&#39;s namespaces) and the hub&#39;s add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry&#39;s group (eks-access-entry:&lt;role ARN&gt;) the guide&#39;s cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability&#39;s role on each spoke (gitopsAccess.accessPolicyArn).
+     * 
+     */
+    @Import(name="accessPolicyArn")
+    private @Nullable Output<String> accessPolicyArn;
+
+    /**
+     * @return AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability&#39;s role on the hub: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. That entry comes with EKS&#39;s two Argo CD policies, which let Argo CD run but grant &#34;no Kubernetes RBAC permissions&#34; for what its Applications deploy to the hub itself (EKS User Guide, &#34;Register target clusters&#34;, Access Entry RBAC requirements). The fleet&#39;s Applications deploy to the hub: the bootstrap ApplicationSets and the registry&#39;s Applications (Argo CD&#39;s own kinds, in Argo CD&#39;s namespaces) and the hub&#39;s add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry&#39;s group (eks-access-entry:&lt;role ARN&gt;) the guide&#39;s cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability&#39;s role on each spoke (gitopsAccess.accessPolicyArn).
+     * 
+     */
+    public Optional<Output<String>> accessPolicyArn() {
+        return Optional.ofNullable(this.accessPolicyArn);
+    }
+
+    /**
      * IdentityCenter is the IAM Identity Center instance Argo CD&#39;s users sign in with. Changing it replaces the capability. Required.
      * 
      */
@@ -118,6 +133,7 @@ public final class ManagedArgoCDArgs extends com.pulumi.resources.ResourceArgs {
     private ManagedArgoCDArgs() {}
 
     private ManagedArgoCDArgs(ManagedArgoCDArgs $) {
+        this.accessPolicyArn = $.accessPolicyArn;
         this.awsIdc = $.awsIdc;
         this.capabilityName = $.capabilityName;
         this.endpointPrefix = $.endpointPrefix;
@@ -142,6 +158,27 @@ public final class ManagedArgoCDArgs extends com.pulumi.resources.ResourceArgs {
 
         public Builder(ManagedArgoCDArgs defaults) {
             $ = new ManagedArgoCDArgs(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param accessPolicyArn AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability&#39;s role on the hub: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. That entry comes with EKS&#39;s two Argo CD policies, which let Argo CD run but grant &#34;no Kubernetes RBAC permissions&#34; for what its Applications deploy to the hub itself (EKS User Guide, &#34;Register target clusters&#34;, Access Entry RBAC requirements). The fleet&#39;s Applications deploy to the hub: the bootstrap ApplicationSets and the registry&#39;s Applications (Argo CD&#39;s own kinds, in Argo CD&#39;s namespaces) and the hub&#39;s add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry&#39;s group (eks-access-entry:&lt;role ARN&gt;) the guide&#39;s cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability&#39;s role on each spoke (gitopsAccess.accessPolicyArn).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder accessPolicyArn(@Nullable Output<String> accessPolicyArn) {
+            $.accessPolicyArn = accessPolicyArn;
+            return this;
+        }
+
+        /**
+         * @param accessPolicyArn AccessPolicyArn is the EKS access policy the component associates, cluster-wide, with the access entry EKS makes for the capability&#39;s role on the hub: arn:&lt;partition&gt;:eks::aws:cluster-access-policy/&lt;name&gt;. That entry comes with EKS&#39;s two Argo CD policies, which let Argo CD run but grant &#34;no Kubernetes RBAC permissions&#34; for what its Applications deploy to the hub itself (EKS User Guide, &#34;Register target clusters&#34;, Access Entry RBAC requirements). The fleet&#39;s Applications deploy to the hub: the bootstrap ApplicationSets and the registry&#39;s Applications (Argo CD&#39;s own kinds, in Argo CD&#39;s namespaces) and the hub&#39;s add-ons (CRDs, cluster roles, webhooks), and Argo CD reads every resource type cluster-wide for its cache; the guide names cluster admin for creating CRDs. A narrower policy suits only a hub whose Applications deploy no cluster-scoped objects: then give the entry&#39;s group (eks-access-entry:&lt;role ARN&gt;) the guide&#39;s cluster-wide read ClusterRole yourself. Updated by replacing the association. Default: AmazonEKSClusterAdminPolicy, as FleetCluster gives the capability&#39;s role on each spoke (gitopsAccess.accessPolicyArn).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder accessPolicyArn(String accessPolicyArn) {
+            return accessPolicyArn(Output.of(accessPolicyArn));
         }
 
         /**
