@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: bench-guards bench-status bench-rollout bench-at-size screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: iamlint bench-guards bench-status bench-rollout bench-at-size screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -60,7 +60,7 @@ test:
 	@bash tests/prerequisites.sh chromium
 	@rm -rf $(TEST_OUT) && mkdir -p $(TEST_OUT)
 	$(call timed,vet,$(MAKE) --no-print-directory vet)
-	$(call timed,tools,$(MAKE) --no-print-directory offline gotestsum)
+	$(call timed,tools,$(MAKE) --no-print-directory offline gotestsum iamlint)
 	$(call timed,sdk-check,$(MAKE) --no-print-directory sdk-check)
 	$(call timed,go-test,PULUMI_FLEET_CLI=$(CURDIR)/bin/pulumi $(call GOTESTSUM,product) -count=1 -timeout 55m -parallel 64 \
 		$$($(GO) list ./... | grep -v /tests/controlplane$$))
@@ -75,6 +75,14 @@ test:
 gotestsum: bin/gotestsum
 bin/gotestsum: tests/tools/gotestsum/go.mod tests/tools/gotestsum/go.sum
 	cd tests/tools/gotestsum && $(GO) build -o $(CURDIR)/bin/gotestsum gotest.tools/gotestsum
+
+## iamlint: parliament $(PARLIAMENT_VERSION) and cloudsplaining $(CLOUDSPLAINING_VERSION) from PyPI (tests/tools/iamlint/requirements.txt,
+## every dependency pinned) in a venv at bin/iamlint, for tests/iamlint; rebuilt when the requirements change
+iamlint: bin/iamlint/.installed
+bin/iamlint/.installed: tests/tools/iamlint/requirements.txt
+	rm -rf bin/iamlint && python3 -m venv bin/iamlint
+	bin/iamlint/bin/pip install --quiet --disable-pip-version-check -r tests/tools/iamlint/requirements.txt
+	touch $@
 
 ## workflows: the fleet's GitHub Actions pipeline (examples/fleet/.github/workflows) through actionlint v1.7.12 and
 ## the checks of what each workflow does (tests/workflows, its own module)

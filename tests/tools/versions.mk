@@ -20,3 +20,7 @@ ARGOCD_VERSION := v3.5.7
 HELM_VERSION := v4.2.1
 # gotestsum: runs `go test` for make test and keeps its events for the timing table (gotest.tools/gotestsum)
 GOTESTSUM_VERSION := v1.13.0
+# iamlint: parliament, the IAM policy linter tests/iamlint runs (PyPI; iamlint/requirements.txt pins it and its dependencies)
+PARLIAMENT_VERSION := 1.6.4
+# iamlint: cloudsplaining, the IAM risk scanner tests/iamlint runs (PyPI; iamlint/requirements.txt)
+CLOUDSPLAINING_VERSION := 0.9.1

@@ -17,6 +17,15 @@ func TestVersionsMatchModules(t *testing.T) {
 	seen := map[string]bool{}
 	for _, tool := range Tools {
 		seen[tool.Variable] = true
+		if py, ok := pythonPins[tool.Variable]; ok {
+			if got := pinned(t, py.requirements, py.project); got != tool.Version {
+				t.Errorf("%s = %s, but %s pins %s==%s", tool.Variable, tool.Version, py.requirements, py.project, got)
+			}
+			if !strings.HasPrefix(py.requirements, tool.Folder+"/") || tool.What == "" {
+				t.Errorf("%s: folder %s, what %q; the test reads %s", tool.Variable, tool.Folder, tool.What, py.requirements)
+			}
+			continue
+		}
 		c, ok := pins[tool.Variable]
 		if !ok {
 			t.Errorf("%s (folder %s) has no module to check it against: add it to this test", tool.Variable, tool.Folder)
@@ -37,6 +46,33 @@ func TestVersionsMatchModules(t *testing.T) {
 			t.Errorf("versions.mk has no %s", name)
 		}
 	}
+	for name := range pythonPins {
+		if !seen[name] {
+			t.Errorf("versions.mk has no %s", name)
+		}
+	}
+}
+
+// pythonPins are the tools from PyPI: the requirements file (relative to tests/tools) that pins each, and its
+// project name there.
+var pythonPins = map[string]struct{ requirements, project string }{
+	"PARLIAMENT_VERSION":     {"iamlint/requirements.txt", "parliament"},
+	"CLOUDSPLAINING_VERSION": {"iamlint/requirements.txt", "cloudsplaining"},
+}
+
+// pinned is the version requirements pins project at (a `project==version` line), or "".
+func pinned(t *testing.T, requirements, project string) string {
+	t.Helper()
+	data, err := os.ReadFile(requirements)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if name, version, ok := strings.Cut(strings.TrimSpace(line), "=="); ok && strings.EqualFold(name, project) {
+			return version
+		}
+	}
+	return ""
 }
 
 // pins are the modules that build each tool of the table: the go.mod (relative to tests/tools) that pins it, the
