@@ -22,9 +22,9 @@ WORK_FILES := $(WORK) $(WORK).sum $(foreach d,$(shell GOFLAGS= GOWORK=$(WORK) $(
 COMPONENTS := components/fleet components/capability components/delivery components/ledger components/drain components/tenant components/fleetcluster components/gitopsbridge components/clusterinfo
 VERSION ?= 0.1.0
 STACK ?= dev
-# KUBE: real (a Kubernetes control plane behind each cluster, objects through the real Kubernetes provider) or
-# emulated (tests/emulator/kubernetes); the stacks that install PKO, Kargo or cert-manager (delivery, delivery-seed,
-# hub) need emulated until their charts are served offline.
+# KUBE: real (a Kubernetes control plane behind each cluster, objects through the real Kubernetes provider), which
+# every stack of examples/fleet runs on, or emulated (tests/emulator/kubernetes, no control planes), which the
+# benchmarks' largest fleets use.
 KUBE ?= real
 LDFLAGS := -X github.com/gitops-fleet/pulumi-fleet/provider.version=$(VERSION)
 

@@ -39,7 +39,7 @@ var catalog = map[string]Addon{
 		ApplicationSet: aws + "addons-aws-csi-ebs-resources-appset.yaml", Chart: "aws-ebs-csi-classes",
 		SelectLabel: EnableLabel("aws_ebs_csi_resources"), Implies: []string{"aws_ebs_csi_resources"},
 		Identity: &Identity{Namespace: "kube-system", ServiceAccounts: sa("ebs-csi-controller-sa"),
-			Policies: managed("AWS Managed Policy Reference, AmazonEBSCSIDriverPolicyV2 (2026-04-16): the driver manages only "+
+			Policies: managed("AWS Managed Policy Reference, AmazonEBSCSIDriverPolicyV2 (policy version v1): the driver manages only "+
 				"volumes and snapshots tagged ebs.csi.aws.com/cluster=true, which it puts on every volume it creates, and "+
 				"CSI-migrated ones by their kubernetes.io/created-for/pvc/name tag; the first AmazonEBSCSIDriverPolicy "+
 				"attaches, detaches and snapshots any volume of the account. Not AmazonEBSCSIDriverEKSClusterScopedPolicy: "+

@@ -50,6 +50,35 @@ func TestREADMEHasNoMeasurements(t *testing.T) {
 	}
 }
 
+// date is a calendar date; seed is a reference to the planning notes the project started from ("seed 004").
+var (
+	date = regexp.MustCompile(`\b20\d\d-\d\d-\d\d\b`)
+	seed = regexp.MustCompile(`(?i)\bseeds? \d{3}\b`)
+)
+
+// TestDocsHaveNoDates: the pages of docs/ and tests/README.md carry no date and name no seed. Dated figures live
+// in docs/performance.md and bench/results, which say when and where they were measured; a date elsewhere is a
+// figure going stale, or a lab note. CONTRIBUTING.md's test budget keeps one date per measured run.
+func TestDocsHaveNoDates(t *testing.T) {
+	for _, p := range pages(t) {
+		if p == "CONTRIBUTING.md" || p == filepath.Join("docs", "performance.md") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := date.FindString(line); m != "" {
+				t.Errorf("%s:%d: the date %s; a dated figure belongs in docs/performance.md or bench/results", p, i+1, m)
+			}
+			if m := seed.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q names a planning note; say what it is instead", p, i+1, m)
+			}
+		}
+	}
+}
+
 // TestPagesStartWithTheTask: every page of docs/ but the Registry's two opens, under its title, with what the
 // reader wants to do ("*You want to* ..."); the how follows.
 func TestPagesStartWithTheTask(t *testing.T) {
