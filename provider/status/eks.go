@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
@@ -25,6 +26,9 @@ type EKS struct {
 	// Capabilities are, on a hub with a managed Argo CD, its EKS capabilities (ListCapabilities, then each one's
 	// DescribeCapability) as "name (type): status", then each health issue as "; code: message".
 	Capabilities []string `json:"capabilities,omitempty"`
+	// Support is where the cluster's Kubernetes version stands in EKS's support calendar, and so its control
+	// plane's price; nil when EKS does not say (DescribeClusterVersions).
+	Support *Support `json:"support,omitempty"`
 }
 
 // Insight is one EKS insight of a cluster.
@@ -43,6 +47,9 @@ func (e *EKS) String() string {
 	if n := len(e.Insights); n > 0 {
 		s += fmt.Sprintf(", %d upgrade insight(s)", n)
 	}
+	if e.Support != nil && e.Support.Flagged {
+		s += ", " + e.Support.String()
+	}
 	return s
 }
 
@@ -52,7 +59,11 @@ type EKSAPI interface {
 	ListInsights(context.Context, *eks.ListInsightsInput, ...func(*eks.Options)) (*eks.ListInsightsOutput, error)
 	ListCapabilities(context.Context, *eks.ListCapabilitiesInput, ...func(*eks.Options)) (*eks.ListCapabilitiesOutput, error)
 	DescribeCapability(context.Context, *eks.DescribeCapabilityInput, ...func(*eks.Options)) (*eks.DescribeCapabilityOutput, error)
+	DescribeClusterVersions(context.Context, *eks.DescribeClusterVersionsInput, ...func(*eks.Options)) (*eks.DescribeClusterVersionsOutput, error)
 }
+
+// now is the clock Support counts days with.
+var now = time.Now
 
 // WithEKS are clusters with what EKS says of each (client gives the API of a region); managedHub: the hub's Argo
 // CD is an EKS capability, listed too. A cluster EKS could not be asked of keeps EKS nil, and why is returned, one
@@ -63,11 +74,12 @@ func WithEKS(ctx context.Context, clusters []Cluster, managedHub bool, client fu
 	errs := make([]error, len(clusters))
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, EKSConcurrency)
+	calendar := &calendars{asked: map[[2]string]func() (*eks.DescribeClusterVersionsOutput, error){}}
 	for i, c := range clusters {
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			out[i].EKS, errs[i] = describe(ctx, c, managedHub && c.Role == "hub", client)
+			out[i].EKS, errs[i] = describe(ctx, c, managedHub && c.Role == "hub", client, calendar)
 		})
 	}
 	wg.Wait()
@@ -86,8 +98,9 @@ func WithEKS(ctx context.Context, clusters []Cluster, managedHub bool, client fu
 const EKSConcurrency = 16
 
 // describe is what EKS says of c (its EKS cluster is named as the fleet names it, after the cluster): the cluster,
-// its upgrade insights that do not pass, and with capabilities the cluster's capabilities and their health.
-func describe(ctx context.Context, c Cluster, capabilities bool, client func(string) (EKSAPI, error)) (*EKS, error) {
+// its version's support (calendar), its upgrade insights that do not pass, and with capabilities the cluster's
+// capabilities and their health.
+func describe(ctx context.Context, c Cluster, capabilities bool, client func(string) (EKSAPI, error), calendar *calendars) (*EKS, error) {
 	api, err := client(c.Region)
 	if err != nil {
 		return nil, err
@@ -99,6 +112,15 @@ func describe(ctx context.Context, c Cluster, capabilities bool, client func(str
 	}
 	e := &EKS{Status: string(d.Cluster.Status), Version: aws.ToString(d.Cluster.Version),
 		PlatformVersion: aws.ToString(d.Cluster.PlatformVersion)}
+	versions, err := calendar.of(ctx, api, c.Region, e.Version)
+	if err != nil {
+		return nil, fmt.Errorf("cluster versions: %w", err)
+	}
+	for _, v := range versions.ClusterVersions {
+		if aws.ToString(v.ClusterVersion) == e.Version {
+			e.Support = supportOf(v, now())
+		}
+	}
 	filter := &types.InsightsFilter{Categories: []types.Category{types.CategoryUpgradeReadiness},
 		Statuses: []types.InsightStatusValue{types.InsightStatusValueWarning, types.InsightStatusValueError,
 			types.InsightStatusValueUnknown}}
@@ -137,4 +159,25 @@ func describe(ctx context.Context, c Cluster, capabilities bool, client func(str
 		}
 	}
 	return e, nil
+}
+
+// calendars asks EKS of each Kubernetes version once per region (DescribeClusterVersions), however many clusters
+// run it.
+type calendars struct {
+	mu    sync.Mutex
+	asked map[[2]string]func() (*eks.DescribeClusterVersionsOutput, error)
+}
+
+// of is the calendar entry of version in region, asked through api the first time.
+func (c *calendars) of(ctx context.Context, api EKSAPI, region, version string) (*eks.DescribeClusterVersionsOutput, error) {
+	c.mu.Lock()
+	ask, ok := c.asked[[2]string{region, version}]
+	if !ok {
+		ask = sync.OnceValues(func() (*eks.DescribeClusterVersionsOutput, error) {
+			return api.DescribeClusterVersions(ctx, &eks.DescribeClusterVersionsInput{ClusterVersions: []string{version}})
+		})
+		c.asked[[2]string{region, version}] = ask
+	}
+	c.mu.Unlock()
+	return ask()
 }

@@ -13,11 +13,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eks/types"
 )
 
-// slowEKS answers DescribeCluster and ListInsights after latency (an AWS API call's round trip), counting the calls in
+// slowEKS answers DescribeCluster, DescribeClusterVersions (counted) and ListInsights after latency (an AWS API call's round trip), counting the calls in
 // flight; a cluster named "gone-*" does not exist.
 type slowEKS struct {
 	latency           time.Duration
 	inFlight, maxSeen atomic.Int32
+	versionCalls      atomic.Int32
 }
 
 func (s *slowEKS) call(ctx context.Context) error {
@@ -52,6 +53,11 @@ func (s *slowEKS) ListInsights(ctx context.Context, _ *eks.ListInsightsInput, _ 
 	return &eks.ListInsightsOutput{}, s.call(ctx)
 }
 
+func (s *slowEKS) DescribeClusterVersions(ctx context.Context, in *eks.DescribeClusterVersionsInput, _ ...func(*eks.Options)) (*eks.DescribeClusterVersionsOutput, error) {
+	s.versionCalls.Add(1)
+	return &eks.DescribeClusterVersionsOutput{}, s.call(ctx)
+}
+
 func (s *slowEKS) ListCapabilities(context.Context, *eks.ListCapabilitiesInput, ...func(*eks.Options)) (*eks.ListCapabilitiesOutput, error) {
 	return &eks.ListCapabilitiesOutput{}, nil
 }
@@ -74,7 +80,7 @@ func fleetOf(n int) []Cluster {
 }
 
 // TestWithEKSAtSize: 60 clusters are read several at a time, never more than EKSConcurrency; each keeps its place,
-// and the ones EKS does not know are reported in the clusters' order.
+// the ones EKS does not know are reported in the clusters' order, and the calendar is asked once per region.
 func TestWithEKSAtSize(t *testing.T) {
 	api := &slowEKS{latency: 5 * time.Millisecond}
 	clusters := fleetOf(60)
@@ -90,6 +96,9 @@ func TestWithEKSAtSize(t *testing.T) {
 	if len(unreachable) != 6 || unreachable[0] != "eks gone-009 (us-east-1): ResourceNotFoundException: no cluster gone-009" ||
 		unreachable[5][:12] != "eks gone-059" {
 		t.Errorf("unreachable: %q", unreachable)
+	}
+	if n := api.versionCalls.Load(); n != 3 {
+		t.Errorf("EKS's calendar asked %d times for one version in 3 regions, want once a region", n)
 	}
 }
 

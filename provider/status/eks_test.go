@@ -58,9 +58,16 @@ func TestWithEKS(t *testing.T) {
 	}
 	got, unreachable := WithEKS(ctx, []Cluster{{Name: "hub", Region: region, Role: "hub"},
 		{Name: "spoke", Region: region, Role: "spoke"}}, true, client)
+	// 1.32's standard support ended on 2026-03-23 (EKS's calendar): extended support, at six times the price.
+	support := got[0].EKS.Support
+	if support == nil || support.EndOfStandardSupport != "2026-03-23" || support.EndOfExtendedSupport != "2027-03-23" ||
+		support.PriceTier != PriceExtended || !support.Flagged || support.DaysToEndOfStandardSupport >= 0 ||
+		(support.Status != "EXTENDED_SUPPORT" && support.Status != "UNSUPPORTED") {
+		t.Errorf("1.32's support: %+v; want extended support since 2026-03-23, flagged", support)
+	}
 	want := &EKS{Status: "ACTIVE", Version: "1.32", PlatformVersion: "eks.9", Insights: []Insight{
 		{Name: "Deprecated APIs removed in Kubernetes v1.33", Status: "WARNING", Reason: "Deprecated APIs removed in Kubernetes v1.33 found"}},
-		Capabilities: []string{"argocd (argocd): DEGRADED; AccessDenied: the role cannot be assumed"}}
+		Capabilities: []string{"argocd (argocd): DEGRADED; AccessDenied: the role cannot be assumed"}, Support: support}
 	if d := cmp.Diff(want, got[0].EKS); d != "" {
 		t.Errorf("the hub (-want +got):\n%s", d)
 	}
@@ -68,7 +75,7 @@ func TestWithEKS(t *testing.T) {
 		!strings.Contains(unreachable[0], "No cluster found for name: spoke") {
 		t.Errorf("a cluster EKS does not know: %+v, unreachable %q; want it unknown and why", got[1].EKS, unreachable)
 	}
-	if s := got[0].EKS.String(); s != "ACTIVE 1.32 eks.9, 1 upgrade insight(s)" {
+	if s := got[0].EKS.String(); s != "ACTIVE 1.32 eks.9, 1 upgrade insight(s), extended support (6x price) to 2027-03-23" {
 		t.Errorf("shown as %q", s)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -177,6 +178,7 @@ func TestManagedHub(t *testing.T) {
 	if err := json.Unmarshal(l.FleetStatus("-json"), &report); err != nil {
 		t.Fatal(err)
 	}
+	dated := 0
 	for _, c := range report.Clusters {
 		want := []string(nil)
 		if c.Name == "platform" {
@@ -184,7 +186,21 @@ func TestManagedHub(t *testing.T) {
 		}
 		if c.EKS == nil || !slices.Equal(c.EKS.Capabilities, want) {
 			t.Errorf("fleet status: %s's EKS %+v, want capabilities %q", c.Name, c.EKS, want)
+			continue
 		}
+		// Each cluster's version in EKS's calendar: its end of standard support, and the price tier that follows.
+		standard, _, known := capabilities.SupportDates(c.EKS.Version)
+		if known {
+			dated++
+		}
+		if s := c.EKS.Support; known && (s == nil || s.EndOfStandardSupport != standard.Format(time.DateOnly) ||
+			(s.PriceTier == status.PriceExtended) != !time.Now().Before(standard)) {
+			t.Errorf("fleet status: %s runs %s, support %+v; want its end of standard support %s and the price it sets",
+				c.Name, c.EKS.Version, s, standard.Format(time.DateOnly))
+		}
+	}
+	if dated != len(managedClusters) {
+		t.Errorf("fleet status: %d of %d clusters run a version of EKS's calendar; the check above asked nothing of the others", dated, len(managedClusters))
 	}
 	if len(report.Clusters) != len(managedClusters) || len(report.Unreachable) > 0 {
 		t.Errorf("fleet status: %d clusters, unreachable %q", len(report.Clusters), report.Unreachable)

@@ -86,6 +86,8 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := call{api: a, region: region, w: w, r: r}
 	switch {
+	case len(parts) == 1 && parts[0] == "cluster-versions" && r.Method == http.MethodGet:
+		c.describeClusterVersions()
 	case len(parts) == 2 && parts[0] == "clusters" && r.Method == http.MethodGet:
 		c.describeCluster(parts[1])
 	case len(parts) == 3 && parts[0] == "clusters" && parts[2] == "insights" && r.Method == http.MethodPost:
@@ -106,7 +108,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.tags(parts[1])
 	default:
 		fail(w, http.StatusBadRequest, "InvalidRequestException", "offline cloud: "+r.Method+" "+r.URL.Path+
-			" is not served (only the EKS Capabilities API, DescribeCluster and ListInsights are)")
+			" is not served (only the EKS Capabilities API, DescribeCluster, DescribeClusterVersions and ListInsights are)")
 	}
 }
 
