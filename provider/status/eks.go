@@ -67,7 +67,8 @@ var now = time.Now
 
 // WithEKS are clusters with what EKS says of each (client gives the API of a region); managedHub: the hub's Argo
 // CD is an EKS capability, listed too. A cluster EKS could not be asked of keeps EKS nil, and why is returned, one
-// entry per cluster in their order ("eks spoke-a (us-east-2): ..."). Clusters are read EKSConcurrency at a time;
+// entry per cluster in their order ("eks spoke-a (us-east-2): ..."); one whose version's calendar could not be read
+// keeps the rest, with Support nil, and is reported the same way. Clusters are read EKSConcurrency at a time;
 // client is called from as many goroutines.
 func WithEKS(ctx context.Context, clusters []Cluster, managedHub bool, client func(region string) (EKSAPI, error)) ([]Cluster, []string) {
 	out := slices.Clone(clusters)
@@ -112,13 +113,14 @@ func describe(ctx context.Context, c Cluster, capabilities bool, client func(str
 	}
 	e := &EKS{Status: string(d.Cluster.Status), Version: aws.ToString(d.Cluster.Version),
 		PlatformVersion: aws.ToString(d.Cluster.PlatformVersion)}
-	versions, err := calendar.of(ctx, api, c.Region, e.Version)
-	if err != nil {
-		return nil, fmt.Errorf("cluster versions: %w", err)
-	}
-	for _, v := range versions.ClusterVersions {
-		if aws.ToString(v.ClusterVersion) == e.Version {
-			e.Support = supportOf(v, now())
+	// A calendar EKS does not answer (a deployer without eks:DescribeClusterVersions) leaves Support unknown and is
+	// reported, after everything else is read.
+	versions, calendarErr := calendar.of(ctx, api, c.Region, e.Version)
+	if calendarErr == nil {
+		for _, v := range versions.ClusterVersions {
+			if aws.ToString(v.ClusterVersion) == e.Version {
+				e.Support = supportOf(v, now())
+			}
 		}
 	}
 	filter := &types.InsightsFilter{Categories: []types.Category{types.CategoryUpgradeReadiness},
@@ -157,6 +159,9 @@ func describe(ctx context.Context, c Cluster, capabilities bool, client func(str
 			}
 			e.Capabilities = append(e.Capabilities, line)
 		}
+	}
+	if calendarErr != nil {
+		return e, fmt.Errorf("cluster versions (support unknown): %w", calendarErr)
 	}
 	return e, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -115,5 +116,27 @@ func BenchmarkWithEKSAtSize(b *testing.B) {
 			}
 			b.ReportMetric(float64(api.maxSeen.Load()), "max-in-flight")
 		})
+	}
+}
+
+// noCalendar is slowEKS for a caller EKS refuses DescribeClusterVersions.
+type noCalendar struct{ *slowEKS }
+
+func (noCalendar) DescribeClusterVersions(context.Context, *eks.DescribeClusterVersionsInput, ...func(*eks.Options)) (*eks.DescribeClusterVersionsOutput, error) {
+	return nil, errors.New("AccessDeniedException: not authorized to perform eks:DescribeClusterVersions")
+}
+
+// TestWithEKSWithoutCalendar: a calendar EKS refuses leaves each cluster's support unknown and the rest read, and
+// says so per cluster.
+func TestWithEKSWithoutCalendar(t *testing.T) {
+	api := noCalendar{&slowEKS{}}
+	got, unreachable := WithEKS(context.Background(), fleetOf(3), false, func(string) (EKSAPI, error) { return api, nil })
+	for _, c := range got {
+		if c.EKS == nil || c.EKS.Status != "ACTIVE" || c.EKS.Support != nil {
+			t.Errorf("%s: EKS %+v; want what EKS said, support unknown", c.Name, c.EKS)
+		}
+	}
+	if len(unreachable) != 3 || !strings.Contains(unreachable[0], "cluster versions (support unknown): AccessDeniedException") {
+		t.Errorf("unreachable %q; want each cluster's calendar named", unreachable)
 	}
 }
