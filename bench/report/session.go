@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -40,6 +41,12 @@ type Machine struct {
 	MemoryGiB        float64
 	GoVersion        string
 	PulumiCLIVersion string
+}
+
+// String is the machine as the reports name it: "2 CPUs (model), 24 GiB memory; go1.26.0, Pulumi CLI 3.259.0".
+func (m Machine) String() string {
+	return fmt.Sprintf("%d CPUs (%s), %.0f GiB memory; %s, Pulumi CLI %s", m.CPUs, m.CPUModel, m.MemoryGiB, m.GoVersion,
+		m.PulumiCLIVersion)
 }
 
 // Row is the median of the repetitions of one operation of one program at one size.

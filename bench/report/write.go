@@ -83,9 +83,7 @@ func Markdown(s Session) string {
 	m := s.Machine
 	p("# pulumi-fleet benchmarks")
 	p("")
-	p("Measured %s by `make bench` in %s on %d CPUs (%s), %.0f GiB memory; %s, Pulumi CLI %s.",
-		s.Date.UTC().Format("2006-01-02 15:04 MST"), s.Elapsed.Round(1e9), m.CPUs, m.CPUModel, m.MemoryGiB, m.GoVersion,
-		m.PulumiCLIVersion)
+	p("Measured %s by `make bench` in %s on %s.", s.Date.UTC().Format("2006-01-02 15:04 MST"), s.Elapsed.Round(1e9), m)
 	p("Generated with the figures; CSV: [%s](%s), plot: [%s](%s).", CSVFile, CSVFile, PlotFile, PlotFile)
 	p("")
 	p("## Targets")

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -39,11 +37,9 @@ func atSizeSession(ctx context.Context, root, list, work, out string) error {
 		}
 		sets = append(sets, runs)
 	}
-	text := report.AtSize(sets, machine, start, time.Since(start))
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
+	path, err := writeReport(out, atSizeReport, report.AtSize(sets, machine, start, time.Since(start)))
+	if err == nil {
+		logf("report: %s", path)
 	}
-	path := filepath.Join(out, atSizeReport)
-	logf("report: %s", path)
-	return os.WriteFile(path, []byte(text), 0o644)
+	return err
 }

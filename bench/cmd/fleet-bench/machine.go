@@ -31,6 +31,15 @@ func newRunner(root, work string) (engine.Runner, report.Machine, error) {
 	return engine.Runner{Root: root, Work: work, Self: self, Interval: 200 * time.Millisecond}, machine, nil
 }
 
+// writeReport writes text to the file name in dir out (made if missing) and returns its path.
+func writeReport(out, name, text string) (string, error) {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(out, name)
+	return path, os.WriteFile(path, []byte(text), 0o644)
+}
+
 // describeMachine reads the CPU count and model and the memory size from /proc, and the Go and CLI versions.
 func describeMachine(root string) (report.Machine, error) {
 	m := report.Machine{CPUs: runtime.NumCPU(), GoVersion: runtime.Version()}

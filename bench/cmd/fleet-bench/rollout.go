@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -39,11 +38,10 @@ fails on every cluster it reaches. Each wave is one `+"`up`"+` of the whole flee
 | a bad commit, to the failed wave back on the good one, Synced and Healthy | %.1f | %d | %s |
 
 Not measured above: the fleet's first up and Argo CD's first settling, %.1f s.
-`, size, start.Format("2006-01-02"), fmt.Sprintf("%d CPUs (%s), %.0f GiB, %s, Pulumi CLI %s", machine.CPUs,
-		machine.CPUModel, machine.MemoryGiB, machine.GoVersion, machine.PulumiCLIVersion), time.Since(start).Round(time.Second), size, size-1, run.Waves,
+`, size, start.Format("2006-01-02"), machine, time.Since(start).Round(time.Second), size, size-1, run.Waves,
 		run.Good, run.GoodUps, run.Bad, run.BadUps, run.Failed, run.Setup)
-	path := filepath.Join(out, rolloutReport)
-	if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+	path, err := writeReport(out, rolloutReport, report)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "fleet-bench: good %.1f s (%d ups), bad %.1f s (%d ups); report: %s\n", run.Good, run.GoodUps,
