@@ -2,8 +2,8 @@ package gitopsbridge
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/awsnames"
 	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	awseks "github.com/pulumi/pulumi-aws/sdk/v6/go/aws/eks"
 	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws/iam"
@@ -123,21 +123,17 @@ func (b *builder) hubManaged(secret secretContent) error {
 // (ManagedArgoCD.AccessPolicyArn).
 const CapabilityAccessPolicy = "AmazonEKSClusterAdminPolicy"
 
-// capabilityAccess associates policy (default CapabilityAccessPolicy, in the role's partition), cluster-wide, with
-// the access entry EKS made for the capability's role on the hub: it exists once the capability does, and the
+// capabilityAccess associates policy (default CapabilityAccessPolicy, in the hub region's partition), cluster-wide,
+// with the access entry EKS made for the capability's role on the hub: it exists once the capability does, and the
 // component makes no entry of its own (EKS would answer ResourceInUseException).
 func (b *builder) capabilityAccess(role pulumi.StringOutput, policy string, argocd pulumi.Resource,
 	prov pulumi.ProviderResource,
 ) (pulumi.Resource, error) {
-	policyArn := role.ApplyT(func(arn string) string {
+	policyArn := b.cluster.Region.ApplyT(func(region string) string {
 		if policy != "" {
 			return policy
 		}
-		partition := "aws"
-		if parts := strings.SplitN(arn, ":", 3); len(parts) == 3 {
-			partition = parts[1]
-		}
-		return fmt.Sprintf("arn:%s:eks::aws:cluster-access-policy/%s", partition, CapabilityAccessPolicy)
+		return fmt.Sprintf("arn:%s:eks::aws:cluster-access-policy/%s", awsnames.PartitionOf(region), CapabilityAccessPolicy)
 	}).(pulumi.StringOutput)
 	return awseks.NewAccessPolicyAssociation(b.ctx, childName(b.name, "argocd-capability-access"),
 		&awseks.AccessPolicyAssociationArgs{

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ import (
 // repository's namespace, and what the hub's add-ons' charts carry (CRDs, cluster roles and their bindings,
 // webhooks, workloads); then, from discovery, a cluster-wide list of every kind the server serves, which Argo CD's
 // cache needs for any Application to compare (EKS User Guide, "Register target clusters", Minimum permissions).
-func hubSyncs(ctx context.Context, t *testing.T, admin kubernetes.Interface, argocdNamespace string) []authorizationv1.ResourceAttributes {
+func hubSyncs(t *testing.T, admin kubernetes.Interface, argocdNamespace string) []authorizationv1.ResourceAttributes {
 	t.Helper()
 	var out []authorizationv1.ResourceAttributes
 	for _, repo := range []string{"addons", "workloads"} {
@@ -42,24 +43,18 @@ func hubSyncs(ctx context.Context, t *testing.T, admin kubernetes.Interface, arg
 	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
 		t.Fatalf("discovery of the hub: %v", err)
 	}
-	for _, l := range lists {
-		gv, err := schemaGroupVersion(l.GroupVersion)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range l.APIResources {
-			if slices.Contains(r.Verbs, "list") && !strings.Contains(r.Name, "/") {
-				out = append(out, authorizationv1.ResourceAttributes{Verb: "list", Group: gv, Resource: r.Name})
-			}
+	listable, err := discovery.GroupVersionResources(discovery.FilteredBy(discovery.SupportsAllVerbs{Verbs: []string{"list"}}, lists))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gvr := range slices.SortedFunc(maps.Keys(listable), func(a, b schema.GroupVersionResource) int {
+		return strings.Compare(a.String(), b.String())
+	}) {
+		if !strings.Contains(gvr.Resource, "/") {
+			out = append(out, authorizationv1.ResourceAttributes{Verb: "list", Group: gvr.Group, Resource: gvr.Resource})
 		}
 	}
 	return out
-}
-
-// schemaGroupVersion is the group of "group/version" ("" for the core "v1").
-func schemaGroupVersion(gv string) (string, error) {
-	g, err := schema.ParseGroupVersion(gv)
-	return g.Group, err
 }
 
 // denied are the attributes the API server does not allow user with groups, as "verb group/resource in ns".

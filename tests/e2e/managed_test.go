@@ -158,7 +158,7 @@ func TestManagedHub(t *testing.T) {
 	// the capability's identity: all allowed, by the association the fleet adds to EKS's entry. The same asked for
 	// an identity with EKS's two Argo CD policies only: the bootstrap ApplicationSets, the add-ons' CRDs and the
 	// cache's cluster-wide lists are refused, as AWS's guide says they are without it.
-	syncs := hubSyncs(ctx, t, hub.Typed(), "argocd")
+	syncs := hubSyncs(t, hub.Typed(), "argocd")
 	session := "arn:aws:sts::" + aws.Account + ":assumed-role/" + path.Base(role) + "/eks-capability"
 	if no := denied(ctx, t, hub.Typed(), session, []string{aws.AccessGroup(role), "system:authenticated"}, syncs); len(no) > 0 {
 		t.Errorf("the capability's role may not do on the hub what the fleet's Applications there need (%d of %d): %q",

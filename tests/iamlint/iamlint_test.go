@@ -4,14 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
 )
+
+// root is the repository's, from this package's directory (where go test runs it).
+const root = "../.."
 
 // finding is one line of tests/tools/iamlint/lint.py's output.
 type finding struct {
@@ -21,8 +24,6 @@ type finding struct {
 // lint runs both linters over policies through bin/iamlint's Python (make iamlint).
 func lint(t *testing.T, policies []Policy) []finding {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
 	python := filepath.Join(root, "bin", "iamlint", "bin", "python")
 	if _, err := os.Stat(python); err != nil {
 		t.Fatalf("the IAM linters are not installed (%v): run make iamlint", err)
@@ -89,13 +90,8 @@ func accepted(f finding) int {
 
 // TestLintersFind: the linters run and judge: a policy that grants iam:PassRole on every role is found by both.
 func TestLintersFind(t *testing.T) {
-	var doc bytes.Buffer
-	fmt.Fprint(&doc, `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["iam:PassRole","ec2:RunInstances"],"Resource":["*"]}]}`)
-	var p Policy
-	if err := json.Unmarshal(doc.Bytes(), &p.Doc); err != nil {
-		t.Fatal(err)
-	}
-	p.Name, p.Kind = "evil", Identity
+	p := Policy{Name: "evil", Kind: Identity,
+		Doc: iampolicy.New(iampolicy.Allow("", []string{"iam:PassRole", "ec2:RunInstances"}, []string{"*"}))}
 	tools := map[string]bool{}
 	for _, f := range lint(t, []Policy{p}) {
 		if accepted(f) >= 0 {
