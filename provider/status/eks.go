@@ -119,7 +119,7 @@ func describe(ctx context.Context, c Cluster, capabilities bool, client func(str
 	if calendarErr == nil {
 		for _, v := range versions.ClusterVersions {
 			if aws.ToString(v.ClusterVersion) == e.Version {
-				e.Support = supportOf(v, now())
+				e.Support = SupportOf(v, now())
 			}
 		}
 	}

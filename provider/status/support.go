@@ -36,8 +36,8 @@ type Support struct {
 	Flagged bool `json:"flagged"`
 }
 
-// supportOf reads one version's calendar entry at now; nil when EKS gave no end of standard support.
-func supportOf(v types.ClusterVersionInformation, now time.Time) *Support {
+// SupportOf reads one version's calendar entry at now; nil when EKS gave no end of standard support.
+func SupportOf(v types.ClusterVersionInformation, now time.Time) *Support {
 	if v.EndOfStandardSupportDate == nil {
 		return nil
 	}

@@ -46,7 +46,7 @@ func TestSupportOf(t *testing.T) {
 		"no date": {info: types.ClusterVersionInformation{ClusterVersion: aws.String("1.36")}, now: "2026-06-01"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			got := supportOf(tc.info, *at(tc.now))
+			got := SupportOf(tc.info, *at(tc.now))
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
 			}
