@@ -265,7 +265,7 @@ func (b *builder) cluster(c *clusterPlan, h *hub) (*fleetcluster.FleetCluster, *
 		}
 	}
 	args := b.p.bridgeArgs(c)
-	args.Cluster = cl.ClusterInfo
+	args.Cluster = cl.Info()
 	args.Handover = slices.Contains(b.handover, c.Name)
 	if c.Role == Hub {
 		args.Hub = b.spokes.withSpokes(args.Hub)

@@ -63,7 +63,15 @@ type FleetCluster struct {
 	// certificateAuthorityData, region, accountId, kubernetesVersion, kubeconfig (secret), spokeRoleArn,
 	// gitopsMetadata and addons.
 	ClusterInfo clusterinfo.ClusterInfoOutput `pulumi:"clusterInfo"`
+
+	// info are ClusterInfo's facts each as its own output (Info).
+	info clusterinfo.ClusterInfoArgs
 }
+
+// Info are the facts of ClusterInfo each as its own output, for a GitOpsBridge of the same program: a fact known at
+// preview (the region, from the provider's config) stays known there, where ClusterInfo, one output, is unknown
+// until every fact is (the endpoint, on a cluster's first up).
+func (c *FleetCluster) Info() clusterinfo.ClusterInfoArgs { return c.info }
 
 // NewFleetCluster validates args, then registers a FleetCluster and its children. A validation error
 // (*ValidationError) lists every problem and leaves nothing registered.

@@ -71,7 +71,7 @@ func (b *builder) outputs(net network, cl *eks.Cluster, oidc *iam.OpenIdConnectP
 			KubernetesVersion: v[4].(string), Environment: a.Environment,
 		}, v[5].(map[string]string))
 	}).(pulumi.StringMapOutput)
-	c.ClusterInfo = clusterinfo.ClusterInfoArgs{
+	c.info = clusterinfo.ClusterInfoArgs{
 		ClusterName:              c.ClusterName,
 		Environment:              c.Environment,
 		Server:                   c.Endpoint,
@@ -83,5 +83,6 @@ func (b *builder) outputs(net network, cl *eks.Cluster, oidc *iam.OpenIdConnectP
 		SpokeRoleArn:             c.SpokeRoleArn,
 		GitOpsMetadata:           c.GitOpsMetadata,
 		Addons:                   c.Addons,
-	}.ToClusterInfoOutput()
+	}
+	c.ClusterInfo = c.info.ToClusterInfoOutput()
 }

@@ -29,21 +29,27 @@ func checkCapabilities(ctx context.Context, api func(region string) (Regional, e
 		if region == "" {
 			region = regionOfCluster(plan, cluster)
 		}
-		subject := fmt.Sprintf("EKS Capabilities for %s", cluster)
+		subject := "EKS Capabilities for " + s.Name()
 		if region == "" {
 			r.add(Finding{Check: CheckCapabilities, Level: Unknown, Subject: subject,
 				Message: "the plan does not say the capability's region"})
 			continue
 		}
+		// A cluster the preview does not name yet is asked for by a name no cluster has: the answer still says
+		// whether the region serves the API.
+		asked := cluster
+		if asked == "" {
+			asked = probeCluster
+		}
 		regional, err := api(region)
 		if err == nil {
-			_, err = regional.EKS.ListCapabilities(ctx, &eks.ListCapabilitiesInput{ClusterName: aws.String(cluster)})
+			_, err = regional.EKS.ListCapabilities(ctx, &eks.ListCapabilitiesInput{ClusterName: aws.String(asked)})
 		}
 		var notFound *ekstypes.ResourceNotFoundException
 		var apiErr smithy.APIError
 		switch {
 		case err == nil || errors.As(err, &notFound):
-			r.pass(CheckCapabilities, fmt.Sprintf("%s: EKS serves the Capabilities API (for %s)", region, cluster))
+			r.pass(CheckCapabilities, fmt.Sprintf("%s: EKS serves the Capabilities API (for %s)", region, s.Name()))
 		case errors.As(err, &apiErr) && (apiErr.ErrorCode() == "AccessDeniedException" || apiErr.ErrorCode() == "UnrecognizedClientException"):
 			r.add(Finding{Check: CheckCapabilities, Level: Unknown, Region: region, Subject: subject,
 				Message: fmt.Sprintf("EKS could not be asked: %v", err)})
@@ -54,10 +60,14 @@ func checkCapabilities(ctx context.Context, api func(region string) (Regional, e
 	}
 }
 
+// probeCluster is the cluster name ListCapabilities is asked of when the preview does not know the capability's
+// cluster's name: a name EKS allows (1 to 100 letters, digits, hyphens and underscores) that no fleet cluster takes.
+const probeCluster = "fleet-preflight-probe"
+
 // regionOfCluster is the region of the plan's EKS cluster named name; "" when the plan has none.
 func regionOfCluster(plan Plan, name string) string {
 	for _, s := range plan {
-		if s.Type == clusterType && s.Input("name") == name {
+		if s.Type == clusterType && name != "" && s.Input("name") == name {
 			return s.Region
 		}
 	}

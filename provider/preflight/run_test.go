@@ -83,7 +83,7 @@ func TestRun(t *testing.T) {
 			"quotas: us-east-1: Clusters (eks L-1194D53C), 0 used + 1 planned = 1 of 100", "quotas: us-west-2: VPCs",
 			"versions: us-east-1: Kubernetes 1.35 ([hub]), standard support to 2027-03-27",
 			"versions: us-west-2: Kubernetes 1.35 ([spoke])",
-			"capabilities: us-east-1: EKS serves the Capabilities API (for hub)"},
+			"capabilities: us-east-1: EKS serves the Capabilities API (for argocd)"},
 	}, {
 		name: "a deployer allowed IAM on the fleet's path only, and not to create clusters",
 		plan: fleetPlan("1.35", "1.35", "/gitops-fleet/spoke/"),
@@ -138,12 +138,12 @@ func TestRun(t *testing.T) {
 		name: "a managed hub in a region without EKS Capabilities",
 		plan: fleetPlan("1.35", "1.35", ""),
 		aws:  fakeAWS{caller: "arn:aws:iam::111122223333:user/admin", decide: allow, noCapsIn: map[string]bool{"us-east-1": true}},
-		want: []want{{Fail, CheckCapabilities, "EKS Capabilities for hub", "us-east-1", "EKS does not offer Capabilities here (ListCapabilities: api error UnknownOperationException"}},
+		want: []want{{Fail, CheckCapabilities, "EKS Capabilities for argocd", "us-east-1", "EKS does not offer Capabilities here (ListCapabilities: api error UnknownOperationException"}},
 	}, {
 		name: "a deployer that may not list capabilities",
 		plan: fleetPlan("1.35", "1.35", ""),
 		aws:  fakeAWS{caller: "arn:aws:iam::111122223333:user/admin", decide: allow, capsErr: denied},
-		want: []want{{Unknown, CheckCapabilities, "EKS Capabilities for hub", "us-east-1", "EKS could not be asked"}},
+		want: []want{{Unknown, CheckCapabilities, "EKS Capabilities for argocd", "us-east-1", "EKS could not be asked"}},
 	}, {
 		name: "the root user",
 		plan: fleetPlan("1.35", "1.35", ""),

@@ -3,12 +3,13 @@ package fleettest
 import (
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/account"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 )
 
-// Cloud is the run's emulated AWS and GitHub: the records of what the providers created, the offline STS and the EKS
-// Capabilities API.
+// Cloud is the run's emulated AWS and GitHub: the records of what the providers created, the offline STS, the EKS
+// Capabilities API and the account's APIs fleet preflight asks.
 type Cloud struct{ env *Env }
 
 // Cloud is the run's emulated cloud.
@@ -22,6 +23,9 @@ func (c *Cloud) STS() *aws.STS { return c.env.run.off.STS }
 
 // Capabilities is the offline EKS Capabilities API.
 func (c *Cloud) Capabilities() *capabilities.API { return c.env.run.off.Capabilities }
+
+// Account is the offline IAM simulator, Service Quotas and EC2 describes (fleet preflight's).
+func (c *Cloud) Account() *account.API { return c.env.run.off.Account }
 
 // Records are the cloud's resources of package pkg and type typ ("" for any of either).
 func (c *Cloud) Records(pkg, typ string) []emulator.Record {

@@ -3,6 +3,7 @@ package fleettest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -386,6 +387,37 @@ func (s *Stack) FleetStatus(args ...string) []byte {
 		s.env.t.Fatalf("fleet status %v: %v\n%s", args, err, out)
 	}
 	return out
+}
+
+// Preflight previews the stack as it is now with its engine events written to a file, as `pulumi preview
+// --event-log <file>` writes them, then runs `fleet preflight -events <file> args...` in the run's environment, as
+// a user does before an up into an account. It returns what the command printed and its error (exit status 1: a
+// finding fails the plan), the caller's to judge.
+func (s *Stack) Preflight(args ...string) ([]byte, error) {
+	t := s.env.t
+	t.Helper()
+	s.sync()
+	log := filepath.Join(t.TempDir(), "preview-events.json")
+	f, err := os.Create(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, done := make(chan events.EngineEvent), make(chan error)
+	go func() {
+		enc := json.NewEncoder(f)
+		var err error
+		for e := range ch {
+			if err == nil {
+				err = enc.Encode(e.EngineEvent)
+			}
+		}
+		done <- errors.Join(err, f.Close())
+	}()
+	_, err = s.Auto.Preview(context.Background(), optpreview.EventStreams(ch), optpreview.ProgressStreams(s.env.progress("preflight-preview")))
+	if err = errors.Join(err, <-done); err != nil {
+		t.Fatalf("preview of stack %s: %v", s.name, err)
+	}
+	return s.env.run.off.Fleet(append([]string{"preflight", "-events", log}, args...)...)
 }
 
 // FleetConfig is the config of the fleet example's stack file examples/fleet/Pulumi.<name>.yaml, for a Configured

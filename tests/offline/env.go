@@ -22,6 +22,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/account"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/charts"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/network"
@@ -48,6 +49,9 @@ type Env struct {
 	STS *aws.STS
 	// Capabilities is the offline EKS Capabilities API (a test makes a capability fail with it).
 	Capabilities *capabilities.API
+	// Account is the offline IAM simulator, Service Quotas and EC2 describes fleet preflight asks (a test sets the
+	// deployer's policies and the quotas with it).
+	Account *account.API
 
 	net     *network.Network
 	cmd     auto.PulumiCommand
@@ -131,7 +135,8 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		return nil, err
 	}
 	var clusters *controlplane.Clusters
-	caps := capabilities.New(store, workloads.Handler(store, network.Answer))
+	acct := account.New(store, workloads.Handler(store, network.Answer))
+	caps := capabilities.New(store, acct)
 	serve = sts.Handler(caps)
 	if opts.ControlPlanes {
 		if clusters, serve, err = openControlPlanes(root, dir, net, store, sts, repos, caps, opts.Mark); err != nil {
@@ -147,7 +152,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		net.Close()
 		return nil, fmt.Errorf("the Pulumi CLI in %s/bin: %w", root, err)
 	}
-	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, STS: sts, Capabilities: caps, plugins: plugins,
+	e := &Env{Root: root, Dir: dir, net: net, cmd: cmd, Store: store, Clusters: clusters, STS: sts, Capabilities: caps, Account: acct, plugins: plugins,
 		stop: func() {}}
 	if clusters != nil {
 		var ctx context.Context

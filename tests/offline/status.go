@@ -18,8 +18,13 @@ func (e *Env) ProjectDir(projectDir, stack string) string {
 // as a user would, in the run's environment: the CLI, backend, passphrase and network (AWS, the control planes)
 // the stack's operations use. It returns what the command printed.
 func (e *Env) FleetStatus(projectDir, stack string, args ...string) ([]byte, error) {
-	cmd := exec.Command(filepath.Join(e.Root, "bin", "fleet"), append([]string{"status", "-C",
-		e.ProjectDir(projectDir, stack)}, args...)...)
+	return e.Fleet(append([]string{"status", "-C", e.ProjectDir(projectDir, stack)}, args...)...)
+}
+
+// Fleet runs the fleet command (bin/fleet, make provider) with args in the run's environment, and returns what it
+// printed to standard output; an error carries its standard error.
+func (e *Env) Fleet(args ...string) ([]byte, error) {
+	cmd := exec.Command(filepath.Join(e.Root, "bin", "fleet"), args...)
 	cmd.Env = os.Environ()
 	for k, v := range e.Vars {
 		cmd.Env = append(cmd.Env, k+"="+v)
@@ -28,7 +33,7 @@ func (e *Env) FleetStatus(projectDir, stack string, args ...string) ([]byte, err
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return out, fmt.Errorf("fleet status %q: %w\n%s", args, err, stderr.String())
+		return out, fmt.Errorf("fleet %q: %w\n%s", args, err, stderr.String())
 	}
 	return out, nil
 }

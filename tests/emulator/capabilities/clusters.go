@@ -84,3 +84,24 @@ func (c call) listInsights(name string) {
 	}
 	c.reply(map[string]any{"insights": out})
 }
+
+// listClusters answers ListClusters with the names of the region's emulated clusters, in one page.
+func (c call) listClusters() {
+	recs, err := c.api.store.List()
+	if err != nil {
+		fail(c.w, http.StatusInternalServerError, "ServerException", err.Error())
+		return
+	}
+	names := []string{}
+	for _, rec := range recs {
+		if rec.Type != aws.EKSClusterType || rec.Scope != c.region {
+			continue
+		}
+		if state, err := rec.Plain(); err == nil {
+			if name, ok := state["name"].(string); ok {
+				names = append(names, name)
+			}
+		}
+	}
+	c.reply(map[string]any{"clusters": names})
+}

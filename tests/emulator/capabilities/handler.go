@@ -31,6 +31,8 @@ type API struct {
 	fail  map[string][]Issue
 	// insights are each cluster's insights (SetInsights).
 	insights map[string][]InsightSummary
+	// unoffered are the regions whose EKS does not serve the Capabilities API (Unoffered).
+	unoffered map[string]bool
 }
 
 // Hooks are what EKS does on a capability's cluster (each capability is the DescribeCapability object, in
@@ -52,7 +54,15 @@ type Issue struct {
 // New is the API over store; requests to other hosts go to next.
 func New(store *emulator.Store, next http.Handler) *API {
 	return &API{Settle: 2 * time.Second, store: store, next: next, fail: map[string][]Issue{},
-		insights: map[string][]InsightSummary{}}
+		insights: map[string][]InsightSummary{}, unoffered: map[string]bool{}}
+}
+
+// Unoffered makes EKS in region answer the Capabilities API's calls as a region that does not offer EKS
+// Capabilities: UnknownOperationException, the code AWS's JSON APIs give an operation an endpoint does not serve.
+func (a *API) Unoffered(region string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.unoffered[region] = true
 }
 
 // FailCreate makes the next capability created on cluster end CREATE_FAILED with issues, as EKS reports a
@@ -86,6 +96,10 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := call{api: a, region: region, w: w, r: r}
 	switch {
+	case a.unoffered[region] && len(parts) >= 3 && parts[0] == "clusters" && (parts[2] == "capabilities" || parts[2] == "updates"):
+		fail(w, http.StatusNotFound, "UnknownOperationException", "offline cloud: EKS in "+region+" does not offer capabilities")
+	case len(parts) == 1 && parts[0] == "clusters" && r.Method == http.MethodGet:
+		c.listClusters()
 	case len(parts) == 1 && parts[0] == "cluster-versions" && r.Method == http.MethodGet:
 		c.describeClusterVersions()
 	case len(parts) == 2 && parts[0] == "clusters" && r.Method == http.MethodGet:
@@ -108,7 +122,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.tags(parts[1])
 	default:
 		fail(w, http.StatusBadRequest, "InvalidRequestException", "offline cloud: "+r.Method+" "+r.URL.Path+
-			" is not served (only the EKS Capabilities API, DescribeCluster, DescribeClusterVersions and ListInsights are)")
+			" is not served (only the EKS Capabilities API, DescribeCluster, ListClusters, DescribeClusterVersions and ListInsights are)")
 	}
 }
 
