@@ -21,8 +21,8 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
-	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/account"
+	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/aws"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/charts"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/network"

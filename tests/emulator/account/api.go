@@ -15,7 +15,7 @@ type API struct {
 	next  http.Handler
 
 	mu       sync.Mutex
-	policies []Policy          // the deployer's; nil: AdministratorAccess
+	policies []Policy           // the deployer's; nil: AdministratorAccess
 	applied  map[string]float64 // "<region>/<quota code>" -> the account's applied value
 }
 

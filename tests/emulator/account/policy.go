@@ -15,10 +15,10 @@ type Policy struct {
 // Statement is one statement of a policy; each list may be given as a string or a list in JSON.
 type Statement struct {
 	Effect      string          `json:"Effect"`
-	Action      valueList        `json:"Action,omitempty"`
-	NotAction   valueList        `json:"NotAction,omitempty"`
-	Resource    valueList        `json:"Resource,omitempty"`
-	NotResource valueList        `json:"NotResource,omitempty"`
+	Action      valueList       `json:"Action,omitempty"`
+	NotAction   valueList       `json:"NotAction,omitempty"`
+	Resource    valueList       `json:"Resource,omitempty"`
+	NotResource valueList       `json:"NotResource,omitempty"`
 	Condition   json.RawMessage `json:"Condition,omitempty"`
 }
 
