@@ -121,3 +121,24 @@ func TestNeeded(t *testing.T) {
 		t.Errorf("unlisted = %v, want the RDS instance only (Kubernetes objects call no AWS action)", unlisted)
 	}
 }
+
+func TestPolicy(t *testing.T) {
+	plan := Plan{{Op: Create, Type: "aws:sqs/queue:Queue", URN: stack + "x::q"}, {Op: Create, Type: "aws:eks/nodeGroup:NodeGroup", URN: stack + "x::ng"}}
+	doc := plan.Policy()
+	var sids []string
+	actions := map[string][]string{}
+	for _, s := range doc.Statement {
+		sids = append(sids, s.Sid)
+		actions[s.Sid] = s.Action
+		if !reflect.DeepEqual(s.Resource, []string{"*"}) || s.Effect != "Allow" {
+			t.Errorf("statement %s: %s on %v", s.Sid, s.Effect, s.Resource)
+		}
+	}
+	if !reflect.DeepEqual(sids, []string{"FleetEc2", "FleetEks", "FleetIam", "FleetSqs", "FleetSts"}) {
+		t.Errorf("statements %v, want one per service, sorted", sids)
+	}
+	if !reflect.DeepEqual(actions["FleetIam"], []string{"iam:PassRole"}) ||
+		!reflect.DeepEqual(actions["FleetSqs"], []string{"sqs:CreateQueue", "sqs:GetQueueAttributes", "sqs:ListQueueTags", "sqs:TagQueue"}) {
+		t.Errorf("actions %v", actions)
+	}
+}

@@ -27,6 +27,21 @@ var Accepted = []Acceptance{
 	{"resource/secrets-key", "parliament", "RESOURCE_STAR", "in a KMS key policy Resource \"*\" means the key " +
 		"itself (AWS KMS Developer Guide, \"Key policies\"); the statements are the default key policy's " +
 		"administrators and the cluster role's use of the key"},
+	// The deployer's policy (`fleet preflight -policy`): what a role that creates whole clusters needs.
+	{"deployer/", "parliament", "UNKNOWN_ACTION", "parliament 1.6.4's catalogue predates EKS Capabilities: " +
+		"eks:CreateCapability, DescribeCapability, UpdateCapability and DeleteCapability are in the Service " +
+		"Authorization Reference (Amazon EKS, \"Actions defined by Amazon EKS\"); every other action of the table is " +
+		"in the catalogue"},
+	{"deployer/", "parliament", "RESOURCE_STAR", "the policy is a start on every resource (most of the resources " +
+		"have no name before the plan makes them); an account that scopes deployers narrows it, and preflight " +
+		"simulates the narrowed role on the resources the plan names (docs/aws.md)"},
+	{"deployer/", "cloudsplaining", "PrivilegeEscalation", "a deployer makes roles, their policies and launch " +
+		"templates for the clusters' nodes and add-ons: it can grant itself what it grants them, as any identity " +
+		"that runs `pulumi up` of a cluster can (docs/aws.md)"},
+	{"deployer/", "cloudsplaining", "ResourceExposure", "the same: the fleet writes the roles', queue's, key's " +
+		"and bucket's policies"},
+	{"deployer/", "cloudsplaining", "InfrastructureModification", "making the VPC, the clusters and their roles " +
+		"is the deployer's job"},
 
 	// Inherited from the add-ons' upstream policies.
 	{"ack_emrcontainers@", "parliament", "RESOURCE_STAR", inherited},

@@ -6,6 +6,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/components/iampolicy"
+	"github.com/gitops-fleet/pulumi-fleet/provider/preflight"
 )
 
 // Kind is what a policy is attached to, which decides what the linters check.
@@ -69,5 +70,19 @@ func All() []Policy {
 		Policy{Name: "resource/interruption-queue", Kind: Resource, Doc: fleetcluster.InterruptionQueuePolicy(Context.QueueArn)},
 		Policy{Name: "resource/secrets-key", Kind: Resource, Doc: fleetcluster.SecretsKeyPolicy(
 			[]string{"arn:aws:iam::123456789012:role/deployer"}, "arn:aws:iam::123456789012:role/blue-use1-cluster")},
+		Policy{Name: "deployer/every-type", Kind: Identity, Doc: everyType().Policy()},
 	)
+}
+
+// everyType is a plan that creates, updates and deletes one resource of every type fleet preflight knows: its
+// policy (`fleet preflight -policy`) names every action of preflight.ActionsOf, which parliament checks against its
+// catalogue of IAM actions.
+func everyType() preflight.Plan {
+	var plan preflight.Plan
+	for typ := range preflight.ActionsOf {
+		for _, op := range []string{preflight.Create, preflight.Update, preflight.Delete} {
+			plan = append(plan, preflight.Step{Op: op, Type: typ, URN: "urn:pulumi:lint::fleet::" + typ + "::x"})
+		}
+	}
+	return plan
 }

@@ -11,7 +11,7 @@
 //
 //	fleet status [-C dir] [-stack name]... [-kubeconfig file] [-eks=false] [-drift] [-json | -html file] [-watch 30s]
 //	fleet rollout [-C dir] -stack name (-revision sha | -version 1.34) [-bake 5m] [-timeout 15m] [-failures 0|25%] [-retry] [-preview]
-//	fleet preflight [-C dir] (-stack name | -events preview.log) [-json]
+//	fleet preflight [-C dir] (-stack name | -events preview.log) [-json | -policy]
 package main
 
 import (

@@ -28,7 +28,7 @@ import (
 // preflightOptions are fleet preflight's flags.
 type preflightOptions struct {
 	dir, stack, events string
-	json               bool
+	json, policy       bool
 }
 
 // parsePreflight reads fleet preflight's flags; errors and -h go to out.
@@ -40,6 +40,7 @@ func parsePreflight(args []string, out io.Writer) (preflightOptions, error) {
 	fs.StringVar(&o.stack, "stack", "", "the stack to check (required without -events)")
 	fs.StringVar(&o.events, "events", "", "read the plan from this `file`: the engine event log pulumi preview --event-log writes (instead of previewing the stack)")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
+	fs.BoolVar(&o.policy, "policy", false, "write an IAM policy allowing the actions the plan needs (for the deployer's role) instead of checking")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -49,6 +50,9 @@ func parsePreflight(args []string, out io.Writer) (preflightOptions, error) {
 	}
 	if o.stack == "" && o.events == "" {
 		problems = append(problems, "-stack or -events: give one")
+	}
+	if o.policy && o.json {
+		problems = append(problems, "-policy and -json: choose one")
 	}
 	if len(problems) > 0 {
 		err := errors.New(strings.Join(problems, "; "))
@@ -76,6 +80,10 @@ func runPreflight(ctx context.Context, o preflightOptions, out io.Writer) error 
 	}
 	plan, err := preflight.PlanOf(evs)
 	if err != nil {
+		return err
+	}
+	if o.policy {
+		_, err := fmt.Fprintln(out, plan.Policy().JSON())
 		return err
 	}
 	home := ""
