@@ -26,7 +26,7 @@ func TestDecide(t *testing.T) {
 		{[]Policy{scoped}, "EC2:createvpc", "*", Allowed}, // actions match case-insensitively
 		{[]Policy{scoped}, "eks:CreateCluster", "*", ExplicitDeny},
 		{[]Policy{administratorAccess, scoped}, "eks:CreateCluster", "*", ExplicitDeny}, // a Deny wins over any Allow
-		{[]Policy{scoped}, "iam:CreateRole", "*", ImplicitDeny},                        // "*" is not on the fleet's path
+		{[]Policy{scoped}, "iam:CreateRole", "*", ImplicitDeny},                         // "*" is not on the fleet's path
 		{[]Policy{scoped}, "iam:CreateRole", "arn:aws:iam::111122223333:role/gitops-fleet/hub/hub-argocd", Allowed},
 		{[]Policy{scoped}, "iam:CreateRole", "arn:aws:iam::111122223333:role/hub-node", ImplicitDeny},
 		{[]Policy{scoped}, "iam:CreateRole", "arn:aws:iam::111122223333:role/GITOPS-FLEET/x", ImplicitDeny}, // resources: case-sensitive
