@@ -164,9 +164,6 @@ var ActionsOf = map[string]Actions{
 		Update: []string{"s3:PutBucketVersioning"}, Delete: []string{"s3:PutBucketVersioning"}},
 }
 
-// Ambient are the actions every plan into AWS calls: the AWS provider asks who the deployer is when it starts.
-var Ambient = []string{"sts:GetCallerIdentity"}
-
 // arn is arn:<partition>:<service>:<region>:<account>:<prefix><name>; "" when name is not known.
 func arn(partition, service, region, account, prefix, name string) string {
 	if name == "" {
@@ -193,9 +190,6 @@ func of(s Step) (list []string, row Actions, ok bool) {
 // the table does not know, whose actions are not checked.
 func (p Plan) Needed() (needed map[string][]Step, unlisted []string) {
 	needed = map[string][]Step{}
-	for _, a := range Ambient {
-		needed[a] = nil
-	}
 	for _, s := range p {
 		list, row, ok := of(s)
 		if !ok {

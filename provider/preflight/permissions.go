@@ -28,7 +28,7 @@ type STSAPI interface {
 // simulateBatch is how many actions, or resources of one action, one SimulatePrincipalPolicy call is given.
 const simulateBatch = 50
 
-// Allowed is IAM's decision that lets a call through; the others are implicitDeny (no statement allows it) and
+// allowed is IAM's decision that lets a call through; the others are implicitDeny (no statement allows it) and
 // explicitDeny (a statement, a permissions boundary or an SCP denies it).
 const allowed = types.PolicyEvaluationDecisionTypeAllowed
 
@@ -72,7 +72,7 @@ func checkPermissions(ctx context.Context, api IAMAPI, source, partition, accoun
 			}
 		}
 	})
-	decisions, err := simulate(ctx, api, source, actions, nil)
+	decisions, err := simulate(ctx, api, source, actions)
 	if err != nil {
 		r.add(Finding{Check: CheckPermissions, Level: Unknown, Subject: "iam:SimulatePrincipalPolicy",
 			Message: fmt.Sprintf("the deployer's permissions could not be simulated: %v", err)})
@@ -150,11 +150,11 @@ func resourcesOf(action string, steps []Step, plan Plan, partition, account stri
 
 // simulate is IAM's decision on each action for source, on every resource ("*"), asked simulateBatch actions at a
 // time.
-func simulate(ctx context.Context, api IAMAPI, source string, actions, resources []string) (map[string]types.PolicyEvaluationDecisionType, error) {
+func simulate(ctx context.Context, api IAMAPI, source string, actions []string) (map[string]types.PolicyEvaluationDecisionType, error) {
 	out := map[string]types.PolicyEvaluationDecisionType{}
 	for batch := range slices.Chunk(actions, simulateBatch) {
 		pages := iam.NewSimulatePrincipalPolicyPaginator(api, &iam.SimulatePrincipalPolicyInput{
-			PolicySourceArn: aws.String(source), ActionNames: batch, ResourceArns: resources})
+			PolicySourceArn: aws.String(source), ActionNames: batch})
 		for pages.HasMorePages() {
 			page, err := pages.NextPage(ctx)
 			if err != nil {
@@ -195,11 +195,9 @@ func simulateOn(ctx context.Context, api IAMAPI, source, action string, resource
 }
 
 // describe names the steps an action is needed by: "2 creates of aws:iam/role:Role (hub-node, ...)", each type
-// once; "every plan" for the ambient actions.
+// once. (sts:GetCallerIdentity, which the AWS provider calls first, is never listed: it needs no permission, STS API
+// Reference.)
 func describe(steps []Step) string {
-	if len(steps) == 0 {
-		return "every plan (the AWS provider asks who the deployer is)"
-	}
 	type key struct{ op, typ string }
 	var order []key
 	names := map[key][]string{}

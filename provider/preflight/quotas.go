@@ -40,7 +40,7 @@ type Quota struct {
 	// defaults puts its one NAT gateway in its first zone.
 	PerZone bool
 	// used counts what the region holds now, per zone for a PerZone quota (one count, "", otherwise).
-	used func(ctx context.Context, api Regional, region string) (map[string]int, error)
+	used func(ctx context.Context, api Regional) (map[string]int, error)
 }
 
 // Quotas are the quotas preflight checks, with their codes in Service Quotas and the calls that count their usage
@@ -74,7 +74,7 @@ func checkQuotas(ctx context.Context, api func(region string) (Regional, error),
 					Message: fmt.Sprintf("the quota could not be read: %v", err)})
 				continue
 			}
-			used, err := q.used(ctx, regional, region)
+			used, err := q.used(ctx, regional)
 			if err != nil {
 				r.add(Finding{Check: CheckQuotas, Level: Unknown, Region: region, Subject: subject,
 					Message: fmt.Sprintf("its usage could not be counted: %v", err)})
@@ -126,7 +126,7 @@ func quotaValue(ctx context.Context, api QuotasAPI, q Quota) (int, error) {
 	return int(aws.ToFloat64(out.Quota.Value)), nil
 }
 
-func vpcs(ctx context.Context, api Regional, _ string) (map[string]int, error) {
+func vpcs(ctx context.Context, api Regional) (map[string]int, error) {
 	n := 0
 	pages := ec2.NewDescribeVpcsPaginator(api.EC2, &ec2.DescribeVpcsInput{})
 	for pages.HasMorePages() {
@@ -139,7 +139,7 @@ func vpcs(ctx context.Context, api Regional, _ string) (map[string]int, error) {
 	return map[string]int{"": n}, nil
 }
 
-func addresses(ctx context.Context, api Regional, _ string) (map[string]int, error) {
+func addresses(ctx context.Context, api Regional) (map[string]int, error) {
 	out, err := api.EC2.DescribeAddresses(ctx, &ec2.DescribeAddressesInput{Filters: []ec2types.Filter{
 		{Name: aws.String("domain"), Values: []string{"vpc"}}}})
 	if err != nil {
@@ -150,7 +150,7 @@ func addresses(ctx context.Context, api Regional, _ string) (map[string]int, err
 
 // natGateways counts the NAT gateways that exist or are being made (pending, available) per Availability Zone of
 // their subnets.
-func natGateways(ctx context.Context, api Regional, _ string) (map[string]int, error) {
+func natGateways(ctx context.Context, api Regional) (map[string]int, error) {
 	var subnets []string
 	pages := ec2.NewDescribeNatGatewaysPaginator(api.EC2, &ec2.DescribeNatGatewaysInput{Filter: []ec2types.Filter{
 		{Name: aws.String("state"), Values: []string{"pending", "available"}}}})
@@ -185,7 +185,7 @@ func natGateways(ctx context.Context, api Regional, _ string) (map[string]int, e
 	return out, nil
 }
 
-func clusters(ctx context.Context, api Regional, _ string) (map[string]int, error) {
+func clusters(ctx context.Context, api Regional) (map[string]int, error) {
 	n := 0
 	pages := eks.NewListClustersPaginator(api.EKS, &eks.ListClustersInput{})
 	for pages.HasMorePages() {
