@@ -1,34 +1,23 @@
 package status
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
-)
 
-// chromium is Debian's Chromium (package chromium), which .ci/run installs.
-const chromium = "/usr/bin/chromium"
+	"github.com/gitops-fleet/pulumi-fleet/tests/browser"
+)
 
 // TestHTMLInChromium opens the fixture's page in a real browser (headless Chromium through chromedp) and reads
 // the matrix as it is shown: each cell's state, its colour as computed from the page's own style (nothing is
 // loaded from elsewhere), and that following a failed cell's link shows that add-on's details with Argo CD's
 // message. FLEET_STATUS_SCREENSHOT=<file.png> also writes a screenshot of the page there (the README's, with
-// `make screenshot`).
+// `make screenshot`). tests/e2e's TestStatus opens a live fleet's page the same way.
 func TestHTMLInChromium(t *testing.T) {
-	if _, err := exec.LookPath(chromium); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s: %v (.ci/run installs Debian's chromium)", chromium, err)
-		}
-		t.Skipf("%s is not installed (apt-get install chromium)", chromium)
-	}
-	page := filepath.Join(t.TempDir(), "status.html")
-	f, err := os.Create(page)
+	file := filepath.Join(t.TempDir(), "status.html")
+	f, err := os.Create(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,49 +25,10 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-quic", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 700))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-
-	// cell is what the browser shows of a matrix cell: its text and its computed background colour.
-	type cell struct{ Text, Colour string }
-	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page)); err != nil {
-		t.Fatal(err)
-	}
-	matrix, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]map[string]cell](`(() => {
-		const m = {};
-		for (const tr of document.querySelectorAll('#matrix tr[data-cluster]')) {
-			const row = m[tr.dataset.cluster] = {};
-			for (const td of tr.querySelectorAll('td[data-addon]')) {
-				row[td.dataset.addon] = {Text: td.innerText.trim(), Colour: getComputedStyle(td).backgroundColor};
-			}
-		}
-		return m;
-	})()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	requests, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`performance.getEntriesByType('resource').map(e => e.name)`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	screenshot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Click(`tr[data-cluster="spoke-use2"] td[data-addon="metrics_server"] a`)); err != nil {
-		t.Fatal(err)
-	}
-	details, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(location.hash).innerText`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	page := browser.Open(t, file)
+	matrix, requests, screenshot := page.Matrix(), page.Requests(), page.Screenshot()
+	details := page.Follow("spoke-use2", "metrics_server")
+	type cell = browser.Cell
 	green, yellow, red, grey, white := "rgb(200, 247, 197)", "rgb(253, 241, 184)", "rgb(248, 196, 196)", "rgb(228, 228, 228)", "rgb(255, 255, 255)"
 	want := map[string]map[string]cell{
 		"hub": {"aws_load_balancer_controller": {"unknown", grey}, "karpenter": {"-", white},

@@ -1,6 +1,7 @@
 package status
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -49,6 +50,26 @@ func Table(w io.Writer, r Report, colour bool) error {
 		}
 	}
 	return nil
+}
+
+// AddonTable writes one row per cluster and add-on: its state, the version its identity's policy is for, the chart
+// version Argo CD deployed, Argo CD's sync and health and its message; "-" for what is not known (fleet status
+// -addons).
+func AddonTable(w io.Writer, r Report, colour bool) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CLUSTER\tADD-ON\tSTATE\tVERSION\tDEPLOYED\tSYNC\tHEALTH\tMESSAGE")
+	dash := func(s string) string { return cmp.Or(s, "-") }
+	for _, c := range r.Clusters {
+		for _, a := range c.Addons {
+			state := a.State()
+			if colour {
+				state = colours[state] + state + "\x1b[0m"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, a.Name, state, dash(a.Version), dash(a.Deployed),
+				a.Sync, a.Health, dash(a.Message))
+		}
+	}
+	return tw.Flush()
 }
 
 // DriftOf is c's drift as shown: "unchecked" (its stack's drift was not checked or could not be), "none", or how
@@ -108,7 +129,7 @@ td.none{background:#fff;color:#999}
 <h2>Details</h2>
 {{range $c := .Clusters}}{{range .Addons}}<section id="{{id $c.Name .Name}}"><h3>{{$c.Name}}: {{.Name}}</h3>
 <p>Application {{if .Application}}{{.Application}}{{else}}not found{{end}}; sync {{.Sync}}, health {{.Health}}{{if .Message}}: {{.Message}}{{end}}</p>
-{{if .Version}}<p>Version {{.Version}}</p>{{end}}{{if .IamRoleArn}}<p>IAM role {{.IamRoleArn}}</p>{{end}}</section>
+{{if .Version}}<p>Version {{.Version}}</p>{{end}}{{if .Deployed}}<p>Deployed chart {{.Deployed}}</p>{{end}}{{if .IamRoleArn}}<p>IAM role {{.IamRoleArn}}</p>{{end}}</section>
 {{end}}{{with .EKS}}{{range .Insights}}<p>{{$c.Name}}: upgrade insight {{.Name}}: {{.Status}} {{.Reason}}</p>{{end}}{{range .Capabilities}}<p>{{$c.Name}}: capability {{.}}</p>{{end}}{{end}}{{range .Drifted}}<p>{{$c.Name}}: drifted {{.}}</p>{{end}}{{end}}
 {{if .Unreachable}}<h2>Unreachable</h2><ul>{{range .Unreachable}}<li>{{.}}</li>{{end}}</ul>{{end}}
 </body></html>

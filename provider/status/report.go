@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -111,6 +112,10 @@ type Addon struct {
 	Message string `json:"message,omitempty"`
 	// Version is the version its identity's policy is for, as the stack built it ("" when it has none).
 	Version string `json:"version,omitempty"`
+	// Deployed is the chart version Argo CD last compared its Application at: the Application's revisions that are
+	// not Git commits (a multi-source add-on Application has its values' commit and its chart's version); "" when
+	// Argo CD was not read or names commits only.
+	Deployed string `json:"deployed,omitempty"`
 	// IamRoleArn is its IAM role ("" when it calls no AWS API).
 	IamRoleArn string `json:"iamRoleArn,omitempty"`
 }
@@ -239,12 +244,26 @@ func WithApplications(clusters []Cluster, apps []Application) []Cluster {
 			}
 			app := apps[k]
 			a.Application, a.Sync, a.Health, a.Message = app.Name, cmp.Or(app.Sync, Unknown), cmp.Or(app.Health, Unknown), app.Message
+			a.Deployed = chartVersion(app.Revisions)
 			c.Addons[j] = a
 		}
 		out[i] = c
 	}
 	return out
 }
+
+// chartVersion is the first of revisions that is not a Git commit (40 or 64 hexadecimal digits, SHA-1 or SHA-256);
+// "" when there is none.
+func chartVersion(revisions []string) string {
+	for _, r := range revisions {
+		if !commit.MatchString(r) {
+			return r
+		}
+	}
+	return ""
+}
+
+var commit = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
 
 // Addons are the add-on names of every cluster, sorted: the matrix's columns.
 func (r Report) Addons() []string {

@@ -26,10 +26,12 @@ func fixture(t *testing.T) Report {
 		t.Fatal(err)
 	}
 	apps := []Application{
-		{Name: "addon-hub-metrics-server", Cluster: "hub", Sync: "Synced", Health: "Healthy"},
+		{Name: "addon-hub-metrics-server", Cluster: "hub", Sync: "Synced", Health: "Healthy",
+			Revisions: []string{"0e1f6d1b8a4c3e2f9a7b6c5d4e3f2a1b0c9d8e7f", "3.12.2"}},
 		{Name: "addon-spoke-use2-metrics-server", Cluster: "spoke-use2", Sync: "OutOfSync", Health: "Missing",
 			Message: "one or more objects failed to apply: chart metrics-server 9.9.9 not found"},
-		{Name: "addon-spoke-use2-karpenter", Cluster: "spoke-use2", Sync: "Synced", Health: "Progressing"},
+		{Name: "addon-spoke-use2-karpenter", Cluster: "spoke-use2", Sync: "Synced", Health: "Progressing",
+			Revisions: []string{"0e1f6d1b8a4c3e2f9a7b6c5d4e3f2a1b0c9d8e7f"}},
 		{Name: "addon-spoke-usw2-metrics-server", Cluster: "spoke-usw2", Sync: "Synced", Health: "Healthy"},
 		{Name: "addon-elsewhere-metrics-server", Cluster: "elsewhere", Sync: "OutOfSync", Health: "Degraded"},
 	}
@@ -65,6 +67,12 @@ func TestFromOutputsAndApplications(t *testing.T) {
 	if lbc.Version != "2.7.1" || !strings.HasSuffix(lbc.IamRoleArn, "-aws-load-balancer-controller") ||
 		hub.NodeGroups[0].String() != "system 2 (2-4) m6i.large ON_DEMAND" || hub.SecretName != "hub" {
 		t.Errorf("the hub from its output: %+v", hub)
+	}
+	metrics, _ := hub.Addon("metrics_server")
+	karpenter, _ := r.Clusters[1].Addon("karpenter")
+	if metrics.Deployed != "3.12.2" || karpenter.Deployed != "" || lbc.Deployed != "" {
+		t.Errorf("deployed charts %q, %q, %q; want the chart's version of a multi-source Application, none of "+
+			"commits only or of no Application", metrics.Deployed, karpenter.Deployed, lbc.Deployed)
 	}
 	if r.Clusters[2].SecretName != "spoke-usw2" || r.Clusters[2].NodeGroups != nil {
 		t.Errorf("an output without secretName or nodeGroups: %+v, want the cluster's name as its secret's", r.Clusters[2])
@@ -138,6 +146,31 @@ func TestTable(t *testing.T) {
 	}
 	if !strings.Contains(coloured.String(), "\x1b[31mfailed: metrics_server\x1b[0m") {
 		t.Errorf("a failed add-on is not red on a terminal:\n%q", coloured.String())
+	}
+}
+
+func TestAddonTable(t *testing.T) {
+	var out bytes.Buffer
+	if err := AddonTable(&out, fixture(t), false); err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		rows = append(rows, strings.Fields(line)[:7])
+	}
+	want := [][]string{
+		{"CLUSTER", "ADD-ON", "STATE", "VERSION", "DEPLOYED", "SYNC", "HEALTH"},
+		{"hub", "aws_load_balancer_controller", "unknown", "2.7.1", "-", "Unknown", "Unknown"},
+		{"hub", "metrics_server", "ok", "-", "3.12.2", "Synced", "Healthy"},
+		{"spoke-use2", "karpenter", "progressing", "-", "-", "Synced", "Progressing"},
+		{"spoke-use2", "metrics_server", "failed", "-", "-", "OutOfSync", "Missing"},
+		{"spoke-usw2", "metrics_server", "ok", "-", "-", "Synced", "Healthy"},
+	}
+	if d := cmp.Diff(want, rows); d != "" {
+		t.Errorf("fleet status -addons (-want +got):\n%s\n%s", d, out.String())
+	}
+	if !strings.Contains(out.String(), "one or more objects failed to apply: chart metrics-server 9.9.9 not found") {
+		t.Errorf("the failed add-on's message is not shown:\n%s", out.String())
 	}
 }
 

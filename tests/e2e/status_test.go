@@ -4,18 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
+	"github.com/gitops-fleet/pulumi-fleet/tests/browser"
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator/capabilities"
 	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
@@ -154,15 +155,52 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 			t.Errorf("fleet status %v: %+v, %v; want %s alone", tc.args, filtered.Clusters, err, tc.want)
 		}
 	}
+	// The live page, opened in Chromium, shows each cluster's add-ons in the states the report gives them. The
+	// report is read before and after the page, and the two must agree (Argo CD may move an add-on in between).
 	page := filepath.Join(t.TempDir(), "status.html")
-	stack.FleetStatus("-html", page)
-	data, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range names {
-		if !strings.Contains(string(data), `data-cluster="`+c+`"`) {
-			t.Errorf("the page has no row for %s", c)
+	states := func() map[string]map[string]string {
+		var r status.Report
+		if err := json.Unmarshal(stack.FleetStatus("-json", "-eks=false"), &r); err != nil {
+			t.Fatal(err)
 		}
+		out := map[string]map[string]string{}
+		for _, c := range r.Clusters {
+			out[c.Name] = map[string]string{}
+			for _, a := range c.Addons {
+				out[c.Name][a.Name] = a.State()
+			}
+		}
+		return out
+	}
+	var before map[string]map[string]string
+	for try := 0; try < 3; try++ {
+		before = states()
+		stack.FleetStatus("-html", page, "-eks=false")
+		if after := states(); maps.EqualFunc(before, after, maps.Equal) {
+			break
+		}
+	}
+	shown := map[string]map[string]string{}
+	for c, row := range browser.Open(t, page).Matrix() {
+		shown[c] = map[string]string{}
+		for a, cell := range row {
+			if cell.Text != "-" { // a column of an add-on the cluster does not enable
+				shown[c][a] = cell.Text
+			}
+		}
+	}
+	if d := cmp.Diff(before, shown); d != "" || len(shown) != len(names) {
+		t.Errorf("the live page as Chromium shows it, against the report (-report +page):\n%s", d)
+	}
+	// -addons: a row per cluster and add-on with the chart version Argo CD deployed.
+	addons := string(stack.FleetStatus("-addons", "-eks=false"))
+	t.Logf("fleet status -addons:\n%s", addons)
+	if !strings.HasPrefix(addons, "CLUSTER") || strings.Count(addons, "\n") != 1+func() (n int) {
+		for _, row := range before {
+			n += len(row)
+		}
+		return n
+	}() {
+		t.Errorf("fleet status -addons: a row per cluster and add-on expected:\n%s", addons)
 	}
 }

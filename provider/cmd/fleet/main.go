@@ -9,7 +9,7 @@
 // service quotas, the clusters' Kubernetes versions in EKS's calendar and EKS Capabilities in a managed hub's region
 // (provider/preflight, docs/aws.md); it exits 1 when a finding fails the plan.
 //
-//	fleet status [-C dir] [-stack name]... [-kubeconfig file] [-eks=false] [-drift] [-json | -html file] [-watch 30s]
+//	fleet status [-C dir] [-stack name]... [-kubeconfig file] [-eks=false] [-drift] [-json | -html file | -addons] [-watch 30s]
 //	fleet rollout [-C dir] -stack name (-revision sha | -version 1.34) [-bake 5m] [-timeout 15m] [-failures 0|25%] [-retry] [-preview]
 //	fleet preflight [-C dir] (-stack name | -events preview.log) [-json | -policy]
 package main

@@ -26,6 +26,7 @@ type options struct {
 	hubStack              string
 	stacks                stackList
 	eks, drift, json      bool
+	addons                bool
 	watch                 time.Duration
 	filter                status.Filter
 }
@@ -68,6 +69,7 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.drift, "drift", false, "check each stack's drift with a refresh preview (reads every resource: slow)")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
 	fs.StringVar(&o.html, "html", "", "write the report as one self-contained HTML page to this file")
+	fs.BoolVar(&o.addons, "addons", false, "one row per cluster and add-on: its state, version (its policy's), the chart version Argo CD deployed, sync, health and message")
 	fs.DurationVar(&o.watch, "watch", 0, "refresh the report this often (30s) until interrupted")
 	fs.BoolVar(&o.filter.Failing, "failing", false, "only the clusters with a failed add-on or a failing EKS status")
 	fs.Var(waveList{&o.filter.Waves}, "wave", "only the clusters of this wave, repeatable")
@@ -79,8 +81,8 @@ func parse(args []string, out io.Writer) (options, error) {
 	if fs.NArg() > 0 {
 		problems = append(problems, fmt.Sprintf("unexpected arguments %q", fs.Args()))
 	}
-	if o.json && o.html != "" {
-		problems = append(problems, "-json and -html: choose one")
+	if o.json && o.html != "" || o.addons && (o.json || o.html != "") {
+		problems = append(problems, "-json, -html and -addons: choose one")
 	}
 	if o.watch < 0 || o.watch > 0 && o.watch < 5*time.Second {
 		problems = append(problems, fmt.Sprintf("-watch %s: at least 5s", o.watch))
@@ -168,6 +170,9 @@ func write(o options, r status.Report, out io.Writer, tty bool) error {
 	}
 	if tty && o.watch > 0 {
 		fmt.Fprint(out, "\x1b[H\x1b[2J")
+	}
+	if o.addons {
+		return status.AddonTable(out, r, tty)
 	}
 	return status.Table(out, r, tty)
 }

@@ -24,7 +24,9 @@ func TestParse(t *testing.T) {
 			options{dir: "fleet", stacks: stackList{"hub", "shard-eu"}, drift: true, html: "s.html", watch: 30 * time.Second}, ""},
 		{[]string{"-failing", "-wave", "1", "-wave", "2", "-cluster", "spoke-a"},
 			options{dir: ".", eks: true, filter: status.Filter{Failing: true, Waves: []int{1, 2}, Clusters: []string{"spoke-a"}}}, ""},
-		{[]string{"-json", "-html", "s.html"}, options{}, "-json and -html: choose one"},
+		{[]string{"-json", "-html", "s.html"}, options{}, "-json, -html and -addons: choose one"},
+		{[]string{"-addons", "-json"}, options{}, "-json, -html and -addons: choose one"},
+		{[]string{"-addons"}, options{dir: ".", eks: true, addons: true}, ""},
 		{[]string{"-watch", "1s", "extra"}, options{}, `unexpected arguments ["extra"]; -watch 1s: at least 5s`},
 	} {
 		var out strings.Builder
@@ -37,6 +39,7 @@ func TestParse(t *testing.T) {
 		}
 		if err != nil || got.dir != tc.want.dir || got.stacks.String() != tc.want.stacks.String() || got.drift != tc.want.drift ||
 			got.eks != tc.want.eks || got.html != tc.want.html || got.watch != tc.want.watch || got.json != tc.want.json ||
+			got.addons != tc.want.addons ||
 			!reflect.DeepEqual(got.filter, tc.want.filter) {
 			t.Errorf("%q: %+v, %v; want %+v", tc.args, got, err, tc.want)
 		}
