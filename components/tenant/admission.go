@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+	"github.com/pulumi/pulumi-aws/sdk/v6/go/aws"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/admission"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 )
 
 // A tenant's namespaces carry two objects that decide more than the namespace itself: the Pod Security Admission
@@ -164,18 +167,39 @@ func SecretStorePolicy(t TenantSpec, secrets bool, region string) admission.Poli
 	return p
 }
 
-// policies registers the tenant's NamespacePolicy and SecretStorePolicy on target c through its Kubernetes
-// provider (resources <tenant>-<cluster>-namespaces-policy[-binding] and -secret-stores-policy[-binding]).
+// policies registers the tenant's policies on target c through its Kubernetes provider (resources
+// <tenant>-<cluster>-<part>-policy[-binding]: namespaces, secret-stores, services, external-secrets, and the fences,
+// quotas, limit-ranges and network-policies, which exempt the deployer as c's AWS provider's caller).
 func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target) ([]pulumi.Resource, error) {
-	if c.Kubernetes == nil {
-		return nil, fmt.Errorf("tenant %q: cluster %q has no Kubernetes provider for its admission policies", t.Name, c.Name)
+	if c.Kubernetes == nil || c.AWS == nil {
+		return nil, fmt.Errorf("tenant %q: cluster %q has no Kubernetes or AWS provider for its admission policies", t.Name, c.Name)
 	}
 	opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes)}
-	var out []pulumi.Resource
+	policies := []pulumi.AnyOutput{}
+	var plain []admission.Policy
 	for _, p := range []admission.Policy{NamespacePolicy(t), SecretStorePolicy(t, c.ExternalSecrets, c.Region),
 		ServicePolicy(t), ExternalSecretPolicy(t)} {
+		plain, policies = append(plain, p), append(policies, pulumi.Any(p))
+	}
+	fenced, err := FencePolicies(t, "")
+	if err != nil {
+		return nil, err
+	}
+	caller := aws.GetCallerIdentityOutput(ctx, aws.GetCallerIdentityOutputArgs{}, pulumi.Provider(c.AWS)).Arn()
+	for i, p := range fenced {
+		plain = append(plain, p)
+		policies = append(policies, caller.ApplyT(func(arn string) (admission.Policy, error) {
+			ps, err := FencePolicies(t, gitopsbridge.DeployerUsername(arn))
+			if err != nil {
+				return admission.Policy{}, err
+			}
+			return ps[i], nil
+		}).(pulumi.AnyOutput))
+	}
+	var out []pulumi.Resource
+	for i, p := range plain {
 		part := strings.TrimPrefix(p.Name, ProjectName(t.Name)+"-")
-		rs, err := admission.Register(ctx, t.Name+"-"+c.Name+"-"+part, p.Name, p.Namespaces, pulumi.Any(p), opts...)
+		rs, err := admission.Register(ctx, t.Name+"-"+c.Name+"-"+part, p.Name, p.Namespaces, policies[i], opts...)
 		if err != nil {
 			return nil, err
 		}

@@ -7,7 +7,7 @@ func sampleTenant() TenantSpec {
 	return WithDefaults(TenantSpec{Name: "payments", Namespaces: []TenantNamespace{{Name: "payments"}}})
 }
 
-// The tenants' guards in the fleet's table of guards (admission.List): four per tenant on each cluster it selects.
+// The tenants' guards in the fleet's table of guards (admission.List): seven per tenant on each cluster it selects.
 var _ = admission.List(
 	admission.Guard{Name: NamespacePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
 		Pins: "the tenant's Namespaces: Pod Security labels at its podSecurity, no version pin, Prune=false kept",
@@ -29,4 +29,25 @@ var _ = admission.List(
 		Example: func() (admission.Policy, admission.Exemptions) {
 			return ExternalSecretPolicy(sampleTenant()), admission.Exemptions{}
 		}},
+	admission.Guard{Name: FencePolicyNames("<tenant>")[0], Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins:    "ResourceQuotas in the tenant's namespaces: exactly the computed ones; deleted by the stack only",
+		Example: func() (admission.Policy, admission.Exemptions) { return fenceExample(0) }},
+	admission.Guard{Name: FencePolicyNames("<tenant>")[1], Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins:    "LimitRanges in the tenant's namespaces: exactly the computed ones; deleted by the stack only",
+		Example: func() (admission.Policy, admission.Exemptions) { return fenceExample(1) }},
+	admission.Guard{Name: FencePolicyNames("<tenant>")[2], Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins:    "NetworkPolicies in the tenant's namespaces: exactly the computed ones (deny all, then its own pods, DNS, AWS, its ingressCidrs); deleted by the stack only",
+		Example: func() (admission.Policy, admission.Exemptions) { return fenceExample(2) }},
 )
+
+// sampleDeployer is the deployer of the guards' examples: an assumed role, any session.
+const sampleDeployer = "arn:aws:sts::111122223333:assumed-role/deployer/" + admission.SessionNameTemplate
+
+// fenceExample is the sample tenant's i-th fence policy and its exemptions.
+func fenceExample(i int) (admission.Policy, admission.Exemptions) {
+	ps, err := FencePolicies(sampleTenant(), sampleDeployer)
+	if err != nil {
+		panic(err) // the sample tenant's manifests: TestFencePolicies fails first
+	}
+	return ps[i], FenceExemptions(sampleDeployer)
+}

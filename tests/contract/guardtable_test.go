@@ -23,6 +23,9 @@ var attacks = map[string][]func(*testing.T){
 	"tenant-<tenant>-secret-stores":      {TestTenantFolderPins},
 	"tenant-<tenant>-services":           {TestTenantFolderPins},
 	"tenant-<tenant>-external-secrets":   {TestTenantFolderPins},
+	"tenant-<tenant>-quotas":             {TestTenantFences},
+	"tenant-<tenant>-limit-ranges":       {TestTenantFences},
+	"tenant-<tenant>-network-policies":   {TestTenantFences},
 }
 
 // TestEveryGuardHasAnAttack: every guard the components list has attack tests here, and each one's example is a

@@ -235,8 +235,9 @@ func TestDay2(t *testing.T) {
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4, "kubernetes:core/v1:ServiceAccount": 1,
 				"aws:iam/role:Role": 1, "aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
-				// its namespaces', SecretStores', Services' and ExternalSecrets' pins
-				"fleet:index:TenantGuard": 1, vap: 4, vapBinding: 4,
+				// its namespaces', SecretStores', Services' and ExternalSecrets' pins, and its fences' (quotas, limit
+				// ranges, network policies)
+				"fleet:index:TenantGuard": 1, vap: 7, vapBinding: 7,
 			},
 			// The owner's access entry (through the EKS component) and the network policy agent, now that a tenant
 			// lives on spoke-a (vpc-cni's configuration).
@@ -259,10 +260,10 @@ func TestDay2(t *testing.T) {
 		tenantCfg := func() map[string]any { return l.Config()["gitops-fleet:tenants"].([]any)[0].(map[string]any) }
 		namespaces := func() []any { return tenantCfg()["namespaces"].([]any) }
 
-		// A quota change is one update in place.
+		// A quota change is one update in place, and the quota fence's, which pins the new spec.
 		namespaces()[0].(map[string]any)["quota"] = map[string]any{"requestsCpu": "8"}
-		if p := l.Preview("preview").Plan(); !cmp.Equal(p, fleettest.Plan{"update": {"kubernetes:core/v1:ResourceQuota": 1}}) {
-			t.Errorf("changing the quota plans %v, want the ResourceQuota's update only", p)
+		if p := l.Preview("preview").Plan(); !cmp.Equal(p, fleettest.Plan{"update": {"kubernetes:core/v1:ResourceQuota": 1, vap: 1}}) {
+			t.Errorf("changing the quota plans %v, want the ResourceQuota's and its fence's updates only", p)
 		}
 		l.Up("up")
 		l.Settled()
@@ -280,8 +281,9 @@ func TestDay2(t *testing.T) {
 			"create": {"kubernetes:core/v1:Namespace": 1, "kubernetes:core/v1:ResourceQuota": 1, "kubernetes:core/v1:LimitRange": 1,
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "fleet:index:TenantGuard": 1, "eks:index:Cluster": 1,
-				// the namespaces policy (the new namespace's level) and the four bindings (their namespaces)
-				vap: 1, vapBinding: 4},
+				// the namespaces policy (the new namespace's level), the three fences (its objects) and the seven
+				// bindings (their namespaces)
+				vap: 4, vapBinding: 7},
 		}
 		if diff := cmp.Diff(wantNS, p); diff != "" {
 			t.Errorf("adding a namespace: plan (-want +got):\n%s", diff)
@@ -301,7 +303,7 @@ func TestDay2(t *testing.T) {
 				"aws:iam/role:Role": 3, "aws:iam/rolePolicy:RolePolicy": 2,
 				"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
-				"fleet:index:TenantGuard": 1, vap: 4, vapBinding: 4,
+				"fleet:index:TenantGuard": 1, vap: 7, vapBinding: 7,
 			},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "eks:index:Cluster": 1, "aws:eks/addon:Addon": 1},
 		}
