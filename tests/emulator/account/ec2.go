@@ -81,15 +81,12 @@ func (a *API) ec2(w http.ResponseWriter, r *http.Request, region string) {
 	}
 	out := response{XMLName: xml.Name{Local: action + "Response"}, Xmlns: ec2Namespace, RequestID: emulator.UUID()}
 	out.Set.XMLName, out.Set.Items = xml.Name{Local: set}, items
-	w.Header().Set("Content-Type", "text/xml")
-	_ = xml.NewEncoder(w).Encode(out)
+	queryReply(w, out)
 }
 
 // ec2Error writes EC2's query error (Response/Errors/Error with Code and Message).
 func ec2Error(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "text/xml")
-	w.WriteHeader(status)
-	_ = xml.NewEncoder(w).Encode(struct {
+	writeXML(w, status, struct {
 		XMLName xml.Name `xml:"Response"`
 		Errors  []struct {
 			Code, Message string

@@ -125,16 +125,18 @@ func (a *API) getRole(w http.ResponseWriter, name string) {
 }
 
 // queryReply writes v as a query API's XML answer.
-func queryReply(w http.ResponseWriter, v any) {
+func queryReply(w http.ResponseWriter, v any) { writeXML(w, http.StatusOK, v) }
+
+// writeXML writes v as XML with status.
+func writeXML(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "text/xml")
+	w.WriteHeader(status)
 	_ = xml.NewEncoder(w).Encode(v)
 }
 
 // queryError writes an IAM query API error (ErrorResponse/Error with Type, Code and Message).
 func queryError(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "text/xml")
-	w.WriteHeader(status)
-	_ = xml.NewEncoder(w).Encode(struct {
+	writeXML(w, status, struct {
 		XMLName xml.Name `xml:"ErrorResponse"`
 		Error   struct {
 			Type, Code, Message string
