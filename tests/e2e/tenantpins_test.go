@@ -180,9 +180,14 @@ func testTenantFences(ctx context.Context, t *testing.T, spoke *fleettest.Cluste
 	if err == nil || !strings.Contains(err.Error(), "differs from the spec the stack computed") {
 		t.Errorf("%s: the deny-all loosened to ingress only: %v, want the network-policies fence's refusal", spoke.Name, err)
 	}
-	raised := quota.DeepCopy()
+	// The quota as it is now: the quota controller writes its status after the create.
+	quotas := dyn.Resource(resources["ResourceQuota"]).Namespace(ns)
+	raised, err := quotas.Get(ctx, quota.GetName(), metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	raised.Object["spec"].(map[string]any)["hard"].(map[string]any)["requests.cpu"] = "64"
-	_, err = dyn.Resource(resources["ResourceQuota"]).Namespace(ns).Update(ctx, raised, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
+	_, err = quotas.Update(ctx, raised, metav1.UpdateOptions{DryRun: []string{metav1.DryRunAll}})
 	if err == nil || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+tenant.FencePolicyNames(tenantName)[0]+"'") {
 		t.Errorf("%s: a raised quota: %v, want the quotas fence's refusal", spoke.Name, err)
 	}
