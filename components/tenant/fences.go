@@ -75,13 +75,11 @@ func FencePolicies(t TenantSpec, deployer string) ([]admission.Policy, error) {
 		if err != nil {
 			return nil, err
 		}
-		names := slices.Sorted(func(yield func(string) bool) {
-			for k := range specs[f.kind] {
-				if !yield(k[strings.Index(k, "/")+1:]) {
-					return
-				}
-			}
-		})
+		var names []string
+		for k := range specs[f.kind] {
+			names = append(names, k[strings.Index(k, "/")+1:])
+		}
+		slices.Sort(names)
 		names = slices.Compact(names)
 		out = append(out, admission.Policy{
 			Name: ProjectName(t.Name) + "-" + f.part, Group: f.group, Version: f.version, Resource: f.resource,

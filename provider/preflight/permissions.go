@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -65,20 +66,18 @@ func checkPermissions(ctx context.Context, api IAMAPI, source, partition, accoun
 		r.add(Finding{Check: CheckPermissions, Level: Unknown, Subject: typ,
 			Message: "preflight does not know the actions of this resource type: not checked"})
 	}
-	actions := slices.Sorted(func(yield func(string) bool) {
-		for a := range needed {
-			if !yield(a) {
-				return
-			}
-		}
-	})
+	actions := slices.Sorted(maps.Keys(needed))
+	if len(actions) == 0 {
+		r.pass(CheckPermissions, "the plan calls no AWS action")
+		return
+	}
 	decisions, err := simulate(ctx, api, source, actions)
 	if err != nil {
 		r.add(Finding{Check: CheckPermissions, Level: Unknown, Subject: "iam:SimulatePrincipalPolicy",
 			Message: fmt.Sprintf("the deployer's permissions could not be simulated: %v", err)})
 		return
 	}
-	denied := 0
+	failed := 0 // actions denied, or whose resources could not be simulated
 	for _, action := range actions {
 		decision := decisions[action]
 		if decision == allowed {
@@ -90,13 +89,14 @@ func checkPermissions(ctx context.Context, api IAMAPI, source, partition, accoun
 			resources = resourcesOf(action, steps, plan, partition, account)
 		}
 		if resources == nil {
-			denied++
+			failed++
 			r.add(Finding{Check: CheckPermissions, Level: Fail, Subject: action,
 				Message: fmt.Sprintf("%s on every resource; needed by %s", decision, describe(steps))})
 			continue
 		}
 		on, err := simulateOn(ctx, api, source, action, resources)
 		if err != nil {
+			failed++
 			r.add(Finding{Check: CheckPermissions, Level: Unknown, Subject: action,
 				Message: fmt.Sprintf("not allowed on every resource, and its resources could not be simulated: %v", err)})
 			continue
@@ -108,12 +108,12 @@ func checkPermissions(ctx context.Context, api IAMAPI, source, partition, accoun
 			}
 		}
 		if len(refused) > 0 {
-			denied++
+			failed++
 			r.add(Finding{Check: CheckPermissions, Level: Fail, Subject: action,
 				Message: fmt.Sprintf("not allowed on %s; needed by %s", strings.Join(refused, ", "), describe(steps))})
 		}
 	}
-	if denied == 0 {
+	if failed == 0 {
 		r.pass(CheckPermissions, fmt.Sprintf("%s may call the %d actions the plan needs", source, len(actions)))
 	}
 }

@@ -1,6 +1,7 @@
 package preflight
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -20,13 +21,7 @@ func (p Plan) Policy() iampolicy.Document {
 		byService[service] = append(byService[service], action)
 	}
 	var statements []iampolicy.Statement
-	for _, service := range slices.Sorted(func(yield func(string) bool) {
-		for s := range byService {
-			if !yield(s) {
-				return
-			}
-		}
-	}) {
+	for _, service := range slices.Sorted(maps.Keys(byService)) {
 		actions := byService[service]
 		slices.Sort(actions)
 		sid := []rune("Fleet" + service)

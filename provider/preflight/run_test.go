@@ -218,6 +218,15 @@ func scoped(action, resource string) iamtypes.PolicyEvaluationDecisionType {
 	return iamtypes.PolicyEvaluationDecisionTypeAllowed
 }
 
+func TestRunWithoutAWS(t *testing.T) {
+	f := fakeAWS{caller: "arn:aws:iam::111122223333:user/admin", decide: allow}
+	r, err := Run(context.Background(), Plan{{Op: Create, Type: "kubernetes:core/v1:Namespace", URN: stack + "ns::a"}}, f.api())
+	if err != nil || len(r.Findings) != 0 || !slices.Equal(r.Passed, []string{"permissions: the plan calls no AWS action"}) ||
+		len(f.simulated) != 0 {
+		t.Errorf("a plan of Kubernetes objects only: %+v, %v, simulated %q", r, err, f.simulated)
+	}
+}
+
 func TestRunSimulatesTheSessionsRole(t *testing.T) {
 	f := fakeAWS{caller: "arn:aws:sts::111122223333:assumed-role/deployer/ci", decide: allow, versions: calendar(),
 		roles: map[string]string{"deployer": "arn:aws:iam::111122223333:role/ops/deployer"}, quotas: map[string]float64{}}
