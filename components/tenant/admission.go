@@ -16,8 +16,9 @@ import (
 // (without auth, external-secrets reads AWS Secrets Manager with its own role, the platform's whole prefix). With Git
 // delivery a commit to the tenant's folder writes both through Argo CD, and the tenant's owners may edit
 // SecretStores where external-secrets aggregates them into the admin and edit roles. So each selected cluster's API
-// server pins them to what the stack computed, for every writer: two ValidatingAdmissionPolicies (and bindings) per
-// tenant, written by the deployer through the cluster's Kubernetes provider before the objects they guard.
+// server pins them to what the stack computed, for every writer: ValidatingAdmissionPolicies (and bindings) per
+// tenant, written by the deployer through the cluster's Kubernetes provider before the objects they guard (these,
+// the Services' and ExternalSecrets', and the fences of fences.go).
 
 // NamespacePolicyName is the policy pinning the Pod Security labels of a tenant's namespaces:
 // tenant-<tenant>-namespaces.
@@ -175,11 +176,12 @@ func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target)
 		return nil, fmt.Errorf("tenant %q: cluster %q has no Kubernetes or AWS provider for its admission policies", t.Name, c.Name)
 	}
 	opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes)}
-	policies := []pulumi.AnyOutput{}
-	var plain []admission.Policy
+	var plain []admission.Policy // the policies, known but the fences' deployer
+	var outputs []pulumi.AnyOutput
+
 	for _, p := range []admission.Policy{NamespacePolicy(t), SecretStorePolicy(t, c.ExternalSecrets, c.Region),
 		ServicePolicy(t), ExternalSecretPolicy(t)} {
-		plain, policies = append(plain, p), append(policies, pulumi.Any(p))
+		plain, outputs = append(plain, p), append(outputs, pulumi.Any(p))
 	}
 	fenced, err := FencePolicies(t, "")
 	if err != nil {
@@ -188,7 +190,7 @@ func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target)
 	caller := aws.GetCallerIdentityOutput(ctx, aws.GetCallerIdentityOutputArgs{}, pulumi.Provider(c.AWS)).Arn()
 	for i, p := range fenced {
 		plain = append(plain, p)
-		policies = append(policies, caller.ApplyT(func(arn string) (admission.Policy, error) {
+		outputs = append(outputs, caller.ApplyT(func(arn string) (admission.Policy, error) {
 			ps, err := FencePolicies(t, gitopsbridge.DeployerUsername(arn))
 			if err != nil {
 				return admission.Policy{}, err
@@ -199,7 +201,7 @@ func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target)
 	var out []pulumi.Resource
 	for i, p := range plain {
 		part := strings.TrimPrefix(p.Name, ProjectName(t.Name)+"-")
-		rs, err := admission.Register(ctx, t.Name+"-"+c.Name+"-"+part, p.Name, p.Namespaces, policies[i], opts...)
+		rs, err := admission.Register(ctx, t.Name+"-"+c.Name+"-"+part, p.Name, p.Namespaces, outputs[i], opts...)
 		if err != nil {
 			return nil, err
 		}
