@@ -622,11 +622,12 @@ func TestSwitchToGitDelivery(t *testing.T) {
 	}
 	l.Settled()
 
-	// Day 2 with Git: a quota change is one commit to the tenant's file, nothing else.
+	// Day 2 with Git: a quota change is one commit to the tenant's file, and the update of the quota fence that pins
+	// the new spec on the spoke (before the commit, which waits for the tenant's policies).
 	l.Config()["gitops-fleet:tenants"].([]any)[0].(map[string]any)["namespaces"] = []any{map[string]any{"name": "payments",
 		"quota": map[string]any{"requestsCpu": "6"}}}
-	if p := l.Preview("preview").Plan(); !cmp.Equal(p, fleettest.Plan{"update": {"github:index/repositoryFile:RepositoryFile": 1}}) {
-		t.Errorf("a quota change with Git plans %v, want one file update", p)
+	if p := l.Preview("preview").Plan(); !cmp.Equal(p, fleettest.Plan{"update": {"github:index/repositoryFile:RepositoryFile": 1, vap: 1}}) {
+		t.Errorf("a quota change with Git plans %v, want one file update and the quota fence's", p)
 	}
 	l.Up("up")
 	l.Settled()
