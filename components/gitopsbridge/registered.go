@@ -63,12 +63,15 @@ func (b *builder) guard(k8s pulumi.ProviderResource, own pulumi.StringOutput, wr
 	if err != nil {
 		return nil, err
 	}
-	for i, p := range b.args.ApplicationGuard("").Policies() {
-		policy := caller.ApplyT(func(arn string) admission.Policy {
-			return b.args.ApplicationGuard(DeployerUsername(arn)).Policies()[i]
-		}).(pulumi.AnyOutput)
+	known, policies, err := admission.ForCaller(caller, func(arn string) ([]admission.Policy, error) {
+		return b.args.ApplicationGuard(DeployerUsername(arn)).Policies(), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range known {
 		part := strings.TrimPrefix(p.Name, "gitops-fleet-")
-		rs, err := admission.Register(b.ctx, childName(b.name, part), p.Name, p.Namespaces, policy,
+		rs, err := admission.Register(b.ctx, childName(b.name, part), p.Name, p.Namespaces, policies[i],
 			b.child(k8s, pulumi.DependsOn(deps))...)
 		if err != nil {
 			return nil, err

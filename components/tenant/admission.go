@@ -176,28 +176,20 @@ func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target)
 		return nil, fmt.Errorf("tenant %q: cluster %q has no Kubernetes or AWS provider for its admission policies", t.Name, c.Name)
 	}
 	opts := []pulumi.ResourceOption{pulumi.Parent(comp), pulumi.Provider(c.Kubernetes)}
-	var plain []admission.Policy // the policies, known but the fences' deployer
+	plain := []admission.Policy{NamespacePolicy(t), SecretStorePolicy(t, c.ExternalSecrets, c.Region),
+		ServicePolicy(t), ExternalSecretPolicy(t)}
 	var outputs []pulumi.AnyOutput
-
-	for _, p := range []admission.Policy{NamespacePolicy(t), SecretStorePolicy(t, c.ExternalSecrets, c.Region),
-		ServicePolicy(t), ExternalSecretPolicy(t)} {
-		plain, outputs = append(plain, p), append(outputs, pulumi.Any(p))
+	for _, p := range plain {
+		outputs = append(outputs, pulumi.Any(p))
 	}
-	fenced, err := FencePolicies(t, "")
+	caller := aws.GetCallerIdentityOutput(ctx, aws.GetCallerIdentityOutputArgs{}, pulumi.Provider(c.AWS)).Arn()
+	fenced, fences, err := admission.ForCaller(caller, func(arn string) ([]admission.Policy, error) {
+		return FencePolicies(t, gitopsbridge.DeployerUsername(arn))
+	})
 	if err != nil {
 		return nil, err
 	}
-	caller := aws.GetCallerIdentityOutput(ctx, aws.GetCallerIdentityOutputArgs{}, pulumi.Provider(c.AWS)).Arn()
-	for i, p := range fenced {
-		plain = append(plain, p)
-		outputs = append(outputs, caller.ApplyT(func(arn string) (admission.Policy, error) {
-			ps, err := FencePolicies(t, gitopsbridge.DeployerUsername(arn))
-			if err != nil {
-				return admission.Policy{}, err
-			}
-			return ps[i], nil
-		}).(pulumi.AnyOutput))
-	}
+	plain, outputs = append(plain, fenced...), append(outputs, fences...)
 	var out []pulumi.Resource
 	for i, p := range plain {
 		part := strings.TrimPrefix(p.Name, ProjectName(t.Name)+"-")
