@@ -61,23 +61,25 @@ func (c Cluster) AddonsText(colour bool) string {
 			failed = append(failed, a.Name)
 		}
 	}
-	paint := func(state, s string) string {
-		if colour {
-			return colours[state] + s + "\x1b[0m"
-		}
-		return s
-	}
 	var parts []string
 	for _, s := range states {
 		switch {
 		case s == "failed" && len(failed) > 0:
-			parts = append(parts, paint(s, "failed: "+strings.Join(failed, ",")))
+			parts = append(parts, paint(colour, s, "failed: "+strings.Join(failed, ",")))
 		case count[s] > 0 && s != "failed":
-			parts = append(parts, paint(s, fmt.Sprintf("%d %s", count[s], s)))
+			parts = append(parts, paint(colour, s, fmt.Sprintf("%d %s", count[s], s)))
 		}
 	}
 	if len(parts) == 0 {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// paint is s in the colour of state on a terminal (colour set), s as it is otherwise.
+func paint(colour bool, state, s string) string {
+	if colour {
+		return colours[state] + s + "\x1b[0m"
+	}
+	return s
 }

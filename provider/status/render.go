@@ -61,11 +61,7 @@ func AddonTable(w io.Writer, r Report, colour bool) error {
 	dash := func(s string) string { return cmp.Or(s, "-") }
 	for _, c := range r.Clusters {
 		for _, a := range c.Addons {
-			state := a.State()
-			if colour {
-				state = colours[state] + state + "\x1b[0m"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, a.Name, state, dash(a.Version), dash(a.Deployed),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, a.Name, paint(colour, a.State(), a.State()), dash(a.Version), dash(a.Deployed),
 				a.Sync, a.Health, dash(a.Message))
 		}
 	}
