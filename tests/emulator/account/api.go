@@ -1,7 +1,6 @@
 package account
 
 import (
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -42,10 +41,7 @@ func (a *API) SetQuota(region, code string, value float64) {
 
 // ServeHTTP routes IAM's, Service Quotas' and EC2's hosts; other hosts go to next.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	host := r.Host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
+	host := emulator.Host(r)
 	service, rest, _ := strings.Cut(strings.TrimSuffix(host, ".amazonaws.com"), ".")
 	if !strings.HasSuffix(host, ".amazonaws.com") || service != "iam" && service != "servicequotas" && service != "ec2" {
 		a.next.ServeHTTP(w, r)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -94,10 +93,7 @@ func (s *STS) assume(role map[string]any, session string) (Credentials, identity
 // next.
 func (s *STS) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
-		}
+		host := emulator.Host(r)
 		if host != "sts.amazonaws.com" && !(strings.HasPrefix(host, "sts.") && strings.HasSuffix(host, ".amazonaws.com")) {
 			next.ServeHTTP(w, r)
 			return

@@ -2,7 +2,6 @@ package capabilities
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -75,10 +74,7 @@ func (a *API) FailCreate(cluster string, issues ...Issue) {
 
 // ServeHTTP routes eks.<region>.amazonaws.com's capability, cluster and insight paths; other hosts go to next.
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	host := r.Host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
+	host := emulator.Host(r)
 	region, ok := strings.CutPrefix(strings.TrimSuffix(host, ".amazonaws.com"), "eks.")
 	if !ok || strings.Contains(region, ".") || !strings.HasSuffix(host, ".amazonaws.com") {
 		a.next.ServeHTTP(w, r)

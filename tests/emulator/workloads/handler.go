@@ -1,7 +1,6 @@
 package workloads
 
 import (
-	"net"
 	"net/http"
 	"strings"
 
@@ -13,10 +12,7 @@ import (
 // request to next (the network's health and OIDC answers).
 func Handler(s *emulator.Store, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
-		}
+		host := emulator.Host(r)
 		switch {
 		case strings.HasPrefix(host, "tagging.") && r.Method == http.MethodPost:
 			serveTagging(s, strings.Split(host, ".")[1], w, r)
