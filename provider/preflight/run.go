@@ -3,6 +3,7 @@ package preflight
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -29,7 +30,7 @@ type Regional struct {
 type AWS struct {
 	STS STSAPI
 	IAM IAMAPI
-	// Region is the APIs of a region; called once per region and check.
+	// Region is the APIs of a region; Run calls it once per region.
 	Region func(region string) (Regional, error)
 	// Now is the clock the support calendar is read with; nil: time.Now.
 	Now func() time.Time
@@ -39,6 +40,13 @@ type AWS struct {
 // unknown deployer (sts:GetCallerIdentity failing: no credentials) is an error.
 func Run(ctx context.Context, plan Plan, api AWS) (Report, error) {
 	r := Report{Steps: len(plan), Regions: plan.Regions(), Findings: []Finding{}, Passed: []string{}}
+	regions := map[string]func() (Regional, error){}
+	regional := func(region string) (Regional, error) { // each region's APIs made once, for every check
+		if _, ok := regions[region]; !ok {
+			regions[region] = sync.OnceValues(func() (Regional, error) { return api.Region(region) })
+		}
+		return regions[region]()
+	}
 	who, err := api.STS.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 	if err != nil {
 		return r, fmt.Errorf("who the deployer is (sts:GetCallerIdentity): %w", err)
@@ -58,13 +66,13 @@ func Run(ctx context.Context, plan Plan, api AWS) (Report, error) {
 	default:
 		checkPermissions(ctx, api.IAM, source, partition, r.Account, plan, &r)
 	}
-	checkQuotas(ctx, api.Region, plan, &r)
+	checkQuotas(ctx, regional, plan, &r)
 	now := time.Now
 	if api.Now != nil {
 		now = api.Now
 	}
-	checkVersions(ctx, api.Region, plan, now(), &r)
-	checkCapabilities(ctx, api.Region, plan, &r)
+	checkVersions(ctx, regional, plan, now(), &r)
+	checkCapabilities(ctx, regional, plan, &r)
 	r.sort()
 	return r, nil
 }
