@@ -63,10 +63,14 @@ func (e Exemptions) Describe() string {
 	if len(out) == 0 {
 		return "no one"
 	}
+	if e.DeletionsOnly {
+		return "at a deletion: " + strings.Join(out, ", ") + "; no one otherwise"
+	}
 	return strings.Join(out, ", ")
 }
 
-// Table is the guards as a Markdown table: name, cluster, kind and operations, exemptions, what it pins, writer.
+// Table is the guards as a Markdown table: name, cluster, kind and operations (with the reason a guard does not
+// see DELETE), exemptions, what it pins, writer.
 func Table() string {
 	var b strings.Builder
 	b.WriteString("\n| Guard | Where | Kind (operations) | Exempts | Pins | Written by |\n|---|---|---|---|---|---|\n")
@@ -76,8 +80,12 @@ func Table() string {
 		if group == "" {
 			group = "core"
 		}
+		ops := strings.Join(p.Ops(), ", ")
+		if p.DeleteUnguarded != "" {
+			ops += "; not DELETE: " + p.DeleteUnguarded
+		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s/%s (%s) | %s | %s | %s |\n", g.Name, g.Where, group, p.Resource,
-			strings.Join(p.operations(), ", "), e.Describe(), g.Pins, g.Writer)
+			ops, e.Describe(), g.Pins, g.Writer)
 	}
 	return b.String()
 }

@@ -34,6 +34,9 @@ type Exemptions struct {
 	// Writers are usernames that may write what the guard names for them (the variable writer); they are not
 	// exempt from the rest.
 	Writers []string
+	// DeletionsOnly says the guard reads exempt on a DELETE only: it binds every writer's CREATE and UPDATE, the
+	// deployer's too (what docs/security.md's table says of it; the variables are the same).
+	DeletionsOnly bool
 }
 
 // Variables are the exemptions as CEL variables, in order: deployer (the request is the deployer's), writer (one of

@@ -17,16 +17,25 @@ type Policy struct {
 	// Validations must all be true.
 	Validations []Validation
 	// Operations are the requests the policy applies to: "CREATE", "UPDATE", "DELETE" (then CEL's object is
-	// null and oldObject is the object deleted). Default: CREATE and UPDATE.
+	// null and oldObject is the object deleted, so every validation must hold, or not read object, on a DELETE).
+	// Default: CREATE, UPDATE and DELETE; CREATE and UPDATE when DeleteUnguarded says why a deletion needs no guard.
 	Operations []string
+	// DeleteUnguarded is why the policy does not see DELETE, in a clause ("the ApplicationSet controller deletes
+	// the Applications its generators drop"): a guard sees deletions unless it says why not, and docs/security.md's
+	// table gives the reason. Default: "" (DELETE guarded).
+	DeleteUnguarded string
 }
 
-// operations are the policy's Operations, CREATE and UPDATE when none are given.
-func (p Policy) operations() []string {
-	if len(p.Operations) == 0 {
+// Ops are the requests the policy applies to: its Operations; else CREATE and UPDATE when DeleteUnguarded is
+// set, and CREATE, UPDATE and DELETE when it is not.
+func (p Policy) Ops() []string {
+	switch {
+	case len(p.Operations) > 0:
+		return p.Operations
+	case p.DeleteUnguarded != "":
 		return []string{"CREATE", "UPDATE"}
 	}
-	return p.Operations
+	return []string{"CREATE", "UPDATE", "DELETE"}
 }
 
 // Variable is a named CEL expression.
@@ -69,7 +78,7 @@ func (p Policy) Object() map[string]any {
 				"apiGroups":   []any{p.Group},
 				"apiVersions": []any{p.Version},
 				"resources":   []any{p.Resource},
-				"operations":  anySlice(p.operations()),
+				"operations":  anySlice(p.Ops()),
 			}}},
 			"variables":   vars,
 			"validations": vals,

@@ -51,7 +51,7 @@ func (p Policy) spec() admissionv1.ValidatingAdmissionPolicySpec {
 			ApiGroups:   []string{p.Group},
 			ApiVersions: []string{p.Version},
 			Resources:   []string{p.Resource},
-			Operations:  p.operations(),
+			Operations:  p.Ops(),
 		}}},
 	}
 	for _, v := range p.Variables {

@@ -52,6 +52,8 @@ func StackGuard(a StackDeliveryArgs) admission.Policy {
 		Name:  StackPolicyName(a.Project),
 		Group: "pulumi.com", Version: "*", Resource: "stacks",
 		Namespaces: namespaces,
+		DeleteUnguarded: "Argo CD's resources finalizer deletes a removed stage's Stack; one deleted otherwise is " +
+			"synced back (self-heal), its resources kept (destroyOnFinalize pinned)",
 		Variables: append([]admission.Variable{
 			{Name: "stage", Expression: "{" + strings.Join(entries, ", ") + "}[request.namespace]"},
 			{Name: "preview", Expression: "object.spec.?preview.orValue(false)"},

@@ -70,6 +70,8 @@ func (g ApplicationGuard) Policies() []admission.Policy {
 		Name:  ApplicationPolicyName,
 		Group: "argoproj.io", Version: "v1alpha1", Resource: "applications",
 		Namespaces: append([]string{g.Namespace}, namespaces...),
+		DeleteUnguarded: "the ApplicationSet controller deletes the Applications a commit drops; a deleted " +
+			"Application takes only what its project allowed (cluster secrets are guarded at their deletion)",
 		Variables: []admission.Variable{
 			// Argo CD reads an empty project as default (ApplicationSpec.GetProject).
 			{Name: "project", Expression: "object.spec.?project.orValue('') == '' ? " + admission.String(AddonApplicationsProject) + " : object.spec.project"},

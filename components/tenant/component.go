@@ -108,7 +108,14 @@ func build(ctx *pulumi.Context, comp *Tenant, d Deployment) error {
 		if err != nil {
 			return err
 		}
-		guards, err := policies(ctx, comp, t, c)
+		// With Git, the policies come after the hub's objects, so that removing the tenant deletes them first:
+		// the platform ApplicationSet's Applications then delete the tenant's objects (Argo CD's resources
+		// finalizer) with no guard left to refuse them.
+		var after []pulumi.Resource
+		if d.Git != nil {
+			after = hubObjects
+		}
+		guards, err := policies(ctx, comp, t, c, after)
 		if err != nil {
 			return err
 		}

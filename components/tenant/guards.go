@@ -10,14 +10,14 @@ func sampleTenant() TenantSpec {
 // The tenants' guards in the fleet's table of guards (admission.List): seven per tenant on each cluster it selects.
 var _ = admission.List(
 	admission.Guard{Name: NamespacePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
-		Pins: "the tenant's Namespaces: Pod Security labels at its podSecurity, no version pin, Prune=false kept",
+		Pins: "the tenant's Namespaces: Pod Security labels at its podSecurity, no version pin, Prune=false kept; deleted by the stack only",
 		Example: func() (admission.Policy, admission.Exemptions) {
-			return NamespacePolicy(sampleTenant()), admission.Exemptions{}
+			return NamespacePolicy(sampleTenant(), sampleDeployer), DeleteExemptions(sampleDeployer)
 		}},
 	admission.Guard{Name: SecretStorePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
-		Pins: "SecretStores in the tenant's namespaces: exactly the computed one (its service account, Secrets Manager in the cluster's region)",
+		Pins: "SecretStores in the tenant's namespaces: exactly the computed one (its service account, Secrets Manager in the cluster's region); deleted by the stack only",
 		Example: func() (admission.Policy, admission.Exemptions) {
-			return SecretStorePolicy(sampleTenant(), true, "us-east-2"), admission.Exemptions{}
+			return SecretStorePolicy(sampleTenant(), true, "us-east-2", sampleDeployer), DeleteExemptions(sampleDeployer)
 		}},
 	admission.Guard{Name: ServicePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
 		Pins: "Services in the tenant's namespaces: no externalIPs (CVE-2020-8554), no ExternalName",

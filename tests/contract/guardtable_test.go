@@ -28,8 +28,8 @@ var attacks = map[string][]func(*testing.T){
 	"tenant-<tenant>-network-policies":   {TestTenantFences},
 }
 
-// TestEveryGuardHasAnAttack: every guard the components list has attack tests here, and each one's example is a
-// policy the API server stores (every expression compiled as it compiles a new policy) with its exemptions rendered
+// TestEveryGuardHasAnAttack: every guard the components list has attack tests here, sees DELETE or says why not,
+// and each one's example is a policy the API server stores (every expression compiled as it compiles a new policy) with its exemptions rendered
 // into the variables every guard shares.
 func TestEveryGuardHasAnAttack(t *testing.T) {
 	guards := admission.Guards()
@@ -44,6 +44,9 @@ func TestEveryGuardHasAnAttack(t *testing.T) {
 				t.Errorf("guard %s has no attack test: add one and list it in attacks", g.Name)
 			}
 			p, e := g.Example()
+			if !slices.Contains(p.Ops(), "DELETE") && p.DeleteUnguarded == "" {
+				t.Errorf("guard %s does not see DELETE (%v) and does not say why (DeleteUnguarded)", g.Name, p.Ops())
+			}
 			newAdmitter(t, p.Object(), p.Binding())
 			if e.Deployer != "" || e.Masters || e.SystemDeleters || len(e.Writers) > 0 {
 				for _, v := range e.Variables() {

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"testing"
@@ -55,7 +56,9 @@ func folderObjects(t *testing.T, a tenant.TenantSpec, secrets bool, region strin
 // can write. The stack's own file is admitted, namespace by namespace at its own level; a lowered or pinned Pod
 // Security level, a SecretStore without the tenant's auth, with a role of its own, in another region, on another
 // provider or with a controller class, are refused with the policy's message; another namespace is not the
-// tenant's to pin.
+// tenant's to pin. A namespace and its computed SecretStore are deleted by the deployer (any session of its role)
+// and kube-controller-manager's namespace controller only: Argo CD deleting an Application with its resources, a
+// commit's prune, or an owner is refused; another store, or any on a cluster without external_secrets, anyone deletes.
 func TestTenantFolderPins(t *testing.T) {
 	a := payments()
 	const region = "us-east-2"
@@ -80,8 +83,10 @@ func TestTenantFolderPins(t *testing.T) {
 		return func(o map[string]any) { edit(field(o, "spec", "provider", "aws")) }
 	}
 	const committer = "system:serviceaccount:argocd:argocd-application-controller"
-	namespaces := tenant.NamespacePolicy(a)
-	stores := tenant.SecretStorePolicy(a, true, region)
+	const deployerRole = "arn:aws:sts::111122223333:assumed-role/deployer/"
+	const deployer, owner = deployerRole + "pulumi-1700000000", "arn:aws:sts::111122223333:assumed-role/payments/alice"
+	namespaces := tenant.NamespacePolicy(a, deployerRole+admission.SessionNameTemplate)
+	stores := tenant.SecretStorePolicy(a, true, region, deployerRole+admission.SessionNameTemplate)
 	services, externalSecrets := tenant.ServicePolicy(a), tenant.ExternalSecretPolicy(a)
 	service := map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "web", "namespace": "payments"},
 		"spec": map[string]any{"selector": map[string]any{"app": "web"}, "ports": []any{map[string]any{"port": 80}}}}
@@ -100,6 +105,7 @@ func TestTenantFolderPins(t *testing.T) {
 		policy    admission.Policy
 		obj, old  map[string]any
 		namespace string
+		user      string // committer when ""
 		want      string // "" admitted, else part of the refusal
 	}{
 		"the file's namespace":                   {policy: namespaces, obj: ns},
@@ -201,8 +207,31 @@ func TestTenantFolderPins(t *testing.T) {
 			field(o, "metadata")["namespace"] = "search"
 			delete(field(o, "spec", "provider", "aws"), "auth")
 		}), namespace: "search"},
-		"the file's SecretStore where no external_secrets runs": {policy: tenant.SecretStorePolicy(a, false, region), obj: store,
-			namespace: "payments", want: "the cluster runs no external_secrets add-on"},
+		"the file's SecretStore where no external_secrets runs": {policy: tenant.SecretStorePolicy(a, false, region, deployerRole+admission.SessionNameTemplate),
+			obj: store, namespace: "payments", want: "the cluster runs no external_secrets add-on"},
+
+		// A Namespace's DELETE names the namespace itself as the request's namespace (the API server's RequestInfo),
+		// whose labels the binding's selector then reads from the namespace lister.
+		"the namespace deleted with its Application (Argo CD's resources finalizer)": {policy: namespaces, old: ns,
+			namespace: "payments", want: "a tenant's namespaces are deleted by the stack only"},
+		"the namespace deleted by an owner": {policy: namespaces, old: batch, namespace: "payments-batch", user: owner,
+			want: "deleted by the stack only"},
+		"the namespace deleted by the deployer": {policy: namespaces, old: ns, namespace: "payments", user: deployer},
+		"a namespace not the tenant's, deleted": {policy: namespaces, namespace: "search", old: edited(t, ns, func(o map[string]any) {
+			field(o, "metadata")["name"] = "search"
+			field(o, "metadata", "labels")[admission.NamespaceNameLabel] = "search"
+		})},
+		"the file's SecretStore pruned by a commit": {policy: stores, old: store, namespace: "payments",
+			want: "SecretStore aws-secrets-manager is deleted by the stack only"},
+		"the file's SecretStore deleted by an owner": {policy: stores, old: store, namespace: "payments", user: owner,
+			want: "deleted by the stack only"},
+		"the file's SecretStore deleted by the deployer": {policy: stores, old: store, namespace: "payments", user: deployer},
+		"the file's SecretStore deleted with its namespace": {policy: stores, old: store, namespace: "payments",
+			user: "system:serviceaccount:kube-system:namespace-controller"},
+		"another SecretStore, deleted by a commit": {policy: stores, namespace: "payments",
+			old: edited(t, store, func(o map[string]any) { field(o, "metadata")["name"] = "platform" })},
+		"a SecretStore deleted where no external_secrets runs": {policy: tenant.SecretStorePolicy(a, false, region, deployerRole+admission.SessionNameTemplate),
+			old: store, namespace: "payments"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			kind, res := namespaceKind, namespaceResource
@@ -214,7 +243,8 @@ func TestTenantFolderPins(t *testing.T) {
 			case "externalsecrets":
 				kind, res = externalSecretKind, externalSecretRes
 			}
-			ok, msg := admit(t, tc.policy, tc.obj, tc.old, tc.namespace, committer, kind, res)
+			user := cmp.Or(tc.user, committer)
+			ok, msg := admit(t, tc.policy, tc.obj, tc.old, tc.namespace, user, kind, res)
 			switch {
 			case tc.want == "" && !ok:
 				t.Errorf("refused: %s", msg)

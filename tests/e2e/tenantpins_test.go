@@ -118,7 +118,8 @@ func testTenantFolderPins(ctx context.Context, t *testing.T, spoke *fleettest.Cl
 // impersonated user with cluster-admin through a binding of its own, not system:masters): each is admitted as the
 // file has it, so the API server's typed object equals the spec the stack computed. Then, as a dry run, an
 // allow-all NetworkPolicy, a deny-all loosened to ingress only, a raised quota and the deny-all's deletion (Argo
-// CD's prune of a commit that drops it) are refused with the fences' messages.
+// CD's prune of a commit that drops it) are refused with the fences' messages, and so is the namespace's deletion
+// with the namespaces policy's.
 func testTenantFences(ctx context.Context, t *testing.T, spoke *fleettest.Cluster, tenantName, content, ns string) {
 	const committer = "fleet-e2e:tenant-committer"
 	binding := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "fleet-e2e-tenant-committer"},
@@ -194,5 +195,13 @@ func testTenantFences(ctx context.Context, t *testing.T, spoke *fleettest.Cluste
 	err = netpols.Delete(ctx, tenant.DenyAllPolicy, metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
 	if err == nil || !strings.Contains(err.Error(), "are deleted by the stack only") {
 		t.Errorf("%s: the deny-all deleted by a commit's prune: %v, want the network-policies fence's refusal", spoke.Name, err)
+	}
+	// The namespace itself, deleted as Argo CD's resources finalizer would with the tenant's Application (Prune=false
+	// does not hold there): the namespaces policy refuses it, matched on the live namespace's labels.
+	err = dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}).Delete(ctx, ns,
+		metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}})
+	if err == nil || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+tenant.NamespacePolicyName(tenantName)+"'") ||
+		!strings.Contains(err.Error(), "deleted by the stack only") {
+		t.Errorf("%s: the tenant's namespace %s deleted with its Application: %v, want the namespaces policy's refusal", spoke.Name, ns, err)
 	}
 }
