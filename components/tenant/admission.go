@@ -17,9 +17,8 @@ import (
 // delivery a commit to the tenant's folder writes both through Argo CD, and the tenant's owners may edit
 // SecretStores where external-secrets aggregates them into the admin and edit roles. So each selected cluster's API
 // server pins them to what the stack computed, for every writer, and lets only the stack delete them:
-// ValidatingAdmissionPolicies (and bindings) per
-// tenant, written by the deployer through the cluster's Kubernetes provider before the objects they guard (these,
-// the Services' and ExternalSecrets', and the fences of fences.go).
+// ValidatingAdmissionPolicies (and bindings) per tenant, written by the deployer through the cluster's Kubernetes
+// provider before the objects they guard (these, the Services' and ExternalSecrets', and the fences of fences.go).
 
 // NamespacePolicyName is the policy pinning the Pod Security labels of a tenant's namespaces:
 // tenant-<tenant>-namespaces.
