@@ -331,6 +331,13 @@ func TestTenantsThroughGit(t *testing.T) {
 	if !strings.Contains(string(raw), `"path":"tenants/payments"`) || !strings.Contains(string(raw), `"values":["spoke-a","spoke-b"]`) {
 		t.Errorf("payments' platform ApplicationSet: %s", raw)
 	}
+	// The policies come after the platform ApplicationSet, so that removing the tenant deletes them before it: its
+	// Applications then delete the tenant's namespaces (Argo CD's resources finalizer) with no guard to refuse them.
+	for _, part := range []string{"namespaces", "secret-stores", "quotas"} {
+		if p := cloud.MustGet(t, vap, "payments-spoke-a-"+part+"-policy"); !dependsOn(p, "kubernetes:argoproj.io/v1alpha1:ApplicationSet", "payments-platform") {
+			t.Errorf("payments' %s policy on spoke-a depends on %v, not on the platform ApplicationSet", part, p.Dependencies)
+		}
+	}
 	guard := cloud.MustGet(t, tenant.GuardToken, "payments-spoke-a-guard")
 	if !dependsOn(guard, "github:index/repositoryFile:RepositoryFile", "payments-spoke-a-file") ||
 		!dependsOn(guard, "kubernetes:argoproj.io/v1alpha1:ApplicationSet", "payments-platform") {
