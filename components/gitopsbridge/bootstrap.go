@@ -17,8 +17,9 @@ import (
 // (namespace is Argo CD's), which the stack creates. The folder holds the repository's ApplicationSets, which then
 // select clusters by their enable_<addon> labels and template them from their annotations; their Applications
 // stay in that namespace, so Argo CD admits them only into the repository's Applications project. prefix is
-// "addons" or "workload".
-func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[string]any {
+// "addons" or "workload"; the Application's destination is the hub as HubDestination names it.
+func BootstrapApplicationSet(a GitOpsBridgeArgs, prefix, hubClusterName string) map[string]any {
+	namespace := a.Namespace
 	annotation := func(key string) string {
 		return "{{.metadata.annotations." + prefix + "_repo_" + key + "}}"
 	}
@@ -45,7 +46,7 @@ func BootstrapApplicationSet(prefix, hubClusterName, namespace string) map[strin
 					"path":           annotation("basepath") + annotation("path"),
 					"directory":      map[string]any{"recurse": true},
 				},
-				"destination": map[string]any{"server": InClusterServer, "namespace": ApplicationsNamespace(namespace, path.part)},
+				"destination": HubDestination(a, hubClusterName, ApplicationsNamespace(namespace, path.part)).Object(),
 				"syncPolicy":  map[string]any{"automated": map[string]any{"selfHeal": true}},
 			},
 		},
@@ -58,7 +59,7 @@ func (b *builder) bootstrap(k8s pulumi.ProviderResource, after pulumi.ResourceOp
 	ns := b.args.Namespace
 	for _, r := range givenPaths(b.args) {
 		spec := b.cluster.ClusterName.ApplyT(func(hub string) map[string]any {
-			return BootstrapApplicationSet(r.prefix, hub, ns)
+			return BootstrapApplicationSet(b.args, r.prefix, hub)
 		}).(pulumi.MapOutput)
 		_, err := apiextensions.NewCustomResource(b.ctx, childName(b.name, "bootstrap-"+r.part), &apiextensions.CustomResourceArgs{
 			ApiVersion:  pulumi.String(ArgoAPIVersion),

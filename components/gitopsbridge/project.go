@@ -119,6 +119,32 @@ type ProjectDestination struct {
 	Server, Name, Namespace string
 }
 
+// Object is the destination as an AppProject's destinations and an Application's destination spell it: namespace,
+// and server or name where set.
+func (d ProjectDestination) Object() map[string]any {
+	m := map[string]any{"namespace": d.Namespace}
+	if d.Server != "" {
+		m["server"] = d.Server
+	}
+	if d.Name != "" {
+		m["name"] = d.Name
+	}
+	return m
+}
+
+// HubDestination is where the fleet's own Applications on the hub deploy into namespace (the bootstrap and
+// registry Applications, and the add-ons with hub.addonsOnHub), and what the hub's projects permit of it: the
+// in-cluster server on a self-managed hub; on a managed hub (hub.mode managed) the hub's own cluster secret by
+// name (hubName), since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no
+// in-cluster server (EKS User Guide, "Register target clusters": the default kubernetes.default.svc "is not
+// supported").
+func HubDestination(a GitOpsBridgeArgs, hubName, namespace string) ProjectDestination {
+	if a.Hub != nil && a.Hub.Managed() {
+		return ProjectDestination{Name: hubName, Namespace: namespace}
+	}
+	return ProjectDestination{Server: InClusterServer, Namespace: namespace}
+}
+
 // GroupKind is an API group ("" for core) and kind, each an Argo CD glob, and for a cluster-scoped kind
 // optionally the objects' Name (a filepath.Match glob; every object when empty): Argo CD 3.4's
 // ClusterResourceRestrictionItem.
@@ -133,14 +159,7 @@ var AnyKind = []GroupKind{{Group: "*", Kind: "*"}}
 func (p AppProject) Object() map[string]any {
 	dests := make([]any, len(p.Destinations))
 	for i, d := range p.Destinations {
-		m := map[string]any{"namespace": d.Namespace}
-		if d.Server != "" {
-			m["server"] = d.Server
-		}
-		if d.Name != "" {
-			m["name"] = d.Name
-		}
-		dests[i] = m
+		dests[i] = d.Object()
 	}
 	spec := map[string]any{
 		"description":  p.Description,
@@ -259,7 +278,7 @@ func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 			Name: RegistryProject, Namespace: ns,
 			Description:        "Cluster secrets from the registry repository: Secrets in " + ns + " on the hub, nothing else",
 			SourceRepos:        []string{a.Git.Target().RepoURL()},
-			Destinations:       []ProjectDestination{{Server: InClusterServer, Namespace: ns}},
+			Destinations:       []ProjectDestination{HubDestination(a, hubName, ns)},
 			NamespaceResources: []GroupKind{{Group: "", Kind: "Secret"}},
 			SignatureKeys:      h.SignatureKeys,
 		})
@@ -277,14 +296,14 @@ func HubProjects(a GitOpsBridgeArgs, hubName string) []AppProject {
 			Name: r.bootstrap, Namespace: ns,
 			Description:        r.what + " bootstrap: the ApplicationSets of its repository (sourceRepos) into " + apps + " on the hub, nothing else",
 			SourceRepos:        []string{repo.URL},
-			Destinations:       []ProjectDestination{{Server: InClusterServer, Namespace: apps}},
+			Destinations:       []ProjectDestination{HubDestination(a, hubName, apps)},
 			NamespaceResources: []GroupKind{{Group: "argoproj.io", Kind: "ApplicationSet"}},
 			SignatureKeys:      h.SignatureKeys,
 		})
 		dests := slices.Clone(spokes)
 		onto := "the fleet's spokes"
 		if onHub {
-			dests = append([]ProjectDestination{{Server: InClusterServer, Namespace: "!" + ns}}, dests...)
+			dests = append([]ProjectDestination{HubDestination(a, hubName, "!"+ns)}, dests...)
 			onto += " and the hub (every namespace but " + ns + ")"
 		}
 		kinds, clusterDenied := []GroupKind(nil), r.clusterDenied

@@ -1,6 +1,8 @@
 package gitopsbridge
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -78,10 +80,10 @@ default:
 		t.Errorf("an empty chartRepositories: %v, want the defaults", got)
 	}
 	a := withDefaults(GitOpsBridgeArgs{Hub: &Hub{}, Git: &GitDelivery{Owner: "acme", Repository: "registry"}}, "hub")
-	if p := RegistryApplication(*a.Git, "prod", "argocd")["project"]; p != RegistryProject {
+	if p := RegistryApplication(*a.Git, "prod", HubDestination(a, "hub", "argocd"))["project"]; p != RegistryProject {
 		t.Errorf("registry Application in project %v", p)
 	}
-	tmpl := BootstrapApplicationSet("addons", "hub", "argocd")["template"].(map[string]any)
+	tmpl := BootstrapApplicationSet(a, "addons", "hub")["template"].(map[string]any)
 	if p := tmpl["spec"].(map[string]any)["project"]; p != AddonsProject {
 		t.Errorf("add-ons bootstrap Application in project %v", p)
 	}
@@ -116,4 +118,61 @@ func roundTrip(t *testing.T, v any) map[string]any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestManagedHubDestinations: on a managed hub the fleet's own Applications (the registry's, each bootstrap) and the
+// projects that admit them name the hub by its cluster secret's name, as the managed Argo CD registers it (by ARN);
+// the in-cluster server, which it does not take, is only ever refused (the workloads' Applications). A self-managed
+// hub keeps the in-cluster server.
+func TestManagedHubDestinations(t *testing.T) {
+	for name, tc := range map[string]struct {
+		mode string
+		want ProjectDestination
+	}{
+		"managed":      {ModeManaged, ProjectDestination{Name: "hub"}},
+		"self-managed": {"", ProjectDestination{Server: InClusterServer}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			a := withDefaults(GitOpsBridgeArgs{Hub: &Hub{Mode: tc.mode, AddonsOnHub: true, FleetClusters: []string{"hub", "spoke-a"}},
+				Git:           &GitDelivery{Owner: "acme", Repository: "registry"},
+				AddonsRepo:    &Repo{URL: "https://github.com/acme/addons", Path: "addons", Revision: "main"},
+				WorkloadsRepo: &Repo{URL: "https://github.com/acme/workloads", Path: "apps", Revision: "main"}}, "hub")
+			at := func(ns string) map[string]any {
+				d := tc.want
+				d.Namespace = ns
+				return d.Object()
+			}
+			if got := RegistryApplication(*a.Git, "prod", HubDestination(a, "hub", "argocd"))["destination"]; !reflect.DeepEqual(got, at("argocd")) {
+				t.Errorf("the registry Application's destination is %v, want %v", got, at("argocd"))
+			}
+			for prefix, ns := range map[string]string{"addons": "argocd-addons", "workload": "argocd-workloads"} {
+				tmpl := BootstrapApplicationSet(a, prefix, "hub")["template"].(map[string]any)["spec"].(map[string]any)
+				if got := tmpl["destination"]; !reflect.DeepEqual(got, at(ns)) {
+					t.Errorf("the %s bootstrap Application's destination is %v, want %v", prefix, got, at(ns))
+				}
+			}
+			want := map[string]string{RegistryProject: "argocd", AddonsProject: "argocd-addons", WorkloadsProject: "argocd-workloads",
+				AddonApplicationsProject: "!argocd"}
+			for _, p := range HubProjects(a, "hub") {
+				for _, d := range p.Destinations {
+					if tc.mode == ModeManaged && d.Server == InClusterServer {
+						t.Errorf("project %s permits the in-cluster server, which the managed Argo CD does not take: %v", p.Name, d)
+					}
+				}
+				ns, ok := want[p.Name]
+				if !ok {
+					continue
+				}
+				d := tc.want
+				d.Namespace = ns
+				if !slices.Contains(p.Destinations, d) {
+					t.Errorf("project %s's destinations %v do not name the hub as %v", p.Name, p.Destinations, d)
+				}
+				delete(want, p.Name)
+			}
+			if len(want) > 0 {
+				t.Errorf("no project %v", want)
+			}
+		})
+	}
 }

@@ -18,8 +18,9 @@ func RegistryPath(environment string) string { return "clusters/" + environment 
 // cluster secrets from the registry repository into the hub's Argo CD namespace, in project fleet-registry: a merged pull request registers
 // a cluster, a removed file unregisters it (prune), and an edit on the hub is put back (selfHeal). A sync the hub's
 // guard refuses is retried (RegistryRetry): a commit and the guard that admits it land in the same `up`, in no
-// set order, so the first sync of a new registration may come before its guard.
-func RegistryApplication(g GitDelivery, environment, namespace string) map[string]any {
+// set order, so the first sync of a new registration may come before its guard. hub is where it syncs to: Argo
+// CD's namespace on the hub (HubDestination).
+func RegistryApplication(g GitDelivery, environment string, hub ProjectDestination) map[string]any {
 	return map[string]any{
 		"project": RegistryProject,
 		"source": map[string]any{
@@ -27,7 +28,7 @@ func RegistryApplication(g GitDelivery, environment, namespace string) map[strin
 			"targetRevision": g.Branch,
 			"path":           RegistryPath(environment),
 		},
-		"destination": map[string]any{"server": InClusterServer, "namespace": namespace},
+		"destination": hub.Object(),
 		"syncPolicy": map[string]any{
 			"automated": map[string]any{"prune": true, "selfHeal": true},
 			"retry":     RegistryRetry,
@@ -75,8 +76,8 @@ func (b *builder) registryApplication(k8s pulumi.ProviderResource, after pulumi.
 			Name:      environment.ApplyT(RegistryApplicationName).(pulumi.StringOutput),
 			Namespace: pulumi.String(ns),
 		},
-		OtherFields: kubernetes.UntypedArgs{"spec": environment.ApplyT(func(env string) map[string]any {
-			return RegistryApplication(g, env, ns)
+		OtherFields: kubernetes.UntypedArgs{"spec": pulumi.All(environment, b.cluster.ClusterName).ApplyT(func(v []any) map[string]any {
+			return RegistryApplication(g, v[0].(string), HubDestination(b.args, v[1].(string), ns))
 		}).(pulumi.MapOutput)},
 	}, b.child(k8s, after)...)
 }

@@ -97,7 +97,7 @@ func runProjectCases(t *testing.T, project map[string]any, secrets []corev1.Secr
 func TestRegistryProject(t *testing.T) {
 	hub, spoke := fleetSecrets(t)
 	app := gitopsbridge.RegistryApplication(gitopsbridge.GitDelivery{Owner: "acme", Repository: "registry", Branch: "main"},
-		"dev", argocdNamespace)
+		"dev", gitopsbridge.HubDestination(hubArgs(), "hub", argocdNamespace))
 	var spec argov1alpha1.ApplicationSpec
 	raw, _ := yaml.Marshal(app)
 	if err := yaml.Unmarshal(raw, &spec); err != nil {
@@ -144,7 +144,7 @@ func TestBootstrapProjects(t *testing.T) {
 	} {
 		t.Run(r.project, func(t *testing.T) {
 			var spec argov1alpha1.ApplicationSpec
-			raw, _ := yaml.Marshal(gitopsbridge.BootstrapApplicationSet(r.prefix, "hub", argocdNamespace)["template"].(map[string]any)["spec"])
+			raw, _ := yaml.Marshal(gitopsbridge.BootstrapApplicationSet(a, r.prefix, "hub")["template"].(map[string]any)["spec"])
 			if err := yaml.Unmarshal(raw, &spec); err != nil {
 				t.Fatal(err)
 			}
@@ -317,4 +317,55 @@ func TestDeliveryProject(t *testing.T) {
 	cases["another repository"] = projectCase{refused: true, dest: dev,
 		source: argov1alpha1.ApplicationSource{RepoURL: "https://github.com/evil/stacks.git", Path: ".", TargetRevision: "main"}}
 	runProjectCases(t, project, nil, cases)
+}
+
+// TestManagedHubProjects: on a managed hub (every cluster, the hub too, registered by its EKS cluster ARN), Argo CD
+// v3.5.7's project checks admit the registry Application and each bootstrap Application the product writes, which
+// name the hub by its secret's name, with what they sync; the same Applications aimed at the in-cluster server,
+// which the managed Argo CD does not take, are refused.
+func TestManagedHubProjects(t *testing.T) {
+	a := hubArgs()
+	a.Hub.Mode = gitopsbridge.ModeManaged
+	_, spoke := fleetSecrets(t)
+	var hub map[string]any
+	if err := yaml.Unmarshal([]byte(gitopsbridge.ClusterSecret{Name: "hub", Namespace: argocdNamespace, ClusterName: "hub",
+		Labels: gitopsbridge.Labels("hub", "dev", "1.33", 0, nil, nil), Server: "arn:aws:eks:us-east-1:111122223333:cluster/hub",
+		Config: gitopsbridge.InClusterConfig()}.YAML()), &hub); err != nil {
+		t.Fatal(err)
+	}
+	secrets, projects := secretObjects(t, hub, spoke), projectsOf(a)
+	inCluster := func(d argov1alpha1.ApplicationDestination) argov1alpha1.ApplicationDestination {
+		return argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: d.Namespace}
+	}
+	specOf := func(obj map[string]any) argov1alpha1.ApplicationSpec {
+		var spec argov1alpha1.ApplicationSpec
+		raw, _ := yaml.Marshal(obj)
+		if err := yaml.Unmarshal(raw, &spec); err != nil {
+			t.Fatal(err)
+		}
+		return spec
+	}
+	registry := specOf(gitopsbridge.RegistryApplication(*a.Git, "dev", gitopsbridge.HubDestination(a, "hub", argocdNamespace)))
+	if registry.Destination.Name != "hub" || registry.Destination.Server != "" {
+		t.Errorf("the registry Application's destination is %+v, want the hub by name", registry.Destination)
+	}
+	runProjectCases(t, projects[gitopsbridge.RegistryProject], secrets, map[string]projectCase{
+		"the registry's cluster secrets, onto the hub by name": {source: *registry.Source, dest: registry.Destination,
+			objects: []syncedObject{{Kind: "Secret", Name: "spoke-a", Namespaced: true}}},
+		"the same, onto the in-cluster server": {refused: true, source: *registry.Source, dest: inCluster(registry.Destination)},
+	})
+	for prefix, r := range map[string]struct {
+		project string
+		repo    *gitopsbridge.Repo
+	}{"addons": {gitopsbridge.AddonsProject, a.AddonsRepo}, "workload": {gitopsbridge.WorkloadsProject, a.WorkloadsRepo}} {
+		spec := specOf(gitopsbridge.BootstrapApplicationSet(a, prefix, "hub")["template"].(map[string]any)["spec"].(map[string]any))
+		src := argov1alpha1.ApplicationSource{RepoURL: r.repo.URL, Path: r.repo.Path, TargetRevision: r.repo.Revision}
+		t.Run(r.project, func(t *testing.T) {
+			runProjectCases(t, projects[r.project], secrets, map[string]projectCase{
+				"the repository's ApplicationSets, onto the hub by name": {source: src, dest: spec.Destination,
+					objects: []syncedObject{{Group: "argoproj.io", Kind: "ApplicationSet", Name: "x", Namespaced: true}}},
+				"the same, onto the in-cluster server": {refused: true, source: src, dest: inCluster(spec.Destination)},
+			})
+		})
+	}
 }
