@@ -122,6 +122,13 @@ type PolicyContext struct {
 	KMSKeyArns []string
 	// CertificateAuthorityArns are the AWS Private CAs the issuer may use (aws-privateca-issuer).
 	CertificateAuthorityArns []string
+	// NarrowAccessLogs gives the Gateway API controller the fleet's narrowed policy (gatewayAccessLogStatements):
+	// access logs only to AccessLogDestinations, instead of upstream's bucket and log resource policies on every
+	// resource.
+	NarrowAccessLogs bool
+	// AccessLogDestinations are the access log destinations the Gateway API controller may set up, as VPC
+	// Lattice takes them (AccessLogDestinationOf).
+	AccessLogDestinations []string
 }
 
 // Prefix is the metadata key prefix of the add-on's identity keys.

@@ -30,6 +30,9 @@ func Table() string {
 			if a.Identity.AccountWide {
 				creates[0] = "IAM role (" + policyDocs(a.Identity) + "; account-wide: `addonSettings.policyArns` replaces it)"
 			}
+			if a.Name == "aws_gateway_api_controller" {
+				creates[0] = strings.TrimSuffix(creates[0], ")") + ", `addonSettings.gatewayApiController` narrows its access logs)"
+			}
 			version, ranges, mode = or(a.Version, "EKS's"), "`"+a.Identity.Ranges()+"`", "IRSA"
 			switch since := a.Identity.PodIdentity.Since; {
 			case a.Identity.PodIdentity.Supports(a.Version):

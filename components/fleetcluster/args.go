@@ -253,6 +253,14 @@ type AddonSettings struct {
 	// AwsPrivatecaIssuer names the private certificate authorities the issuer may use. Required when
 	// aws_privateca_issuer is enabled. Default: none.
 	AwsPrivatecaIssuer *PrivateCAIssuerSettings `pulumi:"awsPrivatecaIssuer,optional"`
+	// GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's
+	// policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource,
+	// so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which
+	// VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with
+	// those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so
+	// the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's
+	// policy, once accepted).
+	GatewayApiController *GatewayAPIControllerSettings `pulumi:"gatewayApiController,optional"`
 	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the
 	// add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their
 	// services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every
@@ -319,6 +327,19 @@ type VeleroSettings struct {
 	BucketName string `pulumi:"bucketName,optional"`
 	// BucketPrefix is the folder of the backups in the bucket. Default: the cluster name.
 	BucketPrefix string `pulumi:"bucketPrefix,optional"`
+}
+
+// GatewayAPIControllerSettings are the settings of aws_gateway_api_controller.
+type GatewayAPIControllerSettings struct {
+	// AccessLogDestinations are the only destinations the controller may deliver access logs to (the
+	// destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets
+	// (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups
+	// (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams
+	// (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy
+	// and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's
+	// CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an
+	// AccessLogPolicy fails at VPC Lattice).
+	AccessLogDestinations []string `pulumi:"accessLogDestinations,optional"`
 }
 
 // PrivateCAIssuerSettings are the settings of aws_privateca_issuer.

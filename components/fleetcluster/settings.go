@@ -69,7 +69,8 @@ func withAddonDefaults(s *AddonSettings, cluster string, enabled map[string]bool
 }
 
 // scope adds what the add-on's settings scope its policy by to c: hosted zones (external-dns, cert-manager),
-// the secrets prefix and keys (external-secrets), the certificate authorities (aws-privateca-issuer).
+// the secrets prefix and keys (external-secrets), the certificate authorities (aws-privateca-issuer), the access
+// log destinations (the Gateway API controller, whose policy they narrow).
 func (s AddonSettings) scope(addon string, c *addons.PolicyContext) {
 	switch {
 	case addon == "external_dns" && s.ExternalDns != nil:
@@ -80,6 +81,8 @@ func (s AddonSettings) scope(addon string, c *addons.PolicyContext) {
 		c.SecretsPrefix, c.KMSKeyArns = s.ExternalSecrets.SecretsPrefix, s.ExternalSecrets.KmsKeyArns
 	case addon == "aws_privateca_issuer" && s.AwsPrivatecaIssuer != nil:
 		c.CertificateAuthorityArns = s.AwsPrivatecaIssuer.CertificateAuthorityArns
+	case addon == "aws_gateway_api_controller" && s.GatewayApiController != nil:
+		c.NarrowAccessLogs, c.AccessLogDestinations = true, s.GatewayApiController.AccessLogDestinations
 	}
 }
 

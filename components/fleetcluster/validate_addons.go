@@ -95,6 +95,9 @@ func validateAddons(ps *problems.List, a FleetClusterArgs) {
 	if on("velero", "velero", s.Velero != nil) {
 		validateVelero(ps, s.Velero)
 	}
+	if on("gatewayApiController", "aws_gateway_api_controller", s.GatewayApiController != nil) {
+		validateGatewayAPIController(ps, s)
+	}
 	required("awsPrivatecaIssuer", "aws_privateca_issuer", s.AwsPrivatecaIssuer != nil,
 		"the issuer's role is limited to the certificate authorities named there")
 	if on("awsPrivatecaIssuer", "aws_privateca_issuer", s.AwsPrivatecaIssuer != nil) {
@@ -104,6 +107,29 @@ func validateAddons(ps *problems.List, a FleetClusterArgs) {
 		}
 		checkEach(ps, f, s.AwsPrivatecaIssuer.CertificateAuthorityArns, privateCAARNPattern,
 			"arn:<partition>:acm-pca:<region>:<account>:certificate-authority/<id>")
+	}
+}
+
+// validateGatewayAPIController checks the Gateway API controller's access log destinations: each an S3 bucket,
+// CloudWatch Logs log group or Firehose stream ARN, none twice; and that the narrowed policy is the one written
+// (not replaced by policyArns).
+func validateGatewayAPIController(ps *problems.List, s *AddonSettings) {
+	const f = "addonSettings.gatewayApiController"
+	if _, own := s.PolicyArns["aws_gateway_api_controller"]; own {
+		ps.Add(f, "narrows the upstream policy, which addonSettings.policyArns.aws_gateway_api_controller replaces; keep one of them")
+	}
+	seen := map[string]bool{}
+	for i, d := range s.GatewayApiController.AccessLogDestinations {
+		field := problems.Index(f+".accessLogDestinations", i)
+		if _, _, ok := addons.AccessLogDestinationOf(d); !ok {
+			ps.Add(field, "%q is not an access log destination VPC Lattice takes: arn:<partition>:s3:::<bucket>[/<prefix>], "+
+				"arn:<partition>:logs:<region>:<account>:log-group:<name> or "+
+				"arn:<partition>:firehose:<region>:<account>:deliverystream/<name>", d)
+		}
+		if seen[d] {
+			ps.Add(field, "%q is listed twice", d)
+		}
+		seen[d] = true
 	}
 }
 

@@ -62,6 +62,16 @@ var Accepted = []Acceptance{
 		"Lattice auth policies)"},
 	{"aws_gateway_api_controller@", "cloudsplaining", "ServiceWildcard", inherited + " (vpc-lattice:*)"},
 	{"aws_gateway_api_controller@", "cloudsplaining", "InfrastructureModification", inherited},
+	// The Gateway API controller's policy as the fleet narrows it (addonSettings.gatewayApiController): what stays
+	// of upstream's, and the destinations' own grants.
+	{"narrowed", "parliament", "RESOURCE_POLICY_PRIVILEGE_ESCALATION", "s3:PutBucketPolicy on the access log " +
+		"destinations the user named only (no other bucket): VPC Lattice's log delivery needs its caller to write the " +
+		"destination bucket's policy (CloudWatch Logs User Guide, \"Logs sent to Amazon S3\")"},
+	{"narrowed", "parliament", "RESOURCE_STAR", inherited + " (vpc-lattice:* and the EC2, log delivery and tag reads on *)"},
+	{"narrowed", "cloudsplaining", "ResourceExposure", inherited + " (VPC Lattice auth policies, which the controller " +
+		"writes from IAMAuthPolicy objects; no bucket's policy any more)"},
+	{"narrowed", "cloudsplaining", "ServiceWildcard", inherited + " (vpc-lattice:*)"},
+	{"narrowed", "cloudsplaining", "InfrastructureModification", inherited},
 	{"aws_load_balancer_controller@", "parliament", "RESOURCE_STAR", inherited},
 	{"aws_load_balancer_controller@", "parliament", "UNKNOWN_ACTION", inherited + "; parliament 1.6.4's IAM " +
 		"database predates elasticloadbalancing:ModifyIpPools"},

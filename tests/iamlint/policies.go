@@ -58,6 +58,18 @@ func All() []Policy {
 			}
 		}
 	}
+	// The Gateway API controller's policy as the fleet narrows it (addonSettings.gatewayApiController): access logs
+	// to a bucket and a stream, and to a log group too.
+	gateway, _ := addons.Lookup("aws_gateway_api_controller")
+	for _, p := range gateway.Identity.Policies {
+		narrowed := Context
+		narrowed.NarrowAccessLogs = true
+		narrowed.AccessLogDestinations = []string{"arn:aws:s3:::blue-lattice-logs/gateways",
+			"arn:aws:firehose:us-east-1:123456789012:deliverystream/blue-lattice"}
+		out = append(out, Policy{Name: "narrowed/aws_gateway_api_controller@" + p.Versions, Kind: Identity, Doc: p.Inline(narrowed)})
+		narrowed.AccessLogDestinations = append(narrowed.AccessLogDestinations, "arn:aws:logs:us-east-1:123456789012:log-group:/blue/lattice")
+		out = append(out, Policy{Name: "narrowed-logs/aws_gateway_api_controller@" + p.Versions, Kind: Identity, Doc: p.Inline(narrowed)})
+	}
 	return append(out,
 		Policy{Name: "trust/node", Kind: Trust, Doc: fleetcluster.NodeTrustPolicy()},
 		Policy{Name: "trust/spoke", Kind: Trust, Doc: fleetcluster.SpokeTrustPolicy(hubRole)},

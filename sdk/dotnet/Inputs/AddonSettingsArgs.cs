@@ -58,6 +58,12 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("externalSecrets")]
         public Input<Inputs.ExternalSecretsSettingsArgs>? ExternalSecrets { get; set; }
 
+        /// <summary>
+        /// GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
+        /// </summary>
+        [Input("gatewayApiController")]
+        public Input<Inputs.GatewayAPIControllerSettingsArgs>? GatewayApiController { get; set; }
+
         [Input("policyArns")]
         private InputMap<ImmutableArray<string>>? _policyArns;
 

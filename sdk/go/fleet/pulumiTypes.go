@@ -263,6 +263,8 @@ type AddonSettings struct {
 	ExternalDns *ExternalDNSSettings `pulumi:"externalDns"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
 	ExternalSecrets *ExternalSecretsSettings `pulumi:"externalSecrets"`
+	// GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
+	GatewayApiController *GatewayAPIControllerSettings `pulumi:"gatewayApiController"`
 	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
 	PolicyArns map[string][]string `pulumi:"policyArns"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
@@ -294,6 +296,8 @@ type AddonSettingsArgs struct {
 	ExternalDns ExternalDNSSettingsPtrInput `pulumi:"externalDns"`
 	// ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
 	ExternalSecrets ExternalSecretsSettingsPtrInput `pulumi:"externalSecrets"`
+	// GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
+	GatewayApiController GatewayAPIControllerSettingsPtrInput `pulumi:"gatewayApiController"`
 	// PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
 	PolicyArns pulumi.StringArrayMapInput `pulumi:"policyArns"`
 	// Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
@@ -408,6 +412,11 @@ func (o AddonSettingsOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutput 
 	return o.ApplyT(func(v AddonSettings) *ExternalSecretsSettings { return v.ExternalSecrets }).(ExternalSecretsSettingsPtrOutput)
 }
 
+// GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
+func (o AddonSettingsOutput) GatewayApiController() GatewayAPIControllerSettingsPtrOutput {
+	return o.ApplyT(func(v AddonSettings) *GatewayAPIControllerSettings { return v.GatewayApiController }).(GatewayAPIControllerSettingsPtrOutput)
+}
+
 // PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
 func (o AddonSettingsOutput) PolicyArns() pulumi.StringArrayMapOutput {
 	return o.ApplyT(func(v AddonSettings) map[string][]string { return v.PolicyArns }).(pulumi.StringArrayMapOutput)
@@ -500,6 +509,16 @@ func (o AddonSettingsPtrOutput) ExternalSecrets() ExternalSecretsSettingsPtrOutp
 		}
 		return v.ExternalSecrets
 	}).(ExternalSecretsSettingsPtrOutput)
+}
+
+// GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
+func (o AddonSettingsPtrOutput) GatewayApiController() GatewayAPIControllerSettingsPtrOutput {
+	return o.ApplyT(func(v *AddonSettings) *GatewayAPIControllerSettings {
+		if v == nil {
+			return nil
+		}
+		return v.GatewayApiController
+	}).(GatewayAPIControllerSettingsPtrOutput)
 }
 
 // PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
@@ -4339,6 +4358,146 @@ func (o FluentBitSettingsPtrOutput) RetentionInDays() pulumi.IntPtrOutput {
 		}
 		return v.RetentionInDays
 	}).(pulumi.IntPtrOutput)
+}
+
+// GatewayAPIControllerSettings are the settings of aws_gateway_api_controller.
+type GatewayAPIControllerSettings struct {
+	// AccessLogDestinations are the only destinations the controller may deliver access logs to (the destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an AccessLogPolicy fails at VPC Lattice).
+	AccessLogDestinations []string `pulumi:"accessLogDestinations"`
+}
+
+// GatewayAPIControllerSettingsInput is an input type that accepts GatewayAPIControllerSettingsArgs and GatewayAPIControllerSettingsOutput values.
+// You can construct a concrete instance of `GatewayAPIControllerSettingsInput` via:
+//
+//	GatewayAPIControllerSettingsArgs{...}
+type GatewayAPIControllerSettingsInput interface {
+	pulumi.Input
+
+	ToGatewayAPIControllerSettingsOutput() GatewayAPIControllerSettingsOutput
+	ToGatewayAPIControllerSettingsOutputWithContext(context.Context) GatewayAPIControllerSettingsOutput
+}
+
+// GatewayAPIControllerSettings are the settings of aws_gateway_api_controller.
+type GatewayAPIControllerSettingsArgs struct {
+	// AccessLogDestinations are the only destinations the controller may deliver access logs to (the destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an AccessLogPolicy fails at VPC Lattice).
+	AccessLogDestinations pulumi.StringArrayInput `pulumi:"accessLogDestinations"`
+}
+
+func (GatewayAPIControllerSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayAPIControllerSettings)(nil)).Elem()
+}
+
+func (i GatewayAPIControllerSettingsArgs) ToGatewayAPIControllerSettingsOutput() GatewayAPIControllerSettingsOutput {
+	return i.ToGatewayAPIControllerSettingsOutputWithContext(context.Background())
+}
+
+func (i GatewayAPIControllerSettingsArgs) ToGatewayAPIControllerSettingsOutputWithContext(ctx context.Context) GatewayAPIControllerSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayAPIControllerSettingsOutput)
+}
+
+func (i GatewayAPIControllerSettingsArgs) ToGatewayAPIControllerSettingsPtrOutput() GatewayAPIControllerSettingsPtrOutput {
+	return i.ToGatewayAPIControllerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i GatewayAPIControllerSettingsArgs) ToGatewayAPIControllerSettingsPtrOutputWithContext(ctx context.Context) GatewayAPIControllerSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayAPIControllerSettingsOutput).ToGatewayAPIControllerSettingsPtrOutputWithContext(ctx)
+}
+
+// GatewayAPIControllerSettingsPtrInput is an input type that accepts GatewayAPIControllerSettingsArgs, GatewayAPIControllerSettingsPtr and GatewayAPIControllerSettingsPtrOutput values.
+// You can construct a concrete instance of `GatewayAPIControllerSettingsPtrInput` via:
+//
+//	        GatewayAPIControllerSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type GatewayAPIControllerSettingsPtrInput interface {
+	pulumi.Input
+
+	ToGatewayAPIControllerSettingsPtrOutput() GatewayAPIControllerSettingsPtrOutput
+	ToGatewayAPIControllerSettingsPtrOutputWithContext(context.Context) GatewayAPIControllerSettingsPtrOutput
+}
+
+type gatewayAPIControllerSettingsPtrType GatewayAPIControllerSettingsArgs
+
+func GatewayAPIControllerSettingsPtr(v *GatewayAPIControllerSettingsArgs) GatewayAPIControllerSettingsPtrInput {
+	return (*gatewayAPIControllerSettingsPtrType)(v)
+}
+
+func (*gatewayAPIControllerSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayAPIControllerSettings)(nil)).Elem()
+}
+
+func (i *gatewayAPIControllerSettingsPtrType) ToGatewayAPIControllerSettingsPtrOutput() GatewayAPIControllerSettingsPtrOutput {
+	return i.ToGatewayAPIControllerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *gatewayAPIControllerSettingsPtrType) ToGatewayAPIControllerSettingsPtrOutputWithContext(ctx context.Context) GatewayAPIControllerSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayAPIControllerSettingsPtrOutput)
+}
+
+// GatewayAPIControllerSettings are the settings of aws_gateway_api_controller.
+type GatewayAPIControllerSettingsOutput struct{ *pulumi.OutputState }
+
+func (GatewayAPIControllerSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayAPIControllerSettings)(nil)).Elem()
+}
+
+func (o GatewayAPIControllerSettingsOutput) ToGatewayAPIControllerSettingsOutput() GatewayAPIControllerSettingsOutput {
+	return o
+}
+
+func (o GatewayAPIControllerSettingsOutput) ToGatewayAPIControllerSettingsOutputWithContext(ctx context.Context) GatewayAPIControllerSettingsOutput {
+	return o
+}
+
+func (o GatewayAPIControllerSettingsOutput) ToGatewayAPIControllerSettingsPtrOutput() GatewayAPIControllerSettingsPtrOutput {
+	return o.ToGatewayAPIControllerSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o GatewayAPIControllerSettingsOutput) ToGatewayAPIControllerSettingsPtrOutputWithContext(ctx context.Context) GatewayAPIControllerSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GatewayAPIControllerSettings) *GatewayAPIControllerSettings {
+		return &v
+	}).(GatewayAPIControllerSettingsPtrOutput)
+}
+
+// AccessLogDestinations are the only destinations the controller may deliver access logs to (the destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an AccessLogPolicy fails at VPC Lattice).
+func (o GatewayAPIControllerSettingsOutput) AccessLogDestinations() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GatewayAPIControllerSettings) []string { return v.AccessLogDestinations }).(pulumi.StringArrayOutput)
+}
+
+type GatewayAPIControllerSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (GatewayAPIControllerSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayAPIControllerSettings)(nil)).Elem()
+}
+
+func (o GatewayAPIControllerSettingsPtrOutput) ToGatewayAPIControllerSettingsPtrOutput() GatewayAPIControllerSettingsPtrOutput {
+	return o
+}
+
+func (o GatewayAPIControllerSettingsPtrOutput) ToGatewayAPIControllerSettingsPtrOutputWithContext(ctx context.Context) GatewayAPIControllerSettingsPtrOutput {
+	return o
+}
+
+func (o GatewayAPIControllerSettingsPtrOutput) Elem() GatewayAPIControllerSettingsOutput {
+	return o.ApplyT(func(v *GatewayAPIControllerSettings) GatewayAPIControllerSettings {
+		if v != nil {
+			return *v
+		}
+		var ret GatewayAPIControllerSettings
+		return ret
+	}).(GatewayAPIControllerSettingsOutput)
+}
+
+// AccessLogDestinations are the only destinations the controller may deliver access logs to (the destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an AccessLogPolicy fails at VPC Lattice).
+func (o GatewayAPIControllerSettingsPtrOutput) AccessLogDestinations() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GatewayAPIControllerSettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AccessLogDestinations
+	}).(pulumi.StringArrayOutput)
 }
 
 // GitDelivery commits the cluster secret's manifest to GitHub. The token comes from the github provider's configuration (`github:token`, a secret, or GITHUB_TOKEN) or from a github provider in the resource options.
@@ -11216,6 +11375,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ExternalSecretsSettingsPtrInput)(nil)).Elem(), ExternalSecretsSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FluentBitSettingsInput)(nil)).Elem(), FluentBitSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FluentBitSettingsPtrInput)(nil)).Elem(), FluentBitSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayAPIControllerSettingsInput)(nil)).Elem(), GatewayAPIControllerSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayAPIControllerSettingsPtrInput)(nil)).Elem(), GatewayAPIControllerSettingsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GitDeliveryInput)(nil)).Elem(), GitDeliveryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GitDeliveryPtrInput)(nil)).Elem(), GitDeliveryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GitOpsAccessInput)(nil)).Elem(), GitOpsAccessArgs{})
@@ -11335,6 +11496,8 @@ func init() {
 	pulumi.RegisterOutputType(ExternalSecretsSettingsPtrOutput{})
 	pulumi.RegisterOutputType(FluentBitSettingsOutput{})
 	pulumi.RegisterOutputType(FluentBitSettingsPtrOutput{})
+	pulumi.RegisterOutputType(GatewayAPIControllerSettingsOutput{})
+	pulumi.RegisterOutputType(GatewayAPIControllerSettingsPtrOutput{})
 	pulumi.RegisterOutputType(GitDeliveryOutput{})
 	pulumi.RegisterOutputType(GitDeliveryPtrOutput{})
 	pulumi.RegisterOutputType(GitOpsAccessOutput{})

@@ -70,6 +70,10 @@ export interface AddonSettingsArgs {
      */
     externalSecrets?: pulumi.Input<inputs.ExternalSecretsSettingsArgs | undefined>;
     /**
+     * GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
+     */
+    gatewayApiController?: pulumi.Input<inputs.GatewayAPIControllerSettingsArgs | undefined>;
+    /**
      * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
      */
     policyArns?: pulumi.Input<{[key: string]: pulumi.Input<pulumi.Input<string>[]>} | undefined>;
@@ -657,6 +661,16 @@ export interface FluentBitSettingsArgs {
      * RetentionInDays is how long the group keeps events: one of the values CloudWatch Logs accepts (PutRetentionPolicy: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653). Default: 90.
      */
     retentionInDays?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * GatewayAPIControllerSettings are the settings of aws_gateway_api_controller.
+ */
+export interface GatewayAPIControllerSettingsArgs {
+    /**
+     * AccessLogDestinations are the only destinations the controller may deliver access logs to (the destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an AccessLogPolicy fails at VPC Lattice).
+     */
+    accessLogDestinations?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }
 
 /**

@@ -61,6 +61,8 @@ __all__ = [
     'ExternalSecretsSettingsArgsDict',
     'FluentBitSettingsArgs',
     'FluentBitSettingsArgsDict',
+    'GatewayAPIControllerSettingsArgs',
+    'GatewayAPIControllerSettingsArgsDict',
     'GitDeliveryArgs',
     'GitDeliveryArgsDict',
     'GitOpsAccessArgs',
@@ -308,6 +310,10 @@ class AddonSettingsArgsDict(TypedDict):
     """
     ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
     """
+    gateway_api_controller: NotRequired[pulumi.Input[Optional['GatewayAPIControllerSettingsArgsDict']]]
+    """
+    GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
+    """
     policy_arns: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]]]
     """
     PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
@@ -326,6 +332,7 @@ class AddonSettingsArgs:
                  cert_manager: pulumi.Input[Optional['CertManagerSettingsArgs']] = None,
                  external_dns: pulumi.Input[Optional['ExternalDNSSettingsArgs']] = None,
                  external_secrets: pulumi.Input[Optional['ExternalSecretsSettingsArgs']] = None,
+                 gateway_api_controller: pulumi.Input[Optional['GatewayAPIControllerSettingsArgs']] = None,
                  policy_arns: pulumi.Input[Optional[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]]] = None,
                  velero: pulumi.Input[Optional['VeleroSettingsArgs']] = None):
         """
@@ -337,6 +344,7 @@ class AddonSettingsArgs:
         :param pulumi.Input['CertManagerSettingsArgs'] cert_manager: CertManager gives cert-manager the hosted zones it may solve DNS01 challenges in. Optional: without zones cert-manager gets no Route 53 record access (HTTP01 still works). Default: none.
         :param pulumi.Input['ExternalDNSSettingsArgs'] external_dns: ExternalDns gives external-dns its hosted zones and domain filters. Required when external_dns is enabled: its ApplicationSet reads external_dns_domain_filters with no default. Default: none.
         :param pulumi.Input['ExternalSecretsSettingsArgs'] external_secrets: ExternalSecrets narrows external-secrets to secrets and parameters under a name prefix. Optional. Default: none (secrets and parameters under "<cluster>/").
+        :param pulumi.Input['GatewayAPIControllerSettingsArgs'] gateway_api_controller: GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
         :param pulumi.Input[Mapping[str, pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]]] policy_arns: PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services' full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user's, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:<partition>:iam::<account or "aws">:policy/<path><name>. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
         :param pulumi.Input['VeleroSettingsArgs'] velero: Velero sets the backup bucket. Optional: without it FleetCluster creates one. Default: none (FleetCluster creates the bucket).
         """
@@ -352,6 +360,8 @@ class AddonSettingsArgs:
             pulumi.set(__self__, "external_dns", external_dns)
         if external_secrets is not None:
             pulumi.set(__self__, "external_secrets", external_secrets)
+        if gateway_api_controller is not None:
+            pulumi.set(__self__, "gateway_api_controller", gateway_api_controller)
         if policy_arns is not None:
             pulumi.set(__self__, "policy_arns", policy_arns)
         if velero is not None:
@@ -428,6 +438,18 @@ class AddonSettingsArgs:
     @external_secrets.setter
     def external_secrets(self, value: pulumi.Input[Optional['ExternalSecretsSettingsArgs']]):
         pulumi.set(self, "external_secrets", value)
+
+    @_builtins.property
+    @pulumi.getter(name="gatewayApiController")
+    def gateway_api_controller(self) -> pulumi.Input[Optional['GatewayAPIControllerSettingsArgs']]:
+        """
+        GatewayApiController narrows the AWS Gateway API controller's access logs to destinations of yours. Upstream's policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket's policy and the account's CloudWatch Logs resource policy (which VPC Lattice's log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream's policy, once accepted).
+        """
+        return pulumi.get(self, "gateway_api_controller")
+
+    @gateway_api_controller.setter
+    def gateway_api_controller(self, value: pulumi.Input[Optional['GatewayAPIControllerSettingsArgs']]):
+        pulumi.set(self, "gateway_api_controller", value)
 
     @_builtins.property
     @pulumi.getter(name="policyArns")
@@ -3008,6 +3030,40 @@ class FluentBitSettingsArgs:
     @retention_in_days.setter
     def retention_in_days(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "retention_in_days", value)
+
+
+class GatewayAPIControllerSettingsArgsDict(TypedDict):
+    """
+    GatewayAPIControllerSettings are the settings of aws_gateway_api_controller.
+    """
+    access_log_destinations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    AccessLogDestinations are the only destinations the controller may deliver access logs to (the destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an AccessLogPolicy fails at VPC Lattice).
+    """
+
+@pulumi.input_type
+class GatewayAPIControllerSettingsArgs:
+    def __init__(__self__, *,
+                 access_log_destinations: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        GatewayAPIControllerSettings are the settings of aws_gateway_api_controller.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] access_log_destinations: AccessLogDestinations are the only destinations the controller may deliver access logs to (the destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an AccessLogPolicy fails at VPC Lattice).
+        """
+        if access_log_destinations is not None:
+            pulumi.set(__self__, "access_log_destinations", access_log_destinations)
+
+    @_builtins.property
+    @pulumi.getter(name="accessLogDestinations")
+    def access_log_destinations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        AccessLogDestinations are the only destinations the controller may deliver access logs to (the destinationArn of its AccessLogPolicy objects, VPC Lattice's CreateAccessLogSubscription): S3 buckets (arn:<partition>:s3:::<bucket>, optionally /<prefix>), CloudWatch Logs log groups (arn:<partition>:logs:<region>:<account>:log-group:<name>) and Firehose delivery streams (arn:<partition>:firehose:<region>:<account>:deliverystream/<name>). The role may change each bucket's policy and tag each stream (CloudWatch Logs' guide to vended logs); with a log group, it may write the account's CloudWatch Logs resource policy, which has no narrower scope. Default: none (no access logs: an AccessLogPolicy fails at VPC Lattice).
+        """
+        return pulumi.get(self, "access_log_destinations")
+
+    @access_log_destinations.setter
+    def access_log_destinations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "access_log_destinations", value)
 
 
 class GitDeliveryArgsDict(TypedDict):

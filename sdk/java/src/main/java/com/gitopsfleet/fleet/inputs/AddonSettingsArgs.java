@@ -7,6 +7,7 @@ import com.gitopsfleet.fleet.inputs.CertManagerSettingsArgs;
 import com.gitopsfleet.fleet.inputs.ExternalDNSSettingsArgs;
 import com.gitopsfleet.fleet.inputs.ExternalSecretsSettingsArgs;
 import com.gitopsfleet.fleet.inputs.FluentBitSettingsArgs;
+import com.gitopsfleet.fleet.inputs.GatewayAPIControllerSettingsArgs;
 import com.gitopsfleet.fleet.inputs.PrivateCAIssuerSettingsArgs;
 import com.gitopsfleet.fleet.inputs.VeleroSettingsArgs;
 import com.pulumi.core.Output;
@@ -118,6 +119,21 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * GatewayApiController narrows the AWS Gateway API controller&#39;s access logs to destinations of yours. Upstream&#39;s policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket&#39;s policy and the account&#39;s CloudWatch Logs resource policy (which VPC Lattice&#39;s log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream&#39;s policy, once accepted).
+     * 
+     */
+    @Import(name="gatewayApiController")
+    private @Nullable Output<GatewayAPIControllerSettingsArgs> gatewayApiController;
+
+    /**
+     * @return GatewayApiController narrows the AWS Gateway API controller&#39;s access logs to destinations of yours. Upstream&#39;s policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket&#39;s policy and the account&#39;s CloudWatch Logs resource policy (which VPC Lattice&#39;s log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream&#39;s policy, once accepted).
+     * 
+     */
+    public Optional<Output<GatewayAPIControllerSettingsArgs>> gatewayApiController() {
+        return Optional.ofNullable(this.gatewayApiController);
+    }
+
+    /**
      * PolicyArns replace the upstream policy of an add-on whose upstream recommendation is account-wide (the add-on table, docs/addons.md, says which: the ACK controllers ack_*, whose recommended policies are their services&#39; full access, and aws_gateway_api_controller, whose policy grants vpc-lattice:* on every resource) with IAM policies of the user&#39;s, narrowed to what the add-on should manage. Keys are add-on names; values are one or more policy ARNs, arn:&lt;partition&gt;:iam::&lt;account or &#34;aws&#34;&gt;:policy/&lt;path&gt;&lt;name&gt;. An enabled account-wide add-on needs either its policyArns or its name in acceptAccountWide. Default: none (the upstream policy).
      * 
      */
@@ -156,6 +172,7 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
         this.certManager = $.certManager;
         this.externalDns = $.externalDns;
         this.externalSecrets = $.externalSecrets;
+        this.gatewayApiController = $.gatewayApiController;
         this.policyArns = $.policyArns;
         this.velero = $.velero;
     }
@@ -312,6 +329,27 @@ public final class AddonSettingsArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder externalSecrets(ExternalSecretsSettingsArgs externalSecrets) {
             return externalSecrets(Output.of(externalSecrets));
+        }
+
+        /**
+         * @param gatewayApiController GatewayApiController narrows the AWS Gateway API controller&#39;s access logs to destinations of yours. Upstream&#39;s policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket&#39;s policy and the account&#39;s CloudWatch Logs resource policy (which VPC Lattice&#39;s log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream&#39;s policy, once accepted).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder gatewayApiController(@Nullable Output<GatewayAPIControllerSettingsArgs> gatewayApiController) {
+            $.gatewayApiController = gatewayApiController;
+            return this;
+        }
+
+        /**
+         * @param gatewayApiController GatewayApiController narrows the AWS Gateway API controller&#39;s access logs to destinations of yours. Upstream&#39;s policy grants s3:PutBucketPolicy, logs:PutResourcePolicy and firehose:TagDeliveryStream on every resource, so the controller may rewrite any bucket&#39;s policy and the account&#39;s CloudWatch Logs resource policy (which VPC Lattice&#39;s log delivery writes to admit itself). With these settings the fleet writes that policy with those actions on the given destinations only. It stays account-wide (vpc-lattice:* on every resource), so the add-on still needs its name in acceptAccountWide, and takes no policyArns. Default: none (upstream&#39;s policy, once accepted).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder gatewayApiController(GatewayAPIControllerSettingsArgs gatewayApiController) {
+            return gatewayApiController(Output.of(gatewayApiController));
         }
 
         /**
