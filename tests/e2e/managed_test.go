@@ -11,6 +11,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/capability"
@@ -31,7 +33,8 @@ var managedClusters = map[string]string{"platform": "us-east-1", "apps-use2": "u
 // unregistered in between; the Helm release, the management role and the spoke roles go. After it: EKS gave the
 // capability's role the hub's entry (not the fleet), each spoke gives it the fleet's entry and lets it in; the hub's
 // API server refuses, from the capability's identity, a secret naming kubernetes.default.svc or a spoke re-registered
-// with a role, and admits the fleet's own secret written again; the next preview plans nothing.
+// with a role, and admits the fleet's own secret written again; the fleet's own Applications there name the hub by
+// name (testManagedHubDestinations); the next preview plans nothing.
 func TestManagedHub(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -128,6 +131,7 @@ func TestManagedHub(t *testing.T) {
 	if _, err := hub.Typed().AppsV1().Deployments("argocd").Get(ctx, "argo-cd-argocd-server", metav1.GetOptions{}); err == nil {
 		t.Error("the self-managed Argo CD still runs on the managed hub")
 	}
+	testManagedHubDestinations(ctx, t, hub)
 
 	// What the managed Argo CD's identity may write in its namespace, by the hub's guard.
 	secrets := asCapability(hub, role).CoreV1().Secrets("argocd")
@@ -212,4 +216,50 @@ func TestManagedHub(t *testing.T) {
 func asCapability(c *fleettest.Cluster, role string) kubernetes.Interface {
 	session := "arn:aws:sts::" + aws.Account + ":assumed-role/" + path.Base(role) + "/eks-capability"
 	return c.TypedAs(session, aws.AccessGroup(role), "system:authenticated")
+}
+
+// testManagedHubDestinations: on the managed hub's API server, after the switch, the fleet's own Applications (the
+// registry's) and bootstrap ApplicationSets name the hub by its cluster secret's name, and no project permits the
+// in-cluster server, which the managed Argo CD does not take.
+func testManagedHubDestinations(ctx context.Context, t *testing.T, hub *fleettest.Cluster) {
+	argo := func(resource string) []unstructured.Unstructured {
+		list, err := hub.Dynamic().Resource(schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1",
+			Resource: resource}).Namespace("argocd").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatalf("%s on the hub: %v", resource, err)
+		}
+		return list.Items
+	}
+	named := 0
+	for _, set := range argo("applicationsets") {
+		if !strings.HasPrefix(set.GetName(), "bootstrap-") {
+			continue
+		}
+		dest, _, _ := unstructured.NestedStringMap(set.Object, "spec", "template", "spec", "destination")
+		if dest["name"] != "platform" || dest["server"] != "" {
+			t.Errorf("ApplicationSet %s's Applications go to %v, want the hub by name", set.GetName(), dest)
+		}
+		named++
+	}
+	for _, app := range argo("applications") {
+		if !strings.HasPrefix(app.GetName(), "cluster-registry-") {
+			continue
+		}
+		dest, _, _ := unstructured.NestedStringMap(app.Object, "spec", "destination")
+		if dest["name"] != "platform" || dest["server"] != "" {
+			t.Errorf("Application %s goes to %v, want the hub by name", app.GetName(), dest)
+		}
+		named++
+	}
+	if named == 0 {
+		t.Error("the managed hub holds no bootstrap ApplicationSet or registry Application")
+	}
+	for _, p := range argo("appprojects") {
+		dests, _, _ := unstructured.NestedSlice(p.Object, "spec", "destinations")
+		for _, d := range dests {
+			if d.(map[string]any)["server"] == gitopsbridge.InClusterServer {
+				t.Errorf("project %s permits the in-cluster server: %v", p.GetName(), d)
+			}
+		}
+	}
 }
