@@ -38,6 +38,13 @@ func (p Policy) Ops() []string {
 	return []string{"CREATE", "UPDATE", "DELETE"}
 }
 
+// OnWrite is a validation of a policy that sees DELETE, expr on a CREATE or UPDATE and true on a DELETE (where CEL's
+// object, which expr may read, is null).
+func OnWrite(expr string) string { return "request.operation == 'DELETE' || " + expr }
+
+// OnDelete is a validation of a policy that sees DELETE, expr on a DELETE and true on a CREATE or UPDATE.
+func OnDelete(expr string) string { return "request.operation != 'DELETE' || " + expr }
+
 // Variable is a named CEL expression.
 type Variable struct {
 	Name, Expression string

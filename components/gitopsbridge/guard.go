@@ -97,8 +97,6 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 		hub = g.Registered[0]
 	}
 	pins, pinned := g.pins()
-	writing := func(expr string) string { return "request.operation == 'DELETE' || " + expr }
-	deleting := func(expr string) string { return "request.operation != 'DELETE' || " + expr }
 	return admission.Policy{
 		Name:  ClusterSecretPolicyName,
 		Group: "", Version: "v1", Resource: "secrets",
@@ -126,25 +124,25 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 		}),
 		Validations: []admission.Validation{
 			{
-				Expression: writing("variables.exempt || variables.writer || variables.isCluster"),
+				Expression: admission.OnWrite("variables.exempt || variables.writer || variables.isCluster"),
 				Message: fmt.Sprintf("only the deployer and %s may write Secrets other than cluster secrets in %s: a "+
 					"Git sync, a stage or another identity cannot change Argo CD's own secrets or credentials",
 					strings.Join(g.SecretWriters, ", "), g.Namespace),
 			},
 			{
-				Expression: writing("!variables.isCluster || (has(object.data) && object.data.size() == ('shard' in object.data ? 4 : 3) && ['name', 'server', 'config'].all(k, k in object.data))"),
+				Expression: admission.OnWrite("!variables.isCluster || (has(object.data) && object.data.size() == ('shard' in object.data ? 4 : 3) && ['name', 'server', 'config'].all(k, k in object.data))"),
 				Message: "a cluster secret holds exactly name, server and config, and shard when the hub's controller is " +
 					"sharded (no project, namespaces or clusterResources)",
 			},
-			g.inCluster(writing, hub),
+			g.inCluster(hub),
 			{
-				Expression: writing("variables.exempt || !variables.isCluster || variables.registered"),
+				Expression: admission.OnWrite("variables.exempt || !variables.isCluster || variables.registered"),
 				Message:    "a cluster secret is one the stack registered, by name: " + listed(names) + " (the hub's and hub.registeredSecrets)",
 				MessageExpression: "'cluster secret ' + variables.secret.metadata.name + " +
 					admission.String(" is not one the stack registered, by name: "+listed(names)+" (the hub's and hub.registeredSecrets)"),
 			},
 			{
-				Expression: writing("variables.exempt || !variables.isCluster || !variables.registered || variables.changed.size() == 0"),
+				Expression: admission.OnWrite("variables.exempt || !variables.isCluster || !variables.registered || variables.changed.size() == 0"),
 				Message: "a cluster secret is exactly the one GitOpsBridge writes for the hub or a spoke of hub.registeredSecrets: " +
 					"the same data (awsAuthConfig with the spoke's role and its CA; no execProviderConfig, bearer token, " +
 					"password, client key or insecure TLS), labels and annotations, and no ownerReferences or finalizers",
@@ -152,12 +150,12 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 					"hub.registeredSecrets: ' + variables.changed.join(', ') + ' differ'",
 			},
 			{
-				Expression: deleting("variables.exempt || variables.isCluster || variables.writer"),
+				Expression: admission.OnDelete("variables.exempt || variables.isCluster || variables.writer"),
 				Message: fmt.Sprintf("only the deployer and %s may delete Secrets other than cluster secrets in %s: a "+
 					"Git sync cannot prune Argo CD's own secrets", strings.Join(g.SecretWriters, ", "), g.Namespace),
 			},
 			{
-				Expression: deleting("variables.exempt || !variables.isCluster || !variables.registered"),
+				Expression: admission.OnDelete("variables.exempt || !variables.isCluster || !variables.registered"),
 				Message: "a registered cluster secret is deleted only by the deployer: the stack unregisters a cluster " +
 					"(remove it from the fleet, or from hub.registeredSecrets) before Git may prune its secret",
 			},
@@ -168,15 +166,15 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 // inCluster is the rule for the in-cluster server: only the hub's own secret names it, with a config that holds no
 // credential; for a managed hub no secret names it (EKS User Guide, "Register target clusters": "The default
 // kubernetes.default.svc is not supported").
-func (g ClusterSecretGuard) inCluster(writing func(string) string, hub ClusterSecret) admission.Validation {
+func (g ClusterSecretGuard) inCluster(hub ClusterSecret) admission.Validation {
 	notInCluster := "!variables.isCluster || object.data[?'server'].orValue('') != " + b64(InClusterServer)
 	if g.ByARN {
-		return admission.Validation{Expression: writing(notInCluster),
+		return admission.Validation{Expression: admission.OnWrite(notInCluster),
 			Message: "the managed Argo CD does not take the in-cluster server (" + InClusterServer + "): a cluster " +
 				"secret names its cluster, the hub's too, by its EKS cluster ARN"}
 	}
 	return admission.Validation{
-		Expression: writing(notInCluster + " || (object.data[?'name'].orValue('') == " + b64(hub.ClusterName) +
+		Expression: admission.OnWrite(notInCluster + " || (object.data[?'name'].orValue('') == " + b64(hub.ClusterName) +
 			" && object.data[?'config'].orValue('') == " + b64(InClusterConfig()) + ")"),
 		Message: fmt.Sprintf("only the hub's own secret (%s) may name the in-cluster server, and its config holds "+
 			"no credential", hub.ClusterName),

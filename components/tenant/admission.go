@@ -54,25 +54,25 @@ func NamespacePolicy(t TenantSpec, deployer string) admission.Policy {
 		),
 		Validations: []admission.Validation{
 			{
-				Expression: fmt.Sprintf("request.operation == 'DELETE' || [%s].all(k, k in variables.labels && variables.labels[k] == variables.level)",
-					strings.Join(modes, ", ")),
+				Expression: admission.OnWrite(fmt.Sprintf("[%s].all(k, k in variables.labels && variables.labels[k] == variables.level)",
+					strings.Join(modes, ", "))),
 				Message: "a tenant namespace's Pod Security Admission labels enforce, audit and warn are its podSecurity level, as the stack computed",
 				MessageExpression: "'tenant namespace ' + object.metadata.name + ' enforces, audits and warns Pod Security level ' + " +
 					"variables.level + ' (pod-security.kubernetes.io/enforce, audit and warn), as the stack computed'",
 			},
 			{
-				Expression: fmt.Sprintf("request.operation == 'DELETE' || variables.labels.all(k, !k.startsWith(%s) || k in [%s])", prefix, strings.Join(modes, ", ")),
+				Expression: admission.OnWrite(fmt.Sprintf("variables.labels.all(k, !k.startsWith(%s) || k in [%s])", prefix, strings.Join(modes, ", "))),
 				Message: "a tenant namespace has no other Pod Security Admission label (a version pin such as " +
 					"pod-security.kubernetes.io/enforce-version would loosen its level)",
 			},
 			{
-				Expression: fmt.Sprintf("request.operation == 'DELETE' || object.metadata.?annotations[?%s].orValue('').split(',').exists(o, o.trim() == %s)",
-					admission.String(SyncOptionsAnnotation), admission.String(NoPrune)),
+				Expression: admission.OnWrite(fmt.Sprintf("object.metadata.?annotations[?%s].orValue('').split(',').exists(o, o.trim() == %s)",
+					admission.String(SyncOptionsAnnotation), admission.String(NoPrune))),
 				Message: "a tenant namespace keeps " + SyncOptionsAnnotation + ": " + NoPrune + ", so that a commit " +
 					"removing it from the tenant's file cannot make Argo CD prune it with its volumes (the stack deletes it)",
 			},
 			{
-				Expression: "request.operation != 'DELETE' || variables.exempt",
+				Expression: admission.OnDelete("variables.exempt"),
 				Message: "a tenant's namespaces are deleted by the stack only, when the tenant or the namespace leaves " +
 					"its config: not by Argo CD deleting an Application with its resources, nor by anyone RBAC lets " +
 					"delete namespaces (the namespace's volumes would go with it)",
@@ -177,23 +177,23 @@ func SecretStorePolicy(t TenantSpec, secrets bool, region, deployer string) admi
 	aws := "object.spec.?provider.?aws"
 	p.Validations = []admission.Validation{
 		{
-			Expression: "request.operation != 'DELETE' || variables.exempt || request.name != " + admission.String(SecretStoreName),
+			Expression: admission.OnDelete("variables.exempt || request.name != " + admission.String(SecretStoreName)),
 			Message: "a tenant namespace's SecretStore " + SecretStoreName + " is deleted by the stack only: not by a " +
 				"commit that removes it (Argo CD's prune) nor by the namespace's owners",
 		},
 		{
-			Expression: "request.operation == 'DELETE' || object.spec.all(k, k in ['provider', 'refreshInterval', 'retrySettings'])",
+			Expression: admission.OnWrite("object.spec.all(k, k in ['provider', 'refreshInterval', 'retrySettings'])"),
 			Message:    "a tenant's SecretStore sets only provider, refreshInterval and retrySettings in its spec",
 		},
 		{
-			Expression: fmt.Sprintf("request.operation == 'DELETE' || object.spec.?provider.orValue({}).all(k, k == 'aws') && %s.orValue({}).all(k, k in ['service', 'region', 'auth']) && "+
-				"%s.?service.orValue('') == 'SecretsManager' && %s.?region.orValue('') == %s", aws, aws, aws, admission.String(region)),
+			Expression: admission.OnWrite(fmt.Sprintf("object.spec.?provider.orValue({}).all(k, k == 'aws') && %s.orValue({}).all(k, k in ['service', 'region', 'auth']) && "+
+				"%s.?service.orValue('') == 'SecretsManager' && %s.?region.orValue('') == %s", aws, aws, aws, admission.String(region))),
 			Message: fmt.Sprintf("a tenant's SecretStore reads AWS Secrets Manager in %s only (provider.aws with service "+
 				"SecretsManager, region and auth; no role, additionalRoles, externalID or prefix)", region),
 		},
 		{
-			Expression: fmt.Sprintf("request.operation == 'DELETE' || %s.?auth.orValue({}) == {'jwt': {'serviceAccountRef': {'name': %s}}}", aws,
-				admission.String(SecretsServiceAccount)),
+			Expression: admission.OnWrite(fmt.Sprintf("%s.?auth.orValue({}) == {'jwt': {'serviceAccountRef': {'name': %s}}}", aws,
+				admission.String(SecretsServiceAccount))),
 			Message: "a tenant's SecretStore authenticates as its namespace's " + SecretsServiceAccount + " service " +
 				"account (auth.jwt.serviceAccountRef), whose role reads only the tenant's secrets; without it " +
 				"external-secrets would read with its own role",
