@@ -26,13 +26,14 @@ func Table() string {
 		creates := []string{"nothing (label only)"}
 		version, ranges, mode := "-", "-", "-"
 		if a.Identity != nil {
-			creates = []string{"IAM role (" + policyDocs(a.Identity) + ")"}
+			role := policyDocs(a.Identity)
 			if a.Identity.AccountWide {
-				creates[0] = "IAM role (" + policyDocs(a.Identity) + "; account-wide: `addonSettings.policyArns` replaces it)"
+				role += "; account-wide: `addonSettings.policyArns` replaces it"
 			}
 			if a.Name == "aws_gateway_api_controller" {
-				creates[0] = strings.TrimSuffix(creates[0], ")") + ", `addonSettings.gatewayApiController` narrows its access logs)"
+				role += ", `addonSettings.gatewayApiController` narrows its access logs"
 			}
+			creates = []string{"IAM role (" + role + ")"}
 			version, ranges, mode = or(a.Version, "EKS's"), "`"+a.Identity.Ranges()+"`", "IRSA"
 			switch since := a.Identity.PodIdentity.Since; {
 			case a.Identity.PodIdentity.Supports(a.Version):

@@ -101,7 +101,6 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 		Name:  ClusterSecretPolicyName,
 		Group: "", Version: "v1", Resource: "secrets",
 		Namespaces: []string{g.Namespace},
-		Operations: []string{"CREATE", "UPDATE", "DELETE"},
 		Variables: slices.Concat(g.Exemptions().Variables(), []admission.Variable{
 			{Name: "secret", Expression: "request.operation == 'DELETE' ? oldObject : object"},
 			{Name: "isCluster", Expression: "variables.secret.metadata.?labels[?" + admission.String(SecretTypeLabel) + "].orValue('') == 'cluster'"},

@@ -83,7 +83,7 @@ func FencePolicies(t TenantSpec, deployer string) ([]admission.Policy, error) {
 		names = slices.Compact(names)
 		out = append(out, admission.Policy{
 			Name: ProjectName(t.Name) + "-" + f.part, Group: f.group, Version: f.version, Resource: f.resource,
-			Namespaces: t.NamespaceNames(), Operations: []string{"CREATE", "UPDATE", "DELETE"},
+			Namespaces: t.NamespaceNames(),
 			Variables: append(exempt.Variables(),
 				admission.Variable{Name: "key", Expression: "request.namespace + '/' + request.name"},
 				admission.Variable{Name: "pinned", Expression: pinned}),

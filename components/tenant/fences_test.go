@@ -26,8 +26,8 @@ func TestFencePolicies(t *testing.T) {
 		t.Fatalf("policies %d, names %v", len(ps), names)
 	}
 	for _, p := range ps {
-		if !slices.Equal(p.Namespaces, []string{"payments", "payments-batch"}) || !slices.Equal(p.Operations, []string{"CREATE", "UPDATE", "DELETE"}) {
-			t.Errorf("%s binds %v for %v", p.Name, p.Namespaces, p.Operations)
+		if !slices.Equal(p.Namespaces, []string{"payments", "payments-batch"}) || !slices.Equal(p.Ops(), []string{"CREATE", "UPDATE", "DELETE"}) {
+			t.Errorf("%s binds %v for %v", p.Name, p.Namespaces, p.Ops())
 		}
 		var pinned string
 		for _, v := range p.Variables {
