@@ -29,10 +29,20 @@ func (a ClusterDrainArgs) drainer(ctx context.Context) (Drainer, error) {
 	return Drainer{Cluster: a.ClusterName, Kube: kube, AWS: tagging, Settings: a.Settings()}, nil
 }
 
-// KubeClient is client-go's dynamic client for an EKS cluster's API at endpoint, trusting its CA (base64 PEM,
-// EKS's certificateAuthority.data), with the bearer token `aws eks get-token` makes (aws-iam-authenticator's
-// token package, renewed before it expires) from the ambient credentials, through role when set.
+// KubeClient is client-go's dynamic client for an EKS cluster's API at endpoint (KubeConfig's).
 func KubeClient(cluster, region, endpoint, caData, role string) (dynamic.Interface, error) {
+	cfg, err := KubeConfig(cluster, region, endpoint, caData, role)
+	if err != nil {
+		return nil, err
+	}
+	return dynamic.NewForConfig(cfg)
+}
+
+// KubeConfig is client-go's configuration for an EKS cluster's API at endpoint, trusting its CA (base64 PEM, EKS's
+// certificateAuthority.data), with the bearer token `aws eks get-token` makes (aws-iam-authenticator's token
+// package, renewed before it expires) from the ambient credentials, through role when set; requests time out after
+// a minute.
+func KubeConfig(cluster, region, endpoint, caData, role string) (*rest.Config, error) {
 	ca, err := base64.StdEncoding.DecodeString(caData)
 	if err != nil {
 		return nil, fmt.Errorf("certificateAuthorityData is not base64: %w", err)
@@ -43,13 +53,13 @@ func KubeClient(cluster, region, endpoint, caData, role string) (dynamic.Interfa
 	}
 	tokens := oauth2.ReuseTokenSource(nil, eksTokens{gen: gen, opts: token.GetTokenOptions{
 		ClusterID: cluster, Region: region, AssumeRoleARN: role}})
-	return dynamic.NewForConfig(&rest.Config{
+	return &rest.Config{
 		Host:            endpoint,
 		TLSClientConfig: rest.TLSClientConfig{CAData: ca},
 		WrapTransport:   transport.TokenSourceWrapTransport(tokens),
 		Timeout:         time.Minute,
 		UserAgent:       "pulumi-fleet",
-	})
+	}, nil
 }
 
 // newTagging is the Resource Groups Tagging API of region, with the ambient credentials, through role when set.

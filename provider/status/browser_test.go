@@ -26,7 +26,7 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	f.Close()
 	page := browser.Open(t, file)
-	matrix, requests, screenshot := page.Matrix(), page.Requests(), page.Screenshot()
+	matrix, connections, requests, screenshot := page.Matrix(), page.Connections(), page.Requests(), page.Screenshot()
 	details := page.Follow("spoke-use2", "metrics_server")
 	cell := func(text, colour string) browser.Cell { return browser.Cell{Text: text, Colour: colour} }
 	green, yellow, red, grey, white := "rgb(200, 247, 197)", "rgb(253, 241, 184)", "rgb(248, 196, 196)", "rgb(228, 228, 228)", "rgb(255, 255, 255)"
@@ -40,6 +40,11 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	if d := cmp.Diff(want, matrix); d != "" {
 		t.Errorf("the matrix as Chromium shows it (-want +got):\n%s", d)
+	}
+	wantConnections := map[string]browser.Cell{"hub": cell("Successful", green), "spoke-use2": cell("Successful", green),
+		"spoke-usw2": cell("Unknown", grey)}
+	if d := cmp.Diff(wantConnections, connections); d != "" {
+		t.Errorf("Argo CD's connections as Chromium shows them (-want +got):\n%s", d)
 	}
 	if len(requests) > 0 {
 		t.Errorf("the page loaded %v", requests)

@@ -15,6 +15,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"k8s.io/client-go/dynamic"
 )
 
 // Sources are where a report is read from.
@@ -33,6 +34,10 @@ type Sources struct {
 	// Hub reaches a hub's Kubernetes API (EKSHub: through EKS's endpoint and CA, with an EKS token of the ambient
 	// credentials); nil: Argo CD is not read and shown as unknown.
 	Hub HubAPI
+	// ArgoCDMetrics reads the hub's application controllers' metrics, for each cluster's connection state
+	// (Cluster.Connection): PodMetrics, through the hub's API, or URLMetrics; nil: not read, every connection
+	// Unknown. A managed hub's are never read (its stack has an argocdServerUrl output): AWS runs its controller.
+	ArgoCDMetrics ControllerMetrics
 	// Kubeconfig is the operator's own kubeconfig reaching the hub, for every stack, used instead of Hub. Stack
 	// outputs are never used as a kubeconfig.
 	Kubeconfig string
@@ -120,11 +125,7 @@ func Collect(ctx context.Context, src Sources) Report {
 		r.Stacks = append(r.Stacks, st)
 		reads = append(reads, rd)
 	}
-	// A hub's Applications are read once, however many stacks (its shards') it serves.
-	type hubRead struct {
-		apps []Application
-		err  error
-	}
+	// A hub's Applications and its controllers' metrics are read once, however many stacks (its shards') it serves.
 	hubApps := map[string]hubRead{}
 	reach := src.Hub
 	if src.Kubeconfig != "" {
@@ -139,7 +140,11 @@ func Collect(ctx context.Context, src Sources) Report {
 		key := hub.Stack + "/" + hub.Name
 		h, ok := hubApps[key]
 		if !ok && err == nil {
-			h.apps, h.err = hubApplications(ctx, reach, hub)
+			m := src.ArgoCDMetrics
+			if rd.managed {
+				m = nil
+			}
+			h = readHub(ctx, reach, hub, m, namespaceOf(rd.clusters))
 			hubApps[key] = h
 		}
 		if err != nil {
@@ -148,7 +153,10 @@ func Collect(ctx context.Context, src Sources) Report {
 		if h.err != nil {
 			r.Unreachable = append(r.Unreachable, fmt.Sprintf("argocd of stack %s: %s", r.Stacks[i].Name, firstLine(h.err)))
 		} else {
-			rd.clusters = WithApplications(rd.clusters, h.apps)
+			rd.clusters = WithConnections(WithApplications(rd.clusters, h.apps), h.connections)
+			if h.metricsErr != nil {
+				r.Unreachable = append(r.Unreachable, fmt.Sprintf("argocd metrics of stack %s: %s", r.Stacks[i].Name, firstLine(h.metricsErr)))
+			}
 			if c := r.Stacks[i].Capacity; c != nil {
 				c.Running = len(h.apps)
 			}
@@ -163,16 +171,48 @@ func Collect(ctx context.Context, src Sources) Report {
 	return r
 }
 
-// hubApplications are the Applications of hub, reached through reach.
-func hubApplications(ctx context.Context, reach HubAPI, hub Cluster) ([]Application, error) {
+// hubRead is what a hub's Argo CD says: its Applications (err: why they could not be read), and the connection
+// state its application controllers report of each cluster (metricsErr: why some or all could not be read).
+type hubRead struct {
+	apps        []Application
+	err         error
+	connections map[string]string
+	metricsErr  error
+}
+
+// readHub reads hub, reached through reach: its Applications, then its controllers' metrics (nil: not read, as for
+// a managed hub; namespace is Argo CD's there).
+func readHub(ctx context.Context, reach HubAPI, hub Cluster, metrics ControllerMetrics, namespace string) hubRead {
 	if reach == nil {
-		return nil, errors.New("the hub is not read")
+		return hubRead{err: errors.New("the hub is not read")}
 	}
-	dyn, err := reach(ctx, hub)
+	cfg, err := reach(ctx, hub)
 	if err != nil {
-		return nil, err
+		return hubRead{err: err}
 	}
-	return Applications(ctx, dyn)
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return hubRead{err: err}
+	}
+	var h hubRead
+	if h.apps, h.err = Applications(ctx, dyn); h.err != nil || metrics == nil {
+		return h
+	}
+	expositions, readErr := metrics(ctx, cfg, namespace)
+	connections, err := Connections(expositions)
+	h.connections, h.metricsErr = connections, errors.Join(readErr, err)
+	return h
+}
+
+// namespaceOf is Argo CD's namespace on the hub of clusters: their cluster secrets' (the first that says), or
+// "argocd", GitOpsBridge's default.
+func namespaceOf(clusters []Cluster) string {
+	for _, c := range clusters {
+		if c.SecretNamespace != "" {
+			return c.SecretNamespace
+		}
+	}
+	return "argocd"
 }
 
 // drift runs a refresh preview of stack: the URN names of the resources whose cloud state differs from the

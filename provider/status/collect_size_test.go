@@ -2,9 +2,13 @@ package status
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,10 +16,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
-	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/rest"
 )
 
 // statusAddons are the add-ons every cluster of the sized fleet enables, with the Applications the GitOps Bridge
@@ -24,9 +25,11 @@ var statusAddons = []string{"aws_load_balancer_controller", "metrics_server", "e
 
 // BenchmarkCollectAtSize: fleet status over a whole fleet of 200 clusters, as `fleet status` reads it: a hub stack
 // and four shard stacks of 50 spokes (fleet.md: past about 45 clusters a fleet is sharded), their outputs read
-// through the real CLI from a file backend, every cluster's three add-on Applications listed from the hub (a fake
-// dynamic client: one List), and EKS at 50 ms a call (an AWS API round trip), 16 at a time. The goal is 60 s for
-// 200 clusters (issue 58); make bench-status writes the figure to bench/results/status.txt. It needs the Pulumi CLI
+// through the real CLI from a file backend, every cluster's three add-on Applications listed from the hub (one
+// List), every cluster's Argo CD connection read from the controllers' metrics, and EKS at 50 ms a call (an AWS API round trip), 16 at a time. The goal is 60 s for
+// 200 clusters (issue 58). The hub is an HTTP server that answers the Applications' List and two application
+// controller replicas' metrics (every cluster connected, as Argo CD's cluster collector writes it), read as
+// -argocd-metrics reads them. make bench-status writes the figure to bench/results/status.txt. It needs the Pulumi CLI
 // (PULUMI_FLEET_CLI, as the e2e tests do), and skips without it.
 func BenchmarkCollectAtSize(b *testing.B) {
 	cli := os.Getenv("PULUMI_FLEET_CLI")
@@ -47,15 +50,23 @@ func BenchmarkCollectAtSize(b *testing.B) {
 	project := workspace.Project{Name: "fleet", Runtime: workspace.NewProjectRuntimeInfo("go", nil),
 		Backend: &workspace.ProjectBackend{URL: "file://" + filepath.Join(dir, "state")}}
 	stacks := map[string][]string{"hub": {"hub"}}
-	var objects []runtime.Object
+	var items []any
+	var metrics [2]strings.Builder
+	connected := func(name string, replica int) {
+		server := "https://" + name + ".gr7.us-east-1.eks.amazonaws.com"
+		fmt.Fprintf(&metrics[replica], "argocd_cluster_info{k8s_version=\"1.33\",name=%q,server=%q} 1\n"+
+			"argocd_cluster_connection_status{k8s_version=\"1.33\",server=%q} 1\n", name, server, server)
+	}
+	connected("hub", 0)
 	for s := range 4 {
 		shard := fmt.Sprintf("shard-%d", s)
 		for i := range 50 {
 			name := fmt.Sprintf("spoke-%03d", s*50+i)
 			stacks[shard] = append(stacks[shard], name)
 			for _, a := range statusAddons {
-				objects = append(objects, application(name, a))
+				items = append(items, application(name, a).Object)
 			}
+			connected(name, (s*50+i)%2)
 		}
 	}
 	for stack, clusters := range stacks {
@@ -68,18 +79,37 @@ func BenchmarkCollectAtSize(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
-		map[schema.GroupVersionResource]string{ApplicationsResource: "ApplicationList"}, objects...)
+	list, err := json.Marshal(map[string]any{"apiVersion": "argoproj.io/v1alpha1", "kind": "ApplicationList",
+		"metadata": map[string]any{}, "items": items})
+	if err != nil {
+		b.Fatal(err)
+	}
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/apis/argoproj.io/v1alpha1/applications":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(list)
+		case "/metrics/0", "/metrics/1":
+			_, _ = w.Write([]byte(metrics[r.URL.Path[len(r.URL.Path)-1]-'0'].String()))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer hub.Close()
 	eks := &slowEKS{latency: 50 * time.Millisecond}
 	src := Sources{Dir: dir, Pulumi: cmd, HubStack: "hub",
-		Hub: func(context.Context, Cluster) (dynamic.Interface, error) { return dyn, nil },
-		EKS: func(string) (EKSAPI, error) { return eks, nil }}
+		Hub:           func(context.Context, Cluster) (*rest.Config, error) { return &rest.Config{Host: hub.URL}, nil },
+		ArgoCDMetrics: URLMetrics([]string{hub.URL + "/metrics/0", hub.URL + "/metrics/1"}),
+		EKS:           func(string) (EKSAPI, error) { return eks, nil }}
 	var r Report
 	for b.Loop() {
 		r = Collect(ctx, src)
 	}
 	synced := 0
 	for _, c := range r.Clusters {
+		if c.Connection != ConnectionSuccessful {
+			b.Fatalf("%s: Argo CD connection %q", c.Name, c.Connection)
+		}
 		for _, a := range c.Addons {
 			if a.Sync == "Synced" && c.EKS != nil {
 				synced++

@@ -16,11 +16,11 @@ func TestCollectUnreachable(t *testing.T) {
 		!strings.HasPrefix(r.Unreachable[0], "project ") && !strings.HasPrefix(r.Unreachable[0], "stacks of ") {
 		t.Errorf("a directory with no project: %+v", r)
 	}
-	if _, err := hubApplications(context.Background(), nil, Cluster{Name: "hub"}); err == nil || !strings.Contains(err.Error(), "not read") {
-		t.Errorf("no way to the hub: %v", err)
+	if h := readHub(context.Background(), nil, Cluster{Name: "hub"}, nil, "argocd"); h.err == nil || !strings.Contains(h.err.Error(), "not read") {
+		t.Errorf("no way to the hub: %v", h.err)
 	}
-	if _, err := hubApplications(context.Background(), KubeconfigHub("not: [a kubeconfig"), Cluster{}); err == nil || !strings.Contains(err.Error(), "hub kubeconfig") {
-		t.Errorf("a broken kubeconfig: %v", err)
+	if h := readHub(context.Background(), KubeconfigHub("not: [a kubeconfig"), Cluster{}, nil, "argocd"); h.err == nil || !strings.Contains(h.err.Error(), "hub kubeconfig") {
+		t.Errorf("a broken kubeconfig: %v", h.err)
 	}
 }
 

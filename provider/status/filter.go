@@ -9,8 +9,8 @@ import (
 // Filter keeps the clusters a reader asks for (fleet status -failing, -wave, -cluster): every condition given must
 // hold; an empty Filter keeps every cluster.
 type Filter struct {
-	// Failing keeps the clusters with a failed add-on (Addon.State), or whose EKS status is neither ACTIVE nor
-	// UPDATING.
+	// Failing keeps the clusters with a failed add-on (Addon.State), whose EKS status is neither ACTIVE nor
+	// UPDATING, or that Argo CD fails to reach (Connection Failed).
 	Failing bool
 	// Waves keep the clusters in one of these waves (a cluster whose stack says no wave is in none).
 	Waves []int
@@ -18,8 +18,12 @@ type Filter struct {
 	Clusters []string
 }
 
-// Failing tells whether c has a failed add-on or an EKS status other than ACTIVE or UPDATING.
+// Failing tells whether c has a failed add-on, an EKS status other than ACTIVE or UPDATING, or a failed connection
+// from Argo CD.
 func (c Cluster) Failing() bool {
+	if c.Connection == ConnectionFailed {
+		return true
+	}
 	if c.EKS != nil && c.EKS.Status != "" && c.EKS.Status != "ACTIVE" && c.EKS.Status != "UPDATING" {
 		return true
 	}

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// TestFilter: -failing keeps the clusters with a failed add-on or a failing EKS status; -wave and -cluster keep
+// TestFilter: -failing keeps the clusters with a failed add-on, a failing EKS status or a failed Argo CD
+// connection; -wave and -cluster keep
 // theirs; conditions together must all hold; the stacks and what could not be read stay whole.
 func TestFilter(t *testing.T) {
 	r := fixture(t)
@@ -13,14 +14,17 @@ func TestFilter(t *testing.T) {
 	degraded := r.Clusters[0]
 	degraded.Name, degraded.Addons = "hub-b", nil
 	degraded.EKS = &EKS{Status: "FAILED"}
-	r.Clusters = append(r.Clusters, degraded)
+	// spoke-lost: every add-on ok as Argo CD last saw them, but its controller no longer reaches it.
+	lost := r.Clusters[2]
+	lost.Name, lost.Decommissioned, lost.Connection = "spoke-lost", false, ConnectionFailed
+	r.Clusters = append(r.Clusters, degraded, lost)
 	for _, tc := range []struct {
 		name   string
 		filter Filter
 		want   []string
 	}{
-		{"none", Filter{}, []string{"hub", "spoke-use2", "spoke-usw2", "hub-b"}},
-		{"failing", Filter{Failing: true}, []string{"spoke-use2", "hub-b"}},
+		{"none", Filter{}, []string{"hub", "spoke-use2", "spoke-usw2", "hub-b", "spoke-lost"}},
+		{"failing", Filter{Failing: true}, []string{"spoke-use2", "hub-b", "spoke-lost"}},
 		{"wave 0 and 1", Filter{Waves: []int{0, 1}}, []string{"hub", "spoke-use2", "hub-b"}},
 		{"a stack without waves is in none", Filter{Waves: []int{3}}, nil},
 		{"by name", Filter{Clusters: []string{"spoke-usw2", "nope"}}, []string{"spoke-usw2"}},
@@ -37,7 +41,7 @@ func TestFilter(t *testing.T) {
 			}
 		})
 	}
-	if len(r.Clusters) != 4 {
+	if len(r.Clusters) != 5 {
 		t.Error("Filtered changed the report it filtered")
 	}
 }

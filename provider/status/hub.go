@@ -8,7 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
-	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/drain"
@@ -21,16 +21,16 @@ import (
 // endpoint and CA, and authenticates with an EKS token it makes itself from the ambient credentials (as `aws eks
 // get-token` does, through the AWS SDK): the token goes only to the endpoint EKS gives for the cluster it names.
 
-// HubAPI reaches a hub's Kubernetes API: the EKS cluster hub (its name and region, from the hub stack's clusters
-// output).
-type HubAPI func(ctx context.Context, hub Cluster) (dynamic.Interface, error)
+// HubAPI reaches a hub's Kubernetes API: client-go's configuration for the EKS cluster hub (its name and region,
+// from the hub stack's clusters output).
+type HubAPI func(ctx context.Context, hub Cluster) (*rest.Config, error)
 
 // EKSHub reaches a hub through EKS (client gives the EKS API of a region): DescribeCluster's endpoint and
 // certificate authority, and a bearer token made with the AWS SDK from the ambient credentials (aws-iam-
 // authenticator's token package, renewed before it expires). Nothing of the stack's outputs but the cluster's name
 // and region is used.
 func EKSHub(client func(region string) (EKSAPI, error)) HubAPI {
-	return func(ctx context.Context, hub Cluster) (dynamic.Interface, error) {
+	return func(ctx context.Context, hub Cluster) (*rest.Config, error) {
 		api, err := client(hub.Region)
 		if err != nil {
 			return nil, err
@@ -43,20 +43,20 @@ func EKSHub(client func(region string) (EKSAPI, error)) HubAPI {
 		if c == nil || aws.ToString(c.Endpoint) == "" || c.CertificateAuthority == nil || aws.ToString(c.CertificateAuthority.Data) == "" {
 			return nil, fmt.Errorf("hub %s (%s): EKS gives no endpoint and certificate authority", hub.Name, hub.Region)
 		}
-		return drain.KubeClient(hub.Name, hub.Region, aws.ToString(c.Endpoint), aws.ToString(c.CertificateAuthority.Data), "")
+		return drain.KubeConfig(hub.Name, hub.Region, aws.ToString(c.Endpoint), aws.ToString(c.CertificateAuthority.Data), "")
 	}
 }
 
 // KubeconfigHub reaches the hub through a kubeconfig the operator gave (fleet status and rollout -kubeconfig): theirs, so its
 // exec plugins and files are used as kubectl would.
 func KubeconfigHub(kubeconfig string) HubAPI {
-	return func(context.Context, Cluster) (dynamic.Interface, error) {
+	return func(context.Context, Cluster) (*rest.Config, error) {
 		cfg, err := clientcmd.RESTConfigFromKubeConfig([]byte(kubeconfig))
 		if err != nil {
 			return nil, fmt.Errorf("hub kubeconfig: %w", err)
 		}
 		cfg.Timeout = 30 * time.Second
-		return dynamic.NewForConfig(cfg)
+		return cfg, nil
 	}
 }
 

@@ -58,7 +58,8 @@ func TestEKSHub(t *testing.T) {
 	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
 	hub := Cluster{Name: "hub", Region: "us-east-1", Role: "hub", Stack: "prod"}
 	reach := EKSHub(func(string) (EKSAPI, error) { return describedHub{name: "hub", endpoint: srv.URL, ca: ca}, nil })
-	apps, err := hubApplications(context.Background(), reach, hub)
+	h := readHub(context.Background(), reach, hub, nil, "argocd")
+	apps, err := h.apps, h.err
 	if err != nil || len(apps) != 1 || apps[0].Cluster != "hub" || apps[0].Health != "Healthy" {
 		t.Fatalf("the hub's Applications: %+v, %v", apps, err)
 	}
@@ -71,7 +72,7 @@ func TestEKSHub(t *testing.T) {
 		"another CA than the server's": {name: "hub", endpoint: srv.URL, ca: base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"))},
 	} {
 		reach := EKSHub(func(string) (EKSAPI, error) { return api, nil })
-		if _, err := hubApplications(context.Background(), reach, hub); err == nil {
+		if h := readHub(context.Background(), reach, hub, nil, "argocd"); h.err == nil {
 			t.Errorf("%s: the hub was read", name)
 		}
 	}

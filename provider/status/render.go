@@ -15,19 +15,21 @@ import (
 var colours = map[string]string{"ok": "\x1b[32m", "progressing": "\x1b[33m", "failed": "\x1b[31m", "unknown": "\x1b[90m"}
 
 // Table writes one row per cluster: name (decommissioned said), stack (and shard), region, role, wave, Kubernetes
-// version, node groups, what EKS says, drift, whether Argo CD was read, and its add-ons as a count per state with
+// version, node groups, what EKS says, drift, whether Argo CD was read and whether it reaches the cluster
+// (Connection), and its add-ons as a count per state with
 // the failed ones named (Cluster.AddonsText), coloured when colour is set (a terminal); then each hub stack's Argo CD load (Capacity), each stack's rollout (fleet
 // rollout's record) and what could not be read.
 func Table(w io.Writer, r Report, colour bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tWAVE\tK8S\tNODES\tEKS\tDRIFT\tARGO CD\tADD-ONS")
+	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tWAVE\tK8S\tNODES\tEKS\tDRIFT\tARGO CD\tCONNECTION\tADD-ONS")
 	for _, c := range r.Clusters {
 		name := c.Name
 		if c.Decommissioned {
 			name += " (decommissioned)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.StackText(), c.Region, c.Role,
-			c.WaveText(), c.KubernetesVersion, c.NodeGroupsText(), c.EKS, r.DriftOf(c), c.ArgoCD, c.AddonsText(colour))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, c.StackText(), c.Region, c.Role,
+			c.WaveText(), c.KubernetesVersion, c.NodeGroupsText(), c.EKS, r.DriftOf(c), c.ArgoCD,
+			paint(colour, c.ConnectionState(), cmp.Or(c.Connection, Unknown)), c.AddonsText(colour))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -88,7 +90,8 @@ func JSON(w io.Writer, r Report) error {
 	return enc.Encode(r)
 }
 
-// HTML writes the report as one self-contained page (no external asset): a cluster x add-on matrix, each cell
+// HTML writes the report as one self-contained page (no external asset): a cluster x add-on matrix, after each
+// cluster's columns and its Argo CD connection (coloured as a state: Successful ok, Failed failed), each add-on cell
 // coloured by the add-on's state and linking to its details below, then what could not be read. refresh, when
 // positive, makes a browser reload the page that often (fleet status --watch rewrites it).
 func HTML(w io.Writer, r Report, refresh time.Duration) error {
@@ -118,8 +121,8 @@ td.none{background:#fff;color:#999}
 <h1>Fleet status</h1>
 <p>At {{.At.Format "2006-01-02 15:04:05 MST"}}: {{len .Clusters}} clusters.</p>
 {{$addons := .Addons}}{{$r := .Report}}
-<table id="matrix"><thead><tr><th>Cluster</th><th>Stack</th><th>Region</th><th>Role</th><th>Wave</th><th>Kubernetes</th><th>Node groups</th><th>EKS</th><th>Drift</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.StackText}}</td><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.WaveText}}</td><td>{{$c.KubernetesVersion}}</td><td>{{$c.NodeGroupsText}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{$r.DriftOf $c}}</td>
+<table id="matrix"><thead><tr><th>Cluster</th><th>Stack</th><th>Region</th><th>Role</th><th>Wave</th><th>Kubernetes</th><th>Node groups</th><th>EKS</th><th>Drift</th><th>Argo CD connection</th>{{range $addons}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range $c := .Clusters}}<tr data-cluster="{{$c.Name}}"><th>{{$c.Name}}{{if $c.Decommissioned}} (decommissioned){{end}}</th><td>{{$c.StackText}}</td><td>{{$c.Region}}</td><td>{{$c.Role}}</td><td>{{$c.WaveText}}</td><td>{{$c.KubernetesVersion}}</td><td>{{$c.NodeGroupsText}}</td><td class="eks">{{$c.EKS}}</td><td class="drift">{{$r.DriftOf $c}}</td><td class="connection {{$c.ConnectionState}}" data-connection="{{or $c.Connection "Unknown"}}">{{or $c.Connection "Unknown"}}</td>
 {{range $a := $addons}}{{with cell $c $a}}<td class="{{.State}}" data-addon="{{$a}}"><a href="#{{id $c.Name $a}}">{{.State}}</a></td>{{else}}<td class="none" data-addon="{{$a}}">-</td>{{end}}{{end}}</tr>
 {{end}}</tbody></table>
 <h2>Details</h2>

@@ -84,6 +84,8 @@ type Cluster struct {
 	KubernetesVersion  string `json:"kubernetesVersion"`
 	// SecretName is its Argo CD cluster secret's name on the hub: the destination of its Applications.
 	SecretName string `json:"secretName,omitempty"`
+	// SecretNamespace is that secret's namespace: Argo CD's on the hub.
+	SecretNamespace string `json:"secretNamespace,omitempty"`
 	// NodeGroups are its managed node groups, as the stack built them.
 	NodeGroups []NodeGroup `json:"nodeGroups,omitempty"`
 	// EKS is what the EKS API says of it now; nil when EKS was not read (unknown).
@@ -97,6 +99,10 @@ type Cluster struct {
 	Addons []Addon `json:"addons"`
 	// ArgoCD is whether the hub's Applications were read: "reachable" or "unknown" (then every add-on is unknown).
 	ArgoCD string `json:"argocd"`
+	// Connection is whether the hub's Argo CD reaches the cluster, as its application controller reports it:
+	// Successful or Failed (ConnectionSuccessful, ConnectionFailed); Unknown when the controllers' metrics were not
+	// read (a managed hub's: AWS runs its controller) or do not name it (no Application has made Argo CD watch it).
+	Connection string `json:"connection"`
 }
 
 // Addon is one enabled add-on of a cluster and its Application on the hub.
@@ -190,6 +196,7 @@ type output struct {
 	AddonsRepoRevision string            `json:"addonsRepoRevision"`
 	KubernetesVersion  string            `json:"kubernetesVersion"`
 	SecretName         string            `json:"secretName"`
+	SecretNamespace    string            `json:"secretNamespace"`
 	Shard              string            `json:"shard"`
 	NodeGroups         []NodeGroup       `json:"nodeGroups"`
 	Labels             map[string]string `json:"labels"`
@@ -200,7 +207,7 @@ type output struct {
 }
 
 // FromOutputs are the clusters of a fleet stack's `clusters` output (Fleet's: name -> region, role, environment,
-// wave, kubernetesVersion, secretName, shard, nodeGroups, addons and the cluster secret's labels), with the add-ons those
+// wave, kubernetesVersion, secretName, secretNamespace, shard, nodeGroups, addons and the cluster secret's labels), with the add-ons those
 // labels enable (enable_<addon>: "true"), each with its version and role from the output's addons; every add-on's
 // state unknown until Argo CD is read (WithApplications). An entry not of that shape counts as empty.
 func FromOutputs(stack string, clusters map[string]any) []Cluster {
@@ -212,8 +219,8 @@ func FromOutputs(stack string, clusters map[string]any) []Cluster {
 		}
 		cl := Cluster{Name: name, Stack: stack, Shard: o.Shard, Region: o.Region, Role: o.Role,
 			Environment: o.Environment, Wave: o.Wave, AddonsRepoRevision: o.AddonsRepoRevision,
-			KubernetesVersion: o.KubernetesVersion, SecretName: cmp.Or(o.SecretName, name),
-			NodeGroups: o.NodeGroups, ArgoCD: Unknown, Decommissioned: o.Labels["fleet_decommission"] == "true",
+			KubernetesVersion: o.KubernetesVersion, SecretName: cmp.Or(o.SecretName, name), SecretNamespace: o.SecretNamespace,
+			NodeGroups: o.NodeGroups, ArgoCD: Unknown, Connection: Unknown, Decommissioned: o.Labels["fleet_decommission"] == "true",
 			Addons: []Addon{}}
 		for _, k := range slices.Sorted(maps.Keys(o.Labels)) {
 			if addon, ok := strings.CutPrefix(k, "enable_"); ok && o.Labels[k] == "true" {

@@ -14,7 +14,7 @@ import (
 
 // fixture is the dev fleet's clusters output (testdata/clusters.json) with Argo CD's Applications: metrics-server
 // fails to sync on spoke-use2 only, karpenter is progressing there, the hub's load balancer controller has no
-// Application.
+// Application; Argo CD's controllers reach the hub and spoke-use2, and report nothing of spoke-usw2.
 func fixture(t *testing.T) Report {
 	t.Helper()
 	data, err := os.ReadFile("testdata/clusters.json")
@@ -36,7 +36,8 @@ func fixture(t *testing.T) Report {
 		{Name: "addon-elsewhere-metrics-server", Cluster: "elsewhere", Sync: "OutOfSync", Health: "Degraded"},
 	}
 	r := Report{At: time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC),
-		Clusters: WithApplications(FromOutputs("dev", outputs), apps),
+		Clusters: WithConnections(WithApplications(FromOutputs("dev", outputs), apps),
+			map[string]string{"hub": ConnectionSuccessful, "spoke-use2": ConnectionSuccessful, "elsewhere": ConnectionFailed}),
 		Stacks:   []Stack{{Name: "dev", DriftChecked: true, Drifted: []string{"spoke-use2-cluster-secret"}}}}
 	r.Clusters[1].Drifted = ofClusters(r.Stacks[0].Drifted, r.Clusters)["spoke-use2"]
 	r.Clusters[0].EKS = &EKS{Status: "ACTIVE", Version: "1.33", PlatformVersion: "eks.5"}
@@ -128,12 +129,12 @@ func TestTable(t *testing.T) {
 		}
 	}
 	for i, want := range []string{
-		"system 2 (2-4) m6i.large ON_DEMAND ACTIVE 1.33 eks.5 none",
-		"system 2 (1-3) m6i.large,m7i.large SPOT ACTIVE 1.33 eks.5, 1 upgrade insight(s) 1 resource(s)",
-		"1.32 Unknown none",
+		"system 2 (2-4) m6i.large ON_DEMAND ACTIVE 1.33 eks.5 none reachable Successful",
+		"system 2 (1-3) m6i.large,m7i.large SPOT ACTIVE 1.33 eks.5, 1 upgrade insight(s) 1 resource(s) reachable Successful",
+		"1.32 Unknown none reachable Unknown",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(lines[i+1]), " "), want) {
-			t.Errorf("row %d lacks %q (node groups, EKS, drift):\n%s", i+1, want, lines[i+1])
+			t.Errorf("row %d lacks %q (node groups, EKS, drift, Argo CD read, its connection):\n%s", i+1, want, lines[i+1])
 		}
 	}
 	// The add-ons as a count per state, the failed ones named.
@@ -144,8 +145,9 @@ func TestTable(t *testing.T) {
 	if err := Table(&coloured, r, true); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(coloured.String(), "\x1b[31mfailed: metrics_server\x1b[0m") {
-		t.Errorf("a failed add-on is not red on a terminal:\n%q", coloured.String())
+	if !strings.Contains(coloured.String(), "\x1b[31mfailed: metrics_server\x1b[0m") ||
+		strings.Count(coloured.String(), "\x1b[32mSuccessful\x1b[0m") != 2 || !strings.Contains(coloured.String(), "\x1b[90mUnknown\x1b[0m") {
+		t.Errorf("a failed add-on is not red, or a connection not green (Successful) or grey (Unknown), on a terminal:\n%q", coloured.String())
 	}
 }
 
@@ -201,7 +203,7 @@ func TestHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	matrix, ids := map[string]map[string]string{}, map[string]bool{}
+	matrix, ids, connections := map[string]map[string]string{}, map[string]bool{}, map[string]string{}
 	var links []string
 	var walk func(n *html.Node, cluster string)
 	walk = func(n *html.Node, cluster string) {
@@ -223,6 +225,8 @@ func TestHTML(t *testing.T) {
 				matrix[cluster] = map[string]string{}
 			case n.Data == "td" && attr("data-addon") != "":
 				matrix[cluster][attr("data-addon")] = attr("class")
+			case n.Data == "td" && attr("data-connection") != "":
+				connections[cluster] = attr("data-connection") + " " + attr("class")
 			case n.Data == "a":
 				links = append(links, attr("href"))
 			case n.Data == "link" || n.Data == "script" || n.Data == "img":
@@ -241,6 +245,11 @@ func TestHTML(t *testing.T) {
 	}
 	if d := cmp.Diff(want, matrix); d != "" {
 		t.Errorf("matrix (-want +got):\n%s", d)
+	}
+	wantConnections := map[string]string{"hub": "Successful connection ok", "spoke-use2": "Successful connection ok",
+		"spoke-usw2": "Unknown connection unknown"}
+	if d := cmp.Diff(wantConnections, connections); d != "" {
+		t.Errorf("Argo CD's connections (-want +got):\n%s", d)
 	}
 	for _, l := range links {
 		if !strings.HasPrefix(l, "#") || !ids[l[1:]] {

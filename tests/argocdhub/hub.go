@@ -53,6 +53,9 @@ type Hub struct {
 	// applicationset-controller), a sharded application controller's replicas past the first as
 	// application-controller-1, ...
 	Logs map[string]string
+	// ControllerMetrics are the application controller replicas' metrics URLs (http://127.0.0.1:<port>/metrics),
+	// in shard order: what a pod's container port named metrics serves in a cluster.
+	ControllerMetrics []string
 }
 
 // components are the chart's workloads Start runs, in order (the repo server before the controllers that call it),
@@ -128,6 +131,7 @@ func Start(ctx context.Context, cfg Config) (_ *Hub, err error) {
 					fmt.Sprintf("ARGOCD_CONTROLLER_SHARD=%d", shard))
 				q.args = append(q.args, "--kubeconfig="+q.kubeconfig, "--repo-server="+repoServer, "--redis="+redisAddr,
 					fmt.Sprintf("--metrics-port=%d", ports[0]))
+				h.ControllerMetrics = append(h.ControllerMetrics, fmt.Sprintf("http://127.0.0.1:%d/metrics", ports[0]))
 			}
 			if err := h.run(name, q); err != nil {
 				return nil, err

@@ -63,6 +63,19 @@ func (p *Page) Matrix() map[string]map[string]Cell {
 	})()`)
 }
 
+// Connections are the matrix's Argo CD connection cells by cluster (td[data-connection]): text and background
+// colour as shown.
+func (p *Page) Connections() map[string]Cell {
+	return evaluate[map[string]Cell](p, `(() => {
+		const m = {};
+		for (const tr of document.querySelectorAll('#matrix tr[data-cluster]')) {
+			const td = tr.querySelector('td[data-connection]');
+			if (td) m[tr.dataset.cluster] = {Text: td.innerText.trim(), Colour: getComputedStyle(td).backgroundColor};
+		}
+		return m;
+	})()`)
+}
+
 // Requests are the URLs of every resource the page loaded.
 func (p *Page) Requests() []string {
 	return evaluate[[]string](p, `performance.getEntriesByType('resource').map(e => e.name)`)

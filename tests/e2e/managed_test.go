@@ -192,6 +192,10 @@ func TestManagedHub(t *testing.T) {
 			t.Errorf("fleet status: %s's EKS %+v, want capabilities %q", c.Name, c.EKS, want)
 			continue
 		}
+		// AWS runs a managed hub's application controller: no metrics to read, and nothing unreachable for it.
+		if c.Connection != status.Unknown {
+			t.Errorf("fleet status: %s's Argo CD connection %q on a managed hub, want %s", c.Name, c.Connection, status.Unknown)
+		}
 		// Each cluster's version in EKS's calendar: its end of standard support, and the price tier that follows.
 		standard, _, known := capabilities.SupportDates(c.EKS.Version)
 		if known {

@@ -80,6 +80,13 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 	if drifted == "" {
 		t.Fatal("spoke-usw2 has no node role policy attachment")
 	}
+	// Argo CD's controllers run as this machine's processes, not behind the hub API's pod proxy: fleet status reads
+	// their metrics at their URLs, each cluster's connection state as the controller of its shard reports it.
+	var metrics []string
+	for _, u := range env.Hub().ArgoCD().ControllerMetrics() {
+		metrics = append(metrics, "-argocd-metrics", u)
+	}
+	run := func(args ...string) []byte { return stack.FleetStatus(append(args, metrics...)...) }
 	held := func(r status.Report) status.Addon {
 		for _, c := range r.Clusters {
 			if a, ok := c.Addon("metrics_server"); ok && c.Name == "spoke-use2" {
@@ -90,9 +97,11 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 	}
 	r, ok := waitFor(3*time.Minute, func() (status.Report, bool) {
 		var r status.Report
-		err := json.Unmarshal(stack.FleetStatus("-json", "-drift"), &r)
+		err := json.Unmarshal(run("-json", "-drift"), &r)
 		a := held(r)
-		return r, err == nil && a.State() == "failed" && strings.Contains(a.Message, "metrics-server is held back on this cluster")
+		// The controllers report the clusters their cache holds every 30 s (clustercollector.go).
+		connected := !slices.ContainsFunc(r.Clusters, func(c status.Cluster) bool { return c.Connection != status.ConnectionSuccessful })
+		return r, err == nil && a.State() == "failed" && strings.Contains(a.Message, "metrics-server is held back on this cluster") && connected
 	})
 	if a := held(r); !ok || !strings.Contains(a.Message, "metrics-server is held back on this cluster") ||
 		a.Application != "addon-spoke-use2-metrics-server" {
@@ -105,8 +114,9 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 	for _, c := range r.Clusters {
 		names = append(names, c.Name)
 		if c.EKS == nil || c.EKS.Status != "ACTIVE" || c.EKS.Version != c.KubernetesVersion || len(c.NodeGroups) == 0 ||
-			c.ArgoCD != "reachable" || c.Stack != "dev" {
-			t.Errorf("%s: EKS %+v, node groups %v, Argo CD %s, stack %s", c.Name, c.EKS, c.NodeGroups, c.ArgoCD, c.Stack)
+			c.ArgoCD != "reachable" || c.Stack != "dev" || c.Connection != status.ConnectionSuccessful {
+			t.Errorf("%s: EKS %+v, node groups %v, Argo CD %s (connection %s), stack %s", c.Name, c.EKS, c.NodeGroups,
+				c.ArgoCD, c.Connection, c.Stack)
 		}
 		if got := c.EKS != nil && len(c.EKS.Insights) == 1 && c.EKS.Insights[0].Name == insight.Name; got != (c.Name == "spoke-use2") {
 			t.Errorf("%s: EKS %+v; want the upgrade insight on spoke-use2 only", c.Name, c.EKS)
@@ -137,10 +147,11 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 		t.Errorf("the hub's capacity: %+v (%d Applications on the hub, %v); want 3 clusters, the controller sharded "+
 			"over 2 replicas (the test's budget), some of the planned Applications running", c, len(live), err)
 	}
-	table := string(stack.FleetStatus("-eks=false"))
+	table := string(run("-eks=false"))
 	t.Logf("fleet status:\n%s", table)
 	// Each row counts its add-ons per state and names the failed ones (the JSON above has every add-on's state).
 	if strings.Count(table, "failed: metrics_server") != 1 || strings.Count(table, "reachable") != 3 ||
+		strings.Count(table, status.ConnectionSuccessful) != 3 ||
 		!strings.Contains(table, "unchecked") || !strings.Contains(table, "hub of stack dev: ") {
 		t.Errorf("the table:\n%s", table)
 	}
@@ -150,7 +161,7 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 		want string
 	}{{[]string{"-failing"}, "spoke-use2"}, {[]string{"-wave", "1"}, "spoke-usw2"}} {
 		var filtered status.Report
-		if err := json.Unmarshal(stack.FleetStatus(append([]string{"-json", "-eks=false"}, tc.args...)...), &filtered); err != nil ||
+		if err := json.Unmarshal(run(append([]string{"-json", "-eks=false"}, tc.args...)...), &filtered); err != nil ||
 			len(filtered.Clusters) != 1 || filtered.Clusters[0].Name != tc.want {
 			t.Errorf("fleet status %v: %+v, %v; want %s alone", tc.args, filtered.Clusters, err, tc.want)
 		}
@@ -160,7 +171,7 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 	page := filepath.Join(t.TempDir(), "status.html")
 	states := func() map[string]map[string]string {
 		var r status.Report
-		if err := json.Unmarshal(stack.FleetStatus("-json", "-eks=false"), &r); err != nil {
+		if err := json.Unmarshal(run("-json", "-eks=false"), &r); err != nil {
 			t.Fatal(err)
 		}
 		out := map[string]map[string]string{}
@@ -175,13 +186,21 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 	var before map[string]map[string]string
 	for try := 0; try < 3; try++ {
 		before = states()
-		stack.FleetStatus("-html", page, "-eks=false")
+		run("-html", page, "-eks=false")
 		if after := states(); maps.EqualFunc(before, after, maps.Equal) {
 			break
 		}
 	}
-	shown := map[string]map[string]string{}
-	for c, row := range browser.Open(t, page).Matrix() {
+	shown, opened := map[string]map[string]string{}, browser.Open(t, page)
+	for c, cell := range opened.Connections() {
+		if cell.Text != status.ConnectionSuccessful {
+			t.Errorf("the live page shows %s's Argo CD connection %q, want %s", c, cell.Text, status.ConnectionSuccessful)
+		}
+	}
+	if n := len(opened.Connections()); n != len(names) {
+		t.Errorf("the live page shows %d clusters' connections, want %d", n, len(names))
+	}
+	for c, row := range opened.Matrix() {
 		shown[c] = map[string]string{}
 		for a, cell := range row {
 			if cell.Text != "-" { // a column of an add-on the cluster does not enable
@@ -193,7 +212,7 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 		t.Errorf("the live page as Chromium shows it, against the report (-report +page):\n%s", d)
 	}
 	// -addons: a row per cluster and add-on with the chart version Argo CD deployed.
-	addons := string(stack.FleetStatus("-addons", "-eks=false"))
+	addons := string(run("-addons", "-eks=false"))
 	t.Logf("fleet status -addons:\n%s", addons)
 	if !strings.HasPrefix(addons, "CLUSTER") || strings.Count(addons, "\n") != 1+func() (n int) {
 		for _, row := range before {

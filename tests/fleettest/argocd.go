@@ -74,6 +74,10 @@ func (a *ArgoCD) Log(name string) string {
 	return string(data)
 }
 
+// ControllerMetrics are the application controller replicas' metrics URLs, in shard order (fleet status
+// -argocd-metrics: the controllers run as the machine's processes, not behind the hub API's pod proxy).
+func (a *ArgoCD) ControllerMetrics() []string { return a.hub.ControllerMetrics }
+
 // Applications are the hub's Argo CD Applications in namespace (all: "").
 func (a *ArgoCD) Applications(namespace string) dynamic.ResourceInterface {
 	apps := a.Hub.Dynamic().Resource(status.ApplicationsResource)

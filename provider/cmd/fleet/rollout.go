@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/awsconfig"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
@@ -178,7 +179,11 @@ func runRollout(ctx context.Context, o rolloutOptions, out io.Writer) error {
 		}
 		reach = status.KubeconfigHub(string(data))
 	}
-	dyn, err := reach(ctx, hub)
+	cfg, err := reach(ctx, hub)
+	if err != nil {
+		return err
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		return err
 	}

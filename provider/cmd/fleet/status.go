@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,7 +26,9 @@ type options struct {
 	dir, kubeconfig, html string
 	hubStack              string
 	stacks                stackList
+	metrics               stackList
 	eks, drift, json      bool
+	connection            bool
 	addons                bool
 	watch                 time.Duration
 	filter                status.Filter
@@ -65,13 +68,15 @@ func parse(args []string, out io.Writer) (options, error) {
 	fs.Var(&o.stacks, "stack", "a stack to read, repeatable (the hub's and its shards'); default: every stack of the project")
 	fs.StringVar(&o.hubStack, "hub-stack", "", "the stack whose hub every stack is read against (read even if -stack omits it); default: each stack's own hub, and for a shard the one hub of the stacks read")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "your kubeconfig file reaching the hub; default: the hub's endpoint and CA from EKS, with an EKS token of your AWS credentials (no stack output is used as a kubeconfig)")
+	fs.BoolVar(&o.connection, "connection", true, "read each cluster's Argo CD connection state from the application controllers' metrics (not on a managed hub)")
+	fs.Var(&o.metrics, "argocd-metrics", "an application controller replica's metrics URL (http://localhost:8082/metrics through `kubectl port-forward`), repeatable; default: each controller pod's metrics through the hub API's pod proxy")
 	fs.BoolVar(&o.eks, "eks", true, "ask EKS of each cluster (AWS credentials from the environment)")
 	fs.BoolVar(&o.drift, "drift", false, "check each stack's drift with a refresh preview (reads every resource: slow)")
 	fs.BoolVar(&o.json, "json", false, "write the report as JSON")
 	fs.StringVar(&o.html, "html", "", "write the report as one self-contained HTML page to this file")
 	fs.BoolVar(&o.addons, "addons", false, "one row per cluster and add-on: its state, version (its policy's), the chart version Argo CD deployed, sync, health and message")
 	fs.DurationVar(&o.watch, "watch", 0, "refresh the report this often (30s) until interrupted")
-	fs.BoolVar(&o.filter.Failing, "failing", false, "only the clusters with a failed add-on or a failing EKS status")
+	fs.BoolVar(&o.filter.Failing, "failing", false, "only the clusters with a failed add-on, a failing EKS status or a failed Argo CD connection")
 	fs.Var(waveList{&o.filter.Waves}, "wave", "only the clusters of this wave, repeatable")
 	fs.Var((*stackList)(&o.filter.Clusters), "cluster", "only the cluster of this name, repeatable")
 	if err := fs.Parse(args); err != nil {
@@ -83,6 +88,14 @@ func parse(args []string, out io.Writer) (options, error) {
 	}
 	if o.json && o.html != "" || o.addons && (o.json || o.html != "") {
 		problems = append(problems, "-json, -html and -addons: choose one")
+	}
+	if !o.connection && len(o.metrics) > 0 {
+		problems = append(problems, "-argocd-metrics with -connection=false: choose one")
+	}
+	for _, m := range o.metrics {
+		if u, err := url.Parse(m); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+			problems = append(problems, fmt.Sprintf("-argocd-metrics %q: an http or https URL (http://localhost:8082/metrics)", m))
+		}
 	}
 	if o.watch < 0 || o.watch > 0 && o.watch < 5*time.Second {
 		problems = append(problems, fmt.Sprintf("-watch %s: at least 5s", o.watch))
@@ -123,6 +136,13 @@ func runStatus(ctx context.Context, o options, out io.Writer) error {
 		return clients[region], nil
 	}
 	src.Hub = status.EKSHub(regional)
+	switch {
+	case !o.connection:
+	case len(o.metrics) > 0:
+		src.ArgoCDMetrics = status.URLMetrics(o.metrics)
+	default:
+		src.ArgoCDMetrics = status.PodMetrics
+	}
 	if o.eks {
 		src.EKS = regional
 	}

@@ -19,15 +19,23 @@ func TestParse(t *testing.T) {
 		want    options
 		problem string
 	}{
-		{nil, options{dir: ".", eks: true}, ""},
+		{nil, options{dir: ".", eks: true, connection: true}, ""},
 		{[]string{"-C", "fleet", "-stack", "hub", "-stack", "shard-eu", "-drift", "-eks=false", "-html", "s.html", "-watch", "30s"},
-			options{dir: "fleet", stacks: stackList{"hub", "shard-eu"}, drift: true, html: "s.html", watch: 30 * time.Second}, ""},
+			options{dir: "fleet", stacks: stackList{"hub", "shard-eu"}, drift: true, html: "s.html", watch: 30 * time.Second, connection: true}, ""},
+		{[]string{"-connection=false"}, options{dir: ".", eks: true}, ""},
+		{[]string{"-connection=false", "-argocd-metrics", "http://localhost:8082/metrics"}, options{},
+			"-argocd-metrics with -connection=false: choose one"},
 		{[]string{"-failing", "-wave", "1", "-wave", "2", "-cluster", "spoke-a"},
-			options{dir: ".", eks: true, filter: status.Filter{Failing: true, Waves: []int{1, 2}, Clusters: []string{"spoke-a"}}}, ""},
+			options{dir: ".", eks: true, connection: true, filter: status.Filter{Failing: true, Waves: []int{1, 2}, Clusters: []string{"spoke-a"}}}, ""},
 		{[]string{"-json", "-html", "s.html"}, options{}, "-json, -html and -addons: choose one"},
 		{[]string{"-addons", "-json"}, options{}, "-json, -html and -addons: choose one"},
-		{[]string{"-addons"}, options{dir: ".", eks: true, addons: true}, ""},
+		{[]string{"-addons"}, options{dir: ".", eks: true, connection: true, addons: true}, ""},
 		{[]string{"-watch", "1s", "extra"}, options{}, `unexpected arguments ["extra"]; -watch 1s: at least 5s`},
+		{[]string{"-argocd-metrics", "http://localhost:8082/metrics", "-argocd-metrics", "https://shard-1:8082/metrics"},
+			options{dir: ".", eks: true, connection: true, metrics: stackList{"http://localhost:8082/metrics", "https://shard-1:8082/metrics"}}, ""},
+		{[]string{"-argocd-metrics", "localhost:8082", "-argocd-metrics", "ftp://h/metrics"}, options{},
+			`-argocd-metrics "localhost:8082": an http or https URL (http://localhost:8082/metrics); ` +
+				`-argocd-metrics "ftp://h/metrics": an http or https URL (http://localhost:8082/metrics)`},
 	} {
 		var out strings.Builder
 		got, err := parse(tc.args, &out)
@@ -39,7 +47,7 @@ func TestParse(t *testing.T) {
 		}
 		if err != nil || got.dir != tc.want.dir || got.stacks.String() != tc.want.stacks.String() || got.drift != tc.want.drift ||
 			got.eks != tc.want.eks || got.html != tc.want.html || got.watch != tc.want.watch || got.json != tc.want.json ||
-			got.addons != tc.want.addons ||
+			got.addons != tc.want.addons || got.metrics.String() != tc.want.metrics.String() || got.connection != tc.want.connection ||
 			!reflect.DeepEqual(got.filter, tc.want.filter) {
 			t.Errorf("%q: %+v, %v; want %+v", tc.args, got, err, tc.want)
 		}

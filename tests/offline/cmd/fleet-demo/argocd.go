@@ -36,33 +36,38 @@ func serveDevRepositories(ctx context.Context, env *offline.Env, stack auto.Stac
 }
 
 // showArgoCD runs Argo CD's own controllers on the fleet's hub until its Applications settle (two minutes at most),
-// then prints Argo CD's view of them.
-func showArgoCD(ctx context.Context, env *offline.Env, outputs auto.OutputMap) error {
+// then prints Argo CD's view of them. It returns the application controllers' metrics URLs (for fleet status's
+// connection states) and what stops them (the caller's, once done; nil when the stack has no hub).
+func showArgoCD(ctx context.Context, env *offline.Env, outputs auto.OutputMap) (metrics []string, stop func(), err error) {
 	region, cluster := hubOf(outputs)
 	if cluster == "" {
-		return nil
+		return nil, nil, nil
 	}
 	started := time.Now()
-	_, stop, err := env.StartArgoCD(ctx, region, cluster)
+	hub, stop, err := env.StartArgoCD(ctx, region, cluster)
 	if err != nil {
-		return fmt.Errorf("starting Argo CD on the hub: %w", err)
+		return nil, nil, fmt.Errorf("starting Argo CD on the hub: %w", err)
 	}
-	defer stop()
+	defer func() {
+		if err != nil {
+			stop()
+		}
+	}()
 	dyn, err := env.Clusters.Dynamic(controlplane.Name(region, cluster))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := offline.RefreshApplications(ctx, dyn); err != nil {
-		return err
+		return nil, nil, err
 	}
 	apps, err := offline.WaitForApplications(ctx, dyn, started, 2*time.Minute)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	fmt.Printf("\nArgo CD on %s (its own controllers, v3.5.7; %s after they started):\n", cluster,
 		time.Since(started).Round(time.Second))
 	offline.PrintApplications(os.Stdout, apps)
-	return nil
+	return hub.ControllerMetrics, stop, nil
 }
 
 // hubOf is the region and name of the hub among the stack's clusters output (role hub; region from its ARN).

@@ -88,14 +88,25 @@ func run(stackName string, destroy bool, opts offline.Options) error {
 	offline.PrintSummary(os.Stdout, res.Outputs)
 	offline.PrintDelivery(os.Stdout, res.Outputs)
 	offline.PrintControlPlanes(os.Stdout, env)
+	// Argo CD's controllers run on until fleet status has read their connection states (-argocd-metrics: they
+	// are the machine's processes, not behind the hub API's pod proxy); without them there is none to read.
+	statusArgs := []string{"-connection=false"}
 	if argocd {
-		if err := showArgoCD(ctx, env, res.Outputs); err != nil {
+		metrics, stop, err := showArgoCD(ctx, env, res.Outputs)
+		if err != nil {
 			return err
+		}
+		if stop != nil {
+			defer stop()
+			statusArgs = nil
+			for _, m := range metrics {
+				statusArgs = append(statusArgs, "-argocd-metrics", m)
+			}
 		}
 	}
 	// The fleet at a glance, as `fleet status` shows it (bin/fleet, in the run's environment).
 	fmt.Printf("\n== fleet status -C %s\n", env.ProjectDir(filepath.Join(root, "examples", "fleet"), stackName))
-	table, err := env.FleetStatus(filepath.Join(root, "examples", "fleet"), stackName)
+	table, err := env.FleetStatus(filepath.Join(root, "examples", "fleet"), stackName, statusArgs...)
 	os.Stdout.Write(table)
 	return err
 }
