@@ -62,7 +62,7 @@ func PodMetrics(ctx context.Context, hub *rest.Config, namespace string) ([][]by
 			continue
 		}
 		data, err := kube.CoreV1().RESTClient().Get().Namespace(namespace).Resource("pods").
-			Name(p.Name+":"+strconv.Itoa(int(port))).SubResource("proxy").Suffix("metrics").
+			Name(p.Name + ":" + strconv.Itoa(int(port))).SubResource("proxy").Suffix("metrics").
 			Timeout(podMetricsTimeout).DoRaw(ctx)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("pod %s: %w", p.Name, err))

@@ -38,7 +38,7 @@ func fixture(t *testing.T) Report {
 	r := Report{At: time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC),
 		Clusters: WithConnections(WithApplications(FromOutputs("dev", outputs), apps),
 			map[string]string{"hub": ConnectionSuccessful, "spoke-use2": ConnectionSuccessful, "elsewhere": ConnectionFailed}),
-		Stacks:   []Stack{{Name: "dev", DriftChecked: true, Drifted: []string{"spoke-use2-cluster-secret"}}}}
+		Stacks: []Stack{{Name: "dev", DriftChecked: true, Drifted: []string{"spoke-use2-cluster-secret"}}}}
 	r.Clusters[1].Drifted = ofClusters(r.Stacks[0].Drifted, r.Clusters)["spoke-use2"]
 	r.Clusters[0].EKS = &EKS{Status: "ACTIVE", Version: "1.33", PlatformVersion: "eks.5"}
 	r.Clusters[1].EKS = &EKS{Status: "ACTIVE", Version: "1.33", PlatformVersion: "eks.5",
