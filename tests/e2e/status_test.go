@@ -147,9 +147,14 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 		t.Errorf("the hub's capacity: %+v (%d Applications on the hub, %v); want 3 clusters, the controller sharded "+
 			"over 2 replicas (the test's budget), some of the planned Applications running", c, len(live), err)
 	}
-	table := string(run("-eks=false"))
-	t.Logf("fleet status:\n%s", table)
 	// Each row counts its add-ons per state and names the failed ones (the JSON above has every add-on's state).
+	// While Argo CD retries the held-back sync, an attempt in progress shows it progressing: the table is read again
+	// until it shows the failure.
+	table, _ := waitFor(2*time.Minute, func() (string, bool) {
+		table := string(run("-eks=false"))
+		return table, strings.Count(table, "failed: metrics_server") == 1
+	})
+	t.Logf("fleet status:\n%s", table)
 	if strings.Count(table, "failed: metrics_server") != 1 || strings.Count(table, "reachable") != 3 ||
 		strings.Count(table, status.ConnectionSuccessful) != 3 ||
 		!strings.Contains(table, "unchecked") || !strings.Contains(table, "hub of stack dev: ") {
@@ -160,10 +165,13 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 		args []string
 		want string
 	}{{[]string{"-failing"}, "spoke-use2"}, {[]string{"-wave", "1"}, "spoke-usw2"}} {
-		var filtered status.Report
-		if err := json.Unmarshal(run(append([]string{"-json", "-eks=false"}, tc.args...)...), &filtered); err != nil ||
-			len(filtered.Clusters) != 1 || filtered.Clusters[0].Name != tc.want {
-			t.Errorf("fleet status %v: %+v, %v; want %s alone", tc.args, filtered.Clusters, err, tc.want)
+		filtered, ok := waitFor(2*time.Minute, func() (status.Report, bool) {
+			var r status.Report
+			err := json.Unmarshal(run(append([]string{"-json", "-eks=false"}, tc.args...)...), &r)
+			return r, err == nil && len(r.Clusters) == 1 && r.Clusters[0].Name == tc.want
+		})
+		if !ok {
+			t.Errorf("fleet status %v: %+v; want %s alone", tc.args, filtered.Clusters, tc.want)
 		}
 	}
 	// The live page, opened in Chromium, shows each cluster's add-ons in the states the report gives them. The
