@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	corev1 "k8s.io/api/core/v1"
@@ -151,7 +152,7 @@ func Connections(expositions [][]byte) (map[string]string, error) {
 		if f := families["argocd_cluster_connection_status"]; f != nil {
 			for _, m := range f.GetMetric() {
 				state := ConnectionFailed
-				if m.GetGauge().GetValue() == 1 {
+				if value(m) == 1 {
 					state = ConnectionSuccessful
 				}
 				states[labels(m.GetLabel())["server"]] = state
@@ -165,6 +166,15 @@ func Connections(expositions [][]byte) (map[string]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// value is a sample's value: a gauge's, as Argo CD types it, or an untyped one's (an exposition without its TYPE
+// lines, as some scrapers pass them on).
+func value(m *dto.Metric) float64 {
+	if m.GetGauge() != nil {
+		return m.GetGauge().GetValue()
+	}
+	return m.GetUntyped().GetValue()
 }
 
 // labels are a metric's label pairs by name.

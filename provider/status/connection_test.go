@@ -47,6 +47,9 @@ func TestConnections(t *testing.T) {
 		{"two shards", []string{shard0, shard1}, map[string]string{"hub": ConnectionSuccessful,
 			"spoke-use2": ConnectionFailed, "spoke-usw2": ConnectionSuccessful}, ""},
 		{"one shard's", []string{shard1}, map[string]string{"spoke-usw2": ConnectionSuccessful}, ""},
+		{"without TYPE lines (untyped samples)", []string{strings.ReplaceAll(strings.ReplaceAll(shard1,
+			"# TYPE argocd_cluster_info gauge\n", ""), "# TYPE argocd_cluster_connection_status gauge\n", "")},
+			map[string]string{"spoke-usw2": ConnectionSuccessful}, ""},
 		{"a controller that watches no cluster yet", []string{"# TYPE argocd_app_info gauge\n"}, map[string]string{}, ""},
 		{"not metrics", []string{shard0, "<html>502 Bad Gateway</html>"}, nil, "controller 1's metrics"},
 	} {
