@@ -3,7 +3,6 @@ package contract
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http/httptest"
 	"testing"
 
@@ -11,13 +10,9 @@ import (
 	"github.com/argoproj/argo-cd/v3/controller/metrics"
 	"github.com/argoproj/argo-cd/v3/controller/sharding"
 	"github.com/argoproj/argo-cd/v3/pkg/apis/application/v1alpha1"
-	"github.com/argoproj/argo-cd/v3/util/db"
 	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
@@ -40,16 +35,7 @@ func TestConnectionStatesFromArgoCDMetrics(t *testing.T) {
 	var clusters v1alpha1.ClusterList
 	var fleet []status.Cluster
 	for i, s := range shardedSecrets(7, replicas) {
-		data := map[string][]byte{}
-		for k, v := range s.StringData() {
-			data[k] = []byte(v)
-		}
-		c, err := db.SecretToCluster(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: s.Name, Namespace: s.Namespace,
-			Labels: s.Labels, UID: types.UID(fmt.Sprintf("uid-%d", i))}, Data: data})
-		if err != nil {
-			t.Fatal(err)
-		}
-		clusters.Items = append(clusters.Items, *c)
+		clusters.Items = append(clusters.Items, *argoCluster(t, i, s))
 		fleet = append(fleet, status.Cluster{Name: s.Name, SecretName: s.Name})
 	}
 	const lost = "spoke-003"

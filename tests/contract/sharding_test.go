@@ -38,6 +38,22 @@ func shardedSecrets(n, replicas int) []gitopsbridge.ClusterSecret {
 	return out
 }
 
+// argoCluster is the cluster Argo CD reads from the fleet's secret s, the i-th of its list (util/db's
+// SecretToCluster, the secret as the API server stores it, with a UID of its own).
+func argoCluster(t *testing.T, i int, s gitopsbridge.ClusterSecret) *v1alpha1.Cluster {
+	t.Helper()
+	data := map[string][]byte{}
+	for k, v := range s.StringData() {
+		data[k] = []byte(v)
+	}
+	c, err := db.SecretToCluster(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: s.Name, Namespace: s.Namespace,
+		Labels: s.Labels, UID: types.UID(fmt.Sprintf("uid-%d", i))}, Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestControllerShardingPlacesEachSecret: Argo CD v3.5.7's own code reads a sharded fleet's cluster secrets
 // (util/db's SecretToCluster) and shards them (controller/sharding's ClusterSharding, as each replica of the
 // application controller runs it): with either algorithm the fleet sets, each cluster is managed by exactly the
@@ -47,15 +63,7 @@ func TestControllerShardingPlacesEachSecret(t *testing.T) {
 	var clusters v1alpha1.ClusterList
 	want := map[string]int{}
 	for i, s := range shardedSecrets(40, replicas) {
-		data := map[string][]byte{}
-		for k, v := range s.StringData() {
-			data[k] = []byte(v)
-		}
-		c, err := db.SecretToCluster(&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: s.Name, Namespace: s.Namespace,
-			Labels: s.Labels, UID: types.UID(fmt.Sprintf("uid-%d", i))}, Data: data})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := argoCluster(t, i, s)
 		if c.Shard == nil {
 			t.Fatalf("Argo CD reads no shard from %s's secret", s.Name)
 		}
