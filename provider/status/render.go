@@ -16,9 +16,9 @@ var colours = map[string]string{"ok": "\x1b[32m", "progressing": "\x1b[33m", "fa
 
 // Table writes one row per cluster: name (decommissioned said), stack (and shard), region, role, wave, Kubernetes
 // version, node groups, what EKS says, drift, whether Argo CD was read and whether it reaches the cluster
-// (Connection), and its add-ons as a count per state with
-// the failed ones named (Cluster.AddonsText), coloured when colour is set (a terminal); then each hub stack's Argo CD load (Capacity), each stack's rollout (fleet
-// rollout's record) and what could not be read.
+// (Connection), and its add-ons as a count per state with the failed ones named (Cluster.AddonsText), coloured when
+// colour is set (a terminal); then each hub stack's Argo CD load (Capacity), each stack's rollout (fleet rollout's
+// record) and what could not be read.
 func Table(w io.Writer, r Report, colour bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CLUSTER\tSTACK\tREGION\tROLE\tWAVE\tK8S\tNODES\tEKS\tDRIFT\tARGO CD\tCONNECTION\tADD-ONS")
