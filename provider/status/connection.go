@@ -195,7 +195,7 @@ func WithConnections(clusters []Cluster, connections map[string]string) []Cluste
 	out := make([]Cluster, len(clusters))
 	for i, c := range clusters {
 		c.Connection = Unknown
-		if s, ok := connections[c.SecretName]; ok && c.SecretName != "" {
+		if s, ok := connections[c.SecretName]; ok {
 			c.Connection = s
 		}
 		out[i] = c
