@@ -9,6 +9,7 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 
+	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
 )
@@ -67,7 +68,23 @@ func showArgoCD(ctx context.Context, env *offline.Env, outputs auto.OutputMap) (
 	fmt.Printf("\nArgo CD on %s (its own controllers, v3.5.7; %s after they started):\n", cluster,
 		time.Since(started).Round(time.Second))
 	offline.PrintApplications(os.Stdout, apps)
+	clusters, _ := outputs["clusters"].Value.(map[string]any)
+	waitForConnections(ctx, hub.ControllerMetrics, len(clusters), time.Minute)
 	return hub.ControllerMetrics, stop, nil
+}
+
+// waitForConnections waits, at most timeout, until the application controllers' metrics (urls) name the connection
+// state of n clusters: each replica reports its clusters every 30 s (Argo CD's clustercollector.go), so fleet status
+// right after the Applications settle would show every connection Unknown.
+func waitForConnections(ctx context.Context, urls []string, n int, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		expositions, err := status.URLMetrics(urls)(ctx, nil, "")
+		if connections, cerr := status.Connections(expositions); err == nil && cerr == nil && len(connections) >= n {
+			return
+		}
+		time.Sleep(2 * time.Second)
+	}
 }
 
 // hubOf is the region and name of the hub among the stack's clusters output (role hub; region from its ARN).
