@@ -7,6 +7,7 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
@@ -32,8 +33,9 @@ type HubCapacity struct {
 	TenantApplications int `pulumi:"tenantApplications" json:"tenantApplications"`
 	// RegistryApplications are, with Git delivery, the registry Applications, one per environment.
 	RegistryApplications int `pulumi:"registryApplications" json:"registryApplications"`
-	// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are
-	// counted in their own stacks, not here).
+	// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards'. A self-managed hub's
+	// Applications are this stack's; a managed hub's (Limit) also its shards' spokes' read from their stacks'
+	// shardFacts (shards[].stack), counted from the labels of the secrets they registered.
 	Clusters int `pulumi:"clusters" json:"clusters"`
 	// Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none)
 	// for a self-managed one, which is sharded instead.
@@ -131,7 +133,8 @@ func (p *plan) shardOf(cluster string) *int {
 }
 
 // withHubReplicas joins a shard's hub's facts into its plan: with the hub's controller sharded, its spokes'
-// secrets name their replicas as the hub's own do (a shard's argocd carries nothing else).
+// secrets name their replicas as the hub's own do (a shard's argocd carries nothing else but the hub's mode,
+// withManagedHub).
 func (p *plan) withHubReplicas(facts HubFacts) {
 	if facts.ControllerReplicas < 2 {
 		return
@@ -142,6 +145,50 @@ func (p *plan) withHubReplicas(facts HubFacts) {
 	}
 	h.ControllerSharding = &gitopsbridge.ControllerSharding{Replicas: facts.ControllerReplicas}
 	p.Argocd = &h
+}
+
+// checkLimit adds the problem of a managed hub past its limit (Limit), with the count and the ways out.
+func (c HubCapacity) checkLimit(ps *problems.List) {
+	if c.Limit > 0 && c.Applications > c.Limit {
+		ps.Add("argocd.mode", "a managed hub runs at most %d Argo CD Applications (the EKS User Guide's Argo CD "+
+			"quota), and this fleet's would run %s: split the clusters into fleets of their own, each with a "+
+			"managed hub, or run Argo CD self-managed (argocd.mode selfManaged), whose application controller the "+
+			"fleet shards", c.Limit, c.count())
+	}
+}
+
+// withShardLoad adds to a managed hub's count (Limit set) the Applications of its shards' spokes, as Argo CD's
+// ApplicationSets would generate them from the cluster secrets the shards' stacks registered (read, their
+// shardFacts): one per add-on ApplicationSet a secret's enable_<addon> labels select, and with a workloads
+// repository one per spoke not decommissioned. Past the limit with them, the hub is refused at argocd.mode before
+// anything but the stack references is registered. A shard with no stack yet adds its clusters only. A
+// self-managed hub's count stays its own stack's (Clusters): its controller's plan does not follow its shards' runs.
+func (p *plan) withShardLoad(read []ShardSpoke) error {
+	c := &p.capacity
+	if c.Limit == 0 {
+		return nil
+	}
+	for _, s := range read {
+		secret, err := gitopsbridge.ParseClusterSecret(s.Manifest)
+		if err != nil {
+			return err
+		}
+		enabled := map[string]bool{}
+		for k, v := range secret.Labels {
+			if name, ok := strings.CutPrefix(k, addons.EnableLabelPrefix); ok && v == "true" {
+				enabled[name] = true
+			}
+		}
+		c.AddonApplications += len(addons.ApplicationSets(enabled))
+		if p.Repositories.Workloads != nil && secret.Labels[gitopsbridge.DecommissionLabel] != "true" {
+			c.WorkloadApplications++
+		}
+	}
+	c.Applications = c.AddonApplications + c.BootstrapApplications + c.WorkloadApplications + c.TenantApplications +
+		c.RegistryApplications
+	var ps problems.List
+	c.checkLimit(&ps)
+	return ps.Err(TypeToken)
 }
 
 // String is the preview's message: the count, what it is made of, and the controller's plan or the limit.

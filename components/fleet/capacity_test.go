@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
@@ -116,6 +117,75 @@ func TestManagedHubPastItsLimit(t *testing.T) {
 	}
 	if n := len(cloud.Resources()); n != 0 {
 		t.Errorf("%d resources registered before the refusal", n)
+	}
+}
+
+// TestManagedHubCountsItsShards: a managed hub counts its shards' spokes' Applications as Argo CD's ApplicationSets
+// would generate them from the secrets the shards registered (their enable_ labels), so a shard cannot take the hub
+// past its 1,000 Applications: with as many spokes of every add-on as fit, the hub is admitted and its hubCapacity
+// counts them; with one more it is refused at argocd.mode before anything but the stack references is registered.
+func TestManagedHubCountsItsShards(t *testing.T) {
+	every := map[string]bool{}
+	for _, a := range addons.All() {
+		every[a.Name] = true
+	}
+	perSpoke := len(addons.ApplicationSets(every))
+	managedHub := hubStack()
+	managedHub.Argocd = managedFleet().Argocd
+	_, hubOnly := build(t, managedHub)
+	base := mocks.Await[HubCapacity](t, hubOnly.HubCapacity)
+	fit := (ManagedApplicationsLimit - base.Applications) / perSpoke
+	if base.Applications == 0 || fit < 2 {
+		t.Fatalf("the hub alone runs %d Applications and each spoke %d: no shard to count", base.Applications, perSpoke)
+	}
+	for _, tc := range []struct {
+		spokes  int
+		refused bool
+	}{{fit, false}, {fit + 1, true}} {
+		t.Run(fmt.Sprint(tc.spokes), func(t *testing.T) {
+			var spokes []ShardSpoke
+			var names []string
+			for i := range tc.spokes {
+				name := fmt.Sprintf("spoke-us%d", i+1)
+				names = append(names, name)
+				secret := gitopsbridge.ClusterSecret{Name: name, Namespace: "argocd", ClusterName: name,
+					Labels: gitopsbridge.Labels(name, "prod-us", "1.33", 3, every, nil),
+					Server: "arn:aws:eks:us-east-2:" + mocks.Account + ":cluster/" + name, Config: gitopsbridge.InClusterConfig()}
+				spokes = append(spokes, ShardSpoke{Name: name, Environment: "prod-us", ClusterName: name,
+					Server: "https://DC85F95D2517D0AB.gr7.us-east-2.eks.amazonaws.com", Manifest: secret.YAML()})
+			}
+			a := hubStack()
+			a.Argocd = managedHub.Argocd
+			a.Shards[0].Clusters, a.Shards[0].Stack = names, "org/fleet/shard-us"
+			cloud := mocks.New()
+			cloud.SetStack("org/fleet/shard-us", map[string]any{"shardFacts": toMap(t, ShardFacts{Shard: "us", Spokes: spokes})})
+			var f *Fleet
+			err := cloud.Run(func(ctx *pulumi.Context) error {
+				var err error
+				f, err = NewFleet(ctx, "fleet", a)
+				return err
+			})
+			want := base.Applications + tc.spokes*perSpoke
+			if tc.refused {
+				if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("argocd.mode: a managed hub runs at most 1000 "+
+					"Argo CD Applications (the EKS User Guide's Argo CD quota), and this fleet's would run %d Applications", want)) {
+					t.Errorf("NewFleet: %v, want refused at %d Applications", err, want)
+				}
+				for _, r := range cloud.Resources() {
+					if r.Type != "fleet:index:Fleet" && r.Type != "pulumi:pulumi:StackReference" {
+						t.Errorf("%s %s registered past the limit", r.Type, r.Name)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mocks.Await[HubCapacity](t, f.HubCapacity); got.Applications != want || got.Limit != ManagedApplicationsLimit {
+				t.Errorf("hubCapacity %+v, want %d Applications (the hub's own %d and %d per spoke) against the limit",
+					got, want, base.Applications, perSpoke)
+			}
+		})
 	}
 }
 

@@ -66,10 +66,6 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	if err := ctx.RegisterComponentResource(TypeToken, name, comp, opts...); err != nil {
 		return nil, err
 	}
-	if p.Hub == nil {
-		_ = ctx.Log.Info(p.capacity.String(), &pulumi.LogArgs{Resource: comp})
-	}
-	comp.HubCapacity = pulumi.ToOutput(p.capacity).(HubCapacityOutput)
 	var shardHub *hub
 	var hubKubeconfig pulumi.StringInput
 	if p.Hub != nil {
@@ -80,7 +76,8 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 		if err := p.joinHub(facts); err != nil {
 			return nil, err
 		}
-		shardHub = &hub{roleArn: pulumi.String(facts.ManagementRoleArn), egress: pulumi.ToStringArray(facts.EgressCidrs)}
+		shardHub = &hub{roleArn: pulumi.String(facts.ManagementRoleArn), egress: pulumi.ToStringArray(facts.EgressCidrs),
+			managed: facts.Mode == gitopsbridge.ModeManaged}
 		hubKubeconfig = kube
 	}
 	for _, w := range revisionWarnings(p.FleetArgs) {
@@ -89,12 +86,19 @@ func NewFleet(ctx *pulumi.Context, name string, args FleetArgs, opts ...pulumi.R
 	spokes := deferSpokes(ctx, p.Clusters)
 	defer spokes.abandon()
 	if len(p.Shards) > 0 {
-		read, err := readShards(ctx, name, comp, p.Shards)
+		read, err := readShards(ctx, name, comp, p.Shards, p.hubMode() == gitopsbridge.ModeManaged)
 		if err != nil {
 			return nil, err
 		}
 		p.joinShards(read, spokes)
+		if err := p.withShardLoad(read); err != nil {
+			return nil, err
+		}
 	}
+	if p.Hub == nil {
+		_ = ctx.Log.Info(p.capacity.String(), &pulumi.LogArgs{Resource: comp})
+	}
+	comp.HubCapacity = pulumi.ToOutput(p.capacity).(HubCapacityOutput)
 	la := ledgerArgs(p.FleetArgs)
 	// A Git-mode shard writes nothing into the hub, but for the run that hands its spokes' secrets over to Git,
 	// which the ledger refuses when the hub cannot be reached.
@@ -144,6 +148,9 @@ func (p *plan) joinHub(facts HubFacts) error {
 	p.Git = shardGit(&ps, p.FleetArgs, facts.Registry)
 	if len(ps) == 0 && p.Hub.Stack != "" {
 		validateNetworks(&ps, p.FleetArgs)
+	}
+	if facts.Mode == gitopsbridge.ModeManaged {
+		p.withManagedHub()
 	}
 	p.withHubReplicas(facts)
 	return ps.Err(TypeToken)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
 )
@@ -23,9 +24,13 @@ func init() {
 // networks), with its clusters' VPC CIDRs, its shards, its registry (nil without git) and its application
 // controller's replicas (0 below two).
 func hubFactsOf(h *hub, cidrs map[string]string, shards []Shard, registry *Registry, replicas int) HubFactsOutput {
+	mode := gitopsbridge.ModeSelfManaged
+	if h.managed {
+		mode = gitopsbridge.ModeManaged
+	}
 	return pulumi.All(h.roleArn, h.egress).ApplyT(func(v []any) HubFacts {
 		return HubFacts{ManagementRoleArn: v[0].(string), EgressCidrs: v[1].([]string), VpcCidrs: cidrs,
-			Shards: shards, Registry: registry, ControllerReplicas: replicas}
+			Shards: shards, Registry: registry, ControllerReplicas: replicas, Mode: mode}
 	}).(HubFactsOutput)
 }
 
@@ -39,7 +44,8 @@ func readHub(ctx *pulumi.Context, name string, parent pulumi.Resource, r HubRef)
 		if r.Kubeconfig != nil {
 			kube = pulumi.String(*r.Kubeconfig)
 		}
-		return HubFacts{ManagementRoleArn: r.ManagementRoleArn, EgressCidrs: r.EgressCidrs, Registry: r.Registry}, kube, nil
+		return HubFacts{ManagementRoleArn: r.ManagementRoleArn, EgressCidrs: r.EgressCidrs, Registry: r.Registry,
+			Mode: r.Mode}, kube, nil
 	}
 	ref, err := pulumi.NewStackReference(ctx, name+"-hub", &pulumi.StackReferenceArgs{Name: pulumi.String(r.Stack)},
 		pulumi.Parent(parent))
@@ -68,4 +74,16 @@ func stackOutput(ctx *pulumi.Context, ref *pulumi.StackReference, key string, ds
 	}
 	raw, err := json.Marshal(res.Value)
 	return err == nil && json.Unmarshal(raw, dst) == nil, nil
+}
+
+// withManagedHub joins a managed hub (hubFacts.mode managed) into a shard's plan: its argocd.mode becomes managed,
+// so each spoke's GitOpsBridge writes the managed Argo CD's secret (the cluster by EKS cluster ARN, no role). The
+// spokes' access entries for the capability's role follow from the shard's hub (clusterArgs).
+func (p *plan) withManagedHub() {
+	h := gitopsbridge.Hub{}
+	if p.Argocd != nil {
+		h = *p.Argocd
+	}
+	h.Mode = gitopsbridge.ModeManaged
+	p.Argocd = &h
 }

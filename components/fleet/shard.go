@@ -39,6 +39,12 @@ type HubRef struct {
 	// hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git
 	// decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
 	Registry *Registry `pulumi:"registry,optional"`
+	// Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm
+	// chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS
+	// capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke,
+	// and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters").
+	// Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
+	Mode string `pulumi:"mode,optional"`
 }
 
 // Registry is the registry repository of a hub with Git delivery (its Fleet's git): where a Git-mode shard
@@ -71,8 +77,12 @@ type Shard struct {
 
 // HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
 type HubFacts struct {
-	// ManagementRoleArn is the hub's Argo CD management role.
+	// ManagementRoleArn is the hub's Argo CD management role; on a managed hub (Mode), the capability's role.
 	ManagementRoleArn string `pulumi:"managementRoleArn" json:"managementRoleArn"`
+	// Mode is the hub's argocd.mode, "selfManaged" or "managed" (a shard's spokes then give the capability's role
+	// an access entry and name their cluster by ARN in its secret). "" from a hub stack of an earlier version
+	// reads as "selfManaged".
+	Mode string `pulumi:"mode,optional" json:"mode,omitempty"`
 	// EgressCidrs are the hub's NAT addresses as /32 networks.
 	EgressCidrs []string `pulumi:"egressCidrs" json:"egressCidrs"`
 	// VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.

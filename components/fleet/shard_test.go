@@ -125,6 +125,16 @@ func TestShardValidation(t *testing.T) {
 			[]string{"hub: give either stack"}},
 		"stack and a registry": {func(a *FleetArgs) { a.Hub.Registry = &Registry{Owner: "acme", Repository: "r"} },
 			[]string{"hub: give either stack"}},
+		"stack and a mode": {func(a *FleetArgs) { a.Hub.Mode = gitopsbridge.ModeManaged },
+			[]string{"hub: give either stack"}},
+		"facts with an unknown mode": {func(a *FleetArgs) {
+			a.Hub = &HubRef{ManagementRoleArn: "arn:aws:iam::1:role/x", Registry: &Registry{Owner: "acme", Repository: "r"},
+				Mode: "Managed"}
+		}, []string{`hub.mode: "Managed" is not a hub mode; expected one of [selfManaged managed]`}},
+		"facts of a managed hub with egress": {func(a *FleetArgs) {
+			a.Hub = &HubRef{ManagementRoleArn: "arn:aws:iam::1:role/x", Registry: &Registry{Owner: "acme", Repository: "r"},
+				Mode: gitopsbridge.ModeManaged, EgressCidrs: []string{"192.0.2.9/32"}}
+		}, []string{"hub.egressCidrs: applies to a self-managed hub only"}},
 		"facts without kubeconfig": {func(a *FleetArgs) { a.Hub = &HubRef{ManagementRoleArn: "arn:aws:iam::1:role/x"} },
 			[]string{"hub.kubeconfig: is required"}},
 		"facts with an empty registry": {func(a *FleetArgs) {

@@ -75,8 +75,9 @@ func shardFactsOf(shard string, spokes []built) ShardFactsOutput {
 // readShards reads the shardFacts of each shard with a stack, through the stack reference <name>-shard-<shard>,
 // before anything else is registered (the hub's guard and registry Applications are made of them). A shard whose
 // stack reports another shard's name, or a spoke the hub did not list among its clusters, is a problem at
-// shards[i].stack: a shard's stack cannot register what the hub's stack did not grant it.
-func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards []Shard) ([]ShardSpoke, error) {
+// shards[i].stack: a shard's stack cannot register what the hub's stack did not grant it. managed says the hub is
+// managed (argocd.mode managed), whose spokes' secrets name their clusters by ARN (grantedSpoke).
+func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards []Shard, managed bool) ([]ShardSpoke, error) {
 	var ps problems.List
 	var spokes []ShardSpoke
 	for i, s := range shards {
@@ -114,7 +115,7 @@ func readShards(ctx *pulumi.Context, name string, parent pulumi.Resource, shards
 					"registrations); run up on it first", s.Stack, sp.Name)
 				continue
 			}
-			if err := grantedSpoke(sp, s.Name); err != nil {
+			if err := grantedSpoke(sp, s.Name, managed); err != nil {
 				ps.Add(field, "stack %s's spoke %q: %v", s.Stack, sp.Name, err)
 				continue
 			}
@@ -161,9 +162,10 @@ var eksEndpoint = regexp.MustCompile(`^https://[0-9A-F]+\.[a-z0-9]+\.[a-z0-9-]+\
 
 // grantedSpoke checks that a shard's spoke registers the cluster the hub granted it, as a Fleet registers it: its
 // secret and its EKS cluster named as the hub's stack names the cluster, an EKS endpoint, and a spoke role under
-// clusterinfo.SpokeRolePath. A shard's stack cannot register a cluster under another name, point it elsewhere or
-// have Argo CD assume another role.
-func grantedSpoke(sp ShardSpoke, shard string) error {
+// clusterinfo.SpokeRolePath; for a managed hub (managed), the cluster's EKS cluster ARN as its server and no role
+// (the capability's role reaches it through its access entry). A shard's stack cannot register a cluster under
+// another name, point it elsewhere or have Argo CD assume another role.
+func grantedSpoke(sp ShardSpoke, shard string, managed bool) error {
 	s, err := gitopsbridge.ParseClusterSecret(sp.Manifest)
 	if err != nil {
 		return err
@@ -178,10 +180,23 @@ func grantedSpoke(sp ShardSpoke, shard string) error {
 	case s.Name != sp.Name || s.ClusterName != sp.Name || sp.ClusterName != sp.Name:
 		return fmt.Errorf("its secret %s registers cluster %s (EKS cluster %s): shard %s's spokes register under "+
 			"the names the hub's shards[].clusters grant", s.Name, s.ClusterName, sp.ClusterName, shard)
+	case managed && !eksClusterARN(sp.Name).MatchString(s.Server):
+		return fmt.Errorf("its server %q is not the EKS cluster ARN of %s, which a managed hub's Argo CD names its "+
+			"clusters by", s.Server, sp.Name)
+	case managed && (role != "" || sp.SpokeRoleArn != ""):
+		return fmt.Errorf("its role %q: a managed hub reaches its spokes as the capability's role, through access "+
+			"entries, and assumes no spoke role", role+sp.SpokeRoleArn)
+	case managed:
 	case s.Server != sp.Server || !eksEndpoint.MatchString(s.Server):
 		return fmt.Errorf("its server %q is not the cluster's EKS endpoint", s.Server)
 	case role != sp.SpokeRoleArn || !strings.Contains(role, ":role"+clusterinfo.SpokeRolePath):
 		return fmt.Errorf("its role %q is not a spoke role (under %s)", role, clusterinfo.SpokeRolePath)
 	}
 	return nil
+}
+
+// eksClusterARN matches the ARN of the EKS cluster name in any partition, region and account
+// (arn:<partition>:eks:<region>:<account>:cluster/<name>).
+func eksClusterARN(name string) *regexp.Regexp {
+	return regexp.MustCompile(`^arn:aws(-[a-z]+)*:eks:[a-z0-9-]+:[0-9]{12}:cluster/` + regexp.QuoteMeta(name) + `$`)
 }

@@ -270,3 +270,77 @@ func TestGitShardWithoutTheHubRefusesAHandover(t *testing.T) {
 		})
 	}
 }
+
+// TestManagedHubAdmitsItsGitShardsSpokes: a Git-mode shard of a managed hub commits secrets that name each spoke by
+// its EKS cluster ARN with no role, and the managed hub's guard admits exactly those; a shard's spoke registered as
+// for a self-managed hub (its endpoint and a spoke role), or by another cluster's ARN, is refused at
+// shards[0].stack before anything is registered.
+func TestManagedHubAdmitsItsGitShardsSpokes(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	outputs := gitHubOutputs()
+	facts := maps.Clone(outputs["hubFacts"].(map[string]any))
+	facts["mode"], facts["egressCidrs"] = gitopsbridge.ModeManaged, []any{}
+	outputs["hubFacts"] = facts
+	a := shardStack()
+	a.Git = &gitopsbridge.GitDelivery{}
+	_, shard, err := runShardOf(t, a, outputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := mocks.Await[ShardFacts](t, shard.ShardFacts)
+	hubRun := func(shardFacts map[string]any) (*mocks.Cloud, error) {
+		h := hubStack()
+		h.Argocd = managedFleet().Argocd
+		h.Git = &gitopsbridge.GitDelivery{Owner: "acme", Repository: "fleet-registry"}
+		h.Shards[0].Stack = "org/fleet/shard-us"
+		cloud := mocks.New()
+		cloud.SetStack("org/fleet/shard-us", map[string]any{"shardFacts": shardFacts})
+		return cloud, cloud.Run(func(ctx *pulumi.Context) error { _, err := NewFleet(ctx, "fleet", h); return err })
+	}
+	cloud, err := hubRun(toMap(t, read))
+	if err != nil {
+		t.Fatal(err)
+	}
+	registered := guardRegistered(t, cloud)
+	for _, spoke := range []string{"spoke-us1", "spoke-us2"} {
+		arn := "arn:aws:eks:us-east-2:" + mocks.Account + ":cluster/" + spoke
+		if !strings.Contains(registered, base64.StdEncoding.EncodeToString([]byte(arn))) {
+			t.Errorf("the managed hub's guard does not admit %s by its ARN %s", spoke, arn)
+		}
+	}
+	byARN := func(edit func(*gitopsbridge.ClusterSecret)) map[string]any {
+		s, err := gitopsbridge.ParseClusterSecret(read.Spokes[0].Manifest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(&s)
+		spoke := read.Spokes[0]
+		spoke.Manifest = s.YAML()
+		return toMap(t, ShardFacts{Shard: "us", Spokes: []ShardSpoke{spoke}})
+	}
+	for name, tc := range map[string]struct {
+		facts map[string]any
+		want  string
+	}{
+		"a spoke registered for a self-managed hub": {granted(t, func(*gitopsbridge.ClusterSecret) {}),
+			`spoke "spoke-us1": its server "https://DC85F95D2517D0AB.gr7.us-east-2.eks.amazonaws.com" is not the EKS cluster ARN of spoke-us1`},
+		"another cluster's ARN": {byARN(func(s *gitopsbridge.ClusterSecret) {
+			s.Server = "arn:aws:eks:us-east-2:" + mocks.Account + ":cluster/hub"
+		}), `is not the EKS cluster ARN of spoke-us1`},
+		"a role to assume": {byARN(func(s *gitopsbridge.ClusterSecret) {
+			s.Config = gitopsbridge.SpokeConfig("spoke-us1", "arn:aws:iam::111122223333:role/admin", "Q0E=")
+		}), `its role "arn:aws:iam::111122223333:role/admin": a managed hub reaches its spokes as the capability's role`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cloud, err := hubRun(tc.facts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("NewFleet: %v\nwant %q", err, tc.want)
+			}
+			for _, r := range cloud.Resources() {
+				if r.Type != "fleet:index:Fleet" && r.Type != "pulumi:pulumi:StackReference" {
+					t.Errorf("%s %s registered before the shard's stack was checked", r.Type, r.Name)
+				}
+			}
+		})
+	}
+}

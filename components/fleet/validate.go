@@ -3,6 +3,7 @@ package fleet
 import (
 	"errors"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
@@ -72,17 +73,8 @@ func (p *plan) validate() error {
 		}
 	}
 	p.validateShards(&ps)
-	if len(a.Shards) > 0 && p.hubMode() == gitopsbridge.ModeManaged {
-		ps.Add("shards", "a managed hub (argocd.mode managed) takes no shards yet: a shard's spokes trust the hub's "+
-			"management role, which a managed hub does not have; keep argocd.mode selfManaged for a sharded fleet")
-	}
 	validateAccounts(&ps, a)
-	if c := p.capacity; c.Limit > 0 && c.Applications > c.Limit {
-		ps.Add("argocd.mode", "a managed hub runs at most %d Argo CD Applications (the EKS User Guide's Argo CD "+
-			"quota), and this fleet's would run %s: split the clusters into fleets of their own, each with a "+
-			"managed hub, or run Argo CD self-managed (argocd.mode selfManaged), whose application controller the "+
-			"fleet shards", c.Limit, c.count())
-	}
+	p.capacity.checkLimit(&ps)
 	if a.Repositories.Addons == nil {
 		ps.Add("repositories.addons", "is required: the Git repository of the add-on ApplicationSets")
 	}
@@ -101,15 +93,24 @@ func (p *plan) validate() error {
 func validateHubRef(ps *problems.List, a FleetArgs) {
 	r := *a.Hub
 	switch {
-	case r.Stack != "" && (r.ManagementRoleArn != "" || len(r.EgressCidrs) > 0 || r.Kubeconfig != nil || r.Registry != nil):
-		ps.Add("hub", "give either stack (with shard) or the facts (managementRoleArn, egressCidrs, kubeconfig, registry), "+
-			"not both")
+	case r.Stack != "" && (r.ManagementRoleArn != "" || len(r.EgressCidrs) > 0 || r.Kubeconfig != nil || r.Registry != nil ||
+		r.Mode != ""):
+		ps.Add("hub", "give either stack (with shard) or the facts (managementRoleArn, egressCidrs, kubeconfig, registry, "+
+			"mode), not both")
 	case r.Stack != "" && r.Shard == "":
 		ps.Add("hub.shard", "is required with stack: this fleet's name among the hub stack's shards")
 	case r.Stack == "" && !strings.HasPrefix(r.ManagementRoleArn, "arn:"):
 		ps.Add("hub.managementRoleArn", "%q: want the hub's Argo CD management role ARN, or give stack", r.ManagementRoleArn)
 	case r.Stack == "" && r.Kubeconfig == nil && r.Registry == nil:
 		ps.Add("hub.kubeconfig", "is required without registry: the spokes' cluster secrets are written into the hub")
+	}
+	switch {
+	case r.Mode != "" && !slices.Contains(gitopsbridge.Modes, r.Mode):
+		ps.Add("hub.mode", "%q is not a hub mode; expected one of %v (the hub stack's argocd.mode)", r.Mode,
+			gitopsbridge.Modes)
+	case r.Mode == gitopsbridge.ModeManaged && len(r.EgressCidrs) > 0:
+		ps.Add("hub.egressCidrs", "applies to a self-managed hub only: a managed hub's Argo CD reaches the spokes from "+
+			"AWS's network as the capability's role, through access entries, not from addresses of the hub")
 	}
 	if r.Registry != nil && (r.Registry.Owner == "" || r.Registry.Repository == "") {
 		ps.Add("hub.registry", "give owner and repository: the hub's registry repository (its Fleet's git)")

@@ -114,7 +114,7 @@ func (x *HubCapacity) Annotate(a infer.Annotator) {
 	a.Describe(&x.WorkloadApplications, "WorkloadApplications are, with a workloads repository, one per spoke not decommissioned (the GitOps Bridge control-plane template's workload ApplicationSet); the repository may hold more.")
 	a.Describe(&x.TenantApplications, "TenantApplications are the tenants' Applications: one per selected cluster not decommissioned for a tenant with workloads, and with Git delivery one per selected cluster for its objects.")
 	a.Describe(&x.RegistryApplications, "RegistryApplications are, with Git delivery, the registry Applications, one per environment.")
-	a.Describe(&x.Clusters, "Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).")
+	a.Describe(&x.Clusters, "Clusters are the clusters the hub's Argo CD manages: this stack's and its shards'. A self-managed hub's Applications are this stack's; a managed hub's (Limit) also its shards' spokes' read from their stacks' shardFacts (shards[].stack), counted from the labels of the secrets they registered.")
 	a.Describe(&x.Limit, "Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none) for a self-managed one, which is sharded instead.")
 	a.Describe(&x.ControllerReplicas, "ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.")
 	a.Describe(&x.ShardingAlgorithm, "ShardingAlgorithm is the algorithm that places clusters whose secrets name no replica; \"\" with one replica.")
@@ -123,7 +123,8 @@ func (x *HubCapacity) Annotate(a infer.Annotator) {
 // Annotate gives HubFacts its schema descriptions.
 func (x *HubFacts) Annotate(a infer.Annotator) {
 	a.Describe(x, "HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).")
-	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role.")
+	a.Describe(&x.ManagementRoleArn, "ManagementRoleArn is the hub's Argo CD management role; on a managed hub (Mode), the capability's role.")
+	a.Describe(&x.Mode, "Mode is the hub's argocd.mode, \"selfManaged\" or \"managed\" (a shard's spokes then give the capability's role an access entry and name their cluster by ARN in its secret). \"\" from a hub stack of an earlier version reads as \"selfManaged\".")
 	a.Describe(&x.EgressCidrs, "EgressCidrs are the hub's NAT addresses as /32 networks.")
 	a.Describe(&x.VpcCidrs, "VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.")
 	a.Describe(&x.Shards, "Shards are the hub stack's shards.")
@@ -140,6 +141,7 @@ func (x *HubRef) Annotate(a infer.Annotator) {
 	a.Describe(&x.EgressCidrs, "EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.")
 	a.Describe(&x.Kubeconfig, "Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.")
 	a.Describe(&x.Registry, "Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).")
+	a.Describe(&x.Mode, "Mode is the hub's argocd.mode, when the facts are given directly: \"selfManaged\" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or \"managed\" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, \"Register target clusters\"). Default: with stack, the hub stack's hubFacts.mode; else \"selfManaged\".")
 }
 
 // Annotate gives NodeGroupSummary its schema descriptions.

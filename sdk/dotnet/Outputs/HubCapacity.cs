@@ -30,7 +30,7 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly int BootstrapApplications;
         /// <summary>
-        /// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+        /// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards'. A self-managed hub's Applications are this stack's; a managed hub's (Limit) also its shards' spokes' read from their stacks' shardFacts (shards[].stack), counted from the labels of the secrets they registered.
         /// </summary>
         public readonly int Clusters;
         /// <summary>

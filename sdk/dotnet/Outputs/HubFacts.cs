@@ -26,9 +26,13 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly ImmutableArray<string> EgressCidrs;
         /// <summary>
-        /// ManagementRoleArn is the hub's Argo CD management role.
+        /// ManagementRoleArn is the hub's Argo CD management role; on a managed hub (Mode), the capability's role.
         /// </summary>
         public readonly string ManagementRoleArn;
+        /// <summary>
+        /// Mode is the hub's argocd.mode, "selfManaged" or "managed" (a shard's spokes then give the capability's role an access entry and name their cluster by ARN in its secret). "" from a hub stack of an earlier version reads as "selfManaged".
+        /// </summary>
+        public readonly string? Mode;
         /// <summary>
         /// Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
         /// </summary>
@@ -50,6 +54,8 @@ namespace GitOpsFleet.Fleet.Outputs
 
             string managementRoleArn,
 
+            string? mode,
+
             Outputs.Registry? registry,
 
             ImmutableArray<Outputs.Shard> shards,
@@ -59,6 +65,7 @@ namespace GitOpsFleet.Fleet.Outputs
             ControllerReplicas = controllerReplicas;
             EgressCidrs = egressCidrs;
             ManagementRoleArn = managementRoleArn;
+            Mode = mode;
             Registry = registry;
             Shards = shards;
             VpcCidrs = vpcCidrs;

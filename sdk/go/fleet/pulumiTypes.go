@@ -5479,7 +5479,7 @@ type HubCapacity struct {
 	Applications int `pulumi:"applications"`
 	// BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).
 	BootstrapApplications int `pulumi:"bootstrapApplications"`
-	// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+	// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards'. A self-managed hub's Applications are this stack's; a managed hub's (Limit) also its shards' spokes' read from their stacks' shardFacts (shards[].stack), counted from the labels of the secrets they registered.
 	Clusters int `pulumi:"clusters"`
 	// ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.
 	ControllerReplicas int `pulumi:"controllerReplicas"`
@@ -5525,7 +5525,7 @@ func (o HubCapacityOutput) BootstrapApplications() pulumi.IntOutput {
 	return o.ApplyT(func(v HubCapacity) int { return v.BootstrapApplications }).(pulumi.IntOutput)
 }
 
-// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+// Clusters are the clusters the hub's Argo CD manages: this stack's and its shards'. A self-managed hub's Applications are this stack's; a managed hub's (Limit) also its shards' spokes' read from their stacks' shardFacts (shards[].stack), counted from the labels of the secrets they registered.
 func (o HubCapacityOutput) Clusters() pulumi.IntOutput {
 	return o.ApplyT(func(v HubCapacity) int { return v.Clusters }).(pulumi.IntOutput)
 }
@@ -5566,8 +5566,10 @@ type HubFacts struct {
 	ControllerReplicas *int `pulumi:"controllerReplicas"`
 	// EgressCidrs are the hub's NAT addresses as /32 networks.
 	EgressCidrs []string `pulumi:"egressCidrs"`
-	// ManagementRoleArn is the hub's Argo CD management role.
+	// ManagementRoleArn is the hub's Argo CD management role; on a managed hub (Mode), the capability's role.
 	ManagementRoleArn string `pulumi:"managementRoleArn"`
+	// Mode is the hub's argocd.mode, "selfManaged" or "managed" (a shard's spokes then give the capability's role an access entry and name their cluster by ARN in its secret). "" from a hub stack of an earlier version reads as "selfManaged".
+	Mode *string `pulumi:"mode"`
 	// Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
 	Registry *Registry `pulumi:"registry"`
 	// Shards are the hub stack's shards.
@@ -5601,9 +5603,14 @@ func (o HubFactsOutput) EgressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v HubFacts) []string { return v.EgressCidrs }).(pulumi.StringArrayOutput)
 }
 
-// ManagementRoleArn is the hub's Argo CD management role.
+// ManagementRoleArn is the hub's Argo CD management role; on a managed hub (Mode), the capability's role.
 func (o HubFactsOutput) ManagementRoleArn() pulumi.StringOutput {
 	return o.ApplyT(func(v HubFacts) string { return v.ManagementRoleArn }).(pulumi.StringOutput)
+}
+
+// Mode is the hub's argocd.mode, "selfManaged" or "managed" (a shard's spokes then give the capability's role an access entry and name their cluster by ARN in its secret). "" from a hub stack of an earlier version reads as "selfManaged".
+func (o HubFactsOutput) Mode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HubFacts) *string { return v.Mode }).(pulumi.StringPtrOutput)
 }
 
 // Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
@@ -5629,6 +5636,8 @@ type HubRef struct {
 	Kubeconfig *string `pulumi:"kubeconfig"`
 	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
 	ManagementRoleArn *string `pulumi:"managementRoleArn"`
+	// Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters"). Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
+	Mode *string `pulumi:"mode"`
 	// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
 	Registry *Registry `pulumi:"registry"`
 	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
@@ -5656,6 +5665,8 @@ type HubRefArgs struct {
 	Kubeconfig pulumi.StringPtrInput `pulumi:"kubeconfig"`
 	// ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
 	ManagementRoleArn pulumi.StringPtrInput `pulumi:"managementRoleArn"`
+	// Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters"). Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
+	Mode pulumi.StringPtrInput `pulumi:"mode"`
 	// Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
 	Registry RegistryPtrInput `pulumi:"registry"`
 	// Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
@@ -5757,6 +5768,11 @@ func (o HubRefOutput) ManagementRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v HubRef) *string { return v.ManagementRoleArn }).(pulumi.StringPtrOutput)
 }
 
+// Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters"). Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
+func (o HubRefOutput) Mode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HubRef) *string { return v.Mode }).(pulumi.StringPtrOutput)
+}
+
 // Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
 func (o HubRefOutput) Registry() RegistryPtrOutput {
 	return o.ApplyT(func(v HubRef) *Registry { return v.Registry }).(RegistryPtrOutput)
@@ -5823,6 +5839,16 @@ func (o HubRefPtrOutput) ManagementRoleArn() pulumi.StringPtrOutput {
 			return nil
 		}
 		return v.ManagementRoleArn
+	}).(pulumi.StringPtrOutput)
+}
+
+// Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters"). Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
+func (o HubRefPtrOutput) Mode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HubRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Mode
 	}).(pulumi.StringPtrOutput)
 }
 

@@ -836,6 +836,10 @@ export interface HubRefArgs {
      */
     managementRoleArn?: pulumi.Input<string | undefined>;
     /**
+     * Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters"). Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
+     */
+    mode?: pulumi.Input<string | undefined>;
+    /**
      * Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
      */
     registry?: pulumi.Input<inputs.RegistryArgs | undefined>;

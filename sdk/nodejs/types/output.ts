@@ -252,7 +252,7 @@ export interface HubCapacity {
      */
     bootstrapApplications: number;
     /**
-     * Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+     * Clusters are the clusters the hub's Argo CD manages: this stack's and its shards'. A self-managed hub's Applications are this stack's; a managed hub's (Limit) also its shards' spokes' read from their stacks' shardFacts (shards[].stack), counted from the labels of the secrets they registered.
      */
     clusters: number;
     /**
@@ -294,9 +294,13 @@ export interface HubFacts {
      */
     egressCidrs: string[];
     /**
-     * ManagementRoleArn is the hub's Argo CD management role.
+     * ManagementRoleArn is the hub's Argo CD management role; on a managed hub (Mode), the capability's role.
      */
     managementRoleArn: string;
+    /**
+     * Mode is the hub's argocd.mode, "selfManaged" or "managed" (a shard's spokes then give the capability's role an access entry and name their cluster by ARN in its secret). "" from a hub stack of an earlier version reads as "selfManaged".
+     */
+    mode?: string;
     /**
      * Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
      */

@@ -3762,6 +3762,10 @@ class HubRefArgsDict(TypedDict):
     """
     ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
     """
+    mode: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters"). Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
+    """
     registry: NotRequired[pulumi.Input[Optional['RegistryArgsDict']]]
     """
     Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
@@ -3781,6 +3785,7 @@ class HubRefArgs:
                  egress_cidrs: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  management_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional[_builtins.str]] = None,
                  registry: pulumi.Input[Optional['RegistryArgs']] = None,
                  shard: pulumi.Input[Optional[_builtins.str]] = None,
                  stack: pulumi.Input[Optional[_builtins.str]] = None):
@@ -3790,6 +3795,7 @@ class HubRefArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] egress_cidrs: EgressCidrs are the networks the hub's Argo CD reaches the spokes from (its NAT addresses as /32), which the spokes' public API endpoints admit, when the facts are given directly. Default: none.
         :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub, where the spokes' cluster secrets are written, when the facts are given directly; a secret. Required without stack (with stack, the hub stack's hubKubeconfig output). Default: with stack, the hub stack's hubKubeconfig output.
         :param pulumi.Input[_builtins.str] management_role_arn: ManagementRoleArn is the hub's Argo CD management role (GitOpsBridge's managementRoleArn), which every spoke's role trusts, when the facts are given directly. Required without stack. Default: with stack, the hub stack's hubFacts output.
+        :param pulumi.Input[_builtins.str] mode: Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters"). Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
         :param pulumi.Input['RegistryArgs'] registry: Registry is the hub's registry repository, when the facts are given directly: the spokes then register through Git (each spoke's cluster secret committed to clusters/<environment>/<cluster>.yaml there, as the hub's own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack's Fleet's git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
         :param pulumi.Input[_builtins.str] shard: Shard is this fleet's name among the hub stack's shards (its Fleet's shards). Required with stack. Default: none.
         :param pulumi.Input[_builtins.str] stack: Stack is the hub's stack, as a stack reference names it ("<org>/<project>/<stack>"; with a self-managed backend "organization/<project>/<stack>"). Its Fleet's hubFacts and hubKubeconfig outputs give the hub's management role, egress networks, kubeconfig, registry, and this shard's CIDR pool and cluster names. Excludes managementRoleArn, egressCidrs, kubeconfig and registry. Default: none (the facts given directly).
@@ -3800,6 +3806,8 @@ class HubRefArgs:
             pulumi.set(__self__, "kubeconfig", kubeconfig)
         if management_role_arn is not None:
             pulumi.set(__self__, "management_role_arn", management_role_arn)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
         if registry is not None:
             pulumi.set(__self__, "registry", registry)
         if shard is not None:
@@ -3842,6 +3850,18 @@ class HubRefArgs:
     @management_role_arn.setter
     def management_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "management_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Mode is the hub's argocd.mode, when the facts are given directly: "selfManaged" (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke's role trusts) or "managed" (the EKS capability for Argo CD; managementRoleArn is the capability's role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, "Register target clusters"). Default: with stack, the hub stack's hubFacts.mode; else "selfManaged".
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mode", value)
 
     @_builtins.property
     @pulumi.getter

@@ -826,7 +826,7 @@ class HubCapacity(dict):
         :param _builtins.int addon_applications: AddonApplications are the add-ons' Applications: for each cluster of this stack, one per GitOps Bridge ApplicationSet its cluster secret's enable_<addon> labels select (addons.ApplicationSets).
         :param _builtins.int applications: Applications are the Argo CD Applications the hub will run, the sum of the counts below.
         :param _builtins.int bootstrap_applications: BootstrapApplications are the hub's bootstrap Applications, one per repository (add-ons, workloads).
-        :param _builtins.int clusters: Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+        :param _builtins.int clusters: Clusters are the clusters the hub's Argo CD manages: this stack's and its shards'. A self-managed hub's Applications are this stack's; a managed hub's (Limit) also its shards' spokes' read from their stacks' shardFacts (shards[].stack), counted from the labels of the secrets they registered.
         :param _builtins.int controller_replicas: ControllerReplicas are the application controller's replicas (argocd.controllerSharding.replicas, given or ReplicasFor the counts); 0 on a managed hub.
         :param _builtins.int limit: Limit is the most Applications the hub runs: 1,000 for a managed hub (ManagedApplicationsLimit), 0 (none) for a self-managed one, which is sharded instead.
         :param _builtins.int registry_applications: RegistryApplications are, with Git delivery, the registry Applications, one per environment.
@@ -873,7 +873,7 @@ class HubCapacity(dict):
     @pulumi.getter
     def clusters(self) -> _builtins.int:
         """
-        Clusters are the clusters the hub's Argo CD manages: this stack's and its shards' (whose Applications are counted in their own stacks, not here).
+        Clusters are the clusters the hub's Argo CD manages: this stack's and its shards'. A self-managed hub's Applications are this stack's; a managed hub's (Limit) also its shards' spokes' read from their stacks' shardFacts (shards[].stack), counted from the labels of the secrets they registered.
         """
         return pulumi.get(self, "clusters")
 
@@ -960,15 +960,17 @@ class HubFacts(dict):
                  shards: Sequence['outputs.Shard'],
                  vpc_cidrs: Mapping[str, _builtins.str],
                  controller_replicas: Optional[_builtins.int] = None,
+                 mode: Optional[_builtins.str] = None,
                  registry: Optional['outputs.Registry'] = None):
         """
         HubFacts are what a shard needs of the hub (Fleet's hubFacts output; empty without a hub in the stack).
 
         :param Sequence[_builtins.str] egress_cidrs: EgressCidrs are the hub's NAT addresses as /32 networks.
-        :param _builtins.str management_role_arn: ManagementRoleArn is the hub's Argo CD management role.
+        :param _builtins.str management_role_arn: ManagementRoleArn is the hub's Argo CD management role; on a managed hub (Mode), the capability's role.
         :param Sequence['Shard'] shards: Shards are the hub stack's shards.
         :param Mapping[str, _builtins.str] vpc_cidrs: VpcCidrs are the hub stack's clusters' names -> VPC CIDRs: a shard's clusters take neither.
         :param _builtins.int controller_replicas: ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.
+        :param _builtins.str mode: Mode is the hub's argocd.mode, "selfManaged" or "managed" (a shard's spokes then give the capability's role an access entry and name their cluster by ARN in its secret). "" from a hub stack of an earlier version reads as "selfManaged".
         :param 'Registry' registry: Registry is the hub's registry repository with Git delivery (its Fleet's git): the shards then register their spokes through Git, not through the hub's kubeconfig. Empty without git.
         """
         pulumi.set(__self__, "egress_cidrs", egress_cidrs)
@@ -977,6 +979,8 @@ class HubFacts(dict):
         pulumi.set(__self__, "vpc_cidrs", vpc_cidrs)
         if controller_replicas is not None:
             pulumi.set(__self__, "controller_replicas", controller_replicas)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
         if registry is not None:
             pulumi.set(__self__, "registry", registry)
 
@@ -992,7 +996,7 @@ class HubFacts(dict):
     @pulumi.getter(name="managementRoleArn")
     def management_role_arn(self) -> _builtins.str:
         """
-        ManagementRoleArn is the hub's Argo CD management role.
+        ManagementRoleArn is the hub's Argo CD management role; on a managed hub (Mode), the capability's role.
         """
         return pulumi.get(self, "management_role_arn")
 
@@ -1019,6 +1023,14 @@ class HubFacts(dict):
         ControllerReplicas are the hub's application controller replicas when it is sharded (A hub at size, docs/capacity.md): a shard's spokes' cluster secrets then name their replica (gitopsbridge.ShardOf), as the hub's own do. 0 below two replicas.
         """
         return pulumi.get(self, "controller_replicas")
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> Optional[_builtins.str]:
+        """
+        Mode is the hub's argocd.mode, "selfManaged" or "managed" (a shard's spokes then give the capability's role an access entry and name their cluster by ARN in its secret). "" from a hub stack of an earlier version reads as "selfManaged".
+        """
+        return pulumi.get(self, "mode")
 
     @_builtins.property
     @pulumi.getter

@@ -67,6 +67,21 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Mode is the hub&#39;s argocd.mode, when the facts are given directly: &#34;selfManaged&#34; (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke&#39;s role trusts) or &#34;managed&#34; (the EKS capability for Argo CD; managementRoleArn is the capability&#39;s role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, &#34;Register target clusters&#34;). Default: with stack, the hub stack&#39;s hubFacts.mode; else &#34;selfManaged&#34;.
+     * 
+     */
+    @Import(name="mode")
+    private @Nullable Output<String> mode;
+
+    /**
+     * @return Mode is the hub&#39;s argocd.mode, when the facts are given directly: &#34;selfManaged&#34; (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke&#39;s role trusts) or &#34;managed&#34; (the EKS capability for Argo CD; managementRoleArn is the capability&#39;s role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, &#34;Register target clusters&#34;). Default: with stack, the hub stack&#39;s hubFacts.mode; else &#34;selfManaged&#34;.
+     * 
+     */
+    public Optional<Output<String>> mode() {
+        return Optional.ofNullable(this.mode);
+    }
+
+    /**
      * Registry is the hub&#39;s registry repository, when the facts are given directly: the spokes then register through Git (each spoke&#39;s cluster secret committed to clusters/&lt;environment&gt;/&lt;cluster&gt;.yaml there, as the hub&#39;s own fleet does), and the shard needs no kubeconfig of the hub. With stack, the hub stack&#39;s Fleet&#39;s git decides (hubFacts.registry). Default: none (the spokes register directly, through kubeconfig).
      * 
      */
@@ -117,6 +132,7 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
         this.egressCidrs = $.egressCidrs;
         this.kubeconfig = $.kubeconfig;
         this.managementRoleArn = $.managementRoleArn;
+        this.mode = $.mode;
         this.registry = $.registry;
         this.shard = $.shard;
         this.stack = $.stack;
@@ -211,6 +227,27 @@ public final class HubRefArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder managementRoleArn(String managementRoleArn) {
             return managementRoleArn(Output.of(managementRoleArn));
+        }
+
+        /**
+         * @param mode Mode is the hub&#39;s argocd.mode, when the facts are given directly: &#34;selfManaged&#34; (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke&#39;s role trusts) or &#34;managed&#34; (the EKS capability for Argo CD; managementRoleArn is the capability&#39;s role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, &#34;Register target clusters&#34;). Default: with stack, the hub stack&#39;s hubFacts.mode; else &#34;selfManaged&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(@Nullable Output<String> mode) {
+            $.mode = mode;
+            return this;
+        }
+
+        /**
+         * @param mode Mode is the hub&#39;s argocd.mode, when the facts are given directly: &#34;selfManaged&#34; (Argo CD from the Helm chart; managementRoleArn is its management role, which each spoke&#39;s role trusts) or &#34;managed&#34; (the EKS capability for Argo CD; managementRoleArn is the capability&#39;s role, which gets an access entry on each spoke, and each cluster secret names its cluster by EKS cluster ARN: EKS User Guide, &#34;Register target clusters&#34;). Default: with stack, the hub stack&#39;s hubFacts.mode; else &#34;selfManaged&#34;.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder mode(String mode) {
+            return mode(Output.of(mode));
         }
 
         /**

@@ -27,7 +27,7 @@ public final class HubCapacity {
      */
     private Integer bootstrapApplications;
     /**
-     * @return Clusters are the clusters the hub&#39;s Argo CD manages: this stack&#39;s and its shards&#39; (whose Applications are counted in their own stacks, not here).
+     * @return Clusters are the clusters the hub&#39;s Argo CD manages: this stack&#39;s and its shards&#39;. A self-managed hub&#39;s Applications are this stack&#39;s; a managed hub&#39;s (Limit) also its shards&#39; spokes&#39; read from their stacks&#39; shardFacts (shards[].stack), counted from the labels of the secrets they registered.
      * 
      */
     private Integer clusters;
@@ -85,7 +85,7 @@ public final class HubCapacity {
         return this.bootstrapApplications;
     }
     /**
-     * @return Clusters are the clusters the hub&#39;s Argo CD manages: this stack&#39;s and its shards&#39; (whose Applications are counted in their own stacks, not here).
+     * @return Clusters are the clusters the hub&#39;s Argo CD manages: this stack&#39;s and its shards&#39;. A self-managed hub&#39;s Applications are this stack&#39;s; a managed hub&#39;s (Limit) also its shards&#39; spokes&#39; read from their stacks&#39; shardFacts (shards[].stack), counted from the labels of the secrets they registered.
      * 
      */
     public Integer clusters() {

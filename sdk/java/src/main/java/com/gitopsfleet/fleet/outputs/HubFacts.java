@@ -28,10 +28,15 @@ public final class HubFacts {
      */
     private List<String> egressCidrs;
     /**
-     * @return ManagementRoleArn is the hub&#39;s Argo CD management role.
+     * @return ManagementRoleArn is the hub&#39;s Argo CD management role; on a managed hub (Mode), the capability&#39;s role.
      * 
      */
     private String managementRoleArn;
+    /**
+     * @return Mode is the hub&#39;s argocd.mode, &#34;selfManaged&#34; or &#34;managed&#34; (a shard&#39;s spokes then give the capability&#39;s role an access entry and name their cluster by ARN in its secret). &#34;&#34; from a hub stack of an earlier version reads as &#34;selfManaged&#34;.
+     * 
+     */
+    private @Nullable String mode;
     /**
      * @return Registry is the hub&#39;s registry repository with Git delivery (its Fleet&#39;s git): the shards then register their spokes through Git, not through the hub&#39;s kubeconfig. Empty without git.
      * 
@@ -64,11 +69,18 @@ public final class HubFacts {
         return this.egressCidrs;
     }
     /**
-     * @return ManagementRoleArn is the hub&#39;s Argo CD management role.
+     * @return ManagementRoleArn is the hub&#39;s Argo CD management role; on a managed hub (Mode), the capability&#39;s role.
      * 
      */
     public String managementRoleArn() {
         return this.managementRoleArn;
+    }
+    /**
+     * @return Mode is the hub&#39;s argocd.mode, &#34;selfManaged&#34; or &#34;managed&#34; (a shard&#39;s spokes then give the capability&#39;s role an access entry and name their cluster by ARN in its secret). &#34;&#34; from a hub stack of an earlier version reads as &#34;selfManaged&#34;.
+     * 
+     */
+    public Optional<String> mode() {
+        return Optional.ofNullable(this.mode);
     }
     /**
      * @return Registry is the hub&#39;s registry repository with Git delivery (its Fleet&#39;s git): the shards then register their spokes through Git, not through the hub&#39;s kubeconfig. Empty without git.
@@ -104,6 +116,7 @@ public final class HubFacts {
         private @Nullable Integer controllerReplicas;
         private List<String> egressCidrs;
         private String managementRoleArn;
+        private @Nullable String mode;
         private @Nullable Registry registry;
         private List<Shard> shards;
         private Map<String,String> vpcCidrs;
@@ -113,6 +126,7 @@ public final class HubFacts {
     	      this.controllerReplicas = defaults.controllerReplicas;
     	      this.egressCidrs = defaults.egressCidrs;
     	      this.managementRoleArn = defaults.managementRoleArn;
+    	      this.mode = defaults.mode;
     	      this.registry = defaults.registry;
     	      this.shards = defaults.shards;
     	      this.vpcCidrs = defaults.vpcCidrs;
@@ -141,6 +155,12 @@ public final class HubFacts {
               throw new MissingRequiredPropertyException("HubFacts", "managementRoleArn");
             }
             this.managementRoleArn = managementRoleArn;
+            return this;
+        }
+        @CustomType.Setter
+        public Builder mode(@Nullable String mode) {
+
+            this.mode = mode;
             return this;
         }
         @CustomType.Setter
@@ -173,6 +193,7 @@ public final class HubFacts {
             _resultValue.controllerReplicas = controllerReplicas;
             _resultValue.egressCidrs = egressCidrs;
             _resultValue.managementRoleArn = managementRoleArn;
+            _resultValue.mode = mode;
             _resultValue.registry = registry;
             _resultValue.shards = shards;
             _resultValue.vpcCidrs = vpcCidrs;
