@@ -51,8 +51,8 @@ func (m ManifestsRepository) Target() gitopsbridge.GitHubTarget {
 
 // Application is the Argo CD Application of a stage, in the delivery's Argo CD project: it syncs <path>/<stage>/
 // of the manifests repository at the stage's own branch (what Kargo's promotions render) into the stage's
-// namespace, automated with selfHeal and without prune (a Stack is deleted only on purpose).
-// The annotation kargo.akuity.io/authorized-stage lets the stage's argocd-update step sync it. Argo CD's
+// namespace on the hub (hubDestination), automated with selfHeal and without prune (a Stack is deleted only on
+// purpose). The annotation kargo.akuity.io/authorized-stage lets the stage's argocd-update step sync it. Argo CD's
 // resources finalizer deletes the Stack object with the Application, so removing a stage stops PKO from running
 // its stack (the stack's resources stay unless destroyOnFinalize).
 func Application(a StackDeliveryArgs, s DeliveryStage) map[string]any {
@@ -73,7 +73,7 @@ func Application(a StackDeliveryArgs, s DeliveryStage) map[string]any {
 				"targetRevision": StageBranch(a.Manifests, s.Name),
 				"path":           StageDir(a.Manifests, s.Name),
 			},
-			"destination": map[string]any{"server": gitopsbridge.InClusterServer, "namespace": s.Namespace},
+			"destination": hubDestination(a, s.Namespace).Object(),
 			"syncPolicy":  map[string]any{"automated": map[string]any{"prune": false, "selfHeal": true}},
 		},
 	}

@@ -14,6 +14,13 @@ type StackDeliveryArgs struct {
 	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go
 	// there. Default: "argocd".
 	ArgocdNamespace string `pulumi:"argocdNamespace,optional"`
+	// HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode
+	// managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications
+	// and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the
+	// hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters").
+	// A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server
+	// https://kubernetes.default.svc, for Argo CD from the Helm chart).
+	HubName string `pulumi:"hubName,optional"`
 	// Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token
 	// Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code
 	// that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default:

@@ -2,11 +2,13 @@ package delivery
 
 import (
 	"fmt"
-	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
@@ -62,6 +64,42 @@ func TestObjects(t *testing.T) {
 	if got := slices.Sorted(mapKeys(files)); !slices.Equal(got, []string{"deploy/stacks/dev/stack.yaml",
 		"deploy/stacks/prod/preview-stack.yaml", "deploy/stacks/prod/stack.yaml", "deploy/stacks/qa/stack.yaml"}) {
 		t.Errorf("manifest files %v", got)
+	}
+}
+
+// TestManagedHubDestinations: with hubName (a managed Argo CD, which takes no in-cluster server), each stage's
+// Application and the delivery's project name the hub by it, in the stage's namespace; without it, they name the
+// in-cluster server.
+func TestManagedHubDestinations(t *testing.T) {
+	t.Setenv("PULUMI_CONFIG", `{"github:token":"ghp_canary"}`)
+	for hubName, want := range map[string]map[string]any{
+		"":         {"server": gitopsbridge.InClusterServer},
+		"platform": {"name": "platform"},
+	} {
+		t.Run("hubName "+hubName, func(t *testing.T) {
+			a := threeStages()
+			a.HubName = hubName
+			cloud, _, err := run("fleet", a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			project := cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:AppProject", "fleet-argocd-project")
+			dests := project.Input("spec").(map[string]any)["destinations"].([]any)
+			if len(dests) != 3 {
+				t.Fatalf("project destinations %v, want one per stage", dests)
+			}
+			for i, stage := range []string{"dev", "qa", "prod"} {
+				ns := map[string]any{"namespace": "fleet-stacks-" + stage}
+				maps.Copy(ns, want)
+				app := cloud.MustGet(t, "kubernetes:argoproj.io/v1alpha1:Application", "fleet-"+stage+"-application")
+				if got := app.Input("spec").(map[string]any)["destination"]; !reflect.DeepEqual(got, ns) {
+					t.Errorf("%s's Application deploys to %v, want %v", stage, got, ns)
+				}
+				if !reflect.DeepEqual(dests[i], ns) {
+					t.Errorf("the project's destination %d is %v, want %v", i, dests[i], ns)
+				}
+			}
+		})
 	}
 }
 

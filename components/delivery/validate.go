@@ -45,6 +45,11 @@ func Validate(a StackDeliveryArgs, hubProvider bool) error {
 	}
 	label(&ps, "argocdNamespace", a.ArgocdNamespace, "a Kubernetes namespace name")
 	label(&ps, "namespace", a.Namespace, "a Kubernetes namespace name")
+	if a.HubName != "" {
+		for _, msg := range content.IsDNS1123Subdomain(a.HubName) {
+			ps.Add("hubName", "%q is not a cluster secret's name (a Kubernetes object name): %s", a.HubName, msg)
+		}
+	}
 	label(&ps, "project", a.Project, "a Kargo Project name (it defaults to the resource name)")
 	validateProgram(&ps, a.Program)
 	validateManifests(&ps, a.Manifests, a.Stages)

@@ -39,6 +39,10 @@ func TestValidate(t *testing.T) {
 			edit: func(a *StackDeliveryArgs) { a.Stages[0].Commit = "1a2b3c4" },
 			want: map[string]string{"stages[0].commit": "40 lowercase hex digits"},
 		},
+		"a hub name that is no cluster secret's": {
+			edit: func(a *StackDeliveryArgs) { a.HubName = "Hub_1" },
+			want: map[string]string{"hubName": `"Hub_1" is not a cluster secret's name (a Kubernetes object name)`},
+		},
 		"resync below 60": {
 			edit: func(a *StackDeliveryArgs) { a.Stages[1].ResyncFrequencySeconds = 30 },
 			want: map[string]string{"stages[1].resyncFrequencySeconds": "minimum of 60 seconds"},

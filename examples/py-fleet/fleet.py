@@ -12,8 +12,9 @@ def program():
     """The Pulumi program: builds the fleet and exports clusters, vpcCidrs, argocdManagementRoleArn,
     argocdServerUrl and hubKubeconfig, and with a delivery its stages, Applications and manifest URLs."""
     cfg = pulumi.Config("gitops-fleet")
+    clusters, argocd = cfg.require_object("clusters"), cfg.get_object("argocd")
     f = fleet.Fleet("fleet", fleet.FleetArgs(
-        clusters=cfg.require_object("clusters"),
+        clusters=clusters,
         repositories=cfg.require_object("repositories"),
         defaults=cfg.get_object("defaults"),
         git=cfg.get_object("git"),
@@ -22,7 +23,7 @@ def program():
         tenants=cfg.get_object("tenants"),
         hub=cfg.get_object("hub"),
         shards=cfg.get_object("shards"),
-        argocd=cfg.get_object("argocd"),
+        argocd=argocd,
     ))
     pulumi.export("clusters", f.clusters)
     pulumi.export("vpcCidrs", f.vpc_cidrs)
@@ -40,6 +41,9 @@ def program():
     if delivery:
         d = fleet.StackDelivery("delivery", fleet.StackDeliveryArgs(
             kubeconfig=f.hub_kubeconfig,
+            # A managed Argo CD names the hub by its cluster, not the in-cluster server.
+            hub_name=next((c["name"] for c in clusters if c.get("role") == "hub"), None)
+            if (argocd or {}).get("mode") == "managed" else None,
             project=delivery.get("project"),
             namespace=delivery.get("namespace"),
             backend=delivery.get("backend"),

@@ -21,8 +21,11 @@ interface Delivery {
 /** The Pulumi program: returns the stack outputs. */
 export function program(): Record<string, pulumi.Input<any>> {
     const cfg = new pulumi.Config("gitops-fleet");
+    const clusters = cfg.requireObject<fleet.types.input.ClusterSpecArgs[]>("clusters");
+    const argocd = cfg.getObject<fleet.types.input.HubArgs>("argocd");
+    const hubName = clusters.find((c) => c.role === "hub")?.name as string | undefined;
     const f = new fleet.Fleet("fleet", {
-        clusters: cfg.requireObject<fleet.types.input.ClusterSpecArgs[]>("clusters"),
+        clusters,
         repositories: cfg.requireObject<fleet.types.input.RepositoriesArgs>("repositories"),
         defaults: cfg.getObject<fleet.types.input.ClusterDefaultsArgs>("defaults"),
         git: cfg.getObject<fleet.types.input.GitDeliveryArgs>("git"),
@@ -31,7 +34,7 @@ export function program(): Record<string, pulumi.Input<any>> {
         tenants: cfg.getObject<fleet.types.input.TenantSpecArgs[]>("tenants"),
         hub: cfg.getObject<fleet.types.input.HubRefArgs>("hub"),
         shards: cfg.getObject<fleet.types.input.ShardArgs[]>("shards"),
-        argocd: cfg.getObject<fleet.types.input.HubArgs>("argocd"),
+        argocd,
     });
     const outputs: Record<string, pulumi.Input<any>> = {
         clusters: f.clusters,
@@ -54,6 +57,8 @@ export function program(): Record<string, pulumi.Input<any>> {
         const d = new fleet.StackDelivery("delivery", {
             ...delivery,
             kubeconfig: f.hubKubeconfig,
+            // A managed Argo CD names the hub by its cluster, not the in-cluster server.
+            hubName: argocd?.mode === "managed" ? hubName : undefined,
             pulumiAccessToken: cfg.getSecret("pulumiAccessToken"),
             previewAccessToken: cfg.getSecret("previewAccessToken"),
             program: { ...delivery.program, gitToken: cfg.getSecret("programGitToken") },

@@ -196,6 +196,12 @@ namespace GitOpsFleet.Fleet
         }
 
         /// <summary>
+        /// HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
+        /// </summary>
+        [Input("hubName")]
+        public string? HubName { get; set; }
+
+        /// <summary>
         /// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
         /// </summary>
         [Input("kargo")]

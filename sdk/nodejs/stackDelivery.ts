@@ -133,6 +133,7 @@ export class StackDelivery extends pulumi.ComponentResource {
             resourceInputs["argocdNamespace"] = args?.argocdNamespace;
             resourceInputs["backend"] = args?.backend;
             resourceInputs["envRefs"] = args?.envRefs;
+            resourceInputs["hubName"] = args?.hubName;
             resourceInputs["kargo"] = args?.kargo;
             resourceInputs["kubeconfig"] = args?.kubeconfig ? pulumi.secret(args.kubeconfig) : undefined;
             resourceInputs["manifests"] = args?.manifests;
@@ -191,6 +192,10 @@ export interface StackDeliveryArgs {
      * EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
      */
     envRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
+    /**
+     * HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
+     */
+    hubName?: string;
     /**
      * Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
      */

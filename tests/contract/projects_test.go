@@ -319,13 +319,10 @@ func TestDeliveryProject(t *testing.T) {
 	runProjectCases(t, project, nil, cases)
 }
 
-// TestManagedHubProjects: on a managed hub (every cluster, the hub too, registered by its EKS cluster ARN), Argo CD
-// v3.5.7's project checks admit the registry Application and each bootstrap Application the product writes, which
-// name the hub by its secret's name, with what they sync; the same Applications aimed at the in-cluster server,
-// which the managed Argo CD does not take, are refused.
-func TestManagedHubProjects(t *testing.T) {
-	a := hubArgs()
-	a.Hub.Mode = gitopsbridge.ModeManaged
+// managedHubSecrets are the cluster secrets of a managed hub "hub" (registered by its EKS cluster ARN, no
+// credential, as the managed Argo CD takes its own cluster) and of a spoke.
+func managedHubSecrets(t *testing.T) []corev1.Secret {
+	t.Helper()
 	_, spoke := fleetSecrets(t)
 	var hub map[string]any
 	if err := yaml.Unmarshal([]byte(gitopsbridge.ClusterSecret{Name: "hub", Namespace: argocdNamespace, ClusterName: "hub",
@@ -333,7 +330,44 @@ func TestManagedHubProjects(t *testing.T) {
 		Config: gitopsbridge.InClusterConfig()}.YAML()), &hub); err != nil {
 		t.Fatal(err)
 	}
-	secrets, projects := secretObjects(t, hub, spoke), projectsOf(a)
+	return secretObjects(t, hub, spoke)
+}
+
+// TestManagedHubDeliveryProject: on a managed hub, each stage's Application as StackDelivery writes it with hubName
+// (the hub by its secret's name), syncing its Stack, is permitted by Argo CD v3.5.7's project checks; the same aimed
+// at the in-cluster server, which the managed Argo CD does not take, is refused.
+func TestManagedHubDeliveryProject(t *testing.T) {
+	a := deliveryArgs()
+	a.HubName = "hub"
+	cases := map[string]projectCase{}
+	for _, s := range a.Stages {
+		var app struct {
+			Spec argov1alpha1.ApplicationSpec `json:"spec"`
+		}
+		raw, _ := yaml.Marshal(delivery.Application(a, s))
+		if err := yaml.Unmarshal(raw, &app); err != nil {
+			t.Fatal(err)
+		}
+		if app.Spec.Destination.Name != "hub" || app.Spec.Destination.Server != "" {
+			t.Errorf("%s's Application deploys to %+v, want the hub by name", s.Name, app.Spec.Destination)
+		}
+		stack := []syncedObject{{Group: "pulumi.com", Kind: "Stack", Name: s.StackName, Namespaced: true}}
+		cases[s.Name+"'s Application and Stack, onto the hub by name"] = projectCase{source: *app.Spec.Source,
+			dest: app.Spec.Destination, objects: stack}
+		cases[s.Name+"'s, onto the in-cluster server"] = projectCase{refused: true, source: *app.Spec.Source,
+			dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: s.Namespace}, objects: stack}
+	}
+	runProjectCases(t, delivery.AppProject(a).Object(), managedHubSecrets(t), cases)
+}
+
+// TestManagedHubProjects: on a managed hub (every cluster, the hub too, registered by its EKS cluster ARN), Argo CD
+// v3.5.7's project checks admit the registry Application and each bootstrap Application the product writes, which
+// name the hub by its secret's name, with what they sync; the same Applications aimed at the in-cluster server,
+// which the managed Argo CD does not take, are refused.
+func TestManagedHubProjects(t *testing.T) {
+	a := hubArgs()
+	a.Hub.Mode = gitopsbridge.ModeManaged
+	secrets, projects := managedHubSecrets(t), projectsOf(a)
 	inCluster := func(d argov1alpha1.ApplicationDestination) argov1alpha1.ApplicationDestination {
 		return argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: d.Namespace}
 	}

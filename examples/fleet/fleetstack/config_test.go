@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"sigs.k8s.io/yaml"
 
+	fleet "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 )
 
@@ -112,4 +113,27 @@ func normalized(t *testing.T, v any) any {
 	}
 	p, _ := prune(out)
 	return p
+}
+
+// TestManagedHubNamesTheDelivery: the StackDelivery of a stack whose argocd.mode is managed names the hub cluster
+// (hubName), and of any other stack nothing (the in-cluster server).
+func TestManagedHubNamesTheDelivery(t *testing.T) {
+	managed, selfManaged := "managed", "selfManaged"
+	clusters := []fleet.ClusterSpec{{Name: "spoke-a", Role: "spoke"}, {Name: "platform", Role: "hub"}}
+	for name, tc := range map[string]struct {
+		argocd *fleet.Hub
+		want   string
+	}{
+		"managed":      {&fleet.Hub{Mode: &managed}, "platform"},
+		"self-managed": {&fleet.Hub{Mode: &selfManaged}, ""},
+		"no mode":      {&fleet.Hub{}, ""},
+		"no argocd":    {nil, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := Config{Clusters: clusters, Argocd: tc.argocd}
+			if got := c.managedHub(); got != tc.want {
+				t.Errorf("managedHub() = %q, want %q", got, tc.want)
+			}
+		})
+	}
 }

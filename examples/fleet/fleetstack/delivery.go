@@ -25,11 +25,13 @@ type Delivery struct {
 	Kargo     *fleet.KargoInstall       `json:"kargo,omitempty"`
 }
 
-// deliver creates the StackDelivery of the config on the hub after the fleet (Argo CD runs there then).
-func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet) (*fleet.StackDelivery, error) {
+// deliver creates the StackDelivery of the config on the hub after the fleet (Argo CD runs there then). hubName is
+// the hub's cluster name when Argo CD is managed (its Applications name the hub by it), "" otherwise.
+func deliver(ctx *pulumi.Context, d Delivery, f *fleet.Fleet, hubName string) (*fleet.StackDelivery, error) {
 	cfg := config.New(ctx, Namespace)
 	args := &fleet.StackDeliveryArgs{
 		Kubeconfig: f.HubKubeconfig,
+		HubName:    optional(hubName),
 		Program:    program(cfg, d.Program),
 		Manifests:  pulumi.ToOutput(d.Manifests).(fleet.ManifestsRepositoryOutput),
 		Stages:     pulumi.ToOutput(d.Stages).(fleet.DeliveryStageArrayOutput),
@@ -100,4 +102,17 @@ func secret(cfg *config.Config, key string) (pulumi.StringOutput, bool) {
 		return pulumi.StringOutput{}, false
 	}
 	return cfg.RequireSecret(key), true
+}
+
+// managedHub is the name of the hub cluster when gitops-fleet:argocd's mode is managed, "" otherwise.
+func (c *Config) managedHub() string {
+	if c.Argocd == nil || c.Argocd.Mode == nil || *c.Argocd.Mode != "managed" {
+		return ""
+	}
+	for _, cl := range c.Clusters {
+		if cl.Role == "hub" {
+			return cl.Name
+		}
+	}
+	return ""
 }

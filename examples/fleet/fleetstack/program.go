@@ -43,7 +43,7 @@ func Run(ctx *pulumi.Context) error {
 	if cfg.Delivery == nil {
 		return nil
 	}
-	d, err := deliver(ctx, *cfg.Delivery, f)
+	d, err := deliver(ctx, *cfg.Delivery, f, cfg.managedHub())
 	if err != nil {
 		return err
 	}

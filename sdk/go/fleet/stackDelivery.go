@@ -141,6 +141,8 @@ type stackDeliveryArgs struct {
 	Backend *string `pulumi:"backend"`
 	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
 	EnvRefs map[string]EnvRef `pulumi:"envRefs"`
+	// HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
+	HubName *string `pulumi:"hubName"`
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
 	Kargo *KargoInstall `pulumi:"kargo"`
 	// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
@@ -175,6 +177,8 @@ type StackDeliveryArgs struct {
 	Backend *string
 	// EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
 	EnvRefs EnvRefMapInput
+	// HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
+	HubName *string
 	// Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
 	Kargo KargoInstallPtrInput
 	// Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).

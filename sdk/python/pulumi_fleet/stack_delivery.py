@@ -26,6 +26,7 @@ class StackDeliveryArgs:
                  argocd_namespace: Optional[_builtins.str] = None,
                  backend: Optional[_builtins.str] = None,
                  env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]] = None,
+                 hub_name: Optional[_builtins.str] = None,
                  kargo: pulumi.Input[Optional['KargoInstallArgs']] = None,
                  kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: Optional[_builtins.str] = None,
@@ -44,6 +45,7 @@ class StackDeliveryArgs:
         :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
         :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
+        :param _builtins.str hub_name: HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
         :param pulumi.Input['KargoInstallArgs'] kargo: Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
         :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
         :param _builtins.str namespace: Namespace is the prefix of the stages' namespaces: each stage's Stack objects, ServiceAccounts and token Secrets live in a namespace of their own, "<namespace>-<stage>" unless the stage names one, so that code that reached one stage cannot read another's tokens or run as its identity. A DNS-1123 label. Default: "fleet-stacks".
@@ -63,6 +65,8 @@ class StackDeliveryArgs:
             pulumi.set(__self__, "backend", backend)
         if env_refs is not None:
             pulumi.set(__self__, "env_refs", env_refs)
+        if hub_name is not None:
+            pulumi.set(__self__, "hub_name", hub_name)
         if kargo is not None:
             pulumi.set(__self__, "kargo", kargo)
         if kubeconfig is not None:
@@ -153,6 +157,18 @@ class StackDeliveryArgs:
     @env_refs.setter
     def env_refs(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['EnvRefArgs']]]]):
         pulumi.set(self, "env_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hubName")
+    def hub_name(self) -> Optional[_builtins.str]:
+        """
+        HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
+        """
+        return pulumi.get(self, "hub_name")
+
+    @hub_name.setter
+    def hub_name(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "hub_name", value)
 
     @_builtins.property
     @pulumi.getter
@@ -272,6 +288,7 @@ class StackDelivery(pulumi.ComponentResource):
                  argocd_namespace: Optional[_builtins.str] = None,
                  backend: Optional[_builtins.str] = None,
                  env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]]] = None,
+                 hub_name: Optional[_builtins.str] = None,
                  kargo: pulumi.Input[Optional[Union['KargoInstallArgs', 'KargoInstallArgsDict']]] = None,
                  kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  manifests: pulumi.Input[Optional[Union['ManifestsRepositoryArgs', 'ManifestsRepositoryArgsDict']]] = None,
@@ -327,6 +344,7 @@ class StackDelivery(pulumi.ComponentResource):
         :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
         :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
+        :param _builtins.str hub_name: HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
         :param pulumi.Input[Union['KargoInstallArgs', 'KargoInstallArgsDict']] kargo: Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
         :param pulumi.Input[_builtins.str] kubeconfig: Kubeconfig reaches the hub cluster (a secret): Fleet's hubKubeconfig output fits. Required unless a kubernetes provider is given in the resource options. Default: none (the kubernetes provider of the resource options).
         :param pulumi.Input[Union['ManifestsRepositoryArgs', 'ManifestsRepositoryArgsDict']] manifests: Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
@@ -401,6 +419,7 @@ class StackDelivery(pulumi.ComponentResource):
                  argocd_namespace: Optional[_builtins.str] = None,
                  backend: Optional[_builtins.str] = None,
                  env_refs: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]]] = None,
+                 hub_name: Optional[_builtins.str] = None,
                  kargo: pulumi.Input[Optional[Union['KargoInstallArgs', 'KargoInstallArgsDict']]] = None,
                  kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  manifests: pulumi.Input[Optional[Union['ManifestsRepositoryArgs', 'ManifestsRepositoryArgsDict']]] = None,
@@ -427,6 +446,7 @@ class StackDelivery(pulumi.ComponentResource):
             __props__.__dict__["argocd_namespace"] = argocd_namespace
             __props__.__dict__["backend"] = backend
             __props__.__dict__["env_refs"] = env_refs
+            __props__.__dict__["hub_name"] = hub_name
             __props__.__dict__["kargo"] = kargo
             __props__.__dict__["kubeconfig"] = None if kubeconfig is None else pulumi.Output.secret(kubeconfig)
             if manifests is None and not opts.urn:

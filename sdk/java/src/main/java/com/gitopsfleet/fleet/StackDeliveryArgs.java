@@ -71,6 +71,21 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * HubName is the hub&#39;s own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet&#39;s argocd.mode managed): the name of the hub&#39;s cluster secret (with Fleet, the hub cluster&#39;s name). The stages&#39; Applications and the delivery&#39;s Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, &#34;Register target clusters&#34;). A Kubernetes object name (DNS-1123 subdomain). Default: &#34;&#34; (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
+     * 
+     */
+    @Import(name="hubName")
+    private @Nullable String hubName;
+
+    /**
+     * @return HubName is the hub&#39;s own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet&#39;s argocd.mode managed): the name of the hub&#39;s cluster secret (with Fleet, the hub cluster&#39;s name). The stages&#39; Applications and the delivery&#39;s Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, &#34;Register target clusters&#34;). A Kubernetes object name (DNS-1123 subdomain). Default: &#34;&#34; (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
+     * 
+     */
+    public Optional<String> hubName() {
+        return Optional.ofNullable(this.hubName);
+    }
+
+    /**
      * Kargo installs Kargo. Required unless kargo.existing is true: the admin password hash and the token signing key have no default.
      * 
      */
@@ -256,6 +271,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         this.argocdNamespace = $.argocdNamespace;
         this.backend = $.backend;
         this.envRefs = $.envRefs;
+        this.hubName = $.hubName;
         this.kargo = $.kargo;
         this.kubeconfig = $.kubeconfig;
         this.manifests = $.manifests;
@@ -329,6 +345,17 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder envRefs(Map<String,EnvRefArgs> envRefs) {
             return envRefs(Output.of(envRefs));
+        }
+
+        /**
+         * @param hubName HubName is the hub&#39;s own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet&#39;s argocd.mode managed): the name of the hub&#39;s cluster secret (with Fleet, the hub cluster&#39;s name). The stages&#39; Applications and the delivery&#39;s Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, &#34;Register target clusters&#34;). A Kubernetes object name (DNS-1123 subdomain). Default: &#34;&#34; (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder hubName(@Nullable String hubName) {
+            $.hubName = hubName;
+            return this;
         }
 
         /**
