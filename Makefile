@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: iamlint bench-guards bench-status bench-rollout bench-at-size screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: build-gotestsum build-cli build-eks build-java build-kube build-kwok build-authenticator build-kubeprovider build-argocd iamlint bench-guards bench-status bench-rollout bench-at-size screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -27,6 +27,14 @@ STACK ?= dev
 # benchmarks' largest fleets use.
 KUBE ?= real
 LDFLAGS := -X github.com/gitops-fleet/pulumi-fleet/provider.version=$(VERSION)
+# The pinned tools' binaries (the CLI, the control plane, the Kubernetes provider, Argo CD, the Java language host,
+# gotestsum, pulumi-eks's node_modules) are kept outside the clone in TOOL_CACHE, each keyed by what pins it (its
+# go.mod and go.sum or the workspace's, its recipe with the version flags, the toolchains): a clean clone on a machine
+# that built them once copies them instead of linking them again (tests/tools/cached.sh). TOOL_CACHE= turns it off;
+# `rm -rf` it to rebuild them all.
+TOOL_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pulumi-fleet/tools
+# cached,<name>,<key files>,<outputs>: make build-<name> once per key (tests/tools/cached.sh).
+cached = GO="$(GO)" TOOL_CACHE="$(TOOL_CACHE)" MAKE="$(MAKE)" bash tests/tools/cached.sh $(1) $(2) -- $(3) -- build-$(1)
 
 all: build test
 
@@ -74,6 +82,8 @@ test:
 ## gotestsum: gotestsum $(GOTESTSUM_VERSION) (tests/tools/gotestsum), which runs make test's Go tests
 gotestsum: bin/gotestsum
 bin/gotestsum: tests/tools/gotestsum/go.mod tests/tools/gotestsum/go.sum
+	$(call cached,gotestsum,$^,bin/gotestsum)
+build-gotestsum:
 	cd tests/tools/gotestsum && $(GO) build -o $(CURDIR)/bin/gotestsum gotest.tools/gotestsum
 
 ## iamlint: parliament $(PARLIAMENT_VERSION) and cloudsplaining $(CLOUDSPLAINING_VERSION) from PyPI (tests/tools/iamlint/requirements.txt,
@@ -148,6 +158,8 @@ screenshot:
 ## cli: the Pulumi CLI v$(PULUMI_VERSION) from tests/tools/cli's tool directive (it cannot be downloaded here)
 cli: bin/pulumi
 bin/pulumi: tests/tools/cli/go.mod tests/tools/cli/go.sum tests/tools/versions.mk
+	$(call cached,cli,$^,bin/pulumi)
+build-cli:
 	cd tests/tools/cli && $(GO) build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$(PULUMI_VERSION)" \
 		-o $(CURDIR)/bin/pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 
@@ -158,12 +170,16 @@ emulators:
 ## eks: the real pulumi-eks component provider from npm (tests/emulator/eks, run as pulumi-resource-eks)
 eks: tests/emulator/eks/node_modules/.package-lock.json
 tests/emulator/eks/node_modules/.package-lock.json: tests/emulator/eks/package.json tests/emulator/eks/package-lock.json
+	$(call cached,eks,$^,tests/emulator/eks/node_modules)
+build-eks:
 	cd tests/emulator/eks && npm ci --no-audit --no-fund --omit=dev
 
 ## java: pulumi-java's language host bin/pulumi-language-java (from provider/java's tool directive), which runs Java
 ## programs and generates the Java SDK for `pulumi package add`
 java: bin/pulumi-language-java
 bin/pulumi-language-java: provider/java/go.mod provider/java/go.sum
+	$(call cached,java,$^,bin/pulumi-language-java)
+build-java:
 	cd provider/java && $(JAVA_GO) build -o $(CURDIR)/bin/ github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java
 
 ## kube: the offline clusters' control plane in bin/kube: etcd, kube-apiserver, kube-controller-manager,
@@ -174,20 +190,29 @@ KUBE_LDFLAGS := $(foreach pkg,k8s.io/component-base/version k8s.io/client-go/pkg
 	-X $(pkg).gitMajor=1 -X $(pkg).gitMinor=$(KUBE_MINOR))
 kube: bin/kube/kube-apiserver bin/kube/kwokctl bin/kube/aws-iam-authenticator
 bin/kube/kube-apiserver: $(WORK_FILES)
+	$(call cached,kube,$^,$(addprefix bin/kube/,kube-controller-manager kube-scheduler kubectl etcd kube-apiserver))
+build-kube:
 	cd tests/tools/kube && $(WORK_GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-controller-manager \
 		k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
 	cd tests/tools/kube && $(WORK_GO) build -o $(CURDIR)/bin/kube/etcd go.etcd.io/etcd/server/v3
 	cd tests/tools/kube && $(WORK_GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(CURDIR)/bin/kube/ k8s.io/kubernetes/cmd/kube-apiserver
 bin/kube/kwokctl: $(WORK_FILES)
+	$(call cached,kwok,$^,bin/kube/kwok bin/kube/kwokctl)
+build-kwok:
 	cd tests/tools/kwok && $(WORK_GO) build -o $(CURDIR)/bin/kube/ sigs.k8s.io/kwok/cmd/kwok sigs.k8s.io/kwok/cmd/kwokctl
 bin/kube/aws-iam-authenticator: tests/tools/authenticator/go.mod tests/tools/authenticator/go.sum
+	$(call cached,authenticator,$^,bin/kube/aws-iam-authenticator)
+build-authenticator:
 	cd tests/tools/authenticator && $(GO) build -ldflags "-X sigs.k8s.io/aws-iam-authenticator/pkg.Version=$(AUTHENTICATOR_VERSION)" \
 		-o $(CURDIR)/bin/kube/ sigs.k8s.io/aws-iam-authenticator/cmd/aws-iam-authenticator
 
 ## kubeprovider: the real Pulumi Kubernetes provider bin/kube/pulumi-resource-kubernetes (tests/tools/kubeprovider), which
 ## reports version $(KUBE_PROVIDER_VERSION), the version the fleet's SDK asks for
 kubeprovider: bin/kube/pulumi-resource-kubernetes
-bin/kube/pulumi-resource-kubernetes: tests/tools/kubeprovider/go.mod tests/tools/kubeprovider/go.sum tests/tools/kubeprovider/main.go
+bin/kube/pulumi-resource-kubernetes: tests/tools/kubeprovider/go.mod tests/tools/kubeprovider/go.sum tests/tools/kubeprovider/main.go \
+		tests/tools/kubeprovider/cmd/kubeprovider-schema/main.go
+	$(call cached,kubeprovider,$^,bin/kube/pulumi-resource-kubernetes)
+build-kubeprovider:
 	cd tests/tools/kubeprovider && $(GO) mod download github.com/pulumi/pulumi-kubernetes/provider/v4 && \
 		$(GO) run ./cmd/kubeprovider-schema \
 		"$$($(GO) list -m -f '{{.Dir}}' github.com/pulumi/pulumi-kubernetes/provider/v4)" $(KUBE_PROVIDER_VERSION) .
@@ -199,6 +224,9 @@ bin/kube/pulumi-resource-kubernetes: tests/tools/kubeprovider/go.mod tests/tools
 ## Helm $(HELM_VERSION) its repo server renders charts with (tests/tools/argocd). The hub's chart 10.1.1 pins Argo CD v3.4.4, which cannot be built here (see tests/tools/argocd/doc.go)
 argocd: bin/argocd/argocd bin/argocd/gpg-wrapper.sh
 bin/argocd/argocd: $(WORK_FILES)
+	$(call cached,argocd,$^,$(addprefix bin/argocd/,argocd helm argocd-application-controller argocd-applicationset-controller \
+		argocd-repo-server argocd-k8s-auth))
+build-argocd:
 	cd tests/tools/argocd && $(WORK_GO) build -ldflags "-X github.com/argoproj/argo-cd/v3/common.version=$(ARGOCD_VERSION:v%=%)" \
 		-o $(CURDIR)/bin/argocd/argocd github.com/argoproj/argo-cd/v3/cmd
 	cd tests/tools/argocd && $(WORK_GO) build -ldflags "-X helm.sh/helm/v4/internal/version.version=$(HELM_VERSION)" \
