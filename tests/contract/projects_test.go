@@ -284,6 +284,19 @@ func TestWorkloadApplicationsProject(t *testing.T) {
 	runProjectCases(t, hubProjects(t)[gitopsbridge.WorkloadApplicationsProject], secretObjects(t, hub, spoke), cases)
 }
 
+// stageSpec is the spec of a stage's Application as StackDelivery writes it, in Argo CD's types.
+func stageSpec(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliveryStage) argov1alpha1.ApplicationSpec {
+	t.Helper()
+	var app struct {
+		Spec argov1alpha1.ApplicationSpec `json:"spec"`
+	}
+	raw, _ := yaml.Marshal(delivery.Application(a, s))
+	if err := yaml.Unmarshal(raw, &app); err != nil {
+		t.Fatal(err)
+	}
+	return app.Spec
+}
+
 // TestDeliveryProject: each stage's Application as StackDelivery writes it, syncing its Stack, is permitted;
 // an evil manifests commit that adds anything but a Stack, or sends one elsewhere, is refused.
 func TestDeliveryProject(t *testing.T) {
@@ -291,14 +304,8 @@ func TestDeliveryProject(t *testing.T) {
 	project := delivery.AppProject(a).Object()
 	cases := map[string]projectCase{}
 	for _, s := range a.Stages {
-		var app struct {
-			Spec argov1alpha1.ApplicationSpec `json:"spec"`
-		}
-		raw, _ := yaml.Marshal(delivery.Application(a, s))
-		if err := yaml.Unmarshal(raw, &app); err != nil {
-			t.Fatal(err)
-		}
-		cases[s.Name+"'s Application and Stack"] = projectCase{source: *app.Spec.Source, dest: app.Spec.Destination,
+		spec := stageSpec(t, a, s)
+		cases[s.Name+"'s Application and Stack"] = projectCase{source: *spec.Source, dest: spec.Destination,
 			objects: []syncedObject{{Group: "pulumi.com", Kind: "Stack", Name: s.StackName, Namespaced: true}}}
 	}
 	src := argov1alpha1.ApplicationSource{RepoURL: "https://github.com/acme/platform.git", Path: "deploy/stacks/dev", TargetRevision: "main"}
@@ -341,20 +348,14 @@ func TestManagedHubDeliveryProject(t *testing.T) {
 	a.HubName = "hub"
 	cases := map[string]projectCase{}
 	for _, s := range a.Stages {
-		var app struct {
-			Spec argov1alpha1.ApplicationSpec `json:"spec"`
-		}
-		raw, _ := yaml.Marshal(delivery.Application(a, s))
-		if err := yaml.Unmarshal(raw, &app); err != nil {
-			t.Fatal(err)
-		}
-		if app.Spec.Destination.Name != "hub" || app.Spec.Destination.Server != "" {
-			t.Errorf("%s's Application deploys to %+v, want the hub by name", s.Name, app.Spec.Destination)
+		spec := stageSpec(t, a, s)
+		if spec.Destination.Name != "hub" || spec.Destination.Server != "" {
+			t.Errorf("%s's Application deploys to %+v, want the hub by name", s.Name, spec.Destination)
 		}
 		stack := []syncedObject{{Group: "pulumi.com", Kind: "Stack", Name: s.StackName, Namespaced: true}}
-		cases[s.Name+"'s Application and Stack, onto the hub by name"] = projectCase{source: *app.Spec.Source,
-			dest: app.Spec.Destination, objects: stack}
-		cases[s.Name+"'s, onto the in-cluster server"] = projectCase{refused: true, source: *app.Spec.Source,
+		cases[s.Name+"'s Application and Stack, onto the hub by name"] = projectCase{source: *spec.Source,
+			dest: spec.Destination, objects: stack}
+		cases[s.Name+"'s, onto the in-cluster server"] = projectCase{refused: true, source: *spec.Source,
 			dest: argov1alpha1.ApplicationDestination{Server: gitopsbridge.InClusterServer, Namespace: s.Namespace}, objects: stack}
 	}
 	runProjectCases(t, delivery.AppProject(a).Object(), managedHubSecrets(t), cases)
