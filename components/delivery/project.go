@@ -15,9 +15,9 @@ func hubDestination(a StackDeliveryArgs, namespace string) gitopsbridge.ProjectD
 }
 
 // AppProject is the Argo CD project of the stages' Applications: the manifests repository is its only source,
-// the stages' namespaces on the hub (hubDestination) its only destinations, pulumi.com Stacks the only kind a sync may create (no
-// cluster-scoped kind). So a manifests commit can deliver Stacks to the stages, nothing else; what a Stack may
-// say is the Stack guard's (StackGuard).
+// the stages' namespaces on the hub (hubDestination) its only destinations, pulumi.com Stacks the only kind a sync
+// may create (no cluster-scoped kind). So a manifests commit can deliver Stacks to the stages, nothing else; what a
+// Stack may say is the Stack guard's (StackGuard).
 func AppProject(a StackDeliveryArgs) gitopsbridge.AppProject {
 	var dests []gitopsbridge.ProjectDestination
 	for _, s := range a.Stages {
