@@ -148,10 +148,7 @@ func (a Addon) Label() string {
 }
 
 // EnableLabel is the label that enables or disables an add-on on a cluster: enable_<addon> (GitOps Bridge).
-func EnableLabel(addon string) string { return EnableLabelPrefix + addon }
-
-// EnableLabelPrefix begins every enable label: enable_<addon>.
-const EnableLabelPrefix = "enable_"
+func EnableLabel(addon string) string { return "enable_" + addon }
 
 // Needs tells whether the add-on needs resource r.
 func (a Addon) Needs(r Resource) bool { return slices.Contains(a.Resources, r) }

@@ -77,8 +77,7 @@ func (p *plan) countApplications(h gitopsbridge.Hub) HubCapacity {
 	if a.Git != nil {
 		c.RegistryApplications = max(1, len(h.RegistryEnvironments))
 	}
-	c.Applications = c.AddonApplications + c.BootstrapApplications + c.WorkloadApplications + c.TenantApplications +
-		c.RegistryApplications
+	c.Applications = c.total()
 	return c
 }
 
@@ -147,6 +146,12 @@ func (p *plan) withHubReplicas(facts HubFacts) {
 	p.Argocd = &h
 }
 
+// total is the sum of the counts by kind: what Applications is.
+func (c HubCapacity) total() int {
+	return c.AddonApplications + c.BootstrapApplications + c.WorkloadApplications + c.TenantApplications +
+		c.RegistryApplications
+}
+
 // checkLimit adds the problem of a managed hub past its limit (Limit), with the count and the ways out.
 func (c HubCapacity) checkLimit(ps *problems.List) {
 	if c.Limit > 0 && c.Applications > c.Limit {
@@ -175,7 +180,7 @@ func (p *plan) withShardLoad(read []ShardSpoke) error {
 		}
 		enabled := map[string]bool{}
 		for k, v := range secret.Labels {
-			if name, ok := strings.CutPrefix(k, addons.EnableLabelPrefix); ok && v == "true" {
+			if name, ok := strings.CutPrefix(k, addons.EnableLabel("")); ok && v == "true" {
 				enabled[name] = true
 			}
 		}
@@ -184,8 +189,7 @@ func (p *plan) withShardLoad(read []ShardSpoke) error {
 			c.WorkloadApplications++
 		}
 	}
-	c.Applications = c.AddonApplications + c.BootstrapApplications + c.WorkloadApplications + c.TenantApplications +
-		c.RegistryApplications
+	c.Applications = c.total()
 	var ps problems.List
 	c.checkLimit(&ps)
 	return ps.Err(TypeToken)
