@@ -61,7 +61,12 @@ func Start(dir string, serve http.Handler, hosts ...string) (*Network, error) {
 	if err := n.makeCA(); err != nil {
 		return nil, err
 	}
-	tlsLn, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{GetCertificate: n.certificate, MinVersion: tls.VersionTLS12})
+	// HTTP/2 where the client offers it, as AWS's endpoints (an EKS API server among them) serve it: a Kubernetes
+	// client multiplexes its watches over one connection to a cluster, where HTTP/1.1 holds a tunnel and a connection
+	// per watch (Argo CD's controllers watch every kind of every cluster they manage: thousands at 100 clusters).
+	// http.Server.Serve speaks HTTP/2 on a TLS connection that negotiated it (its TLSConfig is nil).
+	tlsLn, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{GetCertificate: n.certificate, MinVersion: tls.VersionTLS12,
+		NextProtos: []string{"h2", "http/1.1"}})
 	if err != nil {
 		return nil, err
 	}

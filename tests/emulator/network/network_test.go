@@ -2,6 +2,10 @@ package network
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"net/http"
+	"net/url"
 	"os"
 	"testing"
 )
@@ -60,5 +64,40 @@ func TestProxyAddressKept(t *testing.T) {
 	again.Close()
 	if third.ProxyURL == first.ProxyURL || !third.Moved {
 		t.Errorf("third network at %s (moved %v), want another address than %s, moved", third.ProxyURL, third.Moved, first.ProxyURL)
+	}
+}
+
+// TestHTTP2: a client that offers HTTP/2 (a Kubernetes client, Argo CD's controllers) speaks it through the proxy's
+// tunnel, so its requests to one host share one connection; one that offers only HTTP/1.1 keeps it.
+func TestHTTP2(t *testing.T) {
+	n, err := Start(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	roots := x509.NewCertPool()
+	pem, err := os.ReadFile(n.CAFile)
+	if err != nil || !roots.AppendCertsFromPEM(pem) {
+		t.Fatalf("the network's CA: %v", err)
+	}
+	proxy, err := url.Parse(n.ProxyURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		h2   bool
+		want int
+	}{{true, 2}, {false, 1}} {
+		tr := &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: roots},
+			ForceAttemptHTTP2: tc.h2}
+		resp, err := (&http.Client{Transport: tr}).Get("https://ABC123.gr7.us-east-1.eks.amazonaws.com/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.ProtoMajor != tc.want {
+			t.Errorf("offering HTTP/2 %v: the answer came over %s, want HTTP/%d", tc.h2, resp.Proto, tc.want)
+		}
+		tr.CloseIdleConnections()
 	}
 }
