@@ -65,20 +65,28 @@ func (p *plan) countApplications(h gitopsbridge.Hub) HubCapacity {
 		if a.Repositories.Workloads != nil && cl.Role == Spoke && !cl.Decommission {
 			c.WorkloadApplications++
 		}
-		for _, t := range cl.tenants {
-			if t.Workloads != nil && !cl.Decommission {
-				c.TenantApplications++
-			}
-			if a.Git != nil {
-				c.TenantApplications++
-			}
-		}
+		c.TenantApplications += cl.tenantApplications(a.Git != nil)
 	}
 	if a.Git != nil {
 		c.RegistryApplications = max(1, len(h.RegistryEnvironments))
 	}
 	c.Applications = c.total()
 	return c
+}
+
+// tenantApplications are the Argo CD Applications the tenants that select the cluster run on the hub: one for a
+// tenant with workloads while the cluster is not decommissioned, and with Git delivery (git) one for its objects.
+func (cl *clusterPlan) tenantApplications(git bool) int {
+	n := 0
+	for _, t := range cl.tenants {
+		if t.Workloads != nil && !cl.Decommission {
+			n++
+		}
+		if git {
+			n++
+		}
+	}
+	return n
 }
 
 // planController is h with its application controller planned for the load c: a managed hub's limit; on a
@@ -164,8 +172,8 @@ func (c HubCapacity) checkLimit(ps *problems.List) {
 
 // withShardLoad adds to a managed hub's count (Limit set) the Applications of its shards' spokes, as Argo CD's
 // ApplicationSets would generate them from the cluster secrets the shards' stacks registered (read, their
-// shardFacts): one per add-on ApplicationSet a secret's enable_<addon> labels select, and with a workloads
-// repository one per spoke not decommissioned. Past the limit with them, the hub is refused at argocd.mode before
+// shardFacts): one per add-on ApplicationSet a secret's enable_<addon> labels select, with a workloads
+// repository one per spoke not decommissioned, and the shard's tenants' Applications the shard counted for it. Past the limit with them, the hub is refused at argocd.mode before
 // anything but the stack references is registered. A shard with no stack yet adds its clusters only. A
 // self-managed hub's count stays its own stack's (Clusters): its controller's plan does not follow its shards' runs.
 func (p *plan) withShardLoad(read []ShardSpoke) error {
@@ -188,6 +196,7 @@ func (p *plan) withShardLoad(read []ShardSpoke) error {
 		if p.Repositories.Workloads != nil && secret.Labels[gitopsbridge.DecommissionLabel] != "true" {
 			c.WorkloadApplications++
 		}
+		c.TenantApplications += s.TenantApplications
 	}
 	c.Applications = c.total()
 	var ps problems.List

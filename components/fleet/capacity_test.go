@@ -11,6 +11,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/components/tenant"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -121,9 +122,11 @@ func TestManagedHubPastItsLimit(t *testing.T) {
 }
 
 // TestManagedHubCountsItsShards: a managed hub counts its shards' spokes' Applications as Argo CD's ApplicationSets
-// would generate them from the secrets the shards registered (their enable_ labels), so a shard cannot take the hub
-// past its 1,000 Applications: with as many spokes of every add-on as fit, the hub is admitted and its hubCapacity
-// counts them; with one more it is refused at argocd.mode before anything but the stack references is registered.
+// would generate them from the secrets the shards registered (their enable_ labels), and the shards' tenants'
+// Applications as the shards counted them, so a shard cannot take the hub past its 1,000 Applications: with as many
+// spokes of every add-on as fit, the hub is admitted and its hubCapacity counts them; with one more spoke, or with
+// tenants' Applications past the room that is left, it is refused at argocd.mode before anything but the stack
+// references is registered.
 func TestManagedHubCountsItsShards(t *testing.T) {
 	every := map[string]bool{}
 	for _, a := range addons.All() {
@@ -138,11 +141,12 @@ func TestManagedHubCountsItsShards(t *testing.T) {
 	if base.Applications == 0 || fit < 2 {
 		t.Fatalf("the hub alone runs %d Applications and each spoke %d: no shard to count", base.Applications, perSpoke)
 	}
+	room := ManagedApplicationsLimit - base.Applications - fit*perSpoke
 	for _, tc := range []struct {
-		spokes  int
-		refused bool
-	}{{fit, false}, {fit + 1, true}} {
-		t.Run(fmt.Sprint(tc.spokes), func(t *testing.T) {
+		spokes, tenants int
+		refused         bool
+	}{{fit, 0, false}, {fit + 1, 0, true}, {fit, room, false}, {fit, room + 1, true}} {
+		t.Run(fmt.Sprintf("%d spokes, %d tenants' Applications", tc.spokes, tc.tenants), func(t *testing.T) {
 			var spokes []ShardSpoke
 			var names []string
 			for i := range tc.spokes {
@@ -154,6 +158,7 @@ func TestManagedHubCountsItsShards(t *testing.T) {
 				spokes = append(spokes, ShardSpoke{Name: name, Environment: "prod-us", ClusterName: name,
 					Server: "https://DC85F95D2517D0AB.gr7.us-east-2.eks.amazonaws.com", Manifest: secret.YAML()})
 			}
+			spokes[0].TenantApplications = tc.tenants
 			a := hubStack()
 			a.Argocd = managedHub.Argocd
 			a.Shards[0].Clusters, a.Shards[0].Stack = names, "org/fleet/shard-us"
@@ -165,7 +170,7 @@ func TestManagedHubCountsItsShards(t *testing.T) {
 				f, err = NewFleet(ctx, "fleet", a)
 				return err
 			})
-			want := base.Applications + tc.spokes*perSpoke
+			want := base.Applications + tc.spokes*perSpoke + tc.tenants
 			if tc.refused {
 				if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("argocd.mode: a managed hub runs at most 1000 "+
 					"Argo CD Applications (the EKS User Guide's Argo CD quota), and this fleet's would run %d Applications", want)) {
@@ -181,9 +186,10 @@ func TestManagedHubCountsItsShards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := mocks.Await[HubCapacity](t, f.HubCapacity); got.Applications != want || got.Limit != ManagedApplicationsLimit {
-				t.Errorf("hubCapacity %+v, want %d Applications (the hub's own %d and %d per spoke) against the limit",
-					got, want, base.Applications, perSpoke)
+			if got := mocks.Await[HubCapacity](t, f.HubCapacity); got.Applications != want || got.Limit != ManagedApplicationsLimit ||
+				got.TenantApplications != base.TenantApplications+tc.tenants {
+				t.Errorf("hubCapacity %+v, want %d Applications (the hub's own %d, %d per spoke and %d of the shard's "+
+					"tenants) against the limit", got, want, base.Applications, perSpoke, tc.tenants)
 			}
 		})
 	}
@@ -218,5 +224,31 @@ func TestShardSpokesNameTheirReplica(t *testing.T) {
 				t.Errorf("hub replicas %d: %s's secret names shard %v", replicas, name, shard)
 			}
 		}
+	}
+}
+
+// TestShardCountsItsTenantsApplications: a shard's shardFacts carry, per spoke, the Applications its tenants run on
+// the hub (one per tenant with workloads that selects the spoke), which a managed hub adds to its count
+// (TestManagedHubCountsItsShards); a tenant without workloads runs none there.
+func TestShardCountsItsTenantsApplications(t *testing.T) {
+	a := shardStack()
+	a.Tenants = []tenant.TenantSpec{
+		{Name: "payments", Clusters: &tenant.TenantSelector{Clusters: []string{"spoke-us1"}},
+			Namespaces: []tenant.TenantNamespace{{Name: "payments"}},
+			Owners:     []tenant.TenantOwner{{Arn: "arn:aws:iam::111122223333:role/payments"}},
+			Workloads:  &tenant.TenantWorkloads{URL: "https://github.com/acme/payments-deploy", Path: "clusters"}},
+		{Name: "search", Namespaces: []tenant.TenantNamespace{{Name: "search"}},
+			Owners: []tenant.TenantOwner{{Arn: "arn:aws:iam::111122223333:role/search"}}},
+	}
+	_, f, err := runShard(t, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, s := range mocks.Await[ShardFacts](t, f.ShardFacts).Spokes {
+		got[s.Name] = s.TenantApplications
+	}
+	if want := map[string]int{"spoke-us1": 1, "spoke-us2": 0}; !maps.Equal(got, want) {
+		t.Errorf("shardFacts' tenants' Applications by spoke %v, want %v", got, want)
 	}
 }

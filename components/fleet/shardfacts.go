@@ -41,6 +41,10 @@ type ShardSpoke struct {
 	// Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what
 	// the hub's guard admits for the spoke, name, data, labels and annotations.
 	Manifest string `pulumi:"manifest" json:"manifest"`
+	// TenantApplications are the Argo CD Applications the shard's tenants run on the hub for this spoke (one per
+	// tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against
+	// its limit (HubCapacity). 0 from a shard stack of an earlier version.
+	TenantApplications int `pulumi:"tenantApplications" json:"tenantApplications"`
 }
 
 // ShardFactsOutput is an output of ShardFacts.
@@ -66,7 +70,7 @@ func shardFactsOf(shard string, spokes []built) ShardFactsOutput {
 			s := f.([]any)
 			out.Spokes = append(out.Spokes, ShardSpoke{Name: spokes[i].spec.Name, Environment: spokes[i].spec.Environment,
 				ClusterName: s[0].(string), Server: s[1].(string), CertificateAuthorityData: s[2].(string),
-				SpokeRoleArn: s[3].(string), Manifest: s[4].(string)})
+				SpokeRoleArn: s[3].(string), Manifest: s[4].(string), TenantApplications: spokes[i].spec.tenantApplications(false)})
 		}
 		return out
 	}).(ShardFactsOutput)

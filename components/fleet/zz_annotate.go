@@ -196,6 +196,7 @@ func (x *ShardSpoke) Annotate(a infer.Annotator) {
 	a.Describe(&x.CertificateAuthorityData, "CertificateAuthorityData is the cluster's CA certificate, base64-encoded PEM.")
 	a.Describe(&x.SpokeRoleArn, "SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.")
 	a.Describe(&x.Manifest, "Manifest is the cluster secret's manifest as the spoke's GitOpsBridge writes it (its manifest output): what the hub's guard admits for the spoke, name, data, labels and annotations.")
+	a.Describe(&x.TenantApplications, "TenantApplications are the Argo CD Applications the shard's tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.")
 }
 
 // Annotate gives TenantSummary its schema descriptions.

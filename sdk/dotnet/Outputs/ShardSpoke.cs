@@ -45,6 +45,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
         /// </summary>
         public readonly string SpokeRoleArn;
+        /// <summary>
+        /// TenantApplications are the Argo CD Applications the shard's tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.
+        /// </summary>
+        public readonly int TenantApplications;
 
         [OutputConstructor]
         private ShardSpoke(
@@ -60,7 +64,9 @@ namespace GitOpsFleet.Fleet.Outputs
 
             string server,
 
-            string spokeRoleArn)
+            string spokeRoleArn,
+
+            int tenantApplications)
         {
             CertificateAuthorityData = certificateAuthorityData;
             ClusterName = clusterName;
@@ -69,6 +75,7 @@ namespace GitOpsFleet.Fleet.Outputs
             Name = name;
             Server = server;
             SpokeRoleArn = spokeRoleArn;
+            TenantApplications = tenantApplications;
         }
     }
 }

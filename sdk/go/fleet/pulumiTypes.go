@@ -8582,6 +8582,8 @@ type ShardSpoke struct {
 	Server string `pulumi:"server"`
 	// SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
 	SpokeRoleArn string `pulumi:"spokeRoleArn"`
+	// TenantApplications are the Argo CD Applications the shard's tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.
+	TenantApplications int `pulumi:"tenantApplications"`
 }
 
 // ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.
@@ -8632,6 +8634,11 @@ func (o ShardSpokeOutput) Server() pulumi.StringOutput {
 // SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
 func (o ShardSpokeOutput) SpokeRoleArn() pulumi.StringOutput {
 	return o.ApplyT(func(v ShardSpoke) string { return v.SpokeRoleArn }).(pulumi.StringOutput)
+}
+
+// TenantApplications are the Argo CD Applications the shard's tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.
+func (o ShardSpokeOutput) TenantApplications() pulumi.IntOutput {
+	return o.ApplyT(func(v ShardSpoke) int { return v.TenantApplications }).(pulumi.IntOutput)
 }
 
 type ShardSpokeArrayOutput struct{ *pulumi.OutputState }

@@ -465,6 +465,10 @@ export interface ShardSpoke {
      * SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
      */
     spokeRoleArn: string;
+    /**
+     * TenantApplications are the Argo CD Applications the shard's tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.
+     */
+    tenantApplications: number;
 }
 
 /**

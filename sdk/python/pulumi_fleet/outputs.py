@@ -1427,6 +1427,8 @@ class ShardSpoke(dict):
             suggest = "cluster_name"
         elif key == "spokeRoleArn":
             suggest = "spoke_role_arn"
+        elif key == "tenantApplications":
+            suggest = "tenant_applications"
 
         if suggest:
             pulumi.log.warn(f"Key '{key}' not found in ShardSpoke. Access the value via the '{suggest}' property getter instead.")
@@ -1446,7 +1448,8 @@ class ShardSpoke(dict):
                  manifest: _builtins.str,
                  name: _builtins.str,
                  server: _builtins.str,
-                 spoke_role_arn: _builtins.str):
+                 spoke_role_arn: _builtins.str,
+                 tenant_applications: _builtins.int):
         """
         ShardSpoke is a spoke's cluster secret, for the hub's admission guard (GitOpsBridge's hub.registeredSecrets), and the environment its registry file lies under.
 
@@ -1457,6 +1460,7 @@ class ShardSpoke(dict):
         :param _builtins.str name: Name is the cluster's name in the fleet.
         :param _builtins.str server: Server is the cluster's API server URL.
         :param _builtins.str spoke_role_arn: SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
+        :param _builtins.int tenant_applications: TenantApplications are the Argo CD Applications the shard's tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.
         """
         pulumi.set(__self__, "certificate_authority_data", certificate_authority_data)
         pulumi.set(__self__, "cluster_name", cluster_name)
@@ -1465,6 +1469,7 @@ class ShardSpoke(dict):
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "server", server)
         pulumi.set(__self__, "spoke_role_arn", spoke_role_arn)
+        pulumi.set(__self__, "tenant_applications", tenant_applications)
 
     @_builtins.property
     @pulumi.getter(name="certificateAuthorityData")
@@ -1521,6 +1526,14 @@ class ShardSpoke(dict):
         SpokeRoleArn is the role Argo CD on the hub assumes to manage the cluster.
         """
         return pulumi.get(self, "spoke_role_arn")
+
+    @_builtins.property
+    @pulumi.getter(name="tenantApplications")
+    def tenant_applications(self) -> _builtins.int:
+        """
+        TenantApplications are the Argo CD Applications the shard's tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.
+        """
+        return pulumi.get(self, "tenant_applications")
 
 
 @pulumi.output_type

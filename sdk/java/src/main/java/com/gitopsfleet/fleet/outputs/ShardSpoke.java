@@ -5,6 +5,7 @@ package com.gitopsfleet.fleet.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
@@ -45,6 +46,11 @@ public final class ShardSpoke {
      * 
      */
     private String spokeRoleArn;
+    /**
+     * @return TenantApplications are the Argo CD Applications the shard&#39;s tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.
+     * 
+     */
+    private Integer tenantApplications;
 
     private ShardSpoke() {}
     /**
@@ -96,6 +102,13 @@ public final class ShardSpoke {
     public String spokeRoleArn() {
         return this.spokeRoleArn;
     }
+    /**
+     * @return TenantApplications are the Argo CD Applications the shard&#39;s tenants run on the hub for this spoke (one per tenant with workloads that selects it, while it is not decommissioned), which a managed hub counts against its limit (HubCapacity). 0 from a shard stack of an earlier version.
+     * 
+     */
+    public Integer tenantApplications() {
+        return this.tenantApplications;
+    }
 
     public static Builder builder() {
         return new Builder();
@@ -113,6 +126,7 @@ public final class ShardSpoke {
         private String name;
         private String server;
         private String spokeRoleArn;
+        private Integer tenantApplications;
         public Builder() {}
         public Builder(ShardSpoke defaults) {
     	      Objects.requireNonNull(defaults);
@@ -123,6 +137,7 @@ public final class ShardSpoke {
     	      this.name = defaults.name;
     	      this.server = defaults.server;
     	      this.spokeRoleArn = defaults.spokeRoleArn;
+    	      this.tenantApplications = defaults.tenantApplications;
         }
 
         @CustomType.Setter
@@ -181,6 +196,14 @@ public final class ShardSpoke {
             this.spokeRoleArn = spokeRoleArn;
             return this;
         }
+        @CustomType.Setter
+        public Builder tenantApplications(Integer tenantApplications) {
+            if (tenantApplications == null) {
+              throw new MissingRequiredPropertyException("ShardSpoke", "tenantApplications");
+            }
+            this.tenantApplications = tenantApplications;
+            return this;
+        }
         public ShardSpoke build() {
             final var _resultValue = new ShardSpoke();
             _resultValue.certificateAuthorityData = certificateAuthorityData;
@@ -190,6 +213,7 @@ public final class ShardSpoke {
             _resultValue.name = name;
             _resultValue.server = server;
             _resultValue.spokeRoleArn = spokeRoleArn;
+            _resultValue.tenantApplications = tenantApplications;
             return _resultValue;
         }
     }
