@@ -3,7 +3,7 @@ GO ?= go
 # The pinned tools' versions (PULUMI_VERSION, KUBE_VERSION, ...): one table for the build, the harness and the docs.
 include tests/tools/versions.mk
 
-.PHONY: build-gotestsum build-cli build-eks build-java build-kube build-kwok build-authenticator build-kubeprovider build-argocd iamlint bench-guards bench-status bench-rollout bench-at-size screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
+.PHONY: build-gotestsum build-cli build-eks build-java build-kube build-kwok build-authenticator build-kubeprovider build-argocd iamlint bench-guards bench-status bench-rollout bench-at-size bench-argocd-at-size screenshot all build vet test contract workflows docs java gotestsum prerequisites demo-notice test-components schema sdks release release-sdks provider cli bench offline emulators eks peer demo sdk-check kube kubeprovider argocd
 
 # pulumi-java v1.22.0 and the pulumi v3.228.0 modules it needs are missing from the Go checksum database; their hashes
 # are pinned by provider/java/go.sum instead.
@@ -277,6 +277,7 @@ bench: offline peer
 	$(MAKE) bench-status
 	./bin/fleet-bench -rollout 15 -out bench/results
 	./bin/fleet-bench -at-size $(AT_SIZE) -out bench/results
+	./bin/fleet-bench -argocd-at-size $(ARGOCD_AT_SIZE) -out bench/results
 
 ## bench-at-size: the fleet at about 100 and 200 clusters (10 shards of 10 spokes, 14 of 15, and the hub), a hub stack
 ## and shard stacks one after another on the offline cloud; in bench/results/at-size.md
@@ -284,6 +285,13 @@ AT_SIZE := 10x10,14x15
 bench-at-size: offline
 	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
 	./bin/fleet-bench -at-size $(AT_SIZE) -out bench/results
+
+## bench-argocd-at-size: Argo CD's own controllers on a hub with 100 and 200 clusters registered (a control plane
+## per 25 clusters, the others at shared endpoints), sharded as Fleet plans; report bench/results/argocd-at-size.md
+ARGOCD_AT_SIZE := 100,200
+bench-argocd-at-size: offline
+	$(GO) build -o bin/fleet-bench ./bench/cmd/fleet-bench
+	./bin/fleet-bench -argocd-at-size $(ARGOCD_AT_SIZE) -out bench/results
 
 ## bench-rollout: fleet rollout over 15 clusters on real API servers with Argo CD, in 3 waves: a good add-ons commit
 ## to every wave, a bad one to its wave and back; in bench/results/rollout.md

@@ -236,14 +236,15 @@ func openControlPlanes(root, dir string, net *network.Network, store *emulator.S
 	return clusters, serve, err
 }
 
-// controlPlaneProxy is the control planes' proxy (controlplane.Proxy) for the EKS clusters in store: a namespace
-// created on a cluster gets the bindings of the access policies scoped to it (aws.SyncAccess), and a Kargo Project
-// its namespace, as Kargo's webhook makes it (kargoProjectCreated).
+// controlPlaneProxy is the control planes' proxy (controlplane.Proxy) for the EKS clusters in store, each at its
+// endpoint and its shared endpoints (SharedEndpoint): a namespace created on a cluster gets the bindings of the access
+// policies scoped to it (aws.SyncAccess), and a Kargo Project its namespace, as Kargo's webhook makes it
+// (kargoProjectCreated).
 func controlPlaneProxy(clusters controlplane.Clusters, store *emulator.Store, next http.Handler) http.Handler {
 	var mu sync.Mutex
 	eks := map[string][2]string{} // control plane -> region, cluster name
 	find := func(endpoint string) (string, error) {
-		name, region, err := aws.ClusterAt(store, endpoint)
+		name, region, err := aws.ClusterAt(store, sharedOf(endpoint))
 		if name == "" || err != nil {
 			return "", err
 		}

@@ -8,7 +8,8 @@
 // With -child it is instead one measured operation of a Go program (bench/engine starts it so); with -rollout, the
 // time `fleet rollout` takes over a fleet on real API servers with Argo CD (bench/results/rollout.md); with -at-size,
 // the fleet at about 100 and 200 clusters as a hub stack and shard stacks, one after another
-// (bench/results/at-size.md).
+// (bench/results/at-size.md); with -argocd-at-size, Argo CD's own controllers on a hub with 100 and 200 clusters
+// registered (bench/results/argocd-at-size.md).
 package main
 
 import (
@@ -62,6 +63,8 @@ func main() {
 	atSize := flag.String("at-size", "", "instead of the session: the fleet as a hub stack and shard stacks of "+
 		"<shards>x<spokes per shard>, for each of these comma-separated sizes, one stack after another, and write "+
 		atSizeReport+" into -out")
+	argoCDAtSize := flag.String("argocd-at-size", "", "instead of the session: Argo CD's own controllers on a hub with "+
+		"each of these comma-separated numbers of clusters registered, and write "+argoCDAtSizeReport+" into -out")
 	flag.Parse()
 
 	ctx := context.Background()
@@ -72,6 +75,11 @@ func main() {
 		err = rolloutSession(ctx, root, *rolloutSize, *work, *out)
 	case *atSize != "":
 		err = atSizeSession(ctx, root, *atSize, *work, *out)
+	case *argoCDAtSize != "":
+		var sizes []int
+		if sizes, err = ints("-argocd-at-size", *argoCDAtSize); err == nil {
+			err = argoCDAtSizeSession(ctx, root, sizes, *work, *out)
+		}
 	case *child != "":
 		var res engine.Result
 		if res, err = engine.Child(ctx, root, engine.Impl(*child), engine.Op(*op), *dir, *stack, *plan); err == nil {
