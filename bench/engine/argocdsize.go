@@ -36,7 +36,8 @@ type ArgoCDAtSizeRun struct {
 	// plane of their own (the hub and the fleet's spokes), the others sharing the spokes' (about evenly).
 	Size, Real int
 	// Replicas is the application controller's replicas, as Fleet plans them for Size clusters and Planned
-	// Applications (gitopsbridge.ReplicasFor), each cluster secret naming its replica (gitopsbridge.ShardOf).
+	// Applications (gitopsbridge.ReplicasFor, and the chart's values sized from both, ControllerValues), each
+	// cluster secret naming its replica (gitopsbridge.ShardOf).
 	Replicas, Planned int
 	// Seconds is the time from the controllers' start until every Application had been reconciled since and had
 	// settled (offline.WaitForApplications), or the limit (argoCDAtSizeLimit).
@@ -120,7 +121,8 @@ func (r Runner) MeasureArgoCDAtSize(ctx context.Context, size int) (run *ArgoCDA
 	// Fleet's plan for size clusters, each with the two add-ons of the offline repository, and the bootstrap.
 	planned := 2*(size-1) + 1
 	replicas := gitopsbridge.ReplicasFor(nil, size, planned)
-	cfg.Argocd = &fleetsdk.Hub{ControllerSharding: &fleetsdk.ControllerSharding{Replicas: &replicas, Applications: &planned}}
+	cfg.Argocd = &fleetsdk.Hub{ControllerSharding: &fleetsdk.ControllerSharding{Replicas: &replicas, Applications: &planned,
+		Clusters: &size}}
 	if err := writeStack(dir, StackName, cfg); err != nil {
 		return nil, err
 	}

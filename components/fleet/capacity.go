@@ -91,7 +91,8 @@ func (cl *clusterPlan) tenantApplications(git bool) int {
 
 // planController is h with its application controller planned for the load c: a managed hub's limit; on a
 // self-managed one, the replicas given or ReplicasFor the load, and past one replica the algorithm (default
-// consistent-hashing) and the count the controller is sized from (ControllerValues). It returns the plan in c.
+// consistent-hashing) and the counts of Applications and clusters the controller is sized from (ControllerValues).
+// It returns the plan in c.
 func planController(h gitopsbridge.Hub, c HubCapacity) (gitopsbridge.Hub, HubCapacity) {
 	if h.Managed() {
 		c.Limit = ManagedApplicationsLimit
@@ -113,6 +114,9 @@ func planController(h gitopsbridge.Hub, c HubCapacity) (gitopsbridge.Hub, HubCap
 	}
 	if s.Applications == 0 {
 		s.Applications = c.Applications
+	}
+	if s.Clusters == 0 {
+		s.Clusters = c.Clusters
 	}
 	c.ShardingAlgorithm = s.Algorithm
 	h.ControllerSharding = &s

@@ -44,21 +44,24 @@ func TestHubCapacity(t *testing.T) {
 		name string
 		args FleetArgs
 		want HubCapacity
+		// memory is the controller's memory request, when checked: its share of the Applications and the clusters.
+		memory string
 	}{
 		// hub: metrics-server and the EBS CSI classes; spoke-a: the load balancer controller and the classes;
 		// spoke-b: the classes; and the add-ons' bootstrap.
 		{"the dev fleet", DevFleet(), HubCapacity{Applications: 6, AddonApplications: 5, BootstrapApplications: 1,
-			Clusters: 3, ControllerReplicas: 1}},
+			Clusters: 3, ControllerReplicas: 1}, ""},
 		{"a workloads repository", withWorkloads, HubCapacity{Applications: 9, AddonApplications: 5,
-			BootstrapApplications: 2, WorkloadApplications: 2, Clusters: 3, ControllerReplicas: 1}},
+			BootstrapApplications: 2, WorkloadApplications: 2, Clusters: 3, ControllerReplicas: 1}, ""},
 		{"managed", managedFleet(), HubCapacity{Applications: 6, AddonApplications: 5, BootstrapApplications: 1,
-			Clusters: 3, Limit: 1000}},
+			Clusters: 3, Limit: 1000}, ""},
 		{"past a replica's clusters", largeFleet(60), HubCapacity{Applications: 246, AddonApplications: 245,
-			BootstrapApplications: 1, Clusters: 63, ControllerReplicas: 2, ShardingAlgorithm: "consistent-hashing"}},
+			BootstrapApplications: 1, Clusters: 63, ControllerReplicas: 2, ShardingAlgorithm: "consistent-hashing"},
+			fmt.Sprintf("%dMi", 512+2*123+gitopsbridge.MemoryPerCluster*32)},
 		{"replicas and algorithm given", given, HubCapacity{Applications: 6, AddonApplications: 5,
-			BootstrapApplications: 1, Clusters: 3, ControllerReplicas: 3, ShardingAlgorithm: "round-robin"}},
+			BootstrapApplications: 1, Clusters: 3, ControllerReplicas: 3, ShardingAlgorithm: "round-robin"}, ""},
 		{"past a replica's Applications", tight, HubCapacity{Applications: 6, AddonApplications: 5,
-			BootstrapApplications: 1, Clusters: 3, ControllerReplicas: 3, ShardingAlgorithm: "consistent-hashing"}},
+			BootstrapApplications: 1, Clusters: 3, ControllerReplicas: 3, ShardingAlgorithm: "consistent-hashing"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cloud, f := build(t, tc.args)
@@ -87,6 +90,10 @@ func TestHubCapacity(t *testing.T) {
 				params["controller.sharding.algorithm"] != tc.want.ShardingAlgorithm || controller["resources"] == nil {
 				t.Errorf("the chart's controller values are %v, params %v; want %d replicas, %s, sized", controller,
 					params, tc.want.ControllerReplicas, tc.want.ShardingAlgorithm)
+			}
+			if requests, _ := controller["resources"].(map[string]any)["requests"].(map[string]any); tc.memory != "" &&
+				requests["memory"] != tc.memory {
+				t.Errorf("the controller's requests are %v, want memory %s", requests, tc.memory)
 			}
 			secrets := cloud.OfType("kubernetes:core/v1:Secret")
 			if len(secrets) != tc.want.Clusters {

@@ -54,6 +54,10 @@ type ControllerSharding struct {
 	// resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0
 	// (the chart's).
 	Applications int `pulumi:"applications,optional"`
+	// Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from
+	// (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a
+	// GitOpsBridge alone, 0 (sized from Applications only).
+	Clusters int `pulumi:"clusters,optional"`
 	// ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded.
 	// Default: 50.
 	ClustersPerReplica int `pulumi:"clustersPerReplica,optional"`
@@ -103,23 +107,30 @@ func splitMix64(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
+// MemoryPerCluster is the memory, in MiB, a controller replica's request gets for each cluster it manages. Argo CD
+// publishes no figure; `make bench-argocd-at-size` measured Argo CD v3's controller at about 40 MiB a cluster at
+// its peak (replicas of 50 clusters with two Applications each, peaking at 1.5 to 2.5 GiB; docs/performance.md), an
+// upper bound for small clusters, so the request takes a little less and the limit, twice the request, the peak.
+const MemoryPerCluster = 32
+
 // ControllerValues are the argo-cd chart values of a sharded controller (nil below two replicas): its replicas, the
-// sharding algorithm (configs.params controller.sharding.algorithm), and, with Applications known, per replica
-// (its share, applications/replicas rounded up): the status and operation processors Argo CD's "High Availability"
-// docs give (20 and 10 by default, 50 and 25 for 1,000 Applications: scaled from that, never below the defaults)
-// and resources as a starting point of the fleet's own (Argo CD publishes none): requests of 250m CPU plus 1m and
-// 512Mi plus 2Mi per Application, a memory limit twice the request. argocd.values wins over them.
+// sharding algorithm (configs.params controller.sharding.algorithm), and, with Applications or Clusters known, per
+// replica (its shares, applications/replicas and clusters/replicas rounded up): the status and operation
+// processors Argo CD's "High Availability" docs give (20 and 10 by default, 50 and 25 for 1,000 Applications:
+// scaled from that, never below the defaults) and resources as a starting point of the fleet's own (Argo CD
+// publishes none): requests of 250m CPU plus 1m per Application, and of 512Mi plus 2Mi per Application and
+// MemoryPerCluster per cluster; a memory limit twice the request. argocd.values wins over them.
 func ControllerValues(s *ControllerSharding) map[string]any {
 	if s == nil || s.Replicas < 2 {
 		return nil
 	}
 	params := map[string]any{"controller.sharding.algorithm": cmp.Or(s.Algorithm, ShardingConsistentHashing)}
 	controller := map[string]any{"replicas": s.Replicas}
-	if s.Applications > 0 {
+	if s.Applications > 0 || s.Clusters > 0 {
 		share := ceilDiv(s.Applications, s.Replicas)
 		params["controller.status.processors"] = strconv.Itoa(max(20, ceilDiv(share*50, 1000)))
 		params["controller.operation.processors"] = strconv.Itoa(max(10, ceilDiv(share*25, 1000)))
-		memory := 512 + 2*share
+		memory := 512 + 2*share + MemoryPerCluster*ceilDiv(s.Clusters, s.Replicas)
 		controller["resources"] = map[string]any{
 			"requests": map[string]any{"cpu": fmt.Sprintf("%dm", 250+share), "memory": fmt.Sprintf("%dMi", memory)},
 			"limits":   map[string]any{"memory": fmt.Sprintf("%dMi", 2*memory)},
@@ -147,7 +158,8 @@ func checkSharding(ps *problems.List, field string, s *ControllerSharding, mode 
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"applications", s.Applications}, {"clustersPerReplica", s.ClustersPerReplica}, {"applicationsPerReplica", s.ApplicationsPerReplica}} {
+	}{{"applications", s.Applications}, {"clusters", s.Clusters}, {"clustersPerReplica", s.ClustersPerReplica},
+		{"applicationsPerReplica", s.ApplicationsPerReplica}} {
 		if f.v < 0 {
 			ps.Add(field+"."+f.name, "%d: want 0 or more", f.v)
 		}

@@ -68,7 +68,7 @@ func TestReplicasFor(t *testing.T) {
 
 // TestControllerValues: the chart values of a sharded controller: none below two replicas; replicas and the
 // algorithm (consistent-hashing by default); with a count, each replica's processors (Argo CD's 20/10, 50/25 at
-// 1,000 Applications) and resources from its share.
+// 1,000 Applications) and resources from its shares of Applications and clusters.
 func TestControllerValues(t *testing.T) {
 	if v := ControllerValues(&ControllerSharding{Replicas: 1, Applications: 400}); v != nil {
 		t.Errorf("one replica: %v", v)
@@ -88,6 +88,19 @@ func TestControllerValues(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("1,000 Applications a replica (-want +got):\n%s", diff)
+	}
+	// Each replica's cache holds every cluster it manages: MemoryPerCluster for each of its 50 clusters.
+	for _, tc := range []struct {
+		apps          int
+		cpu, requests string
+	}{{200, "350m", "2312Mi"}, {0, "250m", "2112Mi"}} {
+		got = ControllerValues(&ControllerSharding{Replicas: 2, Applications: tc.apps, Clusters: 100})
+		resources := got["controller"].(map[string]any)["resources"]
+		want := map[string]any{"requests": map[string]any{"cpu": tc.cpu, "memory": tc.requests},
+			"limits": map[string]any{"memory": fmt.Sprintf("%dMi", 2*(512+tc.apps)+2*MemoryPerCluster*50)}}
+		if diff := cmp.Diff(want, resources); diff != "" {
+			t.Errorf("100 clusters, %d Applications, over 2 replicas (-want +got):\n%s", tc.apps, diff)
+		}
 	}
 	values := ChartValues(Hub{ControllerSharding: &ControllerSharding{Replicas: 3}, Values: map[string]any{
 		"controller": map[string]any{"replicas": 4}}}, nil)

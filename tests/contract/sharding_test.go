@@ -144,7 +144,7 @@ func registrationObject(t *testing.T, s gitopsbridge.ClusterSecret) map[string]a
 // the upstream copy of the chart) turns a sharded hub's values (gitopsbridge.ChartValues) into what Argo CD's
 // controller reads: a StatefulSet of 3 replicas, ARGOCD_CONTROLLER_REPLICAS "3", the sharding algorithm and the
 // processors in argocd-cmd-params-cm (which the controller reads through its environment), and the resources sized
-// from 1,500 Applications (500 a replica).
+// from 1,500 Applications and 150 clusters (500 and 50 a replica).
 func TestShardedControllerChart(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -155,7 +155,7 @@ func TestShardedControllerChart(t *testing.T) {
 		t.Fatalf("%v: build it with `make argocd` (make test does)", err)
 	}
 	values, err := yaml.Marshal(gitopsbridge.ChartValues(gitopsbridge.Hub{ControllerSharding: &gitopsbridge.ControllerSharding{
-		Replicas: 3, Applications: 1500}}, []string{"argocd-addons", "argocd-workloads"}))
+		Replicas: 3, Applications: 1500, Clusters: 150}}, []string{"argocd-addons", "argocd-workloads"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,10 @@ func TestShardedControllerChart(t *testing.T) {
 		}
 	}
 	requests := field(c, "resources", "requests")
-	if requests["memory"] != "1512Mi" || requests["cpu"] != "750m" || field(c, "resources", "limits")["memory"] != "3024Mi" {
+	// 512Mi, 2Mi for each of a replica's 500 Applications and MemoryPerCluster for each of its 50 clusters.
+	memory := 512 + 2*500 + gitopsbridge.MemoryPerCluster*50
+	if requests["memory"] != fmt.Sprintf("%dMi", memory) || requests["cpu"] != "750m" ||
+		field(c, "resources", "limits")["memory"] != fmt.Sprintf("%dMi", 2*memory) {
 		t.Errorf("the controller's resources are %v", c["resources"])
 	}
 }

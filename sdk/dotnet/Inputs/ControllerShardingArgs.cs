@@ -35,6 +35,12 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<int>? ApplicationsPerReplica { get; set; }
 
         /// <summary>
+        /// Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+        /// </summary>
+        [Input("clusters")]
+        public Input<int>? Clusters { get; set; }
+
+        /// <summary>
         /// ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
         /// </summary>
         [Input("clustersPerReplica")]

@@ -2663,6 +2663,8 @@ type ControllerSharding struct {
 	Applications *int `pulumi:"applications"`
 	// ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
 	ApplicationsPerReplica *int `pulumi:"applicationsPerReplica"`
+	// Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+	Clusters *int `pulumi:"clusters"`
 	// ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
 	ClustersPerReplica *int `pulumi:"clustersPerReplica"`
 	// Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
@@ -2688,6 +2690,8 @@ type ControllerShardingArgs struct {
 	Applications pulumi.IntPtrInput `pulumi:"applications"`
 	// ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
 	ApplicationsPerReplica pulumi.IntPtrInput `pulumi:"applicationsPerReplica"`
+	// Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+	Clusters pulumi.IntPtrInput `pulumi:"clusters"`
 	// ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
 	ClustersPerReplica pulumi.IntPtrInput `pulumi:"clustersPerReplica"`
 	// Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
@@ -2787,6 +2791,11 @@ func (o ControllerShardingOutput) ApplicationsPerReplica() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v ControllerSharding) *int { return v.ApplicationsPerReplica }).(pulumi.IntPtrOutput)
 }
 
+// Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+func (o ControllerShardingOutput) Clusters() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ControllerSharding) *int { return v.Clusters }).(pulumi.IntPtrOutput)
+}
+
 // ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
 func (o ControllerShardingOutput) ClustersPerReplica() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v ControllerSharding) *int { return v.ClustersPerReplica }).(pulumi.IntPtrOutput)
@@ -2848,6 +2857,16 @@ func (o ControllerShardingPtrOutput) ApplicationsPerReplica() pulumi.IntPtrOutpu
 			return nil
 		}
 		return v.ApplicationsPerReplica
+	}).(pulumi.IntPtrOutput)
+}
+
+// Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+func (o ControllerShardingPtrOutput) Clusters() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ControllerSharding) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Clusters
 	}).(pulumi.IntPtrOutput)
 }
 

@@ -410,6 +410,10 @@ export interface ControllerShardingArgs {
      */
     applicationsPerReplica?: pulumi.Input<number | undefined>;
     /**
+     * Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+     */
+    clusters?: pulumi.Input<number | undefined>;
+    /**
      * ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
      */
     clustersPerReplica?: pulumi.Input<number | undefined>;

@@ -1849,6 +1849,10 @@ class ControllerShardingArgsDict(TypedDict):
     """
     ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
     """
+    clusters: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+    """
     clusters_per_replica: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
     ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
@@ -1864,6 +1868,7 @@ class ControllerShardingArgs:
                  algorithm: pulumi.Input[Optional[_builtins.str]] = None,
                  applications: pulumi.Input[Optional[_builtins.int]] = None,
                  applications_per_replica: pulumi.Input[Optional[_builtins.int]] = None,
+                 clusters: pulumi.Input[Optional[_builtins.int]] = None,
                  clusters_per_replica: pulumi.Input[Optional[_builtins.int]] = None,
                  replicas: pulumi.Input[Optional[_builtins.int]] = None):
         """
@@ -1872,6 +1877,7 @@ class ControllerShardingArgs:
         :param pulumi.Input[_builtins.str] algorithm: Algorithm places the clusters whose secrets name no shard (one another stack wrote without it): "consistent-hashing" (moves the fewest clusters when clusters or replicas change) or "round-robin" (even, but reshuffles every cluster when the first one goes). Default: "consistent-hashing".
         :param pulumi.Input[_builtins.int] applications: Applications is the number of Argo CD Applications the hub runs, which each replica's processors and resources are sized from (ControllerValues). Default: with Fleet, its count; on a GitOpsBridge alone, 0 (the chart's).
         :param pulumi.Input[_builtins.int] applications_per_replica: ApplicationsPerReplica is, for Fleet, the most Applications one replica reconciles before the controller is sharded. Default: 500.
+        :param pulumi.Input[_builtins.int] clusters: Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
         :param pulumi.Input[_builtins.int] clusters_per_replica: ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
         :param pulumi.Input[_builtins.int] replicas: Replicas is the number of application controller replicas (the chart's controller.replicas, which it also sets as ARGOCD_CONTROLLER_REPLICAS), 1 to 100. With more than one, each cluster secret this stack writes names its replica (the data key shard, ShardOf). Default: with Fleet, ReplicasFor its clusters and Applications; on a GitOpsBridge alone, 1.
         """
@@ -1881,6 +1887,8 @@ class ControllerShardingArgs:
             pulumi.set(__self__, "applications", applications)
         if applications_per_replica is not None:
             pulumi.set(__self__, "applications_per_replica", applications_per_replica)
+        if clusters is not None:
+            pulumi.set(__self__, "clusters", clusters)
         if clusters_per_replica is not None:
             pulumi.set(__self__, "clusters_per_replica", clusters_per_replica)
         if replicas is not None:
@@ -1921,6 +1929,18 @@ class ControllerShardingArgs:
     @applications_per_replica.setter
     def applications_per_replica(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "applications_per_replica", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def clusters(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Clusters is the number of clusters the hub's Argo CD manages, which each replica's memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+        """
+        return pulumi.get(self, "clusters")
+
+    @clusters.setter
+    def clusters(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "clusters", value)
 
     @_builtins.property
     @pulumi.getter(name="clustersPerReplica")

@@ -66,6 +66,21 @@ public final class ControllerShardingArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
+     * Clusters is the number of clusters the hub&#39;s Argo CD manages, which each replica&#39;s memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+     * 
+     */
+    @Import(name="clusters")
+    private @Nullable Output<Integer> clusters;
+
+    /**
+     * @return Clusters is the number of clusters the hub&#39;s Argo CD manages, which each replica&#39;s memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+     * 
+     */
+    public Optional<Output<Integer>> clusters() {
+        return Optional.ofNullable(this.clusters);
+    }
+
+    /**
      * ClustersPerReplica is, for Fleet, the most clusters one replica manages before the controller is sharded. Default: 50.
      * 
      */
@@ -101,6 +116,7 @@ public final class ControllerShardingArgs extends com.pulumi.resources.ResourceA
         this.algorithm = $.algorithm;
         this.applications = $.applications;
         this.applicationsPerReplica = $.applicationsPerReplica;
+        this.clusters = $.clusters;
         this.clustersPerReplica = $.clustersPerReplica;
         this.replicas = $.replicas;
     }
@@ -184,6 +200,27 @@ public final class ControllerShardingArgs extends com.pulumi.resources.ResourceA
          */
         public Builder applicationsPerReplica(Integer applicationsPerReplica) {
             return applicationsPerReplica(Output.of(applicationsPerReplica));
+        }
+
+        /**
+         * @param clusters Clusters is the number of clusters the hub&#39;s Argo CD manages, which each replica&#39;s memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder clusters(@Nullable Output<Integer> clusters) {
+            $.clusters = clusters;
+            return this;
+        }
+
+        /**
+         * @param clusters Clusters is the number of clusters the hub&#39;s Argo CD manages, which each replica&#39;s memory is sized from (ControllerValues): a replica holds a cache of every cluster it manages. Default: with Fleet, its count; on a GitOpsBridge alone, 0 (sized from Applications only).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder clusters(Integer clusters) {
+            return clusters(Output.of(clusters));
         }
 
         /**
