@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,15 +49,34 @@ func TestSchemaIsCommitted(t *testing.T) {
 	}
 }
 
+// TestSchemaDescriptionsAreCurrent: every annotated package (a components/* package with a zz_annotate.go) has its
+// descriptions generated from its Go doc comments as they are now, and is among the Makefile's COMPONENTS, which
+// `make schema` regenerates.
 func TestSchemaDescriptionsAreCurrent(t *testing.T) {
-	for _, dir := range []string{"fleet", "delivery", "ledger", "fleetcluster", "gitopsbridge", "clusterinfo"} {
-		t.Run(dir, func(t *testing.T) {
-			path := filepath.Join("..", "components", dir)
+	files, err := filepath.Glob(filepath.Join("..", "components", "*", annotate.FileName))
+	if err != nil || len(files) < 9 {
+		t.Fatalf("annotated packages %v (%v); want the nine of the components", files, err)
+	}
+	makefile, err := os.ReadFile(filepath.Join("..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^COMPONENTS := (.*)$`).FindSubmatch(makefile)
+	if line == nil {
+		t.Fatal("the Makefile has no COMPONENTS line")
+	}
+	listed := strings.Fields(string(line[1]))
+	for _, file := range files {
+		path := filepath.Dir(file)
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			if pkg := "components/" + filepath.Base(path); !slices.Contains(listed, pkg) {
+				t.Errorf("%s is not among the Makefile's COMPONENTS: `make schema` leaves its %s as it is", pkg, annotate.FileName)
+			}
 			want, err := annotate.Generate(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := os.ReadFile(filepath.Join(path, annotate.FileName))
+			got, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
