@@ -12,7 +12,7 @@ type StackDeliveryArgs struct {
 	// Default: none (the kubernetes provider of the resource options).
 	Kubeconfig pulumi.StringInput `pulumi:"kubeconfig,optional" provider:"secret"`
 	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go
-	// there. Default: "argocd".
+	// there. A DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
 	ArgocdNamespace string `pulumi:"argocdNamespace,optional"`
 	// HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode
 	// managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications
@@ -191,7 +191,7 @@ type DeliveryStage struct {
 	Preview bool `pulumi:"preview,optional"`
 	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound
 	// to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity
-	// association to a role that can read the stack's resources). Default: "<stackName>-preview".
+	// association to a role that can read the stack's resources). A DNS-1123 label. Default: "<stackName>-preview".
 	PreviewServiceAccountName string `pulumi:"previewServiceAccountName,optional"`
 	// Config is the stack's configuration inline (spec.config), key -> value. Default: the stack file in the
 	// repository.
@@ -203,7 +203,8 @@ type DeliveryStage struct {
 	// previewEnvRefs. Default: none.
 	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs,optional"`
 	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and
-	// bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+	// bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label.
+	// Default: StackName.
 	ServiceAccountName string `pulumi:"serviceAccountName,optional"`
 	// ClusterRoles are more ClusterRoles the program needs in the hub, bound to the ServiceAccount.
 	// "cluster-admin", "admin" and "edit" (AdminClusterRoles: bound cluster-wide, each owns the hub) only with
@@ -286,7 +287,8 @@ type OperatorInstall struct {
 	// ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator).
 	// Default: "2.9.0". Preview Stacks need 2.3 or later.
 	ChartVersion string `pulumi:"chartVersion,optional"`
-	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+	// Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default:
+	// "pulumi-kubernetes-operator".
 	Namespace string `pulumi:"namespace,optional"`
 	// Values are Helm values of the chart. Default: none.
 	Values map[string]any `pulumi:"values,optional"`
@@ -299,7 +301,7 @@ type KargoInstall struct {
 	Existing bool `pulumi:"existing,optional"`
 	// ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
 	ChartVersion string `pulumi:"chartVersion,optional"`
-	// Namespace is Kargo's namespace. Default: "kargo".
+	// Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
 	Namespace string `pulumi:"namespace,optional"`
 	// AdminPasswordHash is the bcrypt hash of the admin password (api.adminAccount.passwordHash; a secret).
 	// Required unless existing. Default: none.

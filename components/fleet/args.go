@@ -73,7 +73,8 @@ type ClusterSpec struct {
 	Region string `pulumi:"region"`
 	// Role is "hub" (runs Argo CD) or "spoke" (registered into the hub's Argo CD).
 	Role string `pulumi:"role"`
-	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+	// Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD
+	// cluster secret). Default: defaults.environment, else the stack name.
 	Environment string `pulumi:"environment,optional"`
 	// Wave is the cluster's rollout wave, written on its cluster secret as the label fleet_wave: a change reaches
 	// lower waves first, and an ApplicationSet can select a wave or order its syncs by it (docs/waves.md). The hub
@@ -86,11 +87,11 @@ type ClusterSpec struct {
 	// VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from
 	// cidrPool and kept in the ClusterLedger.
 	VpcCidr string `pulumi:"vpcCidr,optional"`
-	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default:
-	// defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct,
-	// as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's
-	// NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives
-	// any. Only the hub's endpoint is private without any.
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24").
+	// Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded
+	// struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the
+	// hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list
+	// gives any. Only the hub's endpoint is private without any.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs,optional"`
 	// NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an
 	// empty list counts as unset).

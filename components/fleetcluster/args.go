@@ -16,7 +16,7 @@ type FleetClusterArgs struct {
 	// which case that provider wins and Region must name the provider's region (it is part of IAM role names).
 	Region string `pulumi:"region"`
 	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata
-	// key. Default: the Pulumi stack name.
+	// key and the cluster secret's environment label, so a Kubernetes label value. Default: the Pulumi stack name.
 	Environment string `pulumi:"environment,optional"`
 	// Version is the Kubernetes minor version, "<major>.<minor>", for example "1.33". Default: DefaultVersion.
 	Version string `pulumi:"version,optional"`
@@ -139,7 +139,10 @@ type NodeGroup struct {
 	CapacityType string `pulumi:"capacityType,optional"`
 	// DiskSize is the root volume size in GiB, 20-16384 (gp3 limits with room for the AMI). Default: 50.
 	DiskSize int `pulumi:"diskSize,optional"`
-	// AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+	// AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of
+	// "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON",
+	// "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA"
+	// (AmiTypes). Default: "AL2023_x86_64_STANDARD".
 	AmiType string `pulumi:"amiType,optional"`
 	// Labels are Kubernetes labels put on the nodes. Default: none.
 	Labels map[string]string `pulumi:"labels,optional"`
@@ -204,7 +207,8 @@ type AccessPolicy struct {
 	// PolicyArn is an EKS access policy ARN, "arn:<partition>:eks::aws:cluster-access-policy/<Name>",
 	// for example AmazonEKSViewPolicy.
 	PolicyArn string `pulumi:"policyArn"`
-	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster.
+	// Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole
+	// cluster.
 	// Default: none (the whole cluster).
 	Namespaces []string `pulumi:"namespaces,optional"`
 }

@@ -17,7 +17,7 @@ func (x *AccessEntry) Annotate(a infer.Annotator) {
 func (x *AccessPolicy) Annotate(a infer.Annotator) {
 	a.Describe(x, "AccessPolicy associates an EKS access policy with an access entry.")
 	a.Describe(&x.PolicyArn, "PolicyArn is an EKS access policy ARN, \"arn:<partition>:eks::aws:cluster-access-policy/<Name>\", for example AmazonEKSViewPolicy.")
-	a.Describe(&x.Namespaces, "Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).")
+	a.Describe(&x.Namespaces, "Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).")
 }
 
 // Annotate gives AddonSettings its schema descriptions.
@@ -85,7 +85,7 @@ func (x *FleetClusterArgs) Annotate(a infer.Annotator) {
 	a.Describe(x, "FleetClusterArgs are the inputs of a FleetCluster. Zero values take the defaults documented on each field (see withDefaults); Validate reports every problem at once before any resource is registered.\n\nFields with plain Go types shape the cluster and are checked up front. Fields typed pulumi.*Input usually come from other resources (a hub's role, an existing VPC); they are checked as soon as their value is known.")
 	a.Describe(&x.ClusterName, "ClusterName is the EKS cluster name. Default: the component's resource name. 1-100 characters of letters, digits, '-' and '_', starting with a letter or digit (EKS CreateCluster API).")
 	a.Describe(&x.Region, "Region is the AWS region of the cluster, for example \"us-east-2\". Required. The component creates an aws.Provider for it that every child uses, unless an aws provider is passed in the resource options, in which case that provider wins and Region must name the provider's region (it is part of IAM role names).")
-	a.Describe(&x.Environment, "Environment names the stage the cluster serves (\"dev\", \"prod\"); it becomes the `environment` metadata key. Default: the Pulumi stack name.")
+	a.Describe(&x.Environment, "Environment names the stage the cluster serves (\"dev\", \"prod\"); it becomes the `environment` metadata key and the cluster secret's environment label, so a Kubernetes label value. Default: the Pulumi stack name.")
 	a.Describe(&x.Version, "Version is the Kubernetes minor version, \"<major>.<minor>\", for example \"1.33\". Default: DefaultVersion.")
 	a.Describe(&x.VpcCidr, "VpcCidr is the IPv4 CIDR of the VPC the component builds. Default: \"10.0.0.0/16\". It must be a network address with a prefix from /16 (the largest VPC AWS allows) to /24 (room for a public and a private subnet in up to six zones). Not allowed together with VpcId.")
 	a.Describe(&x.AvailabilityZoneCount, "AvailabilityZoneCount is how many availability zones the built VPC spans, 1-6. Default: 3. EKS itself needs subnets in at least two zones.")
@@ -145,7 +145,7 @@ func (x *NodeGroup) Annotate(a infer.Annotator) {
 	a.Describe(&x.MaxSize, "MaxSize is the most nodes, at least 1 and at least desiredSize.")
 	a.Describe(&x.CapacityType, "CapacityType is \"ON_DEMAND\" (default) or \"SPOT\".")
 	a.Describe(&x.DiskSize, "DiskSize is the root volume size in GiB, 20-16384 (gp3 limits with room for the AMI). Default: 50.")
-	a.Describe(&x.AmiType, "AmiType is the EKS AMI type, one of AmiTypes. Default: \"AL2023_x86_64_STANDARD\".")
+	a.Describe(&x.AmiType, "AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of \"AL2023_x86_64_STANDARD\", \"AL2023_ARM_64_STANDARD\", \"AL2023_x86_64_NVIDIA\", \"AL2023_x86_64_NEURON\", \"BOTTLEROCKET_x86_64\", \"BOTTLEROCKET_ARM_64\", \"BOTTLEROCKET_x86_64_NVIDIA\" and \"BOTTLEROCKET_ARM_64_NVIDIA\" (AmiTypes). Default: \"AL2023_x86_64_STANDARD\".")
 	a.Describe(&x.Labels, "Labels are Kubernetes labels put on the nodes. Default: none.")
 	a.Describe(&x.Taints, "Taints are Kubernetes taints put on the nodes. Default: none.")
 	a.Describe(&x.MaxUnavailablePercentage, "MaxUnavailablePercentage is how many of the group's nodes an update (a new Kubernetes version, AMI or launch template) may replace at a time, in percent, 1-100 (EKS UpdateNodegroupConfig). Default: 33.")

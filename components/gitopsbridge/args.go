@@ -20,7 +20,8 @@ type GitOpsBridgeArgs struct {
 	// repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB.
 	// Default: none.
 	Metadata map[string]string `pulumi:"metadata,optional"`
-	// Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+	// Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a
+	// Kubernetes namespace name). Default: "argocd".
 	Namespace string `pulumi:"namespace,optional"`
 	// SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters).
 	// Default: the component's resource name.
@@ -107,10 +108,10 @@ type Hub struct {
 	// repository with Git delivery: one Application per environment syncs clusters/<environment>/ of
 	// git.repository at git.branch. Default: the hub's own environment. Ignored without git. DNS-1123 labels.
 	RegistryEnvironments []string `pulumi:"registryEnvironments,optional"`
-	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads'
-	// Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD
-	// but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the
-	// fleet and of its shards.
+	// FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as
+	// Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored
+	// (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories.
+	// Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters []string `pulumi:"fleetClusters,optional"`
 	// RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge
 	// writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose

@@ -95,41 +95,42 @@ type TenantNamespace struct {
 	Limits *TenantLimits `pulumi:"limits,optional"`
 	// ServiceAccounts are the namespace's workload identities. Default: none.
 	ServiceAccounts []TenantServiceAccount `pulumi:"serviceAccounts,optional"`
-	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides
-	// the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load
-	// balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's
-	// docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none
-	// (no load balancer reaches the namespace's pods).
+	// IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the
+	// namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an
+	// internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load
+	// Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs.
+	// Default: none (no load balancer reaches the namespace's pods).
 	IngressCidrs []string `pulumi:"ingressCidrs,optional"`
 }
 
 // TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
 type TenantQuota struct {
-	// RequestsCpu is requests.cpu. Default: "4".
+	// RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
 	RequestsCpu string `pulumi:"requestsCpu,optional"`
-	// RequestsMemory is requests.memory. Default: "8Gi".
+	// RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
 	RequestsMemory string `pulumi:"requestsMemory,optional"`
-	// LimitsCpu is limits.cpu. Default: "8".
+	// LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
 	LimitsCpu string `pulumi:"limitsCpu,optional"`
-	// LimitsMemory is limits.memory. Default: "16Gi".
+	// LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
 	LimitsMemory string `pulumi:"limitsMemory,optional"`
-	// Pods is the number of pods. Default: "50".
+	// Pods is the number of pods, a Kubernetes quantity. Default: "50".
 	Pods string `pulumi:"pods,optional"`
-	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
 	LoadBalancers string `pulumi:"loadBalancers,optional"`
-	// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+	// Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default:
+	// "100Gi".
 	Storage string `pulumi:"storage,optional"`
 }
 
 // TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
 type TenantLimits struct {
-	// Cpu is the default CPU limit. Default: "500m".
+	// Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
 	Cpu string `pulumi:"cpu,optional"`
-	// Memory is the default memory limit. Default: "512Mi".
+	// Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
 	Memory string `pulumi:"memory,optional"`
-	// RequestCpu is the default CPU request. Default: "100m".
+	// RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
 	RequestCpu string `pulumi:"requestCpu,optional"`
-	// RequestMemory is the default memory request. Default: "128Mi".
+	// RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
 	RequestMemory string `pulumi:"requestMemory,optional"`
 }
 
@@ -139,7 +140,7 @@ type TenantLimits struct {
 type TenantServiceAccount struct {
 	// Name is the service account's name, a DNS-1123 subdomain.
 	Name string `pulumi:"name"`
-	// ManagedPolicyArns are IAM policies attached to its role. Default: none.
+	// ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/<name>") attached to its role. Default: none.
 	ManagedPolicyArns []string `pulumi:"managedPolicyArns,optional"`
 	// Policy is an inline IAM policy document (JSON) of its role. Default: none.
 	Policy string `pulumi:"policy,optional"`

@@ -60,10 +60,10 @@ func (x *TenantKind) Annotate(a infer.Annotator) {
 // Annotate gives TenantLimits its schema descriptions.
 func (x *TenantLimits) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.")
-	a.Describe(&x.Cpu, "Cpu is the default CPU limit. Default: \"500m\".")
-	a.Describe(&x.Memory, "Memory is the default memory limit. Default: \"512Mi\".")
-	a.Describe(&x.RequestCpu, "RequestCpu is the default CPU request. Default: \"100m\".")
-	a.Describe(&x.RequestMemory, "RequestMemory is the default memory request. Default: \"128Mi\".")
+	a.Describe(&x.Cpu, "Cpu is the default CPU limit, a Kubernetes quantity. Default: \"500m\".")
+	a.Describe(&x.Memory, "Memory is the default memory limit, a Kubernetes quantity. Default: \"512Mi\".")
+	a.Describe(&x.RequestCpu, "RequestCpu is the default CPU request, a Kubernetes quantity. Default: \"100m\".")
+	a.Describe(&x.RequestMemory, "RequestMemory is the default memory request, a Kubernetes quantity. Default: \"128Mi\".")
 }
 
 // Annotate gives TenantNamespace its schema descriptions.
@@ -75,7 +75,7 @@ func (x *TenantNamespace) Annotate(a infer.Annotator) {
 	a.Describe(&x.Quota, "Quota is the namespace's ResourceQuota. Default: each field's default (TenantQuota).")
 	a.Describe(&x.Limits, "Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).")
 	a.Describe(&x.ServiceAccounts, "ServiceAccounts are the namespace's workload identities. Default: none.")
-	a.Describe(&x.IngressCidrs, "IngressCidrs are IPv4 or IPv6 networks (\"10.20.0.0/24\") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, \"Network policies\"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).")
+	a.Describe(&x.IngressCidrs, "IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero (\"10.20.0.0/24\"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, \"Network policies\"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).")
 }
 
 // Annotate gives TenantOwner its schema descriptions.
@@ -89,13 +89,13 @@ func (x *TenantOwner) Annotate(a infer.Annotator) {
 // Annotate gives TenantQuota its schema descriptions.
 func (x *TenantQuota) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity (\"4\", \"500m\", \"8Gi\").")
-	a.Describe(&x.RequestsCpu, "RequestsCpu is requests.cpu. Default: \"4\".")
-	a.Describe(&x.RequestsMemory, "RequestsMemory is requests.memory. Default: \"8Gi\".")
-	a.Describe(&x.LimitsCpu, "LimitsCpu is limits.cpu. Default: \"8\".")
-	a.Describe(&x.LimitsMemory, "LimitsMemory is limits.memory. Default: \"16Gi\".")
-	a.Describe(&x.Pods, "Pods is the number of pods. Default: \"50\".")
-	a.Describe(&x.LoadBalancers, "LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: \"2\".")
-	a.Describe(&x.Storage, "Storage is requests.storage, what the namespace's claims may request in all. Default: \"100Gi\".")
+	a.Describe(&x.RequestsCpu, "RequestsCpu is requests.cpu, a Kubernetes quantity. Default: \"4\".")
+	a.Describe(&x.RequestsMemory, "RequestsMemory is requests.memory, a Kubernetes quantity. Default: \"8Gi\".")
+	a.Describe(&x.LimitsCpu, "LimitsCpu is limits.cpu, a Kubernetes quantity. Default: \"8\".")
+	a.Describe(&x.LimitsMemory, "LimitsMemory is limits.memory, a Kubernetes quantity. Default: \"16Gi\".")
+	a.Describe(&x.Pods, "Pods is the number of pods, a Kubernetes quantity. Default: \"50\".")
+	a.Describe(&x.LoadBalancers, "LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: \"2\".")
+	a.Describe(&x.Storage, "Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: \"100Gi\".")
 }
 
 // Annotate gives TenantSelector its schema descriptions.
@@ -109,7 +109,7 @@ func (x *TenantSelector) Annotate(a infer.Annotator) {
 func (x *TenantServiceAccount) Annotate(a infer.Annotator) {
 	a.Describe(x, "TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity \"irsa\") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).")
 	a.Describe(&x.Name, "Name is the service account's name, a DNS-1123 subdomain.")
-	a.Describe(&x.ManagedPolicyArns, "ManagedPolicyArns are IAM policies attached to its role. Default: none.")
+	a.Describe(&x.ManagedPolicyArns, "ManagedPolicyArns are IAM policy ARNs (\"arn:aws:iam::aws:policy/<name>\") attached to its role. Default: none.")
 	a.Describe(&x.Policy, "Policy is an inline IAM policy document (JSON) of its role. Default: none.")
 }
 

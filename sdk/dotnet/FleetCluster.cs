@@ -333,7 +333,7 @@ namespace GitOpsFleet.Fleet
         public bool? EndpointPublicAccess { get; set; }
 
         /// <summary>
-        /// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
+        /// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key and the cluster secret's environment label, so a Kubernetes label value. Default: the Pulumi stack name.
         /// </summary>
         [Input("environment")]
         public string? Environment { get; set; }

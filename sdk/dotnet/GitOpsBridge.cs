@@ -239,7 +239,7 @@ namespace GitOpsFleet.Fleet
         }
 
         /// <summary>
-        /// Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+        /// Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
         /// </summary>
         [Input("namespace")]
         public string? Namespace { get; set; }

@@ -172,7 +172,7 @@ namespace GitOpsFleet.Fleet
     public sealed class StackDeliveryArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
+        /// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
         /// </summary>
         [Input("argocdNamespace")]
         public string? ArgocdNamespace { get; set; }

@@ -272,7 +272,7 @@ export interface FleetClusterArgs {
      */
     endpointPublicAccess?: boolean;
     /**
-     * Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
+     * Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key and the cluster secret's environment label, so a Kubernetes label value. Default: the Pulumi stack name.
      */
     environment?: string;
     /**

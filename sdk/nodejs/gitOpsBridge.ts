@@ -196,7 +196,7 @@ export interface GitOpsBridgeArgs {
      */
     metadata?: pulumi.Input<{[key: string]: string} | undefined>;
     /**
-     * Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+     * Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
      */
     namespace?: string;
     /**

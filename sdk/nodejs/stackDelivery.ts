@@ -181,7 +181,7 @@ export class StackDelivery extends pulumi.ComponentResource {
  */
 export interface StackDeliveryArgs {
     /**
-     * ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
+     * ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
      */
     argocdNamespace?: string;
     /**

@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _namespaces;
 
         /// <summary>
-        /// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+        /// Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
         /// </summary>
         public InputList<string> Namespaces
         {

@@ -77,7 +77,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<Inputs.DrainOptionsArgs>? Drain { get; set; }
 
         /// <summary>
-        /// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+        /// Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD cluster secret). Default: defaults.environment, else the stack name.
         /// </summary>
         [Input("environment")]
         public Input<string>? Environment { get; set; }
@@ -116,7 +116,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _publicAccessCidrs;
 
         /// <summary>
-        /// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
+        /// PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24"). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
         /// </summary>
         public InputList<string> PublicAccessCidrs
         {

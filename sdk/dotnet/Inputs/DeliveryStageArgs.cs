@@ -171,7 +171,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "&lt;stackName&gt;-preview".
+        /// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). A DNS-1123 label. Default: "&lt;stackName&gt;-preview".
         /// </summary>
         [Input("previewServiceAccountName")]
         public Input<string>? PreviewServiceAccountName { get; set; }
@@ -227,7 +227,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<int>? ResyncFrequencySeconds { get; set; }
 
         /// <summary>
-        /// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+        /// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
         /// </summary>
         [Input("serviceAccountName")]
         public Input<string>? ServiceAccountName { get; set; }

@@ -80,7 +80,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _fleetClusters;
 
         /// <summary>
-        /// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+        /// FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
         /// </summary>
         public InputList<string> FleetClusters
         {

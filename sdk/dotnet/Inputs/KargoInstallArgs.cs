@@ -67,7 +67,7 @@ namespace GitOpsFleet.Fleet.Inputs
         }
 
         /// <summary>
-        /// Namespace is Kargo's namespace. Default: "kargo".
+        /// Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
         /// </summary>
         [Input("namespace")]
         public Input<string>? Namespace { get; set; }

@@ -17,7 +17,7 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class NodeGroupArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+        /// AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON", "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA" (AmiTypes). Default: "AL2023_x86_64_STANDARD".
         /// </summary>
         [Input("amiType")]
         public Input<string>? AmiType { get; set; }

@@ -29,7 +29,7 @@ namespace GitOpsFleet.Fleet.Inputs
         public Input<bool>? Existing { get; set; }
 
         /// <summary>
-        /// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+        /// Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
         /// </summary>
         [Input("namespace")]
         public Input<string>? Namespace { get; set; }

@@ -17,25 +17,25 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class TenantLimitsArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Cpu is the default CPU limit. Default: "500m".
+        /// Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
         /// </summary>
         [Input("cpu")]
         public Input<string>? Cpu { get; set; }
 
         /// <summary>
-        /// Memory is the default memory limit. Default: "512Mi".
+        /// Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
         /// </summary>
         [Input("memory")]
         public Input<string>? Memory { get; set; }
 
         /// <summary>
-        /// RequestCpu is the default CPU request. Default: "100m".
+        /// RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
         /// </summary>
         [Input("requestCpu")]
         public Input<string>? RequestCpu { get; set; }
 
         /// <summary>
-        /// RequestMemory is the default memory request. Default: "128Mi".
+        /// RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
         /// </summary>
         [Input("requestMemory")]
         public Input<string>? RequestMemory { get; set; }

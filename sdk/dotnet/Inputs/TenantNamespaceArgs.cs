@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _ingressCidrs;
 
         /// <summary>
-        /// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+        /// IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
         /// </summary>
         public InputList<string> IngressCidrs
         {

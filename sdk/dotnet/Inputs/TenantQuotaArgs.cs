@@ -17,43 +17,43 @@ namespace GitOpsFleet.Fleet.Inputs
     public sealed class TenantQuotaArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// LimitsCpu is limits.cpu. Default: "8".
+        /// LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
         /// </summary>
         [Input("limitsCpu")]
         public Input<string>? LimitsCpu { get; set; }
 
         /// <summary>
-        /// LimitsMemory is limits.memory. Default: "16Gi".
+        /// LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
         /// </summary>
         [Input("limitsMemory")]
         public Input<string>? LimitsMemory { get; set; }
 
         /// <summary>
-        /// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+        /// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
         /// </summary>
         [Input("loadBalancers")]
         public Input<string>? LoadBalancers { get; set; }
 
         /// <summary>
-        /// Pods is the number of pods. Default: "50".
+        /// Pods is the number of pods, a Kubernetes quantity. Default: "50".
         /// </summary>
         [Input("pods")]
         public Input<string>? Pods { get; set; }
 
         /// <summary>
-        /// RequestsCpu is requests.cpu. Default: "4".
+        /// RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
         /// </summary>
         [Input("requestsCpu")]
         public Input<string>? RequestsCpu { get; set; }
 
         /// <summary>
-        /// RequestsMemory is requests.memory. Default: "8Gi".
+        /// RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
         /// </summary>
         [Input("requestsMemory")]
         public Input<string>? RequestsMemory { get; set; }
 
         /// <summary>
-        /// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+        /// Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
         /// </summary>
         [Input("storage")]
         public Input<string>? Storage { get; set; }

@@ -20,7 +20,7 @@ namespace GitOpsFleet.Fleet.Inputs
         private InputList<string>? _managedPolicyArns;
 
         /// <summary>
-        /// ManagedPolicyArns are IAM policies attached to its role. Default: none.
+        /// ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/&lt;name&gt;") attached to its role. Default: none.
         /// </summary>
         public InputList<string> ManagedPolicyArns
         {

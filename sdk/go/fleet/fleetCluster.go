@@ -181,7 +181,7 @@ type fleetClusterArgs struct {
 	EnabledClusterLogTypes []string `pulumi:"enabledClusterLogTypes"`
 	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
 	EndpointPublicAccess *bool `pulumi:"endpointPublicAccess"`
-	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
+	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key and the cluster secret's environment label, so a Kubernetes label value. Default: the Pulumi stack name.
 	Environment *string `pulumi:"environment"`
 	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
 	GitopsAccess *GitOpsAccess `pulumi:"gitopsAccess"`
@@ -241,7 +241,7 @@ type FleetClusterArgs struct {
 	EnabledClusterLogTypes pulumi.StringArrayInput
 	// EndpointPublicAccess turns the public API server endpoint on or off. Default: on exactly when PublicAccessCidrs or gitopsAccess.hubEgressCidrs are given (and then only for a non-empty list), so a cluster is private unless its callers are named. The private endpoint is always on.
 	EndpointPublicAccess *bool
-	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key. Default: the Pulumi stack name.
+	// Environment names the stage the cluster serves ("dev", "prod"); it becomes the `environment` metadata key and the cluster secret's environment label, so a Kubernetes label value. Default: the Pulumi stack name.
 	Environment *string
 	// GitOpsAccess lets an Argo CD hub manage this cluster. Optional. Default: none (no spoke role: no hub manages the cluster through a role).
 	GitopsAccess GitOpsAccessPtrInput

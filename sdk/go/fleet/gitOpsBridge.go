@@ -136,7 +136,7 @@ type gitOpsBridgeArgs struct {
 	Hub *Hub `pulumi:"hub"`
 	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
 	Metadata map[string]string `pulumi:"metadata"`
-	// Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+	// Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
 	Namespace *string `pulumi:"namespace"`
 	// SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
 	SecretName *string `pulumi:"secretName"`
@@ -168,7 +168,7 @@ type GitOpsBridgeArgs struct {
 	Hub HubPtrInput
 	// Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
 	Metadata pulumi.StringMapInput
-	// Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+	// Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
 	Namespace *string
 	// SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
 	SecretName *string

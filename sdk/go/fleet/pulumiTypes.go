@@ -142,7 +142,7 @@ func (o AccessEntryArrayOutput) Index(i pulumi.IntInput) AccessEntryOutput {
 
 // AccessPolicy associates an EKS access policy with an access entry.
 type AccessPolicy struct {
-	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+	// Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
 	Namespaces []string `pulumi:"namespaces"`
 	// PolicyArn is an EKS access policy ARN, "arn:<partition>:eks::aws:cluster-access-policy/<Name>", for example AmazonEKSViewPolicy.
 	PolicyArn string `pulumi:"policyArn"`
@@ -161,7 +161,7 @@ type AccessPolicyInput interface {
 
 // AccessPolicy associates an EKS access policy with an access entry.
 type AccessPolicyArgs struct {
-	// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+	// Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
 	Namespaces pulumi.StringArrayInput `pulumi:"namespaces"`
 	// PolicyArn is an EKS access policy ARN, "arn:<partition>:eks::aws:cluster-access-policy/<Name>", for example AmazonEKSViewPolicy.
 	PolicyArn pulumi.StringInput `pulumi:"policyArn"`
@@ -219,7 +219,7 @@ func (o AccessPolicyOutput) ToAccessPolicyOutputWithContext(ctx context.Context)
 	return o
 }
 
-// Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+// Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
 func (o AccessPolicyOutput) Namespaces() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v AccessPolicy) []string { return v.Namespaces }).(pulumi.StringArrayOutput)
 }
@@ -2251,7 +2251,7 @@ type ClusterSpec struct {
 	Decommission *bool `pulumi:"decommission"`
 	// Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
 	Drain *DrainOptions `pulumi:"drain"`
-	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+	// Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD cluster secret). Default: defaults.environment, else the stack name.
 	Environment *string `pulumi:"environment"`
 	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
 	Identity *string `pulumi:"identity"`
@@ -2261,7 +2261,7 @@ type ClusterSpec struct {
 	NodeGroups []NodeGroup `pulumi:"nodeGroups"`
 	// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
 	NodeSessionManager *bool `pulumi:"nodeSessionManager"`
-	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24"). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
 	PublicAccessCidrs []string `pulumi:"publicAccessCidrs"`
 	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
 	Region string `pulumi:"region"`
@@ -2306,7 +2306,7 @@ type ClusterSpecArgs struct {
 	Decommission pulumi.BoolPtrInput `pulumi:"decommission"`
 	// Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
 	Drain DrainOptionsPtrInput `pulumi:"drain"`
-	// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+	// Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD cluster secret). Default: defaults.environment, else the stack name.
 	Environment pulumi.StringPtrInput `pulumi:"environment"`
 	// Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
 	Identity pulumi.StringPtrInput `pulumi:"identity"`
@@ -2316,7 +2316,7 @@ type ClusterSpecArgs struct {
 	NodeGroups NodeGroupArrayInput `pulumi:"nodeGroups"`
 	// NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
 	NodeSessionManager pulumi.BoolPtrInput `pulumi:"nodeSessionManager"`
-	// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
+	// PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24"). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
 	PublicAccessCidrs pulumi.StringArrayInput `pulumi:"publicAccessCidrs"`
 	// Region is the AWS region, for example "us-east-2" (FleetCluster's region rules).
 	Region pulumi.StringInput `pulumi:"region"`
@@ -2424,7 +2424,7 @@ func (o ClusterSpecOutput) Drain() DrainOptionsPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *DrainOptions { return v.Drain }).(DrainOptionsPtrOutput)
 }
 
-// Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+// Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD cluster secret). Default: defaults.environment, else the stack name.
 func (o ClusterSpecOutput) Environment() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *string { return v.Environment }).(pulumi.StringPtrOutput)
 }
@@ -2449,7 +2449,7 @@ func (o ClusterSpecOutput) NodeSessionManager() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ClusterSpec) *bool { return v.NodeSessionManager }).(pulumi.BoolPtrOutput)
 }
 
-// PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
+// PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24"). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
 func (o ClusterSpecOutput) PublicAccessCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v ClusterSpec) []string { return v.PublicAccessCidrs }).(pulumi.StringArrayOutput)
 }
@@ -2930,7 +2930,7 @@ type DeliveryStage struct {
 	PreviewAccessToken *string `pulumi:"previewAccessToken"`
 	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
 	PreviewEnvRefs map[string]EnvRef `pulumi:"previewEnvRefs"`
-	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). A DNS-1123 label. Default: "<stackName>-preview".
 	PreviewServiceAccountName *string `pulumi:"previewServiceAccountName"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
 	ProgramGitToken *string `pulumi:"programGitToken"`
@@ -2942,7 +2942,7 @@ type DeliveryStage struct {
 	Refresh *bool `pulumi:"refresh"`
 	// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
 	ResyncFrequencySeconds *int `pulumi:"resyncFrequencySeconds"`
-	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
 	ServiceAccountName *string `pulumi:"serviceAccountName"`
 	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
 	Stack *string `pulumi:"stack"`
@@ -3009,7 +3009,7 @@ type DeliveryStageArgs struct {
 	PreviewAccessToken pulumi.StringPtrInput `pulumi:"previewAccessToken"`
 	// PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
 	PreviewEnvRefs EnvRefMapInput `pulumi:"previewEnvRefs"`
-	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+	// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). A DNS-1123 label. Default: "<stackName>-preview".
 	PreviewServiceAccountName pulumi.StringPtrInput `pulumi:"previewServiceAccountName"`
 	// ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
 	ProgramGitToken pulumi.StringPtrInput `pulumi:"programGitToken"`
@@ -3021,7 +3021,7 @@ type DeliveryStageArgs struct {
 	Refresh pulumi.BoolPtrInput `pulumi:"refresh"`
 	// ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
 	ResyncFrequencySeconds pulumi.IntPtrInput `pulumi:"resyncFrequencySeconds"`
-	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+	// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
 	ServiceAccountName pulumi.StringPtrInput `pulumi:"serviceAccountName"`
 	// Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
 	Stack pulumi.StringPtrInput `pulumi:"stack"`
@@ -3184,7 +3184,7 @@ func (o DeliveryStageOutput) PreviewEnvRefs() EnvRefMapOutput {
 	return o.ApplyT(func(v DeliveryStage) map[string]EnvRef { return v.PreviewEnvRefs }).(EnvRefMapOutput)
 }
 
-// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+// PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). A DNS-1123 label. Default: "<stackName>-preview".
 func (o DeliveryStageOutput) PreviewServiceAccountName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.PreviewServiceAccountName }).(pulumi.StringPtrOutput)
 }
@@ -3214,7 +3214,7 @@ func (o DeliveryStageOutput) ResyncFrequencySeconds() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *int { return v.ResyncFrequencySeconds }).(pulumi.IntPtrOutput)
 }
 
-// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+// ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
 func (o DeliveryStageOutput) ServiceAccountName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeliveryStage) *string { return v.ServiceAccountName }).(pulumi.StringPtrOutput)
 }
@@ -5007,7 +5007,7 @@ type Hub struct {
 	ControllerClusterAdmin *bool `pulumi:"controllerClusterAdmin"`
 	// ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
 	ControllerSharding *ControllerSharding `pulumi:"controllerSharding"`
-	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+	// FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters []string `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability *bool `pulumi:"highAvailability"`
@@ -5062,7 +5062,7 @@ type HubArgs struct {
 	ControllerClusterAdmin pulumi.BoolPtrInput `pulumi:"controllerClusterAdmin"`
 	// ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
 	ControllerSharding ControllerShardingPtrInput `pulumi:"controllerSharding"`
-	// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+	// FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 	FleetClusters pulumi.StringArrayInput `pulumi:"fleetClusters"`
 	// HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
 	HighAvailability pulumi.BoolPtrInput `pulumi:"highAvailability"`
@@ -5206,7 +5206,7 @@ func (o HubOutput) ControllerSharding() ControllerShardingPtrOutput {
 	return o.ApplyT(func(v Hub) *ControllerSharding { return v.ControllerSharding }).(ControllerShardingPtrOutput)
 }
 
-// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+// FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 func (o HubOutput) FleetClusters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.FleetClusters }).(pulumi.StringArrayOutput)
 }
@@ -5370,7 +5370,7 @@ func (o HubPtrOutput) ControllerSharding() ControllerShardingPtrOutput {
 	}).(ControllerShardingPtrOutput)
 }
 
-// FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+// FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
 func (o HubPtrOutput) FleetClusters() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Hub) []string {
 		if v == nil {
@@ -5913,7 +5913,7 @@ type KargoInstall struct {
 	Existing *bool `pulumi:"existing"`
 	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
 	GitToken *string `pulumi:"gitToken"`
-	// Namespace is Kargo's namespace. Default: "kargo".
+	// Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
 	Namespace *string `pulumi:"namespace"`
 	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
 	Oidc *KargoOidc `pulumi:"oidc"`
@@ -5948,7 +5948,7 @@ type KargoInstallArgs struct {
 	Existing pulumi.BoolPtrInput `pulumi:"existing"`
 	// GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
 	GitToken pulumi.StringPtrInput `pulumi:"gitToken"`
-	// Namespace is Kargo's namespace. Default: "kargo".
+	// Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
 	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
 	// Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
 	Oidc KargoOidcPtrInput `pulumi:"oidc"`
@@ -6063,7 +6063,7 @@ func (o KargoInstallOutput) GitToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.GitToken }).(pulumi.StringPtrOutput)
 }
 
-// Namespace is Kargo's namespace. Default: "kargo".
+// Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
 func (o KargoInstallOutput) Namespace() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v KargoInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
 }
@@ -6162,7 +6162,7 @@ func (o KargoInstallPtrOutput) GitToken() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Namespace is Kargo's namespace. Default: "kargo".
+// Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
 func (o KargoInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *KargoInstall) *string {
 		if v == nil {
@@ -6946,7 +6946,7 @@ func (o ManifestsRepositoryOutput) StageBranchPrefix() pulumi.StringPtrOutput {
 
 // NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.
 type NodeGroup struct {
-	// AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+	// AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON", "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA" (AmiTypes). Default: "AL2023_x86_64_STANDARD".
 	AmiType *string `pulumi:"amiType"`
 	// CapacityType is "ON_DEMAND" (default) or "SPOT".
 	CapacityType *string `pulumi:"capacityType"`
@@ -6983,7 +6983,7 @@ type NodeGroupInput interface {
 
 // NodeGroup is one EKS managed node group. It runs in the private subnets, on the node role the component creates, from a launch template that requires IMDSv2 and encrypts the root volume.
 type NodeGroupArgs struct {
-	// AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+	// AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON", "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA" (AmiTypes). Default: "AL2023_x86_64_STANDARD".
 	AmiType pulumi.StringPtrInput `pulumi:"amiType"`
 	// CapacityType is "ON_DEMAND" (default) or "SPOT".
 	CapacityType pulumi.StringPtrInput `pulumi:"capacityType"`
@@ -7059,7 +7059,7 @@ func (o NodeGroupOutput) ToNodeGroupOutputWithContext(ctx context.Context) NodeG
 	return o
 }
 
-// AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+// AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON", "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA" (AmiTypes). Default: "AL2023_x86_64_STANDARD".
 func (o NodeGroupOutput) AmiType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodeGroup) *string { return v.AmiType }).(pulumi.StringPtrOutput)
 }
@@ -7221,7 +7221,7 @@ type OperatorInstall struct {
 	ChartVersion *string `pulumi:"chartVersion"`
 	// Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
 	Existing *bool `pulumi:"existing"`
-	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+	// Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
 	Namespace *string `pulumi:"namespace"`
 	// Values are Helm values of the chart. Default: none.
 	Values map[string]interface{} `pulumi:"values"`
@@ -7244,7 +7244,7 @@ type OperatorInstallArgs struct {
 	ChartVersion pulumi.StringPtrInput `pulumi:"chartVersion"`
 	// Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
 	Existing pulumi.BoolPtrInput `pulumi:"existing"`
-	// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+	// Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
 	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
 	// Values are Helm values of the chart. Default: none.
 	Values pulumi.MapInput `pulumi:"values"`
@@ -7338,7 +7338,7 @@ func (o OperatorInstallOutput) Existing() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v OperatorInstall) *bool { return v.Existing }).(pulumi.BoolPtrOutput)
 }
 
-// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+// Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
 func (o OperatorInstallOutput) Namespace() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v OperatorInstall) *string { return v.Namespace }).(pulumi.StringPtrOutput)
 }
@@ -7392,7 +7392,7 @@ func (o OperatorInstallPtrOutput) Existing() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
-// Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+// Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
 func (o OperatorInstallPtrOutput) Namespace() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *OperatorInstall) *string {
 		if v == nil {
@@ -9386,13 +9386,13 @@ func (o TenantKindArrayOutput) Index(i pulumi.IntInput) TenantKindOutput {
 
 // TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
 type TenantLimits struct {
-	// Cpu is the default CPU limit. Default: "500m".
+	// Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
 	Cpu *string `pulumi:"cpu"`
-	// Memory is the default memory limit. Default: "512Mi".
+	// Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
 	Memory *string `pulumi:"memory"`
-	// RequestCpu is the default CPU request. Default: "100m".
+	// RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
 	RequestCpu *string `pulumi:"requestCpu"`
-	// RequestMemory is the default memory request. Default: "128Mi".
+	// RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
 	RequestMemory *string `pulumi:"requestMemory"`
 }
 
@@ -9409,13 +9409,13 @@ type TenantLimitsInput interface {
 
 // TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
 type TenantLimitsArgs struct {
-	// Cpu is the default CPU limit. Default: "500m".
+	// Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
 	Cpu pulumi.StringPtrInput `pulumi:"cpu"`
-	// Memory is the default memory limit. Default: "512Mi".
+	// Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
 	Memory pulumi.StringPtrInput `pulumi:"memory"`
-	// RequestCpu is the default CPU request. Default: "100m".
+	// RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
 	RequestCpu pulumi.StringPtrInput `pulumi:"requestCpu"`
-	// RequestMemory is the default memory request. Default: "128Mi".
+	// RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
 	RequestMemory pulumi.StringPtrInput `pulumi:"requestMemory"`
 }
 
@@ -9497,22 +9497,22 @@ func (o TenantLimitsOutput) ToTenantLimitsPtrOutputWithContext(ctx context.Conte
 	}).(TenantLimitsPtrOutput)
 }
 
-// Cpu is the default CPU limit. Default: "500m".
+// Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
 func (o TenantLimitsOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantLimits) *string { return v.Cpu }).(pulumi.StringPtrOutput)
 }
 
-// Memory is the default memory limit. Default: "512Mi".
+// Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
 func (o TenantLimitsOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantLimits) *string { return v.Memory }).(pulumi.StringPtrOutput)
 }
 
-// RequestCpu is the default CPU request. Default: "100m".
+// RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
 func (o TenantLimitsOutput) RequestCpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantLimits) *string { return v.RequestCpu }).(pulumi.StringPtrOutput)
 }
 
-// RequestMemory is the default memory request. Default: "128Mi".
+// RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
 func (o TenantLimitsOutput) RequestMemory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantLimits) *string { return v.RequestMemory }).(pulumi.StringPtrOutput)
 }
@@ -9541,7 +9541,7 @@ func (o TenantLimitsPtrOutput) Elem() TenantLimitsOutput {
 	}).(TenantLimitsOutput)
 }
 
-// Cpu is the default CPU limit. Default: "500m".
+// Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
 func (o TenantLimitsPtrOutput) Cpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantLimits) *string {
 		if v == nil {
@@ -9551,7 +9551,7 @@ func (o TenantLimitsPtrOutput) Cpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Memory is the default memory limit. Default: "512Mi".
+// Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
 func (o TenantLimitsPtrOutput) Memory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantLimits) *string {
 		if v == nil {
@@ -9561,7 +9561,7 @@ func (o TenantLimitsPtrOutput) Memory() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// RequestCpu is the default CPU request. Default: "100m".
+// RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
 func (o TenantLimitsPtrOutput) RequestCpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantLimits) *string {
 		if v == nil {
@@ -9571,7 +9571,7 @@ func (o TenantLimitsPtrOutput) RequestCpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// RequestMemory is the default memory request. Default: "128Mi".
+// RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
 func (o TenantLimitsPtrOutput) RequestMemory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantLimits) *string {
 		if v == nil {
@@ -9583,7 +9583,7 @@ func (o TenantLimitsPtrOutput) RequestMemory() pulumi.StringPtrOutput {
 
 // TenantNamespace is one namespace of the tenant.
 type TenantNamespace struct {
-	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+	// IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
 	IngressCidrs []string `pulumi:"ingressCidrs"`
 	// Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
 	Labels map[string]string `pulumi:"labels"`
@@ -9612,7 +9612,7 @@ type TenantNamespaceInput interface {
 
 // TenantNamespace is one namespace of the tenant.
 type TenantNamespaceArgs struct {
-	// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+	// IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
 	IngressCidrs pulumi.StringArrayInput `pulumi:"ingressCidrs"`
 	// Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
 	Labels pulumi.StringMapInput `pulumi:"labels"`
@@ -9680,7 +9680,7 @@ func (o TenantNamespaceOutput) ToTenantNamespaceOutputWithContext(ctx context.Co
 	return o
 }
 
-// IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+// IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
 func (o TenantNamespaceOutput) IngressCidrs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TenantNamespace) []string { return v.IngressCidrs }).(pulumi.StringArrayOutput)
 }
@@ -9855,19 +9855,19 @@ func (o TenantOwnerArrayOutput) Index(i pulumi.IntInput) TenantOwnerOutput {
 
 // TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
 type TenantQuota struct {
-	// LimitsCpu is limits.cpu. Default: "8".
+	// LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
 	LimitsCpu *string `pulumi:"limitsCpu"`
-	// LimitsMemory is limits.memory. Default: "16Gi".
+	// LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
 	LimitsMemory *string `pulumi:"limitsMemory"`
-	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
 	LoadBalancers *string `pulumi:"loadBalancers"`
-	// Pods is the number of pods. Default: "50".
+	// Pods is the number of pods, a Kubernetes quantity. Default: "50".
 	Pods *string `pulumi:"pods"`
-	// RequestsCpu is requests.cpu. Default: "4".
+	// RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
 	RequestsCpu *string `pulumi:"requestsCpu"`
-	// RequestsMemory is requests.memory. Default: "8Gi".
+	// RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
 	RequestsMemory *string `pulumi:"requestsMemory"`
-	// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+	// Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
 	Storage *string `pulumi:"storage"`
 }
 
@@ -9884,19 +9884,19 @@ type TenantQuotaInput interface {
 
 // TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
 type TenantQuotaArgs struct {
-	// LimitsCpu is limits.cpu. Default: "8".
+	// LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
 	LimitsCpu pulumi.StringPtrInput `pulumi:"limitsCpu"`
-	// LimitsMemory is limits.memory. Default: "16Gi".
+	// LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
 	LimitsMemory pulumi.StringPtrInput `pulumi:"limitsMemory"`
-	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+	// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
 	LoadBalancers pulumi.StringPtrInput `pulumi:"loadBalancers"`
-	// Pods is the number of pods. Default: "50".
+	// Pods is the number of pods, a Kubernetes quantity. Default: "50".
 	Pods pulumi.StringPtrInput `pulumi:"pods"`
-	// RequestsCpu is requests.cpu. Default: "4".
+	// RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
 	RequestsCpu pulumi.StringPtrInput `pulumi:"requestsCpu"`
-	// RequestsMemory is requests.memory. Default: "8Gi".
+	// RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
 	RequestsMemory pulumi.StringPtrInput `pulumi:"requestsMemory"`
-	// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+	// Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
 	Storage pulumi.StringPtrInput `pulumi:"storage"`
 }
 
@@ -9978,37 +9978,37 @@ func (o TenantQuotaOutput) ToTenantQuotaPtrOutputWithContext(ctx context.Context
 	}).(TenantQuotaPtrOutput)
 }
 
-// LimitsCpu is limits.cpu. Default: "8".
+// LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
 func (o TenantQuotaOutput) LimitsCpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantQuota) *string { return v.LimitsCpu }).(pulumi.StringPtrOutput)
 }
 
-// LimitsMemory is limits.memory. Default: "16Gi".
+// LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
 func (o TenantQuotaOutput) LimitsMemory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantQuota) *string { return v.LimitsMemory }).(pulumi.StringPtrOutput)
 }
 
-// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
 func (o TenantQuotaOutput) LoadBalancers() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantQuota) *string { return v.LoadBalancers }).(pulumi.StringPtrOutput)
 }
 
-// Pods is the number of pods. Default: "50".
+// Pods is the number of pods, a Kubernetes quantity. Default: "50".
 func (o TenantQuotaOutput) Pods() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantQuota) *string { return v.Pods }).(pulumi.StringPtrOutput)
 }
 
-// RequestsCpu is requests.cpu. Default: "4".
+// RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
 func (o TenantQuotaOutput) RequestsCpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantQuota) *string { return v.RequestsCpu }).(pulumi.StringPtrOutput)
 }
 
-// RequestsMemory is requests.memory. Default: "8Gi".
+// RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
 func (o TenantQuotaOutput) RequestsMemory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantQuota) *string { return v.RequestsMemory }).(pulumi.StringPtrOutput)
 }
 
-// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+// Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
 func (o TenantQuotaOutput) Storage() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TenantQuota) *string { return v.Storage }).(pulumi.StringPtrOutput)
 }
@@ -10037,7 +10037,7 @@ func (o TenantQuotaPtrOutput) Elem() TenantQuotaOutput {
 	}).(TenantQuotaOutput)
 }
 
-// LimitsCpu is limits.cpu. Default: "8".
+// LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
 func (o TenantQuotaPtrOutput) LimitsCpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantQuota) *string {
 		if v == nil {
@@ -10047,7 +10047,7 @@ func (o TenantQuotaPtrOutput) LimitsCpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// LimitsMemory is limits.memory. Default: "16Gi".
+// LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
 func (o TenantQuotaPtrOutput) LimitsMemory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantQuota) *string {
 		if v == nil {
@@ -10057,7 +10057,7 @@ func (o TenantQuotaPtrOutput) LimitsMemory() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+// LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
 func (o TenantQuotaPtrOutput) LoadBalancers() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantQuota) *string {
 		if v == nil {
@@ -10067,7 +10067,7 @@ func (o TenantQuotaPtrOutput) LoadBalancers() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Pods is the number of pods. Default: "50".
+// Pods is the number of pods, a Kubernetes quantity. Default: "50".
 func (o TenantQuotaPtrOutput) Pods() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantQuota) *string {
 		if v == nil {
@@ -10077,7 +10077,7 @@ func (o TenantQuotaPtrOutput) Pods() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// RequestsCpu is requests.cpu. Default: "4".
+// RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
 func (o TenantQuotaPtrOutput) RequestsCpu() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantQuota) *string {
 		if v == nil {
@@ -10087,7 +10087,7 @@ func (o TenantQuotaPtrOutput) RequestsCpu() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// RequestsMemory is requests.memory. Default: "8Gi".
+// RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
 func (o TenantQuotaPtrOutput) RequestsMemory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantQuota) *string {
 		if v == nil {
@@ -10097,7 +10097,7 @@ func (o TenantQuotaPtrOutput) RequestsMemory() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+// Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
 func (o TenantQuotaPtrOutput) Storage() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *TenantQuota) *string {
 		if v == nil {
@@ -10268,7 +10268,7 @@ func (o TenantSelectorPtrOutput) Environments() pulumi.StringArrayOutput {
 
 // TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 type TenantServiceAccount struct {
-	// ManagedPolicyArns are IAM policies attached to its role. Default: none.
+	// ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/<name>") attached to its role. Default: none.
 	ManagedPolicyArns []string `pulumi:"managedPolicyArns"`
 	// Name is the service account's name, a DNS-1123 subdomain.
 	Name string `pulumi:"name"`
@@ -10289,7 +10289,7 @@ type TenantServiceAccountInput interface {
 
 // TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 type TenantServiceAccountArgs struct {
-	// ManagedPolicyArns are IAM policies attached to its role. Default: none.
+	// ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/<name>") attached to its role. Default: none.
 	ManagedPolicyArns pulumi.StringArrayInput `pulumi:"managedPolicyArns"`
 	// Name is the service account's name, a DNS-1123 subdomain.
 	Name pulumi.StringInput `pulumi:"name"`
@@ -10349,7 +10349,7 @@ func (o TenantServiceAccountOutput) ToTenantServiceAccountOutputWithContext(ctx 
 	return o
 }
 
-// ManagedPolicyArns are IAM policies attached to its role. Default: none.
+// ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/<name>") attached to its role. Default: none.
 func (o TenantServiceAccountOutput) ManagedPolicyArns() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v TenantServiceAccount) []string { return v.ManagedPolicyArns }).(pulumi.StringArrayOutput)
 }

@@ -135,7 +135,7 @@ func NewStackDelivery(ctx *pulumi.Context,
 }
 
 type stackDeliveryArgs struct {
-	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
+	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
 	ArgocdNamespace *string `pulumi:"argocdNamespace"`
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
 	Backend *string `pulumi:"backend"`
@@ -171,7 +171,7 @@ type stackDeliveryArgs struct {
 
 // The set of arguments for constructing a StackDelivery resource.
 type StackDeliveryArgs struct {
-	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
+	// ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
 	ArgocdNamespace *string
 	// Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
 	Backend *string

@@ -32,7 +32,7 @@ export interface AccessEntryArgs {
  */
 export interface AccessPolicyArgs {
     /**
-     * Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+     * Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
      */
     namespaces?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -344,7 +344,7 @@ export interface ClusterSpecArgs {
      */
     drain?: pulumi.Input<inputs.DrainOptionsArgs | undefined>;
     /**
-     * Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+     * Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD cluster secret). Default: defaults.environment, else the stack name.
      */
     environment?: pulumi.Input<string | undefined>;
     /**
@@ -364,7 +364,7 @@ export interface ClusterSpecArgs {
      */
     nodeSessionManager?: pulumi.Input<boolean | undefined>;
     /**
-     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
+     * PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24"). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
      */
     publicAccessCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -504,7 +504,7 @@ export interface DeliveryStageArgs {
      */
     previewEnvRefs?: pulumi.Input<{[key: string]: pulumi.Input<inputs.EnvRefArgs>} | undefined>;
     /**
-     * PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+     * PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). A DNS-1123 label. Default: "<stackName>-preview".
      */
     previewServiceAccountName?: pulumi.Input<string | undefined>;
     /**
@@ -528,7 +528,7 @@ export interface DeliveryStageArgs {
      */
     resyncFrequencySeconds?: pulumi.Input<number | undefined>;
     /**
-     * ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+     * ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
      */
     serviceAccountName?: pulumi.Input<string | undefined>;
     /**
@@ -774,7 +774,7 @@ export interface HubArgs {
      */
     controllerSharding?: pulumi.Input<inputs.ControllerShardingArgs | undefined>;
     /**
-     * FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+     * FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      */
     fleetClusters?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -882,7 +882,7 @@ export interface KargoInstallArgs {
      */
     gitToken?: pulumi.Input<string | undefined>;
     /**
-     * Namespace is Kargo's namespace. Default: "kargo".
+     * Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
      */
     namespace?: pulumi.Input<string | undefined>;
     /**
@@ -1040,7 +1040,7 @@ export interface ManifestsRepositoryArgs {
  */
 export interface NodeGroupArgs {
     /**
-     * AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+     * AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON", "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA" (AmiTypes). Default: "AL2023_x86_64_STANDARD".
      */
     amiType?: pulumi.Input<string | undefined>;
     /**
@@ -1098,7 +1098,7 @@ export interface OperatorInstallArgs {
      */
     existing?: pulumi.Input<boolean | undefined>;
     /**
-     * Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+     * Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
      */
     namespace?: pulumi.Input<string | undefined>;
     /**
@@ -1386,19 +1386,19 @@ export interface TenantKindArgs {
  */
 export interface TenantLimitsArgs {
     /**
-     * Cpu is the default CPU limit. Default: "500m".
+     * Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
      */
     cpu?: pulumi.Input<string | undefined>;
     /**
-     * Memory is the default memory limit. Default: "512Mi".
+     * Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
      */
     memory?: pulumi.Input<string | undefined>;
     /**
-     * RequestCpu is the default CPU request. Default: "100m".
+     * RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
      */
     requestCpu?: pulumi.Input<string | undefined>;
     /**
-     * RequestMemory is the default memory request. Default: "128Mi".
+     * RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
      */
     requestMemory?: pulumi.Input<string | undefined>;
 }
@@ -1408,7 +1408,7 @@ export interface TenantLimitsArgs {
  */
 export interface TenantNamespaceArgs {
     /**
-     * IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+     * IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
      */
     ingressCidrs?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -1460,31 +1460,31 @@ export interface TenantOwnerArgs {
  */
 export interface TenantQuotaArgs {
     /**
-     * LimitsCpu is limits.cpu. Default: "8".
+     * LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
      */
     limitsCpu?: pulumi.Input<string | undefined>;
     /**
-     * LimitsMemory is limits.memory. Default: "16Gi".
+     * LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
      */
     limitsMemory?: pulumi.Input<string | undefined>;
     /**
-     * LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+     * LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
      */
     loadBalancers?: pulumi.Input<string | undefined>;
     /**
-     * Pods is the number of pods. Default: "50".
+     * Pods is the number of pods, a Kubernetes quantity. Default: "50".
      */
     pods?: pulumi.Input<string | undefined>;
     /**
-     * RequestsCpu is requests.cpu. Default: "4".
+     * RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
      */
     requestsCpu?: pulumi.Input<string | undefined>;
     /**
-     * RequestsMemory is requests.memory. Default: "8Gi".
+     * RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
      */
     requestsMemory?: pulumi.Input<string | undefined>;
     /**
-     * Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+     * Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
      */
     storage?: pulumi.Input<string | undefined>;
 }
@@ -1508,7 +1508,7 @@ export interface TenantSelectorArgs {
  */
 export interface TenantServiceAccountArgs {
     /**
-     * ManagedPolicyArns are IAM policies attached to its role. Default: none.
+     * ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/<name>") attached to its role. Default: none.
      */
     managedPolicyArns?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

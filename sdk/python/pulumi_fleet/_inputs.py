@@ -239,7 +239,7 @@ class AccessPolicyArgsDict(TypedDict):
     """
     namespaces: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+    Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
     """
 
 @pulumi.input_type
@@ -251,7 +251,7 @@ class AccessPolicyArgs:
         AccessPolicy associates an EKS access policy with an access entry.
 
         :param pulumi.Input[_builtins.str] policy_arn: PolicyArn is an EKS access policy ARN, "arn:<partition>:eks::aws:cluster-access-policy/<Name>", for example AmazonEKSViewPolicy.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] namespaces: Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] namespaces: Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
         """
         pulumi.set(__self__, "policy_arn", policy_arn)
         if namespaces is not None:
@@ -273,7 +273,7 @@ class AccessPolicyArgs:
     @pulumi.getter
     def namespaces(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+        Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
         """
         return pulumi.get(self, "namespaces")
 
@@ -1472,7 +1472,7 @@ class ClusterSpecArgsDict(TypedDict):
     """
     environment: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+    Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD cluster secret). Default: defaults.environment, else the stack name.
     """
     identity: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1488,7 +1488,7 @@ class ClusterSpecArgsDict(TypedDict):
     """
     public_access_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
+    PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24"). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
     """
     tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -1544,11 +1544,11 @@ class ClusterSpecArgs:
         :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ("arn:<partition>:iam::<account>:role/<name>") the cluster's aws provider assumes, for a cluster in another account. Default: defaults.assumeRoleArn, else the ambient credentials.
         :param pulumi.Input[_builtins.bool] decommission: Decommission is the first of the two runs that remove a cluster: it keeps the cluster and its add-ons, and labels its cluster secret fleet_decommission: "true", which workload ApplicationSets exclude (the README gives the selector), so Argo CD deletes the cluster's workloads, and with them their load balancers and volumes, while the add-on controllers that clean up after them still run. Once an up has recorded it in the ClusterLedger, the entry may be removed. Default: false.
         :param pulumi.Input['DrainOptionsArgs'] drain: Drain is how the cluster is drained when its entry is removed (or the stack destroyed), over defaults.drain (each field set here wins): a ClusterDrain deletes its load balancers', volumes' and Karpenter's objects and waits until AWS holds nothing the add-on controllers made for it, before its secret, add-on roles, cluster and VPC go. It runs with the settings recorded by the up before the removal. Default: defaults.drain, else enabled with a 20m timeout.
-        :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+        :param pulumi.Input[_builtins.str] environment: Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD cluster secret). Default: defaults.environment, else the stack name.
         :param pulumi.Input[_builtins.str] identity: Identity is how this cluster's add-ons get their roles' credentials (FleetCluster identity: "podIdentity" or "irsa"). Default: defaults.identity, else "podIdentity".
         :param pulumi.Input[Sequence[pulumi.Input['NodeGroupArgs']]] node_groups: NodeGroups are the managed node groups. Default: defaults.nodeGroups, else FleetCluster's default group (an empty list counts as unset).
         :param pulumi.Input[_builtins.bool] node_session_manager: NodeSessionManager lets AWS Systems Manager Session Manager reach the cluster's nodes (FleetCluster nodeSessionManager: AmazonSSMManagedInstanceCore on the node role). Default: defaults.nodeSessionManager, else false.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] public_access_cidrs: PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24"). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are added to the cluster's AWS resources, merged over defaults.tags. Default: defaults.tags.
         :param pulumi.Input[_builtins.str] version: Version is the Kubernetes minor version, "1.33". Default: defaults.version, else FleetCluster's default. Raising it upgrades the control plane, then the managed add-ons, then the node groups.
         :param pulumi.Input[_builtins.str] vpc_cidr: VpcCidr is the VPC's IPv4 CIDR, /16 to /24; the fleet's CIDRs may not overlap. Default: allocated from cidrPool and kept in the ClusterLedger.
@@ -1728,7 +1728,7 @@ class ClusterSpecArgs:
     @pulumi.getter
     def environment(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+        Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster's Argo CD cluster secret). Default: defaults.environment, else the stack name.
         """
         return pulumi.get(self, "environment")
 
@@ -1776,7 +1776,7 @@ class ClusterSpecArgs:
     @pulumi.getter(name="publicAccessCidrs")
     def public_access_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
+        PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs ("203.0.113.0/24"). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke's endpoint is also open to the hub's NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub's endpoint is private without any.
         """
         return pulumi.get(self, "public_access_cidrs")
 
@@ -2049,7 +2049,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     preview_service_account_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+    PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). A DNS-1123 label. Default: "<stackName>-preview".
     """
     program_git_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2073,7 +2073,7 @@ class DeliveryStageArgsDict(TypedDict):
     """
     service_account_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+    ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
     """
     stack: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2157,13 +2157,13 @@ class DeliveryStageArgs:
         :param pulumi.Input[_builtins.bool] preview: Preview adds a second Stack, "<stackName>-preview", with preview: true (PKO 2.3 or later) that runs pulumi preview of the program branch's head against the same stack, as previewServiceAccountName, never as the stage's deploy identity. Default: false.
         :param pulumi.Input[_builtins.str] preview_access_token: PreviewAccessToken is this stage's read-only backend token for its preview Stacks (a secret), written to its own Secret "pulumi-preview-access-token" in the stage's namespace. Default: the top-level previewAccessToken.
         :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] preview_env_refs: PreviewEnvRefs are environment variables of this stage's preview Stacks, merged over the top-level previewEnvRefs. Default: none.
-        :param pulumi.Input[_builtins.str] preview_service_account_name: PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+        :param pulumi.Input[_builtins.str] preview_service_account_name: PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). A DNS-1123 label. Default: "<stackName>-preview".
         :param pulumi.Input[_builtins.str] program_git_token: ProgramGitToken is this stage's token for a private program repository (a secret), written to its own Secret "program-git-token" in the stage's namespace. Default: program.gitToken.
         :param pulumi.Input[_builtins.bool] pull_request: PullRequest makes a promotion open a pull request into the stage's branch with the rendered Stack and wait for it to be merged (git-open-pr, git-wait-for-pr) instead of pushing to that branch: the gate is a reviewed pull request. Default: false (a promotion pushes to the stage's branch).
         :param pulumi.Input[_builtins.str] pulumi_access_token: PulumiAccessToken is this stage's backend token (a secret), written to its own Secret "pulumi-access-token" in the stage's namespace. Default: the top-level pulumiAccessToken.
         :param pulumi.Input[_builtins.bool] refresh: Refresh refreshes the stack before each update (spec.refresh). Default: true (PKO recommends it).
         :param pulumi.Input[_builtins.int] resync_frequency_seconds: ResyncFrequencySeconds is how often PKO runs the stack again (spec.resyncFrequencySeconds), in seconds, at least 60 (PKO's minimum). Default: 600.
-        :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+        :param pulumi.Input[_builtins.str] service_account_name: ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
         :param pulumi.Input[_builtins.str] stack: Stack is the Pulumi stack the Stack object deploys (spec.stack), "<org>/<project>/<stack>" for Pulumi Cloud or the stack name for a self-managed backend. Required for an update stage; a gate has none. Default: none (a gate).
         :param pulumi.Input[_builtins.str] stack_name: StackName is the Stack object's name: a DNS-1123 subdomain of at most 42 characters (PKO's CRD rule); with preview, "<stackName>-preview" must fit too. Default: "<project>-<name>".
         :param pulumi.Input[Sequence[pulumi.Input['StageStackArgs']]] stacks: Stacks are the stacks of an update stage that deploys several side by side instead of stack, for example the shard stacks of a fleet beyond one stack: each is a Stack object of its own ("<stackName>-<name>", file stack-<name>.yaml), which PKO runs in a workspace of its own, in parallel, as the stage's ServiceAccount. A promotion moves them all to the Freight's commit, and with verification the stage is verified when every one of them is. At least two; not with stack, preview, or as a preview stage's target. Default: none (the stage's one stack).
@@ -2467,7 +2467,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="previewServiceAccountName")
     def preview_service_account_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). Default: "<stackName>-preview".
+        PreviewServiceAccountName is the preview Stack's ServiceAccount, created in the stage's namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack's resources). A DNS-1123 label. Default: "<stackName>-preview".
         """
         return pulumi.get(self, "preview_service_account_name")
 
@@ -2539,7 +2539,7 @@ class DeliveryStageArgs:
     @pulumi.getter(name="serviceAccountName")
     def service_account_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. Default: StackName.
+        ServiceAccountName is the workspace's ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO's minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
         """
         return pulumi.get(self, "service_account_name")
 
@@ -3390,7 +3390,7 @@ class HubArgsDict(TypedDict):
     """
     fleet_clusters: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+    FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
     """
     high_availability: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -3471,7 +3471,7 @@ class HubArgs:
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the argo-cd chart version. Default: DefaultChartVersion.
         :param pulumi.Input[_builtins.bool] controller_cluster_admin: ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller reads every kind of the hub but writes only what the fleet's paths from Git write there: the registry's cluster secrets in Argo CD's namespace (Roles gitops-fleet-argocd-sync), the repositories' ApplicationSets in their namespaces, StackDelivery's Stacks in its stages' namespaces, and Applications' status; it cannot write an admission policy, RBAC, a pod or a token, so a sync cannot lift the fleet's guards (the API server applies no admission policy to admission policies: only RBAC keeps them). Set it when Applications of yours (hub.bootstrap, a project of yours) deploy onto the hub. Fleet sets it when a tenant selects the hub. Default: false.
         :param pulumi.Input['ControllerShardingArgs'] controller_sharding: ControllerSharding shards the application controller over replicas (ControllerSharding; ControllerValues are the chart values it sets). Self-managed hubs only. Default: none (one replica, the chart's resources); Fleet sets it when its hub is past a replica's budget.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fleet_clusters: FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fleet_clusters: FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
         :param pulumi.Input[_builtins.bool] high_availability: HighAvailability adds the chart's high-availability values (redis-ha, two replicas of the server, repo server and ApplicationSet controller). Default: false.
         :param pulumi.Input[_builtins.str] mode: Mode is how Argo CD runs on the hub: "selfManaged" installs the argo-cd Helm chart on the hub's nodes, with a management role the spokes' roles trust; "managed" has EKS run Argo CD as a capability (ArgoCDCapability, set by capability), with no Helm release, no management role and no Argo CD pods on the hub, and registers every cluster, the hub too, by its EKS cluster ARN (EKS User Guide, "Register target clusters": the managed Argo CD does not take kubernetes.default.svc). A spoke of a managed hub registers with spoke.hubMode managed; its FleetCluster gives the capability's role an access entry (gitopsAccess.capabilityRoleArn, the managementRoleArn output). The chart's settings (releaseName, chartVersion, chartRepository, values, highAvailability, serverClusterAccess, spokeAccountIds) apply to selfManaged only. Default: "selfManaged".
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] registered_secrets: RegisteredSecrets are the manifests of the spokes' cluster secrets, each exactly as the spoke's GitOpsBridge writes it (its manifest output: a v1 Secret labelled argocd.argoproj.io/secret-type: cluster whose stringData holds name, server and config). With the hub's own, these are the only cluster secrets anyone but the deployer may write in Argo CD's namespace (a Git sync of the registry repository, Argo CD's server, a stage): the hub's admission guard pins each one's name, data, labels and annotations, and refuses a deletion of one while it is listed. A spoke's config must be awsAuthConfig with a spoke role under clusterinfo.SpokeRolePath; names are unique. Default: none (no spoke but the deployer's). Fleet lists every spoke of the fleet and of its shards.
@@ -3625,7 +3625,7 @@ class HubArgs:
     @pulumi.getter(name="fleetClusters")
     def fleet_clusters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        FleetClusters are the names of the clusters (their cluster secrets' name) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+        FleetClusters are the names of the clusters (their cluster secrets' name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons' and workloads' Applications may deploy to; the hub's own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
         """
         return pulumi.get(self, "fleet_clusters")
 
@@ -3946,7 +3946,7 @@ class KargoInstallArgsDict(TypedDict):
     """
     namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Namespace is Kargo's namespace. Default: "kargo".
+    Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
     """
     oidc: NotRequired[pulumi.Input[Optional['KargoOidcArgsDict']]]
     """
@@ -3986,7 +3986,7 @@ class KargoInstallArgs:
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the chart version (oci://ghcr.io/akuity/kargo-charts/kargo). Default: "1.11.2".
         :param pulumi.Input[_builtins.bool] existing: Existing says Kargo is already installed on the hub: no chart is installed, and the admin settings are not needed. Default: false.
         :param pulumi.Input[_builtins.str] git_token: GitToken is the GitHub token Kargo clones and pushes the manifests repository with (a secret, with write access to that repository only). When set, it is written as the Kargo git credential "git-manifests" (label kargo.akuity.io/cred-type: git) in the project namespace, for the manifests repository's URL only. Default: none (no Kargo git credential).
-        :param pulumi.Input[_builtins.str] namespace: Namespace is Kargo's namespace. Default: "kargo".
+        :param pulumi.Input[_builtins.str] namespace: Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
         :param pulumi.Input['KargoOidcArgs'] oidc: Oidc configures Kargo's API server to sign people in with OpenID Connect (api.oidc of the chart), which stages[].approvers need: Kargo maps their claims to the approvers' ServiceAccounts. Required with approvers unless existing. Default: none.
         :param pulumi.Input[_builtins.str] program_git_token: ProgramGitToken is a read-only token Kargo's Warehouse reads a private program repository with (a secret), written as the Kargo git credential "git-program" for the program repository's URL. Only when the program lives in another repository than the manifests. Default: none (a public program repository).
         :param pulumi.Input[_builtins.str] token_signing_key: TokenSigningKey signs the admin account's tokens (api.adminAccount.tokenSigningKey; a secret). Required unless existing. Default: none.
@@ -4077,7 +4077,7 @@ class KargoInstallArgs:
     @pulumi.getter
     def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Namespace is Kargo's namespace. Default: "kargo".
+        Namespace is Kargo's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "kargo".
         """
         return pulumi.get(self, "namespace")
 
@@ -4749,7 +4749,7 @@ class NodeGroupArgsDict(TypedDict):
     """
     ami_type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+    AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON", "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA" (AmiTypes). Default: "AL2023_x86_64_STANDARD".
     """
     capacity_type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -4794,7 +4794,7 @@ class NodeGroupArgs:
         :param pulumi.Input[_builtins.int] max_size: MaxSize is the most nodes, at least 1 and at least desiredSize.
         :param pulumi.Input[_builtins.int] min_size: MinSize is the fewest nodes: 0 <= minSize <= desiredSize.
         :param pulumi.Input[_builtins.str] name: Name of the node group: 1-63 letters, digits, '-' and '_', starting with a letter or digit (EKS CreateNodegroup API). Unique within the cluster.
-        :param pulumi.Input[_builtins.str] ami_type: AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+        :param pulumi.Input[_builtins.str] ami_type: AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON", "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA" (AmiTypes). Default: "AL2023_x86_64_STANDARD".
         :param pulumi.Input[_builtins.str] capacity_type: CapacityType is "ON_DEMAND" (default) or "SPOT".
         :param pulumi.Input[_builtins.int] disk_size: DiskSize is the root volume size in GiB, 20-16384 (gp3 limits with room for the AMI). Default: 50.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are Kubernetes labels put on the nodes. Default: none.
@@ -4883,7 +4883,7 @@ class NodeGroupArgs:
     @pulumi.getter(name="amiType")
     def ami_type(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        AmiType is the EKS AMI type, one of AmiTypes. Default: "AL2023_x86_64_STANDARD".
+        AmiType is the EKS AMI type (EKS CreateNodegroup's amiType, the ones this component supports): one of "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NVIDIA", "AL2023_x86_64_NEURON", "BOTTLEROCKET_x86_64", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64_NVIDIA" and "BOTTLEROCKET_ARM_64_NVIDIA" (AmiTypes). Default: "AL2023_x86_64_STANDARD".
         """
         return pulumi.get(self, "ami_type")
 
@@ -4966,7 +4966,7 @@ class OperatorInstallArgsDict(TypedDict):
     """
     namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+    Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
     """
     values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
@@ -4985,7 +4985,7 @@ class OperatorInstallArgs:
 
         :param pulumi.Input[_builtins.str] chart_version: ChartVersion is the chart version (oci://ghcr.io/pulumi/helm-charts/pulumi-kubernetes-operator). Default: "2.9.0". Preview Stacks need 2.3 or later.
         :param pulumi.Input[_builtins.bool] existing: Existing says PKO v2 is already installed on the hub: no chart is installed. Default: false.
-        :param pulumi.Input[_builtins.str] namespace: Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+        :param pulumi.Input[_builtins.str] namespace: Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values of the chart. Default: none.
         """
         if chart_version is not None:
@@ -5025,7 +5025,7 @@ class OperatorInstallArgs:
     @pulumi.getter
     def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Namespace is the operator's namespace. Default: "pulumi-kubernetes-operator".
+        Namespace is the operator's namespace, a DNS-1123 label (a Kubernetes namespace name). Default: "pulumi-kubernetes-operator".
         """
         return pulumi.get(self, "namespace")
 
@@ -6194,19 +6194,19 @@ class TenantLimitsArgsDict(TypedDict):
     """
     cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Cpu is the default CPU limit. Default: "500m".
+    Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
     """
     memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Memory is the default memory limit. Default: "512Mi".
+    Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
     """
     request_cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    RequestCpu is the default CPU request. Default: "100m".
+    RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
     """
     request_memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    RequestMemory is the default memory request. Default: "128Mi".
+    RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
     """
 
 @pulumi.input_type
@@ -6219,10 +6219,10 @@ class TenantLimitsArgs:
         """
         TenantLimits are a LimitRange's container defaults, each a Kubernetes quantity.
 
-        :param pulumi.Input[_builtins.str] cpu: Cpu is the default CPU limit. Default: "500m".
-        :param pulumi.Input[_builtins.str] memory: Memory is the default memory limit. Default: "512Mi".
-        :param pulumi.Input[_builtins.str] request_cpu: RequestCpu is the default CPU request. Default: "100m".
-        :param pulumi.Input[_builtins.str] request_memory: RequestMemory is the default memory request. Default: "128Mi".
+        :param pulumi.Input[_builtins.str] cpu: Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
+        :param pulumi.Input[_builtins.str] memory: Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
+        :param pulumi.Input[_builtins.str] request_cpu: RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
+        :param pulumi.Input[_builtins.str] request_memory: RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
         """
         if cpu is not None:
             pulumi.set(__self__, "cpu", cpu)
@@ -6237,7 +6237,7 @@ class TenantLimitsArgs:
     @pulumi.getter
     def cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Cpu is the default CPU limit. Default: "500m".
+        Cpu is the default CPU limit, a Kubernetes quantity. Default: "500m".
         """
         return pulumi.get(self, "cpu")
 
@@ -6249,7 +6249,7 @@ class TenantLimitsArgs:
     @pulumi.getter
     def memory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Memory is the default memory limit. Default: "512Mi".
+        Memory is the default memory limit, a Kubernetes quantity. Default: "512Mi".
         """
         return pulumi.get(self, "memory")
 
@@ -6261,7 +6261,7 @@ class TenantLimitsArgs:
     @pulumi.getter(name="requestCpu")
     def request_cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        RequestCpu is the default CPU request. Default: "100m".
+        RequestCpu is the default CPU request, a Kubernetes quantity. Default: "100m".
         """
         return pulumi.get(self, "request_cpu")
 
@@ -6273,7 +6273,7 @@ class TenantLimitsArgs:
     @pulumi.getter(name="requestMemory")
     def request_memory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        RequestMemory is the default memory request. Default: "128Mi".
+        RequestMemory is the default memory request, a Kubernetes quantity. Default: "128Mi".
         """
         return pulumi.get(self, "request_memory")
 
@@ -6292,7 +6292,7 @@ class TenantNamespaceArgsDict(TypedDict):
     """
     ingress_cidrs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+    IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
     """
     labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
     """
@@ -6329,7 +6329,7 @@ class TenantNamespaceArgs:
         TenantNamespace is one namespace of the tenant.
 
         :param pulumi.Input[_builtins.str] name: Name is the namespace's name, a DNS-1123 label, unique in the fleet and not an add-on's namespace.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ingress_cidrs: IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ingress_cidrs: IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels are added to the namespace (tenant and managed-by are set by the component). Default: none.
         :param pulumi.Input['TenantLimitsArgs'] limits: Limits are the container defaults of the namespace's LimitRange. Default: each field's default (TenantLimits).
         :param pulumi.Input[_builtins.str] pod_security: PodSecurity is the Pod Security Admission level enforced: "privileged", "baseline" or "restricted". Default: "restricted".
@@ -6366,7 +6366,7 @@ class TenantNamespaceArgs:
     @pulumi.getter(name="ingressCidrs")
     def ingress_cidrs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        IngressCidrs are IPv4 or IPv6 networks ("10.20.0.0/24") whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
+        IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero ("10.20.0.0/24"), whose traffic may reach the namespace's pods, besides the namespace's own pods: the way load balancers reach a tenant's Services (an internet-facing load balancer's subnets for IP targets, the nodes' subnets for instance targets; the AWS Load Balancer Controller's docs, "Network policies"). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace's pods).
         """
         return pulumi.get(self, "ingress_cidrs")
 
@@ -6514,31 +6514,31 @@ class TenantQuotaArgsDict(TypedDict):
     """
     limits_cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    LimitsCpu is limits.cpu. Default: "8".
+    LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
     """
     limits_memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    LimitsMemory is limits.memory. Default: "16Gi".
+    LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
     """
     load_balancers: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+    LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
     """
     pods: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Pods is the number of pods. Default: "50".
+    Pods is the number of pods, a Kubernetes quantity. Default: "50".
     """
     requests_cpu: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    RequestsCpu is requests.cpu. Default: "4".
+    RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
     """
     requests_memory: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    RequestsMemory is requests.memory. Default: "8Gi".
+    RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
     """
     storage: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+    Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
     """
 
 @pulumi.input_type
@@ -6554,13 +6554,13 @@ class TenantQuotaArgs:
         """
         TenantQuota is a ResourceQuota's hard limits, each a Kubernetes quantity ("4", "500m", "8Gi").
 
-        :param pulumi.Input[_builtins.str] limits_cpu: LimitsCpu is limits.cpu. Default: "8".
-        :param pulumi.Input[_builtins.str] limits_memory: LimitsMemory is limits.memory. Default: "16Gi".
-        :param pulumi.Input[_builtins.str] load_balancers: LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
-        :param pulumi.Input[_builtins.str] pods: Pods is the number of pods. Default: "50".
-        :param pulumi.Input[_builtins.str] requests_cpu: RequestsCpu is requests.cpu. Default: "4".
-        :param pulumi.Input[_builtins.str] requests_memory: RequestsMemory is requests.memory. Default: "8Gi".
-        :param pulumi.Input[_builtins.str] storage: Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+        :param pulumi.Input[_builtins.str] limits_cpu: LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
+        :param pulumi.Input[_builtins.str] limits_memory: LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
+        :param pulumi.Input[_builtins.str] load_balancers: LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
+        :param pulumi.Input[_builtins.str] pods: Pods is the number of pods, a Kubernetes quantity. Default: "50".
+        :param pulumi.Input[_builtins.str] requests_cpu: RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
+        :param pulumi.Input[_builtins.str] requests_memory: RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
+        :param pulumi.Input[_builtins.str] storage: Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
         """
         if limits_cpu is not None:
             pulumi.set(__self__, "limits_cpu", limits_cpu)
@@ -6581,7 +6581,7 @@ class TenantQuotaArgs:
     @pulumi.getter(name="limitsCpu")
     def limits_cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        LimitsCpu is limits.cpu. Default: "8".
+        LimitsCpu is limits.cpu, a Kubernetes quantity. Default: "8".
         """
         return pulumi.get(self, "limits_cpu")
 
@@ -6593,7 +6593,7 @@ class TenantQuotaArgs:
     @pulumi.getter(name="limitsMemory")
     def limits_memory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        LimitsMemory is limits.memory. Default: "16Gi".
+        LimitsMemory is limits.memory, a Kubernetes quantity. Default: "16Gi".
         """
         return pulumi.get(self, "limits_memory")
 
@@ -6605,7 +6605,7 @@ class TenantQuotaArgs:
     @pulumi.getter(name="loadBalancers")
     def load_balancers(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: "2".
+        LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: "2".
         """
         return pulumi.get(self, "load_balancers")
 
@@ -6617,7 +6617,7 @@ class TenantQuotaArgs:
     @pulumi.getter
     def pods(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Pods is the number of pods. Default: "50".
+        Pods is the number of pods, a Kubernetes quantity. Default: "50".
         """
         return pulumi.get(self, "pods")
 
@@ -6629,7 +6629,7 @@ class TenantQuotaArgs:
     @pulumi.getter(name="requestsCpu")
     def requests_cpu(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        RequestsCpu is requests.cpu. Default: "4".
+        RequestsCpu is requests.cpu, a Kubernetes quantity. Default: "4".
         """
         return pulumi.get(self, "requests_cpu")
 
@@ -6641,7 +6641,7 @@ class TenantQuotaArgs:
     @pulumi.getter(name="requestsMemory")
     def requests_memory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        RequestsMemory is requests.memory. Default: "8Gi".
+        RequestsMemory is requests.memory, a Kubernetes quantity. Default: "8Gi".
         """
         return pulumi.get(self, "requests_memory")
 
@@ -6653,7 +6653,7 @@ class TenantQuotaArgs:
     @pulumi.getter
     def storage(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Storage is requests.storage, what the namespace's claims may request in all. Default: "100Gi".
+        Storage is requests.storage, what the namespace's claims may request in all, a Kubernetes quantity. Default: "100Gi".
         """
         return pulumi.get(self, "storage")
 
@@ -6726,7 +6726,7 @@ class TenantServiceAccountArgsDict(TypedDict):
     """
     managed_policy_arns: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
     """
-    ManagedPolicyArns are IAM policies attached to its role. Default: none.
+    ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/<name>") attached to its role. Default: none.
     """
     policy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -6743,7 +6743,7 @@ class TenantServiceAccountArgs:
         TenantServiceAccount is a workload identity: a Kubernetes service account and, when it has policies, an IAM role on every selected cluster, bound through EKS Pod Identity, or on an irsa cluster (FleetCluster identity "irsa") through IRSA (the role trusts the cluster's OIDC provider; the service account carries its ARN).
 
         :param pulumi.Input[_builtins.str] name: Name is the service account's name, a DNS-1123 subdomain.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] managed_policy_arns: ManagedPolicyArns are IAM policies attached to its role. Default: none.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] managed_policy_arns: ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/<name>") attached to its role. Default: none.
         :param pulumi.Input[_builtins.str] policy: Policy is an inline IAM policy document (JSON) of its role. Default: none.
         """
         pulumi.set(__self__, "name", name)
@@ -6768,7 +6768,7 @@ class TenantServiceAccountArgs:
     @pulumi.getter(name="managedPolicyArns")
     def managed_policy_arns(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        ManagedPolicyArns are IAM policies attached to its role. Default: none.
+        ManagedPolicyArns are IAM policy ARNs ("arn:aws:iam::aws:policy/<name>") attached to its role. Default: none.
         """
         return pulumi.get(self, "managed_policy_arns")
 

@@ -45,7 +45,7 @@ class GitOpsBridgeArgs:
         :param _builtins.bool handover: Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
         :param pulumi.Input['HubArgs'] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
         :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
-        :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+        :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
         :param _builtins.str secret_name: SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
         :param _builtins.int shard: Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
         :param pulumi.Input['SpokeArgs'] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.
@@ -180,7 +180,7 @@ class GitOpsBridgeArgs:
     @pulumi.getter
     def namespace(self) -> Optional[_builtins.str]:
         """
-        Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+        Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
         """
         return pulumi.get(self, "namespace")
 
@@ -340,7 +340,7 @@ class GitOpsBridge(pulumi.ComponentResource):
         :param _builtins.bool handover: Handover, with git, keeps writing the cluster secret into the hub for this run, as direct delivery did, marked retain-on-delete: the next run stops managing it without deleting it, and the hub's registry Application, which brings the same secret from Git, takes it over. Between the two runs the cluster is never unregistered, so Argo CD deletes none of its Applications (and, with the resources finalizer, none of its add-ons). Fleet sets it for the clusters whose last run delivered directly. Default: false.
         :param pulumi.Input[Union['HubArgs', 'HubArgsDict']] hub: Hub installs Argo CD on the cluster (hub mode). Excludes Spoke. Default: none; exactly one of hub and spoke is required.
         :param pulumi.Input[Mapping[str, _builtins.str]] metadata: Metadata are extra annotations of the cluster secret, merged over cluster.gitopsMetadata and the repository annotations. Keys are Kubernetes qualified names; all annotations together are at most 256 KiB. Default: none.
-        :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: "argocd".
+        :param _builtins.str namespace: Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
         :param _builtins.str secret_name: SecretName is the name of the cluster secret, a DNS-1123 subdomain (at most 253 characters). Default: the component's resource name.
         :param _builtins.int shard: Shard is the hub's application controller replica that manages this cluster (0 to hub.controllerSharding.replicas - 1), written as the cluster secret's shard: Argo CD's controller then places the cluster there rather than by its sharding algorithm (Argo CD's "High Availability" docs). Fleet sets it (ShardOf) when it shards its hub's controller. Default: none (the algorithm places the cluster).
         :param pulumi.Input[Union['SpokeArgs', 'SpokeArgsDict']] spoke: Spoke registers the cluster into an existing hub (spoke mode). Excludes Hub. Default: none; exactly one of hub and spoke is required.

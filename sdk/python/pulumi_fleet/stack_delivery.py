@@ -42,7 +42,7 @@ class StackDeliveryArgs:
         :param pulumi.Input['ManifestsRepositoryArgs'] manifests: Manifests is the GitHub repository the Stack manifests are written to, which Argo CD syncs and Kargo's promotions update. Required.
         :param pulumi.Input['ProgramRepositoryArgs'] program: Program is the Git repository of the Pulumi program the Stacks run. Required.
         :param pulumi.Input[Sequence[pulumi.Input['DeliveryStageArgs']]] stages: Stages are the promotion stages (for example dev, qa, prod): a graph in which each stage takes Freight from the Warehouse or from the stages it names in from. An update stage has one Stack; a gate has none. At least one; at least one stage takes Freight from the Warehouse; no cycle.
-        :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
+        :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
         :param pulumi.Input[Mapping[str, pulumi.Input['EnvRefArgs']]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
         :param _builtins.str hub_name: HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).
@@ -126,7 +126,7 @@ class StackDeliveryArgs:
     @pulumi.getter(name="argocdNamespace")
     def argocd_namespace(self) -> Optional[_builtins.str]:
         """
-        ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
+        ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
         """
         return pulumi.get(self, "argocd_namespace")
 
@@ -341,7 +341,7 @@ class StackDelivery(pulumi.ComponentResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: "argocd".
+        :param _builtins.str argocd_namespace: ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: "argocd".
         :param _builtins.str backend: Backend is the Pulumi backend URL of every Stack (spec.backend), for example "s3://acme-pulumi-state". Default: none (Pulumi Cloud).
         :param pulumi.Input[Mapping[str, pulumi.Input[Union['EnvRefArgs', 'EnvRefArgsDict']]]] env_refs: EnvRefs are environment variables of every Stack (spec.envRefs), by name; a stage's own win. Preview Stacks get only the Literal ones (and previewEnvRefs). Default: none.
         :param _builtins.str hub_name: HubName is the hub's own cluster in a managed Argo CD (the EKS capability for Argo CD; Fleet's argocd.mode managed): the name of the hub's cluster secret (with Fleet, the hub cluster's name). The stages' Applications and the delivery's Argo CD project then name the hub by it, since the managed Argo CD names every cluster, the hub too, by its EKS cluster ARN and takes no in-cluster server (EKS User Guide, "Register target clusters"). A Kubernetes object name (DNS-1123 subdomain). Default: "" (the in-cluster server https://kubernetes.default.svc, for Argo CD from the Helm chart).

@@ -162,14 +162,14 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Environment names the stage the cluster serves (&#34;dev&#34;, &#34;prod&#34;); it becomes the `environment` metadata key. Default: the Pulumi stack name.
+     * Environment names the stage the cluster serves (&#34;dev&#34;, &#34;prod&#34;); it becomes the `environment` metadata key and the cluster secret&#39;s environment label, so a Kubernetes label value. Default: the Pulumi stack name.
      * 
      */
     @Import(name="environment")
     private @Nullable String environment;
 
     /**
-     * @return Environment names the stage the cluster serves (&#34;dev&#34;, &#34;prod&#34;); it becomes the `environment` metadata key. Default: the Pulumi stack name.
+     * @return Environment names the stage the cluster serves (&#34;dev&#34;, &#34;prod&#34;); it becomes the `environment` metadata key and the cluster secret&#39;s environment label, so a Kubernetes label value. Default: the Pulumi stack name.
      * 
      */
     public Optional<String> environment() {
@@ -667,7 +667,7 @@ public final class FleetClusterArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Environment names the stage the cluster serves (&#34;dev&#34;, &#34;prod&#34;); it becomes the `environment` metadata key. Default: the Pulumi stack name.
+         * @param environment Environment names the stage the cluster serves (&#34;dev&#34;, &#34;prod&#34;); it becomes the `environment` metadata key and the cluster secret&#39;s environment label, so a Kubernetes label value. Default: the Pulumi stack name.
          * 
          * @return builder
          * 

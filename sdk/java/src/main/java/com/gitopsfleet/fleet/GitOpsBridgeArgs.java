@@ -145,14 +145,14 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: &#34;argocd&#34;.
+     * Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: &#34;argocd&#34;.
      * 
      */
     @Import(name="namespace")
     private @Nullable String namespace;
 
     /**
-     * @return Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: &#34;argocd&#34;.
+     * @return Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: &#34;argocd&#34;.
      * 
      */
     public Optional<String> namespace() {
@@ -420,7 +420,7 @@ public final class GitOpsBridgeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param namespace Namespace is where Argo CD runs on the hub and where the cluster secret is written. Default: &#34;argocd&#34;.
+         * @param namespace Namespace is where Argo CD runs on the hub and where the cluster secret is written: a DNS-1123 label (a Kubernetes namespace name). Default: &#34;argocd&#34;.
          * 
          * @return builder
          * 

@@ -26,14 +26,14 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
     public static final StackDeliveryArgs Empty = new StackDeliveryArgs();
 
     /**
-     * ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: &#34;argocd&#34;.
+     * ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: &#34;argocd&#34;.
      * 
      */
     @Import(name="argocdNamespace")
     private @Nullable String argocdNamespace;
 
     /**
-     * @return ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: &#34;argocd&#34;.
+     * @return ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: &#34;argocd&#34;.
      * 
      */
     public Optional<String> argocdNamespace() {
@@ -305,7 +305,7 @@ public final class StackDeliveryArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param argocdNamespace ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. Default: &#34;argocd&#34;.
+         * @param argocdNamespace ArgocdNamespace is the namespace Argo CD runs in on the hub: the Applications and the argocd-cm patch go there. A DNS-1123 label (a Kubernetes namespace name). Default: &#34;argocd&#34;.
          * 
          * @return builder
          * 

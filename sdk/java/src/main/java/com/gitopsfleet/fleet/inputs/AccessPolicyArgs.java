@@ -22,14 +22,14 @@ public final class AccessPolicyArgs extends com.pulumi.resources.ResourceArgs {
     public static final AccessPolicyArgs Empty = new AccessPolicyArgs();
 
     /**
-     * Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+     * Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
      * 
      */
     @Import(name="namespaces")
     private @Nullable Output<List<String>> namespaces;
 
     /**
-     * @return Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+     * @return Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
      * 
      */
     public Optional<Output<List<String>>> namespaces() {
@@ -77,7 +77,7 @@ public final class AccessPolicyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param namespaces Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+         * @param namespaces Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
          * 
          * @return builder
          * 
@@ -88,7 +88,7 @@ public final class AccessPolicyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param namespaces Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+         * @param namespaces Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
          * 
          * @return builder
          * 
@@ -98,7 +98,7 @@ public final class AccessPolicyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param namespaces Namespaces limits the policy to these Kubernetes namespaces; empty means the whole cluster. Default: none (the whole cluster).
+         * @param namespaces Namespaces limits the policy to these Kubernetes namespaces, each a DNS-1123 label; empty means the whole cluster. Default: none (the whole cluster).
          * 
          * @return builder
          * 

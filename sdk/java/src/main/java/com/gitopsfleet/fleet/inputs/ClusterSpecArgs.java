@@ -148,14 +148,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+     * Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster&#39;s Argo CD cluster secret). Default: defaults.environment, else the stack name.
      * 
      */
     @Import(name="environment")
     private @Nullable Output<String> environment;
 
     /**
-     * @return Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+     * @return Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster&#39;s Argo CD cluster secret). Default: defaults.environment, else the stack name.
      * 
      */
     public Optional<Output<String>> environment() {
@@ -223,14 +223,14 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
+     * PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs (&#34;203.0.113.0/24&#34;). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
      * 
      */
     @Import(name="publicAccessCidrs")
     private @Nullable Output<List<String>> publicAccessCidrs;
 
     /**
-     * @return PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
+     * @return PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs (&#34;203.0.113.0/24&#34;). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
      * 
      */
     public Optional<Output<List<String>>> publicAccessCidrs() {
@@ -539,7 +539,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+         * @param environment Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster&#39;s Argo CD cluster secret). Default: defaults.environment, else the stack name.
          * 
          * @return builder
          * 
@@ -550,7 +550,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Environment is the GitOps Bridge environment label. Default: defaults.environment, else the stack name.
+         * @param environment Environment is the GitOps Bridge environment label: a Kubernetes label value (it labels the cluster&#39;s Argo CD cluster secret). Default: defaults.environment, else the stack name.
          * 
          * @return builder
          * 
@@ -654,7 +654,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs (&#34;203.0.113.0/24&#34;). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 
@@ -665,7 +665,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs (&#34;203.0.113.0/24&#34;). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 
@@ -675,7 +675,7 @@ public final class ClusterSpecArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint. Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
+         * @param publicAccessCidrs PublicAccessCidrs are the networks allowed to reach the public API endpoint, IPv4 CIDRs (&#34;203.0.113.0/24&#34;). Default: defaults.publicAccessCidrs; an empty list counts as unset (a Go program that passes a config-decoded struct, as examples/fleet does, sends every unset list as an empty one). A spoke&#39;s endpoint is also open to the hub&#39;s NAT addresses (as /32), so Argo CD reaches it: a spoke is public to those addresses even when no list gives any. Only the hub&#39;s endpoint is private without any.
          * 
          * @return builder
          * 

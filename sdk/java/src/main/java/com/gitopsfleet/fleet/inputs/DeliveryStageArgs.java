@@ -315,14 +315,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). Default: &#34;&lt;stackName&gt;-preview&#34;.
+     * PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). A DNS-1123 label. Default: &#34;&lt;stackName&gt;-preview&#34;.
      * 
      */
     @Import(name="previewServiceAccountName")
     private @Nullable Output<String> previewServiceAccountName;
 
     /**
-     * @return PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). Default: &#34;&lt;stackName&gt;-preview&#34;.
+     * @return PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). A DNS-1123 label. Default: &#34;&lt;stackName&gt;-preview&#34;.
      * 
      */
     public Optional<Output<String>> previewServiceAccountName() {
@@ -405,14 +405,14 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ServiceAccountName is the workspace&#39;s ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO&#39;s minimum) and to clusterRoles. Default: StackName.
+     * ServiceAccountName is the workspace&#39;s ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO&#39;s minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
      * 
      */
     @Import(name="serviceAccountName")
     private @Nullable Output<String> serviceAccountName;
 
     /**
-     * @return ServiceAccountName is the workspace&#39;s ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO&#39;s minimum) and to clusterRoles. Default: StackName.
+     * @return ServiceAccountName is the workspace&#39;s ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO&#39;s minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
      * 
      */
     public Optional<Output<String>> serviceAccountName() {
@@ -984,7 +984,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param previewServiceAccountName PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). Default: &#34;&lt;stackName&gt;-preview&#34;.
+         * @param previewServiceAccountName PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). A DNS-1123 label. Default: &#34;&lt;stackName&gt;-preview&#34;.
          * 
          * @return builder
          * 
@@ -995,7 +995,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param previewServiceAccountName PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). Default: &#34;&lt;stackName&gt;-preview&#34;.
+         * @param previewServiceAccountName PreviewServiceAccountName is the preview Stack&#39;s ServiceAccount, created in the stage&#39;s namespace and bound to system:auth-delegator only: associate a read-only role with it (for AWS, an EKS Pod Identity association to a role that can read the stack&#39;s resources). A DNS-1123 label. Default: &#34;&lt;stackName&gt;-preview&#34;.
          * 
          * @return builder
          * 
@@ -1110,7 +1110,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param serviceAccountName ServiceAccountName is the workspace&#39;s ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO&#39;s minimum) and to clusterRoles. Default: StackName.
+         * @param serviceAccountName ServiceAccountName is the workspace&#39;s ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO&#39;s minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
          * 
          * @return builder
          * 
@@ -1121,7 +1121,7 @@ public final class DeliveryStageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param serviceAccountName ServiceAccountName is the workspace&#39;s ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO&#39;s minimum) and to clusterRoles. Default: StackName.
+         * @param serviceAccountName ServiceAccountName is the workspace&#39;s ServiceAccount (spec.serviceAccountName), created in namespace and bound to the ClusterRole system:auth-delegator (PKO&#39;s minimum) and to clusterRoles. A DNS-1123 label. Default: StackName.
          * 
          * @return builder
          * 

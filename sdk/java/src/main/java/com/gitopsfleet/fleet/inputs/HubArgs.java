@@ -146,14 +146,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+     * FleetClusters are the names of the clusters (their cluster secrets&#39; name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      * 
      */
     @Import(name="fleetClusters")
     private @Nullable Output<List<String>> fleetClusters;
 
     /**
-     * @return FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+     * @return FleetClusters are the names of the clusters (their cluster secrets&#39; name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
      * 
      */
     public Optional<Output<List<String>>> fleetClusters() {
@@ -557,7 +557,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
          * 
          * @return builder
          * 
@@ -568,7 +568,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
          * 
          * @return builder
          * 
@@ -578,7 +578,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
+         * @param fleetClusters FleetClusters are the names of the clusters (their cluster secrets&#39; name, each a DNS-1123 subdomain, as Kubernetes names objects) the add-ons&#39; and workloads&#39; Applications may deploy to; the hub&#39;s own name is ignored (see AddonsOnHub). A cluster registered in Argo CD but not named here gets nothing from those repositories. Default: none; Fleet names every cluster of the fleet and of its shards.
          * 
          * @return builder
          * 

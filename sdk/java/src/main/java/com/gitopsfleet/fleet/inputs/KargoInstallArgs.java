@@ -99,14 +99,14 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Namespace is Kargo&#39;s namespace. Default: &#34;kargo&#34;.
+     * Namespace is Kargo&#39;s namespace, a DNS-1123 label (a Kubernetes namespace name). Default: &#34;kargo&#34;.
      * 
      */
     @Import(name="namespace")
     private @Nullable Output<String> namespace;
 
     /**
-     * @return Namespace is Kargo&#39;s namespace. Default: &#34;kargo&#34;.
+     * @return Namespace is Kargo&#39;s namespace, a DNS-1123 label (a Kubernetes namespace name). Default: &#34;kargo&#34;.
      * 
      */
     public Optional<Output<String>> namespace() {
@@ -312,7 +312,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param namespace Namespace is Kargo&#39;s namespace. Default: &#34;kargo&#34;.
+         * @param namespace Namespace is Kargo&#39;s namespace, a DNS-1123 label (a Kubernetes namespace name). Default: &#34;kargo&#34;.
          * 
          * @return builder
          * 
@@ -323,7 +323,7 @@ public final class KargoInstallArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param namespace Namespace is Kargo&#39;s namespace. Default: &#34;kargo&#34;.
+         * @param namespace Namespace is Kargo&#39;s namespace, a DNS-1123 label (a Kubernetes namespace name). Default: &#34;kargo&#34;.
          * 
          * @return builder
          * 

@@ -25,14 +25,14 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
     public static final NodeGroupArgs Empty = new NodeGroupArgs();
 
     /**
-     * AmiType is the EKS AMI type, one of AmiTypes. Default: &#34;AL2023_x86_64_STANDARD&#34;.
+     * AmiType is the EKS AMI type (EKS CreateNodegroup&#39;s amiType, the ones this component supports): one of &#34;AL2023_x86_64_STANDARD&#34;, &#34;AL2023_ARM_64_STANDARD&#34;, &#34;AL2023_x86_64_NVIDIA&#34;, &#34;AL2023_x86_64_NEURON&#34;, &#34;BOTTLEROCKET_x86_64&#34;, &#34;BOTTLEROCKET_ARM_64&#34;, &#34;BOTTLEROCKET_x86_64_NVIDIA&#34; and &#34;BOTTLEROCKET_ARM_64_NVIDIA&#34; (AmiTypes). Default: &#34;AL2023_x86_64_STANDARD&#34;.
      * 
      */
     @Import(name="amiType")
     private @Nullable Output<String> amiType;
 
     /**
-     * @return AmiType is the EKS AMI type, one of AmiTypes. Default: &#34;AL2023_x86_64_STANDARD&#34;.
+     * @return AmiType is the EKS AMI type (EKS CreateNodegroup&#39;s amiType, the ones this component supports): one of &#34;AL2023_x86_64_STANDARD&#34;, &#34;AL2023_ARM_64_STANDARD&#34;, &#34;AL2023_x86_64_NVIDIA&#34;, &#34;AL2023_x86_64_NEURON&#34;, &#34;BOTTLEROCKET_x86_64&#34;, &#34;BOTTLEROCKET_ARM_64&#34;, &#34;BOTTLEROCKET_x86_64_NVIDIA&#34; and &#34;BOTTLEROCKET_ARM_64_NVIDIA&#34; (AmiTypes). Default: &#34;AL2023_x86_64_STANDARD&#34;.
      * 
      */
     public Optional<Output<String>> amiType() {
@@ -224,7 +224,7 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param amiType AmiType is the EKS AMI type, one of AmiTypes. Default: &#34;AL2023_x86_64_STANDARD&#34;.
+         * @param amiType AmiType is the EKS AMI type (EKS CreateNodegroup&#39;s amiType, the ones this component supports): one of &#34;AL2023_x86_64_STANDARD&#34;, &#34;AL2023_ARM_64_STANDARD&#34;, &#34;AL2023_x86_64_NVIDIA&#34;, &#34;AL2023_x86_64_NEURON&#34;, &#34;BOTTLEROCKET_x86_64&#34;, &#34;BOTTLEROCKET_ARM_64&#34;, &#34;BOTTLEROCKET_x86_64_NVIDIA&#34; and &#34;BOTTLEROCKET_ARM_64_NVIDIA&#34; (AmiTypes). Default: &#34;AL2023_x86_64_STANDARD&#34;.
          * 
          * @return builder
          * 
@@ -235,7 +235,7 @@ public final class NodeGroupArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param amiType AmiType is the EKS AMI type, one of AmiTypes. Default: &#34;AL2023_x86_64_STANDARD&#34;.
+         * @param amiType AmiType is the EKS AMI type (EKS CreateNodegroup&#39;s amiType, the ones this component supports): one of &#34;AL2023_x86_64_STANDARD&#34;, &#34;AL2023_ARM_64_STANDARD&#34;, &#34;AL2023_x86_64_NVIDIA&#34;, &#34;AL2023_x86_64_NEURON&#34;, &#34;BOTTLEROCKET_x86_64&#34;, &#34;BOTTLEROCKET_ARM_64&#34;, &#34;BOTTLEROCKET_x86_64_NVIDIA&#34; and &#34;BOTTLEROCKET_ARM_64_NVIDIA&#34; (AmiTypes). Default: &#34;AL2023_x86_64_STANDARD&#34;.
          * 
          * @return builder
          * 

@@ -53,14 +53,14 @@ public final class OperatorInstallArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Namespace is the operator&#39;s namespace. Default: &#34;pulumi-kubernetes-operator&#34;.
+     * Namespace is the operator&#39;s namespace, a DNS-1123 label (a Kubernetes namespace name). Default: &#34;pulumi-kubernetes-operator&#34;.
      * 
      */
     @Import(name="namespace")
     private @Nullable Output<String> namespace;
 
     /**
-     * @return Namespace is the operator&#39;s namespace. Default: &#34;pulumi-kubernetes-operator&#34;.
+     * @return Namespace is the operator&#39;s namespace, a DNS-1123 label (a Kubernetes namespace name). Default: &#34;pulumi-kubernetes-operator&#34;.
      * 
      */
     public Optional<Output<String>> namespace() {
@@ -152,7 +152,7 @@ public final class OperatorInstallArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param namespace Namespace is the operator&#39;s namespace. Default: &#34;pulumi-kubernetes-operator&#34;.
+         * @param namespace Namespace is the operator&#39;s namespace, a DNS-1123 label (a Kubernetes namespace name). Default: &#34;pulumi-kubernetes-operator&#34;.
          * 
          * @return builder
          * 
@@ -163,7 +163,7 @@ public final class OperatorInstallArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param namespace Namespace is the operator&#39;s namespace. Default: &#34;pulumi-kubernetes-operator&#34;.
+         * @param namespace Namespace is the operator&#39;s namespace, a DNS-1123 label (a Kubernetes namespace name). Default: &#34;pulumi-kubernetes-operator&#34;.
          * 
          * @return builder
          * 

@@ -20,14 +20,14 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
     public static final TenantLimitsArgs Empty = new TenantLimitsArgs();
 
     /**
-     * Cpu is the default CPU limit. Default: &#34;500m&#34;.
+     * Cpu is the default CPU limit, a Kubernetes quantity. Default: &#34;500m&#34;.
      * 
      */
     @Import(name="cpu")
     private @Nullable Output<String> cpu;
 
     /**
-     * @return Cpu is the default CPU limit. Default: &#34;500m&#34;.
+     * @return Cpu is the default CPU limit, a Kubernetes quantity. Default: &#34;500m&#34;.
      * 
      */
     public Optional<Output<String>> cpu() {
@@ -35,14 +35,14 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Memory is the default memory limit. Default: &#34;512Mi&#34;.
+     * Memory is the default memory limit, a Kubernetes quantity. Default: &#34;512Mi&#34;.
      * 
      */
     @Import(name="memory")
     private @Nullable Output<String> memory;
 
     /**
-     * @return Memory is the default memory limit. Default: &#34;512Mi&#34;.
+     * @return Memory is the default memory limit, a Kubernetes quantity. Default: &#34;512Mi&#34;.
      * 
      */
     public Optional<Output<String>> memory() {
@@ -50,14 +50,14 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * RequestCpu is the default CPU request. Default: &#34;100m&#34;.
+     * RequestCpu is the default CPU request, a Kubernetes quantity. Default: &#34;100m&#34;.
      * 
      */
     @Import(name="requestCpu")
     private @Nullable Output<String> requestCpu;
 
     /**
-     * @return RequestCpu is the default CPU request. Default: &#34;100m&#34;.
+     * @return RequestCpu is the default CPU request, a Kubernetes quantity. Default: &#34;100m&#34;.
      * 
      */
     public Optional<Output<String>> requestCpu() {
@@ -65,14 +65,14 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * RequestMemory is the default memory request. Default: &#34;128Mi&#34;.
+     * RequestMemory is the default memory request, a Kubernetes quantity. Default: &#34;128Mi&#34;.
      * 
      */
     @Import(name="requestMemory")
     private @Nullable Output<String> requestMemory;
 
     /**
-     * @return RequestMemory is the default memory request. Default: &#34;128Mi&#34;.
+     * @return RequestMemory is the default memory request, a Kubernetes quantity. Default: &#34;128Mi&#34;.
      * 
      */
     public Optional<Output<String>> requestMemory() {
@@ -107,7 +107,7 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cpu Cpu is the default CPU limit. Default: &#34;500m&#34;.
+         * @param cpu Cpu is the default CPU limit, a Kubernetes quantity. Default: &#34;500m&#34;.
          * 
          * @return builder
          * 
@@ -118,7 +118,7 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cpu Cpu is the default CPU limit. Default: &#34;500m&#34;.
+         * @param cpu Cpu is the default CPU limit, a Kubernetes quantity. Default: &#34;500m&#34;.
          * 
          * @return builder
          * 
@@ -128,7 +128,7 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param memory Memory is the default memory limit. Default: &#34;512Mi&#34;.
+         * @param memory Memory is the default memory limit, a Kubernetes quantity. Default: &#34;512Mi&#34;.
          * 
          * @return builder
          * 
@@ -139,7 +139,7 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param memory Memory is the default memory limit. Default: &#34;512Mi&#34;.
+         * @param memory Memory is the default memory limit, a Kubernetes quantity. Default: &#34;512Mi&#34;.
          * 
          * @return builder
          * 
@@ -149,7 +149,7 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestCpu RequestCpu is the default CPU request. Default: &#34;100m&#34;.
+         * @param requestCpu RequestCpu is the default CPU request, a Kubernetes quantity. Default: &#34;100m&#34;.
          * 
          * @return builder
          * 
@@ -160,7 +160,7 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestCpu RequestCpu is the default CPU request. Default: &#34;100m&#34;.
+         * @param requestCpu RequestCpu is the default CPU request, a Kubernetes quantity. Default: &#34;100m&#34;.
          * 
          * @return builder
          * 
@@ -170,7 +170,7 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestMemory RequestMemory is the default memory request. Default: &#34;128Mi&#34;.
+         * @param requestMemory RequestMemory is the default memory request, a Kubernetes quantity. Default: &#34;128Mi&#34;.
          * 
          * @return builder
          * 
@@ -181,7 +181,7 @@ public final class TenantLimitsArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestMemory RequestMemory is the default memory request. Default: &#34;128Mi&#34;.
+         * @param requestMemory RequestMemory is the default memory request, a Kubernetes quantity. Default: &#34;128Mi&#34;.
          * 
          * @return builder
          * 

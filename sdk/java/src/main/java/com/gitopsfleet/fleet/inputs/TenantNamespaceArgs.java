@@ -26,14 +26,14 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
     public static final TenantNamespaceArgs Empty = new TenantNamespaceArgs();
 
     /**
-     * IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+     * IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero (&#34;10.20.0.0/24&#34;), whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
      * 
      */
     @Import(name="ingressCidrs")
     private @Nullable Output<List<String>> ingressCidrs;
 
     /**
-     * @return IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+     * @return IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero (&#34;10.20.0.0/24&#34;), whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
      * 
      */
     public Optional<Output<List<String>>> ingressCidrs() {
@@ -161,7 +161,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero (&#34;10.20.0.0/24&#34;), whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
          * 
          * @return builder
          * 
@@ -172,7 +172,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero (&#34;10.20.0.0/24&#34;), whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
          * 
          * @return builder
          * 
@@ -182,7 +182,7 @@ public final class TenantNamespaceArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks (&#34;10.20.0.0/24&#34;) whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
+         * @param ingressCidrs IngressCidrs are IPv4 or IPv6 networks in CIDR form, host bits zero (&#34;10.20.0.0/24&#34;), whose traffic may reach the namespace&#39;s pods, besides the namespace&#39;s own pods: the way load balancers reach a tenant&#39;s Services (an internet-facing load balancer&#39;s subnets for IP targets, the nodes&#39; subnets for instance targets; the AWS Load Balancer Controller&#39;s docs, &#34;Network policies&#34;). Each becomes an ipBlock of the NetworkPolicy allow-ingress-cidrs. Default: none (no load balancer reaches the namespace&#39;s pods).
          * 
          * @return builder
          * 

@@ -20,14 +20,14 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
     public static final TenantQuotaArgs Empty = new TenantQuotaArgs();
 
     /**
-     * LimitsCpu is limits.cpu. Default: &#34;8&#34;.
+     * LimitsCpu is limits.cpu, a Kubernetes quantity. Default: &#34;8&#34;.
      * 
      */
     @Import(name="limitsCpu")
     private @Nullable Output<String> limitsCpu;
 
     /**
-     * @return LimitsCpu is limits.cpu. Default: &#34;8&#34;.
+     * @return LimitsCpu is limits.cpu, a Kubernetes quantity. Default: &#34;8&#34;.
      * 
      */
     public Optional<Output<String>> limitsCpu() {
@@ -35,14 +35,14 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * LimitsMemory is limits.memory. Default: &#34;16Gi&#34;.
+     * LimitsMemory is limits.memory, a Kubernetes quantity. Default: &#34;16Gi&#34;.
      * 
      */
     @Import(name="limitsMemory")
     private @Nullable Output<String> limitsMemory;
 
     /**
-     * @return LimitsMemory is limits.memory. Default: &#34;16Gi&#34;.
+     * @return LimitsMemory is limits.memory, a Kubernetes quantity. Default: &#34;16Gi&#34;.
      * 
      */
     public Optional<Output<String>> limitsMemory() {
@@ -50,14 +50,14 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: &#34;2&#34;.
+     * LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: &#34;2&#34;.
      * 
      */
     @Import(name="loadBalancers")
     private @Nullable Output<String> loadBalancers;
 
     /**
-     * @return LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: &#34;2&#34;.
+     * @return LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: &#34;2&#34;.
      * 
      */
     public Optional<Output<String>> loadBalancers() {
@@ -65,14 +65,14 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Pods is the number of pods. Default: &#34;50&#34;.
+     * Pods is the number of pods, a Kubernetes quantity. Default: &#34;50&#34;.
      * 
      */
     @Import(name="pods")
     private @Nullable Output<String> pods;
 
     /**
-     * @return Pods is the number of pods. Default: &#34;50&#34;.
+     * @return Pods is the number of pods, a Kubernetes quantity. Default: &#34;50&#34;.
      * 
      */
     public Optional<Output<String>> pods() {
@@ -80,14 +80,14 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * RequestsCpu is requests.cpu. Default: &#34;4&#34;.
+     * RequestsCpu is requests.cpu, a Kubernetes quantity. Default: &#34;4&#34;.
      * 
      */
     @Import(name="requestsCpu")
     private @Nullable Output<String> requestsCpu;
 
     /**
-     * @return RequestsCpu is requests.cpu. Default: &#34;4&#34;.
+     * @return RequestsCpu is requests.cpu, a Kubernetes quantity. Default: &#34;4&#34;.
      * 
      */
     public Optional<Output<String>> requestsCpu() {
@@ -95,14 +95,14 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * RequestsMemory is requests.memory. Default: &#34;8Gi&#34;.
+     * RequestsMemory is requests.memory, a Kubernetes quantity. Default: &#34;8Gi&#34;.
      * 
      */
     @Import(name="requestsMemory")
     private @Nullable Output<String> requestsMemory;
 
     /**
-     * @return RequestsMemory is requests.memory. Default: &#34;8Gi&#34;.
+     * @return RequestsMemory is requests.memory, a Kubernetes quantity. Default: &#34;8Gi&#34;.
      * 
      */
     public Optional<Output<String>> requestsMemory() {
@@ -110,14 +110,14 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Storage is requests.storage, what the namespace&#39;s claims may request in all. Default: &#34;100Gi&#34;.
+     * Storage is requests.storage, what the namespace&#39;s claims may request in all, a Kubernetes quantity. Default: &#34;100Gi&#34;.
      * 
      */
     @Import(name="storage")
     private @Nullable Output<String> storage;
 
     /**
-     * @return Storage is requests.storage, what the namespace&#39;s claims may request in all. Default: &#34;100Gi&#34;.
+     * @return Storage is requests.storage, what the namespace&#39;s claims may request in all, a Kubernetes quantity. Default: &#34;100Gi&#34;.
      * 
      */
     public Optional<Output<String>> storage() {
@@ -155,7 +155,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param limitsCpu LimitsCpu is limits.cpu. Default: &#34;8&#34;.
+         * @param limitsCpu LimitsCpu is limits.cpu, a Kubernetes quantity. Default: &#34;8&#34;.
          * 
          * @return builder
          * 
@@ -166,7 +166,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param limitsCpu LimitsCpu is limits.cpu. Default: &#34;8&#34;.
+         * @param limitsCpu LimitsCpu is limits.cpu, a Kubernetes quantity. Default: &#34;8&#34;.
          * 
          * @return builder
          * 
@@ -176,7 +176,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param limitsMemory LimitsMemory is limits.memory. Default: &#34;16Gi&#34;.
+         * @param limitsMemory LimitsMemory is limits.memory, a Kubernetes quantity. Default: &#34;16Gi&#34;.
          * 
          * @return builder
          * 
@@ -187,7 +187,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param limitsMemory LimitsMemory is limits.memory. Default: &#34;16Gi&#34;.
+         * @param limitsMemory LimitsMemory is limits.memory, a Kubernetes quantity. Default: &#34;16Gi&#34;.
          * 
          * @return builder
          * 
@@ -197,7 +197,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param loadBalancers LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: &#34;2&#34;.
+         * @param loadBalancers LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: &#34;2&#34;.
          * 
          * @return builder
          * 
@@ -208,7 +208,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param loadBalancers LoadBalancers is services.loadbalancers, the Services of type LoadBalancer. Default: &#34;2&#34;.
+         * @param loadBalancers LoadBalancers is services.loadbalancers, the Services of type LoadBalancer, a Kubernetes quantity. Default: &#34;2&#34;.
          * 
          * @return builder
          * 
@@ -218,7 +218,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pods Pods is the number of pods. Default: &#34;50&#34;.
+         * @param pods Pods is the number of pods, a Kubernetes quantity. Default: &#34;50&#34;.
          * 
          * @return builder
          * 
@@ -229,7 +229,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param pods Pods is the number of pods. Default: &#34;50&#34;.
+         * @param pods Pods is the number of pods, a Kubernetes quantity. Default: &#34;50&#34;.
          * 
          * @return builder
          * 
@@ -239,7 +239,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestsCpu RequestsCpu is requests.cpu. Default: &#34;4&#34;.
+         * @param requestsCpu RequestsCpu is requests.cpu, a Kubernetes quantity. Default: &#34;4&#34;.
          * 
          * @return builder
          * 
@@ -250,7 +250,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestsCpu RequestsCpu is requests.cpu. Default: &#34;4&#34;.
+         * @param requestsCpu RequestsCpu is requests.cpu, a Kubernetes quantity. Default: &#34;4&#34;.
          * 
          * @return builder
          * 
@@ -260,7 +260,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestsMemory RequestsMemory is requests.memory. Default: &#34;8Gi&#34;.
+         * @param requestsMemory RequestsMemory is requests.memory, a Kubernetes quantity. Default: &#34;8Gi&#34;.
          * 
          * @return builder
          * 
@@ -271,7 +271,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param requestsMemory RequestsMemory is requests.memory. Default: &#34;8Gi&#34;.
+         * @param requestsMemory RequestsMemory is requests.memory, a Kubernetes quantity. Default: &#34;8Gi&#34;.
          * 
          * @return builder
          * 
@@ -281,7 +281,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param storage Storage is requests.storage, what the namespace&#39;s claims may request in all. Default: &#34;100Gi&#34;.
+         * @param storage Storage is requests.storage, what the namespace&#39;s claims may request in all, a Kubernetes quantity. Default: &#34;100Gi&#34;.
          * 
          * @return builder
          * 
@@ -292,7 +292,7 @@ public final class TenantQuotaArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param storage Storage is requests.storage, what the namespace&#39;s claims may request in all. Default: &#34;100Gi&#34;.
+         * @param storage Storage is requests.storage, what the namespace&#39;s claims may request in all, a Kubernetes quantity. Default: &#34;100Gi&#34;.
          * 
          * @return builder
          * 

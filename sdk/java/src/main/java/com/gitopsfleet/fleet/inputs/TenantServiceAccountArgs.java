@@ -22,14 +22,14 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
     public static final TenantServiceAccountArgs Empty = new TenantServiceAccountArgs();
 
     /**
-     * ManagedPolicyArns are IAM policies attached to its role. Default: none.
+     * ManagedPolicyArns are IAM policy ARNs (&#34;arn:aws:iam::aws:policy/&lt;name&gt;&#34;) attached to its role. Default: none.
      * 
      */
     @Import(name="managedPolicyArns")
     private @Nullable Output<List<String>> managedPolicyArns;
 
     /**
-     * @return ManagedPolicyArns are IAM policies attached to its role. Default: none.
+     * @return ManagedPolicyArns are IAM policy ARNs (&#34;arn:aws:iam::aws:policy/&lt;name&gt;&#34;) attached to its role. Default: none.
      * 
      */
     public Optional<Output<List<String>>> managedPolicyArns() {
@@ -93,7 +93,7 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role. Default: none.
+         * @param managedPolicyArns ManagedPolicyArns are IAM policy ARNs (&#34;arn:aws:iam::aws:policy/&lt;name&gt;&#34;) attached to its role. Default: none.
          * 
          * @return builder
          * 
@@ -104,7 +104,7 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role. Default: none.
+         * @param managedPolicyArns ManagedPolicyArns are IAM policy ARNs (&#34;arn:aws:iam::aws:policy/&lt;name&gt;&#34;) attached to its role. Default: none.
          * 
          * @return builder
          * 
@@ -114,7 +114,7 @@ public final class TenantServiceAccountArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param managedPolicyArns ManagedPolicyArns are IAM policies attached to its role. Default: none.
+         * @param managedPolicyArns ManagedPolicyArns are IAM policy ARNs (&#34;arn:aws:iam::aws:policy/&lt;name&gt;&#34;) attached to its role. Default: none.
          * 
          * @return builder
          * 
