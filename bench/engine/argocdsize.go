@@ -19,7 +19,6 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
-	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
 	fleetsdk "github.com/gitops-fleet/pulumi-fleet/sdk/go/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
@@ -94,10 +93,7 @@ func (r Runner) MeasureArgoCDAtSize(ctx context.Context, size int) (run *ArgoCDA
 	}
 	started := time.Now()
 	dir := filepath.Join(r.Work, fmt.Sprintf("argocd-at-size-%d", size))
-	if err := r.newProject(dir, true); err != nil {
-		return nil, err
-	}
-	env, err := offline.Open(r.Root, dir, offline.Options{ControlPlanes: true})
+	env, err := r.openReal(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -123,15 +119,8 @@ func (r Runner) MeasureArgoCDAtSize(ctx context.Context, size int) (run *ArgoCDA
 	replicas := gitopsbridge.ReplicasFor(nil, size, planned)
 	cfg.Argocd = &fleetsdk.Hub{ControllerSharding: &fleetsdk.ControllerSharding{Replicas: &replicas, Applications: &planned,
 		Clusters: &size}}
-	if err := writeStack(dir, StackName, cfg); err != nil {
+	if _, err := upFleet(ctx, env, dir, cfg); err != nil {
 		return nil, err
-	}
-	stack, err := env.Stack(ctx, projectDir(dir), StackName, fleetstack.Run)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := stack.Up(ctx); err != nil {
-		return nil, fmt.Errorf("the fleet's up: %w", err)
 	}
 	hubName := controlplane.Name(fleetgen.Regions[0], "hub")
 	hubTyped, err := env.Clusters.Typed(hubName)

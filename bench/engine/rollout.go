@@ -11,7 +11,6 @@ import (
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
-	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 	"github.com/gitops-fleet/pulumi-fleet/provider/rollout"
 	"github.com/gitops-fleet/pulumi-fleet/tests/controlplane"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
@@ -51,13 +50,7 @@ func canaryValues(value string) map[string]string {
 func (r Runner) MeasureRollout(ctx context.Context, size int) (run *RolloutRun, err error) {
 	started := time.Now()
 	dir := filepath.Join(r.Work, fmt.Sprintf("rollout-%d", size))
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, err
-	}
-	if err := r.newProject(dir, true); err != nil {
-		return nil, err
-	}
-	env, err := offline.Open(r.Root, dir, offline.Options{ControlPlanes: true})
+	env, err := r.openReal(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -80,15 +73,9 @@ func (r Runner) MeasureRollout(ctx context.Context, size int) (run *RolloutRun, 
 		wave := 1 + (i-1)%rolloutWaves
 		cfg.Clusters[i].Wave = &wave
 	}
-	if err := writeStack(dir, StackName, cfg); err != nil {
-		return nil, err
-	}
-	stack, err := env.Stack(ctx, projectDir(dir), StackName, fleetstack.Run)
+	stack, err := upFleet(ctx, env, dir, cfg)
 	if err != nil {
 		return nil, err
-	}
-	if _, err := stack.Up(ctx); err != nil {
-		return nil, fmt.Errorf("the fleet's up: %w", err)
 	}
 	hubName := controlplane.Name(fleetgen.Regions[0], "hub")
 	argoStarted := time.Now()

@@ -17,6 +17,7 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/bench/procmem"
 	"github.com/gitops-fleet/pulumi-fleet/examples/fleet/fleetstack"
 	"github.com/gitops-fleet/pulumi-fleet/tests/offline"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 )
 
 // Impl is a program the benchmarks compare.
@@ -197,6 +198,30 @@ func writeStack(dir, stack string, cfg fleetstack.Config) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(projectDir(dir), "Pulumi."+stack+".yaml"), data, 0o644)
+}
+
+// openReal is a new run in dir on real control planes: its project, and the offline cloud with them.
+func (r Runner) openReal(dir string) (*offline.Env, error) {
+	if err := r.newProject(dir, true); err != nil {
+		return nil, err
+	}
+	return offline.Open(r.Root, dir, offline.Options{ControlPlanes: true})
+}
+
+// upFleet writes cfg as the stack file of the run in dir and runs the fleet program's up on env: the fleet a
+// measurement on real control planes starts from.
+func upFleet(ctx context.Context, env *offline.Env, dir string, cfg fleetstack.Config) (auto.Stack, error) {
+	if err := writeStack(dir, StackName, cfg); err != nil {
+		return auto.Stack{}, err
+	}
+	stack, err := env.Stack(ctx, projectDir(dir), StackName, fleetstack.Run)
+	if err != nil {
+		return auto.Stack{}, err
+	}
+	if _, err := stack.Up(ctx); err != nil {
+		return auto.Stack{}, fmt.Errorf("the fleet's up: %w", err)
+	}
+	return stack, nil
 }
 
 func projectDir(dir string) string { return filepath.Join(dir, "project") }
