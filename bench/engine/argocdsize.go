@@ -117,8 +117,8 @@ func (r Runner) MeasureArgoCDAtSize(ctx context.Context, size int) (run *ArgoCDA
 	// Fleet's plan for size clusters, each with the two add-ons of the offline repository, and the bootstrap.
 	planned := 2*(size-1) + 1
 	replicas := gitopsbridge.ReplicasFor(nil, size, planned)
-	cfg.Argocd = &fleetsdk.Hub{ControllerSharding: &fleetsdk.ControllerSharding{Replicas: &replicas, Applications: &planned,
-		Clusters: &size}}
+	cfg.Argocd = &fleetsdk.Hub{ControllerSharding: &fleetsdk.ControllerSharding{
+		Replicas: &replicas, Applications: &planned, Clusters: &size}}
 	if _, err := upFleet(ctx, env, dir, cfg); err != nil {
 		return nil, err
 	}
@@ -169,7 +169,8 @@ func (r Runner) MeasureArgoCDAtSize(ctx context.Context, size int) (run *ArgoCDA
 
 // waitForCount waits until the hub has want Applications (the ApplicationSet controller generates them after its
 // start), or argoCDAtSizeLimit has passed since since.
-func waitForCount(ctx context.Context, hub dynamic.Interface, want int, since time.Time) ([]offline.Application, error) {
+func waitForCount(ctx context.Context, hub dynamic.Interface, want int, since time.Time,
+) ([]offline.Application, error) {
 	for {
 		apps, err := status.Applications(ctx, hub)
 		switch {
@@ -195,10 +196,13 @@ func sharedName(spoke string, n int) string { return fmt.Sprintf("%s-x%03d", spo
 // (ShardOf of its name), with the load balancer controller in a namespace of its own; and admits them to the
 // add-ons' project (default) as the fleet admits its spokes. It writes as the hub's administrator, whom the hub's
 // guards exempt: it stands for the fleet's own registrations, not for another writer.
-func registerShared(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, real []string, count, replicas int) error {
+func registerShared(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, real []string,
+	count, replicas int,
+) error {
 	ns := gitopsbridge.DefaultNamespace
 	secrets := kube.CoreV1().Secrets(ns)
-	projects := dyn.Resource(schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "appprojects"}).Namespace(ns)
+	appProjects := schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "appprojects"}
+	projects := dyn.Resource(appProjects).Namespace(ns)
 	project, err := projects.Get(ctx, "default", metav1.GetOptions{})
 	if err != nil {
 		return err

@@ -176,10 +176,11 @@ func (c HubCapacity) checkLimit(ps *problems.List) {
 
 // withShardLoad adds to a managed hub's count (Limit set) the Applications of its shards' spokes, as Argo CD's
 // ApplicationSets would generate them from the cluster secrets the shards' stacks registered (read, their
-// shardFacts): one per add-on ApplicationSet a secret's enable_<addon> labels select, with a workloads
-// repository one per spoke not decommissioned, and the shard's tenants' Applications the shard counted for it. Past the limit with them, the hub is refused at argocd.mode before
-// anything but the stack references is registered. A shard with no stack yet adds its clusters only. A
-// self-managed hub's count stays its own stack's (Clusters): its controller's plan does not follow its shards' runs.
+// shardFacts): one per add-on ApplicationSet a secret's enable_<addon> labels select, with a workloads repository
+// one per spoke not decommissioned, and the Applications of the shard's tenants the shard counted for it. Past the
+// limit with them, the hub is refused at argocd.mode before anything but the stack references is registered. A
+// shard with no stack yet adds its clusters only. A self-managed hub's count stays its own stack's (Clusters): its
+// controller's plan does not follow its shards' runs.
 func (p *plan) withShardLoad(read []ShardSpoke) error {
 	c := &p.capacity
 	if c.Limit == 0 {

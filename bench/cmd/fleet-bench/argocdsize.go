@@ -36,8 +36,8 @@ func argoCDAtSizeSession(ctx context.Context, root string, sizes []int, work, ou
 				peak = max(peak, run.Memory[name])
 			}
 		}
-		logf("%d clusters (%d real), %d replicas: %d of %d Applications Synced and Healthy after %.1f s; controllers' peaks %s MiB",
-			run.Size, run.Real, run.Replicas, run.Healthy, run.Applications, run.Seconds, strings.Join(memory, ", "))
+		logf("%d clusters (%d real), %d replicas: %d of %d Applications Synced and Healthy after %.1f s; "+
+			"controllers' peaks %s MiB", run.Size, run.Real, run.Replicas, run.Healthy, run.Applications, run.Seconds, strings.Join(memory, ", "))
 		fmt.Fprintf(&rows, "| %d | %d | %d | %d | %d | %d | %.1f | %s | %d | %d | %d | %.1f |\n", run.Size, run.Real,
 			run.Replicas, run.Planned, run.Applications, run.Healthy, run.Seconds, strings.Join(memory, ", "), peak,
 			run.Memory["applicationset-controller"], run.ControlPlanesMiB, run.Setup)
