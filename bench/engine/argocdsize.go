@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,7 +195,7 @@ func sharedName(spoke string, n int) string { return fmt.Sprintf("%s-x%03d", spo
 // of its spoke's cluster secret as the fleet wrote it (labels, annotations, the awsAuthConfig whose token the
 // spoke's API server takes), named sharedName, at a shared endpoint of the spoke, naming its controller replica
 // (ShardOf of its name), with the load balancer controller in a namespace of its own; and admits them to the
-// add-ons' project (default) as the fleet admits its spokes. It writes as the hub's administrator, whom the hub's
+// add-ons' project (AddonApplicationsProject) as the fleet admits its spokes. It writes as the hub's administrator, whom the hub's
 // guards exempt: it stands for the fleet's own registrations, not for another writer.
 func registerShared(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, real []string,
 	count, replicas int,
@@ -203,7 +204,7 @@ func registerShared(ctx context.Context, kube kubernetes.Interface, dyn dynamic.
 	secrets := kube.CoreV1().Secrets(ns)
 	appProjects := schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "appprojects"}
 	projects := dyn.Resource(appProjects).Namespace(ns)
-	project, err := projects.Get(ctx, "default", metav1.GetOptions{})
+	project, err := projects.Get(ctx, gitopsbridge.AddonApplicationsProject, metav1.GetOptions{})
 	if err != nil {
 		return err
 	}
@@ -211,13 +212,19 @@ func registerShared(ctx context.Context, kube kubernetes.Interface, dyn dynamic.
 	if err != nil {
 		return err
 	}
-	originals := map[string]*corev1.Secret{}
+	// Each real spoke's cluster secret and its destination in the add-ons' project, which its copies take.
+	originals, destinations := map[string]*corev1.Secret{}, map[string]map[string]any{}
 	for _, spoke := range real {
 		s, err := secrets.Get(ctx, spoke, metav1.GetOptions{})
 		if err != nil {
 			return fmt.Errorf("spoke %s's cluster secret: %w", spoke, err)
 		}
 		originals[spoke] = s
+		i := slices.IndexFunc(dests, func(d any) bool { m, _ := d.(map[string]any); return m["name"] == spoke })
+		if i < 0 {
+			return fmt.Errorf("the add-ons' project %s has no destination %s", gitopsbridge.AddonApplicationsProject, spoke)
+		}
+		destinations[spoke] = dests[i].(map[string]any)
 	}
 	for i := range count {
 		spoke := real[i%len(real)]
@@ -228,27 +235,14 @@ func registerShared(ctx context.Context, kube kubernetes.Interface, dyn dynamic.
 			return err
 		}
 		s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: o.Labels,
-			Annotations: map[string]string{}}, Type: o.Type, Data: map[string][]byte{}}
-		for k, v := range o.Annotations {
-			s.Annotations[k] = v
-		}
+			Annotations: maps.Clone(o.Annotations)}, Type: o.Type, Data: maps.Clone(o.Data)}
 		s.Annotations["aws_load_balancer_controller_namespace"] = name
-		for k, v := range o.Data {
-			s.Data[k] = v
-		}
 		s.Data["name"], s.Data["server"] = []byte(name), []byte(server)
 		s.Data["shard"] = []byte(fmt.Sprint(gitopsbridge.ShardOf(name, replicas)))
 		if _, err := secrets.Create(ctx, s, metav1.CreateOptions{}); err != nil {
 			return fmt.Errorf("registering %s: %w", name, err)
 		}
-		i := slices.IndexFunc(dests, func(d any) bool { m, _ := d.(map[string]any); return m["name"] == spoke })
-		if i < 0 {
-			return fmt.Errorf("the add-ons' project default has no destination %s", spoke)
-		}
-		d := map[string]any{}
-		for k, v := range dests[i].(map[string]any) {
-			d[k] = v
-		}
+		d := maps.Clone(destinations[spoke])
 		d["name"] = name
 		dests = append(dests, d)
 	}

@@ -290,7 +290,10 @@ func stageSpec(t *testing.T, a delivery.StackDeliveryArgs, s delivery.DeliverySt
 	var app struct {
 		Spec argov1alpha1.ApplicationSpec `json:"spec"`
 	}
-	raw, _ := yaml.Marshal(delivery.Application(a, s))
+	raw, err := yaml.Marshal(delivery.Application(a, s))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := yaml.Unmarshal(raw, &app); err != nil {
 		t.Fatal(err)
 	}
