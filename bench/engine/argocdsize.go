@@ -39,6 +39,9 @@ type ArgoCDAtSizeRun struct {
 	// Applications (gitopsbridge.ReplicasFor, and the chart's values sized from both, ControllerValues), each
 	// cluster secret naming its replica (gitopsbridge.ShardOf).
 	Replicas, Planned int
+	// RequestMiB is the memory request Fleet plans for each replica (gitopsbridge.ControllerMemoryMiB); its limit is
+	// twice that. 0 for one replica, which keeps the chart's resources.
+	RequestMiB int
 	// Seconds is the time from the controllers' start until every Application had been reconciled since and had
 	// settled (offline.WaitForApplications), or the limit (argoCDAtSizeLimit).
 	Seconds float64
@@ -140,6 +143,8 @@ func (r Runner) MeasureArgoCDAtSize(ctx context.Context, size int) (run *ArgoCDA
 		return nil, err
 	}
 	run = &ArgoCDAtSizeRun{Size: size, Real: 1 + len(real), Replicas: replicas, Planned: planned,
+		RequestMiB: gitopsbridge.ControllerMemoryMiB(&gitopsbridge.ControllerSharding{Replicas: replicas,
+			Applications: planned, Clusters: size}),
 		Setup: time.Since(started).Seconds()}
 
 	argoStarted := time.Now()

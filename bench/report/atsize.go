@@ -9,11 +9,52 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/bench/fleetgen"
 )
 
-// AtSize is the report of the fleet at size (fleet-bench -at-size): for each set of runs (engine.MeasureShards of
-// one size, without the side-by-side run), the hub stack's up, the shards' previews and ups one after another (their
-// sum, the slowest, the largest process tree), the resources, and shard 1's change loop. measured is when the
-// session started; took how long it ran.
-func AtSize(sets [][]engine.Run, m Machine, measured time.Time, took time.Duration) string {
+// AtSizeRow is one size of the fleet at size (fleet-bench -at-size): the hub stack's up, the shards' previews and
+// ups one after another (their sum, the slowest, the largest process tree), the resources, and shard 1's change
+// loop. Seconds are wall time; Clusters counts the hub.
+type AtSizeRow struct {
+	Clusters, Shards, Resources     int
+	HubUp, Previews, Ups, SlowestUp float64
+	LargestTreeMiB                  int64
+	ToggleUp, AddUp                 float64
+}
+
+// AtSizeRows summarises each set of runs (engine.MeasureShards of one size, without the side-by-side run).
+func AtSizeRows(sets [][]engine.Run) []AtSizeRow {
+	var out []AtSizeRow
+	for _, runs := range sets {
+		var row AtSizeRow
+		var peak int64
+		for _, r := range runs {
+			peak = max(peak, r.PeakTree)
+			switch {
+			case r.Stack == fleetgen.HubStack:
+				row.HubUp = r.Seconds
+				row.Resources += r.Resources
+			case r.Op == engine.ToggleUp:
+				row.ToggleUp = r.Seconds
+			case r.Op == engine.AddUp:
+				row.AddUp = r.Seconds
+			case r.Op == engine.Preview:
+				row.Previews += r.Seconds
+			case r.Op == engine.Up:
+				row.Ups += r.Seconds
+				row.SlowestUp = max(row.SlowestUp, r.Seconds)
+				row.Shards++
+				row.Clusters += r.Size
+				row.Resources += r.Resources
+			}
+		}
+		row.Clusters++ // the hub
+		row.LargestTreeMiB = peak >> 20
+		out = append(out, row)
+	}
+	return out
+}
+
+// AtSize is the report of the fleet at size (fleet-bench -at-size), a row of AtSizeRows for each size. measured is
+// when the session started; took how long it ran.
+func AtSize(rows []AtSizeRow, m Machine, measured time.Time, took time.Duration) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	p("# The fleet at size, in shards (make bench-at-size)")
@@ -29,32 +70,9 @@ func AtSize(sets [][]engine.Run, m Machine, measured time.Time, took time.Durati
 	p("")
 	p("| clusters | shards | hub up: s | shards' previews: s (sum) | shards' ups: s (sum) | slowest shard up: s | largest tree: MiB | resources | toggle-up: s | add-up: s |")
 	p("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for _, runs := range sets {
-		var hub, toggle, add engine.Run
-		var previews, ups, slowest float64
-		var peak int64
-		var shards, clusters, resources int
-		for _, r := range runs {
-			peak = max(peak, r.PeakTree)
-			switch {
-			case r.Stack == fleetgen.HubStack:
-				hub = r
-			case r.Op == engine.ToggleUp:
-				toggle = r
-			case r.Op == engine.AddUp:
-				add = r
-			case r.Op == engine.Preview:
-				previews += r.Seconds
-			case r.Op == engine.Up:
-				ups += r.Seconds
-				slowest = max(slowest, r.Seconds)
-				shards++
-				clusters += r.Size
-				resources += r.Resources
-			}
-		}
-		p("| %d | %d | %.1f | %.1f | %.1f | %.1f | %d | %d | %.1f | %.1f |", clusters+1, shards, hub.Seconds, previews, ups,
-			slowest, peak>>20, resources+hub.Resources, toggle.Seconds, add.Seconds)
+	for _, r := range rows {
+		p("| %d | %d | %.1f | %.1f | %.1f | %.1f | %d | %d | %.1f | %.1f |", r.Clusters, r.Shards, r.HubUp, r.Previews,
+			r.Ups, r.SlowestUp, r.LargestTreeMiB, r.Resources, r.ToggleUp, r.AddUp)
 	}
 	p("")
 	p("Clusters count the hub. The whole fleet's first up is the hub's, then the shards' ups one after another; side")

@@ -217,7 +217,7 @@ func TestAtSize(t *testing.T) {
 		shard("s1", engine.TogglePreview, 9, 2200), shard("s1", engine.ToggleUp, 11, 2250),
 		shard("s1", engine.AddPreview, 9, 2200), shard("s1", engine.AddUp, 13, 2350),
 	}
-	got := AtSize([][]engine.Run{runs}, Machine{CPUs: 2}, time.Date(2026, 11, 28, 20, 0, 0, 0, time.UTC), time.Minute)
+	got := AtSize(AtSizeRows([][]engine.Run{runs}), Machine{CPUs: 2}, time.Date(2026, 11, 28, 20, 0, 0, 0, time.UTC), time.Minute)
 	if want := "| 31 | 2 | 3.0 | 17.0 | 22.0 | 12.0 | 2400 | 2070 | 11.0 | 13.0 |"; !strings.Contains(got, want) {
 		t.Errorf("no row %q in:\n%s", want, got)
 	}

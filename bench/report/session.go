@@ -32,6 +32,8 @@ type Session struct {
 	Profiles map[string]string
 	// Hotspots are the top entries of those profiles, as lines of text.
 	Hotspots []string
+	// AtSize are the targets at 100 to 200 clusters, judged from what the runs at size last wrote (AtSizeTargets).
+	AtSize []Target
 }
 
 // Machine describes where the session ran.

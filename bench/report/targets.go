@@ -17,6 +17,17 @@ type Target struct {
 	Miss string
 }
 
+// Verdict is the target's verdict as the report writes it: met, missed by how much, or not judged.
+func (t Target) Verdict() string {
+	switch {
+	case t.Known && t.Met:
+		return "met"
+	case t.Known:
+		return "**missed**: " + t.Miss
+	}
+	return "not judged"
+}
+
 // Limits are the targets' thresholds (issue "Benchmarks": targets).
 var Limits = struct {
 	FloorRatio, PeerRatio, Growth float64

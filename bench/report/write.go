@@ -91,16 +91,22 @@ func Markdown(s Session) string {
 	p("| target | measured | verdict |")
 	p("|---|---|---|")
 	for _, t := range Targets(s) {
-		verdict := "not judged"
-		switch {
-		case t.Known && t.Met:
-			verdict = "met"
-		case t.Known:
-			verdict = "**missed**: " + t.Miss
-		}
-		p("| %s | %s | %s |", t.Goal, t.Measured, verdict)
+		p("| %s | %s | %s |", t.Goal, t.Measured, t.Verdict())
 	}
 	p("")
+	if len(s.AtSize) > 0 {
+		p("At 100 to 200 clusters, from what `make bench`'s runs at size last measured (each dated; `fleet status` and the")
+		p("guard from [%s](%s) and [%s](%s), the fleet in shards from [at-size.md](at-size.md), Argo CD from", StatusBench,
+			StatusBench, GuardsBench, GuardsBench)
+		p("[argocd-at-size.md](argocd-at-size.md)):")
+		p("")
+		p("| target | measured | verdict |")
+		p("|---|---|---|")
+		for _, t := range s.AtSize {
+			p("| %s | %s | %s |", t.Goal, t.Measured, t.Verdict())
+		}
+		p("")
+	}
 	p("## Real engine, offline cloud: wall time (s)")
 	p("")
 	reps := 0

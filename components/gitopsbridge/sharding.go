@@ -130,13 +130,24 @@ func ControllerValues(s *ControllerSharding) map[string]any {
 		share := ceilDiv(s.Applications, s.Replicas)
 		params["controller.status.processors"] = strconv.Itoa(max(20, ceilDiv(share*50, 1000)))
 		params["controller.operation.processors"] = strconv.Itoa(max(10, ceilDiv(share*25, 1000)))
-		memory := 512 + 2*share + MemoryPerCluster*ceilDiv(s.Clusters, s.Replicas)
+		memory := ControllerMemoryMiB(s)
 		controller["resources"] = map[string]any{
 			"requests": map[string]any{"cpu": fmt.Sprintf("%dm", 250+share), "memory": fmt.Sprintf("%dMi", memory)},
 			"limits":   map[string]any{"memory": fmt.Sprintf("%dMi", 2*memory)},
 		}
 	}
 	return map[string]any{"controller": controller, "configs": map[string]any{"params": params}}
+}
+
+// ControllerMemoryMiB is the memory request, in MiB, ControllerValues gives each replica of s: 512, plus 2 per
+// Application and MemoryPerCluster per cluster of the replica's share (applications/replicas and clusters/replicas,
+// rounded up). The limit is twice that. 0 when ControllerValues sizes no resources: below two replicas, or with
+// neither count known.
+func ControllerMemoryMiB(s *ControllerSharding) int {
+	if s == nil || s.Replicas < 2 || (s.Applications <= 0 && s.Clusters <= 0) {
+		return 0
+	}
+	return 512 + 2*ceilDiv(s.Applications, s.Replicas) + MemoryPerCluster*ceilDiv(s.Clusters, s.Replicas)
 }
 
 // checkSharding adds the problems of hub.controllerSharding: replicas 1-100, a known algorithm, counts and budgets

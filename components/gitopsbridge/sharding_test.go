@@ -109,6 +109,34 @@ func TestControllerValues(t *testing.T) {
 	}
 }
 
+// TestControllerMemoryMiB: the request ControllerValues gives a replica, which the Argo CD bench at size judges its
+// peaks against: 512Mi, 2Mi an Application and MemoryPerCluster a cluster of the replica's shares (rounded up); none
+// below two replicas or with no count.
+func TestControllerMemoryMiB(t *testing.T) {
+	for _, tc := range []struct {
+		s    *ControllerSharding
+		want int
+	}{
+		{nil, 0},
+		{&ControllerSharding{Replicas: 1, Applications: 400, Clusters: 100}, 0},
+		{&ControllerSharding{Replicas: 2}, 0},
+		{&ControllerSharding{Replicas: 4, Applications: 399, Clusters: 200}, 512 + 2*100 + MemoryPerCluster*50},
+		{&ControllerSharding{Replicas: 3, Clusters: 100}, 512 + MemoryPerCluster*34},
+	} {
+		got := ControllerMemoryMiB(tc.s)
+		if got != tc.want {
+			t.Errorf("ControllerMemoryMiB(%+v) = %d, want %d", tc.s, got, tc.want)
+		}
+		if got == 0 {
+			continue
+		}
+		resources := ControllerValues(tc.s)["controller"].(map[string]any)["resources"].(map[string]any)
+		if r := resources["requests"].(map[string]any)["memory"]; r != fmt.Sprintf("%dMi", got) {
+			t.Errorf("%+v: the chart's request %v, ControllerMemoryMiB %d", tc.s, r, got)
+		}
+	}
+}
+
 // TestParseClusterSecretShard: a manifest's shard is read back (the guard pins it); one that is not a replica's
 // number is refused.
 func TestParseClusterSecretShard(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gitops-fleet/pulumi-fleet/bench/engine"
+	"github.com/gitops-fleet/pulumi-fleet/bench/report"
 )
 
 // argoCDAtSizeReport is the report of -argocd-at-size, in -out.
@@ -23,11 +24,13 @@ func argoCDAtSizeSession(ctx context.Context, root string, sizes []int, work, ou
 	}
 	start := time.Now()
 	var rows, others strings.Builder
+	data := report.ArgoCDAtSizeResults{Measured: start}
 	for _, size := range sizes {
 		run, err := r.MeasureArgoCDAtSize(ctx, size)
 		if err != nil {
 			return fmt.Errorf("Argo CD with %d clusters: %w", size, err)
 		}
+		data.Runs = append(data.Runs, *run)
 		var memory []string
 		peak := 0
 		for _, name := range slices.Sorted(maps.Keys(run.Memory)) {
@@ -44,6 +47,9 @@ func argoCDAtSizeSession(ctx context.Context, root string, sizes []int, work, ou
 		for _, o := range run.Others {
 			fmt.Fprintf(&others, "- %d clusters: %s\n", run.Size, o)
 		}
+	}
+	if err := report.WriteData(out, report.ArgoCDAtSizeData, data); err != nil {
+		return err
 	}
 	if others.Len() == 0 {
 		others.WriteString("None: every Application was Synced and Healthy.\n")

@@ -37,7 +37,11 @@ func atSizeSession(ctx context.Context, root, list, work, out string) error {
 		}
 		sets = append(sets, runs)
 	}
-	path, err := writeReport(out, atSizeReport, report.AtSize(sets, machine, start, time.Since(start)))
+	rows := report.AtSizeRows(sets)
+	if err := report.WriteData(out, report.AtSizeData, report.AtSizeResults{Measured: start, Rows: rows}); err != nil {
+		return err
+	}
+	path, err := writeReport(out, atSizeReport, report.AtSize(rows, machine, start, time.Since(start)))
 	if err == nil {
 		logf("report: %s", path)
 	}

@@ -203,6 +203,10 @@ func session(ctx context.Context, root string, o options) error {
 			return err
 		}
 	}
+	// The runs at size come first in make bench, each writing its own files into -out.
+	if s.AtSize, err = report.AtSizeTargets(o.out); err != nil {
+		return err
+	}
 	s.Elapsed = time.Since(start)
 	if err := report.Write(o.out, s); err != nil {
 		return err
