@@ -10,6 +10,7 @@ import (
 
 	pschema "github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/capability"
 	"github.com/gitops-fleet/pulumi-fleet/components/clusterinfo"
 	"github.com/gitops-fleet/pulumi-fleet/components/delivery"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleet"
@@ -136,7 +137,6 @@ func clusterFacts(name, region string) clusterinfo.ClusterInfoArgs {
 
 // roots are each component's arguments as a program gives them, a base that its validation admits, and the
 // validation NewX runs before registering anything: every input a stack or a program sets is reachable from one.
-// ArgoCDCapability's inputs are checked by its resource's Check, which no exported function runs.
 var roots = []struct {
 	name  string
 	rules func(t *testing.T) []rule
@@ -179,6 +179,13 @@ var roots = []struct {
 		}, func(a delivery.StackDeliveryArgs) error {
 			return delivery.Validate(delivery.WithDefaults(a, "delivery"), false)
 		})
+	}},
+	{"ArgoCDCapability", func(t *testing.T) []rule {
+		return rulesOf(t, func() capability.ArgoCDCapabilityArgs {
+			return capability.ArgoCDCapabilityArgs{ClusterName: "hub", RoleArn: "arn:aws:iam::123456789012:role/argocd",
+				ArgoCD: capability.CapabilityArgoCD{IdentityCenter: capability.CapabilityIdentityCenter{
+					InstanceArn: "arn:aws:sso:::instance/ssoins-1234567890abcdef"}}}
+		}, func(a capability.ArgoCDCapabilityArgs) error { return a.Validate(false) })
 	}},
 	{"Tenant", func(t *testing.T) []rule {
 		return rulesOf(t, func() tenant.TenantArgs {

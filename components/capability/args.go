@@ -24,8 +24,9 @@ type ArgoCDCapabilityArgs struct {
 	// Tags are the capability's AWS tags: at most 50, keys at most 128 characters, values at most 256, no
 	// "aws:" prefix (EKS's tag rules). Updated in place. Default: none.
 	Tags map[string]string `pulumi:"tags,optional"`
-	// AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when
-	// it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+	// AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin
+	// assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only
+	// how later calls authenticate. Default: the ambient credentials.
 	AssumeRoleArn string `pulumi:"assumeRoleArn,optional"`
 }
 

@@ -45,7 +45,7 @@ func (r *ArgoCDCapability) Annotate(a infer.Annotator) {
 func (ArgoCDCapability) Create(ctx context.Context, req infer.CreateRequest[ArgoCDCapabilityArgs],
 ) (infer.CreateResponse[ArgoCDCapabilityState], error) {
 	a := req.Inputs
-	if err := a.check(req.DryRun); err != nil || req.DryRun {
+	if err := a.Validate(req.DryRun); err != nil || req.DryRun {
 		return infer.CreateResponse[ArgoCDCapabilityState]{Output: ArgoCDCapabilityState{ArgoCDCapabilityArgs: a}}, err
 	}
 	c, err := a.connect(ctx)
@@ -122,7 +122,7 @@ func (ArgoCDCapability) Update(ctx context.Context, req infer.UpdateRequest[Argo
 	if a.Region == "" {
 		a.Region = old.Region
 	}
-	if err := a.check(req.DryRun); err != nil || req.DryRun {
+	if err := a.Validate(req.DryRun); err != nil || req.DryRun {
 		s := old
 		s.ArgoCDCapabilityArgs = a
 		return infer.UpdateResponse[ArgoCDCapabilityState]{Output: s}, err

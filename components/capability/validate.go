@@ -30,9 +30,10 @@ var (
 // permissions").
 const maxIdentities = 1000
 
-// check reports every input that breaks the EKS API's rules, all at once. In a preview an empty value may be an
-// unknown one (a role's ARN before the role exists): it is checked when the capability is created.
-func (a ArgoCDCapabilityArgs) check(preview bool) error {
+// Validate reports every input that breaks the EKS API's rules, all at once (a *problems.Error), as the resource's
+// create and update do before calling EKS. In a preview an empty value may be an unknown one (a role's ARN before the
+// role exists): it is checked when the capability is created.
+func (a ArgoCDCapabilityArgs) Validate(preview bool) error {
 	var ps problems.List
 	switch {
 	case a.ClusterName == "" && preview:

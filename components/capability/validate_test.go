@@ -71,7 +71,7 @@ func TestCheck(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			a := args("argocd")
 			tc.edit(&a)
-			err := a.check(tc.preview)
+			err := a.Validate(tc.preview)
 			var got []string
 			if err != nil {
 				for _, line := range strings.Split(err.Error(), "\n")[1:] {

@@ -13,7 +13,7 @@ func (x *ArgoCDCapabilityArgs) Annotate(a infer.Annotator) {
 	a.Describe(&x.RoleArn, "RoleArn is the IAM role the capability acts as (arn:<partition>:iam::<account>:role/<path><name>), in the cluster's account, trusting the service principal capabilities.eks.amazonaws.com with sts:AssumeRole and sts:TagSession (the trust policy the EKS User Guide gives every capability role). EKS gives it an access entry on this cluster itself. Updated in place. Required.")
 	a.Describe(&x.ArgoCD, "ArgoCD is the Argo CD configuration. Required.")
 	a.Describe(&x.Tags, "Tags are the capability's AWS tags: at most 50, keys at most 128 characters, values at most 256, no \"aws:\" prefix (EKS's tag rules). Updated in place. Default: none.")
-	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.")
+	a.Describe(&x.AssumeRoleArn, "AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.")
 }
 
 // Annotate gives ArgoCDCapabilityState its schema descriptions.

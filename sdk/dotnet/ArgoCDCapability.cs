@@ -84,7 +84,7 @@ namespace GitOpsFleet.Fleet
         public Output<string> Arn { get; private set; } = null!;
 
         /// <summary>
-        /// AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+        /// AssumeRoleArn is the IAM role ARN (arn:&lt;partition&gt;:iam::&lt;12-digit account&gt;:role/&lt;path&gt;&lt;name&gt;) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
         /// </summary>
         [Output("assumeRoleArn")]
         public Output<string?> AssumeRoleArn { get; private set; } = null!;
@@ -208,7 +208,7 @@ namespace GitOpsFleet.Fleet
         public Input<Inputs.CapabilityArgoCDArgs> ArgoCd { get; set; } = null!;
 
         /// <summary>
-        /// AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+        /// AssumeRoleArn is the IAM role ARN (arn:&lt;partition&gt;:iam::&lt;12-digit account&gt;:role/&lt;path&gt;&lt;name&gt;) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
         /// </summary>
         [Input("assumeRoleArn")]
         public Input<string>? AssumeRoleArn { get; set; }

@@ -74,7 +74,7 @@ export class ArgoCDCapability extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly arn: pulumi.Output<string>;
     /**
-     * AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+     * AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
      */
     declare public readonly assumeRoleArn: pulumi.Output<string | undefined>;
     /**
@@ -186,7 +186,7 @@ export interface ArgoCDCapabilityArgs {
      */
     argoCd: pulumi.Input<inputs.CapabilityArgoCDArgs>;
     /**
-     * AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+     * AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
      */
     assumeRoleArn?: pulumi.Input<string | undefined>;
     /**

@@ -71,7 +71,7 @@ type ArgoCDCapability struct {
 	ArgoCd CapabilityArgoCDOutput `pulumi:"argoCd"`
 	// Arn is the capability's ARN.
 	Arn pulumi.StringOutput `pulumi:"arn"`
-	// AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+	// AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
 	AssumeRoleArn pulumi.StringPtrOutput `pulumi:"assumeRoleArn"`
 	// CapabilityName names the capability within its cluster: 1 to 100 letters, digits, hyphens and underscores (EKS CreateCapability; CloudFormation's AWS::EKS::Capability gives the length). A cluster has at most one capability of each type. Changing it replaces the capability. Default: "argocd".
 	CapabilityName pulumi.StringPtrOutput `pulumi:"capabilityName"`
@@ -148,7 +148,7 @@ func (ArgoCDCapabilityState) ElementType() reflect.Type {
 type argoCDCapabilityArgs struct {
 	// ArgoCD is the Argo CD configuration. Required.
 	ArgoCd CapabilityArgoCD `pulumi:"argoCd"`
-	// AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+	// AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
 	AssumeRoleArn *string `pulumi:"assumeRoleArn"`
 	// CapabilityName names the capability within its cluster: 1 to 100 letters, digits, hyphens and underscores (EKS CreateCapability; CloudFormation's AWS::EKS::Capability gives the length). A cluster has at most one capability of each type. Changing it replaces the capability. Default: "argocd".
 	CapabilityName *string `pulumi:"capabilityName"`
@@ -166,7 +166,7 @@ type argoCDCapabilityArgs struct {
 type ArgoCDCapabilityArgs struct {
 	// ArgoCD is the Argo CD configuration. Required.
 	ArgoCd CapabilityArgoCDInput
-	// AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+	// AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
 	AssumeRoleArn pulumi.StringPtrInput
 	// CapabilityName names the capability within its cluster: 1 to 100 letters, digits, hyphens and underscores (EKS CreateCapability; CloudFormation's AWS::EKS::Capability gives the length). A cluster has at most one capability of each type. Changing it replaces the capability. Default: "argocd".
 	CapabilityName pulumi.StringPtrInput
@@ -277,7 +277,7 @@ func (o ArgoCDCapabilityOutput) Arn() pulumi.StringOutput {
 	return o.ApplyT(func(v *ArgoCDCapability) pulumi.StringOutput { return v.Arn }).(pulumi.StringOutput)
 }
 
-// AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+// AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
 func (o ArgoCDCapabilityOutput) AssumeRoleArn() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ArgoCDCapability) pulumi.StringPtrOutput { return v.AssumeRoleArn }).(pulumi.StringPtrOutput)
 }

@@ -34,7 +34,7 @@ class ArgoCDCapabilityArgs:
         :param pulumi.Input['CapabilityArgoCDArgs'] argo_cd: ArgoCD is the Argo CD configuration. Required.
         :param pulumi.Input[_builtins.str] cluster_name: ClusterName is the EKS cluster the capability runs for (the hub). Changing it replaces the capability. Required.
         :param pulumi.Input[_builtins.str] role_arn: RoleArn is the IAM role the capability acts as (arn:<partition>:iam::<account>:role/<path><name>), in the cluster's account, trusting the service principal capabilities.eks.amazonaws.com with sts:AssumeRole and sts:TagSession (the trust policy the EKS User Guide gives every capability role). EKS gives it an access entry on this cluster itself. Updated in place. Required.
-        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
         :param pulumi.Input[_builtins.str] capability_name: CapabilityName names the capability within its cluster: 1 to 100 letters, digits, hyphens and underscores (EKS CreateCapability; CloudFormation's AWS::EKS::Capability gives the length). A cluster has at most one capability of each type. Changing it replaces the capability. Default: "argocd".
         :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region. Changing it replaces the capability. Default: the plugin's ambient region (AWS_REGION, or the AWS profile's).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: Tags are the capability's AWS tags: at most 50, keys at most 128 characters, values at most 256, no "aws:" prefix (EKS's tag rules). Updated in place. Default: none.
@@ -91,7 +91,7 @@ class ArgoCDCapabilityArgs:
     @pulumi.getter(name="assumeRoleArn")
     def assume_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+        AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
         """
         return pulumi.get(self, "assume_role_arn")
 
@@ -188,7 +188,7 @@ class ArgoCDCapability(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union['CapabilityArgoCDArgs', 'CapabilityArgoCDArgsDict']] argo_cd: ArgoCD is the Argo CD configuration. Required.
-        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+        :param pulumi.Input[_builtins.str] assume_role_arn: AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
         :param pulumi.Input[_builtins.str] capability_name: CapabilityName names the capability within its cluster: 1 to 100 letters, digits, hyphens and underscores (EKS CreateCapability; CloudFormation's AWS::EKS::Capability gives the length). A cluster has at most one capability of each type. Changing it replaces the capability. Default: "argocd".
         :param pulumi.Input[_builtins.str] cluster_name: ClusterName is the EKS cluster the capability runs for (the hub). Changing it replaces the capability. Required.
         :param pulumi.Input[_builtins.str] region: Region is the cluster's AWS region. Changing it replaces the capability. Default: the plugin's ambient region (AWS_REGION, or the AWS profile's).
@@ -345,7 +345,7 @@ class ArgoCDCapability(pulumi.CustomResource):
     @pulumi.getter(name="assumeRoleArn")
     def assume_role_arn(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+        AssumeRoleArn is the IAM role ARN (arn:<partition>:iam::<12-digit account>:role/<path><name>) the plugin assumes to call the EKS API, the one of the cluster's aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
         """
         return pulumi.get(self, "assume_role_arn")
 

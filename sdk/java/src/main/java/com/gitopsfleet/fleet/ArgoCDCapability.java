@@ -108,14 +108,14 @@ public class ArgoCDCapability extends com.pulumi.resources.CustomResource {
         return this.arn;
     }
     /**
-     * AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+     * AssumeRoleArn is the IAM role ARN (arn:&lt;partition&gt;:iam::&lt;12-digit account&gt;:role/&lt;path&gt;&lt;name&gt;) the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
      * 
      */
     @Export(name="assumeRoleArn", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> assumeRoleArn;
 
     /**
-     * @return AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+     * @return AssumeRoleArn is the IAM role ARN (arn:&lt;partition&gt;:iam::&lt;12-digit account&gt;:role/&lt;path&gt;&lt;name&gt;) the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
      * 
      */
     public Output<Optional<String>> assumeRoleArn() {

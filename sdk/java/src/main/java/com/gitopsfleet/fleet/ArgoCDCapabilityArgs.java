@@ -34,14 +34,14 @@ public final class ArgoCDCapabilityArgs extends com.pulumi.resources.ResourceArg
     }
 
     /**
-     * AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+     * AssumeRoleArn is the IAM role ARN (arn:&lt;partition&gt;:iam::&lt;12-digit account&gt;:role/&lt;path&gt;&lt;name&gt;) the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
      * 
      */
     @Import(name="assumeRoleArn")
     private @Nullable Output<String> assumeRoleArn;
 
     /**
-     * @return AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+     * @return AssumeRoleArn is the IAM role ARN (arn:&lt;partition&gt;:iam::&lt;12-digit account&gt;:role/&lt;path&gt;&lt;name&gt;) the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
      * 
      */
     public Optional<Output<String>> assumeRoleArn() {
@@ -175,7 +175,7 @@ public final class ArgoCDCapabilityArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param assumeRoleArn AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+         * @param assumeRoleArn AssumeRoleArn is the IAM role ARN (arn:&lt;partition&gt;:iam::&lt;12-digit account&gt;:role/&lt;path&gt;&lt;name&gt;) the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
          * 
          * @return builder
          * 
@@ -186,7 +186,7 @@ public final class ArgoCDCapabilityArgs extends com.pulumi.resources.ResourceArg
         }
 
         /**
-         * @param assumeRoleArn AssumeRoleArn is a role the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
+         * @param assumeRoleArn AssumeRoleArn is the IAM role ARN (arn:&lt;partition&gt;:iam::&lt;12-digit account&gt;:role/&lt;path&gt;&lt;name&gt;) the plugin assumes to call the EKS API, the one of the cluster&#39;s aws provider when it assumes one. Changing it changes only how later calls authenticate. Default: the ambient credentials.
          * 
          * @return builder
          * 
