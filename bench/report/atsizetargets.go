@@ -13,6 +13,11 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
+// ControllerProcess is how the names of the application controller's replicas begin in
+// engine.ArgoCDAtSizeRun.Memory (application-controller, application-controller-1, ...), beside Argo CD's other
+// processes.
+const ControllerProcess = "application-controller"
+
 // AtSizeLimits are the targets at 100 to 200 clusters (issue "A fleet of 200 clusters"), with their sources.
 var AtSizeLimits = struct {
 	// StatusSeconds: `fleet status` over 200 clusters (the issue's goal).
@@ -68,9 +73,11 @@ func argoCDTargets(dir string) ([]Target, error) {
 			settled.Miss = fmt.Sprintf("%d not Synced and Healthy, %d of the planned not generated",
 				r.Applications-r.Healthy, max(0, r.Planned-r.Applications))
 		}
-		largest := 0
-		for _, mib := range r.Memory {
-			largest = max(largest, mib)
+		largest, replicas := 0, 0
+		for name, mib := range r.Memory {
+			if strings.HasPrefix(name, ControllerProcess) {
+				largest, replicas = max(largest, mib), replicas+1
+			}
 		}
 		limit := 2 * r.RequestMiB
 		memory := Target{Goal: fmt.Sprintf("Argo CD with %d clusters: each controller replica's peak within the memory "+
@@ -78,7 +85,7 @@ func argoCDTargets(dir string) ([]Target, error) {
 		if limit > 0 && largest > 0 {
 			memory.Known, memory.Met = true, largest <= limit
 			memory.Measured = fmt.Sprintf("largest %d MiB of %d replicas, against a limit of %d MiB (request %d MiB); %s",
-				largest, len(r.Memory), limit, r.RequestMiB, date)
+				largest, replicas, limit, r.RequestMiB, date)
 			if !memory.Met {
 				memory.Miss = fmt.Sprintf("%d MiB over", largest-limit)
 			}

@@ -33,7 +33,8 @@ func TestAtSizeTargets(t *testing.T) {
 	argo := func(healthy, peak, request int) ArgoCDAtSizeResults {
 		return ArgoCDAtSizeResults{Measured: measured, Runs: []engine.ArgoCDAtSizeRun{{Size: 200, Replicas: 4,
 			Planned: 399, Applications: 399, Healthy: healthy, Seconds: 564.1, RequestMiB: request,
-			Memory: map[string]int{"application-controller-0": 1900, "application-controller-1": peak}}}}
+			Memory: map[string]int{"application-controller": 1900, "application-controller-1": peak,
+				"applicationset-controller": 9000, "repo-server": 150}}}}
 	}
 	shards := AtSizeResults{Measured: measured, Rows: []AtSizeRow{{Clusters: 101, Shards: 10, LargestTreeMiB: 9000},
 		{Clusters: 211, Shards: 14, LargestTreeMiB: 2399}}}

@@ -34,7 +34,7 @@ func argoCDAtSizeSession(ctx context.Context, root string, sizes []int, work, ou
 		var memory []string
 		peak := 0
 		for _, name := range slices.Sorted(maps.Keys(run.Memory)) {
-			if strings.HasPrefix(name, "application-controller") {
+			if strings.HasPrefix(name, report.ControllerProcess) {
 				memory = append(memory, fmt.Sprint(run.Memory[name]))
 				peak = max(peak, run.Memory[name])
 			}
