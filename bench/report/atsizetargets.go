@@ -60,12 +60,14 @@ func argoCDTargets(dir string) ([]Target, error) {
 	var res ArgoCDAtSizeResults
 	found, err := readData(dir, ArgoCDAtSizeData, &res)
 	if err != nil || !found || len(res.Runs) == 0 {
-		return notMeasured("Argo CD at 100 and 200 clusters: every Application Synced and Healthy", "bench-argocd-at-size"), err
+		return notMeasured("Argo CD at 100 and 200 clusters: every Application Synced and Healthy",
+			"bench-argocd-at-size"), err
 	}
 	date := res.Measured.UTC().Format("2006-01-02")
 	var out []Target
 	for _, r := range res.Runs {
-		settled := Target{Goal: fmt.Sprintf("Argo CD with %d clusters registered: every Application Synced and Healthy", r.Size),
+		settled := Target{
+			Goal: fmt.Sprintf("Argo CD with %d clusters registered: every Application Synced and Healthy", r.Size),
 			Measured: fmt.Sprintf("%d of %d Applications (%d planned) in %.1f s, %d controller replicas; %s", r.Healthy,
 				r.Applications, r.Planned, r.Seconds, r.Replicas, date),
 			Known: true, Met: r.Healthy == r.Applications && r.Applications >= r.Planned}
@@ -98,14 +100,17 @@ func argoCDTargets(dir string) ([]Target, error) {
 func shardTargets(dir string) ([]Target, error) {
 	var res AtSizeResults
 	found, err := readData(dir, AtSizeData, &res)
-	goal := fmt.Sprintf("a shard's whole-tree peak memory at about 200 clusters at most %.1f GiB", float64(Limits.TreePeak)/(1<<30))
+	goal := fmt.Sprintf("a shard's whole-tree peak memory at about 200 clusters at most %.1f GiB",
+		float64(Limits.TreePeak)/(1<<30))
 	if err != nil || !found || len(res.Rows) == 0 {
 		return notMeasured(goal, "bench-at-size"), err
 	}
 	r := slices.MaxFunc(res.Rows, func(a, b AtSizeRow) int { return a.Clusters - b.Clusters })
 	t := Target{Goal: fmt.Sprintf("a shard's whole-tree peak memory at %d clusters at most %.1f GiB", r.Clusters,
-		float64(Limits.TreePeak)/(1<<30)), Known: r.LargestTreeMiB > 0, Met: r.LargestTreeMiB > 0 && r.LargestTreeMiB<<20 <= Limits.TreePeak,
-		Measured: fmt.Sprintf("%d MiB, the largest of %d shards; %s", r.LargestTreeMiB, r.Shards, res.Measured.UTC().Format("2006-01-02"))}
+		float64(Limits.TreePeak)/(1<<30)),
+		Measured: fmt.Sprintf("%d MiB, the largest of %d shards; %s", r.LargestTreeMiB, r.Shards,
+			res.Measured.UTC().Format("2006-01-02")),
+		Known: r.LargestTreeMiB > 0, Met: r.LargestTreeMiB > 0 && r.LargestTreeMiB<<20 <= Limits.TreePeak}
 	if t.Known && !t.Met {
 		t.Miss = fmt.Sprintf("%d MiB over", r.LargestTreeMiB-Limits.TreePeak>>20)
 	}
@@ -179,8 +184,7 @@ func guardTargets(dir string) ([]Target, error) {
 }
 
 // readBench reads the results of benchmark base (its name without "Benchmark", as benchfmt gives it; its
-// sub-benchmarks included) from dir/name, `go test -bench`
-// output; found is false when there is no such file.
+// sub-benchmarks included) from dir/name, `go test -bench` output; found is false when there is no such file.
 func readBench(dir, name, base string) (results []*benchfmt.Result, found bool, err error) {
 	f, err := os.Open(filepath.Join(dir, name))
 	if os.IsNotExist(err) {
@@ -207,10 +211,10 @@ func readBench(dir, name, base string) (results []*benchfmt.Result, found bool, 
 // valueOf is r's value in unit, as tidied by benchfmt (ns/op is sec/op) or as written.
 func valueOf(r *benchfmt.Result, unit string) float64 {
 	for _, v := range r.Values {
-		if v.Unit == unit || v.OrigUnit == unit {
-			if v.Unit == unit {
-				return v.Value
-			}
+		switch unit {
+		case v.Unit:
+			return v.Value
+		case v.OrigUnit:
 			return v.OrigValue
 		}
 	}
