@@ -136,7 +136,8 @@ func clusterFacts(name, region string) clusterinfo.ClusterInfoArgs {
 }
 
 // roots are each component's arguments as a program gives them, a base that its validation admits, and the
-// validation NewX runs before registering anything: every input a stack or a program sets is reachable from one.
+// validation NewX runs before registering anything (ArgoCDCapability's, a custom resource's: the one its create and
+// update run before calling EKS): every input a stack or a program sets is reachable from one.
 var roots = []struct {
 	name  string
 	rules func(t *testing.T) []rule
