@@ -58,6 +58,21 @@ type ArgoCDAtSizeRun struct {
 	Setup float64
 }
 
+// ControllerProcess is how the names of the application controller's replicas begin in ArgoCDAtSizeRun.Memory
+// (application-controller, application-controller-1, ...), beside Argo CD's other processes.
+const ControllerProcess = "application-controller"
+
+// ControllerPeaks are the application controller replicas' peaks in Memory, in MiB, in the order of their names.
+func (r ArgoCDAtSizeRun) ControllerPeaks() []int {
+	var out []int
+	for _, name := range slices.Sorted(maps.Keys(r.Memory)) {
+		if strings.HasPrefix(name, ControllerProcess) {
+			out = append(out, r.Memory[name])
+		}
+	}
+	return out
+}
+
 // argoCDAtSizeLimit is how long MeasureArgoCDAtSize waits for the Applications to settle.
 const argoCDAtSizeLimit = 20 * time.Minute
 
@@ -200,8 +215,8 @@ func sharedName(spoke string, n int) string { return fmt.Sprintf("%s-x%03d", spo
 // of its spoke's cluster secret as the fleet wrote it (labels, annotations, the awsAuthConfig whose token the
 // spoke's API server takes), named sharedName, at a shared endpoint of the spoke, naming its controller replica
 // (ShardOf of its name), with the load balancer controller in a namespace of its own; and admits them to the
-// add-ons' project (AddonApplicationsProject) as the fleet admits its spokes. It writes as the hub's administrator, whom the hub's
-// guards exempt: it stands for the fleet's own registrations, not for another writer.
+// add-ons' project (AddonApplicationsProject) as the fleet admits its spokes. It writes as the hub's administrator,
+// whom the hub's guards exempt: it stands for the fleet's own registrations, not for another writer.
 func registerShared(ctx context.Context, kube kubernetes.Interface, dyn dynamic.Interface, real []string,
 	count, replicas int,
 ) error {

@@ -13,11 +13,6 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// ControllerProcess is how the names of the application controller's replicas begin in
-// engine.ArgoCDAtSizeRun.Memory (application-controller, application-controller-1, ...), beside Argo CD's other
-// processes.
-const ControllerProcess = "application-controller"
-
 // AtSizeLimits are the targets at 100 to 200 clusters (issue "A fleet of 200 clusters"), with their sources.
 var AtSizeLimits = struct {
 	// StatusSeconds: `fleet status` over 200 clusters (the issue's goal).
@@ -75,19 +70,14 @@ func argoCDTargets(dir string) ([]Target, error) {
 			settled.Miss = fmt.Sprintf("%d not Synced and Healthy, %d of the planned not generated",
 				r.Applications-r.Healthy, max(0, r.Planned-r.Applications))
 		}
-		largest, replicas := 0, 0
-		for name, mib := range r.Memory {
-			if strings.HasPrefix(name, ControllerProcess) {
-				largest, replicas = max(largest, mib), replicas+1
-			}
-		}
-		limit := 2 * r.RequestMiB
+		peaks, limit := r.ControllerPeaks(), 2*r.RequestMiB
 		memory := Target{Goal: fmt.Sprintf("Argo CD with %d clusters: each controller replica's peak within the memory "+
 			"limit Fleet plans for it", r.Size), Measured: "no planned limit (one replica keeps the chart's resources)"}
-		if limit > 0 && largest > 0 {
+		if limit > 0 && len(peaks) > 0 {
+			largest := slices.Max(peaks)
 			memory.Known, memory.Met = true, largest <= limit
 			memory.Measured = fmt.Sprintf("largest %d MiB of %d replicas, against a limit of %d MiB (request %d MiB); %s",
-				largest, replicas, limit, r.RequestMiB, date)
+				largest, len(peaks), limit, r.RequestMiB, date)
 			if !memory.Met {
 				memory.Miss = fmt.Sprintf("%d MiB over", largest-limit)
 			}

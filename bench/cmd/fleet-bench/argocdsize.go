@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -33,11 +31,9 @@ func argoCDAtSizeSession(ctx context.Context, root string, sizes []int, work, ou
 		data.Runs = append(data.Runs, *run)
 		var memory []string
 		peak := 0
-		for _, name := range slices.Sorted(maps.Keys(run.Memory)) {
-			if strings.HasPrefix(name, report.ControllerProcess) {
-				memory = append(memory, fmt.Sprint(run.Memory[name]))
-				peak = max(peak, run.Memory[name])
-			}
+		for _, mib := range run.ControllerPeaks() {
+			memory = append(memory, fmt.Sprint(mib))
+			peak = max(peak, mib)
 		}
 		logf("%d clusters (%d real), %d replicas: %d of %d Applications Synced and Healthy after %.1f s; "+
 			"controllers' peaks %s MiB", run.Size, run.Real, run.Replicas, run.Healthy, run.Applications, run.Seconds, strings.Join(memory, ", "))
