@@ -116,8 +116,8 @@ func statusTargets(dir string) ([]Target, error) {
 	var secs []float64
 	clusters := 0.0
 	for _, r := range results {
-		secs = append(secs, valueOf(r, "sec/op"))
-		clusters = max(clusters, valueOf(r, "clusters"))
+		secs = append(secs, value(r, "sec/op"))
+		clusters = max(clusters, value(r, "clusters"))
 	}
 	s := median(secs)
 	t := Target{Goal: fmt.Sprintf("fleet status of %.0f clusters in %.0f s or less", clusters, AtSizeLimits.StatusSeconds),
@@ -150,10 +150,10 @@ func guardTargets(dir string) ([]Target, error) {
 	var latency []float64
 	for _, r := range results {
 		if spokes(r) == n {
-			latency = append(latency, valueOf(r, "sec/op"))
+			latency = append(latency, value(r, "sec/op"))
 		}
 	}
-	points, size := int(valueOf(most, "largest-expression-codepoints")), int(valueOf(most, "policy-bytes"))
+	points, size := int(value(most, "largest-expression-codepoints")), int(value(most, "policy-bytes"))
 	t := Target{Goal: fmt.Sprintf("the hub's cluster-secret guard at %d spokes: each expression under %d code points "+
 		"(cel-go's limit), the policy under %d bytes (etcd's request limit)", n, AtSizeLimits.ExpressionCodePoints,
 		AtSizeLimits.PolicyBytes), Known: points > 0 && size > 0,
@@ -198,15 +198,8 @@ func readBench(dir, name, base string) (results []*benchfmt.Result, found bool, 
 	return results, true, r.Err()
 }
 
-// valueOf is r's value in unit, as tidied by benchfmt (ns/op is sec/op) or as written.
-func valueOf(r *benchfmt.Result, unit string) float64 {
-	for _, v := range r.Values {
-		switch unit {
-		case v.Unit:
-			return v.Value
-		case v.OrigUnit:
-			return v.OrigValue
-		}
-	}
-	return 0
+// value is r's measurement in unit, as benchfmt tidies units (ns/op is sec/op); 0 when r has none.
+func value(r *benchfmt.Result, unit string) float64 {
+	v, _ := r.Value(unit)
+	return v
 }
