@@ -153,7 +153,7 @@ func (e *Env) progress(op string) *os.File {
 }
 
 // Environ is the run's environment, for a program the test starts itself (a Node.js or Python program of the
-// Automation API, the fleet command): the CLI, backend, passphrase and offline network its operations use.
+// Automation API, the fleet command): the CLI, backend, secrets provider and offline network its operations use.
 func (e *Env) Environ() []string {
 	env := os.Environ()
 	for k, v := range e.run.off.Vars {

@@ -15,7 +15,7 @@ func (e *Env) ProjectDir(projectDir, stack string) string {
 }
 
 // FleetStatus runs the fleet command (bin/fleet, make provider) as `fleet status -C <the stack's project> args...`,
-// as a user would, in the run's environment: the CLI, backend, passphrase and network (AWS, the control planes)
+// as a user would, in the run's environment: the CLI, backend, secrets provider and network (AWS, the control planes)
 // the stack's operations use. It returns what the command printed.
 func (e *Env) FleetStatus(projectDir, stack string, args ...string) ([]byte, error) {
 	return e.Fleet(append([]string{"status", "-C", e.ProjectDir(projectDir, stack)}, args...)...)

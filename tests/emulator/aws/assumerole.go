@@ -73,15 +73,20 @@ func (s *STS) assumeRoleHTTP(w http.ResponseWriter, r *http.Request, body []byte
 // signed again with the caller's secret over the headers it says it signed, at the time it says, and the
 // signatures must match.
 func (s *STS) signer(r *http.Request, body []byte) (identity, int, error) {
+	return s.signerOf("sts", r, body)
+}
+
+// signerOf is who signed r (with body) for service (its SigV4 credential scope names it), as signer says.
+func (s *STS) signerOf(service string, r *http.Request, body []byte) (identity, int, error) {
 	fields := map[string]string{}
 	scheme, params, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	for _, p := range strings.Split(params, ",") {
 		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
 		fields[k] = v
 	}
-	cred := strings.Split(fields["Credential"], "/") // AKID/date/region/sts/aws4_request
-	if scheme != "AWS4-HMAC-SHA256" || len(cred) != 5 || cred[3] != "sts" || fields["Signature"] == "" {
-		return identity{}, http.StatusForbidden, fmt.Errorf("MissingAuthenticationToken: the request is not signed with SigV4 for sts")
+	cred := strings.Split(fields["Credential"], "/") // AKID/date/region/<service>/aws4_request
+	if scheme != "AWS4-HMAC-SHA256" || len(cred) != 5 || cred[3] != service || fields["Signature"] == "" {
+		return identity{}, http.StatusForbidden, fmt.Errorf("MissingAuthenticationToken: the request is not signed with SigV4 for %s", service)
 	}
 	id, err := s.known(cred[0], r.Header.Get("X-Amz-Security-Token"))
 	if err != nil {
@@ -111,7 +116,7 @@ func (s *STS) signer(r *http.Request, body []byte) (identity, int, error) {
 	}
 	again.Header.Del("X-Amz-Date") // the signer sets it from signed
 	signer := v4.NewSigner(credentials.NewStaticCredentials(id.AccessKeyID, id.SecretAccessKey, id.SessionToken))
-	if _, err := signer.Sign(again, bytes.NewReader(body), "sts", cred[2], signed); err != nil {
+	if _, err := signer.Sign(again, bytes.NewReader(body), service, cred[2], signed); err != nil {
 		return identity{}, http.StatusInternalServerError, err
 	}
 	_, mine, _ := strings.Cut(again.Header.Get("Authorization"), "Signature=")
