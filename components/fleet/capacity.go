@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 
@@ -61,7 +62,12 @@ func (p *plan) countApplications(h gitopsbridge.Hub) HubCapacity {
 		c.BootstrapApplications++
 	}
 	for _, cl := range p.clusters {
-		c.AddonApplications += len(addons.ApplicationSets(cl.Addons))
+		enabled := cl.Addons
+		if cl == p.hub {
+			enabled = maps.Clone(enabled)
+			gitopsbridge.StackAddonsOff(&h, enabled) // Helm releases of the stack, no Applications
+		}
+		c.AddonApplications += len(addons.ApplicationSets(enabled))
 		if a.Repositories.Workloads != nil && cl.Role == Spoke && !cl.Decommission {
 			c.WorkloadApplications++
 		}

@@ -161,9 +161,10 @@ func (p *plan) hubMode() string {
 
 // argocdSettings are the fleet's Argo CD settings before its application controller's plan (planController).
 // With Git delivery and no registryEnvironments, the hub syncs the registry folder of every environment of the
-// fleet. A hub cluster that enables an add-on lets the add-ons repository install onto the hub (argocd.addonsOnHub,
-// which the stack file thereby asks for); one a tenant selects keeps Argo CD's application controller its cluster
-// admin (argocd.controllerClusterAdmin: the tenant's Applications sync Namespaces and workloads there). Every
+// fleet. A hub cluster that enables an add-on the hub's stack does not install itself (argocd.stackAddons) lets the
+// add-ons repository install onto the hub (argocd.addonsOnHub, which the stack file thereby asks for); one a tenant
+// selects keeps Argo CD's application controller its cluster admin (argocd.controllerClusterAdmin: the tenant's
+// Applications sync Namespaces and workloads there). Every
 // tenant's namespaces are reserved from the workloads repository (argocd.reservedNamespaces). Without
 // fleetClusters, the add-ons' and workloads' Applications may deploy to every spoke of the fleet. Without
 // spokeAccountIds, when every cluster names an assumeRoleArn, the management role may assume spoke roles in the
@@ -182,7 +183,9 @@ func (p *plan) argocdSettings() gitopsbridge.Hub {
 		}
 	}
 	if c := p.hub; c != nil {
-		h.AddonsOnHub = slices.Contains(slices.Collect(maps.Values(c.Addons)), true) || h.AddonsOnHub
+		for name, on := range c.Addons {
+			h.AddonsOnHub = h.AddonsOnHub || on && !slices.Contains(h.StackAddons, name)
+		}
 		h.ControllerClusterAdmin = len(c.tenants) > 0 || h.ControllerClusterAdmin
 	}
 	for _, t := range a.Tenants {

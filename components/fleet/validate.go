@@ -178,6 +178,15 @@ func (p *plan) validateBridge(ps *problems.List) {
 		"workloadsRepo": "repositories.workloads",
 		"hub":           "argocd",
 	})
+	if args.Hub == nil {
+		return
+	}
+	for i, name := range args.Hub.StackAddons {
+		if !p.hub.Addons[name] {
+			ps.Add(problems.Index("argocd.stackAddons", i), "the hub cluster %q does not enable %q (its addons): the "+
+				"add-on's IAM role and the annotations its values are written from come from there", p.hub.Name, name)
+		}
+	}
 }
 
 // adopt adds the problems of a component's *problems.Error under prefix, renaming the first path element

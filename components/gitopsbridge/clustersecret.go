@@ -38,6 +38,8 @@ func (b *builder) secretContent() secretContent {
 			addons = map[string]bool{}
 		}
 		maps.Copy(addons, a.Addons)
+		enabled := maps.Clone(addons)
+		StackAddonsOff(a.Hub, addons)
 		s := ClusterSecret{
 			Name: a.SecretName, Namespace: a.Namespace, ClusterName: name,
 			Annotations: Annotations(md, a.Metadata, a.AddonsRepo, a.WorkloadsRepo),
@@ -52,6 +54,7 @@ func (b *builder) secretContent() secretContent {
 			s.Labels[DecommissionLabel] = "true"
 		}
 		var ps problems.List
+		checkStackAddonsEnabled(&ps, a.Hub, enabled)
 		checkLabels(&ps, s.Labels)
 		checkAnnotationKeys(&ps, "cluster.gitopsMetadata", md)
 		checkAnnotationSize(&ps, "metadata", s.Annotations)

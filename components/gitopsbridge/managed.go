@@ -98,6 +98,9 @@ func (b *builder) hubManaged(secret secretContent) error {
 		return err
 	}
 	after := []pulumi.Resource{&argocd, access}
+	if err := b.hubAddons(k8s, secret.annotations); err != nil {
+		return err
+	}
 	guard, err := b.guard(k8s, secret.manifest, nil, after)
 	if err != nil {
 		return err

@@ -251,6 +251,7 @@ func GitURL(s string) bool { return gitURL(s) }
 var accountIDPattern = regexp.MustCompile(`^\d{12}$`)
 
 func validateHub(ps *problems.List, h Hub) {
+	checkStackAddons(ps, h)
 	checkSharding(ps, "hub.controllerSharding", h.ControllerSharding, h.Mode)
 	switch {
 	case !slices.Contains(Modes, h.Mode):

@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -46,16 +45,8 @@ func analysisTemplate(t *testing.T, obj map[string]any) rolloutsv1alpha1.Analysi
 // the commit the Pulumi CLI records as git.head.
 func latestUpdate(t *testing.T, kind apitype.UpdateKind, result apitype.UpdateResult, commit string) any {
 	t.Helper()
-	raw, err := json.Marshal(map[string]any{"info": apitype.UpdateInfo{Kind: kind, Result: result,
+	return normalized(t, map[string]any{"info": apitype.UpdateInfo{Kind: kind, Result: result,
 		Environment: map[string]string{"git.head": commit, "exec.kind": "auto.local"}}, "version": 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestPulumiCloudVerification: Argo Rollouts v1.9.1's own code resolves the pulumiCloud AnalysisTemplate with a

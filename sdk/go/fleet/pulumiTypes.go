@@ -4991,7 +4991,7 @@ func (o GitOpsAccessPtrOutput) HubRoleArn() pulumi.StringPtrOutput {
 
 // Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
 type Hub struct {
-	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that stackAddons does not list. Default: false.
 	AddonsOnHub *bool `pulumi:"addonsOnHub"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 	Bootstrap []map[string]interface{} `pulumi:"bootstrap"`
@@ -5029,6 +5029,8 @@ type Hub struct {
 	SignatureKeys []string `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 	SpokeAccountIds []string `pulumi:"spokeAccountIds"`
+	// StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret's annotations, the add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+	StackAddons []string `pulumi:"stackAddons"`
 	// Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
 	Values map[string]interface{} `pulumi:"values"`
 }
@@ -5046,7 +5048,7 @@ type HubInput interface {
 
 // Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
 type HubArgs struct {
-	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+	// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that stackAddons does not list. Default: false.
 	AddonsOnHub pulumi.BoolPtrInput `pulumi:"addonsOnHub"`
 	// Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
 	Bootstrap pulumi.MapArrayInput `pulumi:"bootstrap"`
@@ -5084,6 +5086,8 @@ type HubArgs struct {
 	SignatureKeys pulumi.StringArrayInput `pulumi:"signatureKeys"`
 	// SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
 	SpokeAccountIds pulumi.StringArrayInput `pulumi:"spokeAccountIds"`
+	// StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret's annotations, the add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+	StackAddons pulumi.StringArrayInput `pulumi:"stackAddons"`
 	// Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
 	Values pulumi.MapInput `pulumi:"values"`
 }
@@ -5166,7 +5170,7 @@ func (o HubOutput) ToHubPtrOutputWithContext(ctx context.Context) HubPtrOutput {
 	}).(HubPtrOutput)
 }
 
-// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that stackAddons does not list. Default: false.
 func (o HubOutput) AddonsOnHub() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Hub) *bool { return v.AddonsOnHub }).(pulumi.BoolPtrOutput)
 }
@@ -5261,6 +5265,11 @@ func (o HubOutput) SpokeAccountIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v Hub) []string { return v.SpokeAccountIds }).(pulumi.StringArrayOutput)
 }
 
+// StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret's annotations, the add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+func (o HubOutput) StackAddons() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Hub) []string { return v.StackAddons }).(pulumi.StringArrayOutput)
+}
+
 // Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
 func (o HubOutput) Values() pulumi.MapOutput {
 	return o.ApplyT(func(v Hub) map[string]interface{} { return v.Values }).(pulumi.MapOutput)
@@ -5290,7 +5299,7 @@ func (o HubPtrOutput) Elem() HubOutput {
 	}).(HubOutput)
 }
 
-// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+// AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that stackAddons does not list. Default: false.
 func (o HubPtrOutput) AddonsOnHub() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Hub) *bool {
 		if v == nil {
@@ -5477,6 +5486,16 @@ func (o HubPtrOutput) SpokeAccountIds() pulumi.StringArrayOutput {
 			return nil
 		}
 		return v.SpokeAccountIds
+	}).(pulumi.StringArrayOutput)
+}
+
+// StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret's annotations, the add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+func (o HubPtrOutput) StackAddons() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Hub) []string {
+		if v == nil {
+			return nil
+		}
+		return v.StackAddons
 	}).(pulumi.StringArrayOutput)
 }
 

@@ -742,7 +742,7 @@ export interface GitOpsAccessArgs {
  */
 export interface HubArgs {
     /**
-     * AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+     * AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that stackAddons does not list. Default: false.
      */
     addonsOnHub?: pulumi.Input<boolean | undefined>;
     /**
@@ -817,6 +817,10 @@ export interface HubArgs {
      * SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
      */
     spokeAccountIds?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret's annotations, the add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+     */
+    stackAddons?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
      */

@@ -3358,7 +3358,7 @@ class HubArgsDict(TypedDict):
     """
     addons_on_hub: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+    AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that stackAddons does not list. Default: false.
     """
     bootstrap: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[Mapping[str, Any]]]]]]
     """
@@ -3432,6 +3432,10 @@ class HubArgsDict(TypedDict):
     """
     SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
     """
+    stack_addons: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret's annotations, the add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+    """
     values: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
     Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
@@ -3459,11 +3463,12 @@ class HubArgs:
                  server_cluster_access: pulumi.Input[Optional[_builtins.bool]] = None,
                  signature_keys: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  spoke_account_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 stack_addons: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  values: pulumi.Input[Optional[Mapping[str, Any]]] = None):
         """
         Hub are the settings of hub mode: the Argo CD Helm release, its management IAM role and the bootstrap.
 
-        :param pulumi.Input[_builtins.bool] addons_on_hub: AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+        :param pulumi.Input[_builtins.bool] addons_on_hub: AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that stackAddons does not list. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[Mapping[str, Any]]]] bootstrap: Bootstrap are more Argo CD objects to create after the chart: each an Application or ApplicationSet (apiVersion argoproj.io/v1alpha1) with metadata.name; the namespace defaults to Namespace. Default: none.
         :param pulumi.Input['ManagedArgoCDArgs'] capability: Capability configures the managed Argo CD: required with mode managed, refused otherwise. Default: none.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] chart_repositories: ChartRepositories are the Helm chart repositories the add-ons and workloads projects may read besides their Git repository (Argo CD globs after a named host, OCI ones as host/namespace; "*" or a glob in the host is refused). Default: DefaultChartRepositories, the repositories of the GitOps Bridge control-plane template's add-ons; an empty list counts as unset (a Go program that passes a config-decoded struct sends every unset list as an empty one, and without chart repositories no add-on syncs).
@@ -3482,6 +3487,7 @@ class HubArgs:
         :param pulumi.Input[_builtins.bool] server_cluster_access: ServerClusterAccess gives Argo CD's server (argocd-server) the management role too (an EKS Pod Identity association), so that its API and UI reach the spokes: live manifests, pod logs, resource actions and terminals of the spokes' Applications. Without it only the application and ApplicationSet controllers hold the role, and the UI shows what the controller reports (sync and health status, the resource tree). Argo CD's docs count a server that can reach the clusters as admin-level: whoever takes over its pod or its API session reaches every spoke. Default: false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] signature_keys: SignatureKeys are GPG key IDs (16 hex digits, imported into Argo CD's GnuPG keyring) whose signed commits alone the hub's projects sync (Argo CD's signature verification). Default: none (no verification).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] spoke_account_ids: SpokeAccountIds are the AWS accounts (12 digits) whose spoke roles the management role may assume (aws:ResourceAccount). Default: the hub's own account. List every account of a cross-account fleet.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] stack_addons: StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret's annotations, the add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
         :param pulumi.Input[Mapping[str, Any]] values: Values are Helm values merged over the component's (user values win, maps merged key by key). Default: none.
         """
         if addons_on_hub is not None:
@@ -3522,6 +3528,8 @@ class HubArgs:
             pulumi.set(__self__, "signature_keys", signature_keys)
         if spoke_account_ids is not None:
             pulumi.set(__self__, "spoke_account_ids", spoke_account_ids)
+        if stack_addons is not None:
+            pulumi.set(__self__, "stack_addons", stack_addons)
         if values is not None:
             pulumi.set(__self__, "values", values)
 
@@ -3529,7 +3537,7 @@ class HubArgs:
     @pulumi.getter(name="addonsOnHub")
     def addons_on_hub(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on. Default: false.
+        AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD's): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD's secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that stackAddons does not list. Default: false.
         """
         return pulumi.get(self, "addons_on_hub")
 
@@ -3752,6 +3760,18 @@ class HubArgs:
     @spoke_account_ids.setter
     def spoke_account_ids(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "spoke_account_ids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="stackAddons")
+    def stack_addons(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret's annotations, the add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+        """
+        return pulumi.get(self, "stack_addons")
+
+    @stack_addons.setter
+    def stack_addons(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "stack_addons", value)
 
     @_builtins.property
     @pulumi.getter

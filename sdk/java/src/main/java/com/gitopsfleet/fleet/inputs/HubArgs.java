@@ -26,14 +26,14 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     public static final HubArgs Empty = new HubArgs();
 
     /**
-     * AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on. Default: false.
+     * AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on that stackAddons does not list. Default: false.
      * 
      */
     @Import(name="addonsOnHub")
     private @Nullable Output<Boolean> addonsOnHub;
 
     /**
-     * @return AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on. Default: false.
+     * @return AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on that stackAddons does not list. Default: false.
      * 
      */
     public Optional<Output<Boolean>> addonsOnHub() {
@@ -311,6 +311,21 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * StackAddons are add-ons the hub&#39;s stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template&#39;s ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret&#39;s annotations, the add-on&#39;s IAM role included), without the add-ons repository&#39;s value files. The hub&#39;s cluster secret labels them enable_&lt;addon&gt;: &#34;false&#34;, so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD&#39;s application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub&#39;s cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template&#39;s ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on&#39;s objects from the hub first. Default: none.
+     * 
+     */
+    @Import(name="stackAddons")
+    private @Nullable Output<List<String>> stackAddons;
+
+    /**
+     * @return StackAddons are add-ons the hub&#39;s stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template&#39;s ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret&#39;s annotations, the add-on&#39;s IAM role included), without the add-ons repository&#39;s value files. The hub&#39;s cluster secret labels them enable_&lt;addon&gt;: &#34;false&#34;, so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD&#39;s application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub&#39;s cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template&#39;s ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on&#39;s objects from the hub first. Default: none.
+     * 
+     */
+    public Optional<Output<List<String>>> stackAddons() {
+        return Optional.ofNullable(this.stackAddons);
+    }
+
+    /**
      * Values are Helm values merged over the component&#39;s (user values win, maps merged key by key). Default: none.
      * 
      */
@@ -347,6 +362,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         this.serverClusterAccess = $.serverClusterAccess;
         this.signatureKeys = $.signatureKeys;
         this.spokeAccountIds = $.spokeAccountIds;
+        this.stackAddons = $.stackAddons;
         this.values = $.values;
     }
 
@@ -369,7 +385,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonsOnHub AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on. Default: false.
+         * @param addonsOnHub AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on that stackAddons does not list. Default: false.
          * 
          * @return builder
          * 
@@ -380,7 +396,7 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param addonsOnHub AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on. Default: false.
+         * @param addonsOnHub AddonsOnHub lets the Applications of the add-ons repository install onto the hub itself (every namespace but Argo CD&#39;s): needed when the hub enables add-ons of its own that StackAddons does not install. Add-on charts carry cluster roles and bindings, so the add-ons repository is then admin of the hub, Argo CD included (it can bind a role that reads Argo CD&#39;s secrets); without it the add-ons reach only the spokes, and an Application of theirs naming the hub is refused by Argo CD. Fleet sets it when the hub&#39;s cluster enables an add-on that stackAddons does not list. Default: false.
          * 
          * @return builder
          * 
@@ -855,6 +871,37 @@ public final class HubArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder spokeAccountIds(String... spokeAccountIds) {
             return spokeAccountIds(List.of(spokeAccountIds));
+        }
+
+        /**
+         * @param stackAddons StackAddons are add-ons the hub&#39;s stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template&#39;s ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret&#39;s annotations, the add-on&#39;s IAM role included), without the add-ons repository&#39;s value files. The hub&#39;s cluster secret labels them enable_&lt;addon&gt;: &#34;false&#34;, so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD&#39;s application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub&#39;s cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template&#39;s ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on&#39;s objects from the hub first. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stackAddons(@Nullable Output<List<String>> stackAddons) {
+            $.stackAddons = stackAddons;
+            return this;
+        }
+
+        /**
+         * @param stackAddons StackAddons are add-ons the hub&#39;s stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template&#39;s ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret&#39;s annotations, the add-on&#39;s IAM role included), without the add-ons repository&#39;s value files. The hub&#39;s cluster secret labels them enable_&lt;addon&gt;: &#34;false&#34;, so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD&#39;s application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub&#39;s cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template&#39;s ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on&#39;s objects from the hub first. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stackAddons(List<String> stackAddons) {
+            return stackAddons(Output.of(stackAddons));
+        }
+
+        /**
+         * @param stackAddons StackAddons are add-ons the hub&#39;s stack installs on the hub itself with Helm, instead of the add-ons repository: each as the GitOps Bridge control-plane template&#39;s ApplicationSet would (its chart, repository, version, release name and namespace, with the values it writes from the cluster secret&#39;s annotations, the add-on&#39;s IAM role included), without the add-ons repository&#39;s value files. The hub&#39;s cluster secret labels them enable_&lt;addon&gt;: &#34;false&#34;, so no ApplicationSet selects the hub for them, and they need no addonsOnHub: Argo CD&#39;s application controller keeps its narrowed role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub&#39;s cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on the hub: Helm refuses objects another release owns, and the template&#39;s ApplicationSets keep what they installed (preserveResourcesOnDeletion), so delete the add-on&#39;s objects from the hub first. Default: none.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder stackAddons(String... stackAddons) {
+            return stackAddons(List.of(stackAddons));
         }
 
         /**

@@ -1,0 +1,65 @@
+package addons
+
+import (
+	"maps"
+	"slices"
+)
+
+// HubChart is how a hub's stack installs an add-on on the hub itself (GitOpsBridge hub.stackAddons), so that the
+// add-ons repository does not reach the hub: the chart (the row's Chart, also the release name, as the template's
+// ApplicationSets name releases), the repository and version the template's ApplicationSet names at
+// TemplateRepository's commit, the namespace it deploys to and the values it writes from the cluster secret's
+// annotations. The add-ons repository's value files (environments/<environment>/addons/<chart>/values.yaml) are not
+// read: on the hub only the stack decides what runs.
+type HubChart struct {
+	// Repository is the Helm chart repository (values.addonChartRepository).
+	Repository string
+	// Version is the chart version (values.addonChartVersion).
+	Version string
+	// Namespace is the release's namespace when the ApplicationSet names a fixed one (values.addonChartNamespace);
+	// otherwise the add-on identity's <prefix>_namespace annotation gives it (NamespaceIn).
+	Namespace string
+	// Values are the chart values the ApplicationSet's template writes (helm.values), from the annotations.
+	Values func(annotations map[string]string) map[string]any
+}
+
+// hubCharts are the add-ons a hub's stack can install itself, each as the template's ApplicationSet at
+// TemplateRepository's commit installs it (tests/contract renders those ApplicationSets with Argo CD's own
+// ApplicationSet code and compares).
+var hubCharts = map[string]HubChart{
+	"aws_load_balancer_controller": {Repository: "https://aws.github.io/eks-charts", Version: "1.7.1",
+		Values: func(m map[string]string) map[string]any {
+			p := "aws_load_balancer_controller"
+			return map[string]any{
+				"vpcId":       m[VpcIDKey],
+				"clusterName": m[ClusterNameKey],
+				"serviceAccount": map[string]any{
+					"name":        m[p+"_service_account"],
+					"annotations": map[string]any{"eks.amazonaws.com/role-arn": m[p+IAMRoleArnSuffix]},
+				},
+			}
+		}},
+	"metrics_server": {Repository: "https://kubernetes-sigs.github.io/metrics-server", Version: "3.12.0",
+		Namespace: "kube-system", Values: func(map[string]string) map[string]any { return map[string]any{} }},
+}
+
+// HubChartOf is the hub chart of an add-on; false for an add-on a hub's stack does not install (HubAddons).
+func HubChartOf(name string) (HubChart, bool) {
+	c, ok := hubCharts[name]
+	return c, ok
+}
+
+// HubAddons are the add-ons a hub's stack can install itself, sorted.
+func HubAddons() []string { return slices.Sorted(maps.Keys(hubCharts)) }
+
+// NamespaceIn is the namespace add-on name's release goes to on a cluster whose secret carries annotations.
+func (c HubChart) NamespaceIn(name string, annotations map[string]string) string {
+	if c.Namespace != "" {
+		return c.Namespace
+	}
+	a, _ := Lookup(name)
+	if a.Identity == nil {
+		return a.Chart
+	}
+	return annotations[a.Identity.Prefix(name)+NamespaceSuffix]
+}

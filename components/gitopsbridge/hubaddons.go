@@ -1,0 +1,80 @@
+package gitopsbridge
+
+import (
+	"fmt"
+	"strings"
+
+	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
+	"github.com/gitops-fleet/pulumi-fleet/components/problems"
+)
+
+// hubAddons installs hub.stackAddons on the hub with Helm through k8s, each as the add-ons repository's
+// ApplicationSet would (addons.HubChart: its chart, repository, version, release name and namespace), with the values
+// it would write from the hub's cluster secret's annotations. The hub's secret labels them false (StackAddonsOff),
+// so no ApplicationSet installs them there too.
+func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.StringMapOutput) error {
+	for _, name := range b.args.Hub.StackAddons {
+		hc, _ := addons.HubChartOf(name) // Validate refused any other
+		a, _ := addons.Lookup(name)
+		namespace := annotations.ApplyT(func(m map[string]string) string { return hc.NamespaceIn(name, m) }).(pulumi.StringOutput)
+		values := annotations.ApplyT(func(m map[string]string) map[string]any { return hc.Values(m) }).(pulumi.MapOutput)
+		if _, err := helmv3.NewRelease(b.ctx, childName(b.name, "addon-"+a.Chart), &helmv3.ReleaseArgs{
+			Name:            pulumi.String(a.Chart),
+			Chart:           pulumi.String(a.Chart),
+			Version:         pulumi.String(hc.Version),
+			RepositoryOpts:  &helmv3.RepositoryOptsArgs{Repo: pulumi.String(hc.Repository)},
+			Namespace:       namespace,
+			CreateNamespace: pulumi.Bool(true),
+			Values:          values,
+		}, b.child(k8s)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StackAddonsOff labels the add-ons a hub's stack installs itself (hub.stackAddons) false in enabled, the add-ons of
+// the hub's cluster secret, so that the add-ons repository's ApplicationSets select no hub for them. A nil enabled
+// enables nothing and stays nil.
+func StackAddonsOff(h *Hub, enabled map[string]bool) {
+	if h == nil || enabled == nil {
+		return
+	}
+	for _, name := range h.StackAddons {
+		enabled[name] = false
+	}
+}
+
+// checkStackAddons reports hub.stackAddons entries that are not add-ons a hub's stack installs (addons.HubAddons),
+// or listed twice.
+func checkStackAddons(ps *problems.List, h Hub) {
+	seen := map[string]bool{}
+	for i, name := range h.StackAddons {
+		field := fmt.Sprintf("hub.stackAddons[%d]", i)
+		switch _, ok := addons.HubChartOf(name); {
+		case !ok:
+			ps.Add(field, "%q is not an add-on the hub's stack installs; want one of %s (add-ons.md: the others reach the hub "+
+				"only through the add-ons repository, with hub.addonsOnHub)", name, strings.Join(addons.HubAddons(), ", "))
+		case seen[name]:
+			ps.Add(field, "%q is listed twice", name)
+		}
+		seen[name] = true
+	}
+}
+
+// checkStackAddonsEnabled reports hub.stackAddons entries the hub's cluster does not enable (enabled: cluster.addons
+// with addons over them): the add-on's IAM role and the annotations its values are written from come from there.
+func checkStackAddonsEnabled(ps *problems.List, h *Hub, enabled map[string]bool) {
+	if h == nil {
+		return
+	}
+	for i, name := range h.StackAddons {
+		if !enabled[name] {
+			ps.Add(fmt.Sprintf("hub.stackAddons[%d]", i), "the hub's cluster does not enable %q (cluster.addons or addons): "+
+				"the add-on's IAM role and the annotations its values are written from come from there", name)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package gitopsbridge
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+// stackAddonsHub is a hub whose cluster enables the load balancer controller, metrics-server and cert-manager, with
+// the annotations FleetCluster writes for the load balancer controller's role.
+func stackAddonsHub(stackAddons ...string) GitOpsBridgeArgs {
+	c := cluster("hub", "us-east-1")
+	c.Addons = pulumi.BoolMap{"aws_load_balancer_controller": pulumi.Bool(true), "metrics_server": pulumi.Bool(true),
+		"cert_manager": pulumi.Bool(true)}
+	c.GitOpsMetadata = pulumi.StringMap{
+		"aws_cluster_name": pulumi.String("hub"), "aws_region": pulumi.String("us-east-1"),
+		"aws_vpc_id": pulumi.String("vpc-0abc"),
+		"aws_load_balancer_controller_iam_role_arn":    pulumi.String("arn:aws:iam::123456789012:role/hub-alb"),
+		"aws_load_balancer_controller_namespace":       pulumi.String("kube-system"),
+		"aws_load_balancer_controller_service_account": pulumi.String("aws-load-balancer-controller-sa"),
+	}
+	return GitOpsBridgeArgs{Cluster: c, Hub: &Hub{StackAddons: stackAddons}}
+}
+
+// TestStackAddons: the add-ons in hub.stackAddons are Helm releases of the hub's stack, as the template's
+// ApplicationSets would install them (tests/contract compares with Argo CD's rendering of those ApplicationSets),
+// and the hub's cluster secret labels them false, so that the add-ons repository selects no hub for them; the
+// others stay the repository's.
+func TestStackAddons(t *testing.T) {
+	cloud, _ := build(t, "hub", stackAddonsHub("metrics_server", "aws_load_balancer_controller"))
+	want := map[string]map[string]any{
+		"hub-addon-aws-load-balancer-controller": {
+			"name": "aws-load-balancer-controller", "chart": "aws-load-balancer-controller", "version": "1.7.1",
+			"namespace": "kube-system", "createNamespace": true,
+			"repositoryOpts": map[string]any{"repo": "https://aws.github.io/eks-charts"},
+			"values": map[string]any{"vpcId": "vpc-0abc", "clusterName": "hub", "serviceAccount": map[string]any{
+				"name":        "aws-load-balancer-controller-sa",
+				"annotations": map[string]any{"eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/hub-alb"},
+			}},
+		},
+		"hub-addon-metrics-server": {
+			"name": "metrics-server", "chart": "metrics-server", "version": "3.12.0", "namespace": "kube-system",
+			"createNamespace": true, "repositoryOpts": map[string]any{"repo": "https://kubernetes-sigs.github.io/metrics-server"},
+			"values": map[string]any{},
+		},
+	}
+	var names []string
+	for _, r := range cloud.OfType(releaseType) {
+		if strings.Contains(r.Name, "-addon-") {
+			names = append(names, r.Name)
+		}
+	}
+	if slices.Sort(names); !slices.Equal(names, []string{"hub-addon-aws-load-balancer-controller", "hub-addon-metrics-server"}) {
+		t.Errorf("add-on releases %v, want the load balancer controller's and metrics-server's", names)
+	}
+	for name, w := range want {
+		if diff := cmp.Diff(w, cloud.MustGet(t, releaseType, name).InputsLike(w)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	labels := toStrings(t, cloud.MustGet(t, secretType, "hub-cluster-secret").Input("metadata").(map[string]any)["labels"])
+	for label, v := range map[string]string{"enable_metrics_server": "false", "enable_aws_load_balancer_controller": "false",
+		"enable_cert_manager": "true"} {
+		if labels[label] != v {
+			t.Errorf("the hub's secret labels %s %q, want %q", label, labels[label], v)
+		}
+	}
+}
+
+// TestStackAddonsRefused: hub.stackAddons names add-ons the hub's stack installs, once each, that the hub's cluster
+// enables; every problem is reported before anything is registered.
+func TestStackAddonsRefused(t *testing.T) {
+	cases := map[string]struct {
+		args GitOpsBridgeArgs
+		want []string
+	}{
+		"not a hub add-on, twice": {args: stackAddonsHub("velero", "metrics_server", "metrics_server"),
+			want: []string{`hub.stackAddons[0]: "velero" is not an add-on the hub's stack installs; want one of ` +
+				"aws_load_balancer_controller, metrics_server", `hub.stackAddons[2]: "metrics_server" is listed twice`}},
+		"not enabled on the hub's cluster": {args: func() GitOpsBridgeArgs {
+			a := stackAddonsHub("metrics_server")
+			a.Addons = map[string]bool{"metrics_server": false}
+			return a
+		}(), want: []string{`hub.stackAddons[0]: the hub's cluster does not enable "metrics_server"`}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			cloud, _, err := run("hub", tc.args)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			for _, r := range cloud.OfType(releaseType) {
+				if strings.Contains(r.Name, "-addon-") && name != "not enabled on the hub's cluster" {
+					t.Errorf("registered %s despite the bad input", r.Name)
+				}
+			}
+		})
+	}
+}
