@@ -28,9 +28,23 @@ func stackAddonsHub(stackAddons ...string) GitOpsBridgeArgs {
 // TestStackAddons: the add-ons in hub.stackAddons are Helm releases of the hub's stack, as the template's
 // ApplicationSets would install them (tests/contract compares with Argo CD's rendering of those ApplicationSets),
 // and the hub's cluster secret labels them false, so that the add-ons repository selects no hub for them; the
-// others stay the repository's.
+// others stay the repository's. The same on a managed hub, whose Argo CD EKS runs.
 func TestStackAddons(t *testing.T) {
-	cloud, _ := build(t, "hub", stackAddonsHub("metrics_server", "aws_load_balancer_controller"))
+	for _, mode := range Modes {
+		t.Run(mode, func(t *testing.T) {
+			args := stackAddonsHub("metrics_server", "aws_load_balancer_controller")
+			if mode == ModeManaged {
+				args.Hub.Mode, args.Hub.Capability = mode, managedHubArgs().Hub.Capability
+			}
+			stackAddonsInstalled(t, args)
+		})
+	}
+}
+
+// stackAddonsInstalled checks the releases and labels of a hub with both hub add-ons in stackAddons.
+func stackAddonsInstalled(t *testing.T, args GitOpsBridgeArgs) {
+	t.Helper()
+	cloud, _ := build(t, "hub", args)
 	want := map[string]map[string]any{
 		"hub-addon-aws-load-balancer-controller": {
 			"name": "aws-load-balancer-controller", "chart": "aws-load-balancer-controller", "version": "1.7.1",
