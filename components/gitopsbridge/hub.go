@@ -46,7 +46,7 @@ func (b *builder) hub(secret secretContent) error {
 	if err != nil {
 		return err
 	}
-	if err := b.hubAddons(k8s, secret.annotations); err != nil {
+	if err := b.hubAddons(k8s, secret.annotations, []pulumi.Resource{release}); err != nil {
 		return err
 	}
 	guard, err := b.guard(k8s, secret.manifest, chartWriters(h, b.args.Namespace, values), nil)

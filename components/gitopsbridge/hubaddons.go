@@ -13,13 +13,17 @@ import (
 
 // hubAddons installs hub.stackAddons on the hub with Helm through k8s, each as the add-ons repository's
 // ApplicationSet would (addons.HubChart: its chart, repository, version, release name and namespace), with the values
-// it would write from the hub's cluster secret's annotations. The hub's secret labels them false (StackAddonsOff),
-// so no ApplicationSet installs them there too.
-func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.StringMapOutput) error {
+// it would write from the hub's cluster secret's annotations, after argocd (Argo CD's release, none on a managed hub):
+// an add-on's admission webhook (the load balancer controller's for Services) then meets Argo CD's objects once they
+// exist, not while its controller starts. The hub's secret labels them false (StackAddonsOff), so no ApplicationSet
+// installs them there too.
+func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.StringMapOutput, argocd []pulumi.Resource) error {
 	for _, name := range b.args.Hub.StackAddons {
 		hc, _ := addons.HubChartOf(name) // Validate refused any other
 		a, _ := addons.Lookup(name)
-		namespace := annotations.ApplyT(func(m map[string]string) string { return hc.NamespaceIn(name, m) }).(pulumi.StringOutput)
+		namespace := annotations.ApplyT(func(m map[string]string) string {
+			return hc.NamespaceIn(name, m)
+		}).(pulumi.StringOutput)
 		values := annotations.ApplyT(func(m map[string]string) map[string]any { return hc.Values(m) }).(pulumi.MapOutput)
 		if _, err := helmv3.NewRelease(b.ctx, childName(b.name, "addon-"+a.Chart), &helmv3.ReleaseArgs{
 			Name:            pulumi.String(a.Chart),
@@ -29,7 +33,7 @@ func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.Stri
 			Namespace:       namespace,
 			CreateNamespace: pulumi.Bool(true),
 			Values:          values,
-		}, b.child(k8s)...); err != nil {
+		}, b.child(k8s, pulumi.DependsOn(argocd))...); err != nil {
 			return err
 		}
 	}
@@ -56,8 +60,8 @@ func checkStackAddons(ps *problems.List, h Hub) {
 		field := fmt.Sprintf("hub.stackAddons[%d]", i)
 		switch _, ok := addons.HubChartOf(name); {
 		case !ok:
-			ps.Add(field, "%q is not an add-on the hub's stack installs; want one of %s (add-ons.md: the others reach the hub "+
-				"only through the add-ons repository, with hub.addonsOnHub)", name, strings.Join(addons.HubAddons(), ", "))
+			ps.Add(field, "%q is not an add-on the hub's stack installs; want one of %s (the others reach the hub only "+
+				"through the add-ons repository, with hub.addonsOnHub)", name, strings.Join(addons.HubAddons(), ", "))
 		case seen[name]:
 			ps.Add(field, "%q is listed twice", name)
 		}

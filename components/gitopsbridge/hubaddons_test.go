@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+
+	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 )
 
 // stackAddonsHub is a hub whose cluster enables the load balancer controller, metrics-server and cert-manager, with
@@ -70,9 +72,17 @@ func stackAddonsInstalled(t *testing.T, args GitOpsBridgeArgs) {
 	if slices.Sort(names); !slices.Equal(names, []string{"hub-addon-aws-load-balancer-controller", "hub-addon-metrics-server"}) {
 		t.Errorf("add-on releases %v, want the load balancer controller's and metrics-server's", names)
 	}
+	_, argocd := cloud.Named(releaseType, "hub-argocd") // a managed hub has none
 	for name, w := range want {
-		if diff := cmp.Diff(w, cloud.MustGet(t, releaseType, name).InputsLike(w)); diff != "" {
+		r := cloud.MustGet(t, releaseType, name)
+		if diff := cmp.Diff(w, r.InputsLike(w)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+		if argocd && !slices.Contains(r.Dependencies, mocks.URN(TypeToken, releaseType, "hub-argocd")) {
+			t.Errorf("%s is installed beside Argo CD: an add-on's webhook could refuse Argo CD's objects", name)
+		}
+		if !strings.Contains(r.Provider, "pulumi:providers:kubernetes::hub-k8s::") {
+			t.Errorf("%s does not go through the hub's provider: %q", name, r.Provider)
 		}
 	}
 	labels := toStrings(t, cloud.MustGet(t, secretType, "hub-cluster-secret").Input("metadata").(map[string]any)["labels"])

@@ -98,7 +98,7 @@ func (b *builder) hubManaged(secret secretContent) error {
 		return err
 	}
 	after := []pulumi.Resource{&argocd, access}
-	if err := b.hubAddons(k8s, secret.annotations); err != nil {
+	if err := b.hubAddons(k8s, secret.annotations, nil); err != nil {
 		return err
 	}
 	guard, err := b.guard(k8s, secret.manifest, nil, after)
