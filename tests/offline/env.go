@@ -30,9 +30,9 @@ import (
 	"github.com/gitops-fleet/pulumi-fleet/tests/gitserver"
 )
 
-// Passphrase encrypts the secrets of the offline stacks made with the passphrase provider (a user's stacks in the
-// Java and language tests, made by `pulumi stack init` in the project). It protects nothing real: the stacks live
-// in an ignored work folder and hold emulated resources.
+// Passphrase encrypts the secrets of the offline stacks made with the passphrase provider (the language tests'
+// stacks, made by `pulumi stack init` in their project folder). It protects nothing real: the stacks live in an
+// ignored work folder and hold emulated resources.
 const Passphrase = "offline-fleet"
 
 // SecretsProvider encrypts the secrets of the stacks the harness makes (Stack, LocalStack): a key of the offline
