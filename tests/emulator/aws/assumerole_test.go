@@ -2,11 +2,6 @@ package aws
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"net/http"
-	"net/url"
-	"os"
 	"strings"
 	"testing"
 
@@ -35,18 +30,7 @@ func TestAssumeRoleChain(t *testing.T) {
 	// The offline network in front of STS, as argocd-k8s-auth reaches it: the SDK's own endpoint
 	// (sts.us-west-2.amazonaws.com) through the proxy, trusting the network's CA.
 	s := NewSTS(store)
-	net, err := network.Start(t.TempDir(), s.Handler(network.Answer))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer net.Close()
-	proxy, _ := url.Parse(net.ProxyURL)
-	roots := x509.NewCertPool()
-	ca, err := os.ReadFile(net.CAFile)
-	if err != nil || !roots.AppendCertsFromPEM(ca) {
-		t.Fatalf("the network's CA: %v", err)
-	}
-	httpClient := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	httpClient := throughNetwork(t, s.Handler(network.Answer))
 	client := func(creds awsv2.CredentialsProvider) *sts.Client {
 		return sts.New(sts.Options{Region: "us-west-2", HTTPClient: httpClient, Credentials: creds, RetryMaxAttempts: 1})
 	}

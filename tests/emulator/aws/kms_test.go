@@ -3,11 +3,7 @@ package aws
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"net/http"
-	"net/url"
-	"os"
 	"strings"
 	"testing"
 
@@ -29,18 +25,7 @@ func TestKMS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	net, err := network.Start(t.TempDir(), k.Handler(network.Answer))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer net.Close()
-	proxy, _ := url.Parse(net.ProxyURL)
-	roots := x509.NewCertPool()
-	ca, err := os.ReadFile(net.CAFile)
-	if err != nil || !roots.AppendCertsFromPEM(ca) {
-		t.Fatalf("the network's CA: %v", err)
-	}
-	httpClient := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	httpClient := throughNetwork(t, k.Handler(network.Answer))
 	client := func(creds awsv2.CredentialsProvider) *kms.Client {
 		return kms.New(kms.Options{Region: "us-east-1", HTTPClient: httpClient, Credentials: creds, RetryMaxAttempts: 1})
 	}
