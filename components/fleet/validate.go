@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"slices"
 	"strings"
@@ -178,14 +179,9 @@ func (p *plan) validateBridge(ps *problems.List) {
 		"workloadsRepo": "repositories.workloads",
 		"hub":           "argocd",
 	})
-	if args.Hub == nil {
-		return
-	}
-	for i, name := range args.Hub.StackAddons {
-		if !p.hub.Addons[name] {
-			ps.Add(problems.Index("argocd.stackAddons", i), "the hub cluster %q does not enable %q (its addons): the "+
-				"add-on's IAM role and the annotations its values are written from come from there", p.hub.Name, name)
-		}
+	if args.Hub != nil {
+		gitopsbridge.CheckStackAddonsEnabled(ps, "argocd.stackAddons", args.Hub.StackAddons, p.hub.Addons,
+			fmt.Sprintf("the hub cluster %q", p.hub.Name), "its addons")
 	}
 }
 

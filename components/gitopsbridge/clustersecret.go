@@ -54,7 +54,10 @@ func (b *builder) secretContent() secretContent {
 			s.Labels[DecommissionLabel] = "true"
 		}
 		var ps problems.List
-		checkStackAddonsEnabled(&ps, a.Hub, enabled)
+		if a.Hub != nil {
+			CheckStackAddonsEnabled(&ps, "hub.stackAddons", a.Hub.StackAddons, enabled, "the hub's cluster",
+				"cluster.addons or addons")
+		}
 		checkLabels(&ps, s.Labels)
 		checkAnnotationKeys(&ps, "cluster.gitopsMetadata", md)
 		checkAnnotationSize(&ps, "metadata", s.Annotations)

@@ -1,7 +1,6 @@
 package gitopsbridge
 
 import (
-	"fmt"
 	"strings"
 
 	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
@@ -57,7 +56,7 @@ func StackAddonsOff(h *Hub, enabled map[string]bool) {
 func checkStackAddons(ps *problems.List, h Hub) {
 	seen := map[string]bool{}
 	for i, name := range h.StackAddons {
-		field := fmt.Sprintf("hub.stackAddons[%d]", i)
+		field := problems.Index("hub.stackAddons", i)
 		switch _, ok := addons.HubChartOf(name); {
 		case !ok:
 			ps.Add(field, "%q is not an add-on the hub's stack installs; want one of %s (the others reach the hub only "+
@@ -69,16 +68,16 @@ func checkStackAddons(ps *problems.List, h Hub) {
 	}
 }
 
-// checkStackAddonsEnabled reports hub.stackAddons entries the hub's cluster does not enable (enabled: cluster.addons
-// with addons over them): the add-on's IAM role and the annotations its values are written from come from there.
-func checkStackAddonsEnabled(ps *problems.List, h *Hub, enabled map[string]bool) {
-	if h == nil {
-		return
-	}
-	for i, name := range h.StackAddons {
+// CheckStackAddonsEnabled reports each of stackAddons (at field[i]) that enabled, the hub cluster's add-ons, does not
+// enable: the add-on's IAM role and the annotations its values are written from come from there. cluster names the
+// hub's cluster and source where its add-ons are set, as the caller's input says them.
+func CheckStackAddonsEnabled(ps *problems.List, field string, stackAddons []string, enabled map[string]bool,
+	cluster, source string,
+) {
+	for i, name := range stackAddons {
 		if !enabled[name] {
-			ps.Add(fmt.Sprintf("hub.stackAddons[%d]", i), "the hub's cluster does not enable %q (cluster.addons or addons): "+
-				"the add-on's IAM role and the annotations its values are written from come from there", name)
+			ps.Add(problems.Index(field, i), "%s does not enable %q (%s): the add-on's IAM role and the annotations its "+
+				"values are written from come from there", cluster, name, source)
 		}
 	}
 }
