@@ -32,12 +32,7 @@ func hubSyncs(t *testing.T, admin kubernetes.Interface, argocdNamespace string) 
 			out = append(out, authorizationv1.ResourceAttributes{Namespace: ns, Verb: "create", Group: "argoproj.io", Resource: r})
 		}
 	}
-	for _, gr := range [][2]string{{"apiextensions.k8s.io", "customresourcedefinitions"}, {"rbac.authorization.k8s.io", "clusterroles"},
-		{"rbac.authorization.k8s.io", "clusterrolebindings"}, {"admissionregistration.k8s.io", "validatingwebhookconfigurations"},
-		{"admissionregistration.k8s.io", "mutatingwebhookconfigurations"}} {
-		out = append(out, authorizationv1.ResourceAttributes{Verb: "create", Group: gr[0], Resource: gr[1]})
-	}
-	out = append(out, authorizationv1.ResourceAttributes{Namespace: "kube-system", Verb: "create", Group: "apps", Resource: "deployments"})
+	out = append(out, addonChartWrites()...)
 	// An aggregated API with no server behind it (an add-on's, before it runs) fails its group only.
 	lists, err := admin.Discovery().ServerPreferredResources()
 	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
@@ -57,12 +52,34 @@ func hubSyncs(t *testing.T, admin kubernetes.Interface, argocdNamespace string) 
 	return out
 }
 
+// addonChartWrites are what an add-on's chart writes when it is installed, as SubjectAccessReview attributes: CRDs,
+// cluster roles and their bindings, admission webhooks, and its controller's Deployment (in kube-system, where the
+// template installs metrics-server and the load balancer controller).
+func addonChartWrites() []authorizationv1.ResourceAttributes {
+	var out []authorizationv1.ResourceAttributes
+	for _, gr := range [][2]string{{"apiextensions.k8s.io", "customresourcedefinitions"}, {"rbac.authorization.k8s.io", "clusterroles"},
+		{"rbac.authorization.k8s.io", "clusterrolebindings"}, {"admissionregistration.k8s.io", "validatingwebhookconfigurations"},
+		{"admissionregistration.k8s.io", "mutatingwebhookconfigurations"}} {
+		out = append(out, authorizationv1.ResourceAttributes{Verb: "create", Group: gr[0], Resource: gr[1]})
+	}
+	return append(out, authorizationv1.ResourceAttributes{Namespace: "kube-system", Verb: "create", Group: "apps", Resource: "deployments"})
+}
+
 // denied are the attributes the API server does not allow user with groups, as "verb group/resource in ns".
 func denied(ctx context.Context, t *testing.T, admin kubernetes.Interface, user string, groups []string,
 	attrs []authorizationv1.ResourceAttributes,
 ) []string {
 	t.Helper()
-	var out []string
+	_, no := access(ctx, t, admin, user, groups, attrs)
+	return no
+}
+
+// access are the attributes the API server allows user with groups and those it does not, each as
+// "verb group/resource in ns".
+func access(ctx context.Context, t *testing.T, admin kubernetes.Interface, user string, groups []string,
+	attrs []authorizationv1.ResourceAttributes,
+) (allowed, denied []string) {
+	t.Helper()
 	for _, a := range attrs {
 		review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
 			User: user, Groups: groups, ResourceAttributes: &a}}
@@ -70,11 +87,14 @@ func denied(ctx context.Context, t *testing.T, admin kubernetes.Interface, user 
 		if err != nil {
 			t.Fatalf("SubjectAccessReview %+v: %v", a, err)
 		}
-		if !got.Status.Allowed {
-			out = append(out, fmt.Sprintf("%s %s/%s in %q", a.Verb, a.Group, a.Resource, a.Namespace))
+		s := fmt.Sprintf("%s %s/%s in %q", a.Verb, a.Group, a.Resource, a.Namespace)
+		if got.Status.Allowed {
+			allowed = append(allowed, s)
+		} else {
+			denied = append(denied, s)
 		}
 	}
-	return out
+	return allowed, denied
 }
 
 // bindOnly binds group to the ClusterRoles standing for EKS's two Argo CD access policies as EKS associates them
