@@ -32,6 +32,14 @@ func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *
 			NodeGroups: nodeGroupSummaries(c.NodeGroups),
 			Addons:     addonSummaries(v[6].(map[string]bool), c.AddonVersions, v[7].(map[string]string)),
 		}
+		if c.Role == Hub && b.p.Argocd != nil {
+			for _, name := range b.p.Argocd.StackAddons {
+				if a, ok := s.Addons[name]; ok {
+					a.ThroughStack = true
+					s.Addons[name] = a
+				}
+			}
+		}
 		if c.Decommission && known {
 			s.StillTagged = v[8].([]string)
 		}

@@ -8,13 +8,15 @@ import (
 
 	. "github.com/gitops-fleet/pulumi-fleet/components/fleet"
 	"github.com/gitops-fleet/pulumi-fleet/components/fleetcluster"
+	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/mocks"
 	"github.com/google/go-cmp/cmp"
 )
 
 // TestClusterSummaries: each cluster's entry of the clusters output carries what fleet status shows of it without a
 // second source: its node groups as built, its enabled add-ons (implied ones too) with their versions, roles and
-// namespaces, its shard, and its wave, which its cluster secret's label carries.
+// namespaces, its shard, and its wave, which its cluster secret's label carries; the hub's add-ons its stack installs
+// (argocd.stackAddons) say so (throughStack), no other.
 func TestClusterSummaries(t *testing.T) {
 	args := DevFleet()
 	args.Clusters[1].AddonVersions = map[string]string{"aws_load_balancer_controller": "2.8.0"}
@@ -22,6 +24,7 @@ func TestClusterSummaries(t *testing.T) {
 		MinSize: 0, DesiredSize: 1, MaxSize: 5, CapacityType: "SPOT"}}
 	args.Clusters[1].Environment = "staging"
 	args.Clusters[2].Wave = new(5)
+	args.Argocd = &gitopsbridge.Hub{StackAddons: []string{"metrics_server"}}
 	_, f := build(t, args)
 	got := mocks.Await[map[string]ClusterSummary](t, f.Clusters)
 	system := []NodeGroupSummary{{Name: "system", InstanceTypes: []string{"m6i.large"}, MinSize: 1, DesiredSize: 2, MaxSize: 3,
@@ -64,6 +67,11 @@ func TestClusterSummaries(t *testing.T) {
 			csi := s.Addons["aws_ebs_csi_driver"]
 			if !strings.Contains(csi.IamRoleArn, ":role/") || csi.Namespace != "kube-system" {
 				t.Errorf("aws_ebs_csi_driver = %+v, want its role and namespace from the cluster's metadata", csi)
+			}
+			for name, a := range s.Addons {
+				if want := tc.cluster == "hub" && name == "metrics_server"; a.ThroughStack != want {
+					t.Errorf("addons[%s].throughStack = %v, want %v", name, a.ThroughStack, want)
+				}
 			}
 			if s.Addons["aws_ebs_csi_resources"] != (AddonSummary{}) || s.Shard != "" {
 				t.Errorf("an add-on without identity = %+v, shard %q: want both empty", s.Addons["aws_ebs_csi_resources"], s.Shard)

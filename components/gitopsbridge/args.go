@@ -142,10 +142,11 @@ type Hub struct {
 	// add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels
 	// them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub:
 	// Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes
-	// nothing on the hub. Each is one of aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's
-	// cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already installed on
-	// the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what they
-	// installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+	// nothing on the hub. Each is one of aws_for_fluentbit, aws_load_balancer_controller, metrics_server
+	// (addons.HubAddons; not aws_ebs_csi_driver, whose storage classes collide with the gp2 class EKS makes); the
+	// hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already
+	// installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what
+	// they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
 	StackAddons []string `pulumi:"stackAddons,optional"`
 	// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's
 	// cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller

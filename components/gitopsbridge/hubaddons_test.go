@@ -103,7 +103,7 @@ func TestStackAddonsRefused(t *testing.T) {
 	}{
 		"not a hub add-on, twice": {args: stackAddonsHub("velero", "metrics_server", "metrics_server"),
 			want: []string{`hub.stackAddons[0]: "velero" is not an add-on the hub's stack installs; want one of ` +
-				"aws_load_balancer_controller, metrics_server", `hub.stackAddons[2]: "metrics_server" is listed twice`}},
+				"aws_for_fluentbit, aws_load_balancer_controller, metrics_server", `hub.stackAddons[2]: "metrics_server" is listed twice`}},
 		"not enabled on the hub's cluster": {args: func() GitOpsBridgeArgs {
 			a := stackAddonsHub("metrics_server")
 			a.Addons = map[string]bool{"metrics_server": false}

@@ -27,7 +27,8 @@ type Cluster struct {
 	// Version is the Kubernetes minor version its entry asks for ("1.33"): its version, else defaults.version, else
 	// the version the clusters output says it runs.
 	Version string
-	// Addons is how many add-ons it enables (the clusters output's addons): one without any has nothing to gate.
+	// Addons is how many add-ons the add-ons repository installs on it (the clusters output's addons, but those
+	// its stack installs, throughStack): one without any has nothing to gate.
 	Addons int
 }
 
@@ -106,10 +107,9 @@ func (s AutoStack) Clusters(ctx context.Context) ([]Cluster, *Record, error) {
 			return nil, nil, fmt.Errorf("cluster %s has no wave in the stack's clusters output: run `pulumi up` once "+
 				"with this version of the fleet provider first", e.Name)
 		}
-		enabled, _ := summary["addons"].(map[string]any)
 		region, _ := summary["region"].(string)
 		running, _ := summary["kubernetesVersion"].(string)
-		c := Cluster{Name: e.Name, Index: i, Region: region, Wave: int(wave), Addons: len(enabled),
+		c := Cluster{Name: e.Name, Index: i, Region: region, Wave: int(wave), Addons: fromRepository(summary),
 			Revision: cmp.Or(e.AddonsRepoRevision, repos.Addons.Revision), Version: cmp.Or(e.Version, defaults.Version, running)}
 		out = append(out, c)
 	}
@@ -155,4 +155,17 @@ func (s AutoStack) Up(ctx context.Context) error {
 	}
 	_, err := s.Stack.Up(ctx, opts...)
 	return err
+}
+
+// fromRepository is how many of the add-ons in a clusters output entry the add-ons repository installs: those
+// enabled but the hub's own that its stack installs (throughStack), which have no Application to gate.
+func fromRepository(summary map[string]any) int {
+	enabled, _ := summary["addons"].(map[string]any)
+	n := 0
+	for _, a := range enabled {
+		if s, _ := a.(map[string]any); s["throughStack"] != true {
+			n++
+		}
+	}
+	return n
 }

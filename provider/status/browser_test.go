@@ -30,13 +30,14 @@ func TestHTMLInChromium(t *testing.T) {
 	details := page.Follow("spoke-use2", "metrics_server")
 	cell := func(text, colour string) browser.Cell { return browser.Cell{Text: text, Colour: colour} }
 	green, yellow, red, grey, white := "rgb(200, 247, 197)", "rgb(253, 241, 184)", "rgb(248, 196, 196)", "rgb(228, 228, 228)", "rgb(255, 255, 255)"
+	blue := "rgb(197, 228, 247)"
 	want := map[string]map[string]browser.Cell{
-		"hub": {"aws_load_balancer_controller": cell("unknown", grey), "karpenter": cell("-", white),
-			"metrics_server": cell("ok", green)},
-		"spoke-use2": {"aws_load_balancer_controller": cell("-", white), "karpenter": cell("progressing", yellow),
-			"metrics_server": cell("failed", red)},
-		"spoke-usw2": {"aws_load_balancer_controller": cell("-", white), "karpenter": cell("-", white),
-			"metrics_server": cell("ok", green)},
+		"hub": {"aws_for_fluentbit": cell("stack", blue), "aws_load_balancer_controller": cell("unknown", grey),
+			"karpenter": cell("-", white), "metrics_server": cell("ok", green)},
+		"spoke-use2": {"aws_for_fluentbit": cell("-", white), "aws_load_balancer_controller": cell("-", white),
+			"karpenter": cell("progressing", yellow), "metrics_server": cell("failed", red)},
+		"spoke-usw2": {"aws_for_fluentbit": cell("-", white), "aws_load_balancer_controller": cell("-", white),
+			"karpenter": cell("-", white), "metrics_server": cell("ok", green)},
 	}
 	if d := cmp.Diff(want, matrix); d != "" {
 		t.Errorf("the matrix as Chromium shows it (-want +got):\n%s", d)

@@ -51,7 +51,7 @@ func (r Report) Filtered(f Filter) Report {
 }
 
 // states are the add-on states in the order the table counts them.
-var states = []string{"ok", "progressing", "unknown", "failed"}
+var states = []string{"ok", "stack", "progressing", "unknown", "failed"}
 
 // AddonsText is c's add-ons as the table shows them, readable at any size: a count per state ("7 ok, 1
 // progressing"), then the failed ones named ("failed: metrics_server"); each coloured by its state when colour is

@@ -12,7 +12,7 @@ import (
 )
 
 // ANSI colours of the states on a terminal.
-var colours = map[string]string{"ok": "\x1b[32m", "progressing": "\x1b[33m", "failed": "\x1b[31m", "unknown": "\x1b[90m"}
+var colours = map[string]string{"ok": "\x1b[32m", "stack": "\x1b[36m", "progressing": "\x1b[33m", "failed": "\x1b[31m", "unknown": "\x1b[90m"}
 
 // Table writes one row per cluster: name (decommissioned said), stack (and shard), region, role, wave, Kubernetes
 // version, node groups, what EKS says, drift, whether Argo CD was read and whether it reaches the cluster
@@ -64,7 +64,7 @@ func AddonTable(w io.Writer, r Report, colour bool) error {
 	for _, c := range r.Clusters {
 		for _, a := range c.Addons {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, a.Name, paint(colour, a.State(), a.State()), dash(a.Version), dash(a.Deployed),
-				a.Sync, a.Health, dash(a.Message))
+				dash(a.Sync), dash(a.Health), dash(a.Message))
 		}
 	}
 	return tw.Flush()
@@ -115,7 +115,7 @@ var page = template.Must(template.New("status").Funcs(template.FuncMap{
 body{font-family:system-ui,sans-serif;margin:2em}
 table{border-collapse:collapse}
 td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
-td.ok{background:#c8f7c5}td.progressing{background:#fdf1b8}td.failed{background:#f8c4c4}td.unknown{background:#e4e4e4}
+td.ok{background:#c8f7c5}td.stack{background:#c5e4f7}td.progressing{background:#fdf1b8}td.failed{background:#f8c4c4}td.unknown{background:#e4e4e4}
 td.none{background:#fff;color:#999}
 </style></head><body>
 <h1>Fleet status</h1>
@@ -127,7 +127,7 @@ td.none{background:#fff;color:#999}
 {{end}}</tbody></table>
 <h2>Details</h2>
 {{range $c := .Clusters}}{{range .Addons}}<section id="{{id $c.Name .Name}}"><h3>{{$c.Name}}: {{.Name}}</h3>
-<p>Application {{if .Application}}{{.Application}}{{else}}not found{{end}}; sync {{.Sync}}, health {{.Health}}{{if .Message}}: {{.Message}}{{end}}</p>
+{{if .ThroughStack}}<p>A Helm release of the hub's stack (argocd.stackAddons): no Argo CD Application</p>{{else}}<p>Application {{if .Application}}{{.Application}}{{else}}not found{{end}}; sync {{.Sync}}, health {{.Health}}{{if .Message}}: {{.Message}}{{end}}</p>{{end}}
 {{if .Version}}<p>Version {{.Version}}</p>{{end}}{{if .Deployed}}<p>Deployed chart {{.Deployed}}</p>{{end}}{{if .IamRoleArn}}<p>IAM role {{.IamRoleArn}}</p>{{end}}</section>
 {{end}}{{with .EKS}}{{range .Insights}}<p>{{$c.Name}}: upgrade insight {{.Name}}: {{.Status}} {{.Reason}}</p>{{end}}{{range .Capabilities}}<p>{{$c.Name}}: capability {{.}}</p>{{end}}{{end}}{{range .Drifted}}<p>{{$c.Name}}: drifted {{.}}</p>{{end}}{{end}}
 {{if .Unreachable}}<h2>Unreachable</h2><ul>{{range .Unreachable}}<li>{{.}}</li>{{end}}</ul>{{end}}

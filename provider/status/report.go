@@ -124,6 +124,9 @@ type Addon struct {
 	Deployed string `json:"deployed,omitempty"`
 	// IamRoleArn is its IAM role ("" when it calls no AWS API).
 	IamRoleArn string `json:"iamRoleArn,omitempty"`
+	// ThroughStack is true for a hub add-on its stack installs as a Helm release (argocd.stackAddons, the clusters
+	// output's throughStack): Argo CD has no Application of it, so Sync and Health are "" and its State is "stack".
+	ThroughStack bool `json:"throughStack,omitempty"`
 }
 
 // NodeGroup is one managed node group of a cluster.
@@ -172,6 +175,8 @@ func (g NodeGroup) String() string {
 // source reported it; never shown as healthy).
 func (a Addon) State() string {
 	switch {
+	case a.ThroughStack:
+		return "stack"
 	case a.Sync == "Synced" && a.Health == "Healthy":
 		return "ok"
 	case a.Sync == Unknown || a.Health == Unknown || a.Sync == "" || a.Health == "":
@@ -201,15 +206,17 @@ type output struct {
 	NodeGroups         []NodeGroup       `json:"nodeGroups"`
 	Labels             map[string]string `json:"labels"`
 	Addons             map[string]struct {
-		Version    string `json:"version"`
-		IamRoleArn string `json:"iamRoleArn"`
+		Version      string `json:"version"`
+		IamRoleArn   string `json:"iamRoleArn"`
+		ThroughStack bool   `json:"throughStack"`
 	} `json:"addons"`
 }
 
 // FromOutputs are the clusters of a fleet stack's `clusters` output (Fleet's: name -> region, role, environment,
 // wave, kubernetesVersion, secretName, secretNamespace, shard, nodeGroups, addons and the cluster secret's labels), with the add-ons those
 // labels enable (enable_<addon>: "true"), each with its version and role from the output's addons; every add-on's
-// state unknown until Argo CD is read (WithApplications). An entry not of that shape counts as empty.
+// state unknown until Argo CD is read (WithApplications); and a hub's add-ons that its stack installs (the output's
+// throughStack, labelled false), in state "stack". Sorted by name. An entry not of that shape counts as empty.
 func FromOutputs(stack string, clusters map[string]any) []Cluster {
 	var out []Cluster
 	for _, name := range slices.Sorted(maps.Keys(clusters)) {
@@ -228,6 +235,12 @@ func FromOutputs(stack string, clusters map[string]any) []Cluster {
 					Version: o.Addons[addon].Version, IamRoleArn: o.Addons[addon].IamRoleArn})
 			}
 		}
+		for _, addon := range slices.Sorted(maps.Keys(o.Addons)) {
+			if a := o.Addons[addon]; a.ThroughStack {
+				cl.Addons = append(cl.Addons, Addon{Name: addon, Version: a.Version, IamRoleArn: a.IamRoleArn, ThroughStack: true})
+			}
+		}
+		slices.SortStableFunc(cl.Addons, func(a, b Addon) int { return strings.Compare(a.Name, b.Name) })
 		out = append(out, cl)
 	}
 	return out
@@ -236,12 +249,15 @@ func FromOutputs(stack string, clusters map[string]any) []Cluster {
 // WithApplications are clusters with the state of each add-on's Application, as Argo CD on the hub reports it:
 // the Application whose destination is the cluster and whose name ends with the add-on's chart name (the GitOps
 // Bridge ApplicationSets name theirs addon-<cluster>-<chart>, the add-on's name with hyphens). An add-on with no
-// such Application stays unknown.
+// such Application stays unknown; one the hub's stack installs (ThroughStack) has none to read.
 func WithApplications(clusters []Cluster, apps []Application) []Cluster {
 	out := slices.Clone(clusters)
 	for i, c := range out {
 		c.ArgoCD, c.Addons = "reachable", slices.Clone(c.Addons)
 		for j, a := range c.Addons {
+			if a.ThroughStack {
+				continue
+			}
 			chart := strings.ReplaceAll(a.Name, "_", "-")
 			k := slices.IndexFunc(apps, func(app Application) bool {
 				return app.Cluster == c.SecretName && (app.Name == chart || strings.HasSuffix(app.Name, "-"+chart))

@@ -14,7 +14,8 @@ import (
 
 // fixture is the dev fleet's clusters output (testdata/clusters.json) with Argo CD's Applications: metrics-server
 // fails to sync on spoke-use2 only, karpenter is progressing there, the hub's load balancer controller has no
-// Application; Argo CD's controllers reach the hub and spoke-use2, and report nothing of spoke-usw2.
+// Application, the hub's Fluent Bit is its stack's (throughStack; a Degraded Application Argo CD kept from before
+// does not count); Argo CD's controllers reach the hub and spoke-use2, and report nothing of spoke-usw2.
 func fixture(t *testing.T) Report {
 	t.Helper()
 	data, err := os.ReadFile("testdata/clusters.json")
@@ -28,6 +29,7 @@ func fixture(t *testing.T) Report {
 	apps := []Application{
 		{Name: "addon-hub-metrics-server", Cluster: "hub", Sync: "Synced", Health: "Healthy",
 			Revisions: []string{"0e1f6d1b8a4c3e2f9a7b6c5d4e3f2a1b0c9d8e7f", "3.12.2"}},
+		{Name: "addon-hub-aws-for-fluent-bit", Cluster: "hub", Sync: "OutOfSync", Health: "Degraded"},
 		{Name: "addon-spoke-use2-metrics-server", Cluster: "spoke-use2", Sync: "OutOfSync", Health: "Missing",
 			Message: "one or more objects failed to apply: chart metrics-server 9.9.9 not found"},
 		{Name: "addon-spoke-use2-karpenter", Cluster: "spoke-use2", Sync: "Synced", Health: "Progressing",
@@ -56,7 +58,8 @@ func TestFromOutputsAndApplications(t *testing.T) {
 		}
 	}
 	want := map[string]map[string]string{
-		"hub":        {"decommissioned": "no", "metrics_server": "ok", "aws_load_balancer_controller": "unknown"},
+		"hub": {"decommissioned": "no", "metrics_server": "ok", "aws_load_balancer_controller": "unknown",
+			"aws_for_fluentbit": "stack"},
 		"spoke-use2": {"decommissioned": "no", "metrics_server": "failed", "karpenter": "progressing"},
 		"spoke-usw2": {"decommissioned": "yes", "metrics_server": "ok"},
 	}
@@ -96,6 +99,7 @@ func TestState(t *testing.T) {
 		"sync failed": {"a failed sync says why", Addon{Sync: "OutOfSync", Health: "Missing", Message: "failed"}, "failed"},
 		"pending":     {"out of sync with no failure: Argo CD is at it", Addon{Sync: "OutOfSync", Health: "Healthy"}, "progressing"},
 		"rolling":     {"rolling out", Addon{Sync: "Synced", Health: "Progressing"}, "progressing"},
+		"stack":       {"a hub add-on its stack installs has no Application", Addon{ThroughStack: true}, "stack"},
 	}
 	for name, tc := range cases {
 		if got := tc.addon.State(); got != tc.want {
@@ -138,7 +142,7 @@ func TestTable(t *testing.T) {
 		}
 	}
 	// The add-ons as a count per state, the failed ones named.
-	if !strings.HasSuffix(lines[2], "1 progressing, failed: metrics_server") || !strings.HasSuffix(lines[1], "1 ok, 1 unknown") ||
+	if !strings.HasSuffix(lines[2], "1 progressing, failed: metrics_server") || !strings.HasSuffix(lines[1], "1 ok, 1 stack, 1 unknown") ||
 		strings.Contains(plain.String(), "\x1b[") {
 		t.Errorf("table:\n%s", plain.String())
 	}
@@ -162,6 +166,7 @@ func TestAddonTable(t *testing.T) {
 	}
 	want := [][]string{
 		{"CLUSTER", "ADD-ON", "STATE", "VERSION", "DEPLOYED", "SYNC", "HEALTH"},
+		{"hub", "aws_for_fluentbit", "stack", "2.31.12.20231011", "-", "-", "-"},
 		{"hub", "aws_load_balancer_controller", "unknown", "2.7.1", "-", "Unknown", "Unknown"},
 		{"hub", "metrics_server", "ok", "-", "3.12.2", "Synced", "Healthy"},
 		{"spoke-use2", "karpenter", "progressing", "-", "-", "Synced", "Progressing"},
@@ -239,9 +244,12 @@ func TestHTML(t *testing.T) {
 	}
 	walk(doc, "")
 	want := map[string]map[string]string{
-		"hub":        {"aws_load_balancer_controller": "unknown", "karpenter": "none", "metrics_server": "ok"},
-		"spoke-use2": {"aws_load_balancer_controller": "none", "karpenter": "progressing", "metrics_server": "failed"},
-		"spoke-usw2": {"aws_load_balancer_controller": "none", "karpenter": "none", "metrics_server": "ok"},
+		"hub": {"aws_for_fluentbit": "stack", "aws_load_balancer_controller": "unknown", "karpenter": "none",
+			"metrics_server": "ok"},
+		"spoke-use2": {"aws_for_fluentbit": "none", "aws_load_balancer_controller": "none", "karpenter": "progressing",
+			"metrics_server": "failed"},
+		"spoke-usw2": {"aws_for_fluentbit": "none", "aws_load_balancer_controller": "none", "karpenter": "none",
+			"metrics_server": "ok"},
 	}
 	if d := cmp.Diff(want, matrix); d != "" {
 		t.Errorf("matrix (-want +got):\n%s", d)
@@ -256,7 +264,8 @@ func TestHTML(t *testing.T) {
 			t.Errorf("cell link %s leads to no details on the page", l)
 		}
 	}
-	if len(links) != 5 || !strings.Contains(b.String(), "chart metrics-server 9.9.9 not found") {
+	if len(links) != 6 || !strings.Contains(b.String(), "chart metrics-server 9.9.9 not found") ||
+		!strings.Contains(b.String(), "A Helm release of the hub's stack (argocd.stackAddons): no Argo CD Application") {
 		t.Errorf("%d links; the failure's message is in the details: %v", len(links), strings.Contains(b.String(), "9.9.9"))
 	}
 	if strings.Contains(b.String(), "http-equiv") {

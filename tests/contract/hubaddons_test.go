@@ -17,6 +17,7 @@ import (
 // hubAddonSets are the offline add-ons repository's ApplicationSets of the add-ons a hub's stack installs itself,
 // written as the GitOps Bridge control-plane template writes them (tests/fixtures/addons-repo).
 var hubAddonSets = map[string]string{
+	"aws_for_fluentbit":            "aws/addons-aws-fluentbit-appset.yaml",
 	"aws_load_balancer_controller": "aws/addons-aws-load-balancer-controller-appset.yaml",
 	"metrics_server":               "oss/addons-metrics-server-appset.yaml",
 }
@@ -27,7 +28,7 @@ var hubAddonSets = map[string]string{
 // And once the hub's secret labels them false, as GitOpsBridge writes it with stackAddons, the ApplicationSets make
 // no Application for the hub.
 func TestStackAddonsAsTheApplicationSets(t *testing.T) {
-	if got := addons.HubAddons(); !cmp.Equal(got, []string{"aws_load_balancer_controller", "metrics_server"}) {
+	if got := addons.HubAddons(); !cmp.Equal(got, []string{"aws_for_fluentbit", "aws_load_balancer_controller", "metrics_server"}) {
 		t.Fatalf("hub add-ons %v: give each an ApplicationSet in hubAddonSets", got)
 	}
 	annotations := map[string]string{
@@ -36,6 +37,10 @@ func TestStackAddonsAsTheApplicationSets(t *testing.T) {
 		"aws_load_balancer_controller_iam_role_arn":    "arn:aws:iam::123456789012:role/hub-alb",
 		"aws_load_balancer_controller_namespace":       "kube-system",
 		"aws_load_balancer_controller_service_account": "aws-load-balancer-controller-sa",
+		"aws_for_fluentbit_iam_role_arn":               "arn:aws:iam::123456789012:role/hub-fluentbit",
+		"aws_for_fluentbit_namespace":                  "kube-system",
+		"aws_for_fluentbit_service_account":            "aws-for-fluent-bit-sa",
+		"aws_for_fluentbit_log_group_name":             "/aws/eks/hub/aws-fluentbit-logs",
 	}
 	secret := func(enabled map[string]bool) corev1.Secret {
 		s := gitopsbridge.ClusterSecret{Name: "hub", Namespace: argocdNamespace, ClusterName: "hub",

@@ -41,6 +41,7 @@ func testClusterSecretGuardAtSize(ctx context.Context, t *testing.T, hub *fleett
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = admin.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}) })
+	controllerAsAdmin(ctx, t, hub, ns)
 	for _, o := range []struct {
 		resource string
 		object   map[string]any

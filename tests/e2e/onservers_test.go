@@ -1,11 +1,48 @@
 package e2e
 
 import (
+	"context"
+	"testing"
+	"time"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
+	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
 
 // argoCDUser is the Kubernetes username of Argo CD's service account sa in Argo CD's namespace: who its pods are
 // to the hub's API server (and whom a test impersonates to write as them).
 func argoCDUser(sa string) string {
 	return "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":" + sa
+}
+
+// controllerAsAdmin gives Argo CD's application controller, for the test's length, what it holds in namespace on a
+// hub where it is the hub's admin (hub.addonsOnHub, a tenant on the hub, hub.controllerClusterAdmin): every Secret
+// (Kubernetes' edit cluster role). The dev hub's controller is narrowed (its add-ons are its stack's), so RBAC would
+// refuse it before the fleet's guards answer; with this binding the guard, not RBAC, is what a test of the guard
+// meets.
+func controllerAsAdmin(ctx context.Context, t *testing.T, hub *fleettest.Hub, namespace string) {
+	t.Helper()
+	bindings := hub.Typed().RbacV1().RoleBindings(namespace)
+	const name = "e2e-controller-as-admin"
+	if _, err := bindings.Create(ctx, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: name},
+		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "edit"},
+		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: gitopsbridge.DefaultNamespace,
+			Name: gitopsbridge.ApplicationControllerServiceAccount}}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = bindings.Delete(context.Background(), name, metav1.DeleteOptions{}) })
+	// The authorizer answers from its informer's cache: wait until it has the binding.
+	user := argoCDUser(gitopsbridge.ApplicationControllerServiceAccount)
+	groups := []string{"system:serviceaccounts", "system:serviceaccounts:" + gitopsbridge.DefaultNamespace, "system:authenticated"}
+	write := []authorizationv1.ResourceAttributes{{Verb: "update", Resource: "secrets", Namespace: namespace}}
+	if no, ok := waitFor(30*time.Second, func() ([]string, bool) {
+		_, no := access(ctx, t, hub.Typed(), user, groups, write)
+		return no, len(no) == 0
+	}); !ok {
+		t.Fatalf("30 s after the binding the controller still may not %v", no)
+	}
 }

@@ -31,6 +31,7 @@ func testClusterSecretGuards(ctx context.Context, t *testing.T, hub *fleettest.H
 	if err != nil {
 		t.Fatal(err)
 	}
+	controllerAsAdmin(ctx, t, hub, ns)
 	own.ResourceVersion, own.ManagedFields, own.UID, own.CreationTimestamp = "", nil, "", metav1.Time{}
 	edit := func(f func(s *corev1.Secret)) *corev1.Secret {
 		s := own.DeepCopy()

@@ -25,8 +25,8 @@ import (
 // the hub holds no cluster secret; merging the hub's and spoke-use2's pull requests (their branches' files onto
 // main, served as GitHub would) has the registry Application register exactly those two, and the ApplicationSet
 // controller then gives spoke-use2 its add-ons, Synced and Healthy, while spoke-usw2, whose pull request is still
-// open, gets none. The hub runs no add-on here, so Argo CD's application controller is not its admin
-// (controllerClusterAdmin): all of the above is synced through the Roles the hub grants it, and the hub's API
+// open, gets none. The hub's add-ons are the stack's (argocd.stackAddons, as the dev example sets), so Argo CD's
+// application controller is not its admin (controllerClusterAdmin): all of the above is synced through the Roles the hub grants it, and the hub's API
 // server refuses the controller the fleet's guards, RBAC and pods (testNarrowedController).
 func TestRegistrationPullRequests(t *testing.T) {
 	t.Parallel()
@@ -42,11 +42,6 @@ func TestRegistrationPullRequests(t *testing.T) {
 		"gitops-fleet:git.repository":               repo,
 		"gitops-fleet:git.pullRequest":              "true",
 		"github:token":                              "ghp_e2e0registration0token",
-		// The dev hub's add-ons off: the controller's cluster role on the hub is narrowed.
-		"gitops-fleet:clusters[0].addons.aws_load_balancer_controller": "false",
-		"gitops-fleet:clusters[0].addons.aws_ebs_csi_driver":           "false",
-		"gitops-fleet:clusters[0].addons.aws_for_fluentbit":            "false",
-		"gitops-fleet:clusters[0].addons.metrics_server":               "false",
 	})
 	stack.Up("up")
 	// What each cluster's pull request would merge: its branch's files.
@@ -88,7 +83,8 @@ func TestRegistrationPullRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	addons := gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons")
-	want := []string{"addon-spoke-use2-aws-load-balancer-controller", "addon-spoke-use2-metrics-server"}
+	want := []string{"addon-spoke-use2-aws-for-fluent-bit", "addon-spoke-use2-aws-load-balancer-controller",
+		"addon-spoke-use2-metrics-server"}
 	type view struct{ Secrets, Addons string }
 	got, ok := waitFor(3*time.Minute, func() (view, bool) {
 		v := view{Secrets: strings.Join(hub.ClusterSecrets(), ",")}
@@ -115,7 +111,50 @@ func TestRegistrationPullRequests(t *testing.T) {
 			"exactly %v Synced and Healthy", got.Secrets, got.Addons, want)
 	}
 	t.Logf("the merged registrations' add-ons Synced and Healthy %s after the merge", time.Since(started).Round(time.Second))
+	t.Run("Fluent Bit on the hub is the stack's release, with the hub's role and log group", func(t *testing.T) {
+		testFluentBitOnTheHub(ctx, t, env.For(t), hub)
+	})
 	testNarrowedController(ctx, t, hub)
+}
+
+// testFluentBitOnTheHub: the hub's aws_for_fluentbit, a Helm release of the hub's stack (argocd.stackAddons), as
+// the hub's API server holds it: the hub's secret labels it false (no ApplicationSet selects the hub), its service
+// account carries the IAM role FleetCluster made, which the offline cloud holds, and the chart's CloudWatch output
+// (the stand-in's ConfigMap) names the region and log group of the secret's annotations, as the template's
+// ApplicationSet writes them.
+func testFluentBitOnTheHub(ctx context.Context, t *testing.T, env *fleettest.Env, hub *fleettest.Hub) {
+	kube := hub.Typed()
+	secret, err := kube.CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, "hub", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("the hub's cluster secret: %v", err)
+	}
+	if got := secret.Labels["enable_aws_for_fluentbit"]; got != "false" {
+		t.Errorf("the hub's cluster secret labels enable_aws_for_fluentbit %q, want \"false\"", got)
+	}
+	a := secret.Annotations
+	ns, role := a["aws_for_fluentbit_namespace"], a["aws_for_fluentbit_iam_role_arn"]
+	sa, err := kube.CoreV1().ServiceAccounts(ns).Get(ctx, a["aws_for_fluentbit_service_account"], metav1.GetOptions{})
+	switch {
+	case err != nil:
+		t.Errorf("Fluent Bit's service account: %v", err)
+	case role == "" || sa.Annotations["eks.amazonaws.com/role-arn"] != role || !env.Cloud().RoleExists(role):
+		t.Errorf("Fluent Bit's service account has role %q, want the fleet's %q, in the offline cloud",
+			sa.Annotations["eks.amazonaws.com/role-arn"], role)
+	}
+	if _, err := kube.AppsV1().DaemonSets(ns).Get(ctx, "aws-for-fluent-bit", metav1.GetOptions{}); err != nil {
+		t.Errorf("the DaemonSet of the stack's release: %v", err)
+	}
+	cm, err := kube.CoreV1().ConfigMaps(ns).Get(ctx, "aws-for-fluent-bit", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("the chart's configuration: %v", err)
+	}
+	conf := strings.Join(strings.Fields(cm.Data["fluent-bit.conf"]), " ")
+	for _, want := range []string{"region " + a["aws_region"], "log_group_name " + a["aws_for_fluentbit_log_group_name"],
+		"log_group_template " + a["aws_for_fluentbit_log_group_name"] + "/workload/$kubernetes['namespace_name']"} {
+		if a["aws_for_fluentbit_log_group_name"] == "" || !strings.Contains(conf, want) {
+			t.Errorf("Fluent Bit's output %q does not say %q", conf, want)
+		}
+	}
 }
 
 // testNarrowedController: on a hub whose Argo CD application controller is not its admin, the hub's API server

@@ -121,8 +121,16 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 		if got := c.EKS != nil && len(c.EKS.Insights) == 1 && c.EKS.Insights[0].Name == insight.Name; got != (c.Name == "spoke-use2") {
 			t.Errorf("%s: EKS %+v; want the upgrade insight on spoke-use2 only", c.Name, c.EKS)
 		}
+		stack := 0
 		for _, a := range c.Addons {
-			if a.Name == "metrics_server" && c.Name != "spoke-use2" && a.State() != "ok" {
+			if a.ThroughStack {
+				stack++
+			}
+			// The hub's add-ons are its stack's Helm releases (argocd.stackAddons in Pulumi.dev.yaml): no Application.
+			if a.ThroughStack != (c.Name == "hub") || c.Name == "hub" && (a.State() != "stack" || a.Application != "") {
+				t.Errorf("%s %s: %+v; want the hub's add-ons installed by its stack, in state stack, no other", c.Name, a.Name, a)
+			}
+			if a.Name == "metrics_server" && c.Name == "spoke-usw2" && a.State() != "ok" {
 				t.Errorf("%s metrics_server: %+v; want ok, failed on spoke-use2 only", c.Name, a)
 			}
 			if app := "addon-" + c.Name + "-" + strings.ReplaceAll(a.Name, "_", "-"); want[app] && (a.State() != "ok" || a.Application != app) {
@@ -131,6 +139,9 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 			if a.State() == "ok" && a.Application == "" {
 				t.Errorf("%s %s is ok with no Application", c.Name, a.Name)
 			}
+		}
+		if c.Name == "hub" && stack != 3 {
+			t.Errorf("the hub's add-ons %+v; want its stack's three", c.Addons)
 		}
 		if got := slices.Contains(c.Drifted, drifted); got != (c.Name == "spoke-usw2") {
 			t.Errorf("%s: drifted %v; want %s on spoke-usw2 only", c.Name, c.Drifted, drifted)

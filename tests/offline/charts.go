@@ -41,6 +41,7 @@ var standIns = []standIn{
 // does).
 var addonStandIns = []standIn{
 	{repo: "https://aws.github.io/eks-charts", name: "aws-load-balancer-controller", version: "1.7.1"},
+	{repo: "https://aws.github.io/eks-charts", name: "aws-for-fluent-bit", version: "0.1.32"},
 	{repo: "https://kubernetes-sigs.github.io/metrics-server", name: "metrics-server", version: "3.12.0"},
 }
 

@@ -26,6 +26,10 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string? Namespace;
         /// <summary>
+        /// ThroughStack is true for a hub add-on the hub's stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.
+        /// </summary>
+        public readonly bool? ThroughStack;
+        /// <summary>
         /// Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).
         /// </summary>
         public readonly string? Version;
@@ -36,10 +40,13 @@ namespace GitOpsFleet.Fleet.Outputs
 
             string? @namespace,
 
+            bool? throughStack,
+
             string? version)
         {
             IamRoleArn = iamRoleArn;
             Namespace = @namespace;
+            ThroughStack = throughStack;
             Version = version;
         }
     }

@@ -18,6 +18,10 @@ export interface AddonSummary {
      */
     namespace?: string;
     /**
+     * ThroughStack is true for a hub add-on the hub's stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.
+     */
+    throughStack?: boolean;
+    /**
      * Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).
      */
     version?: string;

@@ -4,6 +4,7 @@
 package com.gitopsfleet.fleet.outputs;
 
 import com.pulumi.core.annotations.CustomType;
+import java.lang.Boolean;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,6 +22,11 @@ public final class AddonSummary {
      * 
      */
     private @Nullable String namespace;
+    /**
+     * @return ThroughStack is true for a hub add-on the hub&#39;s stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository&#39;s ApplicationSets install.
+     * 
+     */
+    private @Nullable Boolean throughStack;
     /**
      * @return Version is the application version its AWS identity&#39;s policy is for: the cluster&#39;s addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster&#39;s).
      * 
@@ -43,6 +49,13 @@ public final class AddonSummary {
         return Optional.ofNullable(this.namespace);
     }
     /**
+     * @return ThroughStack is true for a hub add-on the hub&#39;s stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository&#39;s ApplicationSets install.
+     * 
+     */
+    public Optional<Boolean> throughStack() {
+        return Optional.ofNullable(this.throughStack);
+    }
+    /**
      * @return Version is the application version its AWS identity&#39;s policy is for: the cluster&#39;s addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster&#39;s).
      * 
      */
@@ -61,12 +74,14 @@ public final class AddonSummary {
     public static final class Builder {
         private @Nullable String iamRoleArn;
         private @Nullable String namespace;
+        private @Nullable Boolean throughStack;
         private @Nullable String version;
         public Builder() {}
         public Builder(AddonSummary defaults) {
     	      Objects.requireNonNull(defaults);
     	      this.iamRoleArn = defaults.iamRoleArn;
     	      this.namespace = defaults.namespace;
+    	      this.throughStack = defaults.throughStack;
     	      this.version = defaults.version;
         }
 
@@ -83,6 +98,12 @@ public final class AddonSummary {
             return this;
         }
         @CustomType.Setter
+        public Builder throughStack(@Nullable Boolean throughStack) {
+
+            this.throughStack = throughStack;
+            return this;
+        }
+        @CustomType.Setter
         public Builder version(@Nullable String version) {
 
             this.version = version;
@@ -92,6 +113,7 @@ public final class AddonSummary {
             final var _resultValue = new AddonSummary();
             _resultValue.iamRoleArn = iamRoleArn;
             _resultValue.namespace = namespace;
+            _resultValue.throughStack = throughStack;
             _resultValue.version = version;
             return _resultValue;
         }
