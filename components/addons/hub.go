@@ -17,7 +17,8 @@ type HubChart struct {
 	// Version is the chart version (values.addonChartVersion).
 	Version string
 	// Namespace is the release's namespace when the ApplicationSet names a fixed one (values.addonChartNamespace);
-	// otherwise the add-on identity's <prefix>_namespace annotation gives it (NamespaceIn).
+	// otherwise the add-on identity's <prefix>_namespace annotation gives it (NamespaceIn). Each hub chart's is
+	// kube-system, which every cluster has: the stack creates no namespace for them.
 	Namespace string
 	// Values are the chart values the ApplicationSet's template writes (helm.values), from the annotations.
 	Values func(annotations map[string]string) map[string]any
@@ -25,9 +26,9 @@ type HubChart struct {
 
 // hubCharts are the add-ons a hub's stack can install itself, each as the template's ApplicationSet at
 // TemplateRepository's commit installs it (tests/contract renders those ApplicationSets with Argo CD's own
-// ApplicationSet code and compares). Not aws_ebs_csi_driver: the template installs its storage classes, gp2 among
-// them, and EKS makes a gp2 class on every cluster, which Argo CD's server-side apply adopts and a Helm install
-// refuses (Helm's --take-ownership is not in the Kubernetes provider this project's tests run).
+// ApplicationSet code and compares). Not yet aws_ebs_csi_driver, whose ApplicationSet installs the driver's storage
+// classes (gp2, which EKS also makes on every cluster and the stack's server-side apply would take over as Argo
+// CD's does, and gp3): its chart has no offline stand-in, ApplicationSet fixture or contract case here.
 var hubCharts = map[string]HubChart{
 	"aws_load_balancer_controller": {Repository: "https://aws.github.io/eks-charts", Version: "1.7.1",
 		Values: func(m map[string]string) map[string]any {

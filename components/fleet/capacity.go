@@ -65,7 +65,7 @@ func (p *plan) countApplications(h gitopsbridge.Hub) HubCapacity {
 		enabled := cl.Addons
 		if cl == p.hub {
 			enabled = maps.Clone(enabled)
-			gitopsbridge.StackAddonsOff(&h, enabled) // Helm releases of the stack, no Applications
+			gitopsbridge.StackAddonsOff(&h, enabled) // charts of the stack, no Applications
 		}
 		c.AddonApplications += len(addons.ApplicationSets(enabled))
 		if a.Repositories.Workloads != nil && cl.Role == Spoke && !cl.Decommission {

@@ -78,7 +78,7 @@ type AddonSummary struct {
 	// Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has
 	// no identity.
 	Namespace string `pulumi:"namespace,optional"`
-	// ThroughStack is true for a hub add-on the hub's stack installs itself as a Helm release (argocd.stackAddons):
+	// ThroughStack is true for a hub add-on the hub's stack installs itself (argocd.stackAddons, a Helm v4 Chart):
 	// its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons
 	// rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.
 	ThroughStack bool `pulumi:"throughStack,optional"`

@@ -10,7 +10,7 @@ func (x *AddonSummary) Annotate(a infer.Annotator) {
 	a.Describe(&x.Version, "Version is the application version its AWS identity's policy is for: the cluster's addonVersions entry, else the version the pinned add-ons template installs (docs/addons.md). Absent for an add-on without an identity and for one EKS installs as a managed add-on (aws_ebs_csi_driver: EKS resolves its version for the cluster's).")
 	a.Describe(&x.IamRoleArn, "IamRoleArn is the add-on's IAM role (the <addon>_iam_role_arn annotation of its cluster secret). Absent for an add-on that calls no AWS API.")
 	a.Describe(&x.Namespace, "Namespace is the namespace of its controller (the <addon>_namespace annotation); absent when the add-on has no identity.")
-	a.Describe(&x.ThroughStack, "ThroughStack is true for a hub add-on the hub's stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.")
+	a.Describe(&x.ThroughStack, "ThroughStack is true for a hub add-on the hub's stack installs itself (argocd.stackAddons, a Helm v4 Chart): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.")
 }
 
 // Annotate gives ClusterDefaults its schema descriptions.

@@ -136,17 +136,18 @@ type Hub struct {
 	// theirs naming the hub is refused by Argo CD. Fleet sets it when the hub's cluster enables an add-on that
 	// stackAddons does not list. Default: false.
 	AddonsOnHub bool `pulumi:"addonsOnHub,optional"`
-	// StackAddons are add-ons the hub's stack installs on the hub itself with Helm, instead of the add-ons
-	// repository: each as the GitOps Bridge control-plane template's ApplicationSet would (its chart, repository,
+	// StackAddons are add-ons the hub's stack installs on the hub itself, instead of the add-ons repository: each
+	// as the GitOps Bridge control-plane template's ApplicationSet makes Argo CD install it (its chart, repository,
 	// version, release name and namespace, with the values it writes from the cluster secret's annotations, the
-	// add-on's IAM role included), without the add-ons repository's value files. The hub's cluster secret labels
-	// them enable_<addon>: "false", so no ApplicationSet selects the hub for them, and they need no addonsOnHub:
-	// Argo CD's application controller keeps its narrowed role, and a commit to the add-ons repository changes
-	// nothing on the hub. Each is one of aws_for_fluentbit, aws_load_balancer_controller, metrics_server
-	// (addons.HubAddons; not aws_ebs_csi_driver, whose storage classes collide with the gp2 class EKS makes); the
-	// hub's cluster must enable it (its IAM role and annotations). Switching an add-on that Argo CD already
-	// installed on the hub: Helm refuses objects another release owns, and the template's ApplicationSets keep what
-	// they installed (preserveResourcesOnDeletion), so delete the add-on's objects from the hub first. Default: none.
+	// add-on's IAM role included), without the add-ons repository's value files: the chart rendered and each
+	// object applied server-side (a Helm v4 Chart of the Kubernetes provider), as Argo CD renders and applies it,
+	// with no Helm release. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet
+	// selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed
+	// role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_for_fluentbit,
+	// aws_load_balancer_controller, metrics_server (addons.HubAddons; not yet aws_ebs_csi_driver's storage classes);
+	// the hub's cluster must enable it (its IAM role and annotations). Moving an add-on that Argo CD installed on the hub to the stack takes over its objects, which
+	// the template's ApplicationSets keep (preserveResourcesOnDeletion); a field whose value differs from Argo CD's
+	// (values from the repository's value files) fails the apply with the field named. Default: none.
 	StackAddons []string `pulumi:"stackAddons,optional"`
 	// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's
 	// cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller

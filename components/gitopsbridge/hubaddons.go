@@ -3,19 +3,23 @@ package gitopsbridge
 import (
 	"strings"
 
-	helmv3 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v3"
+	helmv4 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/helm/v4"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	"github.com/gitops-fleet/pulumi-fleet/components/problems"
 )
 
-// hubAddons installs hub.stackAddons on the hub with Helm through k8s, each as the add-ons repository's
-// ApplicationSet would (addons.HubChart: its chart, repository, version, release name and namespace), with the values
-// it would write from the hub's cluster secret's annotations, after argocd (Argo CD's release, none on a managed hub):
-// an add-on's admission webhook (the load balancer controller's for Services) then meets Argo CD's objects once they
-// exist, not while its controller starts. The hub's secret labels them false (StackAddonsOff), so no ApplicationSet
-// installs them there too.
+// hubAddons installs hub.stackAddons on the hub through k8s, each as the add-ons repository's ApplicationSet makes
+// Argo CD install it (addons.HubChart: its chart, repository, version, release name and namespace, with the values it
+// would write from the hub's cluster secret's annotations): the chart rendered (a Helm v4 Chart, as Argo CD's repo
+// server runs `helm template`) and each object applied server-side, no Helm release. So an object that already
+// exists is taken over, as Argo CD's ServerSideApply would: one Argo CD installed before the add-on moved to the
+// stack (the template's ApplicationSets keep what they installed, preserveResourcesOnDeletion), with the same
+// values and so no conflicting field. After argocd (Argo CD's release, none on a managed hub): an add-on's admission
+// webhook (the load balancer controller's for Services) then meets Argo CD's objects once they exist, not while its
+// controller starts. The hub's secret labels them false (StackAddonsOff), so no ApplicationSet installs them there
+// too.
 func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.StringMapOutput, argocd []pulumi.Resource) error {
 	for _, name := range b.args.Hub.StackAddons {
 		hc, _ := addons.HubChartOf(name) // Validate refused any other
@@ -24,14 +28,13 @@ func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.Stri
 			return hc.NamespaceIn(name, m)
 		}).(pulumi.StringOutput)
 		values := annotations.ApplyT(func(m map[string]string) map[string]any { return hc.Values(m) }).(pulumi.MapOutput)
-		if _, err := helmv3.NewRelease(b.ctx, childName(b.name, "addon-"+a.Chart), &helmv3.ReleaseArgs{
-			Name:            pulumi.String(a.Chart),
-			Chart:           pulumi.String(a.Chart),
-			Version:         pulumi.String(hc.Version),
-			RepositoryOpts:  &helmv3.RepositoryOptsArgs{Repo: pulumi.String(hc.Repository)},
-			Namespace:       namespace,
-			CreateNamespace: pulumi.Bool(true),
-			Values:          values,
+		if _, err := helmv4.NewChart(b.ctx, childName(b.name, "addon-"+a.Chart), &helmv4.ChartArgs{
+			Name:           pulumi.String(a.Chart),
+			Chart:          pulumi.String(a.Chart),
+			Version:        pulumi.String(hc.Version),
+			RepositoryOpts: &helmv4.RepositoryOptsArgs{Repo: pulumi.String(hc.Repository)},
+			Namespace:      namespace,
+			Values:         values,
 		}, b.child(k8s, pulumi.DependsOn(argocd))...); err != nil {
 			return err
 		}

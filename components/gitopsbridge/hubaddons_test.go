@@ -43,14 +43,17 @@ func TestStackAddons(t *testing.T) {
 	}
 }
 
-// stackAddonsInstalled checks the releases and labels of a hub with both hub add-ons in stackAddons.
+// chartType is the Kubernetes provider's Helm v4 Chart, which renders a chart and applies its objects, as Argo CD does.
+const chartType = "kubernetes:helm.sh/v4:Chart"
+
+// stackAddonsInstalled checks the charts and labels of a hub with both hub add-ons in stackAddons.
 func stackAddonsInstalled(t *testing.T, args GitOpsBridgeArgs) {
 	t.Helper()
 	cloud, _ := build(t, "hub", args)
 	want := map[string]map[string]any{
 		"hub-addon-aws-load-balancer-controller": {
 			"name": "aws-load-balancer-controller", "chart": "aws-load-balancer-controller", "version": "1.7.1",
-			"namespace": "kube-system", "createNamespace": true,
+			"namespace": "kube-system",
 			"repositoryOpts": map[string]any{"repo": "https://aws.github.io/eks-charts"},
 			"values": map[string]any{"vpcId": "vpc-0abc", "clusterName": "hub", "serviceAccount": map[string]any{
 				"name":        "aws-load-balancer-controller-sa",
@@ -59,12 +62,12 @@ func stackAddonsInstalled(t *testing.T, args GitOpsBridgeArgs) {
 		},
 		"hub-addon-metrics-server": {
 			"name": "metrics-server", "chart": "metrics-server", "version": "3.12.0", "namespace": "kube-system",
-			"createNamespace": true, "repositoryOpts": map[string]any{"repo": "https://kubernetes-sigs.github.io/metrics-server"},
+			"repositoryOpts": map[string]any{"repo": "https://kubernetes-sigs.github.io/metrics-server"},
 			"values": map[string]any{},
 		},
 	}
 	var names []string
-	for _, r := range cloud.OfType(releaseType) {
+	for _, r := range cloud.OfType(chartType) {
 		if strings.Contains(r.Name, "-addon-") {
 			names = append(names, r.Name)
 		}
@@ -74,7 +77,7 @@ func stackAddonsInstalled(t *testing.T, args GitOpsBridgeArgs) {
 	}
 	_, argocd := cloud.Named(releaseType, "hub-argocd") // a managed hub has none
 	for name, w := range want {
-		r := cloud.MustGet(t, releaseType, name)
+		r := cloud.MustGet(t, chartType, name)
 		if diff := cmp.Diff(w, r.InputsLike(w)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
@@ -121,7 +124,7 @@ func TestStackAddonsRefused(t *testing.T) {
 					t.Errorf("error %q does not say %q", err, w)
 				}
 			}
-			for _, r := range cloud.OfType(releaseType) {
+			for _, r := range cloud.OfType(chartType) {
 				if strings.Contains(r.Name, "-addon-") && name != "not enabled on the hub's cluster" {
 					t.Errorf("registered %s despite the bad input", r.Name)
 				}

@@ -127,7 +127,7 @@ td.none{background:#fff;color:#999}
 {{end}}</tbody></table>
 <h2>Details</h2>
 {{range $c := .Clusters}}{{range .Addons}}<section id="{{id $c.Name .Name}}"><h3>{{$c.Name}}: {{.Name}}</h3>
-{{if .ThroughStack}}<p>A Helm release of the hub's stack (argocd.stackAddons): no Argo CD Application</p>{{else}}<p>Application {{if .Application}}{{.Application}}{{else}}not found{{end}}; sync {{.Sync}}, health {{.Health}}{{if .Message}}: {{.Message}}{{end}}</p>{{end}}
+{{if .ThroughStack}}<p>Installed by the hub's stack (argocd.stackAddons): no Argo CD Application</p>{{else}}<p>Application {{if .Application}}{{.Application}}{{else}}not found{{end}}; sync {{.Sync}}, health {{.Health}}{{if .Message}}: {{.Message}}{{end}}</p>{{end}}
 {{if .Version}}<p>Version {{.Version}}</p>{{end}}{{if .Deployed}}<p>Deployed chart {{.Deployed}}</p>{{end}}{{if .IamRoleArn}}<p>IAM role {{.IamRoleArn}}</p>{{end}}</section>
 {{end}}{{with .EKS}}{{range .Insights}}<p>{{$c.Name}}: upgrade insight {{.Name}}: {{.Status}} {{.Reason}}</p>{{end}}{{range .Capabilities}}<p>{{$c.Name}}: capability {{.}}</p>{{end}}{{end}}{{range .Drifted}}<p>{{$c.Name}}: drifted {{.}}</p>{{end}}{{end}}
 {{if .Unreachable}}<h2>Unreachable</h2><ul>{{range .Unreachable}}<li>{{.}}</li>{{end}}</ul>{{end}}

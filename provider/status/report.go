@@ -124,7 +124,7 @@ type Addon struct {
 	Deployed string `json:"deployed,omitempty"`
 	// IamRoleArn is its IAM role ("" when it calls no AWS API).
 	IamRoleArn string `json:"iamRoleArn,omitempty"`
-	// ThroughStack is true for a hub add-on its stack installs as a Helm release (argocd.stackAddons, the clusters
+	// ThroughStack is true for a hub add-on its stack installs (argocd.stackAddons, a Helm v4 Chart; the clusters
 	// output's throughStack): Argo CD has no Application of it, so Sync and Health are "" and its State is "stack".
 	ThroughStack bool `json:"throughStack,omitempty"`
 }

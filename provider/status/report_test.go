@@ -265,7 +265,7 @@ func TestHTML(t *testing.T) {
 		}
 	}
 	if len(links) != 6 || !strings.Contains(b.String(), "chart metrics-server 9.9.9 not found") ||
-		!strings.Contains(b.String(), "A Helm release of the hub's stack (argocd.stackAddons): no Argo CD Application") {
+		!strings.Contains(b.String(), "Installed by the hub's stack (argocd.stackAddons): no Argo CD Application") {
 		t.Errorf("%d links; the failure's message is in the details: %v", len(links), strings.Contains(b.String(), "9.9.9"))
 	}
 	if strings.Contains(b.String(), "http-equiv") {

@@ -2,10 +2,19 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
@@ -23,13 +32,23 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 	env := newEnv(t)
 	stack := env.Configured("aws", env.FleetConfig("aws"))
 	up := stack.Up("up")
-	if n := up.Steps.Plan()["create"]["kubernetes:helm.sh/v3:Release"]; n != 3 {
-		t.Errorf("up created %d Helm releases, want 3: Argo CD's and the two add-ons'", n)
+	if created := up.Steps.Plan()["create"]; created["kubernetes:helm.sh/v3:Release"] != 1 || created[chartType] != 2 {
+		t.Errorf("up created %d Helm releases and %d charts, want Argo CD's release and the two add-ons' charts",
+			created["kubernetes:helm.sh/v3:Release"], created[chartType])
 	}
 	stack.Settled()
 
 	ctx := context.Background()
 	hub := env.ClusterIn("us-east-1", "first").Typed()
+	// The load balancer controller's objects as the stack applied them, for Argo CD to leave behind below.
+	lbSA, err := hub.CoreV1().ServiceAccounts("kube-system").Get(ctx, "aws-load-balancer-controller-sa", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lbDeployment, err := hub.AppsV1().Deployments("kube-system").Get(ctx, "aws-load-balancer-controller", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	secret, err := hub.CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, "first", metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("the hub's cluster secret: %v", err)
@@ -77,9 +96,10 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 			},
 			// The narrowed controller's write Role and its binding (gitopsbridge.ControllerWriteRole) go: the chart's
 			// cluster role covers what they granted.
+			// The chart goes with the objects it applied.
 			WantPlan: fleettest.Plan{
-				"delete": {"kubernetes:helm.sh/v3:Release": 1, "kubernetes:rbac.authorization.k8s.io/v1:Role": 1,
-					"kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": 1},
+				"delete": {chartType: 1, "kubernetes:apps/v1:Deployment": 1, "kubernetes:core/v1:ServiceAccount": 1,
+					"kubernetes:rbac.authorization.k8s.io/v1:Role": 1, "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": 1},
 				"update": {"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1,
 					"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "kubernetes:core/v1:Secret": 1,
 					"kubernetes:helm.sh/v3:Release": 1},
@@ -96,4 +116,85 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 			t.Errorf("with the repository on the hub, Argo CD's controller may not %v there", got)
 		}
 	})
+
+	// The third up: the add-on moved to the stack again, after Argo CD installed it from the add-ons repository (no
+	// Argo CD runs here: its server-side apply is played by the hub's admin with Argo CD's field manager, objects as
+	// the stack had applied them). The template's ApplicationSets keep what they installed once the hub's label
+	// goes false (preserveResourcesOnDeletion), so the stack meets those objects: it takes them over, as a Helm
+	// release could not (Helm refuses objects without its ownership metadata).
+	t.Run("an add-on moved to the stack after Argo CD installed it", func(t *testing.T) {
+		sa, deployment := lbSA.DeepCopy(), lbDeployment.DeepCopy()
+		sa.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"}
+		deployment.TypeMeta = metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"}
+		deployment.Status = appsv1.DeploymentStatus{}
+		dyn := env.ClusterIn("us-east-1", "first").Dynamic()
+		for resource, o := range map[string]interface {
+			metav1.Object
+			runtime.Object
+		}{"serviceaccounts": sa, "deployments": deployment} {
+			o.SetResourceVersion("")
+			o.SetUID("")
+			o.SetManagedFields(nil)
+			o.SetCreationTimestamp(metav1.Time{})
+			o.SetGeneration(0)
+			labels := o.GetLabels()
+			labels["app.kubernetes.io/instance"] = "addon-first-aws-load-balancer-controller" // Argo CD's tracking label
+			o.SetLabels(labels)
+			argocdApply(ctx, t, dyn, resource, o)
+		}
+		stack := stack.For(t)
+		stack.Apply(fleettest.Change{
+			Edit: func(c fleettest.Config) {
+				c["gitops-fleet:argocd"] = map[string]any{"stackAddons": []any{"metrics_server", "aws_load_balancer_controller"}}
+			},
+			WantPlan: fleettest.Plan{
+				"create": {chartType: 1, "kubernetes:apps/v1:Deployment": 1, "kubernetes:core/v1:ServiceAccount": 1,
+					"kubernetes:rbac.authorization.k8s.io/v1:Role": 1, "kubernetes:rbac.authorization.k8s.io/v1:RoleBinding": 1},
+				"update": {"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1,
+					"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "kubernetes:core/v1:Secret": 1,
+					"kubernetes:helm.sh/v3:Release": 1},
+			},
+		})
+		sa, err := hub.CoreV1().ServiceAccounts("kube-system").Get(ctx, lbSA.Name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		managers := map[string]bool{}
+		for _, f := range sa.ManagedFields {
+			managers[f.Manager] = true
+		}
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(managers)), func(m string) bool { return strings.HasPrefix(m, "pulumi-kubernetes") }) ||
+			sa.Annotations["eks.amazonaws.com/role-arn"] != lbSA.Annotations["eks.amazonaws.com/role-arn"] {
+			t.Errorf("the service account Argo CD left: managers %v, annotations %v; want the stack's manager too, the "+
+				"fleet's role", slices.Sorted(maps.Keys(managers)), sa.Annotations)
+		}
+		if got := denied(ctx, t, hub, controller, groups, charts); len(got) != len(charts) {
+			t.Errorf("with every hub add-on the stack's again, Argo CD's controller may %d of the chart writes, want none",
+				len(charts)-len(got))
+		}
+	})
+}
+
+// chartType is the Kubernetes provider's Helm v4 Chart: the stack's hub add-ons, rendered and applied as Argo CD does.
+const chartType = "kubernetes:helm.sh/v4:Chart"
+
+// argocdApply applies o (its TypeMeta set), of resource, to a cluster as Argo CD's application controller does with
+// ServerSideApply=true: a server-side apply under its field manager, forced.
+func argocdApply(ctx context.Context, t *testing.T, dyn dynamic.Interface, resource string, o runtime.Object) {
+	t.Helper()
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := &unstructured.Unstructured{Object: u}
+	data, err := json.Marshal(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	force := true
+	gvr := obj.GroupVersionKind().GroupVersion().WithResource(resource)
+	if _, err := dyn.Resource(gvr).Namespace(obj.GetNamespace()).Patch(ctx, obj.GetName(), types.ApplyPatchType, data,
+		metav1.PatchOptions{FieldManager: "argocd-controller", Force: &force}); err != nil {
+		t.Fatalf("Argo CD's apply of %s %s: %v", obj.GetKind(), obj.GetName(), err)
+	}
 }

@@ -26,7 +26,7 @@ namespace GitOpsFleet.Fleet.Outputs
         /// </summary>
         public readonly string? Namespace;
         /// <summary>
-        /// ThroughStack is true for a hub add-on the hub's stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.
+        /// ThroughStack is true for a hub add-on the hub's stack installs itself (argocd.stackAddons, a Helm v4 Chart): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.
         /// </summary>
         public readonly bool? ThroughStack;
         /// <summary>

@@ -18,7 +18,7 @@ export interface AddonSummary {
      */
     namespace?: string;
     /**
-     * ThroughStack is true for a hub add-on the hub's stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.
+     * ThroughStack is true for a hub add-on the hub's stack installs itself (argocd.stackAddons, a Helm v4 Chart): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository's ApplicationSets install.
      */
     throughStack?: boolean;
     /**

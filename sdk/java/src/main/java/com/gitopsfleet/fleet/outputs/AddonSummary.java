@@ -23,7 +23,7 @@ public final class AddonSummary {
      */
     private @Nullable String namespace;
     /**
-     * @return ThroughStack is true for a hub add-on the hub&#39;s stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository&#39;s ApplicationSets install.
+     * @return ThroughStack is true for a hub add-on the hub&#39;s stack installs itself (argocd.stackAddons, a Helm v4 Chart): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository&#39;s ApplicationSets install.
      * 
      */
     private @Nullable Boolean throughStack;
@@ -49,7 +49,7 @@ public final class AddonSummary {
         return Optional.ofNullable(this.namespace);
     }
     /**
-     * @return ThroughStack is true for a hub add-on the hub&#39;s stack installs itself as a Helm release (argocd.stackAddons): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository&#39;s ApplicationSets install.
+     * @return ThroughStack is true for a hub add-on the hub&#39;s stack installs itself (argocd.stackAddons, a Helm v4 Chart): its cluster secret labels it false, so the add-ons repository makes no Application of it and an add-ons rollout has nothing of it to wait for. Absent (false) for the add-ons the repository&#39;s ApplicationSets install.
      * 
      */
     public Optional<Boolean> throughStack() {
