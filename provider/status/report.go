@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 )
 
 // Report is the state of a fleet: its clusters, from the stacks and the hub's Argo CD, and what could not be read.
@@ -248,7 +250,8 @@ func FromOutputs(stack string, clusters map[string]any) []Cluster {
 
 // WithApplications are clusters with the state of each add-on's Application, as Argo CD on the hub reports it:
 // the Application whose destination is the cluster and whose name ends with the add-on's chart name (the GitOps
-// Bridge ApplicationSets name theirs addon-<cluster>-<chart>, the add-on's name with hyphens). An add-on with no
+// Bridge ApplicationSets name theirs addon-<cluster>-<chart>: the catalogue's chart, aws-for-fluent-bit for
+// aws_for_fluentbit; the add-on's name with hyphens for one the catalogue does not know). An add-on with no
 // such Application stays unknown; one the hub's stack installs (ThroughStack) has none to read.
 func WithApplications(clusters []Cluster, apps []Application) []Cluster {
 	out := slices.Clone(clusters)
@@ -259,6 +262,9 @@ func WithApplications(clusters []Cluster, apps []Application) []Cluster {
 				continue
 			}
 			chart := strings.ReplaceAll(a.Name, "_", "-")
+			if known, ok := addons.Lookup(a.Name); ok && known.Chart != "" {
+				chart = known.Chart
+			}
 			k := slices.IndexFunc(apps, func(app Application) bool {
 				return app.Cluster == c.SecretName && (app.Name == chart || strings.HasSuffix(app.Name, "-"+chart))
 			})

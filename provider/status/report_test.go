@@ -276,3 +276,21 @@ func TestHTML(t *testing.T) {
 		t.Errorf("a watched page does not reload every 30 s (%v)", err)
 	}
 }
+
+// TestApplicationsByChart: an add-on's Application is found by the chart the template names it after, which is the
+// add-on's name with hyphens only for some: aws_for_fluentbit's is addon-<cluster>-aws-for-fluent-bit, the
+// EBS CSI driver's storage classes' addon-<cluster>-aws-ebs-csi-classes; an add-on the catalogue does not know is
+// looked up by its name with hyphens.
+func TestApplicationsByChart(t *testing.T) {
+	c := Cluster{Name: "spoke", SecretName: "spoke", Addons: []Addon{{Name: "aws_for_fluentbit"}, {Name: "aws_ebs_csi_driver"},
+		{Name: "metrics_server"}, {Name: "my_addon"}}}
+	var apps []Application
+	for _, chart := range []string{"aws-for-fluent-bit", "aws-ebs-csi-classes", "metrics-server", "my-addon"} {
+		apps = append(apps, Application{Name: "addon-spoke-" + chart, Cluster: "spoke", Sync: "Synced", Health: "Healthy"})
+	}
+	for _, a := range WithApplications([]Cluster{c}, apps)[0].Addons {
+		if a.State() != "ok" || !strings.HasPrefix(a.Application, "addon-spoke-") {
+			t.Errorf("%s: %+v, want ok from its Application", a.Name, a)
+		}
+	}
+}
