@@ -28,6 +28,7 @@ func Service() emulator.Service {
 		Kinds:     map[string]emulator.Kind{ReleaseType: release},
 		Default:   object,
 		Invokes:   map[string]emulator.InvokeFunc{},
+		Construct: Construct,
 	}
 }
 

@@ -5,6 +5,7 @@ import com.gitopsfleet.fleet.FleetArgs;
 import com.gitopsfleet.fleet.inputs.ClusterDefaultsArgs;
 import com.gitopsfleet.fleet.inputs.ClusterSpecArgs;
 import com.gitopsfleet.fleet.inputs.GitDeliveryArgs;
+import com.gitopsfleet.fleet.inputs.HubArgs;
 import com.gitopsfleet.fleet.inputs.NodeGroupArgs;
 import com.gitopsfleet.fleet.inputs.RepoArgs;
 import com.gitopsfleet.fleet.inputs.RepositoriesArgs;
@@ -41,6 +42,7 @@ public final class App {
         cfg.get("defaults").map(s -> defaults(JsonParser.parseString(s).getAsJsonObject())).ifPresent(args::defaults);
         cfg.get("git").map(s -> git(JsonParser.parseString(s).getAsJsonObject())).ifPresent(args::git);
         cfg.get("cidrPool").ifPresent(args::cidrPool);
+        cfg.get("argocd").map(s -> argocd(JsonParser.parseString(s).getAsJsonObject())).ifPresent(args::argocd);
         cfg.get("tenants").map(s -> Tenants.of(JsonParser.parseString(s).getAsJsonArray())).ifPresent(args::tenants);
         var fleet = new Fleet("fleet", args.build());
         // Stack outputs hold plain values: the SDK's ClusterSummary becomes a map.
@@ -124,6 +126,15 @@ public final class App {
             out.add(args.build());
         }
         return out;
+    }
+
+    /** The hub's Argo CD settings the example's stacks set: the hub add-ons its stack installs itself. */
+    static HubArgs argocd(JsonObject a) {
+        var args = HubArgs.builder();
+        if (a.has("stackAddons")) {
+            args.stackAddons(strings(a.getAsJsonArray("stackAddons")));
+        }
+        return args.build();
     }
 
     static ClusterDefaultsArgs defaults(JsonObject d) {
