@@ -145,9 +145,10 @@ type Hub struct {
 	// selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed
 	// role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_for_fluentbit,
 	// aws_load_balancer_controller, metrics_server (addons.HubAddons; not yet aws_ebs_csi_driver's storage classes);
-	// the hub's cluster must enable it (its IAM role and annotations). Moving an add-on that Argo CD installed on the hub to the stack takes over its objects, which
-	// the template's ApplicationSets keep (preserveResourcesOnDeletion); a field whose value differs from Argo CD's
-	// (values from the repository's value files) fails the apply with the field named. Default: none.
+	// the hub's cluster must enable it (its IAM role and annotations). Moving an add-on that Argo CD installed on
+	// the hub to the stack takes over its objects, which the template's ApplicationSets keep
+	// (preserveResourcesOnDeletion); a field whose value differs from Argo CD's (values from the repository's value
+	// files) fails the apply with the field named. Default: none.
 	StackAddons []string `pulumi:"stackAddons,optional"`
 	// ControllerClusterAdmin keeps Argo CD's application controller cluster admin of the hub: the argo-cd chart's
 	// cluster role, every verb on every kind. Without it (and without AddonsOnHub, which implies it) the controller
