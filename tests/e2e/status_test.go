@@ -126,7 +126,7 @@ func fleetStatusShows(t *testing.T, env *fleettest.Env, stack *fleettest.Stack, 
 			if a.ThroughStack {
 				stack++
 			}
-			// The hub's add-ons are its stack's Helm releases (argocd.stackAddons in Pulumi.dev.yaml): no Application.
+			// The hub's add-ons are its stack's charts (argocd.stackAddons in Pulumi.dev.yaml): no Application.
 			if a.ThroughStack != (c.Name == "hub") || c.Name == "hub" && (a.State() != "stack" || a.Application != "") {
 				t.Errorf("%s %s: %+v; want the hub's add-ons installed by its stack, in state stack, no other", c.Name, a.Name, a)
 			}
