@@ -61,7 +61,8 @@ func (c *Cloud) Record(pkg, typ, id string) emulator.Record {
 }
 
 // EKS is the EKS API of region as a program on this machine reaches it (the offline EKS: DescribeCluster from the
-// emulated cluster, ListInsights from SetInsights), signing as the deployer.
+// emulated cluster, ListInsights from SetInsights), signing as the deployer. Its error is always nil: it has the
+// shape of status.WithEKS's client factory.
 func (c *Cloud) EKS(region string) (status.EKSAPI, error) {
-	return c.env.run.off.EKSAPI(region)
+	return c.env.run.off.EKSAPI(region), nil
 }

@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,6 +125,15 @@ func (n *Network) Env() map[string]string {
 		"NO_PROXY": noProxy, "no_proxy": noProxy, "no_grpc_proxy": noProxy,
 		"NODE_EXTRA_CA_CERTS": n.CAFile,
 	}
+}
+
+// Transport reaches the network as a program on this machine does: through the proxy, trusting the network's CA
+// (TLS 1.2 at least). HTTP/1.1 unless the caller sets ForceAttemptHTTP2.
+func (n *Network) Transport() *http.Transport {
+	proxy, _ := url.Parse(n.ProxyURL) // "http://" + a listener's address
+	roots := x509.NewCertPool()
+	roots.AddCert(n.ca)
+	return &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}}
 }
 
 // Close stops both servers.

@@ -2,10 +2,7 @@ package network
 
 import (
 	"bytes"
-	"crypto/tls"
-	"crypto/x509"
 	"net/http"
-	"net/url"
 	"os"
 	"testing"
 )
@@ -75,21 +72,12 @@ func TestHTTP2(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer n.Close()
-	roots := x509.NewCertPool()
-	pem, err := os.ReadFile(n.CAFile)
-	if err != nil || !roots.AppendCertsFromPEM(pem) {
-		t.Fatalf("the network's CA: %v", err)
-	}
-	proxy, err := url.Parse(n.ProxyURL)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		h2   bool
 		want int
 	}{{true, 2}, {false, 1}} {
-		tr := &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: roots},
-			ForceAttemptHTTP2: tc.h2}
+		tr := n.Transport()
+		tr.ForceAttemptHTTP2 = tc.h2
 		resp, err := (&http.Client{Transport: tr}).Get("https://ABC123.gr7.us-east-1.eks.amazonaws.com/healthz")
 		if err != nil {
 			t.Fatal(err)
