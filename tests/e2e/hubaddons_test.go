@@ -63,20 +63,11 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 			t.Errorf("Deployment kube-system/%s of the stack's release: %v", d, err)
 		}
 	}
-	a := secret.Annotations
-	sa, err := hub.CoreV1().ServiceAccounts(a["aws_load_balancer_controller_namespace"]).Get(ctx,
-		a["aws_load_balancer_controller_service_account"], metav1.GetOptions{})
-	switch {
-	case err != nil:
-		t.Errorf("the load balancer controller's service account: %v", err)
-	case sa.Annotations["eks.amazonaws.com/role-arn"] != a["aws_load_balancer_controller_iam_role_arn"] ||
-		!env.Cloud().RoleExists(a["aws_load_balancer_controller_iam_role_arn"]):
-		t.Errorf("the service account's role %q, want the fleet's %q, in the offline cloud",
-			sa.Annotations["eks.amazonaws.com/role-arn"], a["aws_load_balancer_controller_iam_role_arn"])
+	if err := addonRole(ctx, hub, env.Cloud(), secret.Annotations, "aws_load_balancer_controller"); err != nil {
+		t.Error(err)
 	}
 
-	controller := "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":argocd-application-controller"
-	groups := []string{"system:serviceaccounts", "system:serviceaccounts:" + gitopsbridge.DefaultNamespace, "system:authenticated"}
+	controller, groups := argoCDUser(gitopsbridge.ApplicationControllerServiceAccount), argoCDGroups()
 	// What an add-on's chart writes, and an admission policy (the guards).
 	charts := append(addonChartWrites(), authorizationv1.ResourceAttributes{Verb: "create",
 		Group: "admissionregistration.k8s.io", Resource: "validatingadmissionpolicies"})

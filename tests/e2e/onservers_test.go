@@ -2,13 +2,16 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 
+	"github.com/gitops-fleet/pulumi-fleet/components/addons"
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/tests/fleettest"
 )
@@ -17,6 +20,12 @@ import (
 // to the hub's API server (and whom a test impersonates to write as them).
 func argoCDUser(sa string) string {
 	return "system:serviceaccount:" + gitopsbridge.DefaultNamespace + ":" + sa
+}
+
+// argoCDGroups are the groups the API server gives a service account of Argo CD's namespace (argoCDUser), for a
+// SubjectAccessReview to ask as that account.
+func argoCDGroups() []string {
+	return []string{"system:serviceaccounts", "system:serviceaccounts:" + gitopsbridge.DefaultNamespace, "system:authenticated"}
 }
 
 // controllerAsAdmin gives Argo CD's application controller, for the test's length, what it holds in namespace on a
@@ -37,12 +46,32 @@ func controllerAsAdmin(ctx context.Context, t *testing.T, hub *fleettest.Hub, na
 	t.Cleanup(func() { _ = bindings.Delete(context.Background(), name, metav1.DeleteOptions{}) })
 	// The authorizer answers from its informer's cache: wait until it has the binding.
 	user := argoCDUser(gitopsbridge.ApplicationControllerServiceAccount)
-	groups := []string{"system:serviceaccounts", "system:serviceaccounts:" + gitopsbridge.DefaultNamespace, "system:authenticated"}
 	write := []authorizationv1.ResourceAttributes{{Verb: "update", Resource: "secrets", Namespace: namespace}}
 	if no, ok := waitFor(30*time.Second, func() ([]string, bool) {
-		_, no := access(ctx, t, hub.Typed(), user, groups, write)
+		_, no := access(ctx, t, hub.Typed(), user, argoCDGroups(), write)
 		return no, len(no) == 0
 	}); !ok {
 		t.Fatalf("30 s after the binding the controller still may not %v", no)
 	}
+}
+
+// addonRole says what is wrong with addon's service account on kube, whose namespace and name the cluster secret's
+// annotations give (<addon>_namespace, <addon>_service_account): nil when it carries the IAM role the fleet made
+// for the add-on (<addon>_iam_role_arn, as eks.amazonaws.com/role-arn) and the offline cloud holds that role.
+func addonRole(ctx context.Context, kube kubernetes.Interface, cloud *fleettest.Cloud, annotations map[string]string,
+	addon string,
+) error {
+	role := annotations[addon+addons.IAMRoleArnSuffix]
+	sa, err := kube.CoreV1().ServiceAccounts(annotations[addon+addons.NamespaceSuffix]).Get(ctx,
+		annotations[addon+"_service_account"], metav1.GetOptions{})
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s's service account: %w", addon, err)
+	case role == "" || sa.Annotations["eks.amazonaws.com/role-arn"] != role:
+		return fmt.Errorf("%s's service account has role %q, want the fleet's %q", addon,
+			sa.Annotations["eks.amazonaws.com/role-arn"], role)
+	case !cloud.RoleExists(role):
+		return fmt.Errorf("%s's role %s is not in the offline cloud", addon, role)
+	}
+	return nil
 }

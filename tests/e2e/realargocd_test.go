@@ -130,19 +130,9 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := secret.Annotations
 			kube := env.ClusterIn(devClusters[spoke], spoke).Typed()
-			sa, err := kube.CoreV1().ServiceAccounts(a["aws_load_balancer_controller_namespace"]).Get(ctx,
-				a["aws_load_balancer_controller_service_account"], metav1.GetOptions{})
-			if err != nil {
-				t.Errorf("%s: the load balancer controller's service account: %v", spoke, err)
-				continue
-			}
-			if got, want := sa.Annotations["eks.amazonaws.com/role-arn"], a["aws_load_balancer_controller_iam_role_arn"]; got != want || want == "" {
-				t.Errorf("%s: the service account's role is %q, want the fleet's %q", spoke, got, want)
-			}
-			if !env.Cloud().RoleExists(a["aws_load_balancer_controller_iam_role_arn"]) {
-				t.Errorf("%s: the role %s is not in the offline cloud", spoke, a["aws_load_balancer_controller_iam_role_arn"])
+			if err := addonRole(ctx, kube, env.Cloud(), secret.Annotations, "aws_load_balancer_controller"); err != nil {
+				t.Errorf("%s: %v", spoke, err)
 			}
 			for _, d := range []string{"aws-load-balancer-controller", "metrics-server"} {
 				_, err := kube.AppsV1().Deployments("kube-system").Get(ctx, d, metav1.GetOptions{})

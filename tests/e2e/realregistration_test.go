@@ -132,14 +132,9 @@ func testFluentBitOnTheHub(ctx context.Context, t *testing.T, env *fleettest.Env
 		t.Errorf("the hub's cluster secret labels enable_aws_for_fluentbit %q, want \"false\"", got)
 	}
 	a := secret.Annotations
-	ns, role := a["aws_for_fluentbit_namespace"], a["aws_for_fluentbit_iam_role_arn"]
-	sa, err := kube.CoreV1().ServiceAccounts(ns).Get(ctx, a["aws_for_fluentbit_service_account"], metav1.GetOptions{})
-	switch {
-	case err != nil:
-		t.Errorf("Fluent Bit's service account: %v", err)
-	case role == "" || sa.Annotations["eks.amazonaws.com/role-arn"] != role || !env.Cloud().RoleExists(role):
-		t.Errorf("Fluent Bit's service account has role %q, want the fleet's %q, in the offline cloud",
-			sa.Annotations["eks.amazonaws.com/role-arn"], role)
+	ns := a["aws_for_fluentbit_namespace"]
+	if err := addonRole(ctx, kube, env.Cloud(), a, "aws_for_fluentbit"); err != nil {
+		t.Error(err)
 	}
 	if _, err := kube.AppsV1().DaemonSets(ns).Get(ctx, "aws-for-fluent-bit", metav1.GetOptions{}); err != nil {
 		t.Errorf("the DaemonSet of the stack's release: %v", err)
