@@ -20,16 +20,26 @@ type HubChart struct {
 	// otherwise the add-on identity's <prefix>_namespace annotation gives it (NamespaceIn). Each hub chart's is
 	// kube-system, which every cluster has: the stack creates no namespace for them.
 	Namespace string
+	// ClusterScoped is true for a chart that renders cluster-scoped objects only, whose ApplicationSet names no
+	// destination namespace (aws-ebs-csi-classes' StorageClasses): the release has no namespace (NamespaceIn is ""),
+	// and Helm renders it in the default one, as Argo CD's repo server does.
+	ClusterScoped bool
 	// Values are the chart values the ApplicationSet's template writes (helm.values), from the annotations.
 	Values func(annotations map[string]string) map[string]any
 }
 
 // hubCharts are the add-ons a hub's stack can install itself, each as the template's ApplicationSet at
 // TemplateRepository's commit installs it (tests/contract renders those ApplicationSets with Argo CD's own
-// ApplicationSet code and compares). Not yet aws_ebs_csi_driver, whose ApplicationSet installs the driver's storage
-// classes (gp2, which EKS also makes on every cluster and the stack's server-side apply would take over as Argo
-// CD's does, and gp3): its chart has no offline stand-in, ApplicationSet fixture or contract case here.
+// ApplicationSet code and compares).
 var hubCharts = map[string]HubChart{
+	// The EBS CSI driver is the EKS managed add-on FleetCluster creates with its role; what the template's
+	// ApplicationSet (addons-aws-csi-ebs-resources-appset.yaml, under the implied enable_aws_ebs_csi_resources)
+	// installs is its storage classes: gp3, the default class, and gp2, which EKS also makes on every cluster (from
+	// Kubernetes 1.30 without the default-class annotation). The stack's server-side apply takes EKS's gp2 over as
+	// Argo CD's does: the same provisioner, parameters, reclaim policy and binding mode, none of which a StorageClass
+	// lets change. Removing the add-on from stackAddons deletes both classes (volumes already bound keep theirs).
+	"aws_ebs_csi_driver": {Repository: "https://gitops-bridge-dev.github.io/gitops-bridge-helm-charts", Version: "1.0.0",
+		ClusterScoped: true, Values: func(map[string]string) map[string]any { return map[string]any{} }},
 	"aws_load_balancer_controller": {Repository: "https://aws.github.io/eks-charts", Version: "1.7.1",
 		Values: func(m map[string]string) map[string]any {
 			p := "aws_load_balancer_controller"
@@ -77,7 +87,11 @@ func HubChartOf(name string) (HubChart, bool) {
 func HubAddons() []string { return slices.Sorted(maps.Keys(hubCharts)) }
 
 // NamespaceIn is the namespace add-on name's release goes to on a cluster whose secret carries annotations.
+// It is "" for a ClusterScoped chart.
 func (c HubChart) NamespaceIn(name string, annotations map[string]string) string {
+	if c.ClusterScoped {
+		return ""
+	}
 	if c.Namespace != "" {
 		return c.Namespace
 	}

@@ -33,7 +33,7 @@ func (b *builder) summary(c ClusterSpec, cl *fleetcluster.FleetCluster, bridge *
 			Addons:     addonSummaries(v[6].(map[string]bool), c.AddonVersions, v[7].(map[string]string)),
 		}
 		if c.Role == Hub && b.p.Argocd != nil {
-			for _, name := range b.p.Argocd.StackAddons {
+			for _, name := range gitopsbridge.ThroughStack(b.p.Argocd) {
 				if a, ok := s.Addons[name]; ok {
 					a.ThroughStack = true
 					s.Addons[name] = a

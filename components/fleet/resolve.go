@@ -183,8 +183,9 @@ func (p *plan) argocdSettings() gitopsbridge.Hub {
 		}
 	}
 	if c := p.hub; c != nil {
+		stack := gitopsbridge.ThroughStack(&h)
 		for name, on := range c.Addons {
-			h.AddonsOnHub = h.AddonsOnHub || on && !slices.Contains(h.StackAddons, name)
+			h.AddonsOnHub = h.AddonsOnHub || on && !slices.Contains(stack, name)
 		}
 		h.ControllerClusterAdmin = len(c.tenants) > 0 || h.ControllerClusterAdmin
 	}

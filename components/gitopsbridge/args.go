@@ -141,11 +141,13 @@ type Hub struct {
 	// version, release name and namespace, with the values it writes from the cluster secret's annotations, the
 	// add-on's IAM role included), without the add-ons repository's value files: the chart rendered and each
 	// object applied server-side (a Helm v4 Chart of the Kubernetes provider), as Argo CD renders and applies it,
-	// with no Helm release. The hub's cluster secret labels them enable_<addon>: "false", so no ApplicationSet
-	// selects the hub for them, and they need no addonsOnHub: Argo CD's application controller keeps its narrowed
-	// role, and a commit to the add-ons repository changes nothing on the hub. Each is one of aws_for_fluentbit,
-	// aws_load_balancer_controller, metrics_server (addons.HubAddons; not yet aws_ebs_csi_driver's storage classes);
-	// the hub's cluster must enable it (its IAM role and annotations). Moving an add-on that Argo CD installed on
+	// with no Helm release. The hub's cluster secret labels them enable_<addon>: "false" (and the add-ons each
+	// implies: aws_ebs_csi_driver's aws_ebs_csi_resources), so no ApplicationSet selects the hub for them, and they
+	// need no addonsOnHub: Argo CD's application controller keeps its narrowed role, and a commit to the add-ons
+	// repository changes nothing on the hub. Each is one of aws_ebs_csi_driver (its storage classes, gp2 and the
+	// default gp3, from the template's aws-ebs-csi-classes chart: the driver itself is the EKS managed add-on),
+	// aws_for_fluentbit, aws_load_balancer_controller, metrics_server (addons.HubAddons); the hub's cluster must
+	// enable it (its IAM role and annotations). Moving an add-on that Argo CD installed on
 	// the hub to the stack takes over its objects, which the template's ApplicationSets keep
 	// (preserveResourcesOnDeletion); a field whose value differs from Argo CD's (values from the repository's value
 	// files) fails the apply with the field named. Default: none.

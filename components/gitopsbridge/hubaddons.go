@@ -43,15 +43,30 @@ func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.Stri
 }
 
 // StackAddonsOff labels the add-ons a hub's stack installs itself (hub.stackAddons) false in enabled, the add-ons of
-// the hub's cluster secret, so that the add-ons repository's ApplicationSets select no hub for them. A nil enabled
-// enables nothing and stays nil.
+// the hub's cluster secret, and the add-ons each implies (addons.WithImplied: the EBS CSI driver's
+// aws_ebs_csi_resources, whose label is the one its ApplicationSet selects), so that the add-ons repository's
+// ApplicationSets select no hub for them. A nil enabled enables nothing and stays nil.
 func StackAddonsOff(h *Hub, enabled map[string]bool) {
-	if h == nil || enabled == nil {
+	if enabled == nil {
 		return
 	}
-	for _, name := range h.StackAddons {
+	for _, name := range ThroughStack(h) {
 		enabled[name] = false
 	}
+}
+
+// ThroughStack are the add-ons a hub's stack installs itself (hub.stackAddons) with those each implies
+// (addons.WithImplied: the EBS CSI driver's aws_ebs_csi_resources, its storage classes): none for a nil hub.
+func ThroughStack(h *Hub) []string {
+	if h == nil {
+		return nil
+	}
+	var out []string
+	for _, name := range h.StackAddons {
+		a, _ := addons.Lookup(name)
+		out = append(append(out, name), a.Implies...)
+	}
+	return out
 }
 
 // checkStackAddons reports hub.stackAddons entries that are not add-ons a hub's stack installs (addons.HubAddons),

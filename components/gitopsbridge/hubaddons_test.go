@@ -53,7 +53,7 @@ func stackAddonsInstalled(t *testing.T, args GitOpsBridgeArgs) {
 	want := map[string]map[string]any{
 		"hub-addon-aws-load-balancer-controller": {
 			"name": "aws-load-balancer-controller", "chart": "aws-load-balancer-controller", "version": "1.7.1",
-			"namespace": "kube-system",
+			"namespace":      "kube-system",
 			"repositoryOpts": map[string]any{"repo": "https://aws.github.io/eks-charts"},
 			"values": map[string]any{"vpcId": "vpc-0abc", "clusterName": "hub", "serviceAccount": map[string]any{
 				"name":        "aws-load-balancer-controller-sa",
@@ -63,7 +63,7 @@ func stackAddonsInstalled(t *testing.T, args GitOpsBridgeArgs) {
 		"hub-addon-metrics-server": {
 			"name": "metrics-server", "chart": "metrics-server", "version": "3.12.0", "namespace": "kube-system",
 			"repositoryOpts": map[string]any{"repo": "https://kubernetes-sigs.github.io/metrics-server"},
-			"values": map[string]any{},
+			"values":         map[string]any{},
 		},
 	}
 	var names []string
@@ -97,6 +97,33 @@ func stackAddonsInstalled(t *testing.T, args GitOpsBridgeArgs) {
 	}
 }
 
+// TestStackAddonsImplied: the EBS CSI driver through the hub's stack is its storage classes' chart, with no
+// namespace (its objects are cluster-scoped, and its ApplicationSet names none), and the hub's secret labels false
+// both the driver and aws_ebs_csi_resources, which FleetCluster writes true with it (addons.WithImplied) and which is
+// the label the template's ApplicationSet selects.
+func TestStackAddonsImplied(t *testing.T) {
+	args := stackAddonsHub("aws_ebs_csi_driver")
+	c := cluster("hub", "us-east-1")
+	c.Addons = pulumi.BoolMap{"aws_ebs_csi_driver": pulumi.Bool(true), "aws_ebs_csi_resources": pulumi.Bool(true),
+		"metrics_server": pulumi.Bool(true)}
+	c.GitOpsMetadata = pulumi.StringMap{"aws_cluster_name": pulumi.String("hub")}
+	args.Cluster = c
+	cloud, _ := build(t, "hub", args)
+	w := map[string]any{"name": "aws-ebs-csi-classes", "chart": "aws-ebs-csi-classes", "version": "1.0.0", "namespace": "",
+		"repositoryOpts": map[string]any{"repo": "https://gitops-bridge-dev.github.io/gitops-bridge-helm-charts"},
+		"values":         map[string]any{}}
+	if diff := cmp.Diff(w, cloud.MustGet(t, chartType, "hub-addon-aws-ebs-csi-classes").InputsLike(w)); diff != "" {
+		t.Errorf("the storage classes' chart (-want +got):\n%s", diff)
+	}
+	labels := toStrings(t, cloud.MustGet(t, secretType, "hub-cluster-secret").Input("metadata").(map[string]any)["labels"])
+	for label, v := range map[string]string{"enable_aws_ebs_csi_driver": "false", "enable_aws_ebs_csi_resources": "false",
+		"enable_metrics_server": "true"} {
+		if labels[label] != v {
+			t.Errorf("the hub's secret labels %s %q, want %q", label, labels[label], v)
+		}
+	}
+}
+
 // TestStackAddonsRefused: hub.stackAddons names add-ons the hub's stack installs, once each, that the hub's cluster
 // enables; every problem is reported before anything is registered.
 func TestStackAddonsRefused(t *testing.T) {
@@ -106,7 +133,7 @@ func TestStackAddonsRefused(t *testing.T) {
 	}{
 		"not a hub add-on, twice": {args: stackAddonsHub("velero", "metrics_server", "metrics_server"),
 			want: []string{`hub.stackAddons[0]: "velero" is not an add-on the hub's stack installs; want one of ` +
-				"aws_for_fluentbit, aws_load_balancer_controller, metrics_server", `hub.stackAddons[2]: "metrics_server" is listed twice`}},
+				"aws_ebs_csi_driver, aws_for_fluentbit, aws_load_balancer_controller, metrics_server", `hub.stackAddons[2]: "metrics_server" is listed twice`}},
 		"not enabled on the hub's cluster": {args: func() GitOpsBridgeArgs {
 			a := stackAddonsHub("metrics_server")
 			a.Addons = map[string]bool{"metrics_server": false}

@@ -214,11 +214,18 @@ type output struct {
 	} `json:"addons"`
 }
 
+// implied is true for a label name that another add-on of the catalogue implies (aws_ebs_csi_resources, which the
+// EBS CSI driver's Application is selected by): the add-on that implies it is the row, with its Application.
+func implied(name string) bool {
+	return slices.ContainsFunc(addons.All(), func(a addons.Addon) bool { return slices.Contains(a.Implies, name) })
+}
+
 // FromOutputs are the clusters of a fleet stack's `clusters` output (Fleet's: name -> region, role, environment,
-// wave, kubernetesVersion, secretName, secretNamespace, shard, nodeGroups, addons and the cluster secret's labels), with the add-ons those
-// labels enable (enable_<addon>: "true"), each with its version and role from the output's addons; every add-on's
-// state unknown until Argo CD is read (WithApplications); and a hub's add-ons that its stack installs (the output's
-// throughStack, labelled false), in state "stack". Sorted by name. An entry not of that shape counts as empty.
+// wave, kubernetesVersion, secretName, secretNamespace, shard, nodeGroups, addons and the cluster secret's labels),
+// with the add-ons those labels enable (enable_<addon>: "true"; not those an add-on implies, implied), each with its
+// version and role from the output's addons; every add-on's state unknown until Argo CD is read (WithApplications);
+// and a hub's add-ons that its stack installs (the output's throughStack, labelled false), in state "stack". Sorted
+// by name. An entry not of that shape counts as empty.
 func FromOutputs(stack string, clusters map[string]any) []Cluster {
 	var out []Cluster
 	for _, name := range slices.Sorted(maps.Keys(clusters)) {
@@ -232,13 +239,13 @@ func FromOutputs(stack string, clusters map[string]any) []Cluster {
 			NodeGroups: o.NodeGroups, ArgoCD: Unknown, Connection: Unknown, Decommissioned: o.Labels["fleet_decommission"] == "true",
 			Addons: []Addon{}}
 		for _, k := range slices.Sorted(maps.Keys(o.Labels)) {
-			if addon, ok := strings.CutPrefix(k, "enable_"); ok && o.Labels[k] == "true" {
+			if addon, ok := strings.CutPrefix(k, "enable_"); ok && o.Labels[k] == "true" && !implied(addon) {
 				cl.Addons = append(cl.Addons, Addon{Name: addon, Sync: Unknown, Health: Unknown,
 					Version: o.Addons[addon].Version, IamRoleArn: o.Addons[addon].IamRoleArn})
 			}
 		}
 		for _, addon := range slices.Sorted(maps.Keys(o.Addons)) {
-			if a := o.Addons[addon]; a.ThroughStack {
+			if a := o.Addons[addon]; a.ThroughStack && !implied(addon) {
 				cl.Addons = append(cl.Addons, Addon{Name: addon, Version: a.Version, IamRoleArn: a.IamRoleArn, ThroughStack: true})
 			}
 		}

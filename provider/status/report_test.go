@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -291,6 +292,28 @@ func TestApplicationsByChart(t *testing.T) {
 	for _, a := range WithApplications([]Cluster{c}, apps)[0].Addons {
 		if a.State() != "ok" || !strings.HasPrefix(a.Application, "addon-spoke-") {
 			t.Errorf("%s: %+v, want ok from its Application", a.Name, a)
+		}
+	}
+}
+
+// TestImpliedLabelsAreNoRows: a label that another add-on implies (enable_aws_ebs_csi_resources, which FleetCluster
+// writes with the EBS CSI driver and the storage classes' ApplicationSet selects) is no add-on row of its own, on a
+// spoke or among a hub's stack add-ons: the driver's row, found by its chart's Application, stands for both.
+func TestImpliedLabelsAreNoRows(t *testing.T) {
+	clusters := map[string]any{
+		"spoke": map[string]any{"labels": map[string]any{"enable_aws_ebs_csi_driver": "true",
+			"enable_aws_ebs_csi_resources": "true", "enable_metrics_server": "true"}},
+		"hub": map[string]any{"addons": map[string]any{
+			"aws_ebs_csi_driver": map[string]any{"throughStack": true}, "aws_ebs_csi_resources": map[string]any{"throughStack": true}}},
+	}
+	want := map[string][]string{"hub": {"aws_ebs_csi_driver"}, "spoke": {"aws_ebs_csi_driver", "metrics_server"}}
+	for _, c := range FromOutputs("dev", clusters) {
+		var names []string
+		for _, a := range c.Addons {
+			names = append(names, a.Name)
+		}
+		if !slices.Equal(names, want[c.Name]) {
+			t.Errorf("%s's add-on rows %v, want %v", c.Name, names, want[c.Name])
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 // hubAddonSets are the offline add-ons repository's ApplicationSets of the add-ons a hub's stack installs itself,
 // written as the GitOps Bridge control-plane template writes them (tests/fixtures/addons-repo).
 var hubAddonSets = map[string]string{
+	"aws_ebs_csi_driver":           "aws/addons-aws-csi-ebs-resources-appset.yaml",
 	"aws_for_fluentbit":            "aws/addons-aws-fluentbit-appset.yaml",
 	"aws_load_balancer_controller": "aws/addons-aws-load-balancer-controller-appset.yaml",
 	"metrics_server":               "oss/addons-metrics-server-appset.yaml",
@@ -28,7 +29,7 @@ var hubAddonSets = map[string]string{
 // And once the hub's secret labels them false, as GitOpsBridge writes it with stackAddons, the ApplicationSets make
 // no Application for the hub.
 func TestStackAddonsAsTheApplicationSets(t *testing.T) {
-	if got := addons.HubAddons(); !cmp.Equal(got, []string{"aws_for_fluentbit", "aws_load_balancer_controller", "metrics_server"}) {
+	if got := addons.HubAddons(); !cmp.Equal(got, []string{"aws_ebs_csi_driver", "aws_for_fluentbit", "aws_load_balancer_controller", "metrics_server"}) {
 		t.Fatalf("hub add-ons %v: give each an ApplicationSet in hubAddonSets", got)
 	}
 	annotations := map[string]string{
@@ -64,7 +65,9 @@ func TestStackAddonsAsTheApplicationSets(t *testing.T) {
 			if err := yaml.Unmarshal(raw, &set); err != nil {
 				t.Fatal(err)
 			}
-			apps := generateSet(t, set.Spec, []corev1.Secret{secret(map[string]bool{name: true})})
+			// The add-ons as FleetCluster writes them, with those this one implies (the EBS CSI driver's
+			// aws_ebs_csi_resources, the label its ApplicationSet selects).
+			apps := generateSet(t, set.Spec, []corev1.Secret{secret(addons.WithImplied(map[string]bool{name: true}))})
 			if len(apps) != 1 || len(apps[0].Spec.Sources) != 2 || apps[0].Spec.Sources[1].Helm == nil {
 				t.Fatalf("Argo CD made %d Applications of %s for the hub, want one with a chart source: %+v", len(apps), file, apps)
 			}
@@ -85,7 +88,7 @@ func TestStackAddonsAsTheApplicationSets(t *testing.T) {
 			if diff := cmp.Diff(argocd, stack); diff != "" {
 				t.Errorf("the stack installs other than Argo CD would (-argocd +stack):\n%s", diff)
 			}
-			off := map[string]bool{name: true}
+			off := addons.WithImplied(map[string]bool{name: true})
 			gitopsbridge.StackAddonsOff(&gitopsbridge.Hub{StackAddons: []string{name}}, off)
 			if apps := generateSet(t, set.Spec, []corev1.Secret{secret(off)}); len(apps) != 0 {
 				t.Errorf("with stackAddons the ApplicationSet still installs onto the hub: %s", apps[0].Name)

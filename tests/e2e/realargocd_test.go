@@ -62,6 +62,7 @@ func TestArgoCDSyncsAddons(t *testing.T) {
 		}
 	}
 	want["addon-spoke-use2-aws-for-fluent-bit"] = true
+	want["addon-spoke-use2-aws-ebs-csi-classes"], want["addon-spoke-usw2-aws-ebs-csi-classes"] = true, true
 	delete(want, "addon-spoke-use2-metrics-server") // held back (holdBack)
 	synced := func() (map[string]string, bool) {
 		list, err := apps.List(ctx, metav1.ListOptions{})

@@ -13,6 +13,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/gitopsbridge"
 	"github.com/gitops-fleet/pulumi-fleet/provider/status"
@@ -25,9 +26,11 @@ import (
 // the hub holds no cluster secret; merging the hub's and spoke-use2's pull requests (their branches' files onto
 // main, served as GitHub would) has the registry Application register exactly those two, and the ApplicationSet
 // controller then gives spoke-use2 its add-ons, Synced and Healthy, while spoke-usw2, whose pull request is still
-// open, gets none. The hub's add-ons are the stack's (argocd.stackAddons, as the dev example sets), so Argo CD's
-// application controller is not its admin (controllerClusterAdmin): all of the above is synced through the Roles the hub grants it, and the hub's API
-// server refuses the controller the fleet's guards, RBAC and pods (testNarrowedController).
+// open, gets none; the EBS storage classes of both (the hub's from its stack, spoke-use2's from Argo CD) take over
+// the gp2 class EKS made (testStorageClasses). The hub's add-ons are the stack's (argocd.stackAddons, as the dev
+// example sets), so Argo CD's application controller is not its admin (controllerClusterAdmin): all of the above is
+// synced through the Roles the hub grants it, and the hub's API server refuses the controller the fleet's guards,
+// RBAC and pods (testNarrowedController).
 func TestRegistrationPullRequests(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -83,8 +86,8 @@ func TestRegistrationPullRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	addons := gitopsbridge.ApplicationsNamespace(gitopsbridge.DefaultNamespace, "addons")
-	want := []string{"addon-spoke-use2-aws-for-fluent-bit", "addon-spoke-use2-aws-load-balancer-controller",
-		"addon-spoke-use2-metrics-server"}
+	want := []string{"addon-spoke-use2-aws-ebs-csi-classes", "addon-spoke-use2-aws-for-fluent-bit",
+		"addon-spoke-use2-aws-load-balancer-controller", "addon-spoke-use2-metrics-server"}
 	type view struct{ Secrets, Addons string }
 	got, ok := waitFor(3*time.Minute, func() (view, bool) {
 		v := view{Secrets: strings.Join(hub.ClusterSecrets(), ",")}
@@ -113,6 +116,9 @@ func TestRegistrationPullRequests(t *testing.T) {
 	t.Logf("the merged registrations' add-ons Synced and Healthy %s after the merge", time.Since(started).Round(time.Second))
 	t.Run("Fluent Bit on the hub is the stack's release, with the hub's role and log group", func(t *testing.T) {
 		testFluentBitOnTheHub(ctx, t, env.For(t), hub)
+	})
+	t.Run("the EBS storage classes: the hub's from its stack, spoke-use2's from Argo CD, EKS's gp2 taken over", func(t *testing.T) {
+		testStorageClasses(ctx, t, hub.Typed(), env.Cluster("spoke-use2").Typed())
 	})
 	testNarrowedController(ctx, t, hub)
 }
@@ -148,6 +154,53 @@ func testFluentBitOnTheHub(ctx context.Context, t *testing.T, env *fleettest.Env
 		"log_group_template " + a["aws_for_fluentbit_log_group_name"] + "/workload/$kubernetes['namespace_name']"} {
 		if a["aws_for_fluentbit_log_group_name"] == "" || !strings.Contains(conf, want) {
 			t.Errorf("Fluent Bit's output %q does not say %q", conf, want)
+		}
+	}
+}
+
+// testStorageClasses: aws_ebs_csi_driver's storage classes (the template's aws-ebs-csi-classes chart) on the hub,
+// from its stack (argocd.stackAddons), and on spoke-use2, from Argo CD's Application: the hub's secret labels the
+// driver and aws_ebs_csi_resources false, so no ApplicationSet selects the hub; on both, gp3 is the default class
+// and gp2, which the offline EKS made as EKS makes it on every cluster, was taken over by the installer's
+// server-side apply (the stack's field manager on the hub, Argo CD's on the spoke) and is no default.
+func testStorageClasses(ctx context.Context, t *testing.T, hub, spoke kubernetes.Interface) {
+	secret, err := hub.CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, "hub", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("the hub's cluster secret: %v", err)
+	}
+	for _, label := range []string{"enable_aws_ebs_csi_driver", "enable_aws_ebs_csi_resources"} {
+		if got := secret.Labels[label]; got != "false" {
+			t.Errorf("the hub's cluster secret labels %s %q, want \"false\"", label, got)
+		}
+	}
+	const isDefault = "storageclass.kubernetes.io/is-default-class"
+	for cluster, c := range map[string]struct {
+		kube    kubernetes.Interface
+		applier func(string) bool
+	}{
+		"hub":        {hub, func(m string) bool { return strings.HasPrefix(m, "pulumi-kubernetes") }},
+		"spoke-use2": {spoke, func(m string) bool { return m == "argocd-controller" }},
+	} {
+		gp3, err := c.kube.StorageV1().StorageClasses().Get(ctx, "gp3", metav1.GetOptions{})
+		if err != nil || gp3.Provisioner != "ebs.csi.aws.com" || gp3.Annotations[isDefault] != "true" ||
+			gp3.Parameters["encrypted"] != "true" {
+			t.Errorf("%s's gp3 class: %v; want the EBS CSI driver's, encrypted, the default", cluster, err)
+		}
+		gp2, err := c.kube.StorageV1().StorageClasses().Get(ctx, "gp2", metav1.GetOptions{})
+		if err != nil {
+			t.Errorf("%s's gp2 class: %v", cluster, err)
+			continue
+		}
+		managers := map[string]metav1.ManagedFieldsOperationType{}
+		for _, f := range gp2.ManagedFields {
+			managers[f.Manager] = f.Operation
+		}
+		applied := slices.ContainsFunc(slices.Collect(maps.Keys(managers)), func(m string) bool {
+			return c.applier(m) && managers[m] == metav1.ManagedFieldsOperationApply
+		})
+		if managers["eks"] == "" || !applied || gp2.Annotations[isDefault] != "false" {
+			t.Errorf("%s's gp2 class: managers %v, annotations %v; want EKS's, taken over by the installer's apply, "+
+				"no default", cluster, managers, gp2.Annotations)
 		}
 	}
 }

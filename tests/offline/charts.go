@@ -43,6 +43,7 @@ var addonStandIns = []standIn{
 	{repo: "https://aws.github.io/eks-charts", name: "aws-load-balancer-controller", version: "1.7.1"},
 	{repo: "https://aws.github.io/eks-charts", name: "aws-for-fluent-bit", version: "0.1.32"},
 	{repo: "https://kubernetes-sigs.github.io/metrics-server", name: "metrics-server", version: "3.12.0"},
+	{repo: "https://gitops-bridge-dev.github.io/gitops-bridge-helm-charts", name: "aws-ebs-csi-classes", version: "1.0.0"},
 }
 
 // ociRepository is the repository of an OCI chart reference (oci://<host>/<path>/<name>): all but its name.

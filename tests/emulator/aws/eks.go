@@ -22,8 +22,11 @@ var CAData = base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE---
 // EKSClusterType is the type token of an EKS cluster.
 const EKSClusterType = "aws:eks/cluster:Cluster"
 
+// defaultVersion is the Kubernetes version of an emulated cluster whose create names none.
+const defaultVersion = "1.31"
+
 // eksCluster is an EKS cluster. Where the run has control planes (controlplane.FromEnv), creating one starts a
-// real control plane for it and deleting it deletes that.
+// real control plane for it, with what EKS makes on every cluster (createEKSObjects), and deleting it deletes that.
 var eksCluster = emulator.Kind{
 	Start: func(c emulator.Call, id string) error {
 		clusters, ok := controlplane.FromEnv()
@@ -46,8 +49,20 @@ var eksCluster = emulator.Kind{
 				bootstrap = b.AsBool()
 			}
 		}
-		return clusters.Create(context.Background(), controlplane.Name(c.Scope, id), &controlplane.Authentication{
-			ClusterID: id, BackendModes: BackendModes(mode), Access: CreatorAccess(bootstrap)})
+		name := controlplane.Name(c.Scope, id)
+		if err := clusters.Create(context.Background(), name, &controlplane.Authentication{
+			ClusterID: id, BackendModes: BackendModes(mode), Access: CreatorAccess(bootstrap)}); err != nil {
+			return err
+		}
+		kube, err := clusters.Typed(name)
+		if err != nil {
+			return err
+		}
+		version := emulator.Str(c.Inputs, "version")
+		if version == "" {
+			version = defaultVersion
+		}
+		return createEKSObjects(context.Background(), kube, version)
 	},
 	// Once the cluster is recorded, its creator's access applies (SyncAccess).
 	Changed: syncAccessOf("name"),
@@ -64,7 +79,7 @@ var eksCluster = emulator.Kind{
 		host := strings.ToUpper(emulator.RandomHex(16))
 		version := emulator.Str(c.Inputs, "version")
 		if version == "" {
-			version = "1.31"
+			version = defaultVersion
 		}
 		return map[string]any{
 			"arn":                  ARN("eks", c.Scope, "cluster/"+name),
