@@ -24,8 +24,58 @@ type HubChart struct {
 	// destination namespace (aws-ebs-csi-classes' StorageClasses): the release has no namespace (NamespaceIn is ""),
 	// and Helm renders it in the default one, as Argo CD's repo server does.
 	ClusterScoped bool
-	// Values are the chart values the ApplicationSet's template writes (helm.values), from the annotations.
+	// Values are the chart values the ApplicationSet's template writes (helm.values), from the annotations; nil for
+	// a template that writes none (TemplateValues).
 	Values func(annotations map[string]string) map[string]any
+	// ApplyValues are values the stack adds to Values for its own apply, which the template does not write: what the
+	// Kubernetes provider needs to apply an object as Argo CD's sync does (StackValues).
+	ApplyValues map[string]any
+}
+
+// patchForce is the Kubernetes provider's annotation that has its server-side apply of an object force a conflict
+// (take the conflicting fields from their manager), as Argo CD's ServerSideApply sync always does (gitops-engine's
+// apply sets ForceConflicts); the provider's own applies do not force by default.
+const patchForce = "pulumi.com/patchForce"
+
+// TemplateValues are the values the template's ApplicationSet writes for a cluster whose secret carries annotations
+// (Values; none when nil).
+func (c HubChart) TemplateValues(annotations map[string]string) map[string]any {
+	if c.Values == nil {
+		return map[string]any{}
+	}
+	return c.Values(annotations)
+}
+
+// StackValues are the values the stack installs the chart with on a cluster whose secret carries annotations:
+// TemplateValues, with ApplyValues merged in (maps merged key by key, ApplyValues' leaves winning).
+func (c HubChart) StackValues(annotations map[string]string) map[string]any {
+	return merged(c.TemplateValues(annotations), c.ApplyValues)
+}
+
+// Static is true for a chart whose values and namespace read no annotation (no Values; a fixed namespace or none):
+// the stack knows them before the cluster's annotations are, so a preview that changes the annotations still renders
+// the chart (a Helm v4 Chart renders nothing while its values are unknown, and the preview then lists its objects as
+// deleted, though the up keeps them).
+func (c HubChart) Static() bool { return c.Values == nil && (c.Namespace != "" || c.ClusterScoped) }
+
+// merged is dst with src merged in, map by map; src's other values win. dst's maps are copied, not changed.
+func merged(dst, src map[string]any) map[string]any {
+	out := maps.Clone(dst)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for k, v := range src {
+		if sv, ok := v.(map[string]any); ok {
+			if dv, ok := out[k].(map[string]any); ok {
+				out[k] = merged(dv, sv)
+				continue
+			}
+			out[k] = merged(nil, sv)
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // hubCharts are the add-ons a hub's stack can install itself, each as the template's ApplicationSet at
@@ -37,9 +87,13 @@ var hubCharts = map[string]HubChart{
 	// installs is its storage classes: gp3, the default class, and gp2, which EKS also makes on every cluster (from
 	// Kubernetes 1.30 without the default-class annotation). The stack's server-side apply takes EKS's gp2 over as
 	// Argo CD's does: the same provisioner, parameters, reclaim policy and binding mode, none of which a StorageClass
-	// lets change. Removing the add-on from stackAddons deletes both classes (volumes already bound keep theirs).
+	// lets change. On a cluster created before 1.30, EKS's gp2 carries the default-class annotation "true", which
+	// the chart sets "false": Argo CD's forced apply takes that field from EKS, and so does the stack's, through the
+	// chart's own gp2.annotations (patchForce). Removing the add-on from stackAddons deletes both classes (volumes
+	// already bound keep theirs).
 	"aws_ebs_csi_driver": {Repository: "https://gitops-bridge-dev.github.io/gitops-bridge-helm-charts", Version: "1.0.0",
-		ClusterScoped: true, Values: func(map[string]string) map[string]any { return map[string]any{} }},
+		ClusterScoped: true,
+		ApplyValues:   map[string]any{"gp2": map[string]any{"annotations": map[string]any{patchForce: "true"}}}},
 	"aws_load_balancer_controller": {Repository: "https://aws.github.io/eks-charts", Version: "1.7.1",
 		Values: func(m map[string]string) map[string]any {
 			p := "aws_load_balancer_controller"
@@ -74,7 +128,7 @@ var hubCharts = map[string]HubChart{
 			}
 		}},
 	"metrics_server": {Repository: "https://kubernetes-sigs.github.io/metrics-server", Version: "3.12.0",
-		Namespace: "kube-system", Values: func(map[string]string) map[string]any { return map[string]any{} }},
+		Namespace: "kube-system"},
 }
 
 // HubChartOf is the hub chart of an add-on; false for an add-on a hub's stack does not install (HubAddons).

@@ -12,7 +12,8 @@ import (
 
 // hubAddons installs hub.stackAddons on the hub through k8s, each as the add-ons repository's ApplicationSet makes
 // Argo CD install it (addons.HubChart: its chart, repository, version, release name and namespace, with the values it
-// would write from the hub's cluster secret's annotations): the chart rendered (a Helm v4 Chart, as Argo CD's repo
+// would write from the hub's cluster secret's annotations, and what the stack's apply needs to apply as Argo CD's
+// does, StackValues): the chart rendered (a Helm v4 Chart, as Argo CD's repo
 // server runs `helm template`) and each object applied server-side, no Helm release. So an object that already
 // exists is taken over, as Argo CD's ServerSideApply would: one Argo CD installed before the add-on moved to the
 // stack (the template's ApplicationSets keep what they installed, preserveResourcesOnDeletion), with the same
@@ -24,10 +25,12 @@ func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.Stri
 	for _, name := range b.args.Hub.StackAddons {
 		hc, _ := addons.HubChartOf(name) // Validate refused any other
 		a, _ := addons.Lookup(name)
-		namespace := annotations.ApplyT(func(m map[string]string) string {
-			return hc.NamespaceIn(name, m)
-		}).(pulumi.StringOutput)
-		values := annotations.ApplyT(func(m map[string]string) map[string]any { return hc.Values(m) }).(pulumi.MapOutput)
+		var namespace pulumi.StringInput = pulumi.String(hc.NamespaceIn(name, nil))
+		var values pulumi.MapInput = pulumi.ToMap(hc.StackValues(nil))
+		if !hc.Static() {
+			namespace = annotations.ApplyT(func(m map[string]string) string { return hc.NamespaceIn(name, m) }).(pulumi.StringOutput)
+			values = annotations.ApplyT(func(m map[string]string) map[string]any { return hc.StackValues(m) }).(pulumi.MapOutput)
+		}
 		if _, err := helmv4.NewChart(b.ctx, childName(b.name, "addon-"+a.Chart), &helmv4.ChartArgs{
 			Name:           pulumi.String(a.Chart),
 			Chart:          pulumi.String(a.Chart),

@@ -111,7 +111,9 @@ func TestStackAddonsImplied(t *testing.T) {
 	cloud, _ := build(t, "hub", args)
 	w := map[string]any{"name": "aws-ebs-csi-classes", "chart": "aws-ebs-csi-classes", "version": "1.0.0", "namespace": "",
 		"repositoryOpts": map[string]any{"repo": "https://gitops-bridge-dev.github.io/gitops-bridge-helm-charts"},
-		"values":         map[string]any{}}
+		// The template writes no values; the stack's apply forces gp2's default-class annotation from EKS, as Argo
+		// CD's does.
+		"values": map[string]any{"gp2": map[string]any{"annotations": map[string]any{"pulumi.com/patchForce": "true"}}}}
 	if diff := cmp.Diff(w, cloud.MustGet(t, chartType, "hub-addon-aws-ebs-csi-classes").InputsLike(w)); diff != "" {
 		t.Errorf("the storage classes' chart (-want +got):\n%s", diff)
 	}

@@ -82,7 +82,7 @@ func TestStackAddonsAsTheApplicationSets(t *testing.T) {
 			hc, _ := addons.HubChartOf(name)
 			a, _ := addons.Lookup(name)
 			stack := map[string]any{"chart": a.Chart, "repository": hc.Repository, "version": hc.Version,
-				"release": a.Chart, "namespace": hc.NamespaceIn(name, annotations), "values": normalized(t, hc.Values(annotations))}
+				"release": a.Chart, "namespace": hc.NamespaceIn(name, annotations), "values": normalized(t, hc.TemplateValues(annotations))}
 			argocd := map[string]any{"chart": src.Chart, "repository": src.RepoURL, "version": src.TargetRevision,
 				"release": src.Helm.ReleaseName, "namespace": app.Spec.Destination.Namespace, "values": normalized(t, values)}
 			if diff := cmp.Diff(argocd, stack); diff != "" {

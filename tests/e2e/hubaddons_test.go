@@ -164,6 +164,53 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 				len(charts)-len(got))
 		}
 	})
+
+	// The fourth up: the EBS CSI driver on a hub that EKS created before Kubernetes 1.30, whose gp2 class EKS marked
+	// the default (played by the hub's admin with the offline EKS's field manager; the offline EKS made it as 1.30
+	// and later do). The storage classes' chart sets that annotation "false"; the stack's apply takes the field from
+	// EKS, as Argo CD's forced apply would, instead of failing on the conflict.
+	t.Run("the EBS storage classes on a hub created before 1.30: EKS's default gp2 taken over", func(t *testing.T) {
+		const isDefault = "storageclass.kubernetes.io/is-default-class"
+		if _, err := hub.StorageV1().StorageClasses().Patch(ctx, "gp2", types.MergePatchType,
+			[]byte(`{"metadata":{"annotations":{"`+isDefault+`":"true"}}}`), metav1.PatchOptions{FieldManager: "eks"}); err != nil {
+			t.Fatalf("EKS's gp2 class on the hub: %v", err)
+		}
+		stack := stack.For(t)
+		stack.Apply(fleettest.Change{
+			Edit: func(c fleettest.Config) {
+				c["gitops-fleet:argocd"] = map[string]any{"stackAddons": []any{"metrics_server", "aws_load_balancer_controller",
+					"aws_ebs_csi_driver"}}
+				cluster(c, "first")["addons"].(map[string]any)["aws_ebs_csi_driver"] = true
+			},
+			// The driver's EKS add-on and role, the classes' chart (its values known before the hub's annotations:
+			// it renders in the preview), the secret's labels and annotations and the guard pinning them. The load
+			// balancer controller's values read the hub's annotations, unknown in this preview (the driver's role
+			// is new): its chart renders nothing in the preview, which so lists its objects as deleted; the up keeps
+			// them (CheckUp).
+			WantPlan: fleettest.Plan{
+				"create": {"aws:eks/addon:Addon": 1, "aws:iam/role:Role": 1,
+					"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, chartType: 1,
+					"kubernetes:storage.k8s.io/v1:StorageClass": 2},
+				"delete": {"kubernetes:apps/v1:Deployment": 1, "kubernetes:core/v1:ServiceAccount": 1},
+				"update": {"kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy": 1,
+					"kubernetes:core/v1:Secret": 1},
+			},
+			CheckUp: func(up fleettest.Steps) {
+				if deleted := up.URNs("delete"); len(deleted) > 0 {
+					t.Errorf("the up deleted %v", deleted)
+				}
+			},
+		})
+		if _, err := hub.AppsV1().Deployments("kube-system").Get(ctx, "aws-load-balancer-controller", metav1.GetOptions{}); err != nil {
+			t.Errorf("the load balancer controller after the up: %v", err)
+		}
+		for name, want := range map[string]string{"gp2": "false", "gp3": "true"} {
+			sc, err := hub.StorageV1().StorageClasses().Get(ctx, name, metav1.GetOptions{})
+			if err != nil || sc.Annotations[isDefault] != want {
+				t.Errorf("the hub's %s class: %v, %v; want %s=%s", name, sc.GetAnnotations(), err, isDefault, want)
+			}
+		}
+	})
 }
 
 // chartType is the Kubernetes provider's Helm v4 Chart: the stack's hub add-ons, rendered and applied as Argo CD does.
