@@ -13,12 +13,13 @@ import (
 // hubAddons installs hub.stackAddons on the hub through k8s, each as the add-ons repository's ApplicationSet makes
 // Argo CD install it (addons.HubChart: its chart, repository, version, release name and namespace, with the values it
 // would write from the hub's cluster secret's annotations, and what the stack's apply needs to apply as Argo CD's
-// does, StackValues): the chart rendered (a Helm v4 Chart, as Argo CD's repo
-// server runs `helm template`) and each object applied server-side, no Helm release. So an object that already
-// exists is taken over, as Argo CD's ServerSideApply would: one Argo CD installed before the add-on moved to the
-// stack (the template's ApplicationSets keep what they installed, preserveResourcesOnDeletion), with the same
-// values and so no conflicting field. After argocd (Argo CD's release, none on a managed hub): an add-on's admission
-// webhook (the load balancer controller's for Services) then meets Argo CD's objects once they exist, not while its
+// does, StackValues): the chart rendered (a Helm v4 Chart, as Argo CD's repo server runs `helm template`) and each
+// object applied server-side, no Helm release. So an object that already exists is taken over, as Argo CD's
+// ServerSideApply would: one Argo CD installed before the add-on moved to the stack (the template's ApplicationSets
+// keep what they installed, preserveResourcesOnDeletion), with the same values and so no conflicting field. A chart
+// whose values read no annotation (HubChart.Static) gets them as they are, so a preview renders it while the
+// annotations are unknown. After argocd (Argo CD's release, none on a managed hub): an add-on's admission webhook
+// (the load balancer controller's for Services) then meets Argo CD's objects once they exist, not while its
 // controller starts. The hub's secret labels them false (StackAddonsOff), so no ApplicationSet installs them there
 // too.
 func (b *builder) hubAddons(k8s pulumi.ProviderResource, annotations pulumi.StringMapOutput, argocd []pulumi.Resource) error {
