@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -150,11 +149,8 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		managers := map[string]bool{}
-		for _, f := range sa.ManagedFields {
-			managers[f.Manager] = true
-		}
-		if !slices.ContainsFunc(slices.Collect(maps.Keys(managers)), func(m string) bool { return strings.HasPrefix(m, "pulumi-kubernetes") }) ||
+		managers := fieldManagers(sa)
+		if !slices.ContainsFunc(slices.Collect(maps.Keys(managers)), stackManager) ||
 			sa.Annotations["eks.amazonaws.com/role-arn"] != lbSA.Annotations["eks.amazonaws.com/role-arn"] {
 			t.Errorf("the service account Argo CD left: managers %v, annotations %v; want the stack's manager too, the "+
 				"fleet's role", slices.Sorted(maps.Keys(managers)), sa.Annotations)
@@ -170,9 +166,8 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 	// and later do). The storage classes' chart sets that annotation "false"; the stack's apply takes the field from
 	// EKS, as Argo CD's forced apply would, instead of failing on the conflict.
 	t.Run("the EBS storage classes on a hub created before 1.30: EKS's default gp2 taken over", func(t *testing.T) {
-		const isDefault = "storageclass.kubernetes.io/is-default-class"
 		if _, err := hub.StorageV1().StorageClasses().Patch(ctx, "gp2", types.MergePatchType,
-			[]byte(`{"metadata":{"annotations":{"`+isDefault+`":"true"}}}`), metav1.PatchOptions{FieldManager: "eks"}); err != nil {
+			[]byte(`{"metadata":{"annotations":{"`+defaultClass+`":"true"}}}`), metav1.PatchOptions{FieldManager: "eks"}); err != nil {
 			t.Fatalf("EKS's gp2 class on the hub: %v", err)
 		}
 		stack := stack.For(t)
@@ -206,8 +201,8 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 		}
 		for name, want := range map[string]string{"gp2": "false", "gp3": "true"} {
 			sc, err := hub.StorageV1().StorageClasses().Get(ctx, name, metav1.GetOptions{})
-			if err != nil || sc.Annotations[isDefault] != want {
-				t.Errorf("the hub's %s class: %v, %v; want %s=%s", name, sc.GetAnnotations(), err, isDefault, want)
+			if err != nil || sc.Annotations[defaultClass] != want {
+				t.Errorf("the hub's %s class: %v, %v; want %s=%s", name, sc.GetAnnotations(), err, defaultClass, want)
 			}
 		}
 	})

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,3 +76,18 @@ func addonRole(ctx context.Context, kube kubernetes.Interface, cloud *fleettest.
 	}
 	return nil
 }
+
+// defaultClass is the annotation that marks a cluster's default StorageClass.
+const defaultClass = "storageclass.kubernetes.io/is-default-class"
+
+// fieldManagers are the managers of o's fields, each with its operation (Apply or Update).
+func fieldManagers(o metav1.Object) map[string]metav1.ManagedFieldsOperationType {
+	out := map[string]metav1.ManagedFieldsOperationType{}
+	for _, f := range o.GetManagedFields() {
+		out[f.Manager] = f.Operation
+	}
+	return out
+}
+
+// stackManager is true for the Kubernetes provider's field manager (pulumi-kubernetes-<hash>): a stack's writes.
+func stackManager(m string) bool { return strings.HasPrefix(m, "pulumi-kubernetes") }

@@ -173,16 +173,15 @@ func testStorageClasses(ctx context.Context, t *testing.T, hub, spoke kubernetes
 			t.Errorf("the hub's cluster secret labels %s %q, want \"false\"", label, got)
 		}
 	}
-	const isDefault = "storageclass.kubernetes.io/is-default-class"
 	for cluster, c := range map[string]struct {
 		kube    kubernetes.Interface
 		applier func(string) bool
 	}{
-		"hub":        {hub, func(m string) bool { return strings.HasPrefix(m, "pulumi-kubernetes") }},
+		"hub":        {hub, stackManager},
 		"spoke-use2": {spoke, func(m string) bool { return m == "argocd-controller" }},
 	} {
 		gp3, err := c.kube.StorageV1().StorageClasses().Get(ctx, "gp3", metav1.GetOptions{})
-		if err != nil || gp3.Provisioner != "ebs.csi.aws.com" || gp3.Annotations[isDefault] != "true" ||
+		if err != nil || gp3.Provisioner != "ebs.csi.aws.com" || gp3.Annotations[defaultClass] != "true" ||
 			gp3.Parameters["encrypted"] != "true" {
 			t.Errorf("%s's gp3 class: %v; want the EBS CSI driver's, encrypted, the default", cluster, err)
 		}
@@ -191,14 +190,11 @@ func testStorageClasses(ctx context.Context, t *testing.T, hub, spoke kubernetes
 			t.Errorf("%s's gp2 class: %v", cluster, err)
 			continue
 		}
-		managers := map[string]metav1.ManagedFieldsOperationType{}
-		for _, f := range gp2.ManagedFields {
-			managers[f.Manager] = f.Operation
-		}
+		managers := fieldManagers(gp2)
 		applied := slices.ContainsFunc(slices.Collect(maps.Keys(managers)), func(m string) bool {
 			return c.applier(m) && managers[m] == metav1.ManagedFieldsOperationApply
 		})
-		if managers["eks"] == "" || !applied || gp2.Annotations[isDefault] != "false" {
+		if managers["eks"] == "" || !applied || gp2.Annotations[defaultClass] != "false" {
 			t.Errorf("%s's gp2 class: managers %v, annotations %v; want EKS's, taken over by the installer's apply, "+
 				"no default", cluster, managers, gp2.Annotations)
 		}
