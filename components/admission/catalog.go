@@ -57,6 +57,9 @@ func (e Exemptions) Describe() string {
 	if e.SystemDeleters {
 		out = append(out, "kube-controller-manager deleting")
 	}
+	if e.EKS {
+		out = append(out, "EKS's own ("+EKSUserPrefix+"*)")
+	}
 	if len(e.Writers) > 0 {
 		out = append(out, "named writers for what is theirs")
 	}
@@ -84,7 +87,7 @@ func Table() string {
 		if p.DeleteUnguarded != "" {
 			ops += "; not DELETE: " + p.DeleteUnguarded
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s/%s (%s) | %s | %s | %s |\n", g.Name, g.Where, group, p.Resource,
+		fmt.Fprintf(&b, "| `%s` | %s | %s/%s (%s) | %s | %s | %s |\n", g.Name, g.Where, group, strings.Join(p.Resources(), ", "),
 			ops, e.Describe(), g.Pins, g.Writer)
 	}
 	return b.String()

@@ -31,6 +31,9 @@ type Exemptions struct {
 	Masters bool
 	// SystemDeleters exempts SystemDeleters on a DELETE, and on a write of an object being deleted.
 	SystemDeleters bool
+	// EKS exempts EKS's own identities, whose usernames start with EKSUserPrefix (the managed add-ons' installer,
+	// eks:addon-manager, writes their RBAC).
+	EKS bool
 	// Writers are usernames that may write what the guard names for them (the variable writer); they are not
 	// exempt from the rest.
 	Writers []string
@@ -39,8 +42,13 @@ type Exemptions struct {
 	DeletionsOnly bool
 }
 
+// EKSUserPrefix begins the Kubernetes usernames of EKS's own control-plane components ("eks:addon-manager",
+// "eks:node-manager"): the prefix is reserved to EKS, which refuses it in access entries and aws-auth.
+const EKSUserPrefix = "eks:"
+
 // Variables are the exemptions as CEL variables, in order: deployer (the request is the deployer's), writer (one of
-// Writers), system (MastersGroup, or SystemDeleters at a deletion) and exempt (deployer or system).
+// Writers), system (MastersGroup, EKS's own identities, or SystemDeleters at a deletion) and exempt (deployer or
+// system).
 func (e Exemptions) Variables() []Variable {
 	writers, _ := Literal(e.Writers)
 	if len(e.Writers) == 0 {
@@ -54,6 +62,9 @@ func (e Exemptions) Variables() []Variable {
 	}
 	if e.Masters {
 		system = append(system, String(MastersGroup)+" in request.userInfo.groups")
+	}
+	if e.EKS {
+		system = append(system, "request.userInfo.username.startsWith("+String(EKSUserPrefix)+")")
 	}
 	if len(system) == 0 {
 		system = []string{"false"}

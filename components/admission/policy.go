@@ -10,7 +10,11 @@ type Policy struct {
 	Name string
 	// Group, Version and Resource of the objects guarded ("" / "v1" / "secrets").
 	Group, Version, Resource string
-	// Namespaces the binding applies to (by the kubernetes.io/metadata.name label every namespace carries).
+	// Also are more resources of Group and Version that the same validations read, one kind's namespaced and
+	// cluster-scoped forms ("clusterroles" beside "roles"). Default: none.
+	Also []string
+	// Namespaces the binding applies to (by the kubernetes.io/metadata.name label every namespace carries); none:
+	// every namespace (the binding selects no namespace). A cluster-scoped object is matched whatever they are.
 	Namespaces []string
 	// Variables are named CEL expressions, available to the validations as variables.<name>, in order.
 	Variables []Variable
@@ -37,6 +41,9 @@ func (p Policy) Ops() []string {
 	}
 	return []string{"CREATE", "UPDATE", "DELETE"}
 }
+
+// Resources are Resource and Also: what the policy's one resource rule matches.
+func (p Policy) Resources() []string { return append([]string{p.Resource}, p.Also...) }
 
 // OnWrite is a validation of a policy that sees DELETE, expr on a CREATE or UPDATE and true on a DELETE (where CEL's
 // object, which expr may read, is null).
@@ -84,7 +91,7 @@ func (p Policy) Object() map[string]any {
 			"matchConstraints": map[string]any{"resourceRules": []any{map[string]any{
 				"apiGroups":   []any{p.Group},
 				"apiVersions": []any{p.Version},
-				"resources":   []any{p.Resource},
+				"resources":   anySlice(p.Resources()),
 				"operations":  anySlice(p.Ops()),
 			}}},
 			"variables":   vars,
@@ -94,23 +101,19 @@ func (p Policy) Object() map[string]any {
 }
 
 // Binding is the ValidatingAdmissionPolicyBinding that applies the policy, with validationActions Deny, to
-// objects in the policy's namespaces.
+// objects in the policy's namespaces (in every namespace when it names none).
 func (p Policy) Binding() map[string]any {
-	namespaces := make([]any, len(p.Namespaces))
-	for i, n := range p.Namespaces {
-		namespaces[i] = n
+	spec := map[string]any{"policyName": p.Name, "validationActions": []any{"Deny"}}
+	if len(p.Namespaces) > 0 {
+		spec["matchResources"] = map[string]any{"namespaceSelector": map[string]any{"matchExpressions": []any{
+			map[string]any{"key": NamespaceNameLabel, "operator": "In", "values": anySlice(p.Namespaces)},
+		}}}
 	}
 	return map[string]any{
 		"apiVersion": "admissionregistration.k8s.io/v1",
 		"kind":       "ValidatingAdmissionPolicyBinding",
 		"metadata":   map[string]any{"name": p.Name},
-		"spec": map[string]any{
-			"policyName":        p.Name,
-			"validationActions": []any{"Deny"},
-			"matchResources": map[string]any{"namespaceSelector": map[string]any{"matchExpressions": []any{
-				map[string]any{"key": NamespaceNameLabel, "operator": "In", "values": namespaces},
-			}}},
-		},
+		"spec":       spec,
 	}
 }
 

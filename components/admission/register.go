@@ -8,7 +8,8 @@ import (
 
 // Register creates the policy ("<name>-policy") and its binding ("<name>-policy-binding", after the policy) with
 // the official pulumi-kubernetes types. p is an output of a Policy (its expressions may name facts that are
-// outputs, such as the hub's account); name and namespaces are the policy's, known before it resolves.
+// outputs, such as the hub's account); name and namespaces are the policy's, known before it resolves (none: the
+// binding applies in every namespace).
 func Register(ctx *pulumi.Context, name string, policyName string, namespaces []string, p pulumi.AnyOutput,
 	opts ...pulumi.ResourceOption,
 ) ([]pulumi.Resource, error) {
@@ -22,19 +23,22 @@ func Register(ctx *pulumi.Context, name string, policyName string, namespaces []
 	if err != nil {
 		return nil, err
 	}
+	bindingSpec := &admissionv1.ValidatingAdmissionPolicyBindingSpecArgs{
+		PolicyName:        pulumi.String(policyName),
+		ValidationActions: pulumi.ToStringArray([]string{"Deny"}),
+	}
+	if len(namespaces) > 0 {
+		bindingSpec.MatchResources = &admissionv1.MatchResourcesArgs{NamespaceSelector: &metav1.LabelSelectorArgs{
+			MatchExpressions: metav1.LabelSelectorRequirementArray{metav1.LabelSelectorRequirementArgs{
+				Key: pulumi.String(NamespaceNameLabel), Operator: pulumi.String("In"),
+				Values: pulumi.ToStringArray(namespaces),
+			}},
+		}}
+	}
 	binding, err := admissionv1.NewValidatingAdmissionPolicyBinding(ctx, name+"-policy-binding",
 		&admissionv1.ValidatingAdmissionPolicyBindingArgs{
 			Metadata: &metav1.ObjectMetaArgs{Name: pulumi.String(policyName)},
-			Spec: &admissionv1.ValidatingAdmissionPolicyBindingSpecArgs{
-				PolicyName:        pulumi.String(policyName),
-				ValidationActions: pulumi.ToStringArray([]string{"Deny"}),
-				MatchResources: &admissionv1.MatchResourcesArgs{NamespaceSelector: &metav1.LabelSelectorArgs{
-					MatchExpressions: metav1.LabelSelectorRequirementArray{metav1.LabelSelectorRequirementArgs{
-						Key: pulumi.String(NamespaceNameLabel), Operator: pulumi.String("In"),
-						Values: pulumi.ToStringArray(namespaces),
-					}},
-				}},
-			},
+			Spec:     bindingSpec,
 		}, append(opts, pulumi.DependsOn([]pulumi.Resource{policy}))...)
 	if err != nil {
 		return nil, err
@@ -50,7 +54,7 @@ func (p Policy) spec() admissionv1.ValidatingAdmissionPolicySpec {
 		MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
 			ApiGroups:   []string{p.Group},
 			ApiVersions: []string{p.Version},
-			Resources:   []string{p.Resource},
+			Resources:   p.Resources(),
 			Operations:  p.Ops(),
 		}}},
 	}

@@ -61,7 +61,7 @@ func (b *builder) tenants(hub *built, spokes []built, drains map[string]pulumi.R
 			d.Targets = append(d.Targets, tenant.Target{Name: c.spec.Name, Region: c.spec.Region, ClusterArn: c.cl.ClusterArn,
 				Endpoint: c.cl.Endpoint, CertificateAuthorityData: c.cl.CertificateAuthorityData,
 				AssumeRoleArn: c.spec.AssumeRoleArn, AccountId: c.cl.AccountId, OidcProviderArn: c.cl.OidcProviderArn, OidcProviderUrl: c.cl.OidcProviderUrl,
-				Kubernetes: prov, AWS: awsProv, ExternalSecrets: c.spec.Addons["external_secrets"],
+				Kubernetes: prov, AWS: awsProv, ExternalSecrets: c.spec.Addons["external_secrets"], Velero: c.spec.Addons["velero"],
 				PodIdentity: c.spec.Identity != fleetcluster.IdentityIRSA, Handover: handover, Drain: drains[c.spec.Name]})
 		}
 		if _, err := tenant.Deploy(b.ctx, d, pulumi.Parent(b.comp)); err != nil {

@@ -203,8 +203,9 @@ func SecretStorePolicy(t TenantSpec, secrets bool, region, deployer string) admi
 }
 
 // policies registers the tenant's policies on target c through its Kubernetes provider, after after (resources
-// <tenant>-<cluster>-<part>-policy[-binding]: services, external-secrets, and namespaces, secret-stores and the
-// fences, quotas, limit-ranges and network-policies, which exempt the deployer as c's AWS provider's caller).
+// <tenant>-<cluster>-<part>-policy[-binding]: services, external-secrets, and namespaces, secret-stores, the
+// fences (quotas, limit-ranges and network-policies) and what keeps the guards (role-bindings, roles, system-pods
+// and system-tokens, ReachPolicies), which exempt the deployer as c's AWS provider's caller).
 func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target, after []pulumi.Resource) ([]pulumi.Resource, error) {
 	if c.Kubernetes == nil || c.AWS == nil {
 		return nil, fmt.Errorf("tenant %q: cluster %q has no Kubernetes or AWS provider for its admission policies", t.Name, c.Name)
@@ -219,6 +220,7 @@ func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target,
 	fenced, fences, err := admission.ForCaller(caller, func(arn string) ([]admission.Policy, error) {
 		deployer := gitopsbridge.DeployerUsername(arn)
 		ps, err := FencePolicies(t, deployer)
+		ps = append(ps, ReachPolicies(t, deployer, Velero(c.Velero))...)
 		return append([]admission.Policy{NamespacePolicy(t, deployer), SecretStorePolicy(t, c.ExternalSecrets, c.Region, deployer)}, ps...), err
 	})
 	if err != nil {

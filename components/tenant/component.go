@@ -41,6 +41,9 @@ type Target struct {
 	AWS                                pulumi.ProviderResource
 	ExternalSecrets                    bool
 	PodIdentity                        bool
+	// Velero says the cluster runs the velero add-on, whose chart binds its server to cluster-admin: the tenant's
+	// role-bindings policy admits that one binding (Velero).
+	Velero bool
 	// Handover is set in the run that moves the cluster from direct to Git delivery: the objects are written
 	// directly once more, now retained on delete, so that the next run lets them go without deleting them (Argo
 	// CD's Application, syncing the same objects from Git, owns them from then on).

@@ -7,7 +7,8 @@ func sampleTenant() TenantSpec {
 	return WithDefaults(TenantSpec{Name: "payments", Namespaces: []TenantNamespace{{Name: "payments"}}})
 }
 
-// The tenants' guards in the fleet's table of guards (admission.List): seven per tenant on each cluster it selects.
+// The tenants' guards in the fleet's table of guards (admission.List): eleven per tenant on each cluster it selects,
+// the last four keeping the others from every writer but the stack (ReachPolicies).
 var _ = admission.List(
 	admission.Guard{Name: NamespacePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
 		Pins: "the tenant's Namespaces: Pod Security labels at its podSecurity, no version pin, Prune=false kept; deleted by the stack only",
@@ -38,7 +39,24 @@ var _ = admission.List(
 	admission.Guard{Name: FencePolicyNames("<tenant>")[2], Where: "each cluster the tenant selects", Writer: "Tenant",
 		Pins:    "NetworkPolicies in the tenant's namespaces: exactly the computed ones (deny all, then its own pods, DNS, AWS, its ingressCidrs); deleted by the stack only",
 		Example: func() (admission.Policy, admission.Exemptions) { return fenceExample(2) }},
+	admission.Guard{Name: ReachPolicyNames("<tenant>")[0], Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins:    "role bindings anywhere: none to a role that reaches the admission guards (cluster-admin, admin, edit, Kubernetes' controllers', EKS's) but Velero's own where it runs",
+		Example: func() (admission.Policy, admission.Exemptions) { return reachExample(0) }},
+	admission.Guard{Name: ReachPolicyNames("<tenant>")[1], Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins:    "roles anywhere: no write of admission policies, bind, escalate, impersonate or service-account token; no aggregation but by the aggregation controller",
+		Example: func() (admission.Policy, admission.Exemptions) { return reachExample(1) }},
+	admission.Guard{Name: ReachPolicyNames("<tenant>")[2], Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins:    "pods in kube-system: none as a kube-controller-manager controller's service account",
+		Example: func() (admission.Policy, admission.Exemptions) { return reachExample(2) }},
+	admission.Guard{Name: ReachPolicyNames("<tenant>")[3], Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins:    "Secrets in kube-system: no service-account token for a kube-controller-manager controller",
+		Example: func() (admission.Policy, admission.Exemptions) { return reachExample(3) }},
 )
+
+// reachExample is the sample tenant's i-th reach policy, on a cluster that runs Velero, and its exemptions.
+func reachExample(i int) (admission.Policy, admission.Exemptions) {
+	return ReachPolicies(sampleTenant(), sampleDeployer, Velero(true))[i], ReachExemptions(sampleDeployer)
+}
 
 // sampleDeployer is the deployer of the guards' examples: an assumed role, any session.
 const sampleDeployer = "arn:aws:sts::111122223333:assumed-role/deployer/" + admission.SessionNameTemplate

@@ -69,6 +69,11 @@ type TenantCluster struct {
 	// ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a
 	// SecretStore. Default: false.
 	ExternalSecrets bool `pulumi:"externalSecrets,optional"`
+	// Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account
+	// (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings
+	// policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a
+	// role that can lift the tenant's admission guards. Default: false.
+	Velero bool `pulumi:"velero,optional"`
 }
 
 // selectable is what the tenant's selector reads of c.
@@ -205,7 +210,7 @@ func NewTenant(ctx *pulumi.Context, name string, args TenantArgs, opts ...pulumi
 				return awsnames.ClusterARN(c.Region, account, c.Name)
 			}).(pulumi.StringOutput),
 			OidcProviderArn: c.OidcProviderArn, OidcProviderUrl: c.OidcProviderUrl, AWS: awsProv,
-			ExternalSecrets: c.ExternalSecrets, PodIdentity: c.Identity != fleetcluster.IdentityIRSA}
+			ExternalSecrets: c.ExternalSecrets, PodIdentity: c.Identity != fleetcluster.IdentityIRSA, Velero: c.Velero}
 		target.Kubernetes, err = clusterinfo.NewKubernetesProvider(ctx, name+"-"+c.Name+"-k8s",
 			fact(func(i clusterinfo.ClusterInfo) string { return i.Kubeconfig }), parent)
 		if err != nil {

@@ -26,6 +26,10 @@ var attacks = map[string][]func(*testing.T){
 	"tenant-<tenant>-quotas":             {TestTenantFences},
 	"tenant-<tenant>-limit-ranges":       {TestTenantFences},
 	"tenant-<tenant>-network-policies":   {TestTenantFences},
+	"tenant-<tenant>-role-bindings":      {TestTenantReach},
+	"tenant-<tenant>-roles":              {TestTenantReach},
+	"tenant-<tenant>-system-pods":        {TestTenantReach},
+	"tenant-<tenant>-system-tokens":      {TestTenantReach},
 }
 
 // TestEveryGuardHasAnAttack: every guard the components list has attack tests here, sees DELETE or says why not,
@@ -48,7 +52,7 @@ func TestEveryGuardHasAnAttack(t *testing.T) {
 				t.Errorf("guard %s does not see DELETE (%v) and does not say why (DeleteUnguarded)", g.Name, p.Ops())
 			}
 			newAdmitter(t, p.Object(), p.Binding())
-			if e.Deployer != "" || e.Masters || e.SystemDeleters || len(e.Writers) > 0 {
+			if e.Deployer != "" || e.Masters || e.SystemDeleters || e.EKS || len(e.Writers) > 0 {
 				for _, v := range e.Variables() {
 					if !slices.ContainsFunc(p.Variables, func(w admission.Variable) bool { return w == v }) {
 						t.Errorf("guard %s exempts %s but does not render its exemptions (%s)", g.Name, e.Describe(), v.Name)
