@@ -285,7 +285,7 @@ func TestTenantsThroughGit(t *testing.T) {
 	vap, vapb := "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
 	var want []string
 	for _, kind := range []string{vap, vapb} {
-		for _, part := range []string{"external-secrets", "limit-ranges", "namespaces", "network-policies", "quotas", "secret-stores", "services"} {
+		for _, part := range []string{"external-secrets", "limit-ranges", "namespaces", "network-policies", "quotas", "role-bindings", "roles", "secret-stores", "services", "system-pods", "system-tokens"} {
 			name := "payments-spoke-a-" + part + "-policy"
 			if kind == vapb {
 				name += "-binding"
@@ -392,6 +392,22 @@ func TestTenantNamespacesReservedFromWorkloads(t *testing.T) {
 	for _, ns := range []string{"payments", "payments-batch", "search", "kube-*", "karpenter"} {
 		if !strings.Contains(string(spec), `"namespace":"!`+ns+`"`) || !strings.Contains(string(spec), `"kind":"Namespace","name":"`+ns+`"`) {
 			t.Errorf("the workloads project does not reserve %s: %s", ns, spec)
+		}
+	}
+}
+
+// TestReachPoliciesAdmitVeleroWhereItRuns: the policy that keeps a tenant's guards from bindings to cluster-admin
+// admits Velero's own binding on the cluster that runs Velero (spoke-b here) and on no other.
+func TestReachPoliciesAdmitVeleroWhereItRuns(t *testing.T) {
+	args := withTenants()
+	args.Clusters[2].Addons = map[string]bool{"velero": true}
+	cloud, _ := build(t, args)
+	for cluster, want := range map[string]bool{"spoke-a": false, "spoke-b": true} {
+		policy := cloud.MustGet(t, "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy",
+			"payments-"+cluster+"-role-bindings-policy")
+		raw, _ := json.Marshal(policy.Input("spec"))
+		if got := strings.Contains(string(raw), `object.metadata.name == \"velero-server\"`); got != want {
+			t.Errorf("%s's role-bindings policy admits Velero's binding: %v, want %v: %s", cluster, got, want, raw)
 		}
 	}
 }

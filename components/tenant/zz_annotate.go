@@ -35,6 +35,7 @@ func (x *TenantCluster) Annotate(a infer.Annotator) {
 	a.Describe(&x.OidcProviderUrl, "OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.")
 	a.Describe(&x.Identity, "Identity is how the cluster binds IAM roles to service accounts: \"podIdentity\" (EKS Pod Identity: its agent runs) or \"irsa\". Default: \"podIdentity\".")
 	a.Describe(&x.ExternalSecrets, "ExternalSecrets tells that the cluster runs the external_secrets add-on: each namespace then gets a SecretStore. Default: false.")
+	a.Describe(&x.Velero, "Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.")
 }
 
 // Annotate gives TenantGuardArgs its schema descriptions.

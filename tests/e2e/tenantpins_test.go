@@ -34,7 +34,8 @@ func committedFile(env *fleettest.Env, path string) string {
 // would sync it (the policies exempt no one but the fences' deployer): the spoke holds the tenant's admission
 // policies, written by the deployer; a commit that sets Pod Security "privileged" on the tenant's namespace is
 // refused with the policy's message, the file as the stack committed it is admitted, its fences are pinned
-// (testTenantFences), and a SecretStore that reads with external-secrets' own role (no auth) is refused.
+// (testTenantFences), a SecretStore that reads with external-secrets' own role (no auth) is refused, and the
+// add-ons repository's path to the guards is closed (testTenantReach).
 func testTenantFolderPins(ctx context.Context, t *testing.T, spoke *fleettest.Cluster, tenantName, content string) {
 	cluster := spoke.Name
 	dyn := spoke.Dynamic()
@@ -42,7 +43,8 @@ func testTenantFolderPins(ctx context.Context, t *testing.T, spoke *fleettest.Cl
 	bindings := policies
 	bindings.Resource = "validatingadmissionpolicybindings"
 	for _, p := range append([]string{tenant.NamespacePolicyName(tenantName), tenant.SecretStorePolicyName(tenantName),
-		tenant.ServicePolicyName(tenantName), tenant.ExternalSecretPolicyName(tenantName)}, tenant.FencePolicyNames(tenantName)...) {
+		tenant.ServicePolicyName(tenantName), tenant.ExternalSecretPolicyName(tenantName)},
+		append(tenant.FencePolicyNames(tenantName), tenant.ReachPolicyNames(tenantName)...)...) {
 		if _, err := dyn.Resource(policies).Get(ctx, p, metav1.GetOptions{}); err != nil {
 			t.Errorf("%s: policy %s: %v", cluster, p, err)
 		}
@@ -111,6 +113,8 @@ func testTenantFolderPins(ctx context.Context, t *testing.T, spoke *fleettest.Cl
 	if err == nil || !strings.Contains(err.Error(), "ValidatingAdmissionPolicy '"+tenant.SecretStorePolicyName(tenantName)+"'") {
 		t.Errorf("%s: a SecretStore without auth in %s: %v, want the secret-stores policy's refusal", cluster, synced[0], err)
 	}
+
+	testTenantReach(ctx, t, spoke, tenantName)
 }
 
 // testTenantFences writes the fences of namespace ns from the tenant's committed file (its ResourceQuota, LimitRange

@@ -76,6 +76,12 @@ namespace GitOpsFleet.Fleet.Inputs
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
 
+        /// <summary>
+        /// Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.
+        /// </summary>
+        [Input("velero")]
+        public Input<bool>? Velero { get; set; }
+
         public TenantClusterArgs()
         {
         }

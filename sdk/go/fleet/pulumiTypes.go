@@ -9142,6 +9142,8 @@ type TenantCluster struct {
 	OidcProviderUrl *string `pulumi:"oidcProviderUrl"`
 	// Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
 	Region string `pulumi:"region"`
+	// Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.
+	Velero *bool `pulumi:"velero"`
 }
 
 // TenantClusterInput is an input type that accepts TenantClusterArgs and TenantClusterOutput values.
@@ -9177,6 +9179,8 @@ type TenantClusterArgs struct {
 	OidcProviderUrl pulumi.StringPtrInput `pulumi:"oidcProviderUrl"`
 	// Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
 	Region pulumi.StringInput `pulumi:"region"`
+	// Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.
+	Velero pulumi.BoolPtrInput `pulumi:"velero"`
 }
 
 func (TenantClusterArgs) ElementType() reflect.Type {
@@ -9279,6 +9283,11 @@ func (o TenantClusterOutput) OidcProviderUrl() pulumi.StringPtrOutput {
 // Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
 func (o TenantClusterOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v TenantCluster) string { return v.Region }).(pulumi.StringOutput)
+}
+
+// Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.
+func (o TenantClusterOutput) Velero() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TenantCluster) *bool { return v.Velero }).(pulumi.BoolPtrOutput)
 }
 
 type TenantClusterArrayOutput struct{ *pulumi.OutputState }

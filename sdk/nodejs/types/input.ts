@@ -1369,6 +1369,10 @@ export interface TenantClusterArgs {
      * Region is the cluster's AWS region, where its roles, access entries and Pod Identity associations go. Required.
      */
     region: pulumi.Input<string>;
+    /**
+     * Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.
+     */
+    velero?: pulumi.Input<boolean | undefined>;
 }
 
 /**

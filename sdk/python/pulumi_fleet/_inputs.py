@@ -5988,6 +5988,10 @@ class TenantClusterArgsDict(TypedDict):
     """
     OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
     """
+    velero: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.
+    """
 
 @pulumi.input_type
 class TenantClusterArgs:
@@ -6001,7 +6005,8 @@ class TenantClusterArgs:
                  hub: pulumi.Input[Optional[_builtins.bool]] = None,
                  identity: pulumi.Input[Optional[_builtins.str]] = None,
                  oidc_provider_arn: pulumi.Input[Optional[_builtins.str]] = None,
-                 oidc_provider_url: pulumi.Input[Optional[_builtins.str]] = None):
+                 oidc_provider_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 velero: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         TenantCluster is a cluster a standalone Tenant may be onboarded onto.
 
@@ -6015,6 +6020,7 @@ class TenantClusterArgs:
         :param pulumi.Input[_builtins.str] identity: Identity is how the cluster binds IAM roles to service accounts: "podIdentity" (EKS Pod Identity: its agent runs) or "irsa". Default: "podIdentity".
         :param pulumi.Input[_builtins.str] oidc_provider_arn: OidcProviderArn is the ARN of the cluster's IAM OIDC provider (FleetCluster's oidcProviderArn), which the IRSA roles trust: the SecretStores' with externalSecrets, and every workload identity with identity irsa. Required for those. Default: none.
         :param pulumi.Input[_builtins.str] oidc_provider_url: OidcProviderUrl is that provider's issuer URL (FleetCluster's oidcProviderUrl), with or without https://. Required with oidcProviderArn. Default: none.
+        :param pulumi.Input[_builtins.bool] velero: Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.
         """
         pulumi.set(__self__, "cluster", cluster)
         pulumi.set(__self__, "name", name)
@@ -6033,6 +6039,8 @@ class TenantClusterArgs:
             pulumi.set(__self__, "oidc_provider_arn", oidc_provider_arn)
         if oidc_provider_url is not None:
             pulumi.set(__self__, "oidc_provider_url", oidc_provider_url)
+        if velero is not None:
+            pulumi.set(__self__, "velero", velero)
 
     @_builtins.property
     @pulumi.getter
@@ -6153,6 +6161,18 @@ class TenantClusterArgs:
     @oidc_provider_url.setter
     def oidc_provider_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "oidc_provider_url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def velero(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Velero tells that the cluster runs the velero add-on, whose chart binds its server's service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant's role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant's admission guards. Default: false.
+        """
+        return pulumi.get(self, "velero")
+
+    @velero.setter
+    def velero(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "velero", value)
 
 
 class TenantKindArgsDict(TypedDict):

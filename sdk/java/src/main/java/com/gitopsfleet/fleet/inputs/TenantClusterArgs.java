@@ -172,6 +172,21 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
         return this.region;
     }
 
+    /**
+     * Velero tells that the cluster runs the velero add-on, whose chart binds its server&#39;s service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant&#39;s role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant&#39;s admission guards. Default: false.
+     * 
+     */
+    @Import(name="velero")
+    private @Nullable Output<Boolean> velero;
+
+    /**
+     * @return Velero tells that the cluster runs the velero add-on, whose chart binds its server&#39;s service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant&#39;s role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant&#39;s admission guards. Default: false.
+     * 
+     */
+    public Optional<Output<Boolean>> velero() {
+        return Optional.ofNullable(this.velero);
+    }
+
     private TenantClusterArgs() {}
 
     private TenantClusterArgs(TenantClusterArgs $) {
@@ -185,6 +200,7 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
         this.oidcProviderArn = $.oidcProviderArn;
         this.oidcProviderUrl = $.oidcProviderUrl;
         this.region = $.region;
+        this.velero = $.velero;
     }
 
     public static Builder builder() {
@@ -413,6 +429,27 @@ public final class TenantClusterArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder region(String region) {
             return region(Output.of(region));
+        }
+
+        /**
+         * @param velero Velero tells that the cluster runs the velero add-on, whose chart binds its server&#39;s service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant&#39;s role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant&#39;s admission guards. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder velero(@Nullable Output<Boolean> velero) {
+            $.velero = velero;
+            return this;
+        }
+
+        /**
+         * @param velero Velero tells that the cluster runs the velero add-on, whose chart binds its server&#39;s service account (velero/velero-server) to cluster-admin in the ClusterRoleBinding velero-server: the tenant&#39;s role-bindings policy then admits that one binding to cluster-admin. Without it the policy refuses it, as every binding to a role that can lift the tenant&#39;s admission guards. Default: false.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder velero(Boolean velero) {
+            return velero(Output.of(velero));
         }
 
         public TenantClusterArgs build() {
