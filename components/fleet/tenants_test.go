@@ -285,7 +285,7 @@ func TestTenantsThroughGit(t *testing.T) {
 	vap, vapb := "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy", "kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicyBinding"
 	var want []string
 	for _, kind := range []string{vap, vapb} {
-		for _, part := range []string{"external-secrets", "limit-ranges", "namespaces", "network-policies", "quotas", "role-bindings", "roles", "secret-stores", "services", "system-pods", "system-tokens"} {
+		for _, part := range []string{"external-secrets", "limit-ranges", "namespaces", "network-policies", "quotas", "role-bindings", "roles", "secret-stores", "services", "system-pods", "system-token-requests", "system-tokens"} {
 			name := "payments-spoke-a-" + part + "-policy"
 			if kind == vapb {
 				name += "-binding"

@@ -7,8 +7,8 @@ func sampleTenant() TenantSpec {
 	return WithDefaults(TenantSpec{Name: "payments", Namespaces: []TenantNamespace{{Name: "payments"}}})
 }
 
-// The tenants' guards in the fleet's table of guards (admission.List): eleven per tenant on each cluster it selects,
-// the last four keeping the others from every writer but the stack (ReachPolicies).
+// The tenants' guards in the fleet's table of guards (admission.List): twelve per tenant on each cluster it selects,
+// the last five keeping the others from every writer but the stack (ReachPolicies).
 var _ = admission.List(
 	admission.Guard{Name: NamespacePolicyName("<tenant>"), Where: "each cluster the tenant selects", Writer: "Tenant",
 		Pins: "the tenant's Namespaces: Pod Security labels at its podSecurity, no version pin, Prune=false kept; deleted by the stack only",
@@ -51,11 +51,22 @@ var _ = admission.List(
 	admission.Guard{Name: ReachPolicyNames("<tenant>")[3], Where: "each cluster the tenant selects", Writer: "Tenant",
 		Pins:    "Secrets in kube-system: no service-account token for a kube-controller-manager controller",
 		Example: func() (admission.Policy, admission.Exemptions) { return reachExample(3) }},
+	admission.Guard{Name: ReachPolicyNames("<tenant>")[4], Where: "each cluster the tenant selects", Writer: "Tenant",
+		Pins:    "token requests in kube-system: a kube-controller-manager controller's by the controller manager only",
+		Example: func() (admission.Policy, admission.Exemptions) { return reachExample(4) }},
 )
 
-// reachExample is the sample tenant's i-th reach policy, on a cluster that runs Velero, and its exemptions.
+// reachExample is the sample tenant's i-th reach policy, on a cluster that runs Velero, and its exemptions (the
+// system-pods and system-tokens policies exempt no one, the token requests' the controller manager).
 func reachExample(i int) (admission.Policy, admission.Exemptions) {
-	return ReachPolicies(sampleTenant(), sampleDeployer, Velero(true))[i], ReachExemptions(sampleDeployer)
+	p := ReachPolicies(sampleTenant(), sampleDeployer, Velero(true))[i]
+	switch i {
+	case 2, 3:
+		return p, admission.Exemptions{}
+	case 4:
+		return p, admission.Exemptions{Writers: []string{TokenRequester}}
+	}
+	return p, ReachExemptions(sampleDeployer)
 }
 
 // sampleDeployer is the deployer of the guards' examples: an assumed role, any session.

@@ -10,25 +10,33 @@ import (
 // A tenant's guards are admission policies, and the API server applies no admission policy to admission policies:
 // whoever RBAC lets write them lifts every guard. On a cluster a tenant selects, the writers that are not the stack
 // (Argo CD's sync of the add-ons repository, which EKS access makes cluster admin; every pod's service account) are
-// therefore kept from gaining that permission, by four more policies that bind everyone but the deployer,
-// system:masters and EKS's own identities:
+// therefore kept from gaining that permission, by five more policies; the first two bind everyone but the deployer,
+// system:masters and EKS's own identities, the others everyone but the controller manager's token requests (no pod
+// has a reason to run as a controller, and kube-controller-manager itself may run in system:masters, as kwokctl's
+// does):
 //   - a role binding names none of the roles that reach the guards (ReachingClusterRoles: cluster-admin, admin and
 //     edit, which impersonate service accounts, Kubernetes' controllers' and EKS's roles);
-//   - a role grants none of what reaches them (writes of admission policies, bind and escalate, impersonation,
-//     service-account tokens), and aggregates no other role;
+//   - a role grants none of what reaches them (writes of admission policies, bind and escalate, impersonation),
+//     and aggregates no other role;
 //   - no pod in kube-system runs as a kube-controller-manager controller's service account (the garbage
-//     collector's deletes every kind), and no service-account token Secret is made for one.
+//     collector's deletes every kind), no service-account token Secret is made for one, and no one but the
+//     controller manager requests one's token.
 // So a commit that adds a ClusterRoleBinding to cluster-admin and a Job under it is refused at the binding, and a
 // Job as the garbage collector at the pod. Velero's chart binds its server to cluster-admin: on a cluster that
 // runs Velero that one binding is admitted, and whoever controls Velero's pods (the add-ons repository) stays
 // that cluster's admin (docs/security.md).
 
 // ReachPolicyNames are the policies that keep the tenant's guards from the other writers, in the order
-// ReachPolicies gives them: tenant-<tenant>-role-bindings, -roles, -system-pods and -system-tokens.
+// ReachPolicies gives them: tenant-<tenant>-role-bindings, -roles, -system-pods, -system-tokens and
+// -system-token-requests.
 func ReachPolicyNames(tenant string) []string {
 	p := ProjectName(tenant)
-	return []string{p + "-role-bindings", p + "-roles", p + "-system-pods", p + "-system-tokens"}
+	return []string{p + "-role-bindings", p + "-roles", p + "-system-pods", p + "-system-tokens", p + "-system-token-requests"}
 }
+
+// TokenRequester is the username that requests kube-controller-manager's controllers' tokens
+// (--use-service-account-credentials: the controller manager asks the TokenRequest API for each controller's).
+const TokenRequester = "system:kube-controller-manager"
 
 // ReachingClusterRoles are the ClusterRoles a binding by anyone but the stack may not name: those of Kubernetes'
 // bootstrap policy (v1.36) that the RBAC authorizer lets write admission policies, bind or escalate roles,
@@ -85,8 +93,9 @@ func Velero(runs bool) *VeleroBinding {
 	return &VeleroBinding{Name: account, Namespace: a.Identity.Namespace, ServiceAccount: account}
 }
 
-// ReachExemptions are who the reach policies let through: the deployer, system:masters and EKS's own identities
-// (the managed add-ons' installer writes their RBAC); the aggregation controller writes aggregated roles only.
+// ReachExemptions are who the role-bindings and roles policies let through: the deployer, system:masters and EKS's
+// own identities (the managed add-ons' installer writes their RBAC); the aggregation controller writes aggregated
+// roles only. The system-pods and system-tokens policies exempt no one; system-token-requests, TokenRequester.
 func ReachExemptions(deployer string) admission.Exemptions {
 	return admission.Exemptions{Deployer: deployer, Masters: true, EKS: true, Writers: []string{AggregationController}}
 }
@@ -94,9 +103,10 @@ func ReachExemptions(deployer string) admission.Exemptions {
 // grantsNothing is why the reach policies do not see DELETE.
 const grantsNothing = "deleting a role, a binding, a pod or a token grants nothing"
 
-// ReachPolicies are the four policies that keep the tenant's guards from every writer but the stack (see above),
+// ReachPolicies are the five policies that keep the tenant's guards from every writer but the stack (see above),
 // deployer being the stack's EKS username; velero, when set, is the one binding to cluster-admin the cluster
-// admits. Their bindings select every namespace (role bindings, roles) or kube-system (pods, tokens).
+// admits. Their bindings select every namespace (role bindings, roles) or kube-system (pods, tokens, token
+// requests).
 func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admission.Policy {
 	names := ReachPolicyNames(t.Name)
 	vars := ReachExemptions(deployer).Variables()
@@ -147,9 +157,9 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 		},
 		{
 			Name: names[2], Group: "", Version: "v1", Resource: "pods", Namespaces: []string{"kube-system"},
-			Operations: []string{"CREATE"}, DeleteUnguarded: grantsNothing, Variables: vars,
+			Operations: []string{"CREATE"}, DeleteUnguarded: grantsNothing,
 			Validations: []admission.Validation{{
-				Expression: "variables.exempt || !(object.spec.?serviceAccountName.orValue('') in " + accounts +
+				Expression: "!(object.spec.?serviceAccountName.orValue('') in " + accounts +
 					" || object.spec.?serviceAccount.orValue('') in " + accounts + ")",
 				Message: "no pod runs as a kube-controller-manager controller's service account",
 				MessageExpression: "'pod ' + object.metadata.?name.orValue(object.metadata.?generateName.orValue('')) + " +
@@ -159,19 +169,31 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 		},
 		{
 			Name: names[3], Group: "", Version: "v1", Resource: "secrets", Namespaces: []string{"kube-system"},
-			DeleteUnguarded: grantsNothing, Variables: vars,
+			DeleteUnguarded: grantsNothing,
 			Validations: []admission.Validation{{
-				Expression: "variables.exempt || object.?type.orValue('') != 'kubernetes.io/service-account-token' || " +
+				Expression: "object.?type.orValue('') != 'kubernetes.io/service-account-token' || " +
 					"!(object.metadata.?annotations.orValue({})[?'kubernetes.io/service-account.name'].orValue('') in " + accounts + ")",
 				Message: "no service-account token Secret is made for a kube-controller-manager controller",
+			}},
+		},
+		{
+			Name: names[4], Group: "", Version: "v1", Resource: "serviceaccounts/token", Namespaces: []string{"kube-system"},
+			Operations: []string{"CREATE"}, DeleteUnguarded: "a token request is created only",
+			Variables: admission.Exemptions{Writers: []string{TokenRequester}}.Variables(),
+			Validations: []admission.Validation{{
+				Expression: "variables.writer || !(request.name in " + accounts + ")",
+				Message:    "no one but kube-controller-manager requests a token of a kube-controller-manager controller",
+				MessageExpression: "'a token of controller service account ' + request.name + ' is requested by ' + " +
+					"request.userInfo.username + ', not kube-controller-manager; it can lift the admission guards'",
 			}},
 		},
 	}
 }
 
 // reachingRule is a CEL test of one PolicyRule r: true when the RBAC authorizer could let it write an admission
-// policy or its binding, bind or escalate a role, impersonate a user, group, service account or uid, or create a
-// service account's token (RBAC's matching: "*" for any verb, group or resource; "*/<subresource>").
+// policy or its binding, bind or escalate a role, or impersonate a user, group, service account or uid (RBAC's
+// matching: "*" for any verb, group or resource). A service account's token is fenced at the request instead
+// (the system-token-requests policy): external-secrets' and cert-manager's charts grant creating tokens.
 const reachingRule = "has(r.apiGroups) && has(r.resources) && (" +
 	"(r.verbs.exists(v, v in ['*', 'create', 'update', 'patch', 'delete', 'deletecollection']) && " +
 	"r.apiGroups.exists(g, g in ['*', 'admissionregistration.k8s.io']) && " +
@@ -180,6 +202,4 @@ const reachingRule = "has(r.apiGroups) && has(r.resources) && (" +
 	"(r.verbs.exists(v, v in ['*', 'bind', 'escalate']) && r.apiGroups.exists(g, g in ['*', 'rbac.authorization.k8s.io']) && " +
 	"r.resources.exists(x, x in ['*', 'roles', 'clusterroles'])) || " +
 	"(r.verbs.exists(v, v in ['*', 'impersonate']) && r.apiGroups.exists(g, g in ['*', '', 'authentication.k8s.io']) && " +
-	"r.resources.exists(x, x in ['*', 'users', 'groups', 'serviceaccounts', 'uids'] || x.startsWith('userextras'))) || " +
-	"(r.verbs.exists(v, v in ['*', 'create']) && r.apiGroups.exists(g, g in ['*', '']) && " +
-	"r.resources.exists(x, x in ['*', 'serviceaccounts/token', '*/token'])))"
+	"r.resources.exists(x, x in ['*', 'users', 'groups', 'serviceaccounts', 'uids'] || x.startsWith('userextras'))))"

@@ -89,6 +89,14 @@ func newAdmitter(t testing.TB, policy, binding map[string]any) *admitter {
 func (a *admitter) admit(t testing.TB, obj, oldObj map[string]any, namespace, username string,
 	gvk schema.GroupVersionKind, gvr schema.GroupVersionResource) (allowed bool, message string) {
 	t.Helper()
+	return a.admitSubresource(t, obj, oldObj, namespace, "", "", username, gvk, gvr)
+}
+
+// admitSubresource is admit for a request to subresource of the object named name (a TokenRequest is a CREATE of
+// serviceaccounts/token, named by its service account: its own object has no name); name "" reads the object's.
+func (a *admitter) admitSubresource(t testing.TB, obj, oldObj map[string]any, namespace, name, subresource, username string,
+	gvk schema.GroupVersionKind, gvr schema.GroupVersionResource) (allowed bool, message string) {
+	t.Helper()
 	vap, vapb, validator := a.vap, a.vapb, a.validator
 	// The API server never applies a policy stored through the API to admission policies and bindings:
 	// k8s.io/apiserver v0.36's generic Plugin excludes them (isExcludedFromAPIHooks, checked in Dispatch before any
@@ -111,15 +119,14 @@ func (a *admitter) admit(t testing.TB, obj, oldObj map[string]any, namespace, us
 	} else {
 		object = versionedObject(t, obj, gvk)
 	}
-	name := ""
 	named := object
 	if named == nil {
 		named = old
 	}
-	if accessor, err := meta.Accessor(named); err == nil {
+	if accessor, err := meta.Accessor(named); err == nil && name == "" {
 		name = accessor.GetName()
 	}
-	attrs := k8sadmission.NewAttributesRecord(object, old, gvk, namespace, name, gvr, "", op, opts, false,
+	attrs := k8sadmission.NewAttributesRecord(object, old, gvk, namespace, name, gvr, subresource, op, opts, false,
 		&user.DefaultInfo{Name: username, Groups: []string{"system:authenticated"}})
 
 	// The matcher the plugin builds (generic.Plugin.ValidateInitialization) over a namespace lister.
