@@ -43,7 +43,7 @@ var _ = admission.List(
 		Pins:    "role bindings anywhere: none to a role that reaches the admission guards (cluster-admin, admin, edit, Kubernetes' controllers', EKS's) but Velero's own where it runs",
 		Example: func() (admission.Policy, admission.Exemptions) { return reachExample(0) }},
 	admission.Guard{Name: ReachPolicyNames("<tenant>")[1], Where: "each cluster the tenant selects", Writer: "Tenant",
-		Pins:    "roles anywhere: no write of admission policies, bind, escalate, impersonate or service-account token; no aggregation but by the aggregation controller",
+		Pins:    "roles anywhere: no write of admission policies, bind, escalate, impersonate or approval of any user's client certificate; no aggregation but by the aggregation controller",
 		Example: func() (admission.Policy, admission.Exemptions) { return reachExample(1) }},
 	admission.Guard{Name: ReachPolicyNames("<tenant>")[2], Where: "each cluster the tenant selects", Writer: "Tenant",
 		Pins:    "pods in kube-system: none as a kube-controller-manager controller's service account",

@@ -15,9 +15,10 @@ import (
 // has a reason to run as a controller, and kube-controller-manager itself may run in system:masters, as kwokctl's
 // does):
 //   - a role binding names none of the roles that reach the guards (ReachingClusterRoles: cluster-admin, admin and
-//     edit, which impersonate service accounts, Kubernetes' controllers' and EKS's roles);
-//   - a role grants none of what reaches them (writes of admission policies, bind and escalate, impersonation),
-//     and aggregates no other role;
+//     edit, which impersonate service accounts, the client certificates' approver, Kubernetes' controllers' and
+//     EKS's roles);
+//   - a role grants none of what reaches them (writes of admission policies, bind and escalate, impersonation,
+//     approving any user's client certificate), and aggregates no other role;
 //   - no pod in kube-system runs as a kube-controller-manager controller's service account (the garbage
 //     collector's deletes every kind), no service-account token Secret is made for one, and no one but the
 //     controller manager requests one's token.
@@ -40,11 +41,13 @@ const TokenRequester = "system:kube-controller-manager"
 
 // ReachingClusterRoles are the ClusterRoles a binding by anyone but the stack may not name: those of Kubernetes'
 // bootstrap policy (v1.36) that the RBAC authorizer lets write admission policies, bind or escalate roles,
-// impersonate, or create a service account's token (the contract test derives them from Kubernetes' own policy).
-// ReachingClusterRolePrefixes adds kube-controller-manager's controllers' roles and EKS's own.
+// impersonate, or approve any user's client certificate (the contract test derives them from Kubernetes' own
+// policy), and two that create any service account's token (system:node, system:kube-controller-manager; tokens
+// are fenced at the request too). ReachingClusterRolePrefixes adds kube-controller-manager's controllers' roles and
+// EKS's own.
 var ReachingClusterRoles = []string{
 	"cluster-admin", "admin", "edit", "system:aggregate-to-admin", "system:aggregate-to-edit",
-	"system:kube-controller-manager", "system:node",
+	"system:kube-controller-manager", "system:node", "system:certificates.k8s.io:kube-apiserver-client-approver",
 }
 
 // ReachingClusterRolePrefixes begin the names of more ClusterRoles that reach the guards: Kubernetes' controllers'
@@ -149,9 +152,9 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 					Expression: "variables.exempt || (variables.writer && has(object.aggregationRule)) || " +
 						"object.?rules.orValue([]).all(r, !(" + reachingRule + "))",
 					Message: "a role by anyone but the stack grants no write of admission policies, no bind, escalate or " +
-						"impersonate, and no service-account token: those lift the admission guards",
+						"impersonate, and no approval of any user's client certificate: those lift the admission guards",
 					MessageExpression: "'role ' + object.metadata.name + ' grants a rule that can lift the admission guards " +
-						"(writes of admission policies, bind, escalate, impersonate, or service-account tokens); only the stack writes it'",
+						"(writes of admission policies, bind, escalate, impersonate, or approving any user\\'s client certificate); only the stack writes it'",
 				},
 			},
 		},
@@ -191,8 +194,10 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 }
 
 // reachingRule is a CEL test of one PolicyRule r: true when the RBAC authorizer could let it write an admission
-// policy or its binding, bind or escalate a role, or impersonate a user, group, service account or uid (RBAC's
-// matching: "*" for any verb, group or resource). A service account's token is fenced at the request instead
+// policy or its binding, bind or escalate a role, impersonate a user, group, service account or uid, or approve
+// a client certificate for any user (signer kubernetes.io/kube-apiserver-client, by name or as kubernetes.io/*, as
+// the CSR approval plugin asks; cert-manager's charts approve their own signers only) (RBAC's matching: "*" for any
+// verb, group or resource). A service account's token is fenced at the request instead
 // (the system-token-requests policy): external-secrets' and cert-manager's charts grant creating tokens.
 const reachingRule = "has(r.apiGroups) && has(r.resources) && (" +
 	"(r.verbs.exists(v, v in ['*', 'create', 'update', 'patch', 'delete', 'deletecollection']) && " +
@@ -202,4 +207,7 @@ const reachingRule = "has(r.apiGroups) && has(r.resources) && (" +
 	"(r.verbs.exists(v, v in ['*', 'bind', 'escalate']) && r.apiGroups.exists(g, g in ['*', 'rbac.authorization.k8s.io']) && " +
 	"r.resources.exists(x, x in ['*', 'roles', 'clusterroles'])) || " +
 	"(r.verbs.exists(v, v in ['*', 'impersonate']) && r.apiGroups.exists(g, g in ['*', '', 'authentication.k8s.io']) && " +
-	"r.resources.exists(x, x in ['*', 'users', 'groups', 'serviceaccounts', 'uids'] || x.startsWith('userextras'))))"
+	"r.resources.exists(x, x in ['*', 'users', 'groups', 'serviceaccounts', 'uids'] || x.startsWith('userextras'))) || " +
+	"(r.verbs.exists(v, v in ['*', 'approve']) && r.apiGroups.exists(g, g in ['*', 'certificates.k8s.io']) && " +
+	"r.resources.exists(x, x in ['*', 'signers']) && (r.?resourceNames.orValue([]).size() == 0 || " +
+	"r.resourceNames.exists(n, n in ['kubernetes.io/kube-apiserver-client', 'kubernetes.io/*']))))"

@@ -60,7 +60,11 @@ func reachingRequests() []rbacRequest {
 	}
 	out = append(out, rbacRequest{verb: "impersonate", resource: "users"}, rbacRequest{verb: "impersonate", resource: "groups"},
 		rbacRequest{verb: "impersonate", resource: "serviceaccounts", namespace: "kube-system"},
-		rbacRequest{verb: "impersonate", group: "authentication.k8s.io", resource: "uids"})
+		rbacRequest{verb: "impersonate", group: "authentication.k8s.io", resource: "uids"},
+		// A client certificate for any user, system:masters included: the CSR approval plugin asks for the signer by
+		// name and by its domain's wildcard.
+		rbacRequest{verb: "approve", group: "certificates.k8s.io", resource: "signers", name: "kubernetes.io/kube-apiserver-client"},
+		rbacRequest{verb: "approve", group: "certificates.k8s.io", resource: "signers", name: "kubernetes.io/*"})
 	return out
 }
 
@@ -236,6 +240,14 @@ func TestTenantReach(t *testing.T) {
 			rbacv1.PolicyRule{Verbs: []string{"create"}, APIGroups: []string{""}, Resources: []string{"serviceaccounts/token"},
 				ResourceNames: []string{"cert-manager"}},
 			rbacv1.PolicyRule{Verbs: []string{"impersonate"}, APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"uids"}},
+			rbacv1.PolicyRule{Verbs: []string{"approve"}, APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"signers"}},
+			rbacv1.PolicyRule{Verbs: []string{"approve"}, APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"signers"},
+				ResourceNames: []string{"kubernetes.io/*"}},
+			// cert-manager's controller approves requests of its own issuers' signers.
+			rbacv1.PolicyRule{Verbs: []string{"approve"}, APIGroups: []string{"cert-manager.io"}, Resources: []string{"signers"},
+				ResourceNames: []string{"issuers.cert-manager.io/*", "clusterissuers.cert-manager.io/*"}},
+			rbacv1.PolicyRule{Verbs: []string{"approve"}, APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"signers"},
+				ResourceNames: []string{"issuers.cert-manager.io/*", "clusterissuers.cert-manager.io/*"}},
 			// What charts grant: cert-manager's injector patches webhook configurations; controllers own their CRDs.
 			rbacv1.PolicyRule{Verbs: []string{"get", "list", "watch", "update", "patch"}, APIGroups: []string{"admissionregistration.k8s.io"},
 				Resources: []string{"validatingwebhookconfigurations", "mutatingwebhookconfigurations"}},
