@@ -1,7 +1,6 @@
 package contract
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -102,20 +101,6 @@ func bootstrapClusterRoles() []rbacv1.ClusterRole {
 	return out
 }
 
-// asMap is a typed Kubernetes object as the API server hands it to admission.
-func asMap(t *testing.T, obj any) map[string]any {
-	t.Helper()
-	raw, err := json.Marshal(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out map[string]any
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func clusterRoleBinding(name, role string, subjects ...rbacv1.Subject) *rbacv1.ClusterRoleBinding {
 	if len(subjects) == 0 {
 		subjects = []rbacv1.Subject{{Kind: "ServiceAccount", Name: "evil", Namespace: "default"}}
@@ -154,10 +139,10 @@ func TestTenantReach(t *testing.T) {
 		t.Helper()
 		var o, oo map[string]any
 		if obj != nil {
-			o = asMap(t, obj)
+			o = deepCopy(t, obj)
 		}
 		if old != nil {
-			oo = asMap(t, old)
+			oo = deepCopy(t, old)
 		}
 		return p.admit(t, o, oo, ns, who, gvk, gvr)
 	}

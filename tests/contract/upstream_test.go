@@ -178,7 +178,8 @@ func evaluated(v any) any {
 	}
 }
 
-func deepCopy(t *testing.T, obj map[string]any) map[string]any {
+// deepCopy is obj (a map, or a typed Kubernetes object) as JSON's map: what the API server hands to admission.
+func deepCopy(t *testing.T, obj any) map[string]any {
 	t.Helper()
 	raw, err := json.Marshal(obj)
 	if err != nil {
