@@ -235,9 +235,10 @@ func TestDay2(t *testing.T) {
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4, "kubernetes:core/v1:ServiceAccount": 1,
 				"aws:iam/role:Role": 1, "aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
-				// its namespaces', SecretStores', Services' and ExternalSecrets' pins, and its fences' (quotas, limit
-				// ranges, network policies)
-				"fleet:index:TenantGuard": 1, vap: 7, vapBinding: 7,
+				// its namespaces', SecretStores', Services' and ExternalSecrets' pins, its fences' (quotas, limit
+				// ranges, network policies) and the five that keep them (role bindings, roles, kube-system's pods,
+				// token Secrets and token requests)
+				"fleet:index:TenantGuard": 1, vap: 12, vapBinding: 12,
 			},
 			// The owner's access entry (through the EKS component) and the network policy agent, now that a tenant
 			// lives on spoke-a (vpc-cni's configuration).
@@ -282,7 +283,7 @@ func TestDay2(t *testing.T) {
 				"kubernetes:networking.k8s.io/v1:NetworkPolicy": 4},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "fleet:index:TenantGuard": 1, "eks:index:Cluster": 1,
 				// the namespaces policy (the new namespace's level), the three fences (its objects) and the seven
-				// bindings (their namespaces)
+				// bindings of the tenant's namespaces (the five that keep them bind every namespace or kube-system)
 				vap: 4, vapBinding: 7},
 		}
 		if diff := cmp.Diff(wantNS, p); diff != "" {
@@ -303,7 +304,7 @@ func TestDay2(t *testing.T) {
 				"aws:iam/role:Role": 3, "aws:iam/rolePolicy:RolePolicy": 2,
 				"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1, podIdentityAssociation: 1,
 				"aws:eks/accessEntry:AccessEntry": 1, "aws:eks/accessPolicyAssociation:AccessPolicyAssociation": 1,
-				"fleet:index:TenantGuard": 1, vap: 7, vapBinding: 7,
+				"fleet:index:TenantGuard": 1, vap: 12, vapBinding: 12,
 			},
 			"update": {"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "eks:index:Cluster": 1, "aws:eks/addon:Addon": 1},
 		}
