@@ -204,8 +204,8 @@ func SecretStorePolicy(t TenantSpec, secrets bool, region, deployer string) admi
 
 // policies registers the tenant's policies on target c through its Kubernetes provider, after after (resources
 // <tenant>-<cluster>-<part>-policy[-binding]: services, external-secrets, and namespaces, secret-stores, the
-// fences (quotas, limit-ranges and network-policies) and what keeps the guards (role-bindings, roles, system-pods
-// and system-tokens, ReachPolicies), which exempt the deployer as c's AWS provider's caller).
+// fences (quotas, limit-ranges and network-policies) and what keeps the guards (role-bindings, roles, system-pods,
+// system-tokens and system-token-requests, ReachPolicies), which exempt the deployer as c's AWS provider's caller).
 func policies(ctx *pulumi.Context, comp pulumi.Resource, t TenantSpec, c Target, after []pulumi.Resource) ([]pulumi.Resource, error) {
 	if c.Kubernetes == nil || c.AWS == nil {
 		return nil, fmt.Errorf("tenant %q: cluster %q has no Kubernetes or AWS provider for its admission policies", t.Name, c.Name)
