@@ -22,8 +22,9 @@ import (
 //   - no pod in kube-system runs as a kube-controller-manager controller's service account (the garbage
 //     collector's deletes every kind), no service-account token Secret is made for one, and no one but the
 //     controller manager requests one's token.
-// So a commit that adds a ClusterRoleBinding to cluster-admin and a Job under it is refused at the binding, and a
-// Job as the garbage collector at the pod. Velero's chart binds its server to cluster-admin: on a cluster that
+// An update that keeps a binding's subjects, or a role's rules and aggregation, passes (metadata only: the garbage
+// collector's, Helm's labels). So a commit that adds a ClusterRoleBinding to cluster-admin and a Job under it is
+// refused at the binding, and a Job as the garbage collector at the pod. Velero's chart binds its server to cluster-admin: on a cluster that
 // runs Velero that one binding is admitted, and whoever controls Velero's pods (the add-ons repository) stays
 // that cluster's admin (docs/security.md).
 
@@ -130,9 +131,13 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 		{
 			Name: names[0], Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings",
 			Also: []string{"clusterrolebindings"}, DeleteUnguarded: grantsNothing,
-			Variables: append(vars, admission.Variable{Name: "velero", Expression: veleroExpr}),
+			Variables: append(vars, admission.Variable{Name: "velero", Expression: veleroExpr},
+				// roleRef is immutable: an update that keeps the subjects grants no one anything new (the garbage
+				// collector's and Helm's metadata writes).
+				admission.Variable{Name: "same", Expression: "request.operation == 'UPDATE' && " +
+					"object.?subjects.orValue([]) == oldObject.?subjects.orValue([])"}),
 			Validations: []admission.Validation{{
-				Expression: "variables.exempt || variables.velero || object.roleRef.kind != 'ClusterRole' || !(object.roleRef.name in " +
+				Expression: "variables.exempt || variables.velero || variables.same || object.roleRef.kind != 'ClusterRole' || !(object.roleRef.name in " +
 					roles + " || " + strings.Join(prefixes, " || ") + ")",
 				Message: "only the stack binds a role that reaches the admission guards (cluster-admin, admin, edit, " +
 					"Kubernetes' controllers' and EKS's roles)",
@@ -142,14 +147,20 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 		},
 		{
 			Name: names[1], Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles",
-			Also: []string{"clusterroles"}, DeleteUnguarded: grantsNothing, Variables: vars,
+			Also: []string{"clusterroles"}, DeleteUnguarded: grantsNothing,
+			Variables: append(vars,
+				// An update that keeps the rules and the aggregation grants nothing new (metadata only).
+				admission.Variable{Name: "same", Expression: "request.operation == 'UPDATE' && " +
+					"object.?rules.orValue([]) == oldObject.?rules.orValue([]) && " +
+					"has(object.aggregationRule) == has(oldObject.aggregationRule) && " +
+					"(!has(object.aggregationRule) || object.aggregationRule == oldObject.aggregationRule)"}),
 			Validations: []admission.Validation{
 				{
-					Expression: "variables.exempt || variables.writer || !has(object.aggregationRule)",
+					Expression: "variables.exempt || variables.same || variables.writer || !has(object.aggregationRule)",
 					Message:    "a ClusterRole by anyone but the stack aggregates no other role (it would take their rules, cluster-admin's too)",
 				},
 				{
-					Expression: "variables.exempt || (variables.writer && has(object.aggregationRule)) || " +
+					Expression: "variables.exempt || variables.same || (variables.writer && has(object.aggregationRule)) || " +
 						"object.?rules.orValue([]).all(r, !(" + reachingRule + "))",
 					Message: "a role by anyone but the stack grants no write of admission policies, no bind, escalate or " +
 						"impersonate, and no approval of any user's client certificate: those lift the admission guards",

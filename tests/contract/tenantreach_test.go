@@ -132,7 +132,8 @@ func reachPolicies(t *testing.T, velero bool) map[string]*admitter {
 // a pod, token Secret or token request in kube-system as any of kube-controller-manager's controllers is refused
 // (the controller manager requests its controllers' tokens). What charts
 // write (their own roles and bindings, auth-delegator, the webhook configurations cert-manager's injector patches)
-// is admitted, and so is all of it by the deployer, system:masters and EKS's own identities.
+// is admitted, and so is all of it by the deployer, system:masters and EKS's own identities, and an update that
+// changes only metadata (the garbage collector's finalizers, Helm's labels).
 func TestTenantReach(t *testing.T) {
 	ps := reachPolicies(t, false)
 	admitObj := func(p *admitter, obj any, old any, ns, who string, gvk schema.GroupVersionKind, gvr schema.GroupVersionResource) (bool, string) {
@@ -324,6 +325,57 @@ func TestTenantReach(t *testing.T) {
 		}
 	})
 
+	t.Run("updates", func(t *testing.T) {
+		// The stack's own binding to cluster-admin (a stage's allowClusterAdmin), its finalizer taken off by the
+		// garbage collector at a foreground deletion; Helm relabelling it: metadata only, admitted.
+		mine := clusterRoleBinding("stage-admin", "cluster-admin")
+		finalizing := mine.DeepCopy()
+		finalizing.Finalizers = []string{"foregroundDeletion"}
+		for who, pair := range map[string][2]*rbacv1.ClusterRoleBinding{
+			"system:serviceaccount:kube-system:generic-garbage-collector": {mine, finalizing},
+			argoOnSpoke: {func() *rbacv1.ClusterRoleBinding {
+				b := mine.DeepCopy()
+				b.Labels = map[string]string{"app.kubernetes.io/managed-by": "Helm"}
+				return b
+			}(), mine},
+		} {
+			if ok, msg := admitObj(ps["rolebindings"], pair[0], pair[1], "", who, clusterRoleBindingKind, clusterRoleBindings); !ok {
+				t.Errorf("%s updates the metadata of a binding to cluster-admin: refused: %s", who, msg)
+			}
+		}
+		// A subject added to a binding that already names cluster-admin (Kubernetes' own, for system:masters).
+		own := clusterRoleBinding("cluster-admin", "cluster-admin", rbacv1.Subject{APIGroup: "rbac.authorization.k8s.io", Kind: "Group", Name: "system:masters"})
+		joined := own.DeepCopy()
+		joined.Subjects = append(joined.Subjects, rbacv1.Subject{Kind: "ServiceAccount", Name: "evil", Namespace: "default"})
+		if ok, _ := admitObj(ps["rolebindings"], joined, own, "", argoOnSpoke, clusterRoleBindingKind, clusterRoleBindings); ok {
+			t.Error("Argo CD adds a subject to Kubernetes' cluster-admin binding: admitted")
+		}
+		// A role's labels changed, then its rules made reaching.
+		var admin rbacv1.ClusterRole
+		for _, r := range bootstrapClusterRoles() {
+			if r.Name == "cluster-admin" {
+				admin = r
+			}
+		}
+		relabelled := admin.DeepCopy()
+		relabelled.Labels = map[string]string{"team": "platform"}
+		if ok, msg := admitObj(ps["roles"], relabelled, &admin, "", argoOnSpoke, clusterRoleKind, clusterRoles); !ok {
+			t.Errorf("Argo CD relabels cluster-admin's ClusterRole: refused: %s", msg)
+		}
+		view := clusterRole("chart-view", rbacv1.PolicyRule{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}})
+		widened := view.DeepCopy()
+		widened.Rules = append(widened.Rules, rbacv1.PolicyRule{Verbs: []string{"delete"}, APIGroups: []string{"admissionregistration.k8s.io"},
+			Resources: []string{"validatingadmissionpolicies"}})
+		if ok, _ := admitObj(ps["roles"], widened, view, "", argoOnSpoke, clusterRoleKind, clusterRoles); ok {
+			t.Error("Argo CD widens a chart's role to delete admission policies: admitted")
+		}
+		aggregating := view.DeepCopy()
+		aggregating.AggregationRule = &rbacv1.AggregationRule{ClusterRoleSelectors: []metav1.LabelSelector{{MatchLabels: map[string]string{"x": "y"}}}}
+		if ok, _ := admitObj(ps["roles"], aggregating, view, "", argoOnSpoke, clusterRoleKind, clusterRoles); ok {
+			t.Error("Argo CD makes a chart's role aggregate others: admitted")
+		}
+	})
+
 	t.Run("Velero's own binding", func(t *testing.T) {
 		v := tenant.Velero(true)
 		if v == nil || *v != (tenant.VeleroBinding{Name: "velero-server", Namespace: "velero", ServiceAccount: "velero-server"}) {
@@ -342,7 +394,7 @@ func TestTenantReach(t *testing.T) {
 		renamed := clusterRoleBinding("velero-evil", "cluster-admin", own.Subjects...)
 		other := clusterRoleBinding(v.Name, "cluster-admin", rbacv1.Subject{Kind: "ServiceAccount", Name: v.ServiceAccount, Namespace: "default"})
 		for name, b := range map[string]*rbacv1.ClusterRoleBinding{"a second subject": more, "another name": renamed, "another namespace": other} {
-			if ok, _ := admitObj(with["rolebindings"], b, own, "", argoOnSpoke, clusterRoleBindingKind, clusterRoleBindings); ok {
+			if ok, _ := admitObj(with["rolebindings"], b, nil, "", argoOnSpoke, clusterRoleBindingKind, clusterRoleBindings); ok {
 				t.Errorf("Velero's binding with %s: admitted", name)
 			}
 		}
