@@ -1,6 +1,7 @@
 package tenant
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/addons"
@@ -131,11 +132,11 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 		{
 			Name: names[0], Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings",
 			Also: []string{"clusterrolebindings"}, DeleteUnguarded: grantsNothing,
-			Variables: append(vars, admission.Variable{Name: "velero", Expression: veleroExpr},
+			Variables: slices.Concat(vars, []admission.Variable{{Name: "velero", Expression: veleroExpr},
 				// roleRef is immutable: an update that keeps the subjects grants no one anything new (the garbage
 				// collector's and Helm's metadata writes).
-				admission.Variable{Name: "same", Expression: "request.operation == 'UPDATE' && " +
-					"object.?subjects.orValue([]) == oldObject.?subjects.orValue([])"}),
+				{Name: "same", Expression: "request.operation == 'UPDATE' && " +
+					"object.?subjects.orValue([]) == oldObject.?subjects.orValue([])"}}),
 			Validations: []admission.Validation{{
 				Expression: "variables.exempt || variables.velero || variables.same || object.roleRef.kind != 'ClusterRole' || !(object.roleRef.name in " +
 					roles + " || " + strings.Join(prefixes, " || ") + ")",
@@ -148,12 +149,12 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 		{
 			Name: names[1], Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles",
 			Also: []string{"clusterroles"}, DeleteUnguarded: grantsNothing,
-			Variables: append(vars,
+			Variables: slices.Concat(vars, []admission.Variable{
 				// An update that keeps the rules and the aggregation grants nothing new (metadata only).
-				admission.Variable{Name: "same", Expression: "request.operation == 'UPDATE' && " +
+				{Name: "same", Expression: "request.operation == 'UPDATE' && " +
 					"object.?rules.orValue([]) == oldObject.?rules.orValue([]) && " +
 					"has(object.aggregationRule) == has(oldObject.aggregationRule) && " +
-					"(!has(object.aggregationRule) || object.aggregationRule == oldObject.aggregationRule)"}),
+					"(!has(object.aggregationRule) || object.aggregationRule == oldObject.aggregationRule)"}}),
 			Validations: []admission.Validation{
 				{
 					Expression: "variables.exempt || variables.same || variables.writer || !has(object.aggregationRule)",

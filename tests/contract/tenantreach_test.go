@@ -136,6 +136,15 @@ func reachPolicies(t *testing.T, velero bool) map[string]*admitter {
 // changes only metadata (the garbage collector's finalizers, Helm's labels).
 func TestTenantReach(t *testing.T) {
 	ps := reachPolicies(t, false)
+	bootstrap := bootstrapClusterRoles()
+	bootstrapRole := func(name string) rbacv1.ClusterRole {
+		t.Helper()
+		i := slices.IndexFunc(bootstrap, func(r rbacv1.ClusterRole) bool { return r.Name == name })
+		if i < 0 {
+			t.Fatalf("Kubernetes' bootstrap policy has no ClusterRole %s", name)
+		}
+		return bootstrap[i]
+	}
 	admitObj := func(p *admitter, obj any, old any, ns, who string, gvk schema.GroupVersionKind, gvr schema.GroupVersionResource) (bool, string) {
 		t.Helper()
 		var o, oo map[string]any
@@ -176,7 +185,7 @@ func TestTenantReach(t *testing.T) {
 
 	t.Run("bindings to Kubernetes' reaching roles", func(t *testing.T) {
 		reaching := 0
-		for _, r := range bootstrapClusterRoles() {
+		for _, r := range bootstrap {
 			q, ok := reaches(r.Rules...)
 			crb := clusterRoleBinding("b", r.Name)
 			rb := &rbacv1.RoleBinding{TypeMeta: metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
@@ -202,7 +211,7 @@ func TestTenantReach(t *testing.T) {
 			t.Errorf("%d of Kubernetes' roles reach the guards; want at least cluster-admin, edit, the garbage collector's ...", reaching)
 		}
 		for _, name := range tenant.ReachingClusterRoles {
-			if !slices.ContainsFunc(bootstrapClusterRoles(), func(r rbacv1.ClusterRole) bool { return r.Name == name }) {
+			if !slices.ContainsFunc(bootstrap, func(r rbacv1.ClusterRole) bool { return r.Name == name }) {
 				t.Errorf("tenant.ReachingClusterRoles lists %s, which is no role of Kubernetes' bootstrap policy", name)
 			}
 		}
@@ -212,7 +221,7 @@ func TestTenantReach(t *testing.T) {
 		// Every rule of Kubernetes' own roles, and the wildcards RBAC matches, alone in a ClusterRole Argo CD writes:
 		// refused exactly when the RBAC authorizer lets the rule reach the guards.
 		var rules []rbacv1.PolicyRule
-		for _, r := range bootstrapClusterRoles() {
+		for _, r := range bootstrap {
 			rules = append(rules, r.Rules...)
 		}
 		rules = append(rules,
@@ -279,12 +288,7 @@ func TestTenantReach(t *testing.T) {
 		}
 		// The aggregation controller writes aggregated roles' rules (admin's include impersonating service
 		// accounts), and nothing else.
-		var admin rbacv1.ClusterRole
-		for _, r := range bootstrapClusterRoles() {
-			if r.Name == "admin" {
-				admin = r
-			}
-		}
+		admin := bootstrapRole("admin")
 		before := admin.DeepCopy()
 		before.Rules = nil
 		if ok, msg := admitObj(ps["roles"], &admin, before, "", tenant.AggregationController, clusterRoleKind, clusterRoles); !ok {
@@ -351,12 +355,7 @@ func TestTenantReach(t *testing.T) {
 			t.Error("Argo CD adds a subject to Kubernetes' cluster-admin binding: admitted")
 		}
 		// A role's labels changed, then its rules made reaching.
-		var admin rbacv1.ClusterRole
-		for _, r := range bootstrapClusterRoles() {
-			if r.Name == "cluster-admin" {
-				admin = r
-			}
-		}
+		admin := bootstrapRole("cluster-admin")
 		relabelled := admin.DeepCopy()
 		relabelled.Labels = map[string]string{"team": "platform"}
 		if ok, msg := admitObj(ps["roles"], relabelled, &admin, "", argoOnSpoke, clusterRoleKind, clusterRoles); !ok {
