@@ -35,7 +35,7 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 		t.Errorf("up created %d Helm releases and %d charts, want Argo CD's release and the two add-ons' charts",
 			created["kubernetes:helm.sh/v3:Release"], created[chartType])
 	}
-	stack.Settled()
+	stack.SettledByNext() // the hand-back's exact plan
 
 	ctx := context.Background()
 	hub := env.ClusterIn("us-east-1", "first").Typed()
@@ -94,6 +94,7 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 					"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "kubernetes:core/v1:Secret": 1,
 					"kubernetes:helm.sh/v3:Release": 1},
 			},
+			SettledByNext: true, // the move back's exact plan
 		})
 		secret, err := hub.CoreV1().Secrets(gitopsbridge.DefaultNamespace).Get(ctx, "first", metav1.GetOptions{})
 		if err != nil {
@@ -144,6 +145,7 @@ func TestHubAddonsThroughTheStack(t *testing.T) {
 					"kubernetes:argoproj.io/v1alpha1:AppProject": 1, "kubernetes:core/v1:Secret": 1,
 					"kubernetes:helm.sh/v3:Release": 1},
 			},
+			SettledByNext: true, // the storage classes' exact plan
 		})
 		sa, err := hub.CoreV1().ServiceAccounts("kube-system").Get(ctx, lbSA.Name, metav1.GetOptions{})
 		if err != nil {

@@ -6,7 +6,8 @@ import (
 
 // Change is a day-2 change of a Configured stack, as a user makes it: an edit of the stack file, the exact plan its
 // preview must show, and what else to check of the preview's and the up's steps. Apply runs it and then checks that
-// the next preview plans nothing, the second `up` of every change.
+// the next preview plans nothing, the second `up` of every change (or leaves that check to the next exact plan:
+// SettledByNext).
 type Change struct {
 	// Edit edits the stack's config.
 	Edit func(Config)
@@ -17,21 +18,24 @@ type Change struct {
 	CheckPreview, CheckUp func(Steps)
 	// UpMatchesPreview checks that the up created exactly the resources the preview planned to create.
 	UpMatchesPreview bool
+	// SettledByNext leaves the settled check after the up to the stack's next operation, an exact plan
+	// (Stack.SettledByNext).
+	SettledByNext bool
 }
 
-// Apply previews the change (its plan checked), runs up, checks the up, then that a preview plans no change. It
-// returns the up's steps.
+// Apply previews the change (its plan checked; an exact plan settles a check left to it, SettledByNext), runs up,
+// checks the up, then that a preview plans no change. It returns the up's steps.
 func (s *Stack) Apply(c Change) Steps {
 	t := s.env.t
 	t.Helper()
 	if c.Edit != nil {
 		c.Edit(s.Config())
 	}
-	preview := s.Preview("preview")
+	var preview Steps
 	if c.WantPlan != nil {
-		if diff := cmp.Diff(c.WantPlan, preview.Plan()); diff != "" {
-			t.Errorf("the change's plan (-want +got):\n%s", diff)
-		}
+		preview = s.Plan("preview", c.WantPlan)
+	} else {
+		preview = s.Preview("preview")
 	}
 	if c.CheckPreview != nil {
 		c.CheckPreview(preview)
@@ -45,6 +49,10 @@ func (s *Stack) Apply(c Change) Steps {
 	if c.CheckUp != nil {
 		c.CheckUp(up)
 	}
-	s.Settled()
+	if c.SettledByNext {
+		s.SettledByNext()
+	} else {
+		s.Settled()
+	}
 	return up
 }

@@ -2,7 +2,8 @@
 // reaches, by name, through a few nouns:
 //
 //   - Stack(dir, name, program) and Fleet(name): a Pulumi stack through the real CLI and engine (Up, Preview,
-//     Settled, Refresh, Destroy), and Apply of a day-2 Change: its edit, its exact plan, then an empty preview;
+//     Plan, Settled, Refresh, Destroy), and Apply of a day-2 Change: its edit, its exact plan, then an empty
+//     preview, or one left to the next exact plan (SettledByNext);
 //   - Cluster(name): an EKS cluster's real Kubernetes API server, with its kubeconfig and clients;
 //   - Hub().ArgoCD(): Argo CD's own controllers on the hub;
 //   - Git(): the repositories Argo CD reads, and the emulated GitHub's;

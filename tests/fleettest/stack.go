@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,7 @@ type Stack struct {
 	cfg     *Config        // the stack file's config, when the test writes it (Configured)
 	every   bool           // Checkpoints
 	kept    map[string]any // the run's stack file but the test's config: salt and secrets (sync)
+	settle  *settle        // a settled check left to the next operation (SettledByNext)
 	// Auto is the Automation API's stack, for what Stack does not say.
 	Auto auto.Stack
 }
@@ -43,7 +45,7 @@ type Stack struct {
 // file Pulumi.<name>.yaml (none: a stack without config), both copied into the run now.
 func (e *Env) Stack(dir, name string, program pulumi.RunFunc) *Stack {
 	e.t.Helper()
-	s := &Stack{env: e, dir: dir, name: name, program: program}
+	s := &Stack{env: e, dir: dir, name: name, program: program, settle: &settle{root: e.t}}
 	s.open()
 	return s
 }
@@ -67,7 +69,7 @@ func (e *Env) Local(dir, name string) *Stack {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return &Stack{env: e, dir: dir, name: name, Auto: st}
+	return &Stack{env: e, dir: dir, name: name, Auto: st, settle: &settle{root: e.t}}
 }
 
 // For is the stack reporting to t: a subtest's. It shares the stack's config (Configured).
@@ -182,6 +184,7 @@ func (s *Stack) Checkpoints(on bool) {
 func (s *Stack) Up(op string) Run {
 	t := s.env.t
 	t.Helper()
+	s.unsettled("Up")
 	s.sync()
 	var res auto.UpResult
 	steps, err := withSteps(func(ch chan<- events.EngineEvent) (err error) {
@@ -198,14 +201,23 @@ func (s *Stack) Up(op string) Run {
 // the caller's to judge.
 func (s *Stack) TryUp(op string, opts ...optup.Option) (string, error) {
 	s.env.t.Helper()
+	s.unsettled("TryUp")
 	s.sync()
 	out := s.env.progress(op)
 	_, err := s.Auto.Up(context.Background(), append(opts, optup.ProgressStreams(out))...)
 	return logOf(s.env, out), err
 }
 
-// Preview runs `pulumi preview` of the stack as it is now and returns its steps; a failure fails the test.
+// Preview runs `pulumi preview` of the stack as it is now and returns its steps; a failure fails the test. Plan
+// previews and checks the exact plan.
 func (s *Stack) Preview(op string, opts ...optpreview.Option) Steps {
+	s.env.t.Helper()
+	s.unsettled("Preview")
+	return s.preview(op, opts...)
+}
+
+// preview is Preview.
+func (s *Stack) preview(op string, opts ...optpreview.Option) Steps {
 	t := s.env.t
 	t.Helper()
 	s.sync()
@@ -223,23 +235,17 @@ func (s *Stack) Preview(op string, opts ...optpreview.Option) Steps {
 // TryPreview runs `pulumi preview` and returns its error, the caller's to judge.
 func (s *Stack) TryPreview(op string, opts ...optpreview.Option) error {
 	s.env.t.Helper()
+	s.unsettled("TryPreview")
 	s.sync()
 	_, err := s.Auto.Preview(context.Background(), append(opts, optpreview.ProgressStreams(s.env.progress(op)))...)
 	return err
-}
-
-// Settled checks that a preview of the stack as it is now plans no change (`preview --expect-no-changes`).
-func (s *Stack) Settled() {
-	s.env.t.Helper()
-	if err := s.TryPreview("preview-no-changes", optpreview.ExpectNoChanges()); err != nil {
-		s.env.t.Fatalf("stack %s: preview --expect-no-changes: %v", s.name, err)
-	}
 }
 
 // Refresh runs `pulumi refresh` and returns its changes by operation (same, delete, update...).
 func (s *Stack) Refresh(op string) map[string]int {
 	t := s.env.t
 	t.Helper()
+	s.unsettled("Refresh")
 	s.sync()
 	res, err := s.Auto.Refresh(context.Background(), optrefresh.ProgressStreams(s.env.progress(op)))
 	if err != nil {
@@ -262,6 +268,7 @@ func (s *Stack) Destroy(op string) Steps {
 // TryDestroy runs `pulumi destroy` and returns its steps and error, the caller's to judge.
 func (s *Stack) TryDestroy(op string) (Steps, error) {
 	s.env.t.Helper()
+	s.unsettled("Destroy")
 	s.sync()
 	return withSteps(func(ch chan<- events.EngineEvent) error {
 		_, err := s.Auto.Destroy(context.Background(), optdestroy.EventStreams(ch), optdestroy.ProgressStreams(s.env.progress(op)))
@@ -275,10 +282,13 @@ func (s *Stack) TryDestroy(op string) (Steps, error) {
 func (s *Stack) SetConfig(values map[string]string) {
 	t := s.env.t
 	t.Helper()
+	all := auto.ConfigMap{}
 	for k, v := range values {
-		if err := s.Auto.SetConfigWithOptions(context.Background(), k, auto.ConfigValue{Value: v}, &auto.ConfigOptions{Path: true}); err != nil {
-			t.Fatalf("config %s: %v", k, err)
-		}
+		all[k] = auto.ConfigValue{Value: v}
+	}
+	// One CLI run for all of them (`pulumi config set-all --path`).
+	if err := s.Auto.SetAllConfigWithOptions(context.Background(), all, &auto.ConfigOptions{Path: true}); err != nil {
+		t.Fatalf("config %v: %v", slices.Sorted(maps.Keys(values)), err)
 	}
 }
 
@@ -354,7 +364,7 @@ func (e *Env) Configured(name string, cfg Config) *Stack {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	s := &Stack{env: e, dir: dir, name: name, program: fleetstack.Run, cfg: &cfg}
+	s := &Stack{env: e, dir: dir, name: name, program: fleetstack.Run, cfg: &cfg, settle: &settle{root: e.t}}
 	s.sync()
 	return s
 }
@@ -396,6 +406,7 @@ func (s *Stack) FleetStatus(args ...string) []byte {
 func (s *Stack) Preflight(args ...string) ([]byte, error) {
 	t := s.env.t
 	t.Helper()
+	s.unsettled("Preflight")
 	s.sync()
 	log := filepath.Join(t.TempDir(), "preview-events.json")
 	f, err := os.Create(log)
