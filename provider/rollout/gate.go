@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -163,23 +164,53 @@ func (g ArgoCD) Resync(ctx context.Context, clusters []string, revision string, 
 }
 
 // Abort asks Argo CD's application controller to terminate each running sync operation of the clusters' add-on
-// Applications that is for revision, as `argocd app terminate-op` does: the operation state's phase set to
-// Terminating (an Application's status is part of the object; Argo CD has no status subresource for it).
+// Applications that is for revision, as `argocd app terminate-op` does (server/application TerminateOperation, v3.5):
+// only while an operation is in progress (the Application's operation field is set), the operation state's phase
+// set to Terminating by an update of the Application as read (an Application's status is part of the object; Argo
+// CD has no status subresource for it), read again on a conflict. Without the Application's resourceVersion, a
+// patch that lands just after the controller finished the operation would leave a completed operation Terminating,
+// and the controller would terminate the next one it is asked for (the next rollout's resync) as soon as it began.
 func (g ArgoCD) Abort(ctx context.Context, clusters []string, revision string) error {
-	apps, err := status.Applications(ctx, g.Hub)
+	apps := g.Hub.Resource(status.ApplicationsResource).Namespace(g.Namespace)
+	list, err := apps.List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return err
 	}
-	patch := []byte(`{"status":{"operationState":{"phase":"Terminating"}}}`)
-	for _, a := range apps {
-		if a.Namespace != g.Namespace || !slices.Contains(clusters, a.Cluster) || !strings.HasPrefix(a.Name, "addon-") ||
-			a.Operation != "Running" || !slices.Contains(a.OperationRevisions, revision) {
+	for _, u := range list.Items {
+		if a := status.ApplicationOf(u); !slices.Contains(clusters, a.Cluster) || !strings.HasPrefix(a.Name, "addon-") {
 			continue
 		}
-		if _, err := g.Hub.Resource(status.ApplicationsResource).Namespace(a.Namespace).Patch(ctx, a.Name,
-			types.MergePatchType, patch, metav1.PatchOptions{}); err != nil {
-			return fmt.Errorf("terminating %s's sync of %s: %w", a.Name, revision, err)
+		if err := g.terminate(ctx, apps, &u, revision); err != nil {
+			return fmt.Errorf("terminating %s's sync of %s: %w", u.GetName(), revision, err)
 		}
 	}
 	return nil
 }
+
+// terminate sets the phase of u's sync operation of revision to Terminating while it runs, conditional on u's
+// resourceVersion; on a conflict it reads u again, up to conflictRetries times.
+func (g ArgoCD) terminate(ctx context.Context, apps dynamic.ResourceInterface, u *unstructured.Unstructured, revision string) error {
+	for range conflictRetries {
+		a := status.ApplicationOf(*u)
+		if _, inProgress := u.Object["operation"]; !inProgress || a.Operation != "Running" ||
+			!slices.Contains(a.OperationRevisions, revision) {
+			return nil
+		}
+		patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"resourceVersion": u.GetResourceVersion()},
+			"status": map[string]any{"operationState": map[string]any{"phase": "Terminating"}}})
+		if err != nil {
+			return err
+		}
+		_, err = apps.Patch(ctx, u.GetName(), types.MergePatchType, patch, metav1.PatchOptions{})
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+		if u, err = apps.Get(ctx, u.GetName(), metav1.GetOptions{}); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the Application kept changing (%d conflicts)", conflictRetries)
+}
+
+// conflictRetries is how many times terminate reads an Application again after a conflict, as Argo CD's server does.
+const conflictRetries = 10
