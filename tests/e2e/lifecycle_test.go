@@ -193,7 +193,7 @@ func TestDay2(t *testing.T) {
 		l := l.For(t)
 		attachment := map[string]int{"aws:iam/rolePolicyAttachment:RolePolicyAttachment": 1}
 		l.Apply(fleettest.Change{
-			Edit:     func(c fleettest.Config) { cluster(c, "spoke-a")["nodeSessionManager"] = true },
+			Edit:          func(c fleettest.Config) { cluster(c, "spoke-a")["nodeSessionManager"] = true },
 			WantPlan:      fleettest.Plan{"create": attachment},
 			SettledByNext: true, // its removal's exact plan
 			CheckPreview: func(steps fleettest.Steps) {
@@ -203,7 +203,7 @@ func TestDay2(t *testing.T) {
 			},
 		})
 		l.Apply(fleettest.Change{
-			Edit:     func(c fleettest.Config) { delete(cluster(c, "spoke-a"), "nodeSessionManager") },
+			Edit:          func(c fleettest.Config) { delete(cluster(c, "spoke-a"), "nodeSessionManager") },
 			WantPlan:      fleettest.Plan{"delete": attachment},
 			SettledByNext: true, // the tenant's exact plan
 		})
