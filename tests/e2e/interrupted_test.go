@@ -22,8 +22,8 @@ import (
 // does before every run) clears that lock, whose process is gone, and settles the pending creates; then `up`
 // converges, the next preview plans nothing, and the offline cloud holds each resource of the state once and nothing
 // else. The killed up saves the stack's state after every step (Stack.Checkpoints), as a user's does, so the kill
-// leaves what it would leave a user; the runs after it save at their end, as every other run of the harness does
-// (what a run converges to does not depend on when it saves).
+// leaves what it would leave a user; the up that converges after it saves at its end, as every other run of the
+// harness does (what a run converges to does not depend on when it saves).
 func interruptedUp(t *testing.T, env *fleettest.Env, stack *fleettest.Stack) {
 	ctx := context.Background()
 	off := env.Offline()
