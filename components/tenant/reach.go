@@ -25,9 +25,9 @@ import (
 //     controller manager requests one's token.
 // An update that keeps a binding's subjects, or a role's rules and aggregation, passes (metadata only: the garbage
 // collector's, Helm's labels). So a commit that adds a ClusterRoleBinding to cluster-admin and a Job under it is
-// refused at the binding, and a Job as the garbage collector at the pod. Velero's chart binds its server to cluster-admin: on a cluster that
-// runs Velero that one binding is admitted, and whoever controls Velero's pods (the add-ons repository) stays
-// that cluster's admin (docs/security.md).
+// refused at the binding, and a Job as the garbage collector at the pod. Velero's chart binds its server to
+// cluster-admin: on a cluster that runs Velero that one binding is admitted, and whoever controls Velero's pods (the
+// add-ons repository) stays that cluster's admin (docs/security.md).
 
 // ReachPolicyNames are the policies that keep the tenant's guards from the other writers, in the order
 // ReachPolicies gives them: tenant-<tenant>-role-bindings, -roles, -system-pods, -system-tokens and
