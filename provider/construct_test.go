@@ -173,7 +173,7 @@ func TestConstructHubRegisteredSecrets(t *testing.T) {
 			t.Errorf("the guard does not register %q (%s): %s", want, b, raw)
 		}
 	}
-	for _, want := range []string{`enable_karpenter\": dyn(\"true\")`, `aws_region\": dyn(\"us-east-2\")`,
+	for _, want := range []string{`enable_karpenter\": \"true\"`, `aws_region\": \"us-east-2\"`,
 		"system:serviceaccount:external-secrets:external-secrets", "system:serviceaccount:argocd:argocd-server"} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("the guard lacks %s: %s", want, raw)

@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,8 +10,14 @@ import (
 
 // Literal is v as a CEL literal: v is a value as JSON or YAML decodes it (nil, bool, string, a number, []any,
 // map[string]any, or string-keyed maps and lists of those): null, true/false, a quoted string, an int (a double
-// when not whole), a list or a map with its keys sorted, each element or value wrapped in dyn() (a CEL list or map
-// literal's elements must otherwise share one type). Anything else is an error.
+// when not whole), a list or a map with its keys sorted, each element or value wrapped in dyn() (the API server's
+// CEL takes a list or map literal whose elements share one type only) unless they are all strings. Anything else is
+// an error. Strings go bare because the checker gives every dyn() call a type variable, and copies the expression's
+// whole substitution of them at each element it joins: a literal of n dyn() elements checks in time quadratic in n.
+// The hub's guard, a map of every registered secret's labels and annotations, so compiled in 0.27 s at 10 spokes
+// and 5.3 s at 200 before, 0.05 s and 0.7 s bare (tests/contract's BenchmarkClusterSecretGuardCompile, 2026-11-30):
+// on each update of the policy, once in the API server's validation, again as its admission plugin reloads it, and in
+// the controller manager's type check.
 func Literal(v any) (string, error) {
 	switch v := v.(type) {
 	case nil:
@@ -39,7 +46,12 @@ func Literal(v any) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			items[i] = "dyn(" + lit + ")"
+			items[i] = lit
+		}
+		if !allStrings(v) {
+			for i := range items {
+				items[i] = "dyn(" + items[i] + ")"
+			}
 		}
 		return "[" + strings.Join(items, ", ") + "]", nil
 	case map[string]string:
@@ -54,17 +66,31 @@ func Literal(v any) (string, error) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
+		strs := allStrings(slices.Collect(maps.Values(v)))
 		entries := make([]string, len(keys))
 		for i, k := range keys {
 			lit, err := Literal(v[k])
 			if err != nil {
 				return "", err
 			}
-			entries[i] = String(k) + ": dyn(" + lit + ")"
+			if !strs {
+				lit = "dyn(" + lit + ")"
+			}
+			entries[i] = String(k) + ": " + lit
 		}
 		return "{" + strings.Join(entries, ", ") + "}", nil
 	}
 	return "", fmt.Errorf("no CEL literal for %T", v)
+}
+
+// allStrings says whether every value is a string (Literal writes them without dyn()).
+func allStrings(vs []any) bool {
+	for _, v := range vs {
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func anySlice(v []string) []any {

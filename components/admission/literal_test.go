@@ -3,7 +3,8 @@ package admission
 import "testing"
 
 // TestLiteral: values as JSON decodes them become CEL literals, every element and value wrapped in dyn() so that
-// a map or list may mix types; what JSON cannot hold is an error.
+// a map or list may mix types, but for a list or map of strings only (one type already); what JSON cannot hold is an
+// error.
 func TestLiteral(t *testing.T) {
 	for _, tc := range []struct {
 		in   any
@@ -16,8 +17,10 @@ func TestLiteral(t *testing.T) {
 		{float64(600), "600"},
 		{1.5, "1.5"},
 		{[]any{"a", 1}, `[dyn("a"), dyn(1)]`},
-		{[]string{"x"}, `[dyn("x")]`},
-		{map[string]any{"b": false, "a": map[string]string{"k": "v"}}, `{"a": dyn({"k": dyn("v")}), "b": dyn(false)}`},
+		{[]string{"x"}, `["x"]`},
+		{[]any{"x", "y"}, `["x", "y"]`},
+		{map[string]any{"b": false, "a": map[string]string{"k": "v"}}, `{"a": dyn({"k": "v"}), "b": dyn(false)}`},
+		{map[string]any{"b": "x", "a": "y"}, `{"a": "y", "b": "x"}`},
 		{map[string]any{}, "{}"},
 	} {
 		got, err := Literal(tc.in)
