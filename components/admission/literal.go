@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"strconv"
@@ -40,18 +41,17 @@ func Literal(v any) (string, error) {
 	case []string:
 		return Literal(anySlice(v))
 	case []any:
+		strs := allStrings(slices.Values(v))
 		items := make([]string, len(v))
 		for i, x := range v {
 			lit, err := Literal(x)
 			if err != nil {
 				return "", err
 			}
-			items[i] = lit
-		}
-		if !allStrings(v) {
-			for i := range items {
-				items[i] = "dyn(" + items[i] + ")"
+			if !strs {
+				lit = "dyn(" + lit + ")"
 			}
+			items[i] = lit
 		}
 		return "[" + strings.Join(items, ", ") + "]", nil
 	case map[string]string:
@@ -66,7 +66,7 @@ func Literal(v any) (string, error) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		strs := allStrings(slices.Collect(maps.Values(v)))
+		strs := allStrings(maps.Values(v))
 		entries := make([]string, len(keys))
 		for i, k := range keys {
 			lit, err := Literal(v[k])
@@ -84,8 +84,8 @@ func Literal(v any) (string, error) {
 }
 
 // allStrings says whether every value is a string (Literal writes them without dyn()).
-func allStrings(vs []any) bool {
-	for _, v := range vs {
+func allStrings(vs iter.Seq[any]) bool {
+	for v := range vs {
 		if _, ok := v.(string); !ok {
 			return false
 		}
