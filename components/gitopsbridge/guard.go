@@ -166,15 +166,18 @@ func (g ClusterSecretGuard) Policy() admission.Policy {
 // credential; for a managed hub no secret names it (EKS User Guide, "Register target clusters": "The default
 // kubernetes.default.svc is not supported").
 func (g ClusterSecretGuard) inCluster(hub ClusterSecret) admission.Validation {
-	notInCluster := "!variables.isCluster || object.data[?'server'].orValue('') != " + b64(InClusterServer)
+	// dyn(object.data): the API server hands a policy a Secret's data values as their base64 text, which the literals
+	// here are, where the Secret's schema types them bytes; without it the controller manager's type check
+	// (status.typeChecking) finds no orValue of bytes with a string (tests/contract's TestGuardsTypeCheck).
+	notInCluster := "!variables.isCluster || dyn(object.data)[?'server'].orValue('') != " + b64(InClusterServer)
 	if g.ByARN {
 		return admission.Validation{Expression: admission.OnWrite(notInCluster),
 			Message: "the managed Argo CD does not take the in-cluster server (" + InClusterServer + "): a cluster " +
 				"secret names its cluster, the hub's too, by its EKS cluster ARN"}
 	}
 	return admission.Validation{
-		Expression: admission.OnWrite(notInCluster + " || (object.data[?'name'].orValue('') == " + b64(hub.ClusterName) +
-			" && object.data[?'config'].orValue('') == " + b64(InClusterConfig()) + ")"),
+		Expression: admission.OnWrite(notInCluster + " || (dyn(object.data)[?'name'].orValue('') == " + b64(hub.ClusterName) +
+			" && dyn(object.data)[?'config'].orValue('') == " + b64(InClusterConfig()) + ")"),
 		Message: fmt.Sprintf("only the hub's own secret (%s) may name the in-cluster server, and its config holds "+
 			"no credential", hub.ClusterName),
 	}

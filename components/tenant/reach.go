@@ -150,18 +150,22 @@ func ReachPolicies(t TenantSpec, deployer string, velero *VeleroBinding) []admis
 			Name: names[1], Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "roles",
 			Also: []string{"clusterroles"}, DeleteUnguarded: grantsNothing,
 			Variables: slices.Concat(vars, []admission.Variable{
+				// A Role or a ClusterRole: only a ClusterRole has aggregationRule, so it is read as neither (a Role's
+				// schema has no such field, and the controller manager's type check, status.typeChecking, would
+				// say so; tests/contract's TestGuardsTypeCheck).
+				{Name: "role", Expression: "dyn(object)"},
 				// An update that keeps the rules and the aggregation grants nothing new (metadata only).
 				{Name: "same", Expression: "request.operation == 'UPDATE' && " +
 					"object.?rules.orValue([]) == oldObject.?rules.orValue([]) && " +
-					"has(object.aggregationRule) == has(oldObject.aggregationRule) && " +
-					"(!has(object.aggregationRule) || object.aggregationRule == oldObject.aggregationRule)"}}),
+					"has(variables.role.aggregationRule) == has(dyn(oldObject).aggregationRule) && " +
+					"(!has(variables.role.aggregationRule) || variables.role.aggregationRule == dyn(oldObject).aggregationRule)"}}),
 			Validations: []admission.Validation{
 				{
-					Expression: "variables.exempt || variables.same || variables.writer || !has(object.aggregationRule)",
+					Expression: "variables.exempt || variables.same || variables.writer || !has(variables.role.aggregationRule)",
 					Message:    "a ClusterRole by anyone but the stack aggregates no other role (it would take their rules, cluster-admin's too)",
 				},
 				{
-					Expression: "variables.exempt || variables.same || (variables.writer && has(object.aggregationRule)) || " +
+					Expression: "variables.exempt || variables.same || (variables.writer && has(variables.role.aggregationRule)) || " +
 						"object.?rules.orValue([]).all(r, !(" + reachingRule + "))",
 					Message: "a role by anyone but the stack grants no write of admission policies, no bind, escalate or " +
 						"impersonate, and no approval of any user's client certificate: those lift the admission guards",
