@@ -121,6 +121,9 @@ func Open(root, dir string, opts Options) (*Env, error) {
 			return nil, err
 		}
 	}
+	if err := noAutomaticLogs(filepath.Join(dir, "home")); err != nil {
+		return nil, err
+	}
 	store := emulator.OpenStore(filepath.Join(dir, "cloud"))
 	plugins := maps.Clone(Plugins)
 	sts := aws.NewSTS(store)
