@@ -50,7 +50,8 @@ func (c Clusters) config(authenticator map[string]any, apiserverArgs []map[strin
 
 // vapStatus is the controller manager's controller that type-checks every ValidatingAdmissionPolicy against the
 // schemas of the kinds it matches and writes the warnings to the policy's status.typeChecking: informational only
-// (the API server compiles and enforces a policy without it), and read by nothing in the fleet or its tests. It
+// (the API server compiles and enforces a policy without it), and read by nothing in the fleet. What it would write
+// is asserted instead: tests/contract's TestGuardsTypeCheck runs its checker over every guard, and wants none. It
 // took most of a controller manager's CPU in a run: each `up` that updates a guard has it check the guard again
 // (measured on TestDevFleet, 2026-11-30: the 6 controller managers 42 to 46 CPU-seconds with it, 4.3 without; perf
 // put 70% of their CPU in its CEL type check).
