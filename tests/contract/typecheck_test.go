@@ -145,10 +145,12 @@ func checkedKinds(checker *validating.TypeChecker, vap *admissionregistrationv1.
 // TestGuardsTypeCheck: every guard of the fleet's table type-checks against the kinds it matches, with no warning,
 // as the controller manager's ValidatingAdmissionPolicy status controller checks it in a real cluster and writes
 // what it finds to status.typeChecking (the offline control planes run without that controller: see
-// tests/controlplane's config). A warning is an expression that reads a field its kind does not have or compares
-// values of types that never match: at admission it errors (failurePolicy Fail: the request refused) or is never
-// true. Each checked guard is also checked with one wrong expression added, which must be reported: the checker skips a kind it
-// has no schema of in silence. A guard no check reaches is listed in unchecked, with why.
+// tests/controlplane's config). A warning names an expression that reads a field the kind's schema does not have,
+// or compares values of types the schema says never match: at admission such an expression errors (failurePolicy
+// Fail: the request refused) or never holds, unless it reads the object untyped, as the API server hands it to a
+// policy (a Secret's data as base64 text, which dyn() then says); an operator reading the policy's status sees the
+// warning either way. Each checked guard is also checked with one wrong expression added, which must be reported:
+// the checker skips a kind it has no schema of in silence. A guard no check reaches is listed in unchecked, with why.
 func TestGuardsTypeCheck(t *testing.T) {
 	checker := typeChecker(t)
 	for _, g := range admission.Guards() {
@@ -175,7 +177,7 @@ func TestGuardsTypeCheck(t *testing.T) {
 			wrong.Spec.Validations = append(wrong.Spec.Validations,
 				admissionregistrationv1.Validation{Expression: "object.metadata.nameOfNoField == 1"})
 			if len(checker.Check(wrong)) == 0 {
-				t.Errorf("a field %v do not have was not reported: the checker resolved no schema of them", kinds)
+				t.Errorf("a field none of %v has was not reported: the checker resolved no schema of them", kinds)
 			}
 		})
 	}

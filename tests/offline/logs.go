@@ -12,7 +12,7 @@ import (
 // Since pulumi/pulumi#23731 every CLI command writes a debug log of everything the engine does, at every
 // verbosity, gzip'd and then encrypted with the stack's secrets provider, to $PULUMI_HOME/logs; no flag or
 // variable turns it off. In the end-to-end tests it took about a fifth of the CLI's CPU (TestDay2, `perf record`:
-// slog's JSON handler, gzip and AES-GCM under every logging.V call) and a KMS call a run to wrap the log's key.
+// slog's JSON handler, gzip and AES-GCM under every logging.V call).
 // The CLI skips it when it cannot make that folder (pkg/logging's StartLogging: "automatic logging unavailable",
 // logged below the default verbosity), so an empty file of that name stands where the folder would be. A home that
 // already has the folder (an Env made before this) keeps logging. TestNoAutomaticLogs runs the pinned CLI both ways.
