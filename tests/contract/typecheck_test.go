@@ -1,8 +1,6 @@
 package contract
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,7 +17,6 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	k8sadmissionregv1 "k8s.io/kubernetes/pkg/apis/admissionregistration/v1"
 	"k8s.io/kubernetes/pkg/generated/openapi"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gitops-fleet/pulumi-fleet/components/admission"
 )
@@ -42,15 +39,8 @@ func loadCRDSchemas(t *testing.T, dir string) (crdSchemas, meta.RESTMapper) {
 	t.Helper()
 	schemas := crdSchemas{}
 	mapper := meta.NewDefaultRESTMapper(nil)
-	for _, f := range crdFiles {
-		raw, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var crd apiextensionsv1.CustomResourceDefinition
-		if err := yaml.UnmarshalStrict(helmLine.ReplaceAll(raw, nil), &crd); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for i, crd := range readCRDs(t, dir) {
+		f := crdFiles[i]
 		scope := meta.RESTScopeNamespace
 		if crd.Spec.Scope == apiextensionsv1.ClusterScoped {
 			scope = meta.RESTScopeRoot

@@ -61,19 +61,27 @@ var helmLine = regexp.MustCompile(`(?m)^.*\{\{.*\}\}.*$\n?`)
 // kargoExpression is a Kargo expression, ${{ ... }}, in a step's config.
 var kargoExpression = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
 
-// loadCRDs reads the upstream CRDs by "<group>/<version>/<kind>" to the internal validation of that version.
-func loadCRDs(t *testing.T, dir string) map[string]*apiextensions.JSONSchemaProps {
+// readCRDs reads crdFiles from dir, in their order.
+func readCRDs(t *testing.T, dir string) []apiextensionsv1.CustomResourceDefinition {
 	t.Helper()
-	out := map[string]*apiextensions.JSONSchemaProps{}
-	for _, f := range crdFiles {
+	out := make([]apiextensionsv1.CustomResourceDefinition, len(crdFiles))
+	for i, f := range crdFiles {
 		raw, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var crd apiextensionsv1.CustomResourceDefinition
-		if err := yaml.UnmarshalStrict(helmLine.ReplaceAll(raw, nil), &crd); err != nil {
+		if err := yaml.UnmarshalStrict(helmLine.ReplaceAll(raw, nil), &out[i]); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+	}
+	return out
+}
+
+// loadCRDs reads the upstream CRDs by "<group>/<version>/<kind>" to the internal validation of that version.
+func loadCRDs(t *testing.T, dir string) map[string]*apiextensions.JSONSchemaProps {
+	t.Helper()
+	out := map[string]*apiextensions.JSONSchemaProps{}
+	for _, crd := range readCRDs(t, dir) {
 		for _, v := range crd.Spec.Versions {
 			var internal apiextensions.CustomResourceValidation
 			if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(
