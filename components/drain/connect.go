@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/gitops-fleet/pulumi-fleet/components/awsconfig"
 	"golang.org/x/oauth2"
 	"k8s.io/client-go/dynamic"
@@ -40,19 +41,22 @@ func KubeClient(cluster, region, endpoint, caData, role string) (dynamic.Interfa
 
 // KubeConfig is client-go's configuration for an EKS cluster's API at endpoint, trusting its CA (base64 PEM, EKS's
 // certificateAuthority.data), with the bearer token `aws eks get-token` makes (aws-iam-authenticator's token
-// package, renewed before it expires) from the ambient credentials, through role when set; requests time out after
-// a minute.
+// package, renewed before it expires), signed with the ambient credentials in region (awsconfig.Load, the
+// configuration the Tagging API is called with), through role when set; requests time out after a minute.
 func KubeConfig(cluster, region, endpoint, caData, role string) (*rest.Config, error) {
 	ca, err := base64.StdEncoding.DecodeString(caData)
 	if err != nil {
 		return nil, fmt.Errorf("certificateAuthorityData is not base64: %w", err)
 	}
+	cfg, err := awsconfig.Load(context.Background(), region, role)
+	if err != nil {
+		return nil, err
+	}
 	gen, err := token.NewGenerator(false, false)
 	if err != nil {
 		return nil, err
 	}
-	tokens := oauth2.ReuseTokenSource(nil, eksTokens{gen: gen, opts: token.GetTokenOptions{
-		ClusterID: cluster, Region: region, AssumeRoleARN: role}})
+	tokens := oauth2.ReuseTokenSource(nil, eksTokens{gen: gen, cluster: cluster, sts: sts.NewFromConfig(cfg)})
 	return &rest.Config{
 		Host:            endpoint,
 		TLSClientConfig: rest.TLSClientConfig{CAData: ca},
@@ -71,18 +75,19 @@ func newTagging(ctx context.Context, region, role string) (Tagging, error) {
 	return Tagging{Client: resourcegroupstaggingapi.NewFromConfig(cfg)}, nil
 }
 
-// eksTokens are bearer tokens for the EKS API, as `aws eks get-token` makes them.
+// eksTokens are bearer tokens for the EKS API of cluster, as `aws eks get-token` makes them, presigned with sts's
+// credentials on its region's endpoint.
 type eksTokens struct {
-	gen  token.Generator
-	opts token.GetTokenOptions
+	gen     token.Generator
+	cluster string
+	sts     *sts.Client
 }
 
 // Token makes a token (a presigned sts:GetCallerIdentity URL naming the cluster), valid until its expiry.
 func (t eksTokens) Token() (*oauth2.Token, error) {
-	opts := t.opts
-	tok, err := t.gen.GetWithOptions(&opts)
+	tok, err := t.gen.GetWithSTS(t.cluster, t.sts)
 	if err != nil {
-		return nil, fmt.Errorf("EKS token for cluster %q: %w", opts.ClusterID, err)
+		return nil, fmt.Errorf("EKS token for cluster %q: %w", t.cluster, err)
 	}
 	return &oauth2.Token{AccessToken: tok.Token, TokenType: "Bearer", Expiry: tok.Expiration}, nil
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // Authentication is how a control plane authenticates bearer tokens, as EKS does: aws-iam-authenticator's server
-// (`make kube`, v0.6.13) is the kube-apiserver's webhook token authenticator. It checks a token (a presigned
+// (`make kube`, v0.7.18) is the kube-apiserver's webhook token authenticator. It checks a token (a presigned
 // sts:GetCallerIdentity URL) by calling STS with it, so it reaches the offline STS through the offline network
 // (Clusters.Network), and maps the identity STS answers with through its backends.
 type Authentication struct {
@@ -62,7 +62,7 @@ func (c Clusters) webhookKubeconfig(name string) string {
 
 // WriteAccess replaces the identities the control plane's DynamicFile backend maps (the cluster's access entries).
 // The server reloads the file within about a second of the write. The file is rewritten in place, never replaced by
-// a rename: the authenticator (v0.6.13, pkg/fileutil) watches the file's inode, and on a rename it drops the watch,
+// a rename: the authenticator (v0.7.18, pkg/fileutil) watches the file's inode, and on a rename it drops the watch,
 // waits a second, reads the file and only then watches the new one, so a second write inside that window would be
 // lost for good (every token of that identity refused until the next write). In place, each write ends with a
 // modify event after which the server reads the whole file; a read of a half-written file fails to parse and the

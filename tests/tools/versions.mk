@@ -11,7 +11,7 @@ ETCD_VERSION := 3.6.8
 # kwok: kwok, the clusters' kubelets, and kwokctl, which starts the control planes (sigs.k8s.io/kwok)
 KWOK_VERSION := v0.8.0
 # authenticator: aws-iam-authenticator, the API servers' EKS token webhook (sigs.k8s.io/aws-iam-authenticator)
-AUTHENTICATOR_VERSION := v0.6.13
+AUTHENTICATOR_VERSION := v0.7.18
 # kubeprovider: the Pulumi Kubernetes provider, as the version it reports (github.com/pulumi/pulumi-kubernetes)
 KUBE_PROVIDER_VERSION := 4.33.0
 # argocd: Argo CD's controllers and repo server on the offline hubs (github.com/argoproj/argo-cd/v3)

@@ -16,7 +16,7 @@ import (
 // TestOneDependencySet checks that what make test compiles shares its compiled packages: Go's build cache keys a
 // package by its dependencies' compiled output, so a module at two versions compiles twice, with everything above it
 // (the Pulumi Kubernetes SDK alone is about 10 CPU-minutes here). The workspace tools.work puts the contract tests and
-// the tools built from Kubernetes and Argo CD on one set of versions. The product module and the CLI cannot join it
+// the tools built from Kubernetes, Argo CD and aws-iam-authenticator on one set of versions. The product module and the CLI cannot join it
 // (its replaces pin Kubernetes to the servers' release, a release behind the product's client), so the product
 // requires the version the workspace selects of every module they share, and the CLI the product's. The exceptions:
 // the Kubernetes modules the workspace replaces, and the Kubernetes provider (tests/tools/kubeprovider), which is built

@@ -6,9 +6,8 @@ import (
 	"net/url"
 	"strings"
 
-	awsv1 "github.com/aws/aws-sdk-go/aws"
-	"github.com/aws/aws-sdk-go/aws/credentials"
-	"github.com/aws/aws-sdk-go/aws/session"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"sigs.k8s.io/aws-iam-authenticator/pkg/token"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
@@ -72,16 +71,13 @@ func ClusterAt(s *emulator.Store, endpoint string) (name, region string, err err
 // Token is an EKS bearer token ("k8s-aws-v1." and the presigned URL) for cluster, signed with creds by
 // aws-iam-authenticator's token package as `aws eks get-token` makes it, on region's STS endpoint.
 func Token(creds Credentials, region, cluster string) (string, error) {
-	sess, err := session.NewSession(&awsv1.Config{Region: awsv1.String(region),
-		Credentials: credentials.NewStaticCredentials(creds.AccessKeyID, creds.SecretAccessKey, creds.SessionToken)})
-	if err != nil {
-		return "", err
-	}
+	client := sts.New(sts.Options{Region: region,
+		Credentials: credentials.NewStaticCredentialsProvider(creds.AccessKeyID, creds.SecretAccessKey, creds.SessionToken)})
 	gen, err := token.NewGenerator(false, false)
 	if err != nil {
 		return "", err
 	}
-	tok, err := gen.GetWithOptions(&token.GetTokenOptions{ClusterID: cluster, Region: region, Session: sess})
+	tok, err := gen.GetWithSTS(cluster, client)
 	if err != nil {
 		return "", err
 	}

@@ -61,7 +61,7 @@ func drainer(t *testing.T, srv *httptest.Server) drain.Drainer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := gen.GetWithOptions(&token.GetTokenOptions{ClusterID: "spoke", Region: "us-west-2"})
+	tok, err := gen.GetWithOptions(t.Context(), &token.GetTokenOptions{ClusterID: "spoke", Region: "us-west-2"})
 	if err != nil {
 		t.Fatal(err)
 	}

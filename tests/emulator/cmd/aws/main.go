@@ -6,6 +6,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -58,7 +59,7 @@ func getToken(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tok, err := gen.GetWithOptions(&token.GetTokenOptions{ClusterID: *cluster, Region: *region})
+	tok, err := gen.GetWithOptions(context.Background(), &token.GetTokenOptions{ClusterID: *cluster, Region: *region})
 	if err != nil {
 		return err
 	}
