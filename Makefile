@@ -40,8 +40,8 @@ LDFLAGS := -X github.com/gitops-fleet/pulumi-fleet/provider.version=$(VERSION)
 TOOL_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/pulumi-fleet/tools
 # cached,<name>,<key files>,<outputs>: make build-<name> once per key (tests/tools/cached.sh).
 # The pinned tools and the emulators are linked without DWARF, as the test binaries are (GOTESTSUM): nothing here reads
-# their debug information, and a cold run links about twenty of them (Argo CD's link took 13.4 CPU-seconds instead of
-# 19.9, its binary 248 MB instead of 284). A panic's trace and perf's symbols stay.
+# their debug information, and a cold run links about twenty of them (Argo CD's link, measured once beside an e2e test:
+# 13.4 CPU-seconds instead of 19.9, its binary 248 MB instead of 284). A panic's trace and perf's symbols stay.
 TOOL_LDFLAGS := -w
 cached = GO="$(GO)" TOOL_CACHE="$(TOOL_CACHE)" MAKE="$(MAKE)" bash tests/tools/cached.sh $(1) $(2) -- $(3) -- build-$(1)
 
