@@ -11,8 +11,8 @@ JAVA_GO := GONOSUMDB=github.com/pulumi $(GO)
 # The contract tests and the tools built from Kubernetes, Argo CD and aws-iam-authenticator
 # (tests/tools/{kube,kwok,argocd,authenticator}) are one Go workspace, tests/tools/tools.work: one set of dependency
 # versions, so make test compiles each package once (a module at two versions compiles twice, with every package above
-# it). The product module matches its versions
-# (tests/tools' TestOneDependencySet). The file is named so that no go command finds it by itself.
+# it). The product module matches its versions (tests/tools' TestOneDependencySet). The file is named so that no go
+# command finds it by itself.
 # Every other go command runs outside any workspace, whatever the caller's environment says.
 export GOWORK := off
 # Every go command builds with -trimpath (unless GOFLAGS says otherwise): Go's build cache then keys this repository's
