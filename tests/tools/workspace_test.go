@@ -16,12 +16,13 @@ import (
 // TestOneDependencySet checks that what make test compiles shares its compiled packages: Go's build cache keys a
 // package by its dependencies' compiled output, so a module at two versions compiles twice, with everything above it
 // (the Pulumi Kubernetes SDK alone is about 10 CPU-minutes here). The workspace tools.work puts the contract tests and
-// the tools built from Kubernetes, Argo CD and aws-iam-authenticator on one set of versions. The product module and the CLI cannot join it
-// (its replaces pin Kubernetes to the servers' release, a release behind the product's client), so the product
-// requires the version the workspace selects of every module they share, and the CLI the product's. The exceptions:
-// the Kubernetes modules the workspace replaces, and the Kubernetes provider (tests/tools/kubeprovider), which is built
-// at the one provider version the module proxy serves and compiles only against its own Pulumi release (v3.215.0;
-// v3.259.0's codegen/schema no longer takes its ResourceSpec values), so it keeps its own copy of the Pulumi SDKs.
+// the tools built from Kubernetes, Argo CD and aws-iam-authenticator on one set of versions. The product module and
+// the CLI cannot join it (its replaces pin Kubernetes to the servers' release, a release behind the product's client),
+// so the product requires the version the workspace selects of every module they share, and the CLI the product's.
+// The exceptions: the Kubernetes modules the workspace replaces, and the Kubernetes provider (tests/tools/kubeprovider),
+// which is built at the one provider version the module proxy serves and compiles only against its own Pulumi release
+// (v3.215.0; v3.259.0's codegen/schema no longer takes its ResourceSpec values), so it keeps its own copy of the
+// Pulumi SDKs.
 func TestOneDependencySet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lists the modules' dependencies through the go command")
