@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/gitops-fleet/pulumi-fleet/components/awsconfig"
@@ -16,17 +17,23 @@ import (
 	"sigs.k8s.io/aws-iam-authenticator/pkg/token"
 )
 
-// drainer is the Drainer of the recorded cluster: its API (KubeClient) and the Resource Groups Tagging API of
-// its region, both with the ambient credentials, through assumeRoleArn when set.
+// drainer is the Drainer of the recorded cluster: its API (KubeConfig's) and the Resource Groups Tagging API of
+// its region, both with one AWS configuration (awsconfig.Load: the ambient credentials, through assumeRoleArn when
+// set, so a role is assumed once for both).
 func (a ClusterDrainArgs) drainer(ctx context.Context) (Drainer, error) {
-	kube, err := KubeClient(a.ClusterName, a.Region, a.Endpoint, a.CertificateAuthorityData, a.AssumeRoleArn)
+	cfg, err := awsconfig.Load(ctx, a.Region, a.AssumeRoleArn)
 	if err != nil {
 		return Drainer{}, fmt.Errorf("draining cluster %q: %w", a.ClusterName, err)
 	}
-	tagging, err := newTagging(ctx, a.Region, a.AssumeRoleArn)
+	rc, err := kubeConfig(a.ClusterName, a.Endpoint, a.CertificateAuthorityData, cfg)
 	if err != nil {
 		return Drainer{}, fmt.Errorf("draining cluster %q: %w", a.ClusterName, err)
 	}
+	kube, err := dynamic.NewForConfig(rc)
+	if err != nil {
+		return Drainer{}, fmt.Errorf("draining cluster %q: %w", a.ClusterName, err)
+	}
+	tagging := Tagging{Client: resourcegroupstaggingapi.NewFromConfig(cfg)}
 	return Drainer{Cluster: a.ClusterName, Kube: kube, AWS: tagging, Settings: a.Settings()}, nil
 }
 
@@ -41,16 +48,21 @@ func KubeClient(cluster, region, endpoint, caData, role string) (dynamic.Interfa
 
 // KubeConfig is client-go's configuration for an EKS cluster's API at endpoint, trusting its CA (base64 PEM, EKS's
 // certificateAuthority.data), with the bearer token `aws eks get-token` makes (aws-iam-authenticator's token
-// package, renewed before it expires), signed with the ambient credentials in region (awsconfig.Load, the
-// configuration the Tagging API is called with), through role when set; requests time out after a minute.
+// package, renewed before it expires), signed with the ambient credentials in region (awsconfig.Load), through role
+// when set; requests time out after a minute.
 func KubeConfig(cluster, region, endpoint, caData, role string) (*rest.Config, error) {
-	ca, err := base64.StdEncoding.DecodeString(caData)
-	if err != nil {
-		return nil, fmt.Errorf("certificateAuthorityData is not base64: %w", err)
-	}
 	cfg, err := awsconfig.Load(context.Background(), region, role)
 	if err != nil {
 		return nil, err
+	}
+	return kubeConfig(cluster, endpoint, caData, cfg)
+}
+
+// kubeConfig is KubeConfig with its tokens signed through the AWS configuration cfg.
+func kubeConfig(cluster, endpoint, caData string, cfg aws.Config) (*rest.Config, error) {
+	ca, err := base64.StdEncoding.DecodeString(caData)
+	if err != nil {
+		return nil, fmt.Errorf("certificateAuthorityData is not base64: %w", err)
 	}
 	gen, err := token.NewGenerator(false, false)
 	if err != nil {
