@@ -223,10 +223,14 @@ func (c Clusters) contexts() string {
 
 // lock serializes kwokctl's create, start and delete across every run on the machine: kwokctl picks a cluster's
 // ports by trying which are free, so two clusters starting at once (the plugins of one run, or two test packages)
-// could pick the same before either binds them.
+// could pick the same before either binds them. Its file is in /tmp, not os.TempDir(): the offline Env gives the
+// processes it starts (the plugins that create control planes among them) a TMPDIR of their own.
 func (c Clusters) lock() (func(), error) {
-	return flock(filepath.Join(os.TempDir(), "pulumi-fleet-controlplanes.lock"))
+	return flock(lockFile)
 }
+
+// lockFile is the file lock takes, one for the machine.
+const lockFile = "/tmp/pulumi-fleet-controlplanes.lock"
 
 // flock takes an exclusive lock on the file at path (created if missing), waiting for it; it returns the unlock.
 func flock(path string) (func(), error) {

@@ -116,7 +116,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("offline run: missing %s; build them with `make offline`", strings.Join(missing, ", "))
 	}
-	for _, d := range []string{"state", "home"} {
+	for _, d := range []string{"state", "home", "tmp"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return nil, err
 		}
@@ -199,6 +199,11 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		"AWS_SECRET_ACCESS_KEY":     aws.DeployerSecretAccessKey,
 		"AWS_CA_BUNDLE":             net.CAFile,
 		"AWS_EC2_METADATA_DISABLED": "true",
+		// The CLI's and the plugins' temporary files go in the Env's folder, and leave with it: the real Kubernetes
+		// provider writes its kubeconfig to a new temporary file at every Configure and never removes it
+		// (pulumi-kubernetes provider/pkg/provider/util.go, writeKubeconfigToFile), about 16,000 files in /tmp
+		// after a day of runs here.
+		"TMPDIR": filepath.Join(dir, "tmp"),
 	}
 	for k, v := range net.Env() {
 		e.Vars[k] = v
