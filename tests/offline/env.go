@@ -200,7 +200,7 @@ func Open(root, dir string, opts Options) (*Env, error) {
 		"AWS_CA_BUNDLE":             net.CAFile,
 		"AWS_EC2_METADATA_DISABLED": "true",
 		// The CLI's and the plugins' temporary files go in the Env's folder, and leave with it: the real Kubernetes
-		// provider writes its kubeconfig to a new temporary file at every Configure and never removes it
+		// provider writes its kubeconfig to a new temporary file at every Configure and does not remove it
 		// (pulumi-kubernetes provider/pkg/provider/util.go, writeKubeconfigToFile), about 16,000 files in /tmp
 		// after a day of runs here.
 		"TMPDIR": filepath.Join(dir, "tmp"),
