@@ -23,10 +23,11 @@ export GOWORK := off
 # cmd/compile's base.AdjustStartingHeap): measured on the Pulumi Kubernetes SDK's helm/v3 package and what it imports,
 # on an empty build cache here, 4000 took 460 CPU-seconds (240 s of wall) where the default took 663 (341), with a
 # largest compile of 3.6 GB instead of 3.1; 8000 took no less. It is capped so that the parallel compiles (nproc of
-# them) wait for at most half the machine's memory together; where neither can be read (no /proc/meminfo), or with
+# them) wait for at most half the machine's memory together; where nproc or /proc/meminfo cannot be read, or with
 # GC_START=0, the compiler keeps its default.
 ifndef GC_START
-GC_START := $(shell n=$$(nproc 2>/dev/null) m=$$(awk '/^MemTotal:/ { print int($$2 / 1024) }' /proc/meminfo 2>/dev/null); \
+GC_START := $(shell n=$$(nproc 2>/dev/null) \
+	m=$$(awk '/^MemTotal:/ { print int($$2 / 1024) }' /proc/meminfo 2>/dev/null); \
 	[ -n "$$n" ] && [ -n "$$m" ] && echo $$(( m / (2 * n) < 4000 ? m / (2 * n) : 4000 )))
 endif
 export GOFLAGS ?= -trimpath$(if $(GC_START), -gcflags=all=-d=gcstart=$(GC_START))
