@@ -2,6 +2,8 @@ package aws
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -13,8 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go/aws/credentials"
-	v4 "github.com/aws/aws-sdk-go/aws/signer/v4"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 )
@@ -115,8 +116,9 @@ func (s *STS) signerOf(service string, r *http.Request, body []byte) (identity, 
 		}
 	}
 	again.Header.Del("X-Amz-Date") // the signer sets it from signed
-	signer := v4.NewSigner(credentials.NewStaticCredentials(id.AccessKeyID, id.SecretAccessKey, id.SessionToken))
-	if _, err := signer.Sign(again, bytes.NewReader(body), service, cred[2], signed); err != nil {
+	sum := sha256.Sum256(body)
+	if err := v4.NewSigner().SignHTTP(r.Context(), id.credentials(), again, hex.EncodeToString(sum[:]), service, cred[2],
+		signed); err != nil {
 		return identity{}, http.StatusInternalServerError, err
 	}
 	_, mine, _ := strings.Cut(again.Header.Get("Authorization"), "Signature=")

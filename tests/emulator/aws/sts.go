@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go/aws/credentials"
-	v4 "github.com/aws/aws-sdk-go/aws/signer/v4"
+	awsv2 "github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/gitops-fleet/pulumi-fleet/tests/emulator"
 )
@@ -33,6 +33,14 @@ func DeployerARN() string { return fmt.Sprintf("arn:aws:iam::%s:user/fleet-emula
 type Credentials struct {
 	AccessKeyID, SecretAccessKey, SessionToken string
 }
+
+// credentials are c as the AWS SDK for Go v2's SigV4 signer takes them, to sign a caller's request again.
+func (c Credentials) credentials() awsv2.Credentials {
+	return awsv2.Credentials{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey, SessionToken: c.SessionToken}
+}
+
+// emptyPayload is the SHA-256 of an empty body, in hex: what a SigV4 signature of a GET signs as its payload.
+const emptyPayload = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 // TokenLifetime is how long STS answers a presigned sts:GetCallerIdentity (an EKS token) after it was signed.
 const TokenLifetime = 15 * time.Minute
@@ -172,8 +180,7 @@ func (s *STS) caller(r *http.Request) (identity, int, error) {
 	if err != nil {
 		return identity{}, http.StatusForbidden, fmt.Errorf("IncompleteSignature: X-Amz-Date: %v", err)
 	}
-	expires, err := strconv.Atoi(q.Get("X-Amz-Expires"))
-	if err != nil {
+	if _, err := strconv.Atoi(q.Get("X-Amz-Expires")); err != nil {
 		return identity{}, http.StatusForbidden, fmt.Errorf("IncompleteSignature: X-Amz-Expires: %v", err)
 	}
 	// EKS tokens presign for 60 seconds, yet live 15 minutes (EKS's documentation; STS does not hold
@@ -199,11 +206,16 @@ func (s *STS) caller(r *http.Request) (identity, int, error) {
 			again.Header[http.CanonicalHeaderKey(h)] = r.Header.Values(h)
 		}
 	}
-	signer := v4.NewSigner(credentials.NewStaticCredentials(id.AccessKeyID, id.SecretAccessKey, id.SessionToken))
-	if _, err := signer.Presign(again, nil, "sts", cred[2], time.Duration(expires)*time.Second, signed); err != nil {
+	// The presigned URL keeps X-Amz-Expires, which the signer reads from it; a GET signs the empty payload.
+	uri, _, err := v4.NewSigner().PresignHTTP(r.Context(), id.credentials(), again, emptyPayload, "sts", cred[2], signed)
+	if err != nil {
 		return identity{}, http.StatusInternalServerError, err
 	}
-	if again.URL.Query().Get("X-Amz-Signature") != q.Get("X-Amz-Signature") {
+	mine, err := url.Parse(uri)
+	if err != nil {
+		return identity{}, http.StatusInternalServerError, err
+	}
+	if mine.Query().Get("X-Amz-Signature") != q.Get("X-Amz-Signature") {
 		return identity{}, http.StatusForbidden, fmt.Errorf("SignatureDoesNotMatch: the request signature we calculated does not match the signature you provided")
 	}
 	return id, http.StatusOK, nil
