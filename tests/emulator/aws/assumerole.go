@@ -2,8 +2,6 @@ package aws
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -116,8 +114,7 @@ func (s *STS) signerOf(service string, r *http.Request, body []byte) (identity, 
 		}
 	}
 	again.Header.Del("X-Amz-Date") // the signer sets it from signed
-	sum := sha256.Sum256(body)
-	if err := v4.NewSigner().SignHTTP(r.Context(), id.credentials(), again, hex.EncodeToString(sum[:]), service, cred[2],
+	if err := v4.NewSigner().SignHTTP(r.Context(), id.credentials(), again, payloadHash(body), service, cred[2],
 		signed); err != nil {
 		return identity{}, http.StatusInternalServerError, err
 	}

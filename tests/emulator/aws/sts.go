@@ -1,6 +1,8 @@
 package aws
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -39,8 +41,11 @@ func (c Credentials) credentials() awsv2.Credentials {
 	return awsv2.Credentials{AccessKeyID: c.AccessKeyID, SecretAccessKey: c.SecretAccessKey, SessionToken: c.SessionToken}
 }
 
-// emptyPayload is the SHA-256 of an empty body, in hex: what a SigV4 signature of a GET signs as its payload.
-const emptyPayload = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+// payloadHash is the SHA-256 of body in hex, the payload a SigV4 signature signs (a GET's is the empty body's).
+func payloadHash(body []byte) string {
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:])
+}
 
 // TokenLifetime is how long STS answers a presigned sts:GetCallerIdentity (an EKS token) after it was signed.
 const TokenLifetime = 15 * time.Minute
@@ -207,7 +212,7 @@ func (s *STS) caller(r *http.Request) (identity, int, error) {
 		}
 	}
 	// The presigned URL keeps X-Amz-Expires, which the signer reads from it; a GET signs the empty payload.
-	uri, _, err := v4.NewSigner().PresignHTTP(r.Context(), id.credentials(), again, emptyPayload, "sts", cred[2], signed)
+	uri, _, err := v4.NewSigner().PresignHTTP(r.Context(), id.credentials(), again, payloadHash(nil), "sts", cred[2], signed)
 	if err != nil {
 		return identity{}, http.StatusInternalServerError, err
 	}
