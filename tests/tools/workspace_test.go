@@ -39,46 +39,54 @@ func TestOneDependencySet(t *testing.T) {
 	}
 	tools := filepath.Join(root, "tests", "tools")
 	const format = "{{with .Module}}{{if not .Main}}{{.Path}} {{.Version}}{{with .Replace}} => {{.Version}}{{end}}{{end}}{{end}}"
-	product := selected(t, root, "GOWORK=off", "list", "-deps", "-test", "-f", format, "./...")
+	// deps are the modules (and versions) of what go list -deps builds in dir, with env, from args (flags, patterns).
+	deps := func(dir, env string, args ...string) map[string]string {
+		return selected(t, dir, env, append([]string{"list", "-deps", "-f", format}, args...)...)
+	}
+	product := deps(root, "GOWORK=off", "-test", "./...")
 	workspace := "GOWORK=" + filepath.Join(tools, "tools.work")
 	work := selected(t, tools, workspace,
 		"list", "-m", "-f", "{{.Path}} {{.Version}}{{with .Replace}} => {{.Version}}{{end}}", "all")
 	// What the product and the workspace build, one version of each module once the first case passes.
 	built := maps.Clone(work)
 	maps.Copy(built, product)
+	// What a case is held to: its name in the message, and the versions.
+	type reference struct {
+		name     string
+		versions map[string]string
+	}
+	theProduct, both := reference{"the product", product}, reference{"the product or the workspace", built}
 	cases := []struct {
 		name, fix      string
 		versions       map[string]string
-		against        string            // what the tool is held to
-		reference      map[string]string // and the versions it builds
+		against        reference
 		productFollows bool
 		own            []string // modules the tool keeps at versions of its own
 	}{
-		{"the workspace tests/tools/tools.work", "in the repository's root, go get", work, "the product", product, true, nil},
-		{"tests/tools/cli", "in tests/tools/cli, go get", selected(t, filepath.Join(tools, "cli"), "GOWORK=off",
-			"list", "-deps", "-f", format, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"), "the product", product, false, nil},
+		{"the workspace tests/tools/tools.work", "in the repository's root, go get", work, theProduct, true, nil},
+		{"tests/tools/cli", "in tests/tools/cli, go get", deps(filepath.Join(tools, "cli"), "GOWORK=off",
+			"github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"), theProduct, false, nil},
 		// -e: the provider's main embeds a schema that make writes beside it before it builds.
-		{"tests/tools/kubeprovider", "in tests/tools/kubeprovider, go get", selected(t, filepath.Join(tools, "kubeprovider"),
-			"GOWORK=off", "list", "-e", "-deps", "-f", format, ".", "./cmd/kubeprovider-schema"),
-			"the product or the workspace", built, false, kubeproviderOwn},
+		{"tests/tools/kubeprovider", "in tests/tools/kubeprovider, go get", deps(filepath.Join(tools, "kubeprovider"),
+			"GOWORK=off", "-e", ".", "./cmd/kubeprovider-schema"), both, false, kubeproviderOwn},
 		// The modules of make test's other steps, with the tools they build (GoReleaser, actionlint, gotestsum).
-		{"tests/release", "in tests/release, go get", selected(t, filepath.Join(root, "tests", "release"), "GOWORK=off",
-			"list", "-deps", "-test", "-f", format, "tool", "./..."), "the product or the workspace", built, false, releaseOwn},
-		{"tests/workflows", "in tests/workflows, go get", selected(t, filepath.Join(root, "tests", "workflows"),
-			"GOWORK=off", "list", "-deps", "-test", "-f", format, "tool", "./..."), "the product or the workspace", built,
-			false, []string{"go.yaml.in/yaml/v4"}}, // actionlint v1.7.12 does not compile against v4.0.0-rc.4's errors
-		{"tests/tools/gotestsum", "in tests/tools/gotestsum, go get", selected(t, filepath.Join(tools, "gotestsum"),
-			"GOWORK=off", "list", "-deps", "-f", format, "tool"), "the product or the workspace", built, false,
+		{"tests/release", "in tests/release, go get", deps(filepath.Join(root, "tests", "release"), "GOWORK=off",
+			"-test", "tool", "./..."), both, false, releaseOwn},
+		{"tests/workflows", "in tests/workflows, go get", deps(filepath.Join(root, "tests", "workflows"), "GOWORK=off",
+			"-test", "tool", "./..."), both, false,
+			[]string{"go.yaml.in/yaml/v4"}}, // actionlint v1.7.12 does not compile against v4.0.0-rc.4's errors
+		{"tests/tools/gotestsum", "in tests/tools/gotestsum, go get", deps(filepath.Join(tools, "gotestsum"),
+			"GOWORK=off", "tool"), both, false,
 			[]string{"golang.org/x/tools"}}, // gotestsum v1.13.0 requires a newer one than the product's
 		// pulumi-java's generator and language host, on the Pulumi release pulumi-java v1.22.0 builds against.
-		{"provider/java", "in provider/java, GONOSUMDB=github.com/pulumi go get", selected(t,
-			filepath.Join(root, "provider", "java"), "GONOSUMDB=github.com/pulumi", "list", "-deps", "-test", "-f", format,
-			"tool", "./..."), "the product or the workspace", built, false, []string{"github.com/pulumi/pulumi/pkg/v3",
-			"github.com/pulumi/pulumi/sdk/v3", "github.com/pulumi/esc", "github.com/zclconf/go-cty"}},
+		{"provider/java", "in provider/java, GONOSUMDB=github.com/pulumi go get", deps(filepath.Join(root, "provider",
+			"java"), "GONOSUMDB=github.com/pulumi", "-test", "tool", "./..."), both, false, []string{
+			"github.com/pulumi/pulumi/pkg/v3", "github.com/pulumi/pulumi/sdk/v3", "github.com/pulumi/esc",
+			"github.com/zclconf/go-cty"}},
 	}
 	for _, c := range cases {
 		var fixes []string
-		for module, version := range c.reference {
+		for module, version := range c.against.versions {
 			other, ok := c.versions[module]
 			version, other = effective(version), effective(other)
 			if !ok || version == "" || other == "" || other == version || slices.Contains(c.own, module) {
@@ -88,12 +96,12 @@ func TestOneDependencySet(t *testing.T) {
 			if c.productFollows {
 				want = other
 			}
-			fixes = append(fixes, fmt.Sprintf("%s@%s (%s has %s, %s %s)", module, want, c.against, version, c.name, other))
+			fixes = append(fixes, fmt.Sprintf("%s@%s (%s has %s, %s %s)", module, want, c.against.name, version, c.name, other))
 		}
 		sort.Strings(fixes)
 		if len(fixes) > 0 {
 			t.Errorf("%s and %s use %d module(s) at two versions, so make test compiles them and every package above "+
-				"them twice; %s:\n  %s", c.name, c.against, len(fixes), c.fix, strings.Join(fixes, "\n  "))
+				"them twice; %s:\n  %s", c.name, c.against.name, len(fixes), c.fix, strings.Join(fixes, "\n  "))
 		}
 	}
 	// Each tool the workspace builds (its go.mod is a member's) is built at the version the table pins: a member that
